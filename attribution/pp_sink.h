@@ -1,0 +1,37 @@
+#pragma once
+/* Sinks: where resolved frames go. One set of outputs per process (report.json, trace.json,
+ * passes.csv in the output_dir setting, and the summary table on stderr at exit).
+ *
+ * Threading: the app threads only hand frames over (pp_sink_frame_submit: a bounded queue
+ * push, never blocks on I/O); a writer thread aggregates statistics and writes files. */
+#include <stdint.h>
+
+#include "pp_model.h"
+
+struct pp_settings;
+
+/* Starts the writer thread on first call; later calls are no-ops. Returns 0 or -errno (the
+ * layer then logs once and carries on without outputs). Safe from any thread. */
+int pp_sink_init(const struct pp_settings *settings);
+
+/* Registers a device; returns its device_id for pp_frame_result.device_id. */
+uint32_t pp_sink_device_register(const struct pp_device_info *info);
+
+/* Hands a resolved frame over; ownership passes to the sink (freed with
+ * pp_frame_result_free). When the queue is full the frame is dropped and counted (reported in
+ * report.json as dropped_frames), never blocking the caller. */
+void pp_sink_frame_submit(struct pp_frame_result *frame);
+
+/* A CPU-side event for the trace (submit calls, blocking calls, recording spans). */
+struct pp_cpu_event {
+	const char *name;     /* static or interned */
+	const char *category; /* "submit", "present", "record", "wait" */
+	uint32_t tid;
+	uint64_t begin_ns, end_ns;
+	uint64_t flow_id;     /* non-zero: starts a flow arrow that a submission with this seq ends */
+};
+void pp_sink_cpu_event(const struct pp_cpu_event *ev);
+
+/* Flushes everything, writes the final report.json, closes trace.json, prints the summary on
+ * stderr (summary setting). Idempotent; called from the library destructor at process exit. */
+void pp_sink_shutdown(void);
