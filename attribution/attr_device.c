@@ -1,0 +1,641 @@
+/* Submissions, frames and harvesting for one device. All state behind one mutex: submits on
+ * different queues and threads, and releases of recordings, meet here only at boundaries. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "attr_device.h"
+#include "pp_log.h"
+#include "pp_sink.h"
+
+#define LABEL_DEPTH 64
+#define MAX_PENDING_FRAMES 64
+
+struct pp_submission {
+	struct pp_submission *next; /* within its frame, in submission order */
+	struct pp_submission_result res;
+	uint32_t npasses;
+	struct pp_pass_result *passes;
+	uint32_t *ts_slots;    /* 2 per pass: begin, end (PP_NO_SLOT when none) */
+	uint32_t *stats_slots; /* 1 per pass */
+	const char **ts_reasons, **stats_reasons;
+	uint32_t ndraw_slots;  /* pairs, in pass order */
+	uint32_t *draw_slots;
+	uint32_t nrecs;
+	struct pp_recording **recs; /* those whose last_submission is this one */
+	bool harvested;
+};
+
+struct pp_frame_acc {
+	struct pp_frame_acc *next;
+	uint64_t index;
+	bool closed;
+	const char *delimiter;
+	uint64_t cpu_begin_ns, cpu_end_ns;
+	struct pp_submission *subs, *subs_tail;
+	uint32_t nsubs;
+};
+
+struct pp_attr_queue {
+	struct pp_attr_device *device;
+	uint64_t handle;
+	uint32_t family, index;
+	uint32_t depth; /* may exceed LABEL_DEPTH; names beyond it are not kept */
+	char labels[LABEL_DEPTH][64];
+};
+
+struct pp_attr_device {
+	pthread_mutex_t lock;
+	struct pp_attr_gpu_ops ops;
+	uint32_t sink_id;
+	enum pp_frame_delimiter delimiter;
+	char frame_label[128];
+	bool presented;
+	uint64_t next_seq;
+	uint64_t next_frame;
+	uint32_t nframes;
+	struct pp_frame_acc *frames, *frames_tail; /* oldest first; the tail may be open */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, uint32_t sink_id,
+					     const struct pp_settings *s)
+{
+	struct pp_attr_device *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	pthread_mutex_init(&d->lock, NULL);
+	d->ops = *ops;
+	d->sink_id = sink_id;
+	d->delimiter = s->frame_delimiter;
+	snprintf(d->frame_label, sizeof(d->frame_label), "%s", s->frame_label);
+	return d;
+}
+
+struct pp_attr_queue *pp_attr_queue_create(struct pp_attr_device *d, uint64_t handle, uint32_t family, uint32_t index)
+{
+	struct pp_attr_queue *q = calloc(1, sizeof(*q));
+	if (!q)
+		return NULL;
+	q->device = d;
+	q->handle = handle;
+	q->family = family;
+	q->index = index;
+	return q;
+}
+
+void pp_attr_queue_destroy(struct pp_attr_queue *q)
+{
+	free(q);
+}
+
+static void label_apply(struct pp_attr_queue *q, enum pp_label_op op, const char *name)
+{
+	if (op == PP_LABEL_PUSH) {
+		if (q->depth < LABEL_DEPTH)
+			snprintf(q->labels[q->depth], sizeof(q->labels[0]), "%s", name);
+		q->depth++;
+	} else if (op == PP_LABEL_POP && q->depth > 0) {
+		q->depth--;
+	}
+}
+
+void pp_attr_queue_label(struct pp_attr_queue *q, enum pp_label_op op, const char *name)
+{
+	pthread_mutex_lock(&q->device->lock);
+	label_apply(q, op, name);
+	pthread_mutex_unlock(&q->device->lock);
+}
+
+/* ---- harvesting ----------------------------------------------------------------------- */
+
+static const char *const reason_forced = "result not available when the command buffer was reused or the device destroyed";
+static const char *const reason_reversed = "end timestamp not after begin timestamp";
+
+/* Reads a submission's results. Not forced: only when all are available, returns whether it
+ * harvested. Forced: takes what is there and marks the rest unavailable. */
+static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s, bool forced)
+{
+	uint32_t nts = 2 * s->npasses + 2 * s->ndraw_slots;
+	uint32_t stack_slots[64];
+	uint64_t stack_ns[64];
+	uint8_t stack_avail[64];
+	uint32_t *slots = nts <= 64 ? stack_slots : malloc(nts * sizeof(*slots));
+	uint64_t *ns = nts <= 64 ? stack_ns : malloc(nts * sizeof(*ns));
+	uint8_t *avail = nts <= 64 ? stack_avail : malloc(nts);
+	bool complete = true;
+	uint32_t n = 0;
+
+	if (!slots || !ns || !avail) {
+		forced = true;
+		nts = 0;
+	}
+	/* Only slots that exist are read. */
+	uint32_t *map = NULL; /* not needed: we index by walking the same order twice */
+	(void)map;
+	for (uint32_t i = 0; i < 2 * s->npasses && nts; i++)
+		if (s->ts_slots[i] != PP_NO_SLOT)
+			slots[n++] = s->ts_slots[i];
+	for (uint32_t i = 0; i < 2 * s->ndraw_slots && nts; i++)
+		if (s->draw_slots[i] != PP_NO_SLOT)
+			slots[n++] = s->draw_slots[i];
+	if (n)
+		d->ops.read_timestamps(d->ops.ctx, slots, n, ns, avail);
+	for (uint32_t i = 0; i < n; i++)
+		complete &= avail[i] != 0;
+
+	uint64_t stats[PP_STAT_COUNT];
+	uint32_t valid;
+	if (complete && !forced)
+		for (uint32_t p = 0; p < s->npasses && complete; p++)
+			if (s->stats_slots[p] != PP_NO_SLOT)
+				complete = d->ops.read_statistics(d->ops.ctx, s->stats_slots[p], stats, &valid);
+
+	if (!complete && !forced)
+		goto out;
+
+	uint32_t k = 0, kd = 2 * s->npasses;
+	/* kd indexes draw slots after the pass slots in the read order; recount pass slots first. */
+	kd = 0;
+	for (uint32_t i = 0; i < 2 * s->npasses; i++)
+		kd += s->ts_slots[i] != PP_NO_SLOT;
+	uint32_t draw_pair = 0;
+	for (uint32_t p = 0; p < s->npasses; p++) {
+		struct pp_pass_result *r = &s->passes[p];
+		uint32_t b = s->ts_slots[2 * p], e = s->ts_slots[2 * p + 1];
+		bool have_b = false, have_e = false;
+		uint64_t tb = 0, te = 0;
+		if (b != PP_NO_SLOT) {
+			have_b = n && avail[k];
+			tb = ns[k++];
+		}
+		if (e != PP_NO_SLOT) {
+			have_e = n && avail[k];
+			te = ns[k++];
+		}
+		r->gpu.valid = false;
+		if (b == PP_NO_SLOT || e == PP_NO_SLOT)
+			r->gpu.unavailable_reason = s->ts_reasons[p] ? s->ts_reasons[p] : "no timestamps for this pass";
+		else if (!have_b || !have_e)
+			r->gpu.unavailable_reason = reason_forced;
+		else if (te <= tb)
+			r->gpu.unavailable_reason = reason_reversed;
+		else {
+			r->gpu.valid = true;
+			r->gpu.begin_ns = tb;
+			r->gpu.end_ns = te;
+			r->gpu.unavailable_reason = NULL;
+		}
+
+		if (s->stats_slots[p] == PP_NO_SLOT) {
+			r->stats_unavailable_reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
+		} else if (d->ops.read_statistics(d->ops.ctx, s->stats_slots[p], r->stats, &r->stats_valid)) {
+			r->stats_unavailable_reason = NULL;
+		} else {
+			r->stats_valid = 0;
+			r->stats_unavailable_reason = reason_forced;
+		}
+
+		for (uint32_t i = 0; i < r->ndraw_timings; i++, draw_pair++) {
+			struct pp_draw_timing *t = &r->draw_timings[i];
+			uint32_t sb = s->draw_slots[2 * draw_pair], se = s->draw_slots[2 * draw_pair + 1];
+			bool ok = sb != PP_NO_SLOT && se != PP_NO_SLOT;
+			uint64_t db = 0, de = 0;
+			if (sb != PP_NO_SLOT) {
+				ok &= n && avail[kd];
+				db = ns[kd++];
+			}
+			if (se != PP_NO_SLOT) {
+				ok &= n && avail[kd];
+				de = ns[kd++];
+			}
+			t->index = i;
+			t->gpu.valid = ok && de > db;
+			t->gpu.begin_ns = db;
+			t->gpu.end_ns = de;
+			t->gpu.unavailable_reason = t->gpu.valid ? NULL : ok ? reason_reversed : reason_forced;
+		}
+	}
+	s->harvested = true;
+	for (uint32_t i = 0; i < s->nrecs; i++)
+		if (s->recs[i]->last_submission == s)
+			s->recs[i]->last_submission = NULL;
+out:
+	if (slots != stack_slots)
+		free(slots);
+	if (ns != stack_ns)
+		free(ns);
+	if (avail != stack_avail)
+		free(avail);
+	return s->harvested;
+}
+
+void pp_attr_recording_release(struct pp_attr_device *d, struct pp_recording *r)
+{
+	if (!d || !r || !r->last_submission)
+		return;
+	pthread_mutex_lock(&d->lock);
+	if (r->last_submission)
+		submission_harvest(d, r->last_submission, true);
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* ---- frames --------------------------------------------------------------------------- */
+
+/* Overlap-aware exclusive time: every instant covered by k passes of the submission gives
+ * 1/k of itself to each, so the exclusive times add up to the union of the intervals. */
+static void submission_exclusive_times(struct pp_pass_result *passes, uint32_t n)
+{
+	uint64_t stack_pts[64];
+	uint64_t *pts = 2 * n <= 64 ? stack_pts : malloc(2 * n * sizeof(*pts));
+	double acc_stack[32];
+	double *acc = n <= 32 ? acc_stack : calloc(n, sizeof(*acc));
+	uint32_t m = 0;
+	if (!pts || !acc)
+		goto out;
+	memset(acc, 0, n * sizeof(*acc));
+	for (uint32_t i = 0; i < n; i++) {
+		passes[i].overlapped = false;
+		passes[i].gpu_exclusive_ns = 0;
+		if (passes[i].gpu.valid) {
+			pts[m++] = passes[i].gpu.begin_ns;
+			pts[m++] = passes[i].gpu.end_ns;
+		}
+	}
+	/* insertion sort: m is small (two per pass) and usually nearly sorted already */
+	for (uint32_t i = 1; i < m; i++) {
+		uint64_t v = pts[i];
+		uint32_t j = i;
+		for (; j > 0 && pts[j - 1] > v; j--)
+			pts[j] = pts[j - 1];
+		pts[j] = v;
+	}
+	for (uint32_t s = 0; s + 1 < m; s++) {
+		uint64_t a = pts[s], b = pts[s + 1];
+		if (a == b)
+			continue;
+		uint32_t k = 0;
+		for (uint32_t i = 0; i < n; i++)
+			k += passes[i].gpu.valid && passes[i].gpu.begin_ns <= a && passes[i].gpu.end_ns >= b;
+		if (!k)
+			continue;
+		for (uint32_t i = 0; i < n; i++)
+			if (passes[i].gpu.valid && passes[i].gpu.begin_ns <= a && passes[i].gpu.end_ns >= b) {
+				acc[i] += (double)(b - a) / k;
+				passes[i].overlapped |= k > 1;
+			}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		passes[i].gpu_exclusive_ns = (uint64_t)(acc[i] + 0.5);
+out:
+	if (pts != stack_pts)
+		free(pts);
+	if (acc != acc_stack)
+		free(acc);
+}
+
+static void submission_free(struct pp_submission *s)
+{
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->npasses; i++)
+		free(s->passes[i].draw_timings);
+	free(s->passes);
+	free(s->ts_slots);
+	free(s->stats_slots);
+	free(s->ts_reasons);
+	free(s->stats_reasons);
+	free(s->draw_slots);
+	free(s->recs);
+	free(s);
+}
+
+static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
+{
+	struct pp_frame_result *out = calloc(1, sizeof(*out));
+	size_t npasses = 0;
+	for (struct pp_submission *s = f->subs; s; s = s->next)
+		npasses += s->npasses;
+	if (out) {
+		out->submissions = calloc(f->nsubs ? f->nsubs : 1, sizeof(*out->submissions));
+		out->passes = calloc(npasses ? npasses : 1, sizeof(*out->passes));
+	}
+	if (!out || !out->submissions || !out->passes) {
+		pp_log_once(PP_LOG_ERROR, "out of memory assembling a frame; frames are being dropped");
+		if (out)
+			pp_frame_result_free(out);
+		out = NULL;
+	}
+	uint32_t si = 0, pi = 0;
+	for (struct pp_submission *s = f->subs, *next; s; s = next) {
+		next = s->next;
+		if (out) {
+			submission_exclusive_times(s->passes, s->npasses);
+			struct pp_submission_result *sr = &out->submissions[si];
+			*sr = s->res;
+			sr->first_pass = pi;
+			sr->npasses = s->npasses;
+			sr->gpu.valid = false;
+			sr->gpu.unavailable_reason = "no pass of this submission has a GPU time";
+			for (uint32_t p = 0; p < s->npasses; p++) {
+				struct pp_pass_result *pr = &s->passes[p];
+				pr->submission = si;
+				if (pr->gpu.valid) {
+					if (!sr->gpu.valid || pr->gpu.begin_ns < sr->gpu.begin_ns)
+						sr->gpu.begin_ns = pr->gpu.begin_ns;
+					if (!sr->gpu.valid || pr->gpu.end_ns > sr->gpu.end_ns)
+						sr->gpu.end_ns = pr->gpu.end_ns;
+					sr->gpu.valid = true;
+					sr->gpu.unavailable_reason = NULL;
+				}
+				out->passes[pi++] = *pr;
+				pr->draw_timings = NULL; /* moved */
+			}
+			si++;
+		}
+		submission_free(s);
+	}
+	if (out) {
+		out->index = f->index;
+		out->device_id = d->sink_id;
+		out->delimiter = f->delimiter;
+		out->cpu_begin_ns = f->cpu_begin_ns;
+		out->cpu_end_ns = f->cpu_end_ns;
+		out->nsubmissions = si;
+		out->npasses = pi;
+		pp_sink_frame_submit(out);
+	}
+	free(f);
+}
+
+/* Emits complete frames, oldest first. Caller holds the lock. */
+static void frames_drain(struct pp_attr_device *d, bool force_all)
+{
+	while (d->frames) {
+		struct pp_frame_acc *f = d->frames;
+		bool force = force_all || d->nframes > MAX_PENDING_FRAMES;
+		bool ready = f->closed || force_all;
+		for (struct pp_submission *s = f->subs; s && ready; s = s->next)
+			if (!s->harvested)
+				ready = submission_harvest(d, s, force);
+		if (!ready)
+			return;
+		if (!f->closed) {
+			f->closed = true;
+			f->delimiter = "shutdown";
+			f->cpu_end_ns = now_ns();
+		}
+		d->frames = f->next;
+		if (!d->frames)
+			d->frames_tail = NULL;
+		d->nframes--;
+		frame_emit(d, f);
+	}
+}
+
+void pp_attr_poll(struct pp_attr_device *d)
+{
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	frames_drain(d, false);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_attr_device_destroy(struct pp_attr_device *d)
+{
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	frames_drain(d, true);
+	pthread_mutex_unlock(&d->lock);
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+}
+
+static struct pp_frame_acc *frame_current(struct pp_attr_device *d, uint64_t cpu_begin)
+{
+	struct pp_frame_acc *f = d->frames_tail;
+	if (f && !f->closed)
+		return f;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->index = d->next_frame++;
+	f->cpu_begin_ns = cpu_begin;
+	if (d->frames_tail)
+		d->frames_tail->next = f;
+	else
+		d->frames = f;
+	d->frames_tail = f;
+	d->nframes++;
+	return f;
+}
+
+static void frame_close(struct pp_attr_device *d, const char *why)
+{
+	struct pp_frame_acc *f = d->frames_tail;
+	if (!f || f->closed)
+		return;
+	f->closed = true;
+	f->delimiter = why;
+	f->cpu_end_ns = now_ns();
+}
+
+void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label)
+{
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	switch (d->delimiter) {
+	case PP_FRAME_SUBMIT:
+		frame_close(d, "submit");
+		break;
+	case PP_FRAME_AUTO:
+		if (!d->presented && signalled_fence)
+			frame_close(d, "fence");
+		break;
+	case PP_FRAME_LABEL:
+		if (saw_frame_label)
+			frame_close(d, "label");
+		break;
+	case PP_FRAME_PRESENT:
+		break;
+	}
+	frames_drain(d, false);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_attr_present(struct pp_attr_device *d)
+{
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	if (d->delimiter == PP_FRAME_AUTO || d->delimiter == PP_FRAME_PRESENT) {
+		d->presented = true;
+		frame_close(d, "present");
+	}
+	frames_drain(d, false);
+	pthread_mutex_unlock(&d->lock);
+}
+
+bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n)
+{
+	if (d->delimiter != PP_FRAME_LABEL)
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; recs[i] && j < recs[i]->nlabels; j++)
+			if (recs[i]->labels[j].op == PP_LABEL_PUSH && !strcmp(recs[i]->labels[j].name, d->frame_label))
+				return true;
+	return false;
+}
+
+/* ---- submission ----------------------------------------------------------------------- */
+
+static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, const struct pp_attr_queue *q,
+		      uint32_t index)
+{
+	static const char *const kind_names[] = { "render", "compute", "transfer" };
+	if (q->depth > 0 && q->depth <= LABEL_DEPTH) {
+		snprintf(out->name, sizeof(out->name), "%s", q->labels[q->depth - 1]);
+		out->name_source = PP_NAME_LABEL;
+	} else if (p->object_name[0]) {
+		snprintf(out->name, sizeof(out->name), "%s", p->object_name);
+		out->name_source = PP_NAME_OBJECT;
+	} else {
+		/* Stable across frames for the same command stream: kind and position. */
+		snprintf(out->name, sizeof(out->name), "%s#%u", kind_names[p->kind], index);
+		out->name_source = PP_NAME_GENERATED;
+	}
+}
+
+void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info)
+{
+	uint32_t npasses = 0, ndraws = 0;
+	for (uint32_t i = 0; i < info->nrecordings; i++)
+		if (info->recordings[i]) {
+			npasses += info->recordings[i]->npasses;
+			ndraws += info->recordings[i]->ndraw_slots / 2;
+		}
+
+	pthread_mutex_lock(&d->lock);
+	/* The previous use of these recordings must be read before their slots are reset. */
+	for (uint32_t i = 0; i < info->nrecordings; i++) {
+		struct pp_recording *r = info->recordings[i];
+		if (r && r->last_submission)
+			submission_harvest(d, r->last_submission, true);
+	}
+
+	struct pp_submission *s = calloc(1, sizeof(*s));
+	struct pp_frame_acc *f = s ? frame_current(d, info->cpu_begin_ns) : NULL;
+	if (s) {
+		s->passes = calloc(npasses ? npasses : 1, sizeof(*s->passes));
+		s->ts_slots = malloc((2 * npasses + 1) * sizeof(uint32_t));
+		s->stats_slots = malloc((npasses + 1) * sizeof(uint32_t));
+		s->ts_reasons = calloc(npasses + 1, sizeof(char *));
+		s->stats_reasons = calloc(npasses + 1, sizeof(char *));
+		s->draw_slots = malloc((2 * ndraws + 1) * sizeof(uint32_t));
+		s->recs = calloc(info->nrecordings + 1, sizeof(*s->recs));
+	}
+	if (!f || !s->passes || !s->ts_slots || !s->stats_slots || !s->ts_reasons || !s->stats_reasons ||
+	    !s->draw_slots || !s->recs) {
+		pp_log_once(PP_LOG_ERROR, "out of memory recording a submission; it is not measured");
+		submission_free(s);
+		pthread_mutex_unlock(&d->lock);
+		return;
+	}
+
+	struct pp_submission_result *sr = &s->res;
+	sr->seq = d->next_seq++;
+	sr->api = info->api;
+	sr->queue_handle = q->handle;
+	sr->queue_family = q->family;
+	sr->queue_index = q->index;
+	sr->tid = info->tid;
+	sr->cpu_begin_ns = info->cpu_begin_ns;
+	sr->cpu_end_ns = info->cpu_end_ns;
+	sr->command_buffers = info->nrecordings;
+
+	/* An open suspended render pass continues into the next command buffer of the batch. */
+	int32_t suspended = -1;
+	uint32_t out = 0, nd = 0;
+	for (uint32_t c = 0; c < info->nrecordings; c++) {
+		struct pp_recording *r = info->recordings[c];
+		if (!r)
+			continue;
+		uint32_t ev = 0;
+		for (uint32_t i = 0; i < r->npasses; i++) {
+			const struct pp_pass_rec *p = &r->passes[i];
+			for (; ev < r->nlabels && r->labels[ev].pos <= i; ev++)
+				label_apply(q, r->labels[ev].op, r->labels[ev].name);
+
+			struct pp_pass_result *pr;
+			if ((p->flags & PP_PASS_RESUMING) && suspended >= 0) {
+				pr = &s->passes[suspended];
+				pp_workload_add(&pr->work, &p->work);
+				pr->secondaries += p->secondaries;
+				s->ts_slots[2 * suspended + 1] = p->ts_end;
+				if (p->ts_end == PP_NO_SLOT && !(p->flags & PP_PASS_SUSPENDING))
+					s->ts_reasons[suspended] = p->ts_reason;
+			} else {
+				pr = &s->passes[out];
+				pass_name(pr, p, q, out);
+				pr->kind = p->kind;
+				pr->api = p->api;
+				pr->command_buffer = c;
+				pr->command_buffer_handle = info->command_buffer_handles ? info->command_buffer_handles[c] : 0;
+				pr->subpasses = p->subpasses;
+				pr->secondaries = p->secondaries;
+				pr->work = p->work;
+				pr->nattachments = p->nattachments;
+				memcpy(pr->attachments, p->attachments, sizeof(pr->attachments));
+				s->ts_slots[2 * out] = p->ts_begin;
+				s->ts_slots[2 * out + 1] = p->ts_end;
+				s->ts_reasons[out] = p->ts_reason;
+				s->stats_slots[out] = p->stats_slot;
+				s->stats_reasons[out] = p->stats_reason;
+				if (p->ndraw_slots) {
+					pr->draw_timings = calloc(p->ndraw_slots, sizeof(*pr->draw_timings));
+					if (pr->draw_timings) {
+						pr->ndraw_timings = p->ndraw_slots;
+						memcpy(&s->draw_slots[2 * nd], &r->draw_slots[p->first_draw_slot],
+						       2 * p->ndraw_slots * sizeof(uint32_t));
+						nd += p->ndraw_slots;
+					}
+				}
+				suspended = -1;
+				out++;
+			}
+			if (p->flags & (PP_PASS_SUSPENDING | PP_PASS_RESUMING))
+				pr->suspended_resumed = true;
+			if (p->flags & PP_PASS_SUSPENDING)
+				suspended = (int32_t)(pr - s->passes);
+			else
+				suspended = -1;
+		}
+		for (; ev < r->nlabels; ev++)
+			label_apply(q, r->labels[ev].op, r->labels[ev].name);
+		if (r->nchunks) {
+			r->last_submission = s;
+			s->recs[s->nrecs++] = r;
+		}
+	}
+	s->npasses = out;
+	s->ndraw_slots = nd;
+
+	if (f->subs_tail)
+		f->subs_tail->next = s;
+	else
+		f->subs = s;
+	f->subs_tail = s;
+	f->nsubs++;
+	pthread_mutex_unlock(&d->lock);
+}

@@ -1,0 +1,60 @@
+#pragma once
+/* Per-device attribution: submission instances, label resolution in queue order, harvesting
+ * GPU results without waiting, frames. API-neutral: GPU results come through `ops`. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "attr_record.h"
+#include "pp_settings.h"
+
+/* How attribution reads the GPU results. Implemented by counters/gpu. Neither may block. */
+struct pp_attr_gpu_ops {
+	void *ctx;
+	/* Reads slots into host-time-line ns; avail[i] = 0 when slot i has no result yet. */
+	void (*read_timestamps)(void *ctx, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail);
+	/* Reads one pipeline statistics slot; returns false when not available yet. */
+	bool (*read_statistics)(void *ctx, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid);
+};
+
+struct pp_attr_device;
+struct pp_attr_queue;
+
+struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, uint32_t sink_device_id,
+					     const struct pp_settings *settings);
+/* Harvests everything (the application has idled the device) and hands every frame,
+ * including an unfinished one, to the sinks. */
+void pp_attr_device_destroy(struct pp_attr_device *d);
+
+struct pp_attr_queue *pp_attr_queue_create(struct pp_attr_device *d, uint64_t handle, uint32_t family,
+					   uint32_t index);
+void pp_attr_queue_destroy(struct pp_attr_queue *q);
+/* Queue-level debug labels (vkQueueBeginDebugUtilsLabelEXT ...). */
+void pp_attr_queue_label(struct pp_attr_queue *q, enum pp_label_op op, const char *name);
+
+struct pp_attr_submit_info {
+	const char *api;
+	uint64_t cpu_begin_ns, cpu_end_ns;
+	uint32_t tid;
+	uint32_t nrecordings;
+	struct pp_recording *const *recordings; /* queue order; NULL for untracked command buffers */
+	const uint64_t *command_buffer_handles;
+	bool signals_fence;
+};
+
+/* Records one submission (per vkQueueSubmit batch). Recordings still referenced by an
+ * unharvested submission are harvested first (the application guarantees they completed). */
+void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info);
+
+/* Call after a submit call returned; applies the frame delimiter. */
+void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label);
+void pp_attr_present(struct pp_attr_device *d);
+
+/* Before a recording is reset, re-recorded, freed or re-submitted: reads what its pending
+ * submission can still read, so the slots can be reused. */
+void pp_attr_recording_release(struct pp_attr_device *d, struct pp_recording *r);
+
+/* Harvests what is ready, without waiting, and emits complete frames. Cheap when nothing is. */
+void pp_attr_poll(struct pp_attr_device *d);
+
+/* Whether the label named by the frame_delimiter setting occurs in these recordings. */
+bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n);

@@ -1,0 +1,87 @@
+#pragma once
+/* Recording: what one command buffer recording contains, API-neutral. The Vulkan intercept
+ * appends passes and label events at boundaries; draws only bump counters in *cur. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pp_model.h"
+
+#define PP_NO_SLOT UINT32_MAX
+
+enum pp_pass_flags {
+	PP_PASS_SUSPENDING = 1u << 0, /* dynamic rendering suspended: continues in a later command buffer */
+	PP_PASS_RESUMING = 1u << 1,   /* dynamic rendering resumed from an earlier command buffer */
+	PP_PASS_EXECUTE = 1u << 2,    /* vkCmdExecuteCommands outside a render pass */
+};
+
+enum pp_label_op { PP_LABEL_PUSH, PP_LABEL_POP, PP_LABEL_INSERT };
+
+struct pp_label_event {
+	uint32_t pos; /* passes begun in this recording before the event */
+	enum pp_label_op op;
+	char name[64];
+};
+
+struct pp_pass_rec {
+	enum pp_pass_kind kind;
+	const char *api;
+	uint32_t flags;
+	char object_name[64];      /* debug name of the render pass/framebuffer/attachment, or "" */
+	uint32_t ts_begin, ts_end; /* timestamp slots, PP_NO_SLOT when none */
+	const char *ts_reason;     /* why there are no timestamps */
+	uint32_t stats_slot;
+	const char *stats_reason;
+	uint32_t subpasses;
+	uint32_t secondaries;
+	struct pp_workload work;
+	uint32_t nattachments;
+	struct pp_attachment attachments[PP_MAX_ATTACHMENTS];
+	uint32_t first_draw_slot, ndraw_slots; /* per-draw timing: pairs in recording->draw_slots */
+};
+
+enum pp_recording_state { PP_REC_IDLE, PP_REC_RENDER, PP_REC_OUTSIDE };
+
+struct pp_submission;
+
+struct pp_recording {
+	/* Hot: the workload draws and dispatches add to. Points into the open pass, or at
+	 * `stray` when nothing is open (counted, never attributed). */
+	struct pp_workload *cur;
+	enum pp_recording_state state;
+	bool secondary;
+	uint32_t open;                /* index of the open pass */
+	uint32_t npasses, cap_passes;
+	struct pp_pass_rec *passes;
+	uint32_t nlabels, cap_labels;
+	struct pp_label_event *labels;
+	uint32_t ndraw_slots, cap_draw_slots;
+	uint32_t *draw_slots;
+	uint32_t nchunks, cap_chunks;
+	uint32_t *chunks;             /* timestamp/statistics slot chunks this recording owns */
+	uint32_t passes_dropped;      /* beyond PP_RECORDING_MAX_PASSES */
+	struct pp_submission *last_submission; /* not yet harvested, reads this recording's slots */
+	struct pp_workload stray;
+};
+
+#define PP_RECORDING_MAX_PASSES 65536
+
+struct pp_recording *pp_recording_create(bool secondary);
+void pp_recording_destroy(struct pp_recording *r);
+/* Forgets passes and labels. The caller first releases slots and pending submissions. */
+void pp_recording_clear(struct pp_recording *r);
+/* Opens a pass and returns it (zeroed, slots PP_NO_SLOT), or NULL when the recording is full
+ * or out of memory (its work then counts as stray). */
+struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind,
+					    const char *api, enum pp_recording_state state);
+void pp_recording_pass_end(struct pp_recording *r);
+static inline struct pp_pass_rec *pp_recording_open_pass(struct pp_recording *r)
+{
+	return r->state != PP_REC_IDLE && r->open < r->npasses ? &r->passes[r->open] : NULL;
+}
+int pp_recording_label(struct pp_recording *r, enum pp_label_op op, const char *name);
+int pp_recording_draw_slot_add(struct pp_recording *r, uint32_t begin_slot, uint32_t end_slot);
+int pp_recording_chunk_add(struct pp_recording *r, uint32_t chunk);
+/* Adds a secondary recording's work to the open pass (inside a render pass). */
+void pp_recording_merge_secondary(struct pp_pass_rec *into, const struct pp_recording *secondary);
+void pp_workload_add(struct pp_workload *into, const struct pp_workload *w);
+uint64_t pp_workload_draws(const struct pp_workload *w);

@@ -1,0 +1,326 @@
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu_vk_timer.h"
+#include "pp_log.h"
+
+#define POOL_CHUNKS 32u /* chunks per VkQueryPool: 2048 queries */
+#define RECALIBRATE_NS 500000000ull
+
+/* Results in pool order, for VK_QUERY_PIPELINE_STATISTIC_* bits ascending. */
+static const VkQueryPipelineStatisticFlags stats_flags =
+	VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT |
+	VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
+	VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT |
+	VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT |
+	VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT |
+	VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT |
+	VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
+
+struct chunk {
+	VkQueryPool pool;
+	uint32_t first;
+	uint8_t kind;
+	bool used;
+};
+
+struct pp_gpu_timer {
+	struct pp_gpu_timer_config cfg;
+	pthread_mutex_t lock;
+	uint32_t nchunks, cap;
+	struct chunk *chunks;
+	uint32_t free_ts, free_stats; /* counts of free chunks per kind */
+	uint32_t npools;
+	VkQueryPool *pools;
+	bool budget_logged;
+
+	/* Time line mapping. */
+	pthread_mutex_t clock_lock;
+	bool calibrated;
+	uint64_t calib_tick, calib_host_ns, calib_at_ns;
+	bool estimated_valid;
+	int64_t estimated_offset_ns; /* host = ticks*period + offset, raised so GPU never precedes submit */
+	uint64_t last_submit_ns;
+	uint64_t valid_mask;
+};
+
+static uint64_t host_now(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void calibrate(struct pp_gpu_timer *t)
+{
+	VkCalibratedTimestampInfoEXT infos[2] = {
+		{ .sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, .timeDomain = VK_TIME_DOMAIN_DEVICE_EXT },
+		{ .sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT,
+		  .timeDomain = t->cfg.host_time_domain_raw ? VK_TIME_DOMAIN_CLOCK_MONOTONIC_RAW_EXT
+							    : VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT },
+	};
+	uint64_t ts[2], deviation = 0;
+	if (!t->cfg.vk.GetCalibratedTimestampsEXT)
+		return;
+	if (t->cfg.vk.GetCalibratedTimestampsEXT(t->cfg.device, 2, infos, ts, &deviation) != VK_SUCCESS) {
+		pp_log_once(PP_LOG_WARN, "vkGetCalibratedTimestampsEXT failed; GPU times are estimated");
+		t->cfg.vk.GetCalibratedTimestampsEXT = NULL;
+		return;
+	}
+	t->calib_tick = ts[0] & t->valid_mask;
+	t->calib_host_ns = ts[1];
+	t->calib_at_ns = host_now(CLOCK_MONOTONIC);
+	t->calibrated = true;
+}
+
+struct pp_gpu_timer *pp_gpu_timer_create(const struct pp_gpu_timer_config *cfg)
+{
+	struct pp_gpu_timer *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->cfg = *cfg;
+	if (!t->cfg.max_chunks)
+		t->cfg.max_chunks = 4096;
+	t->valid_mask = cfg->timestamp_valid_bits >= 64 ? ~0ull : (1ull << cfg->timestamp_valid_bits) - 1;
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_mutex_init(&t->clock_lock, NULL);
+	calibrate(t);
+	return t;
+}
+
+void pp_gpu_timer_destroy(struct pp_gpu_timer *t)
+{
+	if (!t)
+		return;
+	for (uint32_t i = 0; i < t->npools; i++)
+		t->cfg.vk.DestroyQueryPool(t->cfg.device, t->pools[i], NULL);
+	free(t->pools);
+	free(t->chunks);
+	pthread_mutex_destroy(&t->lock);
+	pthread_mutex_destroy(&t->clock_lock);
+	free(t);
+}
+
+/* Adds one query pool of `kind` split into POOL_CHUNKS chunks. Caller holds the lock. */
+static bool pool_add(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
+{
+	if (t->nchunks + POOL_CHUNKS > t->cfg.max_chunks)
+		return false;
+	VkQueryPoolCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		.queryType = kind == PP_GPU_TIMESTAMP ? VK_QUERY_TYPE_TIMESTAMP : VK_QUERY_TYPE_PIPELINE_STATISTICS,
+		.queryCount = POOL_CHUNKS * PP_GPU_CHUNK_SLOTS,
+		.pipelineStatistics = kind == PP_GPU_STATISTICS ? stats_flags : 0,
+	};
+	VkQueryPool pool;
+	VkQueryPool *pools = realloc(t->pools, (t->npools + 1) * sizeof(*pools));
+	if (!pools)
+		return false;
+	t->pools = pools;
+	struct chunk *chunks = realloc(t->chunks, (t->nchunks + POOL_CHUNKS) * sizeof(*chunks));
+	if (!chunks)
+		return false;
+	t->chunks = chunks;
+	if (t->cfg.vk.CreateQueryPool(t->cfg.device, &info, NULL, &pool) != VK_SUCCESS)
+		return false;
+	/* Queries start in an undefined state and must be reset before first use. */
+	t->cfg.vk.ResetQueryPool(t->cfg.device, pool, 0, info.queryCount);
+	t->pools[t->npools++] = pool;
+	for (uint32_t i = 0; i < POOL_CHUNKS; i++)
+		t->chunks[t->nchunks++] = (struct chunk){ .pool = pool, .first = i * PP_GPU_CHUNK_SLOTS, .kind = (uint8_t)kind };
+	if (kind == PP_GPU_TIMESTAMP)
+		t->free_ts += POOL_CHUNKS;
+	else
+		t->free_stats += POOL_CHUNKS;
+	return true;
+}
+
+uint32_t pp_gpu_timer_chunk_alloc(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
+{
+	uint32_t found = PP_GPU_NO_SLOT;
+	if (!t || (kind == PP_GPU_TIMESTAMP && !t->cfg.timestamp_valid_bits) ||
+	    (kind == PP_GPU_STATISTICS && !t->cfg.pipeline_statistics))
+		return PP_GPU_NO_SLOT;
+	pthread_mutex_lock(&t->lock);
+	uint32_t *nfree = kind == PP_GPU_TIMESTAMP ? &t->free_ts : &t->free_stats;
+	if (!*nfree && !pool_add(t, kind)) {
+		if (!t->budget_logged)
+			pp_log(PP_LOG_WARN, "GPU query budget spent (%u chunks of %u queries) or query pool creation "
+					    "failed; further passes are recorded without GPU timing",
+			       t->cfg.max_chunks, PP_GPU_CHUNK_SLOTS);
+		t->budget_logged = true;
+		goto out;
+	}
+	for (uint32_t i = 0; i < t->nchunks; i++)
+		if (!t->chunks[i].used && t->chunks[i].kind == kind) {
+			t->chunks[i].used = true;
+			(*nfree)--;
+			found = i;
+			break;
+		}
+out:
+	pthread_mutex_unlock(&t->lock);
+	return found;
+}
+
+void pp_gpu_timer_chunk_reset(struct pp_gpu_timer *t, uint32_t chunk)
+{
+	if (!t || chunk >= t->nchunks)
+		return;
+	struct chunk *c = &t->chunks[chunk];
+	t->cfg.vk.ResetQueryPool(t->cfg.device, c->pool, c->first, PP_GPU_CHUNK_SLOTS);
+}
+
+void pp_gpu_timer_chunk_free(struct pp_gpu_timer *t, uint32_t chunk)
+{
+	if (!t || chunk >= t->nchunks)
+		return;
+	pp_gpu_timer_chunk_reset(t, chunk);
+	pthread_mutex_lock(&t->lock);
+	struct chunk *c = &t->chunks[chunk];
+	if (c->used) {
+		c->used = false;
+		if (c->kind == PP_GPU_TIMESTAMP)
+			t->free_ts++;
+		else
+			t->free_stats++;
+	}
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* Chunk records are only appended while the lock is held and never move for readers that
+ * hold a slot: realloc can move them, so readers take the lock for the lookup. */
+static struct chunk slot_chunk(struct pp_gpu_timer *t, uint32_t slot)
+{
+	struct chunk c = { 0 };
+	pthread_mutex_lock(&t->lock);
+	if (slot / PP_GPU_CHUNK_SLOTS < t->nchunks)
+		c = t->chunks[slot / PP_GPU_CHUNK_SLOTS];
+	pthread_mutex_unlock(&t->lock);
+	return c;
+}
+
+void pp_gpu_timer_write(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot, VkPipelineStageFlagBits stage)
+{
+	struct chunk c = slot_chunk(t, slot);
+	if (c.pool)
+		t->cfg.vk.CmdWriteTimestamp(cb, stage, c.pool, c.first + slot % PP_GPU_CHUNK_SLOTS);
+}
+
+void pp_gpu_timer_stats_begin(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot)
+{
+	struct chunk c = slot_chunk(t, slot);
+	if (c.pool)
+		t->cfg.vk.CmdBeginQuery(cb, c.pool, c.first + slot % PP_GPU_CHUNK_SLOTS, 0);
+}
+
+void pp_gpu_timer_stats_end(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot)
+{
+	struct chunk c = slot_chunk(t, slot);
+	if (c.pool)
+		t->cfg.vk.CmdEndQuery(cb, c.pool, c.first + slot % PP_GPU_CHUNK_SLOTS);
+}
+
+/* Ticks to host ns. Calibrated: relative to the last calibration point, modulo the valid
+ * bits, so wrap-around between calibration and the timestamp is handled. */
+static uint64_t ticks_to_host(struct pp_gpu_timer *t, uint64_t raw)
+{
+	raw &= t->valid_mask;
+	if (t->calibrated) {
+		uint64_t diff = (raw - t->calib_tick) & t->valid_mask;
+		int64_t sdiff = (int64_t)diff;
+		if (t->valid_mask != ~0ull && diff > (t->valid_mask >> 1))
+			sdiff = (int64_t)diff - (int64_t)t->valid_mask - 1;
+		return (uint64_t)((int64_t)t->calib_host_ns + (int64_t)((double)sdiff * t->cfg.timestamp_period));
+	}
+	return (uint64_t)((int64_t)((double)raw * t->cfg.timestamp_period) + t->estimated_offset_ns);
+}
+
+void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail)
+{
+	struct pp_gpu_timer *t = timer;
+	uint64_t raw[2 * PP_GPU_CHUNK_SLOTS];
+
+	pthread_mutex_lock(&t->clock_lock);
+	if (t->calibrated && host_now(CLOCK_MONOTONIC) - t->calib_at_ns > RECALIBRATE_NS)
+		calibrate(t);
+	uint64_t min_gpu_ns = UINT64_MAX;
+	for (uint32_t i = 0; i < n;) {
+		/* One vkGetQueryPoolResults per run of consecutive slots in one chunk. */
+		uint32_t run = 1;
+		while (i + run < n && slots[i + run] == slots[i] + run &&
+		       slots[i + run] / PP_GPU_CHUNK_SLOTS == slots[i] / PP_GPU_CHUNK_SLOTS)
+			run++;
+		struct chunk c = slot_chunk(t, slots[i]);
+		VkResult r = VK_ERROR_UNKNOWN;
+		if (c.pool)
+			r = t->cfg.vk.GetQueryPoolResults(t->cfg.device, c.pool, c.first + slots[i] % PP_GPU_CHUNK_SLOTS,
+							  run, sizeof(raw), raw, 2 * sizeof(uint64_t),
+							  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+		for (uint32_t j = 0; j < run; j++) {
+			bool ok = (r == VK_SUCCESS || r == VK_NOT_READY) && raw[2 * j + 1] != 0;
+			avail[i + j] = ok;
+			ns[i + j] = ok ? raw[2 * j] : 0;
+			if (ok && !t->calibrated) {
+				uint64_t g = (uint64_t)((double)(raw[2 * j] & t->valid_mask) * t->cfg.timestamp_period);
+				if (g < min_gpu_ns)
+					min_gpu_ns = g;
+			}
+		}
+		i += run;
+	}
+	/* Uncalibrated: GPU work cannot start before it was submitted, so the offset is the
+	 * smallest that puts the earliest timestamp at or after the latest submit we know of
+	 * that precedes it. Documented as an estimate. */
+	if (!t->calibrated && min_gpu_ns != UINT64_MAX && t->last_submit_ns) {
+		int64_t need = (int64_t)t->last_submit_ns - (int64_t)min_gpu_ns;
+		if (!t->estimated_valid || need > t->estimated_offset_ns) {
+			/* Only the first estimate and later raises move it, so times stay monotone. */
+			if (!t->estimated_valid)
+				t->estimated_offset_ns = need;
+			t->estimated_valid = true;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (avail[i])
+			ns[i] = ticks_to_host(t, ns[i]);
+	pthread_mutex_unlock(&t->clock_lock);
+}
+
+bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid)
+{
+	struct pp_gpu_timer *t = timer;
+	uint64_t raw[PP_STAT_COUNT + 1];
+	struct chunk c = slot_chunk(t, slot);
+	if (!c.pool)
+		return false;
+	VkResult r = t->cfg.vk.GetQueryPoolResults(t->cfg.device, c.pool, c.first + slot % PP_GPU_CHUNK_SLOTS, 1,
+						   sizeof(raw), raw, sizeof(raw),
+						   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	if ((r != VK_SUCCESS && r != VK_NOT_READY) || !raw[PP_STAT_COUNT])
+		return false;
+	memcpy(out, raw, PP_STAT_COUNT * sizeof(uint64_t));
+	*valid = (1u << PP_STAT_COUNT) - 1;
+	return true;
+}
+
+void pp_gpu_timer_note_submit(struct pp_gpu_timer *t, uint64_t host_ns)
+{
+	if (!t || t->calibrated)
+		return;
+	pthread_mutex_lock(&t->clock_lock);
+	t->last_submit_ns = host_ns;
+	pthread_mutex_unlock(&t->clock_lock);
+}
+
+const char *pp_gpu_timer_time_domain(const struct pp_gpu_timer *t)
+{
+	if (!t || !t->cfg.timestamp_valid_bits)
+		return "none";
+	if (t->calibrated)
+		return t->cfg.host_time_domain_raw ? "calibrated (VK_EXT_calibrated_timestamps, CLOCK_MONOTONIC_RAW)"
+						   : "calibrated (VK_EXT_calibrated_timestamps, CLOCK_MONOTONIC)";
+	return "estimated (no VK_EXT_calibrated_timestamps: GPU times aligned so no work starts before its submit)";
+}

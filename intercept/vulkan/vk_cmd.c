@@ -1,0 +1,782 @@
+/* Command buffer recording hooks: pass boundaries become model events and get the GPU timer's
+ * commands injected around them; draws, dispatches and copies only bump counters. */
+#include <string.h>
+
+#include "pp_log.h"
+#include "vk_hooks.h"
+#include "vk_intercept.h"
+
+/* ---- slots ------------------------------------------------------------------------------ */
+
+static uint32_t slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind)
+{
+	uint32_t *chunk = kind == PP_GPU_TIMESTAMP ? &c->ts_chunk : &c->stats_chunk;
+	uint32_t *next = kind == PP_GPU_TIMESTAMP ? &c->ts_next : &c->stats_next;
+	if (*chunk == PP_GPU_NO_SLOT || *next == PP_GPU_CHUNK_SLOTS) {
+		uint32_t k = pp_gpu_timer_chunk_alloc(c->device->timer, kind);
+		if (k == PP_GPU_NO_SLOT)
+			return PP_NO_SLOT;
+		if (pp_recording_chunk_add(c->rec, k)) {
+			pp_gpu_timer_chunk_free(c->device->timer, k);
+			return PP_NO_SLOT;
+		}
+		*chunk = k;
+		*next = 0;
+	}
+	return pp_gpu_slot(*chunk, (*next)++);
+}
+
+static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
+{
+	if (!p)
+		return;
+	if (!c->timestamps) {
+		p->ts_reason = c->ts_reason;
+		return;
+	}
+	p->ts_begin = slot_take(c, PP_GPU_TIMESTAMP);
+	if (p->ts_begin == PP_NO_SLOT)
+		p->ts_reason = "GPU query budget spent";
+	else
+		pp_gpu_timer_write(c->device->timer, c->vk_cb, p->ts_begin, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+}
+
+static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
+{
+	if (!p || !c->timestamps)
+		return;
+	p->ts_end = slot_take(c, PP_GPU_TIMESTAMP);
+	if (p->ts_end == PP_NO_SLOT)
+		p->ts_reason = "GPU query budget spent";
+	else
+		pp_gpu_timer_write(c->device->timer, c->vk_cb, p->ts_end, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+}
+
+static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
+{
+	if (!p)
+		return;
+	if (!c->statistics) {
+		p->stats_reason = c->device->pipeline_statistics ? "not measured in this command buffer"
+								 : "pipeline statistics unsupported or disabled";
+		return;
+	}
+	if (!allowed || c->app_stats_query_active) {
+		p->stats_reason = c->app_stats_query_active ? "the application's own pipeline statistics query was active"
+							    : why_not;
+		return;
+	}
+	p->stats_slot = slot_take(c, PP_GPU_STATISTICS);
+	if (p->stats_slot == PP_NO_SLOT)
+		p->stats_reason = "GPU query budget spent";
+	else
+		pp_gpu_timer_stats_begin(c->device->timer, c->vk_cb, p->stats_slot);
+}
+
+static void statistics_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
+{
+	if (p && p->stats_slot != PP_NO_SLOT)
+		pp_gpu_timer_stats_end(c->device->timer, c->vk_cb, p->stats_slot);
+}
+
+/* ---- pseudo-passes: work outside render passes ---------------------------------------- */
+
+/* Closes an open compute/transfer pass: a boundary (render pass, label, execute, end). */
+static void outside_close(struct pp_command_buffer *c)
+{
+	struct pp_recording *r = c->rec;
+	if (r->state != PP_REC_OUTSIDE)
+		return;
+	struct pp_pass_rec *p = pp_recording_open_pass(r);
+	statistics_end(c, p);
+	timestamp_end(c, p);
+	pp_recording_pass_end(r);
+}
+
+static __attribute__((noinline)) void outside_open(struct pp_command_buffer *c)
+{
+	struct pp_recording *r = c->rec;
+	if (r->state == PP_REC_RENDER)
+		return; /* not valid usage; the work stays stray */
+	struct pp_pass_rec *p = pp_recording_pass_begin(r, PP_PASS_TRANSFER, "outside-render-pass", PP_REC_OUTSIDE);
+	timestamp_begin(c, p);
+	/* Statistics need a graphics-capable pool; compute invocations are what they show here. */
+	bool graphics = c->family < c->device->nfamilies &&
+			(c->device->families[c->family].flags & VK_QUEUE_GRAPHICS_BIT);
+	statistics_begin(c, p, graphics, "queue family without graphics");
+}
+
+/* The workload of the open compute/transfer pass, opening one if needed. */
+static inline struct pp_workload *outside_work(struct pp_command_buffer *c, bool compute)
+{
+	struct pp_recording *r = c->rec;
+	if (__builtin_expect(r->state != PP_REC_OUTSIDE, 0))
+		outside_open(c);
+	if (compute && r->state == PP_REC_OUTSIDE && r->open < r->npasses)
+		r->passes[r->open].kind = PP_PASS_COMPUTE;
+	return r->cur;
+}
+
+/* ---- recording lifetime ----------------------------------------------------------------- */
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (!c)
+		return pp_vk_device_of(cb)->vk.BeginCommandBuffer(cb, info);
+	struct pp_device *dev = c->device;
+	/* Beginning implicitly resets: the previous recording's results are read first. */
+	pp_vk_recording_release(dev, c);
+
+	c->simultaneous_use = info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
+	c->in_render_pass = false;
+	c->app_stats_query_active = false;
+	c->per_draw = false;
+	c->submissions = 0;
+	c->timestamps = false;
+	c->statistics = false;
+	if (!dev->timer)
+		c->ts_reason = dev->host_query_reset || !pp_layer_settings.timestamps
+				       ? "GPU timestamps disabled (timestamps setting)"
+				       : "device lacks host query reset";
+	else if (c->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY)
+		c->ts_reason = "recorded in a secondary command buffer: timed by the primary that executes it";
+	else if (c->family >= dev->nfamilies || !dev->families[c->family].timestamp_valid_bits)
+		c->ts_reason = "queue family has no timestamp support (timestampValidBits = 0)";
+	else if (c->simultaneous_use)
+		c->ts_reason = "SIMULTANEOUS_USE command buffer: overlapping executions would share its queries";
+	else {
+		c->ts_reason = NULL;
+		c->timestamps = true;
+		c->statistics = dev->pipeline_statistics;
+	}
+
+	struct pp_recording *r = c->rec;
+	if (c->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY &&
+	    (info->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT)) {
+		/* Its draws belong to whatever pass executes it: counted as the recording's own. */
+		r->state = PP_REC_RENDER;
+		c->in_render_pass = true;
+	}
+	return dev->vk.BeginCommandBuffer(cb, info);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_EndCommandBuffer(VkCommandBuffer cb)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (!c)
+		return pp_vk_device_of(cb)->vk.EndCommandBuffer(cb);
+	outside_close(c);
+	return c->device->vk.EndCommandBuffer(cb);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (!c)
+		return pp_vk_device_of(cb)->vk.ResetCommandBuffer(cb, flags);
+	pp_vk_recording_release(c->device, c);
+	return c->device->vk.ResetCommandBuffer(cb, flags);
+}
+
+/* ---- render passes ---------------------------------------------------------------------- */
+
+static void name_from_object(struct pp_device *dev, struct pp_pass_rec *p, VkObjectType type, uint64_t handle)
+{
+	if (p->object_name[0] || !handle)
+		return;
+	struct pp_object *o = pp_object_lookup(dev, type, handle);
+	if (o && o->name[0])
+		memcpy(p->object_name, o->name, sizeof(p->object_name));
+}
+
+static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec *p, const VkRenderPassBeginInfo *info)
+{
+	struct pp_device *dev = c->device;
+	uint32_t width = info->renderArea.extent.width, height = info->renderArea.extent.height, layers = 1;
+	c->multiview_mask = 0;
+	p->subpasses = 1;
+	struct pp_object *fb = pp_object_lookup(dev, VK_OBJECT_TYPE_FRAMEBUFFER, (uint64_t)info->framebuffer);
+	if (fb)
+		layers = fb->u.framebuffer.layers;
+	struct pp_object *rp = pp_object_lookup(dev, VK_OBJECT_TYPE_RENDER_PASS, (uint64_t)info->renderPass);
+	if (rp) {
+		c->multiview_mask = rp->u.render_pass.multiview_mask;
+		p->subpasses = rp->u.render_pass.subpasses;
+		uint32_t n = rp->u.render_pass.nattachments;
+		for (uint32_t i = 0; i < n && p->nattachments < PP_MAX_ATTACHMENTS; i++) {
+			const struct pp_rp_attachment *a = &rp->u.render_pass.attachments[i];
+			struct pp_attachment *o = &p->attachments[p->nattachments++];
+			o->format = pp_vk_format_name(a->format);
+			o->load_op = pp_vk_load_op_name(a->load_op);
+			o->store_op = pp_vk_store_op_name(a->store_op);
+			o->samples = (uint32_t)a->samples;
+			o->width = width;
+			o->height = height;
+			o->layers = layers;
+			o->depth_stencil = a->format >= VK_FORMAT_D16_UNORM && a->format <= VK_FORMAT_D32_SFLOAT_S8_UINT;
+		}
+	}
+	name_from_object(dev, p, VK_OBJECT_TYPE_RENDER_PASS, (uint64_t)info->renderPass);
+	name_from_object(dev, p, VK_OBJECT_TYPE_FRAMEBUFFER, (uint64_t)info->framebuffer);
+}
+
+static struct pp_pass_rec *render_pass_open(struct pp_command_buffer *c, const char *api)
+{
+	outside_close(c);
+	struct pp_pass_rec *p = pp_recording_pass_begin(c->rec, PP_PASS_RENDER, api, PP_REC_RENDER);
+	c->in_render_pass = true;
+	return p;
+}
+
+static void render_pass_close(struct pp_command_buffer *c)
+{
+	struct pp_pass_rec *p = pp_recording_open_pass(c->rec);
+	statistics_end(c, p);
+	timestamp_end(c, p);
+	pp_recording_pass_end(c->rec);
+	c->in_render_pass = false;
+	c->per_draw = false;
+}
+
+static void begin_render_pass_common(struct pp_command_buffer *c, const VkRenderPassBeginInfo *info, const char *api)
+{
+	struct pp_pass_rec *p = render_pass_open(c, api);
+	if (p)
+		describe_render_pass(c, p, info);
+	timestamp_begin(c, p);
+	statistics_begin(c, p, true, NULL);
+	/* Timestamps inside a multiview pass take one query per view: per-draw timing skips them. */
+	c->per_draw = p && c->timestamps && pp_layer_settings.per_draw_timing && !c->multiview_mask;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRenderPass(VkCommandBuffer cb, const VkRenderPassBeginInfo *info,
+						 VkSubpassContents contents)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (!c) {
+		pp_vk_device_of(cb)->vk.CmdBeginRenderPass(cb, info, contents);
+		return;
+	}
+	begin_render_pass_common(c, info, "vkCmdBeginRenderPass");
+	c->device->vk.CmdBeginRenderPass(cb, info, contents);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRenderPass2(VkCommandBuffer cb, const VkRenderPassBeginInfo *info,
+						  const VkSubpassBeginInfo *subpass)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (!c) {
+		pp_vk_device_of(cb)->vk.CmdBeginRenderPass2(cb, info, subpass);
+		return;
+	}
+	begin_render_pass_common(c, info, "vkCmdBeginRenderPass2");
+	c->device->vk.CmdBeginRenderPass2(cb, info, subpass);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdNextSubpass(VkCommandBuffer cb, VkSubpassContents contents)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdNextSubpass(cb, contents);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdNextSubpass2(VkCommandBuffer cb, const VkSubpassBeginInfo *begin,
+					      const VkSubpassEndInfo *end)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdNextSubpass2(cb, begin, end);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdEndRenderPass(VkCommandBuffer cb)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (!c) {
+		pp_vk_device_of(cb)->vk.CmdEndRenderPass(cb);
+		return;
+	}
+	c->device->vk.CmdEndRenderPass(cb);
+	render_pass_close(c);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdEndRenderPass2(VkCommandBuffer cb, const VkSubpassEndInfo *info)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (!c) {
+		pp_vk_device_of(cb)->vk.CmdEndRenderPass2(cb, info);
+		return;
+	}
+	c->device->vk.CmdEndRenderPass2(cb, info);
+	render_pass_close(c);
+}
+
+static void describe_rendering_attachment(struct pp_command_buffer *c, struct pp_pass_rec *p,
+					  const VkRenderingAttachmentInfo *a, const VkRenderingInfo *info, bool depth)
+{
+	if (!a || !a->imageView || p->nattachments >= PP_MAX_ATTACHMENTS)
+		return;
+	struct pp_device *dev = c->device;
+	struct pp_attachment *o = &p->attachments[p->nattachments++];
+	struct pp_object *view = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)a->imageView);
+	struct pp_object *image = view ? pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE, view->u.image_view.image) : NULL;
+	o->format = view ? pp_vk_format_name(view->u.image_view.format) : "unknown";
+	o->samples = image ? (uint32_t)image->u.image.samples : 0;
+	o->load_op = pp_vk_load_op_name(a->loadOp);
+	o->store_op = pp_vk_store_op_name(a->storeOp);
+	o->width = info->renderArea.extent.width;
+	o->height = info->renderArea.extent.height;
+	o->layers = info->layerCount;
+	o->depth_stencil = depth;
+	if (view)
+		name_from_object(dev, p, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)a->imageView);
+	if (view)
+		name_from_object(dev, p, VK_OBJECT_TYPE_IMAGE, view->u.image_view.image);
+	if (a->resolveImageView && a->resolveMode && p->nattachments < PP_MAX_ATTACHMENTS) {
+		struct pp_attachment *res = &p->attachments[p->nattachments++];
+		*res = *o;
+		res->resolve = true;
+		res->samples = 1;
+	}
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRendering(VkCommandBuffer cb, const VkRenderingInfo *info)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (!c) {
+		pp_vk_device_of(cb)->vk.CmdBeginRendering(cb, info);
+		return;
+	}
+	bool resuming = info->flags & VK_RENDERING_RESUMING_BIT;
+	bool suspending = info->flags & VK_RENDERING_SUSPENDING_BIT;
+	struct pp_pass_rec *p = render_pass_open(c, "vkCmdBeginRendering");
+	c->rendering_flags = info->flags;
+	c->multiview_mask = info->viewMask;
+	if (p) {
+		p->subpasses = 1;
+		p->flags |= (resuming ? PP_PASS_RESUMING : 0) | (suspending ? PP_PASS_SUSPENDING : 0);
+		for (uint32_t i = 0; i < info->colorAttachmentCount; i++)
+			describe_rendering_attachment(c, p, &info->pColorAttachments[i], info, false);
+		describe_rendering_attachment(c, p, info->pDepthAttachment, info, true);
+		if (info->pStencilAttachment &&
+		    (!info->pDepthAttachment || info->pStencilAttachment->imageView != info->pDepthAttachment->imageView))
+			describe_rendering_attachment(c, p, info->pStencilAttachment, info, true);
+	}
+	/* Between a suspended pass and its resumption nothing may be recorded, so a pass split
+	 * over command buffers is timed from its first begin to its last end, and its queries
+	 * cannot stay open across the split. */
+	if (!resuming)
+		timestamp_begin(c, p);
+	statistics_begin(c, p, !resuming && !suspending, "render pass suspended or resumed across command buffers");
+	c->per_draw = p && c->timestamps && pp_layer_settings.per_draw_timing && !info->viewMask;
+	c->device->vk.CmdBeginRendering(cb, info);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdEndRendering(VkCommandBuffer cb)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (!c) {
+		pp_vk_device_of(cb)->vk.CmdEndRendering(cb);
+		return;
+	}
+	c->device->vk.CmdEndRendering(cb);
+	struct pp_pass_rec *p = pp_recording_open_pass(c->rec);
+	statistics_end(c, p);
+	if (!(c->rendering_flags & VK_RENDERING_SUSPENDING_BIT))
+		timestamp_end(c, p);
+	pp_recording_pass_end(c->rec);
+	c->in_render_pass = false;
+	c->per_draw = false;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *secondaries)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (!c) {
+		pp_vk_device_of(cb)->vk.CmdExecuteCommands(cb, n, secondaries);
+		return;
+	}
+	struct pp_device *dev = c->device;
+	struct pp_recording *r = c->rec;
+	if (r->state == PP_REC_RENDER) {
+		struct pp_pass_rec *p = pp_recording_open_pass(r);
+		for (uint32_t i = 0; p && i < n; i++) {
+			struct pp_command_buffer *s = pp_command_buffer_lookup(dev, secondaries[i]);
+			if (s)
+				pp_recording_merge_secondary(p, s->rec);
+		}
+		dev->vk.CmdExecuteCommands(cb, n, secondaries);
+		return;
+	}
+	/* Outside a render pass the executed command buffers form one pass of their own. */
+	outside_close(c);
+	enum pp_pass_kind kind = PP_PASS_TRANSFER;
+	struct pp_pass_rec *p = pp_recording_pass_begin(r, kind, "vkCmdExecuteCommands", PP_REC_OUTSIDE);
+	for (uint32_t i = 0; p && i < n; i++) {
+		struct pp_command_buffer *s = pp_command_buffer_lookup(dev, secondaries[i]);
+		if (!s)
+			continue;
+		for (uint32_t j = 0; j < s->rec->npasses; j++) {
+			if (s->rec->passes[j].kind == PP_PASS_RENDER)
+				kind = PP_PASS_RENDER;
+			else if (s->rec->passes[j].kind == PP_PASS_COMPUTE && kind != PP_PASS_RENDER)
+				kind = PP_PASS_COMPUTE;
+			if (!p->object_name[0] && s->rec->passes[j].object_name[0])
+				memcpy(p->object_name, s->rec->passes[j].object_name, sizeof(p->object_name));
+		}
+		pp_recording_merge_secondary(p, s->rec);
+	}
+	if (p) {
+		p->kind = kind;
+		p->flags |= PP_PASS_EXECUTE;
+	}
+	timestamp_begin(c, p);
+	bool graphics = c->family < dev->nfamilies && (dev->families[c->family].flags & VK_QUEUE_GRAPHICS_BIT);
+	statistics_begin(c, p, graphics, "queue family without graphics");
+	dev->vk.CmdExecuteCommands(cb, n, secondaries);
+	statistics_end(c, p);
+	timestamp_end(c, p);
+	pp_recording_pass_end(r);
+}
+
+/* ---- the application's own queries ------------------------------------------------------ */
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query,
+					    VkQueryControlFlags flags)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_device *dev = c ? c->device : pp_vk_device_of(cb);
+	if (c) {
+		struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
+		/* Two queries of one type may not be active at once: ours step aside. */
+		if (o && o->u.query_pool.type == VK_QUERY_TYPE_PIPELINE_STATISTICS)
+			c->app_stats_query_active = true;
+	}
+	dev->vk.CmdBeginQuery(cb, pool, query, flags);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_device *dev = c ? c->device : pp_vk_device_of(cb);
+	if (c) {
+		struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
+		if (o && o->u.query_pool.type == VK_QUERY_TYPE_PIPELINE_STATISTICS)
+			c->app_stats_query_active = false;
+	}
+	dev->vk.CmdEndQuery(cb, pool, query);
+}
+
+/* ---- draws: the hot path ---------------------------------------------------------------- */
+
+/* Per-draw timing (opt-in): a timestamp pair around the draw. */
+static __attribute__((noinline)) void draw_timed_begin(struct pp_command_buffer *c, uint32_t *b)
+{
+	*b = slot_take(c, PP_GPU_TIMESTAMP);
+	if (*b != PP_NO_SLOT)
+		pp_gpu_timer_write(c->device->timer, c->vk_cb, *b, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+}
+
+static __attribute__((noinline)) void draw_timed_end(struct pp_command_buffer *c, uint32_t b)
+{
+	uint32_t e = slot_take(c, PP_GPU_TIMESTAMP);
+	if (e != PP_NO_SLOT)
+		pp_gpu_timer_write(c->device->timer, c->vk_cb, e, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+	pp_recording_draw_slot_add(c->rec, b, e);
+}
+
+#define DRAW_HOOK(call_down)                                                        \
+	do {                                                                        \
+		if (__builtin_expect(!c->per_draw, 1)) {                            \
+			call_down;                                                  \
+		} else {                                                            \
+			uint32_t slot_b;                                            \
+			draw_timed_begin(c, &slot_b);                               \
+			call_down;                                                  \
+			draw_timed_end(c, slot_b);                                  \
+		}                                                                   \
+	} while (0)
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdDraw(VkCommandBuffer cb, uint32_t vertex_count, uint32_t instance_count,
+				      uint32_t first_vertex, uint32_t first_instance)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (__builtin_expect(!c, 0)) {
+		pp_vk_device_of(cb)->vk.CmdDraw(cb, vertex_count, instance_count, first_vertex, first_instance);
+		return;
+	}
+	struct pp_workload *w = c->rec->cur;
+	w->draws++;
+	w->instances += instance_count;
+	w->vertices += (uint64_t)vertex_count * instance_count;
+	DRAW_HOOK(c->device->vk.CmdDraw(cb, vertex_count, instance_count, first_vertex, first_instance));
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdDrawIndexed(VkCommandBuffer cb, uint32_t index_count, uint32_t instance_count,
+					     uint32_t first_index, int32_t vertex_offset, uint32_t first_instance)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (__builtin_expect(!c, 0)) {
+		pp_vk_device_of(cb)->vk.CmdDrawIndexed(cb, index_count, instance_count, first_index, vertex_offset,
+						       first_instance);
+		return;
+	}
+	struct pp_workload *w = c->rec->cur;
+	w->draws_indexed++;
+	w->instances += instance_count;
+	w->indices += (uint64_t)index_count * instance_count;
+	DRAW_HOOK(c->device->vk.CmdDrawIndexed(cb, index_count, instance_count, first_index, vertex_offset,
+					       first_instance));
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off, uint32_t count,
+					      uint32_t stride)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (__builtin_expect(!c, 0)) {
+		pp_vk_device_of(cb)->vk.CmdDrawIndirect(cb, buf, off, count, stride);
+		return;
+	}
+	c->rec->cur->draws_indirect++;
+	DRAW_HOOK(c->device->vk.CmdDrawIndirect(cb, buf, off, count, stride));
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off,
+						     uint32_t count, uint32_t stride)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (__builtin_expect(!c, 0)) {
+		pp_vk_device_of(cb)->vk.CmdDrawIndexedIndirect(cb, buf, off, count, stride);
+		return;
+	}
+	c->rec->cur->draws_indirect++;
+	DRAW_HOOK(c->device->vk.CmdDrawIndexedIndirect(cb, buf, off, count, stride));
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdDrawIndirectCount(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off,
+						   VkBuffer count_buf, VkDeviceSize count_off, uint32_t max,
+						   uint32_t stride)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (__builtin_expect(!c, 0)) {
+		pp_vk_device_of(cb)->vk.CmdDrawIndirectCount(cb, buf, off, count_buf, count_off, max, stride);
+		return;
+	}
+	c->rec->cur->draws_indirect_count++;
+	DRAW_HOOK(c->device->vk.CmdDrawIndirectCount(cb, buf, off, count_buf, count_off, max, stride));
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdDrawIndexedIndirectCount(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off,
+							  VkBuffer count_buf, VkDeviceSize count_off, uint32_t max,
+							  uint32_t stride)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (__builtin_expect(!c, 0)) {
+		pp_vk_device_of(cb)->vk.CmdDrawIndexedIndirectCount(cb, buf, off, count_buf, count_off, max, stride);
+		return;
+	}
+	c->rec->cur->draws_indirect_count++;
+	DRAW_HOOK(c->device->vk.CmdDrawIndexedIndirectCount(cb, buf, off, count_buf, count_off, max, stride));
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdClearAttachments(VkCommandBuffer cb, uint32_t n, const VkClearAttachment *a,
+						  uint32_t nrects, const VkClearRect *rects)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		c->rec->cur->clears++;
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdClearAttachments(cb, n, a, nrects, rects);
+}
+
+/* ---- work outside render passes --------------------------------------------------------- */
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (__builtin_expect(!c, 0)) {
+		pp_vk_device_of(cb)->vk.CmdDispatch(cb, x, y, z);
+		return;
+	}
+	struct pp_workload *w = outside_work(c, true);
+	w->dispatches++;
+	w->workgroups += (uint64_t)x * y * z;
+	c->device->vk.CmdDispatch(cb, x, y, z);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,
+					      uint32_t y, uint32_t z)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (__builtin_expect(!c, 0)) {
+		pp_vk_device_of(cb)->vk.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+		return;
+	}
+	struct pp_workload *w = outside_work(c, true);
+	w->dispatches++;
+	w->workgroups += (uint64_t)x * y * z;
+	c->device->vk.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (__builtin_expect(!c, 0)) {
+		pp_vk_device_of(cb)->vk.CmdDispatchIndirect(cb, buf, off);
+		return;
+	}
+	outside_work(c, true)->dispatches_indirect++;
+	c->device->vk.CmdDispatchIndirect(cb, buf, off);
+}
+
+/* Transfer-like commands: one counter bump and, where the size is known, the bytes. */
+#define TRANSFER_HOOK(fn, bytes_expr, params, args)                               \
+	VKAPI_ATTR void VKAPI_CALL pp_##fn params                                  \
+	{                                                                          \
+		struct pp_command_buffer *c = pp_command_buffer_get(cb);           \
+		if (__builtin_expect(!c, 0)) {                                     \
+			pp_vk_device_of(cb)->vk.fn args;                           \
+			return;                                                    \
+		}                                                                  \
+		struct pp_workload *w = outside_work(c, false);                    \
+		w->copies++;                                                       \
+		w->copy_bytes += (bytes_expr);                                     \
+		c->device->vk.fn args;                                             \
+	}
+
+static uint64_t buffer_copy_bytes(uint32_t n, const VkBufferCopy *r)
+{
+	uint64_t b = 0;
+	for (uint32_t i = 0; i < n; i++)
+		b += r[i].size;
+	return b;
+}
+
+static uint64_t buffer_copy2_bytes(const VkCopyBufferInfo2 *info)
+{
+	uint64_t b = 0;
+	for (uint32_t i = 0; i < info->regionCount; i++)
+		b += info->pRegions[i].size;
+	return b;
+}
+
+TRANSFER_HOOK(CmdCopyBuffer, buffer_copy_bytes(n, r),
+	      (VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint32_t n, const VkBufferCopy *r), (cb, src, dst, n, r))
+TRANSFER_HOOK(CmdCopyBuffer2, buffer_copy2_bytes(info), (VkCommandBuffer cb, const VkCopyBufferInfo2 *info),
+	      (cb, info))
+TRANSFER_HOOK(CmdCopyImage, 0,
+	      (VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst, VkImageLayout dl, uint32_t n,
+	       const VkImageCopy *r),
+	      (cb, src, sl, dst, dl, n, r))
+TRANSFER_HOOK(CmdCopyImage2, 0, (VkCommandBuffer cb, const VkCopyImageInfo2 *info), (cb, info))
+TRANSFER_HOOK(CmdBlitImage, 0,
+	      (VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst, VkImageLayout dl, uint32_t n,
+	       const VkImageBlit *r, VkFilter f),
+	      (cb, src, sl, dst, dl, n, r, f))
+TRANSFER_HOOK(CmdBlitImage2, 0, (VkCommandBuffer cb, const VkBlitImageInfo2 *info), (cb, info))
+TRANSFER_HOOK(CmdCopyBufferToImage, 0,
+	      (VkCommandBuffer cb, VkBuffer src, VkImage dst, VkImageLayout dl, uint32_t n,
+	       const VkBufferImageCopy *r),
+	      (cb, src, dst, dl, n, r))
+TRANSFER_HOOK(CmdCopyBufferToImage2, 0, (VkCommandBuffer cb, const VkCopyBufferToImageInfo2 *info), (cb, info))
+TRANSFER_HOOK(CmdCopyImageToBuffer, 0,
+	      (VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkBuffer dst, uint32_t n,
+	       const VkBufferImageCopy *r),
+	      (cb, src, sl, dst, n, r))
+TRANSFER_HOOK(CmdCopyImageToBuffer2, 0, (VkCommandBuffer cb, const VkCopyImageToBufferInfo2 *info), (cb, info))
+TRANSFER_HOOK(CmdResolveImage, 0,
+	      (VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst, VkImageLayout dl, uint32_t n,
+	       const VkImageResolve *r),
+	      (cb, src, sl, dst, dl, n, r))
+TRANSFER_HOOK(CmdResolveImage2, 0, (VkCommandBuffer cb, const VkResolveImageInfo2 *info), (cb, info))
+TRANSFER_HOOK(CmdUpdateBuffer, size,
+	      (VkCommandBuffer cb, VkBuffer dst, VkDeviceSize off, VkDeviceSize size, const void *data),
+	      (cb, dst, off, size, data))
+/* VK_WHOLE_SIZE: the size is not known here. */
+TRANSFER_HOOK(CmdFillBuffer, size == VK_WHOLE_SIZE ? 0 : size,
+	      (VkCommandBuffer cb, VkBuffer dst, VkDeviceSize off, VkDeviceSize size, uint32_t data),
+	      (cb, dst, off, size, data))
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdClearColorImage(VkCommandBuffer cb, VkImage image, VkImageLayout layout,
+						 const VkClearColorValue *color, uint32_t n,
+						 const VkImageSubresourceRange *ranges)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		outside_work(c, false)->clears++;
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdClearColorImage(cb, image, layout, color, n, ranges);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdClearDepthStencilImage(VkCommandBuffer cb, VkImage image, VkImageLayout layout,
+							const VkClearDepthStencilValue *ds, uint32_t n,
+							const VkImageSubresourceRange *ranges)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		outside_work(c, false)->clears++;
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdClearDepthStencilImage(cb, image, layout, ds, n, ranges);
+}
+
+/* ---- synchronization -------------------------------------------------------------------- */
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineStageFlags src,
+						 VkPipelineStageFlags dst, VkDependencyFlags deps, uint32_t nmem,
+						 const VkMemoryBarrier *mem, uint32_t nbuf,
+						 const VkBufferMemoryBarrier *buf, uint32_t nimg,
+						 const VkImageMemoryBarrier *img)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		c->rec->cur->barriers++;
+	(c ? c->device : pp_vk_device_of(cb))
+		->vk.CmdPipelineBarrier(cb, src, dst, deps, nmem, mem, nbuf, buf, nimg, img);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier2(VkCommandBuffer cb, const VkDependencyInfo *info)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		c->rec->cur->barriers++;
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdPipelineBarrier2(cb, info);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents(VkCommandBuffer cb, uint32_t nev, const VkEvent *ev,
+					    VkPipelineStageFlags src, VkPipelineStageFlags dst, uint32_t nmem,
+					    const VkMemoryBarrier *mem, uint32_t nbuf, const VkBufferMemoryBarrier *buf,
+					    uint32_t nimg, const VkImageMemoryBarrier *img)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		c->rec->cur->barriers++;
+	(c ? c->device : pp_vk_device_of(cb))
+		->vk.CmdWaitEvents(cb, nev, ev, src, dst, nmem, mem, nbuf, buf, nimg, img);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents2(VkCommandBuffer cb, uint32_t nev, const VkEvent *ev,
+					     const VkDependencyInfo *info)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		c->rec->cur->barriers++;
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdWaitEvents2(cb, nev, ev, info);
+}
+
+/* ---- labels ----------------------------------------------------------------------------- */
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c) {
+		/* A label boundary also ends a run of compute/transfer work: it names what follows. */
+		outside_close(c);
+		pp_recording_label(c->rec, PP_LABEL_PUSH, label ? label->pLabelName : NULL);
+	}
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBeginDebugUtilsLabelEXT(cb, label);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c) {
+		outside_close(c);
+		pp_recording_label(c->rec, PP_LABEL_POP, NULL);
+	}
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdEndDebugUtilsLabelEXT(cb);
+}

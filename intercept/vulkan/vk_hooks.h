@@ -1,0 +1,108 @@
+#pragma once
+/* Every device-level hook the layer installs: X(vkName, pp_Function). Aliases (KHR/EXT
+ * names of promoted functions) map to the same hook. vkGetDeviceProcAddr returns a hook only
+ * when the chain below provides that name. */
+#include "layer_internal.h"
+
+#define PP_VK_DEVICE_HOOKS(X)                                                             \
+	X(vkGetDeviceQueue, pp_GetDeviceQueue)                                          \
+	X(vkGetDeviceQueue2, pp_GetDeviceQueue2)                                        \
+	X(vkCreateCommandPool, pp_CreateCommandPool)                                    \
+	X(vkDestroyCommandPool, pp_DestroyCommandPool)                                  \
+	X(vkResetCommandPool, pp_ResetCommandPool)                                      \
+	X(vkAllocateCommandBuffers, pp_AllocateCommandBuffers)                          \
+	X(vkFreeCommandBuffers, pp_FreeCommandBuffers)                                  \
+	X(vkCreateRenderPass, pp_CreateRenderPass)                                      \
+	X(vkCreateRenderPass2, pp_CreateRenderPass2)                                    \
+	X(vkCreateRenderPass2KHR, pp_CreateRenderPass2)                                 \
+	X(vkDestroyRenderPass, pp_DestroyRenderPass)                                    \
+	X(vkCreateFramebuffer, pp_CreateFramebuffer)                                    \
+	X(vkDestroyFramebuffer, pp_DestroyFramebuffer)                                  \
+	X(vkCreateImage, pp_CreateImage)                                                \
+	X(vkDestroyImage, pp_DestroyImage)                                              \
+	X(vkCreateImageView, pp_CreateImageView)                                        \
+	X(vkDestroyImageView, pp_DestroyImageView)                                      \
+	X(vkCreateQueryPool, pp_CreateQueryPool)                                        \
+	X(vkDestroyQueryPool, pp_DestroyQueryPool)                                      \
+	X(vkSetDebugUtilsObjectNameEXT, pp_SetDebugUtilsObjectNameEXT)                  \
+	X(vkBeginCommandBuffer, pp_BeginCommandBuffer)                                  \
+	X(vkEndCommandBuffer, pp_EndCommandBuffer)                                      \
+	X(vkResetCommandBuffer, pp_ResetCommandBuffer)                                  \
+	X(vkCmdBeginRenderPass, pp_CmdBeginRenderPass)                                  \
+	X(vkCmdBeginRenderPass2, pp_CmdBeginRenderPass2)                                \
+	X(vkCmdBeginRenderPass2KHR, pp_CmdBeginRenderPass2)                             \
+	X(vkCmdNextSubpass, pp_CmdNextSubpass)                                          \
+	X(vkCmdNextSubpass2, pp_CmdNextSubpass2)                                        \
+	X(vkCmdNextSubpass2KHR, pp_CmdNextSubpass2)                                     \
+	X(vkCmdEndRenderPass, pp_CmdEndRenderPass)                                      \
+	X(vkCmdEndRenderPass2, pp_CmdEndRenderPass2)                                    \
+	X(vkCmdEndRenderPass2KHR, pp_CmdEndRenderPass2)                                 \
+	X(vkCmdBeginRendering, pp_CmdBeginRendering)                                    \
+	X(vkCmdBeginRenderingKHR, pp_CmdBeginRendering)                                 \
+	X(vkCmdEndRendering, pp_CmdEndRendering)                                        \
+	X(vkCmdEndRenderingKHR, pp_CmdEndRendering)                                     \
+	X(vkCmdExecuteCommands, pp_CmdExecuteCommands)                                  \
+	X(vkCmdBeginQuery, pp_CmdBeginQuery)                                            \
+	X(vkCmdEndQuery, pp_CmdEndQuery)                                                \
+	X(vkCmdDraw, pp_CmdDraw)                                                        \
+	X(vkCmdDrawIndexed, pp_CmdDrawIndexed)                                          \
+	X(vkCmdDrawIndirect, pp_CmdDrawIndirect)                                        \
+	X(vkCmdDrawIndexedIndirect, pp_CmdDrawIndexedIndirect)                          \
+	X(vkCmdDrawIndirectCount, pp_CmdDrawIndirectCount)                              \
+	X(vkCmdDrawIndirectCountKHR, pp_CmdDrawIndirectCount)                           \
+	X(vkCmdDrawIndexedIndirectCount, pp_CmdDrawIndexedIndirectCount)                \
+	X(vkCmdDrawIndexedIndirectCountKHR, pp_CmdDrawIndexedIndirectCount)             \
+	X(vkCmdDispatch, pp_CmdDispatch)                                                \
+	X(vkCmdDispatchBase, pp_CmdDispatchBase)                                        \
+	X(vkCmdDispatchBaseKHR, pp_CmdDispatchBase)                                     \
+	X(vkCmdDispatchIndirect, pp_CmdDispatchIndirect)                                \
+	X(vkCmdCopyBuffer, pp_CmdCopyBuffer)                                            \
+	X(vkCmdCopyBuffer2, pp_CmdCopyBuffer2)                                          \
+	X(vkCmdCopyBuffer2KHR, pp_CmdCopyBuffer2)                                       \
+	X(vkCmdCopyImage, pp_CmdCopyImage)                                              \
+	X(vkCmdCopyImage2, pp_CmdCopyImage2)                                            \
+	X(vkCmdCopyImage2KHR, pp_CmdCopyImage2)                                         \
+	X(vkCmdBlitImage, pp_CmdBlitImage)                                              \
+	X(vkCmdBlitImage2, pp_CmdBlitImage2)                                            \
+	X(vkCmdBlitImage2KHR, pp_CmdBlitImage2)                                         \
+	X(vkCmdCopyBufferToImage, pp_CmdCopyBufferToImage)                              \
+	X(vkCmdCopyBufferToImage2, pp_CmdCopyBufferToImage2)                            \
+	X(vkCmdCopyBufferToImage2KHR, pp_CmdCopyBufferToImage2)                         \
+	X(vkCmdCopyImageToBuffer, pp_CmdCopyImageToBuffer)                              \
+	X(vkCmdCopyImageToBuffer2, pp_CmdCopyImageToBuffer2)                            \
+	X(vkCmdCopyImageToBuffer2KHR, pp_CmdCopyImageToBuffer2)                         \
+	X(vkCmdResolveImage, pp_CmdResolveImage)                                        \
+	X(vkCmdResolveImage2, pp_CmdResolveImage2)                                      \
+	X(vkCmdResolveImage2KHR, pp_CmdResolveImage2)                                   \
+	X(vkCmdUpdateBuffer, pp_CmdUpdateBuffer)                                        \
+	X(vkCmdFillBuffer, pp_CmdFillBuffer)                                            \
+	X(vkCmdClearColorImage, pp_CmdClearColorImage)                                  \
+	X(vkCmdClearDepthStencilImage, pp_CmdClearDepthStencilImage)                    \
+	X(vkCmdClearAttachments, pp_CmdClearAttachments)                                \
+	X(vkCmdPipelineBarrier, pp_CmdPipelineBarrier)                                  \
+	X(vkCmdPipelineBarrier2, pp_CmdPipelineBarrier2)                                \
+	X(vkCmdPipelineBarrier2KHR, pp_CmdPipelineBarrier2)                             \
+	X(vkCmdWaitEvents, pp_CmdWaitEvents)                                            \
+	X(vkCmdWaitEvents2, pp_CmdWaitEvents2)                                          \
+	X(vkCmdWaitEvents2KHR, pp_CmdWaitEvents2)                                       \
+	X(vkCmdBeginDebugUtilsLabelEXT, pp_CmdBeginDebugUtilsLabelEXT)                  \
+	X(vkCmdEndDebugUtilsLabelEXT, pp_CmdEndDebugUtilsLabelEXT)                      \
+	X(vkQueueBeginDebugUtilsLabelEXT, pp_QueueBeginDebugUtilsLabelEXT)              \
+	X(vkQueueEndDebugUtilsLabelEXT, pp_QueueEndDebugUtilsLabelEXT)                  \
+	X(vkQueueSubmit, pp_QueueSubmit)                                                \
+	X(vkQueueSubmit2, pp_QueueSubmit2)                                              \
+	X(vkQueueSubmit2KHR, pp_QueueSubmit2)                                           \
+	X(vkQueuePresentKHR, pp_QueuePresentKHR)
+
+/* Each hook has exactly the prototype of the Vulkan function it stands in for. */
+#define PP_VK_DECLARE_HOOK(vkname, fn) extern __typeof__(vkname) fn;
+PP_VK_DEVICE_HOOKS(PP_VK_DECLARE_HOOK)
+#undef PP_VK_DECLARE_HOOK
+
+/* Profiling state of a device (vk_profiling.c). */
+void pp_device_profiling_init(struct pp_device *dev);
+void pp_device_profiling_finish(struct pp_device *dev);
+/* A command buffer's recording is about to be reset, re-recorded or freed. */
+void pp_vk_recording_release(struct pp_device *dev, struct pp_command_buffer *cb);
+void pp_vk_command_buffer_destroy(struct pp_device *dev, struct pp_command_buffer *cb);
+void pp_vk_queue_created(struct pp_device *dev, struct pp_queue *q);

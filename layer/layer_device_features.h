@@ -1,0 +1,23 @@
+#pragma once
+#include <stdbool.h>
+#include <vulkan/vulkan.h>
+
+#define PP_CHAIN_MAX_COPIES 16
+
+/* A patched copy of an application's VkDeviceCreateInfo; see layer_device_features.c. */
+struct pp_device_create_info {
+	VkDeviceCreateInfo info;
+	VkPhysicalDeviceFeatures features;
+	VkPhysicalDeviceHostQueryResetFeatures host_query_reset;
+	const char **extension_names;
+	unsigned ncopies;
+	void *copies[PP_CHAIN_MAX_COPIES];
+};
+
+void pp_device_create_info_init(struct pp_device_create_info *p, const VkDeviceCreateInfo *app);
+/* Each returns true when the feature will be enabled on the copy. */
+bool pp_device_create_info_enable_host_query_reset(struct pp_device_create_info *p, bool core12);
+bool pp_device_create_info_enable_pipeline_statistics(struct pp_device_create_info *p);
+bool pp_device_create_info_enable_extension(struct pp_device_create_info *p, const char *name);
+bool pp_device_create_info_has_extension(const VkDeviceCreateInfo *info, const char *name);
+void pp_device_create_info_finish(struct pp_device_create_info *p);

@@ -1,0 +1,504 @@
+/* The loader-facing side of the layer: interface negotiation, Get*ProcAddr, instance and
+ * device creation (chaining through VK_LAYER_LINK_INFO), tooling info. Contract:
+ * Vulkan-Loader docs/LoaderLayerInterface.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer_device_features.h"
+#include "layer_internal.h"
+#include "pp_log.h"
+#include "vk_hooks.h"
+
+#define PP_EXPORT __attribute__((visibility("default")))
+#define PP_LAYER_IMPLEMENTATION_VERSION 1
+
+_Thread_local bool pp_hash_oom_;
+
+static pthread_rwlock_t g_instances_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct pp_instance *g_instances;
+static pthread_rwlock_t g_devices_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct pp_device *g_devices;
+
+struct pp_instance *pp_instance_lookup(void *key)
+{
+	struct pp_instance *inst;
+	pthread_rwlock_rdlock(&g_instances_lock);
+	HASH_FIND_PTR(g_instances, &key, inst);
+	pthread_rwlock_unlock(&g_instances_lock);
+	return inst;
+}
+
+struct pp_device *pp_device_lookup(void *key)
+{
+	struct pp_device *dev;
+	pthread_rwlock_rdlock(&g_devices_lock);
+	HASH_FIND_PTR(g_devices, &key, dev);
+	pthread_rwlock_unlock(&g_devices_lock);
+	return dev;
+}
+
+/* ---- negotiation ---------------------------------------------------------------------- */
+
+PP_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
+vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *v)
+{
+	if (!v || v->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	/* Versions 0 and 1 find our entry points by their exported names, which we export too;
+	 * from 2 on the loader takes them from this struct. */
+	if (v->loaderLayerInterfaceVersion >= 2) {
+		v->pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
+		v->pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+		v->pfnGetPhysicalDeviceProcAddr = NULL;
+		v->loaderLayerInterfaceVersion = 2;
+	}
+	return VK_SUCCESS;
+}
+
+/* ---- layer properties ----------------------------------------------------------------- */
+
+static const VkLayerProperties g_layer_props = {
+	.layerName = PP_LAYER_NAME,
+	.specVersion = VK_HEADER_VERSION_COMPLETE,
+	.implementationVersion = PP_LAYER_IMPLEMENTATION_VERSION,
+	.description = PP_LAYER_DESCRIPTION,
+};
+
+static const VkExtensionProperties g_device_exts[] = {
+	{ VK_EXT_TOOLING_INFO_EXTENSION_NAME, VK_EXT_TOOLING_INFO_SPEC_VERSION },
+};
+
+static VkResult copy_props(uint32_t *count, void *out, const void *src, uint32_t n, size_t size)
+{
+	if (!out) {
+		*count = n;
+		return VK_SUCCESS;
+	}
+	uint32_t k = *count < n ? *count : n;
+	memcpy(out, src, k * size);
+	*count = k;
+	return k < n ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+PP_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateInstanceLayerProperties(uint32_t *count,
+									VkLayerProperties *props)
+{
+	return copy_props(count, props, &g_layer_props, 1, sizeof(g_layer_props));
+}
+
+PP_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceLayerProperties(VkPhysicalDevice pd, uint32_t *count,
+									  VkLayerProperties *props)
+{
+	return copy_props(count, props, &g_layer_props, 1, sizeof(g_layer_props));
+}
+
+PP_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateInstanceExtensionProperties(const char *layer, uint32_t *count,
+										 VkExtensionProperties *props)
+{
+	if (layer && !strcmp(layer, PP_LAYER_NAME))
+		return copy_props(count, props, NULL, 0, sizeof(*props));
+	return VK_ERROR_LAYER_NOT_PRESENT;
+}
+
+PP_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceExtensionProperties(VkPhysicalDevice pd, const char *layer,
+									       uint32_t *count,
+									       VkExtensionProperties *props)
+{
+	if (layer && !strcmp(layer, PP_LAYER_NAME))
+		return copy_props(count, props, g_device_exts, 1, sizeof(g_device_exts[0]));
+	struct pp_instance *inst = pd ? pp_instance_lookup(pp_dispatch_key(pd)) : NULL;
+	if (!inst || !inst->vk.EnumerateDeviceExtensionProperties)
+		return VK_ERROR_LAYER_NOT_PRESENT;
+	return inst->vk.EnumerateDeviceExtensionProperties(pd, layer, count, props);
+}
+
+/* ---- tooling info --------------------------------------------------------------------- */
+
+static VKAPI_ATTR VkResult VKAPI_CALL pp_GetPhysicalDeviceToolProperties(VkPhysicalDevice pd, uint32_t *count,
+									  VkPhysicalDeviceToolProperties *tools)
+{
+	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(pd));
+	PFN_vkGetPhysicalDeviceToolProperties next = inst ? inst->vk.GetPhysicalDeviceToolProperties : NULL;
+	uint32_t below = 0;
+	VkResult r = VK_SUCCESS;
+
+	if (!tools) {
+		if (next && (r = next(pd, &below, NULL)) < 0)
+			return r;
+		*count = below + 1;
+		return VK_SUCCESS;
+	}
+	if (*count == 0)
+		return VK_INCOMPLETE;
+	VkPhysicalDeviceToolProperties *ours = &tools[0];
+	void *pnext = ours->pNext; /* the app's chain on its output struct stays its own */
+	memset(ours, 0, sizeof(*ours));
+	ours->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TOOL_PROPERTIES;
+	ours->pNext = pnext;
+	strncpy(ours->name, "passprobe", sizeof(ours->name) - 1);
+	strncpy(ours->version, PASSPROBE_VERSION, sizeof(ours->version) - 1);
+	ours->purposes = VK_TOOL_PURPOSE_PROFILING_BIT | VK_TOOL_PURPOSE_TRACING_BIT;
+	strncpy(ours->description, PP_LAYER_DESCRIPTION, sizeof(ours->description) - 1);
+	strncpy(ours->layer, PP_LAYER_NAME, sizeof(ours->layer) - 1);
+
+	below = *count - 1;
+	if (next && below > 0)
+		r = next(pd, &below, tools + 1);
+	else if (next) {
+		uint32_t n = 0;
+		r = next(pd, &n, NULL);
+		if (r >= 0 && n > 0)
+			r = VK_INCOMPLETE;
+		below = 0;
+	} else {
+		below = 0;
+	}
+	*count = below + 1;
+	return r;
+}
+
+/* ---- instance ------------------------------------------------------------------------- */
+
+static VkLayerInstanceCreateInfo *find_instance_link(const VkInstanceCreateInfo *info, VkLayerFunction func)
+{
+	for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+		if (s->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO &&
+		    ((const VkLayerInstanceCreateInfo *)s)->function == func)
+			return (VkLayerInstanceCreateInfo *)s;
+	}
+	return NULL;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateInstance(const VkInstanceCreateInfo *info,
+							 const VkAllocationCallbacks *alloc, VkInstance *out)
+{
+	VkLayerInstanceCreateInfo *link = find_instance_link(info, VK_LAYER_LINK_INFO);
+	if (!link || !link->u.pLayerInfo)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+	PFN_vkCreateInstance next_create = (PFN_vkCreateInstance)next_gipa(VK_NULL_HANDLE, "vkCreateInstance");
+	if (!next_create)
+		return VK_ERROR_INITIALIZATION_FAILED;
+
+	pp_layer_init_once();
+	/* Advance the link for the next layer before calling down (the loader's contract). */
+	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+	VkResult r = next_create(info, alloc, out);
+	if (r != VK_SUCCESS)
+		return r;
+
+	struct pp_instance *inst = calloc(1, sizeof(*inst));
+	if (!inst) {
+		pp_log_once(PP_LOG_ERROR, "out of memory creating the instance record; passing through");
+		return r;
+	}
+	inst->handle = *out;
+	inst->key = pp_dispatch_key(*out);
+	inst->api_version = info->pApplicationInfo && info->pApplicationInfo->apiVersion
+				    ? info->pApplicationInfo->apiVersion
+				    : VK_API_VERSION_1_0;
+	inst->vk.GetInstanceProcAddr = next_gipa;
+#define LOAD_INSTANCE_FN(member, name, alias)                                               \
+	inst->vk.member = (PFN_vk##member)next_gipa(*out, name);                            \
+	if (!inst->vk.member && (alias))                                                     \
+		inst->vk.member = (PFN_vk##member)next_gipa(*out, (const char *)(alias));
+	PP_INSTANCE_FUNCS(LOAD_INSTANCE_FN)
+#undef LOAD_INSTANCE_FN
+
+	bool ok;
+	pthread_rwlock_wrlock(&g_instances_lock);
+	PP_HASH_ADD_PTR(g_instances, key, inst, ok);
+	pthread_rwlock_unlock(&g_instances_lock);
+	if (!ok) {
+		pp_log_once(PP_LOG_ERROR, "out of memory tracking an instance; passing through");
+		free(inst);
+	}
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL pp_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc)
+{
+	if (!instance)
+		return;
+	void *key = pp_dispatch_key(instance);
+	struct pp_instance *inst;
+	pthread_rwlock_wrlock(&g_instances_lock);
+	HASH_FIND_PTR(g_instances, &key, inst);
+	if (inst)
+		HASH_DEL(g_instances, inst);
+	pthread_rwlock_unlock(&g_instances_lock);
+	if (!inst)
+		return;
+	PFN_vkDestroyInstance destroy = inst->vk.DestroyInstance;
+	free(inst);
+	destroy(instance, alloc);
+}
+
+/* ---- device --------------------------------------------------------------------------- */
+
+static VkLayerDeviceCreateInfo *find_device_link(const VkDeviceCreateInfo *info, VkLayerFunction func)
+{
+	for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+		if (s->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
+		    ((const VkLayerDeviceCreateInfo *)s)->function == func)
+			return (VkLayerDeviceCreateInfo *)s;
+	}
+	return NULL;
+}
+
+static bool device_supports_extension(struct pp_instance *inst, VkPhysicalDevice pd, const char *name)
+{
+	uint32_t n = 0;
+	bool found = false;
+	if (inst->vk.EnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || !n)
+		return false;
+	VkExtensionProperties *props = calloc(n, sizeof(*props));
+	if (!props)
+		return false;
+	if (inst->vk.EnumerateDeviceExtensionProperties(pd, NULL, &n, props) >= 0)
+		for (uint32_t i = 0; i < n && !found; i++)
+			found = !strcmp(props[i].extensionName, name);
+	free(props);
+	return found;
+}
+
+/* Decides what the profiler can turn on for this device and patches the copy accordingly. */
+static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, struct pp_device *dev,
+				 struct pp_device_create_info *patched)
+{
+	const struct pp_settings *s = &pp_layer_settings;
+	bool core12 = dev->api_version >= VK_API_VERSION_1_2;
+	bool have_gpdp2 = inst->vk.GetPhysicalDeviceFeatures2 && inst->api_version >= VK_API_VERSION_1_1;
+
+	if (s->timestamps) {
+		VkPhysicalDeviceHostQueryResetFeatures hqr = {
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES,
+		};
+		VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &hqr };
+		bool ext = !core12 && device_supports_extension(inst, pd, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
+		if (have_gpdp2 && (core12 || ext)) {
+			inst->vk.GetPhysicalDeviceFeatures2(pd, &f2);
+			if (hqr.hostQueryReset)
+				dev->host_query_reset = pp_device_create_info_enable_host_query_reset(patched, core12);
+		}
+		if (!dev->host_query_reset)
+			pp_log(PP_LOG_WARN, "%s: host query reset (Vulkan 1.2 hostQueryReset or "
+					    "VK_EXT_host_query_reset) is unavailable; GPU pass timing disabled",
+			       dev->props.deviceName);
+		if (inst->vk.GetPhysicalDeviceCalibrateableTimeDomainsEXT &&
+		    device_supports_extension(inst, pd, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME))
+			dev->calibrated_timestamps = pp_device_create_info_enable_extension(
+				patched, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+	}
+	if (s->pipeline_statistics) {
+		VkPhysicalDeviceFeatures f;
+		inst->vk.GetPhysicalDeviceFeatures(pd, &f);
+		if (f.pipelineStatisticsQuery)
+			dev->pipeline_statistics = pp_device_create_info_enable_pipeline_statistics(patched);
+		if (!dev->pipeline_statistics)
+			pp_log(PP_LOG_INFO, "%s: pipeline statistics queries unavailable", dev->props.deviceName);
+	}
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *info,
+						       const VkAllocationCallbacks *alloc, VkDevice *out)
+{
+	VkLayerDeviceCreateInfo *link = find_device_link(info, VK_LAYER_LINK_INFO);
+	VkLayerDeviceCreateInfo *loader_data = find_device_link(info, VK_LOADER_DATA_CALLBACK);
+	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(pd));
+	if (!link || !link->u.pLayerInfo)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+	PFN_vkGetDeviceProcAddr next_gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+	PFN_vkCreateDevice next_create =
+		(PFN_vkCreateDevice)next_gipa(inst ? inst->handle : VK_NULL_HANDLE, "vkCreateDevice");
+	if (!next_create)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+
+	struct pp_device *dev = inst ? calloc(1, sizeof(*dev)) : NULL;
+	if (!dev) {
+		pp_log_once(PP_LOG_ERROR, "cannot track a device (%s); passing through",
+			    inst ? "out of memory" : "unknown instance");
+		return next_create(pd, info, alloc, out);
+	}
+
+	inst->vk.GetPhysicalDeviceProperties(pd, &dev->props);
+	dev->instance = inst;
+	dev->physical_device = pd;
+	dev->api_version = dev->props.apiVersion < inst->api_version ? dev->props.apiVersion : inst->api_version;
+	dev->api_version = VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(dev->api_version),
+					       VK_API_VERSION_MINOR(dev->api_version), 0);
+	inst->vk.GetPhysicalDeviceQueueFamilyProperties(pd, &dev->nfamilies, NULL);
+	VkQueueFamilyProperties *qf = calloc(dev->nfamilies ? dev->nfamilies : 1, sizeof(*qf));
+	dev->families = calloc(dev->nfamilies ? dev->nfamilies : 1, sizeof(*dev->families));
+	if (qf && dev->families) {
+		inst->vk.GetPhysicalDeviceQueueFamilyProperties(pd, &dev->nfamilies, qf);
+		for (uint32_t i = 0; i < dev->nfamilies; i++) {
+			dev->families[i].flags = qf[i].queueFlags;
+			dev->families[i].timestamp_valid_bits = qf[i].timestampValidBits;
+		}
+	} else {
+		dev->nfamilies = 0;
+	}
+	free(qf);
+
+	struct pp_device_create_info patched;
+	pp_device_create_info_init(&patched, info);
+	plan_device_features(inst, pd, dev, &patched);
+	dev->debug_utils = true; /* an instance extension; its entry points are checked below */
+
+	VkResult r = next_create(pd, &patched.info, alloc, out);
+	if (r != VK_SUCCESS && patched.info.pNext != info->pNext) {
+		/* Our additions must never cost the application its device. */
+		pp_log(PP_LOG_WARN, "device creation with profiler features failed (%d); retrying without", r);
+		dev->host_query_reset = dev->pipeline_statistics = dev->calibrated_timestamps = false;
+		r = next_create(pd, info, alloc, out);
+	}
+	pp_device_create_info_finish(&patched);
+	if (r != VK_SUCCESS) {
+		free(dev->families);
+		free(dev);
+		return r;
+	}
+
+	dev->handle = *out;
+	dev->key = pp_dispatch_key(*out);
+	dev->set_loader_data = loader_data ? loader_data->u.pfnSetDeviceLoaderData : NULL;
+#define LOAD_DEVICE_FN(member, name, alias)                                                 \
+	dev->vk.member = (PFN_vk##member)next_gdpa(*out, name);                             \
+	if (!dev->vk.member && (alias))                                                      \
+		dev->vk.member = (PFN_vk##member)next_gdpa(*out, (const char *)(alias));
+	PP_DEVICE_FUNCS(LOAD_DEVICE_FN)
+#undef LOAD_DEVICE_FN
+	if (!dev->vk.ResetQueryPool)
+		dev->host_query_reset = false;
+	if (!dev->vk.GetCalibratedTimestampsEXT)
+		dev->calibrated_timestamps = false;
+	dev->debug_utils = dev->vk.CmdBeginDebugUtilsLabelEXT != NULL;
+	pthread_rwlock_init(&dev->lock, NULL);
+
+	pp_device_profiling_init(dev);
+
+	bool ok;
+	pthread_rwlock_wrlock(&g_devices_lock);
+	PP_HASH_ADD_PTR(g_devices, key, dev, ok);
+	pthread_rwlock_unlock(&g_devices_lock);
+	if (!ok) {
+		pp_log_once(PP_LOG_ERROR, "out of memory tracking a device; passing through");
+		pp_device_profiling_finish(dev);
+		pthread_rwlock_destroy(&dev->lock);
+		free(dev->families);
+		free(dev);
+	}
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL pp_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
+{
+	if (!device)
+		return;
+	void *key = pp_dispatch_key(device);
+	struct pp_device *dev;
+	pthread_rwlock_wrlock(&g_devices_lock);
+	HASH_FIND_PTR(g_devices, &key, dev);
+	if (dev)
+		HASH_DEL(g_devices, dev);
+	pthread_rwlock_unlock(&g_devices_lock);
+	if (!dev)
+		return;
+	/* The application has waited for its work (a valid-usage rule of vkDestroyDevice), so
+	 * every result is readable now without waiting. Layer objects go before the device. */
+	pp_device_profiling_finish(dev);
+	pp_device_objects_destroy(dev);
+	PFN_vkDestroyDevice destroy = dev->vk.DestroyDevice;
+	pthread_rwlock_destroy(&dev->lock);
+	free(dev->families);
+	free(dev);
+	destroy(device, alloc);
+}
+
+/* ---- proc address --------------------------------------------------------------------- */
+
+#define PP_GLOBAL_HOOKS(X)                                                                    \
+	X("vkGetInstanceProcAddr", vkGetInstanceProcAddr)                                     \
+	X("vkGetDeviceProcAddr", vkGetDeviceProcAddr)                                         \
+	X("vkCreateInstance", pp_CreateInstance)                                              \
+	X("vkEnumerateInstanceLayerProperties", vkEnumerateInstanceLayerProperties)           \
+	X("vkEnumerateInstanceExtensionProperties", vkEnumerateInstanceExtensionProperties)
+
+#define PP_INSTANCE_HOOKS(X)                                                                  \
+	X("vkDestroyInstance", pp_DestroyInstance)                                            \
+	X("vkCreateDevice", pp_CreateDevice)                                                  \
+	X("vkEnumerateDeviceLayerProperties", vkEnumerateDeviceLayerProperties)               \
+	X("vkEnumerateDeviceExtensionProperties", vkEnumerateDeviceExtensionProperties)       \
+	X("vkGetPhysicalDeviceToolProperties", pp_GetPhysicalDeviceToolProperties)            \
+	X("vkGetPhysicalDeviceToolPropertiesEXT", pp_GetPhysicalDeviceToolProperties)
+
+struct pp_hook {
+	const char *name;
+	PFN_vkVoidFunction fn;
+};
+
+#define PP_HOOK_ENTRY(name, fn) { name, (PFN_vkVoidFunction)fn },
+static const struct pp_hook g_global_hooks[] = { PP_GLOBAL_HOOKS(PP_HOOK_ENTRY) };
+static const struct pp_hook g_instance_hooks[] = { PP_INSTANCE_HOOKS(PP_HOOK_ENTRY) };
+static const struct pp_hook g_device_hooks[] = {
+	{ "vkDestroyDevice", (PFN_vkVoidFunction)pp_DestroyDevice },
+#define PP_VK_HOOK_ENTRY(vkname, fn) { #vkname, (PFN_vkVoidFunction)fn },
+	PP_VK_DEVICE_HOOKS(PP_VK_HOOK_ENTRY)
+#undef PP_VK_HOOK_ENTRY
+};
+#undef PP_HOOK_ENTRY
+
+static PFN_vkVoidFunction find_hook(const struct pp_hook *hooks, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(hooks[i].name, name))
+			return hooks[i].fn;
+	return NULL;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *name)
+{
+	if (!device || !name)
+		return NULL;
+	struct pp_device *dev = pp_device_lookup(pp_dispatch_key(device));
+	if (!dev)
+		return NULL;
+	PFN_vkVoidFunction next = dev->vk.GetDeviceProcAddr(device, name);
+	if (!strcmp(name, "vkGetDeviceProcAddr"))
+		return (PFN_vkVoidFunction)vkGetDeviceProcAddr;
+	/* A hook only where the chain below provides the function: the application must see
+	 * NULL for what the device does not support. */
+	if (!next)
+		return NULL;
+	PFN_vkVoidFunction hook = find_hook(g_device_hooks, COUNT(g_device_hooks), name);
+	return hook ? hook : next;
+}
+
+PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char *name)
+{
+	PFN_vkVoidFunction hook;
+	if (!name)
+		return NULL;
+	if ((hook = find_hook(g_global_hooks, COUNT(g_global_hooks), name)))
+		return hook;
+	if (!instance)
+		return NULL;
+	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(instance));
+	if (!inst)
+		return NULL;
+	PFN_vkVoidFunction next = inst->vk.GetInstanceProcAddr(instance, name);
+	if ((hook = find_hook(g_instance_hooks, COUNT(g_instance_hooks), name))) {
+		/* Tooling info is ours to answer even where nothing below implements it. */
+		if (next || !strncmp(name, "vkGetPhysicalDeviceToolProperties", 33))
+			return hook;
+		return NULL;
+	}
+	if (next && (hook = find_hook(g_device_hooks, COUNT(g_device_hooks), name)))
+		return hook;
+	return next;
+}

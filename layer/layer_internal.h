@@ -1,0 +1,310 @@
+#pragma once
+/* Layer-internal records and dispatch tables. Everything here is per-process state owned by
+ * layer/; intercept/vulkan reads it through these types. */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vk_layer.h>
+#include <vulkan/vulkan.h>
+
+#include "pp_hash.h"
+#include "pp_settings.h"
+
+#define PP_LAYER_NAME "VK_LAYER_PASSPROBE_profiler"
+#define PP_LAYER_DESCRIPTION "passprobe: per-pass GPU/CPU timing and synchronization diagnostics"
+
+struct pp_recording;
+struct pp_gpu_timer;
+struct pp_attr_device;
+struct pp_attr_queue;
+
+/* The dispatch key of a dispatchable handle: the loader's dispatch table pointer it stores in
+ * the object's first word. Queues and command buffers carry their device's key. */
+static inline void *pp_dispatch_key(const void *handle)
+{
+	return *(void *const *)handle;
+}
+
+/* Instance-level functions we call down to. X(member, "vkName", "alias or NULL") */
+#define PP_INSTANCE_FUNCS(X)                                                                  \
+	X(DestroyInstance, "vkDestroyInstance", NULL)                                         \
+	X(EnumerateDeviceExtensionProperties, "vkEnumerateDeviceExtensionProperties", NULL)   \
+	X(GetPhysicalDeviceProperties, "vkGetPhysicalDeviceProperties", NULL)                 \
+	X(GetPhysicalDeviceFeatures, "vkGetPhysicalDeviceFeatures", NULL)                     \
+	X(GetPhysicalDeviceFeatures2, "vkGetPhysicalDeviceFeatures2",                         \
+	  "vkGetPhysicalDeviceFeatures2KHR")                                                  \
+	X(GetPhysicalDeviceQueueFamilyProperties, "vkGetPhysicalDeviceQueueFamilyProperties", \
+	  NULL)                                                                               \
+	X(GetPhysicalDeviceToolProperties, "vkGetPhysicalDeviceToolProperties",               \
+	  "vkGetPhysicalDeviceToolPropertiesEXT")                                             \
+	X(GetPhysicalDeviceCalibrateableTimeDomainsEXT,                                       \
+	  "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT", NULL)
+
+/* Device-level functions we call down to (hooked or used by the layer itself). */
+#define PP_DEVICE_FUNCS(X)                                                                      \
+	X(GetDeviceProcAddr, "vkGetDeviceProcAddr", NULL)                                       \
+	X(DestroyDevice, "vkDestroyDevice", NULL)                                               \
+	X(GetDeviceQueue, "vkGetDeviceQueue", NULL)                                             \
+	X(GetDeviceQueue2, "vkGetDeviceQueue2", NULL)                                           \
+	X(QueueSubmit, "vkQueueSubmit", NULL)                                                   \
+	X(QueueSubmit2, "vkQueueSubmit2", "vkQueueSubmit2KHR")                                  \
+	X(QueuePresentKHR, "vkQueuePresentKHR", NULL)                                           \
+	X(QueueWaitIdle, "vkQueueWaitIdle", NULL)                                               \
+	X(DeviceWaitIdle, "vkDeviceWaitIdle", NULL)                                             \
+	X(WaitForFences, "vkWaitForFences", NULL)                                               \
+	X(CreateCommandPool, "vkCreateCommandPool", NULL)                                       \
+	X(DestroyCommandPool, "vkDestroyCommandPool", NULL)                                     \
+	X(ResetCommandPool, "vkResetCommandPool", NULL)                                         \
+	X(AllocateCommandBuffers, "vkAllocateCommandBuffers", NULL)                             \
+	X(FreeCommandBuffers, "vkFreeCommandBuffers", NULL)                                     \
+	X(BeginCommandBuffer, "vkBeginCommandBuffer", NULL)                                     \
+	X(EndCommandBuffer, "vkEndCommandBuffer", NULL)                                         \
+	X(ResetCommandBuffer, "vkResetCommandBuffer", NULL)                                     \
+	X(CreateQueryPool, "vkCreateQueryPool", NULL)                                           \
+	X(DestroyQueryPool, "vkDestroyQueryPool", NULL)                                         \
+	X(GetQueryPoolResults, "vkGetQueryPoolResults", NULL)                                   \
+	X(ResetQueryPool, "vkResetQueryPool", "vkResetQueryPoolEXT")                            \
+	X(GetCalibratedTimestampsEXT, "vkGetCalibratedTimestampsEXT", NULL)                     \
+	X(CreateRenderPass, "vkCreateRenderPass", NULL)                                         \
+	X(CreateRenderPass2, "vkCreateRenderPass2", "vkCreateRenderPass2KHR")                   \
+	X(DestroyRenderPass, "vkDestroyRenderPass", NULL)                                       \
+	X(CreateFramebuffer, "vkCreateFramebuffer", NULL)                                       \
+	X(DestroyFramebuffer, "vkDestroyFramebuffer", NULL)                                     \
+	X(CreateImage, "vkCreateImage", NULL)                                                   \
+	X(DestroyImage, "vkDestroyImage", NULL)                                                 \
+	X(CreateImageView, "vkCreateImageView", NULL)                                           \
+	X(DestroyImageView, "vkDestroyImageView", NULL)                                         \
+	X(SetDebugUtilsObjectNameEXT, "vkSetDebugUtilsObjectNameEXT", NULL)                     \
+	X(QueueBeginDebugUtilsLabelEXT, "vkQueueBeginDebugUtilsLabelEXT", NULL)                 \
+	X(QueueEndDebugUtilsLabelEXT, "vkQueueEndDebugUtilsLabelEXT", NULL)                     \
+	X(CmdBeginDebugUtilsLabelEXT, "vkCmdBeginDebugUtilsLabelEXT", NULL)                     \
+	X(CmdEndDebugUtilsLabelEXT, "vkCmdEndDebugUtilsLabelEXT", NULL)                         \
+	X(CmdInsertDebugUtilsLabelEXT, "vkCmdInsertDebugUtilsLabelEXT", NULL)                   \
+	X(CmdWriteTimestamp, "vkCmdWriteTimestamp", NULL)                                       \
+	X(CmdBeginQuery, "vkCmdBeginQuery", NULL)                                               \
+	X(CmdEndQuery, "vkCmdEndQuery", NULL)                                                   \
+	X(CmdBeginRenderPass, "vkCmdBeginRenderPass", NULL)                                     \
+	X(CmdBeginRenderPass2, "vkCmdBeginRenderPass2", "vkCmdBeginRenderPass2KHR")             \
+	X(CmdNextSubpass, "vkCmdNextSubpass", NULL)                                             \
+	X(CmdNextSubpass2, "vkCmdNextSubpass2", "vkCmdNextSubpass2KHR")                         \
+	X(CmdEndRenderPass, "vkCmdEndRenderPass", NULL)                                         \
+	X(CmdEndRenderPass2, "vkCmdEndRenderPass2", "vkCmdEndRenderPass2KHR")                   \
+	X(CmdBeginRendering, "vkCmdBeginRendering", "vkCmdBeginRenderingKHR")                   \
+	X(CmdEndRendering, "vkCmdEndRendering", "vkCmdEndRenderingKHR")                         \
+	X(CmdExecuteCommands, "vkCmdExecuteCommands", NULL)                                     \
+	X(CmdDraw, "vkCmdDraw", NULL)                                                           \
+	X(CmdDrawIndexed, "vkCmdDrawIndexed", NULL)                                             \
+	X(CmdDrawIndirect, "vkCmdDrawIndirect", NULL)                                           \
+	X(CmdDrawIndexedIndirect, "vkCmdDrawIndexedIndirect", NULL)                             \
+	X(CmdDrawIndirectCount, "vkCmdDrawIndirectCount", "vkCmdDrawIndirectCountKHR")          \
+	X(CmdDrawIndexedIndirectCount, "vkCmdDrawIndexedIndirectCount",                         \
+	  "vkCmdDrawIndexedIndirectCountKHR")                                                   \
+	X(CmdDispatch, "vkCmdDispatch", NULL)                                                   \
+	X(CmdDispatchBase, "vkCmdDispatchBase", "vkCmdDispatchBaseKHR")                         \
+	X(CmdDispatchIndirect, "vkCmdDispatchIndirect", NULL)                                   \
+	X(CmdCopyBuffer, "vkCmdCopyBuffer", NULL)                                               \
+	X(CmdCopyBuffer2, "vkCmdCopyBuffer2", "vkCmdCopyBuffer2KHR")                            \
+	X(CmdCopyImage, "vkCmdCopyImage", NULL)                                                 \
+	X(CmdCopyImage2, "vkCmdCopyImage2", "vkCmdCopyImage2KHR")                               \
+	X(CmdBlitImage, "vkCmdBlitImage", NULL)                                                 \
+	X(CmdBlitImage2, "vkCmdBlitImage2", "vkCmdBlitImage2KHR")                               \
+	X(CmdCopyBufferToImage, "vkCmdCopyBufferToImage", NULL)                                 \
+	X(CmdCopyBufferToImage2, "vkCmdCopyBufferToImage2", "vkCmdCopyBufferToImage2KHR")       \
+	X(CmdCopyImageToBuffer, "vkCmdCopyImageToBuffer", NULL)                                 \
+	X(CmdCopyImageToBuffer2, "vkCmdCopyImageToBuffer2", "vkCmdCopyImageToBuffer2KHR")       \
+	X(CmdResolveImage, "vkCmdResolveImage", NULL)                                           \
+	X(CmdResolveImage2, "vkCmdResolveImage2", "vkCmdResolveImage2KHR")                      \
+	X(CmdUpdateBuffer, "vkCmdUpdateBuffer", NULL)                                           \
+	X(CmdFillBuffer, "vkCmdFillBuffer", NULL)                                               \
+	X(CmdClearColorImage, "vkCmdClearColorImage", NULL)                                     \
+	X(CmdClearDepthStencilImage, "vkCmdClearDepthStencilImage", NULL)                       \
+	X(CmdClearAttachments, "vkCmdClearAttachments", NULL)                                   \
+	X(CmdPipelineBarrier, "vkCmdPipelineBarrier", NULL)                                     \
+	X(CmdPipelineBarrier2, "vkCmdPipelineBarrier2", "vkCmdPipelineBarrier2KHR")             \
+	X(CmdWaitEvents, "vkCmdWaitEvents", NULL)                                               \
+	X(CmdWaitEvents2, "vkCmdWaitEvents2", "vkCmdWaitEvents2KHR")
+
+#define PP_DECLARE_PFN(member, name, alias) PFN_vk##member member;
+
+struct pp_instance_dispatch {
+	PFN_vkGetInstanceProcAddr GetInstanceProcAddr;
+	PP_INSTANCE_FUNCS(PP_DECLARE_PFN)
+};
+
+struct pp_device_dispatch {
+	PP_DEVICE_FUNCS(PP_DECLARE_PFN)
+};
+
+struct pp_instance {
+	void *key;
+	UT_hash_handle hh;
+	VkInstance handle;
+	uint32_t api_version;
+	struct pp_instance_dispatch vk;
+};
+
+struct pp_queue {
+	uint64_t handle;
+	UT_hash_handle hh;
+	VkQueue vk_queue;
+	uint32_t family, index;
+	struct pp_attr_queue *attr;   /* label stack and ordering on this queue */
+};
+
+struct pp_command_buffer;
+
+struct pp_command_pool {
+	uint64_t handle;
+	UT_hash_handle hh;
+	uint32_t family;
+	struct pp_command_buffer *buffers; /* doubly linked through pool_prev/pool_next */
+};
+
+struct pp_command_buffer {
+	uint64_t handle;
+	UT_hash_handle hh;
+	VkCommandBuffer vk_cb;
+	struct pp_device *device;
+	struct pp_command_pool *pool;
+	struct pp_command_buffer *pool_prev, *pool_next;
+	VkCommandBufferLevel level;
+	uint32_t family;
+	bool simultaneous_use;        /* of the current recording */
+	uint32_t multiview_mask;      /* of the open render pass; timestamps inside need care */
+	bool in_render_pass;
+	bool timestamps;              /* this recording writes timestamps */
+	bool statistics;              /* this recording measures pipeline statistics */
+	bool per_draw;                /* per_draw_timing in the open pass */
+	bool app_stats_query_active;  /* the app's own pipeline statistics query is open */
+	VkRenderingFlags rendering_flags; /* of the open dynamic render pass */
+	const char *ts_reason;        /* why this recording has no timestamps */
+	uint32_t submissions;         /* of the current recording */
+	uint32_t ts_chunk, ts_next;   /* slot allocation in the current chunks */
+	uint32_t stats_chunk, stats_next;
+	struct pp_recording *rec;     /* API-neutral recording: passes, workload, labels */
+};
+
+/* Non-dispatchable objects whose properties the profiler needs later. */
+struct pp_object_key {
+	uint64_t handle;
+	VkObjectType type;
+};
+
+struct pp_rp_attachment {
+	VkFormat format;
+	VkSampleCountFlagBits samples;
+	VkAttachmentLoadOp load_op;
+	VkAttachmentStoreOp store_op;
+};
+
+struct pp_object {
+	struct pp_object_key key;
+	UT_hash_handle hh;
+	char name[64];
+	union {
+		struct {
+			uint32_t nattachments;
+			struct pp_rp_attachment *attachments;
+			uint32_t subpasses;
+			uint32_t multiview_mask; /* union of subpass view masks */
+		} render_pass;
+		struct {
+			uint32_t width, height, layers;
+			uint64_t render_pass;
+		} framebuffer;
+		struct {
+			VkFormat format;
+			VkSampleCountFlagBits samples;
+			VkExtent3D extent;
+			uint32_t layers;
+		} image;
+		struct {
+			uint64_t image;
+			VkFormat format;
+		} image_view;
+		struct {
+			VkQueryType type;
+			uint32_t count;
+		} query_pool;
+	} u;
+};
+
+struct pp_queue_family_info {
+	VkQueueFlags flags;
+	uint32_t timestamp_valid_bits;
+};
+
+struct pp_device {
+	void *key;
+	UT_hash_handle hh;
+	VkDevice handle;
+	VkPhysicalDevice physical_device;
+	struct pp_instance *instance;
+	uint32_t api_version; /* min(instance, physical device) */
+	struct pp_device_dispatch vk;
+	PFN_vkSetDeviceLoaderData set_loader_data;
+	VkPhysicalDeviceProperties props;
+	uint32_t nfamilies;
+	struct pp_queue_family_info *families;
+
+	/* What the layer could enable on its copy of the create-info. */
+	bool host_query_reset;
+	bool pipeline_statistics;
+	bool calibrated_timestamps;
+	bool debug_utils;
+
+	pthread_rwlock_t lock; /* protects the tables below; never held across a call down */
+	struct pp_queue *queues;
+	struct pp_command_pool *pools;
+	struct pp_command_buffer *command_buffers;
+	struct pp_object *objects;
+
+	struct pp_gpu_timer *timer;       /* counters/gpu: layer-owned query pools */
+	struct pp_attr_device *attr;      /* attribution: submissions, frames */
+};
+
+/* Process-wide state. */
+extern struct pp_settings pp_layer_settings;
+void pp_layer_init_once(void);
+
+struct pp_instance *pp_instance_lookup(void *key);
+struct pp_device *pp_device_lookup(void *key);
+
+/* Per-device object tables (layer_objects.c). */
+struct pp_queue *pp_queue_lookup(struct pp_device *dev, VkQueue queue);
+void pp_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint32_t index);
+struct pp_command_buffer *pp_command_buffer_lookup(struct pp_device *dev, VkCommandBuffer cb);
+struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle);
+/* Inserts (or returns the existing) object record; NULL on allocation failure. Caller holds
+ * the device lock for writing. */
+struct pp_object *pp_object_insert_locked(struct pp_device *dev, VkObjectType type,
+					  uint64_t handle);
+void pp_object_remove(struct pp_device *dev, VkObjectType type, uint64_t handle);
+void pp_device_objects_destroy(struct pp_device *dev);
+
+/* The per-draw hooks' cheap path: the command buffer this thread used last, valid while no
+ * command buffer anywhere was freed since (pp_command_buffer_epoch). */
+struct pp_command_buffer_cache {
+	VkCommandBuffer handle;
+	struct pp_command_buffer *record;
+	uint64_t epoch;
+};
+extern uint64_t pp_command_buffer_epoch;
+extern _Thread_local struct pp_command_buffer_cache pp_command_buffer_cache_tls
+	__attribute__((tls_model("initial-exec")));
+struct pp_command_buffer *pp_command_buffer_get_slow(VkCommandBuffer cb);
+
+static inline struct pp_command_buffer *pp_command_buffer_get(VkCommandBuffer cb)
+{
+	struct pp_command_buffer_cache *c = &pp_command_buffer_cache_tls;
+	if (__builtin_expect(c->handle == cb &&
+				     c->epoch == __atomic_load_n(&pp_command_buffer_epoch, __ATOMIC_RELAXED),
+			     1))
+		return c->record;
+	return pp_command_buffer_get_slow(cb);
+}
+
+void pp_attr_queue_destroy(struct pp_attr_queue *q);
+
+/* Hooks: name lookup for Get*ProcAddr (layer_dispatch.c). */
+PFN_vkVoidFunction pp_hook_lookup(const char *name, bool *device_level);

@@ -1,0 +1,538 @@
+/* Per-device object tables and the hooks that keep them: queues, command pools and their
+ * command buffers, and the non-dispatchable objects the profiler describes (render passes,
+ * framebuffers, images, views, query pools). Insert after the call down succeeds; remove
+ * before the destroy goes down; never hold a table lock across a call down. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer_internal.h"
+#include "pp_log.h"
+#include "attr_record.h"
+#include "vk_hooks.h"
+
+static struct pp_device *device_of(const void *dispatchable)
+{
+	return pp_device_lookup(pp_dispatch_key(dispatchable));
+}
+
+/* ---- the per-draw fast path ----------------------------------------------------------- */
+
+/* Bumped whenever any command buffer record is freed, so a thread's cached record can never
+ * outlive the command buffer it describes. */
+uint64_t pp_command_buffer_epoch;
+_Thread_local struct pp_command_buffer_cache pp_command_buffer_cache_tls
+	__attribute__((tls_model("initial-exec")));
+
+struct pp_command_buffer *pp_command_buffer_get_slow(VkCommandBuffer cb)
+{
+	uint64_t epoch = __atomic_load_n(&pp_command_buffer_epoch, __ATOMIC_ACQUIRE);
+	struct pp_device *dev = device_of(cb);
+	struct pp_command_buffer *rec = dev ? pp_command_buffer_lookup(dev, cb) : NULL;
+	pp_command_buffer_cache_tls.handle = cb;
+	pp_command_buffer_cache_tls.record = rec;
+	pp_command_buffer_cache_tls.epoch = epoch;
+	return rec;
+}
+
+/* ---- lookups -------------------------------------------------------------------------- */
+
+struct pp_queue *pp_queue_lookup(struct pp_device *dev, VkQueue queue)
+{
+	struct pp_queue *q;
+	uint64_t key = (uint64_t)(uintptr_t)queue;
+	pthread_rwlock_rdlock(&dev->lock);
+	HASH_FIND(hh, dev->queues, &key, sizeof(key), q);
+	pthread_rwlock_unlock(&dev->lock);
+	return q;
+}
+
+struct pp_command_buffer *pp_command_buffer_lookup(struct pp_device *dev, VkCommandBuffer cb)
+{
+	struct pp_command_buffer *c;
+	uint64_t key = (uint64_t)(uintptr_t)cb;
+	pthread_rwlock_rdlock(&dev->lock);
+	HASH_FIND(hh, dev->command_buffers, &key, sizeof(key), c);
+	pthread_rwlock_unlock(&dev->lock);
+	return c;
+}
+
+static struct pp_object *object_find_locked(struct pp_device *dev, VkObjectType type, uint64_t handle)
+{
+	struct pp_object *o;
+	struct pp_object_key key;
+	memset(&key, 0, sizeof(key)); /* padding is part of the hashed key */
+	key.handle = handle;
+	key.type = type;
+	HASH_FIND(hh, dev->objects, &key, sizeof(key), o);
+	return o;
+}
+
+struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle)
+{
+	pthread_rwlock_rdlock(&dev->lock);
+	struct pp_object *o = object_find_locked(dev, type, handle);
+	pthread_rwlock_unlock(&dev->lock);
+	return o;
+}
+
+struct pp_object *pp_object_insert_locked(struct pp_device *dev, VkObjectType type, uint64_t handle)
+{
+	struct pp_object *o = object_find_locked(dev, type, handle);
+	if (o)
+		return o;
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	o->key.handle = handle;
+	o->key.type = type;
+	pp_hash_oom_ = false;
+	HASH_ADD(hh, dev->objects, key, sizeof(o->key), o);
+	if (pp_hash_oom_) {
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+static void object_free(struct pp_object *o)
+{
+	if (o->key.type == VK_OBJECT_TYPE_RENDER_PASS)
+		free(o->u.render_pass.attachments);
+	free(o);
+}
+
+void pp_object_remove(struct pp_device *dev, VkObjectType type, uint64_t handle)
+{
+	pthread_rwlock_wrlock(&dev->lock);
+	struct pp_object *o = object_find_locked(dev, type, handle);
+	if (o)
+		HASH_DEL(dev->objects, o);
+	pthread_rwlock_unlock(&dev->lock);
+	if (o)
+		object_free(o);
+}
+
+/* ---- queues --------------------------------------------------------------------------- */
+
+void pp_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint32_t index)
+{
+	uint64_t key = (uint64_t)(uintptr_t)queue;
+	struct pp_queue *q;
+	pthread_rwlock_wrlock(&dev->lock);
+	HASH_FIND(hh, dev->queues, &key, sizeof(key), q);
+	if (!q && (q = calloc(1, sizeof(*q)))) {
+		q->handle = key;
+		q->vk_queue = queue;
+		q->family = family;
+		q->index = index;
+		pp_hash_oom_ = false;
+		HASH_ADD(hh, dev->queues, handle, sizeof(q->handle), q);
+		if (pp_hash_oom_) {
+			free(q);
+			q = NULL;
+		} else {
+			pp_vk_queue_created(dev, q);
+		}
+	}
+	pthread_rwlock_unlock(&dev->lock);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue *out)
+{
+	struct pp_device *dev = device_of(device);
+	dev->vk.GetDeviceQueue(device, family, index, out);
+	/* The loader stamps the queue's dispatch pointer after we return: key it by the device. */
+	if (*out)
+		pp_queue_track(dev, *out, family, index);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *info, VkQueue *out)
+{
+	struct pp_device *dev = device_of(device);
+	dev->vk.GetDeviceQueue2(device, info, out);
+	if (*out)
+		pp_queue_track(dev, *out, info->queueFamilyIndex, info->queueIndex);
+}
+
+/* ---- command pools and buffers -------------------------------------------------------- */
+
+static struct pp_command_pool *pool_find_locked(struct pp_device *dev, VkCommandPool pool)
+{
+	struct pp_command_pool *p;
+	uint64_t key = (uint64_t)pool;
+	HASH_FIND(hh, dev->pools, &key, sizeof(key), p);
+	return p;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
+						    const VkAllocationCallbacks *alloc, VkCommandPool *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreateCommandPool(device, info, alloc, out);
+	if (r != VK_SUCCESS)
+		return r;
+	struct pp_command_pool *p = calloc(1, sizeof(*p));
+	if (!p) {
+		pp_log_once(PP_LOG_ERROR, "out of memory tracking a command pool; its work is not measured");
+		return r;
+	}
+	p->handle = (uint64_t)*out;
+	p->family = info->queueFamilyIndex;
+	pthread_rwlock_wrlock(&dev->lock);
+	pp_hash_oom_ = false;
+	HASH_ADD(hh, dev->pools, handle, sizeof(p->handle), p);
+	pthread_rwlock_unlock(&dev->lock);
+	if (pp_hash_oom_)
+		free(p);
+	return r;
+}
+
+/* Unlinks a command buffer record from its pool and the device table. Caller holds the
+ * device lock for writing. */
+static void command_buffer_unlink_locked(struct pp_device *dev, struct pp_command_buffer *c)
+{
+	if (c->pool) {
+		if (c->pool_prev)
+			c->pool_prev->pool_next = c->pool_next;
+		else
+			c->pool->buffers = c->pool_next;
+		if (c->pool_next)
+			c->pool_next->pool_prev = c->pool_prev;
+	}
+	HASH_DEL(dev->command_buffers, c);
+	__atomic_add_fetch(&pp_command_buffer_epoch, 1, __ATOMIC_ACQ_REL);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_DestroyCommandPool(VkDevice device, VkCommandPool pool, const VkAllocationCallbacks *alloc)
+{
+	struct pp_device *dev = device_of(device);
+	struct pp_command_buffer *list = NULL;
+	pthread_rwlock_wrlock(&dev->lock);
+	struct pp_command_pool *p = pool ? pool_find_locked(dev, pool) : NULL;
+	if (p) {
+		HASH_DEL(dev->pools, p);
+		list = p->buffers;
+		for (struct pp_command_buffer *c = list; c; c = c->pool_next)
+			HASH_DEL(dev->command_buffers, c);
+		__atomic_add_fetch(&pp_command_buffer_epoch, 1, __ATOMIC_ACQ_REL);
+	}
+	pthread_rwlock_unlock(&dev->lock);
+	for (struct pp_command_buffer *c = list, *next; c; c = next) {
+		next = c->pool_next;
+		pp_vk_command_buffer_destroy(dev, c);
+	}
+	free(p);
+	dev->vk.DestroyCommandPool(device, pool, alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_ResetCommandPool(VkDevice device, VkCommandPool pool, VkCommandPoolResetFlags flags)
+{
+	struct pp_device *dev = device_of(device);
+	/* Every command buffer of the pool goes back to the initial state: read what their last
+	 * submissions left, then release their recordings. The records themselves stay. */
+	pthread_rwlock_rdlock(&dev->lock);
+	struct pp_command_pool *p = pool_find_locked(dev, pool);
+	struct pp_command_buffer *list = p ? p->buffers : NULL;
+	pthread_rwlock_unlock(&dev->lock);
+	for (struct pp_command_buffer *c = list; c; c = c->pool_next)
+		pp_vk_recording_release(dev, c);
+	return dev->vk.ResetCommandPool(device, pool, flags);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo *info,
+							 VkCommandBuffer *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.AllocateCommandBuffers(device, info, out);
+	if (r != VK_SUCCESS)
+		return r;
+	pthread_rwlock_wrlock(&dev->lock);
+	struct pp_command_pool *p = pool_find_locked(dev, info->commandPool);
+	for (uint32_t i = 0; i < info->commandBufferCount; i++) {
+		struct pp_command_buffer *c = calloc(1, sizeof(*c));
+		if (!c) {
+			pp_log_once(PP_LOG_ERROR, "out of memory tracking command buffers; their work is not measured");
+			break;
+		}
+		c->handle = (uint64_t)(uintptr_t)out[i];
+		c->vk_cb = out[i];
+		c->device = dev;
+		c->pool = p;
+		c->family = p ? p->family : 0;
+		c->level = info->level;
+		c->ts_chunk = c->stats_chunk = UINT32_MAX; /* no chunk yet */
+		/* Every tracked command buffer has a recording, so the per-draw path never checks. */
+		c->rec = pp_recording_create(info->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY);
+		if (!c->rec) {
+			free(c);
+			pp_log_once(PP_LOG_ERROR, "out of memory tracking command buffers; their work is not measured");
+			break;
+		}
+		pp_hash_oom_ = false;
+		HASH_ADD(hh, dev->command_buffers, handle, sizeof(c->handle), c);
+		if (pp_hash_oom_) {
+			pp_recording_destroy(c->rec);
+			free(c);
+			continue;
+		}
+		if (p) {
+			c->pool_next = p->buffers;
+			if (p->buffers)
+				p->buffers->pool_prev = c;
+			p->buffers = c;
+		}
+	}
+	pthread_rwlock_unlock(&dev->lock);
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t n,
+						 const VkCommandBuffer *cbs)
+{
+	struct pp_device *dev = device_of(device);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!cbs[i])
+			continue;
+		uint64_t key = (uint64_t)(uintptr_t)cbs[i];
+		struct pp_command_buffer *c;
+		pthread_rwlock_wrlock(&dev->lock);
+		HASH_FIND(hh, dev->command_buffers, &key, sizeof(key), c);
+		if (c)
+			command_buffer_unlink_locked(dev, c);
+		pthread_rwlock_unlock(&dev->lock);
+		if (c)
+			pp_vk_command_buffer_destroy(dev, c);
+	}
+	dev->vk.FreeCommandBuffers(device, pool, n, cbs);
+}
+
+/* ---- described objects ---------------------------------------------------------------- */
+
+static void render_pass_describe(struct pp_device *dev, VkRenderPass rp, uint32_t natt, const void *atts,
+				 size_t stride, bool v2, uint32_t nsubpasses, uint32_t view_mask)
+{
+	struct pp_rp_attachment *a = natt ? calloc(natt, sizeof(*a)) : NULL;
+	for (uint32_t i = 0; a && i < natt; i++) {
+		const char *base = (const char *)atts + i * stride;
+		if (v2) {
+			const VkAttachmentDescription2 *d = (const void *)base;
+			a[i] = (struct pp_rp_attachment){ d->format, d->samples, d->loadOp, d->storeOp };
+		} else {
+			const VkAttachmentDescription *d = (const void *)base;
+			a[i] = (struct pp_rp_attachment){ d->format, d->samples, d->loadOp, d->storeOp };
+		}
+	}
+	pthread_rwlock_wrlock(&dev->lock);
+	struct pp_object *o = pp_object_insert_locked(dev, VK_OBJECT_TYPE_RENDER_PASS, (uint64_t)rp);
+	if (o) {
+		free(o->u.render_pass.attachments);
+		o->u.render_pass.attachments = a;
+		o->u.render_pass.nattachments = a ? natt : 0;
+		o->u.render_pass.subpasses = nsubpasses;
+		o->u.render_pass.multiview_mask = view_mask;
+		a = NULL;
+	}
+	pthread_rwlock_unlock(&dev->lock);
+	free(a);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *info,
+						   const VkAllocationCallbacks *alloc, VkRenderPass *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreateRenderPass(device, info, alloc, out);
+	if (r == VK_SUCCESS) {
+		uint32_t view_mask = 0;
+		for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext)
+			if (s->sType == VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO) {
+				const VkRenderPassMultiviewCreateInfo *mv = (const void *)s;
+				for (uint32_t i = 0; i < mv->subpassCount; i++)
+					view_mask |= mv->pViewMasks[i];
+			}
+		render_pass_describe(dev, *out, info->attachmentCount, info->pAttachments, sizeof(VkAttachmentDescription),
+				     false, info->subpassCount, view_mask);
+	}
+	return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *info,
+						    const VkAllocationCallbacks *alloc, VkRenderPass *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreateRenderPass2(device, info, alloc, out);
+	if (r == VK_SUCCESS) {
+		uint32_t view_mask = 0;
+		for (uint32_t i = 0; i < info->subpassCount; i++)
+			view_mask |= info->pSubpasses[i].viewMask;
+		render_pass_describe(dev, *out, info->attachmentCount, info->pAttachments,
+				     sizeof(VkAttachmentDescription2), true, info->subpassCount, view_mask);
+	}
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_DestroyRenderPass(VkDevice device, VkRenderPass rp, const VkAllocationCallbacks *alloc)
+{
+	struct pp_device *dev = device_of(device);
+	if (rp)
+		pp_object_remove(dev, VK_OBJECT_TYPE_RENDER_PASS, (uint64_t)rp);
+	dev->vk.DestroyRenderPass(device, rp, alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo *info,
+						    const VkAllocationCallbacks *alloc, VkFramebuffer *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreateFramebuffer(device, info, alloc, out);
+	if (r == VK_SUCCESS) {
+		pthread_rwlock_wrlock(&dev->lock);
+		struct pp_object *o = pp_object_insert_locked(dev, VK_OBJECT_TYPE_FRAMEBUFFER, (uint64_t)*out);
+		if (o) {
+			o->u.framebuffer.width = info->width;
+			o->u.framebuffer.height = info->height;
+			o->u.framebuffer.layers = info->layers;
+			o->u.framebuffer.render_pass = (uint64_t)info->renderPass;
+		}
+		pthread_rwlock_unlock(&dev->lock);
+	}
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_DestroyFramebuffer(VkDevice device, VkFramebuffer fb, const VkAllocationCallbacks *alloc)
+{
+	struct pp_device *dev = device_of(device);
+	if (fb)
+		pp_object_remove(dev, VK_OBJECT_TYPE_FRAMEBUFFER, (uint64_t)fb);
+	dev->vk.DestroyFramebuffer(device, fb, alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateImage(VkDevice device, const VkImageCreateInfo *info,
+					      const VkAllocationCallbacks *alloc, VkImage *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreateImage(device, info, alloc, out);
+	if (r == VK_SUCCESS) {
+		pthread_rwlock_wrlock(&dev->lock);
+		struct pp_object *o = pp_object_insert_locked(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)*out);
+		if (o) {
+			o->u.image.format = info->format;
+			o->u.image.samples = info->samples;
+			o->u.image.extent = info->extent;
+			o->u.image.layers = info->arrayLayers;
+		}
+		pthread_rwlock_unlock(&dev->lock);
+	}
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks *alloc)
+{
+	struct pp_device *dev = device_of(device);
+	if (image)
+		pp_object_remove(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)image);
+	dev->vk.DestroyImage(device, image, alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
+						  const VkAllocationCallbacks *alloc, VkImageView *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreateImageView(device, info, alloc, out);
+	if (r == VK_SUCCESS) {
+		pthread_rwlock_wrlock(&dev->lock);
+		struct pp_object *o = pp_object_insert_locked(dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)*out);
+		if (o) {
+			o->u.image_view.image = (uint64_t)info->image;
+			o->u.image_view.format = info->format;
+		}
+		pthread_rwlock_unlock(&dev->lock);
+	}
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_DestroyImageView(VkDevice device, VkImageView view, const VkAllocationCallbacks *alloc)
+{
+	struct pp_device *dev = device_of(device);
+	if (view)
+		pp_object_remove(dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)view);
+	dev->vk.DestroyImageView(device, view, alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo *info,
+						  const VkAllocationCallbacks *alloc, VkQueryPool *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreateQueryPool(device, info, alloc, out);
+	if (r == VK_SUCCESS) {
+		pthread_rwlock_wrlock(&dev->lock);
+		struct pp_object *o = pp_object_insert_locked(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)*out);
+		if (o) {
+			o->u.query_pool.type = info->queryType;
+			o->u.query_pool.count = info->queryCount;
+		}
+		pthread_rwlock_unlock(&dev->lock);
+	}
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_DestroyQueryPool(VkDevice device, VkQueryPool pool, const VkAllocationCallbacks *alloc)
+{
+	struct pp_device *dev = device_of(device);
+	if (pool)
+		pp_object_remove(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
+	dev->vk.DestroyQueryPool(device, pool, alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_SetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT *info)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.SetDebugUtilsObjectNameEXT(device, info);
+	if (r != VK_SUCCESS)
+		return r;
+	switch (info->objectType) {
+	case VK_OBJECT_TYPE_RENDER_PASS:
+	case VK_OBJECT_TYPE_FRAMEBUFFER:
+	case VK_OBJECT_TYPE_IMAGE:
+	case VK_OBJECT_TYPE_IMAGE_VIEW: {
+		pthread_rwlock_wrlock(&dev->lock);
+		struct pp_object *o = pp_object_insert_locked(dev, info->objectType, info->objectHandle);
+		if (o) {
+			o->name[0] = '\0';
+			if (info->pObjectName)
+				strncat(o->name, info->pObjectName, sizeof(o->name) - 1);
+		}
+		pthread_rwlock_unlock(&dev->lock);
+		break;
+	}
+	default:
+		break;
+	}
+	return r;
+}
+
+void pp_device_objects_destroy(struct pp_device *dev)
+{
+	struct pp_object *o, *otmp;
+	struct pp_command_pool *p, *ptmp;
+	struct pp_command_buffer *c, *ctmp;
+	struct pp_queue *q, *qtmp;
+
+	/* Whatever the application did not free itself goes with the device. */
+	HASH_ITER(hh, dev->command_buffers, c, ctmp) {
+		HASH_DEL(dev->command_buffers, c);
+		pp_vk_command_buffer_destroy(dev, c);
+	}
+	__atomic_add_fetch(&pp_command_buffer_epoch, 1, __ATOMIC_ACQ_REL);
+	HASH_ITER(hh, dev->pools, p, ptmp) {
+		HASH_DEL(dev->pools, p);
+		free(p);
+	}
+	HASH_ITER(hh, dev->objects, o, otmp) {
+		HASH_DEL(dev->objects, o);
+		object_free(o);
+	}
+	HASH_ITER(hh, dev->queues, q, qtmp) {
+		HASH_DEL(dev->queues, q);
+		pp_attr_queue_destroy(q->attr);
+		free(q);
+	}
+}
