@@ -1,0 +1,272 @@
+/* API-heavy benchmark: P render passes x D small draws per frame, headless, one submit per
+ * frame. Prints the median frame time; with --record-only, records K draws into one command
+ * buffer (for callgrind: --toggle-collect=bench_record_draws). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <vulkan/vulkan.h>
+
+static const uint32_t vert_spv[] =
+#include "tiny.vert.inc"
+	;
+static const uint32_t frag_spv[] =
+#include "tiny.frag.inc"
+	;
+
+#define CHECK(x)                                                                    \
+	do {                                                                        \
+		VkResult r_ = (x);                                                  \
+		if (r_ != VK_SUCCESS) {                                             \
+			fprintf(stderr, "bench_api: %s failed: %d\n", #x, r_);       \
+			exit(1);                                                    \
+		}                                                                   \
+	} while (0)
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct bench {
+	VkInstance instance;
+	VkDevice device;
+	VkQueue queue;
+	VkCommandPool pool;
+	VkCommandBuffer cb;
+	VkRenderPass rp;
+	VkFramebuffer fb;
+	VkPipeline pipeline;
+	VkPipelineLayout layout;
+	VkImage image;
+	VkImageView view;
+	VkDeviceMemory memory;
+	VkFence fence;
+	PFN_vkCmdBeginDebugUtilsLabelEXT begin_label;
+	PFN_vkCmdEndDebugUtilsLabelEXT end_label;
+};
+
+static void bench_init(struct bench *b)
+{
+	const char *exts[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
+	VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3 };
+	VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app,
+				     .enabledExtensionCount = 1, .ppEnabledExtensionNames = exts };
+	CHECK(vkCreateInstance(&ici, NULL, &b->instance));
+	uint32_t n = 1;
+	VkPhysicalDevice pd;
+	VkResult r = vkEnumeratePhysicalDevices(b->instance, &n, &pd);
+	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || !n) {
+		fprintf(stderr, "bench_api: no Vulkan device\n");
+		exit(1);
+	}
+	float prio = 1.0f;
+	VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueCount = 1,
+					.pQueuePriorities = &prio };
+	VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
+				   .pQueueCreateInfos = &qci };
+	CHECK(vkCreateDevice(pd, &dci, NULL, &b->device));
+	vkGetDeviceQueue(b->device, 0, 0, &b->queue);
+	b->begin_label = (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetDeviceProcAddr(b->device, "vkCmdBeginDebugUtilsLabelEXT");
+	b->end_label = (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetDeviceProcAddr(b->device, "vkCmdEndDebugUtilsLabelEXT");
+
+	VkImageCreateInfo ii = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+				 .format = VK_FORMAT_R8G8B8A8_UNORM, .extent = { 64, 64, 1 }, .mipLevels = 1,
+				 .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
+				 .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT };
+	CHECK(vkCreateImage(b->device, &ii, NULL, &b->image));
+	VkMemoryRequirements req;
+	vkGetImageMemoryRequirements(b->device, b->image, &req);
+	VkPhysicalDeviceMemoryProperties mp;
+	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+	uint32_t type = 0;
+	while (!(req.memoryTypeBits & (1u << type)))
+		type++;
+	VkMemoryAllocateInfo mai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+				     .memoryTypeIndex = type };
+	CHECK(vkAllocateMemory(b->device, &mai, NULL, &b->memory));
+	CHECK(vkBindImageMemory(b->device, b->image, b->memory, 0));
+	VkImageViewCreateInfo vi = { .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = b->image,
+				     .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = ii.format,
+				     .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+	CHECK(vkCreateImageView(b->device, &vi, NULL, &b->view));
+
+	VkAttachmentDescription att = { .format = ii.format, .samples = VK_SAMPLE_COUNT_1_BIT,
+					.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+					.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+					.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+					.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+					.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+	VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+	VkSubpassDescription sub = { .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
+				     .pColorAttachments = &ref };
+	/* Consecutive passes write the same image: order them. */
+	VkSubpassDependency dep = { .srcSubpass = VK_SUBPASS_EXTERNAL, .dstSubpass = 0,
+				    .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+				    .dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+				    .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+				    .dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT };
+	VkRenderPassCreateInfo rpi = { .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
+				       .pAttachments = &att, .subpassCount = 1, .pSubpasses = &sub,
+				       .dependencyCount = 1, .pDependencies = &dep };
+	CHECK(vkCreateRenderPass(b->device, &rpi, NULL, &b->rp));
+	VkFramebufferCreateInfo fbi = { .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, .renderPass = b->rp,
+					.attachmentCount = 1, .pAttachments = &b->view, .width = 64, .height = 64,
+					.layers = 1 };
+	CHECK(vkCreateFramebuffer(b->device, &fbi, NULL, &b->fb));
+
+	VkShaderModule vs, fs;
+	VkShaderModuleCreateInfo smi = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+					 .codeSize = sizeof(vert_spv), .pCode = vert_spv };
+	CHECK(vkCreateShaderModule(b->device, &smi, NULL, &vs));
+	smi.codeSize = sizeof(frag_spv);
+	smi.pCode = frag_spv;
+	CHECK(vkCreateShaderModule(b->device, &smi, NULL, &fs));
+	VkPipelineShaderStageCreateInfo stages[2] = {
+		{ .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+		  .module = vs, .pName = "main" },
+		{ .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+		  .module = fs, .pName = "main" },
+	};
+	VkPipelineVertexInputStateCreateInfo vin = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO };
+	VkPipelineInputAssemblyStateCreateInfo ia = { .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+						       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST };
+	VkViewport vp = { 0, 0, 64, 64, 0, 1 };
+	VkRect2D sc = { { 0, 0 }, { 64, 64 } };
+	VkPipelineViewportStateCreateInfo vps = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+						  .viewportCount = 1, .pViewports = &vp, .scissorCount = 1, .pScissors = &sc };
+	VkPipelineRasterizationStateCreateInfo rs = { .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+						      .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE,
+						      .lineWidth = 1.0f };
+	VkPipelineMultisampleStateCreateInfo ms = { .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+						    .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT };
+	VkPipelineColorBlendAttachmentState cba = { .colorWriteMask = 0xf };
+	VkPipelineColorBlendStateCreateInfo cb = { .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+						   .attachmentCount = 1, .pAttachments = &cba };
+	VkPipelineLayoutCreateInfo pli = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
+	CHECK(vkCreatePipelineLayout(b->device, &pli, NULL, &b->layout));
+	VkGraphicsPipelineCreateInfo gpi = { .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .stageCount = 2,
+					     .pStages = stages, .pVertexInputState = &vin, .pInputAssemblyState = &ia,
+					     .pViewportState = &vps, .pRasterizationState = &rs, .pMultisampleState = &ms,
+					     .pColorBlendState = &cb, .layout = b->layout, .renderPass = b->rp };
+	CHECK(vkCreateGraphicsPipelines(b->device, VK_NULL_HANDLE, 1, &gpi, NULL, &b->pipeline));
+	vkDestroyShaderModule(b->device, vs, NULL);
+	vkDestroyShaderModule(b->device, fs, NULL);
+
+	VkCommandPoolCreateInfo cpi = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+					.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT };
+	CHECK(vkCreateCommandPool(b->device, &cpi, NULL, &b->pool));
+	VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+					    .commandPool = b->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+					    .commandBufferCount = 1 };
+	CHECK(vkAllocateCommandBuffers(b->device, &cai, &b->cb));
+	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+	CHECK(vkCreateFence(b->device, &fci, NULL, &b->fence));
+}
+
+static void bench_fini(struct bench *b)
+{
+	vkDestroyFence(b->device, b->fence, NULL);
+	vkDestroyCommandPool(b->device, b->pool, NULL);
+	vkDestroyPipeline(b->device, b->pipeline, NULL);
+	vkDestroyPipelineLayout(b->device, b->layout, NULL);
+	vkDestroyFramebuffer(b->device, b->fb, NULL);
+	vkDestroyRenderPass(b->device, b->rp, NULL);
+	vkDestroyImageView(b->device, b->view, NULL);
+	vkDestroyImage(b->device, b->image, NULL);
+	vkFreeMemory(b->device, b->memory, NULL);
+	vkDestroyDevice(b->device, NULL);
+	vkDestroyInstance(b->instance, NULL);
+}
+
+/* The function callgrind isolates: D draws, nothing else. */
+__attribute__((noinline)) void bench_record_draws(VkCommandBuffer cb, uint32_t draws)
+{
+	for (uint32_t i = 0; i < draws; i++)
+		vkCmdDraw(cb, 3, 1, 0, i);
+}
+
+static void record_frame(struct bench *b, uint32_t passes, uint32_t draws)
+{
+	VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+					.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+	CHECK(vkBeginCommandBuffer(b->cb, &bi));
+	for (uint32_t p = 0; p < passes; p++) {
+		char name[32];
+		snprintf(name, sizeof(name), "pass%u", p);
+		VkDebugUtilsLabelEXT label = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = name };
+		if (b->begin_label)
+			b->begin_label(b->cb, &label);
+		VkClearValue clear = { .color = { { 0, 0, 0, 1 } } };
+		VkRenderPassBeginInfo rbi = { .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, .renderPass = b->rp,
+					      .framebuffer = b->fb, .renderArea = { { 0, 0 }, { 64, 64 } },
+					      .clearValueCount = 1, .pClearValues = &clear };
+		vkCmdBeginRenderPass(b->cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+		vkCmdBindPipeline(b->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, b->pipeline);
+		bench_record_draws(b->cb, draws);
+		vkCmdEndRenderPass(b->cb);
+		if (b->end_label)
+			b->end_label(b->cb);
+	}
+	CHECK(vkEndCommandBuffer(b->cb));
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t frames = 200, passes = 20, draws = 50, record_only = 0;
+	for (int i = 1; i < argc; i++) {
+		if (i + 1 < argc && !strcmp(argv[i], "--frames"))
+			frames = (uint32_t)atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--passes"))
+			passes = (uint32_t)atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--draws"))
+			draws = (uint32_t)atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--record-only"))
+			record_only = (uint32_t)atoi(argv[++i]);
+		else {
+			fprintf(stderr, "usage: bench_api [--frames N] [--passes P] [--draws D] [--record-only K]\n");
+			return 2;
+		}
+	}
+	struct bench b = { 0 };
+	bench_init(&b);
+	if (record_only) {
+		/* One pass, K draws, recorded once and never submitted: pure recording cost. */
+		record_frame(&b, 1, record_only);
+		bench_fini(&b);
+		return 0;
+	}
+	uint64_t *frame_ns = calloc(frames, sizeof(*frame_ns));
+	uint64_t *record_ns = calloc(frames, sizeof(*record_ns));
+	for (uint32_t f = 0; f < frames; f++) {
+		uint64_t t0 = now_ns();
+		CHECK(vkResetCommandBuffer(b.cb, 0));
+		record_frame(&b, passes, draws);
+		uint64_t t1 = now_ns();
+		VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
+				    .pCommandBuffers = &b.cb };
+		CHECK(vkQueueSubmit(b.queue, 1, &si, b.fence));
+		CHECK(vkWaitForFences(b.device, 1, &b.fence, VK_TRUE, UINT64_MAX));
+		CHECK(vkResetFences(b.device, 1, &b.fence));
+		frame_ns[f] = now_ns() - t0;
+		record_ns[f] = t1 - t0;
+	}
+	qsort(frame_ns, frames, sizeof(*frame_ns), cmp_u64);
+	qsort(record_ns, frames, sizeof(*record_ns), cmp_u64);
+	printf("frames=%u passes=%u draws=%u median_frame_ns=%llu median_record_ns=%llu record_ns_per_draw=%.1f\n",
+	       frames, passes, draws, (unsigned long long)frame_ns[frames / 2],
+	       (unsigned long long)record_ns[frames / 2], (double)record_ns[frames / 2] / ((double)passes * draws));
+	free(frame_ns);
+	free(record_ns);
+	bench_fini(&b);
+	return 0;
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The two README commands: installs what is missing (Debian 12 packages), builds, then either
+# runs the bundled demo through passprobe (`demo`) or runs the whole test suite (`test`).
+#   tools/bootstrap.sh demo [extra passprobe-demo options]
+#   tools/bootstrap.sh test [extra ctest options]
+# Environment: BUILD_DIR (default: build), JOBS (default: nproc).
+set -euo pipefail
+
+mode=${1:-}
+case "$mode" in
+demo | test) shift ;;
+*)
+	echo "usage: $0 demo|test [options]" >&2
+	echo "  demo: build and run the demo through passprobe, printing the per-pass summary" >&2
+	echo "  test: build and run the whole test suite" >&2
+	exit 2
+	;;
+esac
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$src/build}
+jobs=${JOBS:-$(nproc)}
+
+packages=(cmake make gcc pkg-config libvulkan-dev libvulkan1 uthash-dev mesa-vulkan-drivers glslc
+	vulkan-validationlayers vulkan-tools python3 clang libclang-rt-dev valgrind)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+	echo "bootstrap: installing ${missing[*]}"
+	sudo=()
+	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+	"${sudo[@]}" apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The loader and Mesa want a runtime directory; headless sessions often have none.
+if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then
+	export XDG_RUNTIME_DIR=$(mktemp -d /tmp/passprobe-runtime.XXXXXX)
+fi
+
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release ${PASSPROBE_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build" -j "$jobs"
+
+case "$mode" in
+demo)
+	out=${PASSPROBE_OUTPUT:-$src/passprobe-out}
+	"$build/tools/passprobe/passprobe" run -o "$out" -- "$build/tools/demo/passprobe-demo" --frames 30 "$@"
+	;;
+test)
+	cd "$build"
+	ctest --output-on-failure -j "$jobs" "$@"
+	;;
+esac
