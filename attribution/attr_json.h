@@ -1,0 +1,180 @@
+#pragma once
+/* JSON for passprobe's outputs and the `passprobe` command: a streaming writer and a small
+ * strict DOM reader. API-neutral (no Vulkan or GL), no global state, safe to use from any
+ * thread on distinct objects. Nothing here calls exit(), abort() or assert(): the writer runs
+ * inside the profiled application and the reader is fed files we did not write. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Containers deeper than this are refused by both sides, so whatever the writer accepts the
+ * reader can read back. */
+#define PP_JSON_MAX_DEPTH 64
+
+/* ------------------------------------------------------------------------------------------
+ * Writer
+ *
+ * Usage: init on a FILE* or a memory buffer, emit values, then pp_json_writer_finish().
+ * Commas, and indentation when indent > 0, are written automatically. Keys are required
+ * inside objects and refused inside arrays; misuse latches -EINVAL.
+ *
+ * The first error (-EINVAL misuse, -ENOSPC/-EIO/... from the FILE, -ENOMEM or -ENOSPC from the
+ * memory buffer) is latched: later calls do nothing and return it, so a sequence of calls can
+ * be checked once at the end. Every emitting function returns the latched error (0 if none).
+ *
+ * Strings are written as UTF-8; bytes that are not valid UTF-8 become U+FFFD, quotes,
+ * backslashes and control characters are escaped. Doubles are written with the fewest digits
+ * that read back to the same value; NaN and infinities are written as null (JSON has no such
+ * numbers, and passprobe uses null for "unavailable"). Output does not depend on the locale.
+ * ---------------------------------------------------------------------------------------- */
+
+/* Fields are private; the struct is public only so callers can keep it on the stack. */
+struct pp_json_writer {
+	FILE *file;            /* file sink, or NULL for the memory sink */
+	char *buf;             /* memory sink */
+	size_t len, cap, max;  /* memory sink: bytes used, allocated, allowed */
+	int error;             /* latched negative errno, 0 while fine */
+	int indent;            /* spaces per level, 0 = compact */
+	int depth;             /* open containers */
+	bool after_key;        /* a key was written, its value is expected */
+	bool done;             /* a complete top-level value was written */
+	uint8_t kind[PP_JSON_MAX_DEPTH];   /* per open container: 'o' or 'a' */
+	bool nonempty[PP_JSON_MAX_DEPTH];  /* per open container: has a member already */
+};
+
+/* indent: spaces per nesting level, 0 for compact output (clamped to 0..8). The FILE is not
+ * closed by the writer. */
+void pp_json_writer_init_file(struct pp_json_writer *w, FILE *f, int indent);
+/* Memory sink growing up to max_bytes (0: no limit of ours); past it, -ENOSPC is latched. */
+void pp_json_writer_init_mem(struct pp_json_writer *w, size_t max_bytes, int indent);
+
+/* Checks the document is complete (every container closed, one top-level value written),
+ * flushes the FILE and returns the latched error, or -EINVAL for an incomplete document.
+ * The memory buffer stays valid until pp_json_writer_release(). */
+int pp_json_writer_finish(struct pp_json_writer *w);
+/* The latched error without finishing. */
+int pp_json_writer_error(const struct pp_json_writer *w);
+/* Memory sink: the text written so far, NUL-terminated (never NULL, "" on an empty or failed
+ * writer); *len_out (if not NULL) gets its length. Owned by the writer. */
+const char *pp_json_writer_mem(const struct pp_json_writer *w, size_t *len_out);
+/* Memory sink: hands the buffer over to the caller (free() it); the writer is left empty.
+ * Returns NULL when nothing was written or after a memory error. */
+char *pp_json_writer_mem_take(struct pp_json_writer *w, size_t *len_out);
+/* Frees the memory buffer (no-op for a FILE sink). The writer may be initialised again. */
+void pp_json_writer_release(struct pp_json_writer *w);
+
+int pp_json_begin_object(struct pp_json_writer *w);
+int pp_json_end_object(struct pp_json_writer *w);
+int pp_json_begin_array(struct pp_json_writer *w);
+int pp_json_end_array(struct pp_json_writer *w);
+/* Member name inside an object; the next call must write its value. */
+int pp_json_write_key(struct pp_json_writer *w, const char *key);
+/* NULL writes null. */
+int pp_json_write_string(struct pp_json_writer *w, const char *s);
+/* Exactly len bytes, which may include NUL (escaped as \u0000). */
+int pp_json_write_string_n(struct pp_json_writer *w, const char *s, size_t len);
+int pp_json_write_int(struct pp_json_writer *w, int64_t v);
+int pp_json_write_uint(struct pp_json_writer *w, uint64_t v);
+/* Non-finite values are written as null. */
+int pp_json_write_double(struct pp_json_writer *w, double v);
+int pp_json_write_bool(struct pp_json_writer *w, bool v);
+int pp_json_write_null(struct pp_json_writer *w);
+
+/* ------------------------------------------------------------------------------------------
+ * Reader
+ *
+ * pp_json_parse() builds a read-only tree from a buffer. Strict RFC 8259: one value with
+ * optional surrounding whitespace (space, tab, CR, LF), no comments, no trailing commas, no
+ * NaN/Infinity, no leading zeros or '+', no control characters in strings, valid UTF-8 only,
+ * \u escapes with surrogate pairs joined (a lone surrogate is refused). A leading UTF-8 byte
+ * order mark is skipped, as RFC 8259 section 8.1 allows. Numbers whose magnitude overflows a
+ * double are refused. Duplicate member names are kept; lookups return the first.
+ *
+ * Memory is bounded: the text by max_len, the tree (arena plus parse stack) by max_memory.
+ * ---------------------------------------------------------------------------------------- */
+
+enum pp_json_type {
+	PP_JSON_NULL = 0,
+	PP_JSON_BOOL,
+	PP_JSON_NUMBER,
+	PP_JSON_STRING,
+	PP_JSON_ARRAY,
+	PP_JSON_OBJECT,
+};
+
+struct pp_json_member;
+
+/* Read the tree through the accessors below; the layout is documented for tests and debuggers. */
+struct pp_json_value {
+	uint8_t type;          /* enum pp_json_type */
+	uint8_t num_flags;     /* PP_JSON_NUM_* for numbers */
+	uint32_t len;          /* string bytes, array elements or object members */
+	union {
+		bool boolean;
+		struct {
+			double d;
+			union {
+				int64_t i;  /* valid with PP_JSON_NUM_INT64 */
+				uint64_t u; /* valid with PP_JSON_NUM_UINT64 */
+			};
+		} num;
+		const char *str;                     /* NUL-terminated, may also hold NULs */
+		const struct pp_json_value *items;
+		const struct pp_json_member *members;
+	} u;
+};
+
+#define PP_JSON_NUM_INT64 0x1  /* the value is an integer that fits int64_t exactly */
+#define PP_JSON_NUM_UINT64 0x2 /* the value is an integer that fits uint64_t exactly */
+
+struct pp_json_member {
+	const char *key;       /* NUL-terminated, may also hold NULs */
+	uint32_t key_len;
+	struct pp_json_value value;
+};
+
+struct pp_json_limits {
+	size_t max_len;        /* longest text accepted; 0 = 64 MiB */
+	size_t max_memory;     /* bytes the parse may allocate; 0 = 40 x the text length + 2 MiB,
+	                          which any document within max_len fits in */
+};
+
+/* Parses text[0..len). On success *root_out holds the tree (free with pp_json_free) and 0 is
+ * returned. On failure *root_out is NULL and the return is
+ *   -EINVAL  not valid JSON; err gets "line L:C: what is wrong" (1-based, columns in bytes)
+ *   -EFBIG   longer than limits->max_len
+ *   -ENOMEM  over limits->max_memory or out of memory
+ * err may be NULL; otherwise it is always NUL-terminated (when err_len > 0). limits may be
+ * NULL for the defaults. The text need not be NUL-terminated. */
+int pp_json_parse(const char *text, size_t len, const struct pp_json_limits *limits,
+		  struct pp_json_value **root_out, char *err, size_t err_len);
+/* Frees a tree from pp_json_parse (the root only; NULL is fine). */
+void pp_json_free(struct pp_json_value *root);
+
+/* Accessors. All accept NULL and the wrong type, answering "absent" (NULL, 0 or false), so
+ * a schema walk needs no separate type checks before each step. */
+enum pp_json_type pp_json_type_of(const struct pp_json_value *v); /* NULL counts as PP_JSON_NULL */
+bool pp_json_is_null(const struct pp_json_value *v);   /* false for NULL (absent) */
+bool pp_json_is_bool(const struct pp_json_value *v);
+bool pp_json_is_number(const struct pp_json_value *v);
+bool pp_json_is_string(const struct pp_json_value *v);
+bool pp_json_is_array(const struct pp_json_value *v);
+bool pp_json_is_object(const struct pp_json_value *v);
+
+/* Object member by name (first match), or NULL. */
+const struct pp_json_value *pp_json_object_get(const struct pp_json_value *obj, const char *key);
+size_t pp_json_object_size(const struct pp_json_value *obj);
+/* i-th member in document order, or NULL. */
+const struct pp_json_member *pp_json_object_at(const struct pp_json_value *obj, size_t i);
+
+size_t pp_json_array_size(const struct pp_json_value *arr);
+const struct pp_json_value *pp_json_array_at(const struct pp_json_value *arr, size_t i);
+
+/* NULL unless a string. len_out (if not NULL) gets the byte length. */
+const char *pp_json_get_string(const struct pp_json_value *v, size_t *len_out);
+/* Each returns false (leaving *out alone) when v is not a number of that kind. */
+bool pp_json_get_double(const struct pp_json_value *v, double *out);
+bool pp_json_get_int64(const struct pp_json_value *v, int64_t *out);
+bool pp_json_get_uint64(const struct pp_json_value *v, uint64_t *out);
+bool pp_json_get_bool(const struct pp_json_value *v, bool *out);

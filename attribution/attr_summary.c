@@ -1,0 +1,569 @@
+#include "attr_summary.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr_json.h"
+
+/* Widest pass-name column; longer names are cut with an ellipsis so one long label does not
+ * push every number off the screen. */
+#define SUMMARY_NAME_COLUMNS 40
+
+void pp_summary_row_init(struct pp_summary_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->gpu_mean_ns = r->gpu_p50_ns = r->gpu_p95_ns = r->gpu_max_ns = NAN;
+	r->share_of_frame = NAN;
+	r->per_frame = NAN;
+	r->cpu_record_mean_ns = NAN;
+}
+
+void pp_summary_init(struct pp_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->frame_gpu_mean_ns = s->frame_gpu_p50_ns = s->frame_gpu_p95_ns = NAN;
+}
+
+void pp_summary_free(struct pp_summary *s)
+{
+	if (!s)
+		return;
+	free(s->rows);
+	s->rows = NULL;
+	s->nrows = 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Ordering
+ * ----------------------------------------------------------------------------------------*/
+
+struct summary_sort_item {
+	double key;   /* GPU time per frame; NAN when unmeasured */
+	size_t index; /* original position, the tie-break that makes qsort stable */
+};
+
+static double summary_row_key(const struct pp_summary_row *r)
+{
+	if (r->measured == 0)
+		return NAN;
+	double k = r->gpu_mean_ns * r->per_frame;
+	return isfinite(k) ? k : NAN;
+}
+
+static int summary_sort_cmp(const void *pa, const void *pb)
+{
+	const struct summary_sort_item *a = pa, *b = pb;
+	bool ma = !isnan(a->key), mb = !isnan(b->key);
+	if (ma != mb)
+		return ma ? -1 : 1;
+	if (ma && a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index ? 1 : 0;
+}
+
+/* Fills order[0..nrows) with row indices in display order. Returns false on OOM. */
+static bool summary_order(const struct pp_summary *s, size_t *order)
+{
+	struct summary_sort_item *items = malloc(s->nrows * sizeof(*items));
+	if (!items)
+		return false;
+	for (size_t i = 0; i < s->nrows; i++) {
+		items[i].key = summary_row_key(&s->rows[i]);
+		items[i].index = i;
+	}
+	qsort(items, s->nrows, sizeof(*items), summary_sort_cmp);
+	for (size_t i = 0; i < s->nrows; i++)
+		order[i] = items[i].index;
+	free(items);
+	return true;
+}
+
+void pp_summary_sort(struct pp_summary *s)
+{
+	if (!s || s->nrows < 2)
+		return;
+	size_t *order = malloc(s->nrows * sizeof(*order));
+	struct pp_summary_row *sorted = malloc(s->nrows * sizeof(*sorted));
+	/* Out of memory leaves the order as it was: the table is still correct, only not ranked. */
+	if (order && sorted && summary_order(s, order)) {
+		for (size_t i = 0; i < s->nrows; i++)
+			sorted[i] = s->rows[order[i]];
+		memcpy(s->rows, sorted, s->nrows * sizeof(*sorted));
+	}
+	free(order);
+	free(sorted);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Table
+ * ----------------------------------------------------------------------------------------*/
+
+const char *pp_summary_format_ns(double ns, char *buf, size_t len)
+{
+	static const struct {
+		double scale;
+		const char *unit;
+	} units[] = { { 1.0, "ns" }, { 1e3, "\xc2\xb5s" }, { 1e6, "ms" }, { 1e9, "s" } };
+	const size_t nunits = sizeof(units) / sizeof(units[0]);
+
+	if (!isfinite(ns)) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	if (ns == 0) {
+		snprintf(buf, len, "0 ns");
+		return buf;
+	}
+	double a = fabs(ns);
+	size_t u = 0;
+	/* Move up a unit when 3 significant digits would round to 1000 in this one. */
+	while (u + 1 < nunits && a / units[u].scale >= 999.5)
+		u++;
+	double x = a / units[u].scale;
+	const char *sign = ns < 0 ? "-" : "";
+	if (x >= 99.95)
+		snprintf(buf, len, "%s%.0f %s", sign, x, units[u].unit);
+	else if (x >= 9.995)
+		snprintf(buf, len, "%s%.1f %s", sign, x, units[u].unit);
+	else
+		snprintf(buf, len, "%s%.2f %s", sign, x, units[u].unit);
+	return buf;
+}
+
+static const char *summary_format_share(double share, char *buf, size_t len)
+{
+	if (!isfinite(share))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.1f%%", share * 100.0);
+	return buf;
+}
+
+static const char *summary_format_per_frame(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else if (fabs(v - round(v)) < 1e-9 && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+	return buf;
+}
+
+/* Terminal columns of a UTF-8 string: one per character (wide characters are rare in pass
+ * names and would cost a wcwidth table). */
+static size_t summary_columns(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+static size_t summary_columns_n(const char *s, size_t n)
+{
+	size_t cols = 0;
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			cols++;
+	return cols;
+}
+
+/* Copies a name for display: control characters and bytes that are not UTF-8 become '?',
+ * and the result is cut to max_cols columns with a trailing ellipsis. */
+static void summary_display_name(const char *in, size_t in_size, size_t max_cols, char *out,
+				 size_t out_size)
+{
+	size_t n = strnlen(in, in_size), o = 0, cols = 0, i = 0;
+	while (i < n && o + 4 < out_size) {
+		unsigned char c = (unsigned char)in[i];
+		size_t k = 1;
+		if (c >= 0x80) {
+			/* Accept well-formed sequences only; the table must not emit broken UTF-8. */
+			if (c >= 0xc2 && c <= 0xdf)
+				k = 2;
+			else if (c >= 0xe0 && c <= 0xef)
+				k = 3;
+			else if (c >= 0xf0 && c <= 0xf4)
+				k = 4;
+			else
+				k = 0;
+			for (size_t j = 1; k && j < k; j++)
+				if (i + j >= n || ((unsigned char)in[i + j] & 0xc0) != 0x80)
+					k = 0;
+		}
+		if (cols + 1 == max_cols && summary_columns_n(in + i, n - i) > 1) {
+			memcpy(out + o, "\xe2\x80\xa6", 3); /* U+2026 HORIZONTAL ELLIPSIS */
+			o += 3;
+			break;
+		}
+		if (k == 0 || c < 0x20 || c == 0x7f) {
+			out[o++] = '?';
+			i += 1;
+		} else {
+			if (o + k + 1 > out_size)
+				break;
+			memcpy(out + o, in + i, k);
+			o += k;
+			i += k;
+		}
+		if (++cols >= max_cols)
+			break;
+	}
+	out[o] = '\0';
+}
+
+static void summary_cell(FILE *f, const char *text, size_t width, bool left, bool last)
+{
+	size_t cols = summary_columns(text);
+	size_t pad = cols < width ? width - cols : 0;
+	if (!left)
+		fprintf(f, "%*s", (int)pad, "");
+	fputs(text, f);
+	if (left && !last)
+		fprintf(f, "%*s", (int)pad, "");
+}
+
+enum { COL_NAME, COL_KIND, COL_PER_FRAME, COL_MEAN, COL_P50, COL_P95, COL_MAX, COL_SHARE, NCOLS };
+
+struct summary_cells {
+	char text[NCOLS][SUMMARY_NAME_COLUMNS * 4 + 8];
+};
+
+static void summary_row_cells(const struct pp_summary_row *r, struct summary_cells *c)
+{
+	summary_display_name(r->name, sizeof(r->name), SUMMARY_NAME_COLUMNS, c->text[COL_NAME],
+			     sizeof(c->text[COL_NAME]));
+	summary_display_name(r->kind, sizeof(r->kind), 16, c->text[COL_KIND],
+			     sizeof(c->text[COL_KIND]));
+	summary_format_per_frame(r->per_frame, c->text[COL_PER_FRAME], sizeof(c->text[0]));
+	/* Without any measured instance the statistics are unavailable whatever the fields say. */
+	bool m = r->measured > 0;
+	pp_summary_format_ns(m ? r->gpu_mean_ns : NAN, c->text[COL_MEAN], sizeof(c->text[0]));
+	pp_summary_format_ns(m ? r->gpu_p50_ns : NAN, c->text[COL_P50], sizeof(c->text[0]));
+	pp_summary_format_ns(m ? r->gpu_p95_ns : NAN, c->text[COL_P95], sizeof(c->text[0]));
+	pp_summary_format_ns(m ? r->gpu_max_ns : NAN, c->text[COL_MAX], sizeof(c->text[0]));
+	summary_format_share(m ? r->share_of_frame : NAN, c->text[COL_SHARE], sizeof(c->text[0]));
+}
+
+static void summary_print_line(FILE *f, const struct summary_cells *c, const size_t *width)
+{
+	fputs("  ", f);
+	for (int col = 0; col < NCOLS; col++) {
+		if (col)
+			fputs("  ", f);
+		summary_cell(f, c->text[col], width[col], col <= COL_KIND, col == NCOLS - 1);
+	}
+	fputc('\n', f);
+}
+
+void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows)
+{
+	char dev[sizeof(s->device) * 2];
+	char a[32], b[32], c[32];
+
+	if (!f || !s)
+		return;
+	summary_display_name(s->device, sizeof(s->device), sizeof(s->device), dev, sizeof(dev));
+	fprintf(f, "passprobe: per-pass GPU time over %llu frame%s", (unsigned long long)s->frames,
+		s->frames == 1 ? "" : "s");
+	if (dev[0])
+		fprintf(f, " (%s)", dev);
+	fputc('\n', f);
+	if (isfinite(s->frame_gpu_mean_ns) || isfinite(s->frame_gpu_p50_ns) ||
+	    isfinite(s->frame_gpu_p95_ns))
+		fprintf(f, "passprobe: frame GPU time: mean %s, p50 %s, p95 %s\n",
+			pp_summary_format_ns(s->frame_gpu_mean_ns, a, sizeof(a)),
+			pp_summary_format_ns(s->frame_gpu_p50_ns, b, sizeof(b)),
+			pp_summary_format_ns(s->frame_gpu_p95_ns, c, sizeof(c)));
+	else
+		fprintf(f, "passprobe: frame GPU time: n/a\n");
+
+	size_t nshow = max_rows && max_rows < s->nrows ? max_rows : s->nrows;
+	if (s->nrows == 0 || !s->rows) {
+		fprintf(f, "passprobe: no passes recorded\n");
+	} else {
+		size_t *order = malloc(s->nrows * sizeof(*order));
+		if (order && !summary_order(s, order)) {
+			free(order);
+			order = NULL;
+		}
+		static const char *const headers[NCOLS] = {
+			"pass", "kind", "per frame", "mean", "p50", "p95", "max", "share"
+		};
+		struct summary_cells cells;
+		size_t width[NCOLS];
+		for (int col = 0; col < NCOLS; col++)
+			width[col] = summary_columns(headers[col]);
+		/* Two passes over the shown rows (measure, then print) instead of storing every
+		 * formatted cell. */
+		for (size_t i = 0; i < nshow; i++) {
+			summary_row_cells(&s->rows[order ? order[i] : i], &cells);
+			for (int col = 0; col < NCOLS; col++) {
+				size_t w = summary_columns(cells.text[col]);
+				if (w > width[col])
+					width[col] = w;
+			}
+		}
+		for (int col = 0; col < NCOLS; col++)
+			snprintf(cells.text[col], sizeof(cells.text[col]), "%s", headers[col]);
+		summary_print_line(f, &cells, width);
+		for (size_t i = 0; i < nshow; i++) {
+			summary_row_cells(&s->rows[order ? order[i] : i], &cells);
+			summary_print_line(f, &cells, width);
+		}
+		free(order);
+		if (nshow < s->nrows)
+			fprintf(f, "passprobe: %zu more pass%s not shown\n", s->nrows - nshow,
+				s->nrows - nshow == 1 ? "" : "es");
+	}
+	if (s->notes[0]) {
+		char notes[sizeof(s->notes) * 2];
+		summary_display_name(s->notes, sizeof(s->notes), sizeof(s->notes), notes,
+				     sizeof(notes));
+		fprintf(f, "passprobe: note: %s\n", notes);
+	}
+}
+
+/* ------------------------------------------------------------------------------------------
+ * JSON
+ * ----------------------------------------------------------------------------------------*/
+
+static void summary_write_str(struct pp_json_writer *w, const char *key, const char *s,
+			      size_t size)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_string_n(w, s, strnlen(s, size));
+}
+
+static void summary_write_num(struct pp_json_writer *w, const char *key, double v)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_double(w, v); /* NAN becomes null */
+}
+
+int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s)
+{
+	pp_json_begin_object(w);
+	pp_json_write_key(w, "frames");
+	pp_json_write_uint(w, s->frames);
+	pp_json_write_key(w, "frame_gpu_ns");
+	pp_json_begin_object(w);
+	summary_write_num(w, "mean", s->frame_gpu_mean_ns);
+	summary_write_num(w, "p50", s->frame_gpu_p50_ns);
+	summary_write_num(w, "p95", s->frame_gpu_p95_ns);
+	pp_json_end_object(w);
+	summary_write_str(w, "device", s->device, sizeof(s->device));
+	summary_write_str(w, "notes", s->notes, sizeof(s->notes));
+	pp_json_write_key(w, "passes");
+	pp_json_begin_array(w);
+	for (size_t i = 0; i < s->nrows && s->rows; i++) {
+		const struct pp_summary_row *r = &s->rows[i];
+		pp_json_begin_object(w);
+		summary_write_str(w, "name", r->name, sizeof(r->name));
+		summary_write_str(w, "kind", r->kind, sizeof(r->kind));
+		pp_json_write_key(w, "count");
+		pp_json_write_uint(w, r->count);
+		pp_json_write_key(w, "measured");
+		pp_json_write_uint(w, r->measured);
+		summary_write_num(w, "per_frame", r->per_frame);
+		pp_json_write_key(w, "gpu_ns");
+		pp_json_begin_object(w);
+		summary_write_num(w, "mean", r->gpu_mean_ns);
+		summary_write_num(w, "p50", r->gpu_p50_ns);
+		summary_write_num(w, "p95", r->gpu_p95_ns);
+		summary_write_num(w, "max", r->gpu_max_ns);
+		pp_json_end_object(w);
+		summary_write_num(w, "share_of_frame", r->share_of_frame);
+		pp_json_write_key(w, "cpu_record_ns");
+		pp_json_begin_object(w);
+		summary_write_num(w, "mean", r->cpu_record_mean_ns);
+		pp_json_end_object(w);
+		pp_json_end_object(w);
+		if (pp_json_writer_error(w))
+			break;
+	}
+	pp_json_end_array(w);
+	pp_json_end_object(w);
+	return pp_json_writer_error(w);
+}
+
+struct summary_reader {
+	char *err;
+	size_t err_len;
+	int rc;
+};
+
+static int summary_fail(struct summary_reader *rd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int summary_fail(struct summary_reader *rd, const char *fmt, ...)
+{
+	if (rd->rc)
+		return rd->rc;
+	rd->rc = -EINVAL;
+	if (rd->err && rd->err_len) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(rd->err, rd->err_len, fmt, ap);
+		va_end(ap);
+	}
+	return rd->rc;
+}
+
+/* A duration or fraction: a number, or null/absent for unavailable (NAN). */
+static int summary_read_num(struct summary_reader *rd, const struct pp_json_value *obj,
+			    const char *path, const char *key, double *out)
+{
+	const struct pp_json_value *v = pp_json_object_get(obj, key);
+	*out = NAN;
+	if (!v || pp_json_is_null(v))
+		return 0;
+	if (!pp_json_get_double(v, out))
+		return summary_fail(rd, "%s.%s: expected a number or null", path, key);
+	return 0;
+}
+
+static int summary_read_count(struct summary_reader *rd, const struct pp_json_value *obj,
+			      const char *path, const char *key, bool required, uint64_t *out)
+{
+	const struct pp_json_value *v = pp_json_object_get(obj, key);
+	*out = 0;
+	if (!v && !required)
+		return 0;
+	if (!v)
+		return summary_fail(rd, "%s.%s: missing", path, key);
+	if (!pp_json_get_uint64(v, out))
+		return summary_fail(rd, "%s.%s: expected a non-negative integer", path, key);
+	return 0;
+}
+
+/* Copies a JSON string into a fixed field, cutting at a character boundary. */
+static int summary_read_str(struct summary_reader *rd, const struct pp_json_value *obj,
+			    const char *path, const char *key, bool required, char *out,
+			    size_t size)
+{
+	const struct pp_json_value *v = pp_json_object_get(obj, key);
+	size_t len;
+	out[0] = '\0';
+	if (!v || pp_json_is_null(v)) {
+		if (required)
+			return summary_fail(rd, "%s.%s: missing", path, key);
+		return 0;
+	}
+	const char *s = pp_json_get_string(v, &len);
+	if (!s)
+		return summary_fail(rd, "%s.%s: expected a string", path, key);
+	if (len >= size) {
+		len = size - 1;
+		/* s[len] is the first byte cut off: if it continues a character, drop that
+		 * character's leading bytes too. */
+		while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+			len--;
+	}
+	memcpy(out, s, len);
+	out[len] = '\0';
+	return 0;
+}
+
+/* An object of statistics ("gpu_ns": {...}), which may be null or absent as a whole. */
+static int summary_read_stats(struct summary_reader *rd, const struct pp_json_value *obj,
+			      const char *path, const char *key, const struct pp_json_value **out)
+{
+	const struct pp_json_value *v = pp_json_object_get(obj, key);
+	*out = NULL;
+	if (!v || pp_json_is_null(v))
+		return 0;
+	if (!pp_json_is_object(v))
+		return summary_fail(rd, "%s.%s: expected an object or null", path, key);
+	*out = v;
+	return 0;
+}
+
+static int summary_read_row(struct summary_reader *rd, const struct pp_json_value *p, size_t i,
+			    struct pp_summary_row *r)
+{
+	char path[64], sub[80];
+	const struct pp_json_value *gpu, *cpu;
+
+	pp_summary_row_init(r);
+	snprintf(path, sizeof(path), "summary.passes[%zu]", i);
+	if (!pp_json_is_object(p))
+		return summary_fail(rd, "%s: expected an object", path);
+	if (summary_read_str(rd, p, path, "name", true, r->name, sizeof(r->name)) ||
+	    summary_read_str(rd, p, path, "kind", true, r->kind, sizeof(r->kind)) ||
+	    summary_read_count(rd, p, path, "count", true, &r->count) ||
+	    summary_read_count(rd, p, path, "measured", false, &r->measured) ||
+	    summary_read_num(rd, p, path, "per_frame", &r->per_frame) ||
+	    summary_read_num(rd, p, path, "share_of_frame", &r->share_of_frame) ||
+	    summary_read_stats(rd, p, path, "gpu_ns", &gpu) ||
+	    summary_read_stats(rd, p, path, "cpu_record_ns", &cpu))
+		return rd->rc;
+	snprintf(sub, sizeof(sub), "%s.gpu_ns", path);
+	if (summary_read_num(rd, gpu, sub, "mean", &r->gpu_mean_ns) ||
+	    summary_read_num(rd, gpu, sub, "p50", &r->gpu_p50_ns) ||
+	    summary_read_num(rd, gpu, sub, "p95", &r->gpu_p95_ns) ||
+	    summary_read_num(rd, gpu, sub, "max", &r->gpu_max_ns))
+		return rd->rc;
+	snprintf(sub, sizeof(sub), "%s.cpu_record_ns", path);
+	if (summary_read_num(rd, cpu, sub, "mean", &r->cpu_record_mean_ns))
+		return rd->rc;
+	if (r->measured > r->count)
+		return summary_fail(rd, "%s: measured (%llu) is larger than count (%llu)", path,
+				    (unsigned long long)r->measured, (unsigned long long)r->count);
+	return 0;
+}
+
+int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summary *out,
+			 char *err, size_t err_len)
+{
+	struct summary_reader rd = { .err = err, .err_len = err_len };
+	const struct pp_json_value *sum, *frame, *passes;
+
+	if (err && err_len)
+		err[0] = '\0';
+	pp_summary_init(out);
+	if (!pp_json_is_object(report_root))
+		return summary_fail(&rd, "the report is not a JSON object");
+	sum = pp_json_object_get(report_root, "summary");
+	if (!sum)
+		return summary_fail(&rd, "summary: missing");
+	if (!pp_json_is_object(sum))
+		return summary_fail(&rd, "summary: expected an object");
+	if (summary_read_count(&rd, sum, "summary", "frames", true, &out->frames) ||
+	    summary_read_stats(&rd, sum, "summary", "frame_gpu_ns", &frame) ||
+	    summary_read_num(&rd, frame, "summary.frame_gpu_ns", "mean", &out->frame_gpu_mean_ns) ||
+	    summary_read_num(&rd, frame, "summary.frame_gpu_ns", "p50", &out->frame_gpu_p50_ns) ||
+	    summary_read_num(&rd, frame, "summary.frame_gpu_ns", "p95", &out->frame_gpu_p95_ns) ||
+	    summary_read_str(&rd, sum, "summary", "device", false, out->device,
+			     sizeof(out->device)) ||
+	    summary_read_str(&rd, sum, "summary", "notes", false, out->notes, sizeof(out->notes)))
+		return rd.rc;
+	passes = pp_json_object_get(sum, "passes");
+	if (!passes)
+		return summary_fail(&rd, "summary.passes: missing");
+	if (!pp_json_is_array(passes))
+		return summary_fail(&rd, "summary.passes: expected an array");
+	size_t n = pp_json_array_size(passes);
+	if (n == 0)
+		return 0;
+	out->rows = calloc(n, sizeof(*out->rows));
+	if (!out->rows) {
+		if (err && err_len)
+			snprintf(err, err_len, "summary.passes: out of memory for %zu passes", n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (summary_read_row(&rd, pp_json_array_at(passes, i), i, &out->rows[i])) {
+			out->nrows = i;
+			return rd.rc;
+		}
+	}
+	out->nrows = n;
+	return 0;
+}

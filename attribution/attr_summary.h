@@ -1,0 +1,66 @@
+#pragma once
+/* The per-pass summary: one table printed by the layer at process exit (stderr) and by
+ * `passprobe report DIR`, and the "summary" object of report.json (docs/report-format.md).
+ *
+ * Units are nanoseconds. A value that could not be measured is NAN in the structs, null in
+ * JSON and "n/a" in the table; it is never 0. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct pp_json_writer;
+struct pp_json_value;
+
+struct pp_summary_row {
+	char name[64];             /* pass name */
+	char kind[16];             /* "render" | "compute" | "transfer" */
+	uint64_t count;            /* pass instances with this name (and kind) */
+	uint64_t measured;         /* how many of them had a GPU time */
+	double gpu_mean_ns, gpu_p50_ns, gpu_p95_ns, gpu_max_ns; /* NAN when measured == 0 */
+	double share_of_frame;     /* mean fraction of its frame's summed pass GPU time, 0..1,
+	                              NAN if unmeasured */
+	double per_frame;          /* mean instances per frame */
+	double cpu_record_mean_ns; /* NAN when unavailable */
+};
+
+struct pp_summary {
+	uint64_t frames;           /* frames reported */
+	double frame_gpu_mean_ns, frame_gpu_p50_ns, frame_gpu_p95_ns; /* NAN when unavailable */
+	size_t nrows;
+	struct pp_summary_row *rows; /* owned (malloc); sorted as pp_summary_sort() does */
+	char device[128];          /* device name, may be empty */
+	char notes[256];           /* e.g. "timestamps unavailable: ..."; may be empty */
+};
+
+/* Sets every duration and share to NAN and the rest to zero/empty (rows NULL). */
+void pp_summary_init(struct pp_summary *s);
+/* Sets a row's GPU and CPU values to NAN and the rest to zero/empty. */
+void pp_summary_row_init(struct pp_summary_row *r);
+
+/* Sorts rows by GPU time per frame (gpu_mean_ns x per_frame) descending; rows without a GPU
+ * time go last in their original order. Stable, so equal rows keep their order. */
+void pp_summary_sort(struct pp_summary *s);
+
+/* Prints the table: a header line "passprobe: per-pass GPU time over N frames (device)",
+ * the frame line, then columns pass, kind, per frame, mean, p50, p95, max, share for the
+ * max_rows passes with the most GPU time per frame (0: all), then a line counting the rows
+ * left out and the notes. Durations use ns/µs/ms/s with 3 significant digits; unavailable
+ * values print "n/a". Does not reorder s. */
+void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows);
+
+/* Formats a duration like the table does ("1.23 ms", "n/a" for NAN) into buf. */
+const char *pp_summary_format_ns(double ns, char *buf, size_t len);
+
+/* Writes the "summary" object (the value only: the caller writes the "summary" key).
+ * Returns the writer's latched error. */
+int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s);
+
+/* Reads report_root["summary"] into *out (which it initialises; free with pp_summary_free
+ * even on failure). Returns 0, -EINVAL with a message naming the offending field in err
+ * ("summary.passes[2].count: expected a non-negative integer"), or -ENOMEM.
+ * Rows keep the file's order; strings longer than the struct's fields are cut at a UTF-8
+ * character boundary. */
+int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summary *out,
+			 char *err, size_t err_len);
+
+void pp_summary_free(struct pp_summary *s);

@@ -1,0 +1,175 @@
+#!/bin/sh
+# The passprobe command line, end to end: help and usage errors, `run` (settings checked before
+# anything runs, the loader environment, exit status and signal forwarding, the output message)
+# and `report` (missing, broken, foreign and valid reports).
+# usage: test_cli.sh PASSPROBE FIXTURES_DIR SCRATCH_DIR
+PP=$1
+FIX=$2
+T=$3
+
+pass=0
+fail=0
+check() {
+	# $1: what is checked, $2: a shell condition
+	if eval "$2"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $1 [$2]" >&2
+		echo "  stdout: $(head -c 2000 "$T/out" 2>/dev/null)" >&2
+		echo "  stderr: $(head -c 2000 "$T/err" 2>/dev/null)" >&2
+	fi
+}
+has_out() { grep -F -q -- "$1" "$T/out"; }
+has_err() { grep -F -q -- "$1" "$T/err"; }
+pp() { "$PP" "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+
+FIX=$(cd "$FIX" && pwd -P) || exit 1
+case $PP in /*) ;; *) PP=$(pwd -P)/$PP ;; esac
+rm -rf "$T"
+mkdir -p "$T" || exit 1
+T=$(cd "$T" && pwd -P)
+cd "$T" || exit 1
+# The caller's own passprobe settings must not leak into what is checked here.
+for v in $(env | sed -n 's/^\(VK_PASSPROBE_PROFILER_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+unset VK_INSTANCE_LAYERS VK_ADD_LAYER_PATH VK_LAYER_SETTINGS_PATH
+export XDG_DATA_HOME="$T/xdg"
+
+# ---- help, version, usage errors
+pp --help
+check "--help exits 0" '[ $rc -eq 0 ]'
+check "--help shows usage" 'has_out "usage: passprobe"'
+pp --version
+check "--version" '[ $rc -eq 0 ] && grep -q "^passprobe [0-9]" "$T/out"'
+pp
+check "no command exits 2" '[ $rc -eq 2 ] && has_err "usage: passprobe"'
+pp frobnicate
+check "unknown command exits 2" '[ $rc -eq 2 ]'
+check "unknown command is named" 'has_err "unknown command '"'"'frobnicate'"'"'"'
+check "unknown command shows usage" 'has_err "usage: passprobe"'
+pp help run
+check "help run" '[ $rc -eq 0 ] && has_out "usage: passprobe run"'
+pp help report
+check "help report" '[ $rc -eq 0 ] && has_out "usage: passprobe report"'
+pp help settings
+check "help settings lists keys" '[ $rc -eq 0 ] && has_out "log_level" && has_out "output_dir"'
+pp help nonsense
+check "help on a non-command exits 2" '[ $rc -eq 2 ]'
+pp run --help
+check "run --help" '[ $rc -eq 0 ] && has_out "usage: passprobe run"'
+pp run
+check "run without a program exits 2" '[ $rc -eq 2 ] && has_err "no program"'
+pp run --bogus -- true
+check "run with an unknown option exits 2" '[ $rc -eq 2 ] && has_err "--bogus"'
+
+# ---- run: settings are checked before anything runs
+rm -f marker
+pp run --set no_such_key=1 -- sh -c 'touch marker'
+check "bad --set key exits 2" '[ $rc -eq 2 ]'
+check "bad --set key is named" 'has_err "no_such_key" && has_err "not a known setting"'
+check "bad --set key: program not run" '[ ! -e marker ]'
+pp run --set log_level=loud -- sh -c 'touch marker'
+check "bad --set value exits 2" '[ $rc -eq 2 ]'
+check "bad --set value is explained" 'has_err "loud" && has_err "log_level" && has_err "debug"'
+check "bad --set value: program not run" '[ ! -e marker ]'
+check "bad --set value: one message, no keeping-default tail" '! has_err "keeping"'
+pp run --set log_level -- sh -c 'touch marker'
+check "--set without = exits 2" '[ $rc -eq 2 ] && has_err "KEY=VALUE" && [ ! -e marker ]'
+pp run -o '' -- sh -c 'touch marker'
+check "empty -o exits 2" '[ $rc -eq 2 ] && [ ! -e marker ]'
+pp run --set report_frames=0 -- sh -c 'touch marker'
+check "out-of-range --set exits 2" '[ $rc -eq 2 ] && has_err "report_frames" && [ ! -e marker ]'
+
+# ---- run: environment and exit status
+VK_INSTANCE_LAYERS=VK_LAYER_other pp run -o out --set log_level=debug -- \
+	sh -c 'echo "$VK_INSTANCE_LAYERS"; echo "$VK_PASSPROBE_PROFILER_OUTPUT_DIR"; echo "$VK_PASSPROBE_PROFILER_LOG_LEVEL"; exit 7'
+check "exit status forwarded" '[ $rc -eq 7 ]'
+check "layer prepended, existing kept" '[ "$(sed -n 1p "$T/out")" = "VK_LAYER_PASSPROBE_profiler:VK_LAYER_other" ]'
+check "-o sets the output dir (absolute)" '[ "$(sed -n 2p "$T/out")" = "$T/out" ]'
+check "--set becomes VK_PASSPROBE_PROFILER_<KEY>" '[ "$(sed -n 3p "$T/out")" = "debug" ]'
+
+VK_INSTANCE_LAYERS=VK_LAYER_a:VK_LAYER_PASSPROBE_profiler pp run -- sh -c 'echo "$VK_INSTANCE_LAYERS"'
+check "layer not duplicated" '[ "$(cat "$T/out")" = "VK_LAYER_a:VK_LAYER_PASSPROBE_profiler" ]'
+
+pp run -- sh -c 'echo "$VK_INSTANCE_LAYERS"; echo "$VK_PASSPROBE_PROFILER_OUTPUT_DIR"'
+check "exit 0 forwarded" '[ $rc -eq 0 ]'
+check "layer set alone" '[ "$(sed -n 1p "$T/out")" = "VK_LAYER_PASSPROBE_profiler" ]'
+check "default output dir is absolute passprobe-out" '[ "$(sed -n 2p "$T/out")" = "$T/passprobe-out" ]'
+check "no output message" 'has_err "no output was written to $T/passprobe-out"'
+
+VK_PASSPROBE_PROFILER_OUTPUT_DIR=envdir pp run -- sh -c 'echo "$VK_PASSPROBE_PROFILER_OUTPUT_DIR"'
+check "output dir from the environment kept (made absolute)" '[ "$(cat "$T/out")" = "$T/envdir" ]'
+
+# Installed layout: bin/passprobe finds ../share/vulkan/explicit_layer.d.
+mkdir -p prefix/bin prefix/share/vulkan/explicit_layer.d
+cp "$PP" prefix/bin/passprobe
+echo '{}' > prefix/share/vulkan/explicit_layer.d/VkLayer_passprobe.json
+VK_ADD_LAYER_PATH=/somewhere/else "$T/prefix/bin/passprobe" run -- sh -c 'echo "$VK_ADD_LAYER_PATH"' >"$T/out" 2>"$T/err"
+rc=$?
+check "installed layout: manifest dir prepended" '[ $rc -eq 0 ] && [ "$(cat "$T/out")" = "$T/prefix/share/vulkan/explicit_layer.d:/somewhere/else" ]'
+VK_ADD_LAYER_PATH="$T/prefix/share/vulkan/explicit_layer.d" "$T/prefix/bin/passprobe" run -- sh -c 'echo "$VK_ADD_LAYER_PATH"' >"$T/out" 2>"$T/err"
+check "manifest dir not duplicated" '[ "$(cat "$T/out")" = "$T/prefix/share/vulkan/explicit_layer.d" ]'
+
+pp run -- sh -c 'kill -TERM $$'
+check "signal death becomes 128+N" '[ $rc -eq 143 ]'
+
+pp run -- /nonexistent/program --flag
+check "missing program exits 127" '[ $rc -eq 127 ] && has_err "cannot run '"'"'/nonexistent/program'"'"'"'
+check "missing program: no output message" '! has_err "output"'
+
+# SIGTERM sent to passprobe reaches the program, whose own exit status comes back.
+rm -f ready
+"$PP" run -- sh -c 'trap "exit 42" TERM; touch ready; while :; do sleep 0.05; done' >"$T/out" 2>"$T/err" &
+ppid=$!
+i=0
+while [ ! -e ready ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $ppid
+wait $ppid
+rc=$?
+check "SIGTERM forwarded to the program" '[ $rc -eq 42 ]'
+
+# ---- run: the output message lists what was written
+pp run -o out2 -- sh -c 'mkdir -p "$VK_PASSPROBE_PROFILER_OUTPUT_DIR" && echo "{}" > "$VK_PASSPROBE_PROFILER_OUTPUT_DIR/report.json" && : > "$VK_PASSPROBE_PROFILER_OUTPUT_DIR/passes.csv"'
+check "output message lists existing files" 'has_err "passprobe: output in $T/out2 (report.json, passes.csv)"'
+
+pp run -o 'outp-%p' -- sh -c 'echo "$VK_PASSPROBE_PROFILER_OUTPUT_DIR"; mkdir -p "outp-$$" && echo "{}" > "outp-$$/trace.json"; echo $$'
+child=$(sed -n 2p "$T/out")
+check "%p passed through to the layer" '[ "$(sed -n 1p "$T/out")" = "$T/outp-%p" ]'
+check "%p expanded with the program pid in the message" 'has_err "output in $T/outp-$child (trace.json)"'
+
+touch -d '2001-01-01' out2/report.json out2/passes.csv
+pp run -o out2 -- true
+check "old files are not reported as new" 'has_err "no new output in $T/out2"'
+
+# ---- report
+pp report "$T/does-not-exist"
+check "report on a missing dir exits 1" '[ $rc -eq 1 ] && has_err "cannot read" && has_err "does-not-exist"'
+mkdir -p emptydir
+pp report emptydir
+check "report on a dir without report.json" '[ $rc -eq 1 ] && has_err "has no report.json"'
+pp report "$FIX/not_json"
+check "report on broken JSON exits 1" '[ $rc -eq 1 ]'
+check "broken JSON: line:column" 'has_err "is not valid JSON: line 4:15"'
+pp report "$FIX/wrong_schema"
+check "report on a foreign file" '[ $rc -eq 1 ] && has_err "not a passprobe report" && has_err "some-other-tool"'
+pp report "$FIX/future_version/report.json"
+check "report from a newer version" '[ $rc -eq 1 ] && has_err "version 2" && has_err "newer passprobe"'
+pp report "$FIX/bad_summary"
+check "report with a bad summary names the field" '[ $rc -eq 1 ] && has_err "summary.passes[0].count"'
+pp report "$FIX/valid"
+check "valid report exits 0" '[ $rc -eq 0 ]'
+check "valid report: header" 'has_out "passprobe: per-pass GPU time over 240 frames (llvmpipe (LLVM 15.0.6, 256 bits))"'
+check "valid report: frame line" 'has_out "frame GPU time: mean 6.54 ms, p50 6.40 ms, p95 7.10 ms"'
+check "valid report: columns" 'grep -q "pass *kind *per frame *mean *p50 *p95 *max *share" "$T/out"'
+check "valid report: ranked by GPU time per frame" '[ "$(grep -n -o "gbuffer\|shadow\|blur\|upload" "$T/out" | cut -d: -f2 | tr "\n" " ")" = "gbuffer shadow blur upload " ]'
+check "valid report: values" 'grep -q "gbuffer *render *1 *3.00 ms *2.95 ms *3.30 ms *4.10 ms *46.0%" "$T/out"'
+check "valid report: unmeasured is n/a" 'grep -q "upload *transfer *1 *n/a *n/a *n/a *n/a *n/a" "$T/out"'
+pp report --top 1 "$FIX/valid/report.json"
+check "--top 1" '[ $rc -eq 0 ] && has_out "gbuffer" && ! has_out "shadow" && has_out "3 more passes not shown"'
+pp report --top x "$FIX/valid"
+check "bad --top exits 2" '[ $rc -eq 2 ]'
+pp report
+check "report without a path exits 2" '[ $rc -eq 2 ]'
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,613 @@
+/* JSON writer and reader: escaping, numbers, nesting, error latching, the strict reader's
+ * accept/reject table, and writer -> reader round trips. */
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr_json.h"
+#include "check.h"
+
+/* Writes one value through fn into a fresh compact memory writer and returns the text. */
+static char g_out[4096];
+
+static const char *write_string_n(const char *s, size_t n)
+{
+	struct pp_json_writer w;
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_write_string_n(&w, s, n);
+	int rc = pp_json_writer_finish(&w);
+	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_writer_mem(&w, NULL));
+	pp_json_writer_release(&w);
+	return g_out;
+}
+
+static const char *write_double(double v)
+{
+	struct pp_json_writer w;
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_write_double(&w, v);
+	int rc = pp_json_writer_finish(&w);
+	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_writer_mem(&w, NULL));
+	pp_json_writer_release(&w);
+	return g_out;
+}
+
+static void test_writer_basic(void)
+{
+	struct pp_json_writer w;
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_begin_object(&w);
+	pp_json_write_key(&w, "s");
+	pp_json_write_string(&w, "x");
+	pp_json_write_key(&w, "i");
+	pp_json_write_int(&w, INT64_MIN);
+	pp_json_write_key(&w, "u");
+	pp_json_write_uint(&w, UINT64_MAX);
+	pp_json_write_key(&w, "d");
+	pp_json_write_double(&w, 0.1);
+	pp_json_write_key(&w, "b");
+	pp_json_write_bool(&w, true);
+	pp_json_write_key(&w, "f");
+	pp_json_write_bool(&w, false);
+	pp_json_write_key(&w, "n");
+	pp_json_write_null(&w);
+	pp_json_write_key(&w, "ns");
+	pp_json_write_string(&w, NULL);
+	pp_json_write_key(&w, "a");
+	pp_json_begin_array(&w);
+	pp_json_write_int(&w, 1);
+	pp_json_begin_object(&w);
+	pp_json_end_object(&w);
+	pp_json_begin_array(&w);
+	pp_json_end_array(&w);
+	pp_json_end_array(&w);
+	pp_json_end_object(&w);
+	CHECK(pp_json_writer_finish(&w) == 0);
+	CHECK_STR(pp_json_writer_mem(&w, NULL),
+		  "{\"s\":\"x\",\"i\":-9223372036854775808,\"u\":18446744073709551615,\"d\":0.1,"
+		  "\"b\":true,\"f\":false,\"n\":null,\"ns\":null,\"a\":[1,{},[]]}");
+	size_t len = 0;
+	char *taken = pp_json_writer_mem_take(&w, &len);
+	CHECK(taken && len == strlen(taken));
+	CHECK_STR(pp_json_writer_mem(&w, NULL), "");
+	free(taken);
+	pp_json_writer_release(&w);
+}
+
+static void test_writer_pretty(void)
+{
+	struct pp_json_writer w;
+	pp_json_writer_init_mem(&w, 0, 2);
+	pp_json_begin_object(&w);
+	pp_json_write_key(&w, "a");
+	pp_json_begin_array(&w);
+	pp_json_write_int(&w, 1);
+	pp_json_write_int(&w, 2);
+	pp_json_end_array(&w);
+	pp_json_write_key(&w, "e");
+	pp_json_begin_object(&w);
+	pp_json_end_object(&w);
+	pp_json_end_object(&w);
+	CHECK(pp_json_writer_finish(&w) == 0);
+	CHECK_STR(pp_json_writer_mem(&w, NULL), "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"e\": {}\n}");
+	pp_json_writer_release(&w);
+}
+
+static void test_writer_escaping(void)
+{
+	CHECK_STR(write_string_n("a\"b\\c", 5), "\"a\\\"b\\\\c\"");
+	CHECK_STR(write_string_n("\n\r\t\b\f", 5), "\"\\n\\r\\t\\b\\f\"");
+	CHECK_STR(write_string_n("\x01\x1f\x7f", 3), "\"\\u0001\\u001f\x7f\"");
+	CHECK_STR(write_string_n("a\0b", 3), "\"a\\u0000b\"");
+	CHECK_STR(write_string_n("/", 1), "\"/\"");
+	/* Valid UTF-8 passes through untouched. */
+	CHECK_STR(write_string_n("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9),
+		  "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+	/* Invalid bytes become U+FFFD, one per maximal invalid subpart. */
+	CHECK_STR(write_string_n("a\xff" "b", 3), "\"a\xef\xbf\xbd" "b\"");
+	CHECK_STR(write_string_n("\xe2\x82", 2), "\"\xef\xbf\xbd\"");           /* truncated */
+	CHECK_STR(write_string_n("\xe2\x82x", 3), "\"\xef\xbf\xbdx\"");         /* cut short */
+	CHECK_STR(write_string_n("\xc0\xaf", 2), "\"\xef\xbf\xbd\xef\xbf\xbd\""); /* overlong */
+	CHECK_STR(write_string_n("\xed\xa0\x80", 3),                             /* surrogate */
+		  "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+	CHECK_STR(write_string_n("\xf4\x90\x80\x80", 4),                         /* > U+10FFFF */
+		  "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+	CHECK_STR(write_string_n("\x80", 1), "\"\xef\xbf\xbd\"");
+	CHECK_STR(write_string_n("", 0), "\"\"");
+}
+
+static void test_writer_numbers(void)
+{
+	CHECK_STR(write_double(0.1), "0.1");
+	CHECK_STR(write_double(1.5), "1.5");
+	CHECK_STR(write_double(100), "100");
+	CHECK_STR(write_double(-0.0), "-0");
+	CHECK_STR(write_double(1e300), "1e+300");
+	CHECK_STR(write_double(1.0 / 3.0), "0.3333333333333333");
+	CHECK_STR(write_double(NAN), "null");
+	CHECK_STR(write_double(INFINITY), "null");
+	CHECK_STR(write_double(-INFINITY), "null");
+	CHECK(strtod(write_double(5e-324), NULL) == 5e-324);
+	CHECK(strtod(write_double(1.7976931348623157e308), NULL) == 1.7976931348623157e308);
+
+	/* A comma locale must not leak into JSON (skipped where no such locale is installed). */
+	const char *locales[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "C.UTF-8" };
+	for (size_t i = 0; i < sizeof(locales) / sizeof(locales[0]); i++) {
+		if (!setlocale(LC_NUMERIC, locales[i]))
+			continue;
+		CHECK_STR(write_double(1.5), "1.5");
+		struct pp_json_value *v = NULL;
+		CHECK(pp_json_parse("2.25", 4, NULL, &v, NULL, 0) == 0);
+		double d = 0;
+		CHECK(pp_json_get_double(v, &d) && d == 2.25);
+		pp_json_free(v);
+	}
+	setlocale(LC_NUMERIC, "C");
+}
+
+static void test_writer_misuse(void)
+{
+	struct pp_json_writer w;
+
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_begin_object(&w);
+	CHECK(pp_json_write_int(&w, 1) == -EINVAL); /* value without a key */
+	CHECK(pp_json_write_key(&w, "a") == -EINVAL); /* latched */
+	CHECK(pp_json_writer_finish(&w) == -EINVAL);
+	pp_json_writer_release(&w);
+
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_begin_array(&w);
+	CHECK(pp_json_write_key(&w, "a") == -EINVAL);
+	pp_json_writer_release(&w);
+
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_begin_array(&w);
+	CHECK(pp_json_end_object(&w) == -EINVAL);
+	pp_json_writer_release(&w);
+
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_write_int(&w, 1);
+	CHECK(pp_json_write_int(&w, 2) == -EINVAL); /* second top-level value */
+	pp_json_writer_release(&w);
+
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_begin_object(&w);
+	pp_json_write_key(&w, "k");
+	CHECK(pp_json_end_object(&w) == -EINVAL); /* key without value */
+	pp_json_writer_release(&w);
+
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_begin_array(&w);
+	CHECK(pp_json_writer_finish(&w) == -EINVAL); /* unclosed */
+	pp_json_writer_release(&w);
+
+	pp_json_writer_init_mem(&w, 0, 0);
+	CHECK(pp_json_writer_finish(&w) == -EINVAL); /* nothing written */
+	pp_json_writer_release(&w);
+
+	pp_json_writer_init_mem(&w, 0, 0);
+	int rc = 0;
+	for (int i = 0; i < PP_JSON_MAX_DEPTH; i++)
+		rc |= pp_json_begin_array(&w);
+	CHECK(rc == 0);
+	CHECK(pp_json_begin_array(&w) == -EINVAL); /* deeper than the reader accepts */
+	pp_json_writer_release(&w);
+
+	/* Memory limit. */
+	pp_json_writer_init_mem(&w, 8, 0);
+	pp_json_write_string(&w, "0123456789");
+	CHECK(pp_json_writer_error(&w) == -ENOSPC);
+	CHECK(pp_json_writer_finish(&w) == -ENOSPC);
+	pp_json_writer_release(&w);
+
+	/* No FILE. */
+	pp_json_writer_init_file(&w, NULL, 0);
+	CHECK(pp_json_write_null(&w) == -EBADF);
+}
+
+static void test_writer_file(void)
+{
+	struct pp_json_writer w;
+	FILE *f = fopen("/dev/full", "w");
+	CHECK(f != NULL);
+	if (f) {
+		pp_json_writer_init_file(&w, f, 0);
+		pp_json_begin_array(&w);
+		for (int i = 0; i < 10000; i++)
+			pp_json_write_string(&w, "some text to fill the stdio buffer");
+		pp_json_end_array(&w);
+		CHECK(pp_json_writer_finish(&w) == -ENOSPC);
+		fclose(f);
+	}
+
+	f = tmpfile();
+	CHECK(f != NULL);
+	if (f) {
+		pp_json_writer_init_file(&w, f, 0);
+		pp_json_begin_object(&w);
+		pp_json_write_key(&w, "k");
+		pp_json_write_string(&w, "v");
+		pp_json_end_object(&w);
+		CHECK(pp_json_writer_finish(&w) == 0);
+		rewind(f);
+		char buf[64] = { 0 };
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		CHECK(n == 9);
+		CHECK_STR(buf, "{\"k\":\"v\"}");
+		fclose(f);
+	}
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Reader
+ * ----------------------------------------------------------------------------------------*/
+
+struct parse_case {
+	const char *text;
+	size_t len; /* 0: strlen(text) */
+	bool ok;
+};
+
+static void test_reader_table(void)
+{
+	static char deep_ok[2 * PP_JSON_MAX_DEPTH + 1], deep_bad[2 * PP_JSON_MAX_DEPTH + 3];
+	for (int i = 0; i < PP_JSON_MAX_DEPTH; i++) {
+		deep_ok[i] = '[';
+		deep_ok[2 * PP_JSON_MAX_DEPTH - 1 - i] = ']';
+	}
+	for (int i = 0; i < PP_JSON_MAX_DEPTH + 1; i++) {
+		deep_bad[i] = '[';
+		deep_bad[2 * PP_JSON_MAX_DEPTH + 1 - i] = ']';
+	}
+
+	const struct parse_case cases[] = {
+		/* accepted */
+		{ "0", 0, true },
+		{ "-0", 0, true },
+		{ "1.5e10", 0, true },
+		{ "1E+2", 0, true },
+		{ "-1e-2", 0, true },
+		{ "1e-400", 0, true }, /* underflows to 0: representable */
+		{ "123456789012345678901234567890", 0, true },
+		{ "\"x\"", 0, true },
+		{ "true", 0, true },
+		{ "false", 0, true },
+		{ "null", 0, true },
+		{ "[]", 0, true },
+		{ "{}", 0, true },
+		{ " \t\r\n[1 , 2,3 ]\n ", 0, true },
+		{ "{\"a\":{\"b\":[null,{}]}}", 0, true },
+		{ "\"\\u00e9\\/\\b\\f\\n\\r\\t\\\"\\\\\"", 0, true },
+		{ "\"\\ud83d\\ude00\"", 0, true },
+		{ "\"\\u0000\"", 0, true },
+		{ "\xef\xbb\xbf{}", 0, true }, /* leading BOM skipped */
+		{ "{\"a\":1,\"a\":2}", 0, true },
+		{ "\"\xc3\xa9\xf0\x9f\x98\x80\"", 0, true },
+		{ deep_ok, 0, true },
+		/* rejected */
+		{ "", 0, false },
+		{ " ", 0, false },
+		{ "[", 0, false },
+		{ "]", 0, false },
+		{ "[1,]", 0, false },
+		{ "{\"a\":1,}", 0, false },
+		{ "{a:1}", 0, false },
+		{ "{'a':1}", 0, false },
+		{ "{\"a\" 1}", 0, false },
+		{ "{\"a\":}", 0, false },
+		{ "{,}", 0, false },
+		{ "[,1]", 0, false },
+		{ "[1 2]", 0, false },
+		{ "01", 0, false },
+		{ "-01", 0, false },
+		{ "-", 0, false },
+		{ "1.", 0, false },
+		{ ".5", 0, false },
+		{ "+1", 0, false },
+		{ "1e", 0, false },
+		{ "1e+", 0, false },
+		{ "0x10", 0, false },
+		{ "NaN", 0, false },
+		{ "Infinity", 0, false },
+		{ "-Infinity", 0, false },
+		{ "1e400", 0, false },
+		{ "-1e400", 0, false },
+		{ "tru", 0, false },
+		{ "nul", 0, false },
+		{ "True", 0, false },
+		{ "truex", 0, false },
+		{ "\"abc", 0, false },
+		{ "\"\\x\"", 0, false },
+		{ "\"\\u12\"", 0, false },
+		{ "\"\\uZZZZ\"", 0, false },
+		{ "\"\\ud83d\"", 0, false },
+		{ "\"\\ude00\"", 0, false },
+		{ "\"\\ud83d\\u0041\"", 0, false },
+		{ "\"\\ud83dx\"", 0, false },
+		{ "\"a\tb\"", 0, false },
+		{ "\"\n\"", 0, false },
+		{ "\"\xff\"", 0, false },
+		{ "\"\xc0\xaf\"", 0, false },
+		{ "\"\xed\xa0\x80\"", 0, false },
+		{ "\"\xe2\x82\"", 0, false },
+		{ "1 2", 0, false },
+		{ "{} x", 0, false },
+		{ "/* c */ 1", 0, false },
+		{ "// c\n1", 0, false },
+		{ "[1]\0", 4, false },
+		{ "\0", 1, false },
+		{ "\v1", 0, false },
+		{ "\f1", 0, false },
+		{ "\xc2\xa0" "1", 0, false },
+		{ "[1]\xef\xbb\xbf", 0, false },
+		{ "\xef\xbb\xbf", 0, false },
+		{ deep_bad, 0, false },
+		{ "{\"a\":1}}", 0, false },
+		{ "[\"a\",]", 0, false },
+	};
+	size_t ncases = sizeof(cases) / sizeof(cases[0]);
+	CHECK(ncases >= 40);
+	for (size_t i = 0; i < ncases; i++) {
+		const struct parse_case *c = &cases[i];
+		size_t len = c->len ? c->len : strlen(c->text);
+		struct pp_json_value *v = NULL;
+		char err[256] = "unset";
+		int rc = pp_json_parse(c->text, len, NULL, &v, err, sizeof(err));
+		bool ok = rc == 0;
+		if (ok != c->ok)
+			fprintf(stderr, "case %zu (%.40s): expected %s, got rc %d: %s\n", i, c->text,
+				c->ok ? "accept" : "reject", rc, err);
+		CHECK(ok == c->ok);
+		if (ok) {
+			CHECK(v != NULL);
+		} else {
+			CHECK(v == NULL && rc == -EINVAL);
+			CHECK(strncmp(err, "line ", 5) == 0);
+		}
+		pp_json_free(v);
+	}
+}
+
+static struct pp_json_value *parse_ok(const char *text)
+{
+	struct pp_json_value *v = NULL;
+	char err[256];
+	int rc = pp_json_parse(text, strlen(text), NULL, &v, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "unexpected parse failure of %s: %s\n", text, err);
+	CHECK(rc == 0);
+	return v;
+}
+
+static void test_reader_values(void)
+{
+	struct pp_json_value *v;
+	int64_t i64;
+	uint64_t u64;
+	double d;
+	size_t len;
+
+	v = parse_ok("9223372036854775807");
+	CHECK(pp_json_get_int64(v, &i64) && i64 == INT64_MAX);
+	CHECK(pp_json_get_uint64(v, &u64) && u64 == (uint64_t)INT64_MAX);
+	pp_json_free(v);
+
+	v = parse_ok("9223372036854775808");
+	CHECK(!pp_json_get_int64(v, &i64));
+	CHECK(pp_json_get_uint64(v, &u64) && u64 == (uint64_t)INT64_MAX + 1);
+	pp_json_free(v);
+
+	v = parse_ok("18446744073709551615");
+	CHECK(pp_json_get_uint64(v, &u64) && u64 == UINT64_MAX);
+	pp_json_free(v);
+
+	v = parse_ok("18446744073709551616");
+	CHECK(!pp_json_get_uint64(v, &u64) && !pp_json_get_int64(v, &i64));
+	CHECK(pp_json_get_double(v, &d) && d == 18446744073709551616.0);
+	pp_json_free(v);
+
+	v = parse_ok("-9223372036854775808");
+	CHECK(pp_json_get_int64(v, &i64) && i64 == INT64_MIN);
+	CHECK(!pp_json_get_uint64(v, &u64));
+	pp_json_free(v);
+
+	v = parse_ok("-9223372036854775809");
+	CHECK(!pp_json_get_int64(v, &i64));
+	pp_json_free(v);
+
+	v = parse_ok("1e3");
+	CHECK(pp_json_get_int64(v, &i64) && i64 == 1000);
+	pp_json_free(v);
+
+	v = parse_ok("-2.5");
+	CHECK(!pp_json_get_int64(v, &i64) && pp_json_get_double(v, &d) && d == -2.5);
+	pp_json_free(v);
+
+	v = parse_ok("\"\\ud83d\\ude00\\u00e9a\\u0000b\"");
+	const char *s = pp_json_get_string(v, &len);
+	CHECK(s && len == 9 && memcmp(s, "\xf0\x9f\x98\x80\xc3\xa9" "a\0b", 9) == 0);
+	pp_json_free(v);
+
+	v = parse_ok("{\"a\":1,\"b\":[true,null,\"x\"],\"a\":2}");
+	CHECK(pp_json_is_object(v) && pp_json_object_size(v) == 3);
+	CHECK(pp_json_get_int64(pp_json_object_get(v, "a"), &i64) && i64 == 1); /* first wins */
+	const struct pp_json_value *b = pp_json_object_get(v, "b");
+	CHECK(pp_json_is_array(b) && pp_json_array_size(b) == 3);
+	bool bv = false;
+	CHECK(pp_json_get_bool(pp_json_array_at(b, 0), &bv) && bv);
+	CHECK(pp_json_is_null(pp_json_array_at(b, 1)));
+	CHECK(strcmp(pp_json_get_string(pp_json_array_at(b, 2), NULL), "x") == 0);
+	CHECK(pp_json_array_at(b, 3) == NULL);
+	CHECK(pp_json_object_get(v, "missing") == NULL);
+	CHECK(pp_json_object_get(b, "a") == NULL); /* wrong type answers absent */
+	CHECK(strcmp(pp_json_object_at(v, 1)->key, "b") == 0);
+	CHECK(pp_json_object_at(v, 3) == NULL);
+	CHECK(pp_json_type_of(NULL) == PP_JSON_NULL && !pp_json_is_null(NULL));
+	CHECK(pp_json_array_size(NULL) == 0 && pp_json_get_string(NULL, NULL) == NULL);
+	pp_json_free(v);
+	pp_json_free(NULL);
+}
+
+static void test_reader_errors(void)
+{
+	struct pp_json_value *v = NULL;
+	char err[256];
+	const char *t = "{\n  \"a\": tru\n}";
+	CHECK(pp_json_parse(t, strlen(t), NULL, &v, err, sizeof(err)) == -EINVAL);
+	CHECK(strncmp(err, "line 2:8: ", 10) == 0);
+
+	t = "[1,\n2,\n]";
+	CHECK(pp_json_parse(t, strlen(t), NULL, &v, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "line 3:1") && strstr(err, "trailing comma"));
+
+	t = "{\"a\":1} // note";
+	CHECK(pp_json_parse(t, strlen(t), NULL, &v, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "line 1:9") && strstr(err, "comments"));
+
+	/* A tiny error buffer still gets a terminated message. */
+	char tiny[6];
+	CHECK(pp_json_parse("[", 1, NULL, &v, tiny, sizeof(tiny)) == -EINVAL);
+	CHECK(strlen(tiny) == 5);
+
+	/* Limits. */
+	struct pp_json_limits lim = { .max_len = 4 };
+	CHECK(pp_json_parse("[1,2]", 5, &lim, &v, err, sizeof(err)) == -EFBIG && v == NULL);
+	CHECK(strstr(err, "limit") != NULL);
+
+	size_t n = 200000;
+	char *big = malloc(n);
+	CHECK(big != NULL);
+	if (big) {
+		big[0] = '[';
+		for (size_t i = 1; i + 1 < n; i += 2) {
+			big[i] = '0';
+			big[i + 1] = ',';
+		}
+		big[n - 1] = ']';
+		if (big[n - 2] == ',')
+			big[n - 2] = ' ';
+		struct pp_json_limits mem = { .max_memory = 100000 };
+		CHECK(pp_json_parse(big, n, &mem, &v, err, sizeof(err)) == -ENOMEM && v == NULL);
+		CHECK(pp_json_parse(big, n, NULL, &v, err, sizeof(err)) == 0);
+		CHECK(pp_json_array_size(v) == n / 2 - 1);
+		pp_json_free(v);
+		free(big);
+	}
+	CHECK(pp_json_parse(NULL, 0, NULL, &v, err, sizeof(err)) == -EINVAL);
+	CHECK(pp_json_parse(NULL, 3, NULL, &v, err, sizeof(err)) == -EINVAL);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Round trip
+ * ----------------------------------------------------------------------------------------*/
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rng_next(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void test_round_trip(void)
+{
+	enum { NDOUBLES = 2000 };
+	static double doubles[NDOUBLES];
+	for (int i = 0; i < NDOUBLES; i++) {
+		double d;
+		do {
+			uint64_t bits = rng_next();
+			memcpy(&d, &bits, sizeof(d));
+		} while (!isfinite(d));
+		doubles[i] = i % 3 ? d : (double)(int64_t)rng_next() / 1000.0;
+	}
+	/* Every code point class the writer passes through, plus escapes. */
+	char text[512];
+	size_t tl = 0;
+	for (int c = 1; c < 0x80; c++)
+		text[tl++] = (char)c;
+	memcpy(text + tl, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf", 13);
+	tl += 13;
+	text[tl++] = '\0';
+	text[tl++] = 'z';
+
+	struct pp_json_writer w;
+	for (int indent = 0; indent <= 4; indent += 4) {
+		pp_json_writer_init_mem(&w, 0, indent);
+		pp_json_begin_object(&w);
+		pp_json_write_key(&w, "doubles");
+		pp_json_begin_array(&w);
+		for (int i = 0; i < NDOUBLES; i++)
+			pp_json_write_double(&w, doubles[i]);
+		pp_json_end_array(&w);
+		pp_json_write_key(&w, "text");
+		pp_json_write_string_n(&w, text, tl);
+		pp_json_write_key(&w, "ints");
+		pp_json_begin_array(&w);
+		pp_json_write_int(&w, INT64_MIN);
+		pp_json_write_int(&w, -1);
+		pp_json_write_uint(&w, UINT64_MAX);
+		pp_json_end_array(&w);
+		pp_json_write_key(&w, "nested");
+		for (int i = 0; i < PP_JSON_MAX_DEPTH - 1; i++)
+			pp_json_begin_array(&w);
+		for (int i = 0; i < PP_JSON_MAX_DEPTH - 1; i++)
+			pp_json_end_array(&w);
+		pp_json_end_object(&w);
+		CHECK(pp_json_writer_finish(&w) == 0);
+
+		size_t len;
+		const char *out = pp_json_writer_mem(&w, &len);
+		struct pp_json_value *root = NULL;
+		char err[256];
+		int rc = pp_json_parse(out, len, NULL, &root, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "round trip parse failed: %s\n", err);
+		CHECK(rc == 0);
+		const struct pp_json_value *arr = pp_json_object_get(root, "doubles");
+		CHECK(pp_json_array_size(arr) == NDOUBLES);
+		int mismatches = 0;
+		for (int i = 0; i < NDOUBLES; i++) {
+			double d = NAN;
+			if (!pp_json_get_double(pp_json_array_at(arr, i), &d) ||
+			    memcmp(&d, &doubles[i], sizeof(d)) != 0) {
+				if (mismatches++ < 5)
+					fprintf(stderr, "double %d: wrote %.17g read %.17g\n", i,
+						doubles[i], d);
+			}
+		}
+		CHECK(mismatches == 0);
+		size_t sl = 0;
+		const char *s = pp_json_get_string(pp_json_object_get(root, "text"), &sl);
+		CHECK(s && sl == tl && memcmp(s, text, tl) == 0);
+		const struct pp_json_value *ints = pp_json_object_get(root, "ints");
+		int64_t i64 = 0;
+		uint64_t u64 = 0;
+		CHECK(pp_json_get_int64(pp_json_array_at(ints, 0), &i64) && i64 == INT64_MIN);
+		CHECK(pp_json_get_int64(pp_json_array_at(ints, 1), &i64) && i64 == -1);
+		CHECK(pp_json_get_uint64(pp_json_array_at(ints, 2), &u64) && u64 == UINT64_MAX);
+		pp_json_free(root);
+		pp_json_writer_release(&w);
+	}
+}
+
+int main(void)
+{
+	test_writer_basic();
+	test_writer_pretty();
+	test_writer_escaping();
+	test_writer_numbers();
+	test_writer_misuse();
+	test_writer_file();
+	test_reader_table();
+	test_reader_values();
+	test_reader_errors();
+	test_round_trip();
+	return check_finish();
+}
