@@ -294,6 +294,18 @@ extern _Thread_local struct pp_command_buffer_cache pp_command_buffer_cache_tls
 	__attribute__((tls_model("initial-exec")));
 struct pp_command_buffer *pp_command_buffer_get_slow(VkCommandBuffer cb);
 
+/* The cached record, or NULL on a miss (and for untracked command buffers). No call, so
+ * hooks that use it keep a call-free fast path. */
+static inline struct pp_command_buffer *pp_command_buffer_cached(VkCommandBuffer cb)
+{
+	struct pp_command_buffer_cache *c = &pp_command_buffer_cache_tls;
+	if (__builtin_expect(c->handle == cb &&
+				     c->epoch == __atomic_load_n(&pp_command_buffer_epoch, __ATOMIC_RELAXED),
+			     1))
+		return c->record;
+	return NULL;
+}
+
 static inline struct pp_command_buffer *pp_command_buffer_get(VkCommandBuffer cb)
 {
 	struct pp_command_buffer_cache *c = &pp_command_buffer_cache_tls;

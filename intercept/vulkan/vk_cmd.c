@@ -465,14 +465,15 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool, 
 	dev->vk.CmdEndQuery(cb, pool, query);
 }
 
-/* ---- draws: the hot path ---------------------------------------------------------------- */
+/* ---- draws and dispatches: the hot path -------------------------------------------------- */
 
 /* Per-draw timing (opt-in): a timestamp pair around the draw. */
-static __attribute__((noinline)) void draw_timed_begin(struct pp_command_buffer *c, uint32_t *b)
+static __attribute__((noinline)) uint32_t draw_timed_begin(struct pp_command_buffer *c)
 {
-	*b = slot_take(c, PP_GPU_TIMESTAMP);
-	if (*b != PP_NO_SLOT)
-		pp_gpu_timer_write(c->device->timer, c->vk_cb, *b, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+	uint32_t b = slot_take(c, PP_GPU_TIMESTAMP);
+	if (b != PP_NO_SLOT)
+		pp_gpu_timer_write(c->device->timer, c->vk_cb, b, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+	return b;
 }
 
 static __attribute__((noinline)) void draw_timed_end(struct pp_command_buffer *c, uint32_t b)
@@ -483,99 +484,86 @@ static __attribute__((noinline)) void draw_timed_end(struct pp_command_buffer *c
 	pp_recording_draw_slot_add(c->rec, b, e);
 }
 
-#define DRAW_HOOK(call_down)                                                        \
-	do {                                                                        \
-		if (__builtin_expect(!c->per_draw, 1)) {                            \
-			call_down;                                                  \
-		} else {                                                            \
-			uint32_t slot_b;                                            \
-			draw_timed_begin(c, &slot_b);                               \
-			call_down;                                                  \
-			draw_timed_end(c, slot_b);                                  \
-		}                                                                   \
-	} while (0)
-
-VKAPI_ATTR void VKAPI_CALL pp_CmdDraw(VkCommandBuffer cb, uint32_t vertex_count, uint32_t instance_count,
-				      uint32_t first_vertex, uint32_t first_instance)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	if (__builtin_expect(!c, 0)) {
-		pp_vk_device_of(cb)->vk.CmdDraw(cb, vertex_count, instance_count, first_vertex, first_instance);
-		return;
+/* A hot hook has three paths, each ending in a tail call so the common one saves no
+ * registers: the cached command buffer (count, call down), per-draw timing (noinline), and
+ * the slow path (look the command buffer up, then the same again, or pass an untracked one
+ * straight through). COUNT is the workload update, with `c` in scope. */
+#define HOT_HOOK(fn, params, args, COUNT)                                                   \
+	static __attribute__((noinline)) void fn##_timed(struct pp_command_buffer *c, params) \
+	{                                                                                   \
+		uint32_t b = draw_timed_begin(c);                                           \
+		c->device->vk.fn args;                                                      \
+		draw_timed_end(c, b);                                                       \
+	}                                                                                   \
+	static inline void fn##_counted(struct pp_command_buffer *c, params)                 \
+	{                                                                                   \
+		COUNT;                                                                      \
+		if (__builtin_expect(c->per_draw, 0))                                       \
+			fn##_timed(c, args_of_##fn);                                       \
+		else                                                                        \
+			c->device->vk.fn args;                                              \
+	}                                                                                   \
+	static __attribute__((noinline)) void fn##_slow(params)                             \
+	{                                                                                   \
+		struct pp_command_buffer *c = pp_command_buffer_get_slow(cb);               \
+		if (c)                                                                      \
+			fn##_counted(c, args_of_##fn);                                     \
+		else                                                                        \
+			pp_vk_device_of(cb)->vk.fn args;                                    \
+	}                                                                                   \
+	VKAPI_ATTR void VKAPI_CALL pp_##fn(params)                                          \
+	{                                                                                   \
+		struct pp_command_buffer *c = pp_command_buffer_cached(cb);                 \
+		if (__builtin_expect(!c, 0))                                                \
+			fn##_slow(args_of_##fn);                                           \
+		else                                                                        \
+			fn##_counted(c, args_of_##fn);                                     \
 	}
-	struct pp_workload *w = c->rec->cur;
-	w->draws++;
-	w->instances += instance_count;
-	w->vertices += (uint64_t)vertex_count * instance_count;
-	DRAW_HOOK(c->device->vk.CmdDraw(cb, vertex_count, instance_count, first_vertex, first_instance));
-}
 
-VKAPI_ATTR void VKAPI_CALL pp_CmdDrawIndexed(VkCommandBuffer cb, uint32_t index_count, uint32_t instance_count,
-					     uint32_t first_index, int32_t vertex_offset, uint32_t first_instance)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	if (__builtin_expect(!c, 0)) {
-		pp_vk_device_of(cb)->vk.CmdDrawIndexed(cb, index_count, instance_count, first_index, vertex_offset,
-						       first_instance);
-		return;
-	}
-	struct pp_workload *w = c->rec->cur;
-	w->draws_indexed++;
-	w->instances += instance_count;
-	w->indices += (uint64_t)index_count * instance_count;
-	DRAW_HOOK(c->device->vk.CmdDrawIndexed(cb, index_count, instance_count, first_index, vertex_offset,
-					       first_instance));
-}
+#define P(...) __VA_ARGS__
 
-VKAPI_ATTR void VKAPI_CALL pp_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off, uint32_t count,
-					      uint32_t stride)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	if (__builtin_expect(!c, 0)) {
-		pp_vk_device_of(cb)->vk.CmdDrawIndirect(cb, buf, off, count, stride);
-		return;
-	}
-	c->rec->cur->draws_indirect++;
-	DRAW_HOOK(c->device->vk.CmdDrawIndirect(cb, buf, off, count, stride));
-}
+#define args_of_CmdDraw cb, vertex_count, instance_count, first_vertex, first_instance
+HOT_HOOK(CmdDraw,
+	 P(VkCommandBuffer cb, uint32_t vertex_count, uint32_t instance_count, uint32_t first_vertex,
+	   uint32_t first_instance),
+	 (cb, vertex_count, instance_count, first_vertex, first_instance), {
+		 struct pp_workload *w = c->rec->cur;
+		 w->draws++;
+		 w->instances += instance_count;
+		 w->vertices += (uint64_t)vertex_count * instance_count;
+	 })
 
-VKAPI_ATTR void VKAPI_CALL pp_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off,
-						     uint32_t count, uint32_t stride)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	if (__builtin_expect(!c, 0)) {
-		pp_vk_device_of(cb)->vk.CmdDrawIndexedIndirect(cb, buf, off, count, stride);
-		return;
-	}
-	c->rec->cur->draws_indirect++;
-	DRAW_HOOK(c->device->vk.CmdDrawIndexedIndirect(cb, buf, off, count, stride));
-}
+#define args_of_CmdDrawIndexed cb, index_count, instance_count, first_index, vertex_offset, first_instance
+HOT_HOOK(CmdDrawIndexed,
+	 P(VkCommandBuffer cb, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
+	   int32_t vertex_offset, uint32_t first_instance),
+	 (cb, index_count, instance_count, first_index, vertex_offset, first_instance), {
+		 struct pp_workload *w = c->rec->cur;
+		 w->draws_indexed++;
+		 w->instances += instance_count;
+		 w->indices += (uint64_t)index_count * instance_count;
+	 })
 
-VKAPI_ATTR void VKAPI_CALL pp_CmdDrawIndirectCount(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off,
-						   VkBuffer count_buf, VkDeviceSize count_off, uint32_t max,
-						   uint32_t stride)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	if (__builtin_expect(!c, 0)) {
-		pp_vk_device_of(cb)->vk.CmdDrawIndirectCount(cb, buf, off, count_buf, count_off, max, stride);
-		return;
-	}
-	c->rec->cur->draws_indirect_count++;
-	DRAW_HOOK(c->device->vk.CmdDrawIndirectCount(cb, buf, off, count_buf, count_off, max, stride));
-}
+#define args_of_CmdDrawIndirect cb, buf, off, count, stride
+HOT_HOOK(CmdDrawIndirect, P(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off, uint32_t count, uint32_t stride),
+	 (cb, buf, off, count, stride), c->rec->cur->draws_indirect++)
 
-VKAPI_ATTR void VKAPI_CALL pp_CmdDrawIndexedIndirectCount(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off,
-							  VkBuffer count_buf, VkDeviceSize count_off, uint32_t max,
-							  uint32_t stride)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	if (__builtin_expect(!c, 0)) {
-		pp_vk_device_of(cb)->vk.CmdDrawIndexedIndirectCount(cb, buf, off, count_buf, count_off, max, stride);
-		return;
-	}
-	c->rec->cur->draws_indirect_count++;
-	DRAW_HOOK(c->device->vk.CmdDrawIndexedIndirectCount(cb, buf, off, count_buf, count_off, max, stride));
-}
+#define args_of_CmdDrawIndexedIndirect cb, buf, off, count, stride
+HOT_HOOK(CmdDrawIndexedIndirect,
+	 P(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off, uint32_t count, uint32_t stride),
+	 (cb, buf, off, count, stride), c->rec->cur->draws_indirect++)
+
+#define args_of_CmdDrawIndirectCount cb, buf, off, count_buf, count_off, max, stride
+HOT_HOOK(CmdDrawIndirectCount,
+	 P(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off, VkBuffer count_buf, VkDeviceSize count_off,
+	   uint32_t max, uint32_t stride),
+	 (cb, buf, off, count_buf, count_off, max, stride), c->rec->cur->draws_indirect_count++)
+
+#define args_of_CmdDrawIndexedIndirectCount cb, buf, off, count_buf, count_off, max, stride
+HOT_HOOK(CmdDrawIndexedIndirectCount,
+	 P(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off, VkBuffer count_buf, VkDeviceSize count_off,
+	   uint32_t max, uint32_t stride),
+	 (cb, buf, off, count_buf, count_off, max, stride), c->rec->cur->draws_indirect_count++)
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdClearAttachments(VkCommandBuffer cb, uint32_t n, const VkClearAttachment *a,
 						  uint32_t nrects, const VkClearRect *rects)
