@@ -239,13 +239,21 @@ static void render_pass_close(struct pp_command_buffer *c)
 	c->per_draw = false;
 }
 
-static void begin_render_pass_common(struct pp_command_buffer *c, const VkRenderPassBeginInfo *info, const char *api)
+/* Secondaries executed while our statistics query is active would have to inherit its bits
+ * (VUID-vkCmdExecuteCommands-commandBuffer-00104), which the application's do not: such passes,
+ * and passes whose later subpasses might execute secondaries, go without statistics. */
+static const char *const reason_secondary_stats =
+	"secondary command buffers may execute inside: a statistics query there would be invalid";
+
+static void begin_render_pass_common(struct pp_command_buffer *c, const VkRenderPassBeginInfo *info,
+				     VkSubpassContents contents, const char *api)
 {
 	struct pp_pass_rec *p = render_pass_open(c, api);
 	if (p)
 		describe_render_pass(c, p, info);
 	timestamp_begin(c, p);
-	statistics_begin(c, p, true, NULL);
+	statistics_begin(c, p, contents == VK_SUBPASS_CONTENTS_INLINE && p && p->subpasses <= 1,
+			 reason_secondary_stats);
 	/* Timestamps inside a multiview pass take one query per view: per-draw timing skips them. */
 	c->per_draw = p && c->timestamps && pp_layer_settings.per_draw_timing && !c->multiview_mask;
 }
@@ -258,7 +266,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRenderPass(VkCommandBuffer cb, const VkRen
 		pp_vk_device_of(cb)->vk.CmdBeginRenderPass(cb, info, contents);
 		return;
 	}
-	begin_render_pass_common(c, info, "vkCmdBeginRenderPass");
+	begin_render_pass_common(c, info, contents, "vkCmdBeginRenderPass");
 	c->device->vk.CmdBeginRenderPass(cb, info, contents);
 }
 
@@ -270,7 +278,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRenderPass2(VkCommandBuffer cb, const VkRe
 		pp_vk_device_of(cb)->vk.CmdBeginRenderPass2(cb, info, subpass);
 		return;
 	}
-	begin_render_pass_common(c, info, "vkCmdBeginRenderPass2");
+	begin_render_pass_common(c, info, subpass->contents, "vkCmdBeginRenderPass2");
 	c->device->vk.CmdBeginRenderPass2(cb, info, subpass);
 }
 
@@ -365,7 +373,11 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRendering(VkCommandBuffer cb, const VkRend
 	 * cannot stay open across the split. */
 	if (!resuming)
 		timestamp_begin(c, p);
-	statistics_begin(c, p, !resuming && !suspending, "render pass suspended or resumed across command buffers");
+	if (info->flags & VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT)
+		statistics_begin(c, p, false, reason_secondary_stats);
+	else
+		statistics_begin(c, p, !resuming && !suspending,
+				 "render pass suspended or resumed across command buffers");
 	c->per_draw = p && c->timestamps && pp_layer_settings.per_draw_timing && !info->viewMask;
 	c->device->vk.CmdBeginRendering(cb, info);
 }
@@ -429,8 +441,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n,
 		p->flags |= PP_PASS_EXECUTE;
 	}
 	timestamp_begin(c, p);
-	bool graphics = c->family < dev->nfamilies && (dev->families[c->family].flags & VK_QUEUE_GRAPHICS_BIT);
-	statistics_begin(c, p, graphics, "queue family without graphics");
+	statistics_begin(c, p, false, reason_secondary_stats);
 	dev->vk.CmdExecuteCommands(cb, n, secondaries);
 	statistics_end(c, p);
 	timestamp_end(c, p);
