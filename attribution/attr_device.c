@@ -12,6 +12,9 @@
 
 #define LABEL_DEPTH 64
 #define MAX_PENDING_FRAMES 64
+/* A frame that never meets its delimiter (present-delimited frames in a program that never
+ * presents) is closed after this many submissions, so memory stays bounded. */
+#define MAX_FRAME_SUBMISSIONS 4096
 
 struct pp_submission {
 	struct pp_submission *next; /* within its frame, in submission order */
@@ -138,9 +141,7 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 		forced = true;
 		nts = 0;
 	}
-	/* Only slots that exist are read. */
-	uint32_t *map = NULL; /* not needed: we index by walking the same order twice */
-	(void)map;
+	/* Only slots that exist are read; the fill loop below walks them in the same order. */
 	for (uint32_t i = 0; i < 2 * s->npasses && nts; i++)
 		if (s->ts_slots[i] != PP_NO_SLOT)
 			slots[n++] = s->ts_slots[i];
@@ -162,9 +163,8 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 	if (!complete && !forced)
 		goto out;
 
-	uint32_t k = 0, kd = 2 * s->npasses;
-	/* kd indexes draw slots after the pass slots in the read order; recount pass slots first. */
-	kd = 0;
+	/* k walks the pass slots, kd the draw slots that follow them in the read order. */
+	uint32_t k = 0, kd = 0;
 	for (uint32_t i = 0; i < 2 * s->npasses; i++)
 		kd += s->ts_slots[i] != PP_NO_SLOT;
 	uint32_t draw_pair = 0;
@@ -240,8 +240,9 @@ out:
 
 void pp_attr_recording_release(struct pp_attr_device *d, struct pp_recording *r)
 {
-	if (!d || !r || !r->last_submission)
+	if (!d || !r)
 		return;
+	/* last_submission is cleared by harvests on other threads: read it under the lock. */
 	pthread_mutex_lock(&d->lock);
 	if (r->last_submission)
 		submission_harvest(d, r->last_submission, true);
@@ -636,6 +637,7 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 	else
 		f->subs = s;
 	f->subs_tail = s;
-	f->nsubs++;
+	if (++f->nsubs >= MAX_FRAME_SUBMISSIONS)
+		frame_close(d, "submission-limit");
 	pthread_mutex_unlock(&d->lock);
 }

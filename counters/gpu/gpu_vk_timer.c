@@ -41,8 +41,8 @@ struct pp_gpu_timer {
 	bool calibrated;
 	uint64_t calib_tick, calib_host_ns, calib_at_ns;
 	bool estimated_valid;
-	int64_t estimated_offset_ns; /* host = ticks*period + offset, raised so GPU never precedes submit */
-	uint64_t last_submit_ns;
+	int64_t estimated_offset_ns; /* host = ticks*period + offset */
+	uint64_t first_submit_ns;
 	uint64_t valid_mask;
 };
 
@@ -271,17 +271,12 @@ void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n
 		}
 		i += run;
 	}
-	/* Uncalibrated: GPU work cannot start before it was submitted, so the offset is the
-	 * smallest that puts the earliest timestamp at or after the latest submit we know of
-	 * that precedes it. Documented as an estimate. */
-	if (!t->calibrated && min_gpu_ns != UINT64_MAX && t->last_submit_ns) {
-		int64_t need = (int64_t)t->last_submit_ns - (int64_t)min_gpu_ns;
-		if (!t->estimated_valid || need > t->estimated_offset_ns) {
-			/* Only the first estimate and later raises move it, so times stay monotone. */
-			if (!t->estimated_valid)
-				t->estimated_offset_ns = need;
-			t->estimated_valid = true;
-		}
+	/* Uncalibrated: the first results read are the first submission's (attribution harvests
+	 * oldest first), and GPU work cannot start before it was submitted: the offset puts the
+	 * earliest of them at that submit call. Fixed from then on, so durations stay exact. */
+	if (!t->calibrated && !t->estimated_valid && min_gpu_ns != UINT64_MAX && t->first_submit_ns) {
+		t->estimated_offset_ns = (int64_t)t->first_submit_ns - (int64_t)min_gpu_ns;
+		t->estimated_valid = true;
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (avail[i])
@@ -308,10 +303,11 @@ bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_ST
 
 void pp_gpu_timer_note_submit(struct pp_gpu_timer *t, uint64_t host_ns)
 {
-	if (!t || t->calibrated)
+	if (!t || t->calibrated || __atomic_load_n(&t->first_submit_ns, __ATOMIC_RELAXED))
 		return;
 	pthread_mutex_lock(&t->clock_lock);
-	t->last_submit_ns = host_ns;
+	if (!t->first_submit_ns)
+		__atomic_store_n(&t->first_submit_ns, host_ns, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&t->clock_lock);
 }
 
