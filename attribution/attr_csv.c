@@ -1,0 +1,201 @@
+/* passes.csv: one row per pass instance, appended as frames arrive and flushed after each
+ * batch, so the file is usable while the program runs and after it is killed (at worst the
+ * last row is cut short). RFC 4180 quoting; lines end with LF. A value that was not measured
+ * is an empty field, never 0. Columns: docs/report-format.md. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr_sink_internal.h"
+
+#define CSV_NAME "passes.csv"
+
+static const char *const csv_columns[] = {
+	"frame", "device", "submission", "seq", "command_buffer", "pass_index", "name",
+	"name_source", "kind", "api", "draws", "draws_indexed", "draws_indirect",
+	"draws_indirect_count", "instances", "vertices", "indices", "dispatches",
+	"dispatches_indirect", "workgroups", "copies", "copy_bytes", "clears", "barriers",
+	"attachments", "gpu_begin_ns", "gpu_end_ns", "gpu_ns", "gpu_exclusive_ns", "overlapped",
+	"gpu_unavailable",
+};
+
+/* One row, built in memory so it reaches the file whole (attr_file_reserve). A row is at
+ * most 43 numbers, two quoted 63-byte names and a few static strings: far below the size. */
+struct csv_line {
+	char buf[4096];
+	size_t len;
+	bool overflow;
+};
+
+static void line_put(struct csv_line *l, char ch)
+{
+	if (l->len + 1 < sizeof(l->buf))
+		l->buf[l->len++] = ch;
+	else
+		l->overflow = true;
+}
+
+static void line_write(struct csv_line *l, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		line_put(l, s[i]);
+}
+
+/* RFC 4180: a field holding a comma, quote, CR or LF is quoted, quotes doubled. Leading or
+ * trailing spaces are quoted too, since some readers strip them otherwise. */
+static void field_write(struct csv_line *l, const char *s, size_t len)
+{
+	bool quote = len && (s[0] == ' ' || s[len - 1] == ' ');
+	for (size_t i = 0; i < len && !quote; i++)
+		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+	if (!quote) {
+		line_write(l, s, len);
+		return;
+	}
+	line_put(l, '"');
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			line_put(l, '"');
+		line_put(l, s[i]);
+	}
+	line_put(l, '"');
+}
+
+static void str_field(struct csv_line *l, const char *s)
+{
+	line_put(l, ',');
+	if (s)
+		field_write(l, s, strlen(s));
+}
+
+static void uint_field(struct csv_line *l, uint64_t v)
+{
+	char num[24];
+	int n = snprintf(num, sizeof(num), ",%" PRIu64, v);
+	line_write(l, num, (size_t)n);
+}
+
+static void empty_field(struct csv_line *l)
+{
+	line_put(l, ',');
+}
+
+int attr_csv_open(struct attr_sink_ctx *c)
+{
+	FILE *f = attr_file_create(c, CSV_NAME, false, &c->csv_buf);
+	if (!f) {
+		int err = errno;
+		attr_file_fail(c, CSV_NAME, err);
+		return -err;
+	}
+	c->csv = f;
+	for (size_t i = 0; i < sizeof(csv_columns) / sizeof(csv_columns[0]); i++)
+		fprintf(f, "%s%s", i ? "," : "", csv_columns[i]);
+	for (unsigned i = 0; i < PP_STAT_COUNT; i++)
+		fprintf(f, ",%s", pp_stat_names[i]);
+	putc('\n', f);
+	attr_csv_flush(c);
+	return c->csv ? 0 : -EIO;
+}
+
+static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size_t pi)
+{
+	const struct pp_pass_result *p = &fr->passes[pi];
+	const struct pp_workload *w = &p->work;
+	uint64_t seq = 0;
+	bool have_seq = p->submission < fr->nsubmissions;
+	if (have_seq)
+		seq = fr->submissions[p->submission].seq;
+
+	char num[24];
+	line_write(f, num, (size_t)snprintf(num, sizeof(num), "%" PRIu64, fr->index));
+	uint_field(f, fr->device_id);
+	uint_field(f, p->submission);
+	if (have_seq)
+		uint_field(f, seq);
+	else
+		empty_field(f);
+	uint_field(f, p->command_buffer);
+	uint_field(f, pi);
+	line_put(f, ',');
+	field_write(f, p->name, strnlen(p->name, sizeof(p->name)));
+	str_field(f, attr_name_source_name(p->name_source));
+	str_field(f, attr_kind_name(p->kind));
+	str_field(f, p->api);
+	uint_field(f, w->draws);
+	uint_field(f, w->draws_indexed);
+	uint_field(f, w->draws_indirect);
+	uint_field(f, w->draws_indirect_count);
+	uint_field(f, w->instances);
+	uint_field(f, w->vertices);
+	uint_field(f, w->indices);
+	uint_field(f, w->dispatches);
+	uint_field(f, w->dispatches_indirect);
+	uint_field(f, w->workgroups);
+	uint_field(f, w->copies);
+	uint_field(f, w->copy_bytes);
+	uint_field(f, w->clears);
+	uint_field(f, w->barriers);
+	uint_field(f, p->nattachments);
+	if (p->gpu.valid) {
+		uint_field(f, p->gpu.begin_ns);
+		uint_field(f, p->gpu.end_ns);
+		uint_field(f, p->gpu.end_ns > p->gpu.begin_ns ? p->gpu.end_ns - p->gpu.begin_ns : 0);
+		uint_field(f, p->gpu_exclusive_ns);
+		str_field(f, p->overlapped ? "true" : "false");
+		empty_field(f);
+	} else {
+		for (int i = 0; i < 5; i++)
+			empty_field(f);
+		str_field(f, p->gpu.unavailable_reason ? p->gpu.unavailable_reason : "not measured");
+	}
+	for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
+		if (p->stats_valid & (1u << i))
+			uint_field(f, p->stats[i]);
+		else
+			empty_field(f);
+	}
+	line_put(f, '\n');
+}
+
+void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f)
+{
+	if (!c->csv)
+		return;
+	struct csv_line line;
+	for (size_t i = 0; i < f->npasses; i++) {
+		line.len = 0;
+		line.overflow = false;
+		row_write(&line, f, i);
+		if (line.overflow)
+			continue; /* cannot happen with the model's bounded strings */
+		attr_file_reserve(c->csv, &c->csv_buffered, line.len);
+		fwrite(line.buf, 1, line.len, c->csv);
+		c->csv_rows++;
+	}
+}
+
+static void csv_forget(struct attr_sink_ctx *c)
+{
+	c->csv = NULL;
+	free(c->csv_buf);
+	c->csv_buf = NULL;
+}
+
+void attr_csv_flush(struct attr_sink_ctx *c)
+{
+	c->csv_buffered = 0;
+	if (c->csv && !attr_file_flush(c, c->csv, CSV_NAME))
+		csv_forget(c);
+}
+
+void attr_csv_close(struct attr_sink_ctx *c)
+{
+	if (!c->csv)
+		return;
+	if (attr_file_flush(c, c->csv, CSV_NAME) && fclose(c->csv) != 0)
+		attr_file_fail(c, CSV_NAME, errno);
+	csv_forget(c);
+}

@@ -1,0 +1,395 @@
+/* report.json: the last report_frames frames in full plus the summary over every frame,
+ * rewritten whole (atomically, by rename) every flush_interval_ms while frames arrive and at
+ * shutdown. Layout: docs/report-format.md. The window is a ring of the frames themselves, so
+ * memory is report_frames frames however long the program runs. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "attr_json.h"
+#include "attr_sink_internal.h"
+#include "attr_stats.h"
+#include "attr_summary.h"
+
+#define REPORT_NAME "report.json"
+
+void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
+{
+	if (!c->window || c->window_cap == 0) {
+		pp_frame_result_free(f);
+		return;
+	}
+	if (c->window_count < c->window_cap) {
+		c->window[(c->window_head + c->window_count) % c->window_cap] = f;
+		c->window_count++;
+		return;
+	}
+	pp_frame_result_free(c->window[c->window_head]);
+	c->window[c->window_head] = f;
+	c->window_head = (c->window_head + 1) % c->window_cap;
+}
+
+void attr_report_window_free(struct attr_sink_ctx *c)
+{
+	for (uint32_t i = 0; i < c->window_count; i++)
+		pp_frame_result_free(c->window[(c->window_head + i) % c->window_cap]);
+	free(c->window);
+	c->window = NULL;
+	c->window_count = c->window_head = c->window_cap = 0;
+}
+
+bool attr_frame_gpu_ns(const struct pp_frame_result *f, uint64_t *out)
+{
+	uint64_t sum = 0;
+	bool any = false;
+	for (size_t i = 0; i < f->npasses; i++) {
+		if (!f->passes[i].gpu.valid)
+			continue;
+		sum += f->passes[i].gpu_exclusive_ns;
+		any = true;
+	}
+	*out = sum;
+	return any;
+}
+
+/* ---- small writers -------------------------------------------------------------------- */
+
+static void kv_uint(struct pp_json_writer *w, const char *key, uint64_t v)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_uint(w, v);
+}
+
+static void kv_str(struct pp_json_writer *w, const char *key, const char *s)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_string(w, s);
+}
+
+static void kv_bool(struct pp_json_writer *w, const char *key, bool v)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_bool(w, v);
+}
+
+static void kv_null(struct pp_json_writer *w, const char *key)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_null(w);
+}
+
+static void kv_handle(struct pp_json_writer *w, const char *key, uint64_t h)
+{
+	char buf[24];
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, h);
+	kv_str(w, key, buf);
+}
+
+static uint64_t span(uint64_t begin, uint64_t end)
+{
+	return end > begin ? end - begin : 0;
+}
+
+/* gpu_begin_ns, gpu_end_ns, <len_key>, and gpu_unavailable when there is no time. */
+static void gpu_interval_write(struct pp_json_writer *w, const struct pp_gpu_interval *g,
+			       const char *len_key)
+{
+	if (g->valid) {
+		kv_uint(w, "gpu_begin_ns", g->begin_ns);
+		kv_uint(w, "gpu_end_ns", g->end_ns);
+		kv_uint(w, len_key, span(g->begin_ns, g->end_ns));
+		return;
+	}
+	kv_null(w, "gpu_begin_ns");
+	kv_null(w, "gpu_end_ns");
+	kv_null(w, len_key);
+	kv_str(w, "gpu_unavailable", g->unavailable_reason ? g->unavailable_reason : "not measured");
+}
+
+const char *attr_kind_name(enum pp_pass_kind k)
+{
+	switch (k) {
+	case PP_PASS_RENDER: return "render";
+	case PP_PASS_COMPUTE: return "compute";
+	case PP_PASS_TRANSFER: return "transfer";
+	}
+	return "unknown";
+}
+
+const char *attr_name_source_name(enum pp_name_source s)
+{
+	switch (s) {
+	case PP_NAME_LABEL: return "label";
+	case PP_NAME_OBJECT: return "object";
+	case PP_NAME_GENERATED: return "generated";
+	}
+	return "unknown";
+}
+
+uint64_t attr_workload_draws(const struct pp_workload *wl)
+{
+	return wl->draws + wl->draws_indexed + wl->draws_indirect + wl->draws_indirect_count;
+}
+
+static void workload_write(struct pp_json_writer *w, const struct pp_workload *wl)
+{
+	pp_json_begin_object(w);
+	kv_uint(w, "draws", wl->draws);
+	kv_uint(w, "draws_indexed", wl->draws_indexed);
+	kv_uint(w, "draws_indirect", wl->draws_indirect);
+	kv_uint(w, "draws_indirect_count", wl->draws_indirect_count);
+	kv_uint(w, "instances", wl->instances);
+	kv_uint(w, "vertices", wl->vertices);
+	kv_uint(w, "indices", wl->indices);
+	kv_uint(w, "dispatches", wl->dispatches);
+	kv_uint(w, "dispatches_indirect", wl->dispatches_indirect);
+	kv_uint(w, "workgroups", wl->workgroups);
+	kv_uint(w, "copies", wl->copies);
+	kv_uint(w, "copy_bytes", wl->copy_bytes);
+	kv_uint(w, "clears", wl->clears);
+	kv_uint(w, "barriers", wl->barriers);
+	pp_json_end_object(w);
+}
+
+static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
+{
+	pp_json_begin_object(w);
+	pp_json_write_key(w, "name");
+	pp_json_write_string_n(w, p->name, strnlen(p->name, sizeof(p->name)));
+	kv_str(w, "name_source", attr_name_source_name(p->name_source));
+	kv_str(w, "kind", attr_kind_name(p->kind));
+	kv_str(w, "api", p->api);
+	kv_uint(w, "submission", p->submission);
+	kv_uint(w, "command_buffer", p->command_buffer);
+	kv_handle(w, "command_buffer_handle", p->command_buffer_handle);
+	kv_uint(w, "subpasses", p->subpasses);
+	kv_bool(w, "suspended_resumed", p->suspended_resumed);
+	kv_uint(w, "secondaries", p->secondaries);
+	kv_uint(w, "draws", attr_workload_draws(&p->work));
+	pp_json_write_key(w, "workload");
+	workload_write(w, &p->work);
+
+	pp_json_write_key(w, "attachments");
+	pp_json_begin_array(w);
+	uint32_t na = p->nattachments < PP_MAX_ATTACHMENTS ? p->nattachments : PP_MAX_ATTACHMENTS;
+	for (uint32_t i = 0; i < na; i++) {
+		const struct pp_attachment *a = &p->attachments[i];
+		pp_json_begin_object(w);
+		kv_str(w, "format", a->format);
+		kv_uint(w, "width", a->width);
+		kv_uint(w, "height", a->height);
+		kv_uint(w, "layers", a->layers);
+		kv_uint(w, "samples", a->samples);
+		kv_str(w, "load_op", a->load_op);
+		kv_str(w, "store_op", a->store_op);
+		kv_bool(w, "depth_stencil", a->depth_stencil);
+		kv_bool(w, "resolve", a->resolve);
+		pp_json_end_object(w);
+	}
+	pp_json_end_array(w);
+
+	gpu_interval_write(w, &p->gpu, "gpu_ns");
+	if (p->gpu.valid) {
+		kv_uint(w, "gpu_exclusive_ns", p->gpu_exclusive_ns);
+		kv_bool(w, "overlapped", p->overlapped);
+	} else {
+		kv_null(w, "gpu_exclusive_ns");
+		kv_null(w, "overlapped");
+	}
+
+	const uint32_t all = (1u << PP_STAT_COUNT) - 1;
+	const char *stats_reason = p->stats_unavailable_reason ? p->stats_unavailable_reason
+							       : "not measured";
+	pp_json_write_key(w, "pipeline_statistics");
+	if ((p->stats_valid & all) == 0) {
+		pp_json_write_null(w);
+		kv_str(w, "pipeline_statistics_unavailable", stats_reason);
+	} else {
+		pp_json_begin_object(w);
+		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
+			pp_json_write_key(w, pp_stat_names[i]);
+			if (p->stats_valid & (1u << i))
+				pp_json_write_uint(w, p->stats[i]);
+			else
+				pp_json_write_null(w);
+		}
+		pp_json_end_object(w);
+		if ((p->stats_valid & all) != all)
+			kv_str(w, "pipeline_statistics_unavailable", stats_reason);
+	}
+
+	if (p->ndraw_timings && p->draw_timings) {
+		pp_json_write_key(w, "draw_timings");
+		pp_json_begin_array(w);
+		for (uint32_t i = 0; i < p->ndraw_timings; i++) {
+			pp_json_begin_object(w);
+			kv_uint(w, "index", p->draw_timings[i].index);
+			gpu_interval_write(w, &p->draw_timings[i].gpu, "gpu_ns");
+			pp_json_end_object(w);
+		}
+		pp_json_end_array(w);
+	}
+	pp_json_end_object(w);
+}
+
+static void submission_write(struct pp_json_writer *w, const struct pp_submission_result *s)
+{
+	pp_json_begin_object(w);
+	kv_uint(w, "seq", s->seq);
+	kv_str(w, "api", s->api);
+	pp_json_write_key(w, "queue");
+	pp_json_begin_object(w);
+	kv_handle(w, "handle", s->queue_handle);
+	kv_uint(w, "family", s->queue_family);
+	kv_uint(w, "index", s->queue_index);
+	pp_json_end_object(w);
+	kv_uint(w, "tid", s->tid);
+	kv_uint(w, "cpu_begin_ns", s->cpu_begin_ns);
+	kv_uint(w, "cpu_end_ns", s->cpu_end_ns);
+	kv_uint(w, "cpu_ns", span(s->cpu_begin_ns, s->cpu_end_ns));
+	gpu_interval_write(w, &s->gpu, "gpu_span_ns");
+	kv_uint(w, "first_pass", s->first_pass);
+	kv_uint(w, "passes", s->npasses);
+	kv_uint(w, "command_buffers", s->command_buffers);
+	pp_json_end_object(w);
+}
+
+static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *f)
+{
+	pp_json_begin_object(w);
+	kv_uint(w, "index", f->index);
+	kv_uint(w, "device", f->device_id);
+	kv_str(w, "delimiter", f->delimiter);
+	kv_uint(w, "cpu_begin_ns", f->cpu_begin_ns);
+	kv_uint(w, "cpu_end_ns", f->cpu_end_ns);
+	uint64_t gpu;
+	if (attr_frame_gpu_ns(f, &gpu)) {
+		kv_uint(w, "gpu_ns", gpu);
+	} else {
+		kv_null(w, "gpu_ns");
+		kv_str(w, "gpu_unavailable", f->npasses ? "no pass of the frame has a GPU time"
+							: "the frame has no passes");
+	}
+	pp_json_write_key(w, "submissions");
+	pp_json_begin_array(w);
+	for (size_t i = 0; i < f->nsubmissions; i++)
+		submission_write(w, &f->submissions[i]);
+	pp_json_end_array(w);
+	pp_json_write_key(w, "passes");
+	pp_json_begin_array(w);
+	for (size_t i = 0; i < f->npasses; i++)
+		pass_write(w, &f->passes[i]);
+	pp_json_end_array(w);
+	pp_json_end_object(w);
+}
+
+static void devices_write(struct pp_json_writer *w)
+{
+	const struct attr_device *devs;
+	size_t n = attr_devices_snapshot(&devs);
+	pp_json_begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		const struct pp_device_info *d = &devs[i].info;
+		pp_json_begin_object(w);
+		kv_uint(w, "id", devs[i].id);
+		pp_json_write_key(w, "name");
+		pp_json_write_string_n(w, d->name, strnlen(d->name, sizeof(d->name)));
+		pp_json_write_key(w, "driver");
+		pp_json_write_string_n(w, d->driver, strnlen(d->driver, sizeof(d->driver)));
+		kv_uint(w, "vendor_id", d->vendor_id);
+		kv_uint(w, "device_id", d->device_id);
+		pp_json_write_key(w, "timestamp_period_ns");
+		if (d->timestamp_valid_bits)
+			pp_json_write_double(w, d->timestamp_period_ns);
+		else
+			pp_json_write_null(w);
+		kv_uint(w, "timestamp_valid_bits", d->timestamp_valid_bits);
+		kv_str(w, "time_domain", d->time_domain);
+		kv_bool(w, "pipeline_statistics", d->pipeline_statistics);
+		kv_str(w, "notes", d->notes);
+		pp_json_end_object(w);
+	}
+	pp_json_end_array(w);
+}
+
+static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
+			   uint64_t frames_dropped, uint64_t events_dropped)
+{
+	pp_json_begin_object(w);
+	kv_str(w, "schema", "passprobe-report");
+	kv_uint(w, "version", 1);
+	kv_str(w, "generator", "passprobe 0.1.0");
+	kv_str(w, "clock", "CLOCK_MONOTONIC");
+	pp_json_write_key(w, "process");
+	pp_json_begin_object(w);
+	kv_uint(w, "pid", (uint64_t)c->pid);
+	kv_str(w, "name", c->process_name);
+	pp_json_end_object(w);
+	pp_json_write_key(w, "devices");
+	devices_write(w);
+	kv_uint(w, "frames_total", c->frames_total);
+	kv_uint(w, "frames_dropped", frames_dropped);
+	kv_uint(w, "cpu_events_dropped", events_dropped);
+	pp_json_write_key(w, "frames_window");
+	pp_json_begin_object(w);
+	if (c->window_count)
+		kv_uint(w, "first", c->window[c->window_head]->index);
+	else
+		kv_null(w, "first");
+	kv_uint(w, "count", c->window_count);
+	kv_uint(w, "limit", c->window_cap);
+	pp_json_end_object(w);
+	pp_json_write_key(w, "frames");
+	pp_json_begin_array(w);
+	for (uint32_t i = 0; i < c->window_count; i++)
+		frame_write(w, c->window[(c->window_head + i) % c->window_cap]);
+	pp_json_end_array(w);
+
+	struct pp_summary sum;
+	attr_summary_build(c, frames_dropped, &sum);
+	pp_json_write_key(w, "summary");
+	pp_summary_write_json(w, &sum);
+	pp_summary_free(&sum);
+
+	pp_json_write_key(w, "diagnostics");
+	pp_json_begin_array(w);
+	pp_json_end_array(w);
+	pp_json_end_object(w);
+}
+
+void attr_report_write(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped)
+{
+	char tmp[64];
+	snprintf(tmp, sizeof(tmp), REPORT_NAME ".tmp.%d", (int)c->pid);
+	FILE *f = attr_file_create(c, tmp, true, NULL);
+	if (!f && errno == EEXIST) {
+		/* Left by an earlier process that had our pid and died mid-write. */
+		unlinkat(c->dirfd, tmp, 0);
+		f = attr_file_create(c, tmp, true, NULL);
+	}
+	if (!f) {
+		attr_file_fail(c, REPORT_NAME, errno);
+		c->report_failed = true;
+		return;
+	}
+	struct pp_json_writer w;
+	pp_json_writer_init_file(&w, f, 0);
+	document_write(c, &w, frames_dropped, events_dropped);
+	int err = pp_json_writer_finish(&w);
+	if (err == 0 && fsync(fileno(f)) != 0)
+		err = -errno;
+	if (fclose(f) != 0 && err == 0)
+		err = -errno;
+	if (err == 0 && renameat(c->dirfd, tmp, c->dirfd, REPORT_NAME) != 0)
+		err = -errno;
+	if (err != 0) {
+		unlinkat(c->dirfd, tmp, 0);
+		attr_file_fail(c, REPORT_NAME, -err);
+		c->report_failed = true;
+		return;
+	}
+	c->report_writes++;
+}

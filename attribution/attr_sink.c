@@ -1,0 +1,647 @@
+/* The sinks' front: the bounded hand-over queue the application threads push into, the one
+ * writer thread that drains it, the output directory, and shutdown.
+ *
+ * Locks: g_lock guards the queue, the CPU-event ring and the state; it is held only for
+ * pointer moves, never across I/O, so pp_sink_frame_submit and pp_sink_cpu_event never wait
+ * on a disk. g_io_lock guards g_ctx (statistics, report window, open files): the writer
+ * holds it while it processes a batch, shutdown takes it over at the end. g_init_lock orders
+ * init against shutdown. Order: g_init_lock, g_io_lock, g_lock. */
+#include "attr_sink_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "attr_stats.h"
+#include "attr_summary.h"
+#include "pp_log.h"
+
+enum sink_state { SINK_NONE = 0, SINK_RUNNING, SINK_CLOSED };
+
+/* How long shutdown waits for the writer to finish its batch, then for the I/O lock. At
+ * process exit a stuck disk must not hang the application for ever. */
+#define SINK_JOIN_TIMEOUT_MS 3000
+#define SINK_IO_TIMEOUT_MS 2000
+
+static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t g_io_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_wake; /* CLOCK_MONOTONIC, made in pp_sink_init */
+
+/* under g_lock */
+static enum sink_state g_state;
+static bool g_stop;
+static struct pp_frame_result *g_queue[PP_SINK_QUEUE_FRAMES];
+static uint32_t g_queue_head, g_queue_count;
+static struct pp_cpu_event *g_events; /* ring of PP_SINK_CPU_EVENTS */
+static uint32_t g_events_head, g_events_count;
+static uint64_t g_frames_dropped, g_events_dropped;
+
+/* set by init, read by shutdown (both under g_init_lock) */
+static pthread_t g_thread;
+static bool g_thread_started;
+static pid_t g_owner_pid;
+
+/* under g_io_lock */
+static struct attr_sink_ctx g_ctx;
+/* the writer's batch buffers (only the holder of g_io_lock uses them) */
+static struct pp_cpu_event *g_batch_events;
+
+/* statistics for tests, updated atomically */
+static uint64_t g_frames_processed;
+static uint64_t g_report_writes;
+
+/* ---- device registry ------------------------------------------------------------------ */
+
+static pthread_mutex_t g_dev_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct attr_device g_devices[PP_SINK_MAX_DEVICES];
+static size_t g_ndevices; /* published with release after the entry is complete */
+
+static bool str_eq(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static bool device_same(const struct attr_device *d, const struct pp_device_info *info)
+{
+	const struct pp_device_info *o = &d->info;
+	return strncmp(o->name, info->name, sizeof(o->name)) == 0 &&
+	       strncmp(o->driver, info->driver, sizeof(o->driver)) == 0 &&
+	       o->vendor_id == info->vendor_id && o->device_id == info->device_id &&
+	       o->timestamp_period_ns == info->timestamp_period_ns &&
+	       o->timestamp_valid_bits == info->timestamp_valid_bits &&
+	       o->pipeline_statistics == info->pipeline_statistics &&
+	       str_eq(d->time_domain, info->time_domain) &&
+	       d->has_notes == (info->notes != NULL) && str_eq(d->notes, info->notes);
+}
+
+uint32_t pp_sink_device_register(const struct pp_device_info *info)
+{
+	if (!info)
+		return 0;
+	pthread_mutex_lock(&g_dev_lock);
+	uint32_t id;
+	size_t n = g_ndevices;
+	/* Applications that create and destroy devices over and over register the same device
+	 * each time: one entry per distinct description keeps this bounded. */
+	for (size_t i = 0; i < n; i++) {
+		if (device_same(&g_devices[i], info)) {
+			id = g_devices[i].id;
+			goto out;
+		}
+	}
+	if (n == PP_SINK_MAX_DEVICES) {
+		pp_log_once(PP_LOG_WARN,
+			    "more than %d distinct devices: later ones are reported as device %d",
+			    PP_SINK_MAX_DEVICES, PP_SINK_MAX_DEVICES - 1);
+		id = PP_SINK_MAX_DEVICES - 1;
+		goto out;
+	}
+	struct attr_device *d = &g_devices[n];
+	memset(d, 0, sizeof(*d));
+	d->id = (uint32_t)n;
+	d->info = *info;
+	d->info.name[sizeof(d->info.name) - 1] = '\0';
+	d->info.driver[sizeof(d->info.driver) - 1] = '\0';
+	snprintf(d->time_domain, sizeof(d->time_domain), "%s",
+		 info->time_domain ? info->time_domain : "none");
+	d->info.time_domain = d->time_domain;
+	d->has_notes = info->notes != NULL;
+	snprintf(d->notes, sizeof(d->notes), "%s", info->notes ? info->notes : "");
+	d->info.notes = d->has_notes ? d->notes : NULL;
+	__atomic_store_n(&g_ndevices, n + 1, __ATOMIC_RELEASE);
+	id = d->id;
+out:
+	pthread_mutex_unlock(&g_dev_lock);
+	return id;
+}
+
+size_t attr_devices_snapshot(const struct attr_device **out)
+{
+	*out = g_devices;
+	return __atomic_load_n(&g_ndevices, __ATOMIC_ACQUIRE);
+}
+
+/* ---- files ---------------------------------------------------------------------------- */
+
+FILE *attr_file_create(struct attr_sink_ctx *c, const char *name, bool excl, char **buf_out)
+{
+	if (c->dirfd < 0) {
+		errno = EBADF;
+		return NULL;
+	}
+	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | (excl ? O_EXCL : 0);
+	int fd = openat(c->dirfd, name, flags, 0644);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	if (buf_out) {
+		/* Without our own buffer stdio keeps its default size (4 KiB): fine, only the
+		 * line alignment is lost. */
+		*buf_out = malloc(PP_SINK_FILE_BUFFER);
+		if (*buf_out)
+			setvbuf(f, *buf_out, _IOFBF, PP_SINK_FILE_BUFFER);
+	}
+	return f;
+}
+
+void attr_file_reserve(FILE *f, size_t *buffered, size_t n)
+{
+	if (*buffered && *buffered + n > PP_SINK_FILE_BUFFER) {
+		fflush(f); /* an error stays latched in f for attr_file_flush */
+		*buffered = 0;
+	}
+	*buffered += n;
+}
+
+void attr_file_fail(struct attr_sink_ctx *c, const char *name, int err)
+{
+	pp_log(PP_LOG_ERROR, "cannot write %s/%s: %s; it is no longer written (other outputs and "
+	       "the summary carry on)", c->dir, name, strerror(err ? err : EIO));
+}
+
+bool attr_file_flush(struct attr_sink_ctx *c, FILE *f, const char *name)
+{
+	errno = 0;
+	if (fflush(f) == 0 && !ferror(f))
+		return true;
+	int err = errno ? errno : EIO;
+	attr_file_fail(c, name, err);
+	fclose(f);
+	return false;
+}
+
+double attr_trace_us(const struct attr_sink_ctx *c, uint64_t ns)
+{
+	int64_t d = (int64_t)(ns - c->trace_origin_ns);
+	/* Rounded to whole nanoseconds: the trace format's microseconds with 3 decimals. */
+	return (double)d / 1000.0;
+}
+
+/* mkdir -p: returns 0, or -errno with the component that failed copied to failed_at. */
+static int dir_make(const char *path, char *failed_at, size_t failed_len)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+	if (len == 0 || len >= sizeof(buf))
+		return len ? -ENAMETOOLONG : -EINVAL;
+	memcpy(buf, path, len + 1);
+	for (size_t i = 1; i <= len; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		if (buf[i - 1] == '/')
+			continue;
+		char saved = buf[i];
+		buf[i] = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+			int err = errno;
+			snprintf(failed_at, failed_len, "%s", buf);
+			return -err;
+		}
+		buf[i] = saved;
+	}
+	return 0;
+}
+
+static int outputs_open(struct attr_sink_ctx *c)
+{
+	char failed_at[PATH_MAX] = "";
+	const char *what = "cannot create";
+	int ret = dir_make(c->dir, failed_at, sizeof(failed_at));
+	if (ret == 0) {
+		what = "cannot open";
+		c->dirfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (c->dirfd < 0)
+			ret = -errno;
+	}
+	if (ret == 0) {
+		/* Catches a read-only file system or missing permission now, with one message,
+		 * instead of one per file later. (root passes permission checks, not EROFS.) */
+		what = "cannot write into";
+		if (faccessat(c->dirfd, ".", W_OK, AT_EACCESS) != 0)
+			ret = -errno;
+	}
+	if (ret != 0) {
+		char at[PATH_MAX + 16] = "";
+		if (failed_at[0] && strcmp(failed_at, c->dir) != 0)
+			snprintf(at, sizeof(at), " '%s'", failed_at);
+		pp_log(PP_LOG_ERROR, "output directory '%s': %s%s: %s; no report.json, trace.json or "
+		       "passes.csv will be written (the summary still goes to stderr at exit)",
+		       c->dir, what, at, strerror(-ret));
+		if (c->dirfd >= 0)
+			close(c->dirfd);
+		c->dirfd = -1;
+		return ret;
+	}
+	if (c->settings.trace)
+		attr_trace_open(c);
+	if (c->settings.csv)
+		attr_csv_open(c);
+	return 0;
+}
+
+static void process_name_read(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", program_invocation_short_name);
+	int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0) {
+		snprintf(buf, len, "%s", program_invocation_short_name);
+		return;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* ---- the writer ----------------------------------------------------------------------- */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
+{
+	c->frames_total++;
+	pp_stats_frame_add(c->stats, f);
+	if (c->csv)
+		attr_csv_frame_write(c, f);
+	if (c->trace)
+		attr_trace_frame_write(c, f);
+	c->report_dirty = true;
+	attr_report_window_push(c, f); /* takes f */
+	__atomic_fetch_add(&g_frames_processed, 1, __ATOMIC_RELAXED);
+}
+
+static void batch_process(struct attr_sink_ctx *c, struct pp_frame_result **frames, uint32_t nframes,
+			  const struct pp_cpu_event *events, uint32_t nevents)
+{
+	if (c->trace) {
+		for (uint32_t i = 0; i < nevents; i++)
+			attr_trace_cpu_event_write(c, &events[i]);
+	}
+	for (uint32_t i = 0; i < nframes; i++)
+		frame_process(c, frames[i]);
+	if (c->trace)
+		attr_trace_flush(c);
+	if (c->csv)
+		attr_csv_flush(c);
+}
+
+/* Under g_lock: moves the queue's frames and events into the batch buffers. */
+static void batch_take(struct pp_frame_result **frames, uint32_t *nframes,
+		       struct pp_cpu_event *events, uint32_t *nevents)
+{
+	for (uint32_t i = 0; i < g_queue_count; i++)
+		frames[i] = g_queue[(g_queue_head + i) % PP_SINK_QUEUE_FRAMES];
+	*nframes = g_queue_count;
+	g_queue_head = 0;
+	g_queue_count = 0;
+	uint32_t n = 0;
+	if (events && g_events) {
+		for (; n < g_events_count; n++)
+			events[n] = g_events[(g_events_head + n) % PP_SINK_CPU_EVENTS];
+	}
+	*nevents = n;
+	g_events_head = 0;
+	g_events_count = 0;
+}
+
+static void dropped_get(uint64_t *frames, uint64_t *events)
+{
+	pthread_mutex_lock(&g_lock);
+	*frames = g_frames_dropped;
+	*events = g_events_dropped;
+	pthread_mutex_unlock(&g_lock);
+}
+
+static void report_write_now(struct attr_sink_ctx *c)
+{
+	uint64_t fd, ed;
+	dropped_get(&fd, &ed);
+	attr_report_write(c, fd, ed);
+	c->report_dirty = false;
+	__atomic_store_n(&g_report_writes, c->report_writes, __ATOMIC_RELAXED);
+}
+
+static void timespec_at(struct timespec *ts, clockid_t clock, uint64_t in_ms)
+{
+	clock_gettime(clock, ts);
+	ts->tv_sec += (time_t)(in_ms / 1000);
+	ts->tv_nsec += (long)(in_ms % 1000) * 1000000L;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
+static void *writer_main(void *arg)
+{
+	struct pp_frame_result *frames[PP_SINK_QUEUE_FRAMES];
+	uint32_t nframes, nevents;
+	uint64_t interval_ns = (uint64_t)g_ctx.settings.flush_interval_ms * 1000000ull;
+	uint64_t last_report = now_ns();
+	bool pending = false; /* frames arrived since the last report.json */
+
+	pthread_mutex_lock(&g_lock);
+	for (;;) {
+		while (!g_stop && g_queue_count == 0 && g_events_count == 0) {
+			if (!pending) {
+				pthread_cond_wait(&g_wake, &g_lock);
+				continue;
+			}
+			uint64_t due = last_report + interval_ns, now = now_ns();
+			if (now >= due)
+				break;
+			struct timespec ts;
+			timespec_at(&ts, CLOCK_MONOTONIC, (due - now + 999999) / 1000000);
+			pthread_cond_timedwait(&g_wake, &g_lock, &ts);
+		}
+		if (g_stop)
+			break;
+		batch_take(frames, &nframes, g_batch_events, &nevents);
+		pthread_mutex_unlock(&g_lock);
+
+		pthread_mutex_lock(&g_io_lock);
+		if (g_ctx.closed) {
+			/* Shutdown gave up waiting for us and took over; the frames are ours to free. */
+			pthread_mutex_unlock(&g_io_lock);
+			for (uint32_t i = 0; i < nframes; i++)
+				pp_frame_result_free(frames[i]);
+			return NULL;
+		}
+		batch_process(&g_ctx, frames, nframes, g_batch_events, nevents);
+		pending = pending || nframes > 0;
+		uint64_t now = now_ns();
+		if (pending && now >= last_report + interval_ns) {
+			if (g_ctx.dirfd >= 0 && !g_ctx.report_failed)
+				report_write_now(&g_ctx);
+			pending = false;
+			last_report = now;
+		}
+		pthread_mutex_unlock(&g_io_lock);
+		pthread_mutex_lock(&g_lock);
+	}
+	pthread_mutex_unlock(&g_lock);
+	return NULL;
+}
+
+/* ---- public entry points -------------------------------------------------------------- */
+
+static void ctx_free(struct attr_sink_ctx *c)
+{
+	attr_report_window_free(c);
+	pp_stats_destroy(c->stats);
+	c->stats = NULL;
+	if (c->dirfd >= 0)
+		close(c->dirfd);
+	c->dirfd = -1;
+}
+
+int pp_sink_init(const struct pp_settings *settings)
+{
+	int ret = 0;
+	if (!settings)
+		return -EINVAL;
+	pthread_mutex_lock(&g_init_lock);
+	pthread_mutex_lock(&g_lock);
+	enum sink_state state = g_state;
+	pthread_mutex_unlock(&g_lock);
+	if (state != SINK_NONE)
+		goto out;
+
+	pthread_mutex_lock(&g_io_lock);
+	struct attr_sink_ctx *c = &g_ctx;
+	memset(c, 0, sizeof(*c));
+	c->settings = *settings;
+	c->settings.output_dir[sizeof(c->settings.output_dir) - 1] = '\0';
+	if (c->settings.report_frames == 0)
+		c->settings.report_frames = 1;
+	if (c->settings.report_frames > 100000) /* the settings' own limit */
+		c->settings.report_frames = 100000;
+	if (c->settings.flush_interval_ms == 0)
+		c->settings.flush_interval_ms = 1000;
+	_Static_assert(sizeof(c->dir) == sizeof(c->settings.output_dir), "dir holds output_dir");
+	memcpy(c->dir, c->settings.output_dir, sizeof(c->dir));
+	c->dirfd = -1;
+	c->pid = getpid();
+	process_name_read(c->process_name, sizeof(c->process_name));
+	c->trace_origin_ns = now_ns();
+	c->stats = pp_stats_create(0);
+	c->window = calloc(c->settings.report_frames, sizeof(*c->window));
+	g_events = calloc(PP_SINK_CPU_EVENTS, sizeof(*g_events));
+	g_batch_events = calloc(PP_SINK_CPU_EVENTS, sizeof(*g_batch_events));
+	if (!c->stats || !c->window || !g_events || !g_batch_events) {
+		pp_log(PP_LOG_ERROR, "out of memory starting the output writer; no outputs");
+		pp_stats_destroy(c->stats);
+		c->stats = NULL;
+		free(c->window);
+		c->window = NULL;
+		free(g_events);
+		free(g_batch_events);
+		g_events = g_batch_events = NULL;
+		pthread_mutex_unlock(&g_io_lock);
+		ret = -ENOMEM;
+		goto out;
+	}
+	c->window_cap = c->settings.report_frames;
+	ret = outputs_open(c);
+	pthread_mutex_unlock(&g_io_lock);
+
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g_wake, &ca);
+	pthread_condattr_destroy(&ca);
+	g_owner_pid = getpid();
+
+	pthread_mutex_lock(&g_lock);
+	g_state = SINK_RUNNING;
+	g_stop = false;
+	pthread_mutex_unlock(&g_lock);
+
+	/* The writer must never run the application's signal handlers. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = pthread_create(&g_thread, NULL, writer_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err != 0) {
+		/* Frames still queue (and drop past the queue's size); shutdown writes them. */
+		pp_log(PP_LOG_ERROR, "cannot start the output writer thread: %s; outputs are written "
+		       "only at exit", strerror(err));
+		ret = ret ? ret : -err;
+	} else {
+		g_thread_started = true;
+		pthread_setname_np(g_thread, "passprobe-out");
+	}
+out:
+	pthread_mutex_unlock(&g_init_lock);
+	return ret;
+}
+
+void pp_sink_frame_submit(struct pp_frame_result *frame)
+{
+	if (!frame)
+		return;
+	pthread_mutex_lock(&g_lock);
+	if (g_state == SINK_RUNNING && g_queue_count < PP_SINK_QUEUE_FRAMES) {
+		g_queue[(g_queue_head + g_queue_count) % PP_SINK_QUEUE_FRAMES] = frame;
+		g_queue_count++;
+		pthread_cond_signal(&g_wake);
+		frame = NULL;
+	} else {
+		g_frames_dropped++;
+	}
+	pthread_mutex_unlock(&g_lock);
+	/* Freed outside the lock: the frame was never handed over. */
+	pp_frame_result_free(frame);
+}
+
+void pp_sink_cpu_event(const struct pp_cpu_event *ev)
+{
+	if (!ev)
+		return;
+	pthread_mutex_lock(&g_lock);
+	if (g_state == SINK_RUNNING && g_events && g_events_count < PP_SINK_CPU_EVENTS) {
+		g_events[(g_events_head + g_events_count) % PP_SINK_CPU_EVENTS] = *ev;
+		g_events_count++;
+		/* No wake-up: CPU events ride along with the next frame or report deadline. */
+		if (g_events_count == PP_SINK_CPU_EVENTS / 2)
+			pthread_cond_signal(&g_wake);
+	} else {
+		g_events_dropped++;
+	}
+	pthread_mutex_unlock(&g_lock);
+}
+
+void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct pp_summary *out)
+{
+	struct pp_summary sum;
+	pp_stats_summary_make(c->stats, &sum);
+	const struct attr_device *devs;
+	size_t ndev = attr_devices_snapshot(&devs);
+	size_t used = 0;
+	for (size_t i = 0; i < ndev && used < sizeof(sum.device) - 1; i++) {
+		int n = snprintf(sum.device + used, sizeof(sum.device) - used, "%s%s", i ? "; " : "",
+				 devs[i].info.name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	if (frames_dropped) {
+		size_t len = strnlen(sum.notes, sizeof(sum.notes));
+		snprintf(sum.notes + len, sizeof(sum.notes) - len,
+			 "%s%llu frames dropped (the output writer fell behind)", len ? "; " : "",
+			 (unsigned long long)frames_dropped);
+	}
+	*out = sum;
+}
+
+static void summary_print(struct attr_sink_ctx *c, uint64_t frames_dropped)
+{
+	struct pp_summary sum;
+	attr_summary_build(c, frames_dropped, &sum);
+	pp_summary_print(stderr, &sum, PP_SINK_SUMMARY_ROWS);
+	pp_summary_free(&sum);
+}
+
+void pp_sink_shutdown(void)
+{
+	struct pp_frame_result *frames[PP_SINK_QUEUE_FRAMES];
+	uint32_t nframes, nevents;
+
+	pthread_mutex_lock(&g_init_lock);
+	pthread_mutex_lock(&g_lock);
+	if (g_state != SINK_RUNNING || getpid() != g_owner_pid) {
+		/* Never started, already shut down, or a forked child: the writer thread and the
+		 * files belong to the parent. */
+		pthread_mutex_unlock(&g_lock);
+		pthread_mutex_unlock(&g_init_lock);
+		return;
+	}
+	g_stop = true;
+	pthread_cond_broadcast(&g_wake);
+	pthread_mutex_unlock(&g_lock);
+
+	bool joined = !g_thread_started;
+	if (g_thread_started) {
+		struct timespec ts;
+		timespec_at(&ts, CLOCK_REALTIME, SINK_JOIN_TIMEOUT_MS);
+		joined = pthread_timedjoin_np(g_thread, NULL, &ts) == 0;
+		if (!joined) {
+			pp_log(PP_LOG_WARN, "the output writer did not stop within %d ms; finishing the "
+			       "outputs without it", SINK_JOIN_TIMEOUT_MS);
+			pthread_detach(g_thread);
+		}
+		g_thread_started = false;
+	}
+
+	struct timespec ts;
+	timespec_at(&ts, CLOCK_REALTIME, SINK_IO_TIMEOUT_MS);
+	if (pthread_mutex_timedlock(&g_io_lock, &ts) != 0) {
+		pp_log(PP_LOG_ERROR, "the output writer is stuck writing to '%s'; final outputs and "
+		       "the summary are skipped", g_ctx.dir);
+		pthread_mutex_lock(&g_lock);
+		g_state = SINK_CLOSED;
+		pthread_mutex_unlock(&g_lock);
+		pthread_mutex_unlock(&g_init_lock);
+		return;
+	}
+	struct attr_sink_ctx *c = &g_ctx;
+	pthread_mutex_lock(&g_lock);
+	g_state = SINK_CLOSED; /* from here on submitted frames are freed at once */
+	batch_take(frames, &nframes, g_batch_events, &nevents);
+	uint64_t frames_dropped = g_frames_dropped, events_dropped = g_events_dropped;
+	free(g_events);
+	g_events = NULL;
+	pthread_mutex_unlock(&g_lock);
+
+	batch_process(c, frames, nframes, g_batch_events, nevents);
+	if (c->dirfd >= 0 && !c->report_failed)
+		report_write_now(c);
+	if (c->trace)
+		attr_trace_close(c, frames_dropped, events_dropped);
+	if (c->csv)
+		attr_csv_close(c);
+	if (c->dirfd >= 0)
+		fsync(c->dirfd); /* the renames of report.json */
+	if (c->settings.summary)
+		summary_print(c, frames_dropped);
+	c->closed = true;
+	ctx_free(c);
+	free(g_batch_events);
+	g_batch_events = NULL;
+	pthread_mutex_unlock(&g_io_lock);
+	pthread_mutex_unlock(&g_init_lock);
+}
+
+void attr_sink_counters_get(struct attr_sink_counters *out)
+{
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&g_lock);
+	out->frames_dropped = g_frames_dropped;
+	out->events_dropped = g_events_dropped;
+	out->queued = g_queue_count;
+	pthread_mutex_unlock(&g_lock);
+	out->frames_processed = __atomic_load_n(&g_frames_processed, __ATOMIC_RELAXED);
+	out->report_writes = __atomic_load_n(&g_report_writes, __ATOMIC_RELAXED);
+}

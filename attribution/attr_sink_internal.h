@@ -1,0 +1,154 @@
+#pragma once
+/* The sinks' shared state and the pieces the output files (attr_report.c, attr_trace.c,
+ * attr_csv.c) use. Everything in struct attr_sink_ctx belongs to whoever holds the I/O lock in
+ * attr_sink.c: the writer thread while it runs, the thread calling pp_sink_shutdown after. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "pp_model.h"
+#include "pp_settings.h"
+#include "pp_sink.h"
+
+struct pp_stats;
+
+/* Frames waiting for the writer; a full queue drops (the writer is behind by this many). */
+#define PP_SINK_QUEUE_FRAMES 64
+/* CPU events waiting for the writer. */
+#define PP_SINK_CPU_EVENTS 4096
+/* Distinct devices remembered; registering an identical device again reuses its id. */
+#define PP_SINK_MAX_DEVICES 32
+/* GPU queues and CPU threads named in trace.json; more share one "other" track / go unnamed. */
+#define PP_SINK_TRACE_QUEUES 64
+#define PP_SINK_TRACE_THREADS 256
+/* stdio buffer of the streamed files. Writes are line-aligned within it (attr_file_reserve),
+ * so a process killed between two writes leaves only whole lines behind. */
+#define PP_SINK_FILE_BUFFER (256 * 1024)
+/* Rows the stderr summary shows. */
+#define PP_SINK_SUMMARY_ROWS 25
+
+/* Trace tids for GPU queues start here: Linux's PID_MAX_LIMIT is 4194304, so no real thread id
+ * can collide with them. */
+#define PP_SINK_TRACE_GPU_TID 4194304u
+
+struct attr_device {
+	uint32_t id;
+	struct pp_device_info info; /* time_domain and notes point into the buffers below */
+	char time_domain[128];
+	char notes[256];
+	bool has_notes;
+};
+
+struct attr_trace_queue {
+	uint32_t device_id;
+	uint64_t handle;
+	uint32_t tid;
+	uint64_t cursor_ns; /* end of the last slice on this track: later slices start no earlier */
+};
+
+struct attr_trace_thread {
+	uint32_t tid;
+	uint64_t submit_cursor_ns; /* end of the last submit-call slice on this thread */
+};
+
+struct attr_sink_ctx {
+	struct pp_settings settings;
+	pid_t pid;
+	char process_name[64];
+	int dirfd;              /* -1: no file outputs (the summary still works) */
+	char dir[PATH_MAX];     /* for messages */
+	struct pp_stats *stats;
+	uint64_t frames_total;  /* frames that reached the writer */
+
+	/* report.json: the last report_frames frames, oldest at window_head */
+	struct pp_frame_result **window;
+	uint32_t window_cap, window_head, window_count;
+	bool report_failed;
+	bool report_dirty;      /* frames arrived since the last rewrite */
+	uint64_t report_writes;
+
+	/* trace.json */
+	FILE *trace;
+	char *trace_buf;        /* its stdio buffer */
+	size_t trace_buffered;  /* bytes in it since the last flush */
+	uint64_t trace_origin_ns;
+	uint64_t trace_events;
+	struct attr_trace_queue queues[PP_SINK_TRACE_QUEUES];
+	uint32_t nqueues;
+	struct attr_trace_thread threads[PP_SINK_TRACE_THREADS];
+	uint32_t nthreads;
+
+	/* passes.csv */
+	FILE *csv;
+	char *csv_buf;
+	size_t csv_buffered;
+	uint64_t csv_rows;
+
+	bool closed;            /* shutdown finished: nothing may touch the files any more */
+};
+
+/* Device registry (attr_sink.c). Entries never change once listed, so a snapshot of the count
+ * is enough to read them without the lock. */
+size_t attr_devices_snapshot(const struct attr_device **out);
+
+/* Creates (truncating) name in the output directory: O_CLOEXEC | O_NOFOLLOW, mode 0644.
+ * excl adds O_EXCL. buf_out, if not NULL, gets a PP_SINK_FILE_BUFFER stdio buffer to free()
+ * after fclose. NULL with errno set on failure. */
+FILE *attr_file_create(struct attr_sink_ctx *c, const char *name, bool excl, char **buf_out);
+/* Before writing a line of n bytes: flushes first if it would not fit in the buffer, so that
+ * stdio never writes out part of a line on its own. */
+void attr_file_reserve(FILE *f, size_t *buffered, size_t n);
+/* Logs one line for a file that can no longer be written (err: positive errno). */
+void attr_file_fail(struct attr_sink_ctx *c, const char *name, int err);
+/* Flushes f and reports whether everything written so far reached the kernel; on failure
+ * closes f, logs once and returns false (the caller forgets f). */
+bool attr_file_flush(struct attr_sink_ctx *c, FILE *f, const char *name);
+
+/* Chrome trace format time: microseconds since trace_origin_ns. */
+double attr_trace_us(const struct attr_sink_ctx *c, uint64_t ns);
+
+/* Shared helpers (attr_report.c) */
+/* The frame's GPU time: the sum of its measured passes' exclusive times; false when no pass
+ * was measured. */
+bool attr_frame_gpu_ns(const struct pp_frame_result *f, uint64_t *out);
+const char *attr_kind_name(enum pp_pass_kind k);         /* "render" | "compute" | "transfer" */
+const char *attr_name_source_name(enum pp_name_source s); /* "label" | "object" | "generated" */
+/* Draw calls of every kind (direct, indexed, indirect, indirect count). */
+uint64_t attr_workload_draws(const struct pp_workload *wl);
+
+/* The summary over every frame so far, with device names and dropped-frame notes (attr_sink.c).
+ * Free with pp_summary_free. */
+struct pp_summary;
+void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct pp_summary *out);
+
+/* report.json (attr_report.c) */
+void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f);
+void attr_report_window_free(struct attr_sink_ctx *c);
+/* Rewrites report.json atomically; logs and sets report_failed on failure. */
+void attr_report_write(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
+
+/* trace.json (attr_trace.c) */
+int attr_trace_open(struct attr_sink_ctx *c);
+void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+void attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
+void attr_trace_flush(struct attr_sink_ctx *c);
+/* Appends the closing metadata event and "]". */
+void attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
+
+/* passes.csv (attr_csv.c) */
+int attr_csv_open(struct attr_sink_ctx *c);
+void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+void attr_csv_flush(struct attr_sink_ctx *c);
+void attr_csv_close(struct attr_sink_ctx *c);
+
+/* For tests: counters the public API does not expose. */
+struct attr_sink_counters {
+	uint64_t frames_processed;
+	uint64_t frames_dropped;
+	uint64_t events_dropped;
+	uint64_t queued;        /* frames waiting for the writer */
+	uint64_t report_writes;
+};
+void attr_sink_counters_get(struct attr_sink_counters *out);

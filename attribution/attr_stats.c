@@ -1,0 +1,368 @@
+#include "attr_stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr_summary.h"
+
+/* ---- histogram ---------------------------------------------------------------------- */
+
+static void hist_locate(uint64_t v, unsigned *k_out, unsigned *sub_out)
+{
+	if (v < PP_HIST_SUB) {
+		*k_out = 0;
+		*sub_out = (unsigned)v;
+		return;
+	}
+	unsigned e = 63u - (unsigned)__builtin_clzll(v); /* >= PP_HIST_SUB_BITS */
+	unsigned k = e - PP_HIST_SUB_BITS + 1;
+	if (k >= PP_HIST_OCTAVES) {
+		*k_out = PP_HIST_OCTAVES - 1;
+		*sub_out = PP_HIST_SUB - 1;
+		return;
+	}
+	*k_out = k;
+	*sub_out = (unsigned)(v >> (k - 1)) - PP_HIST_SUB;
+}
+
+/* A counter about to overflow halves every counter: the shape, which is all the quantiles
+ * need, survives, and this needs 2^32 samples in one bucket first. */
+static void hist_halve(struct pp_hist *h)
+{
+	uint64_t n = 0;
+	for (unsigned k = 0; k < PP_HIST_OCTAVES; k++) {
+		if (!h->octave[k])
+			continue;
+		for (unsigned i = 0; i < PP_HIST_SUB; i++) {
+			h->octave[k][i] >>= 1;
+			n += h->octave[k][i];
+		}
+	}
+	h->n = n;
+}
+
+void pp_hist_add(struct pp_hist *h, uint64_t v)
+{
+	unsigned k, sub;
+	hist_locate(v, &k, &sub);
+	if (!h->octave[k]) {
+		h->octave[k] = calloc(PP_HIST_SUB, sizeof(uint32_t));
+		if (!h->octave[k]) {
+			h->lost++;
+			return;
+		}
+	}
+	if (h->octave[k][sub] == UINT32_MAX)
+		hist_halve(h);
+	h->octave[k][sub]++;
+	if (h->n == 0 || v < h->min)
+		h->min = v;
+	if (h->n == 0 || v > h->max)
+		h->max = v;
+	h->n++;
+}
+
+double pp_hist_quantile(const struct pp_hist *h, double q)
+{
+	if (!h || h->n == 0)
+		return NAN;
+	if (!(q >= 0.0))
+		q = 0.0;
+	if (q > 1.0)
+		q = 1.0;
+	uint64_t rank = (uint64_t)ceil(q * (double)h->n);
+	if (rank < 1)
+		rank = 1;
+	if (rank > h->n)
+		rank = h->n;
+	uint64_t cum = 0;
+	for (unsigned k = 0; k < PP_HIST_OCTAVES; k++) {
+		if (!h->octave[k])
+			continue;
+		for (unsigned i = 0; i < PP_HIST_SUB; i++) {
+			cum += h->octave[k][i];
+			if (cum < rank)
+				continue;
+			double width = k == 0 ? 1.0 : (double)(1ull << (k - 1));
+			double lower = k == 0 ? (double)i : (double)((uint64_t)(PP_HIST_SUB + i) << (k - 1));
+			double v = lower + (width - 1.0) / 2.0;
+			if (v < (double)h->min)
+				v = (double)h->min;
+			if (v > (double)h->max)
+				v = (double)h->max;
+			return v;
+		}
+	}
+	return (double)h->max; /* unreachable while n matches the buckets */
+}
+
+void pp_hist_free(struct pp_hist *h)
+{
+	for (unsigned k = 0; k < PP_HIST_OCTAVES; k++) {
+		free(h->octave[k]);
+		h->octave[k] = NULL;
+	}
+	h->n = h->lost = h->min = h->max = 0;
+}
+
+/* ---- per-name table ----------------------------------------------------------------- */
+
+struct stat_row {
+	char name[64];
+	enum pp_pass_kind kind;
+	uint64_t count, measured;
+	uint64_t sum_ns;        /* of GPU intervals of measured instances */
+	uint64_t max_ns;
+	double share_sum;       /* of per-frame fractions, over frames with GPU time > 0 */
+	struct pp_hist hist;    /* GPU intervals */
+	/* per-frame scratch for the share */
+	uint64_t frame_stamp;
+	uint64_t frame_excl_ns;
+};
+
+struct pp_stats {
+	size_t max_names;
+	size_t nrows, cap_rows;
+	struct stat_row *rows;
+	uint32_t *slots;        /* open addressing: row index + 1, 0 = empty */
+	size_t nslots;          /* power of two, > 2 x (max_names + kinds) */
+	uint32_t other[3];      /* row index + 1 of "(other)" per kind, 0 = none yet */
+	uint64_t names_aggregated; /* pass instances counted under "(other)" because of the cap */
+	uint64_t frames;
+	uint64_t frames_measured;  /* frames with at least one measured pass */
+	uint64_t share_frames;     /* measured frames with a summed time > 0 */
+	uint64_t frame_sum_ns;
+	struct pp_hist frame_hist;
+	uint32_t *touched;      /* rows a frame touched, scratch */
+	size_t cap_touched;
+};
+
+#define STATS_KINDS 3
+
+struct pp_stats *pp_stats_create(size_t max_names)
+{
+	struct pp_stats *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->max_names = max_names ? max_names : PP_STATS_MAX_NAMES;
+	size_t want = 2 * (s->max_names + STATS_KINDS);
+	s->nslots = 16;
+	while (s->nslots < want)
+		s->nslots <<= 1;
+	s->slots = calloc(s->nslots, sizeof(*s->slots));
+	if (!s->slots) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void pp_stats_destroy(struct pp_stats *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nrows; i++)
+		pp_hist_free(&s->rows[i].hist);
+	pp_hist_free(&s->frame_hist);
+	free(s->rows);
+	free(s->slots);
+	free(s->touched);
+	free(s);
+}
+
+uint64_t pp_stats_frames(const struct pp_stats *s)
+{
+	return s ? s->frames : 0;
+}
+
+static uint64_t name_hash(const char *name, size_t len, enum pp_pass_kind kind)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)name[i];
+		h *= 1099511628211ull;
+	}
+	h ^= (uint64_t)kind + 1;
+	h *= 1099511628211ull;
+	return h;
+}
+
+static struct stat_row *row_new(struct pp_stats *s, const char *name, size_t len,
+				enum pp_pass_kind kind)
+{
+	if (s->nrows == s->cap_rows) {
+		size_t cap = s->cap_rows ? s->cap_rows * 2 : 16;
+		if (cap > s->max_names + STATS_KINDS)
+			cap = s->max_names + STATS_KINDS;
+		if (cap <= s->nrows)
+			return NULL;
+		struct stat_row *rows = realloc(s->rows, cap * sizeof(*rows));
+		if (!rows)
+			return NULL;
+		s->rows = rows;
+		s->cap_rows = cap;
+	}
+	struct stat_row *r = &s->rows[s->nrows++];
+	memset(r, 0, sizeof(*r));
+	memcpy(r->name, name, len);
+	r->name[len] = '\0';
+	r->kind = kind;
+	r->frame_stamp = UINT64_MAX;
+	return r;
+}
+
+/* Returns the row index, or -1 when even the "(other)" row could not be made (no memory). */
+static long row_find(struct pp_stats *s, const char *name, enum pp_pass_kind kind)
+{
+	size_t len = strnlen(name, 63);
+	unsigned k = (unsigned)kind < STATS_KINDS ? (unsigned)kind : 0;
+	kind = (enum pp_pass_kind)k;
+	size_t mask = s->nslots - 1;
+	size_t i = (size_t)name_hash(name, len, kind) & mask;
+	for (;;) {
+		uint32_t slot = s->slots[i];
+		if (slot == 0)
+			break;
+		struct stat_row *r = &s->rows[slot - 1];
+		if (r->kind == kind && strncmp(r->name, name, len) == 0 && r->name[len] == '\0')
+			return (long)slot - 1;
+		i = (i + 1) & mask;
+	}
+	size_t named = s->nrows;
+	for (unsigned j = 0; j < STATS_KINDS; j++)
+		named -= s->other[j] ? 1 : 0;
+	if (named < s->max_names) {
+		struct stat_row *r = row_new(s, name, len, kind);
+		if (r) {
+			s->slots[i] = (uint32_t)s->nrows;
+			return (long)s->nrows - 1;
+		}
+	}
+	/* Over the cap (or out of memory): one aggregate per kind, never entered in the table so
+	 * a real pass called "(other)" stays apart. */
+	s->names_aggregated++;
+	if (!s->other[k]) {
+		struct stat_row *r = row_new(s, "(other)", 7, kind);
+		if (!r)
+			return -1;
+		s->other[k] = (uint32_t)s->nrows;
+	}
+	return (long)s->other[k] - 1;
+}
+
+static uint64_t interval_ns(const struct pp_gpu_interval *g)
+{
+	return g->end_ns > g->begin_ns ? g->end_ns - g->begin_ns : 0;
+}
+
+void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
+{
+	if (!s || !f)
+		return;
+	uint64_t stamp = s->frames++;
+	if (f->npasses > s->cap_touched) {
+		uint32_t *t = realloc(s->touched, f->npasses * sizeof(*t));
+		if (t) {
+			s->touched = t;
+			s->cap_touched = f->npasses;
+		}
+	}
+	size_t ntouched = 0;
+	uint64_t total = 0;
+	bool measured = false;
+	for (size_t i = 0; i < f->npasses; i++) {
+		const struct pp_pass_result *p = &f->passes[i];
+		long idx = row_find(s, p->name, p->kind);
+		if (idx < 0)
+			continue;
+		struct stat_row *r = &s->rows[idx];
+		r->count++;
+		if (!p->gpu.valid)
+			continue;
+		uint64_t ns = interval_ns(&p->gpu);
+		r->measured++;
+		r->sum_ns += ns;
+		if (ns > r->max_ns)
+			r->max_ns = ns;
+		pp_hist_add(&r->hist, ns);
+		measured = true;
+		total += p->gpu_exclusive_ns;
+		if (r->frame_stamp != stamp) {
+			r->frame_stamp = stamp;
+			r->frame_excl_ns = 0;
+			if (ntouched < s->cap_touched)
+				s->touched[ntouched++] = (uint32_t)idx;
+		}
+		r->frame_excl_ns += p->gpu_exclusive_ns;
+	}
+	if (!measured)
+		return;
+	s->frames_measured++;
+	s->frame_sum_ns += total;
+	pp_hist_add(&s->frame_hist, total);
+	if (total == 0)
+		return;
+	s->share_frames++;
+	for (size_t i = 0; i < ntouched; i++) {
+		struct stat_row *r = &s->rows[s->touched[i]];
+		r->share_sum += (double)r->frame_excl_ns / (double)total;
+	}
+}
+
+static const char *kind_name(enum pp_pass_kind k)
+{
+	switch (k) {
+	case PP_PASS_RENDER: return "render";
+	case PP_PASS_COMPUTE: return "compute";
+	case PP_PASS_TRANSFER: return "transfer";
+	}
+	return "render";
+}
+
+int pp_stats_summary_make(const struct pp_stats *s, struct pp_summary *out)
+{
+	pp_summary_init(out);
+	if (!s)
+		return 0;
+	out->frames = s->frames;
+	if (s->frames_measured) {
+		out->frame_gpu_mean_ns = (double)s->frame_sum_ns / (double)s->frames_measured;
+		out->frame_gpu_p50_ns = pp_hist_quantile(&s->frame_hist, 0.50);
+		out->frame_gpu_p95_ns = pp_hist_quantile(&s->frame_hist, 0.95);
+	}
+	if (s->names_aggregated) {
+		snprintf(out->notes, sizeof(out->notes),
+			 "more than %zu pass names: %llu pass instances counted under \"(other)\"",
+			 s->max_names, (unsigned long long)s->names_aggregated);
+	}
+	if (s->nrows == 0)
+		return 0;
+	out->rows = malloc(s->nrows * sizeof(*out->rows));
+	if (!out->rows)
+		return -ENOMEM;
+	out->nrows = s->nrows;
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct stat_row *r = &s->rows[i];
+		struct pp_summary_row *o = &out->rows[i];
+		pp_summary_row_init(o);
+		snprintf(o->name, sizeof(o->name), "%s", r->name);
+		snprintf(o->kind, sizeof(o->kind), "%s", kind_name(r->kind));
+		o->count = r->count;
+		o->measured = r->measured;
+		o->per_frame = s->frames ? (double)r->count / (double)s->frames : NAN;
+		if (r->measured) {
+			o->gpu_mean_ns = (double)r->sum_ns / (double)r->measured;
+			o->gpu_p50_ns = pp_hist_quantile(&r->hist, 0.50);
+			o->gpu_p95_ns = pp_hist_quantile(&r->hist, 0.95);
+			o->gpu_max_ns = (double)r->max_ns;
+			if (s->share_frames)
+				o->share_of_frame = r->share_sum / (double)s->share_frames;
+		}
+	}
+	pp_summary_sort(out);
+	return 0;
+}

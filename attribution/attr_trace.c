@@ -1,0 +1,562 @@
+/* trace.json: Chrome Trace Event Format, JSON array form, streamed as frames arrive.
+ *
+ * The file starts with "[" and every event is one line ending in ",", flushed after each
+ * batch, so a process killed mid-run leaves a file that trace viewers load as it is (the
+ * format allows the closing "]" to be missing) and that strict JSON readers load after
+ * dropping the last, possibly partial, line and the trailing comma and adding "]". A clean
+ * shutdown appends a final metadata event and "]", making the file strict JSON.
+ *
+ * Time: ts and dur are microseconds (3 decimals, i.e. exact nanoseconds) since the moment the
+ * sinks started, which precedes everything the application does after that; the origin on
+ * CLOCK_MONOTONIC is in the "passprobe_time_origin" metadata event.
+ *
+ * Tracks: CPU slices sit on the real thread ids of this process; each GPU queue is a synthetic
+ * thread (tid PP_SINK_TRACE_GPU_TID + n) holding submission slices with their pass slices
+ * nested inside. Viewers need proper nesting on a track, so a slice that would start before
+ * the previous one on its track ended is clamped to start at that end (its true interval stays
+ * in args), and one that would vanish entirely becomes an instant event carrying the reason.
+ * Passes without a GPU time are instant events with the reason, never slices.
+ *
+ * Submit calls come from the frames' submission records (cat "cpu.submit", clamped like the
+ * GPU slices should two on one thread overlap), each with a flow arrow (id = device << 40 | seq) to its GPU submission slice; a flow is written only when
+ * both ends are. CPU events given to pp_sink_cpu_event with category "submit" and a flow_id
+ * describe the same calls and are therefore not written again. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "attr_json.h"
+#include "attr_sink_internal.h"
+
+#define TRACE_NAME "trace.json"
+/* One event's text; bigger would mean a runaway name, and the event is skipped. */
+#define TRACE_EVENT_MAX (64 * 1024)
+
+struct trace_event {
+	struct pp_json_writer w;
+	struct attr_sink_ctx *c;
+};
+
+static void ev_begin(struct trace_event *e, struct attr_sink_ctx *c, const char *ph,
+		     const char *name, const char *cat, uint32_t tid, double ts_us)
+{
+	e->c = c;
+	struct pp_json_writer *w = &e->w;
+	pp_json_writer_init_mem(w, TRACE_EVENT_MAX, 0);
+	pp_json_begin_object(w);
+	pp_json_write_key(w, "name");
+	pp_json_write_string(w, name ? name : "(unnamed)");
+	if (cat) {
+		pp_json_write_key(w, "cat");
+		pp_json_write_string(w, cat);
+	}
+	pp_json_write_key(w, "ph");
+	pp_json_write_string(w, ph);
+	pp_json_write_key(w, "ts");
+	pp_json_write_double(w, ts_us);
+	pp_json_write_key(w, "pid");
+	pp_json_write_uint(w, (uint64_t)c->pid);
+	pp_json_write_key(w, "tid");
+	pp_json_write_uint(w, tid);
+}
+
+static void ev_end(struct trace_event *e)
+{
+	struct pp_json_writer *w = &e->w;
+	struct attr_sink_ctx *c = e->c;
+	pp_json_end_object(w);
+	if (pp_json_writer_finish(w) == 0 && c->trace) {
+		size_t len;
+		const char *text = pp_json_writer_mem(w, &len);
+		attr_file_reserve(c->trace, &c->trace_buffered, len + 2);
+		fwrite(text, 1, len, c->trace);
+		fputs(",\n", c->trace);
+		c->trace_events++;
+	}
+	pp_json_writer_release(w);
+}
+
+static void arg_uint(struct pp_json_writer *w, const char *key, uint64_t v)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_uint(w, v);
+}
+
+static void arg_str(struct pp_json_writer *w, const char *key, const char *s)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_string(w, s);
+}
+
+static void arg_handle(struct pp_json_writer *w, const char *key, uint64_t h)
+{
+	char buf[24];
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, h);
+	arg_str(w, key, buf);
+}
+
+static void dur_write(struct pp_json_writer *w, uint64_t begin, uint64_t end)
+{
+	pp_json_write_key(w, "dur");
+	pp_json_write_double(w, (double)(end > begin ? end - begin : 0) / 1000.0);
+}
+
+static void metadata_write(struct attr_sink_ctx *c, const char *what, uint32_t tid,
+			   const char *key, const char *value)
+{
+	struct trace_event e;
+	ev_begin(&e, c, "M", what, NULL, tid, 0.0);
+	pp_json_write_key(&e.w, "args");
+	pp_json_begin_object(&e.w);
+	arg_str(&e.w, key, value);
+	pp_json_end_object(&e.w);
+	ev_end(&e);
+}
+
+static void sort_index_write(struct attr_sink_ctx *c, uint32_t tid, int64_t index)
+{
+	struct trace_event e;
+	ev_begin(&e, c, "M", "thread_sort_index", NULL, tid, 0.0);
+	pp_json_write_key(&e.w, "args");
+	pp_json_begin_object(&e.w);
+	pp_json_write_key(&e.w, "sort_index");
+	pp_json_write_int(&e.w, index);
+	pp_json_end_object(&e.w);
+	ev_end(&e);
+}
+
+int attr_trace_open(struct attr_sink_ctx *c)
+{
+	FILE *f = attr_file_create(c, TRACE_NAME, false, &c->trace_buf);
+	if (!f) {
+		int err = errno;
+		attr_file_fail(c, TRACE_NAME, err);
+		return -err;
+	}
+	c->trace = f;
+	fputs("[\n", f);
+	metadata_write(c, "process_name", (uint32_t)c->pid, "name", c->process_name);
+
+	struct trace_event e;
+	ev_begin(&e, c, "M", "passprobe_time_origin", NULL, (uint32_t)c->pid, 0.0);
+	pp_json_write_key(&e.w, "args");
+	pp_json_begin_object(&e.w);
+	arg_uint(&e.w, "passprobe_time_origin_ns", c->trace_origin_ns);
+	arg_str(&e.w, "clock", "CLOCK_MONOTONIC");
+	arg_str(&e.w, "units", "ts and dur: microseconds since passprobe_time_origin_ns");
+	arg_str(&e.w, "generator", "passprobe 0.1.0");
+	pp_json_end_object(&e.w);
+	ev_end(&e);
+	attr_trace_flush(c);
+	return c->trace ? 0 : -EIO;
+}
+
+static void trace_forget(struct attr_sink_ctx *c)
+{
+	c->trace = NULL;
+	free(c->trace_buf);
+	c->trace_buf = NULL;
+}
+
+void attr_trace_flush(struct attr_sink_ctx *c)
+{
+	c->trace_buffered = 0;
+	if (c->trace && !attr_file_flush(c, c->trace, TRACE_NAME))
+		trace_forget(c);
+}
+
+void attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped)
+{
+	if (!c->trace)
+		return;
+	/* The last event carries no comma, so that with "]" the file is strict JSON. */
+	struct pp_json_writer w;
+	pp_json_writer_init_mem(&w, TRACE_EVENT_MAX, 0);
+	pp_json_begin_object(&w);
+	arg_str(&w, "name", "passprobe_trace_end");
+	arg_str(&w, "ph", "M");
+	pp_json_write_key(&w, "ts");
+	pp_json_write_double(&w, 0.0);
+	arg_uint(&w, "pid", (uint64_t)c->pid);
+	arg_uint(&w, "tid", (uint64_t)c->pid);
+	pp_json_write_key(&w, "args");
+	pp_json_begin_object(&w);
+	arg_uint(&w, "events", c->trace_events);
+	arg_uint(&w, "frames", c->frames_total);
+	arg_uint(&w, "frames_dropped", frames_dropped);
+	arg_uint(&w, "cpu_events_dropped", events_dropped);
+	pp_json_end_object(&w);
+	pp_json_end_object(&w);
+	if (pp_json_writer_finish(&w) == 0) {
+		size_t len;
+		const char *text = pp_json_writer_mem(&w, &len);
+		attr_file_reserve(c->trace, &c->trace_buffered, len + 3);
+		fwrite(text, 1, len, c->trace);
+	}
+	pp_json_writer_release(&w);
+	fputs("\n]\n", c->trace);
+	if (attr_file_flush(c, c->trace, TRACE_NAME) && fclose(c->trace) != 0)
+		attr_file_fail(c, TRACE_NAME, errno);
+	trace_forget(c);
+}
+
+/* ---- tracks --------------------------------------------------------------------------- */
+
+/* The thread's entry (named in the trace on first sight), or NULL past the table's size. */
+static struct attr_trace_thread *thread_seen(struct attr_sink_ctx *c, uint32_t tid)
+{
+	for (uint32_t i = 0; i < c->nthreads; i++) {
+		if (c->threads[i].tid == tid)
+			return &c->threads[i];
+	}
+	if (c->nthreads == PP_SINK_TRACE_THREADS)
+		return NULL; /* unnamed: the viewer shows the number */
+	struct attr_trace_thread *t = &c->threads[c->nthreads++];
+	t->tid = tid;
+	t->submit_cursor_ns = 0;
+	char path[64], name[32];
+	snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return t; /* thread gone already, or not ours */
+	ssize_t n = read(fd, name, sizeof(name) - 1);
+	close(fd);
+	if (n <= 0)
+		return t;
+	name[n] = '\0';
+	name[strcspn(name, "\n")] = '\0';
+	metadata_write(c, "thread_name", tid, "name", name);
+	return t;
+}
+
+static struct attr_trace_queue *queue_track(struct attr_sink_ctx *c, uint32_t device,
+					    const struct pp_submission_result *s)
+{
+	for (uint32_t i = 0; i < c->nqueues; i++) {
+		if (c->queues[i].device_id == device && c->queues[i].handle == s->queue_handle)
+			return &c->queues[i];
+	}
+	char name[96];
+	if (c->nqueues == PP_SINK_TRACE_QUEUES) {
+		/* Every further queue shares the last track; it was renamed when it filled. */
+		return &c->queues[PP_SINK_TRACE_QUEUES - 1];
+	}
+	struct attr_trace_queue *q = &c->queues[c->nqueues++];
+	memset(q, 0, sizeof(*q));
+	q->device_id = device;
+	q->handle = s->queue_handle;
+	q->tid = PP_SINK_TRACE_GPU_TID + c->nqueues - 1;
+	if (c->nqueues == PP_SINK_TRACE_QUEUES)
+		snprintf(name, sizeof(name), "GPU queues (%d and later)", PP_SINK_TRACE_QUEUES);
+	else if (device == 0)
+		snprintf(name, sizeof(name), "GPU queue %u.%u (0x%" PRIx64 ")", s->queue_family,
+			 s->queue_index, s->queue_handle);
+	else
+		snprintf(name, sizeof(name), "GPU %u queue %u.%u (0x%" PRIx64 ")", device,
+			 s->queue_family, s->queue_index, s->queue_handle);
+	metadata_write(c, "thread_name", q->tid, "name", name);
+	sort_index_write(c, q->tid, -1000 + (int64_t)c->nqueues);
+	return q;
+}
+
+/* ---- frames --------------------------------------------------------------------------- */
+
+static void workload_args(struct pp_json_writer *w, const struct pp_workload *wl)
+{
+	pp_json_write_key(w, "workload");
+	pp_json_begin_object(w);
+	arg_uint(w, "draws", wl->draws);
+	arg_uint(w, "draws_indexed", wl->draws_indexed);
+	arg_uint(w, "draws_indirect", wl->draws_indirect);
+	arg_uint(w, "draws_indirect_count", wl->draws_indirect_count);
+	arg_uint(w, "instances", wl->instances);
+	arg_uint(w, "vertices", wl->vertices);
+	arg_uint(w, "indices", wl->indices);
+	arg_uint(w, "dispatches", wl->dispatches);
+	arg_uint(w, "dispatches_indirect", wl->dispatches_indirect);
+	arg_uint(w, "workgroups", wl->workgroups);
+	arg_uint(w, "copies", wl->copies);
+	arg_uint(w, "copy_bytes", wl->copy_bytes);
+	arg_uint(w, "clears", wl->clears);
+	arg_uint(w, "barriers", wl->barriers);
+	pp_json_end_object(w);
+}
+
+static void pass_args_common(struct pp_json_writer *w, const struct pp_frame_result *f,
+			     const struct pp_submission_result *s, const struct pp_pass_result *p)
+{
+	arg_uint(w, "frame", f->index);
+	arg_uint(w, "device", f->device_id);
+	arg_uint(w, "seq", s->seq);
+	arg_str(w, "kind", attr_kind_name(p->kind));
+	arg_str(w, "api", p->api);
+	arg_str(w, "name_source", attr_name_source_name(p->name_source));
+	arg_handle(w, "command_buffer", p->command_buffer_handle);
+	arg_uint(w, "draws", attr_workload_draws(&p->work));
+	workload_args(w, &p->work);
+}
+
+static void pass_instant(struct attr_sink_ctx *c, const struct pp_frame_result *f,
+			 const struct pp_submission_result *s, const struct pp_pass_result *p,
+			 uint32_t tid, uint64_t at_ns, const char *reason)
+{
+	struct trace_event e;
+	ev_begin(&e, c, "i", p->name, "gpu.pass.unavailable", tid, attr_trace_us(c, at_ns));
+	arg_str(&e.w, "s", "t");
+	pp_json_write_key(&e.w, "args");
+	pp_json_begin_object(&e.w);
+	arg_str(&e.w, "reason", reason);
+	if (p->gpu.valid) {
+		arg_uint(&e.w, "gpu_begin_ns", p->gpu.begin_ns);
+		arg_uint(&e.w, "gpu_end_ns", p->gpu.end_ns);
+	} else {
+		pp_json_write_key(&e.w, "gpu_ns");
+		pp_json_write_null(&e.w);
+	}
+	pass_args_common(&e.w, f, s, p);
+	pp_json_end_object(&e.w);
+	ev_end(&e);
+}
+
+static void pass_slice(struct attr_sink_ctx *c, const struct pp_frame_result *f,
+		       const struct pp_submission_result *s, const struct pp_pass_result *p,
+		       uint32_t tid, uint64_t b, uint64_t end)
+{
+	struct trace_event e;
+	ev_begin(&e, c, "X", p->name, "gpu.pass", tid, attr_trace_us(c, b));
+	dur_write(&e.w, b, end);
+	pp_json_write_key(&e.w, "args");
+	pp_json_begin_object(&e.w);
+	uint64_t gpu = p->gpu.end_ns > p->gpu.begin_ns ? p->gpu.end_ns - p->gpu.begin_ns : 0;
+	arg_uint(&e.w, "gpu_ns", gpu);
+	arg_uint(&e.w, "exclusive_ns", p->gpu_exclusive_ns);
+	pp_json_write_key(&e.w, "overlapped");
+	pp_json_write_bool(&e.w, p->overlapped);
+	if (b != p->gpu.begin_ns || end != p->gpu.end_ns) {
+		arg_str(&e.w, "clamped", "slice cut to nest within its track; true interval in "
+			"gpu_begin_ns/gpu_end_ns");
+		arg_uint(&e.w, "gpu_begin_ns", p->gpu.begin_ns);
+		arg_uint(&e.w, "gpu_end_ns", p->gpu.end_ns);
+	}
+	pass_args_common(&e.w, f, s, p);
+	pp_json_end_object(&e.w);
+	ev_end(&e);
+}
+
+/* Pass indices of one submission, by GPU begin (measured first), ties in record order. */
+static void passes_sort(const struct pp_pass_result *passes, uint32_t *idx, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t v = idx[i];
+		const struct pp_pass_result *pv = &passes[v];
+		uint32_t j = i;
+		while (j > 0) {
+			const struct pp_pass_result *pj = &passes[idx[j - 1]];
+			bool after = pv->gpu.valid &&
+				     (!pj->gpu.valid || pj->gpu.begin_ns > pv->gpu.begin_ns);
+			if (!after)
+				break;
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = v;
+	}
+}
+
+static uint64_t flow_id(const struct pp_frame_result *f, const struct pp_submission_result *s)
+{
+	return ((uint64_t)f->device_id << 40) | (s->seq & ((1ull << 40) - 1));
+}
+
+static void flow_write(struct attr_sink_ctx *c, const char *ph, uint64_t id, uint32_t tid,
+		       uint64_t at_ns)
+{
+	struct trace_event e;
+	ev_begin(&e, c, ph, "submit", "flow.submit", tid, attr_trace_us(c, at_ns));
+	arg_uint(&e.w, "id", id);
+	if (ph[0] == 'f')
+		arg_str(&e.w, "bp", "e");
+	ev_end(&e);
+}
+
+static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_result *f,
+			     const struct pp_submission_result *s, uint32_t *idx)
+{
+	struct trace_event e;
+	struct attr_trace_queue *q = queue_track(c, f->device_id, s);
+	uint64_t cpu_end = s->cpu_end_ns > s->cpu_begin_ns ? s->cpu_end_ns : s->cpu_begin_ns;
+	char name[48];
+
+	/* One thread cannot be in two submit calls at once, so overlapping submit records on a
+	 * thread mean clock trouble; they are clamped like GPU slices to keep the track nested. */
+	struct attr_trace_thread *t = thread_seen(c, s->tid);
+	uint64_t cb = s->cpu_begin_ns;
+	if (t && cb < t->submit_cursor_ns)
+		cb = t->submit_cursor_ns;
+	bool cpu_shown = cb <= cpu_end;
+	if (cpu_shown) {
+		ev_begin(&e, c, "X", s->api ? s->api : "submit", "cpu.submit", s->tid,
+			 attr_trace_us(c, cb));
+		dur_write(&e.w, cb, cpu_end);
+		pp_json_write_key(&e.w, "args");
+		pp_json_begin_object(&e.w);
+		arg_uint(&e.w, "seq", s->seq);
+		arg_uint(&e.w, "frame", f->index);
+		arg_uint(&e.w, "device", f->device_id);
+		arg_handle(&e.w, "queue", s->queue_handle);
+		arg_uint(&e.w, "command_buffers", s->command_buffers);
+		if (cb != s->cpu_begin_ns) {
+			arg_str(&e.w, "clamped", "starts where the previous submit call on this thread "
+				"ended; true begin in cpu_begin_ns");
+			arg_uint(&e.w, "cpu_begin_ns", s->cpu_begin_ns);
+		}
+		pp_json_end_object(&e.w);
+		ev_end(&e);
+		if (t)
+			t->submit_cursor_ns = cpu_end;
+	}
+
+	snprintf(name, sizeof(name), "submit #%" PRIu64, s->seq);
+	bool shown = false;
+	uint64_t sb = 0, se = 0;
+	if (s->gpu.valid) {
+		sb = s->gpu.begin_ns > q->cursor_ns ? s->gpu.begin_ns : q->cursor_ns;
+		se = s->gpu.end_ns;
+		shown = se >= sb;
+	}
+	if (shown) {
+		ev_begin(&e, c, "X", name, "gpu.submission", q->tid, attr_trace_us(c, sb));
+		dur_write(&e.w, sb, se);
+		pp_json_write_key(&e.w, "args");
+		pp_json_begin_object(&e.w);
+		arg_uint(&e.w, "seq", s->seq);
+		arg_uint(&e.w, "frame", f->index);
+		arg_uint(&e.w, "device", f->device_id);
+		arg_uint(&e.w, "passes", s->npasses);
+		arg_uint(&e.w, "command_buffers", s->command_buffers);
+		arg_uint(&e.w, "gpu_span_ns", s->gpu.end_ns - s->gpu.begin_ns);
+		if (sb != s->gpu.begin_ns) {
+			arg_str(&e.w, "clamped", "starts where the previous slice on this queue ended; "
+				"true begin in gpu_begin_ns");
+			arg_uint(&e.w, "gpu_begin_ns", s->gpu.begin_ns);
+		}
+		pp_json_end_object(&e.w);
+		ev_end(&e);
+		if (cpu_shown) {
+			uint64_t id = flow_id(f, s);
+			flow_write(c, "s", id, s->tid, cb);
+			flow_write(c, "f", id, q->tid, sb);
+		}
+	} else {
+		const char *why = s->gpu.valid ? "its GPU interval ends before the previous slice on "
+						 "this queue does"
+					       : s->gpu.unavailable_reason;
+		ev_begin(&e, c, "i", name, "gpu.submission.unavailable", q->tid,
+			 attr_trace_us(c, cpu_end));
+		arg_str(&e.w, "s", "t");
+		pp_json_write_key(&e.w, "args");
+		pp_json_begin_object(&e.w);
+		arg_str(&e.w, "reason", why ? why : "not measured");
+		arg_uint(&e.w, "seq", s->seq);
+		arg_uint(&e.w, "frame", f->index);
+		pp_json_end_object(&e.w);
+		ev_end(&e);
+	}
+
+	/* Passes: within the submission slice when there is one, else directly on the track. */
+	uint32_t first = s->first_pass, n = 0;
+	for (uint32_t i = 0; i < s->npasses && (size_t)first + i < f->npasses; i++)
+		idx[n++] = first + i;
+	passes_sort(f->passes, idx, n);
+	uint64_t cursor = shown ? sb : q->cursor_ns;
+	uint64_t instant_at = shown ? sb : cpu_end;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct pp_pass_result *p = &f->passes[idx[i]];
+		if (!p->gpu.valid) {
+			pass_instant(c, f, s, p, q->tid, instant_at,
+				     p->gpu.unavailable_reason ? p->gpu.unavailable_reason
+							       : "not measured");
+			continue;
+		}
+		uint64_t b = p->gpu.begin_ns > cursor ? p->gpu.begin_ns : cursor;
+		uint64_t end = p->gpu.end_ns;
+		if (shown && end > se)
+			end = se;
+		if (end < b) {
+			pass_instant(c, f, s, p, q->tid, cursor,
+				     "no slice: its interval lies within the previous pass slice "
+				     "on this queue (overlapping passes)");
+			continue;
+		}
+		pass_slice(c, f, s, p, q->tid, b, end);
+		cursor = end;
+	}
+	uint64_t track_end = shown ? se : cursor;
+	if (track_end > q->cursor_ns)
+		q->cursor_ns = track_end;
+}
+
+static void counter_write(struct attr_sink_ctx *c, const char *name, uint32_t device,
+			  uint64_t at_ns, const char *series, double v)
+{
+	char full[80];
+	if (device == 0)
+		snprintf(full, sizeof(full), "%s", name);
+	else
+		snprintf(full, sizeof(full), "%s (device %u)", name, device);
+	struct trace_event e;
+	ev_begin(&e, c, "C", full, "counter", (uint32_t)c->pid, attr_trace_us(c, at_ns));
+	pp_json_write_key(&e.w, "args");
+	pp_json_begin_object(&e.w);
+	pp_json_write_key(&e.w, series);
+	pp_json_write_double(&e.w, v);
+	pp_json_end_object(&e.w);
+	ev_end(&e);
+}
+
+void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f)
+{
+	if (!c->trace)
+		return;
+	uint32_t stack_idx[64];
+	uint32_t *idx = stack_idx;
+	if (f->npasses > 64) {
+		idx = malloc(f->npasses * sizeof(*idx));
+		if (!idx) {
+			pp_log_once(PP_LOG_WARN, "out of memory writing trace.json; some frames are "
+				    "missing from it");
+			return;
+		}
+	}
+	for (size_t i = 0; i < f->nsubmissions; i++)
+		submission_write(c, f, &f->submissions[i], idx);
+	if (idx != stack_idx)
+		free(idx);
+
+	uint64_t gpu;
+	if (attr_frame_gpu_ns(f, &gpu))
+		counter_write(c, "gpu frame time ms", f->device_id, f->cpu_begin_ns, "ms",
+			      (double)gpu / 1e6);
+	counter_write(c, "passes per frame", f->device_id, f->cpu_begin_ns, "passes",
+		      (double)f->npasses);
+}
+
+void attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
+{
+	if (!c->trace)
+		return;
+	const char *cat = ev->category ? ev->category : "other";
+	if (ev->flow_id != 0 && strcmp(cat, "submit") == 0)
+		return; /* the frame's submission record writes this call, with its flow */
+	char full[64];
+	snprintf(full, sizeof(full), "cpu.%s", cat);
+	thread_seen(c, ev->tid);
+	struct trace_event e;
+	ev_begin(&e, c, "X", ev->name, full, ev->tid, attr_trace_us(c, ev->begin_ns));
+	dur_write(&e.w, ev->begin_ns, ev->end_ns);
+	ev_end(&e);
+}
