@@ -19,7 +19,7 @@ uint32_t pp_sink_device_register(const struct pp_device_info *info);
 
 /* Hands a resolved frame over; ownership passes to the sink (freed with
  * pp_frame_result_free). When the queue is full the frame is dropped and counted (reported in
- * report.json as dropped_frames), never blocking the caller. */
+ * report.json as frames_dropped), never blocking the caller. */
 void pp_sink_frame_submit(struct pp_frame_result *frame);
 
 /* A CPU-side event for the trace (submit calls, blocking calls, recording spans). */
