@@ -49,8 +49,8 @@ for m in default no_stats no_gpu; do
 	no_stats) label="passprobe, pipeline_statistics=off" ;;
 	no_gpu) label="passprobe, no GPU queries" ;;
 	esac
-	printf '%-34s %11.0f ns %8.3f %13.0f ns %8.3f\n' "$label" "$f" "$(echo "$f / $none_f" | bc -l)" "$r" \
-		"$(echo "$r / $none_r" | bc -l)"
+	printf '%-34s %11.0f ns %8.3f %13.0f ns %8.3f\n' "$label" "$f" "$(awk -v a="$f" -v b="$none_f" 'BEGIN{print a/b}')" "$r" \
+		"$(awk -v a="$r" -v b="$none_r" 'BEGIN{print a/b}')"
 done
 
 if command -v valgrind >/dev/null; then
