@@ -120,8 +120,8 @@ static VkResult demo_physical_device_pick(struct demo_context *ctx)
         char *end = NULL;
         unsigned long index = strtoul(env, &end, 10);
         if (*end || index >= count)
-            fprintf(stderr, DEMO_NAME ": PASSPROBE_DEMO_DEVICE=%s: there are %u devices\n", env,
-                    count);
+            fprintf(stderr, DEMO_NAME ": PASSPROBE_DEMO_DEVICE=%s: not a device index (0..%u)\n",
+                    env, count - 1);
         else if (!demo_device_suitable(devices[index], &family, &ts_bits))
             fprintf(stderr,
                     DEMO_NAME ": PASSPROBE_DEMO_DEVICE=%s: device lacks Vulkan 1.3 or a "
