@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <vulkan/vulkan.h>
 
@@ -165,6 +166,7 @@ struct demo_context {
 
     VkQueryPool timing_pool; /* --timings: 2 queries per pass per slot */
     VkQueryPool misuse_pool; /* --misuse-query-wait: 2 queries per slot */
+    FILE *output_file;       /* --output, opened before rendering */
 
     struct demo_frame_slot slots[DEMO_FRAMES_IN_FLIGHT_MAX];
 
@@ -186,7 +188,9 @@ VkResult demo_fail(const char *call, VkResult result);
         if (demo_try_result_ < 0)                                                                  \
             return demo_fail(#fn, demo_try_result_);                                               \
     } while (0)
-int demo_ppm_write(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height);
+/* Writes and closes f (opened by the caller before rendering, so a bad path fails fast). */
+int demo_ppm_write(FILE *f, const char *path, const uint8_t *rgba, uint32_t width,
+                   uint32_t height);
 
 /* demo_math.c: column-major 4x4 matrices, Vulkan clip space (y down, z in [0,1]). */
 void demo_mat4_multiply(float out[16], const float a[16], const float b[16]);

@@ -2,6 +2,7 @@
  * offscreen every frame; see docs/demo.md. */
 #include "demo.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +148,11 @@ static VkResult demo_finish(struct demo_context *ctx)
             return demo_fail("vkInvalidateMappedMemoryRanges", r);
         }
     }
-    int rc = demo_ppm_write(ctx->opt.output, data, ctx->opt.width, ctx->opt.height);
+    int rc = demo_ppm_write(ctx->output_file, ctx->opt.output, data, ctx->opt.width,
+                            ctx->opt.height);
+    ctx->output_file = NULL;
+    if (rc != 0)
+        remove(ctx->opt.output);
     vkUnmapMemory(ctx->device, ctx->readback_memory);
     return rc == 0 ? VK_SUCCESS : VK_ERROR_UNKNOWN;
 }
@@ -171,6 +176,13 @@ int main(int argc, char **argv)
     if (parsed != 0)
         return parsed > 0 ? 0 : 2;
     demo_api_select(&ctx);
+    if (ctx.opt.output) {
+        ctx.output_file = fopen(ctx.opt.output, "wb");
+        if (!ctx.output_file) {
+            fprintf(stderr, DEMO_NAME ": cannot open %s: %s\n", ctx.opt.output, strerror(errno));
+            return 1;
+        }
+    }
 
     VkResult r = demo_device_create(&ctx);
     if (r == VK_SUCCESS)
@@ -185,6 +197,11 @@ int main(int argc, char **argv)
         vkDeviceWaitIdle(ctx.device);
     demo_scene_destroy(&ctx);
     demo_device_destroy(&ctx);
+    if (ctx.output_file) {
+        /* Rendering failed before the image existed: leave no truncated PPM behind. */
+        fclose(ctx.output_file);
+        remove(ctx.opt.output);
+    }
     if (r != VK_SUCCESS)
         return 1;
 

@@ -55,13 +55,9 @@ VkResult demo_fail(const char *call, VkResult result)
     return result;
 }
 
-int demo_ppm_write(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height)
+int demo_ppm_write(FILE *f, const char *path, const uint8_t *rgba, uint32_t width,
+                   uint32_t height)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, DEMO_NAME ": cannot open %s: %s\n", path, strerror(errno));
-        return -1;
-    }
     uint8_t *row = malloc((size_t)width * 3);
     int ok = row != NULL;
     if (ok)
