@@ -457,9 +457,26 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool
 	struct pp_device *dev = c ? c->device : pp_vk_device_of(cb);
 	if (c) {
 		struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
-		/* Two queries of one type may not be active at once: ours step aside. */
-		if (o && o->u.query_pool.type == VK_QUERY_TYPE_PIPELINE_STATISTICS)
+		/* Two queries of one type may not be active at once (VUID-vkCmdBeginQuery-queryPool-01922):
+		 * ours step aside. */
+		if (o && o->u.query_pool.type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
 			c->app_stats_query_active = true;
+			struct pp_pass_rec *p = pp_recording_open_pass(c->rec);
+			if (p && p->stats_slot != PP_NO_SLOT) {
+				if (c->rec->state == PP_REC_OUTSIDE) {
+					statistics_end(c, p);
+					p->stats_slot = PP_NO_SLOT;
+					p->stats_reason = "the application began its own pipeline statistics query";
+				} else {
+					/* Ours began outside the render pass and cannot end inside it. */
+					pp_log_once(PP_LOG_WARN, "the application began a pipeline statistics query "
+								 "inside a render pass that passprobe measures with its own; "
+								 "pipeline statistics are off for this device from now on "
+								 "(set pipeline_statistics=off to avoid this)");
+					dev->pipeline_statistics = false;
+				}
+			}
+		}
 	}
 	dev->vk.CmdBeginQuery(cb, pool, query, flags);
 }
