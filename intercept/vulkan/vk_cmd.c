@@ -148,7 +148,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	else {
 		c->ts_reason = NULL;
 		c->timestamps = true;
-		c->statistics = dev->pipeline_statistics;
+		c->statistics = __atomic_load_n(&dev->pipeline_statistics, __ATOMIC_RELAXED);
 	}
 
 	struct pp_recording *r = c->rec;
@@ -473,7 +473,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool
 								 "inside a render pass that passprobe measures with its own; "
 								 "pipeline statistics are off for this device from now on "
 								 "(set pipeline_statistics=off to avoid this)");
-					dev->pipeline_statistics = false;
+					__atomic_store_n(&dev->pipeline_statistics, false, __ATOMIC_RELAXED);
 				}
 			}
 		}
