@@ -1,0 +1,150 @@
+#pragma once
+/* Internals of the CPU counter backend, shared by its files, its tests and its benchmark.
+ * Nothing here is part of the interface the layer uses. */
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pp_cpu_counters.h"
+
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
+#define PP_CPU_HAVE_USER_READ 1
+#else
+#define PP_CPU_HAVE_USER_READ 0
+#endif
+
+/* Where a configured event's value comes from when perf cannot give it. */
+enum pp_cpu_fallback {
+	PP_CPU_FB_NONE = 0,
+	PP_CPU_FB_CLOCK,  /* CLOCK_THREAD_CPUTIME_ID: task-clock and cpu-clock count the same time */
+	PP_CPU_FB_CSW,    /* ru_nvcsw + ru_nivcsw */
+	PP_CPU_FB_FLT,    /* ru_minflt + ru_majflt */
+	PP_CPU_FB_MINFLT, /* ru_minflt */
+	PP_CPU_FB_MAJFLT, /* ru_majflt */
+};
+
+struct pp_cpu_event_desc {
+	const char *name;  /* perf list name */
+	const char *alias; /* the other perf list name, or NULL */
+	uint32_t type;     /* PERF_TYPE_HARDWARE or PERF_TYPE_SOFTWARE */
+	uint64_t config;
+	/* Still meaningful when perf_event_paranoid forces exclude_kernel: context switches and
+	 * migrations only happen in kernel mode, so a user-mode-only count would be a false 0,
+	 * and faults taken inside system calls would be missed. */
+	bool user_mode_ok;
+	uint8_t fallback; /* enum pp_cpu_fallback */
+};
+
+/* The known events; *count gets their number. Ids below are indices into this table. */
+const struct pp_cpu_event_desc *pp_cpu_event_table(unsigned *count);
+
+struct pp_cpu_config {
+	unsigned n;
+	uint8_t ids[PP_CPU_MAX_EVENTS]; /* table indices, in value[] order */
+};
+
+void pp_cpu_config_default(struct pp_cpu_config *out);
+/* Pure parser behind pp_cpu_counters_configure(). */
+int pp_cpu_config_parse(const char *spec, struct pp_cpu_config *out, char *err, size_t err_len);
+
+/* ---- per-thread perf state ---- */
+
+enum { PP_CPU_GROUP_HW = 0, PP_CPU_GROUP_SW = 1, PP_CPU_GROUPS = 2 };
+
+struct pp_cpu_group {
+	unsigned n;                            /* events opened; fd[0] leads */
+	int fd[PP_CPU_MAX_EVENTS];
+	uint8_t slot[PP_CPU_MAX_EVENTS];       /* configured index (value[] position) of fd[k] */
+	struct perf_event_mmap_page *page[PP_CPU_MAX_EVENTS]; /* hardware only, NULL when unmapped */
+};
+
+/* Why a configured event is not counted by perf (positive values are errno). */
+#define PP_CPU_ERR_KERNEL_ONLY (-1) /* needs kernel-mode counting, which is refused */
+
+struct pp_cpu_thread {
+	struct pp_cpu_thread *next; /* all open states, under the backend's lock */
+	uint64_t id;                /* pthread key value; never reused, unlike addresses */
+	uint32_t tid;
+	uint32_t session;
+	struct pp_cpu_group group[PP_CPU_GROUPS];
+	uint32_t hw_mask, sw_mask;  /* value[] positions read from each group */
+	uint32_t clock_mask;        /* positions filled from CLOCK_THREAD_CPUTIME_ID */
+	uint32_t rusage_mask;       /* positions filled from getrusage */
+	uint8_t fallback[PP_CPU_MAX_EVENTS]; /* per position, for rusage_mask members */
+	uint32_t flags;             /* PP_CPU_FLAG_USER_ONLY */
+	bool user_read;             /* hardware pages mapped: try the user-space read */
+	int cpu_group;              /* group whose enabled time gives thread_cpu_ns, or -1 */
+	int64_t cpu_base;           /* CLOCK_THREAD_CPUTIME_ID minus that enabled time */
+	size_t page_size;
+	int err[PP_CPU_MAX_EVENTS]; /* per position: 0 counted by perf, errno, or PP_CPU_ERR_* */
+};
+
+/* Opens the perf groups of the calling thread for cfg into st (zeroed by the caller apart from
+ * id/tid/session). Never fails: what cannot be opened is recorded in st->err and given its
+ * fallback. */
+void pp_cpu_perf_open_thread(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg);
+void pp_cpu_perf_close_thread(struct pp_cpu_thread *st);
+/* Forgets what earlier threads learned about this process (refused, user mode only,
+ * unsupported events); after configure or a hook change. */
+void pp_cpu_perf_reset_memo(void);
+
+/* One read(2) of a group. Returns false, leaving out untouched, when the read fails. */
+bool pp_cpu_group_read(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t *running,
+		       uint64_t *value);
+/* Reads the hardware group in user space. Returns false when the kernel does not allow it right
+ * now (no cap_user_rdpmc or cap_user_time, or the group is not on the PMU: multiplexed out); the
+ * caller then uses pp_cpu_group_read(). */
+bool pp_cpu_group_read_user(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t *running,
+			    uint64_t *value);
+
+/* The user-space read's arithmetic, from include/uapi/linux/perf_event.h; here for the tests.
+ * A width-bit hardware counter plus the kernel's offset is the 64-bit count. */
+static inline uint64_t pp_cpu_pmc_count(uint64_t offset, uint64_t pmc, uint32_t width)
+{
+	if (width < 64) /* sign-extend: the kernel biases offset so that the sum comes out right */
+		pmc = (uint64_t)((int64_t)(pmc << (64 - width)) >> (64 - width));
+	return offset + pmc;
+}
+
+/* Nanoseconds of perf time since the page was last updated, from the cycle counter value cyc
+ * (TSC on x86, CNTVCT_EL0 on AArch64); shift <= 31. */
+static inline uint64_t pp_cpu_perf_time_delta(uint64_t cyc, uint64_t time_offset, uint32_t mult,
+					      uint32_t shift, bool cap_short, uint64_t time_cycles,
+					      uint64_t time_mask)
+{
+	if (cap_short)
+		cyc = time_cycles + ((cyc - time_cycles) & time_mask);
+	uint64_t quot = cyc >> shift;
+	uint64_t rem = cyc & ((1ull << shift) - 1);
+	return time_offset + quot * mult + ((rem * mult) >> shift);
+}
+
+/* Writes the one fallback line (for the first thread per configuration that needs one). */
+void pp_cpu_log_fallback(const struct pp_cpu_config *cfg, const struct pp_cpu_thread *st);
+
+/* ---- test hooks ---- */
+
+/* Same contract as syscall(SYS_perf_event_open, ...): an fd, or -1 with errno set. */
+typedef long (*pp_cpu_perf_open_fn)(struct perf_event_attr *attr, pid_t pid, int cpu,
+				    int group_fd, unsigned long flags);
+/* Replaces the perf_event_open call (NULL restores the real one) and returns the previous one.
+ * Closes every thread's counters and resets what was learned, like configure. */
+pp_cpu_perf_open_fn pp_cpu_test_set_perf_open(pp_cpu_perf_open_fn fn);
+/* The real call, for hooks that pass some events through. */
+long pp_cpu_perf_open_real(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			   unsigned long flags);
+/* Allows (default) or forbids the user-space read of the hardware group; closes every thread's
+ * counters like configure. For the benchmark and tests. */
+void pp_cpu_test_set_user_read(bool allow);
+bool pp_cpu_test_user_read_allowed(void);
+
+/* Where thread_cpu_ns comes from when a perf group is open: its enabled time (default: no
+ * extra system call) or CLOCK_THREAD_CPUTIME_ID always. Closes every thread's counters like
+ * configure. For the benchmark, and for a caller that prefers the scheduler's accounting
+ * (which leaves out steal and interrupt time) to perf's. */
+void pp_cpu_set_cpu_time_from_perf(bool from_perf);
+
+/* Called by the hooks above: closes all threads' counters and starts a new generation. */
+void pp_cpu_reset_all(void);

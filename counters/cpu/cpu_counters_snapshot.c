@@ -1,0 +1,476 @@
+/* Per-thread counter state, snapshots, deltas, configuration and lifetimes. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpu_counters_internal.h"
+#include "pp_log.h"
+
+/* Everything below that is not thread-local is guarded by g_lock, which the hot path never
+ * takes: a snapshot reads its own thread's state and g_gen only. */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static struct pp_cpu_config g_config;
+static bool g_config_set;
+static struct pp_cpu_thread *g_threads;
+static pthread_key_t g_key;
+static bool g_key_live;
+static uint64_t g_next_id = 1;
+static uint32_t g_next_session = 1;
+static int g_logged;
+/* Bumped whenever states are closed behind their threads' backs (configure, shutdown, fork);
+ * a thread whose t_gen differs treats its t_state as gone (already freed) and reopens. */
+static uint32_t g_gen = 1;
+
+static bool g_cpu_time_from_perf = true;
+
+static __thread struct pp_cpu_thread *t_state;
+static __thread uint32_t t_gen;
+
+static void config_get_locked(struct pp_cpu_config *out)
+{
+	if (!g_config_set) {
+		pp_cpu_config_default(&g_config);
+		g_config_set = true;
+	}
+	*out = g_config;
+}
+
+static void state_free(struct pp_cpu_thread *st)
+{
+	pp_cpu_perf_close_thread(st);
+	free(st);
+}
+
+/* Closes every state and starts a new generation. Caller holds g_lock. */
+static void close_all_locked(void)
+{
+	struct pp_cpu_thread *st = g_threads;
+	g_threads = NULL;
+	while (st) {
+		struct pp_cpu_thread *next = st->next;
+		state_free(st);
+		st = next;
+	}
+	__atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
+	t_state = NULL;
+}
+
+static struct pp_cpu_thread *unlink_locked(uint64_t id)
+{
+	for (struct pp_cpu_thread **pp = &g_threads; *pp; pp = &(*pp)->next) {
+		if ((*pp)->id == id) {
+			struct pp_cpu_thread *st = *pp;
+			*pp = st->next;
+			return st;
+		}
+	}
+	return NULL;
+}
+
+/* The key's value is the state's id, not its address: by the time this runs, configure may
+ * have freed the state and a new thread may have been given the same address. */
+static void thread_key_destroy(void *value)
+{
+	pthread_mutex_lock(&g_lock);
+	struct pp_cpu_thread *st = unlink_locked((uint64_t)(uintptr_t)value);
+	pthread_mutex_unlock(&g_lock);
+	if (st) {
+		if (t_state == st)
+			t_state = NULL;
+		state_free(st);
+	}
+}
+
+/* fork(): the child has copies of the parent threads' fds, which count the parent's threads.
+ * g_lock is held across fork so that the list is consistent in the child. */
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&g_lock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&g_lock);
+}
+
+static void atfork_child(void)
+{
+	close_all_locked();
+	pthread_mutex_unlock(&g_lock);
+}
+
+static void init_once(void)
+{
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
+
+static uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+	if (clock_gettime(clock, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t current_tid(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+/* Reads the hardware group, in user space when the kernel allows it right now. */
+static bool read_hw(const struct pp_cpu_thread *st, struct pp_cpu_snapshot *out)
+{
+	const struct pp_cpu_group *hw = &st->group[PP_CPU_GROUP_HW];
+	if (st->user_read &&
+	    pp_cpu_group_read_user(hw, &out->hw_time_enabled, &out->hw_time_running, out->value)) {
+		out->flags |= PP_CPU_FLAG_USER_READ;
+		return true;
+	}
+	if (pp_cpu_group_read(hw, &out->hw_time_enabled, &out->hw_time_running, out->value)) {
+		out->flags |= PP_CPU_FLAG_PERF_HW;
+		return true;
+	}
+	return false;
+}
+
+/* Lines the perf groups' enabled time up with CLOCK_THREAD_CPUTIME_ID, so that thread_cpu_ns
+ * has the same zero point (thread start) whichever source a snapshot used. */
+static void calibrate_cpu_time(struct pp_cpu_thread *st)
+{
+	struct pp_cpu_snapshot tmp;
+	uint64_t enabled = 0, running;
+
+	st->cpu_group = -1;
+	if (!__atomic_load_n(&g_cpu_time_from_perf, __ATOMIC_RELAXED))
+		return;
+	memset(&tmp, 0, sizeof(tmp));
+	if (st->group[PP_CPU_GROUP_SW].n &&
+	    pp_cpu_group_read(&st->group[PP_CPU_GROUP_SW], &enabled, &running, tmp.value))
+		st->cpu_group = PP_CPU_GROUP_SW;
+	else if (st->group[PP_CPU_GROUP_HW].n && read_hw(st, &tmp)) {
+		enabled = tmp.hw_time_enabled;
+		st->cpu_group = PP_CPU_GROUP_HW;
+	}
+	if (st->cpu_group < 0)
+		return;
+	uint64_t now = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	if (!now) {
+		st->cpu_group = -1;
+		return;
+	}
+	st->cpu_base = (int64_t)now - (int64_t)enabled;
+}
+
+static struct pp_cpu_thread *thread_open(void)
+{
+	struct pp_cpu_config cfg;
+	uint32_t gen;
+
+	pthread_once(&g_once, init_once);
+	/* Whatever t_state pointed to belongs to an older generation and was freed with it. */
+	t_state = NULL;
+
+	struct pp_cpu_thread *st = calloc(1, sizeof(*st));
+	if (!st) {
+		pp_log_once(PP_LOG_WARN, "cpu counters: out of memory for thread state; CPU time "
+			    "only on this thread");
+		return NULL;
+	}
+	st->tid = current_tid();
+
+	pthread_mutex_lock(&g_lock);
+	config_get_locked(&cfg);
+	gen = __atomic_load_n(&g_gen, __ATOMIC_ACQUIRE);
+	st->id = g_next_id++;
+	st->session = g_next_session++;
+	if (!st->session)
+		st->session = g_next_session++;
+	if (!g_key_live && pthread_key_create(&g_key, thread_key_destroy) == 0)
+		g_key_live = true;
+	pthread_mutex_unlock(&g_lock);
+
+	/* The syscalls happen outside the lock: opening takes tens of microseconds. */
+	pp_cpu_perf_open_thread(st, &cfg);
+	calibrate_cpu_time(st);
+
+	bool need_log = false;
+	for (unsigned i = 0; i < cfg.n; i++)
+		need_log |= st->err[i] != 0;
+	need_log |= (st->flags & PP_CPU_FLAG_USER_ONLY) != 0;
+
+	pthread_mutex_lock(&g_lock);
+	if (__atomic_load_n(&g_gen, __ATOMIC_RELAXED) != gen) {
+		/* configure or shutdown ran meanwhile, against the documented contract; the state
+		 * was made for the old configuration, so drop it and try again next time. */
+		pthread_mutex_unlock(&g_lock);
+		state_free(st);
+		return NULL;
+	}
+	st->next = g_threads;
+	g_threads = st;
+	bool key_live = g_key_live;
+	pthread_key_t key = g_key;
+	if (need_log)
+		need_log = !__atomic_exchange_n(&g_logged, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&g_lock);
+
+	if (key_live)
+		pthread_setspecific(key, (void *)(uintptr_t)st->id);
+	t_state = st;
+	t_gen = gen;
+	if (need_log)
+		pp_cpu_log_fallback(&cfg, st);
+	pp_log(PP_LOG_DEBUG, "cpu counters: thread %u: %u hardware, %u software events open%s%s",
+	       st->tid, st->group[PP_CPU_GROUP_HW].n, st->group[PP_CPU_GROUP_SW].n,
+	       st->user_read ? ", hardware read in user space when allowed" : "",
+	       (st->flags & PP_CPU_FLAG_USER_ONLY) ? ", user mode only" : "");
+	return st;
+}
+
+void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out)
+{
+	if (!out)
+		return;
+	struct pp_cpu_thread *st = t_state;
+	if (__builtin_expect(!st || t_gen != __atomic_load_n(&g_gen, __ATOMIC_ACQUIRE), 0))
+		st = thread_open();
+
+	memset(out, 0, sizeof(*out));
+	/* Opening (above) comes before the clocks so that its cost is not measured. */
+	out->wall_ns = clock_ns(CLOCK_MONOTONIC);
+	if (!st) {
+		out->thread_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		out->tid = current_tid();
+		return;
+	}
+	out->tid = st->tid;
+	out->session = st->session;
+	out->flags = st->flags;
+
+	bool hw_ok = false, sw_ok = false;
+	if (st->group[PP_CPU_GROUP_HW].n && read_hw(st, out)) {
+		hw_ok = true;
+		out->valid |= st->hw_mask;
+		out->hw_mask = st->hw_mask;
+	}
+	const struct pp_cpu_group *sw = &st->group[PP_CPU_GROUP_SW];
+	if (sw->n && pp_cpu_group_read(sw, &out->sw_time_enabled, &out->sw_time_running, out->value)) {
+		sw_ok = true;
+		out->valid |= st->sw_mask;
+		out->sw_mask = st->sw_mask;
+		out->flags |= PP_CPU_FLAG_PERF_SW;
+	}
+	/* A task-bound group's enabled time only advances while the thread runs: it is the
+	 * thread's CPU time since the group opened. Using it saves the CLOCK_THREAD_CPUTIME_ID
+	 * system call, which costs about as much as the group read itself
+	 * (docs/performance-cpu.md). */
+	if (st->cpu_group == PP_CPU_GROUP_SW && sw_ok) {
+		out->thread_cpu_ns = (uint64_t)((int64_t)out->sw_time_enabled + st->cpu_base);
+		out->flags |= PP_CPU_FLAG_CPU_TIME_PERF;
+	} else if (st->cpu_group == PP_CPU_GROUP_HW && hw_ok) {
+		out->thread_cpu_ns = (uint64_t)((int64_t)out->hw_time_enabled + st->cpu_base);
+		out->flags |= PP_CPU_FLAG_CPU_TIME_PERF;
+	} else {
+		out->thread_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	}
+
+	for (uint32_t m = st->clock_mask; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		out->value[i] = out->thread_cpu_ns;
+		out->valid |= 1u << i;
+	}
+	if (st->rusage_mask) {
+		struct rusage ru;
+		if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+			for (uint32_t m = st->rusage_mask; m; m &= m - 1) {
+				unsigned i = (unsigned)__builtin_ctz(m);
+				uint64_t v;
+				switch (st->fallback[i]) {
+				case PP_CPU_FB_CSW: v = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw; break;
+				case PP_CPU_FB_FLT: v = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt; break;
+				case PP_CPU_FB_MINFLT: v = (uint64_t)ru.ru_minflt; break;
+				case PP_CPU_FB_MAJFLT: v = (uint64_t)ru.ru_majflt; break;
+				default: continue;
+				}
+				out->value[i] = v;
+				out->valid |= 1u << i;
+			}
+			out->flags |= PP_CPU_FLAG_RUSAGE;
+		}
+	}
+}
+
+/* d counted while the group was enabled for de ns and on the PMU for dr ns. */
+static bool scale_count(uint64_t d, uint64_t de, uint64_t dr, uint64_t *out, bool *scaled)
+{
+	if (dr >= de) {
+		*out = d; /* never multiplexed out during the interval: exact */
+		return true;
+	}
+	if (dr == 0)
+		return false; /* never counted during the interval: unknown, not 0 */
+#ifdef __SIZEOF_INT128__
+	unsigned __int128 v = (unsigned __int128)d * de / dr;
+	*out = v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+#else
+	*out = (uint64_t)((double)d * (double)de / (double)dr);
+#endif
+	*scaled = true;
+	return true;
+}
+
+void pp_cpu_snapshot_delta(const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b,
+			   struct pp_cpu_delta *out)
+{
+	if (!out)
+		return;
+	memset(out, 0, sizeof(*out));
+	if (!a || !b)
+		return;
+	out->wall_ns = b->wall_ns >= a->wall_ns ? b->wall_ns - a->wall_ns : 0;
+	out->flags = a->flags | b->flags;
+	out->tid = b->tid;
+	if (a->tid != b->tid) {
+		out->flags |= PP_CPU_FLAG_MISMATCH;
+		return;
+	}
+	out->thread_cpu_ns = b->thread_cpu_ns >= a->thread_cpu_ns ? b->thread_cpu_ns - a->thread_cpu_ns : 0;
+	if (a->session != b->session || !a->session) {
+		/* Counters were reopened in between: their zero points differ. */
+		out->flags |= PP_CPU_FLAG_MISMATCH;
+		return;
+	}
+
+	uint64_t hw_de = b->hw_time_enabled - a->hw_time_enabled;
+	uint64_t hw_dr = b->hw_time_running - a->hw_time_running;
+	uint64_t sw_de = b->sw_time_enabled - a->sw_time_enabled;
+	uint64_t sw_dr = b->sw_time_running - a->sw_time_running;
+	bool hw_ok = b->hw_time_enabled >= a->hw_time_enabled && b->hw_time_running >= a->hw_time_running;
+	bool sw_ok = b->sw_time_enabled >= a->sw_time_enabled && b->sw_time_running >= a->sw_time_running;
+
+	for (uint32_t m = a->valid & b->valid; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		uint32_t bit = 1u << i;
+		if (i >= PP_CPU_MAX_EVENTS || b->value[i] < a->value[i])
+			continue;
+		uint64_t d = b->value[i] - a->value[i];
+		bool scaled = false, ok = true;
+		if ((a->hw_mask & b->hw_mask) & bit)
+			ok = hw_ok && scale_count(d, hw_de, hw_dr, &d, &scaled);
+		else if ((a->sw_mask & b->sw_mask) & bit)
+			ok = sw_ok && scale_count(d, sw_de, sw_dr, &d, &scaled);
+		else if (((a->hw_mask | a->sw_mask) ^ (b->hw_mask | b->sw_mask)) & bit)
+			ok = false; /* one from perf, one from a fallback: different zero points */
+		if (!ok)
+			continue;
+		out->value[i] = d;
+		out->valid |= bit;
+		if (scaled)
+			out->scaled |= bit;
+	}
+}
+
+int pp_cpu_counters_configure(const char *spec, char *err, size_t err_len)
+{
+	struct pp_cpu_config cfg;
+	int ret = pp_cpu_config_parse(spec, &cfg, err, err_len);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&g_lock);
+	close_all_locked();
+	g_config = cfg;
+	g_config_set = true;
+	__atomic_store_n(&g_logged, 0, __ATOMIC_RELAXED);
+	pp_cpu_perf_reset_memo();
+	pthread_mutex_unlock(&g_lock);
+	return 0;
+}
+
+void pp_cpu_reset_all(void)
+{
+	pthread_mutex_lock(&g_lock);
+	close_all_locked();
+	__atomic_store_n(&g_logged, 0, __ATOMIC_RELAXED);
+	pp_cpu_perf_reset_memo();
+	pthread_mutex_unlock(&g_lock);
+}
+
+unsigned pp_cpu_event_count(void)
+{
+	struct pp_cpu_config cfg;
+	pthread_mutex_lock(&g_lock);
+	config_get_locked(&cfg);
+	pthread_mutex_unlock(&g_lock);
+	return cfg.n;
+}
+
+const char *pp_cpu_event_name(unsigned i)
+{
+	struct pp_cpu_config cfg;
+	const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
+	pthread_mutex_lock(&g_lock);
+	config_get_locked(&cfg);
+	pthread_mutex_unlock(&g_lock);
+	return i < cfg.n ? table[cfg.ids[i]].name : NULL;
+}
+
+int pp_cpu_event_index(const char *name)
+{
+	struct pp_cpu_config cfg;
+	const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
+	if (!name)
+		return -ENOENT;
+	pthread_mutex_lock(&g_lock);
+	config_get_locked(&cfg);
+	pthread_mutex_unlock(&g_lock);
+	for (unsigned i = 0; i < cfg.n; i++) {
+		const struct pp_cpu_event_desc *d = &table[cfg.ids[i]];
+		if (strcasecmp(d->name, name) == 0 || (d->alias && strcasecmp(d->alias, name) == 0))
+			return (int)i;
+	}
+	return -ENOENT;
+}
+
+void pp_cpu_counters_thread_exit(void)
+{
+	struct pp_cpu_thread *st = t_state;
+	if (!st || t_gen != __atomic_load_n(&g_gen, __ATOMIC_ACQUIRE)) {
+		t_state = NULL;
+		return;
+	}
+	pthread_mutex_lock(&g_lock);
+	st = unlink_locked(st->id);
+	bool key_live = g_key_live;
+	pthread_key_t key = g_key;
+	pthread_mutex_unlock(&g_lock);
+	if (key_live)
+		pthread_setspecific(key, NULL);
+	t_state = NULL;
+	if (st)
+		state_free(st);
+}
+
+void pp_cpu_counters_shutdown(void)
+{
+	pthread_mutex_lock(&g_lock);
+	close_all_locked();
+	if (g_key_live) {
+		/* After this no destructor of ours runs at thread exit, so the code can go away. */
+		pthread_key_delete(g_key);
+		g_key_live = false;
+	}
+	pthread_mutex_unlock(&g_lock);
+}
+
+void pp_cpu_set_cpu_time_from_perf(bool from_perf)
+{
+	__atomic_store_n(&g_cpu_time_from_perf, from_perf, __ATOMIC_RELAXED);
+	pp_cpu_reset_all();
+}
