@@ -1,0 +1,80 @@
+#!/bin/bash
+# Runs pp_testapp under the Khronos validation layer (with synchronization validation) twice,
+# without and with passprobe above it, and fails on every validation message that appears
+# only with passprobe. docs/testing-integration.md.
+#
+#   validation_diff.sh WORKDIR -- APP [ARGS...]
+#   validation_diff.sh --sanity WORKDIR -- APP     (the harness sees a provoked VUID and hazard)
+#
+# Exit 77 (skipped) when the validation layer is not installed.
+set -u
+sanity=0
+if [ "$1" = "--sanity" ]; then sanity=1; shift; fi
+work=$1
+shift
+[ "${1:-}" = "--" ] || { echo "validation_diff.sh: expected -- after WORKDIR" >&2; exit 2; }
+shift
+: "${PP_LAYER_DIR:?PP_LAYER_DIR must name the directory holding the passprobe manifest}"
+rm -rf "$work"
+mkdir -p "$work/out" "$work/xdg"
+
+run() { # run LOG LAYERS ARGS...
+	local log=$1 layers=$2
+	shift 2
+	(
+		for v in $(env | sed -n 's/^\(VK_PASSPROBE_PROFILER_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+		unset VK_LAYER_SETTINGS_PATH VK_LOADER_LAYERS_ENABLE VK_LOADER_LAYERS_DISABLE VK_LAYER_PATH
+		export XDG_DATA_HOME="$work/xdg" XDG_RUNTIME_DIR="$work/xdg"
+		export VK_PASSPROBE_PROFILER_OUTPUT_DIR="$work/out" VK_PASSPROBE_PROFILER_SUMMARY=off
+		if [ -n "${PP_DRIVER_FILES:-}" ]; then
+			export VK_DRIVER_FILES="$PP_DRIVER_FILES" VK_ICD_FILENAMES="$PP_DRIVER_FILES"
+		fi
+		export VK_ADD_LAYER_PATH="$PP_LAYER_DIR" VK_INSTANCE_LAYERS="$layers"
+		export VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
+		cd "$work" && exec "$@"
+	) >"$log" 2>&1
+}
+
+# One key per message: its VUID or hazard name, else the line with numbers masked.
+keys() {
+	grep -E 'Validation Error|VUID|SYNC-HAZARD' "$1" |
+		sed -E '/(VUID-|SYNC-HAZARD-|UNASSIGNED-)/{s/.*(VUID-[A-Za-z0-9_-]*[A-Za-z0-9]|SYNC-HAZARD-[A-Z_-]*[A-Z]|UNASSIGNED-[A-Za-z0-9_.-]*[A-Za-z0-9]).*/\1/;b}; s/0x[0-9a-fA-F]+/0x?/g; s/[0-9]+/N/g' |
+		sort -u
+}
+
+run "$work/without.log" VK_LAYER_KHRONOS_validation "$@"
+rc=$?
+if grep -q "VkResult -6" "$work/without.log"; then # VK_ERROR_LAYER_NOT_PRESENT
+	echo "validation_diff.sh: VK_LAYER_KHRONOS_validation is not installed; skipped"
+	exit 77
+fi
+
+if [ "$sanity" = 1 ]; then
+	run "$work/provoked.log" VK_LAYER_PASSPROBE_profiler:VK_LAYER_KHRONOS_validation "$@" \
+		--provoke-validation-error --provoke-sync-hazard
+	fails=0
+	for want in VUID-VkBufferCreateInfo-size-00912 SYNC-HAZARD-WRITE-AFTER-WRITE; do
+		if ! keys "$work/provoked.log" | grep -qx -- "$want"; then
+			echo "validation_diff.sh: the provoked $want was not reported; is validation (with synchronization validation) running?"
+			fails=1
+		fi
+	done
+	[ $fails = 0 ] || { cat "$work/provoked.log"; exit 1; }
+	exit 0
+fi
+
+[ $rc -eq 0 ] || { echo "validation_diff.sh: the application failed without passprobe:"; cat "$work/without.log"; exit 1; }
+run "$work/with.log" VK_LAYER_PASSPROBE_profiler:VK_LAYER_KHRONOS_validation "$@"
+rc=$?
+[ $rc -eq 0 ] || { echo "validation_diff.sh: the application failed with passprobe:"; cat "$work/with.log"; exit 1; }
+keys "$work/without.log" >"$work/without.keys"
+keys "$work/with.log" >"$work/with.keys"
+new=$(comm -13 "$work/without.keys" "$work/with.keys")
+if [ -n "$new" ]; then
+	echo "validation_diff.sh: validation messages that appear only with passprobe:"
+	echo "$new"
+	echo "--- first message of each:"
+	while IFS= read -r k; do grep -m1 -F -- "$k" "$work/with.log" | cut -c1-1200; done <<<"$new"
+	exit 1
+fi
+exit 0
