@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vulkan/vk_layer.h>
+
 #include "layer_device_features.h"
 #include "pp_log.h"
 
@@ -13,6 +15,9 @@
 static size_t chain_struct_size(VkStructureType type)
 {
 	switch (type) {
+	/* The loader's own link structs stand at the head of every chain a layer sees. Our copy
+	 * carries the already-advanced link, so the layers below find their own. */
+	case VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO: return sizeof(VkLayerDeviceCreateInfo);
 	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2: return sizeof(VkPhysicalDeviceFeatures2);
 	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES: return sizeof(VkPhysicalDeviceVulkan11Features);
 	case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: return sizeof(VkPhysicalDeviceVulkan12Features);
