@@ -114,11 +114,18 @@ PP_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceExtensionProperties(Vk
 
 /* ---- tooling info --------------------------------------------------------------------- */
 
-static VKAPI_ATTR VkResult VKAPI_CALL pp_GetPhysicalDeviceToolProperties(VkPhysicalDevice pd, uint32_t *count,
-									  VkPhysicalDeviceToolProperties *tools)
+/* passprobe first, then the tools below. Each name goes down the chain as itself: layers
+ * below may implement only one of the two. */
+static VkResult tool_properties(VkPhysicalDevice pd, uint32_t *count, VkPhysicalDeviceToolProperties *tools,
+				bool ext)
 {
 	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(pd));
-	PFN_vkGetPhysicalDeviceToolProperties next = inst ? inst->vk.GetPhysicalDeviceToolProperties : NULL;
+	PFN_vkGetPhysicalDeviceToolProperties next = NULL;
+	if (inst) {
+		next = ext ? inst->vk.GetPhysicalDeviceToolPropertiesEXT : inst->vk.GetPhysicalDeviceToolProperties;
+		if (!next)
+			next = ext ? inst->vk.GetPhysicalDeviceToolProperties : inst->vk.GetPhysicalDeviceToolPropertiesEXT;
+	}
 	uint32_t below = 0;
 	VkResult r = VK_SUCCESS;
 
@@ -155,6 +162,18 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_GetPhysicalDeviceToolProperties(VkPhysi
 	}
 	*count = below + 1;
 	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL pp_GetPhysicalDeviceToolProperties(VkPhysicalDevice pd, uint32_t *count,
+									  VkPhysicalDeviceToolProperties *tools)
+{
+	return tool_properties(pd, count, tools, false);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL pp_GetPhysicalDeviceToolPropertiesEXT(VkPhysicalDevice pd, uint32_t *count,
+									     VkPhysicalDeviceToolProperties *tools)
+{
+	return tool_properties(pd, count, tools, true);
 }
 
 /* ---- instance ------------------------------------------------------------------------- */
@@ -290,7 +309,8 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 			dev->calibrated_timestamps = pp_device_create_info_enable_extension(
 				patched, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
 	}
-	if (s->pipeline_statistics) {
+	/* Statistics queries live in the GPU timer's pools, which need timestamps on. */
+	if (s->pipeline_statistics && dev->host_query_reset) {
 		VkPhysicalDeviceFeatures f;
 		inst->vk.GetPhysicalDeviceFeatures(pd, &f);
 		if (f.pipelineStatisticsQuery)
@@ -433,7 +453,7 @@ static VKAPI_ATTR void VKAPI_CALL pp_DestroyDevice(VkDevice device, const VkAllo
 	X("vkEnumerateDeviceLayerProperties", vkEnumerateDeviceLayerProperties)               \
 	X("vkEnumerateDeviceExtensionProperties", vkEnumerateDeviceExtensionProperties)       \
 	X("vkGetPhysicalDeviceToolProperties", pp_GetPhysicalDeviceToolProperties)            \
-	X("vkGetPhysicalDeviceToolPropertiesEXT", pp_GetPhysicalDeviceToolProperties)
+	X("vkGetPhysicalDeviceToolPropertiesEXT", pp_GetPhysicalDeviceToolPropertiesEXT)
 
 struct pp_hook {
 	const char *name;

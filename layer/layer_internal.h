@@ -35,8 +35,8 @@ static inline void *pp_dispatch_key(const void *handle)
 	  "vkGetPhysicalDeviceFeatures2KHR")                                                  \
 	X(GetPhysicalDeviceQueueFamilyProperties, "vkGetPhysicalDeviceQueueFamilyProperties", \
 	  NULL)                                                                               \
-	X(GetPhysicalDeviceToolProperties, "vkGetPhysicalDeviceToolProperties",               \
-	  "vkGetPhysicalDeviceToolPropertiesEXT")                                             \
+	X(GetPhysicalDeviceToolProperties, "vkGetPhysicalDeviceToolProperties", NULL)         \
+	X(GetPhysicalDeviceToolPropertiesEXT, "vkGetPhysicalDeviceToolPropertiesEXT", NULL)   \
 	X(GetPhysicalDeviceCalibrateableTimeDomainsEXT,                                       \
 	  "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT", NULL)
 
