@@ -18,7 +18,9 @@
 /* Where a configured event's value comes from when perf cannot give it. */
 enum pp_cpu_fallback {
 	PP_CPU_FB_NONE = 0,
-	PP_CPU_FB_CLOCK,  /* CLOCK_THREAD_CPUTIME_ID: task-clock and cpu-clock count the same time */
+	/* thread_cpu_ns, always: task-clock and cpu-clock are the thread's CPU time, which a perf
+	 * group's enabled time already gives; they are never opened (see cpu_counters_perf.c) */
+	PP_CPU_FB_CPU_TIME,
 	PP_CPU_FB_CSW,    /* ru_nvcsw + ru_nivcsw */
 	PP_CPU_FB_FLT,    /* ru_minflt + ru_majflt */
 	PP_CPU_FB_MINFLT, /* ru_minflt */
@@ -70,7 +72,7 @@ struct pp_cpu_thread {
 	uint32_t session;
 	struct pp_cpu_group group[PP_CPU_GROUPS];
 	uint32_t hw_mask, sw_mask;  /* value[] positions read from each group */
-	uint32_t clock_mask;        /* positions filled from CLOCK_THREAD_CPUTIME_ID */
+	uint32_t cpu_time_mask;     /* positions filled with thread_cpu_ns (task-clock, cpu-clock) */
 	uint32_t rusage_mask;       /* positions filled from getrusage */
 	uint8_t fallback[PP_CPU_MAX_EVENTS]; /* per position, for rusage_mask members */
 	uint32_t flags;             /* PP_CPU_FLAG_USER_ONLY */

@@ -281,7 +281,7 @@ void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out)
 		out->thread_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	}
 
-	for (uint32_t m = st->clock_mask; m; m &= m - 1) {
+	for (uint32_t m = st->cpu_time_mask; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctz(m);
 		out->value[i] = out->thread_cpu_ns;
 		out->valid |= 1u << i;

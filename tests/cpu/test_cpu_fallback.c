@@ -73,10 +73,10 @@ static long paranoid_two(struct perf_event_attr *attr, pid_t pid, int cpu, int g
 	return fail_hardware(attr, pid, cpu, group_fd, flags);
 }
 
-static long fail_task_clock(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-			    unsigned long flags)
+static long fail_context_switches(struct perf_event_attr *attr, pid_t pid, int cpu,
+				  int group_fd, unsigned long flags)
 {
-	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_TASK_CLOCK) {
+	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_CONTEXT_SWITCHES) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -250,7 +250,10 @@ static void test_hook_partial(void)
 	CHECK(!(b.flags & PP_CPU_FLAG_RUSAGE));
 	CHECK(bit(&d, "task-clock") && bit(&d, "context-switches") && bit(&d, "page-faults") &&
 	      bit(&d, "cpu-migrations"));
-	CHECK(b.sw_mask == b.valid, "all from the software group");
+	int tc = pp_cpu_event_index("task-clock");
+	CHECK(b.sw_mask == (b.valid & ~(1u << tc)), "all from the software group but task-clock");
+	CHECK(val(&d, "task-clock") == d.thread_cpu_ns && (b.flags & PP_CPU_FLAG_CPU_TIME_PERF),
+	      "task-clock is the group's enabled time");
 	CHECK(!bit(&d, "cycles") && !bit(&d, "instructions"));
 	CHECK(g_warn_lines == 1 && strstr(g_last_line, "ENOENT") && strstr(g_last_line, "PMU"),
 	      "%s", g_last_line);
@@ -261,27 +264,38 @@ static void test_hook_partial(void)
 	pp_cpu_test_set_perf_open(paranoid_two);
 	capture_reset();
 	work_delta(&a, &b, &d);
+	int cs = pp_cpu_event_index("context-switches"), pf = pp_cpu_event_index("page-faults");
 	CHECK(b.flags & PP_CPU_FLAG_USER_ONLY);
-	CHECK((b.flags & PP_CPU_FLAG_PERF_SW) && (b.flags & PP_CPU_FLAG_RUSAGE));
-	int tc = pp_cpu_event_index("task-clock"), cs = pp_cpu_event_index("context-switches");
-	int pf = pp_cpu_event_index("page-faults");
-	CHECK(b.sw_mask & (1u << tc), "task-clock still from perf, user mode");
+	CHECK(b.flags & PP_CPU_FLAG_RUSAGE);
 	CHECK(!(b.sw_mask & (1u << cs)) && bit(&d, "context-switches") && val(&d, "context-switches") >= 1);
-	CHECK(!(b.sw_mask & (1u << pf)) && bit(&d, "page-faults"));
+	CHECK(!(b.sw_mask & (1u << pf)) && bit(&d, "page-faults") && val(&d, "page-faults") >= 1);
 	CHECK(!bit(&d, "cpu-migrations"));
-	CHECK(val(&d, "task-clock") > 0);
+	CHECK(bit(&d, "task-clock") && val(&d, "task-clock") > 0);
 	CHECK(g_warn_lines == 1 && strstr(g_last_line, "user mode only") &&
 	      strstr(g_last_line, "cpu-migrations"), "%s", g_last_line);
 	printf("log: %s\n", g_last_line);
+	/* an event that is fine in user mode is still counted by perf */
+	CHECK(pp_cpu_counters_configure("alignment-faults,context-switches,task-clock", err,
+					sizeof(err)) == 0);
+	work_delta(&a, &b, &d);
+	CHECK((b.flags & PP_CPU_FLAG_USER_ONLY) && (b.flags & PP_CPU_FLAG_PERF_SW));
+	CHECK(b.sw_mask == 1u, "alignment-faults from perf: %x", b.sw_mask);
+	CHECK(bit(&d, "context-switches") && bit(&d, "task-clock"));
+	CHECK(b.flags & PP_CPU_FLAG_CPU_TIME_PERF);
 
-	/* The software leader fails: the next event leads, task-clock comes from the clock. */
-	pp_cpu_test_set_perf_open(fail_task_clock);
+	/* The software leader fails: the next event leads, context-switches from getrusage. */
+	pp_cpu_test_set_perf_open(fail_context_switches);
+	CHECK(pp_cpu_counters_configure("default", err, sizeof(err)) == 0);
 	capture_reset();
 	work_delta(&a, &b, &d);
-	CHECK(!(b.sw_mask & (1u << tc)) && bit(&d, "task-clock"));
-	CHECK((b.sw_mask & (1u << cs)) && (b.sw_mask & (1u << pf)), "group kept its members");
-	CHECK(bit(&d, "cpu-migrations"));
-	CHECK(g_warn_lines == 1 && strstr(g_last_line, "EINVAL"), "%s", g_last_line);
+	cs = pp_cpu_event_index("context-switches");
+	pf = pp_cpu_event_index("page-faults");
+	int mig = pp_cpu_event_index("cpu-migrations");
+	CHECK(!(b.sw_mask & (1u << cs)) && bit(&d, "context-switches") && (b.flags & PP_CPU_FLAG_RUSAGE));
+	CHECK((b.sw_mask & (1u << pf)) && (b.sw_mask & (1u << mig)), "group kept its members");
+	CHECK(bit(&d, "cpu-migrations") && bit(&d, "task-clock"));
+	CHECK(g_warn_lines == 1 && strstr(g_last_line, "EINVAL") &&
+	      strstr(g_last_line, "context-switches"), "%s", g_last_line);
 	pp_cpu_test_set_perf_open(NULL);
 }
 

@@ -69,10 +69,12 @@ static void print_availability(void)
 		const char *src = !(s.valid & (1u << i)) ? "unavailable"
 				  : (s.hw_mask & (1u << i)) ? "perf-hw"
 				  : (s.sw_mask & (1u << i)) ? "perf-sw"
-							    : "fallback";
+				  : s.value[i] == s.thread_cpu_ns ? "thread_cpu_ns"
+								  : "getrusage";
 		printf(" %s=%s", pp_cpu_event_name(i), src);
 	}
-	printf(" flags=0x%x\n", s.flags);
+	printf(" flags=0x%x (thread_cpu_ns from %s)\n", s.flags,
+	       (s.flags & PP_CPU_FLAG_CPU_TIME_PERF) ? "perf group enabled time" : "CLOCK_THREAD_CPUTIME_ID");
 }
 
 static void test_monotone(void)
