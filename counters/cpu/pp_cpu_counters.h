@@ -42,7 +42,9 @@ struct pp_cpu_snapshot {
 	/* CPU time of the thread since it started; always present. Where a perf group is open it
 	 * is that group's enabled time (which only advances while the thread runs) plus an offset
 	 * taken from CLOCK_THREAD_CPUTIME_ID when the group opened: one system call less per
-	 * snapshot. Otherwise CLOCK_THREAD_CPUTIME_ID itself. The two agree within about 0.2%. */
+	 * snapshot. Otherwise CLOCK_THREAD_CPUTIME_ID itself. Perf's time also counts interrupt
+	 * and steal time while the thread runs: the two agreed within 0.2% on a quiet machine,
+	 * 2% on a loaded VM. task-clock and cpu-clock, when configured, report this value. */
 	uint64_t thread_cpu_ns;
 	uint64_t value[PP_CPU_MAX_EVENTS]; /* by configured event index; cumulative, not deltas */
 	/* Times of each perf group, for scaling counts when the kernel multiplexed the group. */
@@ -85,8 +87,8 @@ struct pp_cpu_delta {
 int pp_cpu_counters_configure(const char *spec, char *err, size_t err_len);
 
 /* Fills *out for the calling thread. Never fails; the first call on a thread opens its counters
- * (tens of microseconds), later calls cost one or two read(2)s and a clock read (see
- * docs/performance-cpu.md). NULL out is ignored. */
+ * (about 0.1 ms), later calls cost one read(2) per perf group read through the kernel, or a
+ * clock read and getrusage() in the fallback (docs/performance-cpu.md). NULL out is ignored. */
 void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out);
 
 /* *out = b - a, scaled for multiplexing. a and b should be from the same thread, a taken first;
