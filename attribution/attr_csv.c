@@ -95,6 +95,9 @@ int attr_csv_open(struct attr_sink_ctx *c)
 		fprintf(f, "%s%s", i ? "," : "", csv_columns[i]);
 	for (unsigned i = 0; i < PP_STAT_COUNT; i++)
 		fprintf(f, ",%s", pp_stat_names[i]);
+	fputs(",cpu_record_wall_ns,cpu_record_thread_cpu_ns", f);
+	for (unsigned i = 0; i < attr_cpu_counter_count; i++)
+		fprintf(f, ",cpu_record_%s", attr_cpu_counter_names[i]);
 	putc('\n', f);
 	attr_csv_flush(c);
 	return c->csv ? 0 : -EIO;
@@ -154,6 +157,19 @@ static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size
 	for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
 		if (p->stats_valid & (1u << i))
 			uint_field(f, p->stats[i]);
+		else
+			empty_field(f);
+	}
+	if (p->cpu.valid) {
+		uint_field(f, p->cpu.wall_ns);
+		uint_field(f, p->cpu.thread_cpu_ns);
+	} else {
+		empty_field(f);
+		empty_field(f);
+	}
+	for (unsigned i = 0; i < attr_cpu_counter_count; i++) {
+		if (p->cpu.valid && (p->cpu.counters_valid & (1u << i)))
+			uint_field(f, p->cpu.counter[i]);
 		else
 			empty_field(f);
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "attr_cpu.h"
 #include "attr_device.h"
 #include "pp_log.h"
 #include "pp_sink.h"
@@ -39,6 +40,7 @@ struct pp_frame_acc {
 	uint64_t cpu_begin_ns, cpu_end_ns;
 	struct pp_submission *subs, *subs_tail;
 	uint32_t nsubs;
+	struct pp_cpu_cost present_cpu;
 };
 
 struct pp_attr_queue {
@@ -365,6 +367,12 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		submission_free(s);
 	}
 	if (out) {
+		pp_cpu_cost_add(&out->cpu, &f->present_cpu);
+		for (uint32_t i = 0; i < si; i++)
+			pp_cpu_cost_add(&out->cpu, &out->submissions[i].cpu);
+		for (uint32_t i = 0; i < pi; i++)
+			if (!out->passes[i].recording_reused)
+				pp_cpu_cost_add(&out->cpu, &out->passes[i].cpu);
 		out->index = f->index;
 		out->device_id = d->sink_id;
 		out->delimiter = f->delimiter;
@@ -475,11 +483,13 @@ void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool sa
 	pthread_mutex_unlock(&d->lock);
 }
 
-void pp_attr_present(struct pp_attr_device *d)
+void pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu)
 {
 	if (!d)
 		return;
 	pthread_mutex_lock(&d->lock);
+	if (cpu && d->frames_tail && !d->frames_tail->closed)
+		pp_cpu_cost_add(&d->frames_tail->present_cpu, cpu);
 	if (d->delimiter == PP_FRAME_AUTO || d->delimiter == PP_FRAME_PRESENT) {
 		d->presented = true;
 		frame_close(d, "present");
@@ -564,6 +574,7 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 	sr->cpu_begin_ns = info->cpu_begin_ns;
 	sr->cpu_end_ns = info->cpu_end_ns;
 	sr->command_buffers = info->nrecordings;
+	sr->cpu = info->cpu;
 
 	/* An open suspended render pass continues into the next command buffer of the batch. */
 	int32_t suspended = -1;
@@ -582,6 +593,7 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 			if ((p->flags & PP_PASS_RESUMING) && suspended >= 0) {
 				pr = &s->passes[suspended];
 				pp_workload_add(&pr->work, &p->work);
+				pp_cpu_cost_add(&pr->cpu, &p->cpu);
 				pr->secondaries += p->secondaries;
 				s->ts_slots[2 * suspended + 1] = p->ts_end;
 				if (p->ts_end == PP_NO_SLOT && !(p->flags & PP_PASS_SUSPENDING))
@@ -596,6 +608,8 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 				pr->subpasses = p->subpasses;
 				pr->secondaries = p->secondaries;
 				pr->work = p->work;
+				pr->cpu = p->cpu;
+				pr->recording_reused = r->submissions > 0;
 				pr->nattachments = p->nattachments;
 				memcpy(pr->attachments, p->attachments, sizeof(pr->attachments));
 				s->ts_slots[2 * out] = p->ts_begin;
@@ -624,6 +638,7 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 		}
 		for (; ev < r->nlabels; ev++)
 			label_apply(q, r->labels[ev].op, r->labels[ev].name);
+		r->submissions++;
 		if (r->nchunks) {
 			r->last_submission = s;
 			s->recs[s->nrecs++] = r;

@@ -39,6 +39,7 @@ struct pp_attr_submit_info {
 	struct pp_recording *const *recordings; /* queue order; NULL for untracked command buffers */
 	const uint64_t *command_buffer_handles;
 	bool signals_fence;
+	struct pp_cpu_cost cpu; /* the submit call */
 };
 
 /* Records one submission (per vkQueueSubmit batch). Recordings still referenced by an
@@ -47,7 +48,8 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 
 /* Call after a submit call returned; applies the frame delimiter. */
 void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label);
-void pp_attr_present(struct pp_attr_device *d);
+/* cpu: the present call's cost, added to the frame it ends (may be NULL). */
+void pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu);
 
 /* Before a recording is reset, re-recorded, freed or re-submitted: reads what its pending
  * submission can still read, so the slots can be reused. */

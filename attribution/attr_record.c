@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attr_cpu.h"
 #include "attr_record.h"
 
 struct pp_recording *pp_recording_create(bool secondary)
@@ -29,6 +30,7 @@ void pp_recording_clear(struct pp_recording *r)
 {
 	r->npasses = r->nlabels = r->ndraw_slots = r->nchunks = 0;
 	r->passes_dropped = 0;
+	r->submissions = 0;
 	r->state = PP_REC_IDLE;
 	r->open = 0;
 	r->last_submission = NULL;
@@ -72,11 +74,18 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 	r->open = r->npasses++;
 	r->state = state;
 	r->cur = &p->work;
+	/* Pass boundaries are where recording cost is measured: two snapshots per pass. */
+	pp_cpu_snapshot_take(&r->cpu_open);
 	return p;
 }
 
 void pp_recording_pass_end(struct pp_recording *r)
 {
+	if (r->state != PP_REC_IDLE && r->open < r->npasses) {
+		struct pp_cpu_snapshot now;
+		pp_cpu_snapshot_take(&now);
+		pp_cpu_cost_add_span(&r->passes[r->open].cpu, &r->cpu_open, &now);
+	}
 	r->state = PP_REC_IDLE;
 	r->cur = &r->stray;
 }

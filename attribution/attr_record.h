@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pp_cpu_counters.h"
 #include "pp_model.h"
 
 #define PP_NO_SLOT UINT32_MAX
@@ -37,6 +38,7 @@ struct pp_pass_rec {
 	uint32_t nattachments;
 	struct pp_attachment attachments[PP_MAX_ATTACHMENTS];
 	uint32_t first_draw_slot, ndraw_slots; /* per-draw timing: pairs in recording->draw_slots */
+	struct pp_cpu_cost cpu;    /* recording it, between its begin and end */
 };
 
 enum pp_recording_state { PP_REC_IDLE, PP_REC_RENDER, PP_REC_OUTSIDE };
@@ -59,7 +61,9 @@ struct pp_recording {
 	uint32_t nchunks, cap_chunks;
 	uint32_t *chunks;             /* timestamp/statistics slot chunks this recording owns */
 	uint32_t passes_dropped;      /* beyond PP_RECORDING_MAX_PASSES */
+	uint32_t submissions;         /* since it was recorded */
 	struct pp_submission *last_submission; /* not yet harvested, reads this recording's slots */
+	struct pp_cpu_snapshot cpu_open; /* the recording thread's counters when the open pass began */
 	struct pp_workload stray;
 };
 

@@ -154,6 +154,43 @@ static void workload_write(struct pp_json_writer *w, const struct pp_workload *w
 	pp_json_end_object(w);
 }
 
+/* "cpu": {"wall_ns", "thread_cpu_ns", "spans", "tid", "counters": {name: value|null},
+ * "scaled": [names]} or null. */
+static void cpu_write(struct pp_json_writer *w, const struct pp_cpu_cost *c)
+{
+	pp_json_write_key(w, "cpu");
+	if (!c->valid) {
+		pp_json_write_null(w);
+		return;
+	}
+	pp_json_begin_object(w);
+	kv_uint(w, "begin_ns", c->begin_ns);
+	kv_uint(w, "wall_ns", c->wall_ns);
+	kv_uint(w, "thread_cpu_ns", c->thread_cpu_ns);
+	kv_uint(w, "spans", c->spans);
+	if (c->tid)
+		kv_uint(w, "tid", c->tid);
+	else
+		kv_null(w, "tid");
+	pp_json_write_key(w, "counters");
+	pp_json_begin_object(w);
+	for (unsigned i = 0; i < attr_cpu_counter_count; i++) {
+		pp_json_write_key(w, attr_cpu_counter_names[i]);
+		if (c->counters_valid & (1u << i))
+			pp_json_write_uint(w, c->counter[i]);
+		else
+			pp_json_write_null(w);
+	}
+	pp_json_end_object(w);
+	pp_json_write_key(w, "scaled");
+	pp_json_begin_array(w);
+	for (unsigned i = 0; i < attr_cpu_counter_count; i++)
+		if (c->counters_valid & c->counters_scaled & (1u << i))
+			pp_json_write_string(w, attr_cpu_counter_names[i]);
+	pp_json_end_array(w);
+	pp_json_end_object(w);
+}
+
 static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 {
 	pp_json_begin_object(w);
@@ -221,6 +258,9 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 			kv_str(w, "pipeline_statistics_unavailable", stats_reason);
 	}
 
+	cpu_write(w, &p->cpu);
+	kv_bool(w, "recording_reused", p->recording_reused);
+
 	if (p->ndraw_timings && p->draw_timings) {
 		pp_json_write_key(w, "draw_timings");
 		pp_json_begin_array(w);
@@ -254,6 +294,7 @@ static void submission_write(struct pp_json_writer *w, const struct pp_submissio
 	kv_uint(w, "first_pass", s->first_pass);
 	kv_uint(w, "passes", s->npasses);
 	kv_uint(w, "command_buffers", s->command_buffers);
+	cpu_write(w, &s->cpu);
 	pp_json_end_object(w);
 }
 
@@ -273,6 +314,7 @@ static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *
 		kv_str(w, "gpu_unavailable", f->npasses ? "no pass of the frame has a GPU time"
 							: "the frame has no passes");
 	}
+	cpu_write(w, &f->cpu);
 	pp_json_write_key(w, "submissions");
 	pp_json_begin_array(w);
 	for (size_t i = 0; i < f->nsubmissions; i++)

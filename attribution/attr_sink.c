@@ -516,6 +516,17 @@ void pp_sink_frame_submit(struct pp_frame_result *frame)
 	pp_frame_result_free(frame);
 }
 
+static const char *const no_counter_names[1];
+const char *const *attr_cpu_counter_names = no_counter_names;
+unsigned attr_cpu_counter_count;
+
+void pp_sink_cpu_counters_set(const char *const *names, unsigned n)
+{
+	/* Set once at start-up, before the first frame; the writer only reads it. */
+	attr_cpu_counter_names = names;
+	attr_cpu_counter_count = n > PP_CPU_COUNTERS_MAX ? PP_CPU_COUNTERS_MAX : n;
+}
+
 void pp_sink_cpu_event(const struct pp_cpu_event *ev)
 {
 	if (!ev)

@@ -14,6 +14,10 @@
 
 struct pp_stats;
 
+/* CPU counter names of pp_cpu_cost.counter[] (pp_sink_cpu_counters_set). */
+extern const char *const *attr_cpu_counter_names;
+extern unsigned attr_cpu_counter_count;
+
 /* Frames waiting for the writer; a full queue drops (the writer is behind by this many). */
 #define PP_SINK_QUEUE_FRAMES 64
 /* CPU events waiting for the writer. */

@@ -115,6 +115,7 @@ struct stat_row {
 	char name[64];
 	enum pp_pass_kind kind;
 	uint64_t count, measured;
+	uint64_t cpu_measured, cpu_sum_ns; /* thread CPU time of recording, where measured */
 	uint64_t sum_ns;        /* of GPU intervals of measured instances */
 	uint64_t max_ns;
 	double share_sum;       /* of per-frame fractions, over frames with GPU time > 0 */
@@ -281,6 +282,10 @@ void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
 			continue;
 		struct stat_row *r = &s->rows[idx];
 		r->count++;
+		if (p->cpu.valid) {
+			r->cpu_measured++;
+			r->cpu_sum_ns += p->cpu.thread_cpu_ns;
+		}
 		if (!p->gpu.valid)
 			continue;
 		uint64_t ns = interval_ns(&p->gpu);
@@ -354,6 +359,8 @@ int pp_stats_summary_make(const struct pp_stats *s, struct pp_summary *out)
 		o->count = r->count;
 		o->measured = r->measured;
 		o->per_frame = s->frames ? (double)r->count / (double)s->frames : NAN;
+		if (r->cpu_measured)
+			o->cpu_record_mean_ns = (double)r->cpu_sum_ns / (double)r->cpu_measured;
 		if (r->measured) {
 			o->gpu_mean_ns = (double)r->sum_ns / (double)r->measured;
 			o->gpu_p50_ns = pp_hist_quantile(&r->hist, 0.50);

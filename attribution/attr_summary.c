@@ -229,7 +229,7 @@ static void summary_cell(FILE *f, const char *text, size_t width, bool left, boo
 		fprintf(f, "%*s", (int)pad, "");
 }
 
-enum { COL_NAME, COL_KIND, COL_PER_FRAME, COL_MEAN, COL_P50, COL_P95, COL_MAX, COL_SHARE, NCOLS };
+enum { COL_NAME, COL_KIND, COL_PER_FRAME, COL_MEAN, COL_P50, COL_P95, COL_MAX, COL_SHARE, COL_CPU, NCOLS };
 
 struct summary_cells {
 	char text[NCOLS][SUMMARY_NAME_COLUMNS * 4 + 8];
@@ -249,6 +249,7 @@ static void summary_row_cells(const struct pp_summary_row *r, struct summary_cel
 	pp_summary_format_ns(m ? r->gpu_p95_ns : NAN, c->text[COL_P95], sizeof(c->text[0]));
 	pp_summary_format_ns(m ? r->gpu_max_ns : NAN, c->text[COL_MAX], sizeof(c->text[0]));
 	summary_format_share(m ? r->share_of_frame : NAN, c->text[COL_SHARE], sizeof(c->text[0]));
+	pp_summary_format_ns(r->cpu_record_mean_ns, c->text[COL_CPU], sizeof(c->text[0]));
 }
 
 static void summary_print_line(FILE *f, const struct summary_cells *c, const size_t *width)
@@ -294,7 +295,7 @@ void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows)
 			order = NULL;
 		}
 		static const char *const headers[NCOLS] = {
-			"pass", "kind", "per frame", "mean", "p50", "p95", "max", "share"
+			"pass", "kind", "per frame", "mean", "p50", "p95", "max", "share", "cpu record"
 		};
 		struct summary_cells cells;
 		size_t width[NCOLS];

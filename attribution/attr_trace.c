@@ -467,6 +467,26 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 		ev_end(&e);
 	}
 
+	/* Recording spans on the recording threads' tracks: once per recording (a re-submitted
+	 * recording's span was drawn with its first submission), and only contiguous ones. */
+	for (uint32_t i = 0; i < s->npasses && (size_t)s->first_pass + i < f->npasses; i++) {
+		const struct pp_pass_result *p = &f->passes[s->first_pass + i];
+		if (!p->cpu.valid || p->cpu.spans != 1 || !p->cpu.tid || p->recording_reused)
+			continue;
+		thread_seen(c, p->cpu.tid);
+		ev_begin(&e, c, "X", p->name, "cpu.record", p->cpu.tid, attr_trace_us(c, p->cpu.begin_ns));
+		dur_write(&e.w, p->cpu.begin_ns, p->cpu.begin_ns + p->cpu.wall_ns);
+		pp_json_write_key(&e.w, "args");
+		pp_json_begin_object(&e.w);
+		arg_uint(&e.w, "frame", f->index);
+		arg_uint(&e.w, "thread_cpu_ns", p->cpu.thread_cpu_ns);
+		for (unsigned k = 0; k < attr_cpu_counter_count; k++)
+			if (p->cpu.counters_valid & (1u << k))
+				arg_uint(&e.w, attr_cpu_counter_names[k], p->cpu.counter[k]);
+		pp_json_end_object(&e.w);
+		ev_end(&e);
+	}
+
 	/* Passes: within the submission slice when there is one, else directly on the track. */
 	uint32_t first = s->first_pass, n = 0;
 	for (uint32_t i = 0; i < s->npasses && (size_t)first + i < f->npasses; i++)

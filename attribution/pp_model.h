@@ -71,6 +71,25 @@ struct pp_gpu_interval {
 	const char *unavailable_reason; /* static string when !valid */
 };
 
+/* CPU cost of a span of work on the application's threads (counters/cpu snapshots taken at
+ * its boundaries). `valid` false: not measured. Counters are indexed like the names given to
+ * pp_sink_cpu_counters_set(); a counter whose bit is clear in counters_valid is unavailable. */
+#define PP_CPU_COUNTERS_MAX 16
+struct pp_cpu_cost {
+	bool valid;
+	uint64_t begin_ns;       /* CLOCK_MONOTONIC at the start of the first span */
+	uint64_t wall_ns;        /* wall time of the span(s) */
+	uint64_t thread_cpu_ns;  /* CPU time of the thread in the span(s) */
+	uint32_t spans;          /* how many spans were summed (e.g. a pass recorded over 2 command buffers) */
+	uint32_t tid;            /* the thread, or 0 when spans of several threads were summed */
+	uint32_t counters_valid; /* bit i: counter[i] measured in every span */
+	uint32_t counters_scaled;/* bit i: estimated, the kernel multiplexed the counter */
+	uint64_t counter[PP_CPU_COUNTERS_MAX];
+};
+
+/* Adds b into a (spans summed; a counter stays valid only if valid in both). */
+void pp_cpu_cost_add(struct pp_cpu_cost *a, const struct pp_cpu_cost *b);
+
 /* One draw's own timing, in per_draw_timing mode. */
 struct pp_draw_timing {
 	uint32_t index;            /* draw index within the pass */
@@ -104,6 +123,10 @@ struct pp_pass_result {
 	uint32_t stats_valid;        /* bit i: stats[i] measured */
 	const char *stats_unavailable_reason;
 
+	struct pp_cpu_cost cpu;      /* recording it: from its begin to its end command, on the recording thread(s) */
+	bool recording_reused;       /* its command buffer was submitted before without re-recording: the
+	                                recording cost was counted in that earlier frame */
+
 	uint32_t ndraw_timings;      /* per_draw_timing mode only */
 	struct pp_draw_timing *draw_timings; /* owned by the frame */
 };
@@ -118,6 +141,7 @@ struct pp_submission_result {
 	struct pp_gpu_interval gpu;  /* first pass begin to last pass end of this submission */
 	uint32_t first_pass, npasses;/* range in the frame's passes array */
 	uint32_t command_buffers;
+	struct pp_cpu_cost cpu;      /* the vkQueueSubmit* call itself */
 };
 
 struct pp_frame_result {
@@ -125,6 +149,7 @@ struct pp_frame_result {
 	uint32_t device_id;          /* from pp_sink_device_register */
 	const char *delimiter;       /* what closed the frame: "present", "fence", "submit", "label", "shutdown" */
 	uint64_t cpu_begin_ns, cpu_end_ns; /* first submit call begin to the delimiter */
+	struct pp_cpu_cost cpu;      /* recording of its passes, its submit calls and presents, summed */
 	size_t nsubmissions;
 	struct pp_submission_result *submissions;
 	size_t npasses;
@@ -145,4 +170,29 @@ struct pp_device_info {
 	                                or "estimated (aligned to submit time)" or "none" */
 	bool pipeline_statistics;
 	const char *notes;           /* static, may be NULL */
+};
+
+/* One deduplicated diagnostic site (attribution/attr_diag.c; docs/diagnostics.md): a rule
+ * that fired at one place, with how often and what it cost. */
+struct pp_diagnostic {
+	char id[48];                 /* stable: "PASSPROBE-Barrier-FullPipelineDrain", ... */
+	uint32_t device_id;
+	char site[192];              /* barriers: command buffer, pass, call index; waits: caller + function */
+	char message[512];
+	char suggestion[384];
+	uint64_t count;              /* occurrences (a re-submitted recording counts again) */
+	uint64_t frames;             /* distinct frames it occurred in */
+	uint64_t first_frame, last_frame;
+	/* Cost per frame it was measured in: barriers: the GPU stall at the barrier (TOP_OF_PIPE
+	 * timestamps on either side, docs/diagnostics.md); blocking calls: CPU time blocked. */
+	bool cost_valid;
+	uint64_t cost_ns;
+	const char *cost_kind;        /* "gpu_barrier_stall" | "cpu_blocked" (static) */
+	const char *cost_unavailable; /* static, when !cost_valid */
+	double share_of_frame;        /* cost_ns / mean frame interval; < 0 when unknown */
+	/* Blocking calls: GPU idle caused per occurrence (last pass end before the wait to the
+	 * next submission's first pass begin), mean over the occurrences measured. */
+	bool gpu_idle_valid;
+	uint64_t gpu_idle_ns;
+	const char *gpu_idle_unavailable; /* static, when !gpu_idle_valid (NULL for barriers) */
 };

@@ -32,6 +32,10 @@ struct pp_cpu_event {
 };
 void pp_sink_cpu_event(const struct pp_cpu_event *ev);
 
+/* Names of the CPU counters in pp_cpu_cost.counter[], set once before frames arrive (the
+ * strings must stay valid for the life of the process). */
+void pp_sink_cpu_counters_set(const char *const *names, unsigned n);
+
 /* Flushes everything, writes the final report.json, closes trace.json, prints the summary on
  * stderr (summary setting). Idempotent; called from the library destructor at process exit. */
 void pp_sink_shutdown(void);

@@ -2,6 +2,7 @@
 #include <pthread.h>
 
 #include "layer_internal.h"
+#include "attr_cpu.h"
 #include "pp_log.h"
 #include "pp_sink.h"
 
@@ -12,6 +13,8 @@ static void layer_init(void)
 {
 	pp_settings_load(&pp_layer_settings, NULL);
 	pp_log_set_level(pp_layer_settings.log_level);
+	/* Before any thread takes a snapshot: configuring closes every thread's counters. */
+	pp_cpu_counters_setup(pp_layer_settings.cpu_counters);
 }
 
 void pp_layer_init_once(void)

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attr_cpu.h"
 #include "pp_log.h"
+#include "pp_sink.h"
 #include "vk_hooks.h"
 #include "vk_intercept.h"
 
@@ -70,10 +72,15 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, 
 		batch_prepare(dev, submits[b].commandBufferCount, submits[b].pCommandBuffers, NULL, s.recs + off,
 			      s.handles + off);
 
-	uint64_t t0 = pp_vk_now_ns();
+	struct pp_cpu_snapshot cpu_before, cpu_after;
+	pp_cpu_snapshot_take(&cpu_before);
+	uint64_t t0 = cpu_before.wall_ns;
 	pp_gpu_timer_note_submit(dev->timer, t0);
 	VkResult r = dev->vk.QueueSubmit(queue, nsubmits, submits, fence);
-	uint64_t t1 = pp_vk_now_ns();
+	pp_cpu_snapshot_take(&cpu_after);
+	uint64_t t1 = cpu_after.wall_ns;
+	struct pp_cpu_cost call_cpu = { 0 };
+	pp_cpu_cost_add_span(&call_cpu, &cpu_before, &cpu_after);
 
 	if (r == VK_SUCCESS) {
 		bool label = false;
@@ -87,6 +94,9 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, 
 				.recordings = s.recs + off,
 				.command_buffer_handles = s.handles + off,
 			};
+			/* The call's cost goes with its first batch, so frame totals count it once. */
+			if (b == 0)
+				info.cpu = call_cpu;
 			pp_attr_submit(dev->attr, q->attr, &info);
 			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
 		}
@@ -116,10 +126,15 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits,
 		batch_prepare(dev, submits[b].commandBufferInfoCount, NULL, submits[b].pCommandBufferInfos,
 			      s.recs + off, s.handles + off);
 
-	uint64_t t0 = pp_vk_now_ns();
+	struct pp_cpu_snapshot cpu_before, cpu_after;
+	pp_cpu_snapshot_take(&cpu_before);
+	uint64_t t0 = cpu_before.wall_ns;
 	pp_gpu_timer_note_submit(dev->timer, t0);
 	VkResult r = dev->vk.QueueSubmit2(queue, nsubmits, submits, fence);
-	uint64_t t1 = pp_vk_now_ns();
+	pp_cpu_snapshot_take(&cpu_after);
+	uint64_t t1 = cpu_after.wall_ns;
+	struct pp_cpu_cost call_cpu = { 0 };
+	pp_cpu_cost_add_span(&call_cpu, &cpu_before, &cpu_after);
 
 	if (r == VK_SUCCESS) {
 		bool label = false;
@@ -133,6 +148,9 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits,
 				.recordings = s.recs + off,
 				.command_buffer_handles = s.handles + off,
 			};
+			/* The call's cost goes with its first batch, so frame totals count it once. */
+			if (b == 0)
+				info.cpu = call_cpu;
 			pp_attr_submit(dev->attr, q->attr, &info);
 			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
 		}
@@ -145,9 +163,17 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits,
 VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info)
 {
 	struct pp_device *dev = pp_vk_device_of(queue);
+	struct pp_cpu_snapshot before, after;
+	pp_cpu_snapshot_take(&before);
 	VkResult r = dev->vk.QueuePresentKHR(queue, info);
+	pp_cpu_snapshot_take(&after);
+	struct pp_cpu_cost cost = { 0 };
+	pp_cpu_cost_add_span(&cost, &before, &after);
+	struct pp_cpu_event ev = { .name = "vkQueuePresentKHR", .category = "present", .tid = after.tid,
+				   .begin_ns = before.wall_ns, .end_ns = after.wall_ns };
+	pp_sink_cpu_event(&ev);
 	/* Whatever the result (SUBOPTIMAL, OUT_OF_DATE), the application's frame ended here. */
-	pp_attr_present(dev->attr);
+	pp_attr_present(dev->attr, &cost);
 	return r;
 }
 

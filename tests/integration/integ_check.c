@@ -1068,6 +1068,7 @@ static const char *const csv_columns[] = {
 	"gpu_begin_ns", "gpu_end_ns", "gpu_ns", "gpu_exclusive_ns", "overlapped", "gpu_unavailable",
 	"input_assembly_vertices", "input_assembly_primitives", "vertex_shader_invocations", "clipping_invocations",
 	"clipping_primitives", "fragment_shader_invocations", "compute_shader_invocations",
+	"cpu_record_wall_ns", "cpu_record_thread_cpu_ns",
 };
 #define CSV_NCOLS (sizeof(csv_columns) / sizeof(csv_columns[0]))
 #define CSV_MAX_FIELDS 64
@@ -1142,11 +1143,16 @@ static void check_csv(const struct options *o)
 	buf[len] = '\0';
 	char *p = buf, *fields[CSV_MAX_FIELDS];
 	size_t nf = csv_record(&p, fields, CSV_MAX_FIELDS);
-	if (nf != CSV_NCOLS)
-		fail("passes.csv: header has %zu columns, documented %zu", nf, CSV_NCOLS);
+	/* The fixed columns, then one cpu_record_<event> column per configured CPU counter. */
+	size_t ncols = nf;
+	if (nf < CSV_NCOLS)
+		fail("passes.csv: header has %zu columns, documented at least %zu", nf, CSV_NCOLS);
 	for (size_t i = 0; i < nf && i < CSV_NCOLS; i++)
 		if (strcmp(fields[i], csv_columns[i]))
 			fail("passes.csv: column %zu is \"%s\", documented \"%s\"", i, fields[i], csv_columns[i]);
+	for (size_t i = CSV_NCOLS; i < nf; i++)
+		if (strncmp(fields[i], "cpu_record_", 11))
+			fail("passes.csv: column %zu is \"%s\", documented cpu_record_<event>", i, fields[i]);
 
 	size_t rows = 0, passes = 0;
 	for (size_t i = 0; i < r.nframes; i++)
@@ -1156,8 +1162,8 @@ static void check_csv(const struct options *o)
 		rows++;
 		char what[64];
 		snprintf(what, sizeof(what), "passes.csv row %zu", rows);
-		if (nf != CSV_NCOLS) {
-			fail("%s: %zu fields, header has %zu", what, nf, CSV_NCOLS);
+		if (nf != ncols) {
+			fail("%s: %zu fields, header has %zu", what, nf, ncols);
 			continue;
 		}
 		/* The row is the report's pass (frame, pass_index), field for field where shared. */

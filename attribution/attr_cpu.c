@@ -1,0 +1,60 @@
+#include <stdio.h>
+
+#include "attr_cpu.h"
+#include "pp_log.h"
+#include "pp_sink.h"
+
+void pp_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b)
+{
+	struct pp_cpu_delta d;
+	struct pp_cpu_cost span = { .valid = true, .begin_ns = a->wall_ns, .spans = 1, .tid = b->tid };
+	pp_cpu_snapshot_delta(a, b, &d);
+	span.wall_ns = d.wall_ns;
+	span.thread_cpu_ns = d.thread_cpu_ns;
+	unsigned n = pp_cpu_event_count();
+	for (unsigned i = 0; i < n && i < PP_CPU_COUNTERS_MAX; i++)
+		if (d.valid & (1u << i)) {
+			span.counter[i] = d.value[i];
+			span.counters_valid |= 1u << i;
+			if (d.scaled & (1u << i))
+				span.counters_scaled |= 1u << i;
+		}
+	pp_cpu_cost_add(cost, &span);
+}
+
+void pp_cpu_cost_add(struct pp_cpu_cost *a, const struct pp_cpu_cost *b)
+{
+	if (!b->valid)
+		return;
+	if (!a->valid) {
+		*a = *b;
+		return;
+	}
+	if (b->begin_ns < a->begin_ns)
+		a->begin_ns = b->begin_ns;
+	a->wall_ns += b->wall_ns;
+	a->thread_cpu_ns += b->thread_cpu_ns;
+	a->spans += b->spans;
+	if (a->tid != b->tid)
+		a->tid = 0;
+	a->counters_valid &= b->counters_valid;
+	a->counters_scaled |= b->counters_scaled;
+	for (unsigned i = 0; i < PP_CPU_COUNTERS_MAX; i++)
+		a->counter[i] += b->counter[i];
+}
+
+void pp_cpu_counters_setup(const char *spec)
+{
+	static const char *names[PP_CPU_COUNTERS_MAX];
+	char err[512];
+	if (pp_cpu_counters_configure(spec && spec[0] ? spec : "default", err, sizeof(err)) < 0) {
+		pp_log(PP_LOG_WARN, "cpu_counters: %s; using the default events", err);
+		pp_cpu_counters_configure("default", NULL, 0);
+	}
+	unsigned n = pp_cpu_event_count();
+	if (n > PP_CPU_COUNTERS_MAX)
+		n = PP_CPU_COUNTERS_MAX;
+	for (unsigned i = 0; i < n; i++)
+		names[i] = pp_cpu_event_name(i);
+	pp_sink_cpu_counters_set(names, n);
+}
