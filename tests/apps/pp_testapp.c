@@ -10,7 +10,9 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <vulkan/vulkan.h>
@@ -147,7 +149,7 @@ static const char usage_text[] =
 	"usage: " APP_NAME " --scenario NAME [options]\n"
 	"scenarios: counts, counts-unlabeled, counts-anonymous, load, resubmit, secondary,\n"
 	"           suspend-resume, free-pending,\n"
-	"           compute-transfer, waits, submit2, multi-submit\n"
+	"           compute-transfer, waits, submit2, multi-submit, cpu-work, cpu-threads\n"
 	"options: --passes P --draws D --frames F --vertices V --instances I\n"
 	"         --api renderpass|renderpass2|dynamic --naming label|object|none\n"
 	"         --loads 1,4,16 --base-iterations N --times N --d1 N --d2 N --size PIXELS\n"
@@ -1242,6 +1244,104 @@ static void scenario_multi_submit(struct app *a)
 	}
 }
 
+/* ---- CPU cost of recording (tracker issue 4) ---------------------------------------------- */
+
+/* Spins until this thread has used `ns` more CPU time: known CPU work, whatever the load. */
+static void burn_thread_cpu(uint64_t ns)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	uint64_t start = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec, now;
+	do {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+		now = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+	} while (now - start < ns);
+}
+
+static void labelled_pass(struct app *a, VkCommandBuffer cb, const char *name, uint32_t ndraws,
+			  uint64_t burn_ns, uint64_t sleep_ns)
+{
+	label_begin(a, cb, name);
+	render_pass_begin(a, cb, a->render_pass, a->framebuffer, VK_SUBPASS_CONTENTS_INLINE);
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, a->tri_pipeline);
+	draws(a, cb, ndraws);
+	if (burn_ns)
+		burn_thread_cpu(burn_ns);
+	if (sleep_ns) {
+		struct timespec ts = { (time_t)(sleep_ns / 1000000000ull), (long)(sleep_ns % 1000000000ull) };
+		nanosleep(&ts, NULL);
+	}
+	render_pass_end(a, cb);
+	label_end(a, cb);
+}
+
+/* "light" (10 draws) and "heavy" (--draws, default 4000) in one command buffer per frame. */
+static void scenario_cpu_work(struct app *a)
+{
+	graphics_create(a);
+	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	for (uint32_t f = 0; f < a->opt.frames; f++) {
+		begin(cb);
+		labelled_pass(a, cb, "light", 10, 0, 0);
+		labelled_pass(a, cb, "heavy", a->opt.draws, 0, 0);
+		VK_CHECK(vkEndCommandBuffer(cb));
+		submit_wait(a, &cb, 1);
+	}
+}
+
+struct recorder {
+	struct app *a;
+	VkCommandPool pool;
+	VkCommandBuffer cb;
+	pthread_barrier_t *start;
+	bool busy;
+};
+
+static void *recorder_main(void *arg)
+{
+	struct recorder *r = arg;
+	pthread_barrier_wait(r->start);
+	begin(r->cb);
+	/* Both threads are inside their pass at the same time: "busy" burns 20 ms of its own
+	 * CPU, "idle" sleeps 20 ms. Mixed-up counters would show CPU time on "idle". */
+	if (r->busy)
+		labelled_pass(r->a, r->cb, "busy", 10, 20000000ull, 0);
+	else
+		labelled_pass(r->a, r->cb, "idle", 10, 0, 20000000ull);
+	VK_CHECK(vkEndCommandBuffer(r->cb));
+	return NULL;
+}
+
+/* Two threads record at once, each its own pool and command buffer; one submit per frame. */
+static void scenario_cpu_threads(struct app *a)
+{
+	graphics_create(a);
+	struct recorder r[2];
+	pthread_barrier_t start;
+	for (int i = 0; i < 2; i++) {
+		const VkCommandPoolCreateInfo info = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+						       .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+						       .queueFamilyIndex = a->family };
+		r[i] = (struct recorder){ .a = a, .start = &start, .busy = i == 0 };
+		VK_CHECK(vkCreateCommandPool(a->device, &info, NULL, &r[i].pool));
+		r[i].cb = command_buffer_allocate(a, r[i].pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	}
+	for (uint32_t f = 0; f < a->opt.frames; f++) {
+		pthread_t t[2];
+		pthread_barrier_init(&start, NULL, 2);
+		for (int i = 0; i < 2; i++)
+			if (pthread_create(&t[i], NULL, recorder_main, &r[i]))
+				die("pthread_create failed\n");
+		for (int i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+		pthread_barrier_destroy(&start);
+		VkCommandBuffer cbs[2] = { r[0].cb, r[1].cb };
+		submit_wait(a, cbs, 2);
+	}
+	for (int i = 0; i < 2; i++)
+		vkDestroyCommandPool(a->device, r[i].pool, NULL);
+}
+
 /* A known validation error (zero-sized buffer), to show a validation run can see one. */
 static void provoke_validation_error(struct app *a)
 {
@@ -1263,7 +1363,7 @@ int main(int argc, char **argv)
 	const char *s = a.opt.scenario;
 	static const char *const known[] = { "counts", "load", "resubmit", "secondary", "suspend-resume",
 					     "free-pending", "compute-transfer", "waits", "submit2",
-					     "multi-submit" };
+					     "multi-submit", "cpu-work", "cpu-threads" };
 	bool ok = false;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		ok |= !strcmp(s, known[i]);
@@ -1294,6 +1394,10 @@ int main(int argc, char **argv)
 		scenario_waits(&a);
 	else if (!strcmp(s, "multi-submit"))
 		scenario_multi_submit(&a);
+	else if (!strcmp(s, "cpu-work"))
+		scenario_cpu_work(&a);
+	else if (!strcmp(s, "cpu-threads"))
+		scenario_cpu_threads(&a);
 	app_destroy(&a);
 	return 0;
 }

@@ -1274,6 +1274,93 @@ static void check_spy(const struct options *o)
 
 /* ---- main ------------------------------------------------------------------------------- */
 
+/* CPU cost of recording (tracker issue 4). The pass's "cpu" object, or NULL after a failure. */
+static const jv *pass_cpu(const jv *pass, const char *what)
+{
+	const jv *cpu = get(pass, "cpu");
+	if (!cpu || !pp_json_is_object(cpu)) {
+		fail("%s: no cpu object (recording cost not measured)", what);
+		return NULL;
+	}
+	return cpu;
+}
+
+/* "light" (10 draws) then "heavy" (--draws) per frame: recording the heavy pass costs more
+ * thread CPU time in every frame. The ordering is by a factor of --draws/10, so no timing
+ * margin decides it. */
+static void check_cpu_work(const struct options *o)
+{
+	struct report r;
+	if (!report_load(&r, o->dir, o->frames))
+		return;
+	for (size_t i = 0; i < r.nframes; i++) {
+		const jv *f = frame_at(&r, i);
+		char what[96];
+		snprintf(what, sizeof(what), "frame %zu", i);
+		expect_u64(frame_passes(f), 2, what, "number of passes");
+		if (frame_passes(f) != 2)
+			continue;
+		const jv *light = pass_at(f, 0), *heavy = pass_at(f, 1);
+		expect_str(light, "name", "light", what);
+		expect_str(heavy, "name", "heavy", what);
+		const jv *cl = pass_cpu(light, "light"), *ch = pass_cpu(heavy, "heavy");
+		if (!cl || !ch)
+			continue;
+		uint64_t tl = u64(cl, "thread_cpu_ns", what), th = u64(ch, "thread_cpu_ns", what);
+		if (!(th > tl))
+			fail("%s: recording 'heavy' (%" PRIu64 " draws) took %" PRIu64 " ns of CPU, not more than "
+			     "'light' (10 draws, %" PRIu64 " ns)", what, o->draws, th, tl);
+		/* The frame's CPU total holds both recordings and the submit call. */
+		const jv *fc = get(f, "cpu");
+		if (!fc || !pp_json_is_object(fc))
+			fail("%s: no frame cpu object", what);
+		else if (u64(fc, "thread_cpu_ns", what) < tl + th)
+			fail("%s: frame CPU total below the sum of its recordings", what);
+		/* Software counters are measured here; hardware ones may be null but never 0 by
+		 * convention: a present counter object names every configured event. */
+		const jv *counters = get(ch, "counters");
+		if (!counters || !pp_json_is_object(counters) || pp_json_object_size(counters) == 0)
+			fail("%s: cpu.counters missing or empty", what);
+	}
+	pp_json_free(r.root);
+}
+
+/* Two threads record at once: "busy" burns 20 ms of its own CPU inside its pass, "idle"
+ * sleeps 20 ms inside its pass. Each pass carries its own thread's counters. */
+static void check_cpu_threads(const struct options *o)
+{
+	struct report r;
+	if (!report_load(&r, o->dir, o->frames))
+		return;
+	for (size_t i = 0; i < r.nframes; i++) {
+		const jv *f = frame_at(&r, i);
+		char what[96];
+		snprintf(what, sizeof(what), "frame %zu", i);
+		expect_u64(frame_passes(f), 2, what, "number of passes");
+		if (frame_passes(f) != 2)
+			continue;
+		const jv *busy = pass_at(f, 0), *idle = pass_at(f, 1);
+		expect_str(busy, "name", "busy", what);
+		expect_str(idle, "name", "idle", what);
+		const jv *cb = pass_cpu(busy, "busy"), *ci = pass_cpu(idle, "idle");
+		if (!cb || !ci)
+			continue;
+		uint64_t tb = u64(cb, "tid", what), ti = u64(ci, "tid", what);
+		if (tb == ti)
+			fail("%s: both passes report thread %" PRIu64 ": recordings on two threads were mixed", what, tb);
+		uint64_t busy_cpu = u64(cb, "thread_cpu_ns", what), idle_cpu = u64(ci, "thread_cpu_ns", what);
+		uint64_t idle_wall = u64(ci, "wall_ns", what);
+		if (busy_cpu < 18000000)
+			fail("%s: 'busy' burnt 20 ms of its thread's CPU, reported %" PRIu64 " ns", what, busy_cpu);
+		if (idle_cpu > 10000000)
+			fail("%s: 'idle' slept; its thread used %" PRIu64 " ns of CPU: another thread's counts?", what,
+			     idle_cpu);
+		if (idle_wall < 18000000)
+			fail("%s: 'idle' slept 20 ms inside its pass, wall time %" PRIu64 " ns", what, idle_wall);
+	}
+	pp_json_free(r.root);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -1295,6 +1382,8 @@ int main(int argc, char **argv)
 		{ "trace", check_trace },
 		{ "csv", check_csv },
 		{ "spy", check_spy },
+		{ "cpu-work", check_cpu_work },
+		{ "cpu-threads", check_cpu_threads },
 	};
 	struct options o;
 	options_parse(&o, argc - 3, argv + 3);
