@@ -563,6 +563,18 @@ void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_resul
 			      (double)gpu / 1e6);
 	counter_write(c, "passes per frame", f->device_id, f->cpu_begin_ns, "passes",
 		      (double)f->npasses);
+	/* CPU side of the frame: recording, submit and present calls, on the API threads. */
+	if (f->cpu.valid) {
+		counter_write(c, "cpu frame time ms", f->device_id, f->cpu_begin_ns, "ms",
+			      (double)f->cpu.thread_cpu_ns / 1e6);
+		for (unsigned k = 0; k < attr_cpu_counter_count; k++)
+			if (f->cpu.counters_valid & (1u << k)) {
+				char name[64];
+				snprintf(name, sizeof(name), "cpu %s per frame", attr_cpu_counter_names[k]);
+				counter_write(c, name, f->device_id, f->cpu_begin_ns, attr_cpu_counter_names[k],
+					      (double)f->cpu.counter[k]);
+			}
+	}
 }
 
 void attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
