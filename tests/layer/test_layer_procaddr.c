@@ -1,0 +1,142 @@
+/* vkGetDeviceProcAddr / vkGetInstanceProcAddr answers. Asked through the loader, and asked of
+ * passprobe's own exported vkGetDeviceProcAddr (found with dlopen(RTLD_NOLOAD) in the library
+ * the loader loaded) compared with the answer of the chain below it (the spy below's
+ * vkGetDeviceProcAddr, which passes every name straight down):
+ *   - an unknown name ("vkFooBar") and a command the driver lacks (vkCmdDrawMeshTasksNV): NULL;
+ *   - a command of an extension the device supports but the application did not enable: NULL
+ *     wherever the chain below says NULL (passprobe never invents an entry point);
+ *   - vkQueueSubmit2 and vkQueueSubmit2KHR: the same pointer, passprobe's hook (not the one
+ *     below), and both work;
+ *   - vkGetDeviceProcAddr: passprobe's own. */
+#include <dlfcn.h>
+#include <string.h>
+
+#include "lt_common.h"
+
+static PFN_vkGetDeviceProcAddr find_gdpa(const char *path)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+	if (!h)
+		return NULL;
+	PFN_vkGetDeviceProcAddr f = (PFN_vkGetDeviceProcAddr)dlsym(h, "vkGetDeviceProcAddr");
+	dlclose(h);
+	return f;
+}
+
+static bool submit2(struct lt_device *d, PFN_vkQueueSubmit2 fn, uint32_t value)
+{
+	VkCommandBuffer cb;
+	VkCommandBufferAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = d->pool,
+		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+		.commandBufferCount = 1,
+	};
+	if (vkAllocateCommandBuffers(d->device, &ai, &cb) != VK_SUCCESS)
+		return false;
+	VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+	vkBeginCommandBuffer(cb, &bi);
+	vkCmdFillBuffer(cb, d->buffer, 0, VK_WHOLE_SIZE, value);
+	vkEndCommandBuffer(cb);
+	VkFence fence;
+	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+	vkCreateFence(d->device, &fci, NULL, &fence);
+	VkCommandBufferSubmitInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cb };
+	VkSubmitInfo2 si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+		.commandBufferInfoCount = 1,
+		.pCommandBufferInfos = &cbi,
+	};
+	bool ok = fn(d->queue, 1, &si, fence) == VK_SUCCESS &&
+		  vkWaitForFences(d->device, 1, &fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS && d->map[0] == value;
+	vkDestroyFence(d->device, fence, NULL);
+	vkFreeCommandBuffers(d->device, d->pool, 1, &cb);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s path/to/libVkLayer_passprobe.so\n", argv[0]);
+		return 2;
+	}
+	VkInstance instance;
+	struct lt_device d;
+	if (CHECK_VK(lt_instance_create(VK_API_VERSION_1_3, &instance)) != VK_SUCCESS)
+		return lt_finish();
+	/* VK_KHR_synchronization2 enabled: vkQueueSubmit2KHR is a valid name on this device. */
+	const char *sync2 = VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME;
+	VkPhysicalDeviceVulkan13Features v13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.synchronization2 = VK_TRUE,
+	};
+	if (CHECK_VK(lt_device_create(&d, instance, &v13, NULL, 1, &sync2)) != VK_SUCCESS)
+		return lt_finish();
+
+	PFN_vkGetDeviceProcAddr pp = find_gdpa(argv[1]);
+	PFN_vkGetDeviceProcAddr below = find_gdpa(LT_SPY_BELOW_PATH);
+	CHECKF(pp != NULL, "passprobe is not loaded from %s", argv[1]);
+	CHECKF(below != NULL, "the spy below passprobe is not loaded");
+	if (!pp || !below)
+		return lt_finish();
+
+	/* Through the loader. */
+	CHECK(vkGetDeviceProcAddr(d.device, "vkFooBar") == NULL);
+	CHECK(vkGetDeviceProcAddr(d.device, "vkCmdDrawMeshTasksNV") == NULL);
+	CHECK(vkGetDeviceProcAddr(d.device, "vkQueueSubmit2") != NULL);
+	CHECK(vkGetDeviceProcAddr(d.device, "vkQueueSubmit2KHR") != NULL);
+	CHECK(vkGetInstanceProcAddr(instance, "vkFooBar") == NULL);
+
+	/* passprobe's answers against the chain below it. */
+	CHECK(pp(d.device, "vkFooBar") == NULL);
+	CHECK(pp(d.device, "vkCmdDrawMeshTasksNV") == NULL);
+	CHECK(pp(d.device, NULL) == NULL);
+	CHECK(pp(VK_NULL_HANDLE, "vkQueueSubmit") == NULL);
+	CHECK(pp(d.device, "vkGetDeviceProcAddr") == (PFN_vkVoidFunction)pp);
+	/* Commands of extensions this device has but the application did not enable, and ones
+	 * passprobe hooks among them. */
+	static const char *const not_enabled[] = {
+		"vkCmdSetLineStippleEXT",       "vkCmdDrawMultiEXT",        "vkCmdBeginConditionalRenderingEXT",
+		"vkCmdDrawIndirectCountAMD",    "vkCmdBeginRenderingKHR",   "vkCmdDrawIndirectCountKHR",
+		"vkCmdCopyBuffer2KHR",          "vkGetCalibratedTimestampsEXT", "vkCmdBeginDebugUtilsLabelEXT",
+		"vkQueuePresentKHR",            "vkCreateSwapchainKHR",     "vkCmdDrawMeshTasksEXT",
+	};
+	for (unsigned i = 0; i < sizeof(not_enabled) / sizeof(not_enabled[0]); i++) {
+		const char *name = not_enabled[i];
+		PFN_vkVoidFunction b = below(d.device, name), p = pp(d.device, name);
+		CHECKF((b == NULL) == (p == NULL), "%s: below %s, passprobe %s", name, b ? "non-NULL" : "NULL",
+		       p ? "non-NULL" : "NULL");
+	}
+	CHECKF(below(d.device, "vkCmdSetLineStippleEXT") == NULL,
+	       "the driver hands out a command of an extension that is not enabled; this check is moot");
+
+	/* vkQueueSubmit2 and its KHR alias: one hook, not the function below. */
+	PFN_vkVoidFunction s2 = pp(d.device, "vkQueueSubmit2");
+	PFN_vkVoidFunction s2khr = pp(d.device, "vkQueueSubmit2KHR");
+	CHECK(s2 != NULL && s2khr != NULL);
+	CHECK(s2 == s2khr);
+	CHECK(s2 != below(d.device, "vkQueueSubmit2"));
+	/* Other hooked aliases likewise. */
+	CHECK(pp(d.device, "vkCmdPipelineBarrier2") == pp(d.device, "vkCmdPipelineBarrier2KHR") ||
+	      below(d.device, "vkCmdPipelineBarrier2KHR") == NULL);
+	/* A command passprobe does not hook comes straight from below. */
+	CHECK(pp(d.device, "vkCmdSetViewport") == below(d.device, "vkCmdSetViewport"));
+
+	/* Both submit entry points work, through the loader and through passprobe's pointers. */
+	CHECK(submit2(&d, (PFN_vkQueueSubmit2)vkGetDeviceProcAddr(d.device, "vkQueueSubmit2"), 0xa1));
+	CHECK(submit2(&d, (PFN_vkQueueSubmit2)vkGetDeviceProcAddr(d.device, "vkQueueSubmit2KHR"), 0xa2));
+	CHECK(submit2(&d, (PFN_vkQueueSubmit2)s2, 0xa3));
+	CHECK(submit2(&d, (PFN_vkQueueSubmit2)s2khr, 0xa4));
+	CHECK(lt_device_fill(&d, 0xa5));
+	struct lt_spy spy;
+	struct spy_device_record rec;
+	if (CHECK(lt_spy_get("below", &spy)) && CHECK(spy.device(d.device, &rec) == 0))
+		CHECKF(rec.counts[SPY_QUEUE_SUBMIT2] == 4 && rec.counts[SPY_QUEUE_SUBMIT] == 1,
+		       "below saw %llu vkQueueSubmit2 and %llu vkQueueSubmit",
+		       (unsigned long long)rec.counts[SPY_QUEUE_SUBMIT2], (unsigned long long)rec.counts[SPY_QUEUE_SUBMIT]);
+
+	lt_device_destroy(&d);
+	lt_instance_destroy(instance);
+	CHECKF(lt_debug_errors() == 0, "%u error messages", lt_debug_errors());
+	return lt_finish();
+}

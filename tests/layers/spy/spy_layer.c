@@ -1,0 +1,655 @@
+/* A pass-through test layer that counts calls. Built twice from this source: as
+ * VK_LAYER_PASSPROBE_test_spy_above (placed between the application and passprobe, it counts
+ * what the application calls) and VK_LAYER_PASSPROBE_test_spy_below (placed between passprobe
+ * and the driver, it counts what reaches the driver). SPY_LAYER_NAME and SPY_OUTPUT_ENV come
+ * from the build. Output: JSON lines appended to the file named by $SPY_OUTPUT_ENV, one per
+ * vkDestroyDevice ("event":"device") and one at process exit ("event":"exit"). A test in the
+ * same process can also read the counts directly (spy_counts.h). */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <vulkan/vk_layer.h>
+
+#include "spy_counts.h"
+
+#ifndef SPY_LAYER_NAME
+#error "SPY_LAYER_NAME must be defined by the build"
+#endif
+#ifndef SPY_OUTPUT_ENV
+#error "SPY_OUTPUT_ENV must be defined by the build"
+#endif
+
+#define SPY_EXPORT __attribute__((visibility("default")))
+
+/* X(member, "vkName", "alias or NULL"): what the spy calls down to on a device. */
+#define SPY_DEVICE_FUNCS(X)                                                               \
+	X(GetDeviceProcAddr, "vkGetDeviceProcAddr", NULL)                                 \
+	X(DestroyDevice, "vkDestroyDevice", NULL)                                         \
+	X(WaitForFences, "vkWaitForFences", NULL)                                         \
+	X(QueueWaitIdle, "vkQueueWaitIdle", NULL)                                         \
+	X(DeviceWaitIdle, "vkDeviceWaitIdle", NULL)                                       \
+	X(GetQueryPoolResults, "vkGetQueryPoolResults", NULL)                             \
+	X(GetSemaphoreCounterValue, "vkGetSemaphoreCounterValue", "vkGetSemaphoreCounterValueKHR") \
+	X(WaitSemaphores, "vkWaitSemaphores", "vkWaitSemaphoresKHR")                      \
+	X(QueueSubmit, "vkQueueSubmit", NULL)                                             \
+	X(QueueSubmit2, "vkQueueSubmit2", "vkQueueSubmit2KHR")                            \
+	X(CmdWriteTimestamp, "vkCmdWriteTimestamp", NULL)                                 \
+	X(CmdWriteTimestamp2, "vkCmdWriteTimestamp2", "vkCmdWriteTimestamp2KHR")          \
+	X(CreateQueryPool, "vkCreateQueryPool", NULL)                                     \
+	X(DestroyQueryPool, "vkDestroyQueryPool", NULL)                                   \
+	X(ResetQueryPool, "vkResetQueryPool", "vkResetQueryPoolEXT")                      \
+	X(AllocateCommandBuffers, "vkAllocateCommandBuffers", NULL)
+
+struct spy_instance {
+	void *key;
+	VkInstance handle;
+	PFN_vkGetInstanceProcAddr gipa;
+	PFN_vkDestroyInstance DestroyInstance;
+	PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties;
+	struct spy_instance *next;
+};
+
+struct spy_device {
+	void *key;
+	VkDevice handle;
+	uint32_t serial;
+#define SPY_DECLARE_PFN(member, name, alias) PFN_vk##member member;
+	SPY_DEVICE_FUNCS(SPY_DECLARE_PFN)
+#undef SPY_DECLARE_PFN
+	struct spy_device_record rec;
+	struct spy_device *next;
+};
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct spy_instance *g_instances;
+static struct spy_device *g_devices;
+static uint32_t g_device_serial;
+static uint64_t g_totals[SPY_COUNTER_COUNT];
+static bool g_used;
+
+static inline void *dispatch_key(const void *handle)
+{
+	return *(void *const *)handle;
+}
+
+static struct spy_instance *instance_find(const void *handle)
+{
+	void *key = dispatch_key(handle);
+	pthread_mutex_lock(&g_lock);
+	struct spy_instance *i = g_instances;
+	while (i && i->key != key)
+		i = i->next;
+	pthread_mutex_unlock(&g_lock);
+	return i;
+}
+
+static struct spy_device *device_find(const void *handle)
+{
+	void *key = dispatch_key(handle);
+	pthread_mutex_lock(&g_lock);
+	struct spy_device *d = g_devices;
+	while (d && d->key != key)
+		d = d->next;
+	pthread_mutex_unlock(&g_lock);
+	return d;
+}
+
+/* A device call for a device the spy never saw created: the chain is broken, and a test
+ * layer must say so loudly rather than guess where to call down. */
+static struct spy_device *device_get(const void *handle, const char *fn)
+{
+	struct spy_device *d = device_find(handle);
+	if (!d) {
+		fprintf(stderr, "%s: %s on an unknown device\n", SPY_LAYER_NAME, fn);
+		abort();
+	}
+	return d;
+}
+
+static void count(struct spy_device *d, enum spy_counter c)
+{
+	__atomic_add_fetch(&d->rec.counts[c], 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&g_totals[c], 1, __ATOMIC_RELAXED);
+}
+
+/* ---- output ------------------------------------------------------------------------------ */
+
+struct spy_buf {
+	char text[16384];
+	size_t len;
+};
+
+__attribute__((format(printf, 2, 3))) static void buf_add(struct spy_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	if (b->len >= sizeof(b->text))
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(b->text + b->len, sizeof(b->text) - b->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len += (size_t)n;
+	if (b->len >= sizeof(b->text))
+		b->len = sizeof(b->text) - 1;
+}
+
+static void buf_add_counts(struct spy_buf *b, const uint64_t *counts)
+{
+	for (unsigned c = 0; c < SPY_COUNTER_COUNT; c++)
+		buf_add(b, ",\"%s\":%llu", spy_counter_name(c),
+			(unsigned long long)__atomic_load_n(&counts[c], __ATOMIC_RELAXED));
+}
+
+static void buf_add_string(struct spy_buf *b, const char *s)
+{
+	buf_add(b, "\"");
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			buf_add(b, "\\%c", ch);
+		else if (ch < 0x20)
+			buf_add(b, "\\u%04x", ch);
+		else
+			buf_add(b, "%c", ch);
+	}
+	buf_add(b, "\"");
+}
+
+/* One write() per line, O_APPEND: lines of concurrent processes never interleave. */
+static void output_line(struct spy_buf *b)
+{
+	const char *path = getenv(SPY_OUTPUT_ENV);
+	if (!path || !*path)
+		return;
+	buf_add(b, "}\n");
+	if (b->text[b->len - 1] != '\n') /* truncated: keep the line a line */
+		b->text[b->len - 1] = '\n';
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot open %s=%s\n", SPY_LAYER_NAME, SPY_OUTPUT_ENV, path);
+		return;
+	}
+	if (write(fd, b->text, b->len) != (ssize_t)b->len)
+		fprintf(stderr, "%s: short write to %s\n", SPY_LAYER_NAME, path);
+	close(fd);
+}
+
+static void output_device(const struct spy_device *d)
+{
+	static struct spy_buf b; /* under g_lock: 16 KiB stays off the application's stack */
+	const struct spy_create_record *cr = &d->rec.create;
+	b.len = 0;
+	buf_add(&b, "{\"layer\":\"%s\",\"event\":\"device\",\"pid\":%ld,\"device\":%u", SPY_LAYER_NAME,
+		(long)getpid(), d->serial);
+	buf_add_counts(&b, d->rec.counts);
+	buf_add(&b, ",\"hostQueryReset\":%s,\"pipelineStatisticsQuery\":%s,\"pEnabledFeatures\":%s,"
+		    "\"features2\":%s,\"chain\":%u,\"extensions\":[",
+		cr->host_query_reset ? "true" : "false", cr->pipeline_statistics_query ? "true" : "false",
+		cr->enabled_features_ptr ? "true" : "false", cr->features2_in_chain ? "true" : "false",
+		cr->chain_length);
+	for (uint32_t i = 0; i < cr->nextensions; i++) {
+		if (i)
+			buf_add(&b, ",");
+		buf_add_string(&b, cr->extensions[i]);
+	}
+	buf_add(&b, "]");
+	output_line(&b);
+}
+
+/* The library is linked -z nodelete: this runs once, at process exit. */
+__attribute__((destructor)) static void spy_fini(void)
+{
+	static struct spy_buf b;
+	if (!__atomic_load_n(&g_used, __ATOMIC_RELAXED))
+		return;
+	b.len = 0;
+	buf_add(&b, "{\"layer\":\"%s\",\"event\":\"exit\",\"pid\":%ld,\"devices\":%u", SPY_LAYER_NAME,
+		(long)getpid(), g_device_serial);
+	buf_add_counts(&b, g_totals);
+	output_line(&b);
+}
+
+/* ---- in-process access for tests ---------------------------------------------------------- */
+
+SPY_EXPORT uint32_t passprobe_spy_totals(uint64_t *counts, uint32_t n)
+{
+	for (uint32_t c = 0; c < n && c < SPY_COUNTER_COUNT; c++)
+		counts[c] = __atomic_load_n(&g_totals[c], __ATOMIC_RELAXED);
+	return SPY_COUNTER_COUNT;
+}
+
+SPY_EXPORT int passprobe_spy_device(VkDevice device, struct spy_device_record *out)
+{
+	struct spy_device *d = device ? device_find(device) : NULL;
+	if (!d)
+		return -1;
+	out->create = d->rec.create;
+	for (unsigned c = 0; c < SPY_COUNTER_COUNT; c++)
+		out->counts[c] = __atomic_load_n(&d->rec.counts[c], __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* ---- counted device functions --------------------------------------------------------------- */
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_WaitForFences(VkDevice device, uint32_t n, const VkFence *fences,
+							 VkBool32 all, uint64_t timeout)
+{
+	struct spy_device *d = device_get(device, __func__);
+	count(d, SPY_WAIT_FOR_FENCES);
+	return d->WaitForFences(device, n, fences, all, timeout);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_QueueWaitIdle(VkQueue queue)
+{
+	struct spy_device *d = device_get(queue, __func__);
+	count(d, SPY_QUEUE_WAIT_IDLE);
+	return d->QueueWaitIdle(queue);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_DeviceWaitIdle(VkDevice device)
+{
+	struct spy_device *d = device_get(device, __func__);
+	count(d, SPY_DEVICE_WAIT_IDLE);
+	return d->DeviceWaitIdle(device);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_GetQueryPoolResults(VkDevice device, VkQueryPool pool, uint32_t first,
+							       uint32_t n, size_t size, void *data, VkDeviceSize stride,
+							       VkQueryResultFlags flags)
+{
+	struct spy_device *d = device_get(device, __func__);
+	count(d, (flags & VK_QUERY_RESULT_WAIT_BIT) ? SPY_QUERY_RESULTS_WAIT : SPY_QUERY_RESULTS_NOWAIT);
+	return d->GetQueryPoolResults(device, pool, first, n, size, data, stride, flags);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_GetSemaphoreCounterValue(VkDevice device, VkSemaphore sem, uint64_t *value)
+{
+	struct spy_device *d = device_get(device, __func__);
+	count(d, SPY_SEMAPHORE_COUNTER_VALUE);
+	return d->GetSemaphoreCounterValue(device, sem, value);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info,
+							  uint64_t timeout)
+{
+	struct spy_device *d = device_get(device, __func__);
+	count(d, SPY_WAIT_SEMAPHORES);
+	return d->WaitSemaphores(device, info, timeout);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo *submits,
+						       VkFence fence)
+{
+	struct spy_device *d = device_get(queue, __func__);
+	count(d, SPY_QUEUE_SUBMIT);
+	return d->QueueSubmit(queue, n, submits, fence);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits,
+							VkFence fence)
+{
+	struct spy_device *d = device_get(queue, __func__);
+	count(d, SPY_QUEUE_SUBMIT2);
+	return d->QueueSubmit2(queue, n, submits, fence);
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_CmdWriteTimestamp(VkCommandBuffer cb, VkPipelineStageFlagBits stage,
+							 VkQueryPool pool, uint32_t query)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	count(d, SPY_CMD_WRITE_TIMESTAMP);
+	d->CmdWriteTimestamp(cb, stage, pool, query);
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_CmdWriteTimestamp2(VkCommandBuffer cb, VkPipelineStageFlags2 stage,
+							  VkQueryPool pool, uint32_t query)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	count(d, SPY_CMD_WRITE_TIMESTAMP2);
+	d->CmdWriteTimestamp2(cb, stage, pool, query);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo *info,
+							   const VkAllocationCallbacks *alloc, VkQueryPool *out)
+{
+	struct spy_device *d = device_get(device, __func__);
+	count(d, SPY_CREATE_QUERY_POOL);
+	return d->CreateQueryPool(device, info, alloc, out);
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_DestroyQueryPool(VkDevice device, VkQueryPool pool,
+							const VkAllocationCallbacks *alloc)
+{
+	struct spy_device *d = device_get(device, __func__);
+	count(d, SPY_DESTROY_QUERY_POOL);
+	d->DestroyQueryPool(device, pool, alloc);
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_ResetQueryPool(VkDevice device, VkQueryPool pool, uint32_t first, uint32_t n)
+{
+	struct spy_device *d = device_get(device, __func__);
+	count(d, SPY_RESET_QUERY_POOL);
+	d->ResetQueryPool(device, pool, first, n);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_AllocateCommandBuffers(VkDevice device,
+								  const VkCommandBufferAllocateInfo *info,
+								  VkCommandBuffer *out)
+{
+	struct spy_device *d = device_get(device, __func__);
+	count(d, SPY_ALLOCATE_COMMAND_BUFFERS);
+	return d->AllocateCommandBuffers(device, info, out);
+}
+
+/* ---- instance and device ------------------------------------------------------------------ */
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateInstance(const VkInstanceCreateInfo *info,
+							  const VkAllocationCallbacks *alloc, VkInstance *out)
+{
+	VkLayerInstanceCreateInfo *link = NULL;
+	for (const VkBaseInStructure *s = info->pNext; s && !link; s = s->pNext)
+		if (s->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO &&
+		    ((const VkLayerInstanceCreateInfo *)s)->function == VK_LAYER_LINK_INFO)
+			link = (VkLayerInstanceCreateInfo *)s;
+	if (!link || !link->u.pLayerInfo)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+	PFN_vkCreateInstance create = (PFN_vkCreateInstance)gipa(VK_NULL_HANDLE, "vkCreateInstance");
+	if (!create)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+	VkResult r = create(info, alloc, out);
+	if (r != VK_SUCCESS)
+		return r;
+	struct spy_instance *i = calloc(1, sizeof(*i));
+	if (!i)
+		abort(); /* a test layer: an out-of-memory here must not go unnoticed */
+	i->handle = *out;
+	i->key = dispatch_key(*out);
+	i->gipa = gipa;
+	i->DestroyInstance = (PFN_vkDestroyInstance)gipa(*out, "vkDestroyInstance");
+	i->EnumerateDeviceExtensionProperties =
+		(PFN_vkEnumerateDeviceExtensionProperties)gipa(*out, "vkEnumerateDeviceExtensionProperties");
+	pthread_mutex_lock(&g_lock);
+	i->next = g_instances;
+	g_instances = i;
+	pthread_mutex_unlock(&g_lock);
+	__atomic_store_n(&g_used, true, __ATOMIC_RELAXED);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc)
+{
+	if (!instance)
+		return;
+	void *key = dispatch_key(instance);
+	struct spy_instance *found = NULL;
+	pthread_mutex_lock(&g_lock);
+	for (struct spy_instance **p = &g_instances; *p; p = &(*p)->next)
+		if ((*p)->key == key) {
+			found = *p;
+			*p = found->next;
+			break;
+		}
+	pthread_mutex_unlock(&g_lock);
+	if (!found)
+		return;
+	PFN_vkDestroyInstance destroy = found->DestroyInstance;
+	free(found);
+	destroy(instance, alloc);
+}
+
+static void record_create_info(struct spy_create_record *cr, const VkDeviceCreateInfo *info)
+{
+	memset(cr, 0, sizeof(*cr));
+	if (info->pEnabledFeatures) {
+		cr->enabled_features_ptr = true;
+		cr->pipeline_statistics_query |= info->pEnabledFeatures->pipelineStatisticsQuery == VK_TRUE;
+	}
+	for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+		switch (s->sType) {
+		case VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO:
+			continue;
+		case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2:
+			cr->features2_in_chain = true;
+			cr->pipeline_statistics_query |=
+				((const VkPhysicalDeviceFeatures2 *)s)->features.pipelineStatisticsQuery == VK_TRUE;
+			break;
+		case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES:
+			cr->host_query_reset |= ((const VkPhysicalDeviceVulkan12Features *)s)->hostQueryReset == VK_TRUE;
+			break;
+		case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
+			cr->host_query_reset |=
+				((const VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset == VK_TRUE;
+			break;
+		default:
+			break;
+		}
+		cr->chain_length++;
+	}
+	for (uint32_t i = 0; i < info->enabledExtensionCount && cr->nextensions < SPY_MAX_EXTENSIONS; i++)
+		snprintf(cr->extensions[cr->nextensions++], VK_MAX_EXTENSION_NAME_SIZE, "%s",
+			 info->ppEnabledExtensionNames[i]);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *info,
+							const VkAllocationCallbacks *alloc, VkDevice *out)
+{
+	VkLayerDeviceCreateInfo *link = NULL;
+	for (const VkBaseInStructure *s = info->pNext; s && !link; s = s->pNext)
+		if (s->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
+		    ((const VkLayerDeviceCreateInfo *)s)->function == VK_LAYER_LINK_INFO)
+			link = (VkLayerDeviceCreateInfo *)s;
+	struct spy_instance *inst = instance_find(pd);
+	if (!link || !link->u.pLayerInfo || !inst)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+	PFN_vkGetDeviceProcAddr gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+	PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(inst->handle, "vkCreateDevice");
+	if (!create)
+		return VK_ERROR_INITIALIZATION_FAILED;
+
+	struct spy_device *d = calloc(1, sizeof(*d));
+	if (!d)
+		abort();
+	record_create_info(&d->rec.create, info); /* before calling down: what reached us */
+	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+	VkResult r = create(pd, info, alloc, out);
+	if (r != VK_SUCCESS) {
+		free(d);
+		return r;
+	}
+	d->handle = *out;
+	d->key = dispatch_key(*out);
+#define SPY_LOAD(member, name, alias)                                                          \
+	d->member = (PFN_vk##member)gdpa(*out, name);                                          \
+	if (!d->member && (alias))                                                             \
+		d->member = (PFN_vk##member)gdpa(*out, (const char *)(alias));
+	SPY_DEVICE_FUNCS(SPY_LOAD)
+#undef SPY_LOAD
+	pthread_mutex_lock(&g_lock);
+	d->serial = ++g_device_serial;
+	d->next = g_devices;
+	g_devices = d;
+	pthread_mutex_unlock(&g_lock);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
+{
+	if (!device)
+		return;
+	void *key = dispatch_key(device);
+	struct spy_device *found = NULL;
+	pthread_mutex_lock(&g_lock);
+	for (struct spy_device **p = &g_devices; *p; p = &(*p)->next)
+		if ((*p)->key == key) {
+			found = *p;
+			*p = found->next;
+			break;
+		}
+	if (found)
+		output_device(found);
+	pthread_mutex_unlock(&g_lock);
+	if (!found)
+		return;
+	PFN_vkDestroyDevice destroy = found->DestroyDevice;
+	free(found);
+	destroy(device, alloc);
+}
+
+/* ---- loader-facing entry points ------------------------------------------------------------- */
+
+static const VkLayerProperties g_props = {
+	.layerName = SPY_LAYER_NAME,
+	.specVersion = VK_HEADER_VERSION_COMPLETE,
+	.implementationVersion = 1,
+	.description = "passprobe test spy: counts calls",
+};
+
+static VkResult layer_props(uint32_t *count_, VkLayerProperties *props)
+{
+	if (!props) {
+		*count_ = 1;
+		return VK_SUCCESS;
+	}
+	if (*count_ < 1)
+		return VK_INCOMPLETE;
+	*props = g_props;
+	*count_ = 1;
+	return VK_SUCCESS;
+}
+
+SPY_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateInstanceLayerProperties(uint32_t *n, VkLayerProperties *props)
+{
+	return layer_props(n, props);
+}
+
+SPY_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceLayerProperties(VkPhysicalDevice pd, uint32_t *n,
+									   VkLayerProperties *props)
+{
+	return layer_props(n, props);
+}
+
+SPY_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateInstanceExtensionProperties(const char *layer, uint32_t *n,
+										 VkExtensionProperties *props)
+{
+	if (layer && !strcmp(layer, SPY_LAYER_NAME)) {
+		*n = 0;
+		return VK_SUCCESS;
+	}
+	return VK_ERROR_LAYER_NOT_PRESENT;
+}
+
+SPY_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceExtensionProperties(VkPhysicalDevice pd, const char *layer,
+									       uint32_t *n, VkExtensionProperties *props)
+{
+	if (layer && !strcmp(layer, SPY_LAYER_NAME)) {
+		*n = 0;
+		return VK_SUCCESS;
+	}
+	struct spy_instance *inst = pd ? instance_find(pd) : NULL;
+	if (!inst || !inst->EnumerateDeviceExtensionProperties)
+		return VK_ERROR_LAYER_NOT_PRESENT;
+	return inst->EnumerateDeviceExtensionProperties(pd, layer, n, props);
+}
+
+struct spy_hook {
+	const char *name;
+	PFN_vkVoidFunction fn;
+};
+
+#define HOOK(name, fn) { name, (PFN_vkVoidFunction)fn }
+static const struct spy_hook g_instance_hooks[] = {
+	HOOK("vkCreateInstance", spy_CreateInstance),
+	HOOK("vkDestroyInstance", spy_DestroyInstance),
+	HOOK("vkCreateDevice", spy_CreateDevice),
+	HOOK("vkEnumerateInstanceLayerProperties", vkEnumerateInstanceLayerProperties),
+	HOOK("vkEnumerateInstanceExtensionProperties", vkEnumerateInstanceExtensionProperties),
+	HOOK("vkEnumerateDeviceLayerProperties", vkEnumerateDeviceLayerProperties),
+	HOOK("vkEnumerateDeviceExtensionProperties", vkEnumerateDeviceExtensionProperties),
+};
+
+static const struct spy_hook g_device_hooks[] = {
+	HOOK("vkDestroyDevice", spy_DestroyDevice),
+	HOOK("vkWaitForFences", spy_WaitForFences),
+	HOOK("vkQueueWaitIdle", spy_QueueWaitIdle),
+	HOOK("vkDeviceWaitIdle", spy_DeviceWaitIdle),
+	HOOK("vkGetQueryPoolResults", spy_GetQueryPoolResults),
+	HOOK("vkGetSemaphoreCounterValue", spy_GetSemaphoreCounterValue),
+	HOOK("vkGetSemaphoreCounterValueKHR", spy_GetSemaphoreCounterValue),
+	HOOK("vkWaitSemaphores", spy_WaitSemaphores),
+	HOOK("vkWaitSemaphoresKHR", spy_WaitSemaphores),
+	HOOK("vkQueueSubmit", spy_QueueSubmit),
+	HOOK("vkQueueSubmit2", spy_QueueSubmit2),
+	HOOK("vkQueueSubmit2KHR", spy_QueueSubmit2),
+	HOOK("vkCmdWriteTimestamp", spy_CmdWriteTimestamp),
+	HOOK("vkCmdWriteTimestamp2", spy_CmdWriteTimestamp2),
+	HOOK("vkCmdWriteTimestamp2KHR", spy_CmdWriteTimestamp2),
+	HOOK("vkCreateQueryPool", spy_CreateQueryPool),
+	HOOK("vkDestroyQueryPool", spy_DestroyQueryPool),
+	HOOK("vkResetQueryPool", spy_ResetQueryPool),
+	HOOK("vkResetQueryPoolEXT", spy_ResetQueryPool),
+	HOOK("vkAllocateCommandBuffers", spy_AllocateCommandBuffers),
+};
+#undef HOOK
+
+static PFN_vkVoidFunction hook_find(const struct spy_hook *hooks, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(hooks[i].name, name))
+			return hooks[i].fn;
+	return NULL;
+}
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *name)
+{
+	if (!device || !name)
+		return NULL;
+	if (!strcmp(name, "vkGetDeviceProcAddr"))
+		return (PFN_vkVoidFunction)vkGetDeviceProcAddr;
+	struct spy_device *d = device_find(device);
+	if (!d)
+		return NULL;
+	PFN_vkVoidFunction next = d->GetDeviceProcAddr(device, name);
+	PFN_vkVoidFunction hook = next ? hook_find(g_device_hooks, COUNT_OF(g_device_hooks), name) : NULL;
+	return hook ? hook : next;
+}
+
+SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char *name)
+{
+	if (!name)
+		return NULL;
+	if (!strcmp(name, "vkGetInstanceProcAddr"))
+		return (PFN_vkVoidFunction)vkGetInstanceProcAddr;
+	if (!strcmp(name, "vkGetDeviceProcAddr"))
+		return (PFN_vkVoidFunction)vkGetDeviceProcAddr;
+	PFN_vkVoidFunction hook = hook_find(g_instance_hooks, COUNT_OF(g_instance_hooks), name);
+	if (hook)
+		return hook;
+	struct spy_instance *inst = instance ? instance_find(instance) : NULL;
+	if (!inst)
+		return NULL;
+	PFN_vkVoidFunction next = inst->gipa(instance, name);
+	hook = next ? hook_find(g_device_hooks, COUNT_OF(g_device_hooks), name) : NULL;
+	return hook ? hook : next;
+}
+
+SPY_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *v)
+{
+	if (!v || v->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	if (v->loaderLayerInterfaceVersion >= 2) {
+		v->pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
+		v->pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+		v->pfnGetPhysicalDeviceProcAddr = NULL;
+		v->loaderLayerInterfaceVersion = 2;
+	}
+	return VK_SUCCESS;
+}
