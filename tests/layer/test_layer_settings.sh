@@ -33,7 +33,8 @@ run() {
 warnings() { grep -c '^passprobe: warning:' "$scratch/$1.err"; }
 
 # expect_one_warning NAME NEEDLE: exactly one passprobe warning line names NEEDLE, and there is
-# no other passprobe warning (CTest sets cpu_counters=none, whose absence of a PMU would warn).
+# no other passprobe warning (CTest turns off the CPU counters and the diagnostics, which can
+# warn about the machine and the program).
 expect_one_warning() {
 	n=$(grep '^passprobe: warning:' "$scratch/$1.err" | grep -cF -- "$2")
 	[ "$n" -eq 1 ] && ok || { fail "$1: $n passprobe warnings name $2, expected exactly 1"; cat "$scratch/$1.err"; }
