@@ -72,7 +72,8 @@ static void calibrate(struct pp_gpu_timer *t)
 	t->calib_tick = ts[0] & t->valid_mask;
 	t->calib_host_ns = ts[1];
 	t->calib_at_ns = host_now(CLOCK_MONOTONIC);
-	t->calibrated = true;
+	/* Read without the lock by pp_gpu_timer_note_submit and pp_gpu_timer_time_domain. */
+	__atomic_store_n(&t->calibrated, true, __ATOMIC_RELEASE);
 }
 
 struct pp_gpu_timer *pp_gpu_timer_create(const struct pp_gpu_timer_config *cfg)
@@ -303,7 +304,8 @@ bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_ST
 
 void pp_gpu_timer_note_submit(struct pp_gpu_timer *t, uint64_t host_ns)
 {
-	if (!t || t->calibrated || __atomic_load_n(&t->first_submit_ns, __ATOMIC_RELAXED))
+	if (!t || __atomic_load_n(&t->calibrated, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&t->first_submit_ns, __ATOMIC_RELAXED))
 		return;
 	pthread_mutex_lock(&t->clock_lock);
 	if (!t->first_submit_ns)
@@ -315,7 +317,7 @@ const char *pp_gpu_timer_time_domain(const struct pp_gpu_timer *t)
 {
 	if (!t || !t->cfg.timestamp_valid_bits)
 		return "none";
-	if (t->calibrated)
+	if (__atomic_load_n(&t->calibrated, __ATOMIC_ACQUIRE))
 		return t->cfg.host_time_domain_raw ? "calibrated (VK_EXT_calibrated_timestamps, CLOCK_MONOTONIC_RAW)"
 						   : "calibrated (VK_EXT_calibrated_timestamps, CLOCK_MONOTONIC)";
 	return "estimated (no VK_EXT_calibrated_timestamps: GPU times aligned so no work starts before its submit)";

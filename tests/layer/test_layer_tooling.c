@@ -95,17 +95,22 @@ int main(int argc, char **argv)
 	VkPhysicalDevice pd = lt_physical_device(instance);
 	CHECK(pd != VK_NULL_HANDLE);
 	if (pd) {
+		/* passprobe answers each name with itself followed by what the chain below answers
+		 * for that same name. The validation layer of Debian 12 (1.3.239) answers only the
+		 * EXT name: without passprobe, the core name lists no tool there (checked by hand:
+		 * core 0, EXT 1). So under the core names passprobe is alone, even with validation
+		 * below, and must not invent the entry. */
 		check_tools(pd,
 			    (PFN_vkGetPhysicalDeviceToolProperties)vkGetInstanceProcAddr(
 				    instance, "vkGetPhysicalDeviceToolProperties"),
-			    "vkGetPhysicalDeviceToolProperties", with_validation);
+			    "vkGetPhysicalDeviceToolProperties", false);
 		check_tools(pd,
 			    (PFN_vkGetPhysicalDeviceToolPropertiesEXT)vkGetInstanceProcAddr(
 				    instance, "vkGetPhysicalDeviceToolPropertiesEXT"),
 			    "vkGetPhysicalDeviceToolPropertiesEXT", with_validation);
 		/* The loader-exported core entry point, as an application linking libvulkan uses it. */
 		check_tools(pd, vkGetPhysicalDeviceToolProperties, "vkGetPhysicalDeviceToolProperties (linked)",
-			    with_validation);
+			    false);
 	}
 	lt_instance_destroy(instance);
 	CHECKF(lt_debug_errors() == 0, "%u error messages", lt_debug_errors());
