@@ -357,6 +357,62 @@ static void devices_write(struct pp_json_writer *w)
 	pp_json_end_array(w);
 }
 
+/* Every diagnostic site so far (attr_diag.c; docs/diagnostics.md). */
+static void diagnostics_write(struct pp_json_writer *w)
+{
+	pp_json_write_key(w, "diagnostics");
+	pp_json_begin_array(w);
+	pp_sink_diagnostics_fn source = attr_diagnostics_source();
+	uint64_t other = 0;
+	size_t n = source ? source(NULL, 0, &other) : 0;
+	struct pp_diagnostic *d = n ? malloc(n * sizeof(*d)) : NULL;
+	if (d)
+		n = source(d, n, &other);
+	for (size_t i = 0; d && i < n; i++) {
+		const struct pp_diagnostic *x = &d[i];
+		pp_json_begin_object(w);
+		kv_str(w, "id", x->id);
+		kv_uint(w, "device", x->device_id);
+		kv_uint(w, "count", x->count);
+		kv_uint(w, "frames", x->frames);
+		kv_uint(w, "first_frame", x->first_frame);
+		kv_uint(w, "last_frame", x->last_frame);
+		kv_str(w, "site", x->site);
+		kv_str(w, "message", x->message);
+		kv_str(w, "suggestion", x->suggestion);
+		kv_str(w, "cost_kind", x->cost_kind ? x->cost_kind : "none");
+		if (x->cost_valid) {
+			kv_uint(w, "cost_ns", x->cost_ns);
+			kv_null(w, "cost_unavailable");
+		} else {
+			kv_null(w, "cost_ns");
+			kv_str(w, "cost_unavailable", x->cost_unavailable ? x->cost_unavailable : "not measured");
+		}
+		pp_json_write_key(w, "share_of_frame");
+		if (x->cost_valid && x->share_of_frame >= 0)
+			pp_json_write_double(w, x->share_of_frame);
+		else
+			pp_json_write_null(w);
+		if (x->gpu_idle_valid) {
+			kv_uint(w, "gpu_idle_ns", x->gpu_idle_ns);
+			kv_null(w, "gpu_idle_unavailable");
+		} else if (x->gpu_idle_unavailable) {
+			kv_null(w, "gpu_idle_ns");
+			kv_str(w, "gpu_idle_unavailable", x->gpu_idle_unavailable);
+		}
+		pp_json_end_object(w);
+	}
+	free(d);
+	if (other) {
+		pp_json_begin_object(w);
+		kv_str(w, "id", "PASSPROBE-Other");
+		kv_uint(w, "count", other);
+		kv_str(w, "message", "occurrences at sites beyond the bound of distinct sites kept");
+		pp_json_end_object(w);
+	}
+	pp_json_end_array(w);
+}
+
 static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 			   uint64_t frames_dropped, uint64_t events_dropped)
 {
@@ -396,9 +452,7 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_summary_write_json(w, &sum);
 	pp_summary_free(&sum);
 
-	pp_json_write_key(w, "diagnostics");
-	pp_json_begin_array(w);
-	pp_json_end_array(w);
+	diagnostics_write(w);
 	pp_json_end_object(w);
 }
 

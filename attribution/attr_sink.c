@@ -645,6 +645,37 @@ void pp_sink_shutdown(void)
 	pthread_mutex_unlock(&g_init_lock);
 }
 
+/* ---- diagnostics ---------------------------------------------------------------------- */
+
+static pp_sink_diagnostics_fn g_diag_source;
+
+void pp_sink_diagnostics_source(pp_sink_diagnostics_fn fn)
+{
+	__atomic_store_n(&g_diag_source, fn, __ATOMIC_RELEASE);
+}
+
+pp_sink_diagnostics_fn attr_diagnostics_source(void)
+{
+	return __atomic_load_n(&g_diag_source, __ATOMIC_ACQUIRE);
+}
+
+void pp_sink_diagnostic(const char *name, uint32_t tid, uint64_t ns)
+{
+	const struct pp_cpu_event ev = { .name = name, .category = "diagnostic", .tid = tid, .begin_ns = ns, .end_ns = ns };
+	pp_sink_cpu_event(&ev);
+}
+
+uint32_t pp_sink_device_find(const char *name, uint32_t vendor_id, uint32_t device_id)
+{
+	const struct attr_device *devs;
+	size_t n = attr_devices_snapshot(&devs);
+	for (size_t i = 0; i < n; i++)
+		if (devs[i].info.vendor_id == vendor_id && devs[i].info.device_id == device_id &&
+		    strncmp(devs[i].info.name, name, sizeof(devs[i].info.name)) == 0)
+			return devs[i].id;
+	return 0;
+}
+
 void attr_sink_counters_get(struct attr_sink_counters *out)
 {
 	memset(out, 0, sizeof(*out));

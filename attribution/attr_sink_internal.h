@@ -93,6 +93,9 @@ struct attr_sink_ctx {
 	bool closed;            /* shutdown finished: nothing may touch the files any more */
 };
 
+/* Where report.json's diagnostics come from (pp_sink_diagnostics_source); NULL: none. */
+pp_sink_diagnostics_fn attr_diagnostics_source(void);
+
 /* Device registry (attr_sink.c). Entries never change once listed, so a snapshot of the count
  * is enough to read them without the lock. */
 size_t attr_devices_snapshot(const struct attr_device **out);

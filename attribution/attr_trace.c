@@ -588,6 +588,13 @@ void attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_eve
 	snprintf(full, sizeof(full), "cpu.%s", cat);
 	thread_seen(c, ev->tid);
 	struct trace_event e;
+	if (strcmp(cat, "diagnostic") == 0) {
+		/* A diagnostic site's first occurrence: an instant event on its thread. */
+		ev_begin(&e, c, "i", ev->name, cat, ev->tid, attr_trace_us(c, ev->begin_ns));
+		arg_str(&e.w, "s", "t");
+		ev_end(&e);
+		return;
+	}
 	ev_begin(&e, c, "X", ev->name, full, ev->tid, attr_trace_us(c, ev->begin_ns));
 	dur_write(&e.w, ev->begin_ns, ev->end_ns);
 	ev_end(&e);

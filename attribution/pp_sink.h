@@ -39,3 +39,13 @@ void pp_sink_cpu_counters_set(const char *const *names, unsigned n);
 /* Flushes everything, writes the final report.json, closes trace.json, prints the summary on
  * stderr (summary setting). Idempotent; called from the library destructor at process exit. */
 void pp_sink_shutdown(void);
+
+/* Diagnostics (attribution/attr_diag.c; docs/diagnostics.md). pp_sink_diagnostic: the first
+ * occurrence of a site, an instant event in trace.json (cat "diagnostic") on the thread that
+ * found it; name: "ID @ site", static or interned. report.json's "diagnostics" lists every
+ * site from the source (called on the writer thread at each rewrite; out NULL: the count). */
+void pp_sink_diagnostic(const char *name, uint32_t tid, uint64_t ns);
+typedef size_t (*pp_sink_diagnostics_fn)(struct pp_diagnostic *out, size_t max, uint64_t *other);
+void pp_sink_diagnostics_source(pp_sink_diagnostics_fn fn);
+/* The id pp_sink_device_register gave the first device with this identity; 0 when none. */
+uint32_t pp_sink_device_find(const char *name, uint32_t vendor_id, uint32_t device_id);

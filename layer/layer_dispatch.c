@@ -453,7 +453,11 @@ static VKAPI_ATTR void VKAPI_CALL pp_DestroyDevice(VkDevice device, const VkAllo
 	X("vkEnumerateDeviceLayerProperties", vkEnumerateDeviceLayerProperties)               \
 	X("vkEnumerateDeviceExtensionProperties", vkEnumerateDeviceExtensionProperties)       \
 	X("vkGetPhysicalDeviceToolProperties", pp_GetPhysicalDeviceToolProperties)            \
-	X("vkGetPhysicalDeviceToolPropertiesEXT", pp_GetPhysicalDeviceToolPropertiesEXT)
+	X("vkGetPhysicalDeviceToolPropertiesEXT", pp_GetPhysicalDeviceToolPropertiesEXT)       \
+	X("vkCreateDebugUtilsMessengerEXT", pp_CreateDebugUtilsMessengerEXT)                  \
+	X("vkDestroyDebugUtilsMessengerEXT", pp_DestroyDebugUtilsMessengerEXT)                \
+	X("vkCreateDebugReportCallbackEXT", pp_CreateDebugReportCallbackEXT)                  \
+	X("vkDestroyDebugReportCallbackEXT", pp_DestroyDebugReportCallbackEXT)
 
 struct pp_hook {
 	const char *name;

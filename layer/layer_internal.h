@@ -38,7 +38,11 @@ static inline void *pp_dispatch_key(const void *handle)
 	X(GetPhysicalDeviceToolProperties, "vkGetPhysicalDeviceToolProperties", NULL)         \
 	X(GetPhysicalDeviceToolPropertiesEXT, "vkGetPhysicalDeviceToolPropertiesEXT", NULL)   \
 	X(GetPhysicalDeviceCalibrateableTimeDomainsEXT,                                       \
-	  "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT", NULL)
+	  "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT", NULL)                             \
+	X(CreateDebugUtilsMessengerEXT, "vkCreateDebugUtilsMessengerEXT", NULL)               \
+	X(DestroyDebugUtilsMessengerEXT, "vkDestroyDebugUtilsMessengerEXT", NULL)             \
+	X(CreateDebugReportCallbackEXT, "vkCreateDebugReportCallbackEXT", NULL)               \
+	X(DestroyDebugReportCallbackEXT, "vkDestroyDebugReportCallbackEXT", NULL)
 
 /* Device-level functions we call down to (hooked or used by the layer itself). */
 #define PP_DEVICE_FUNCS(X)                                                                      \
@@ -122,7 +126,37 @@ static inline void *pp_dispatch_key(const void *handle)
 	X(CmdPipelineBarrier, "vkCmdPipelineBarrier", NULL)                                     \
 	X(CmdPipelineBarrier2, "vkCmdPipelineBarrier2", "vkCmdPipelineBarrier2KHR")             \
 	X(CmdWaitEvents, "vkCmdWaitEvents", NULL)                                               \
-	X(CmdWaitEvents2, "vkCmdWaitEvents2", "vkCmdWaitEvents2KHR")
+	X(CmdWaitEvents2, "vkCmdWaitEvents2", "vkCmdWaitEvents2KHR")                            \
+	X(CreateDescriptorSetLayout, "vkCreateDescriptorSetLayout", NULL)                       \
+	X(DestroyDescriptorSetLayout, "vkDestroyDescriptorSetLayout", NULL)                     \
+	X(CreatePipelineLayout, "vkCreatePipelineLayout", NULL)                                 \
+	X(DestroyPipelineLayout, "vkDestroyPipelineLayout", NULL)                               \
+	X(AllocateDescriptorSets, "vkAllocateDescriptorSets", NULL)                             \
+	X(FreeDescriptorSets, "vkFreeDescriptorSets", NULL)                                     \
+	X(ResetDescriptorPool, "vkResetDescriptorPool", NULL)                                   \
+	X(DestroyDescriptorPool, "vkDestroyDescriptorPool", NULL)                               \
+	X(UpdateDescriptorSets, "vkUpdateDescriptorSets", NULL)                                 \
+	X(UpdateDescriptorSetWithTemplate, "vkUpdateDescriptorSetWithTemplate",                 \
+	  "vkUpdateDescriptorSetWithTemplateKHR")                                               \
+	X(CreateBufferView, "vkCreateBufferView", NULL)                                         \
+	X(DestroyBufferView, "vkDestroyBufferView", NULL)                                       \
+	X(CreateGraphicsPipelines, "vkCreateGraphicsPipelines", NULL)                           \
+	X(CreateComputePipelines, "vkCreateComputePipelines", NULL)                             \
+	X(DestroyPipeline, "vkDestroyPipeline", NULL)                                           \
+	X(CmdBindPipeline, "vkCmdBindPipeline", NULL)                                           \
+	X(CmdBindDescriptorSets, "vkCmdBindDescriptorSets", NULL)                               \
+	X(CmdPushDescriptorSetKHR, "vkCmdPushDescriptorSetKHR", NULL)                           \
+	X(CmdPushDescriptorSetWithTemplateKHR, "vkCmdPushDescriptorSetWithTemplateKHR", NULL)   \
+	X(CmdBindVertexBuffers, "vkCmdBindVertexBuffers", NULL)                                 \
+	X(CmdBindVertexBuffers2, "vkCmdBindVertexBuffers2", "vkCmdBindVertexBuffers2EXT")       \
+	X(CmdBindIndexBuffer, "vkCmdBindIndexBuffer", NULL)                                     \
+	X(CmdSetEvent, "vkCmdSetEvent", NULL)                                                   \
+	X(CmdSetEvent2, "vkCmdSetEvent2", "vkCmdSetEvent2KHR")                                  \
+	X(CmdWriteTimestamp2, "vkCmdWriteTimestamp2", "vkCmdWriteTimestamp2KHR")                \
+	X(CmdResetQueryPool, "vkCmdResetQueryPool", NULL)                                       \
+	X(GetFenceStatus, "vkGetFenceStatus", NULL)                                             \
+	X(ResetFences, "vkResetFences", NULL)                                                   \
+	X(GetEventStatus, "vkGetEventStatus", NULL)
 
 #define PP_DECLARE_PFN(member, name, alias) PFN_vk##member member;
 
@@ -141,6 +175,7 @@ struct pp_instance {
 	VkInstance handle;
 	uint32_t api_version;
 	struct pp_instance_dispatch vk;
+	struct pp_messengers *messengers; /* the application's debug messengers (layer_messengers.c) */
 };
 
 struct pp_queue {
@@ -182,6 +217,7 @@ struct pp_command_buffer {
 	uint32_t ts_chunk, ts_next;   /* slot allocation in the current chunks */
 	uint32_t stats_chunk, stats_next;
 	struct pp_recording *rec;     /* API-neutral recording: passes, workload, labels */
+	struct pp_vk_diag_cb *diag;   /* diagnostics state of the recording (vk_sync.c) */
 };
 
 /* Non-dispatchable objects whose properties the profiler needs later. */
@@ -261,6 +297,7 @@ struct pp_device {
 
 	struct pp_gpu_timer *timer;       /* counters/gpu: layer-owned query pools */
 	struct pp_attr_device *attr;      /* attribution: submissions, frames */
+	struct pp_vk_diag *diag;          /* diagnostics: descriptor, pipeline, wait state (vk_sync.c) */
 };
 
 /* Process-wide state. */
@@ -317,6 +354,29 @@ static inline struct pp_command_buffer *pp_command_buffer_get(VkCommandBuffer cb
 }
 
 void pp_attr_queue_destroy(struct pp_attr_queue *q);
+
+/* The application's VK_EXT_debug_utils messengers and VK_EXT_debug_report callbacks
+ * (layer_messengers.c): instance hooks, and delivery of passprobe's own messages (PERFORMANCE
+ * type, WARNING severity) from the application thread. */
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDebugUtilsMessengerEXT(VkInstance instance,
+							       const VkDebugUtilsMessengerCreateInfoEXT *info,
+							       const VkAllocationCallbacks *alloc,
+							       VkDebugUtilsMessengerEXT *out);
+VKAPI_ATTR void VKAPI_CALL pp_DestroyDebugUtilsMessengerEXT(VkInstance instance, VkDebugUtilsMessengerEXT m,
+							    const VkAllocationCallbacks *alloc);
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDebugReportCallbackEXT(VkInstance instance,
+							       const VkDebugReportCallbackCreateInfoEXT *info,
+							       const VkAllocationCallbacks *alloc,
+							       VkDebugReportCallbackEXT *out);
+VKAPI_ATTR void VKAPI_CALL pp_DestroyDebugReportCallbackEXT(VkInstance instance, VkDebugReportCallbackEXT cb,
+							    const VkAllocationCallbacks *alloc);
+struct pp_messenger_object {
+	VkObjectType type;
+	uint64_t handle;
+};
+void pp_messengers_deliver(struct pp_instance *inst, const char *id, const char *text, uint32_t nobjects,
+			   const struct pp_messenger_object *objects);
+bool pp_messengers_any(struct pp_instance *inst);
 
 /* Hooks: name lookup for Get*ProcAddr (layer_dispatch.c). */
 PFN_vkVoidFunction pp_hook_lookup(const char *name, bool *device_level);

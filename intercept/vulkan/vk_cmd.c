@@ -8,7 +8,7 @@
 
 /* ---- slots ------------------------------------------------------------------------------ */
 
-static uint32_t slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind)
+uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind)
 {
 	uint32_t *chunk = kind == PP_GPU_TIMESTAMP ? &c->ts_chunk : &c->stats_chunk;
 	uint32_t *next = kind == PP_GPU_TIMESTAMP ? &c->ts_next : &c->stats_next;
@@ -34,7 +34,7 @@ static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 		p->ts_reason = c->ts_reason;
 		return;
 	}
-	p->ts_begin = slot_take(c, PP_GPU_TIMESTAMP);
+	p->ts_begin = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
 	if (p->ts_begin == PP_NO_SLOT)
 		p->ts_reason = "GPU query budget spent";
 	else
@@ -45,7 +45,7 @@ static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
 	if (!p || !c->timestamps)
 		return;
-	p->ts_end = slot_take(c, PP_GPU_TIMESTAMP);
+	p->ts_end = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
 	if (p->ts_end == PP_NO_SLOT)
 		p->ts_reason = "GPU query budget spent";
 	else
@@ -66,7 +66,7 @@ static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p,
 							    : why_not;
 		return;
 	}
-	p->stats_slot = slot_take(c, PP_GPU_STATISTICS);
+	p->stats_slot = pp_vk_slot_take(c, PP_GPU_STATISTICS);
 	if (p->stats_slot == PP_NO_SLOT)
 		p->stats_reason = "GPU query budget spent";
 	else
@@ -498,7 +498,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool, 
 /* Per-draw timing (opt-in): a timestamp pair around the draw. */
 static __attribute__((noinline)) uint32_t draw_timed_begin(struct pp_command_buffer *c)
 {
-	uint32_t b = slot_take(c, PP_GPU_TIMESTAMP);
+	uint32_t b = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
 	if (b != PP_NO_SLOT)
 		pp_gpu_timer_write(c->device->timer, c->vk_cb, b, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
 	return b;
@@ -506,7 +506,7 @@ static __attribute__((noinline)) uint32_t draw_timed_begin(struct pp_command_buf
 
 static __attribute__((noinline)) void draw_timed_end(struct pp_command_buffer *c, uint32_t b)
 {
-	uint32_t e = slot_take(c, PP_GPU_TIMESTAMP);
+	uint32_t e = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
 	if (e != PP_NO_SLOT)
 		pp_gpu_timer_write(c->device->timer, c->vk_cb, e, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 	pp_recording_draw_slot_add(c->rec, b, e);

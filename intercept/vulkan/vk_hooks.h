@@ -92,7 +92,47 @@
 	X(vkQueueSubmit, pp_QueueSubmit)                                                \
 	X(vkQueueSubmit2, pp_QueueSubmit2)                                              \
 	X(vkQueueSubmit2KHR, pp_QueueSubmit2)                                           \
-	X(vkQueuePresentKHR, pp_QueuePresentKHR)
+	X(vkQueuePresentKHR, pp_QueuePresentKHR)                                        \
+	X(vkCreateDescriptorSetLayout, pp_CreateDescriptorSetLayout)                    \
+	X(vkDestroyDescriptorSetLayout, pp_DestroyDescriptorSetLayout)                  \
+	X(vkCreatePipelineLayout, pp_CreatePipelineLayout)                              \
+	X(vkDestroyPipelineLayout, pp_DestroyPipelineLayout)                            \
+	X(vkAllocateDescriptorSets, pp_AllocateDescriptorSets)                          \
+	X(vkFreeDescriptorSets, pp_FreeDescriptorSets)                                  \
+	X(vkResetDescriptorPool, pp_ResetDescriptorPool)                                \
+	X(vkDestroyDescriptorPool, pp_DestroyDescriptorPool)                            \
+	X(vkUpdateDescriptorSets, pp_UpdateDescriptorSets)                              \
+	X(vkUpdateDescriptorSetWithTemplate, pp_UpdateDescriptorSetWithTemplate)        \
+	X(vkUpdateDescriptorSetWithTemplateKHR, pp_UpdateDescriptorSetWithTemplate)     \
+	X(vkCreateBufferView, pp_CreateBufferView)                                      \
+	X(vkDestroyBufferView, pp_DestroyBufferView)                                    \
+	X(vkCreateGraphicsPipelines, pp_CreateGraphicsPipelines)                        \
+	X(vkCreateComputePipelines, pp_CreateComputePipelines)                          \
+	X(vkDestroyPipeline, pp_DestroyPipeline)                                        \
+	X(vkCmdBindPipeline, pp_CmdBindPipeline)                                        \
+	X(vkCmdBindDescriptorSets, pp_CmdBindDescriptorSets)                            \
+	X(vkCmdPushDescriptorSetKHR, pp_CmdPushDescriptorSetKHR)                        \
+	X(vkCmdPushDescriptorSetWithTemplateKHR, pp_CmdPushDescriptorSetWithTemplateKHR) \
+	X(vkCmdBindVertexBuffers, pp_CmdBindVertexBuffers)                              \
+	X(vkCmdBindVertexBuffers2, pp_CmdBindVertexBuffers2)                            \
+	X(vkCmdBindVertexBuffers2EXT, pp_CmdBindVertexBuffers2)                         \
+	X(vkCmdBindIndexBuffer, pp_CmdBindIndexBuffer)                                  \
+	X(vkCmdSetEvent, pp_CmdSetEvent)                                                \
+	X(vkCmdSetEvent2, pp_CmdSetEvent2)                                              \
+	X(vkCmdSetEvent2KHR, pp_CmdSetEvent2)                                           \
+	X(vkCmdWriteTimestamp, pp_CmdWriteTimestamp)                                    \
+	X(vkCmdWriteTimestamp2, pp_CmdWriteTimestamp2)                                  \
+	X(vkCmdWriteTimestamp2KHR, pp_CmdWriteTimestamp2)                               \
+	X(vkCmdResetQueryPool, pp_CmdResetQueryPool)                                    \
+	X(vkResetQueryPool, pp_ResetQueryPool)                                          \
+	X(vkResetQueryPoolEXT, pp_ResetQueryPool)                                       \
+	X(vkGetQueryPoolResults, pp_GetQueryPoolResults)                                \
+	X(vkWaitForFences, pp_WaitForFences)                                            \
+	X(vkGetFenceStatus, pp_GetFenceStatus)                                          \
+	X(vkResetFences, pp_ResetFences)                                                \
+	X(vkGetEventStatus, pp_GetEventStatus)                                          \
+	X(vkQueueWaitIdle, pp_QueueWaitIdle)                                            \
+	X(vkDeviceWaitIdle, pp_DeviceWaitIdle)
 
 /* Each hook has exactly the prototype of the Vulkan function it stands in for. */
 #define PP_VK_DECLARE_HOOK(vkname, fn) extern __typeof__(vkname) fn;

@@ -15,3 +15,21 @@ uint64_t pp_vk_now_ns(void);
 const char *pp_vk_format_name(VkFormat f);
 const char *pp_vk_load_op_name(VkAttachmentLoadOp op);
 const char *pp_vk_store_op_name(VkAttachmentStoreOp op);
+
+/* A query slot of the recording's chunks for injected commands (vk_cmd.c). PP_NO_SLOT when
+ * the budget is spent. */
+uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind);
+
+/* Diagnostics (vk_sync.c; docs/diagnostics.md). Called by the queue hooks after attribution
+ * saw the submission / present: counts findings, delivers messages to the application's
+ * debug messengers, reads barrier-cost timestamps that are ready. */
+struct pp_diag_device;
+void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
+			  VkFence fence, bool frame_label);
+void pp_vk_diag_presented(struct pp_device *dev);
+/* The device's diagnostics state; NULL when the diagnostics setting is off. */
+struct pp_diag_device *pp_vk_diag_device(struct pp_device *dev);
+/* A wait that left the GPU idle returned (queue: the queue waited on, or NULL for the whole
+ * device): GPU idle time is measured from the last pass end to the next submission's first
+ * pass begin, and credited to the site. */
+void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame);

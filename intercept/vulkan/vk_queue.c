@@ -101,6 +101,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, 
 			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
 		}
 		pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE, label);
+		if (nsubmits)
+			pp_vk_diag_submitted(dev, q, total, s.handles, fence, label);
 	}
 	scratch_put(&s);
 	return r;
@@ -155,6 +157,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits,
 			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
 		}
 		pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE, label);
+		if (nsubmits)
+			pp_vk_diag_submitted(dev, q, total, s.handles, fence, label);
 	}
 	scratch_put(&s);
 	return r;
@@ -174,6 +178,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresent
 	pp_sink_cpu_event(&ev);
 	/* Whatever the result (SUBOPTIMAL, OUT_OF_DATE), the application's frame ended here. */
 	pp_attr_present(dev->attr, &cost);
+	pp_vk_diag_presented(dev);
 	return r;
 }
 

@@ -1,0 +1,1865 @@
+/* Diagnostics rules: barrier analysis over recordings, blocking-wait rules, the site table.
+ * What each rule proves and when it stays silent: docs/diagnostics.md. */
+#include <pthread.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "attr_diag.h"
+#include "pp_log.h"
+#include "pp_settings.h"
+#include "pp_sink.h"
+
+#define NO_INDEX UINT32_MAX
+#define NSTAGES 18
+#define REC_MAX_BARRIERS 16384u
+#define REC_MAX_ENTRIES 65536u
+#define REC_MAX_RESOURCES 16384u
+#define REC_MAX_QUERIES 1024u
+#define REC_MAX_EVENTS 64u
+#define REC_MAX_COMPUTE_WRITES 1024u
+#define DEV_MAX_FENCES 4096u
+#define DEV_MAX_POOLS 256u
+#define DEV_MAX_POOL_QUERIES 65536u
+#define DEV_MAX_POLLS 64u
+#define DEV_MAX_PENDING 64u
+#define DEV_MAX_TAINT 256u
+#define DEV_MESSAGES 64u
+#define TAINT_FRAMES 2u
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 29);
+}
+
+/* ---- stages and accesses ---------------------------------------------------------------- */
+
+static const char *const stage_names[NSTAGES] = {
+	"TOP_OF_PIPE",          "DRAW_INDIRECT",       "VERTEX_INPUT",   "VERTEX_SHADER",
+	"TESSELLATION_CONTROL_SHADER", "TESSELLATION_EVALUATION_SHADER", "GEOMETRY_SHADER",
+	"EARLY_FRAGMENT_TESTS", "FRAGMENT_SHADER",     "LATE_FRAGMENT_TESTS", "COLOR_ATTACHMENT_OUTPUT",
+	"COMPUTE_SHADER",       "TRANSFER",            "BOTTOM_OF_PIPE", "HOST",
+	"ALL_GRAPHICS",         "ALL_COMMANDS",        "OTHER",
+};
+
+static const char *const access_names[] = {
+	"INDIRECT_COMMAND_READ", "INDEX_READ",         "VERTEX_ATTRIBUTE_READ", "UNIFORM_READ",
+	"INPUT_ATTACHMENT_READ", "SHADER_READ",        "SHADER_WRITE",          "COLOR_ATTACHMENT_READ",
+	"COLOR_ATTACHMENT_WRITE", "DEPTH_STENCIL_ATTACHMENT_READ", "DEPTH_STENCIL_ATTACHMENT_WRITE",
+	"TRANSFER_READ",         "TRANSFER_WRITE",     "HOST_READ",             "HOST_WRITE",
+	"MEMORY_READ",           "MEMORY_WRITE",       "OTHER_READ",            "OTHER_WRITE",
+};
+
+uint32_t pp_stage_expand(uint32_t s, bool second_scope)
+{
+	uint32_t out = s & ~(PP_STAGE_ALL_GRAPHICS | PP_STAGE_ALL_COMMANDS | PP_STAGE_TOP | PP_STAGE_BOTTOM);
+	if (s & PP_STAGE_ALL_GRAPHICS)
+		out |= PP_STAGE_GRAPHICS;
+	if (s & PP_STAGE_ALL_COMMANDS)
+		out |= PP_STAGE_WORK;
+	if (second_scope ? (s & PP_STAGE_TOP) : (s & PP_STAGE_BOTTOM))
+		out |= PP_STAGE_WORK;
+	return out;
+}
+
+static size_t names_join(uint32_t bits, const char *const *names, uint32_t nnames, char *buf, size_t len)
+{
+	size_t n = 0;
+	if (len)
+		buf[0] = '\0';
+	if (!bits)
+		return (size_t)snprintf(buf, len, "NONE");
+	for (uint32_t i = 0; i < nnames; i++) {
+		if (!(bits & (1u << i)))
+			continue;
+		int w = snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, "%s%s", n ? "|" : "", names[i]);
+		if (w > 0)
+			n += (size_t)w;
+	}
+	return n;
+}
+
+size_t pp_stage_names(uint32_t stages, char *buf, size_t len)
+{
+	/* Spelled-out masks read better folded back. */
+	if ((stages & PP_STAGE_WORK) == PP_STAGE_WORK)
+		stages = (stages & ~PP_STAGE_WORK) | PP_STAGE_ALL_COMMANDS;
+	else if ((stages & PP_STAGE_GRAPHICS) == PP_STAGE_GRAPHICS)
+		stages = (stages & ~PP_STAGE_GRAPHICS) | PP_STAGE_ALL_GRAPHICS;
+	return names_join(stages, stage_names, NSTAGES, buf, len);
+}
+
+size_t pp_access_names(uint32_t access, char *buf, size_t len)
+{
+	return names_join(access, access_names, sizeof(access_names) / sizeof(access_names[0]), buf, len);
+}
+
+uint32_t pp_access_stages(uint32_t a)
+{
+	uint32_t s = 0;
+	if (a & PP_ACCESS_INDIRECT_READ)
+		s |= PP_STAGE_DRAW_INDIRECT;
+	if (a & (PP_ACCESS_INDEX_READ | PP_ACCESS_VERTEX_READ))
+		s |= PP_STAGE_VERTEX_INPUT;
+	if (a & (PP_ACCESS_UNIFORM_READ | PP_ACCESS_SHADER_READ | PP_ACCESS_SHADER_WRITE))
+		s |= PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER | PP_STAGE_COMPUTE;
+	if (a & PP_ACCESS_INPUT_ATTACHMENT_READ)
+		s |= PP_STAGE_FRAGMENT_SHADER;
+	if (a & (PP_ACCESS_COLOR_READ | PP_ACCESS_COLOR_WRITE))
+		s |= PP_STAGE_COLOR_OUTPUT;
+	if (a & (PP_ACCESS_DEPTH_READ | PP_ACCESS_DEPTH_WRITE))
+		s |= PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS;
+	if (a & (PP_ACCESS_TRANSFER_READ | PP_ACCESS_TRANSFER_WRITE))
+		s |= PP_STAGE_TRANSFER;
+	if (a & (PP_ACCESS_HOST_READ | PP_ACCESS_HOST_WRITE))
+		s |= PP_STAGE_HOST;
+	if (a & (PP_ACCESS_MEMORY_READ | PP_ACCESS_MEMORY_WRITE))
+		s |= PP_STAGE_WORK | PP_STAGE_HOST;
+	if (a & (PP_ACCESS_OTHER_READ | PP_ACCESS_OTHER_WRITE))
+		s |= PP_STAGE_OTHER;
+	return s;
+}
+
+/* Logical position of a graphics stage; compute and transfer come right after the top. */
+static int stage_order(uint32_t bit)
+{
+	for (int i = 0; i < NSTAGES; i++)
+		if (bit == (1u << i))
+			return i;
+	return NSTAGES;
+}
+
+static uint32_t lowest_bit(uint32_t s)
+{
+	return s & (~s + 1u);
+}
+
+/* ---- rules ------------------------------------------------------------------------------ */
+
+static const char *const rule_ids[PP_DIAG_RULE_COUNT] = {
+	[PP_DIAG_FULL_DRAIN] = "PASSPROBE-Barrier-FullPipelineDrain",
+	[PP_DIAG_DST_TOO_EARLY] = "PASSPROBE-Barrier-DstStageTooEarly",
+	[PP_DIAG_SRC_TOO_LATE] = "PASSPROBE-Barrier-SrcStageTooLate",
+	[PP_DIAG_READ_TO_READ] = "PASSPROBE-Barrier-ReadToRead",
+	[PP_DIAG_DUPLICATE] = "PASSPROBE-Barrier-Duplicate",
+	[PP_DIAG_CHAIN] = "PASSPROBE-Barrier-FragmentComputeVertexChain",
+	[PP_DIAG_SET_EVENT_WAIT] = "PASSPROBE-Barrier-SetEventThenWait",
+	[PP_DIAG_QUERY_WAIT] = "PASSPROBE-Blocking-QueryWait",
+	[PP_DIAG_QUERY_WAIT_UNSUBMITTED] = "PASSPROBE-Blocking-QueryWaitUnsubmitted",
+	[PP_DIAG_FENCE_WAIT] = "PASSPROBE-Blocking-FenceWaitSameFrame",
+	[PP_DIAG_QUEUE_WAIT_IDLE] = "PASSPROBE-Blocking-QueueWaitIdle",
+	[PP_DIAG_DEVICE_WAIT_IDLE] = "PASSPROBE-Blocking-DeviceWaitIdle",
+	[PP_DIAG_POLLING] = "PASSPROBE-Blocking-PollingLoop",
+};
+
+const char *pp_diag_rule_id(enum pp_diag_rule rule)
+{
+	return rule < PP_DIAG_RULE_COUNT ? rule_ids[rule] : "PASSPROBE-unknown";
+}
+
+bool pp_diag_rule_is_barrier(enum pp_diag_rule rule)
+{
+	return rule <= PP_DIAG_SET_EVENT_WAIT;
+}
+
+/* ---- the site table (process-wide) ---------------------------------------------------------- */
+
+struct site {
+	uint64_t key;
+	struct pp_diagnostic d;
+	char trace_name[256]; /* "ID @ site": stays valid for the sinks (sites are never moved) */
+	uint64_t last_counted_frame;
+	uint64_t cost_sum, cost_frames, cost_last_frame, cost_frame_sum;
+	uint64_t idle_sum, idle_n;
+	bool counted_any;
+};
+
+#define FRAME_STAT_DEVICES 32
+struct frame_stat {
+	uint32_t device_id;
+	uint64_t first_close_ns, last_close_ns, closes;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct site **sites;  /* each allocated once: their addresses are stable */
+	uint32_t nsites, cap;
+	uint32_t *index; /* open addressing: site index + 1, 0 = empty; 2 * PP_DIAG_MAX_SITES */
+	uint64_t other;
+	bool full_logged;
+	struct frame_stat frames[FRAME_STAT_DEVICES];
+} g_sites = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+#define INDEX_SLOTS (2 * PP_DIAG_MAX_SITES)
+
+static struct site *site_find_locked(uint64_t key)
+{
+	if (!g_sites.index)
+		return NULL;
+	for (uint32_t i = (uint32_t)(key % INDEX_SLOTS), n = 0; n < INDEX_SLOTS; i = (i + 1) % INDEX_SLOTS, n++) {
+		uint32_t v = g_sites.index[i];
+		if (!v)
+			return NULL;
+		if (g_sites.sites[v - 1]->key == key)
+			return g_sites.sites[v - 1];
+	}
+	return NULL;
+}
+
+/* NULL when the table is full (counted as other) or memory ran out. */
+static struct site *site_insert_locked(uint64_t key)
+{
+	if (g_sites.nsites >= PP_DIAG_MAX_SITES) {
+		if (!g_sites.full_logged)
+			pp_log(PP_LOG_WARN, "diagnostics: %u distinct sites recorded; further sites are counted as "
+					    "\"other\"", PP_DIAG_MAX_SITES);
+		g_sites.full_logged = true;
+		g_sites.other++;
+		return NULL;
+	}
+	if (!g_sites.index && !(g_sites.index = calloc(INDEX_SLOTS, sizeof(uint32_t))))
+		return NULL;
+	if (g_sites.nsites == g_sites.cap) {
+		uint32_t cap = g_sites.cap ? g_sites.cap * 2 : 64;
+		if (cap > PP_DIAG_MAX_SITES)
+			cap = PP_DIAG_MAX_SITES;
+		struct site **p = realloc(g_sites.sites, cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		g_sites.sites = p;
+		g_sites.cap = cap;
+	}
+	struct site *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	g_sites.sites[g_sites.nsites] = s;
+	s->key = key;
+	uint32_t i = (uint32_t)(key % INDEX_SLOTS);
+	while (g_sites.index[i])
+		i = (i + 1) % INDEX_SLOTS;
+	g_sites.index[i] = ++g_sites.nsites;
+	return s;
+}
+
+static void site_count_locked(struct site *s, uint64_t frame, uint64_t n)
+{
+	if (!s->counted_any) {
+		s->d.first_frame = s->d.last_frame = frame;
+		s->counted_any = true;
+	}
+	if (!s->d.frames || frame != s->last_counted_frame)
+		s->d.frames++;
+	s->last_counted_frame = frame;
+	if (frame > s->d.last_frame)
+		s->d.last_frame = frame;
+	if (frame < s->d.first_frame)
+		s->d.first_frame = frame;
+	s->d.count += n;
+}
+
+void pp_diag_site_cost(uint64_t key, uint64_t ns, uint64_t frame)
+{
+	pthread_mutex_lock(&g_sites.lock);
+	struct site *s = site_find_locked(key);
+	if (s) {
+		if (!s->cost_frames || s->cost_last_frame != frame)
+			s->cost_frames++;
+		s->cost_last_frame = frame;
+		s->cost_sum += ns;
+	}
+	pthread_mutex_unlock(&g_sites.lock);
+}
+
+void pp_diag_site_gpu_idle(uint64_t key, uint64_t ns, uint64_t frame)
+{
+	(void)frame;
+	pthread_mutex_lock(&g_sites.lock);
+	struct site *s = site_find_locked(key);
+	if (s) {
+		s->idle_sum += ns;
+		s->idle_n++;
+	}
+	pthread_mutex_unlock(&g_sites.lock);
+}
+
+static void frame_stat_close(uint32_t device_id)
+{
+	uint64_t t = now_ns();
+	pthread_mutex_lock(&g_sites.lock);
+	struct frame_stat *fs = NULL;
+	for (uint32_t i = 0; i < FRAME_STAT_DEVICES && !fs; i++)
+		if (g_sites.frames[i].closes && g_sites.frames[i].device_id == device_id)
+			fs = &g_sites.frames[i];
+	for (uint32_t i = 0; i < FRAME_STAT_DEVICES && !fs; i++)
+		if (!g_sites.frames[i].closes)
+			fs = &g_sites.frames[i];
+	if (fs) {
+		if (!fs->closes++) {
+			fs->device_id = device_id;
+			fs->first_close_ns = t;
+		}
+		fs->last_close_ns = t;
+	}
+	pthread_mutex_unlock(&g_sites.lock);
+}
+
+static double frame_interval_locked(uint32_t device_id)
+{
+	for (uint32_t i = 0; i < FRAME_STAT_DEVICES; i++) {
+		const struct frame_stat *fs = &g_sites.frames[i];
+		if (fs->closes > 1 && fs->device_id == device_id)
+			return (double)(fs->last_close_ns - fs->first_close_ns) / (double)(fs->closes - 1);
+	}
+	return -1.0;
+}
+
+size_t pp_diag_snapshot(struct pp_diagnostic *out, size_t max, uint64_t *other)
+{
+	pthread_mutex_lock(&g_sites.lock);
+	size_t n = 0;
+	for (uint32_t i = 0; !out && i < g_sites.nsites; i++)
+		n += g_sites.sites[i]->d.count != 0;
+	for (uint32_t i = 0; out && i < g_sites.nsites && n < max; i++) {
+		struct site *s = g_sites.sites[i];
+		if (!s->d.count)
+			continue;
+		struct pp_diagnostic *d = &out[n++];
+		*d = s->d;
+		d->share_of_frame = -1.0;
+		if (s->cost_frames) {
+			d->cost_valid = true;
+			d->cost_ns = s->cost_sum / s->cost_frames;
+			d->cost_unavailable = NULL;
+			double interval = frame_interval_locked(d->device_id);
+			if (interval > 0)
+				d->share_of_frame = (double)d->cost_ns / interval;
+		} else {
+			d->cost_valid = false;
+			d->cost_ns = 0;
+			if (!d->cost_unavailable)
+				d->cost_unavailable = "not measured yet";
+		}
+		if (s->idle_n) {
+			d->gpu_idle_valid = true;
+			d->gpu_idle_ns = s->idle_sum / s->idle_n;
+			d->gpu_idle_unavailable = NULL;
+		}
+	}
+	if (other)
+		*other = g_sites.other;
+	pthread_mutex_unlock(&g_sites.lock);
+	return n;
+}
+
+void pp_diag_sites_clear(void)
+{
+	pthread_mutex_lock(&g_sites.lock);
+	for (uint32_t i = 0; i < g_sites.nsites; i++)
+		free(g_sites.sites[i]);
+	free(g_sites.sites);
+	free(g_sites.index);
+	g_sites.sites = NULL;
+	g_sites.index = NULL;
+	g_sites.nsites = g_sites.cap = 0;
+	g_sites.other = 0;
+	g_sites.full_logged = false;
+	memset(g_sites.frames, 0, sizeof(g_sites.frames));
+	pthread_mutex_unlock(&g_sites.lock);
+}
+
+/* ---- recordings ------------------------------------------------------------------------ */
+
+struct rec_entry {
+	uint64_t handle;
+	uint32_t format_bucket;
+	enum pp_diag_res_kind kind;
+	enum pp_diag_layout old_layout, new_layout;
+	uint32_t barrier;      /* NO_INDEX: uses since the recording began, before any barrier */
+	uint32_t src_access, dst_access;
+	uint64_t opened;       /* tick */
+	uint32_t uses;         /* stages of precise uses in the window */
+	uint32_t prev;         /* the entry whose window this one closed */
+	bool open;
+	uint32_t consumers;    /* at close */
+	const char *unproven;  /* at close: why the consumers are not complete */
+};
+
+struct rec_barrier {
+	uint32_t index;        /* call index in the recording (kept when closed recordings are compacted) */
+	char site[160];
+	const char *api;
+	uint32_t src_raw, dst_raw;
+	uint32_t first, n;     /* entries */
+	uint32_t open;         /* entries still open */
+	uint64_t tick;
+	uint64_t hash;
+	bool acquire, in_render_pass;
+	uint32_t ts_before, ts_after;
+	uint32_t fired;        /* bit per enum pp_diag_rule */
+	uint32_t src_access, dst_access; /* unions */
+	uint64_t example;      /* a resource it covers, for messages */
+	enum pp_diag_res_kind example_kind;
+	uint32_t producers;    /* proven producer stages (0: none proven) */
+	uint32_t producers_partial; /* proven for some of its resources, when others are not */
+	const char *producers_unproven;
+	uint32_t consumers;
+	const char *consumers_unproven;
+	uint32_t dst_suggested;
+	bool evaluated;
+};
+
+struct compute_write {
+	uint64_t handle;
+	enum pp_diag_res_kind kind;
+	uint64_t tick;
+};
+
+struct query_write {
+	uint64_t pool;
+	uint32_t first, count;
+};
+
+struct set_event {
+	uint64_t event;
+	uint64_t tick;
+};
+
+struct pp_diag_rec {
+	uint64_t tick;
+	bool closed;
+	bool incomplete;           /* a bound was hit: some barriers are not judged */
+	uint64_t work_tick[PP_WORK_BITS];
+	uint64_t draw_stage_tick[NSTAGES];
+	uint64_t unknown_stage_tick[NSTAGES];
+	uint64_t use_stage_tick[NSTAGES];
+	uint64_t format_tick[32];      /* attachments of these format buckets began */
+	uint64_t last_work_tick;
+	uint64_t last_barrier_tick;
+	uint64_t last_barrier_hash;
+	bool have_barrier;
+
+	struct rec_barrier *barriers;
+	uint32_t nbarriers, cap_barriers;
+	struct rec_entry *entries;
+	uint32_t nentries, cap_entries;
+	uint32_t global_open;      /* the open global entry */
+
+	/* resource -> open entry: open addressing, slots hold entry index + 1 */
+	uint32_t *map;
+	uint64_t *map_keys;
+	uint32_t map_cap, map_used;
+
+	struct compute_write *cwrites;
+	uint32_t ncwrites, cap_cwrites;
+	struct query_write *queries;
+	uint32_t nqueries, cap_queries;
+	struct set_event *events;
+	uint32_t nevents, cap_events;
+};
+
+struct pp_diag_rec *pp_diag_rec_create(void)
+{
+	struct pp_diag_rec *r = calloc(1, sizeof(*r));
+	if (r)
+		r->global_open = NO_INDEX;
+	return r;
+}
+
+void pp_diag_rec_destroy(struct pp_diag_rec *r)
+{
+	if (!r)
+		return;
+	free(r->barriers);
+	free(r->entries);
+	free(r->map);
+	free(r->map_keys);
+	free(r->cwrites);
+	free(r->queries);
+	free(r->events);
+	free(r);
+}
+
+void pp_diag_rec_reset(struct pp_diag_rec *r)
+{
+	r->tick = 0;
+	r->closed = r->incomplete = false;
+	memset(r->work_tick, 0, sizeof(r->work_tick));
+	memset(r->draw_stage_tick, 0, sizeof(r->draw_stage_tick));
+	memset(r->unknown_stage_tick, 0, sizeof(r->unknown_stage_tick));
+	memset(r->use_stage_tick, 0, sizeof(r->use_stage_tick));
+	memset(r->format_tick, 0, sizeof(r->format_tick));
+	r->last_work_tick = r->last_barrier_tick = r->last_barrier_hash = 0;
+	r->have_barrier = false;
+	r->nbarriers = r->nentries = 0;
+	r->global_open = NO_INDEX;
+	if (r->map)
+		memset(r->map, 0, r->map_cap * sizeof(*r->map));
+	r->map_used = 0;
+	r->ncwrites = r->nqueries = r->nevents = 0;
+}
+
+bool pp_diag_rec_closed(const struct pp_diag_rec *r)
+{
+	return r->closed;
+}
+
+static bool grow(void **a, uint32_t *cap, uint32_t need, size_t elem, uint32_t limit)
+{
+	if (need <= *cap)
+		return true;
+	if (need > limit)
+		return false;
+	uint32_t n = *cap ? *cap * 2 : 16;
+	while (n < need)
+		n *= 2;
+	if (n > limit)
+		n = limit;
+	void *p = realloc(*a, (size_t)n * elem);
+	if (!p)
+		return false;
+	*a = p;
+	*cap = n;
+	return true;
+}
+
+static uint64_t res_key(enum pp_diag_res_kind kind, uint64_t handle)
+{
+	return mix64(handle, kind);
+}
+
+static uint32_t *map_slot(struct pp_diag_rec *r, uint64_t key, bool insert)
+{
+	if (insert && (r->map_used + 1) * 2 > r->map_cap) {
+		uint32_t cap = r->map_cap ? r->map_cap * 2 : 256;
+		if (cap / 2 > REC_MAX_RESOURCES)
+			return NULL;
+		uint32_t *m = calloc(cap, sizeof(*m));
+		uint64_t *k = calloc(cap, sizeof(*k));
+		if (!m || !k) {
+			free(m);
+			free(k);
+			return NULL;
+		}
+		for (uint32_t i = 0; i < r->map_cap; i++) {
+			if (!r->map[i])
+				continue;
+			uint32_t j = (uint32_t)(r->map_keys[i] & (cap - 1));
+			while (m[j])
+				j = (j + 1) & (cap - 1);
+			m[j] = r->map[i];
+			k[j] = r->map_keys[i];
+		}
+		free(r->map);
+		free(r->map_keys);
+		r->map = m;
+		r->map_keys = k;
+		r->map_cap = cap;
+	}
+	if (!r->map_cap)
+		return NULL;
+	for (uint32_t j = (uint32_t)(key & (r->map_cap - 1));; j = (j + 1) & (r->map_cap - 1)) {
+		if (!r->map[j]) {
+			if (!insert)
+				return NULL;
+			r->map_keys[j] = key;
+			r->map_used++;
+			return &r->map[j];
+		}
+		if (r->map_keys[j] == key)
+			return &r->map[j];
+	}
+}
+
+static struct rec_entry *entry_new(struct pp_diag_rec *r)
+{
+	if (!grow((void **)&r->entries, &r->cap_entries, r->nentries + 1, sizeof(*r->entries), REC_MAX_ENTRIES)) {
+		r->incomplete = true;
+		return NULL;
+	}
+	struct rec_entry *e = &r->entries[r->nentries++];
+	memset(e, 0, sizeof(*e));
+	e->barrier = NO_INDEX;
+	e->prev = NO_INDEX;
+	e->open = true;
+	e->opened = r->tick;
+	return e;
+}
+
+static uint32_t ticks_since(const uint64_t *ticks, uint32_t n, uint64_t since)
+{
+	uint32_t out = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (ticks[i] > since)
+			out |= 1u << i;
+	return out;
+}
+
+/* Stages of the anonymous work in a window that may have touched this entry's resource. */
+static uint32_t anon_consumers(const struct pp_diag_rec *r, const struct rec_entry *e, const char **unproven)
+{
+	uint32_t work = ticks_since(r->work_tick, PP_WORK_BITS, e->opened);
+	uint32_t c = 0;
+	if (work & PP_WORK_UNKNOWN)
+		*unproven = "secondary command buffers executed after it may use anything";
+	if (e->kind == PP_RES_GLOBAL) {
+		c |= ticks_since(r->draw_stage_tick, NSTAGES, e->opened);
+		c |= ticks_since(r->use_stage_tick, NSTAGES, e->opened);
+		c |= ticks_since(r->unknown_stage_tick, NSTAGES, e->opened);
+		if (work & PP_WORK_TRANSFER)
+			c |= PP_STAGE_TRANSFER;
+		if (work & PP_WORK_DISPATCH)
+			c |= PP_STAGE_COMPUTE;
+		if (work & PP_WORK_INDIRECT)
+			c |= PP_STAGE_DRAW_INDIRECT;
+		if (work & PP_WORK_COLOR_ATTACHMENT)
+			c |= PP_STAGE_COLOR_OUTPUT;
+		if (work & PP_WORK_DEPTH_ATTACHMENT)
+			c |= PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS;
+		return c;
+	}
+	uint32_t unknown = (work & PP_WORK_UNKNOWN_DESCRIPTORS) ? ticks_since(r->unknown_stage_tick, NSTAGES, e->opened) : 0;
+	if (e->kind == PP_RES_BUFFER) {
+		if (work & PP_WORK_TRANSFER)
+			c |= PP_STAGE_TRANSFER;
+		if (work & PP_WORK_INDIRECT)
+			c |= PP_STAGE_DRAW_INDIRECT;
+		return c | unknown;
+	}
+	enum pp_diag_layout l = e->new_layout;
+	bool general = l == PP_LAYOUT_GENERAL || l == PP_LAYOUT_OTHER;
+	/* An attachment of its format must have begun for the image to be one. */
+	bool format_seen = true;
+	if (e->format_bucket) {
+		format_seen = false;
+		for (uint32_t i = 0; i < 32 && !format_seen; i++)
+			format_seen = (e->format_bucket & (1u << i)) && r->format_tick[i] > e->opened;
+	}
+	if (!format_seen)
+		work &= ~(uint32_t)(PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT);
+	if ((work & PP_WORK_TRANSFER) && (general || l == PP_LAYOUT_TRANSFER_SRC || l == PP_LAYOUT_TRANSFER_DST))
+		c |= PP_STAGE_TRANSFER;
+	if ((work & PP_WORK_COLOR_ATTACHMENT) && (general || l == PP_LAYOUT_COLOR_ATTACHMENT))
+		c |= PP_STAGE_COLOR_OUTPUT | (general ? PP_STAGE_FRAGMENT_SHADER : 0);
+	if ((work & PP_WORK_DEPTH_ATTACHMENT) &&
+	    (general || l == PP_LAYOUT_DEPTH_ATTACHMENT || l == PP_LAYOUT_DEPTH_READ_ONLY))
+		c |= PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS;
+	if (general || l == PP_LAYOUT_SHADER_READ || l == PP_LAYOUT_DEPTH_READ_ONLY)
+		c |= unknown;
+	return c;
+}
+
+static void entry_close(struct pp_diag_rec *r, struct rec_entry *e)
+{
+	if (!e->open)
+		return;
+	e->open = false;
+	const char *unproven = NULL;
+	uint32_t c = e->uses | anon_consumers(r, e, &unproven);
+	if (e->dst_access & (PP_ACCESS_HOST_READ | PP_ACCESS_HOST_WRITE))
+		c |= PP_STAGE_HOST;
+	if (!c && !unproven)
+		unproven = "nothing after it in this command buffer uses what it covers (the user may be in a later "
+			   "command buffer)";
+	e->consumers = c;
+	e->unproven = unproven;
+}
+
+static uint32_t layout_producers(enum pp_diag_layout l)
+{
+	switch (l) {
+	case PP_LAYOUT_COLOR_ATTACHMENT: return PP_STAGE_COLOR_OUTPUT;
+	case PP_LAYOUT_DEPTH_ATTACHMENT: return PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS;
+	case PP_LAYOUT_TRANSFER_SRC:
+	case PP_LAYOUT_TRANSFER_DST: return PP_STAGE_TRANSFER;
+	default: return 0;
+	}
+}
+
+static bool access_specific(uint32_t a)
+{
+	return a && !(a & (PP_ACCESS_MEMORY_READ | PP_ACCESS_MEMORY_WRITE));
+}
+
+/* The earlier stages the barrier's first scope really has to wait for. */
+static uint32_t barrier_producers(const struct pp_diag_rec *r, const struct rec_barrier *b, const char **why)
+{
+	uint32_t p = 0;
+	*why = NULL;
+	for (uint32_t i = b->first; i < b->first + b->n; i++) {
+		const struct rec_entry *e = &r->entries[i];
+		uint32_t q = 0;
+		if (access_specific(e->src_access))
+			q |= pp_access_stages(e->src_access);
+		if (e->kind == PP_RES_IMAGE)
+			q |= layout_producers(e->old_layout);
+		const struct rec_entry *prev = e->prev != NO_INDEX ? &r->entries[e->prev] : NULL;
+		if (prev)
+			q |= e->kind == PP_RES_GLOBAL ? prev->consumers : prev->uses;
+		else if (e->kind == PP_RES_GLOBAL)
+			q |= ticks_since(r->draw_stage_tick, NSTAGES, 0) | ticks_since(r->use_stage_tick, NSTAGES, 0);
+		if (e->kind == PP_RES_GLOBAL && !prev) {
+			/* Pure execution dependency on the work before it. */
+			uint32_t work = ticks_since(r->work_tick, PP_WORK_BITS, 0);
+			if (work & PP_WORK_TRANSFER)
+				q |= PP_STAGE_TRANSFER;
+			if (work & PP_WORK_DISPATCH)
+				q |= PP_STAGE_COMPUTE;
+			if (work & PP_WORK_COLOR_ATTACHMENT)
+				q |= PP_STAGE_COLOR_OUTPUT;
+			if (work & PP_WORK_DEPTH_ATTACHMENT)
+				q |= PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS;
+			if (work & PP_WORK_UNKNOWN)
+				*why = "secondary command buffers executed before it";
+		}
+		if (!q && !*why)
+			*why = e->kind == PP_RES_GLOBAL ? "what it waits for was recorded before this command buffer"
+				: "the last use of one of its resources was recorded before this command buffer";
+		p |= q;
+	}
+	return p;
+}
+
+static void finding(struct rec_barrier *b, enum pp_diag_rule rule)
+{
+	b->fired |= 1u << rule;
+}
+
+static bool dst_too_early(uint32_t dst_raw, uint32_t dst, uint32_t consumers)
+{
+	if (!consumers)
+		return false;
+	if (dst_raw & (PP_STAGE_TOP | PP_STAGE_ALL_COMMANDS))
+		return true; /* every later command waits, whatever it is */
+	if (consumers & ~PP_STAGE_GRAPHICS)
+		return (dst_raw & PP_STAGE_ALL_GRAPHICS) && !(consumers & PP_STAGE_GRAPHICS);
+	uint32_t dst_g = dst & PP_STAGE_GRAPHICS;
+	if (!dst_g)
+		return false;
+	return stage_order(lowest_bit(dst_g)) < stage_order(lowest_bit(consumers));
+}
+
+static void barrier_evaluate(struct pp_diag_rec *r, struct rec_barrier *b)
+{
+	if (b->evaluated)
+		return;
+	b->evaluated = true;
+	uint32_t consumers = 0;
+	const char *unproven = NULL;
+	for (uint32_t i = b->first; i < b->first + b->n; i++) {
+		const struct rec_entry *e = &r->entries[i];
+		consumers |= e->consumers;
+		if (e->unproven && !unproven)
+			unproven = e->unproven;
+	}
+	if (!b->n) {
+		/* An execution-only barrier: its window is the whole rest of the recording, judged
+		 * like a global memory barrier through the entry created for it. */
+		unproven = "no resources";
+	}
+	const char *pwhy;
+	uint32_t src = pp_stage_expand(b->src_raw, false), dst = pp_stage_expand(b->dst_raw, true);
+	uint32_t producers = barrier_producers(r, b, &pwhy) & src;
+	b->producers = pwhy ? 0 : producers;
+	b->producers_partial = pwhy ? producers : 0;
+	b->producers_unproven = pwhy;
+	b->consumers = unproven ? 0 : consumers;
+	b->consumers_unproven = unproven;
+	uint32_t dst_sug = consumers;
+	if (access_specific(b->dst_access) && (dst_sug & pp_access_stages(b->dst_access)))
+		dst_sug &= pp_access_stages(b->dst_access) | PP_STAGE_HOST;
+	b->dst_suggested = unproven ? 0 : dst_sug;
+	if (b->acquire)
+		return;
+
+	bool drain = (b->src_raw & (PP_STAGE_BOTTOM | PP_STAGE_ALL_COMMANDS | PP_STAGE_ALL_GRAPHICS)) &&
+		     (b->dst_raw & (PP_STAGE_TOP | PP_STAGE_ALL_COMMANDS | PP_STAGE_ALL_GRAPHICS));
+	if (drain) {
+		finding(b, PP_DIAG_FULL_DRAIN);
+		return;
+	}
+	if (!unproven && dst_too_early(b->dst_raw, dst, b->dst_suggested))
+		finding(b, PP_DIAG_DST_TOO_EARLY);
+	if ((b->src_raw & (PP_STAGE_BOTTOM | PP_STAGE_ALL_COMMANDS | PP_STAGE_ALL_GRAPHICS)) && b->producers &&
+	    (b->producers & PP_STAGE_WORK) != (src & PP_STAGE_WORK))
+		finding(b, PP_DIAG_SRC_TOO_LATE);
+}
+
+static void barrier_entry_closed(struct pp_diag_rec *r, uint32_t bi)
+{
+	if (bi == NO_INDEX)
+		return;
+	struct rec_barrier *b = &r->barriers[bi];
+	if (b->open && --b->open == 0)
+		barrier_evaluate(r, b);
+}
+
+static void advance(struct pp_diag_rec *r)
+{
+	r->tick++;
+}
+
+uint32_t pp_diag_format_bucket(const char *name)
+{
+	uint32_t h = 2166136261u;
+	for (const char *p = name ? name : ""; *p; p++)
+		h = (h ^ (uint8_t)*p) * 16777619u;
+	return 1u << (h % 32);
+}
+
+void pp_diag_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t draw_stages, uint32_t unknown_stages,
+		      uint32_t attachment_formats)
+{
+	if (!r || r->closed || !(work | draw_stages | unknown_stages))
+		return;
+	advance(r);
+	if ((work & (PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT)) && !attachment_formats)
+		attachment_formats = UINT32_MAX;
+	for (uint32_t i = 0; i < 32; i++)
+		if (attachment_formats & (1u << i))
+			r->format_tick[i] = r->tick;
+	for (uint32_t i = 0; i < PP_WORK_BITS; i++)
+		if (work & (1u << i))
+			r->work_tick[i] = r->tick;
+	for (uint32_t i = 0; i < NSTAGES; i++) {
+		if (draw_stages & (1u << i))
+			r->draw_stage_tick[i] = r->tick;
+		if (unknown_stages & (1u << i))
+			r->unknown_stage_tick[i] = r->tick;
+	}
+	if (work & (PP_WORK_TRANSFER | PP_WORK_DRAW | PP_WORK_DISPATCH | PP_WORK_COLOR_ATTACHMENT |
+		    PP_WORK_DEPTH_ATTACHMENT | PP_WORK_UNKNOWN))
+		r->last_work_tick = r->tick;
+}
+
+void pp_diag_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle, uint32_t stages, bool write)
+{
+	if (!r || r->closed || !handle)
+		return;
+	advance(r);
+	for (uint32_t i = 0; i < NSTAGES; i++)
+		if (stages & (1u << i))
+			r->use_stage_tick[i] = r->tick;
+	uint32_t *slot = map_slot(r, res_key(kind, handle), true);
+	if (!slot) {
+		r->incomplete = true;
+		return;
+	}
+	struct rec_entry *e = *slot ? &r->entries[*slot - 1] : NULL;
+	if (!e || !e->open) {
+		/* Uses before any barrier on it: what a later barrier's first scope waits for. */
+		uint32_t prev = e ? (uint32_t)(e - r->entries) : NO_INDEX;
+		e = entry_new(r);
+		if (!e)
+			return;
+		e->kind = kind;
+		e->handle = handle;
+		e->prev = prev;
+		*slot = (uint32_t)(e - r->entries) + 1;
+	}
+	e->uses |= stages;
+	if (write && (stages & PP_STAGE_COMPUTE) &&
+	    grow((void **)&r->cwrites, &r->cap_cwrites, r->ncwrites + 1, sizeof(*r->cwrites), REC_MAX_COMPUTE_WRITES))
+		r->cwrites[r->ncwrites++] = (struct compute_write){ handle, kind, r->tick };
+}
+
+void pp_diag_rec_event_set(struct pp_diag_rec *r, uint64_t event)
+{
+	if (!r || r->closed)
+		return;
+	advance(r);
+	for (uint32_t i = 0; i < r->nevents; i++)
+		if (r->events[i].event == event) {
+			r->events[i].tick = r->tick;
+			return;
+		}
+	if (grow((void **)&r->events, &r->cap_events, r->nevents + 1, sizeof(*r->events), REC_MAX_EVENTS))
+		r->events[r->nevents++] = (struct set_event){ event, r->tick };
+}
+
+void pp_diag_rec_queries(struct pp_diag_rec *r, uint64_t pool, uint32_t first, uint32_t count)
+{
+	if (!r || r->closed || !count)
+		return;
+	struct query_write *last = r->nqueries ? &r->queries[r->nqueries - 1] : NULL;
+	if (last && last->pool == pool && last->first + last->count == first) {
+		last->count += count;
+		return;
+	}
+	if (grow((void **)&r->queries, &r->cap_queries, r->nqueries + 1, sizeof(*r->queries), REC_MAX_QUERIES))
+		r->queries[r->nqueries++] = (struct query_write){ pool, first, count };
+}
+
+static uint64_t barrier_hash(const struct pp_diag_barrier *b)
+{
+	uint64_t h = mix64(b->src_stages, b->dst_stages);
+	h = mix64(h, b->by_region);
+	for (uint32_t i = 0; i < b->nres; i++) {
+		const struct pp_diag_barrier_res *e = &b->res[i];
+		h = mix64(h, e->kind);
+		h = mix64(h, e->handle);
+		h = mix64(h, ((uint64_t)e->src_stages << 32) | e->dst_stages);
+		h = mix64(h, ((uint64_t)e->src_access << 32) | e->dst_access);
+		h = mix64(h, ((uint64_t)e->old_layout << 8) | e->new_layout | ((uint64_t)e->queue_transfer << 16));
+	}
+	for (uint32_t i = 0; i < b->nevents; i++)
+		h = mix64(h, b->events[i]);
+	return h;
+}
+
+static bool read_only(uint32_t a)
+{
+	return a && !(a & PP_ACCESS_WRITES);
+}
+
+uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, const struct pp_diag_barrier *in)
+{
+	(void)d;
+	if (!r || r->closed)
+		return NO_INDEX;
+	if (!grow((void **)&r->barriers, &r->cap_barriers, r->nbarriers + 1, sizeof(*r->barriers), REC_MAX_BARRIERS)) {
+		r->incomplete = true;
+		return NO_INDEX;
+	}
+	advance(r);
+	uint32_t bi = r->nbarriers++;
+	struct rec_barrier *b = &r->barriers[bi];
+	memset(b, 0, sizeof(*b));
+	b->index = bi;
+	snprintf(b->site, sizeof(b->site), "%s", in->site ? in->site : "");
+	b->api = in->api;
+	b->src_raw = in->src_stages;
+	b->dst_raw = in->dst_stages;
+	b->tick = r->tick;
+	b->hash = barrier_hash(in);
+	b->in_render_pass = in->in_render_pass;
+	b->ts_before = in->ts_before;
+	b->ts_after = in->ts_after;
+	b->first = r->nentries;
+	b->example_kind = PP_RES_GLOBAL;
+
+	/* Immediate rules: they need no knowledge of what follows. */
+	bool work_since = r->last_work_tick > r->last_barrier_tick;
+	if (r->have_barrier && !work_since && r->last_barrier_hash == b->hash && (in->nres || in->nevents))
+		finding(b, PP_DIAG_DUPLICATE);
+	bool r2r = in->nres > 0;
+	bool acquire = in->nres > 0 && r->last_work_tick == 0;
+	for (uint32_t i = 0; i < in->nres; i++) {
+		const struct pp_diag_barrier_res *e = &in->res[i];
+		if (!read_only(e->src_access) || (e->dst_access & PP_ACCESS_WRITES) || e->queue_transfer ||
+		    (e->kind == PP_RES_IMAGE && e->old_layout != e->new_layout))
+			r2r = false;
+		if (e->kind != PP_RES_IMAGE ||
+		    (e->old_layout != PP_LAYOUT_UNDEFINED && e->old_layout != PP_LAYOUT_PRESENT))
+			acquire = false;
+	}
+	/* The swapchain-acquire pattern: no earlier stage in the first scope, or only images
+	 * coming from UNDEFINED/PRESENT_SRC before any work of the recording. */
+	if (!(pp_stage_expand(in->src_stages, false) & PP_STAGE_WORK))
+		acquire = true;
+	b->acquire = acquire;
+	if (r2r)
+		finding(b, PP_DIAG_READ_TO_READ);
+	for (uint32_t i = 0; i < in->nevents; i++)
+		for (uint32_t k = 0; k < r->nevents; k++)
+			if (r->events[k].event == in->events[i] && r->last_work_tick < r->events[k].tick)
+				finding(b, PP_DIAG_SET_EVENT_WAIT);
+	r->have_barrier = true;
+	r->last_barrier_hash = b->hash;
+	r->last_barrier_tick = r->tick;
+
+	/* Entries: each resource's previous window closes here and a new one opens. A global
+	 * memory barrier (or a barrier with no barrier structs) covers everything. */
+	struct rec_entry *global = NULL;
+	uint32_t nres = in->nres ? in->nres : 1;
+	for (uint32_t i = 0; i < nres; i++) {
+		struct pp_diag_barrier_res none = {
+			.kind = PP_RES_GLOBAL, .src_stages = in->src_stages, .dst_stages = in->dst_stages,
+		};
+		const struct pp_diag_barrier_res *e = in->nres ? &in->res[i] : &none;
+		b->src_access |= e->src_access;
+		b->dst_access |= e->dst_access;
+		if (e->kind == PP_RES_GLOBAL) {
+			if (global) {
+				global->src_access |= e->src_access;
+				global->dst_access |= e->dst_access;
+				continue;
+			}
+			uint32_t prev = r->global_open;
+			if (prev != NO_INDEX) {
+				entry_close(r, &r->entries[prev]);
+				barrier_entry_closed(r, r->entries[prev].barrier);
+			}
+			global = entry_new(r);
+			if (!global)
+				break;
+			global->kind = PP_RES_GLOBAL;
+			global->barrier = bi;
+			global->prev = prev;
+			global->src_access = e->src_access;
+			global->dst_access = e->dst_access;
+			r->global_open = (uint32_t)(global - r->entries);
+			b->n++;
+			b->open++;
+			continue;
+		}
+		uint32_t *slot = map_slot(r, res_key(e->kind, e->handle), true);
+		if (!slot) {
+			r->incomplete = true;
+			continue;
+		}
+		uint32_t prev = *slot ? *slot - 1 : NO_INDEX;
+		if (prev != NO_INDEX && r->entries[prev].open) {
+			if (r->entries[prev].barrier == bi) {
+				/* The same resource twice in one call (subresources): one window. */
+				struct rec_entry *same = &r->entries[prev];
+				same->src_access |= e->src_access;
+				same->dst_access |= e->dst_access;
+				continue;
+			}
+			entry_close(r, &r->entries[prev]);
+			barrier_entry_closed(r, r->entries[prev].barrier);
+		}
+		struct rec_entry *n = entry_new(r);
+		if (!n)
+			break;
+		n->kind = e->kind;
+		n->handle = e->handle;
+		n->old_layout = e->old_layout;
+		n->new_layout = e->new_layout;
+		n->format_bucket = e->format_bucket;
+		n->barrier = bi;
+		n->src_access = e->src_access;
+		n->dst_access = e->dst_access;
+		n->prev = prev;
+		*slot = (uint32_t)(n - r->entries) + 1;
+		if (!b->example) {
+			b->example = e->handle;
+			b->example_kind = e->kind;
+		}
+		b->n++;
+		b->open++;
+	}
+	return bi;
+}
+
+/* Closes every open window: the recording is complete. */
+static void rec_close(struct pp_diag_rec *r)
+{
+	if (r->closed)
+		return;
+	advance(r);
+	for (uint32_t i = 0; i < r->nentries; i++) {
+		struct rec_entry *e = &r->entries[i];
+		if (e->open) {
+			entry_close(r, e);
+			barrier_entry_closed(r, e->barrier);
+		}
+	}
+	for (uint32_t i = 0; i < r->nbarriers; i++)
+		barrier_evaluate(r, &r->barriers[i]);
+	r->closed = true;
+}
+
+/* A closed recording keeps only what re-submissions need: its barriers with findings. */
+static void rec_compact(struct pp_diag_rec *r)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < r->nbarriers; i++)
+		if (r->barriers[i].fired)
+			r->barriers[n++] = r->barriers[i];
+	r->nbarriers = n;
+	if (!n) {
+		free(r->barriers);
+		r->barriers = NULL;
+		r->cap_barriers = 0;
+	}
+	free(r->entries);
+	r->entries = NULL;
+	r->nentries = r->cap_entries = 0;
+	free(r->map);
+	free(r->map_keys);
+	r->map = NULL;
+	r->map_keys = NULL;
+	r->map_cap = r->map_used = 0;
+	free(r->cwrites);
+	r->cwrites = NULL;
+	r->ncwrites = r->cap_cwrites = 0;
+	free(r->events);
+	r->events = NULL;
+	r->nevents = r->cap_events = 0;
+	r->global_open = NO_INDEX;
+}
+
+/* ---- devices ------------------------------------------------------------------------------ */
+
+struct fence_rec {
+	uint64_t fence, seq, frame;
+};
+
+struct pool_rec {
+	uint64_t pool;
+	uint32_t nqueries;
+	uint64_t *seq;   /* per query: submission that last wrote it, 0: none */
+	uint64_t *frame;
+};
+
+struct poll_rec {
+	enum pp_diag_object_kind kind;
+	uint64_t handle, frame, since;
+	uint32_t count;
+};
+
+struct pending_site {
+	uint64_t key, frame;
+	uint64_t cpu_ns;
+	bool used;
+};
+
+struct taint {
+	uint64_t handle;
+	enum pp_diag_res_kind kind;
+	uint64_t frame;
+	char site[160]; /* the fragment->compute barrier */
+};
+
+struct pp_diag_device {
+	pthread_mutex_t lock;
+	struct pp_diag_config cfg;
+	/* frames, mirroring attr_device.c */
+	bool frame_open, presented;
+	uint64_t next_frame, frame;
+	uint64_t next_seq, completed;
+	uint64_t only_queue;   /* the queue that submitted, while only one did */
+	bool many_queues;
+	struct fence_rec fences[DEV_MAX_FENCES];
+	uint32_t nfences;
+	struct pool_rec pools[DEV_MAX_POOLS];
+	uint32_t npools;
+	struct poll_rec polls[DEV_MAX_POLLS];
+	struct pending_site pending[DEV_MAX_PENDING];
+	struct taint taints[DEV_MAX_TAINT];
+	uint32_t ntaints;
+	struct pp_diag_message messages[DEV_MESSAGES];
+	uint32_t msg_head, msg_count;
+	uint64_t messages_dropped;
+};
+
+struct pp_diag_device *pp_diag_device_create(const struct pp_diag_config *cfg)
+{
+	struct pp_diag_device *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	pthread_mutex_init(&d->lock, NULL);
+	d->cfg = *cfg;
+	if (!d->cfg.poll_threshold)
+		d->cfg.poll_threshold = 8;
+	pp_sink_diagnostics_source(pp_diag_snapshot);
+	return d;
+}
+
+void pp_diag_device_destroy(struct pp_diag_device *d)
+{
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < d->npools; i++) {
+		free(d->pools[i].seq);
+		free(d->pools[i].frame);
+	}
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+}
+
+uint64_t pp_diag_frame(struct pp_diag_device *d)
+{
+	pthread_mutex_lock(&d->lock);
+	uint64_t f = d->frame;
+	pthread_mutex_unlock(&d->lock);
+	return f;
+}
+
+uint64_t pp_diag_last_seq(struct pp_diag_device *d)
+{
+	pthread_mutex_lock(&d->lock);
+	uint64_t s = d->next_seq;
+	pthread_mutex_unlock(&d->lock);
+	return s;
+}
+
+uint32_t pp_diag_poll_threshold(const struct pp_diag_device *d)
+{
+	return d->cfg.poll_threshold;
+}
+
+/* Caller holds d->lock. */
+static void message_queue(struct pp_diag_device *d, const struct pp_diag_message *m)
+{
+	if (d->msg_count == DEV_MESSAGES) {
+		d->messages_dropped++;
+		return;
+	}
+	d->messages[(d->msg_head + d->msg_count++) % DEV_MESSAGES] = *m;
+}
+
+uint32_t pp_diag_messages_take(struct pp_diag_device *d, struct pp_diag_message *out, uint32_t max)
+{
+	uint32_t n = 0;
+	pthread_mutex_lock(&d->lock);
+	while (d->msg_count && n < max) {
+		out[n++] = d->messages[d->msg_head];
+		d->msg_head = (d->msg_head + 1) % DEV_MESSAGES;
+		d->msg_count--;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return n;
+}
+
+/* A new site: logged once, queued for the messengers, marked in the trace. Caller holds
+ * d->lock (not the site table's). */
+static void site_announce(struct pp_diag_device *d, const struct pp_diagnostic *s, const char *trace_name,
+			  const struct pp_diag_object *objs, uint32_t nobjs, enum pp_diag_rule rule, uint64_t frame)
+{
+	pp_log(PP_LOG_WARN, "%s (frame %llu, %s): %s Suggestion: %s", s->id, (unsigned long long)frame, s->site,
+	       s->message, s->suggestion);
+	struct pp_diag_message m = { .rule = rule };
+	snprintf(m.text, sizeof(m.text), "%s: %s Suggestion: %s [%s]", s->id, s->message, s->suggestion, s->site);
+	for (uint32_t i = 0; i < nobjs && m.nobjects < PP_DIAG_MAX_OBJECTS; i++)
+		if (objs[i].handle)
+			m.objects[m.nobjects++] = objs[i];
+	message_queue(d, &m);
+	if (trace_name)
+		pp_sink_diagnostic(trace_name, (uint32_t)syscall(SYS_gettid), now_ns());
+}
+
+/* ---- barrier findings -> sites ------------------------------------------------------------ */
+
+static void describe_resource(char *buf, size_t len, enum pp_diag_res_kind kind, uint64_t handle)
+{
+	if (kind == PP_RES_GLOBAL || !handle)
+		snprintf(buf, len, "memory");
+	else
+		snprintf(buf, len, "%s 0x%llx", kind == PP_RES_IMAGE ? "image" : "buffer", (unsigned long long)handle);
+}
+
+static void barrier_texts(const struct rec_barrier *b, enum pp_diag_rule rule, struct pp_diagnostic *out,
+			  const char *chain_site)
+{
+	char src[160], dst[160], sp[160], sc[160], res[64], sa[160], da[160], part[160];
+	pp_stage_names(b->src_raw, src, sizeof(src));
+	pp_stage_names(b->dst_raw, dst, sizeof(dst));
+	pp_stage_names(b->producers, sp, sizeof(sp));
+	pp_stage_names(b->dst_suggested, sc, sizeof(sc));
+	pp_access_names(b->src_access, sa, sizeof(sa));
+	pp_access_names(b->dst_access, da, sizeof(da));
+	describe_resource(res, sizeof(res), b->example_kind, b->example);
+	char src_sug[256], dst_sug[256];
+	pp_stage_names(b->producers_partial, part, sizeof(part));
+	if (b->producers)
+		snprintf(src_sug, sizeof(src_sug), "srcStageMask = %s", sp);
+	else if (b->producers_partial)
+		snprintf(src_sug, sizeof(src_sug),
+			 "srcStageMask = %s plus the stages that last used it before (the narrowest mask cannot be "
+			 "proven: %s)", part, b->producers_unproven);
+	else
+		snprintf(src_sug, sizeof(src_sug), "srcStageMask: the narrowest mask cannot be proven (%s)",
+			 b->producers_unproven ? b->producers_unproven : "no producer seen");
+	if (b->dst_suggested)
+		snprintf(dst_sug, sizeof(dst_sug), "dstStageMask = %s", sc);
+	else
+		snprintf(dst_sug, sizeof(dst_sug), "dstStageMask: the narrowest mask cannot be proven (%s)",
+			 b->consumers_unproven ? b->consumers_unproven : "no consumer seen");
+
+	switch (rule) {
+	case PP_DIAG_FULL_DRAIN:
+		snprintf(out->message, sizeof(out->message),
+			 "%s with srcStageMask %s -> dstStageMask %s is a full pipeline drain: every later command waits "
+			 "until every earlier command has finished, so no work on either side overlaps (on tile-based "
+			 "GPUs both hardware queues run dry).",
+			 b->api, src, dst);
+		snprintf(out->suggestion, sizeof(out->suggestion), "%s; %s.", src_sug, dst_sug);
+		break;
+	case PP_DIAG_DST_TOO_EARLY:
+		snprintf(out->message, sizeof(out->message),
+			 "%s with dstStageMask %s blocks stages earlier than the first real consumer of %s (%s): later "
+			 "work in those stages waits for nothing (on tile-based GPUs the next pass's vertex work waits for "
+			 "this pass's fragment work).",
+			 b->api, dst, res, sc);
+		snprintf(out->suggestion, sizeof(out->suggestion), "%s (keep dstAccessMask %s).", dst_sug, da);
+		break;
+	case PP_DIAG_SRC_TOO_LATE:
+		snprintf(out->message, sizeof(out->message),
+			 "%s with srcStageMask %s waits for every earlier stage, but the only producers of %s are %s.",
+			 b->api, src, res, sp);
+		snprintf(out->suggestion, sizeof(out->suggestion), "%s (keep srcAccessMask %s).", src_sug, sa);
+		break;
+	case PP_DIAG_READ_TO_READ:
+		snprintf(out->message, sizeof(out->message),
+			 "%s orders reads after reads (srcAccessMask %s, dstAccessMask %s) with no layout change: reads "
+			 "need no ordering between them, so this barrier only stalls (%s -> %s).",
+			 b->api, sa, da, src, dst);
+		snprintf(out->suggestion, sizeof(out->suggestion),
+			 "Remove it; order the reads after the last write with one barrier instead.");
+		break;
+	case PP_DIAG_DUPLICATE:
+		snprintf(out->message, sizeof(out->message),
+			 "%s is identical to the barrier right before it and no command was recorded in between: it "
+			 "has nothing left to order (%s -> %s).",
+			 b->api, src, dst);
+		snprintf(out->suggestion, sizeof(out->suggestion), "Remove the second barrier.");
+		break;
+	case PP_DIAG_CHAIN:
+		snprintf(out->message, sizeof(out->message),
+			 "%s makes vertex-side work (%s) wait for %s, which compute wrote after waiting for fragment work "
+			 "(%s): a fragment -> compute -> vertex chain serializes the fragment and non-fragment hardware "
+			 "queues of tile-based GPUs across frames.",
+			 b->api, sc[0] ? sc : dst, res, chain_site ? chain_site : "an earlier barrier");
+		snprintf(out->suggestion, sizeof(out->suggestion),
+			 "Consume the compute result in a FRAGMENT_SHADER, use the result of the frame before, or run "
+			 "the compute work so it does not depend on this frame's fragment output (async compute queue).");
+		break;
+	case PP_DIAG_SET_EVENT_WAIT:
+		snprintf(out->message, sizeof(out->message),
+			 "%s waits on an event set right before it with no command in between: a split barrier with "
+			 "nothing to overlap costs more than a pipeline barrier.",
+			 b->api);
+		snprintf(out->suggestion, sizeof(out->suggestion),
+			 "Record independent work between vkCmdSetEvent and the wait, or use vkCmdPipelineBarrier.");
+		break;
+	default:
+		break;
+	}
+}
+
+static uint64_t barrier_site_key(const struct pp_diag_device *d, enum pp_diag_rule rule, uint64_t cb, uint32_t bi)
+{
+	return mix64(mix64(mix64(d->cfg.sink_device_id + 1, rule + 1), cb), bi + 1);
+}
+
+/* fragment -> compute -> vertex: walks the recording's barriers and compute writes in order.
+ * Caller holds d->lock. */
+static void chain_evaluate(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t frame)
+{
+	uint32_t w = 0;
+	const char *frag_site = NULL;
+	for (uint32_t bi = 0; bi < r->nbarriers; bi++) {
+		struct rec_barrier *b = &r->barriers[bi];
+		/* Tainted resources whose geometry-side consumers this barrier makes wait. */
+		uint32_t dst = pp_stage_expand(b->dst_raw, true);
+		for (uint32_t i = b->first; i < b->first + b->n && (dst & PP_STAGE_GEOMETRY_SIDE); i++) {
+			const struct rec_entry *e = &r->entries[i];
+			if (!(e->consumers & PP_STAGE_GEOMETRY_SIDE) ||
+			    !(pp_stage_expand(b->src_raw, false) & PP_STAGE_COMPUTE))
+				continue;
+			for (uint32_t t = 0; t < d->ntaints; t++) {
+				struct taint *tn = &d->taints[t];
+				if ((e->kind == PP_RES_GLOBAL && tn->frame + TAINT_FRAMES >= frame) ||
+				    (tn->handle == e->handle && tn->kind == e->kind)) {
+					if (!(b->fired & (1u << PP_DIAG_CHAIN))) {
+						finding(b, PP_DIAG_CHAIN);
+						b->example = tn->handle;
+						b->example_kind = tn->kind;
+						b->dst_suggested = e->consumers & PP_STAGE_GEOMETRY_SIDE;
+					}
+					break;
+				}
+			}
+		}
+		/* Every compute dispatch after a fragment -> compute dependency waits for that
+		 * fragment work (the barrier's second scope covers all later compute work), so
+		 * what those dispatches write is tainted. */
+		if ((b->producers & PP_STAGE_FRAGMENT_SIDE) && (b->consumers & PP_STAGE_COMPUTE) &&
+		    (pp_stage_expand(b->dst_raw, true) & PP_STAGE_COMPUTE) && !frag_site)
+			frag_site = b->site;
+		uint64_t until = bi + 1 < r->nbarriers ? r->barriers[bi + 1].tick : UINT64_MAX;
+		for (; w < r->ncwrites && r->cwrites[w].tick < until; w++) {
+			if (!frag_site || r->cwrites[w].tick < b->tick)
+				continue;
+			const struct compute_write *cw = &r->cwrites[w];
+			struct taint *slot = NULL;
+			for (uint32_t t = 0; t < d->ntaints && !slot; t++)
+				if (d->taints[t].handle == cw->handle && d->taints[t].kind == cw->kind)
+					slot = &d->taints[t];
+			if (!slot && d->ntaints < DEV_MAX_TAINT)
+				slot = &d->taints[d->ntaints++];
+			if (!slot) {
+				/* Full: replace the oldest. */
+				slot = &d->taints[0];
+				for (uint32_t t = 1; t < d->ntaints; t++)
+					if (d->taints[t].frame < slot->frame)
+						slot = &d->taints[t];
+			}
+			slot->handle = cw->handle;
+			slot->kind = cw->kind;
+			slot->frame = frame;
+			snprintf(slot->site, sizeof(slot->site), "%s", frag_site);
+		}
+	}
+	/* Forget taints older than the chain can reach. */
+	for (uint32_t t = 0; t < d->ntaints;)
+		if (d->taints[t].frame + TAINT_FRAMES < frame)
+			d->taints[t] = d->taints[--d->ntaints];
+		else
+			t++;
+}
+
+static const char *chain_site_of(const struct pp_diag_device *d, const struct rec_barrier *b)
+{
+	for (uint32_t t = 0; t < d->ntaints; t++)
+		if (d->taints[t].handle == b->example && d->taints[t].kind == b->example_kind)
+			return d->taints[t].site;
+	return NULL;
+}
+
+uint32_t pp_diag_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_rec *r, uint64_t cb,
+				 struct pp_diag_cost_probe *out, uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint32_t bi = 0; bi < r->nbarriers; bi++) {
+		const struct rec_barrier *b = &r->barriers[bi];
+		if (!b->fired || b->ts_before == PP_DIAG_NO_SLOT || b->ts_after == PP_DIAG_NO_SLOT)
+			continue;
+		for (uint32_t rule = 0; rule <= PP_DIAG_SET_EVENT_WAIT && n < max; rule++)
+			if (b->fired & (1u << rule))
+				out[n++] = (struct pp_diag_cost_probe){ barrier_site_key(d, rule, cb, b->index), b->ts_before,
+									b->ts_after };
+	}
+	return n;
+}
+
+/* Counts the findings of one submitted recording. Caller holds d->lock. */
+static void rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame)
+{
+	for (uint32_t bi = 0; bi < r->nbarriers; bi++) {
+		struct rec_barrier *b = &r->barriers[bi];
+		for (uint32_t rule = 0; b->fired && rule <= PP_DIAG_SET_EVENT_WAIT; rule++) {
+			if (!(b->fired & (1u << rule)))
+				continue;
+			uint64_t key = barrier_site_key(d, rule, cb, b->index);
+			pthread_mutex_lock(&g_sites.lock);
+			struct site *s = site_find_locked(key);
+			bool created = false;
+			if (!s && (s = site_insert_locked(key))) {
+				created = true;
+				snprintf(s->d.id, sizeof(s->d.id), "%s", rule_ids[rule]);
+				s->d.device_id = d->cfg.sink_device_id;
+				snprintf(s->d.site, sizeof(s->d.site), "%s", b->site);
+				barrier_texts(b, rule, &s->d, rule == PP_DIAG_CHAIN ? chain_site_of(d, b) : NULL);
+				s->d.cost_kind = "gpu_barrier_stall";
+				s->d.cost_unavailable = !d->cfg.barrier_cost ? "barrier_cost setting is off"
+							: b->in_render_pass ? "barrier inside a render pass: not measured"
+							: b->ts_before == PP_DIAG_NO_SLOT
+								? "no timestamps in this command buffer"
+								: "not measured yet";
+			}
+			struct pp_diagnostic copy;
+			const char *trace_name = NULL;
+			if (s) {
+				site_count_locked(s, frame, 1);
+				if (created) {
+					snprintf(s->trace_name, sizeof(s->trace_name), "%s @ %s", s->d.id, s->d.site);
+					trace_name = s->trace_name;
+					copy = s->d;
+				}
+			}
+			pthread_mutex_unlock(&g_sites.lock);
+			if (created) {
+				struct pp_diag_object objs[2] = {
+					{ PP_OBJ_COMMAND_BUFFER, cb },
+					{ b->example_kind == PP_RES_IMAGE ? PP_OBJ_IMAGE
+					  : b->example_kind == PP_RES_BUFFER ? PP_OBJ_BUFFER : PP_OBJ_NONE,
+					  b->example_kind == PP_RES_GLOBAL ? 0 : b->example },
+				};
+				site_announce(d, &copy, trace_name, objs, 2, rule, frame);
+			}
+		}
+	}
+}
+
+static struct pool_rec *pool_find(struct pp_diag_device *d, uint64_t pool, uint32_t need, bool create)
+{
+	for (uint32_t i = 0; i < d->npools; i++)
+		if (d->pools[i].pool == pool) {
+			struct pool_rec *p = &d->pools[i];
+			if (need > p->nqueries && create && need <= DEV_MAX_POOL_QUERIES) {
+				uint64_t *s = realloc(p->seq, need * sizeof(*s));
+				uint64_t *f = s ? realloc(p->frame, need * sizeof(*f)) : NULL;
+				if (s)
+					p->seq = s;
+				if (!s || !f)
+					return need <= p->nqueries ? p : NULL;
+				p->frame = f;
+				memset(p->seq + p->nqueries, 0, (need - p->nqueries) * sizeof(*s));
+				memset(p->frame + p->nqueries, 0, (need - p->nqueries) * sizeof(*f));
+				p->nqueries = need;
+			}
+			return p;
+		}
+	if (!create || d->npools == DEV_MAX_POOLS || need > DEV_MAX_POOL_QUERIES)
+		return NULL;
+	struct pool_rec *p = &d->pools[d->npools];
+	p->pool = pool;
+	p->seq = calloc(need ? need : 1, sizeof(*p->seq));
+	p->frame = calloc(need ? need : 1, sizeof(*p->frame));
+	if (!p->seq || !p->frame) {
+		free(p->seq);
+		free(p->frame);
+		return NULL;
+	}
+	p->nqueries = need;
+	d->npools++;
+	return p;
+}
+
+uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
+			const uint64_t *cbs)
+{
+	pthread_mutex_lock(&d->lock);
+	if (!d->only_queue)
+		d->only_queue = queue;
+	else if (d->only_queue != queue)
+		d->many_queues = true;
+	if (!d->frame_open) {
+		d->frame_open = true;
+		d->frame = d->next_frame++;
+	}
+	uint64_t seq = ++d->next_seq;
+	for (uint32_t i = 0; i < n; i++) {
+		struct pp_diag_rec *r = recs[i];
+		if (!r)
+			continue;
+		if (!r->closed) {
+			rec_close(r);
+			chain_evaluate(d, r, d->frame);
+			rec_compact(r);
+		}
+		rec_count(d, r, cbs[i], d->frame);
+		for (uint32_t q = 0; q < r->nqueries; q++) {
+			const struct query_write *w = &r->queries[q];
+			struct pool_rec *p = pool_find(d, w->pool, w->first + w->count, true);
+			for (uint32_t k = w->first; p && k < w->first + w->count && k < p->nqueries; k++) {
+				p->seq[k] = seq;
+				p->frame[k] = d->frame;
+			}
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	return seq;
+}
+
+static void frame_close_locked(struct pp_diag_device *d)
+{
+	if (!d->frame_open)
+		return;
+	d->frame_open = false;
+	frame_stat_close(d->cfg.sink_device_id);
+}
+
+void pp_diag_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_frame_label)
+{
+	pthread_mutex_lock(&d->lock);
+	if (fence) {
+		struct fence_rec *f = NULL;
+		for (uint32_t i = 0; i < d->nfences && !f; i++)
+			if (d->fences[i].fence == fence)
+				f = &d->fences[i];
+		if (!f && d->nfences < DEV_MAX_FENCES)
+			f = &d->fences[d->nfences++];
+		if (!f) {
+			f = &d->fences[0];
+			for (uint32_t i = 1; i < d->nfences; i++)
+				if (d->fences[i].seq < f->seq)
+					f = &d->fences[i];
+		}
+		*f = (struct fence_rec){ fence, d->next_seq, d->frame };
+	}
+	switch ((enum pp_frame_delimiter)d->cfg.frame_delimiter) {
+	case PP_FRAME_SUBMIT:
+		frame_close_locked(d);
+		break;
+	case PP_FRAME_AUTO:
+		if (!d->presented && fence)
+			frame_close_locked(d);
+		break;
+	case PP_FRAME_LABEL:
+		if (saw_frame_label)
+			frame_close_locked(d);
+		break;
+	case PP_FRAME_PRESENT:
+		break;
+	}
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_present(struct pp_diag_device *d)
+{
+	pthread_mutex_lock(&d->lock);
+	if (d->cfg.frame_delimiter == PP_FRAME_AUTO || d->cfg.frame_delimiter == PP_FRAME_PRESENT) {
+		d->presented = true;
+		frame_close_locked(d);
+	}
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* ---- blocking waits ------------------------------------------------------------------------ */
+
+void pp_diag_completed(struct pp_diag_device *d, uint64_t seq)
+{
+	pthread_mutex_lock(&d->lock);
+	if (seq > d->completed)
+		d->completed = seq;
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_queue_idle(struct pp_diag_device *d, uint64_t queue)
+{
+	pthread_mutex_lock(&d->lock);
+	if (!d->many_queues && d->only_queue == queue)
+		d->completed = d->next_seq;
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_fence_reset(struct pp_diag_device *d, uint64_t fence)
+{
+	pthread_mutex_lock(&d->lock);
+	for (uint32_t i = 0; i < d->nfences; i++)
+		if (d->fences[i].fence == fence) {
+			d->fences[i] = d->fences[--d->nfences];
+			break;
+		}
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_queries_host_reset(struct pp_diag_device *d, uint64_t pool, uint32_t first, uint32_t count)
+{
+	pthread_mutex_lock(&d->lock);
+	struct pool_rec *p = pool_find(d, pool, 0, false);
+	for (uint32_t k = first; p && k < first + count && k < p->nqueries; k++)
+		p->seq[k] = p->frame[k] = 0;
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* Caller holds d->lock. */
+static enum pp_diag_wait_verdict verdict_of(const struct pp_diag_device *d, uint64_t seq, uint64_t frame)
+{
+	if (!seq)
+		return PP_WAIT_UNSUBMITTED;
+	if (seq <= d->completed)
+		return PP_WAIT_FINE;
+	if (frame == d->frame)
+		return PP_WAIT_CURRENT_FRAME;
+	return PP_WAIT_NOT_COMPLETE;
+}
+
+enum pp_diag_wait_verdict pp_diag_fence_check(struct pp_diag_device *d, uint64_t fence, uint64_t *seq)
+{
+	enum pp_diag_wait_verdict v = PP_WAIT_UNKNOWN;
+	*seq = 0;
+	pthread_mutex_lock(&d->lock);
+	for (uint32_t i = 0; i < d->nfences; i++)
+		if (d->fences[i].fence == fence) {
+			*seq = d->fences[i].seq;
+			v = verdict_of(d, d->fences[i].seq, d->fences[i].frame);
+			break;
+		}
+	pthread_mutex_unlock(&d->lock);
+	return v;
+}
+
+enum pp_diag_wait_verdict pp_diag_query_check(struct pp_diag_device *d, uint64_t pool, uint32_t first, uint32_t count,
+					      uint64_t *seq)
+{
+	enum pp_diag_wait_verdict worst = PP_WAIT_UNKNOWN;
+	*seq = 0;
+	pthread_mutex_lock(&d->lock);
+	struct pool_rec *p = pool_find(d, pool, 0, false);
+	if (p) {
+		worst = PP_WAIT_FINE;
+		for (uint32_t k = first; k < first + count; k++) {
+			uint64_t s = k < p->nqueries ? p->seq[k] : 0, f = k < p->nqueries ? p->frame[k] : 0;
+			enum pp_diag_wait_verdict v = verdict_of(d, s, f);
+			/* Precedence: would-deadlock, then this frame, then not complete. */
+			static const int rank[] = { [PP_WAIT_FINE] = 0, [PP_WAIT_NOT_COMPLETE] = 1,
+						    [PP_WAIT_CURRENT_FRAME] = 2, [PP_WAIT_UNSUBMITTED] = 3,
+						    [PP_WAIT_UNKNOWN] = 0 };
+			if (rank[v] > rank[worst]) {
+				worst = v;
+				*seq = s;
+			}
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	return worst;
+}
+
+static const char *blocking_message(enum pp_diag_rule rule)
+{
+	switch (rule) {
+	case PP_DIAG_QUERY_WAIT:
+		return "vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT waits for queries whose submission has not "
+		       "finished: the CPU stalls until the GPU is done, and the GPU then idles until the next submission "
+		       "(the pipeline between CPU and GPU drains, like glFinish).";
+	case PP_DIAG_QUERY_WAIT_UNSUBMITTED:
+		return "vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT on queries that no submitted command buffer "
+		       "writes: the wait cannot finish until such a submission happens (a deadlock if none comes).";
+	case PP_DIAG_FENCE_WAIT:
+		return "vkWaitForFences on the fence of a submission of the latest frame: the CPU cannot prepare the next "
+		       "frame while the GPU works on this one, and the GPU idles while the CPU prepares it.";
+	case PP_DIAG_QUEUE_WAIT_IDLE:
+		return "vkQueueWaitIdle inside the frame loop (it recurs in later frames): it drains the queue every "
+		       "time and serializes CPU and GPU.";
+	case PP_DIAG_DEVICE_WAIT_IDLE:
+		return "vkDeviceWaitIdle inside the frame loop (it recurs in later frames): it drains every queue every "
+		       "time and serializes CPU and GPU.";
+	case PP_DIAG_POLLING:
+		return "a tight polling loop: the same object was polled repeatedly within one frame while the GPU had "
+		       "not finished, burning a CPU core.";
+	default:
+		return "";
+	}
+}
+
+static const char *blocking_suggestion(enum pp_diag_rule rule)
+{
+	switch (rule) {
+	case PP_DIAG_QUERY_WAIT:
+		return "Read query results two or more frames later without WAIT_BIT (WITH_AVAILABILITY_BIT, retry next "
+		       "frame), or after the fence of their submission.";
+	case PP_DIAG_QUERY_WAIT_UNSUBMITTED:
+		return "Submit the command buffer that writes the queries before waiting on them, or read without "
+		       "WAIT_BIT.";
+	case PP_DIAG_FENCE_WAIT:
+		return "Keep two or more frames in flight: one fence per frame, wait on the fence of frame N-2 before "
+		       "reusing its resources.";
+	case PP_DIAG_QUEUE_WAIT_IDLE:
+	case PP_DIAG_DEVICE_WAIT_IDLE:
+		return "Synchronize with per-frame fences (and semaphores between queues); keep idle waits for start-up, "
+		       "resize and shutdown.";
+	case PP_DIAG_POLLING:
+		return "Wait once (vkWaitForFences with a timeout) where the result is needed, or do useful work and "
+		       "read results of older frames.";
+	default:
+		return "";
+	}
+}
+
+uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_blocking *b)
+{
+	uint64_t key = mix64(mix64(d->cfg.sink_device_id + 1, b->rule + 101), b->site_key);
+	uint64_t counted = 0;
+	pthread_mutex_lock(&d->lock);
+	uint64_t frame = d->frame;
+	pthread_mutex_lock(&g_sites.lock);
+	struct site *s = site_find_locked(key);
+	pthread_mutex_unlock(&g_sites.lock);
+	uint64_t extra = 0, extra_cpu = 0, extra_frame = 0;
+	if (!s && b->steady_state) {
+		/* A wait counts once its site recurs in a later frame: start-up and shutdown waits
+		 * happen once. */
+		struct pending_site *p = NULL, *free_slot = NULL;
+		for (uint32_t i = 0; i < DEV_MAX_PENDING; i++) {
+			if (d->pending[i].used && d->pending[i].key == key)
+				p = &d->pending[i];
+			else if (!d->pending[i].used && !free_slot)
+				free_slot = &d->pending[i];
+		}
+		if (!p) {
+			if (!free_slot) {
+				free_slot = &d->pending[0];
+				for (uint32_t i = 1; i < DEV_MAX_PENDING; i++)
+					if (d->pending[i].frame < free_slot->frame)
+						free_slot = &d->pending[i];
+			}
+			*free_slot = (struct pending_site){ key, frame, b->cpu_ns, true };
+			pthread_mutex_unlock(&d->lock);
+			return 0;
+		}
+		if (p->frame == frame) {
+			p->cpu_ns += b->cpu_ns;
+			pthread_mutex_unlock(&d->lock);
+			return 0;
+		}
+		extra = 1;
+		extra_cpu = p->cpu_ns;
+		extra_frame = p->frame;
+		p->used = false;
+	}
+	pthread_mutex_lock(&g_sites.lock);
+	bool created = false;
+	if (!s && (s = site_insert_locked(key))) {
+		created = true;
+		snprintf(s->d.id, sizeof(s->d.id), "%s", rule_ids[b->rule]);
+		s->d.device_id = d->cfg.sink_device_id;
+		snprintf(s->d.site, sizeof(s->d.site), "%s", b->site ? b->site : "");
+		snprintf(s->d.message, sizeof(s->d.message), "%s%s%s", blocking_message(b->rule),
+			 b->detail ? " " : "", b->detail ? b->detail : "");
+		snprintf(s->d.suggestion, sizeof(s->d.suggestion), "%s", blocking_suggestion(b->rule));
+		s->d.cost_kind = "cpu_blocked";
+		s->d.gpu_idle_unavailable = "no GPU timestamps around this wait yet";
+		if (extra) {
+			/* the first occurrence, now confirmed; it belonged to an earlier frame */
+			site_count_locked(s, extra_frame, extra);
+			s->cost_sum += extra_cpu;
+			s->cost_frames++;
+			s->cost_last_frame = extra_frame;
+		}
+	}
+	struct pp_diagnostic copy;
+	const char *trace_name = NULL;
+	if (s) {
+		site_count_locked(s, frame, 1);
+		if (!s->cost_frames || s->cost_last_frame != frame)
+			s->cost_frames++;
+		s->cost_last_frame = frame;
+		s->cost_sum += b->cpu_ns;
+		counted = key;
+		if (created) {
+			snprintf(s->trace_name, sizeof(s->trace_name), "%s @ %s", s->d.id, s->d.site);
+			trace_name = s->trace_name;
+			copy = s->d;
+		}
+	}
+	pthread_mutex_unlock(&g_sites.lock);
+	if (created)
+		site_announce(d, &copy, trace_name, b->objects, b->nobjects, b->rule, frame);
+	pthread_mutex_unlock(&d->lock);
+	return counted;
+}
+
+uint32_t pp_diag_poll(struct pp_diag_device *d, enum pp_diag_object_kind kind, uint64_t handle, uint64_t now,
+		      uint64_t *since)
+{
+	pthread_mutex_lock(&d->lock);
+	struct poll_rec *p = NULL, *victim = &d->polls[0];
+	for (uint32_t i = 0; i < DEV_MAX_POLLS && !p; i++) {
+		if (d->polls[i].handle == handle && d->polls[i].kind == kind)
+			p = &d->polls[i];
+		else if (d->polls[i].frame < victim->frame || !d->polls[i].handle)
+			victim = &d->polls[i];
+	}
+	if (!p) {
+		p = victim;
+		*p = (struct poll_rec){ kind, handle, d->frame, now, 0 };
+	}
+	if (p->frame != d->frame) {
+		p->frame = d->frame;
+		p->count = 0;
+	}
+	if (!p->count)
+		p->since = now;
+	uint32_t n = ++p->count;
+	*since = p->since;
+	pthread_mutex_unlock(&d->lock);
+	return n;
+}

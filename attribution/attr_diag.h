@@ -1,0 +1,325 @@
+#pragma once
+/* Diagnostics rules, API-neutral (tracker issue 5; docs/diagnostics.md).
+ *
+ * Barrier analysis. The intercept describes what one command buffer recording does, in
+ * order: barriers (with the resources they cover), precise resource uses it can see at bind
+ * time (descriptor sets, vertex/index buffers: handle + stages), and anonymous work it can
+ * only count (copies, draws, dispatches, render pass attachments whose resources it cannot
+ * name). A barrier is judged lazily, when the window of commands it orders has been seen:
+ * when a later barrier covers the same resource again, or when the recording is closed at
+ * its first submission. Findings stay with the recording and are counted again every time
+ * it is submitted.
+ *
+ * Blocking waits. Submissions get a sequence number and a frame index (mirroring the frame
+ * delimiter of attr_device.c); fences and queries remember the submission that last
+ * signalled / wrote them; waits are judged against the frame they happen in.
+ *
+ * Delivery. Findings are deduplicated per site into one process-wide table (bounded:
+ * PP_DIAG_MAX_SITES, then counted as "other"); the first occurrence of a site is logged once
+ * at warn level and queued for the application's debug messengers; report.json lists the
+ * table (pp_diag_snapshot).
+ *
+ * Threads: a recording is only touched by the thread recording it (Vulkan's rule); a
+ * pp_diag_device has one mutex; the site table another. Nothing here blocks on the GPU. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pp_model.h"
+
+/* ---- stages and accesses --------------------------------------------------------------- */
+
+/* Pipeline stages in logical order (graphics: TOP..COLOR_OUTPUT..BOTTOM). */
+enum {
+	PP_STAGE_TOP = 1u << 0,
+	PP_STAGE_DRAW_INDIRECT = 1u << 1,
+	PP_STAGE_VERTEX_INPUT = 1u << 2,
+	PP_STAGE_VERTEX_SHADER = 1u << 3,
+	PP_STAGE_TESS_CONTROL = 1u << 4,
+	PP_STAGE_TESS_EVAL = 1u << 5,
+	PP_STAGE_GEOMETRY = 1u << 6,
+	PP_STAGE_EARLY_FRAGMENT_TESTS = 1u << 7,
+	PP_STAGE_FRAGMENT_SHADER = 1u << 8,
+	PP_STAGE_LATE_FRAGMENT_TESTS = 1u << 9,
+	PP_STAGE_COLOR_OUTPUT = 1u << 10,
+	PP_STAGE_COMPUTE = 1u << 11,
+	PP_STAGE_TRANSFER = 1u << 12,
+	PP_STAGE_BOTTOM = 1u << 13,
+	PP_STAGE_HOST = 1u << 14,
+	PP_STAGE_ALL_GRAPHICS = 1u << 15,
+	PP_STAGE_ALL_COMMANDS = 1u << 16,
+	PP_STAGE_OTHER = 1u << 17, /* stages not modelled: ray tracing, video, mesh, ... */
+};
+#define PP_STAGE_PRE_RASTER \
+	(PP_STAGE_VERTEX_SHADER | PP_STAGE_TESS_CONTROL | PP_STAGE_TESS_EVAL | PP_STAGE_GEOMETRY)
+#define PP_STAGE_FRAGMENT_SIDE                                                                   \
+	(PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_FRAGMENT_SHADER | PP_STAGE_LATE_FRAGMENT_TESTS | \
+	 PP_STAGE_COLOR_OUTPUT)
+#define PP_STAGE_GEOMETRY_SIDE (PP_STAGE_DRAW_INDIRECT | PP_STAGE_VERTEX_INPUT | PP_STAGE_PRE_RASTER)
+#define PP_STAGE_GRAPHICS (PP_STAGE_GEOMETRY_SIDE | PP_STAGE_FRAGMENT_SIDE)
+/* Every stage that executes work. */
+#define PP_STAGE_WORK (PP_STAGE_GRAPHICS | PP_STAGE_COMPUTE | PP_STAGE_TRANSFER | PP_STAGE_OTHER)
+
+/* The stages a mask really covers: ALL_GRAPHICS / ALL_COMMANDS spelled out; in the first
+ * scope BOTTOM means everything and TOP nothing, in the second scope TOP means everything
+ * and BOTTOM nothing. */
+uint32_t pp_stage_expand(uint32_t stages, bool second_scope);
+/* "VERTEX_SHADER|FRAGMENT_SHADER" (Vulkan's names without prefix/suffix); "NONE" for 0. */
+size_t pp_stage_names(uint32_t stages, char *buf, size_t len);
+
+enum {
+	PP_ACCESS_INDIRECT_READ = 1u << 0,
+	PP_ACCESS_INDEX_READ = 1u << 1,
+	PP_ACCESS_VERTEX_READ = 1u << 2,
+	PP_ACCESS_UNIFORM_READ = 1u << 3,
+	PP_ACCESS_INPUT_ATTACHMENT_READ = 1u << 4,
+	PP_ACCESS_SHADER_READ = 1u << 5,
+	PP_ACCESS_SHADER_WRITE = 1u << 6,
+	PP_ACCESS_COLOR_READ = 1u << 7,
+	PP_ACCESS_COLOR_WRITE = 1u << 8,
+	PP_ACCESS_DEPTH_READ = 1u << 9,
+	PP_ACCESS_DEPTH_WRITE = 1u << 10,
+	PP_ACCESS_TRANSFER_READ = 1u << 11,
+	PP_ACCESS_TRANSFER_WRITE = 1u << 12,
+	PP_ACCESS_HOST_READ = 1u << 13,
+	PP_ACCESS_HOST_WRITE = 1u << 14,
+	PP_ACCESS_MEMORY_READ = 1u << 15,
+	PP_ACCESS_MEMORY_WRITE = 1u << 16,
+	PP_ACCESS_OTHER_READ = 1u << 17,
+	PP_ACCESS_OTHER_WRITE = 1u << 18,
+};
+#define PP_ACCESS_WRITES                                                                     \
+	(PP_ACCESS_SHADER_WRITE | PP_ACCESS_COLOR_WRITE | PP_ACCESS_DEPTH_WRITE |             \
+	 PP_ACCESS_TRANSFER_WRITE | PP_ACCESS_HOST_WRITE | PP_ACCESS_MEMORY_WRITE | PP_ACCESS_OTHER_WRITE)
+/* The stages that can perform these accesses. */
+uint32_t pp_access_stages(uint32_t access);
+size_t pp_access_names(uint32_t access, char *buf, size_t len);
+
+/* Image layouts, by what they allow. */
+enum pp_diag_layout {
+	PP_LAYOUT_UNDEFINED = 0,
+	PP_LAYOUT_GENERAL,
+	PP_LAYOUT_COLOR_ATTACHMENT,
+	PP_LAYOUT_DEPTH_ATTACHMENT,
+	PP_LAYOUT_DEPTH_READ_ONLY,
+	PP_LAYOUT_SHADER_READ,
+	PP_LAYOUT_TRANSFER_SRC,
+	PP_LAYOUT_TRANSFER_DST,
+	PP_LAYOUT_PRESENT,
+	PP_LAYOUT_OTHER,
+};
+
+enum pp_diag_res_kind { PP_RES_GLOBAL = 0, PP_RES_IMAGE, PP_RES_BUFFER };
+
+/* ---- recordings ------------------------------------------------------------------------- */
+
+/* One memory, buffer or image barrier of a barrier call. Stages are per barrier (the call's
+ * masks for vkCmdPipelineBarrier, the struct's for vkCmdPipelineBarrier2). */
+struct pp_diag_barrier_res {
+	enum pp_diag_res_kind kind;
+	uint64_t handle;   /* 0 for global memory barriers */
+	uint32_t src_stages, dst_stages;
+	uint32_t src_access, dst_access;
+	enum pp_diag_layout old_layout, new_layout;
+	bool queue_transfer; /* a queue family ownership transfer */
+	uint32_t format_bucket; /* images: pp_diag_format_bucket() of the format; 0: unknown */
+};
+
+struct pp_diag_barrier {
+	const char *api;   /* "vkCmdPipelineBarrier", "vkCmdPipelineBarrier2", "vkCmdWaitEvents", ... */
+	uint32_t src_stages, dst_stages; /* the call's masks (union over its barriers for *2) */
+	bool by_region;
+	uint32_t nres;
+	const struct pp_diag_barrier_res *res;
+	uint32_t nevents;  /* vkCmdWaitEvents: the events waited on */
+	const uint64_t *events;
+	const char *site;  /* where it is, for people: copied */
+	uint32_t ts_before, ts_after; /* barrier_cost timestamp slots, or PP_DIAG_NO_SLOT */
+	bool in_render_pass;
+};
+#define PP_DIAG_NO_SLOT UINT32_MAX
+
+/* Anonymous work the intercept counted between two of its hooks (resources unknown). */
+enum {
+	PP_WORK_TRANSFER = 1u << 0,         /* copies, blits, resolves, fills, updates, clears */
+	PP_WORK_DRAW = 1u << 1,             /* draws; the bound pipeline's stages come along */
+	PP_WORK_DISPATCH = 1u << 2,
+	PP_WORK_INDIRECT = 1u << 3,         /* some buffer was read as indirect arguments */
+	PP_WORK_COLOR_ATTACHMENT = 1u << 4, /* a render pass with color attachments began */
+	PP_WORK_DEPTH_ATTACHMENT = 1u << 5, /* ... with a depth/stencil attachment */
+	PP_WORK_UNKNOWN = 1u << 6,          /* anything may have been used (secondaries executed) */
+	PP_WORK_UNKNOWN_DESCRIPTORS = 1u << 7, /* descriptors with contents not known were bound */
+	PP_WORK_BITS = 8,
+};
+
+struct pp_diag_rec;
+struct pp_diag_device;
+
+struct pp_diag_rec *pp_diag_rec_create(void);
+void pp_diag_rec_destroy(struct pp_diag_rec *r);
+/* Forgets everything: the command buffer is being recorded anew. */
+void pp_diag_rec_reset(struct pp_diag_rec *r);
+/* Whether the recording was closed (submitted at least once). */
+bool pp_diag_rec_closed(const struct pp_diag_rec *r);
+
+/* Work since the previous call: PP_WORK_* bits; draw_stages: stages the draws ran (bound
+ * pipeline); unknown_stages: stages of bound descriptors whose contents are unknown;
+ * attachment_formats: pp_diag_format_bucket() bits of the render pass attachments begun (0
+ * with PP_WORK_*_ATTACHMENT: formats unknown, any image may be an attachment). */
+void pp_diag_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t draw_stages, uint32_t unknown_stages,
+		      uint32_t attachment_formats);
+/* One of 32 buckets for an image format name ("R8G8B8A8_UNORM"): an image can only be the
+ * attachment of a pass with an attachment of its format. */
+uint32_t pp_diag_format_bucket(const char *format_name);
+/* A resource used by the work that follows, at these stages (bound descriptors, vertex and
+ * index buffers). write: the use may write it (storage descriptors). */
+void pp_diag_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle, uint32_t stages,
+		     bool write);
+/* A barrier call; returns its index in the recording. vkCmdWaitEvents: b->events set. */
+uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, const struct pp_diag_barrier *b);
+void pp_diag_rec_event_set(struct pp_diag_rec *r, uint64_t event);
+/* Queries written (timestamps) or reset in the recording: they belong to its submissions. */
+void pp_diag_rec_queries(struct pp_diag_rec *r, uint64_t pool, uint32_t first, uint32_t count);
+
+/* ---- findings --------------------------------------------------------------------------- */
+
+enum pp_diag_rule {
+	PP_DIAG_FULL_DRAIN = 0,
+	PP_DIAG_DST_TOO_EARLY,
+	PP_DIAG_SRC_TOO_LATE,
+	PP_DIAG_READ_TO_READ,
+	PP_DIAG_DUPLICATE,
+	PP_DIAG_CHAIN,
+	PP_DIAG_SET_EVENT_WAIT,
+	PP_DIAG_QUERY_WAIT,
+	PP_DIAG_QUERY_WAIT_UNSUBMITTED,
+	PP_DIAG_FENCE_WAIT,
+	PP_DIAG_QUEUE_WAIT_IDLE,
+	PP_DIAG_DEVICE_WAIT_IDLE,
+	PP_DIAG_POLLING,
+	PP_DIAG_RULE_COUNT
+};
+/* "PASSPROBE-Barrier-FullPipelineDrain", ... */
+const char *pp_diag_rule_id(enum pp_diag_rule rule);
+bool pp_diag_rule_is_barrier(enum pp_diag_rule rule);
+
+/* Objects a finding names, for the debug messengers. */
+enum pp_diag_object_kind {
+	PP_OBJ_NONE = 0,
+	PP_OBJ_COMMAND_BUFFER,
+	PP_OBJ_QUEUE,
+	PP_OBJ_IMAGE,
+	PP_OBJ_BUFFER,
+	PP_OBJ_QUERY_POOL,
+	PP_OBJ_FENCE,
+	PP_OBJ_EVENT,
+	PP_OBJ_DEVICE,
+};
+#define PP_DIAG_MAX_OBJECTS 4
+struct pp_diag_object {
+	enum pp_diag_object_kind kind;
+	uint64_t handle;
+};
+
+/* A message for the application's debug messengers (first occurrence of a site). */
+struct pp_diag_message {
+	enum pp_diag_rule rule;
+	char text[768];
+	uint32_t nobjects;
+	struct pp_diag_object objects[PP_DIAG_MAX_OBJECTS];
+};
+
+/* ---- devices ---------------------------------------------------------------------------- */
+
+struct pp_diag_config {
+	uint32_t sink_device_id;
+	int frame_delimiter;  /* enum pp_frame_delimiter */
+	bool barrier_cost;
+	uint32_t poll_threshold; /* polls of one object within a frame that make a loop; 0: 8 */
+};
+
+struct pp_diag_device *pp_diag_device_create(const struct pp_diag_config *cfg);
+void pp_diag_device_destroy(struct pp_diag_device *d);
+
+/* Submission of one batch (one VkSubmitInfo): closes the recordings not yet closed, counts
+ * their findings, assigns a sequence number (returned) and remembers which queries the
+ * recordings write. cb_handles[i] names recs[i] (NULL recs are skipped). */
+uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
+			const uint64_t *cb_handles);
+/* After a submit call: the fence it signals (0: none) belongs to its last batch; applies
+ * the frame delimiter like attr_device.c. */
+void pp_diag_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_frame_label);
+void pp_diag_present(struct pp_diag_device *d);
+/* Index of the latest frame (the open one, or the last closed one before a new submission). */
+uint64_t pp_diag_frame(struct pp_diag_device *d);
+
+/* A measured cost for a site (barrier stall, GPU idle after a wait), credited to the frame
+ * it occurred in. key: from a finding (pp_diag_cost_key) or a blocking report. */
+void pp_diag_site_cost(uint64_t key, uint64_t ns, uint64_t frame);
+void pp_diag_site_gpu_idle(uint64_t key, uint64_t ns, uint64_t frame);
+
+/* Barrier findings of a closed recording that have timestamp slots: for the intercept to
+ * read later (barrier_cost). Returns how many were written to out. */
+struct pp_diag_cost_probe {
+	uint64_t key;
+	uint32_t ts_before, ts_after;
+};
+uint32_t pp_diag_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_rec *r, uint64_t cb_handle,
+				 struct pp_diag_cost_probe *out, uint32_t max);
+
+/* ---- blocking waits ---------------------------------------------------------------------- */
+
+/* Known to have completed: every submission up to seq (a fence or idle wait returned). */
+void pp_diag_completed(struct pp_diag_device *d, uint64_t seq);
+/* A queue went idle: its submissions completed (known for all only while one queue submits). */
+void pp_diag_queue_idle(struct pp_diag_device *d, uint64_t queue);
+uint64_t pp_diag_last_seq(struct pp_diag_device *d);
+/* The application reset a fence (it no longer names a submission). */
+void pp_diag_fence_reset(struct pp_diag_device *d, uint64_t fence);
+/* Queries reset on the host: no submission writes them any more. */
+void pp_diag_queries_host_reset(struct pp_diag_device *d, uint64_t pool, uint32_t first, uint32_t count);
+
+enum pp_diag_wait_verdict {
+	PP_WAIT_FINE = 0,
+	PP_WAIT_CURRENT_FRAME,  /* the awaited submission belongs to the latest frame */
+	PP_WAIT_NOT_COMPLETE,   /* an older submission not known to have completed */
+	PP_WAIT_UNSUBMITTED,    /* no submitted command buffer writes it: would never finish */
+	PP_WAIT_UNKNOWN,        /* passprobe does not know who writes it */
+};
+/* Judges a wait on a fence (before it goes down). *seq: the fence's submission. */
+enum pp_diag_wait_verdict pp_diag_fence_check(struct pp_diag_device *d, uint64_t fence, uint64_t *seq);
+enum pp_diag_wait_verdict pp_diag_query_check(struct pp_diag_device *d, uint64_t pool, uint32_t first,
+					      uint32_t count, uint64_t *seq);
+
+/* One occurrence of a blocking call that a rule flagged. */
+struct pp_diag_blocking {
+	enum pp_diag_rule rule;
+	uint64_t site_key;    /* call site (return address) and function */
+	const char *site;     /* for people */
+	const char *detail;   /* what was waited on, e.g. "fence of submission 12 (frame 3)" */
+	uint64_t cpu_ns;      /* CPU time blocked in the call */
+	bool steady_state;    /* count only once the site recurs in a later frame */
+	uint32_t nobjects;
+	struct pp_diag_object objects[PP_DIAG_MAX_OBJECTS];
+};
+/* Returns the site's key (for pp_diag_site_gpu_idle), 0 when not counted (yet). */
+uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_blocking *b);
+
+/* A non-blocking status poll of an object that was not ready (kind: PP_OBJ_FENCE, ...).
+ * Returns the number of such polls of this object in the current frame; *since: when the
+ * first of them happened. */
+uint32_t pp_diag_poll(struct pp_diag_device *d, enum pp_diag_object_kind kind, uint64_t handle, uint64_t now_ns,
+		      uint64_t *since_ns);
+uint32_t pp_diag_poll_threshold(const struct pp_diag_device *d);
+
+/* ---- delivery --------------------------------------------------------------------------- */
+
+/* Takes up to max queued messenger messages of this device (app thread, at a boundary). */
+uint32_t pp_diag_messages_take(struct pp_diag_device *d, struct pp_diag_message *out, uint32_t max);
+
+#define PP_DIAG_MAX_SITES 4096
+/* A copy of the site table, for report.json (the writer thread). Returns the number of
+ * entries written (at most max); *other: occurrences that found the table full. */
+size_t pp_diag_snapshot(struct pp_diagnostic *out, size_t max, uint64_t *other);
+/* For tests: forgets every site. */
+void pp_diag_sites_clear(void);

@@ -1,0 +1,290 @@
+/* Blocking calls of the application: fence, idle and query waits, and polling loops (tracker
+ * issue 5; docs/diagnostics.md). Each hook judges the call against the frame it happens in
+ * (attribution/attr_diag.c), measures how long the call blocked, and reports what a rule
+ * flags. passprobe itself never waits: these are the application's own calls, passed down
+ * unchanged; the only extra call is a non-blocking query read that tells whether a
+ * WAIT_BIT read of an older frame would have waited at all. */
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr_diag.h"
+#include "pp_log.h"
+#include "vk_hooks.h"
+#include "vk_intercept.h"
+
+#define PROBE_MAX_BYTES (64 * 1024)
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The application's call site: the first frame outside passprobe, the Vulkan loader and
+ * other layers (the return address of the hook itself is the loader's trampoline, the same
+ * for every call). Falls back to that return address. */
+static uint64_t call_site(const char *fn, void *hook_return, char *buf, size_t len)
+{
+	void *frames[24];
+	int n = backtrace(frames, 24);
+	Dl_info self;
+	bool have_self = dladdr((void *)call_site, &self) != 0;
+	for (int i = 1; i < n; i++) {
+		Dl_info info;
+		if (!dladdr(frames[i], &info) || !info.dli_fname)
+			continue;
+		if (have_self && info.dli_fbase == self.dli_fbase)
+			continue;
+		const char *base = strrchr(info.dli_fname, '/');
+		base = base ? base + 1 : info.dli_fname;
+		if (!*base || !strncmp(base, "libvulkan", 9) || strstr(base, "VkLayer"))
+			continue;
+		uintptr_t off = (uintptr_t)frames[i] - (uintptr_t)info.dli_fbase;
+		if (info.dli_sname && info.dli_saddr)
+			snprintf(buf, len, "%s called from %s (%s+0x%lx)", fn, base, info.dli_sname,
+				 (unsigned long)((uintptr_t)frames[i] - (uintptr_t)info.dli_saddr));
+		else
+			snprintf(buf, len, "%s called from %s+0x%lx", fn, base, (unsigned long)off);
+		return str_hash(base) ^ (off * 0x9e3779b97f4a7c15ull) ^ str_hash(fn);
+	}
+	snprintf(buf, len, "%s called from %p", fn, hook_return);
+	return (uint64_t)(uintptr_t)hook_return ^ str_hash(fn);
+}
+
+static uint64_t blocking_report(struct pp_diag_device *dd, enum pp_diag_rule rule, const char *fn, void *ra,
+				const char *detail, uint64_t cpu_ns, bool steady, enum pp_diag_object_kind kind,
+				uint64_t handle, uint64_t device)
+{
+	char site[192];
+	uint64_t key = call_site(fn, ra, site, sizeof(site));
+	struct pp_diag_blocking b = {
+		.rule = rule,
+		.site_key = key,
+		.site = site,
+		.detail = detail,
+		.cpu_ns = cpu_ns,
+		.steady_state = steady,
+		.nobjects = 2,
+		.objects = { { kind, handle }, { PP_OBJ_DEVICE, device } },
+	};
+	return pp_diag_blocking_report(dd, &b);
+}
+
+/* A non-blocking status read that found the object not ready. */
+static void poll_note(struct pp_diag_device *dd, enum pp_diag_object_kind kind, uint64_t handle, const char *fn,
+		      void *ra, uint64_t device)
+{
+	uint64_t since;
+	uint64_t now = pp_vk_now_ns();
+	uint32_t n = pp_diag_poll(dd, kind, handle, now, &since);
+	if (n != pp_diag_poll_threshold(dd))
+		return;
+	char detail[96];
+	snprintf(detail, sizeof(detail), "(%u polls of the same object not ready within one frame)", n);
+	blocking_report(dd, PP_DIAG_POLLING, fn, ra, detail, now - since, false, kind, handle, device);
+}
+
+/* ---- fences ---------------------------------------------------------------------------------- */
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, const VkFence *fences, VkBool32 all,
+						uint64_t timeout)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	if (!dd)
+		return dev->vk.WaitForFences(device, n, fences, all, timeout);
+	void *ra = __builtin_return_address(0);
+	bool current = false;
+	uint64_t max_seq = 0, cur_seq = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t seq;
+		if (pp_diag_fence_check(dd, (uint64_t)fences[i], &seq) == PP_WAIT_CURRENT_FRAME && !current) {
+			current = true;
+			cur_seq = seq;
+		}
+		if (seq > max_seq)
+			max_seq = seq;
+	}
+	uint64_t frame = pp_diag_frame(dd);
+	uint64_t t0 = pp_vk_now_ns();
+	VkResult r = dev->vk.WaitForFences(device, n, fences, all, timeout);
+	uint64_t t1 = pp_vk_now_ns();
+	if (r == VK_SUCCESS && (all || n == 1))
+		pp_diag_completed(dd, max_seq);
+	if (timeout == 0) {
+		/* A zero timeout is a status poll. */
+		for (uint32_t i = 0; r == VK_TIMEOUT && i < n; i++)
+			poll_note(dd, PP_OBJ_FENCE, (uint64_t)fences[i], "vkWaitForFences (timeout 0)", ra, (uint64_t)device);
+		return r;
+	}
+	if (current) {
+		char detail[128];
+		snprintf(detail, sizeof(detail), "(the fence of submission %llu, frame %llu)", (unsigned long long)cur_seq,
+			 (unsigned long long)frame);
+		uint64_t key = blocking_report(dd, PP_DIAG_FENCE_WAIT, "vkWaitForFences", ra, detail, t1 - t0, true,
+					       PP_OBJ_FENCE, n ? (uint64_t)fences[0] : 0, (uint64_t)device);
+		if (r == VK_SUCCESS && max_seq == pp_diag_last_seq(dd))
+			pp_vk_diag_waited(dev, key, frame);
+	}
+	return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_GetFenceStatus(VkDevice device, VkFence fence)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	VkResult r = dev->vk.GetFenceStatus(device, fence);
+	if (!dd)
+		return r;
+	if (r == VK_SUCCESS) {
+		uint64_t seq;
+		pp_diag_fence_check(dd, (uint64_t)fence, &seq);
+		pp_diag_completed(dd, seq);
+	} else if (r == VK_NOT_READY) {
+		poll_note(dd, PP_OBJ_FENCE, (uint64_t)fence, "vkGetFenceStatus", __builtin_return_address(0),
+			  (uint64_t)device);
+	}
+	return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_ResetFences(VkDevice device, uint32_t n, const VkFence *fences)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	for (uint32_t i = 0; dd && i < n; i++)
+		pp_diag_fence_reset(dd, (uint64_t)fences[i]);
+	return dev->vk.ResetFences(device, n, fences);
+}
+
+/* ---- idle waits ----------------------------------------------------------------------------- */
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_QueueWaitIdle(VkQueue queue)
+{
+	struct pp_device *dev = pp_vk_device_of(queue);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	if (!dd)
+		return dev->vk.QueueWaitIdle(queue);
+	void *ra = __builtin_return_address(0);
+	uint64_t frame = pp_diag_frame(dd);
+	uint64_t t0 = pp_vk_now_ns();
+	VkResult r = dev->vk.QueueWaitIdle(queue);
+	uint64_t t1 = pp_vk_now_ns();
+	if (r == VK_SUCCESS)
+		pp_diag_queue_idle(dd, (uint64_t)(uintptr_t)queue);
+	/* Counted only once the same call site waits again in a later frame: start-up and
+	 * shutdown waits happen once. */
+	uint64_t key = blocking_report(dd, PP_DIAG_QUEUE_WAIT_IDLE, "vkQueueWaitIdle", ra, NULL, t1 - t0, true,
+				       PP_OBJ_QUEUE, (uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)dev->handle);
+	if (r == VK_SUCCESS)
+		pp_vk_diag_waited(dev, key, frame);
+	return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_DeviceWaitIdle(VkDevice device)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	if (!dd)
+		return dev->vk.DeviceWaitIdle(device);
+	void *ra = __builtin_return_address(0);
+	uint64_t frame = pp_diag_frame(dd), last = pp_diag_last_seq(dd);
+	uint64_t t0 = pp_vk_now_ns();
+	VkResult r = dev->vk.DeviceWaitIdle(device);
+	uint64_t t1 = pp_vk_now_ns();
+	if (r == VK_SUCCESS)
+		pp_diag_completed(dd, last);
+	uint64_t key = blocking_report(dd, PP_DIAG_DEVICE_WAIT_IDLE, "vkDeviceWaitIdle", ra, NULL, t1 - t0, true,
+				       PP_OBJ_DEVICE, (uint64_t)(uintptr_t)device, 0);
+	if (r == VK_SUCCESS)
+		pp_vk_diag_waited(dev, key, frame);
+	return r;
+}
+
+/* ---- queries -------------------------------------------------------------------------------- */
+
+/* Whether the results are there already: the same read without WAIT_BIT into scratch. */
+static bool query_results_ready(struct pp_device *dev, VkDevice device, VkQueryPool pool, uint32_t first,
+				uint32_t count, size_t size, VkDeviceSize stride, VkQueryResultFlags flags)
+{
+	if (size > PROBE_MAX_BYTES)
+		return false;
+	void *scratch = malloc(size ? size : 1);
+	if (!scratch)
+		return false;
+	VkResult r = dev->vk.GetQueryPoolResults(device, pool, first, count, size, scratch, stride,
+						 flags & ~(VkQueryResultFlags)(VK_QUERY_RESULT_WAIT_BIT | VK_QUERY_RESULT_PARTIAL_BIT));
+	free(scratch);
+	return r == VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_GetQueryPoolResults(VkDevice device, VkQueryPool pool, uint32_t first, uint32_t count,
+						      size_t size, void *data, VkDeviceSize stride,
+						      VkQueryResultFlags flags)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	if (!dd)
+		return dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
+	void *ra = __builtin_return_address(0);
+	if (!(flags & VK_QUERY_RESULT_WAIT_BIT)) {
+		VkResult r = dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
+		if (r == VK_NOT_READY)
+			poll_note(dd, PP_OBJ_QUERY_POOL, (uint64_t)pool, "vkGetQueryPoolResults (no WAIT_BIT)", ra,
+				  (uint64_t)device);
+		return r;
+	}
+	uint64_t seq;
+	enum pp_diag_wait_verdict v = pp_diag_query_check(dd, (uint64_t)pool, first, count, &seq);
+	uint64_t frame = pp_diag_frame(dd);
+	if (v == PP_WAIT_UNSUBMITTED) {
+		/* Said before going down: the call may never return. */
+		char detail[128];
+		snprintf(detail, sizeof(detail), "(queries %u..%u)", first, first + count - 1);
+		blocking_report(dd, PP_DIAG_QUERY_WAIT_UNSUBMITTED, "vkGetQueryPoolResults(WAIT_BIT)", ra, detail, 0,
+				false, PP_OBJ_QUERY_POOL, (uint64_t)pool, (uint64_t)device);
+	}
+	if (v == PP_WAIT_NOT_COMPLETE &&
+	    query_results_ready(dev, device, pool, first, count, size, stride, flags))
+		v = PP_WAIT_FINE;
+	uint64_t t0 = pp_vk_now_ns();
+	VkResult r = dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
+	uint64_t t1 = pp_vk_now_ns();
+	if (v == PP_WAIT_CURRENT_FRAME || v == PP_WAIT_NOT_COMPLETE) {
+		char detail[160];
+		snprintf(detail, sizeof(detail), "(queries %u..%u written by submission %llu%s)", first, first + count - 1,
+			 (unsigned long long)seq,
+			 v == PP_WAIT_CURRENT_FRAME ? ", of the frame being waited in" : ", not yet complete");
+		uint64_t key = blocking_report(dd, PP_DIAG_QUERY_WAIT, "vkGetQueryPoolResults(WAIT_BIT)", ra, detail,
+					       t1 - t0, false, PP_OBJ_QUERY_POOL, (uint64_t)pool, (uint64_t)device);
+		if (r == VK_SUCCESS && seq == pp_diag_last_seq(dd))
+			pp_vk_diag_waited(dev, key, frame);
+	}
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_ResetQueryPool(VkDevice device, VkQueryPool pool, uint32_t first, uint32_t count)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	if (dd)
+		pp_diag_queries_host_reset(dd, (uint64_t)pool, first, count);
+	dev->vk.ResetQueryPool(device, pool, first, count);
+}
+
+/* ---- events --------------------------------------------------------------------------------- */
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_GetEventStatus(VkDevice device, VkEvent event)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	VkResult r = dev->vk.GetEventStatus(device, event);
+	if (dd && r == VK_EVENT_RESET)
+		poll_note(dd, PP_OBJ_EVENT, (uint64_t)event, "vkGetEventStatus", __builtin_return_address(0),
+			  (uint64_t)device);
+	return r;
+}

@@ -1,0 +1,1257 @@
+/* pp_diagapp: a headless Vulkan 1.3 program whose cases are valid but performance-bad uses of
+ * synchronization, each beside a well-behaved control, for passprobe's diagnostics tests
+ * (tests/diagnostics, docs/diagnostics.md). Every case is clean under the Khronos validation
+ * layer's core checks and synchronization validation.
+ *
+ *   pp_diagapp --case NAME [--frames N] [--barriers N] [--load N] [--variant conservative|narrow]
+ *              [--report-callback]
+ *
+ * At exit it prints what reached its debug messenger, one line per message ID:
+ *   message <severity> <ID> <count> <objects of the first> :: <text of the first>
+ * then, for some cases, measurements (polls-max, frame-ms, app-barrier-ns), and finally
+ *   done <case> <frames>
+ * Exit 0 on success; on a Vulkan failure one line on stderr and exit 1. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <vulkan/vulkan.h>
+
+#define APP "pp_diagapp"
+#define SIZE 64
+#define SLOTS 2
+#define COST_ROUNDS 8
+
+static const uint32_t fullscreen_vert[] =
+#include "fullscreen.vert.inc"
+	;
+static const uint32_t solid_frag[] =
+#include "solid.frag.inc"
+	;
+static const uint32_t sample_frag[] =
+#include "sample.frag.inc"
+	;
+static const uint32_t sample_vs_vert[] =
+#include "sample_vs.vert.inc"
+	;
+static const uint32_t sample_vs_frag[] =
+#include "sample_vs.frag.inc"
+	;
+static const uint32_t vertex_vert[] =
+#include "vertex.vert.inc"
+	;
+static const uint32_t storage_frag[] =
+#include "storage.frag.inc"
+	;
+static const uint32_t chain_comp[] =
+#include "chain.comp.inc"
+	;
+
+static __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs(APP ": ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+#define VK_CHECK(call)                                                                          \
+	do {                                                                                    \
+		VkResult vk_check_r = (call);                                                   \
+		if (vk_check_r < 0)                                                             \
+			die("%s failed: VkResult %d (line %d)", #call, vk_check_r, __LINE__);   \
+	} while (0)
+
+struct buffer {
+	VkBuffer buffer;
+	VkDeviceMemory memory;
+	void *map;
+};
+
+struct image {
+	VkImage image;
+	VkDeviceMemory memory;
+	VkImageView view;
+};
+
+struct pipeline {
+	VkDescriptorSetLayout set_layout;
+	VkPipelineLayout layout;
+	VkPipeline pipeline;
+	VkDescriptorSet set;
+};
+
+struct app {
+	const char *kase;
+	uint32_t frames, barriers, load;
+	bool conservative, report_callback;
+
+	VkInstance instance;
+	VkDebugUtilsMessengerEXT messenger;
+	VkDebugReportCallbackEXT report;
+	VkPhysicalDevice physical;
+	VkPhysicalDeviceMemoryProperties memory;
+	VkDevice device;
+	uint32_t family;
+	VkQueue queue;
+	VkCommandPool pool;
+	VkCommandBuffer cbs[SLOTS];
+	VkFence fences[SLOTS];
+	VkEvent events[SLOTS];
+	VkQueryPool queries;    /* 2 per slot: the query cases */
+	VkQueryPool cost_pool;  /* 2 * COST_ROUNDS per slot: app-side barrier timing */
+	double timestamp_period;
+
+	struct image a, b;      /* a: the G-buffer (pass A writes it, pass B reads it); b: pass B's target */
+	VkSampler sampler;
+	VkRenderPass rp_a, rp_b;
+	VkFramebuffer fb_a, fb_b;
+	struct buffer v, s, t1, t2, t3, t4;
+	VkDescriptorPool descriptor_pool;
+	struct pipeline solid;     /* pass A: writes a */
+	struct pipeline sample;    /* pass B: a sampled in the fragment shader only */
+	struct pipeline sample_vs; /* pass B: a sampled in the vertex and fragment shaders */
+	struct pipeline vertices;  /* pass B: positions from the vertex buffer v */
+	struct pipeline storage;   /* pass B: v read as a storage buffer in the fragment shader */
+	struct pipeline chain;     /* compute: samples a, writes v */
+
+	uint32_t polls_max;
+	uint64_t app_barrier_ns, app_barrier_n;
+	uint64_t frame_ns_total;
+};
+
+/* ---- what reaches the messengers --------------------------------------------------------- */
+
+#define MAX_IDS 64
+struct seen {
+	char id[96];
+	const char *severity;
+	uint32_t count;
+	uint32_t objects;
+	char first[400];
+};
+static struct seen g_seen[MAX_IDS];
+static uint32_t g_nseen;
+static uint32_t g_report_callbacks;
+
+static void seen_add(const char *severity, const char *id, const char *text, uint32_t objects)
+{
+	for (uint32_t i = 0; i < g_nseen; i++)
+		if (!strcmp(g_seen[i].id, id) && g_seen[i].severity == severity) {
+			g_seen[i].count++;
+			return;
+		}
+	if (g_nseen == MAX_IDS)
+		return;
+	struct seen *s = &g_seen[g_nseen++];
+	snprintf(s->id, sizeof(s->id), "%s", id);
+	s->severity = severity;
+	s->count = 1;
+	s->objects = objects;
+	snprintf(s->first, sizeof(s->first), "%s", text ? text : "");
+	for (char *p = s->first; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+}
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+						 VkDebugUtilsMessageTypeFlagsEXT types,
+						 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+	(void)types;
+	(void)user;
+	const char *sev = severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT     ? "error"
+			  : severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT ? "warning"
+											: "info";
+	seen_add(sev, data->pMessageIdName ? data->pMessageIdName : "(no id)", data->pMessage, data->objectCount);
+	return VK_FALSE;
+}
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_report(VkDebugReportFlagsEXT flags, VkDebugReportObjectTypeEXT type,
+						uint64_t object, size_t location, int32_t code, const char *prefix,
+						const char *message, void *user)
+{
+	(void)type;
+	(void)object;
+	(void)location;
+	(void)code;
+	(void)user;
+	if ((flags & VK_DEBUG_REPORT_PERFORMANCE_WARNING_BIT_EXT) && prefix && !strcmp(prefix, "passprobe") &&
+	    !strncmp(message, "PASSPROBE-", 10))
+		g_report_callbacks++;
+	return VK_FALSE;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- set-up ---------------------------------------------------------------------------- */
+
+static void instance_create(struct app *a)
+{
+	const char *exts[2] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_DEBUG_REPORT_EXTENSION_NAME };
+	const VkApplicationInfo info = {
+		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+		.pApplicationName = APP,
+		.apiVersion = VK_API_VERSION_1_3,
+	};
+	const VkInstanceCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+		.pApplicationInfo = &info,
+		.enabledExtensionCount = a->report_callback ? 2 : 1,
+		.ppEnabledExtensionNames = exts,
+	};
+	VK_CHECK(vkCreateInstance(&ci, NULL, &a->instance));
+	PFN_vkCreateDebugUtilsMessengerEXT create =
+		(PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(a->instance, "vkCreateDebugUtilsMessengerEXT");
+	if (!create)
+		die("vkCreateDebugUtilsMessengerEXT missing");
+	const VkDebugUtilsMessengerCreateInfoEXT mi = {
+		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+		.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+				   VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+		.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+			       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+			       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+		.pfnUserCallback = on_message,
+	};
+	VK_CHECK(create(a->instance, &mi, NULL, &a->messenger));
+	if (a->report_callback) {
+		PFN_vkCreateDebugReportCallbackEXT create_report = (PFN_vkCreateDebugReportCallbackEXT)vkGetInstanceProcAddr(
+			a->instance, "vkCreateDebugReportCallbackEXT");
+		if (!create_report)
+			die("vkCreateDebugReportCallbackEXT missing");
+		const VkDebugReportCallbackCreateInfoEXT ri = {
+			.sType = VK_STRUCTURE_TYPE_DEBUG_REPORT_CALLBACK_CREATE_INFO_EXT,
+			.flags = VK_DEBUG_REPORT_PERFORMANCE_WARNING_BIT_EXT,
+			.pfnCallback = on_report,
+		};
+		VK_CHECK(create_report(a->instance, &ri, NULL, &a->report));
+	}
+}
+
+static uint32_t memory_type(struct app *a, uint32_t bits, VkMemoryPropertyFlags want)
+{
+	for (uint32_t i = 0; i < a->memory.memoryTypeCount; i++)
+		if ((bits & (1u << i)) && (a->memory.memoryTypes[i].propertyFlags & want) == want)
+			return i;
+	die("no memory type with flags 0x%x", want);
+}
+
+static void device_create(struct app *a)
+{
+	uint32_t n = 8;
+	VkPhysicalDevice devs[8];
+	VK_CHECK(vkEnumeratePhysicalDevices(a->instance, &n, devs));
+	a->family = UINT32_MAX;
+	for (uint32_t d = 0; d < n && a->family == UINT32_MAX; d++) {
+		VkPhysicalDeviceProperties props;
+		vkGetPhysicalDeviceProperties(devs[d], &props);
+		if (props.apiVersion < VK_API_VERSION_1_3)
+			continue;
+		uint32_t nf = 8;
+		VkQueueFamilyProperties fam[8];
+		vkGetPhysicalDeviceQueueFamilyProperties(devs[d], &nf, fam);
+		for (uint32_t f = 0; f < nf; f++)
+			if ((fam[f].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) ==
+				    (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT) &&
+			    fam[f].timestampValidBits) {
+				a->family = f;
+				a->physical = devs[d];
+				a->timestamp_period = props.limits.timestampPeriod;
+				break;
+			}
+	}
+	if (a->family == UINT32_MAX)
+		die("no Vulkan 1.3 device with a graphics+compute queue with timestamps");
+	vkGetPhysicalDeviceMemoryProperties(a->physical, &a->memory);
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.synchronization2 = VK_TRUE,
+	};
+	VkPhysicalDeviceVulkan12Features f12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+		.pNext = &f13,
+		.hostQueryReset = VK_TRUE,
+	};
+	const float prio = 1.0f;
+	const VkDeviceQueueCreateInfo q = {
+		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+		.queueFamilyIndex = a->family,
+		.queueCount = 1,
+		.pQueuePriorities = &prio,
+	};
+	const VkDeviceCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+		.pNext = &f12,
+		.queueCreateInfoCount = 1,
+		.pQueueCreateInfos = &q,
+	};
+	VK_CHECK(vkCreateDevice(a->physical, &ci, NULL, &a->device));
+	vkGetDeviceQueue(a->device, a->family, 0, &a->queue);
+	const VkCommandPoolCreateInfo pi = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+		.queueFamilyIndex = a->family,
+	};
+	VK_CHECK(vkCreateCommandPool(a->device, &pi, NULL, &a->pool));
+	const VkCommandBufferAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = a->pool,
+		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+		.commandBufferCount = SLOTS,
+	};
+	VK_CHECK(vkAllocateCommandBuffers(a->device, &ai, a->cbs));
+	for (uint32_t i = 0; i < SLOTS; i++) {
+		const VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+		VK_CHECK(vkCreateFence(a->device, &fi, NULL, &a->fences[i]));
+		const VkEventCreateInfo ei = { .sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO };
+		VK_CHECK(vkCreateEvent(a->device, &ei, NULL, &a->events[i]));
+	}
+	const VkQueryPoolCreateInfo qi = {
+		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		.queryType = VK_QUERY_TYPE_TIMESTAMP,
+		.queryCount = 2 * SLOTS,
+	};
+	VK_CHECK(vkCreateQueryPool(a->device, &qi, NULL, &a->queries));
+	VkQueryPoolCreateInfo ci2 = qi;
+	ci2.queryCount = 2 * COST_ROUNDS * SLOTS;
+	VK_CHECK(vkCreateQueryPool(a->device, &ci2, NULL, &a->cost_pool));
+	vkResetQueryPool(a->device, a->queries, 0, 2 * SLOTS);
+	vkResetQueryPool(a->device, a->cost_pool, 0, 2 * COST_ROUNDS * SLOTS);
+}
+
+static void buffer_create(struct app *a, struct buffer *b, VkDeviceSize size, VkBufferUsageFlags usage)
+{
+	const VkBufferCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = size,
+		.usage = usage,
+	};
+	VK_CHECK(vkCreateBuffer(a->device, &ci, NULL, &b->buffer));
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(a->device, b->buffer, &req);
+	const VkMemoryAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = memory_type(a, req.memoryTypeBits,
+					       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
+	};
+	VK_CHECK(vkAllocateMemory(a->device, &ai, NULL, &b->memory));
+	VK_CHECK(vkBindBufferMemory(a->device, b->buffer, b->memory, 0));
+	VK_CHECK(vkMapMemory(a->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map));
+	memset(b->map, 0, size);
+}
+
+static void image_create(struct app *a, struct image *i, VkImageUsageFlags usage)
+{
+	const VkImageCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+		.imageType = VK_IMAGE_TYPE_2D,
+		.format = VK_FORMAT_R8G8B8A8_UNORM,
+		.extent = { SIZE, SIZE, 1 },
+		.mipLevels = 1,
+		.arrayLayers = 1,
+		.samples = VK_SAMPLE_COUNT_1_BIT,
+		.tiling = VK_IMAGE_TILING_OPTIMAL,
+		.usage = usage,
+	};
+	VK_CHECK(vkCreateImage(a->device, &ci, NULL, &i->image));
+	VkMemoryRequirements req;
+	vkGetImageMemoryRequirements(a->device, i->image, &req);
+	const VkMemoryAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = memory_type(a, req.memoryTypeBits, 0),
+	};
+	VK_CHECK(vkAllocateMemory(a->device, &ai, NULL, &i->memory));
+	VK_CHECK(vkBindImageMemory(a->device, i->image, i->memory, 0));
+	const VkImageViewCreateInfo vi = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+		.image = i->image,
+		.viewType = VK_IMAGE_VIEW_TYPE_2D,
+		.format = VK_FORMAT_R8G8B8A8_UNORM,
+		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+	};
+	VK_CHECK(vkCreateImageView(a->device, &vi, NULL, &i->view));
+}
+
+/* Both render passes keep their attachment in COLOR_ATTACHMENT_OPTIMAL; every dependency
+ * into and out of them is an explicit pipeline barrier of the case (which is the point). */
+static VkRenderPass render_pass_create(struct app *a)
+{
+	const VkAttachmentDescription att = {
+		.format = VK_FORMAT_R8G8B8A8_UNORM,
+		.samples = VK_SAMPLE_COUNT_1_BIT,
+		.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+		.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+		.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+		.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+		.initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+		.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+	};
+	const VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+	const VkSubpassDescription sub = {
+		.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+		.colorAttachmentCount = 1,
+		.pColorAttachments = &ref,
+	};
+	const VkRenderPassCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+		.attachmentCount = 1,
+		.pAttachments = &att,
+		.subpassCount = 1,
+		.pSubpasses = &sub,
+	};
+	VkRenderPass rp;
+	VK_CHECK(vkCreateRenderPass(a->device, &ci, NULL, &rp));
+	return rp;
+}
+
+static VkFramebuffer framebuffer_create(struct app *a, VkRenderPass rp, VkImageView view)
+{
+	const VkFramebufferCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+		.renderPass = rp,
+		.attachmentCount = 1,
+		.pAttachments = &view,
+		.width = SIZE,
+		.height = SIZE,
+		.layers = 1,
+	};
+	VkFramebuffer fb;
+	VK_CHECK(vkCreateFramebuffer(a->device, &ci, NULL, &fb));
+	return fb;
+}
+
+static VkShaderModule shader(struct app *a, const uint32_t *code, size_t size)
+{
+	const VkShaderModuleCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+		.codeSize = size,
+		.pCode = code,
+	};
+	VkShaderModule m;
+	VK_CHECK(vkCreateShaderModule(a->device, &ci, NULL, &m));
+	return m;
+}
+
+struct binding_desc {
+	VkDescriptorType type;
+	VkShaderStageFlags stages;
+};
+
+static void layout_create(struct app *a, struct pipeline *p, uint32_t n, const struct binding_desc *b,
+			  VkShaderStageFlags push_stages)
+{
+	VkDescriptorSetLayoutBinding binds[4];
+	for (uint32_t i = 0; i < n; i++)
+		binds[i] = (VkDescriptorSetLayoutBinding){ i, b[i].type, 1, b[i].stages, NULL };
+	const VkDescriptorSetLayoutCreateInfo li = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.bindingCount = n,
+		.pBindings = binds,
+	};
+	VK_CHECK(vkCreateDescriptorSetLayout(a->device, &li, NULL, &p->set_layout));
+	const VkPushConstantRange push = { push_stages, 0, 4 };
+	const VkPipelineLayoutCreateInfo pi = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+		.setLayoutCount = 1,
+		.pSetLayouts = &p->set_layout,
+		.pushConstantRangeCount = push_stages ? 1 : 0,
+		.pPushConstantRanges = &push,
+	};
+	VK_CHECK(vkCreatePipelineLayout(a->device, &pi, NULL, &p->layout));
+	if (!n)
+		return;
+	const VkDescriptorSetAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+		.descriptorPool = a->descriptor_pool,
+		.descriptorSetCount = 1,
+		.pSetLayouts = &p->set_layout,
+	};
+	VK_CHECK(vkAllocateDescriptorSets(a->device, &ai, &p->set));
+}
+
+static void graphics_create(struct app *a, struct pipeline *p, VkRenderPass rp, const uint32_t *vs, size_t vs_size,
+			    const uint32_t *fs, size_t fs_size, bool vertex_input)
+{
+	VkShaderModule v = shader(a, vs, vs_size), f = shader(a, fs, fs_size);
+	const VkPipelineShaderStageCreateInfo stages[2] = {
+		{ .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+		  .module = v, .pName = "main" },
+		{ .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+		  .module = f, .pName = "main" },
+	};
+	const VkVertexInputBindingDescription vb = { 0, 8, VK_VERTEX_INPUT_RATE_VERTEX };
+	const VkVertexInputAttributeDescription va = { 0, 0, VK_FORMAT_R32G32_SFLOAT, 0 };
+	const VkPipelineVertexInputStateCreateInfo vi = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+		.vertexBindingDescriptionCount = vertex_input ? 1 : 0,
+		.pVertexBindingDescriptions = &vb,
+		.vertexAttributeDescriptionCount = vertex_input ? 1 : 0,
+		.pVertexAttributeDescriptions = &va,
+	};
+	const VkPipelineInputAssemblyStateCreateInfo ia = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+		.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+	};
+	const VkViewport viewport = { 0, 0, SIZE, SIZE, 0, 1 };
+	const VkRect2D scissor = { { 0, 0 }, { SIZE, SIZE } };
+	const VkPipelineViewportStateCreateInfo vp = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+		.viewportCount = 1,
+		.pViewports = &viewport,
+		.scissorCount = 1,
+		.pScissors = &scissor,
+	};
+	const VkPipelineRasterizationStateCreateInfo rs = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+		.polygonMode = VK_POLYGON_MODE_FILL,
+		.cullMode = VK_CULL_MODE_NONE,
+		.lineWidth = 1.0f,
+	};
+	const VkPipelineMultisampleStateCreateInfo ms = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+		.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+	};
+	const VkPipelineColorBlendAttachmentState blend = { .colorWriteMask = 0xf };
+	const VkPipelineColorBlendStateCreateInfo cb = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+		.attachmentCount = 1,
+		.pAttachments = &blend,
+	};
+	const VkGraphicsPipelineCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+		.stageCount = 2,
+		.pStages = stages,
+		.pVertexInputState = &vi,
+		.pInputAssemblyState = &ia,
+		.pViewportState = &vp,
+		.pRasterizationState = &rs,
+		.pMultisampleState = &ms,
+		.pColorBlendState = &cb,
+		.layout = p->layout,
+		.renderPass = rp,
+	};
+	VK_CHECK(vkCreateGraphicsPipelines(a->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipeline));
+	vkDestroyShaderModule(a->device, v, NULL);
+	vkDestroyShaderModule(a->device, f, NULL);
+}
+
+static void write_image(struct app *a, VkDescriptorSet set, uint32_t binding)
+{
+	const VkDescriptorImageInfo ii = { a->sampler, a->a.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL };
+	const VkWriteDescriptorSet w = {
+		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+		.dstSet = set,
+		.dstBinding = binding,
+		.descriptorCount = 1,
+		.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+		.pImageInfo = &ii,
+	};
+	vkUpdateDescriptorSets(a->device, 1, &w, 0, NULL);
+}
+
+static void write_buffer(struct app *a, VkDescriptorSet set, uint32_t binding, VkBuffer buffer)
+{
+	const VkDescriptorBufferInfo bi = { buffer, 0, VK_WHOLE_SIZE };
+	const VkWriteDescriptorSet w = {
+		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+		.dstSet = set,
+		.dstBinding = binding,
+		.descriptorCount = 1,
+		.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+		.pBufferInfo = &bi,
+	};
+	vkUpdateDescriptorSets(a->device, 1, &w, 0, NULL);
+}
+
+static void resources_create(struct app *a)
+{
+	image_create(a, &a->a,
+		     VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+	image_create(a, &a->b, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+	const VkSamplerCreateInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+		.magFilter = VK_FILTER_NEAREST,
+		.minFilter = VK_FILTER_NEAREST,
+	};
+	VK_CHECK(vkCreateSampler(a->device, &si, NULL, &a->sampler));
+	a->rp_a = render_pass_create(a);
+	a->rp_b = render_pass_create(a);
+	a->fb_a = framebuffer_create(a, a->rp_a, a->a.view);
+	a->fb_b = framebuffer_create(a, a->rp_b, a->b.view);
+
+	const VkBufferUsageFlags xfer = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+	buffer_create(a, &a->v, 256, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | xfer);
+	buffer_create(a, &a->s, 256, xfer);
+	buffer_create(a, &a->t1, 65536, xfer);
+	buffer_create(a, &a->t2, 65536, xfer);
+	buffer_create(a, &a->t3, 65536, xfer);
+	buffer_create(a, &a->t4, 65536, xfer);
+	const float tri[6] = { -0.5f, -0.5f, 0.5f, -0.5f, 0.0f, 0.5f };
+	memcpy(a->s.map, tri, sizeof(tri));
+	memcpy(a->v.map, tri, sizeof(tri));
+
+	const VkDescriptorPoolSize sizes[2] = {
+		{ VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 8 },
+		{ VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8 },
+	};
+	const VkDescriptorPoolCreateInfo pi = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+		.maxSets = 8,
+		.poolSizeCount = 2,
+		.pPoolSizes = sizes,
+	};
+	VK_CHECK(vkCreateDescriptorPool(a->device, &pi, NULL, &a->descriptor_pool));
+
+	const VkShaderStageFlags fs = VK_SHADER_STAGE_FRAGMENT_BIT, vs = VK_SHADER_STAGE_VERTEX_BIT;
+	layout_create(a, &a->solid, 0, NULL, fs);
+	graphics_create(a, &a->solid, a->rp_a, fullscreen_vert, sizeof(fullscreen_vert), solid_frag, sizeof(solid_frag),
+			false);
+	layout_create(a, &a->sample, 1, &(struct binding_desc){ VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, fs }, 0);
+	graphics_create(a, &a->sample, a->rp_b, fullscreen_vert, sizeof(fullscreen_vert), sample_frag,
+			sizeof(sample_frag), false);
+	write_image(a, a->sample.set, 0);
+	layout_create(a, &a->sample_vs, 1, &(struct binding_desc){ VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, vs | fs },
+		      0);
+	graphics_create(a, &a->sample_vs, a->rp_b, sample_vs_vert, sizeof(sample_vs_vert), sample_vs_frag,
+			sizeof(sample_vs_frag), false);
+	write_image(a, a->sample_vs.set, 0);
+	layout_create(a, &a->vertices, 0, NULL, fs);
+	graphics_create(a, &a->vertices, a->rp_b, vertex_vert, sizeof(vertex_vert), solid_frag, sizeof(solid_frag), true);
+	layout_create(a, &a->storage, 1, &(struct binding_desc){ VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, fs }, 0);
+	graphics_create(a, &a->storage, a->rp_b, fullscreen_vert, sizeof(fullscreen_vert), storage_frag,
+			sizeof(storage_frag), false);
+	write_buffer(a, a->storage.set, 0, a->v.buffer);
+
+	const struct binding_desc cb[2] = {
+		{ VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_COMPUTE_BIT },
+		{ VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT },
+	};
+	layout_create(a, &a->chain, 2, cb, 0);
+	write_image(a, a->chain.set, 0);
+	write_buffer(a, a->chain.set, 1, a->v.buffer);
+	VkShaderModule cm = shader(a, chain_comp, sizeof(chain_comp));
+	const VkComputePipelineCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+		.stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+			   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = cm, .pName = "main" },
+		.layout = a->chain.layout,
+	};
+	VK_CHECK(vkCreateComputePipelines(a->device, VK_NULL_HANDLE, 1, &ci, NULL, &a->chain.pipeline));
+	vkDestroyShaderModule(a->device, cm, NULL);
+}
+
+static void pipeline_destroy(struct app *a, struct pipeline *p)
+{
+	vkDestroyPipeline(a->device, p->pipeline, NULL);
+	vkDestroyPipelineLayout(a->device, p->layout, NULL);
+	vkDestroyDescriptorSetLayout(a->device, p->set_layout, NULL);
+}
+
+static void buffer_destroy(struct app *a, struct buffer *b)
+{
+	vkDestroyBuffer(a->device, b->buffer, NULL);
+	vkFreeMemory(a->device, b->memory, NULL);
+}
+
+static void image_destroy(struct app *a, struct image *i)
+{
+	vkDestroyImageView(a->device, i->view, NULL);
+	vkDestroyImage(a->device, i->image, NULL);
+	vkFreeMemory(a->device, i->memory, NULL);
+}
+
+static void teardown(struct app *a)
+{
+	struct pipeline *ps[] = { &a->solid, &a->sample, &a->sample_vs, &a->vertices, &a->storage, &a->chain };
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
+		pipeline_destroy(a, ps[i]);
+	vkDestroyDescriptorPool(a->device, a->descriptor_pool, NULL);
+	struct buffer *bs[] = { &a->v, &a->s, &a->t1, &a->t2, &a->t3, &a->t4 };
+	for (size_t i = 0; i < sizeof(bs) / sizeof(bs[0]); i++)
+		buffer_destroy(a, bs[i]);
+	vkDestroyFramebuffer(a->device, a->fb_a, NULL);
+	vkDestroyFramebuffer(a->device, a->fb_b, NULL);
+	vkDestroyRenderPass(a->device, a->rp_a, NULL);
+	vkDestroyRenderPass(a->device, a->rp_b, NULL);
+	vkDestroySampler(a->device, a->sampler, NULL);
+	image_destroy(a, &a->a);
+	image_destroy(a, &a->b);
+	vkDestroyQueryPool(a->device, a->queries, NULL);
+	vkDestroyQueryPool(a->device, a->cost_pool, NULL);
+	for (uint32_t i = 0; i < SLOTS; i++) {
+		vkDestroyFence(a->device, a->fences[i], NULL);
+		vkDestroyEvent(a->device, a->events[i], NULL);
+	}
+	vkDestroyCommandPool(a->device, a->pool, NULL);
+	vkDestroyDevice(a->device, NULL);
+	if (a->report) {
+		PFN_vkDestroyDebugReportCallbackEXT d = (PFN_vkDestroyDebugReportCallbackEXT)vkGetInstanceProcAddr(
+			a->instance, "vkDestroyDebugReportCallbackEXT");
+		d(a->instance, a->report, NULL);
+	}
+	PFN_vkDestroyDebugUtilsMessengerEXT dm =
+		(PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(a->instance, "vkDestroyDebugUtilsMessengerEXT");
+	dm(a->instance, a->messenger, NULL);
+	vkDestroyInstance(a->instance, NULL);
+}
+
+/* ---- recording helpers ------------------------------------------------------------------- */
+
+#define ST(x) VK_PIPELINE_STAGE_##x##_BIT
+#define AC(x) VK_ACCESS_##x##_BIT
+#define LY(x) VK_IMAGE_LAYOUT_##x
+
+struct img_barrier {
+	VkImage image;
+	VkPipelineStageFlags src;
+	VkAccessFlags src_access;
+	VkPipelineStageFlags dst;
+	VkAccessFlags dst_access;
+	VkImageLayout old_layout, new_layout;
+};
+
+/* One vkCmdPipelineBarrier for images (stage masks: the unions). */
+static void images_barrier(VkCommandBuffer cmd, uint32_t n, const struct img_barrier *b)
+{
+	VkImageMemoryBarrier ib[4];
+	VkPipelineStageFlags src = 0, dst = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		ib[i] = (VkImageMemoryBarrier){
+			.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+			.srcAccessMask = b[i].src_access,
+			.dstAccessMask = b[i].dst_access,
+			.oldLayout = b[i].old_layout,
+			.newLayout = b[i].new_layout,
+			.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.image = b[i].image,
+			.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+		};
+		src |= b[i].src;
+		dst |= b[i].dst;
+	}
+	vkCmdPipelineBarrier(cmd, src, dst, 0, 0, NULL, 0, NULL, n, ib);
+}
+
+static void buffer_barrier(VkCommandBuffer cmd, VkBuffer buffer, VkPipelineStageFlags src, VkAccessFlags src_access,
+			   VkPipelineStageFlags dst, VkAccessFlags dst_access)
+{
+	const VkBufferMemoryBarrier b = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+		.srcAccessMask = src_access,
+		.dstAccessMask = dst_access,
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.buffer = buffer,
+		.size = VK_WHOLE_SIZE,
+	};
+	vkCmdPipelineBarrier(cmd, src, dst, 0, 0, NULL, 1, &b, 0, NULL);
+}
+
+static void pass_begin(struct app *a, VkCommandBuffer cmd, VkRenderPass rp, VkFramebuffer fb)
+{
+	const VkClearValue clear = { .color = { { 0.1f, 0.2f, 0.3f, 1.0f } } };
+	const VkRenderPassBeginInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+		.renderPass = rp,
+		.framebuffer = fb,
+		.renderArea = { { 0, 0 }, { SIZE, SIZE } },
+		.clearValueCount = 1,
+		.pClearValues = &clear,
+	};
+	vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+}
+
+/* Pass A: renders the G-buffer a with --load iterations per fragment. */
+static void pass_a(struct app *a, VkCommandBuffer cmd)
+{
+	pass_begin(a, cmd, a->rp_a, a->fb_a);
+	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->solid.pipeline);
+	vkCmdPushConstants(cmd, a->solid.layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &a->load);
+	vkCmdDraw(cmd, 3, 1, 0, 0);
+	vkCmdEndRenderPass(cmd);
+}
+
+/* Pass B into b with one of the pass-B pipelines. */
+static void pass_b(struct app *a, VkCommandBuffer cmd, struct pipeline *p)
+{
+	pass_begin(a, cmd, a->rp_b, a->fb_b);
+	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->pipeline);
+	if (p->set)
+		vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->layout, 0, 1, &p->set, 0, NULL);
+	if (p == &a->vertices) {
+		const VkDeviceSize off = 0;
+		vkCmdBindVertexBuffers(cmd, 0, 1, &a->v.buffer, &off);
+		vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &a->load);
+	}
+	vkCmdDraw(cmd, 3, 1, 0, 0);
+	vkCmdEndRenderPass(cmd);
+}
+
+static void copy(VkCommandBuffer cmd, struct buffer *from, struct buffer *to, VkDeviceSize size)
+{
+	const VkBufferCopy r = { 0, 0, size };
+	vkCmdCopyBuffer(cmd, from->buffer, to->buffer, 1, &r);
+}
+
+/* The first commands of a frame: what the previous frames left in a and b may be overwritten
+ * (write-after-read / write-after-write on the same queue). Layouts come from UNDEFINED, so
+ * these are the swapchain-acquire pattern the rules leave alone. a_last_read: the stages
+ * that read a last frame (0: a is not used). */
+static void frame_start_images(struct app *a, VkCommandBuffer cmd, VkPipelineStageFlags a_last_read)
+{
+	struct img_barrier b[2];
+	uint32_t n = 0;
+	if (a_last_read)
+		b[n++] = (struct img_barrier){ a->a.image, a_last_read, 0, ST(COLOR_ATTACHMENT_OUTPUT),
+					       AC(COLOR_ATTACHMENT_WRITE), LY(UNDEFINED), LY(COLOR_ATTACHMENT_OPTIMAL) };
+	b[n++] = (struct img_barrier){ a->b.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+				       ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE), LY(UNDEFINED),
+				       LY(COLOR_ATTACHMENT_OPTIMAL) };
+	images_barrier(cmd, n, b);
+}
+
+/* Transfer buffers of the copy cases: last frame's writes and reads of t1..t4. */
+static void frame_start_buffers(struct app *a, VkCommandBuffer cmd)
+{
+	const VkMemoryBarrier m = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = AC(TRANSFER_WRITE),
+		.dstAccessMask = AC(TRANSFER_READ) | AC(TRANSFER_WRITE),
+	};
+	vkCmdPipelineBarrier(cmd, ST(TRANSFER), ST(TRANSFER), 0, 1, &m, 0, NULL, 0, NULL);
+}
+
+/* ---- the cases ----------------------------------------------------------------------------- */
+
+static bool is(const struct app *a, const char *name)
+{
+	return !strcmp(a->kase, name);
+}
+
+static void record_gbuffer(struct app *a, VkCommandBuffer cmd, VkPipelineStageFlags dst, struct pipeline *reader)
+{
+	frame_start_images(a, cmd, reader == &a->sample_vs ? ST(VERTEX_SHADER) | ST(FRAGMENT_SHADER)
+							   : ST(FRAGMENT_SHADER));
+	pass_a(a, cmd);
+	/* Written as a color attachment, read by the next pass's shaders. dst VERTEX_SHADER alone
+	 * would be invalid (access scopes do not extend to later stages), so the misuse keeps
+	 * FRAGMENT_SHADER in the mask: VERTEX_SHADER | FRAGMENT_SHADER. */
+	images_barrier(cmd, 1,
+		       &(struct img_barrier){ a->a.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE), dst,
+					      AC(SHADER_READ), LY(COLOR_ATTACHMENT_OPTIMAL), LY(SHADER_READ_ONLY_OPTIMAL) });
+	pass_b(a, cmd, reader);
+}
+
+static void record_read_to_read(struct app *a, VkCommandBuffer cmd, bool sync2)
+{
+	record_gbuffer(a, cmd, ST(FRAGMENT_SHADER), &a->sample);
+	/* pass B writes b again: a real write-after-write barrier for b... */
+	images_barrier(cmd, 1,
+		       &(struct img_barrier){ a->b.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+					      ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+					      LY(COLOR_ATTACHMENT_OPTIMAL), LY(COLOR_ATTACHMENT_OPTIMAL) });
+	/* ... and a barrier that orders a's reads after a's reads: nothing to order. */
+	if (!sync2) {
+		images_barrier(cmd, 1,
+			       &(struct img_barrier){ a->a.image, ST(FRAGMENT_SHADER), AC(SHADER_READ), ST(FRAGMENT_SHADER),
+						      AC(SHADER_READ), LY(SHADER_READ_ONLY_OPTIMAL),
+						      LY(SHADER_READ_ONLY_OPTIMAL) });
+	} else {
+		const VkImageMemoryBarrier2 b = {
+			.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+			.srcStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+			.srcAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
+			.dstStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+			.dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
+			.oldLayout = LY(SHADER_READ_ONLY_OPTIMAL),
+			.newLayout = LY(SHADER_READ_ONLY_OPTIMAL),
+			.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.image = a->a.image,
+			.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+		};
+		const VkDependencyInfo di = {
+			.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+			.imageMemoryBarrierCount = 1,
+			.pImageMemoryBarriers = &b,
+		};
+		vkCmdPipelineBarrier2(cmd, &di);
+	}
+	pass_b(a, cmd, &a->sample);
+}
+
+static void record_copy_vertex(struct app *a, VkCommandBuffer cmd, bool all_commands)
+{
+	frame_start_images(a, cmd, 0);
+	/* last frame's draw read v; this copy overwrites it: write-after-read */
+	buffer_barrier(cmd, a->v.buffer, ST(VERTEX_INPUT), 0, ST(TRANSFER), 0);
+	copy(cmd, &a->s, &a->v, 24);
+	if (all_commands)
+		buffer_barrier(cmd, a->v.buffer, ST(ALL_COMMANDS), AC(TRANSFER_WRITE), ST(ALL_COMMANDS),
+			       AC(VERTEX_ATTRIBUTE_READ));
+	else
+		buffer_barrier(cmd, a->v.buffer, ST(TRANSFER), AC(TRANSFER_WRITE), ST(VERTEX_INPUT),
+			       AC(VERTEX_ATTRIBUTE_READ));
+	pass_b(a, cmd, &a->vertices);
+}
+
+static void record_duplicate(struct app *a, VkCommandBuffer cmd, bool draw_between)
+{
+	frame_start_images(a, cmd, 0);
+	buffer_barrier(cmd, a->v.buffer, ST(VERTEX_INPUT), 0, ST(TRANSFER), 0);
+	copy(cmd, &a->s, &a->v, 24);
+	buffer_barrier(cmd, a->v.buffer, ST(TRANSFER), AC(TRANSFER_WRITE), ST(VERTEX_INPUT), AC(VERTEX_ATTRIBUTE_READ));
+	if (draw_between)
+		pass_b(a, cmd, &a->vertices);
+	buffer_barrier(cmd, a->v.buffer, ST(TRANSFER), AC(TRANSFER_WRITE), ST(VERTEX_INPUT), AC(VERTEX_ATTRIBUTE_READ));
+	if (draw_between)
+		images_barrier(cmd, 1,
+			       &(struct img_barrier){ a->b.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+						      ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+						      LY(COLOR_ATTACHMENT_OPTIMAL), LY(COLOR_ATTACHMENT_OPTIMAL) });
+	pass_b(a, cmd, &a->vertices);
+}
+
+/* Pass A renders a; compute samples a and writes v; the next frame reads v in its vertex
+ * input (the chain) or in a fragment shader (the control). */
+static void record_chain(struct app *a, VkCommandBuffer cmd, bool vertex)
+{
+	frame_start_images(a, cmd, ST(COMPUTE_SHADER));
+	if (vertex) {
+		buffer_barrier(cmd, a->v.buffer, ST(COMPUTE_SHADER), AC(SHADER_WRITE), ST(VERTEX_INPUT),
+			       AC(VERTEX_ATTRIBUTE_READ));
+		pass_b(a, cmd, &a->vertices);
+	} else {
+		buffer_barrier(cmd, a->v.buffer, ST(COMPUTE_SHADER), AC(SHADER_WRITE), ST(FRAGMENT_SHADER),
+			       AC(SHADER_READ));
+		pass_b(a, cmd, &a->storage);
+	}
+	pass_a(a, cmd);
+	const VkImageMemoryBarrier2 ib = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+		.srcStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+		.srcAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+		.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+		.dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
+		.oldLayout = LY(COLOR_ATTACHMENT_OPTIMAL),
+		.newLayout = LY(SHADER_READ_ONLY_OPTIMAL),
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.image = a->a.image,
+		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+	};
+	/* v was just read by pass B: the compute write must wait for that read. */
+	const VkBufferMemoryBarrier2 bb = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
+		.srcStageMask = vertex ? VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT : VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+		.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+		.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.buffer = a->v.buffer,
+		.size = VK_WHOLE_SIZE,
+	};
+	const VkDependencyInfo di = {
+		.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+		.bufferMemoryBarrierCount = 1,
+		.pBufferMemoryBarriers = &bb,
+		.imageMemoryBarrierCount = 1,
+		.pImageMemoryBarriers = &ib,
+	};
+	vkCmdPipelineBarrier2(cmd, &di);
+	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, a->chain.pipeline);
+	vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, a->chain.layout, 0, 1, &a->chain.set, 0, NULL);
+	vkCmdDispatch(cmd, 1, 1, 1);
+}
+
+static void record_set_event(struct app *a, VkCommandBuffer cmd, VkEvent ev, bool work_between)
+{
+	frame_start_buffers(a, cmd);
+	copy(cmd, &a->t1, &a->t2, 4096);
+	vkCmdSetEvent(cmd, ev, ST(TRANSFER));
+	if (work_between)
+		vkCmdFillBuffer(cmd, a->t4.buffer, 0, 4096, 7); /* independent work to overlap */
+	const VkBufferMemoryBarrier b = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+		.srcAccessMask = AC(TRANSFER_WRITE),
+		.dstAccessMask = AC(TRANSFER_READ),
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.buffer = a->t2.buffer,
+		.size = VK_WHOLE_SIZE,
+	};
+	vkCmdWaitEvents(cmd, 1, &ev, ST(TRANSFER), ST(TRANSFER), 0, NULL, 1, &b, 0, NULL);
+	copy(cmd, &a->t2, &a->t3, 4096);
+}
+
+/* Several hundred barriers: a fill of each region, then a barrier (ALL_COMMANDS both ways
+ * when conservative, TRANSFER both ways when narrow). */
+static void record_stress(struct app *a, VkCommandBuffer cmd)
+{
+	frame_start_buffers(a, cmd);
+	const VkMemoryBarrier m = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = AC(TRANSFER_WRITE),
+		.dstAccessMask = AC(TRANSFER_WRITE),
+	};
+	VkPipelineStageFlags st = a->conservative ? ST(ALL_COMMANDS) : ST(TRANSFER);
+	for (uint32_t i = 0; i < a->barriers; i++) {
+		vkCmdFillBuffer(cmd, a->t1.buffer, (i % 4096) * 16, 16, i);
+		vkCmdPipelineBarrier(cmd, st, st, 0, 1, &m, 0, NULL, 0, NULL);
+	}
+}
+
+/* The barrier-cost measurement: COST_ROUNDS of pass A -> barrier -> pass B -> barrier, with
+ * the application's own TOP_OF_PIPE timestamps around each first barrier. */
+static void record_cost(struct app *a, VkCommandBuffer cmd, uint32_t slot)
+{
+	frame_start_images(a, cmd, ST(FRAGMENT_SHADER));
+	uint32_t q0 = slot * 2 * COST_ROUNDS;
+	vkCmdResetQueryPool(cmd, a->cost_pool, q0, 2 * COST_ROUNDS);
+	for (uint32_t i = 0; i < COST_ROUNDS; i++) {
+		pass_a(a, cmd);
+		vkCmdWriteTimestamp(cmd, ST(TOP_OF_PIPE), a->cost_pool, q0 + 2 * i);
+		if (a->conservative)
+			images_barrier(cmd, 1,
+				       &(struct img_barrier){ a->a.image, ST(ALL_COMMANDS), AC(MEMORY_WRITE), ST(ALL_COMMANDS),
+							      AC(MEMORY_READ) | AC(MEMORY_WRITE), LY(COLOR_ATTACHMENT_OPTIMAL),
+							      LY(SHADER_READ_ONLY_OPTIMAL) });
+		else
+			images_barrier(cmd, 1,
+				       &(struct img_barrier){ a->a.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+							      ST(FRAGMENT_SHADER), AC(SHADER_READ), LY(COLOR_ATTACHMENT_OPTIMAL),
+							      LY(SHADER_READ_ONLY_OPTIMAL) });
+		vkCmdWriteTimestamp(cmd, ST(TOP_OF_PIPE), a->cost_pool, q0 + 2 * i + 1);
+		pass_b(a, cmd, &a->sample);
+		/* back to an attachment for the next round (write-after-read, and b write-after-write) */
+		struct img_barrier back[2] = {
+			{ a->a.image, ST(FRAGMENT_SHADER), 0, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+			  LY(SHADER_READ_ONLY_OPTIMAL), LY(COLOR_ATTACHMENT_OPTIMAL) },
+			{ a->b.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE), ST(COLOR_ATTACHMENT_OUTPUT),
+			  AC(COLOR_ATTACHMENT_WRITE), LY(COLOR_ATTACHMENT_OPTIMAL), LY(COLOR_ATTACHMENT_OPTIMAL) },
+		};
+		if (i + 1 < COST_ROUNDS)
+			images_barrier(cmd, 2, back);
+	}
+}
+
+static void record_baseline(struct app *a, VkCommandBuffer cmd)
+{
+	frame_start_images(a, cmd, ST(COLOR_ATTACHMENT_OUTPUT));
+	pass_a(a, cmd);
+}
+
+static void record(struct app *a, VkCommandBuffer cmd, uint32_t slot)
+{
+	if (is(a, "gbuffer-vs"))
+		record_gbuffer(a, cmd, ST(VERTEX_SHADER) | ST(FRAGMENT_SHADER), &a->sample);
+	else if (is(a, "gbuffer-fs"))
+		record_gbuffer(a, cmd, ST(FRAGMENT_SHADER), &a->sample);
+	else if (is(a, "gbuffer-vs-reads"))
+		record_gbuffer(a, cmd, ST(VERTEX_SHADER) | ST(FRAGMENT_SHADER), &a->sample_vs);
+	else if (is(a, "drain-copy")) {
+		frame_start_buffers(a, cmd);
+		copy(cmd, &a->t1, &a->t2, 4096);
+		/* A pure execution dependency: all earlier work, then all later work. */
+		vkCmdPipelineBarrier(cmd, ST(BOTTOM_OF_PIPE), ST(TOP_OF_PIPE), 0, 0, NULL, 0, NULL, 0, NULL);
+		copy(cmd, &a->t3, &a->t1, 4096); /* overwrites what the first copy read */
+	} else if (is(a, "acquire")) {
+		images_barrier(cmd, 1,
+			       &(struct img_barrier){ a->a.image, ST(ALL_COMMANDS), AC(MEMORY_WRITE), ST(ALL_COMMANDS),
+						      AC(TRANSFER_WRITE), LY(UNDEFINED), LY(TRANSFER_DST_OPTIMAL) });
+		const VkClearColorValue c = { { 0.5f, 0.5f, 0.5f, 1.0f } };
+		const VkImageSubresourceRange r = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+		vkCmdClearColorImage(cmd, a->a.image, LY(TRANSFER_DST_OPTIMAL), &c, 1, &r);
+	} else if (is(a, "copy-vertex-all"))
+		record_copy_vertex(a, cmd, true);
+	else if (is(a, "copy-vertex-narrow"))
+		record_copy_vertex(a, cmd, false);
+	else if (is(a, "read-to-read"))
+		record_read_to_read(a, cmd, false);
+	else if (is(a, "read-to-read2"))
+		record_read_to_read(a, cmd, true);
+	else if (is(a, "duplicate"))
+		record_duplicate(a, cmd, false);
+	else if (is(a, "duplicate-draw"))
+		record_duplicate(a, cmd, true);
+	else if (is(a, "frag-compute-vertex"))
+		record_chain(a, cmd, true);
+	else if (is(a, "frag-compute-fragment"))
+		record_chain(a, cmd, false);
+	else if (is(a, "set-event-wait"))
+		record_set_event(a, cmd, a->events[slot], false);
+	else if (is(a, "set-event-work-wait"))
+		record_set_event(a, cmd, a->events[slot], true);
+	else if (is(a, "stress"))
+		record_stress(a, cmd);
+	else if (is(a, "cost"))
+		record_cost(a, cmd, slot);
+	else {
+		bool queries = is(a, "query-wait-this-frame") || is(a, "query-poll-two-back");
+		if (queries) {
+			vkCmdResetQueryPool(cmd, a->queries, slot * 2, 2);
+			vkCmdWriteTimestamp(cmd, ST(TOP_OF_PIPE), a->queries, slot * 2);
+		}
+		record_baseline(a, cmd);
+		if (queries)
+			vkCmdWriteTimestamp(cmd, ST(BOTTOM_OF_PIPE), a->queries, slot * 2 + 1);
+	}
+}
+
+static const char *const cases[] = {
+	"baseline", "gbuffer-vs", "gbuffer-fs", "gbuffer-vs-reads", "drain-copy", "acquire", "copy-vertex-all",
+	"copy-vertex-narrow", "read-to-read", "read-to-read2", "duplicate", "duplicate-draw", "frag-compute-vertex",
+	"frag-compute-fragment", "set-event-wait", "set-event-work-wait", "waitidle-every-frame", "waitidle-shutdown",
+	"fence-this-frame", "query-wait-this-frame", "query-poll-two-back", "poll-fence", "stress", "cost",
+	"devicewaitidle-every-frame", NULL,
+};
+
+/* ---- the frame loop --------------------------------------------------------------------- */
+
+static void frame(struct app *a, uint32_t f)
+{
+	uint32_t slot = f % SLOTS;
+	VkCommandBuffer cmd = a->cbs[slot];
+	if (f >= SLOTS) {
+		/* Frames in flight: the fence from two frames back (the well-behaved wait). */
+		VK_CHECK(vkWaitForFences(a->device, 1, &a->fences[slot], VK_TRUE, UINT64_MAX));
+		VK_CHECK(vkResetFences(a->device, 1, &a->fences[slot]));
+		VK_CHECK(vkResetEvent(a->device, a->events[slot]));
+		if (is(a, "query-poll-two-back")) {
+			/* Results of two frames back, without WAIT_BIT: they are there. */
+			uint64_t ts[2];
+			VkResult r = vkGetQueryPoolResults(a->device, a->queries, slot * 2, 2, sizeof(ts), ts, 8,
+							   VK_QUERY_RESULT_64_BIT);
+			if (r != VK_SUCCESS)
+				die("query results of two frames back not available (%d)", r);
+		}
+		if (is(a, "cost")) {
+			uint64_t ts[2 * COST_ROUNDS];
+			if (vkGetQueryPoolResults(a->device, a->cost_pool, slot * 2 * COST_ROUNDS, 2 * COST_ROUNDS,
+						  sizeof(ts), ts, 8, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
+				for (uint32_t i = 0; i < COST_ROUNDS; i++) {
+					a->app_barrier_ns += (uint64_t)((double)(ts[2 * i + 1] - ts[2 * i]) * a->timestamp_period);
+					a->app_barrier_n++;
+				}
+		}
+	}
+	const VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+	VK_CHECK(vkBeginCommandBuffer(cmd, &bi));
+	record(a, cmd, slot);
+	VK_CHECK(vkEndCommandBuffer(cmd));
+	const VkSubmitInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &cmd,
+	};
+	VK_CHECK(vkQueueSubmit(a->queue, 1, &si, a->fences[slot]));
+
+	if (is(a, "waitidle-every-frame")) {
+		VK_CHECK(vkQueueWaitIdle(a->queue));
+	} else if (is(a, "devicewaitidle-every-frame")) {
+		VK_CHECK(vkDeviceWaitIdle(a->device));
+	} else if (is(a, "fence-this-frame")) {
+		VK_CHECK(vkWaitForFences(a->device, 1, &a->fences[slot], VK_TRUE, UINT64_MAX));
+	} else if (is(a, "query-wait-this-frame")) {
+		uint64_t ts[2];
+		VK_CHECK(vkGetQueryPoolResults(a->device, a->queries, slot * 2, 2, sizeof(ts), ts, 8,
+					       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+	} else if (is(a, "poll-fence")) {
+		uint32_t polls = 0;
+		while (vkGetFenceStatus(a->device, a->fences[slot]) == VK_NOT_READY)
+			polls++;
+		if (polls > a->polls_max)
+			a->polls_max = polls;
+	}
+}
+
+static uint32_t parse_uint(const char *opt, const char *s, uint32_t min, uint32_t max)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno || !*s || *end || v < min || v > max)
+		die("%s %s: expected an integer from %u to %u", opt, s, min, max);
+	return (uint32_t)v;
+}
+
+int main(int argc, char **argv)
+{
+	struct app a = { .frames = 6, .barriers = 300, .load = 16, .conservative = true };
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--report-callback")) {
+			a.report_callback = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--list")) {
+			for (int k = 0; cases[k]; k++)
+				puts(cases[k]);
+			return 0;
+		}
+		if (i + 1 >= argc)
+			die("%s: missing value", argv[i]);
+		const char *v = argv[++i];
+		if (!strcmp(argv[i - 1], "--case"))
+			a.kase = v;
+		else if (!strcmp(argv[i - 1], "--frames"))
+			a.frames = parse_uint("--frames", v, 1, 100000);
+		else if (!strcmp(argv[i - 1], "--barriers"))
+			a.barriers = parse_uint("--barriers", v, 1, 100000);
+		else if (!strcmp(argv[i - 1], "--load"))
+			a.load = parse_uint("--load", v, 0, 1000000);
+		else if (!strcmp(argv[i - 1], "--variant")) {
+			if (strcmp(v, "conservative") && strcmp(v, "narrow"))
+				die("--variant %s: expected conservative or narrow", v);
+			a.conservative = !strcmp(v, "conservative");
+		} else
+			die("unknown option %s", argv[i - 1]);
+	}
+	bool known = false;
+	for (int k = 0; a.kase && cases[k]; k++)
+		known |= !strcmp(cases[k], a.kase);
+	if (!known)
+		die("--case: one of the names --list prints is required");
+
+	instance_create(&a);
+	device_create(&a);
+	resources_create(&a);
+	uint64_t t0 = now_ns();
+	for (uint32_t f = 0; f < a.frames; f++)
+		frame(&a, f);
+	uint64_t t1 = now_ns();
+	/* Shutdown: one idle wait, which no rule may count. */
+	if (is(&a, "waitidle-shutdown"))
+		VK_CHECK(vkQueueWaitIdle(a.queue));
+	else
+		VK_CHECK(vkDeviceWaitIdle(a.device));
+	teardown(&a);
+
+	for (uint32_t i = 0; i < g_nseen; i++)
+		printf("message %s %s %u %u :: %s\n", g_seen[i].severity, g_seen[i].id, g_seen[i].count, g_seen[i].objects,
+		       g_seen[i].first);
+	if (a.report_callback)
+		printf("report-callbacks %u\n", g_report_callbacks);
+	if (is(&a, "poll-fence"))
+		printf("polls-max %u\n", a.polls_max);
+	printf("frame-ms %.3f\n", (double)(t1 - t0) / 1e6 / a.frames);
+	if (a.app_barrier_n)
+		printf("app-barrier-ns %llu\n", (unsigned long long)(a.app_barrier_ns / a.app_barrier_n));
+	printf("done %s %u\n", a.kase, a.frames);
+	return 0;
+}

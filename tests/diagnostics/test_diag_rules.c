@@ -1,0 +1,305 @@
+/* The diagnostics rules on their own (attribution/attr_diag.c), fed API-neutral events: each
+ * rule fires on its case and stays silent on the control beside it; the site table stays
+ * bounded; the blocking-wait verdicts follow the frames. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr_diag.h"
+#include "pp_settings.h"
+
+static int failures;
+#define CHECK(cond)                                                                      \
+	do {                                                                             \
+		if (!(cond)) {                                                           \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			failures++;                                                      \
+		}                                                                        \
+	} while (0)
+
+static struct pp_diagnostic snap[PP_DIAG_MAX_SITES + 1];
+
+/* Occurrences of an ID in the site table (all sites). */
+static uint64_t fired(const char *id)
+{
+	size_t n = pp_diag_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
+	uint64_t count = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(snap[i].id, id))
+			count += snap[i].count;
+	return count;
+}
+
+static const struct pp_diagnostic *find(const char *id)
+{
+	size_t n = pp_diag_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(snap[i].id, id))
+			return &snap[i];
+	return NULL;
+}
+
+static struct pp_diag_device *device(void)
+{
+	const struct pp_diag_config cfg = { .frame_delimiter = PP_FRAME_AUTO };
+	return pp_diag_device_create(&cfg);
+}
+
+static void barrier(struct pp_diag_device *d, struct pp_diag_rec *r, uint32_t src, uint32_t dst, uint32_t nres,
+		    const struct pp_diag_barrier_res *res)
+{
+	const struct pp_diag_barrier b = {
+		.api = "vkCmdPipelineBarrier", .src_stages = src, .dst_stages = dst, .nres = nres, .res = res,
+		.site = "test", .ts_before = PP_DIAG_NO_SLOT, .ts_after = PP_DIAG_NO_SLOT,
+	};
+	pp_diag_rec_barrier(d, r, &b);
+}
+
+static void submit(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb)
+{
+	pp_diag_submit(d, 1, 1, &r, &cb);
+	pp_diag_submit_done(d, 0xf00d, false);
+}
+
+static struct pp_diag_barrier_res image(uint64_t h, uint32_t src, uint32_t sa, uint32_t dst, uint32_t da,
+					enum pp_diag_layout from, enum pp_diag_layout to)
+{
+	return (struct pp_diag_barrier_res){ .kind = PP_RES_IMAGE, .handle = h, .src_stages = src, .dst_stages = dst,
+					     .src_access = sa, .dst_access = da, .old_layout = from, .new_layout = to };
+}
+
+static void test_gbuffer(void)
+{
+	const char *id = "PASSPROBE-Barrier-DstStageTooEarly";
+	for (int variant = 0; variant < 3; variant++) {
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r = pp_diag_rec_create();
+		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		uint32_t dst = variant == 1 ? PP_STAGE_FRAGMENT_SHADER : PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER;
+		struct pp_diag_barrier_res g = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, dst, PP_ACCESS_SHADER_READ,
+						     PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
+		barrier(d, r, PP_STAGE_COLOR_OUTPUT, dst, 1, &g);
+		/* pass 2 samples the image: in the fragment shader (and the vertex shader, variant 2) */
+		uint32_t reads = variant == 2 ? PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER : PP_STAGE_FRAGMENT_SHADER;
+		pp_diag_rec_use(r, PP_RES_IMAGE, 7, reads, false);
+		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		submit(d, r, 1);
+		if (variant == 0) {
+			CHECK(fired(id) == 1);
+			const struct pp_diagnostic *s = find(id);
+			CHECK(s && strstr(s->suggestion, "dstStageMask = FRAGMENT_SHADER"));
+		} else {
+			CHECK(fired(id) == 0);
+		}
+		CHECK(fired("PASSPROBE-Barrier-FullPipelineDrain") == 0);
+		pp_diag_rec_destroy(r);
+		pp_diag_device_destroy(d);
+	}
+}
+
+static void test_drains(void)
+{
+	pp_diag_sites_clear();
+	struct pp_diag_device *d = device();
+	struct pp_diag_rec *r = pp_diag_rec_create();
+	/* copy, BOTTOM -> TOP execution dependency, copy */
+	pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+	barrier(d, r, PP_STAGE_BOTTOM, PP_STAGE_TOP, 0, NULL);
+	pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+	submit(d, r, 1);
+	const struct pp_diagnostic *s = find("PASSPROBE-Barrier-FullPipelineDrain");
+	CHECK(s && strstr(s->suggestion, "srcStageMask = TRANSFER; dstStageMask = TRANSFER"));
+
+	/* The acquire pattern: images from UNDEFINED before any work. */
+	pp_diag_sites_clear();
+	pp_diag_rec_reset(r);
+	struct pp_diag_barrier_res acq = image(9, PP_STAGE_ALL_COMMANDS, PP_ACCESS_MEMORY_WRITE, PP_STAGE_ALL_COMMANDS,
+					       PP_ACCESS_TRANSFER_WRITE, PP_LAYOUT_UNDEFINED, PP_LAYOUT_TRANSFER_DST);
+	barrier(d, r, PP_STAGE_ALL_COMMANDS, PP_STAGE_ALL_COMMANDS, 1, &acq);
+	pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+	submit(d, r, 1);
+	CHECK(fired("PASSPROBE-Barrier-FullPipelineDrain") == 0);
+
+	/* ALL_COMMANDS -> ALL_COMMANDS between a buffer copy and a vertex fetch */
+	pp_diag_sites_clear();
+	pp_diag_rec_reset(r);
+	pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+	struct pp_diag_barrier_res vb = { .kind = PP_RES_BUFFER, .handle = 5, .src_stages = PP_STAGE_ALL_COMMANDS,
+					  .dst_stages = PP_STAGE_ALL_COMMANDS, .src_access = PP_ACCESS_TRANSFER_WRITE,
+					  .dst_access = PP_ACCESS_VERTEX_READ };
+	barrier(d, r, PP_STAGE_ALL_COMMANDS, PP_STAGE_ALL_COMMANDS, 1, &vb);
+	pp_diag_rec_use(r, PP_RES_BUFFER, 5, PP_STAGE_VERTEX_INPUT, false);
+	pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	submit(d, r, 1);
+	s = find("PASSPROBE-Barrier-FullPipelineDrain");
+	CHECK(s && strstr(s->suggestion, "srcStageMask = TRANSFER; dstStageMask = VERTEX_INPUT"));
+	pp_diag_rec_destroy(r);
+	pp_diag_device_destroy(d);
+}
+
+static void test_redundant(void)
+{
+	pp_diag_sites_clear();
+	struct pp_diag_device *d = device();
+	struct pp_diag_rec *r = pp_diag_rec_create();
+	pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	struct pp_diag_barrier_res rr = image(3, PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ, PP_STAGE_FRAGMENT_SHADER,
+					      PP_ACCESS_SHADER_READ, PP_LAYOUT_SHADER_READ, PP_LAYOUT_SHADER_READ);
+	barrier(d, r, PP_STAGE_FRAGMENT_SHADER, PP_STAGE_FRAGMENT_SHADER, 1, &rr);
+	CHECK(1);
+	/* identical, nothing in between */
+	barrier(d, r, PP_STAGE_FRAGMENT_SHADER, PP_STAGE_FRAGMENT_SHADER, 1, &rr);
+	/* identical again, a draw in between: not a duplicate */
+	pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	barrier(d, r, PP_STAGE_FRAGMENT_SHADER, PP_STAGE_FRAGMENT_SHADER, 1, &rr);
+	submit(d, r, 1);
+	CHECK(fired("PASSPROBE-Barrier-ReadToRead") == 3);
+	CHECK(fired("PASSPROBE-Barrier-Duplicate") == 1);
+
+	/* a read-after-write barrier is no read-to-read */
+	pp_diag_sites_clear();
+	pp_diag_rec_reset(r);
+	struct pp_diag_barrier_res raw = image(3, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, PP_STAGE_FRAGMENT_SHADER,
+					       PP_ACCESS_SHADER_READ, PP_LAYOUT_SHADER_READ, PP_LAYOUT_SHADER_READ);
+	pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	barrier(d, r, PP_STAGE_COLOR_OUTPUT, PP_STAGE_FRAGMENT_SHADER, 1, &raw);
+	submit(d, r, 1);
+	CHECK(fired("PASSPROBE-Barrier-ReadToRead") == 0);
+
+	/* set event, wait right away / with work between */
+	for (int work = 0; work < 2; work++) {
+		pp_diag_sites_clear();
+		pp_diag_rec_reset(r);
+		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		pp_diag_rec_event_set(r, 77);
+		if (work)
+			pp_diag_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
+		uint64_t ev = 77;
+		struct pp_diag_barrier_res br = { .kind = PP_RES_BUFFER, .handle = 2, .src_stages = PP_STAGE_TRANSFER,
+						  .dst_stages = PP_STAGE_TRANSFER, .src_access = PP_ACCESS_TRANSFER_WRITE,
+						  .dst_access = PP_ACCESS_TRANSFER_READ };
+		const struct pp_diag_barrier b = { .api = "vkCmdWaitEvents", .src_stages = PP_STAGE_TRANSFER,
+						   .dst_stages = PP_STAGE_TRANSFER, .nres = 1, .res = &br, .nevents = 1,
+						   .events = &ev, .site = "test", .ts_before = PP_DIAG_NO_SLOT,
+						   .ts_after = PP_DIAG_NO_SLOT };
+		pp_diag_rec_barrier(d, r, &b);
+		submit(d, r, 1);
+		CHECK(fired("PASSPROBE-Barrier-SetEventThenWait") == (work ? 0u : 1u));
+	}
+	pp_diag_rec_destroy(r);
+	pp_diag_device_destroy(d);
+}
+
+/* fragment -> compute in frame N, compute -> vertex input in frame N+1 */
+static void test_chain(void)
+{
+	for (int vertex = 0; vertex < 2; vertex++) {
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r = pp_diag_rec_create();
+		for (int frame = 0; frame < 3; frame++) {
+			pp_diag_rec_reset(r);
+			struct pp_diag_barrier_res in = { .kind = PP_RES_BUFFER, .handle = 11, .src_stages = PP_STAGE_COMPUTE,
+							  .dst_stages = vertex ? PP_STAGE_VERTEX_INPUT : PP_STAGE_FRAGMENT_SHADER,
+							  .src_access = PP_ACCESS_SHADER_WRITE,
+							  .dst_access = vertex ? PP_ACCESS_VERTEX_READ : PP_ACCESS_SHADER_READ };
+			barrier(d, r, in.src_stages, in.dst_stages, 1, &in);
+			pp_diag_rec_use(r, PP_RES_BUFFER, 11, vertex ? PP_STAGE_VERTEX_INPUT : PP_STAGE_FRAGMENT_SHADER, false);
+			pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+			struct pp_diag_barrier_res img = image(12, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, PP_STAGE_COMPUTE,
+							       PP_ACCESS_SHADER_READ, PP_LAYOUT_COLOR_ATTACHMENT,
+							       PP_LAYOUT_SHADER_READ);
+			barrier(d, r, PP_STAGE_COLOR_OUTPUT, PP_STAGE_COMPUTE, 1, &img);
+			pp_diag_rec_use(r, PP_RES_IMAGE, 12, PP_STAGE_COMPUTE, false);
+			pp_diag_rec_use(r, PP_RES_BUFFER, 11, PP_STAGE_COMPUTE, true);
+			pp_diag_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
+			submit(d, r, 1);
+		}
+		CHECK(fired("PASSPROBE-Barrier-FragmentComputeVertexChain") == (vertex ? 2u : 0u));
+		pp_diag_rec_destroy(r);
+		pp_diag_device_destroy(d);
+	}
+}
+
+static void test_blocking(void)
+{
+	pp_diag_sites_clear();
+	struct pp_diag_device *d = device();
+	struct pp_diag_rec *r = pp_diag_rec_create();
+	pp_diag_rec_queries(r, 500, 0, 2);
+	uint64_t seq;
+	CHECK(pp_diag_query_check(d, 500, 0, 2, &seq) == PP_WAIT_UNKNOWN);
+	pp_diag_submit(d, 1, 1, &r, &(uint64_t){ 1 });
+	pp_diag_submit_done(d, 0xfe, false);
+	CHECK(pp_diag_fence_check(d, 0xfe, &seq) == PP_WAIT_CURRENT_FRAME);
+	CHECK(pp_diag_query_check(d, 500, 0, 2, &seq) == PP_WAIT_CURRENT_FRAME);
+	CHECK(pp_diag_query_check(d, 500, 2, 1, &seq) == PP_WAIT_UNSUBMITTED);
+	/* two frames later the fence is old, and once waited on, complete */
+	for (int f = 0; f < 2; f++) {
+		pp_diag_submit(d, 1, 0, NULL, NULL);
+		pp_diag_submit_done(d, 0xa0 + f, false);
+	}
+	CHECK(pp_diag_fence_check(d, 0xfe, &seq) == PP_WAIT_NOT_COMPLETE);
+	pp_diag_completed(d, seq);
+	CHECK(pp_diag_fence_check(d, 0xfe, &seq) == PP_WAIT_FINE);
+	CHECK(pp_diag_query_check(d, 500, 0, 2, &seq) == PP_WAIT_FINE);
+
+	/* steady state: a site that waits once is not counted; one that recurs is */
+	struct pp_diag_blocking b = { .rule = PP_DIAG_QUEUE_WAIT_IDLE, .site_key = 42, .site = "here", .cpu_ns = 1000,
+				      .steady_state = true };
+	CHECK(pp_diag_blocking_report(d, &b) == 0);
+	CHECK(fired("PASSPROBE-Blocking-QueueWaitIdle") == 0);
+	pp_diag_submit(d, 1, 0, NULL, NULL);
+	pp_diag_submit_done(d, 0xb0, false);
+	CHECK(pp_diag_blocking_report(d, &b) != 0);
+	CHECK(fired("PASSPROBE-Blocking-QueueWaitIdle") == 2);
+	const struct pp_diagnostic *s = find("PASSPROBE-Blocking-QueueWaitIdle");
+	CHECK(s && s->cost_valid && s->cost_ns == 1000);
+
+	/* polls */
+	uint64_t since;
+	for (uint32_t i = 1; i <= 8; i++)
+		CHECK(pp_diag_poll(d, PP_OBJ_FENCE, 0xfe, 100 + i, &since) == i);
+	CHECK(since == 101);
+	pp_diag_submit(d, 1, 0, NULL, NULL);
+	pp_diag_submit_done(d, 0xb1, false);
+	CHECK(pp_diag_poll(d, PP_OBJ_FENCE, 0xfe, 500, &since) == 1);
+	pp_diag_rec_destroy(r);
+	pp_diag_device_destroy(d);
+}
+
+/* Bounded: more sites than the table holds are counted as other. */
+static void test_bound(void)
+{
+	pp_diag_sites_clear();
+	struct pp_diag_device *d = device();
+	for (uint64_t i = 0; i < PP_DIAG_MAX_SITES + 100; i++) {
+		struct pp_diag_blocking b = { .rule = PP_DIAG_POLLING, .site_key = 1000 + i, .site = "x" };
+		pp_diag_blocking_report(d, &b);
+	}
+	uint64_t other = 0;
+	CHECK(pp_diag_snapshot(NULL, 0, &other) == PP_DIAG_MAX_SITES);
+	CHECK(other == 100);
+	struct pp_diag_message m[8];
+	uint32_t n = pp_diag_messages_take(d, m, 8);
+	CHECK(n == 8);
+	pp_diag_device_destroy(d);
+	pp_diag_sites_clear();
+}
+
+int main(void)
+{
+	pp_log_set_level(PP_LOG_ERROR);
+	test_gbuffer();
+	test_drains();
+	test_redundant();
+	test_chain();
+	test_blocking();
+	test_bound();
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	else
+		printf("all diagnostics rule checks passed\n");
+	return failures ? 1 : 0;
+}
