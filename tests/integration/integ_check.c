@@ -57,7 +57,11 @@ struct options {
 	uint64_t skip_frames;
 	const char *above, *below; /* spy outputs */
 	bool span_label;           /* multi-submit --span-label: the middle pass is "outer" */
+	uint64_t submissions;      /* frames: submissions per frame */
 };
+
+/* What closes every frame (--delimiter; report_load checks it). */
+static const char *expected_delimiter = "fence";
 
 static uint64_t opt_uint(const char *key, const char *v)
 {
@@ -129,6 +133,10 @@ static void options_parse(struct options *o, int argc, char **argv)
 			o->skip_frames = opt_uint(k, v);
 		else if (!strcmp(k, "--span-label"))
 			o->span_label = !strcmp(v, "yes");
+		else if (!strcmp(k, "--delimiter"))
+			expected_delimiter = v;
+		else if (!strcmp(k, "--submissions"))
+			o->submissions = opt_uint(k, v);
 		else if (!strcmp(k, "--above"))
 			o->above = v;
 		else if (!strcmp(k, "--below"))
@@ -412,7 +420,7 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 		snprintf(what, sizeof(what), "frame %zu", i);
 		/* The window holds every frame here: indices are 0, 1, ... in order. */
 		expect_u64(u64(f, "index", what), i, what, "index");
-		expect_str(f, "delimiter", "fence", what);
+		expect_str(f, "delimiter", expected_delimiter, what);
 		const jv *subs = get(f, "submissions");
 		size_t ns = pp_json_array_size(subs), next_pass = 0;
 		uint64_t exclusive = 0;
@@ -1274,6 +1282,26 @@ static void check_spy(const struct options *o)
 
 /* ---- main ------------------------------------------------------------------------------- */
 
+/* Frame delimiters (frame_delimiter setting): --frames frames, each closed by --delimiter
+ * (report_load), each holding exactly --submissions submissions and every pass measured. */
+static void check_frames(const struct options *o)
+{
+	struct report r;
+	if (!report_load(&r, o->dir, o->frames))
+		return;
+	for (size_t i = 0; i < r.nframes; i++) {
+		const jv *f = frame_at(&r, i);
+		char what[96];
+		snprintf(what, sizeof(what), "frame %zu", i);
+		expect_u64(pp_json_array_size(get(f, "submissions")), o->submissions, what, "submissions");
+		for (size_t p = 0; p < frame_passes(f); p++) {
+			snprintf(what, sizeof(what), "frame %zu pass %zu", i, p);
+			expect_measured(pass_at(f, p), what);
+		}
+	}
+	pp_json_free(r.root);
+}
+
 /* CPU cost of recording (tracker issue 4). The pass's "cpu" object, or NULL after a failure. */
 static const jv *pass_cpu(const jv *pass, const char *what)
 {
@@ -1383,6 +1411,7 @@ int main(int argc, char **argv)
 		{ "csv", check_csv },
 		{ "spy", check_spy },
 		{ "cpu-work", check_cpu_work },
+		{ "frames", check_frames },
 		{ "cpu-threads", check_cpu_threads },
 	};
 	struct options o;
