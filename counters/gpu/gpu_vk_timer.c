@@ -84,6 +84,15 @@ struct pp_gpu_timer *pp_gpu_timer_create(const struct pp_gpu_timer_config *cfg)
 	t->cfg = *cfg;
 	if (!t->cfg.max_chunks)
 		t->cfg.max_chunks = 4096;
+	t->cap = t->cfg.max_chunks / POOL_CHUNKS * POOL_CHUNKS;
+	t->chunks = calloc(t->cap ? t->cap : 1, sizeof(*t->chunks));
+	t->pools = calloc(t->cap / POOL_CHUNKS + 1, sizeof(*t->pools));
+	if (!t->chunks || !t->pools) {
+		free(t->chunks);
+		free(t->pools);
+		free(t);
+		return NULL;
+	}
 	t->valid_mask = cfg->timestamp_valid_bits >= 64 ? ~0ull : (1ull << cfg->timestamp_valid_bits) - 1;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_mutex_init(&t->clock_lock, NULL);
@@ -104,10 +113,13 @@ void pp_gpu_timer_destroy(struct pp_gpu_timer *t)
 	free(t);
 }
 
-/* Adds one query pool of `kind` split into POOL_CHUNKS chunks. Caller holds the lock. */
+/* Adds one query pool of `kind` split into POOL_CHUNKS chunks. Caller holds the lock. The
+ * chunk table is allocated once at its bound and never moves, and a chunk's pool and first
+ * query never change once published (nchunks, release): writers of timestamps read them
+ * without the lock. */
 static bool pool_add(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
 {
-	if (t->nchunks + POOL_CHUNKS > t->cfg.max_chunks)
+	if (t->nchunks + POOL_CHUNKS > t->cap)
 		return false;
 	VkQueryPoolCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
@@ -116,21 +128,15 @@ static bool pool_add(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
 		.pipelineStatistics = kind == PP_GPU_STATISTICS ? stats_flags : 0,
 	};
 	VkQueryPool pool;
-	VkQueryPool *pools = realloc(t->pools, (t->npools + 1) * sizeof(*pools));
-	if (!pools)
-		return false;
-	t->pools = pools;
-	struct chunk *chunks = realloc(t->chunks, (t->nchunks + POOL_CHUNKS) * sizeof(*chunks));
-	if (!chunks)
-		return false;
-	t->chunks = chunks;
 	if (t->cfg.vk.CreateQueryPool(t->cfg.device, &info, NULL, &pool) != VK_SUCCESS)
 		return false;
 	/* Queries start in an undefined state and must be reset before first use. */
 	t->cfg.vk.ResetQueryPool(t->cfg.device, pool, 0, info.queryCount);
 	t->pools[t->npools++] = pool;
+	uint32_t n = t->nchunks;
 	for (uint32_t i = 0; i < POOL_CHUNKS; i++)
-		t->chunks[t->nchunks++] = (struct chunk){ .pool = pool, .first = i * PP_GPU_CHUNK_SLOTS, .kind = (uint8_t)kind };
+		t->chunks[n + i] = (struct chunk){ .pool = pool, .first = i * PP_GPU_CHUNK_SLOTS, .kind = (uint8_t)kind };
+	__atomic_store_n(&t->nchunks, n + POOL_CHUNKS, __ATOMIC_RELEASE);
 	if (kind == PP_GPU_TIMESTAMP)
 		t->free_ts += POOL_CHUNKS;
 	else
@@ -191,15 +197,15 @@ void pp_gpu_timer_chunk_free(struct pp_gpu_timer *t, uint32_t chunk)
 	pthread_mutex_unlock(&t->lock);
 }
 
-/* Chunk records are only appended while the lock is held and never move for readers that
- * hold a slot: realloc can move them, so readers take the lock for the lookup. */
+/* A slot's chunk record: lock-free (see pool_add). */
 static struct chunk slot_chunk(struct pp_gpu_timer *t, uint32_t slot)
 {
 	struct chunk c = { 0 };
-	pthread_mutex_lock(&t->lock);
-	if (slot / PP_GPU_CHUNK_SLOTS < t->nchunks)
-		c = t->chunks[slot / PP_GPU_CHUNK_SLOTS];
-	pthread_mutex_unlock(&t->lock);
+	if (slot / PP_GPU_CHUNK_SLOTS < __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE)) {
+		/* Only the immutable fields: `used` changes under the lock. */
+		c.pool = t->chunks[slot / PP_GPU_CHUNK_SLOTS].pool;
+		c.first = t->chunks[slot / PP_GPU_CHUNK_SLOTS].first;
+	}
 	return c;
 }
 
