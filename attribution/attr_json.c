@@ -184,7 +184,8 @@ static void writer_raw(struct pp_json_writer *w, const char *s, size_t n)
 		return;
 	if (w->file) {
 		errno = 0;
-		if (fwrite(s, 1, n, w->file) != n)
+		/* A writer owns its stream for its lifetime: no stdio lock per token. */
+		if (fwrite_unlocked(s, 1, n, w->file) != n)
 			writer_fail(w, errno ? -errno : -EIO);
 		return;
 	}
@@ -441,6 +442,16 @@ int pp_json_write_key(struct pp_json_writer *w, const char *key)
 	writer_raw(w, w->indent ? ": " : ":", w->indent ? 2 : 1);
 	w->after_key = true;
 	return w->error;
+}
+
+int pp_json_write_raw_value(struct pp_json_writer *w, const char *json, size_t len)
+{
+	if (!json || !len)
+		return pp_json_write_null(w);
+	if (writer_before_value(w))
+		return w->error;
+	writer_raw(w, json, len);
+	return writer_after_value(w);
 }
 
 int pp_json_write_string_n(struct pp_json_writer *w, const char *s, size_t len)

@@ -80,6 +80,9 @@ int pp_json_write_uint(struct pp_json_writer *w, uint64_t v);
 int pp_json_write_double(struct pp_json_writer *w, double v);
 int pp_json_write_bool(struct pp_json_writer *w, bool v);
 int pp_json_write_null(struct pp_json_writer *w);
+/* Writes `json`, which the caller guarantees is one complete JSON value (for instance text a
+ * memory writer produced earlier), in value position with the usual separators. */
+int pp_json_write_raw_value(struct pp_json_writer *w, const char *json, size_t len);
 
 /* ------------------------------------------------------------------------------------------
  * Reader

@@ -13,8 +13,11 @@
 #include "attr_sink_internal.h"
 #include "attr_stats.h"
 #include "attr_summary.h"
+#include "pp_log.h"
 
 #define REPORT_NAME "report.json"
+
+static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *f);
 
 void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
 {
@@ -22,20 +25,32 @@ void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
 		pp_frame_result_free(f);
 		return;
 	}
+	struct pp_json_writer w;
+	pp_json_writer_init_mem(&w, 0, 0);
+	frame_write(&w, f);
+	struct attr_window_frame entry = { .index = f->index };
+	if (pp_json_writer_finish(&w) == 0)
+		entry.json = pp_json_writer_mem_take(&w, &entry.len);
+	pp_json_writer_release(&w);
+	pp_frame_result_free(f);
+	if (!entry.json) {
+		pp_log_once(PP_LOG_WARN, "out of memory keeping frames for report.json; some are missing from it");
+		return;
+	}
 	if (c->window_count < c->window_cap) {
-		c->window[(c->window_head + c->window_count) % c->window_cap] = f;
+		c->window[(c->window_head + c->window_count) % c->window_cap] = entry;
 		c->window_count++;
 		return;
 	}
-	pp_frame_result_free(c->window[c->window_head]);
-	c->window[c->window_head] = f;
+	free(c->window[c->window_head].json);
+	c->window[c->window_head] = entry;
 	c->window_head = (c->window_head + 1) % c->window_cap;
 }
 
 void attr_report_window_free(struct attr_sink_ctx *c)
 {
 	for (uint32_t i = 0; i < c->window_count; i++)
-		pp_frame_result_free(c->window[(c->window_head + i) % c->window_cap]);
+		free(c->window[(c->window_head + i) % c->window_cap].json);
 	free(c->window);
 	c->window = NULL;
 	c->window_count = c->window_head = c->window_cap = 0;
@@ -434,7 +449,7 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_json_write_key(w, "frames_window");
 	pp_json_begin_object(w);
 	if (c->window_count)
-		kv_uint(w, "first", c->window[c->window_head]->index);
+		kv_uint(w, "first", c->window[c->window_head].index);
 	else
 		kv_null(w, "first");
 	kv_uint(w, "count", c->window_count);
@@ -442,8 +457,10 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_json_end_object(w);
 	pp_json_write_key(w, "frames");
 	pp_json_begin_array(w);
-	for (uint32_t i = 0; i < c->window_count; i++)
-		frame_write(w, c->window[(c->window_head + i) % c->window_cap]);
+	for (uint32_t i = 0; i < c->window_count; i++) {
+		const struct attr_window_frame *e = &c->window[(c->window_head + i) % c->window_cap];
+		pp_json_write_raw_value(w, e->json, e->len);
+	}
 	pp_json_end_array(w);
 
 	struct pp_summary sum;

@@ -57,6 +57,14 @@ struct attr_trace_thread {
 	uint64_t submit_cursor_ns; /* end of the last submit-call slice on this thread */
 };
 
+/* A frame of report.json's window, kept as its JSON text: rewriting the report every
+ * flush_interval_ms is then I/O, not serialization of every frame again. */
+struct attr_window_frame {
+	uint64_t index;
+	char *json;
+	size_t len;
+};
+
 struct attr_sink_ctx {
 	struct pp_settings settings;
 	pid_t pid;
@@ -67,7 +75,7 @@ struct attr_sink_ctx {
 	uint64_t frames_total;  /* frames that reached the writer */
 
 	/* report.json: the last report_frames frames, oldest at window_head */
-	struct pp_frame_result **window;
+	struct attr_window_frame *window; /* each frame serialized once, on arrival */
 	uint32_t window_cap, window_head, window_count;
 	bool report_failed;
 	bool report_dirty;      /* frames arrived since the last rewrite */
