@@ -4,7 +4,18 @@
  * and the driver, it counts what reaches the driver). SPY_LAYER_NAME and SPY_OUTPUT_ENV come
  * from the build. Output: JSON lines appended to the file named by $SPY_OUTPUT_ENV, one per
  * vkDestroyDevice ("event":"device") and one at process exit ("event":"exit"). A test in the
- * same process can also read the counts directly (spy_counts.h). */
+ * same process can also read the counts directly (spy_counts.h).
+ *
+ * The exit line also holds "results": for every hooked function that returns a VkResult, how
+ * often each result came back ({"vkQueueSubmit":{"0":12,"-4":1}}), so a test can compare what
+ * the application got above passprobe with what the driver returned below it.
+ *
+ * Fault injection (tests/reliability): $SPY_FAIL_ENV is a comma-separated list of
+ * vkFunction:RESULT[@N[+]]; the spy then returns RESULT for that function without calling
+ * down: on every call, on the Nth call only (@N), or on the Nth and every later one (@N+).
+ * RESULT is a VkResult name with or without VK_ / VK_ERROR_ (DEVICE_LOST,
+ * VK_ERROR_OUT_OF_DEVICE_MEMORY) or a number. Any function of SPY_RESULT_FUNCS can fail. */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -21,6 +32,9 @@
 #endif
 #ifndef SPY_OUTPUT_ENV
 #error "SPY_OUTPUT_ENV must be defined by the build"
+#endif
+#ifndef SPY_FAIL_ENV
+#error "SPY_FAIL_ENV must be defined by the build"
 #endif
 
 #define SPY_EXPORT __attribute__((visibility("default")))
@@ -42,7 +56,21 @@
 	X(CreateQueryPool, "vkCreateQueryPool", NULL)                                     \
 	X(DestroyQueryPool, "vkDestroyQueryPool", NULL)                                   \
 	X(ResetQueryPool, "vkResetQueryPool", "vkResetQueryPoolEXT")                      \
-	X(AllocateCommandBuffers, "vkAllocateCommandBuffers", NULL)
+	X(AllocateCommandBuffers, "vkAllocateCommandBuffers", NULL)                       \
+	X(CreateCommandPool, "vkCreateCommandPool", NULL)                                 \
+	X(ResetCommandPool, "vkResetCommandPool", NULL)                                   \
+	X(BeginCommandBuffer, "vkBeginCommandBuffer", NULL)                               \
+	X(EndCommandBuffer, "vkEndCommandBuffer", NULL)                                   \
+	X(ResetCommandBuffer, "vkResetCommandBuffer", NULL)                               \
+	X(CreateRenderPass, "vkCreateRenderPass", NULL)                                   \
+	X(CreateRenderPass2, "vkCreateRenderPass2", "vkCreateRenderPass2KHR")             \
+	X(CreateFramebuffer, "vkCreateFramebuffer", NULL)                                 \
+	X(CreateImage, "vkCreateImage", NULL)                                             \
+	X(CreateImageView, "vkCreateImageView", NULL)                                     \
+	X(SetDebugUtilsObjectNameEXT, "vkSetDebugUtilsObjectNameEXT", NULL)               \
+	X(QueuePresentKHR, "vkQueuePresentKHR", NULL)                                     \
+	X(AllocateMemory, "vkAllocateMemory", NULL)                                       \
+	X(CreateFence, "vkCreateFence", NULL)
 
 struct spy_instance {
 	void *key;
@@ -116,10 +144,202 @@ static void count(struct spy_device *d, enum spy_counter c)
 	__atomic_add_fetch(&g_totals[c], 1, __ATOMIC_RELAXED);
 }
 
+/* ---- results and fault injection ---------------------------------------------------------- */
+
+/* X(enum suffix, key): every hooked function that returns a VkResult. The key is the name in
+ * "results" and in $SPY_FAIL_ENV; vkGetQueryPoolResults is split as in the counters. */
+#define SPY_RESULT_FUNCS(X)                                                              \
+	X(CREATE_DEVICE, "vkCreateDevice")                                               \
+	X(WAIT_FOR_FENCES, "vkWaitForFences")                                            \
+	X(QUEUE_WAIT_IDLE, "vkQueueWaitIdle")                                            \
+	X(DEVICE_WAIT_IDLE, "vkDeviceWaitIdle")                                          \
+	X(QUERY_RESULTS_WAIT, "vkGetQueryPoolResults_wait")                              \
+	X(QUERY_RESULTS_NOWAIT, "vkGetQueryPoolResults_nowait")                          \
+	X(SEMAPHORE_COUNTER_VALUE, "vkGetSemaphoreCounterValue")                         \
+	X(WAIT_SEMAPHORES, "vkWaitSemaphores")                                           \
+	X(QUEUE_SUBMIT, "vkQueueSubmit")                                                 \
+	X(QUEUE_SUBMIT2, "vkQueueSubmit2")                                               \
+	X(CREATE_QUERY_POOL, "vkCreateQueryPool")                                        \
+	X(ALLOCATE_COMMAND_BUFFERS, "vkAllocateCommandBuffers")                          \
+	X(CREATE_COMMAND_POOL, "vkCreateCommandPool")                                    \
+	X(RESET_COMMAND_POOL, "vkResetCommandPool")                                      \
+	X(BEGIN_COMMAND_BUFFER, "vkBeginCommandBuffer")                                  \
+	X(END_COMMAND_BUFFER, "vkEndCommandBuffer")                                      \
+	X(RESET_COMMAND_BUFFER, "vkResetCommandBuffer")                                  \
+	X(CREATE_RENDER_PASS, "vkCreateRenderPass")                                      \
+	X(CREATE_RENDER_PASS2, "vkCreateRenderPass2")                                    \
+	X(CREATE_FRAMEBUFFER, "vkCreateFramebuffer")                                     \
+	X(CREATE_IMAGE, "vkCreateImage")                                                 \
+	X(CREATE_IMAGE_VIEW, "vkCreateImageView")                                        \
+	X(SET_OBJECT_NAME, "vkSetDebugUtilsObjectNameEXT")                               \
+	X(QUEUE_PRESENT, "vkQueuePresentKHR")                                            \
+	X(ALLOCATE_MEMORY, "vkAllocateMemory")                                           \
+	X(CREATE_FENCE, "vkCreateFence")
+
+enum spy_fn {
+#define SPY_FN_ENUM(e, key) SPY_FN_##e,
+	SPY_RESULT_FUNCS(SPY_FN_ENUM)
+#undef SPY_FN_ENUM
+	SPY_FN_COUNT
+};
+
+static const char *const g_fn_keys[] = {
+#define SPY_FN_KEY(e, key) key,
+	SPY_RESULT_FUNCS(SPY_FN_KEY)
+#undef SPY_FN_KEY
+};
+
+/* Distinct results kept per function; more than this many different codes for one function
+ * are counted under the last slot's code being 0x7fffffff ("other"). */
+#define SPY_RESULT_SLOTS 8
+
+struct spy_result_slot {
+	int32_t code;
+	uint64_t count;
+};
+
+/* under g_lock */
+static struct spy_result_slot g_results[SPY_FN_COUNT][SPY_RESULT_SLOTS];
+static uint32_t g_nresults[SPY_FN_COUNT];
+
+static VkResult result_note(enum spy_fn f, VkResult r)
+{
+	pthread_mutex_lock(&g_lock);
+	struct spy_result_slot *slots = g_results[f];
+	uint32_t i = 0;
+	while (i < g_nresults[f] && slots[i].code != (int32_t)r)
+		i++;
+	if (i == g_nresults[f]) {
+		if (i == SPY_RESULT_SLOTS)
+			i--, slots[i].code = 0x7fffffff;
+		else
+			slots[i].code = (int32_t)r, g_nresults[f]++;
+	}
+	slots[i].count++;
+	pthread_mutex_unlock(&g_lock);
+	return r;
+}
+
+struct spy_fault {
+	enum spy_fn fn;
+	VkResult result;
+	uint64_t from, to; /* 1-based call numbers; 0 = unbounded */
+	uint64_t calls;    /* atomic */
+};
+
+#define SPY_MAX_FAULTS 16
+static struct spy_fault g_faults[SPY_MAX_FAULTS];
+static uint32_t g_nfaults;
+static pthread_once_t g_faults_once = PTHREAD_ONCE_INIT;
+
+static bool result_parse(const char *s, VkResult *out)
+{
+	static const struct {
+		const char *name;
+		VkResult r;
+	} names[] = {
+		{ "SUCCESS", VK_SUCCESS },
+		{ "NOT_READY", VK_NOT_READY },
+		{ "TIMEOUT", VK_TIMEOUT },
+		{ "INCOMPLETE", VK_INCOMPLETE },
+		{ "OUT_OF_HOST_MEMORY", VK_ERROR_OUT_OF_HOST_MEMORY },
+		{ "OUT_OF_DEVICE_MEMORY", VK_ERROR_OUT_OF_DEVICE_MEMORY },
+		{ "INITIALIZATION_FAILED", VK_ERROR_INITIALIZATION_FAILED },
+		{ "DEVICE_LOST", VK_ERROR_DEVICE_LOST },
+		{ "MEMORY_MAP_FAILED", VK_ERROR_MEMORY_MAP_FAILED },
+		{ "FEATURE_NOT_PRESENT", VK_ERROR_FEATURE_NOT_PRESENT },
+		{ "TOO_MANY_OBJECTS", VK_ERROR_TOO_MANY_OBJECTS },
+		{ "UNKNOWN", VK_ERROR_UNKNOWN },
+		{ "OUT_OF_DATE_KHR", VK_ERROR_OUT_OF_DATE_KHR },
+	};
+	if (!strncmp(s, "VK_", 3))
+		s += 3;
+	if (!strncmp(s, "ERROR_", 6))
+		s += 6;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i].name)) {
+			*out = names[i].r;
+			return true;
+		}
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end)
+		return false;
+	*out = (VkResult)v;
+	return true;
+}
+
+/* A malformed specification is a broken test: say so and stop. */
+static void faults_parse(void)
+{
+	const char *env = getenv(SPY_FAIL_ENV);
+	if (!env || !*env)
+		return;
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", env);
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		char *at = colon ? strchr(colon, '@') : NULL;
+		if (!colon || g_nfaults == SPY_MAX_FAULTS)
+			goto bad;
+		*colon = '\0';
+		if (at)
+			*at = '\0';
+		struct spy_fault *f = &g_faults[g_nfaults];
+		memset(f, 0, sizeof(*f));
+		f->fn = SPY_FN_COUNT;
+		for (unsigned i = 0; i < SPY_FN_COUNT; i++)
+			if (!strcmp(tok, g_fn_keys[i]))
+				f->fn = (enum spy_fn)i;
+		if (f->fn == SPY_FN_COUNT || !result_parse(colon + 1, &f->result))
+			goto bad;
+		if (at) {
+			char *end;
+			unsigned long long n = strtoull(at + 1, &end, 10);
+			if (!n || (*end && strcmp(end, "+")))
+				goto bad;
+			f->from = n;
+			f->to = *end ? 0 : n;
+		}
+		g_nfaults++;
+	}
+	return;
+bad:
+	fprintf(stderr, "%s: bad %s=%s (expected vkFunction:RESULT[@N[+]],...)\n", SPY_LAYER_NAME, SPY_FAIL_ENV, env);
+	abort();
+}
+
+/* Whether this call of fn is to fail, and with what. */
+static bool fault(enum spy_fn fn, VkResult *out)
+{
+	pthread_once(&g_faults_once, faults_parse);
+	for (uint32_t i = 0; i < g_nfaults; i++) {
+		struct spy_fault *f = &g_faults[i];
+		if (f->fn != fn)
+			continue;
+		uint64_t n = __atomic_add_fetch(&f->calls, 1, __ATOMIC_RELAXED);
+		if ((!f->from || n >= f->from) && (!f->to || n <= f->to)) {
+			*out = f->result;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* CALL_DOWN(fn, expression): the driver's result, or the injected one. */
+#define CALL_DOWN(fn, expr)                             \
+	do {                                            \
+		VkResult spy_r_;                        \
+		if (!fault(SPY_FN_##fn, &spy_r_))       \
+			spy_r_ = (expr);                \
+		return result_note(SPY_FN_##fn, spy_r_); \
+	} while (0)
+
 /* ---- output ------------------------------------------------------------------------------ */
 
 struct spy_buf {
-	char text[16384];
+	char text[32768];
 	size_t len;
 };
 
@@ -142,6 +362,26 @@ static void buf_add_counts(struct spy_buf *b, const uint64_t *counts)
 	for (unsigned c = 0; c < SPY_COUNTER_COUNT; c++)
 		buf_add(b, ",\"%s\":%llu", spy_counter_name(c),
 			(unsigned long long)__atomic_load_n(&counts[c], __ATOMIC_RELAXED));
+}
+
+/* ,"results":{"vkFn":{"code":count,...},...}: functions never called are left out. */
+static void buf_add_results(struct spy_buf *b)
+{
+	pthread_mutex_lock(&g_lock);
+	buf_add(b, ",\"results\":{");
+	bool first = true;
+	for (unsigned f = 0; f < SPY_FN_COUNT; f++) {
+		if (!g_nresults[f])
+			continue;
+		buf_add(b, "%s\"%s\":{", first ? "" : ",", g_fn_keys[f]);
+		first = false;
+		for (uint32_t i = 0; i < g_nresults[f]; i++)
+			buf_add(b, "%s\"%d\":%llu", i ? "," : "", (int)g_results[f][i].code,
+				(unsigned long long)g_results[f][i].count);
+		buf_add(b, "}");
+	}
+	buf_add(b, "}");
+	pthread_mutex_unlock(&g_lock);
 }
 
 static void buf_add_string(struct spy_buf *b, const char *s)
@@ -180,7 +420,7 @@ static void output_line(struct spy_buf *b)
 
 static void output_device(const struct spy_device *d)
 {
-	static struct spy_buf b; /* under g_lock: 16 KiB stays off the application's stack */
+	static struct spy_buf b; /* under g_lock: 32 KiB stays off the application's stack */
 	const struct spy_create_record *cr = &d->rec.create;
 	b.len = 0;
 	buf_add(&b, "{\"layer\":\"%s\",\"event\":\"device\",\"pid\":%ld,\"device\":%u", SPY_LAYER_NAME,
@@ -210,6 +450,7 @@ __attribute__((destructor)) static void spy_fini(void)
 	buf_add(&b, "{\"layer\":\"%s\",\"event\":\"exit\",\"pid\":%ld,\"devices\":%u", SPY_LAYER_NAME,
 		(long)getpid(), g_device_serial);
 	buf_add_counts(&b, g_totals);
+	buf_add_results(&b);
 	output_line(&b);
 }
 
@@ -240,21 +481,21 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_WaitForFences(VkDevice device, uint32_
 {
 	struct spy_device *d = device_get(device, __func__);
 	count(d, SPY_WAIT_FOR_FENCES);
-	return d->WaitForFences(device, n, fences, all, timeout);
+	CALL_DOWN(WAIT_FOR_FENCES, d->WaitForFences(device, n, fences, all, timeout));
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL spy_QueueWaitIdle(VkQueue queue)
 {
 	struct spy_device *d = device_get(queue, __func__);
 	count(d, SPY_QUEUE_WAIT_IDLE);
-	return d->QueueWaitIdle(queue);
+	CALL_DOWN(QUEUE_WAIT_IDLE, d->QueueWaitIdle(queue));
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL spy_DeviceWaitIdle(VkDevice device)
 {
 	struct spy_device *d = device_get(device, __func__);
 	count(d, SPY_DEVICE_WAIT_IDLE);
-	return d->DeviceWaitIdle(device);
+	CALL_DOWN(DEVICE_WAIT_IDLE, d->DeviceWaitIdle(device));
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL spy_GetQueryPoolResults(VkDevice device, VkQueryPool pool, uint32_t first,
@@ -262,15 +503,19 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_GetQueryPoolResults(VkDevice device, V
 							       VkQueryResultFlags flags)
 {
 	struct spy_device *d = device_get(device, __func__);
-	count(d, (flags & VK_QUERY_RESULT_WAIT_BIT) ? SPY_QUERY_RESULTS_WAIT : SPY_QUERY_RESULTS_NOWAIT);
-	return d->GetQueryPoolResults(device, pool, first, n, size, data, stride, flags);
+	if (flags & VK_QUERY_RESULT_WAIT_BIT) {
+		count(d, SPY_QUERY_RESULTS_WAIT);
+		CALL_DOWN(QUERY_RESULTS_WAIT, d->GetQueryPoolResults(device, pool, first, n, size, data, stride, flags));
+	}
+	count(d, SPY_QUERY_RESULTS_NOWAIT);
+	CALL_DOWN(QUERY_RESULTS_NOWAIT, d->GetQueryPoolResults(device, pool, first, n, size, data, stride, flags));
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL spy_GetSemaphoreCounterValue(VkDevice device, VkSemaphore sem, uint64_t *value)
 {
 	struct spy_device *d = device_get(device, __func__);
 	count(d, SPY_SEMAPHORE_COUNTER_VALUE);
-	return d->GetSemaphoreCounterValue(device, sem, value);
+	CALL_DOWN(SEMAPHORE_COUNTER_VALUE, d->GetSemaphoreCounterValue(device, sem, value));
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL spy_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info,
@@ -278,7 +523,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_WaitSemaphores(VkDevice device, const 
 {
 	struct spy_device *d = device_get(device, __func__);
 	count(d, SPY_WAIT_SEMAPHORES);
-	return d->WaitSemaphores(device, info, timeout);
+	CALL_DOWN(WAIT_SEMAPHORES, d->WaitSemaphores(device, info, timeout));
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL spy_QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo *submits,
@@ -286,7 +531,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_QueueSubmit(VkQueue queue, uint32_t n,
 {
 	struct spy_device *d = device_get(queue, __func__);
 	count(d, SPY_QUEUE_SUBMIT);
-	return d->QueueSubmit(queue, n, submits, fence);
+	CALL_DOWN(QUEUE_SUBMIT, d->QueueSubmit(queue, n, submits, fence));
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL spy_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits,
@@ -294,7 +539,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_QueueSubmit2(VkQueue queue, uint32_t n
 {
 	struct spy_device *d = device_get(queue, __func__);
 	count(d, SPY_QUEUE_SUBMIT2);
-	return d->QueueSubmit2(queue, n, submits, fence);
+	CALL_DOWN(QUEUE_SUBMIT2, d->QueueSubmit2(queue, n, submits, fence));
 }
 
 static VKAPI_ATTR void VKAPI_CALL spy_CmdWriteTimestamp(VkCommandBuffer cb, VkPipelineStageFlagBits stage,
@@ -318,7 +563,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateQueryPool(VkDevice device, const
 {
 	struct spy_device *d = device_get(device, __func__);
 	count(d, SPY_CREATE_QUERY_POOL);
-	return d->CreateQueryPool(device, info, alloc, out);
+	CALL_DOWN(CREATE_QUERY_POOL, d->CreateQueryPool(device, info, alloc, out));
 }
 
 static VKAPI_ATTR void VKAPI_CALL spy_DestroyQueryPool(VkDevice device, VkQueryPool pool,
@@ -342,7 +587,103 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_AllocateCommandBuffers(VkDevice device
 {
 	struct spy_device *d = device_get(device, __func__);
 	count(d, SPY_ALLOCATE_COMMAND_BUFFERS);
-	return d->AllocateCommandBuffers(device, info, out);
+	CALL_DOWN(ALLOCATE_COMMAND_BUFFERS, d->AllocateCommandBuffers(device, info, out));
+}
+
+/* ---- functions whose results are recorded (and may be failed), not counted --------------- */
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
+							     const VkAllocationCallbacks *alloc, VkCommandPool *out)
+{
+	struct spy_device *d = device_get(device, __func__);
+	CALL_DOWN(CREATE_COMMAND_POOL, d->CreateCommandPool(device, info, alloc, out));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_ResetCommandPool(VkDevice device, VkCommandPool pool,
+							    VkCommandPoolResetFlags flags)
+{
+	struct spy_device *d = device_get(device, __func__);
+	CALL_DOWN(RESET_COMMAND_POOL, d->ResetCommandPool(device, pool, flags));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	CALL_DOWN(BEGIN_COMMAND_BUFFER, d->BeginCommandBuffer(cb, info));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_EndCommandBuffer(VkCommandBuffer cb)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	CALL_DOWN(END_COMMAND_BUFFER, d->EndCommandBuffer(cb));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	CALL_DOWN(RESET_COMMAND_BUFFER, d->ResetCommandBuffer(cb, flags));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *info,
+							    const VkAllocationCallbacks *alloc, VkRenderPass *out)
+{
+	struct spy_device *d = device_get(device, __func__);
+	CALL_DOWN(CREATE_RENDER_PASS, d->CreateRenderPass(device, info, alloc, out));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *info,
+							     const VkAllocationCallbacks *alloc, VkRenderPass *out)
+{
+	struct spy_device *d = device_get(device, __func__);
+	CALL_DOWN(CREATE_RENDER_PASS2, d->CreateRenderPass2(device, info, alloc, out));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo *info,
+							     const VkAllocationCallbacks *alloc, VkFramebuffer *out)
+{
+	struct spy_device *d = device_get(device, __func__);
+	CALL_DOWN(CREATE_FRAMEBUFFER, d->CreateFramebuffer(device, info, alloc, out));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateImage(VkDevice device, const VkImageCreateInfo *info,
+						       const VkAllocationCallbacks *alloc, VkImage *out)
+{
+	struct spy_device *d = device_get(device, __func__);
+	CALL_DOWN(CREATE_IMAGE, d->CreateImage(device, info, alloc, out));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
+							   const VkAllocationCallbacks *alloc, VkImageView *out)
+{
+	struct spy_device *d = device_get(device, __func__);
+	CALL_DOWN(CREATE_IMAGE_VIEW, d->CreateImageView(device, info, alloc, out));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_SetDebugUtilsObjectNameEXT(VkDevice device,
+								      const VkDebugUtilsObjectNameInfoEXT *info)
+{
+	struct spy_device *d = device_get(device, __func__);
+	CALL_DOWN(SET_OBJECT_NAME, d->SetDebugUtilsObjectNameEXT(device, info));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info)
+{
+	struct spy_device *d = device_get(queue, __func__);
+	CALL_DOWN(QUEUE_PRESENT, d->QueuePresentKHR(queue, info));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_AllocateMemory(VkDevice device, const VkMemoryAllocateInfo *info,
+							  const VkAllocationCallbacks *alloc, VkDeviceMemory *out)
+{
+	struct spy_device *d = device_get(device, __func__);
+	CALL_DOWN(ALLOCATE_MEMORY, d->AllocateMemory(device, info, alloc, out));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateFence(VkDevice device, const VkFenceCreateInfo *info,
+						       const VkAllocationCallbacks *alloc, VkFence *out)
+{
+	struct spy_device *d = device_get(device, __func__);
+	CALL_DOWN(CREATE_FENCE, d->CreateFence(device, info, alloc, out));
 }
 
 /* ---- instance and device ------------------------------------------------------------------ */
@@ -458,7 +799,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateDevice(VkPhysicalDevice pd, cons
 		abort();
 	record_create_info(&d->rec.create, info); /* before calling down: what reached us */
 	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
-	VkResult r = create(pd, info, alloc, out);
+	VkResult r;
+	if (!fault(SPY_FN_CREATE_DEVICE, &r))
+		r = create(pd, info, alloc, out);
+	result_note(SPY_FN_CREATE_DEVICE, r);
 	if (r != VK_SUCCESS) {
 		free(d);
 		return r;
@@ -595,6 +939,21 @@ static const struct spy_hook g_device_hooks[] = {
 	HOOK("vkResetQueryPool", spy_ResetQueryPool),
 	HOOK("vkResetQueryPoolEXT", spy_ResetQueryPool),
 	HOOK("vkAllocateCommandBuffers", spy_AllocateCommandBuffers),
+	HOOK("vkCreateCommandPool", spy_CreateCommandPool),
+	HOOK("vkResetCommandPool", spy_ResetCommandPool),
+	HOOK("vkBeginCommandBuffer", spy_BeginCommandBuffer),
+	HOOK("vkEndCommandBuffer", spy_EndCommandBuffer),
+	HOOK("vkResetCommandBuffer", spy_ResetCommandBuffer),
+	HOOK("vkCreateRenderPass", spy_CreateRenderPass),
+	HOOK("vkCreateRenderPass2", spy_CreateRenderPass2),
+	HOOK("vkCreateRenderPass2KHR", spy_CreateRenderPass2),
+	HOOK("vkCreateFramebuffer", spy_CreateFramebuffer),
+	HOOK("vkCreateImage", spy_CreateImage),
+	HOOK("vkCreateImageView", spy_CreateImageView),
+	HOOK("vkSetDebugUtilsObjectNameEXT", spy_SetDebugUtilsObjectNameEXT),
+	HOOK("vkQueuePresentKHR", spy_QueuePresentKHR),
+	HOOK("vkAllocateMemory", spy_AllocateMemory),
+	HOOK("vkCreateFence", spy_CreateFence),
 };
 #undef HOOK
 
