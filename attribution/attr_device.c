@@ -41,6 +41,7 @@ struct pp_frame_acc {
 	struct pp_submission *subs, *subs_tail;
 	uint32_t nsubs;
 	struct pp_cpu_cost present_cpu;
+	struct pp_cpu_cost blocked;
 };
 
 struct pp_attr_queue {
@@ -62,6 +63,7 @@ struct pp_attr_device {
 	uint64_t next_frame;
 	uint32_t nframes;
 	struct pp_frame_acc *frames, *frames_tail; /* oldest first; the tail may be open */
+	struct pp_cpu_cost blocked_orphan; /* blocking calls while no frame was pending */
 };
 
 static uint64_t now_ns(void)
@@ -368,6 +370,8 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 	}
 	if (out) {
 		pp_cpu_cost_add(&out->cpu, &f->present_cpu);
+		out->blocked = f->blocked;
+		pp_cpu_cost_add(&out->cpu, &f->blocked);
 		for (uint32_t i = 0; i < si; i++)
 			pp_cpu_cost_add(&out->cpu, &out->submissions[i].cpu);
 		for (uint32_t i = 0; i < pi; i++)
@@ -440,6 +444,8 @@ static struct pp_frame_acc *frame_current(struct pp_attr_device *d, uint64_t cpu
 		return NULL;
 	f->index = d->next_frame++;
 	f->cpu_begin_ns = cpu_begin;
+	f->blocked = d->blocked_orphan;
+	memset(&d->blocked_orphan, 0, sizeof(d->blocked_orphan));
 	if (d->frames_tail)
 		d->frames_tail->next = f;
 	else
@@ -495,6 +501,18 @@ void pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu)
 		frame_close(d, "present");
 	}
 	frames_drain(d, false);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost)
+{
+	if (!d || !cost)
+		return;
+	pthread_mutex_lock(&d->lock);
+	/* The frame the application is building: after a delimiter, the next one (a frame loop
+	 * waits for an earlier frame's fence at the start of the next). */
+	struct pp_frame_acc *f = d->frames_tail;
+	pp_cpu_cost_add(f && !f->closed ? &f->blocked : &d->blocked_orphan, cost);
 	pthread_mutex_unlock(&d->lock);
 }
 

@@ -51,6 +51,11 @@ void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool sa
 /* cpu: the present call's cost, added to the frame it ends (may be NULL). */
 void pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu);
 
+/* An application blocking call's cost (wall and CPU time), added to the frame the
+ * application is building when it makes the call: the open frame, or after a delimiter the
+ * next one. */
+void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost);
+
 /* Before a recording is reset, re-recorded, freed or re-submitted: reads what its pending
  * submission can still read, so the slots can be reused. */
 void pp_attr_recording_release(struct pp_attr_device *d, struct pp_recording *r);

@@ -171,9 +171,9 @@ static void workload_write(struct pp_json_writer *w, const struct pp_workload *w
 
 /* "cpu": {"wall_ns", "thread_cpu_ns", "spans", "tid", "counters": {name: value|null},
  * "scaled": [names]} or null. */
-static void cpu_write(struct pp_json_writer *w, const struct pp_cpu_cost *c)
+static void cpu_write_as(struct pp_json_writer *w, const char *key, const struct pp_cpu_cost *c)
 {
-	pp_json_write_key(w, "cpu");
+	pp_json_write_key(w, key);
 	if (!c->valid) {
 		pp_json_write_null(w);
 		return;
@@ -204,6 +204,11 @@ static void cpu_write(struct pp_json_writer *w, const struct pp_cpu_cost *c)
 			pp_json_write_string(w, attr_cpu_counter_names[i]);
 	pp_json_end_array(w);
 	pp_json_end_object(w);
+}
+
+static void cpu_write(struct pp_json_writer *w, const struct pp_cpu_cost *c)
+{
+	cpu_write_as(w, "cpu", c);
 }
 
 static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
@@ -330,6 +335,7 @@ static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *
 							: "the frame has no passes");
 	}
 	cpu_write(w, &f->cpu);
+	cpu_write_as(w, "blocked", &f->blocked);
 	pp_json_write_key(w, "submissions");
 	pp_json_begin_array(w);
 	for (size_t i = 0; i < f->nsubmissions; i++)

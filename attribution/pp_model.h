@@ -149,7 +149,8 @@ struct pp_frame_result {
 	uint32_t device_id;          /* from pp_sink_device_register */
 	const char *delimiter;       /* what closed the frame: "present", "fence", "submit", "label", "shutdown" */
 	uint64_t cpu_begin_ns, cpu_end_ns; /* first submit call begin to the delimiter */
-	struct pp_cpu_cost cpu;      /* recording of its passes, its submit calls and presents, summed */
+	struct pp_cpu_cost cpu;      /* recording of its passes, its submit calls, presents and blocking calls, summed */
+	struct pp_cpu_cost blocked;  /* the application's blocking calls (fence, idle and WAIT_BIT query waits) */
 	size_t nsubmissions;
 	struct pp_submission_result *submissions;
 	size_t npasses;

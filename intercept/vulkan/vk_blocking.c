@@ -10,12 +10,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attr_cpu.h"
 #include "attr_diag.h"
+#include "pp_sink.h"
 #include "pp_log.h"
 #include "vk_hooks.h"
 #include "vk_intercept.h"
 
 #define PROBE_MAX_BYTES (64 * 1024)
+
+/* The CPU side of an application's blocking call (tracker issue 4), whatever the
+ * diagnostics setting: its wall and CPU time as a "wait" slice on the calling thread's trace
+ * track, and in the totals of its frame. */
+struct blocking_span {
+	struct pp_cpu_snapshot before, after;
+};
+
+static inline void span_begin(struct blocking_span *s)
+{
+	pp_cpu_snapshot_take(&s->before);
+}
+
+/* Returns the wall time blocked. */
+static uint64_t span_end(struct pp_device *dev, struct blocking_span *s, const char *name)
+{
+	pp_cpu_snapshot_take(&s->after);
+	struct pp_cpu_cost cost = { 0 };
+	pp_cpu_cost_add_span(&cost, &s->before, &s->after);
+	struct pp_cpu_event ev = { .name = name, .category = "wait", .tid = s->after.tid,
+				   .begin_ns = s->before.wall_ns, .end_ns = s->after.wall_ns };
+	pp_sink_cpu_event(&ev);
+	pp_attr_blocking(dev->attr, &cost);
+	return s->after.wall_ns - s->before.wall_ns;
+}
 
 static uint64_t str_hash(const char *s)
 {
@@ -97,7 +124,14 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
 	if (!dd)
-		return dev->vk.WaitForFences(device, n, fences, all, timeout);
+	{
+		struct blocking_span sp;
+		span_begin(&sp);
+		VkResult r = dev->vk.WaitForFences(device, n, fences, all, timeout);
+		if (timeout)
+			span_end(dev, &sp, "vkWaitForFences");
+		return r;
+	}
 	void *ra = __builtin_return_address(0);
 	bool current = false;
 	uint64_t max_seq = 0, cur_seq = 0;
@@ -111,9 +145,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 			max_seq = seq;
 	}
 	uint64_t frame = pp_diag_frame(dd);
-	uint64_t t0 = pp_vk_now_ns();
+	struct blocking_span sp;
+	span_begin(&sp);
 	VkResult r = dev->vk.WaitForFences(device, n, fences, all, timeout);
-	uint64_t t1 = pp_vk_now_ns();
+	uint64_t blocked_ns = timeout ? span_end(dev, &sp, "vkWaitForFences") : 0;
 	if (r == VK_SUCCESS && (all || n == 1))
 		pp_diag_completed(dd, max_seq);
 	if (timeout == 0) {
@@ -126,7 +161,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 		char detail[128];
 		snprintf(detail, sizeof(detail), "(the fence of submission %llu, frame %llu)", (unsigned long long)cur_seq,
 			 (unsigned long long)frame);
-		uint64_t key = blocking_report(dd, PP_DIAG_FENCE_WAIT, "vkWaitForFences", ra, detail, t1 - t0, true,
+		uint64_t key = blocking_report(dd, PP_DIAG_FENCE_WAIT, "vkWaitForFences", ra, detail, blocked_ns, true,
 					       PP_OBJ_FENCE, n ? (uint64_t)fences[0] : 0, (uint64_t)device);
 		if (r == VK_SUCCESS && max_seq == pp_diag_last_seq(dd))
 			pp_vk_diag_waited(dev, key, frame);
@@ -167,18 +202,24 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueWaitIdle(VkQueue queue)
 {
 	struct pp_device *dev = pp_vk_device_of(queue);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
-	if (!dd)
-		return dev->vk.QueueWaitIdle(queue);
+	if (!dd) {
+		struct blocking_span sp;
+		span_begin(&sp);
+		VkResult r = dev->vk.QueueWaitIdle(queue);
+		span_end(dev, &sp, "vkQueueWaitIdle");
+		return r;
+	}
 	void *ra = __builtin_return_address(0);
 	uint64_t frame = pp_diag_frame(dd);
-	uint64_t t0 = pp_vk_now_ns();
+	struct blocking_span sp;
+	span_begin(&sp);
 	VkResult r = dev->vk.QueueWaitIdle(queue);
-	uint64_t t1 = pp_vk_now_ns();
+	uint64_t blocked_ns = span_end(dev, &sp, "vkQueueWaitIdle");
 	if (r == VK_SUCCESS)
 		pp_diag_queue_idle(dd, (uint64_t)(uintptr_t)queue);
 	/* Counted only once the same call site waits again in a later frame: start-up and
 	 * shutdown waits happen once. */
-	uint64_t key = blocking_report(dd, PP_DIAG_QUEUE_WAIT_IDLE, "vkQueueWaitIdle", ra, NULL, t1 - t0, true,
+	uint64_t key = blocking_report(dd, PP_DIAG_QUEUE_WAIT_IDLE, "vkQueueWaitIdle", ra, NULL, blocked_ns, true,
 				       PP_OBJ_QUEUE, (uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)dev->handle);
 	if (r == VK_SUCCESS)
 		pp_vk_diag_waited(dev, key, frame);
@@ -189,16 +230,22 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_DeviceWaitIdle(VkDevice device)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
-	if (!dd)
-		return dev->vk.DeviceWaitIdle(device);
+	if (!dd) {
+		struct blocking_span sp;
+		span_begin(&sp);
+		VkResult r = dev->vk.DeviceWaitIdle(device);
+		span_end(dev, &sp, "vkDeviceWaitIdle");
+		return r;
+	}
 	void *ra = __builtin_return_address(0);
 	uint64_t frame = pp_diag_frame(dd), last = pp_diag_last_seq(dd);
-	uint64_t t0 = pp_vk_now_ns();
+	struct blocking_span sp;
+	span_begin(&sp);
 	VkResult r = dev->vk.DeviceWaitIdle(device);
-	uint64_t t1 = pp_vk_now_ns();
+	uint64_t blocked_ns = span_end(dev, &sp, "vkDeviceWaitIdle");
 	if (r == VK_SUCCESS)
 		pp_diag_completed(dd, last);
-	uint64_t key = blocking_report(dd, PP_DIAG_DEVICE_WAIT_IDLE, "vkDeviceWaitIdle", ra, NULL, t1 - t0, true,
+	uint64_t key = blocking_report(dd, PP_DIAG_DEVICE_WAIT_IDLE, "vkDeviceWaitIdle", ra, NULL, blocked_ns, true,
 				       PP_OBJ_DEVICE, (uint64_t)(uintptr_t)device, 0);
 	if (r == VK_SUCCESS)
 		pp_vk_diag_waited(dev, key, frame);
@@ -228,8 +275,15 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetQueryPoolResults(VkDevice device, VkQueryPo
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
-	if (!dd)
-		return dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
+	if (!dd) {
+		if (!(flags & VK_QUERY_RESULT_WAIT_BIT))
+			return dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
+		struct blocking_span sp;
+		span_begin(&sp);
+		VkResult r = dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
+		span_end(dev, &sp, "vkGetQueryPoolResults(WAIT_BIT)");
+		return r;
+	}
 	void *ra = __builtin_return_address(0);
 	if (!(flags & VK_QUERY_RESULT_WAIT_BIT)) {
 		VkResult r = dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
@@ -251,16 +305,17 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetQueryPoolResults(VkDevice device, VkQueryPo
 	if (v == PP_WAIT_NOT_COMPLETE &&
 	    query_results_ready(dev, device, pool, first, count, size, stride, flags))
 		v = PP_WAIT_FINE;
-	uint64_t t0 = pp_vk_now_ns();
+	struct blocking_span sp;
+	span_begin(&sp);
 	VkResult r = dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
-	uint64_t t1 = pp_vk_now_ns();
+	uint64_t blocked_ns = span_end(dev, &sp, "vkGetQueryPoolResults(WAIT_BIT)");
 	if (v == PP_WAIT_CURRENT_FRAME || v == PP_WAIT_NOT_COMPLETE) {
 		char detail[160];
 		snprintf(detail, sizeof(detail), "(queries %u..%u written by submission %llu%s)", first, first + count - 1,
 			 (unsigned long long)seq,
 			 v == PP_WAIT_CURRENT_FRAME ? ", of the frame being waited in" : ", not yet complete");
 		uint64_t key = blocking_report(dd, PP_DIAG_QUERY_WAIT, "vkGetQueryPoolResults(WAIT_BIT)", ra, detail,
-					       t1 - t0, false, PP_OBJ_QUERY_POOL, (uint64_t)pool, (uint64_t)device);
+					       blocked_ns, false, PP_OBJ_QUERY_POOL, (uint64_t)pool, (uint64_t)device);
 		if (r == VK_SUCCESS && seq == pp_diag_last_seq(dd))
 			pp_vk_diag_waited(dev, key, frame);
 	}

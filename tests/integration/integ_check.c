@@ -1302,6 +1302,42 @@ static void check_frames(const struct options *o)
 	pp_json_free(r.root);
 }
 
+/* Blocking calls (tracker issue 4): the waits scenario makes 3 per frame after its submit
+ * (fence, queue idle, WAIT_BIT query read); each is counted in the frame being built when it
+ * happens, so frames 1.. hold 3 spans with wall and CPU time, and the trace has a cpu.wait
+ * slice for each. */
+static void check_blocked(const struct options *o)
+{
+	struct report r;
+	if (!report_load(&r, o->dir, o->frames))
+		return;
+	for (size_t i = 1; i < r.nframes; i++) {
+		const jv *f = frame_at(&r, i);
+		char what[96];
+		snprintf(what, sizeof(what), "frame %zu", i);
+		const jv *b = get(f, "blocked");
+		if (!b || !pp_json_is_object(b)) {
+			fail("%s: no blocked object", what);
+			continue;
+		}
+		expect_u64(u64(b, "spans", what), 3, what, "blocked.spans");
+		if (u64(b, "wall_ns", what) == 0)
+			fail("%s: blocking calls with no wall time", what);
+	}
+	pp_json_free(r.root);
+	jv *trace = json_load(o->dir, "trace.json");
+	if (!trace)
+		return;
+	size_t waits = 0;
+	for (size_t i = 0; i < pp_json_array_size(trace); i++) {
+		const char *cat = pp_json_get_string(get(pp_json_array_at(trace, i), "cat"), NULL);
+		waits += cat && !strcmp(cat, "cpu.wait");
+	}
+	if (waits < 3 * o->frames)
+		fail("trace: %zu cpu.wait slices, expected at least %" PRIu64, waits, 3 * o->frames);
+	pp_json_free(trace);
+}
+
 /* CPU cost of recording (tracker issue 4). The pass's "cpu" object, or NULL after a failure. */
 static const jv *pass_cpu(const jv *pass, const char *what)
 {
@@ -1412,6 +1448,7 @@ int main(int argc, char **argv)
 		{ "spy", check_spy },
 		{ "cpu-work", check_cpu_work },
 		{ "frames", check_frames },
+		{ "blocked", check_blocked },
 		{ "cpu-threads", check_cpu_threads },
 	};
 	struct options o;
