@@ -1438,6 +1438,15 @@ uint32_t pp_diag_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_
 	return n;
 }
 
+uint32_t pp_diag_rec_fired(const struct pp_diag_rec *r, uint32_t *out, uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; r->closed && i < r->nbarriers && n < max; i++)
+		if (r->barriers[i].fired)
+			out[n++] = r->barriers[i].index;
+	return n;
+}
+
 /* Counts the findings of one submitted recording. Caller holds d->lock. */
 static void rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame)
 {

@@ -267,6 +267,10 @@ struct pp_diag_cost_probe {
 uint32_t pp_diag_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_rec *r, uint64_t cb_handle,
 				 struct pp_diag_cost_probe *out, uint32_t max);
 
+/* Call indices (in recording order) of the barriers of a closed recording that have findings:
+ * barrier_cost instruments only those when the command buffer is recorded again. */
+uint32_t pp_diag_rec_fired(const struct pp_diag_rec *r, uint32_t *out, uint32_t max);
+
 /* ---- blocking waits ---------------------------------------------------------------------- */
 
 /* Known to have completed: every submission up to seq (a fence or idle wait returned). */

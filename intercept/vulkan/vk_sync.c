@@ -26,6 +26,13 @@
 #define MAX_READS 4096
 #define MAX_QUEUES 16
 #define CB_SWEEP_EVERY 64
+/* barrier_cost: flagged barriers are timed in the first COST_FIRST recordings of a command
+ * buffer after they were flagged, then in one frame of COST_PERIOD. */
+#define COST_FIRST 4
+#define COST_PERIOD 8
+#define COST_MAX_FLAGGED 1024
+/* At most this many barriers of one recording are timed; the others in later samples. */
+#define COST_PER_RECORDING 32
 #define BARRIER_STACK 32
 
 enum { BP_GRAPHICS = 0, BP_COMPUTE = 1 };
@@ -93,6 +100,9 @@ struct pending_read {
 };
 
 struct pp_vk_diag {
+	struct pp_vk_diag *next;   /* every device's state, for reclaiming destroyed devices' */
+	void *key;                 /* the device it belongs to */
+	struct pp_device *owner;
 	struct pp_diag_device *dd;
 	pthread_rwlock_t lock; /* the object tables */
 	struct dlayout *layouts;
@@ -149,6 +159,12 @@ struct pp_vk_diag_cb {
 	uint32_t gen;
 	bool submitted;
 	uint32_t barrier_calls;
+	/* barrier_cost: the barriers flagged in the last closed recording (call indices, sorted),
+	 * whether this recording times them, and how many recordings did */
+	uint32_t *flagged;
+	uint32_t nflagged;
+	bool cost_now;
+	uint32_t cost_recordings;
 	/* what of the lead's recording has been seen */
 	uint32_t npasses_seen, pass_seen;
 	struct cursor_work seen_pass, seen_stray;
@@ -162,6 +178,71 @@ struct pp_vk_diag_cb {
 static bool diag_enabled(void)
 {
 	return pp_layer_settings.diagnostics;
+}
+
+/* vkDestroyDevice is not hooked here: the states of destroyed devices are reclaimed when the
+ * next device's is created (and stay reachable until then). */
+static pthread_mutex_t g_states_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pp_vk_diag *g_states;
+
+static void vk_diag_free(struct pp_vk_diag *vd)
+{
+	struct dlayout *l, *ltmp;
+	HASH_ITER(hh, vd->layouts, l, ltmp) {
+		HASH_DEL(vd->layouts, l);
+		free(l->b);
+		free(l);
+	}
+	struct dset *s, *stmp;
+	HASH_ITER(hh, vd->sets, s, stmp) {
+		HASH_DEL(vd->sets, s);
+		free(s->b);
+		free(s->slots);
+		free(s);
+	}
+	struct dpipe *p, *ptmp;
+	HASH_ITER(hh, vd->pipes, p, ptmp) {
+		HASH_DEL(vd->pipes, p);
+		free(p);
+	}
+	struct dplayout *pl, *pltmp;
+	HASH_ITER(hh, vd->playouts, pl, pltmp) {
+		HASH_DEL(vd->playouts, pl);
+		free(pl);
+	}
+	struct dview *v, *vtmp;
+	HASH_ITER(hh, vd->views, v, vtmp) {
+		HASH_DEL(vd->views, v);
+		free(v);
+	}
+	for (struct pp_vk_diag_cb *c = vd->cbs, *next; c; c = next) {
+		next = c->next;
+		pp_diag_rec_destroy(c->rec);
+		free(c->flagged);
+		free(c);
+	}
+	pp_diag_device_destroy(vd->dd);
+	pthread_rwlock_destroy(&vd->lock);
+	pthread_mutex_destroy(&vd->cbs_lock);
+	pthread_mutex_destroy(&vd->reads_lock);
+	free(vd);
+}
+
+static void states_add(struct pp_vk_diag *vd)
+{
+	pthread_mutex_lock(&g_states_lock);
+	for (struct pp_vk_diag **p = &g_states; *p;) {
+		struct pp_vk_diag *old = *p;
+		if (pp_device_lookup(old->key) == old->owner && old->owner->diag == old) {
+			p = &old->next;
+			continue;
+		}
+		*p = old->next;
+		vk_diag_free(old);
+	}
+	vd->next = g_states;
+	g_states = vd;
+	pthread_mutex_unlock(&g_states_lock);
 }
 
 static struct pp_vk_diag *vk_diag_get(struct pp_device *dev)
@@ -185,6 +266,8 @@ static struct pp_vk_diag *vk_diag_get(struct pp_device *dev)
 		return NULL;
 	}
 	vd->cost = cfg.barrier_cost;
+	vd->key = dev->key;
+	vd->owner = dev;
 	vd->sweep_at = CB_SWEEP_EVERY;
 	pthread_rwlock_init(&vd->lock, NULL);
 	pthread_mutex_init(&vd->cbs_lock, NULL);
@@ -199,6 +282,7 @@ static struct pp_vk_diag *vk_diag_get(struct pp_device *dev)
 		free(vd);
 		return expected;
 	}
+	states_add(vd);
 	return vd;
 }
 
@@ -220,6 +304,7 @@ static void cbs_sweep_locked(struct pp_device *dev, struct pp_vk_diag *vd)
 		}
 		*p = s->next;
 		pp_diag_rec_destroy(s->rec);
+		free(s->flagged);
 		free(s);
 		vd->ncbs--;
 	}
@@ -304,6 +389,10 @@ static struct pp_vk_diag_cb *diag_cb(struct pp_command_buffer *c)
 		pp_diag_rec_reset(s->rec);
 		cursor_reset(s);
 		s->gen++;
+		/* Sampled: timestamps cost GPU time (a lot on some drivers, e.g. lavapipe). */
+		s->cost_now = s->nflagged && c->device->diag->cost &&
+			      (s->cost_recordings < COST_FIRST || pp_diag_frame(c->device->diag->dd) % COST_PERIOD == 0);
+		s->cost_recordings += s->cost_now;
 	}
 	return s;
 }
@@ -681,9 +770,19 @@ static void site_describe(char *buf, size_t len, struct pp_command_buffer *c, st
 /* Barrier cost: a TOP_OF_PIPE timestamp on each side. The one after is held back by every
  * barrier whose second scope includes TOP_OF_PIPE (drains), so the difference is how long
  * the command stream stood at the barrier (docs/diagnostics.md). */
-static uint32_t cost_timestamp(struct pp_command_buffer *c, struct pp_vk_diag *vd)
+static int index_cmp(const void *a, const void *b)
 {
-	if (!vd->cost || !c->timestamps || c->in_render_pass || !c->device->timer)
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t cost_timestamp(struct pp_command_buffer *c, struct pp_vk_diag *vd, struct pp_vk_diag_cb *s)
+{
+	if (!vd->cost || !s->cost_now || !c->timestamps || c->in_render_pass || !c->device->timer)
+		return PP_DIAG_NO_SLOT;
+	const uint32_t *hit = bsearch(&s->barrier_calls, s->flagged, s->nflagged, sizeof(uint32_t), index_cmp);
+	uint32_t stride = (s->nflagged + COST_PER_RECORDING - 1) / COST_PER_RECORDING;
+	if (!hit || (uint32_t)(hit - s->flagged) % stride != s->cost_recordings % stride)
 		return PP_DIAG_NO_SLOT;
 	uint32_t slot = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
 	if (slot == PP_NO_SLOT)
@@ -830,14 +929,14 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineS
 	uint32_t ts0 = PP_DIAG_NO_SLOT, ts1 = PP_DIAG_NO_SLOT;
 	if (s) {
 		observe(c, s);
-		ts0 = cost_timestamp(c, c->device->diag);
+		ts0 = cost_timestamp(c, c->device->diag, s);
 	}
 	c->rec->cur->barriers++;
 	c->device->vk.CmdPipelineBarrier(cb, src, dst, deps, nmem, mem, nbuf, buf, nimg, img);
 	if (!s)
 		return;
 	if (ts0 != PP_DIAG_NO_SLOT)
-		ts1 = cost_timestamp(c, c->device->diag);
+		ts1 = cost_timestamp(c, c->device->diag, s);
 	struct barrier_scratch sc;
 	uint32_t n = nmem + nbuf + nimg;
 	if (!scratch_get(&sc, n ? n : 1))
@@ -862,14 +961,14 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier2(VkCommandBuffer cb, const VkDe
 	uint32_t ts0 = PP_DIAG_NO_SLOT, ts1 = PP_DIAG_NO_SLOT;
 	if (s) {
 		observe(c, s);
-		ts0 = cost_timestamp(c, c->device->diag);
+		ts0 = cost_timestamp(c, c->device->diag, s);
 	}
 	c->rec->cur->barriers++;
 	c->device->vk.CmdPipelineBarrier2(cb, info);
 	if (!s)
 		return;
 	if (ts0 != PP_DIAG_NO_SLOT)
-		ts1 = cost_timestamp(c, c->device->diag);
+		ts1 = cost_timestamp(c, c->device->diag, s);
 	struct barrier_scratch sc;
 	uint32_t n = dependency_count(info), src, dst;
 	if (!scratch_get(&sc, n ? n : 1))
@@ -1782,6 +1881,32 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 	}
 	pp_diag_submit(vd->dd, q ? q->handle : 0, n, recs, cb_handles);
 	uint64_t frame = pp_diag_frame(vd->dd);
+	/* What to time when these command buffers are recorded again. */
+	for (uint32_t i = 0; i < n && vd->cost; i++) {
+		if (!recs[i])
+			continue;
+		struct pp_vk_diag_cb *s = cbs[i]->diag;
+		uint32_t stack_idx[64];
+		uint32_t k = pp_diag_rec_fired(recs[i], stack_idx, 64);
+		if (k == 64) {
+			uint32_t *all = malloc(COST_MAX_FLAGGED * sizeof(*all));
+			if (all) {
+				k = pp_diag_rec_fired(recs[i], all, COST_MAX_FLAGGED);
+				free(s->flagged);
+				s->flagged = all;
+				s->nflagged = k;
+				continue;
+			}
+		}
+		if (k > s->nflagged || !s->flagged) {
+			uint32_t *f = realloc(s->flagged, (k ? k : 1) * sizeof(*f));
+			if (!f)
+				continue;
+			s->flagged = f;
+		}
+		memcpy(s->flagged, stack_idx, k * sizeof(uint32_t));
+		s->nflagged = k;
+	}
 
 	/* Barrier costs of this submission, read once the GPU wrote them. */
 	for (uint32_t i = 0; i < n && vd->cost; i++) {

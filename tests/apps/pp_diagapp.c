@@ -124,7 +124,8 @@ struct app {
 
 	uint32_t polls_max;
 	uint64_t app_barrier_ns, app_barrier_n;
-	uint64_t frame_ns_total;
+	uint64_t record_ns_total; /* vkBeginCommandBuffer .. vkEndCommandBuffer: the CPU cost of recording */
+	uint64_t submit_ns_total;
 };
 
 /* ---- what reaches the messengers --------------------------------------------------------- */
@@ -1152,15 +1153,19 @@ static void frame(struct app *a, uint32_t f)
 		}
 	}
 	const VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+	uint64_t r0 = now_ns();
 	VK_CHECK(vkBeginCommandBuffer(cmd, &bi));
 	record(a, cmd, slot);
 	VK_CHECK(vkEndCommandBuffer(cmd));
+	a->record_ns_total += now_ns() - r0;
 	const VkSubmitInfo si = {
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
 		.commandBufferCount = 1,
 		.pCommandBuffers = &cmd,
 	};
+	uint64_t s0 = now_ns();
 	VK_CHECK(vkQueueSubmit(a->queue, 1, &si, a->fences[slot]));
+	a->submit_ns_total += now_ns() - s0;
 
 	if (is(a, "waitidle-every-frame")) {
 		VK_CHECK(vkQueueWaitIdle(a->queue));
@@ -1250,6 +1255,8 @@ int main(int argc, char **argv)
 	if (is(&a, "poll-fence"))
 		printf("polls-max %u\n", a.polls_max);
 	printf("frame-ms %.3f\n", (double)(t1 - t0) / 1e6 / a.frames);
+	printf("record-us %.1f\n", (double)a.record_ns_total / 1e3 / a.frames);
+	printf("submit-us %.1f\n", (double)a.submit_ns_total / 1e3 / a.frames);
 	if (a.app_barrier_n)
 		printf("app-barrier-ns %llu\n", (unsigned long long)(a.app_barrier_ns / a.app_barrier_n));
 	printf("done %s %u\n", a.kase, a.frames);
