@@ -859,6 +859,17 @@ static void record_gbuffer(struct app *a, VkCommandBuffer cmd, VkPipelineStageFl
 	pass_b(a, cmd, reader);
 }
 
+/* Written as a color attachment, but the barrier waits for every earlier stage. */
+static void record_src_too_late(struct app *a, VkCommandBuffer cmd)
+{
+	frame_start_images(a, cmd, ST(FRAGMENT_SHADER));
+	pass_a(a, cmd);
+	images_barrier(cmd, 1,
+		       &(struct img_barrier){ a->a.image, ST(ALL_COMMANDS), AC(COLOR_ATTACHMENT_WRITE), ST(FRAGMENT_SHADER),
+					      AC(SHADER_READ), LY(COLOR_ATTACHMENT_OPTIMAL), LY(SHADER_READ_ONLY_OPTIMAL) });
+	pass_b(a, cmd, &a->sample);
+}
+
 static void record_read_to_read(struct app *a, VkCommandBuffer cmd, bool sync2)
 {
 	record_gbuffer(a, cmd, ST(FRAGMENT_SHADER), &a->sample);
@@ -1066,6 +1077,8 @@ static void record(struct app *a, VkCommandBuffer cmd, uint32_t slot)
 		record_gbuffer(a, cmd, ST(FRAGMENT_SHADER), &a->sample);
 	else if (is(a, "gbuffer-vs-reads"))
 		record_gbuffer(a, cmd, ST(VERTEX_SHADER) | ST(FRAGMENT_SHADER), &a->sample_vs);
+	else if (is(a, "src-too-late"))
+		record_src_too_late(a, cmd);
 	else if (is(a, "drain-copy")) {
 		frame_start_buffers(a, cmd);
 		copy(cmd, &a->t1, &a->t2, 4096);
@@ -1120,7 +1133,7 @@ static const char *const cases[] = {
 	"copy-vertex-narrow", "read-to-read", "read-to-read2", "duplicate", "duplicate-draw", "frag-compute-vertex",
 	"frag-compute-fragment", "set-event-wait", "set-event-work-wait", "waitidle-every-frame", "waitidle-shutdown",
 	"fence-this-frame", "query-wait-this-frame", "query-poll-two-back", "poll-fence", "stress", "cost",
-	"devicewaitidle-every-frame", NULL,
+	"devicewaitidle-every-frame", "src-too-late", NULL,
 };
 
 /* ---- the frame loop --------------------------------------------------------------------- */
