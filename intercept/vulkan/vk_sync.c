@@ -158,6 +158,7 @@ struct pp_vk_diag_cb {
 	struct pp_diag_rec *rec;
 	uint32_t gen;
 	bool submitted;
+	uint32_t last_subs;   /* the command buffer's submission count when it was last submitted */
 	uint32_t barrier_calls;
 	/* barrier_cost: the barriers flagged in the last closed recording (call indices, sorted),
 	 * whether this recording times them, and how many recordings did */
@@ -323,6 +324,7 @@ static void cursor_reset(struct pp_vk_diag_cb *s)
 	s->vb_dirty = false;
 	s->barrier_calls = 0;
 	s->submitted = false;
+	s->last_subs = 0;
 }
 
 static void work_of(struct cursor_work *w, const struct pp_workload *wl, uint32_t secondaries)
@@ -1872,10 +1874,19 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 	for (uint32_t i = 0; i < n; i++) {
 		struct pp_command_buffer *c = pp_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
 		struct pp_vk_diag_cb *s = c && c->diag && c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY ? c->diag : NULL;
+		if (s && c->submissions <= s->last_subs) {
+			/* Recorded again without a single hook of this file (the lead's count of
+			 * submissions restarts with every recording): nothing of it was seen. */
+			pp_diag_rec_reset(s->rec);
+			cursor_reset(s);
+			s->gen++;
+		}
 		if (s && !s->submitted && !pp_diag_rec_closed(s->rec))
 			observe(c, s); /* the work after the last hook of this file */
-		if (s)
+		if (s) {
 			s->submitted = true;
+			s->last_subs = c->submissions;
+		}
 		recs[i] = s ? s->rec : NULL;
 		cbs[i] = s ? c : NULL;
 	}
