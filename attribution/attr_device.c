@@ -126,6 +126,7 @@ void pp_attr_queue_label(struct pp_attr_queue *q, enum pp_label_op op, const cha
 
 static const char *const reason_forced = "result not available when the command buffer was reused or the device destroyed";
 static const char *const reason_reversed = "end timestamp not after begin timestamp";
+static const char *const reason_lost = "device lost (VK_ERROR_DEVICE_LOST) before the result was read";
 
 /* Reads a submission's results. Not forced: only when all are available, returns whether it
  * harvested. Forced: takes what is there and marks the rest unavailable. */
@@ -156,6 +157,12 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 		d->ops.read_timestamps(d->ops.ctx, slots, n, ns, avail);
 	for (uint32_t i = 0; i < n; i++)
 		complete &= avail[i] != 0;
+	/* After a device loss nothing more arrives: take what is there, say why the rest is not. */
+	const char *missing = reason_forced;
+	if (d->ops.lost && d->ops.lost(d->ops.ctx)) {
+		forced = true;
+		missing = reason_lost;
+	}
 
 	uint64_t stats[PP_STAT_COUNT];
 	uint32_t valid;
@@ -189,7 +196,7 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 		if (b == PP_NO_SLOT || e == PP_NO_SLOT)
 			r->gpu.unavailable_reason = s->ts_reasons[p] ? s->ts_reasons[p] : "no timestamps for this pass";
 		else if (!have_b || !have_e)
-			r->gpu.unavailable_reason = reason_forced;
+			r->gpu.unavailable_reason = missing;
 		else if (te <= tb)
 			r->gpu.unavailable_reason = reason_reversed;
 		else {
@@ -205,7 +212,7 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 			r->stats_unavailable_reason = NULL;
 		} else {
 			r->stats_valid = 0;
-			r->stats_unavailable_reason = reason_forced;
+			r->stats_unavailable_reason = missing;
 		}
 
 		for (uint32_t i = 0; i < r->ndraw_timings; i++, draw_pair++) {
@@ -225,7 +232,7 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 			t->gpu.valid = ok && de > db;
 			t->gpu.begin_ns = db;
 			t->gpu.end_ns = de;
-			t->gpu.unavailable_reason = t->gpu.valid ? NULL : ok ? reason_reversed : reason_forced;
+			t->gpu.unavailable_reason = t->gpu.valid ? NULL : ok ? reason_reversed : missing;
 		}
 	}
 	s->harvested = true;

@@ -14,6 +14,8 @@ struct pp_attr_gpu_ops {
 	void (*read_timestamps)(void *ctx, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail);
 	/* Reads one pipeline statistics slot; returns false when not available yet. */
 	bool (*read_statistics)(void *ctx, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid);
+	/* Whether the device was lost: nothing more will arrive (may be NULL). */
+	bool (*lost)(void *ctx);
 };
 
 struct pp_attr_device;

@@ -14,6 +14,12 @@
 
 _Thread_local bool pp_hash_oom_;
 
+/* Where calls go for an instance or device passprobe failed to track (out of memory): straight
+ * down the chain. Remembered at every create; the chain below is the same for all of a
+ * process's instances in practice. */
+static PFN_vkGetInstanceProcAddr g_untracked_gipa;
+static PFN_vkGetDeviceProcAddr g_untracked_gdpa;
+
 static pthread_rwlock_t g_instances_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct pp_instance *g_instances;
 static pthread_rwlock_t g_devices_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -200,6 +206,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateInstance(const VkInstanceCreateIn
 		return VK_ERROR_INITIALIZATION_FAILED;
 
 	pp_layer_init_once();
+	__atomic_store_n(&g_untracked_gipa, next_gipa, __ATOMIC_RELEASE);
 	/* Advance the link for the next layer before calling down (the loader's contract). */
 	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
 	VkResult r = next_create(info, alloc, out);
@@ -334,6 +341,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 		(PFN_vkCreateDevice)next_gipa(inst ? inst->handle : VK_NULL_HANDLE, "vkCreateDevice");
 	if (!next_create)
 		return VK_ERROR_INITIALIZATION_FAILED;
+	__atomic_store_n(&g_untracked_gdpa, next_gdpa, __ATOMIC_RELEASE);
 	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
 
 	struct pp_device *dev = inst ? calloc(1, sizeof(*dev)) : NULL;
@@ -490,8 +498,11 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice 
 	if (!device || !name)
 		return NULL;
 	struct pp_device *dev = pp_device_lookup(pp_dispatch_key(device));
-	if (!dev)
-		return NULL;
+	if (!dev) {
+		/* Not tracked (our own failure): the device works without passprobe. */
+		PFN_vkGetDeviceProcAddr gdpa = __atomic_load_n(&g_untracked_gdpa, __ATOMIC_ACQUIRE);
+		return gdpa ? gdpa(device, name) : NULL;
+	}
 	PFN_vkVoidFunction next = dev->vk.GetDeviceProcAddr(device, name);
 	if (!strcmp(name, "vkGetDeviceProcAddr"))
 		return (PFN_vkVoidFunction)vkGetDeviceProcAddr;
@@ -513,8 +524,14 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInsta
 	if (!instance)
 		return NULL;
 	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(instance));
-	if (!inst)
-		return NULL;
+	if (!inst) {
+		/* Not tracked (our own failure): pass through, except vkCreateDevice, which must
+		 * still advance the loader's link past this layer. */
+		if (!strcmp(name, "vkCreateDevice"))
+			return (PFN_vkVoidFunction)pp_CreateDevice;
+		PFN_vkGetInstanceProcAddr gipa = __atomic_load_n(&g_untracked_gipa, __ATOMIC_ACQUIRE);
+		return gipa ? gipa(instance, name) : NULL;
+	}
 	PFN_vkVoidFunction next = inst->vk.GetInstanceProcAddr(instance, name);
 	if ((hook = find_hook(g_instance_hooks, COUNT(g_instance_hooks), name))) {
 		/* Tooling info is ours to answer even where nothing below implements it. */

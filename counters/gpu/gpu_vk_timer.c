@@ -44,7 +44,22 @@ struct pp_gpu_timer {
 	int64_t estimated_offset_ns; /* host = ticks*period + offset */
 	uint64_t first_submit_ns;
 	uint64_t valid_mask;
+	bool lost; /* a read returned VK_ERROR_DEVICE_LOST */
 };
+
+static void note_result(struct pp_gpu_timer *t, VkResult r)
+{
+	if (r != VK_ERROR_DEVICE_LOST || __atomic_exchange_n(&t->lost, true, __ATOMIC_ACQ_REL))
+		return;
+	pp_log(PP_LOG_WARN, "device lost (VK_ERROR_DEVICE_LOST from vkGetQueryPoolResults): GPU times of "
+			    "work not yet measured are unavailable from now on");
+}
+
+bool pp_gpu_timer_lost(void *timer)
+{
+	struct pp_gpu_timer *t = timer;
+	return t && __atomic_load_n(&t->lost, __ATOMIC_ACQUIRE);
+}
 
 static uint64_t host_now(clockid_t c)
 {
@@ -266,6 +281,7 @@ void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n
 			r = t->cfg.vk.GetQueryPoolResults(t->cfg.device, c.pool, c.first + slots[i] % PP_GPU_CHUNK_SLOTS,
 							  run, sizeof(raw), raw, 2 * sizeof(uint64_t),
 							  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+		note_result(t, r);
 		for (uint32_t j = 0; j < run; j++) {
 			bool ok = (r == VK_SUCCESS || r == VK_NOT_READY) && raw[2 * j + 1] != 0;
 			avail[i + j] = ok;
@@ -301,6 +317,7 @@ bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_ST
 	VkResult r = t->cfg.vk.GetQueryPoolResults(t->cfg.device, c.pool, c.first + slot % PP_GPU_CHUNK_SLOTS, 1,
 						   sizeof(raw), raw, sizeof(raw),
 						   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	note_result(t, r);
 	if ((r != VK_SUCCESS && r != VK_NOT_READY) || !raw[PP_STAT_COUNT])
 		return false;
 	memcpy(out, raw, PP_STAT_COUNT * sizeof(uint64_t));

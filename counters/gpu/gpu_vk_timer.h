@@ -60,6 +60,9 @@ void pp_gpu_timer_stats_end(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t
 void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail);
 bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid);
 
+/* Whether a read returned VK_ERROR_DEVICE_LOST: no further result will arrive. */
+bool pp_gpu_timer_lost(void *timer);
+
 /* "calibrated (...)" or "estimated (...)": how GPU times were put on the host time line. */
 const char *pp_gpu_timer_time_domain(const struct pp_gpu_timer *t);
 /* Tells the estimator when work was submitted, for the uncalibrated fallback. */

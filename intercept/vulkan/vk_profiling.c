@@ -103,6 +103,7 @@ void pp_device_profiling_init(struct pp_device *dev)
 		.ctx = dev->timer,
 		.read_timestamps = pp_gpu_timer_read_timestamps,
 		.read_statistics = pp_gpu_timer_read_statistics,
+		.lost = pp_gpu_timer_lost,
 	};
 	dev->attr = pp_attr_device_create(&ops, sink_id, s);
 	if (!dev->attr)
