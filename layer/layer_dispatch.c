@@ -34,13 +34,55 @@ struct pp_instance *pp_instance_lookup(void *key)
 	return inst;
 }
 
+/* Devices created while passprobe could not allocate its record: kept without allocating,
+ * so the hooks of such a device still find the chain below. */
+#define PP_UNTRACKED_DEVICES 16
+static pthread_mutex_t g_untracked_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pp_device g_untracked[PP_UNTRACKED_DEVICES];
+
+static struct pp_device *untracked_find(void *key)
+{
+	struct pp_device *found = NULL;
+	pthread_mutex_lock(&g_untracked_lock);
+	for (unsigned i = 0; i < PP_UNTRACKED_DEVICES && !found; i++)
+		if (g_untracked[i].key == key)
+			found = &g_untracked[i];
+	pthread_mutex_unlock(&g_untracked_lock);
+	return found;
+}
+
+static void untracked_add(VkDevice device, PFN_vkGetDeviceProcAddr next_gdpa)
+{
+	pthread_mutex_lock(&g_untracked_lock);
+	struct pp_device *dev = NULL;
+	for (unsigned i = 0; i < PP_UNTRACKED_DEVICES && !dev; i++)
+		if (!g_untracked[i].key)
+			dev = &g_untracked[i];
+	if (dev) {
+		memset(dev, 0, sizeof(*dev));
+		dev->untracked = true;
+		dev->handle = device;
+		pthread_rwlock_init(&dev->lock, NULL);
+#define LOAD_UNTRACKED_FN(member, name, alias)                                              \
+	dev->vk.member = (PFN_vk##member)next_gdpa(device, name);                           \
+	if (!dev->vk.member && (alias))                                                      \
+		dev->vk.member = (PFN_vk##member)next_gdpa(device, (const char *)(alias));
+		PP_DEVICE_FUNCS(LOAD_UNTRACKED_FN)
+#undef LOAD_UNTRACKED_FN
+		dev->key = pp_dispatch_key(device);
+	}
+	pthread_mutex_unlock(&g_untracked_lock);
+	if (!dev)
+		pp_log_once(PP_LOG_ERROR, "too many devices passprobe could not track; their calls may fail");
+}
+
 struct pp_device *pp_device_lookup(void *key)
 {
 	struct pp_device *dev;
 	pthread_rwlock_rdlock(&g_devices_lock);
 	HASH_FIND_PTR(g_devices, &key, dev);
 	pthread_rwlock_unlock(&g_devices_lock);
-	return dev;
+	return dev ? dev : untracked_find(key);
 }
 
 /* ---- negotiation ---------------------------------------------------------------------- */
@@ -348,7 +390,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 	if (!dev) {
 		pp_log_once(PP_LOG_ERROR, "cannot track a device (%s); passing through",
 			    inst ? "out of memory" : "unknown instance");
-		return next_create(pd, info, alloc, out);
+		VkResult r = next_create(pd, info, alloc, out);
+		if (r == VK_SUCCESS)
+			untracked_add(*out, next_gdpa);
+		return r;
 	}
 
 	inst->vk.GetPhysicalDeviceProperties(pd, &dev->props);
@@ -418,6 +463,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 		pthread_rwlock_destroy(&dev->lock);
 		free(dev->families);
 		free(dev);
+		untracked_add(*out, next_gdpa);
 	}
 	return r;
 }
@@ -433,8 +479,18 @@ static VKAPI_ATTR void VKAPI_CALL pp_DestroyDevice(VkDevice device, const VkAllo
 	if (dev)
 		HASH_DEL(g_devices, dev);
 	pthread_rwlock_unlock(&g_devices_lock);
-	if (!dev)
+	if (!dev) {
+		struct pp_device *u = untracked_find(key);
+		if (u) {
+			PFN_vkDestroyDevice destroy = u->vk.DestroyDevice;
+			pthread_mutex_lock(&g_untracked_lock);
+			pthread_rwlock_destroy(&u->lock);
+			u->key = NULL;
+			pthread_mutex_unlock(&g_untracked_lock);
+			destroy(device, alloc);
+		}
 		return;
+	}
 	/* The application has waited for its work (a valid-usage rule of vkDestroyDevice), so
 	 * every result is readable now without waiting. Layer objects go before the device. */
 	pp_device_profiling_finish(dev);

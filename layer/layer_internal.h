@@ -289,6 +289,10 @@ struct pp_device {
 	bool calibrated_timestamps;
 	bool debug_utils;
 
+	/* A device passprobe could not track (out of memory): a static record with only the
+	 * dispatch table, so every hook passes straight through; its tables stay empty. */
+	bool untracked;
+
 	pthread_rwlock_t lock; /* protects the tables below; never held across a call down */
 	struct pp_queue *queues;
 	struct pp_command_pool *pools;

@@ -77,6 +77,8 @@ struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uin
 
 struct pp_object *pp_object_insert_locked(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
+	if (dev->untracked)
+		return NULL;
 	struct pp_object *o = object_find_locked(dev, type, handle);
 	if (o)
 		return o;
@@ -116,6 +118,8 @@ void pp_object_remove(struct pp_device *dev, VkObjectType type, uint64_t handle)
 
 void pp_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint32_t index)
 {
+	if (dev->untracked)
+		return;
 	uint64_t key = (uint64_t)(uintptr_t)queue;
 	struct pp_queue *q;
 	pthread_rwlock_wrlock(&dev->lock);
@@ -169,7 +173,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateCommandPool(VkDevice device, const VkCom
 {
 	struct pp_device *dev = device_of(device);
 	VkResult r = dev->vk.CreateCommandPool(device, info, alloc, out);
-	if (r != VK_SUCCESS)
+	if (r != VK_SUCCESS || dev->untracked)
 		return r;
 	struct pp_command_pool *p = calloc(1, sizeof(*p));
 	if (!p) {
@@ -244,7 +248,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_AllocateCommandBuffers(VkDevice device, const 
 {
 	struct pp_device *dev = device_of(device);
 	VkResult r = dev->vk.AllocateCommandBuffers(device, info, out);
-	if (r != VK_SUCCESS)
+	if (r != VK_SUCCESS || dev->untracked)
 		return r;
 	pthread_rwlock_wrlock(&dev->lock);
 	struct pp_command_pool *p = pool_find_locked(dev, info->commandPool);
