@@ -304,8 +304,8 @@ case_bad_settings() {
 # Faults of the driver, injected by the spy below passprobe (PASSPROBE_SPY_BELOW_FAIL): the
 # spy above records what the application got back, the spy below what the "driver" returned.
 spy_results_same() { # the application saw exactly the driver's results (passprobe's own calls aside)
-	expect "application results = driver results" $CHECK spy-results "$W/spy-above.jsonl" "$W/spy-below.jsonl" \
-		--own vkCreateQueryPool --own vkGetQueryPoolResults_nowait
+	# (rel_check.py tells passprobe's own calls apart by count: see cmd_spy_results.)
+	expect "application results = driver results" $CHECK spy-results "$W/spy-above.jsonl" "$W/spy-below.jsonl"
 }
 
 # Every vkCreateQueryPool fails (VK_ERROR_OUT_OF_DEVICE_MEMORY): the application's own pool
@@ -338,15 +338,56 @@ case_fault_device_lost_submit() {
 	spy_results_same
 }
 
-# passprobe's own result reads (vkGetQueryPoolResults without WAIT) return VK_ERROR_DEVICE_LOST
-# from the first on: every frame is still reported, passes without GPU time and with a reason,
-# and passprobe says once that the device was lost.
+# The application's own fence waits return VK_ERROR_DEVICE_LOST from the first on (passprobe
+# reads results from host memory, so the loss reaches it through the application's calls):
+# every frame is still reported, passes without GPU time and with the loss as the reason, and
+# passprobe says once that the device was lost.
 case_fault_device_lost_results() {
-	run --spy --env 'PASSPROBE_SPY_BELOW_FAIL=vkGetQueryPoolResults_nowait:DEVICE_LOST@1+' -- "$REL_APP" frames --frames 5
+	run --spy --env 'PASSPROBE_SPY_BELOW_FAIL=vkWaitForFences:DEVICE_LOST@1+' -- "$REL_APP" frames --frames 5
+	# The application stops at the failed wait: one frame submitted.
+	expect_ran 1 "rel_app"
+	expect "the frame reported, no GPU time, with a reason" $CHECK outputs "$W/out" --frames 1 --passes 3 --draws 2 --gpu none
+	spy_results_same
+	pp_lines
+	local n
+	n=$(grep -ci '^passprobe: .*device lost' "$W/app.err")
+	expect "passprobe says once that the device was lost ($n lines)" test "$n" -eq 1
+	expect "the reason names the lost device" $CHECK outputs "$W/out" --frames 1 --gpu none --reason "device lost" --trace skip --no-csv
+}
+
+# VK_ERROR_DEVICE_LOST on the application's third vkWaitForFences only: it sees it on exactly
+# that call; the frames before are complete.
+case_fault_device_lost_wait() {
+	run --spy --env PASSPROBE_SPY_BELOW_FAIL=vkWaitForFences:DEVICE_LOST@3 -- "$REL_APP" frames --frames 6
+	if [ "$rc" -eq 0 ] && [ "$(grep '^\(submit\|wait\)' "$W/app.out" | tr '\n' ' ')" = "submit 1 0 submit 2 0 submit 3 0 wait 3 -4 " ]; then ok; else
+		fail "expected waits 1 and 2 to succeed and 3 to return -4 (exit $rc)"
+		show
+	fi
+	expect "the frames are reported, consistent" $CHECK outputs "$W/out" --min-frames 2 --passes 3 --draws 2
+	spy_results_same
+}
+
+# Device memory for passprobe's own use cannot be allocated (every vkAllocateMemory after the
+# application's first, which holds its render target, returns VK_ERROR_OUT_OF_DEVICE_MEMORY):
+# passprobe does without a results buffer of its own; every pass still timed, no error.
+case_fault_device_memory() {
+	run --spy --env 'PASSPROBE_SPY_BELOW_FAIL=vkAllocateMemory:OUT_OF_DEVICE_MEMORY@2+' \
+		-- "$REL_APP" frames --frames 4
+	expect_ran 4 "rel_app"
+	expect "every pass timed" $CHECK outputs "$W/out" --frames 4 --passes 3 --draws 2 --gpu all
+	expect "no passprobe error" test "$(pp_count '^passprobe: error')" -eq 0
+	spy_results_same
+}
+
+# passprobe's own result reads (vkGetQueryPoolResults without WAIT) return VK_ERROR_DEVICE_LOST
+# from the first on, with no device memory for a results buffer (so passprobe must read that
+# way): every frame reported, no GPU times, "device lost" as the reason, said once.
+case_fault_device_lost_reads() {
+	run --spy --env 'PASSPROBE_SPY_BELOW_FAIL=vkAllocateMemory:OUT_OF_DEVICE_MEMORY@2+,vkGetQueryPoolResults_nowait:DEVICE_LOST@1+' \
+		-- "$REL_APP" frames --frames 5
 	expect_ran 5 "rel_app"
 	expect "every frame, no GPU times, with reasons" $CHECK outputs "$W/out" --frames 5 --passes 3 --draws 2 --gpu none
 	spy_results_same
-	pp_lines
 	local n
 	n=$(grep -ci '^passprobe: .*device lost' "$W/app.err")
 	expect "passprobe says once that the device was lost ($n lines)" test "$n" -eq 1
@@ -397,10 +438,14 @@ case_exit_without_destroy() {
 }
 
 # exit(0) from a second thread while the main thread goes on submitting, ten times with the
-# exit at different frames.
+# exit at different frames. Not in the first two frames: lavapipe compiles shader variants
+# with LLVM on its queue thread while they run, and exit() runs LLVM's static destructors
+# under it (double free in llvm::PassRegistry, libLLVM-15 and libvulkan_lvp.so only: a
+# program must not exit() while another thread is inside a C++ library; seen in 1 of 6 runs
+# with the exit after frame 1 to 3, 0 of 100 from frame 3 on).
 case_exit_from_thread() {
 	local i n
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	for i in 3 4 5 6 7 8 9 10 11 12; do
 		rm -rf "$W/out"
 		run "${no_leak_check[@]}" -- "$REL_APP" frames --frames 0 --exit-thread-after "$i"
 		n=$(sed -n 's/^exit from another thread after \([0-9]*\) frames$/\1/p' "$W/app.out")
