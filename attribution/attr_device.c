@@ -153,16 +153,18 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 	for (uint32_t i = 0; i < 2 * s->ndraw_slots && nts; i++)
 		if (s->draw_slots[i] != PP_NO_SLOT)
 			slots[n++] = s->draw_slots[i];
-	if (n)
-		d->ops.read_timestamps(d->ops.ctx, slots, n, ns, avail);
-	for (uint32_t i = 0; i < n; i++)
-		complete &= avail[i] != 0;
-	/* After a device loss nothing more arrives: take what is there, say why the rest is not. */
+	/* After a device loss nothing more arrives, and what did may be partial: nothing not yet
+	 * read is trusted, every such result is unavailable with the loss as the reason. */
 	const char *missing = reason_forced;
 	if (d->ops.lost && d->ops.lost(d->ops.ctx)) {
 		forced = true;
 		missing = reason_lost;
+		n = 0;
 	}
+	if (n)
+		d->ops.read_timestamps(d->ops.ctx, slots, n, ns, avail);
+	for (uint32_t i = 0; i < n; i++)
+		complete &= avail[i] != 0;
 
 	uint64_t stats[PP_STAT_COUNT];
 	uint32_t valid;
@@ -208,7 +210,8 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 
 		if (s->stats_slots[p] == PP_NO_SLOT) {
 			r->stats_unavailable_reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
-		} else if (d->ops.read_statistics(d->ops.ctx, s->stats_slots[p], r->stats, &r->stats_valid)) {
+		} else if (missing != reason_lost &&
+			   d->ops.read_statistics(d->ops.ctx, s->stats_slots[p], r->stats, &r->stats_valid)) {
 			r->stats_unavailable_reason = NULL;
 		} else {
 			r->stats_valid = 0;

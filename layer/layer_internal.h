@@ -31,6 +31,7 @@ static inline void *pp_dispatch_key(const void *handle)
 	X(EnumerateDeviceExtensionProperties, "vkEnumerateDeviceExtensionProperties", NULL)   \
 	X(GetPhysicalDeviceProperties, "vkGetPhysicalDeviceProperties", NULL)                 \
 	X(GetPhysicalDeviceFeatures, "vkGetPhysicalDeviceFeatures", NULL)                     \
+	X(GetPhysicalDeviceMemoryProperties, "vkGetPhysicalDeviceMemoryProperties", NULL)     \
 	X(GetPhysicalDeviceFeatures2, "vkGetPhysicalDeviceFeatures2",                         \
 	  "vkGetPhysicalDeviceFeatures2KHR")                                                  \
 	X(GetPhysicalDeviceQueueFamilyProperties, "vkGetPhysicalDeviceQueueFamilyProperties", \
@@ -67,6 +68,14 @@ static inline void *pp_dispatch_key(const void *handle)
 	X(CreateQueryPool, "vkCreateQueryPool", NULL)                                           \
 	X(DestroyQueryPool, "vkDestroyQueryPool", NULL)                                         \
 	X(GetQueryPoolResults, "vkGetQueryPoolResults", NULL)                                   \
+	X(CmdCopyQueryPoolResults, "vkCmdCopyQueryPoolResults", NULL)                           \
+	X(CreateBuffer, "vkCreateBuffer", NULL)                                                 \
+	X(DestroyBuffer, "vkDestroyBuffer", NULL)                                               \
+	X(GetBufferMemoryRequirements, "vkGetBufferMemoryRequirements", NULL)                   \
+	X(AllocateMemory, "vkAllocateMemory", NULL)                                             \
+	X(FreeMemory, "vkFreeMemory", NULL)                                                     \
+	X(BindBufferMemory, "vkBindBufferMemory", NULL)                                         \
+	X(MapMemory, "vkMapMemory", NULL)                                                       \
 	X(ResetQueryPool, "vkResetQueryPool", "vkResetQueryPoolEXT")                            \
 	X(GetCalibratedTimestampsEXT, "vkGetCalibratedTimestampsEXT", NULL)                     \
 	X(CreateRenderPass, "vkCreateRenderPass", NULL)                                         \
@@ -212,6 +221,7 @@ struct pp_command_buffer {
 	bool per_draw;                /* per_draw_timing in the open pass */
 	bool app_stats_query_active;  /* the app's own pipeline statistics query is open */
 	VkRenderingFlags rendering_flags; /* of the open dynamic render pass */
+	bool suspended;               /* the last render pass was suspended: nothing may follow it */
 	const char *ts_reason;        /* why this recording has no timestamps */
 	uint32_t submissions;         /* of the current recording */
 	uint32_t ts_chunk, ts_next;   /* slot allocation in the current chunks */

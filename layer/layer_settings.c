@@ -82,6 +82,7 @@ static const struct settings_desc settings_table[] = {
 	SETTINGS_BOOL_DESC(trace, "TRACE"),
 	SETTINGS_BOOL_DESC(csv, "CSV"),
 	SETTINGS_BOOL_DESC(summary, "SUMMARY"),
+	SETTINGS_BOOL_DESC(copy_results, "COPY_RESULTS"),
 };
 
 #define SETTINGS_COUNT (sizeof(settings_table) / sizeof(settings_table[0]))
@@ -90,7 +91,7 @@ static const struct settings_desc settings_table[] = {
 static const char *const settings_key_names[] = {
 	"output_dir", "log_level", "frame_delimiter", "timestamps", "pipeline_statistics",
 	"per_draw_timing", "diagnostics", "barrier_cost", "cpu_counters", "report_frames",
-	"flush_interval_ms", "trace", "csv", "summary", NULL,
+	"flush_interval_ms", "trace", "csv", "summary", "copy_results", NULL,
 };
 _Static_assert(sizeof(settings_key_names) / sizeof(settings_key_names[0]) == SETTINGS_COUNT + 1,
 	       "settings_key_names and settings_table disagree");
@@ -842,6 +843,7 @@ void pp_settings_defaults(struct pp_settings *out)
 	out->trace = true;
 	out->csv = true;
 	out->summary = true;
+	out->copy_results = false;
 }
 
 int pp_settings_load_ex(struct pp_settings *out, char *const *envp, bool secure)

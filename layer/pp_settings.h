@@ -44,6 +44,7 @@ struct pp_settings {
 	bool trace;                        /* trace: write trace.json, default on */
 	bool csv;                          /* csv: write passes.csv, default on */
 	bool summary;                      /* summary: print the summary table on stderr at exit, default on */
+	bool copy_results;                 /* copy_results: GPU copies query results to host memory, default off */
 };
 
 /* Where a setting's value came from, for messages and for `passprobe` to explain itself. */

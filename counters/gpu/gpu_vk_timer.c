@@ -19,11 +19,26 @@ static const VkQueryPipelineStatisticFlags stats_flags =
 	VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT |
 	VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
 
+/* 64-bit words per query in a chunk's host copy: the value(s), then availability. */
+#define TS_WORDS 2u
+#define STATS_WORDS (PP_STAT_COUNT + 1u)
+
 struct chunk {
 	VkQueryPool pool;
 	uint32_t first;
 	uint8_t kind;
 	bool used;
+	bool copied;       /* its command buffer copies results to `map` (atomic) */
+	uint64_t *map;     /* host copy of the chunk's results, NULL when none */
+	VkBuffer buffer;
+	VkDeviceSize offset;
+};
+
+struct pool_rec {
+	VkQueryPool pool;
+	VkBuffer buffer;
+	VkDeviceMemory memory;
+	uint64_t *map;
 };
 
 struct pp_gpu_timer {
@@ -33,7 +48,7 @@ struct pp_gpu_timer {
 	struct chunk *chunks;
 	uint32_t free_ts, free_stats; /* counts of free chunks per kind */
 	uint32_t npools;
-	VkQueryPool *pools;
+	struct pool_rec *pools;
 	bool budget_logged;
 
 	/* Time line mapping. */
@@ -53,6 +68,14 @@ static void note_result(struct pp_gpu_timer *t, VkResult r)
 		return;
 	pp_log(PP_LOG_WARN, "device lost (VK_ERROR_DEVICE_LOST from vkGetQueryPoolResults): GPU times of "
 			    "work not yet measured are unavailable from now on");
+}
+
+void pp_gpu_timer_note_device_lost(struct pp_gpu_timer *t, const char *call)
+{
+	if (!t || __atomic_exchange_n(&t->lost, true, __ATOMIC_ACQ_REL))
+		return;
+	pp_log(PP_LOG_WARN, "device lost (VK_ERROR_DEVICE_LOST from %s): GPU times of work not yet measured are "
+			    "unavailable from now on", call);
 }
 
 bool pp_gpu_timer_lost(void *timer)
@@ -119,13 +142,62 @@ void pp_gpu_timer_destroy(struct pp_gpu_timer *t)
 {
 	if (!t)
 		return;
-	for (uint32_t i = 0; i < t->npools; i++)
-		t->cfg.vk.DestroyQueryPool(t->cfg.device, t->pools[i], NULL);
+	for (uint32_t i = 0; i < t->npools; i++) {
+		t->cfg.vk.DestroyQueryPool(t->cfg.device, t->pools[i].pool, NULL);
+		if (t->pools[i].buffer)
+			t->cfg.vk.DestroyBuffer(t->cfg.device, t->pools[i].buffer, NULL);
+		if (t->pools[i].memory)
+			t->cfg.vk.FreeMemory(t->cfg.device, t->pools[i].memory, NULL); /* unmaps too */
+	}
 	free(t->pools);
 	free(t->chunks);
 	pthread_mutex_destroy(&t->lock);
 	pthread_mutex_destroy(&t->clock_lock);
 	free(t);
+}
+
+/* A host-visible, coherent, persistently mapped buffer for a pool's copied results; none
+ * (the pool's results are then read with vkGetQueryPoolResults) when anything fails. */
+static void results_buffer(struct pp_gpu_timer *t, VkDeviceSize size, struct pool_rec *pr)
+{
+	const struct pp_gpu_timer_funcs *vk = &t->cfg.vk;
+	if (!vk->CmdCopyQueryPoolResults || !vk->CmdPipelineBarrier || !vk->CreateBuffer || !vk->MapMemory ||
+	    !vk->AllocateMemory || !vk->BindBufferMemory || !vk->GetBufferMemoryRequirements)
+		return;
+	VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
+				  .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT, .sharingMode = VK_SHARING_MODE_EXCLUSIVE };
+	if (vk->CreateBuffer(t->cfg.device, &bi, NULL, &pr->buffer) != VK_SUCCESS) {
+		pr->buffer = VK_NULL_HANDLE;
+		return;
+	}
+	VkMemoryRequirements req;
+	vk->GetBufferMemoryRequirements(t->cfg.device, pr->buffer, &req);
+	const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+	uint32_t type = UINT32_MAX;
+	for (uint32_t i = 0; i < t->cfg.memory.memoryTypeCount && type == UINT32_MAX; i++)
+		if ((req.memoryTypeBits & (1u << i)) && (t->cfg.memory.memoryTypes[i].propertyFlags & want) == want)
+			type = i;
+	VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+				    .memoryTypeIndex = type };
+	void *map = NULL;
+	if (type == UINT32_MAX || vk->AllocateMemory(t->cfg.device, &ai, NULL, &pr->memory) != VK_SUCCESS) {
+		pr->memory = VK_NULL_HANDLE;
+	} else if (vk->BindBufferMemory(t->cfg.device, pr->buffer, pr->memory, 0) != VK_SUCCESS ||
+		   vk->MapMemory(t->cfg.device, pr->memory, 0, VK_WHOLE_SIZE, 0, &map) != VK_SUCCESS) {
+		map = NULL;
+	}
+	if (!map) {
+		pp_log_once(PP_LOG_INFO, "no host-visible memory for copied query results; reading them with "
+					 "vkGetQueryPoolResults");
+		vk->DestroyBuffer(t->cfg.device, pr->buffer, NULL);
+		if (pr->memory)
+			vk->FreeMemory(t->cfg.device, pr->memory, NULL);
+		pr->buffer = VK_NULL_HANDLE;
+		pr->memory = VK_NULL_HANDLE;
+		return;
+	}
+	memset(map, 0, size);
+	pr->map = map;
 }
 
 /* Adds one query pool of `kind` split into POOL_CHUNKS chunks. Caller holds the lock. The
@@ -147,10 +219,17 @@ static bool pool_add(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
 		return false;
 	/* Queries start in an undefined state and must be reset before first use. */
 	t->cfg.vk.ResetQueryPool(t->cfg.device, pool, 0, info.queryCount);
-	t->pools[t->npools++] = pool;
+	struct pool_rec *pr = &t->pools[t->npools++];
+	*pr = (struct pool_rec){ .pool = pool };
+	uint32_t words = kind == PP_GPU_TIMESTAMP ? TS_WORDS : STATS_WORDS;
+	results_buffer(t, (VkDeviceSize)info.queryCount * words * sizeof(uint64_t), pr);
 	uint32_t n = t->nchunks;
-	for (uint32_t i = 0; i < POOL_CHUNKS; i++)
-		t->chunks[n + i] = (struct chunk){ .pool = pool, .first = i * PP_GPU_CHUNK_SLOTS, .kind = (uint8_t)kind };
+	for (uint32_t i = 0; i < POOL_CHUNKS; i++) {
+		VkDeviceSize offset = (VkDeviceSize)i * PP_GPU_CHUNK_SLOTS * words * sizeof(uint64_t);
+		t->chunks[n + i] = (struct chunk){ .pool = pool, .first = i * PP_GPU_CHUNK_SLOTS, .kind = (uint8_t)kind,
+						   .buffer = pr->buffer, .offset = offset,
+						   .map = pr->map ? pr->map + offset / sizeof(uint64_t) : NULL };
+	}
 	__atomic_store_n(&t->nchunks, n + POOL_CHUNKS, __ATOMIC_RELEASE);
 	if (kind == PP_GPU_TIMESTAMP)
 		t->free_ts += POOL_CHUNKS;
@@ -193,6 +272,10 @@ void pp_gpu_timer_chunk_reset(struct pp_gpu_timer *t, uint32_t chunk)
 		return;
 	struct chunk *c = &t->chunks[chunk];
 	t->cfg.vk.ResetQueryPool(t->cfg.device, c->pool, c->first, PP_GPU_CHUNK_SLOTS);
+	/* The next execution copies afresh: an old availability word must not pass for new. */
+	if (c->map)
+		memset(c->map, 0, PP_GPU_CHUNK_SLOTS * (c->kind == PP_GPU_TIMESTAMP ? TS_WORDS : STATS_WORDS) *
+					  sizeof(uint64_t));
 }
 
 void pp_gpu_timer_chunk_free(struct pp_gpu_timer *t, uint32_t chunk)
@@ -202,6 +285,7 @@ void pp_gpu_timer_chunk_free(struct pp_gpu_timer *t, uint32_t chunk)
 	pp_gpu_timer_chunk_reset(t, chunk);
 	pthread_mutex_lock(&t->lock);
 	struct chunk *c = &t->chunks[chunk];
+	__atomic_store_n(&c->copied, false, __ATOMIC_RELEASE);
 	if (c->used) {
 		c->used = false;
 		if (c->kind == PP_GPU_TIMESTAMP)
@@ -217,11 +301,41 @@ static struct chunk slot_chunk(struct pp_gpu_timer *t, uint32_t slot)
 {
 	struct chunk c = { 0 };
 	if (slot / PP_GPU_CHUNK_SLOTS < __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE)) {
-		/* Only the immutable fields: `used` changes under the lock. */
-		c.pool = t->chunks[slot / PP_GPU_CHUNK_SLOTS].pool;
-		c.first = t->chunks[slot / PP_GPU_CHUNK_SLOTS].first;
+		/* Only the immutable fields, and `copied` atomically: `used` changes under the lock. */
+		const struct chunk *src = &t->chunks[slot / PP_GPU_CHUNK_SLOTS];
+		c.pool = src->pool;
+		c.first = src->first;
+		c.map = src->map;
+		c.copied = __atomic_load_n(&src->copied, __ATOMIC_ACQUIRE);
 	}
 	return c;
+}
+
+bool pp_gpu_timer_copy_chunk(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk, uint32_t count)
+{
+	if (!t || chunk >= __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE) || !count)
+		return false;
+	struct chunk *c = &t->chunks[chunk];
+	if (!c->map)
+		return false;
+	uint32_t words = c->kind == PP_GPU_TIMESTAMP ? TS_WORDS : STATS_WORDS;
+	/* WAIT_BIT makes the GPU (never the host) wait for each query of this command buffer;
+	 * later work does not wait for the copy. */
+	t->cfg.vk.CmdCopyQueryPoolResults(cb, c->pool, c->first, count, c->buffer, c->offset, words * sizeof(uint64_t),
+					  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT |
+						  VK_QUERY_RESULT_WAIT_BIT);
+	__atomic_store_n(&c->copied, true, __ATOMIC_RELEASE);
+	return true;
+}
+
+void pp_gpu_timer_copy_barrier(struct pp_gpu_timer *t, VkCommandBuffer cb)
+{
+	/* Transfer writes made available to host reads; the destination is the host stage, so no
+	 * later GPU work of the application waits for it. */
+	VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+			       .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
+	t->cfg.vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0,
+				     NULL);
 }
 
 void pp_gpu_timer_write(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot, VkPipelineStageFlagBits stage)
@@ -277,11 +391,20 @@ void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n
 			run++;
 		struct chunk c = slot_chunk(t, slots[i]);
 		VkResult r = VK_ERROR_UNKNOWN;
-		if (c.pool)
+		if (c.copied) {
+			/* Copied by the GPU into host memory: reading it is not a driver call. */
+			const uint64_t *src = c.map + (size_t)(slots[i] % PP_GPU_CHUNK_SLOTS) * TS_WORDS;
+			for (uint32_t j = 0; j < run; j++) {
+				raw[2 * j + 1] = __atomic_load_n(&src[TS_WORDS * j + 1], __ATOMIC_ACQUIRE);
+				raw[2 * j] = __atomic_load_n(&src[TS_WORDS * j], __ATOMIC_RELAXED);
+			}
+			r = VK_SUCCESS;
+		} else if (c.pool) {
 			r = t->cfg.vk.GetQueryPoolResults(t->cfg.device, c.pool, c.first + slots[i] % PP_GPU_CHUNK_SLOTS,
 							  run, sizeof(raw), raw, 2 * sizeof(uint64_t),
 							  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
-		note_result(t, r);
+			note_result(t, r);
+		}
 		for (uint32_t j = 0; j < run; j++) {
 			bool ok = (r == VK_SUCCESS || r == VK_NOT_READY) && raw[2 * j + 1] != 0;
 			avail[i + j] = ok;
@@ -314,6 +437,15 @@ bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_ST
 	struct chunk c = slot_chunk(t, slot);
 	if (!c.pool)
 		return false;
+	if (c.copied) {
+		const uint64_t *src = c.map + (size_t)(slot % PP_GPU_CHUNK_SLOTS) * STATS_WORDS;
+		if (!__atomic_load_n(&src[PP_STAT_COUNT], __ATOMIC_ACQUIRE))
+			return false;
+		for (unsigned i = 0; i < PP_STAT_COUNT; i++)
+			out[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+		*valid = (1u << PP_STAT_COUNT) - 1;
+		return true;
+	}
 	VkResult r = t->cfg.vk.GetQueryPoolResults(t->cfg.device, c.pool, c.first + slot % PP_GPU_CHUNK_SLOTS, 1,
 						   sizeof(raw), raw, sizeof(raw),
 						   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);

@@ -20,6 +20,17 @@ struct pp_gpu_timer_funcs {
 	PFN_vkCmdBeginQuery CmdBeginQuery;
 	PFN_vkCmdEndQuery CmdEndQuery;
 	PFN_vkGetCalibratedTimestampsEXT GetCalibratedTimestampsEXT; /* NULL: not calibrated */
+	/* For results copied on the GPU into host memory (all may be NULL: results are then read
+	 * with vkGetQueryPoolResults). */
+	PFN_vkCmdCopyQueryPoolResults CmdCopyQueryPoolResults;
+	PFN_vkCmdPipelineBarrier CmdPipelineBarrier;
+	PFN_vkCreateBuffer CreateBuffer;
+	PFN_vkDestroyBuffer DestroyBuffer;
+	PFN_vkGetBufferMemoryRequirements GetBufferMemoryRequirements;
+	PFN_vkAllocateMemory AllocateMemory;
+	PFN_vkFreeMemory FreeMemory;
+	PFN_vkBindBufferMemory BindBufferMemory;
+	PFN_vkMapMemory MapMemory;
 };
 
 struct pp_gpu_timer_config {
@@ -30,6 +41,7 @@ struct pp_gpu_timer_config {
 	bool pipeline_statistics;
 	bool host_time_domain_raw; /* calibrate against CLOCK_MONOTONIC_RAW instead */
 	uint32_t max_chunks;       /* bound on layer query memory: chunks of each kind */
+	VkPhysicalDeviceMemoryProperties memory; /* to find host-visible coherent memory */
 };
 
 enum pp_gpu_slot_kind { PP_GPU_TIMESTAMP = 0, PP_GPU_STATISTICS = 1 };
@@ -51,6 +63,15 @@ static inline uint32_t pp_gpu_slot(uint32_t chunk, uint32_t i)
 	return chunk * PP_GPU_CHUNK_SLOTS + i;
 }
 
+/* Copies a chunk's first `count` results into host memory at the end of a command buffer, so
+ * they are read from memory, not with vkGetQueryPoolResults (which some drivers, lavapipe
+ * among them, implement with a device idle wait). The copy waits on the GPU for each query,
+ * so every one of those slots must be written by the same command buffer. Returns false when
+ * the chunk has no host copy (its results are then read with vkGetQueryPoolResults). */
+bool pp_gpu_timer_copy_chunk(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk, uint32_t count);
+/* After the copies of a command buffer: makes them visible to host reads. */
+void pp_gpu_timer_copy_barrier(struct pp_gpu_timer *t, VkCommandBuffer cb);
+
 /* Recording commands into an application command buffer. */
 void pp_gpu_timer_write(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot, VkPipelineStageFlagBits stage);
 void pp_gpu_timer_stats_begin(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot);
@@ -60,8 +81,11 @@ void pp_gpu_timer_stats_end(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t
 void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail);
 bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid);
 
-/* Whether a read returned VK_ERROR_DEVICE_LOST: no further result will arrive. */
+/* Whether the device was lost (a read, or a call of the application's, returned
+ * VK_ERROR_DEVICE_LOST): no further result will arrive. */
 bool pp_gpu_timer_lost(void *timer);
+/* An application call returned VK_ERROR_DEVICE_LOST: says so once, results stop arriving. */
+void pp_gpu_timer_note_device_lost(struct pp_gpu_timer *t, const char *call);
 
 /* "calibrated (...)" or "estimated (...)": how GPU times were put on the host time line. */
 const char *pp_gpu_timer_time_domain(const struct pp_gpu_timer *t);

@@ -31,6 +31,18 @@ static inline void span_begin(struct blocking_span *s)
 	pp_cpu_snapshot_take(&s->before);
 }
 
+/* After the application's own wait returned. A device loss it was told of is ours too. With
+ * copy_results the results it waited for are in host memory: reading them now costs nothing
+ * and gets a frame out before a process that exits next (without it, a read could be a driver
+ * idle wait: see docs/timing.md). */
+static void after_wait(struct pp_device *dev, VkResult r, const char *name)
+{
+	if (r == VK_ERROR_DEVICE_LOST)
+		pp_gpu_timer_note_device_lost(dev->timer, name);
+	if (pp_layer_settings.copy_results)
+		pp_attr_poll(dev->attr);
+}
+
 /* Returns the wall time blocked. */
 static uint64_t span_end(struct pp_device *dev, struct blocking_span *s, const char *name)
 {
@@ -130,6 +142,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 		VkResult r = dev->vk.WaitForFences(device, n, fences, all, timeout);
 		if (timeout)
 			span_end(dev, &sp, "vkWaitForFences");
+		after_wait(dev, r, "vkWaitForFences");
 		return r;
 	}
 	void *ra = __builtin_return_address(0);
@@ -149,6 +162,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 	span_begin(&sp);
 	VkResult r = dev->vk.WaitForFences(device, n, fences, all, timeout);
 	uint64_t blocked_ns = timeout ? span_end(dev, &sp, "vkWaitForFences") : 0;
+	after_wait(dev, r, "vkWaitForFences");
 	if (r == VK_SUCCESS && (all || n == 1))
 		pp_diag_completed(dd, max_seq);
 	if (timeout == 0) {
@@ -207,6 +221,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueWaitIdle(VkQueue queue)
 		span_begin(&sp);
 		VkResult r = dev->vk.QueueWaitIdle(queue);
 		span_end(dev, &sp, "vkQueueWaitIdle");
+		after_wait(dev, r, "vkQueueWaitIdle");
 		return r;
 	}
 	void *ra = __builtin_return_address(0);
@@ -215,6 +230,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueWaitIdle(VkQueue queue)
 	span_begin(&sp);
 	VkResult r = dev->vk.QueueWaitIdle(queue);
 	uint64_t blocked_ns = span_end(dev, &sp, "vkQueueWaitIdle");
+	after_wait(dev, r, "vkQueueWaitIdle");
 	if (r == VK_SUCCESS)
 		pp_diag_queue_idle(dd, (uint64_t)(uintptr_t)queue);
 	/* Counted only once the same call site waits again in a later frame: start-up and
@@ -235,6 +251,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_DeviceWaitIdle(VkDevice device)
 		span_begin(&sp);
 		VkResult r = dev->vk.DeviceWaitIdle(device);
 		span_end(dev, &sp, "vkDeviceWaitIdle");
+		after_wait(dev, r, "vkDeviceWaitIdle");
 		return r;
 	}
 	void *ra = __builtin_return_address(0);
@@ -243,6 +260,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_DeviceWaitIdle(VkDevice device)
 	span_begin(&sp);
 	VkResult r = dev->vk.DeviceWaitIdle(device);
 	uint64_t blocked_ns = span_end(dev, &sp, "vkDeviceWaitIdle");
+	after_wait(dev, r, "vkDeviceWaitIdle");
 	if (r == VK_SUCCESS)
 		pp_diag_completed(dd, last);
 	uint64_t key = blocking_report(dd, PP_DIAG_DEVICE_WAIT_IDLE, "vkDeviceWaitIdle", ra, NULL, blocked_ns, true,

@@ -130,6 +130,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 
 	c->simultaneous_use = info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
 	c->in_render_pass = false;
+	c->suspended = false;
 	c->app_stats_query_active = false;
 	c->per_draw = false;
 	c->submissions = 0;
@@ -161,12 +162,36 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	return dev->vk.BeginCommandBuffer(cb, info);
 }
 
+/* copy_results: at the end of a primary recording, its results are copied on the GPU into
+ * host memory, so that harvesting reads memory instead of calling vkGetQueryPoolResults, which
+ * some drivers (lavapipe) implement with a device idle wait. Not after a suspended render pass (nothing
+ * may follow one) nor on families that cannot copy query results: those recordings' results
+ * are read with vkGetQueryPoolResults. */
+static void results_copy(struct pp_command_buffer *c)
+{
+	struct pp_device *dev = c->device;
+	struct pp_recording *r = c->rec;
+	if (!r->nchunks || c->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY || c->suspended || !dev->timer ||
+	    c->family >= dev->nfamilies ||
+	    !(dev->families[c->family].flags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
+		return;
+	bool any = false;
+	for (uint32_t i = 0; i < r->nchunks; i++) {
+		uint32_t k = r->chunks[i];
+		uint32_t used = k == c->ts_chunk ? c->ts_next : k == c->stats_chunk ? c->stats_next : PP_GPU_CHUNK_SLOTS;
+		any |= pp_gpu_timer_copy_chunk(dev->timer, c->vk_cb, k, used);
+	}
+	if (any)
+		pp_gpu_timer_copy_barrier(dev->timer, c->vk_cb);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL pp_EndCommandBuffer(VkCommandBuffer cb)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	if (!c)
 		return pp_vk_device_of(cb)->vk.EndCommandBuffer(cb);
 	outside_close(c);
+	results_copy(c);
 	return c->device->vk.EndCommandBuffer(cb);
 }
 
@@ -357,6 +382,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRendering(VkCommandBuffer cb, const VkRend
 	bool suspending = info->flags & VK_RENDERING_SUSPENDING_BIT;
 	struct pp_pass_rec *p = render_pass_open(c, "vkCmdBeginRendering");
 	c->rendering_flags = info->flags;
+	c->suspended = false;
 	c->multiview_mask = info->viewMask;
 	if (p) {
 		p->subpasses = 1;
@@ -394,6 +420,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdEndRendering(VkCommandBuffer cb)
 	statistics_end(c, p);
 	if (!(c->rendering_flags & VK_RENDERING_SUSPENDING_BIT))
 		timestamp_end(c, p);
+	c->suspended = c->rendering_flags & VK_RENDERING_SUSPENDING_BIT;
 	pp_recording_pass_end(c->rec);
 	c->in_render_pass = false;
 	c->per_draw = false;

@@ -52,11 +52,23 @@ void pp_device_profiling_init(struct pp_device *dev)
 				.CmdBeginQuery = dev->vk.CmdBeginQuery,
 				.CmdEndQuery = dev->vk.CmdEndQuery,
 				.GetCalibratedTimestampsEXT = NULL,
+				/* copy_results: without these the timer makes no host copies. */
+				.CmdCopyQueryPoolResults = s->copy_results ? dev->vk.CmdCopyQueryPoolResults : NULL,
+				.CmdPipelineBarrier = dev->vk.CmdPipelineBarrier,
+				.CreateBuffer = dev->vk.CreateBuffer,
+				.DestroyBuffer = dev->vk.DestroyBuffer,
+				.GetBufferMemoryRequirements = dev->vk.GetBufferMemoryRequirements,
+				.AllocateMemory = dev->vk.AllocateMemory,
+				.FreeMemory = dev->vk.FreeMemory,
+				.BindBufferMemory = dev->vk.BindBufferMemory,
+				.MapMemory = dev->vk.MapMemory,
 			},
 			.timestamp_period = dev->props.limits.timestampPeriod,
 			.timestamp_valid_bits = valid_bits,
 			.pipeline_statistics = dev->pipeline_statistics,
 		};
+		if (dev->instance->vk.GetPhysicalDeviceMemoryProperties)
+			dev->instance->vk.GetPhysicalDeviceMemoryProperties(dev->physical_device, &cfg.memory);
 		if (dev->calibrated_timestamps) {
 			uint32_t n = 0;
 			VkTimeDomainEXT domains[8];

@@ -78,6 +78,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, 
 	pp_gpu_timer_note_submit(dev->timer, t0);
 	VkResult r = dev->vk.QueueSubmit(queue, nsubmits, submits, fence);
 	pp_cpu_snapshot_take(&cpu_after);
+	if (r == VK_ERROR_DEVICE_LOST)
+		pp_gpu_timer_note_device_lost(dev->timer, "vkQueueSubmit");
 	uint64_t t1 = cpu_after.wall_ns;
 	struct pp_cpu_cost call_cpu = { 0 };
 	pp_cpu_cost_add_span(&call_cpu, &cpu_before, &cpu_after);
@@ -134,6 +136,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits,
 	pp_gpu_timer_note_submit(dev->timer, t0);
 	VkResult r = dev->vk.QueueSubmit2(queue, nsubmits, submits, fence);
 	pp_cpu_snapshot_take(&cpu_after);
+	if (r == VK_ERROR_DEVICE_LOST)
+		pp_gpu_timer_note_device_lost(dev->timer, "vkQueueSubmit");
 	uint64_t t1 = cpu_after.wall_ns;
 	struct pp_cpu_cost call_cpu = { 0 };
 	pp_cpu_cost_add_span(&call_cpu, &cpu_before, &cpu_after);

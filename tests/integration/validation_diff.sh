@@ -26,6 +26,8 @@ run() { # run LOG LAYERS ARGS...
 		unset VK_LAYER_SETTINGS_PATH VK_LOADER_LAYERS_ENABLE VK_LOADER_LAYERS_DISABLE VK_LAYER_PATH
 		export XDG_DATA_HOME="$work/xdg" XDG_RUNTIME_DIR="$work/xdg"
 		export VK_PASSPROBE_PROFILER_OUTPUT_DIR="$work/out" VK_PASSPROBE_PROFILER_SUMMARY=off
+		# Settings a test asks for on purpose (space-separated NAME=VALUE), after the clean-up.
+		for kv in ${PP_VALIDATE_SETTINGS:-}; do export "$kv"; done
 		if [ -n "${PP_DRIVER_FILES:-}" ]; then
 			export VK_DRIVER_FILES="$PP_DRIVER_FILES" VK_ICD_FILENAMES="$PP_DRIVER_FILES"
 		fi

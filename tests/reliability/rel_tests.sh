@@ -338,17 +338,31 @@ case_fault_device_lost_submit() {
 	spy_results_same
 }
 
-# The application's own fence waits return VK_ERROR_DEVICE_LOST from the first on (passprobe
-# reads results from host memory, so the loss reaches it through the application's calls):
-# every frame is still reported, passes without GPU time and with the loss as the reason, and
-# passprobe says once that the device was lost.
+# passprobe's own result reads (vkGetQueryPoolResults without WAIT) return VK_ERROR_DEVICE_LOST
+# from the first on: every frame is still reported, passes without GPU time and with the loss
+# as the reason, and passprobe says once that the device was lost.
 case_fault_device_lost_results() {
-	run --spy --env 'PASSPROBE_SPY_BELOW_FAIL=vkWaitForFences:DEVICE_LOST@1+' -- "$REL_APP" frames --frames 5
-	# The application stops at the failed wait: one frame submitted.
+	run --spy --env 'PASSPROBE_SPY_BELOW_FAIL=vkGetQueryPoolResults_nowait:DEVICE_LOST@1+' -- "$REL_APP" frames --frames 5
+	expect_ran 5 "rel_app"
+	expect "every frame, no GPU times, with reasons" $CHECK outputs "$W/out" --frames 5 --passes 3 --draws 2 --gpu none
+	spy_results_same
+	pp_lines
+	local n
+	n=$(grep -ci '^passprobe: .*device lost' "$W/app.err")
+	expect "passprobe says once that the device was lost ($n lines)" test "$n" -eq 1
+	expect "the reason names the lost device" $CHECK outputs "$W/out" --frames 5 --gpu none --reason "device lost" --trace skip --no-csv
+}
+
+# copy_results=on (passprobe reads results from host memory, never the driver): the loss
+# reaches passprobe through the application's own fence wait, which returns
+# VK_ERROR_DEVICE_LOST; the application stops there. The frame is reported without GPU time,
+# the loss named as the reason and said once.
+case_fault_device_lost_copy() {
+	run --spy --env VK_PASSPROBE_PROFILER_COPY_RESULTS=on --env 'PASSPROBE_SPY_BELOW_FAIL=vkWaitForFences:DEVICE_LOST@1+' \
+		-- "$REL_APP" frames --frames 5
 	expect_ran 1 "rel_app"
 	expect "the frame reported, no GPU time, with a reason" $CHECK outputs "$W/out" --frames 1 --passes 3 --draws 2 --gpu none
 	spy_results_same
-	pp_lines
 	local n
 	n=$(grep -ci '^passprobe: .*device lost' "$W/app.err")
 	expect "passprobe says once that the device was lost ($n lines)" test "$n" -eq 1

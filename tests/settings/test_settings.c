@@ -234,11 +234,11 @@ static void test_defaults(void)
 	CHECK(d.timestamps && d.pipeline_statistics && !d.per_draw_timing && d.diagnostics && d.barrier_cost);
 	CHECK(strcmp(d.cpu_counters, "default") == 0);
 	CHECK(d.report_frames == 300 && d.flush_interval_ms == 1000);
-	CHECK(d.trace && d.csv && d.summary);
+	CHECK(d.trace && d.csv && d.summary && !d.copy_results);
 
 	for (; keys[nkeys]; nkeys++)
 		CHECK(pp_settings_allowed(keys[nkeys]) != NULL);
-	CHECK(nkeys == 14);
+	CHECK(nkeys == 15);
 	CHECK(pp_settings_allowed("nope") == NULL && pp_settings_allowed(NULL) == NULL);
 	CHECK(strcmp(pp_settings_allowed("log_level"), "error, warn, info, debug") == 0);
 
@@ -543,7 +543,7 @@ static void test_bad_values(void)
 {
 	static char long_path[PATH_MAX + 10], long_label[200], long_counters[600], long_pct[PATH_MAX];
 	const char *const bools[] = { "timestamps", "pipeline_statistics", "per_draw_timing", "diagnostics",
-				      "barrier_cost", "trace", "csv", "summary" };
+				      "barrier_cost", "trace", "csv", "summary", "copy_results" };
 
 	memset(long_path, 'd', PATH_MAX);
 	long_path[0] = '/';
