@@ -60,6 +60,7 @@ struct pp_gpu_timer {
 	uint64_t first_submit_ns;
 	uint64_t valid_mask;
 	bool lost; /* a read returned VK_ERROR_DEVICE_LOST */
+	bool pool_failed[2]; /* creating a query pool of that kind failed: not retried */
 };
 
 static void note_result(struct pp_gpu_timer *t, VkResult r)
@@ -76,6 +77,13 @@ void pp_gpu_timer_note_device_lost(struct pp_gpu_timer *t, const char *call)
 		return;
 	pp_log(PP_LOG_WARN, "device lost (VK_ERROR_DEVICE_LOST from %s): GPU times of work not yet measured are "
 			    "unavailable from now on", call);
+}
+
+const char *pp_gpu_timer_no_slot_reason(const struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
+{
+	if (t && t->pool_failed[kind])
+		return "passprobe's query pool could not be created";
+	return "GPU query budget spent";
 }
 
 bool pp_gpu_timer_lost(void *timer)
@@ -215,8 +223,19 @@ static bool pool_add(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
 		.pipelineStatistics = kind == PP_GPU_STATISTICS ? stats_flags : 0,
 	};
 	VkQueryPool pool;
-	if (t->cfg.vk.CreateQueryPool(t->cfg.device, &info, NULL, &pool) != VK_SUCCESS)
+	if (t->pool_failed[kind])
 		return false;
+	VkResult r = t->cfg.vk.CreateQueryPool(t->cfg.device, &info, NULL, &pool);
+	if (r != VK_SUCCESS) {
+		/* Not retried for every pass: the application's own allocations come first. Said
+		 * once, for the first kind that fails. */
+		if (!t->pool_failed[0] && !t->pool_failed[1])
+			pp_log(PP_LOG_WARN, "query pool creation failed (vkCreateQueryPool returned %d for passprobe's "
+					    "%s queries): passes recorded from now on go without what it would have measured",
+			       r, kind == PP_GPU_TIMESTAMP ? "timestamp" : "pipeline statistics");
+		t->pool_failed[kind] = true;
+		return false;
+	}
 	/* Queries start in an undefined state and must be reset before first use. */
 	t->cfg.vk.ResetQueryPool(t->cfg.device, pool, 0, info.queryCount);
 	struct pool_rec *pr = &t->pools[t->npools++];
@@ -247,7 +266,7 @@ uint32_t pp_gpu_timer_chunk_alloc(struct pp_gpu_timer *t, enum pp_gpu_slot_kind 
 	pthread_mutex_lock(&t->lock);
 	uint32_t *nfree = kind == PP_GPU_TIMESTAMP ? &t->free_ts : &t->free_stats;
 	if (!*nfree && !pool_add(t, kind)) {
-		if (!t->budget_logged)
+		if (!t->budget_logged && !t->pool_failed[kind])
 			pp_log(PP_LOG_WARN, "GPU query budget spent (%u chunks of %u queries) or query pool creation "
 					    "failed; further passes are recorded without GPU timing",
 			       t->cfg.max_chunks, PP_GPU_CHUNK_SLOTS);

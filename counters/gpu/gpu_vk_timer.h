@@ -56,6 +56,8 @@ void pp_gpu_timer_destroy(struct pp_gpu_timer *t);
  * then, so the host reset is valid). Returns PP_GPU_NO_SLOT when the budget is spent. */
 uint32_t pp_gpu_timer_chunk_alloc(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind);
 void pp_gpu_timer_chunk_free(struct pp_gpu_timer *t, uint32_t chunk);
+/* Why pp_gpu_timer_chunk_alloc gave no chunk. */
+const char *pp_gpu_timer_no_slot_reason(const struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind);
 /* Host-resets a chunk so it can be written again (re-submission of the same recording). */
 void pp_gpu_timer_chunk_reset(struct pp_gpu_timer *t, uint32_t chunk);
 static inline uint32_t pp_gpu_slot(uint32_t chunk, uint32_t i)

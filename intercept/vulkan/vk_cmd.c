@@ -36,7 +36,7 @@ static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 	}
 	p->ts_begin = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
 	if (p->ts_begin == PP_NO_SLOT)
-		p->ts_reason = "GPU query budget spent";
+		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
 	else
 		pp_gpu_timer_write(c->device->timer, c->vk_cb, p->ts_begin, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
 }
@@ -47,7 +47,7 @@ static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 		return;
 	p->ts_end = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
 	if (p->ts_end == PP_NO_SLOT)
-		p->ts_reason = "GPU query budget spent";
+		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
 	else
 		pp_gpu_timer_write(c->device->timer, c->vk_cb, p->ts_end, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 }
@@ -68,7 +68,7 @@ static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p,
 	}
 	p->stats_slot = pp_vk_slot_take(c, PP_GPU_STATISTICS);
 	if (p->stats_slot == PP_NO_SLOT)
-		p->stats_reason = "GPU query budget spent";
+		p->stats_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_STATISTICS);
 	else
 		pp_gpu_timer_stats_begin(c->device->timer, c->vk_cb, p->stats_slot);
 }
