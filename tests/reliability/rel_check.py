@@ -148,16 +148,22 @@ def cmd_outputs(a):
     r = load_report(a.dir)
     frames = r["frames"]
     if a.allow_dropped:
-        print("frames dropped: %d (handed over after shutdown began)" % r["frames_dropped"])
+        print("frames dropped: %d (the writer's bounded queue was full, or shutdown had begun)"
+              % r["frames_dropped"])
     else:
         check(r["frames_dropped"] == 0, "no frame dropped (%d)" % r["frames_dropped"])
     if a.frames is not None:
         check(r["frames_total"] == a.frames and len(frames) == a.frames,
               "%d frames expected: frames_total %d, frames[] %d" % (a.frames, r["frames_total"], len(frames)))
     if a.min_frames is not None:
-        check(r["frames_total"] >= a.min_frames and len(frames) == r["frames_total"],
-              "at least %d frames, all in the window: frames_total %d, frames[] %d"
-              % (a.min_frames, r["frames_total"], len(frames)))
+        # With --allow-dropped a frame is accounted for when it is reported or counted as
+        # dropped: the writer's queue is bounded and never blocks the application, so a writer
+        # slowed down (a sanitizer build on a loaded machine) drops and counts, as documented.
+        accounted = r["frames_total"] + (r["frames_dropped"] if a.allow_dropped else 0)
+        check(accounted >= a.min_frames and len(frames) == r["frames_total"],
+              "at least %d frames accounted for, all reported ones in the window: frames_total %d, "
+              "frames_dropped %d, frames[] %d"
+              % (a.min_frames, r["frames_total"], r["frames_dropped"], len(frames)))
     check_frames_consistent(r)
     for f in frames:
         if a.passes is not None:
