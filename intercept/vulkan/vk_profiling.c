@@ -160,6 +160,7 @@ void pp_vk_recording_release(struct pp_device *dev, struct pp_command_buffer *c)
 
 void pp_vk_command_buffer_destroy(struct pp_device *dev, struct pp_command_buffer *c)
 {
+	pp_vk_diag_cb_release(dev, c);
 	pp_vk_recording_release(dev, c);
 	pp_recording_destroy(c->rec);
 	free(c);

@@ -25,7 +25,6 @@
 #define MAX_PUSH 16
 #define MAX_READS 4096
 #define MAX_QUEUES 16
-#define CB_SWEEP_EVERY 64
 /* barrier_cost: flagged barriers are timed in the first COST_FIRST recordings of a command
  * buffer after they were flagged, then in one frame of COST_PERIOD. */
 #define COST_FIRST 4
@@ -113,7 +112,7 @@ struct pp_vk_diag {
 
 	pthread_mutex_t cbs_lock;
 	struct pp_vk_diag_cb *cbs;
-	uint32_t ncbs, sweep_at;
+	uint32_t ncbs;
 
 	pthread_mutex_t reads_lock;
 	struct pending_read reads[MAX_READS];
@@ -269,7 +268,6 @@ static struct pp_vk_diag *vk_diag_get(struct pp_device *dev)
 	vd->cost = cfg.barrier_cost;
 	vd->key = dev->key;
 	vd->owner = dev;
-	vd->sweep_at = CB_SWEEP_EVERY;
 	pthread_rwlock_init(&vd->lock, NULL);
 	pthread_mutex_init(&vd->cbs_lock, NULL);
 	pthread_mutex_init(&vd->reads_lock, NULL);
@@ -293,23 +291,28 @@ struct pp_diag_device *pp_vk_diag_device(struct pp_device *dev)
 	return vd ? vd->dd : NULL;
 }
 
-/* Frees states whose command buffer is gone (freed with its pool or alone). */
-static void cbs_sweep_locked(struct pp_device *dev, struct pp_vk_diag *vd)
+/* A command buffer is destroyed (freed alone, with its pool, or with its device): its state
+ * leaves the device's list under the list lock, so no other thread walks into freed memory. */
+void pp_vk_diag_cb_release(struct pp_device *dev, struct pp_command_buffer *c)
 {
-	for (struct pp_vk_diag_cb **p = &vd->cbs; *p;) {
-		struct pp_vk_diag_cb *s = *p;
-		struct pp_command_buffer *c = pp_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)s->handle);
-		if (c == s->owner && c->diag == s) {
-			p = &s->next;
-			continue;
-		}
-		*p = s->next;
-		pp_diag_rec_destroy(s->rec);
-		free(s->flagged);
-		free(s);
-		vd->ncbs--;
+	struct pp_vk_diag_cb *s = c->diag;
+	struct pp_vk_diag *vd = __atomic_load_n(&dev->diag, __ATOMIC_ACQUIRE);
+	if (!s)
+		return;
+	c->diag = NULL;
+	if (vd) {
+		pthread_mutex_lock(&vd->cbs_lock);
+		for (struct pp_vk_diag_cb **p = &vd->cbs; *p; p = &(*p)->next)
+			if (*p == s) {
+				*p = s->next;
+				vd->ncbs--;
+				break;
+			}
+		pthread_mutex_unlock(&vd->cbs_lock);
 	}
-	vd->sweep_at = vd->ncbs + CB_SWEEP_EVERY;
+	pp_diag_rec_destroy(s->rec);
+	free(s->flagged);
+	free(s);
 }
 
 static void cursor_reset(struct pp_vk_diag_cb *s)
@@ -363,8 +366,6 @@ static struct pp_vk_diag_cb *diag_cb(struct pp_command_buffer *c)
 		s->handle = c->handle;
 		cursor_reset(s);
 		pthread_mutex_lock(&vd->cbs_lock);
-		if (vd->ncbs >= vd->sweep_at)
-			cbs_sweep_locked(c->device, vd);
 		s->next = vd->cbs;
 		vd->cbs = s;
 		vd->ncbs++;
