@@ -36,6 +36,18 @@
 
 enum { BP_GRAPHICS = 0, BP_COMPUTE = 1 };
 
+/* Unlinks the record of `handle` from one of the device's diagnostics tables under the
+ * table lock; `out` is the record (the caller frees it) or NULL. */
+#define DIAG_TAKE(vd, table, handle, out)                                        \
+	do {                                                                     \
+		uint64_t take_h_ = (uint64_t)(handle);                           \
+		pthread_rwlock_wrlock(&(vd)->lock);                              \
+		HASH_FIND(hh, (vd)->table, &take_h_, sizeof(take_h_), out);      \
+		if (out)                                                         \
+			HASH_DEL((vd)->table, out);                              \
+		pthread_rwlock_unlock(&(vd)->lock);                              \
+	} while (0)
+
 /* ---- device state: descriptor set layouts, sets, pipelines -------------------------------- */
 
 struct dbinding {
@@ -1251,13 +1263,8 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroyDescriptorSetLayout(VkDevice device, VkDesc
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_vk_diag *vd = dev->diag;
 	if (vd && layout) {
-		uint64_t h = (uint64_t)layout;
 		struct dlayout *l;
-		pthread_rwlock_wrlock(&vd->lock);
-		HASH_FIND(hh, vd->layouts, &h, sizeof(h), l);
-		if (l)
-			HASH_DEL(vd->layouts, l);
-		pthread_rwlock_unlock(&vd->lock);
+		DIAG_TAKE(vd, layouts, layout, l);
 		if (l) {
 			free(l->b);
 			free(l);
@@ -1295,13 +1302,8 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroyPipelineLayout(VkDevice device, VkPipelineL
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_vk_diag *vd = dev->diag;
 	if (vd && layout) {
-		uint64_t h = (uint64_t)layout;
 		struct dplayout *p;
-		pthread_rwlock_wrlock(&vd->lock);
-		HASH_FIND(hh, vd->playouts, &h, sizeof(h), p);
-		if (p)
-			HASH_DEL(vd->playouts, p);
-		pthread_rwlock_unlock(&vd->lock);
+		DIAG_TAKE(vd, playouts, layout, p);
 		free(p);
 	}
 	dev->vk.DestroyPipelineLayout(device, layout, alloc);
@@ -1591,13 +1593,8 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroyBufferView(VkDevice device, VkBufferView vi
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_vk_diag *vd = dev->diag;
 	if (vd && view) {
-		uint64_t h = (uint64_t)view;
 		struct dview *v;
-		pthread_rwlock_wrlock(&vd->lock);
-		HASH_FIND(hh, vd->views, &h, sizeof(h), v);
-		if (v)
-			HASH_DEL(vd->views, v);
-		pthread_rwlock_unlock(&vd->lock);
+		DIAG_TAKE(vd, views, view, v);
 		free(v);
 	}
 	dev->vk.DestroyBufferView(device, view, alloc);
@@ -1687,13 +1684,8 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroyPipeline(VkDevice device, VkPipeline pipeli
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_vk_diag *vd = dev->diag;
 	if (vd && pipeline) {
-		uint64_t h = (uint64_t)pipeline;
 		struct dpipe *p;
-		pthread_rwlock_wrlock(&vd->lock);
-		HASH_FIND(hh, vd->pipes, &h, sizeof(h), p);
-		if (p)
-			HASH_DEL(vd->pipes, p);
-		pthread_rwlock_unlock(&vd->lock);
+		DIAG_TAKE(vd, pipes, pipeline, p);
 		free(p);
 	}
 	dev->vk.DestroyPipeline(device, pipeline, alloc);
