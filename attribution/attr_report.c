@@ -372,6 +372,7 @@ static void devices_write(struct pp_json_writer *w)
 		kv_uint(w, "timestamp_valid_bits", d->timestamp_valid_bits);
 		kv_str(w, "time_domain", d->time_domain);
 		kv_bool(w, "pipeline_statistics", d->pipeline_statistics);
+		kv_str(w, "query_results", d->query_results);
 		kv_str(w, "notes", d->notes);
 		pp_json_end_object(w);
 	}

@@ -78,7 +78,7 @@ static bool device_same(const struct attr_device *d, const struct pp_device_info
 	       o->timestamp_period_ns == info->timestamp_period_ns &&
 	       o->timestamp_valid_bits == info->timestamp_valid_bits &&
 	       o->pipeline_statistics == info->pipeline_statistics &&
-	       str_eq(d->time_domain, info->time_domain) &&
+	       str_eq(d->time_domain, info->time_domain) && str_eq(o->query_results, info->query_results) &&
 	       d->has_notes == (info->notes != NULL) && str_eq(d->notes, info->notes);
 }
 

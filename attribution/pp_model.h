@@ -170,8 +170,12 @@ struct pp_device_info {
 	const char *time_domain;     /* "calibrated (VK_EXT_calibrated_timestamps, CLOCK_MONOTONIC)"
 	                                or "estimated (aligned to submit time)" or "none" */
 	bool pipeline_statistics;
+	const char *query_results;   /* static: how GPU query results are read (PP_QUERY_RESULTS_*), or NULL */
 	const char *notes;           /* static, may be NULL */
 };
+#define PP_QUERY_RESULTS_COPIED "copied to host memory on the GPU (copy_results)"
+#define PP_QUERY_RESULTS_READ "read with vkGetQueryPoolResults"
+
 
 /* One deduplicated diagnostic site (attribution/attr_diag.c; docs/diagnostics.md): a rule
  * that fired at one place, with how often and what it cost. */

@@ -330,6 +330,24 @@ static bool device_supports_extension(struct pp_instance *inst, VkPhysicalDevice
 	return found;
 }
 
+/* Whether the driver's vkGetQueryPoolResults waits for the device even without WAIT_BIT, so
+ * that passprobe must not call it on the application's thread (copy_results=auto turns the
+ * GPU-side copies on for these). Known: lavapipe (Mesa's lvp_GetQueryPoolResults begins with
+ * a device idle wait). By driver ID where the device reports one, else by vendor and name. */
+static bool driver_result_reads_wait(struct pp_instance *inst, VkPhysicalDevice pd, const struct pp_device *dev)
+{
+	if (inst->vk.GetPhysicalDeviceProperties2 && inst->api_version >= VK_API_VERSION_1_1 &&
+	    (dev->props.apiVersion >= VK_API_VERSION_1_2 ||
+	     device_supports_extension(inst, pd, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME))) {
+		VkPhysicalDeviceDriverProperties driver = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
+		VkPhysicalDeviceProperties2 p2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &driver };
+		inst->vk.GetPhysicalDeviceProperties2(pd, &p2);
+		if (driver.driverID)
+			return driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+	}
+	return dev->props.vendorID == VK_VENDOR_ID_MESA && !strncmp(dev->props.deviceName, "llvmpipe", 8);
+}
+
 /* Decides what the profiler can turn on for this device and patches the copy accordingly. */
 static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, struct pp_device *dev,
 				 struct pp_device_create_info *patched)
@@ -353,6 +371,12 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 			pp_log(PP_LOG_WARN, "%s: host query reset (Vulkan 1.2 hostQueryReset or "
 					    "VK_EXT_host_query_reset) is unavailable; GPU pass timing disabled",
 			       dev->props.deviceName);
+		dev->copy_results = s->copy_results == PP_SWITCH_ON ||
+				    (s->copy_results == PP_SWITCH_AUTO && driver_result_reads_wait(inst, pd, dev));
+		if (s->copy_results == PP_SWITCH_AUTO)
+			pp_log(PP_LOG_INFO, "%s: copy_results=auto: %s", dev->props.deviceName,
+			       dev->copy_results ? "on (this driver's vkGetQueryPoolResults waits for the device)"
+						 : "off (results are read with vkGetQueryPoolResults)");
 		if (inst->vk.GetPhysicalDeviceCalibrateableTimeDomainsEXT &&
 		    device_supports_extension(inst, pd, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME))
 			dev->calibrated_timestamps = pp_device_create_info_enable_extension(

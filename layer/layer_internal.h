@@ -34,6 +34,8 @@ static inline void *pp_dispatch_key(const void *handle)
 	X(GetPhysicalDeviceMemoryProperties, "vkGetPhysicalDeviceMemoryProperties", NULL)     \
 	X(GetPhysicalDeviceFeatures2, "vkGetPhysicalDeviceFeatures2",                         \
 	  "vkGetPhysicalDeviceFeatures2KHR")                                                  \
+	X(GetPhysicalDeviceProperties2, "vkGetPhysicalDeviceProperties2",                     \
+	  "vkGetPhysicalDeviceProperties2KHR")                                                \
 	X(GetPhysicalDeviceQueueFamilyProperties, "vkGetPhysicalDeviceQueueFamilyProperties", \
 	  NULL)                                                                               \
 	X(GetPhysicalDeviceToolProperties, "vkGetPhysicalDeviceToolProperties", NULL)         \
@@ -298,6 +300,8 @@ struct pp_device {
 	bool pipeline_statistics;
 	bool calibrated_timestamps;
 	bool debug_utils;
+	/* The copy_results setting decided for this device (auto: docs/timing.md, "Never waiting"). */
+	bool copy_results;
 
 	/* A device passprobe could not track (out of memory): a static record with only the
 	 * dispatch table, so every hook passes straight through; its tables stay empty. */

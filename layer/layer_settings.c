@@ -35,6 +35,7 @@ enum settings_kind {
 	SETTINGS_LOG_LEVEL, /* enum pp_log_level */
 	SETTINGS_FRAME,     /* frame_delimiter and frame_label together */
 	SETTINGS_BOOL,
+	SETTINGS_SWITCH,    /* enum pp_switch: auto or a boolean word */
 	SETTINGS_TEXT,      /* a string stored as given */
 	SETTINGS_UINT,      /* uint32_t within [min, max] */
 };
@@ -82,7 +83,8 @@ static const struct settings_desc settings_table[] = {
 	SETTINGS_BOOL_DESC(trace, "TRACE"),
 	SETTINGS_BOOL_DESC(csv, "CSV"),
 	SETTINGS_BOOL_DESC(summary, "SUMMARY"),
-	SETTINGS_BOOL_DESC(copy_results, "COPY_RESULTS"),
+	{ "copy_results", PP_SETTINGS_ENV_PREFIX "COPY_RESULTS", SETTINGS_SWITCH, SETTINGS_FIELD(copy_results), 0, 0,
+	  "auto, or " SETTINGS_BOOL_ALLOWED },
 };
 
 #define SETTINGS_COUNT (sizeof(settings_table) / sizeof(settings_table[0]))
@@ -421,17 +423,24 @@ static int settings_value_parse(struct pp_settings *s, const struct settings_des
 	case SETTINGS_FRAME:
 		return settings_parse_frame(s, v, n, reason, reason_len);
 	case SETTINGS_BOOL:
+	case SETTINGS_SWITCH: {
+		enum pp_switch w;
 		if (settings_word_is(v, n, "true") || settings_word_is(v, n, "on") ||
-		    settings_word_is(v, n, "yes") || settings_word_is(v, n, "1")) {
-			*(bool *)field = true;
-			return 0;
-		}
-		if (settings_word_is(v, n, "false") || settings_word_is(v, n, "off") ||
-		    settings_word_is(v, n, "no") || settings_word_is(v, n, "0")) {
-			*(bool *)field = false;
-			return 0;
-		}
-		return -EINVAL;
+		    settings_word_is(v, n, "yes") || settings_word_is(v, n, "1"))
+			w = PP_SWITCH_ON;
+		else if (settings_word_is(v, n, "false") || settings_word_is(v, n, "off") ||
+			 settings_word_is(v, n, "no") || settings_word_is(v, n, "0"))
+			w = PP_SWITCH_OFF;
+		else if (d->kind == SETTINGS_SWITCH && settings_word_is(v, n, "auto"))
+			w = PP_SWITCH_AUTO;
+		else
+			return -EINVAL;
+		if (d->kind == SETTINGS_BOOL)
+			*(bool *)field = w == PP_SWITCH_ON;
+		else
+			*(enum pp_switch *)field = w;
+		return 0;
+	}
 	case SETTINGS_TEXT:
 		if (n > d->size - 1) {
 			snprintf(reason, reason_len, "too long: %zu bytes, at most %zu", n, d->size - 1);
@@ -476,6 +485,11 @@ static void settings_value_view(const struct pp_settings *s, const struct settin
 	case SETTINGS_BOOL:
 		w = snprintf(small, small_len, "%s", *(const bool *)field ? "true" : "false");
 		break;
+	case SETTINGS_SWITCH: {
+		enum pp_switch sw = *(const enum pp_switch *)field;
+		w = snprintf(small, small_len, "%s", sw == PP_SWITCH_AUTO ? "auto" : sw == PP_SWITCH_ON ? "true" : "false");
+		break;
+	}
 	case SETTINGS_UINT:
 		w = snprintf(small, small_len, "%u", (unsigned)*(const uint32_t *)field);
 		break;
@@ -843,7 +857,7 @@ void pp_settings_defaults(struct pp_settings *out)
 	out->trace = true;
 	out->csv = true;
 	out->summary = true;
-	out->copy_results = false;
+	out->copy_results = PP_SWITCH_AUTO;
 }
 
 int pp_settings_load_ex(struct pp_settings *out, char *const *envp, bool secure)

@@ -28,6 +28,9 @@ enum pp_frame_delimiter {
 	PP_FRAME_LABEL,   /* a debug label named frame_label */
 };
 
+/* A switch whose default is decided per device (docs/settings.md says how for each key). */
+enum pp_switch { PP_SWITCH_OFF = 0, PP_SWITCH_ON, PP_SWITCH_AUTO };
+
 struct pp_settings {
 	char output_dir[PATH_MAX];         /* output_dir, default "passprobe-out"; %p = pid */
 	enum pp_log_level log_level;       /* log_level: error|warn|info|debug, default warn */
@@ -44,7 +47,8 @@ struct pp_settings {
 	bool trace;                        /* trace: write trace.json, default on */
 	bool csv;                          /* csv: write passes.csv, default on */
 	bool summary;                      /* summary: print the summary table on stderr at exit, default on */
-	bool copy_results;                 /* copy_results: GPU copies query results to host memory, default off */
+	enum pp_switch copy_results;       /* copy_results: GPU copies query results to host memory;
+					    * default auto: on for drivers whose result reads wait */
 };
 
 /* Where a setting's value came from, for messages and for `passprobe` to explain itself. */

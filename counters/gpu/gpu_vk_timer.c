@@ -164,6 +164,11 @@ void pp_gpu_timer_destroy(struct pp_gpu_timer *t)
 	free(t);
 }
 
+bool pp_gpu_timer_copies(const struct pp_gpu_timer *t)
+{
+	return t && t->cfg.vk.CmdCopyQueryPoolResults && t->cfg.vk.CmdPipelineBarrier;
+}
+
 /* A host-visible, coherent, persistently mapped buffer for a pool's copied results; none
  * (the pool's results are then read with vkGetQueryPoolResults) when anything fails. */
 static void results_buffer(struct pp_gpu_timer *t, VkDeviceSize size, struct pool_rec *pr)

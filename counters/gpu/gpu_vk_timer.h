@@ -71,6 +71,9 @@ static inline uint32_t pp_gpu_slot(uint32_t chunk, uint32_t i)
  * so every one of those slots must be written by the same command buffer. Returns false when
  * the chunk has no host copy (its results are then read with vkGetQueryPoolResults). */
 bool pp_gpu_timer_copy_chunk(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk, uint32_t count);
+/* Whether the timer was configured to copy results (CmdCopyQueryPoolResults given); a pool
+ * whose host buffer cannot be made still falls back to vkGetQueryPoolResults (logged). */
+bool pp_gpu_timer_copies(const struct pp_gpu_timer *t);
 /* After the copies of a command buffer: makes them visible to host reads. */
 void pp_gpu_timer_copy_barrier(struct pp_gpu_timer *t, VkCommandBuffer cb);
 

@@ -39,7 +39,7 @@ static void after_wait(struct pp_device *dev, VkResult r, const char *name)
 {
 	if (r == VK_ERROR_DEVICE_LOST)
 		pp_gpu_timer_note_device_lost(dev->timer, name);
-	if (pp_layer_settings.copy_results)
+	if (dev->copy_results)
 		pp_attr_poll(dev->attr);
 }
 

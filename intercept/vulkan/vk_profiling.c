@@ -53,7 +53,7 @@ void pp_device_profiling_init(struct pp_device *dev)
 				.CmdEndQuery = dev->vk.CmdEndQuery,
 				.GetCalibratedTimestampsEXT = NULL,
 				/* copy_results: without these the timer makes no host copies. */
-				.CmdCopyQueryPoolResults = s->copy_results ? dev->vk.CmdCopyQueryPoolResults : NULL,
+				.CmdCopyQueryPoolResults = dev->copy_results ? dev->vk.CmdCopyQueryPoolResults : NULL,
 				.CmdPipelineBarrier = dev->vk.CmdPipelineBarrier,
 				.CreateBuffer = dev->vk.CreateBuffer,
 				.DestroyBuffer = dev->vk.DestroyBuffer,
@@ -105,6 +105,8 @@ void pp_device_profiling_init(struct pp_device *dev)
 	info.timestamp_valid_bits = dev->timer ? valid_bits : 0;
 	info.time_domain = pp_gpu_timer_time_domain(dev->timer);
 	info.pipeline_statistics = dev->pipeline_statistics;
+	info.query_results = !dev->timer ? NULL
+			     : pp_gpu_timer_copies(dev->timer) ? PP_QUERY_RESULTS_COPIED : PP_QUERY_RESULTS_READ;
 	info.notes = dev->timer ? NULL
 				: !s->timestamps ? "GPU timestamps disabled by the timestamps setting"
 				: !dev->host_query_reset ? "device lacks host query reset: no GPU pass timing"

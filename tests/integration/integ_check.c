@@ -62,6 +62,9 @@ struct options {
 
 /* What closes every frame (--delimiter; report_load checks it). */
 static const char *expected_delimiter = "fence";
+/* How the device's query results were read (--query-results copied|read; report_load checks
+ * it when given): the copy_results setting's choice for the device. */
+static const char *expected_query_results;
 
 static uint64_t opt_uint(const char *key, const char *v)
 {
@@ -135,6 +138,10 @@ static void options_parse(struct options *o, int argc, char **argv)
 			o->span_label = !strcmp(v, "yes");
 		else if (!strcmp(k, "--delimiter"))
 			expected_delimiter = v;
+		else if (!strcmp(k, "--query-results"))
+			expected_query_results = !strcmp(v, "copied") ? "copied to host memory on the GPU (copy_results)"
+						 : !strcmp(v, "read")  ? "read with vkGetQueryPoolResults"
+								       : v;
 		else if (!strcmp(k, "--submissions"))
 			o->submissions = opt_uint(k, v);
 		else if (!strcmp(k, "--above"))
@@ -401,6 +408,8 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 	bool stats = false;
 	pp_json_get_bool(get(dev, "pipeline_statistics"), &stats);
 	r->stats_supported = stats;
+	if (expected_query_results)
+		expect_str(dev, "query_results", expected_query_results, "devices[0]");
 
 	uint64_t total = u64(root, "frames_total", "report");
 	if (expected_frames) {
@@ -1252,9 +1261,9 @@ static void check_spy(const struct options *o)
 	}
 	static const char *const keys[] = {
 		"vkWaitForFences", "vkQueueWaitIdle", "vkDeviceWaitIdle", "vkGetQueryPoolResults_wait",
-		"vkGetQueryPoolResults_nowait",
+		"vkGetQueryPoolResults_nowait", "vkCmdWriteTimestamp",
 	};
-	enum { FENCES, QUEUE_IDLE, DEVICE_IDLE, GQPR_WAIT, GQPR_NOWAIT, NKEYS };
+	enum { FENCES, QUEUE_IDLE, DEVICE_IDLE, GQPR_WAIT, GQPR_NOWAIT, TIMESTAMPS, NKEYS };
 	uint64_t above[NKEYS], below[NKEYS];
 	if (!spy_counts(o->above, keys, NKEYS, above) || !spy_counts(o->below, keys, NKEYS, below))
 		return;
@@ -1273,11 +1282,25 @@ static void check_spy(const struct options *o)
 			fail("%s: %" PRIu64 " calls reach the spy below passprobe, %" PRIu64 " above: passprobe added or removed "
 			     "blocking calls",
 			     keys[k], below[k], above[k]);
-	/* ... while the spy below does see passprobe's own (non-waiting) result reads. */
-	if (!(below[GQPR_NOWAIT] > above[GQPR_NOWAIT]))
+	/* ... while the spy below does see passprobe's own commands ... */
+	if (!(below[TIMESTAMPS] > above[TIMESTAMPS]))
+		fail("vkCmdWriteTimestamp: below %" PRIu64 " not above %" PRIu64 ": the spy below does not see passprobe's calls",
+		     below[TIMESTAMPS], above[TIMESTAMPS]);
+	/* ... and its own result reads: non-waiting vkGetQueryPoolResults, or none at all where the
+	 * results are copied on the GPU (copy_results; auto on lavapipe, whose reads wait). */
+	jv *report = json_load(o->dir, "report.json");
+	const char *how = report ? str(pp_json_array_at(get(report, "devices"), 0), "query_results") : "";
+	if (!strncmp(how, "copied", 6)) {
+		if (below[GQPR_NOWAIT] != above[GQPR_NOWAIT])
+			fail("vkGetQueryPoolResults without WAIT_BIT: below %" PRIu64 ", above %" PRIu64
+			     ": results are copied (%s), yet passprobe read them through the driver",
+			     below[GQPR_NOWAIT], above[GQPR_NOWAIT], how);
+	} else if (!(below[GQPR_NOWAIT] > above[GQPR_NOWAIT])) {
 		fail("vkGetQueryPoolResults without WAIT_BIT: below %" PRIu64 " not above %" PRIu64
-		     ": the spy below does not see passprobe's calls",
-		     below[GQPR_NOWAIT], above[GQPR_NOWAIT]);
+		     ": the spy below does not see passprobe's reads (query_results: %s)",
+		     below[GQPR_NOWAIT], above[GQPR_NOWAIT], how);
+	}
+	pp_json_free(report);
 }
 
 /* ---- main ------------------------------------------------------------------------------- */

@@ -8,6 +8,9 @@
 # So that equality means something: the application's waits were counted (above > 0 where the
 # mode makes them), passprobe was between the spies and profiling (below sees more timestamps
 # than above), and the spies' files hold one device line and one exit line each.
+# Where passprobe copies query results on the GPU (copy_results: auto turns it on for lavapipe,
+# whose vkGetQueryPoolResults is a device idle wait even without WAIT_BIT), it must not read
+# them through the driver at all: there passprobe adds no vkGetQueryPoolResults of any kind.
 # Usage: test_layer_no_blocking.sh DEMO   (environment from CTest; exit 77 without the demo)
 set -u
 demo=$1
@@ -25,6 +28,7 @@ BLOCKING="vkWaitForFences vkQueueWaitIdle vkDeviceWaitIdle vkGetQueryPoolResults
 export VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_test_spy_above:VK_LAYER_PASSPROBE_profiler:VK_LAYER_PASSPROBE_test_spy_below
 export PASSPROBE_SPY_ABOVE_OUTPUT="$PWD/nb_above.jsonl"
 export PASSPROBE_SPY_BELOW_OUTPUT="$PWD/nb_below.jsonl"
+export VK_PASSPROBE_PROFILER_OUTPUT_DIR="$PWD/nb_out"
 
 # count FILE KEY: the KEY of the file's exit line.
 count() {
@@ -39,7 +43,7 @@ for flag in --renderpass-only --dynamic-only --submit2 --barrier2 --timings --mi
 done
 
 for mode in $modes; do
-	rm -f "$PASSPROBE_SPY_ABOVE_OUTPUT" "$PASSPROBE_SPY_BELOW_OUTPUT"
+	rm -rf "$PASSPROBE_SPY_ABOVE_OUTPUT" "$PASSPROBE_SPY_BELOW_OUTPUT" "$VK_PASSPROBE_PROFILER_OUTPUT_DIR"
 	args="--frames 3 --width 64 --height 64 --draws 1"
 	[ "$mode" = default ] || args="$args $mode"
 	# shellcheck disable=SC2086
@@ -73,6 +77,17 @@ for mode in $modes; do
 	ts_below=$(count "$PASSPROBE_SPY_BELOW_OUTPUT" vkCmdWriteTimestamp)
 	[ "${ts_below:-0}" -gt "${ts_above:-0}" ] && ok ||
 		fail "demo $mode: timestamps above ${ts_above:-?}, below ${ts_below:-?}: passprobe not between the spies?"
+	if grep -q '"query_results":"copied' "$VK_PASSPROBE_PROFILER_OUTPUT_DIR/report.json" 2>/dev/null; then
+		reads_above=$(count "$PASSPROBE_SPY_ABOVE_OUTPUT" vkGetQueryPoolResults_nowait)
+		reads_below=$(count "$PASSPROBE_SPY_BELOW_OUTPUT" vkGetQueryPoolResults_nowait)
+		[ "${reads_above:-x}" = "${reads_below:-y}" ] && ok ||
+			fail "demo $mode: results are copied, yet vkGetQueryPoolResults: application ${reads_above:-?}, reaching the driver ${reads_below:-?}"
+		echo "demo $mode: results copied on the GPU; vkGetQueryPoolResults without WAIT_BIT ${reads_above:-?}/${reads_below:-?}"
+	elif grep -q '"query_results"' "$VK_PASSPROBE_PROFILER_OUTPUT_DIR/report.json" 2>/dev/null; then
+		echo "demo $mode: results read with vkGetQueryPoolResults (this driver's reads do not wait)"
+	else
+		fail "demo $mode: no report.json with the device's query_results in $VK_PASSPROBE_PROFILER_OUTPUT_DIR"
+	fi
 	case "$mode" in
 	--misuse-query-wait)
 		w=$(count "$PASSPROBE_SPY_ABOVE_OUTPUT" vkGetQueryPoolResults_wait)

@@ -234,7 +234,7 @@ static void test_defaults(void)
 	CHECK(d.timestamps && d.pipeline_statistics && !d.per_draw_timing && d.diagnostics && d.barrier_cost);
 	CHECK(strcmp(d.cpu_counters, "default") == 0);
 	CHECK(d.report_frames == 300 && d.flush_interval_ms == 1000);
-	CHECK(d.trace && d.csv && d.summary && !d.copy_results);
+	CHECK(d.trace && d.csv && d.summary && d.copy_results == PP_SWITCH_AUTO);
 
 	for (; keys[nkeys]; nkeys++)
 		CHECK(pp_settings_allowed(keys[nkeys]) != NULL);
@@ -295,6 +295,18 @@ static void test_valid_env_values(void)
 		env_base(&e);
 		env_add(&e, PP_SETTINGS_ENV_PREFIX "TIMESTAMPS=%s", off[i]);
 		CHECK(load(&s, &e) == 0 && !s.timestamps);
+		env_free(&e);
+	}
+	/* copy_results is a switch: auto, or any boolean spelling. */
+	static const struct {
+		const char *v;
+		enum pp_switch want;
+	} switches[] = { { "auto", PP_SWITCH_AUTO }, { "AUTO", PP_SWITCH_AUTO }, { "on", PP_SWITCH_ON },
+			 { "1", PP_SWITCH_ON }, { "off", PP_SWITCH_OFF }, { "No", PP_SWITCH_OFF } };
+	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
+		env_base(&e);
+		env_add(&e, PP_SETTINGS_ENV_PREFIX "COPY_RESULTS=%s", switches[i].v);
+		CHECK(load(&s, &e) == 0 && s.copy_results == switches[i].want);
 		env_free(&e);
 	}
 	env_base(&e);
@@ -596,6 +608,10 @@ static void test_bad_values(void)
 		check_bad(&cases[i], true);
 	}
 	const char *const bad_bools[] = { "maybe", "2", "", "truee", "enabled", "y", "-1" };
+	/* "auto" is for switches only. */
+	const struct bad_case auto_bool = { "timestamps", "auto", NULL };
+	check_bad(&auto_bool, false);
+	check_bad(&auto_bool, true);
 	for (size_t i = 0; i < sizeof(bools) / sizeof(bools[0]); i++) {
 		for (size_t j = 0; j < sizeof(bad_bools) / sizeof(bad_bools[0]); j++) {
 			struct bad_case c = { bools[i], bad_bools[j], bad_bools[j][0] ? NULL : "empty" };
