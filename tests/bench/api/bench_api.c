@@ -1,6 +1,8 @@
 /* API-heavy benchmark: P render passes x D small draws per frame, headless, one submit per
- * frame. Prints the median frame time; with --record-only, records K draws into one command
- * buffer (for callgrind: --toggle-collect=bench_record_draws). */
+ * frame, N frames in flight (--in-flight, default 1: each frame waits for its own fence).
+ * Prints the median frame time (start of one frame to the start of the next); with
+ * --record-only, records K draws into one command buffer (for callgrind:
+ * --toggle-collect=bench_record_draws). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,12 +39,17 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+#define BENCH_MAX_IN_FLIGHT 4
+
 struct bench {
 	VkInstance instance;
 	VkDevice device;
 	VkQueue queue;
 	VkCommandPool pool;
-	VkCommandBuffer cb;
+	VkCommandBuffer cb; /* the one being recorded: cbs[frame % in_flight] */
+	VkCommandBuffer cbs[BENCH_MAX_IN_FLIGHT];
+	VkFence fences[BENCH_MAX_IN_FLIGHT];
+	uint32_t in_flight;
 	VkRenderPass rp;
 	VkFramebuffer fb;
 	VkPipeline pipeline;
@@ -50,7 +57,6 @@ struct bench {
 	VkImage image;
 	VkImageView view;
 	VkDeviceMemory memory;
-	VkFence fence;
 	PFN_vkCmdBeginDebugUtilsLabelEXT begin_label;
 	PFN_vkCmdEndDebugUtilsLabelEXT end_label;
 };
@@ -167,15 +173,20 @@ static void bench_init(struct bench *b)
 	CHECK(vkCreateCommandPool(b->device, &cpi, NULL, &b->pool));
 	VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
 					    .commandPool = b->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-					    .commandBufferCount = 1 };
-	CHECK(vkAllocateCommandBuffers(b->device, &cai, &b->cb));
-	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-	CHECK(vkCreateFence(b->device, &fci, NULL, &b->fence));
+					    .commandBufferCount = b->in_flight };
+	CHECK(vkAllocateCommandBuffers(b->device, &cai, b->cbs));
+	b->cb = b->cbs[0];
+	/* Signalled: the first wait on each slot returns at once. */
+	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT };
+	for (uint32_t i = 0; i < b->in_flight; i++)
+		CHECK(vkCreateFence(b->device, &fci, NULL, &b->fences[i]));
 }
 
 static void bench_fini(struct bench *b)
 {
-	vkDestroyFence(b->device, b->fence, NULL);
+	vkQueueWaitIdle(b->queue);
+	for (uint32_t i = 0; i < b->in_flight; i++)
+		vkDestroyFence(b->device, b->fences[i], NULL);
 	vkDestroyCommandPool(b->device, b->pool, NULL);
 	vkDestroyPipeline(b->device, b->pipeline, NULL);
 	vkDestroyPipelineLayout(b->device, b->layout, NULL);
@@ -222,7 +233,7 @@ static void record_frame(struct bench *b, uint32_t passes, uint32_t draws)
 
 int main(int argc, char **argv)
 {
-	uint32_t frames = 200, passes = 20, draws = 50, record_only = 0;
+	uint32_t frames = 200, passes = 20, draws = 50, record_only = 0, in_flight = 1;
 	for (int i = 1; i < argc; i++) {
 		if (i + 1 < argc && !strcmp(argv[i], "--frames"))
 			frames = (uint32_t)atoi(argv[++i]);
@@ -232,12 +243,19 @@ int main(int argc, char **argv)
 			draws = (uint32_t)atoi(argv[++i]);
 		else if (i + 1 < argc && !strcmp(argv[i], "--record-only"))
 			record_only = (uint32_t)atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--in-flight"))
+			in_flight = (uint32_t)atoi(argv[++i]);
 		else {
-			fprintf(stderr, "usage: bench_api [--frames N] [--passes P] [--draws D] [--record-only K]\n");
+			fprintf(stderr, "usage: bench_api [--frames N] [--passes P] [--draws D] [--in-flight 1..%d] "
+					"[--record-only K]\n", BENCH_MAX_IN_FLIGHT);
 			return 2;
 		}
 	}
-	struct bench b = { 0 };
+	if (frames < 2 || in_flight < 1 || in_flight > BENCH_MAX_IN_FLIGHT) {
+		fprintf(stderr, "bench_api: --frames must be at least 2 and --in-flight 1 to %d\n", BENCH_MAX_IN_FLIGHT);
+		return 2;
+	}
+	struct bench b = { .in_flight = in_flight };
 	bench_init(&b);
 	if (record_only) {
 		/* One pass, K draws, recorded once and never submitted: pure recording cost. */
@@ -245,25 +263,33 @@ int main(int argc, char **argv)
 		bench_fini(&b);
 		return 0;
 	}
+	/* One more start time than frames: frame f lasts from its start to the next frame's. */
+	uint64_t *start_ns = calloc(frames + 1, sizeof(*start_ns));
 	uint64_t *frame_ns = calloc(frames, sizeof(*frame_ns));
 	uint64_t *record_ns = calloc(frames, sizeof(*record_ns));
-	for (uint32_t f = 0; f < frames; f++) {
-		uint64_t t0 = now_ns();
+	for (uint32_t f = 0; f <= frames; f++) {
+		uint32_t slot = f % in_flight;
+		/* The frame that last used this slot must be done before it is recorded again. */
+		CHECK(vkWaitForFences(b.device, 1, &b.fences[slot], VK_TRUE, UINT64_MAX));
+		start_ns[f] = now_ns();
+		if (f == frames)
+			break;
+		CHECK(vkResetFences(b.device, 1, &b.fences[slot]));
+		b.cb = b.cbs[slot];
 		CHECK(vkResetCommandBuffer(b.cb, 0));
 		record_frame(&b, passes, draws);
-		uint64_t t1 = now_ns();
+		record_ns[f] = now_ns() - start_ns[f];
 		VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
 				    .pCommandBuffers = &b.cb };
-		CHECK(vkQueueSubmit(b.queue, 1, &si, b.fence));
-		CHECK(vkWaitForFences(b.device, 1, &b.fence, VK_TRUE, UINT64_MAX));
-		CHECK(vkResetFences(b.device, 1, &b.fence));
-		frame_ns[f] = now_ns() - t0;
-		record_ns[f] = t1 - t0;
+		CHECK(vkQueueSubmit(b.queue, 1, &si, b.fences[slot]));
 	}
+	for (uint32_t f = 0; f < frames; f++)
+		frame_ns[f] = start_ns[f + 1] - start_ns[f];
+	free(start_ns);
 	qsort(frame_ns, frames, sizeof(*frame_ns), cmp_u64);
 	qsort(record_ns, frames, sizeof(*record_ns), cmp_u64);
-	printf("frames=%u passes=%u draws=%u median_frame_ns=%llu median_record_ns=%llu record_ns_per_draw=%.1f\n",
-	       frames, passes, draws, (unsigned long long)frame_ns[frames / 2],
+	printf("frames=%u passes=%u draws=%u in_flight=%u median_frame_ns=%llu median_record_ns=%llu record_ns_per_draw=%.1f\n",
+	       frames, passes, draws, in_flight, (unsigned long long)frame_ns[frames / 2],
 	       (unsigned long long)record_ns[frames / 2], (double)record_ns[frames / 2] / ((double)passes * draws));
 	free(frame_ns);
 	free(record_ns);
