@@ -263,6 +263,18 @@ void pp_attr_recording_release(struct pp_attr_device *d, struct pp_recording *r)
 	pthread_mutex_unlock(&d->lock);
 }
 
+bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r)
+{
+	if (!d || !r)
+		return false;
+	pthread_mutex_lock(&d->lock);
+	if (r->last_submission)
+		submission_harvest(d, r->last_submission, false);
+	bool pending = r->last_submission != NULL;
+	pthread_mutex_unlock(&d->lock);
+	return pending;
+}
+
 /* ---- frames --------------------------------------------------------------------------- */
 
 /* Overlap-aware exclusive time: every instant covered by k passes of the submission gives
@@ -556,6 +568,19 @@ static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, c
 	}
 }
 
+/* Where this execution's result for `slot` is: the recording's own slot, or its copy. */
+static uint32_t slot_mapped(const struct pp_attr_slot_map *m, uint32_t slot)
+{
+	if (!m || slot == PP_NO_SLOT)
+		return slot;
+	if (m->reason)
+		return PP_NO_SLOT;
+	for (uint32_t i = 0; i < m->nchunks; i++)
+		if (m->from[i] == slot / m->chunk_slots)
+			return m->to[i] * m->chunk_slots + slot % m->chunk_slots;
+	return PP_NO_SLOT;
+}
+
 void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info)
 {
 	uint32_t npasses = 0, ndraws = 0;
@@ -566,9 +591,11 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 		}
 
 	pthread_mutex_lock(&d->lock);
-	/* The previous use of these recordings must be read before their slots are reset. */
+	/* The previous use of these recordings (or of the copies they are read from) must be read
+	 * before their slots are reset. */
 	for (uint32_t i = 0; i < info->nrecordings; i++) {
-		struct pp_recording *r = info->recordings[i];
+		const struct pp_attr_slot_map *m = info->maps ? info->maps[i] : NULL;
+		struct pp_recording *r = m ? m->owner : info->recordings[i];
 		if (r && r->last_submission)
 			submission_harvest(d, r->last_submission, true);
 	}
@@ -611,6 +638,7 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 		struct pp_recording *r = info->recordings[c];
 		if (!r)
 			continue;
+		const struct pp_attr_slot_map *m = info->maps ? info->maps[c] : NULL;
 		uint32_t ev = 0;
 		for (uint32_t i = 0; i < r->npasses; i++) {
 			const struct pp_pass_rec *p = &r->passes[i];
@@ -623,7 +651,7 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 				pp_workload_add(&pr->work, &p->work);
 				pp_cpu_cost_add(&pr->cpu, &p->cpu);
 				pr->secondaries += p->secondaries;
-				s->ts_slots[2 * suspended + 1] = p->ts_end;
+				s->ts_slots[2 * suspended + 1] = slot_mapped(m, p->ts_end);
 				if (p->ts_end == PP_NO_SLOT && !(p->flags & PP_PASS_SUSPENDING))
 					s->ts_reasons[suspended] = p->ts_reason;
 			} else {
@@ -640,17 +668,18 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 				pr->recording_reused = r->submissions > 0;
 				pr->nattachments = p->nattachments;
 				memcpy(pr->attachments, p->attachments, sizeof(pr->attachments));
-				s->ts_slots[2 * out] = p->ts_begin;
-				s->ts_slots[2 * out + 1] = p->ts_end;
-				s->ts_reasons[out] = p->ts_reason;
-				s->stats_slots[out] = p->stats_slot;
-				s->stats_reasons[out] = p->stats_reason;
+				s->ts_slots[2 * out] = slot_mapped(m, p->ts_begin);
+				s->ts_slots[2 * out + 1] = slot_mapped(m, p->ts_end);
+				s->ts_reasons[out] = m && m->reason && p->ts_begin != PP_NO_SLOT ? m->reason : p->ts_reason;
+				s->stats_slots[out] = slot_mapped(m, p->stats_slot);
+				s->stats_reasons[out] = m && m->reason && p->stats_slot != PP_NO_SLOT ? m->reason : p->stats_reason;
 				if (p->ndraw_slots) {
 					pr->draw_timings = calloc(p->ndraw_slots, sizeof(*pr->draw_timings));
 					if (pr->draw_timings) {
 						pr->ndraw_timings = p->ndraw_slots;
-						memcpy(&s->draw_slots[2 * nd], &r->draw_slots[p->first_draw_slot],
-						       2 * p->ndraw_slots * sizeof(uint32_t));
+						for (uint32_t k = 0; k < 2 * p->ndraw_slots; k++)
+							s->draw_slots[2 * nd + k] =
+								slot_mapped(m, r->draw_slots[p->first_draw_slot + k]);
 						nd += p->ndraw_slots;
 					}
 				}
@@ -667,9 +696,10 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 		for (; ev < r->nlabels; ev++)
 			label_apply(q, r->labels[ev].op, r->labels[ev].name);
 		r->submissions++;
-		if (r->nchunks) {
-			r->last_submission = s;
-			s->recs[s->nrecs++] = r;
+		struct pp_recording *owner = m ? m->owner : r;
+		if (owner && (m ? !m->reason : r->nchunks)) {
+			owner->last_submission = s;
+			s->recs[s->nrecs++] = owner;
 		}
 	}
 	s->npasses = out;

@@ -33,6 +33,18 @@ void pp_attr_queue_destroy(struct pp_attr_queue *q);
 /* Queue-level debug labels (vkQueueBeginDebugUtilsLabelEXT ...). */
 void pp_attr_queue_label(struct pp_attr_queue *q, enum pp_label_op op, const char *name);
 
+/* A recording whose results this execution leaves in other chunks than its own: a
+ * SIMULTANEOUS_USE recording, whose executions may overlap, copied per execution into a ring
+ * of chunks (intercept/vulkan/vk_simultaneous.c). `owner` stands for the ring entry: it is
+ * what waits for this submission's harvest (pp_attr_recording_release / _pending). */
+struct pp_attr_slot_map {
+	struct pp_recording *owner; /* NULL when `reason` is set */
+	uint32_t nchunks;
+	const uint32_t *from, *to;  /* the recording's chunk from[i] is read from chunk to[i] */
+	uint32_t chunk_slots;       /* slots per chunk: slot = chunk * chunk_slots + index */
+	const char *reason;         /* non-NULL: this execution is not timed, and why */
+};
+
 struct pp_attr_submit_info {
 	const char *api;
 	uint64_t cpu_begin_ns, cpu_end_ns;
@@ -40,6 +52,7 @@ struct pp_attr_submit_info {
 	uint32_t nrecordings;
 	struct pp_recording *const *recordings; /* queue order; NULL for untracked command buffers */
 	const uint64_t *command_buffer_handles;
+	const struct pp_attr_slot_map *const *maps; /* per recording, NULL entries or NULL: own slots */
 	bool signals_fence;
 	struct pp_cpu_cost cpu; /* the submit call */
 };
@@ -47,6 +60,10 @@ struct pp_attr_submit_info {
 /* Records one submission (per vkQueueSubmit batch). Recordings still referenced by an
  * unharvested submission are harvested first (the application guarantees they completed). */
 void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info);
+
+/* Whether a submission still waits to read what `r` stands for (tries a non-forced harvest
+ * first). */
+bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r);
 
 /* Call after a submit call returned; applies the frame delimiter. */
 void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label);

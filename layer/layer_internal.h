@@ -203,6 +203,7 @@ struct pp_command_pool {
 	uint64_t handle;
 	UT_hash_handle hh;
 	uint32_t family;
+	bool protected_pool;               /* VK_COMMAND_POOL_CREATE_PROTECTED_BIT */
 	struct pp_command_buffer *buffers; /* doubly linked through pool_prev/pool_next */
 };
 
@@ -216,6 +217,8 @@ struct pp_command_buffer {
 	VkCommandBufferLevel level;
 	uint32_t family;
 	bool simultaneous_use;        /* of the current recording */
+	bool sim_suspended;           /* SIMULTANEOUS_USE with rendering suspended/resumed: untimed */
+	struct pp_sim_ring *sim_ring; /* SIMULTANEOUS_USE: per-execution reset and copies */
 	uint32_t multiview_mask;      /* of the open render pass; timestamps inside need care */
 	bool in_render_pass;
 	bool timestamps;              /* this recording writes timestamps */
@@ -316,6 +319,11 @@ struct pp_device {
 	struct pp_gpu_timer *timer;       /* counters/gpu: layer-owned query pools */
 	struct pp_attr_device *attr;      /* attribution: submissions, frames */
 	struct pp_vk_diag *diag;          /* diagnostics: descriptor, pipeline, wait state (vk_sync.c) */
+
+	/* Command pools of passprobe's own, per queue family, for SIMULTANEOUS_USE executions
+	 * (vk_simultaneous.c); sim_lock guards them, their command buffers and the rings. */
+	pthread_mutex_t sim_lock;
+	VkCommandPool *sim_pools;
 };
 
 /* Process-wide state. */

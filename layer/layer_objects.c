@@ -182,6 +182,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateCommandPool(VkDevice device, const VkCom
 	}
 	p->handle = (uint64_t)*out;
 	p->family = info->queueFamilyIndex;
+	p->protected_pool = info->flags & VK_COMMAND_POOL_CREATE_PROTECTED_BIT;
 	pthread_rwlock_wrlock(&dev->lock);
 	pp_hash_oom_ = false;
 	HASH_ADD(hh, dev->pools, handle, sizeof(p->handle), p);

@@ -166,7 +166,7 @@ void pp_gpu_timer_destroy(struct pp_gpu_timer *t)
 
 bool pp_gpu_timer_copies(const struct pp_gpu_timer *t)
 {
-	return t && t->cfg.vk.CmdCopyQueryPoolResults && t->cfg.vk.CmdPipelineBarrier;
+	return t && t->cfg.copy_results && t->cfg.vk.CmdCopyQueryPoolResults && t->cfg.vk.CmdPipelineBarrier;
 }
 
 /* A host-visible, coherent, persistently mapped buffer for a pool's copied results; none
@@ -335,21 +335,51 @@ static struct chunk slot_chunk(struct pp_gpu_timer *t, uint32_t slot)
 	return c;
 }
 
-bool pp_gpu_timer_copy_chunk(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk, uint32_t count)
+bool pp_gpu_timer_copy_chunk_to(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t src, uint32_t count,
+				uint32_t dst)
 {
-	if (!t || chunk >= __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE) || !count)
+	uint32_t n = t ? __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE) : 0;
+	if (src >= n || dst >= n || !count || count > PP_GPU_CHUNK_SLOTS)
 		return false;
-	struct chunk *c = &t->chunks[chunk];
-	if (!c->map)
+	const struct chunk *from = &t->chunks[src];
+	struct chunk *to = &t->chunks[dst];
+	if (!to->map || from->kind != to->kind)
 		return false;
-	uint32_t words = c->kind == PP_GPU_TIMESTAMP ? TS_WORDS : STATS_WORDS;
+	uint32_t words = from->kind == PP_GPU_TIMESTAMP ? TS_WORDS : STATS_WORDS;
 	/* WAIT_BIT makes the GPU (never the host) wait for each query of this command buffer;
 	 * later work does not wait for the copy. */
-	t->cfg.vk.CmdCopyQueryPoolResults(cb, c->pool, c->first, count, c->buffer, c->offset, words * sizeof(uint64_t),
+	t->cfg.vk.CmdCopyQueryPoolResults(cb, from->pool, from->first, count, to->buffer, to->offset,
+					  words * sizeof(uint64_t),
 					  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT |
 						  VK_QUERY_RESULT_WAIT_BIT);
-	__atomic_store_n(&c->copied, true, __ATOMIC_RELEASE);
+	/* Reads of dst's slots now come from its host memory. */
+	__atomic_store_n(&to->copied, true, __ATOMIC_RELEASE);
 	return true;
+}
+
+bool pp_gpu_timer_copy_chunk(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk, uint32_t count)
+{
+	return pp_gpu_timer_copy_chunk_to(t, cb, chunk, count, chunk);
+}
+
+bool pp_gpu_timer_reset_cmd(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk)
+{
+	if (!t || !t->cfg.vk.CmdResetQueryPool || chunk >= __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE))
+		return false;
+	const struct chunk *c = &t->chunks[chunk];
+	t->cfg.vk.CmdResetQueryPool(cb, c->pool, c->first, PP_GPU_CHUNK_SLOTS);
+	return true;
+}
+
+enum pp_gpu_slot_kind pp_gpu_timer_chunk_kind(struct pp_gpu_timer *t, uint32_t chunk)
+{
+	return t && chunk < __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE) ? (enum pp_gpu_slot_kind)t->chunks[chunk].kind
+									       : PP_GPU_TIMESTAMP;
+}
+
+bool pp_gpu_timer_chunk_has_host_copy(struct pp_gpu_timer *t, uint32_t chunk)
+{
+	return t && chunk < __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE) && t->chunks[chunk].map;
 }
 
 void pp_gpu_timer_copy_barrier(struct pp_gpu_timer *t, VkCommandBuffer cb)

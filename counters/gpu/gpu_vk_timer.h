@@ -31,6 +31,7 @@ struct pp_gpu_timer_funcs {
 	PFN_vkFreeMemory FreeMemory;
 	PFN_vkBindBufferMemory BindBufferMemory;
 	PFN_vkMapMemory MapMemory;
+	PFN_vkCmdResetQueryPool CmdResetQueryPool; /* GPU-side resets (SIMULTANEOUS_USE recordings) */
 };
 
 struct pp_gpu_timer_config {
@@ -41,6 +42,7 @@ struct pp_gpu_timer_config {
 	bool pipeline_statistics;
 	bool host_time_domain_raw; /* calibrate against CLOCK_MONOTONIC_RAW instead */
 	uint32_t max_chunks;       /* bound on layer query memory: chunks of each kind */
+	bool copy_results;         /* recordings copy their results at their end (copy_results setting) */
 	VkPhysicalDeviceMemoryProperties memory; /* to find host-visible coherent memory */
 };
 
@@ -71,9 +73,22 @@ static inline uint32_t pp_gpu_slot(uint32_t chunk, uint32_t i)
  * so every one of those slots must be written by the same command buffer. Returns false when
  * the chunk has no host copy (its results are then read with vkGetQueryPoolResults). */
 bool pp_gpu_timer_copy_chunk(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk, uint32_t count);
-/* Whether the timer was configured to copy results (CmdCopyQueryPoolResults given); a pool
- * whose host buffer cannot be made still falls back to vkGetQueryPoolResults (logged). */
+/* Whether recordings copy their results at their end (the copy_results setting as decided for
+ * the device); a pool whose host buffer cannot be made still falls back to
+ * vkGetQueryPoolResults (logged). */
 bool pp_gpu_timer_copies(const struct pp_gpu_timer *t);
+/* Copies `src`'s first `count` results into the host memory of chunk `dst` (same kind)
+ * instead of src's own: per-execution copies of a recording whose executions may overlap
+ * (SIMULTANEOUS_USE). dst's queries are never used; only its host memory is. False when dst
+ * has no host memory or the kinds differ. */
+bool pp_gpu_timer_copy_chunk_to(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t src, uint32_t count,
+				uint32_t dst);
+/* Records a GPU-side reset of a chunk's queries (vkCmdResetQueryPool), for recordings that
+ * cannot be host-reset because an execution may still be pending. False without the function. */
+bool pp_gpu_timer_reset_cmd(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk);
+enum pp_gpu_slot_kind pp_gpu_timer_chunk_kind(struct pp_gpu_timer *t, uint32_t chunk);
+/* Whether chunk has host memory for copied results. */
+bool pp_gpu_timer_chunk_has_host_copy(struct pp_gpu_timer *t, uint32_t chunk);
 /* After the copies of a command buffer: makes them visible to host reads. */
 void pp_gpu_timer_copy_barrier(struct pp_gpu_timer *t, VkCommandBuffer cb);
 

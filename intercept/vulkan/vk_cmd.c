@@ -129,6 +129,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	pp_vk_recording_release(dev, c);
 
 	c->simultaneous_use = info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
+	c->sim_suspended = false;
 	c->in_render_pass = false;
 	c->suspended = false;
 	c->app_stats_query_active = false;
@@ -144,8 +145,9 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 		c->ts_reason = "recorded in a secondary command buffer: timed by the primary that executes it";
 	else if (c->family >= dev->nfamilies || !dev->families[c->family].timestamp_valid_bits)
 		c->ts_reason = "queue family has no timestamp support (timestampValidBits = 0)";
-	else if (c->simultaneous_use)
-		c->ts_reason = "SIMULTANEOUS_USE command buffer: overlapping executions would share its queries";
+	else if (c->simultaneous_use && !pp_vk_sim_possible(c))
+		c->ts_reason = "SIMULTANEOUS_USE command buffer that passprobe cannot reset and copy per execution "
+			       "(protected, or a queue family without graphics or compute)";
 	else {
 		c->ts_reason = NULL;
 		c->timestamps = true;
@@ -171,7 +173,8 @@ static void results_copy(struct pp_command_buffer *c)
 {
 	struct pp_device *dev = c->device;
 	struct pp_recording *r = c->rec;
-	if (!r->nchunks || c->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY || c->suspended || !dev->timer ||
+	if (!dev->copy_results || c->simultaneous_use || !r->nchunks || c->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY || c->suspended ||
+	    !dev->timer ||
 	    c->family >= dev->nfamilies ||
 	    !(dev->families[c->family].flags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
 		return;
@@ -192,7 +195,11 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_EndCommandBuffer(VkCommandBuffer cb)
 		return pp_vk_device_of(cb)->vk.EndCommandBuffer(cb);
 	outside_close(c);
 	results_copy(c);
-	return c->device->vk.EndCommandBuffer(cb);
+	VkResult r = c->device->vk.EndCommandBuffer(cb);
+	/* Its executions may overlap: each gets its own reset and copy (vk_simultaneous.c). */
+	if (r == VK_SUCCESS && c->simultaneous_use && c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY)
+		pp_vk_sim_build(c->device, c);
+	return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
@@ -380,6 +387,13 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRendering(VkCommandBuffer cb, const VkRend
 	}
 	bool resuming = info->flags & VK_RENDERING_RESUMING_BIT;
 	bool suspending = info->flags & VK_RENDERING_SUSPENDING_BIT;
+	if (c->simultaneous_use && (resuming || suspending) && !c->sim_suspended) {
+		/* Nothing may be submitted between a suspended pass and its resumption, so this
+		 * recording cannot get a copy after each execution: it is timed no further. */
+		c->sim_suspended = true;
+		c->timestamps = c->statistics = false;
+		c->ts_reason = pp_vk_sim_suspended_reason();
+	}
 	struct pp_pass_rec *p = render_pass_open(c, "vkCmdBeginRendering");
 	c->rendering_flags = info->flags;
 	c->suspended = false;

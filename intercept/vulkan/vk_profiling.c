@@ -39,6 +39,7 @@ void pp_device_profiling_init(struct pp_device *dev)
 		valid_bits = dev->families[i].timestamp_valid_bits;
 
 	pp_sink_init(s); /* on failure it has said why, once; profiling goes on for the summary */
+	pthread_mutex_init(&dev->sim_lock, NULL);
 
 	if (s->timestamps && dev->host_query_reset && valid_bits && dev->vk.CmdWriteTimestamp) {
 		struct pp_gpu_timer_config cfg = {
@@ -52,8 +53,10 @@ void pp_device_profiling_init(struct pp_device *dev)
 				.CmdBeginQuery = dev->vk.CmdBeginQuery,
 				.CmdEndQuery = dev->vk.CmdEndQuery,
 				.GetCalibratedTimestampsEXT = NULL,
-				/* copy_results: without these the timer makes no host copies. */
-				.CmdCopyQueryPoolResults = dev->copy_results ? dev->vk.CmdCopyQueryPoolResults : NULL,
+				/* Host copies of results: every recording's with copy_results, and
+				 * per execution for SIMULTANEOUS_USE recordings (vk_simultaneous.c). */
+				.CmdCopyQueryPoolResults = dev->vk.CmdCopyQueryPoolResults,
+				.CmdResetQueryPool = dev->vk.CmdResetQueryPool,
 				.CmdPipelineBarrier = dev->vk.CmdPipelineBarrier,
 				.CreateBuffer = dev->vk.CreateBuffer,
 				.DestroyBuffer = dev->vk.DestroyBuffer,
@@ -66,6 +69,7 @@ void pp_device_profiling_init(struct pp_device *dev)
 			.timestamp_period = dev->props.limits.timestampPeriod,
 			.timestamp_valid_bits = valid_bits,
 			.pipeline_statistics = dev->pipeline_statistics,
+			.copy_results = dev->copy_results,
 		};
 		if (dev->instance->vk.GetPhysicalDeviceMemoryProperties)
 			dev->instance->vk.GetPhysicalDeviceMemoryProperties(dev->physical_device, &cfg.memory);
@@ -129,6 +133,10 @@ void pp_device_profiling_finish(struct pp_device *dev)
 	/* Recordings may still point at attribution's submissions: forget those links first. */
 	struct pp_command_buffer *c, *tmp;
 	HASH_ITER(hh, dev->command_buffers, c, tmp)
+		pp_vk_sim_release(dev, c);
+	pp_vk_sim_device_finish(dev);
+	pthread_mutex_destroy(&dev->sim_lock);
+	HASH_ITER(hh, dev->command_buffers, c, tmp)
 		if (c->rec)
 			pp_attr_recording_release(dev->attr, c->rec);
 	pp_attr_device_destroy(dev->attr);
@@ -151,6 +159,7 @@ void pp_vk_recording_release(struct pp_device *dev, struct pp_command_buffer *c)
 	struct pp_recording *r = c->rec;
 	if (!r)
 		return;
+	pp_vk_sim_release(dev, c);
 	pp_attr_recording_release(dev->attr, r);
 	for (uint32_t i = 0; i < r->nchunks; i++)
 		pp_gpu_timer_chunk_free(dev->timer, r->chunks[i]);

@@ -11,45 +11,208 @@
 
 /* Recordings of a batch in queue order; untracked command buffers stay NULL. Re-submitted
  * recordings get their queries host-reset first: the application guarantees that their
- * previous execution completed, and attribution has read it (pp_attr_submit). */
-static void batch_prepare(struct pp_device *dev, uint32_t n, const VkCommandBuffer *cbs_plain,
-			  const VkCommandBufferSubmitInfo *cbs_info, struct pp_recording **recs, uint64_t *handles)
+ * previous execution completed, and attribution has read it (pp_attr_submit). Recordings that
+ * may be pending twice (SIMULTANEOUS_USE) are reset on the GPU instead, by the command buffers
+ * their execution gets around it (vk_simultaneous.c). Returns how many of those there are. */
+static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommandBuffer *cbs_plain,
+			      const VkCommandBufferSubmitInfo *cbs_info, struct pp_recording **recs, uint64_t *handles,
+			      struct pp_vk_sim_exec *execs, const struct pp_attr_slot_map **maps)
 {
+	uint32_t extra = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		VkCommandBuffer cb = cbs_plain ? cbs_plain[i] : cbs_info[i].commandBuffer;
 		struct pp_command_buffer *c = pp_command_buffer_lookup(dev, cb);
 		handles[i] = (uint64_t)(uintptr_t)cb;
 		recs[i] = c ? c->rec : NULL;
+		maps[i] = NULL;
+		execs[i] = (struct pp_vk_sim_exec){ 0 };
 		if (!c)
 			continue;
-		if (c->submissions++ > 0 && c->rec->nchunks) {
+		if (pp_vk_sim_execution(dev, c, &execs[i])) {
+			maps[i] = execs[i].map;
+			extra += (execs[i].before != VK_NULL_HANDLE) + (execs[i].after != VK_NULL_HANDLE);
+			c->submissions++;
+			continue;
+		}
+		if (c->submissions++ > 0 && c->rec->nchunks && !c->simultaneous_use) {
 			pp_attr_recording_release(dev->attr, c->rec);
 			for (uint32_t k = 0; k < c->rec->nchunks; k++)
 				pp_gpu_timer_chunk_reset(dev->timer, c->rec->chunks[k]);
 		}
 	}
+	return extra;
 }
 
 struct batch_scratch {
 	struct pp_recording *recs_stack[16];
 	uint64_t handles_stack[16];
+	struct pp_vk_sim_exec execs_stack[16];
+	const struct pp_attr_slot_map *maps_stack[16];
 	struct pp_recording **recs;
 	uint64_t *handles;
+	struct pp_vk_sim_exec *execs;
+	const struct pp_attr_slot_map **maps;
+	uint32_t n;
+	/* The batches as passed down when command buffers were added around SIMULTANEOUS_USE
+	 * executions (NULL: the application's own). */
+	void *patched_batches;
+	void *patched_cbs;
+	VkDeviceGroupSubmitInfo *patched_groups;
+	uint32_t *patched_masks;
 };
 
 static bool scratch_get(struct batch_scratch *s, uint32_t n)
 {
 	s->recs = n <= 16 ? s->recs_stack : malloc(n * sizeof(*s->recs));
 	s->handles = n <= 16 ? s->handles_stack : malloc(n * sizeof(*s->handles));
-	return s->recs && s->handles;
+	s->execs = n <= 16 ? s->execs_stack : malloc(n * sizeof(*s->execs));
+	s->maps = n <= 16 ? s->maps_stack : malloc(n * sizeof(*s->maps));
+	s->n = 0;
+	s->patched_batches = s->patched_cbs = NULL;
+	s->patched_groups = NULL;
+	s->patched_masks = NULL;
+	return s->recs && s->handles && s->execs && s->maps;
 }
 
-static void scratch_put(struct batch_scratch *s)
+static void scratch_put(struct pp_device *dev, struct batch_scratch *s)
 {
+	for (uint32_t i = 0; i < s->n; i++)
+		pp_vk_sim_execution_done(dev, &s->execs[i]);
 	if (s->recs != s->recs_stack)
 		free(s->recs);
 	if (s->handles != s->handles_stack)
 		free(s->handles);
+	if (s->execs != s->execs_stack)
+		free(s->execs);
+	if (s->maps != s->maps_stack)
+		free(s->maps);
+	free(s->patched_batches);
+	free(s->patched_cbs);
+	free(s->patched_groups);
+	free(s->patched_masks);
+}
+
+static const VkBaseInStructure *chain_find(const void *chain, VkStructureType type, bool *first)
+{
+	*first = true;
+	for (const VkBaseInStructure *p = chain; p; p = p->pNext, *first = false)
+		if (p->sType == type)
+			return p;
+	return NULL;
+}
+
+/* The SIMULTANEOUS_USE executions of a batch that cannot get command buffers beside them (a
+ * VkDeviceGroupSubmitInfo not first in its pNext chain, whose per-command-buffer masks cannot
+ * be extended): their queries are reset by a submission of passprobe's own just before, and
+ * they are not timed. */
+static const char *const reason_device_group =
+	"SIMULTANEOUS_USE command buffer in a device-group submit passprobe cannot extend: not timed";
+static const struct pp_attr_slot_map map_device_group = { .reason = reason_device_group };
+
+static void resets_submit_apart(struct pp_device *dev, VkQueue queue, struct pp_vk_sim_exec *x, uint32_t n,
+				const struct pp_attr_slot_map **maps)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (!x[i].before)
+			continue;
+		VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
+				    .pCommandBuffers = &x[i].before };
+		if (dev->vk.QueueSubmit(queue, 1, &si, VK_NULL_HANDLE) != VK_SUCCESS)
+			pp_log_once(PP_LOG_WARN, "could not submit the query reset of a SIMULTANEOUS_USE command buffer");
+		pp_vk_sim_execution_done(dev, &x[i]);
+		x[i] = (struct pp_vk_sim_exec){ 0 };
+		maps[i] = &map_device_group;
+	}
+}
+
+/* vkQueueSubmit's batches with passprobe's command buffers beside SIMULTANEOUS_USE executions.
+ * Returns the batches to pass down (the application's own when nothing is added or on failure:
+ * then those executions are reset apart and not timed). */
+static const VkSubmitInfo *batches_patch(struct pp_device *dev, VkQueue queue, struct batch_scratch *s,
+					 uint32_t nsubmits, const VkSubmitInfo *submits, uint32_t total, uint32_t extra)
+{
+	VkSubmitInfo *out = malloc(nsubmits * sizeof(*out));
+	VkCommandBuffer *cbs = malloc((total + extra) * sizeof(*cbs));
+	VkDeviceGroupSubmitInfo *groups = calloc(nsubmits, sizeof(*groups));
+	uint32_t *masks = malloc((total + extra) * sizeof(*masks));
+	s->patched_batches = out;
+	s->patched_cbs = cbs;
+	s->patched_groups = groups;
+	s->patched_masks = masks;
+	if (!out || !cbs || !groups || !masks) {
+		resets_submit_apart(dev, queue, s->execs, total, s->maps);
+		return submits;
+	}
+	uint32_t k = 0, off = 0;
+	for (uint32_t b = 0; b < nsubmits; off += submits[b].commandBufferCount, b++) {
+		out[b] = submits[b];
+		bool first;
+		const VkDeviceGroupSubmitInfo *dg = (const VkDeviceGroupSubmitInfo *)chain_find(
+			submits[b].pNext, VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO, &first);
+		if (dg && dg->commandBufferCount && !first) {
+			resets_submit_apart(dev, queue, s->execs + off, submits[b].commandBufferCount, s->maps + off);
+			continue;
+		}
+		uint32_t start = k;
+		for (uint32_t i = 0; i < submits[b].commandBufferCount; i++) {
+			const struct pp_vk_sim_exec *x = &s->execs[off + i];
+			uint32_t mask = dg && dg->commandBufferCount ? dg->pCommandBufferDeviceMasks[i] : 0;
+			if (x->before) {
+				masks[k] = mask;
+				cbs[k++] = x->before;
+			}
+			masks[k] = mask;
+			cbs[k++] = submits[b].pCommandBuffers[i];
+			if (x->after) {
+				masks[k] = mask;
+				cbs[k++] = x->after;
+			}
+		}
+		out[b].commandBufferCount = k - start;
+		out[b].pCommandBuffers = cbs + start;
+		if (dg && dg->commandBufferCount) {
+			groups[b] = *dg;
+			groups[b].commandBufferCount = k - start;
+			groups[b].pCommandBufferDeviceMasks = masks + start;
+			out[b].pNext = &groups[b];
+		}
+	}
+	return out;
+}
+
+/* The same for vkQueueSubmit2: each added command buffer takes its neighbour's device mask. */
+static const VkSubmitInfo2 *batches2_patch(struct batch_scratch *s, uint32_t nsubmits, const VkSubmitInfo2 *submits,
+					   uint32_t total, uint32_t extra)
+{
+	VkSubmitInfo2 *out = malloc(nsubmits * sizeof(*out));
+	VkCommandBufferSubmitInfo *cbs = malloc((total + extra) * sizeof(*cbs));
+	s->patched_batches = out;
+	s->patched_cbs = cbs;
+	if (!out || !cbs)
+		return NULL;
+	uint32_t k = 0, off = 0;
+	for (uint32_t b = 0; b < nsubmits; off += submits[b].commandBufferInfoCount, b++) {
+		out[b] = submits[b];
+		uint32_t start = k;
+		for (uint32_t i = 0; i < submits[b].commandBufferInfoCount; i++) {
+			const struct pp_vk_sim_exec *x = &s->execs[off + i];
+			const VkCommandBufferSubmitInfo *app = &submits[b].pCommandBufferInfos[i];
+			VkCommandBufferSubmitInfo mine = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+							   .deviceMask = app->deviceMask };
+			if (x->before) {
+				cbs[k] = mine;
+				cbs[k++].commandBuffer = x->before;
+			}
+			cbs[k++] = *app;
+			if (x->after) {
+				cbs[k] = mine;
+				cbs[k++].commandBuffer = x->after;
+			}
+		}
+		out[b].commandBufferInfoCount = k - start;
+		out[b].pCommandBufferInfos = cbs + start;
+	}
+	return out;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, const VkSubmitInfo *submits,
@@ -60,23 +223,26 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, 
 	if (!q || !q->attr)
 		return dev->vk.QueueSubmit(queue, nsubmits, submits, fence);
 
-	uint32_t total = 0;
+	uint32_t total = 0, extra = 0;
 	for (uint32_t b = 0; b < nsubmits; b++)
 		total += submits[b].commandBufferCount;
 	struct batch_scratch s;
 	if (!scratch_get(&s, total ? total : 1)) {
-		scratch_put(&s);
+		scratch_put(dev, &s);
 		return dev->vk.QueueSubmit(queue, nsubmits, submits, fence);
 	}
-	for (uint32_t b = 0, off = 0; b < nsubmits; off += submits[b].commandBufferCount, b++)
-		batch_prepare(dev, submits[b].commandBufferCount, submits[b].pCommandBuffers, NULL, s.recs + off,
-			      s.handles + off);
+	for (uint32_t b = 0, off = 0; b < nsubmits; off += submits[b].commandBufferCount, b++) {
+		extra += batch_prepare(dev, submits[b].commandBufferCount, submits[b].pCommandBuffers, NULL, s.recs + off,
+				       s.handles + off, s.execs + off, s.maps + off);
+		s.n = off + submits[b].commandBufferCount;
+	}
+	const VkSubmitInfo *down = extra ? batches_patch(dev, queue, &s, nsubmits, submits, total, extra) : submits;
 
 	struct pp_cpu_snapshot cpu_before, cpu_after;
 	pp_cpu_snapshot_take(&cpu_before);
 	uint64_t t0 = cpu_before.wall_ns;
 	pp_gpu_timer_note_submit(dev->timer, t0);
-	VkResult r = dev->vk.QueueSubmit(queue, nsubmits, submits, fence);
+	VkResult r = dev->vk.QueueSubmit(queue, nsubmits, down, fence);
 	pp_cpu_snapshot_take(&cpu_after);
 	if (r == VK_ERROR_DEVICE_LOST)
 		pp_gpu_timer_note_device_lost(dev->timer, "vkQueueSubmit");
@@ -95,6 +261,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, 
 				.nrecordings = submits[b].commandBufferCount,
 				.recordings = s.recs + off,
 				.command_buffer_handles = s.handles + off,
+				.maps = s.maps + off,
 			};
 			/* The call's cost goes with its first batch, so frame totals count it once. */
 			if (b == 0)
@@ -106,7 +273,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, 
 		if (nsubmits)
 			pp_vk_diag_submitted(dev, q, total, s.handles, fence, label);
 	}
-	scratch_put(&s);
+	scratch_put(dev, &s);
 	return r;
 }
 
@@ -118,23 +285,34 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits,
 	if (!q || !q->attr)
 		return dev->vk.QueueSubmit2(queue, nsubmits, submits, fence);
 
-	uint32_t total = 0;
+	uint32_t total = 0, extra = 0;
 	for (uint32_t b = 0; b < nsubmits; b++)
 		total += submits[b].commandBufferInfoCount;
 	struct batch_scratch s;
 	if (!scratch_get(&s, total ? total : 1)) {
-		scratch_put(&s);
+		scratch_put(dev, &s);
 		return dev->vk.QueueSubmit2(queue, nsubmits, submits, fence);
 	}
-	for (uint32_t b = 0, off = 0; b < nsubmits; off += submits[b].commandBufferInfoCount, b++)
-		batch_prepare(dev, submits[b].commandBufferInfoCount, NULL, submits[b].pCommandBufferInfos,
-			      s.recs + off, s.handles + off);
+	for (uint32_t b = 0, off = 0; b < nsubmits; off += submits[b].commandBufferInfoCount, b++) {
+		extra += batch_prepare(dev, submits[b].commandBufferInfoCount, NULL, submits[b].pCommandBufferInfos,
+				       s.recs + off, s.handles + off, s.execs + off, s.maps + off);
+		s.n = off + submits[b].commandBufferInfoCount;
+	}
+	const VkSubmitInfo2 *down = submits;
+	if (extra) {
+		down = batches2_patch(&s, nsubmits, submits, total, extra);
+		if (!down) {
+			/* Out of memory: the resets go in a submission of their own, nothing is timed. */
+			resets_submit_apart(dev, queue, s.execs, total, s.maps);
+			down = submits;
+		}
+	}
 
 	struct pp_cpu_snapshot cpu_before, cpu_after;
 	pp_cpu_snapshot_take(&cpu_before);
 	uint64_t t0 = cpu_before.wall_ns;
 	pp_gpu_timer_note_submit(dev->timer, t0);
-	VkResult r = dev->vk.QueueSubmit2(queue, nsubmits, submits, fence);
+	VkResult r = dev->vk.QueueSubmit2(queue, nsubmits, down, fence);
 	pp_cpu_snapshot_take(&cpu_after);
 	if (r == VK_ERROR_DEVICE_LOST)
 		pp_gpu_timer_note_device_lost(dev->timer, "vkQueueSubmit");
@@ -153,6 +331,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits,
 				.nrecordings = submits[b].commandBufferInfoCount,
 				.recordings = s.recs + off,
 				.command_buffer_handles = s.handles + off,
+				.maps = s.maps + off,
 			};
 			/* The call's cost goes with its first batch, so frame totals count it once. */
 			if (b == 0)
@@ -164,7 +343,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits,
 		if (nsubmits)
 			pp_vk_diag_submitted(dev, q, total, s.handles, fence, label);
 	}
-	scratch_put(&s);
+	scratch_put(dev, &s);
 	return r;
 }
 

@@ -52,7 +52,9 @@ struct app_options {
 	enum app_naming naming;
 	bool provoke_validation_error;
 	bool provoke_sync_hazard;
-	bool one_call;   /* multi-submit: the three batches in one vkQueueSubmit */
+	bool one_call;   /* multi-submit: the three batches in one vkQueueSubmit; simultaneous: both
+			  * executions in one batch */
+	bool use_submit2; /* simultaneous: vkQueueSubmit2 */
 	bool span_label; /* multi-submit: a label open from the first submit to the third */
 };
 
@@ -149,11 +151,13 @@ static const char usage_text[] =
 	"usage: " APP_NAME " --scenario NAME [options]\n"
 	"scenarios: counts, counts-unlabeled, counts-anonymous, load, resubmit, secondary,\n"
 	"           suspend-resume, free-pending,\n"
-	"           compute-transfer, waits, submit2, multi-submit, cpu-work, cpu-threads\n"
+	"           compute-transfer, waits, submit2, multi-submit, cpu-work, cpu-threads,\n"
+	"           simultaneous\n"
 	"options: --passes P --draws D --frames F --vertices V --instances I\n"
 	"         --api renderpass|renderpass2|dynamic --naming label|object|none\n"
 	"         --loads 1,4,16 --base-iterations N --times N --d1 N --d2 N --size PIXELS\n"
 	"         --one-call --span-label (multi-submit)\n"
+	"         --one-call --submit2 (simultaneous)\n"
 	"         --provoke-validation-error --provoke-sync-hazard (compute-transfer)\n";
 
 static void options_parse(struct app_options *o, int argc, char **argv)
@@ -175,6 +179,10 @@ static void options_parse(struct app_options *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--one-call")) {
 			o->one_call = true;
+			continue;
+		}
+		if (!strcmp(a, "--submit2")) {
+			o->use_submit2 = true;
 			continue;
 		}
 		if (!strcmp(a, "--span-label")) {
@@ -929,6 +937,51 @@ static void scenario_resubmit(struct app *a)
 		submit_wait(a, &cb, 1);
 }
 
+/* One SIMULTANEOUS_USE recording ("first", "second"), executed twice per frame without a wait
+ * in between, so that both executions are pending together: in two submit calls (the second
+ * with the fence), or with --one-call twice in one batch; --submit2 uses vkQueueSubmit2.
+ * --times frames. */
+static void scenario_simultaneous(struct app *a)
+{
+	graphics_create(a);
+	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	const VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+					      .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT };
+	VK_CHECK(vkBeginCommandBuffer(cb, &bi));
+	const char *names[2] = { "first", "second" };
+	for (uint32_t p = 0; p < 2; p++) {
+		label_begin(a, cb, names[p]);
+		render_pass_begin(a, cb, a->render_pass, a->framebuffer, VK_SUBPASS_CONTENTS_INLINE);
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, a->tri_pipeline);
+		draws(a, cb, a->opt.draws);
+		render_pass_end(a, cb);
+		label_end(a, cb);
+	}
+	VK_CHECK(vkEndCommandBuffer(cb));
+	const VkCommandBuffer two[2] = { cb, cb };
+	const VkCommandBufferSubmitInfo cbi[2] = {
+		{ .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cb },
+		{ .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cb },
+	};
+	uint32_t per_batch = a->opt.one_call ? 2 : 1;
+	for (uint32_t t = 0; t < a->opt.times; t++) {
+		for (uint32_t k = 0; k < 2 / per_batch; k++) {
+			VkFence fence = k + 1 == 2 / per_batch ? a->fence : VK_NULL_HANDLE;
+			if (a->opt.use_submit2) {
+				const VkSubmitInfo2 info = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+							     .commandBufferInfoCount = per_batch, .pCommandBufferInfos = cbi };
+				VK_CHECK(vkQueueSubmit2(a->queue, 1, &info, fence));
+			} else {
+				const VkSubmitInfo info = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+							    .commandBufferCount = per_batch, .pCommandBuffers = two };
+				VK_CHECK(vkQueueSubmit(a->queue, 1, &info, fence));
+			}
+		}
+		VK_CHECK(vkWaitForFences(a->device, 1, &a->fence, VK_TRUE, UINT64_MAX));
+		VK_CHECK(vkResetFences(a->device, 1, &a->fence));
+	}
+}
+
 /* "secondary-pass": a render pass (or with --api dynamic, dynamic rendering) whose draws
  * (d1 + d2) come from two secondaries;
  * "outside-secondary": a secondary with one 4x3x2 dispatch executed outside render passes. */
@@ -1363,7 +1416,7 @@ int main(int argc, char **argv)
 	const char *s = a.opt.scenario;
 	static const char *const known[] = { "counts", "load", "resubmit", "secondary", "suspend-resume",
 					     "free-pending", "compute-transfer", "waits", "submit2",
-					     "multi-submit", "cpu-work", "cpu-threads" };
+					     "multi-submit", "cpu-work", "cpu-threads", "simultaneous" };
 	bool ok = false;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		ok |= !strcmp(s, known[i]);
@@ -1382,6 +1435,8 @@ int main(int argc, char **argv)
 		scenario_load(&a);
 	else if (!strcmp(s, "resubmit"))
 		scenario_resubmit(&a);
+	else if (!strcmp(s, "simultaneous"))
+		scenario_simultaneous(&a);
 	else if (!strcmp(s, "secondary"))
 		scenario_secondary(&a);
 	else if (!strcmp(s, "suspend-resume"))

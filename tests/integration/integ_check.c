@@ -694,6 +694,49 @@ static void check_resubmit(const struct options *o)
 	pp_json_free(r.root);
 }
 
+/* "simultaneous": per frame two executions of one SIMULTANEOUS_USE recording ("first",
+ * "second"), pending together: four passes, every one measured from its own execution (each
+ * later than the previous: lavapipe runs one queue in order), all from the same command
+ * buffer, in --submissions submissions. */
+static void check_simultaneous(const struct options *o)
+{
+	struct report r;
+	if (!report_load(&r, o->dir, o->times))
+		return;
+	static const char *const names[2] = { "first", "second" };
+	uint64_t prev_end = 0;
+	const char *handle = NULL;
+	for (size_t i = 0; i < r.nframes; i++) {
+		const jv *f = frame_at(&r, i);
+		char fwhat[64];
+		snprintf(fwhat, sizeof(fwhat), "frame %zu", i);
+		expect_u64(frame_passes(f), 4, fwhat, "number of passes");
+		if (o->submissions)
+			expect_u64(pp_json_array_size(get(f, "submissions")), o->submissions, fwhat, "submissions");
+		for (size_t p = 0; p < 4 && p < frame_passes(f); p++) {
+			const jv *pass = pass_at(f, p);
+			char what[96];
+			snprintf(what, sizeof(what), "frame %zu pass %zu", i, p);
+			expect_str(pass, "name", names[p % 2], what);
+			expect_u64(u64(pass, "draws", what), o->draws, what, "draws");
+			if (!handle)
+				handle = str(pass, "command_buffer_handle");
+			else
+				expect_str(pass, "command_buffer_handle", handle, what);
+			uint64_t b = 0, e = 0;
+			if (!expect_measured(pass, what))
+				continue;
+			pass_gpu(pass, &b, &e);
+			if (b <= prev_end)
+				fail("%s: gpu_begin_ns %" PRIu64 " not after the previous pass's end %" PRIu64
+				     " (results of another execution?)",
+				     what, b, prev_end);
+			prev_end = e;
+		}
+	}
+	pp_json_free(r.root);
+}
+
 /* "secondary-pass": the draws of two secondaries; "outside-secondary": a dispatch in a
  * secondary executed outside render passes. */
 static void check_secondary(const struct options *o)
@@ -1461,6 +1504,7 @@ int main(int argc, char **argv)
 		{ "counts", check_counts },
 		{ "load", check_load },
 		{ "resubmit", check_resubmit },
+		{ "simultaneous", check_simultaneous },
 		{ "secondary", check_secondary },
 		{ "suspend-resume", check_suspend_resume },
 		{ "free-pending", check_free_pending },
