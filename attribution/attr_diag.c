@@ -163,6 +163,8 @@ static const char *const rule_ids[PP_DIAG_RULE_COUNT] = {
 	[PP_DIAG_QUEUE_WAIT_IDLE] = "PASSPROBE-Blocking-QueueWaitIdle",
 	[PP_DIAG_DEVICE_WAIT_IDLE] = "PASSPROBE-Blocking-DeviceWaitIdle",
 	[PP_DIAG_POLLING] = "PASSPROBE-Blocking-PollingLoop",
+	[PP_DIAG_SEMAPHORE_WAIT] = "PASSPROBE-Blocking-SemaphoreWaitSameFrame",
+	[PP_DIAG_SUBPASS_NOT_BY_REGION] = "PASSPROBE-Barrier-SubpassDependencyNotByRegion",
 };
 
 const char *pp_diag_rule_id(enum pp_diag_rule rule)
@@ -172,7 +174,7 @@ const char *pp_diag_rule_id(enum pp_diag_rule rule)
 
 bool pp_diag_rule_is_barrier(enum pp_diag_rule rule)
 {
-	return rule <= PP_DIAG_SET_EVENT_WAIT;
+	return rule <= PP_DIAG_SET_EVENT_WAIT || rule == PP_DIAG_SUBPASS_NOT_BY_REGION;
 }
 
 /* ---- the site table (process-wide) ---------------------------------------------------------- */
@@ -437,6 +439,14 @@ struct set_event {
 	uint64_t tick;
 };
 
+/* A flagged subpass dependency of a render pass begun in the recording. */
+struct rec_subpass {
+	uint64_t render_pass;
+	uint32_t begins;  /* render pass instances of it in the recording */
+	struct pp_diag_subpass_dep dep;
+	char name[64];
+};
+
 struct pp_diag_rec {
 	uint64_t tick;
 	bool closed;
@@ -468,6 +478,8 @@ struct pp_diag_rec {
 	uint32_t nqueries, cap_queries;
 	struct set_event *events;
 	uint32_t nevents, cap_events;
+	struct rec_subpass *subpasses;
+	uint32_t nsubpasses, cap_subpasses;
 };
 
 struct pp_diag_rec *pp_diag_rec_create(void)
@@ -489,6 +501,7 @@ void pp_diag_rec_destroy(struct pp_diag_rec *r)
 	free(r->cwrites);
 	free(r->queries);
 	free(r->events);
+	free(r->subpasses);
 	free(r);
 }
 
@@ -508,7 +521,7 @@ void pp_diag_rec_reset(struct pp_diag_rec *r)
 	if (r->map)
 		memset(r->map, 0, r->map_cap * sizeof(*r->map));
 	r->map_used = 0;
-	r->ncwrites = r->nqueries = r->nevents = 0;
+	r->ncwrites = r->nqueries = r->nevents = r->nsubpasses = 0;
 }
 
 bool pp_diag_rec_closed(const struct pp_diag_rec *r)
@@ -902,6 +915,46 @@ void pp_diag_rec_queries(struct pp_diag_rec *r, uint64_t pool, uint32_t first, u
 		r->queries[r->nqueries++] = (struct query_write){ pool, first, count };
 }
 
+bool pp_diag_subpass_dep_not_by_region(const struct pp_diag_subpass_dep *dep)
+{
+	/* Accesses that only touch the fragment's own attachment location: input attachments
+	 * are read at the fragment's position, attachments are written and tested there. */
+	const uint32_t local = PP_ACCESS_INPUT_ATTACHMENT_READ | PP_ACCESS_COLOR_READ | PP_ACCESS_COLOR_WRITE |
+			       PP_ACCESS_DEPTH_READ | PP_ACCESS_DEPTH_WRITE;
+	if (dep->by_region || dep->src_subpass == PP_DIAG_SUBPASS_EXTERNAL ||
+	    dep->dst_subpass == PP_DIAG_SUBPASS_EXTERNAL)
+		return false;
+	if (!dep->src_stages || !dep->dst_stages || ((dep->src_stages | dep->dst_stages) & ~PP_STAGE_FRAGMENT_SIDE))
+		return false;
+	/* Shader reads and writes may be of other pixels (a framebuffer-local dependency would
+	 * then be wrong), and a sample-shaded read of a multisampled input attachment may read
+	 * other samples of the pixel than the region a sample-rate dependency covers. */
+	if (((dep->src_access | dep->dst_access) & ~local) || dep->dst_reads_other_samples)
+		return false;
+	return true;
+}
+
+void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const char *name, uint32_t n,
+			     const struct pp_diag_subpass_dep *flagged)
+{
+	if (!r || r->closed)
+		return;
+	for (uint32_t k = 0; k < n; k++) {
+		struct rec_subpass *e = NULL;
+		for (uint32_t i = 0; i < r->nsubpasses && !e; i++)
+			if (r->subpasses[i].render_pass == render_pass && r->subpasses[i].dep.index == flagged[k].index)
+				e = &r->subpasses[i];
+		if (!e && grow((void **)&r->subpasses, &r->cap_subpasses, r->nsubpasses + 1, sizeof(*r->subpasses),
+			       PP_DIAG_REC_MAX_SUBPASS_DEPS)) {
+			e = &r->subpasses[r->nsubpasses++];
+			*e = (struct rec_subpass){ .render_pass = render_pass, .dep = flagged[k] };
+			snprintf(e->name, sizeof(e->name), "%s", name ? name : "");
+		}
+		if (e)
+			e->begins++;
+	}
+}
+
 static uint64_t barrier_hash(const struct pp_diag_barrier *b)
 {
 	uint64_t h = mix64(b->src_stages, b->dst_stages);
@@ -1128,6 +1181,20 @@ struct pending_site {
 	bool used;
 };
 
+/* A timeline semaphore's signal: seq 0 for a host signal (or the initial value). */
+struct sem_signal {
+	uint64_t value, seq, frame;
+};
+
+struct sem_rec {
+	uint64_t sem;
+	bool used;
+	uint64_t reached;      /* the counter is known to be at least this */
+	uint64_t evicted_max;  /* the highest value of the signals no longer remembered */
+	struct sem_signal sig[PP_DIAG_SEMAPHORE_SIGNALS];
+	uint32_t nsig, oldest;
+};
+
 struct taint {
 	uint64_t handle;
 	enum pp_diag_res_kind kind;
@@ -1152,6 +1219,7 @@ struct pp_diag_device {
 	struct pending_site pending[DEV_MAX_PENDING];
 	struct taint taints[DEV_MAX_TAINT];
 	uint32_t ntaints;
+	struct sem_rec sems[PP_DIAG_MAX_SEMAPHORES];
 	struct pp_diag_message messages[DEV_MESSAGES];
 	uint32_t msg_head, msg_count;
 	uint64_t messages_dropped;
@@ -1496,6 +1564,72 @@ static void rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t 
 	}
 }
 
+/* Counts the flagged subpass dependencies of the render pass instances of one submitted
+ * recording; the site is the render pass and the dependency. Caller holds d->lock. */
+static void subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame)
+{
+	for (uint32_t i = 0; i < r->nsubpasses; i++) {
+		const struct rec_subpass *e = &r->subpasses[i];
+		const struct pp_diag_subpass_dep *dep = &e->dep;
+		uint64_t key = mix64(mix64(mix64(d->cfg.sink_device_id + 1, PP_DIAG_SUBPASS_NOT_BY_REGION + 1), e->render_pass),
+				     dep->index + 1);
+		pthread_mutex_lock(&g_sites.lock);
+		struct site *s = site_find_locked(key);
+		bool created = false;
+		if (!s && (s = site_insert_locked(key))) {
+			created = true;
+			char src[160], dst[160], sa[160], da[160];
+			pp_stage_names(dep->src_stages, src, sizeof(src));
+			pp_stage_names(dep->dst_stages, dst, sizeof(dst));
+			pp_access_names(dep->src_access, sa, sizeof(sa));
+			pp_access_names(dep->dst_access, da, sizeof(da));
+			snprintf(s->d.id, sizeof(s->d.id), "%s", rule_ids[PP_DIAG_SUBPASS_NOT_BY_REGION]);
+			s->d.device_id = d->cfg.sink_device_id;
+			snprintf(s->d.site, sizeof(s->d.site), "render pass 0x%llx%s%s%s, pDependencies[%u] (subpass %u -> %u)",
+				 (unsigned long long)e->render_pass, e->name[0] ? " \"" : "", e->name, e->name[0] ? "\"" : "",
+				 dep->index, dep->src_subpass, dep->dst_subpass);
+			if (dep->src_subpass != dep->dst_subpass)
+				snprintf(s->d.message, sizeof(s->d.message),
+					 "VkSubpassDependency pDependencies[%u] (subpass %u -> %u, %s -> %s, %s -> %s) has only "
+					 "framebuffer-space stages and attachment accesses but no VK_DEPENDENCY_BY_REGION_BIT: "
+					 "it is framebuffer-global, so subpass %u waits for all of subpass %u over the whole "
+					 "framebuffer (a tile-based GPU must finish and write out every tile of subpass %u "
+					 "before subpass %u starts, instead of keeping the attachments on-chip).",
+					 dep->index, dep->src_subpass, dep->dst_subpass, src, dst, sa, da, dep->dst_subpass,
+					 dep->src_subpass, dep->src_subpass, dep->dst_subpass);
+			else
+				snprintf(s->d.message, sizeof(s->d.message),
+					 "VkSubpassDependency pDependencies[%u] (self-dependency of subpass %u, %s -> %s, %s -> "
+					 "%s) has only framebuffer-space stages but no VK_DEPENDENCY_BY_REGION_BIT: the "
+					 "barriers it allows inside the subpass are framebuffer-global (the specification "
+					 "requires BY_REGION for such a self-dependency).",
+					 dep->index, dep->src_subpass, src, dst, sa, da);
+			snprintf(s->d.suggestion, sizeof(s->d.suggestion),
+				 "dependencyFlags |= VK_DEPENDENCY_BY_REGION_BIT in pDependencies[%u] (valid here: every access "
+				 "it orders is an attachment access at the fragment's own location).",
+				 dep->index);
+			s->d.cost_kind = "gpu_barrier_stall";
+			s->d.cost_unavailable = "a subpass dependency inside a render pass: not measured";
+		}
+		struct pp_diagnostic copy;
+		const char *trace_name = NULL;
+		if (s) {
+			site_count_locked(s, frame, e->begins);
+			if (created) {
+				snprintf(s->trace_name, sizeof(s->trace_name), "%s @ %s", s->d.id, s->d.site);
+				trace_name = s->trace_name;
+				copy = s->d;
+			}
+		}
+		pthread_mutex_unlock(&g_sites.lock);
+		if (created) {
+			const struct pp_diag_object objs[2] = { { PP_OBJ_COMMAND_BUFFER, cb },
+								{ PP_OBJ_RENDER_PASS, e->render_pass } };
+			site_announce(d, &copy, trace_name, objs, 2, PP_DIAG_SUBPASS_NOT_BY_REGION, frame);
+		}
+	}
+}
+
 static struct pool_rec *pool_find(struct pp_diag_device *d, uint64_t pool, uint32_t need, bool create)
 {
 	for (uint32_t i = 0; i < d->npools; i++)
@@ -1554,6 +1688,7 @@ uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, st
 			rec_compact(r);
 		}
 		rec_count(d, r, cbs[i], d->frame);
+		subpass_count(d, r, cbs[i], d->frame);
 		for (uint32_t q = 0; q < r->nqueries; q++) {
 			const struct query_write *w = &r->queries[q];
 			struct pool_rec *p = pool_find(d, w->pool, w->first + w->count, true);
@@ -1734,6 +1869,10 @@ static const char *blocking_message(enum pp_diag_rule rule)
 	case PP_DIAG_POLLING:
 		return "a tight polling loop: the same object was polled repeatedly within one frame while the GPU had "
 		       "not finished, burning a CPU core.";
+	case PP_DIAG_SEMAPHORE_WAIT:
+		return "vkWaitSemaphores waits for a timeline semaphore value signalled by a submission of the latest "
+		       "frame: the CPU cannot prepare the next frame while the GPU works on this one, and the GPU idles "
+		       "while the CPU prepares it.";
 	default:
 		return "";
 	}
@@ -1758,6 +1897,9 @@ static const char *blocking_suggestion(enum pp_diag_rule rule)
 	case PP_DIAG_POLLING:
 		return "Wait once (vkWaitForFences with a timeout) where the result is needed, or do useful work and "
 		       "read results of older frames.";
+	case PP_DIAG_SEMAPHORE_WAIT:
+		return "Keep two or more frames in flight: wait on the host for the value frame N-2 signalled before "
+		       "reusing its resources, and order GPU work with semaphore waits in the next submission instead.";
 	default:
 		return "";
 	}
@@ -1871,4 +2013,109 @@ uint32_t pp_diag_poll(struct pp_diag_device *d, enum pp_diag_object_kind kind, u
 	*since = p->since;
 	pthread_mutex_unlock(&d->lock);
 	return n;
+}
+
+/* ---- timeline semaphores ------------------------------------------------------------------ */
+
+/* Caller holds d->lock. */
+static struct sem_rec *sem_find(struct pp_diag_device *d, uint64_t sem)
+{
+	for (uint32_t i = 0; sem && i < PP_DIAG_MAX_SEMAPHORES; i++)
+		if (d->sems[i].used && d->sems[i].sem == sem)
+			return &d->sems[i];
+	return NULL;
+}
+
+bool pp_diag_semaphore_create(struct pp_diag_device *d, uint64_t sem, uint64_t initial)
+{
+	pthread_mutex_lock(&d->lock);
+	struct sem_rec *s = sem_find(d, sem);
+	for (uint32_t i = 0; !s && i < PP_DIAG_MAX_SEMAPHORES; i++)
+		if (!d->sems[i].used)
+			s = &d->sems[i];
+	if (s)
+		*s = (struct sem_rec){ .sem = sem, .used = true, .reached = initial, .evicted_max = initial };
+	pthread_mutex_unlock(&d->lock);
+	if (!s)
+		pp_log_once(PP_LOG_INFO, "diagnostics: more than %u timeline semaphores; waits on the others are not judged",
+			    PP_DIAG_MAX_SEMAPHORES);
+	return s != NULL;
+}
+
+void pp_diag_semaphore_destroy(struct pp_diag_device *d, uint64_t sem)
+{
+	pthread_mutex_lock(&d->lock);
+	struct sem_rec *s = sem_find(d, sem);
+	if (s)
+		s->used = false;
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_semaphore_signal(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host)
+{
+	pthread_mutex_lock(&d->lock);
+	struct sem_rec *s = sem_find(d, sem);
+	if (s) {
+		struct sem_signal sig = { value, host ? 0 : d->next_seq, d->frame };
+		if (s->nsig < PP_DIAG_SEMAPHORE_SIGNALS) {
+			s->sig[s->nsig++] = sig;
+		} else {
+			if (s->sig[s->oldest].value > s->evicted_max)
+				s->evicted_max = s->sig[s->oldest].value;
+			s->sig[s->oldest] = sig;
+			s->oldest = (s->oldest + 1) % PP_DIAG_SEMAPHORE_SIGNALS;
+		}
+		/* A host signal has happened when the call returns. */
+		if (host && value > s->reached)
+			s->reached = value;
+	}
+	pthread_mutex_unlock(&d->lock);
+}
+
+enum pp_diag_wait_verdict pp_diag_semaphore_check(struct pp_diag_device *d, uint64_t sem, uint64_t value,
+						  uint64_t *seq)
+{
+	enum pp_diag_wait_verdict v = PP_WAIT_UNKNOWN;
+	*seq = 0;
+	pthread_mutex_lock(&d->lock);
+	struct sem_rec *s = sem_find(d, sem);
+	if (s && (value <= s->reached || value <= s->evicted_max)) {
+		v = PP_WAIT_FINE;
+	} else if (s) {
+		/* The wait ends with the first signal that reaches the value. */
+		const struct sem_signal *first = NULL;
+		for (uint32_t i = 0; i < s->nsig; i++)
+			if (s->sig[i].value >= value && (!first || s->sig[i].value < first->value))
+				first = &s->sig[i];
+		if (first && !first->seq) {
+			v = PP_WAIT_FINE;
+		} else if (first) {
+			*seq = first->seq;
+			v = verdict_of(d, first->seq, first->frame);
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	return v;
+}
+
+bool pp_diag_semaphore_reached(struct pp_diag_device *d, uint64_t sem, uint64_t value)
+{
+	bool pending = false;
+	pthread_mutex_lock(&d->lock);
+	struct sem_rec *s = sem_find(d, sem);
+	if (s) {
+		if (value > s->reached)
+			s->reached = value;
+		for (uint32_t i = 0; i < s->nsig; i++) {
+			const struct sem_signal *g = &s->sig[i];
+			if (!g->seq)
+				continue;
+			if (g->value > value)
+				pending = true;
+			else if (g->seq > d->completed)
+				d->completed = g->seq;
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	return pending;
 }

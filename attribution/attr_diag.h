@@ -181,6 +181,29 @@ void pp_diag_rec_event_set(struct pp_diag_rec *r, uint64_t event);
 /* Queries written (timestamps) or reset in the recording: they belong to its submissions. */
 void pp_diag_rec_queries(struct pp_diag_rec *r, uint64_t pool, uint32_t first, uint32_t count);
 
+/* A subpass dependency of a render pass (VkSubpassDependency[2], or the VkMemoryBarrier2 in
+ * its pNext). Stages PP_STAGE_*, accesses PP_ACCESS_*. */
+#define PP_DIAG_SUBPASS_EXTERNAL UINT32_MAX
+struct pp_diag_subpass_dep {
+	uint32_t index;                    /* in pDependencies */
+	uint32_t src_subpass, dst_subpass; /* PP_DIAG_SUBPASS_EXTERNAL: VK_SUBPASS_EXTERNAL */
+	uint32_t src_stages, dst_stages;
+	uint32_t src_access, dst_access;
+	bool by_region;
+	bool dst_reads_other_samples; /* the destination subpass has a multisampled input attachment */
+};
+/* The rule of PASSPROBE-Barrier-SubpassDependencyNotByRegion: a dependency between two
+ * subpasses whose stages are all framebuffer-space and whose accesses are all attachment
+ * accesses, without BY_REGION (adding it is then valid and keeps the data per region). */
+bool pp_diag_subpass_dep_not_by_region(const struct pp_diag_subpass_dep *dep);
+/* A render pass instance begun in the recording, with the dependencies of its render pass
+ * that the rule above flagged (name: the render pass's debug name or NULL). Counted once per
+ * instance at every submission of the recording. At most PP_DIAG_REC_MAX_SUBPASS_DEPS
+ * distinct (render pass, dependency) pairs per recording; beyond that, not counted. */
+#define PP_DIAG_REC_MAX_SUBPASS_DEPS 64u
+void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const char *name, uint32_t n,
+			     const struct pp_diag_subpass_dep *flagged);
+
 /* ---- findings --------------------------------------------------------------------------- */
 
 enum pp_diag_rule {
@@ -197,6 +220,8 @@ enum pp_diag_rule {
 	PP_DIAG_QUEUE_WAIT_IDLE,
 	PP_DIAG_DEVICE_WAIT_IDLE,
 	PP_DIAG_POLLING,
+	PP_DIAG_SEMAPHORE_WAIT,
+	PP_DIAG_SUBPASS_NOT_BY_REGION,
 	PP_DIAG_RULE_COUNT
 };
 /* "PASSPROBE-Barrier-FullPipelineDrain", ... */
@@ -214,6 +239,8 @@ enum pp_diag_object_kind {
 	PP_OBJ_FENCE,
 	PP_OBJ_EVENT,
 	PP_OBJ_DEVICE,
+	PP_OBJ_SEMAPHORE,
+	PP_OBJ_RENDER_PASS,
 };
 #define PP_DIAG_MAX_OBJECTS 4
 struct pp_diag_object {
@@ -315,6 +342,29 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 uint32_t pp_diag_poll(struct pp_diag_device *d, enum pp_diag_object_kind kind, uint64_t handle, uint64_t now_ns,
 		      uint64_t *since_ns);
 uint32_t pp_diag_poll_threshold(const struct pp_diag_device *d);
+
+/* Timeline semaphores. At most PP_DIAG_MAX_SEMAPHORES per device are tracked (later ones are
+ * not judged: their waits stay silent), each with its PP_DIAG_SEMAPHORE_SIGNALS latest
+ * signals; an older signal is remembered only as the highest value evicted. */
+#define PP_DIAG_MAX_SEMAPHORES 256u
+#define PP_DIAG_SEMAPHORE_SIGNALS 8u
+/* A timeline semaphore was created with this initial value. Returns false when not tracked. */
+bool pp_diag_semaphore_create(struct pp_diag_device *d, uint64_t sem, uint64_t initial);
+void pp_diag_semaphore_destroy(struct pp_diag_device *d, uint64_t sem);
+/* A signal of a tracked semaphore (others are ignored): by the submission just made
+ * (pp_diag_submit; host false), or by the host (vkSignalSemaphore; host true), which is
+ * not from a submission. */
+void pp_diag_semaphore_signal(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host);
+/* Judges a wait for the semaphore to reach value (before it goes down): the submission
+ * whose signal first reaches it (*seq); PP_WAIT_FINE for a host signal, a value known
+ * reached or one older than the signals remembered; PP_WAIT_UNKNOWN when untracked or no
+ * known signal reaches it. */
+enum pp_diag_wait_verdict pp_diag_semaphore_check(struct pp_diag_device *d, uint64_t sem, uint64_t value,
+						  uint64_t *seq);
+/* The semaphore was seen at this value (a counter read, a wait that returned): the
+ * submissions whose signals it covers have completed. Returns true when a submitted signal
+ * beyond the value is still pending (a read that found the GPU not done). */
+bool pp_diag_semaphore_reached(struct pp_diag_device *d, uint64_t sem, uint64_t value);
 
 /* ---- delivery --------------------------------------------------------------------------- */
 

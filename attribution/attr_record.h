@@ -28,6 +28,7 @@ struct pp_pass_rec {
 	const char *api;
 	uint32_t flags;
 	char object_name[64];      /* debug name of the render pass/framebuffer/attachment, or "" */
+	uint64_t render_pass;      /* the API's render pass object, 0 when none (diagnostics) */
 	uint32_t ts_begin, ts_end; /* timestamp slots, PP_NO_SLOT when none */
 	const char *ts_reason;     /* why there are no timestamps */
 	uint32_t stats_slot;

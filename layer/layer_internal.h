@@ -167,7 +167,12 @@ static inline void *pp_dispatch_key(const void *handle)
 	X(CmdResetQueryPool, "vkCmdResetQueryPool", NULL)                                       \
 	X(GetFenceStatus, "vkGetFenceStatus", NULL)                                             \
 	X(ResetFences, "vkResetFences", NULL)                                                   \
-	X(GetEventStatus, "vkGetEventStatus", NULL)
+	X(GetEventStatus, "vkGetEventStatus", NULL)                                             \
+	X(CreateSemaphore, "vkCreateSemaphore", NULL)                                           \
+	X(DestroySemaphore, "vkDestroySemaphore", NULL)                                         \
+	X(WaitSemaphores, "vkWaitSemaphores", "vkWaitSemaphoresKHR")                            \
+	X(SignalSemaphore, "vkSignalSemaphore", "vkSignalSemaphoreKHR")                         \
+	X(GetSemaphoreCounterValue, "vkGetSemaphoreCounterValue", "vkGetSemaphoreCounterValueKHR")
 
 #define PP_DECLARE_PFN(member, name, alias) PFN_vk##member member;
 
@@ -248,6 +253,17 @@ struct pp_rp_attachment {
 	VkAttachmentStoreOp store_op;
 };
 
+/* A subpass dependency between two subpasses without VK_DEPENDENCY_BY_REGION_BIT: what the
+ * diagnostics judge when the render pass begins (vk_sync.c). Masks as the application gave
+ * them (VkMemoryBarrier2 in a VkSubpassDependency2's pNext replaces the struct's). */
+struct pp_rp_dependency {
+	uint32_t index, src_subpass, dst_subpass;
+	VkPipelineStageFlags2 src_stages, dst_stages;
+	VkAccessFlags2 src_access, dst_access;
+	bool dst_multisampled_input; /* the destination subpass reads a multisampled input attachment */
+};
+#define PP_RP_MAX_DEPENDENCIES 32
+
 struct pp_object {
 	struct pp_object_key key;
 	UT_hash_handle hh;
@@ -258,6 +274,8 @@ struct pp_object {
 			struct pp_rp_attachment *attachments;
 			uint32_t subpasses;
 			uint32_t multiview_mask; /* union of subpass view masks */
+			uint32_t ndependencies;  /* at most PP_RP_MAX_DEPENDENCIES */
+			struct pp_rp_dependency *dependencies; /* NULL when none */
 		} render_pass;
 		struct {
 			uint32_t width, height, layers;

@@ -98,8 +98,10 @@ struct pp_object *pp_object_insert_locked(struct pp_device *dev, VkObjectType ty
 
 static void object_free(struct pp_object *o)
 {
-	if (o->key.type == VK_OBJECT_TYPE_RENDER_PASS)
+	if (o->key.type == VK_OBJECT_TYPE_RENDER_PASS) {
 		free(o->u.render_pass.attachments);
+		free(o->u.render_pass.dependencies);
+	}
 	free(o);
 }
 
@@ -313,8 +315,71 @@ VKAPI_ATTR void VKAPI_CALL pp_FreeCommandBuffers(VkDevice device, VkCommandPool 
 
 /* ---- described objects ---------------------------------------------------------------- */
 
+/* The dependencies the diagnostics may flag: between two subpasses, without BY_REGION. */
+static struct pp_rp_dependency *render_pass_dependencies(const VkRenderPassCreateInfo *v1,
+							 const VkRenderPassCreateInfo2 *v2, uint32_t *n)
+{
+	uint32_t ndeps = v1 ? v1->dependencyCount : v2->dependencyCount;
+	struct pp_rp_dependency *out = NULL;
+	*n = 0;
+	for (uint32_t i = 0; i < ndeps && *n < PP_RP_MAX_DEPENDENCIES; i++) {
+		struct pp_rp_dependency d = { .index = i };
+		VkDependencyFlags flags;
+		if (v1) {
+			const VkSubpassDependency *s = &v1->pDependencies[i];
+			d.src_subpass = s->srcSubpass;
+			d.dst_subpass = s->dstSubpass;
+			d.src_stages = s->srcStageMask;
+			d.dst_stages = s->dstStageMask;
+			d.src_access = s->srcAccessMask;
+			d.dst_access = s->dstAccessMask;
+			flags = s->dependencyFlags;
+		} else {
+			const VkSubpassDependency2 *s = &v2->pDependencies[i];
+			d.src_subpass = s->srcSubpass;
+			d.dst_subpass = s->dstSubpass;
+			d.src_stages = s->srcStageMask;
+			d.dst_stages = s->dstStageMask;
+			d.src_access = s->srcAccessMask;
+			d.dst_access = s->dstAccessMask;
+			flags = s->dependencyFlags;
+			for (const VkBaseInStructure *p = s->pNext; p; p = p->pNext)
+				if (p->sType == VK_STRUCTURE_TYPE_MEMORY_BARRIER_2) {
+					const VkMemoryBarrier2 *m = (const void *)p;
+					d.src_stages = m->srcStageMask;
+					d.dst_stages = m->dstStageMask;
+					d.src_access = m->srcAccessMask;
+					d.dst_access = m->dstAccessMask;
+				}
+		}
+		uint32_t nsub = v1 ? v1->subpassCount : v2->subpassCount;
+		if ((flags & VK_DEPENDENCY_BY_REGION_BIT) || d.src_subpass >= nsub || d.dst_subpass >= nsub)
+			continue;
+		if (v1) {
+			const VkSubpassDescription *sp = &v1->pSubpasses[d.dst_subpass];
+			for (uint32_t k = 0; k < sp->inputAttachmentCount; k++) {
+				uint32_t a = sp->pInputAttachments[k].attachment;
+				d.dst_multisampled_input |= a < v1->attachmentCount &&
+							    v1->pAttachments[a].samples != VK_SAMPLE_COUNT_1_BIT;
+			}
+		} else {
+			const VkSubpassDescription2 *sp = &v2->pSubpasses[d.dst_subpass];
+			for (uint32_t k = 0; k < sp->inputAttachmentCount; k++) {
+				uint32_t a = sp->pInputAttachments[k].attachment;
+				d.dst_multisampled_input |= a < v2->attachmentCount &&
+							    v2->pAttachments[a].samples != VK_SAMPLE_COUNT_1_BIT;
+			}
+		}
+		if (!out && !(out = calloc(PP_RP_MAX_DEPENDENCIES, sizeof(*out))))
+			return NULL;
+		out[(*n)++] = d;
+	}
+	return out;
+}
+
 static void render_pass_describe(struct pp_device *dev, VkRenderPass rp, uint32_t natt, const void *atts,
-				 size_t stride, bool v2, uint32_t nsubpasses, uint32_t view_mask)
+				 size_t stride, bool v2, uint32_t nsubpasses, uint32_t view_mask,
+				 struct pp_rp_dependency *deps, uint32_t ndeps)
 {
 	struct pp_rp_attachment *a = natt ? calloc(natt, sizeof(*a)) : NULL;
 	for (uint32_t i = 0; a && i < natt; i++) {
@@ -335,10 +400,15 @@ static void render_pass_describe(struct pp_device *dev, VkRenderPass rp, uint32_
 		o->u.render_pass.nattachments = a ? natt : 0;
 		o->u.render_pass.subpasses = nsubpasses;
 		o->u.render_pass.multiview_mask = view_mask;
+		free(o->u.render_pass.dependencies);
+		o->u.render_pass.dependencies = deps;
+		o->u.render_pass.ndependencies = deps ? ndeps : 0;
 		a = NULL;
+		deps = NULL;
 	}
 	pthread_rwlock_unlock(&dev->lock);
 	free(a);
+	free(deps);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *info,
@@ -354,8 +424,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateRenderPass(VkDevice device, const VkRend
 				for (uint32_t i = 0; i < mv->subpassCount; i++)
 					view_mask |= mv->pViewMasks[i];
 			}
+		uint32_t ndeps;
+		struct pp_rp_dependency *deps = render_pass_dependencies(info, NULL, &ndeps);
 		render_pass_describe(dev, *out, info->attachmentCount, info->pAttachments, sizeof(VkAttachmentDescription),
-				     false, info->subpassCount, view_mask);
+				     false, info->subpassCount, view_mask, deps, ndeps);
 	}
 	return r;
 }
@@ -369,8 +441,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateRenderPass2(VkDevice device, const VkRen
 		uint32_t view_mask = 0;
 		for (uint32_t i = 0; i < info->subpassCount; i++)
 			view_mask |= info->pSubpasses[i].viewMask;
+		uint32_t ndeps;
+		struct pp_rp_dependency *deps = render_pass_dependencies(NULL, info, &ndeps);
 		render_pass_describe(dev, *out, info->attachmentCount, info->pAttachments,
-				     sizeof(VkAttachmentDescription2), true, info->subpassCount, view_mask);
+				     sizeof(VkAttachmentDescription2), true, info->subpassCount, view_mask, deps, ndeps);
 	}
 	return r;
 }

@@ -361,3 +361,139 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetEventStatus(VkDevice device, VkEvent event)
 			  (uint64_t)device);
 	return r;
 }
+
+/* ---- timeline semaphores ------------------------------------------------------------------- */
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateSemaphore(VkDevice device, const VkSemaphoreCreateInfo *info,
+						  const VkAllocationCallbacks *alloc, VkSemaphore *out)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	VkResult r = dev->vk.CreateSemaphore(device, info, alloc, out);
+	struct pp_diag_device *dd = r == VK_SUCCESS ? pp_vk_diag_device(dev) : NULL;
+	for (const VkBaseInStructure *s = dd ? info->pNext : NULL; s; s = s->pNext)
+		if (s->sType == VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO) {
+			const VkSemaphoreTypeCreateInfo *t = (const void *)s;
+			if (t->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE)
+				pp_diag_semaphore_create(dd, (uint64_t)*out, t->initialValue);
+			break;
+		}
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_DestroySemaphore(VkDevice device, VkSemaphore sem, const VkAllocationCallbacks *alloc)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	struct pp_diag_device *dd = sem ? pp_vk_diag_device(dev) : NULL;
+	if (dd)
+		pp_diag_semaphore_destroy(dd, (uint64_t)sem);
+	dev->vk.DestroySemaphore(device, sem, alloc);
+}
+
+/* After a successful submission: the timeline values it signals belong to it. */
+void pp_vk_diag_semaphores_submitted(struct pp_device *dev, uint32_t nsubmits, const VkSubmitInfo *submits,
+				     const VkSubmitInfo2 *submits2)
+{
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	for (uint32_t b = 0; dd && b < nsubmits; b++) {
+		if (submits2) {
+			for (uint32_t i = 0; i < submits2[b].signalSemaphoreInfoCount; i++)
+				pp_diag_semaphore_signal(dd, (uint64_t)submits2[b].pSignalSemaphoreInfos[i].semaphore,
+							 submits2[b].pSignalSemaphoreInfos[i].value, false);
+			continue;
+		}
+		const VkTimelineSemaphoreSubmitInfo *t = NULL;
+		for (const VkBaseInStructure *s = submits[b].pNext; s && !t; s = s->pNext)
+			if (s->sType == VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO)
+				t = (const void *)s;
+		for (uint32_t i = 0; t && t->pSignalSemaphoreValues && i < submits[b].signalSemaphoreCount &&
+				     i < t->signalSemaphoreValueCount; i++)
+			pp_diag_semaphore_signal(dd, (uint64_t)submits[b].pSignalSemaphores[i], t->pSignalSemaphoreValues[i],
+						 false);
+	}
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info, uint64_t timeout)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	if (!dd) {
+		struct blocking_span sp;
+		span_begin(&sp);
+		VkResult r = dev->vk.WaitSemaphores(device, info, timeout);
+		if (timeout)
+			span_end(dev, &sp, "vkWaitSemaphores");
+		after_wait(dev, r, "vkWaitSemaphores");
+		return r;
+	}
+	void *ra = __builtin_return_address(0);
+	uint32_t n = info->semaphoreCount;
+	bool any = (info->flags & VK_SEMAPHORE_WAIT_ANY_BIT) && n > 1;
+	/* Waiting for all: one value of the latest frame makes it a same-frame wait. Waiting for
+	 * any: only when every value is of the latest frame (an older one may end it first). */
+	uint32_t ncurrent = 0, first_current = 0;
+	uint64_t max_seq = 0, cur_seq = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t seq;
+		if (pp_diag_semaphore_check(dd, (uint64_t)info->pSemaphores[i], info->pValues[i], &seq) ==
+		    PP_WAIT_CURRENT_FRAME) {
+			if (!ncurrent++) {
+				first_current = i;
+				cur_seq = seq;
+			}
+		}
+		if (seq > max_seq)
+			max_seq = seq;
+	}
+	bool current = any ? ncurrent == n : ncurrent > 0;
+	uint64_t frame = pp_diag_frame(dd);
+	struct blocking_span sp;
+	span_begin(&sp);
+	VkResult r = dev->vk.WaitSemaphores(device, info, timeout);
+	uint64_t blocked_ns = timeout ? span_end(dev, &sp, "vkWaitSemaphores") : 0;
+	after_wait(dev, r, "vkWaitSemaphores");
+	if (r == VK_SUCCESS && !any)
+		for (uint32_t i = 0; i < n; i++)
+			pp_diag_semaphore_reached(dd, (uint64_t)info->pSemaphores[i], info->pValues[i]);
+	if (timeout == 0) {
+		/* A zero timeout is a status poll. */
+		for (uint32_t i = 0; r == VK_TIMEOUT && i < n; i++)
+			poll_note(dd, PP_OBJ_SEMAPHORE, (uint64_t)info->pSemaphores[i], "vkWaitSemaphores (timeout 0)", ra,
+				  (uint64_t)device);
+		return r;
+	}
+	if (current) {
+		char detail[160];
+		snprintf(detail, sizeof(detail), "(value %llu of semaphore 0x%llx, signalled by submission %llu, frame %llu)",
+			 (unsigned long long)info->pValues[first_current],
+			 (unsigned long long)info->pSemaphores[first_current], (unsigned long long)cur_seq,
+			 (unsigned long long)frame);
+		uint64_t key = blocking_report(dd, PP_DIAG_SEMAPHORE_WAIT, "vkWaitSemaphores", ra, detail, blocked_ns, true,
+					       PP_OBJ_SEMAPHORE, (uint64_t)info->pSemaphores[first_current],
+					       (uint64_t)device);
+		if (r == VK_SUCCESS && max_seq == pp_diag_last_seq(dd))
+			pp_vk_diag_waited(dev, key, frame);
+	}
+	return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_SignalSemaphore(VkDevice device, const VkSemaphoreSignalInfo *info)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	VkResult r = dev->vk.SignalSemaphore(device, info);
+	struct pp_diag_device *dd = r == VK_SUCCESS ? pp_vk_diag_device(dev) : NULL;
+	if (dd)
+		pp_diag_semaphore_signal(dd, (uint64_t)info->semaphore, info->value, true);
+	return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_GetSemaphoreCounterValue(VkDevice device, VkSemaphore sem, uint64_t *value)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	VkResult r = dev->vk.GetSemaphoreCounterValue(device, sem, value);
+	struct pp_diag_device *dd = r == VK_SUCCESS ? pp_vk_diag_device(dev) : NULL;
+	/* Below a value a submission signals: the GPU has not got there yet. */
+	if (dd && pp_diag_semaphore_reached(dd, (uint64_t)sem, *value))
+		poll_note(dd, PP_OBJ_SEMAPHORE, (uint64_t)sem, "vkGetSemaphoreCounterValue", __builtin_return_address(0),
+			  (uint64_t)device);
+	return r;
+}

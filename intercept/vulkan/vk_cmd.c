@@ -232,6 +232,7 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 	if (fb)
 		layers = fb->u.framebuffer.layers;
 	struct pp_object *rp = pp_object_lookup(dev, VK_OBJECT_TYPE_RENDER_PASS, (uint64_t)info->renderPass);
+	p->render_pass = (uint64_t)info->renderPass;
 	if (rp) {
 		c->multiview_mask = rp->u.render_pass.multiview_mask;
 		p->subpasses = rp->u.render_pass.subpasses;

@@ -132,7 +132,15 @@
 	X(vkResetFences, pp_ResetFences)                                                \
 	X(vkGetEventStatus, pp_GetEventStatus)                                          \
 	X(vkQueueWaitIdle, pp_QueueWaitIdle)                                            \
-	X(vkDeviceWaitIdle, pp_DeviceWaitIdle)
+	X(vkDeviceWaitIdle, pp_DeviceWaitIdle)                                          \
+	X(vkCreateSemaphore, pp_CreateSemaphore)                                        \
+	X(vkDestroySemaphore, pp_DestroySemaphore)                                      \
+	X(vkWaitSemaphores, pp_WaitSemaphores)                                          \
+	X(vkWaitSemaphoresKHR, pp_WaitSemaphores)                                       \
+	X(vkSignalSemaphore, pp_SignalSemaphore)                                        \
+	X(vkSignalSemaphoreKHR, pp_SignalSemaphore)                                     \
+	X(vkGetSemaphoreCounterValue, pp_GetSemaphoreCounterValue)                      \
+	X(vkGetSemaphoreCounterValueKHR, pp_GetSemaphoreCounterValue)
 
 /* Each hook has exactly the prototype of the Vulkan function it stands in for. */
 #define PP_VK_DECLARE_HOOK(vkname, fn) extern __typeof__(vkname) fn;

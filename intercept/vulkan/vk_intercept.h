@@ -56,6 +56,10 @@ struct pp_diag_device *pp_vk_diag_device(struct pp_device *dev);
  * device): GPU idle time is measured from the last pass end to the next submission's first
  * pass begin, and credited to the site. */
 void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame);
+/* After a successful vkQueueSubmit (submits) or vkQueueSubmit2 (submits2): the timeline
+ * semaphore values it signals belong to it (vk_blocking.c). */
+void pp_vk_diag_semaphores_submitted(struct pp_device *dev, uint32_t nsubmits, const VkSubmitInfo *submits,
+				     const VkSubmitInfo2 *submits2);
 
 /* Frees a command buffer's diagnostics state (vk_sync.c); called when it is destroyed. */
 void pp_vk_diag_cb_release(struct pp_device *dev, struct pp_command_buffer *c);

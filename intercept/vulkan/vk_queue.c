@@ -270,8 +270,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, 
 			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
 		}
 		pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE, label);
-		if (nsubmits)
+		if (nsubmits) {
 			pp_vk_diag_submitted(dev, q, total, s.handles, fence, label);
+			pp_vk_diag_semaphores_submitted(dev, nsubmits, submits, NULL);
+		}
 	}
 	scratch_put(dev, &s);
 	return r;
@@ -340,8 +342,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits,
 			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
 		}
 		pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE, label);
-		if (nsubmits)
+		if (nsubmits) {
 			pp_vk_diag_submitted(dev, q, total, s.handles, fence, label);
+			pp_vk_diag_semaphores_submitted(dev, nsubmits, NULL, submits);
+		}
 	}
 	scratch_put(dev, &s);
 	return r;

@@ -492,6 +492,8 @@ static void delta_add(struct cursor_work *acc, const struct cursor_work *now, co
 	acc->secondaries += now->secondaries - seen->secondaries;
 }
 
+static void subpass_deps_register(struct pp_device *dev, struct pp_vk_diag_cb *s, uint64_t render_pass);
+
 /* Reads what the recording did since the previous hook of this file and tells the rules:
  * anonymous work, and the bound resources the draws and dispatches used. */
 static void observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
@@ -516,6 +518,8 @@ static void observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 	for (uint32_t i = s->npasses_seen; i < r->npasses; i++) {
 		const struct pp_pass_rec *p = &r->passes[i];
 		work_of(&now, &p->work, p->secondaries);
+		if (p->kind == PP_PASS_RENDER && p->render_pass)
+			subpass_deps_register(c->device, s, p->render_pass);
 		if (p->kind == PP_PASS_RENDER) {
 			for (uint32_t a = 0; a < p->nattachments; a++) {
 				work |= p->attachments[a].depth_stencil ? PP_WORK_DEPTH_ATTACHMENT : PP_WORK_COLOR_ATTACHMENT;
@@ -703,6 +707,34 @@ static uint32_t access_of(VkAccessFlags2 a)
 	if (a & ~known)
 		s |= PP_ACCESS_OTHER_WRITE;
 	return s;
+}
+
+/* A render pass instance began: the dependencies of its render pass that the subpass rule
+ * flags go with the recording, counted at each of its submissions. */
+static void subpass_deps_register(struct pp_device *dev, struct pp_vk_diag_cb *s, uint64_t render_pass)
+{
+	struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_RENDER_PASS, render_pass);
+	if (!o || !o->u.render_pass.ndependencies)
+		return;
+	struct pp_diag_subpass_dep flagged[PP_RP_MAX_DEPENDENCIES];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < o->u.render_pass.ndependencies && n < PP_RP_MAX_DEPENDENCIES; i++) {
+		const struct pp_rp_dependency *v = &o->u.render_pass.dependencies[i];
+		const struct pp_diag_subpass_dep d = {
+			.index = v->index,
+			.src_subpass = v->src_subpass == VK_SUBPASS_EXTERNAL ? PP_DIAG_SUBPASS_EXTERNAL : v->src_subpass,
+			.dst_subpass = v->dst_subpass == VK_SUBPASS_EXTERNAL ? PP_DIAG_SUBPASS_EXTERNAL : v->dst_subpass,
+			.src_stages = stages_of(v->src_stages),
+			.dst_stages = stages_of(v->dst_stages),
+			.src_access = access_of(v->src_access),
+			.dst_access = access_of(v->dst_access),
+			.dst_reads_other_samples = v->dst_multisampled_input,
+		};
+		if (pp_diag_subpass_dep_not_by_region(&d))
+			flagged[n++] = d;
+	}
+	if (n)
+		pp_diag_rec_render_pass(s->rec, render_pass, o->name[0] ? o->name : NULL, n, flagged);
 }
 
 static bool format_is_depth(VkFormat f)
@@ -1827,6 +1859,8 @@ static VkObjectType object_type(enum pp_diag_object_kind k)
 	case PP_OBJ_FENCE: return VK_OBJECT_TYPE_FENCE;
 	case PP_OBJ_EVENT: return VK_OBJECT_TYPE_EVENT;
 	case PP_OBJ_DEVICE: return VK_OBJECT_TYPE_DEVICE;
+	case PP_OBJ_SEMAPHORE: return VK_OBJECT_TYPE_SEMAPHORE;
+	case PP_OBJ_RENDER_PASS: return VK_OBJECT_TYPE_RENDER_PASS;
 	default: return VK_OBJECT_TYPE_UNKNOWN;
 	}
 }

@@ -26,6 +26,10 @@
 #define SLOTS 2
 #define COST_ROUNDS 8
 
+#define ST(x) VK_PIPELINE_STAGE_##x##_BIT
+#define AC(x) VK_ACCESS_##x##_BIT
+#define LY(x) VK_IMAGE_LAYOUT_##x
+
 static const uint32_t fullscreen_vert[] =
 #include "fullscreen.vert.inc"
 	;
@@ -49,6 +53,9 @@ static const uint32_t storage_frag[] =
 	;
 static const uint32_t chain_comp[] =
 #include "chain.comp.inc"
+	;
+static const uint32_t input_frag[] =
+#include "input.frag.inc"
 	;
 
 static __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...)
@@ -121,6 +128,18 @@ struct app {
 	struct pipeline vertices;  /* pass B: positions from the vertex buffer v */
 	struct pipeline storage;   /* pass B: v read as a storage buffer in the fragment shader */
 	struct pipeline chain;     /* compute: samples a, writes v */
+
+	/* the subpass cases: subpass 0 writes in0, subpass 1 reads it as an input attachment and
+	 * writes b */
+	struct image in0;
+	VkRenderPass rp_sub;
+	VkFramebuffer fb_sub;
+	bool rp_sub_v2;
+	struct pipeline sub0, sub1;
+
+	/* the timeline semaphore cases: frame f signals timeline = f + 1 */
+	VkSemaphore timeline, host_timeline;
+	PFN_vkWaitSemaphores wait_semaphores;
 
 	uint32_t polls_max;
 	uint64_t app_barrier_ns, app_barrier_n;
@@ -285,7 +304,11 @@ static void device_create(struct app *a)
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
 		.pNext = &f13,
 		.hostQueryReset = VK_TRUE,
+		.timelineSemaphore = VK_TRUE,
 	};
+	/* One case reaches the timeline functions through their VK_KHR_timeline_semaphore names. */
+	const char *khr_timeline = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
+	bool use_khr = !strcmp(a->kase, "semaphore-this-frame2");
 	const float prio = 1.0f;
 	const VkDeviceQueueCreateInfo q = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -298,9 +321,24 @@ static void device_create(struct app *a)
 		.pNext = &f12,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &q,
+		.enabledExtensionCount = use_khr ? 1 : 0,
+		.ppEnabledExtensionNames = &khr_timeline,
 	};
 	VK_CHECK(vkCreateDevice(a->physical, &ci, NULL, &a->device));
 	vkGetDeviceQueue(a->device, a->family, 0, &a->queue);
+	a->wait_semaphores = (PFN_vkWaitSemaphores)vkGetDeviceProcAddr(a->device, use_khr ? "vkWaitSemaphoresKHR"
+												 : "vkWaitSemaphores");
+	if (!a->wait_semaphores)
+		die("vkWaitSemaphores%s missing", use_khr ? "KHR" : "");
+	if (!strncmp(a->kase, "semaphore-", 10)) {
+		VkSemaphoreTypeCreateInfo ti = {
+			.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+			.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+		};
+		const VkSemaphoreCreateInfo si = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti };
+		VK_CHECK(vkCreateSemaphore(a->device, &si, NULL, &a->timeline));
+		VK_CHECK(vkCreateSemaphore(a->device, &si, NULL, &a->host_timeline));
+	}
 	const VkCommandPoolCreateInfo pi = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
 		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
@@ -436,6 +474,119 @@ static VkFramebuffer framebuffer_create(struct app *a, VkRenderPass rp, VkImageV
 	return fb;
 }
 
+/* The two-subpass render pass of the subpass cases: subpass 0 writes in0, subpass 1 reads it
+ * as an input attachment and writes b; one dependency 0 -> 1 with the given destination stages
+ * and flags. Created with vkCreateRenderPass2 when v2. */
+static void subpass_render_pass_create(struct app *a, VkPipelineStageFlags dst, VkDependencyFlags flags, bool v2)
+{
+	const VkAttachmentStoreOp store[2] = { VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_STORE };
+	const VkImageLayout final[2] = { LY(SHADER_READ_ONLY_OPTIMAL), LY(COLOR_ATTACHMENT_OPTIMAL) };
+	a->rp_sub_v2 = v2;
+	if (!v2) {
+		VkAttachmentDescription att[2];
+		for (int i = 0; i < 2; i++)
+			att[i] = (VkAttachmentDescription){
+				.format = VK_FORMAT_R8G8B8A8_UNORM,
+				.samples = VK_SAMPLE_COUNT_1_BIT,
+				.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+				.storeOp = store[i],
+				.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+				.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+				.initialLayout = LY(COLOR_ATTACHMENT_OPTIMAL),
+				.finalLayout = final[i],
+			};
+		const VkAttachmentReference out0 = { 0, LY(COLOR_ATTACHMENT_OPTIMAL) };
+		const VkAttachmentReference in0 = { 0, LY(SHADER_READ_ONLY_OPTIMAL) };
+		const VkAttachmentReference out1 = { 1, LY(COLOR_ATTACHMENT_OPTIMAL) };
+		const VkSubpassDescription sub[2] = {
+			{ .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
+			  .pColorAttachments = &out0 },
+			{ .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .inputAttachmentCount = 1,
+			  .pInputAttachments = &in0, .colorAttachmentCount = 1, .pColorAttachments = &out1 },
+		};
+		const VkSubpassDependency dep = {
+			.srcSubpass = 0,
+			.dstSubpass = 1,
+			.srcStageMask = ST(COLOR_ATTACHMENT_OUTPUT),
+			.dstStageMask = dst,
+			.srcAccessMask = AC(COLOR_ATTACHMENT_WRITE),
+			.dstAccessMask = AC(INPUT_ATTACHMENT_READ),
+			.dependencyFlags = flags,
+		};
+		const VkRenderPassCreateInfo ci = {
+			.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+			.attachmentCount = 2,
+			.pAttachments = att,
+			.subpassCount = 2,
+			.pSubpasses = sub,
+			.dependencyCount = 1,
+			.pDependencies = &dep,
+		};
+		VK_CHECK(vkCreateRenderPass(a->device, &ci, NULL, &a->rp_sub));
+	} else {
+		VkAttachmentDescription2 att[2];
+		for (int i = 0; i < 2; i++)
+			att[i] = (VkAttachmentDescription2){
+				.sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2,
+				.format = VK_FORMAT_R8G8B8A8_UNORM,
+				.samples = VK_SAMPLE_COUNT_1_BIT,
+				.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+				.storeOp = store[i],
+				.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+				.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+				.initialLayout = LY(COLOR_ATTACHMENT_OPTIMAL),
+				.finalLayout = final[i],
+			};
+		const VkAttachmentReference2 out0 = { .sType = VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, .attachment = 0,
+						      .layout = LY(COLOR_ATTACHMENT_OPTIMAL),
+						      .aspectMask = VK_IMAGE_ASPECT_COLOR_BIT };
+		const VkAttachmentReference2 in0 = { .sType = VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, .attachment = 0,
+						     .layout = LY(SHADER_READ_ONLY_OPTIMAL),
+						     .aspectMask = VK_IMAGE_ASPECT_COLOR_BIT };
+		const VkAttachmentReference2 out1 = { .sType = VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, .attachment = 1,
+						      .layout = LY(COLOR_ATTACHMENT_OPTIMAL),
+						      .aspectMask = VK_IMAGE_ASPECT_COLOR_BIT };
+		const VkSubpassDescription2 sub[2] = {
+			{ .sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2, .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+			  .colorAttachmentCount = 1, .pColorAttachments = &out0 },
+			{ .sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2, .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+			  .inputAttachmentCount = 1, .pInputAttachments = &in0, .colorAttachmentCount = 1,
+			  .pColorAttachments = &out1 },
+		};
+		const VkSubpassDependency2 dep = {
+			.sType = VK_STRUCTURE_TYPE_SUBPASS_DEPENDENCY_2,
+			.srcSubpass = 0,
+			.dstSubpass = 1,
+			.srcStageMask = ST(COLOR_ATTACHMENT_OUTPUT),
+			.dstStageMask = dst,
+			.srcAccessMask = AC(COLOR_ATTACHMENT_WRITE),
+			.dstAccessMask = AC(INPUT_ATTACHMENT_READ),
+			.dependencyFlags = flags,
+		};
+		const VkRenderPassCreateInfo2 ci = {
+			.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2,
+			.attachmentCount = 2,
+			.pAttachments = att,
+			.subpassCount = 2,
+			.pSubpasses = sub,
+			.dependencyCount = 1,
+			.pDependencies = &dep,
+		};
+		VK_CHECK(vkCreateRenderPass2(a->device, &ci, NULL, &a->rp_sub));
+	}
+	const VkImageView views[2] = { a->in0.view, a->b.view };
+	const VkFramebufferCreateInfo fi = {
+		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+		.renderPass = a->rp_sub,
+		.attachmentCount = 2,
+		.pAttachments = views,
+		.width = SIZE,
+		.height = SIZE,
+		.layers = 1,
+	};
+	VK_CHECK(vkCreateFramebuffer(a->device, &fi, NULL, &a->fb_sub));
+}
+
 static VkShaderModule shader(struct app *a, const uint32_t *code, size_t size)
 {
 	const VkShaderModuleCreateInfo ci = {
@@ -485,8 +636,8 @@ static void layout_create(struct app *a, struct pipeline *p, uint32_t n, const s
 	VK_CHECK(vkAllocateDescriptorSets(a->device, &ai, &p->set));
 }
 
-static void graphics_create(struct app *a, struct pipeline *p, VkRenderPass rp, const uint32_t *vs, size_t vs_size,
-			    const uint32_t *fs, size_t fs_size, bool vertex_input)
+static void graphics_create_sub(struct app *a, struct pipeline *p, VkRenderPass rp, uint32_t subpass, const uint32_t *vs,
+				size_t vs_size, const uint32_t *fs, size_t fs_size, bool vertex_input)
 {
 	VkShaderModule v = shader(a, vs, vs_size), f = shader(a, fs, fs_size);
 	const VkPipelineShaderStageCreateInfo stages[2] = {
@@ -545,10 +696,17 @@ static void graphics_create(struct app *a, struct pipeline *p, VkRenderPass rp, 
 		.pColorBlendState = &cb,
 		.layout = p->layout,
 		.renderPass = rp,
+		.subpass = subpass,
 	};
 	VK_CHECK(vkCreateGraphicsPipelines(a->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipeline));
 	vkDestroyShaderModule(a->device, v, NULL);
 	vkDestroyShaderModule(a->device, f, NULL);
+}
+
+static void graphics_create(struct app *a, struct pipeline *p, VkRenderPass rp, const uint32_t *vs, size_t vs_size,
+			    const uint32_t *fs, size_t fs_size, bool vertex_input)
+{
+	graphics_create_sub(a, p, rp, 0, vs, vs_size, fs, fs_size, vertex_input);
 }
 
 static void write_image(struct app *a, VkDescriptorSet set, uint32_t binding)
@@ -606,14 +764,15 @@ static void resources_create(struct app *a)
 	memcpy(a->s.map, tri, sizeof(tri));
 	memcpy(a->v.map, tri, sizeof(tri));
 
-	const VkDescriptorPoolSize sizes[2] = {
+	const VkDescriptorPoolSize sizes[3] = {
 		{ VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 8 },
 		{ VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8 },
+		{ VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 2 },
 	};
 	const VkDescriptorPoolCreateInfo pi = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-		.maxSets = 8,
-		.poolSizeCount = 2,
+		.maxSets = 10,
+		.poolSizeCount = 3,
 		.pPoolSizes = sizes,
 	};
 	VK_CHECK(vkCreateDescriptorPool(a->device, &pi, NULL, &a->descriptor_pool));
@@ -654,6 +813,33 @@ static void resources_create(struct app *a)
 	};
 	VK_CHECK(vkCreateComputePipelines(a->device, VK_NULL_HANDLE, 1, &ci, NULL, &a->chain.pipeline));
 	vkDestroyShaderModule(a->device, cm, NULL);
+
+	/* The subpass cases: a dependency without BY_REGION (vkCreateRenderPass, and
+	 * vkCreateRenderPass2 for ...2), the same with BY_REGION, and one whose destination
+	 * includes VERTEX_SHADER (not framebuffer-local). */
+	bool sub_v1 = !strcmp(a->kase, "subpass-not-by-region"), sub_v2 = !strcmp(a->kase, "subpass-not-by-region2");
+	bool sub_region = !strcmp(a->kase, "subpass-by-region"), sub_vertex = !strcmp(a->kase, "subpass-vertex-stage");
+	if (sub_v1 || sub_v2 || sub_region || sub_vertex) {
+		image_create(a, &a->in0, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT);
+		subpass_render_pass_create(a, sub_vertex ? ST(VERTEX_SHADER) | ST(FRAGMENT_SHADER) : ST(FRAGMENT_SHADER),
+					   sub_region ? VK_DEPENDENCY_BY_REGION_BIT : 0, sub_v2);
+		layout_create(a, &a->sub0, 0, NULL, fs);
+		graphics_create_sub(a, &a->sub0, a->rp_sub, 0, fullscreen_vert, sizeof(fullscreen_vert), solid_frag,
+				    sizeof(solid_frag), false);
+		layout_create(a, &a->sub1, 1, &(struct binding_desc){ VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, fs }, 0);
+		graphics_create_sub(a, &a->sub1, a->rp_sub, 1, fullscreen_vert, sizeof(fullscreen_vert), input_frag,
+				    sizeof(input_frag), false);
+		const VkDescriptorImageInfo ii = { VK_NULL_HANDLE, a->in0.view, LY(SHADER_READ_ONLY_OPTIMAL) };
+		const VkWriteDescriptorSet w = {
+			.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+			.dstSet = a->sub1.set,
+			.dstBinding = 0,
+			.descriptorCount = 1,
+			.descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT,
+			.pImageInfo = &ii,
+		};
+		vkUpdateDescriptorSets(a->device, 1, &w, 0, NULL);
+	}
 }
 
 static void pipeline_destroy(struct app *a, struct pipeline *p)
@@ -678,7 +864,8 @@ static void image_destroy(struct app *a, struct image *i)
 
 static void teardown(struct app *a)
 {
-	struct pipeline *ps[] = { &a->solid, &a->sample, &a->sample_vs, &a->vertices, &a->storage, &a->chain };
+	struct pipeline *ps[] = { &a->solid, &a->sample, &a->sample_vs, &a->vertices, &a->storage, &a->chain,
+				  &a->sub0, &a->sub1 };
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
 		pipeline_destroy(a, ps[i]);
 	vkDestroyDescriptorPool(a->device, a->descriptor_pool, NULL);
@@ -689,9 +876,14 @@ static void teardown(struct app *a)
 	vkDestroyFramebuffer(a->device, a->fb_b, NULL);
 	vkDestroyRenderPass(a->device, a->rp_a, NULL);
 	vkDestroyRenderPass(a->device, a->rp_b, NULL);
+	vkDestroyFramebuffer(a->device, a->fb_sub, NULL);
+	vkDestroyRenderPass(a->device, a->rp_sub, NULL);
 	vkDestroySampler(a->device, a->sampler, NULL);
 	image_destroy(a, &a->a);
 	image_destroy(a, &a->b);
+	image_destroy(a, &a->in0);
+	vkDestroySemaphore(a->device, a->timeline, NULL);
+	vkDestroySemaphore(a->device, a->host_timeline, NULL);
 	vkDestroyQueryPool(a->device, a->queries, NULL);
 	vkDestroyQueryPool(a->device, a->cost_pool, NULL);
 	for (uint32_t i = 0; i < SLOTS; i++) {
@@ -713,9 +905,6 @@ static void teardown(struct app *a)
 
 /* ---- recording helpers ------------------------------------------------------------------- */
 
-#define ST(x) VK_PIPELINE_STAGE_##x##_BIT
-#define AC(x) VK_ACCESS_##x##_BIT
-#define LY(x) VK_IMAGE_LAYOUT_##x
 
 struct img_barrier {
 	VkImage image;
@@ -1063,6 +1252,50 @@ static void record_cost(struct app *a, VkCommandBuffer cmd, uint32_t slot)
 	}
 }
 
+/* Subpass 0 renders in0, subpass 1 reads it as an input attachment into b. The frame starts
+ * from UNDEFINED after last frame's subpass 1 (input read, and in0's store) and b's writes. */
+static void record_subpass(struct app *a, VkCommandBuffer cmd)
+{
+	const struct img_barrier start[2] = {
+		{ a->in0.image, ST(FRAGMENT_SHADER) | ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+		  ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE), LY(UNDEFINED), LY(COLOR_ATTACHMENT_OPTIMAL) },
+		{ a->b.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE), ST(COLOR_ATTACHMENT_OUTPUT),
+		  AC(COLOR_ATTACHMENT_WRITE), LY(UNDEFINED), LY(COLOR_ATTACHMENT_OPTIMAL) },
+	};
+	images_barrier(cmd, 2, start);
+	const VkClearValue clear[2] = { { .color = { { 0.1f, 0.2f, 0.3f, 1.0f } } },
+					{ .color = { { 0.0f, 0.0f, 0.0f, 1.0f } } } };
+	const VkRenderPassBeginInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+		.renderPass = a->rp_sub,
+		.framebuffer = a->fb_sub,
+		.renderArea = { { 0, 0 }, { SIZE, SIZE } },
+		.clearValueCount = 2,
+		.pClearValues = clear,
+	};
+	const VkSubpassBeginInfo sbi = { .sType = VK_STRUCTURE_TYPE_SUBPASS_BEGIN_INFO,
+					 .contents = VK_SUBPASS_CONTENTS_INLINE };
+	const VkSubpassEndInfo sei = { .sType = VK_STRUCTURE_TYPE_SUBPASS_END_INFO };
+	if (a->rp_sub_v2)
+		vkCmdBeginRenderPass2(cmd, &bi, &sbi);
+	else
+		vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->sub0.pipeline);
+	vkCmdPushConstants(cmd, a->sub0.layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &a->load);
+	vkCmdDraw(cmd, 3, 1, 0, 0);
+	if (a->rp_sub_v2)
+		vkCmdNextSubpass2(cmd, &sbi, &sei);
+	else
+		vkCmdNextSubpass(cmd, VK_SUBPASS_CONTENTS_INLINE);
+	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->sub1.pipeline);
+	vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->sub1.layout, 0, 1, &a->sub1.set, 0, NULL);
+	vkCmdDraw(cmd, 3, 1, 0, 0);
+	if (a->rp_sub_v2)
+		vkCmdEndRenderPass2(cmd, &sei);
+	else
+		vkCmdEndRenderPass(cmd);
+}
+
 static void record_baseline(struct app *a, VkCommandBuffer cmd)
 {
 	frame_start_images(a, cmd, ST(COLOR_ATTACHMENT_OUTPUT));
@@ -1123,6 +1356,8 @@ static void record(struct app *a, VkCommandBuffer cmd, uint32_t slot, uint32_t f
 		record_stress(a, cmd);
 	else if (is(a, "cost"))
 		record_cost(a, cmd, slot);
+	else if (a->rp_sub)
+		record_subpass(a, cmd);
 	else {
 		bool queries = is(a, "query-wait-this-frame") || is(a, "query-poll-two-back");
 		if (queries) {
@@ -1140,7 +1375,9 @@ static const char *const cases[] = {
 	"copy-vertex-narrow", "read-to-read", "read-to-read2", "duplicate", "duplicate-draw", "frag-compute-vertex",
 	"frag-compute-fragment", "set-event-wait", "set-event-work-wait", "waitidle-every-frame", "waitidle-shutdown",
 	"fence-this-frame", "query-wait-this-frame", "query-poll-two-back", "poll-fence", "stress", "cost",
-	"devicewaitidle-every-frame", "src-too-late", "rerecord-plain", NULL,
+	"devicewaitidle-every-frame", "src-too-late", "rerecord-plain", "semaphore-this-frame", "semaphore-this-frame2",
+	"semaphore-two-back", "semaphore-poll", "semaphore-poll-wait0", "subpass-not-by-region", "subpass-not-by-region2",
+	"subpass-by-region", "subpass-vertex-stage", NULL,
 };
 
 /* ---- the frame loop --------------------------------------------------------------------- */
@@ -1149,6 +1386,20 @@ static void frame(struct app *a, uint32_t f)
 {
 	uint32_t slot = f % SLOTS;
 	VkCommandBuffer cmd = a->cbs[slot];
+	if (f >= SLOTS && is(a, "semaphore-two-back")) {
+		/* The value frame f - 2 signalled (the well-behaved wait), and a value the host
+		 * signals itself (not from a submission). */
+		uint64_t old = f - 1, host = f + 1;
+		VkSemaphoreWaitInfo wi = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
+					   .pSemaphores = &a->timeline, .pValues = &old };
+		VK_CHECK(a->wait_semaphores(a->device, &wi, UINT64_MAX));
+		const VkSemaphoreSignalInfo si = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+						   .semaphore = a->host_timeline, .value = host };
+		VK_CHECK(vkSignalSemaphore(a->device, &si));
+		wi.pSemaphores = &a->host_timeline;
+		wi.pValues = &host;
+		VK_CHECK(a->wait_semaphores(a->device, &wi, UINT64_MAX));
+	}
 	if (f >= SLOTS) {
 		/* Frames in flight: the fence from two frames back (the well-behaved wait). */
 		VK_CHECK(vkWaitForFences(a->device, 1, &a->fences[slot], VK_TRUE, UINT64_MAX));
@@ -1184,8 +1435,31 @@ static void frame(struct app *a, uint32_t f)
 		.pCommandBuffers = &cmd,
 	};
 	uint64_t s0 = now_ns();
-	VK_CHECK(vkQueueSubmit(a->queue, 1, &si, a->fences[slot]));
+	const uint64_t value = f + 1;
+	if (is(a, "semaphore-this-frame2")) {
+		const VkCommandBufferSubmitInfo ci = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+						       .commandBuffer = cmd };
+		const VkSemaphoreSubmitInfo sig = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+						    .semaphore = a->timeline, .value = value,
+						    .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT };
+		const VkSubmitInfo2 s2 = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1,
+					   .pCommandBufferInfos = &ci, .signalSemaphoreInfoCount = 1,
+					   .pSignalSemaphoreInfos = &sig };
+		VK_CHECK(vkQueueSubmit2(a->queue, 1, &s2, a->fences[slot]));
+	} else if (a->timeline) {
+		const VkTimelineSemaphoreSubmitInfo ti = { .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+							   .signalSemaphoreValueCount = 1, .pSignalSemaphoreValues = &value };
+		VkSubmitInfo ts = si;
+		ts.pNext = &ti;
+		ts.signalSemaphoreCount = 1;
+		ts.pSignalSemaphores = &a->timeline;
+		VK_CHECK(vkQueueSubmit(a->queue, 1, &ts, a->fences[slot]));
+	} else {
+		VK_CHECK(vkQueueSubmit(a->queue, 1, &si, a->fences[slot]));
+	}
 	a->submit_ns_total += now_ns() - s0;
+	const VkSemaphoreWaitInfo wait_this = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
+						.pSemaphores = &a->timeline, .pValues = &value };
 
 	if (is(a, "waitidle-every-frame")) {
 		VK_CHECK(vkQueueWaitIdle(a->queue));
@@ -1197,6 +1471,24 @@ static void frame(struct app *a, uint32_t f)
 		uint64_t ts[2];
 		VK_CHECK(vkGetQueryPoolResults(a->device, a->queries, slot * 2, 2, sizeof(ts), ts, 8,
 					       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+	} else if (is(a, "semaphore-this-frame") || is(a, "semaphore-this-frame2")) {
+		VK_CHECK(a->wait_semaphores(a->device, &wait_this, UINT64_MAX));
+	} else if (is(a, "semaphore-poll")) {
+		uint32_t polls = 0;
+		uint64_t v = 0;
+		VK_CHECK(vkGetSemaphoreCounterValue(a->device, a->timeline, &v));
+		for (; v < value; polls++)
+			VK_CHECK(vkGetSemaphoreCounterValue(a->device, a->timeline, &v));
+		if (polls > a->polls_max)
+			a->polls_max = polls;
+	} else if (is(a, "semaphore-poll-wait0")) {
+		uint32_t polls = 0;
+		VkResult r;
+		while ((r = a->wait_semaphores(a->device, &wait_this, 0)) == VK_TIMEOUT)
+			polls++;
+		VK_CHECK(r);
+		if (polls > a->polls_max)
+			a->polls_max = polls;
 	} else if (is(a, "poll-fence")) {
 		uint32_t polls = 0;
 		while (vkGetFenceStatus(a->device, a->fences[slot]) == VK_NOT_READY)
@@ -1272,7 +1564,7 @@ int main(int argc, char **argv)
 		       g_seen[i].first);
 	if (a.report_callback)
 		printf("report-callbacks %u\n", g_report_callbacks);
-	if (is(&a, "poll-fence"))
+	if (is(&a, "poll-fence") || is(&a, "semaphore-poll") || is(&a, "semaphore-poll-wait0"))
 		printf("polls-max %u\n", a.polls_max);
 	printf("frame-ms %.3f\n", (double)(t1 - t0) / 1e6 / a.frames);
 	printf("record-us %.1f\n", (double)a.record_ns_total / 1e3 / a.frames);

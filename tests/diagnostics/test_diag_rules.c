@@ -269,6 +269,148 @@ static void test_blocking(void)
 	pp_diag_device_destroy(d);
 }
 
+/* Timeline semaphores: which submission a wait waits for, host signals, eviction, polls. */
+static void test_semaphores(void)
+{
+	pp_diag_sites_clear();
+	struct pp_diag_device *d = device();
+	uint64_t seq;
+	CHECK(pp_diag_semaphore_create(d, 0x5e, 0));
+	CHECK(pp_diag_semaphore_create(d, 0x40, 10));
+	CHECK(pp_diag_semaphore_check(d, 0x77, 1, &seq) == PP_WAIT_UNKNOWN); /* not a timeline semaphore */
+	CHECK(pp_diag_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_UNKNOWN); /* nothing signals 1 yet */
+	CHECK(pp_diag_semaphore_check(d, 0x40, 10, &seq) == PP_WAIT_FINE);   /* the initial value */
+	pp_diag_submit(d, 1, 0, NULL, NULL);
+	pp_diag_semaphore_signal(d, 0x5e, 1, false);
+	pp_diag_semaphore_signal(d, 0x77, 1, false); /* untracked: ignored */
+	pp_diag_submit_done(d, 0xf1, false);
+	CHECK(pp_diag_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_CURRENT_FRAME);
+	CHECK(seq == pp_diag_last_seq(d));
+	uint64_t first = seq;
+	CHECK(pp_diag_semaphore_check(d, 0x77, 1, &seq) == PP_WAIT_UNKNOWN);
+	/* a host signal is not from a submission */
+	pp_diag_semaphore_signal(d, 0x40, 11, true);
+	CHECK(pp_diag_semaphore_check(d, 0x40, 11, &seq) == PP_WAIT_FINE);
+	/* a counter read below a submitted value: the GPU is not there yet */
+	CHECK(pp_diag_semaphore_reached(d, 0x5e, 0));
+	/* two frames later the value of frame 0 is old; once reached, complete */
+	for (int f = 0; f < 2; f++) {
+		pp_diag_submit(d, 1, 0, NULL, NULL);
+		pp_diag_semaphore_signal(d, 0x5e, 2 + (uint64_t)f, false);
+		pp_diag_submit_done(d, 0xa0 + f, false);
+	}
+	CHECK(pp_diag_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_NOT_COMPLETE && seq == first);
+	CHECK(pp_diag_semaphore_check(d, 0x5e, 3, &seq) == PP_WAIT_CURRENT_FRAME);
+	/* waiting for 2 waits for the signal of 2, not of 3 */
+	CHECK(pp_diag_semaphore_check(d, 0x5e, 2, &seq) == PP_WAIT_NOT_COMPLETE);
+	CHECK(pp_diag_semaphore_reached(d, 0x5e, 1)); /* 2 and 3 still pending */
+	CHECK(pp_diag_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_FINE);
+	CHECK(pp_diag_fence_check(d, 0xf1, &seq) == PP_WAIT_FINE); /* its submission completed */
+	CHECK(!pp_diag_semaphore_reached(d, 0x5e, 3));
+	CHECK(pp_diag_semaphore_check(d, 0x5e, 3, &seq) == PP_WAIT_FINE);
+	/* older than the signals remembered: old, not judged against a newer signal */
+	for (uint64_t v = 10; v < 10 + 2 * PP_DIAG_SEMAPHORE_SIGNALS; v++) {
+		pp_diag_submit(d, 1, 0, NULL, NULL);
+		pp_diag_semaphore_signal(d, 0x5e, v, false);
+		pp_diag_submit_done(d, 0xb0, false);
+	}
+	CHECK(pp_diag_semaphore_check(d, 0x5e, 11, &seq) == PP_WAIT_FINE);
+	CHECK(pp_diag_semaphore_check(d, 0x5e, 10 + 2 * PP_DIAG_SEMAPHORE_SIGNALS - 1, &seq) == PP_WAIT_CURRENT_FRAME);
+	/* bounded: a destroyed semaphore frees its slot */
+	pp_diag_semaphore_destroy(d, 0x40);
+	CHECK(pp_diag_semaphore_check(d, 0x40, 11, &seq) == PP_WAIT_UNKNOWN);
+	uint32_t created = 0;
+	for (uint64_t h = 0x1000; h < 0x1000 + PP_DIAG_MAX_SEMAPHORES + 4; h++)
+		created += pp_diag_semaphore_create(d, h, 0);
+	CHECK(created == PP_DIAG_MAX_SEMAPHORES - 1); /* 0x5e holds one slot */
+	pp_diag_semaphore_destroy(d, 0x1000);
+	CHECK(pp_diag_semaphore_create(d, 0x40, 0));
+	/* the finding: steady state like fences */
+	struct pp_diag_blocking b = { .rule = PP_DIAG_SEMAPHORE_WAIT, .site_key = 7, .site = "here", .cpu_ns = 500,
+				      .steady_state = true };
+	CHECK(pp_diag_blocking_report(d, &b) == 0);
+	pp_diag_submit(d, 1, 0, NULL, NULL);
+	pp_diag_submit_done(d, 0xc0, false);
+	CHECK(pp_diag_blocking_report(d, &b) != 0);
+	CHECK(fired("PASSPROBE-Blocking-SemaphoreWaitSameFrame") == 2);
+	CHECK(!pp_diag_rule_is_barrier(PP_DIAG_SEMAPHORE_WAIT));
+	pp_diag_device_destroy(d);
+}
+
+/* Subpass dependencies: framebuffer-local in all but name, and the controls. */
+static void test_subpass(void)
+{
+	const struct pp_diag_subpass_dep dep = {
+		.index = 1, .src_subpass = 0, .dst_subpass = 1, .src_stages = PP_STAGE_COLOR_OUTPUT,
+		.dst_stages = PP_STAGE_FRAGMENT_SHADER, .src_access = PP_ACCESS_COLOR_WRITE,
+		.dst_access = PP_ACCESS_INPUT_ATTACHMENT_READ,
+	};
+	CHECK(pp_diag_subpass_dep_not_by_region(&dep));
+	struct pp_diag_subpass_dep x = dep;
+	x.by_region = true;
+	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	x = dep;
+	x.src_subpass = PP_DIAG_SUBPASS_EXTERNAL;
+	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	x = dep;
+	x.dst_subpass = PP_DIAG_SUBPASS_EXTERNAL;
+	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	x = dep;
+	x.dst_stages |= PP_STAGE_VERTEX_SHADER;
+	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	x = dep;
+	x.src_stages = PP_STAGE_ALL_GRAPHICS;
+	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	x = dep;
+	x.dst_access |= PP_ACCESS_SHADER_READ; /* may sample other pixels */
+	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	x = dep;
+	x.dst_reads_other_samples = true;
+	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	x = dep;
+	x.dst_subpass = 0; /* a self-dependency */
+	x.src_stages = PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS;
+	x.src_access = PP_ACCESS_DEPTH_WRITE;
+	x.dst_access = 0;
+	CHECK(pp_diag_subpass_dep_not_by_region(&x));
+	CHECK(pp_diag_rule_is_barrier(PP_DIAG_SUBPASS_NOT_BY_REGION));
+
+	/* counted once per render pass instance per submission; the site is the render pass and
+	 * the dependency, whatever command buffer begins it */
+	const char *id = "PASSPROBE-Barrier-SubpassDependencyNotByRegion";
+	pp_diag_sites_clear();
+	struct pp_diag_device *d = device();
+	struct pp_diag_rec *r = pp_diag_rec_create(), *r2 = pp_diag_rec_create();
+	pp_diag_rec_render_pass(r, 0x99, "gbuffer", 1, &dep);
+	pp_diag_rec_render_pass(r, 0x99, "gbuffer", 1, &dep);
+	pp_diag_rec_render_pass(r, 0x98, NULL, 1, &dep);
+	pp_diag_rec_render_pass(r2, 0x99, "gbuffer", 1, &dep);
+	submit(d, r, 1);
+	CHECK(fired(id) == 3);
+	submit(d, r, 1);  /* re-submitted: counted again */
+	submit(d, r2, 2); /* another command buffer, same render pass */
+	CHECK(fired(id) == 7);
+	size_t n = pp_diag_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
+	CHECK(n == 2);
+	const struct pp_diagnostic *s = find(id);
+	CHECK(s && strstr(s->site, "pDependencies[1] (subpass 0 -> 1)") && strstr(s->suggestion, "BY_REGION"));
+	CHECK(s && !s->cost_valid && s->cost_unavailable);
+	struct pp_diag_message m[4];
+	CHECK(pp_diag_messages_take(d, m, 4) == 2);
+	CHECK(m[0].nobjects == 2 && m[0].objects[1].kind == PP_OBJ_RENDER_PASS);
+	/* bounded per recording */
+	pp_diag_rec_reset(r);
+	for (uint32_t i = 0; i < PP_DIAG_REC_MAX_SUBPASS_DEPS + 10; i++)
+		pp_diag_rec_render_pass(r, 0x1000 + i, NULL, 1, &dep);
+	pp_diag_sites_clear();
+	submit(d, r, 1);
+	CHECK(fired(id) == PP_DIAG_REC_MAX_SUBPASS_DEPS);
+	pp_diag_rec_destroy(r);
+	pp_diag_rec_destroy(r2);
+	pp_diag_device_destroy(d);
+	pp_diag_sites_clear();
+}
+
 /* Bounded: more sites than the table holds are counted as other. */
 static void test_bound(void)
 {
@@ -296,6 +438,8 @@ int main(void)
 	test_redundant();
 	test_chain();
 	test_blocking();
+	test_semaphores();
+	test_subpass();
 	test_bound();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
