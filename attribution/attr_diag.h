@@ -136,6 +136,7 @@ struct pp_diag_barrier {
 	const char *site;  /* where it is, for people: copied */
 	uint32_t ts_before, ts_after; /* barrier_cost timestamp slots, or PP_DIAG_NO_SLOT */
 	bool in_render_pass;
+	bool sync2;        /* every barrier struct has its own stages (vkCmdPipelineBarrier2) */
 };
 #define PP_DIAG_NO_SLOT UINT32_MAX
 
@@ -197,6 +198,8 @@ enum pp_diag_rule {
 	PP_DIAG_QUEUE_WAIT_IDLE,
 	PP_DIAG_DEVICE_WAIT_IDLE,
 	PP_DIAG_POLLING,
+	PP_DIAG_UNUSED,
+	PP_DIAG_MERGEABLE,
 	PP_DIAG_RULE_COUNT
 };
 /* "PASSPROBE-Barrier-FullPipelineDrain", ... */
@@ -241,9 +244,12 @@ struct pp_diag_config {
 struct pp_diag_device *pp_diag_device_create(const struct pp_diag_config *cfg);
 void pp_diag_device_destroy(struct pp_diag_device *d);
 
-/* Submission of one batch (one VkSubmitInfo): closes the recordings not yet closed, counts
+/* One submit call (every batch of it, in order): closes the recordings not yet closed, counts
  * their findings, assigns a sequence number (returned) and remembers which queries the
- * recordings write. cb_handles[i] names recs[i] (NULL recs are skipped). */
+ * recordings write. cb_handles[i] names recs[i]; a NULL rec is a command buffer passprobe
+ * did not follow (it may use anything). A barrier's windows still open at the end of its
+ * recording are followed into the later recordings of the call (their uses before their own
+ * barrier on the resource, their anonymous work), once per distinct set of neighbours. */
 uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
 			const uint64_t *cb_handles);
 /* After a submit call: the fence it signals (0: none) belongs to its last batch; applies

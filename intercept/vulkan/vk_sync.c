@@ -847,6 +847,7 @@ static void barrier_record(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 		.ts_before = ts_before,
 		.ts_after = ts_after,
 		.in_render_pass = c->in_render_pass,
+		.sync2 = api[strlen(api) - 1] == '2', /* vkCmdPipelineBarrier2, vkCmdWaitEvents2 */
 	};
 	pp_diag_rec_barrier(c->device->diag->dd, s->rec, &b);
 	if (ev != ev_stack)
