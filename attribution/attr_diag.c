@@ -1630,9 +1630,9 @@ static void barrier_texts(const struct rec_barrier *b, enum pp_diag_rule rule, s
 			 "into could (%s -> %s, dstAccessMask %s). It makes later work wait for nothing here.",
 			 b->api, res, src, dst, da);
 		snprintf(out->suggestion, sizeof(out->suggestion),
-			 "%s %s; if a later submission uses it, record the barrier there, right before that use (a "
-			 "pipeline barrier's first scope reaches every earlier submission of the queue).",
-			 b->sub_unused_all ? "Remove the barrier" : "Remove the barrier of", b->sub_unused_all ? "" : res);
+			 "Remove the barrier%s%s; if a later submission uses it, record the barrier there, right before "
+			 "that use (a pipeline barrier's first scope reaches every earlier submission of the queue).",
+			 b->sub_unused_all ? "" : " of ", b->sub_unused_all ? "" : res);
 		break;
 	case PP_DIAG_MERGEABLE: {
 		char ps[160], pd[160], us[160], ud[160];

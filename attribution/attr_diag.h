@@ -8,7 +8,9 @@
  * name). A barrier is judged lazily, when the window of commands it orders has been seen:
  * when a later barrier covers the same resource again, or when the recording is closed at
  * its first submission. Findings stay with the recording and are counted again every time
- * it is submitted.
+ * it is submitted. Windows still open at the end of a recording are judged again per
+ * submission, followed into the later command buffers of the submit call (a small summary
+ * per recording: uses before its first barrier on each resource, open windows).
  *
  * Blocking waits. Submissions get a sequence number and a frame index (mirroring the frame
  * delimiter of attr_device.c); fences and queries remember the submission that last
