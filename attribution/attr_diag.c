@@ -1863,7 +1863,9 @@ static void rec_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, ui
 		b->sub_fired = (b->fired & ~(1u << PP_DIAG_DST_TOO_EARLY)) | dst_judge(b, consumers, unproven, &sug);
 		b->sub_dst_suggested = sug;
 		b->sub_unproven = unproven;
-		if (b->sub_unused && !b->acquire && !(pp_stage_expand(b->dst_raw, true) & PP_STAGE_HOST)) {
+		/* Inside a render pass the attachments begun before it are its users. */
+		if (b->sub_unused && !b->acquire && !b->in_render_pass &&
+		    !(pp_stage_expand(b->dst_raw, true) & PP_STAGE_HOST)) {
 			b->sub_fired |= 1u << PP_DIAG_UNUSED;
 			b->sub_unused_all = nunused == b->n;
 		} else {

@@ -1216,6 +1216,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDescriptorSetLayout(VkDevice device, con
 	l->handle = (uint64_t)*out;
 	l->b = b;
 	l->nbindings = info->bindingCount;
+	/* Bindless: sets of such a layout may be written after they are bound, up to the submit,
+	 * so what they held at the draw says nothing. */
+	if (info->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT)
+		l->partial = true;
 	for (uint32_t i = 0; i < info->bindingCount; i++) {
 		const VkDescriptorSetLayoutBinding *s = &info->pBindings[i];
 		b[i].binding = s->binding;
