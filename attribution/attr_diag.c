@@ -21,6 +21,9 @@
 #define REC_MAX_QUERIES 1024u
 #define REC_MAX_EVENTS 64u
 #define REC_MAX_COMPUTE_WRITES 1024u
+#define REC_MAX_TAILS 4096u        /* windows open at the end of a recording that are followed on */
+#define REC_MAX_FIRST_USES 4096u   /* resources a recording's summary describes */
+#define MERGE_MAX_PAIRS 1024u      /* resource comparisons for two back-to-back barrier calls */
 #define DEV_MAX_FENCES 4096u
 #define DEV_MAX_POOLS 256u
 #define DEV_MAX_POOL_QUERIES 65536u
@@ -165,6 +168,8 @@ static const char *const rule_ids[PP_DIAG_RULE_COUNT] = {
 	[PP_DIAG_POLLING] = "PASSPROBE-Blocking-PollingLoop",
 	[PP_DIAG_SEMAPHORE_WAIT] = "PASSPROBE-Blocking-SemaphoreWaitSameFrame",
 	[PP_DIAG_SUBPASS_NOT_BY_REGION] = "PASSPROBE-Barrier-SubpassDependencyNotByRegion",
+	[PP_DIAG_UNUSED] = "PASSPROBE-Barrier-Unused",
+	[PP_DIAG_MERGEABLE] = "PASSPROBE-Barrier-Mergeable",
 };
 
 const char *pp_diag_rule_id(enum pp_diag_rule rule)
@@ -174,7 +179,8 @@ const char *pp_diag_rule_id(enum pp_diag_rule rule)
 
 bool pp_diag_rule_is_barrier(enum pp_diag_rule rule)
 {
-	return rule <= PP_DIAG_SET_EVENT_WAIT || rule == PP_DIAG_SUBPASS_NOT_BY_REGION;
+	return rule <= PP_DIAG_SET_EVENT_WAIT || rule == PP_DIAG_SUBPASS_NOT_BY_REGION || rule == PP_DIAG_UNUSED ||
+	       rule == PP_DIAG_MERGEABLE;
 }
 
 /* ---- the site table (process-wide) ---------------------------------------------------------- */
@@ -397,6 +403,8 @@ struct rec_entry {
 	bool open;
 	uint32_t consumers;    /* at close */
 	const char *unproven;  /* at close: why the consumers are not complete */
+	bool tail;             /* still open at the end of the recording */
+	bool queue_transfer;
 };
 
 struct rec_barrier {
@@ -421,6 +429,42 @@ struct rec_barrier {
 	const char *consumers_unproven;
 	uint32_t dst_suggested;
 	bool evaluated;
+	bool drain, sync2, by_region, events;
+	/* Windows open at the end of the recording: judged again per submission, with the
+	 * consumers in the later command buffers (the sub_* fields: the latest submission). */
+	bool tail;
+	uint32_t closed_consumers;      /* of its windows closed inside the recording */
+	const char *closed_unproven;
+	uint32_t sub_fired;
+	uint32_t sub_dst_suggested;
+	const char *sub_unproven;
+	uint64_t sub_unused;            /* PP_DIAG_UNUSED: a resource nothing later uses */
+	enum pp_diag_res_kind sub_unused_kind;
+	bool sub_unused_all;            /* ... and so are all the others it covers */
+	/* PP_DIAG_MERGEABLE: the call right before it, and how the two become one */
+	uint32_t merge_src, merge_dst;
+	const char *merge_api;
+	enum { MERGE_SYNC1_EXACT = 1, MERGE_AS_SYNC2, MERGE_SYNC2 } merge;
+};
+
+/* A window still open at the end of its recording. */
+struct rec_tail {
+	uint64_t handle;
+	enum pp_diag_res_kind kind;
+	enum pp_diag_layout new_layout;
+	uint32_t format_bucket;
+	uint32_t barrier;      /* index into barriers */
+	uint32_t consumers;    /* in its own recording */
+	const char *unproven;  /* in its own recording (secondaries), or NULL */
+	uint32_t work;         /* PP_WORK_* after it in its own recording */
+	bool unused_candidate; /* buffer or image, no layout transition, no queue transfer */
+};
+
+/* What a recording does with a resource before its first barrier on it. */
+struct rec_first_use {
+	uint64_t key;          /* res_key(); 0: empty slot */
+	uint32_t uses;         /* precise use stages */
+	uint64_t barrier_tick; /* its first barrier on it; UINT64_MAX: none */
 };
 
 struct compute_write {
@@ -456,10 +500,30 @@ struct pp_diag_rec {
 	uint64_t unknown_stage_tick[NSTAGES];
 	uint64_t use_stage_tick[NSTAGES];
 	uint64_t format_tick[32];      /* attachments of these format buckets began */
+	/* the first time of each of the above: what a window carried in from an earlier
+	 * command buffer of the submission sees before this recording's own barriers */
+	uint64_t first_work_tick[PP_WORK_BITS];
+	uint64_t first_draw_stage_tick[NSTAGES];
+	uint64_t first_unknown_stage_tick[NSTAGES];
+	uint64_t first_use_stage_tick[NSTAGES];
+	uint64_t first_format_tick[32];
+	uint64_t first_global_tick;    /* its first global barrier; UINT64_MAX: none */
 	uint64_t last_work_tick;
+	uint64_t last_cmd_tick;        /* any command passprobe sees (work, event, query) */
 	uint64_t last_barrier_tick;
 	uint64_t last_barrier_hash;
 	bool have_barrier;
+	uint64_t gen;                  /* unique per recording (process-wide) */
+
+	/* summary kept after closing, for the submissions it is part of */
+	struct rec_tail *tails;
+	uint32_t ntails;
+	bool tails_overflow;
+	struct rec_first_use *first_uses; /* open addressing, power-of-two capacity */
+	uint32_t first_uses_cap;
+	bool first_uses_overflow;
+	uint64_t sub_sig;              /* the neighbours the sub_* verdicts were made with */
+	bool sub_valid;
 
 	struct rec_barrier *barriers;
 	uint32_t nbarriers, cap_barriers;
@@ -482,11 +546,20 @@ struct pp_diag_rec {
 	uint32_t nsubpasses, cap_subpasses;
 };
 
+static uint64_t rec_gen_next(void)
+{
+	static uint64_t g_gen;
+	return __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELAXED);
+}
+
 struct pp_diag_rec *pp_diag_rec_create(void)
 {
 	struct pp_diag_rec *r = calloc(1, sizeof(*r));
-	if (r)
+	if (r) {
 		r->global_open = NO_INDEX;
+		r->first_global_tick = UINT64_MAX;
+		r->gen = rec_gen_next();
+	}
 	return r;
 }
 
@@ -502,6 +575,8 @@ void pp_diag_rec_destroy(struct pp_diag_rec *r)
 	free(r->queries);
 	free(r->events);
 	free(r->subpasses);
+	free(r->tails);
+	free(r->first_uses);
 	free(r);
 }
 
@@ -514,8 +589,21 @@ void pp_diag_rec_reset(struct pp_diag_rec *r)
 	memset(r->unknown_stage_tick, 0, sizeof(r->unknown_stage_tick));
 	memset(r->use_stage_tick, 0, sizeof(r->use_stage_tick));
 	memset(r->format_tick, 0, sizeof(r->format_tick));
-	r->last_work_tick = r->last_barrier_tick = r->last_barrier_hash = 0;
+	memset(r->first_work_tick, 0, sizeof(r->first_work_tick));
+	memset(r->first_draw_stage_tick, 0, sizeof(r->first_draw_stage_tick));
+	memset(r->first_unknown_stage_tick, 0, sizeof(r->first_unknown_stage_tick));
+	memset(r->first_use_stage_tick, 0, sizeof(r->first_use_stage_tick));
+	memset(r->first_format_tick, 0, sizeof(r->first_format_tick));
+	r->first_global_tick = UINT64_MAX;
+	r->last_work_tick = r->last_cmd_tick = r->last_barrier_tick = r->last_barrier_hash = 0;
 	r->have_barrier = false;
+	r->gen = rec_gen_next();
+	free(r->tails);
+	free(r->first_uses);
+	r->tails = NULL;
+	r->first_uses = NULL;
+	r->ntails = r->first_uses_cap = 0;
+	r->tails_overflow = r->first_uses_overflow = r->sub_valid = false;
 	r->nbarriers = r->nentries = 0;
 	r->global_open = NO_INDEX;
 	if (r->map)
@@ -620,17 +708,52 @@ static uint32_t ticks_since(const uint64_t *ticks, uint32_t n, uint64_t since)
 	return out;
 }
 
-/* Stages of the anonymous work in a window that may have touched this entry's resource. */
-static uint32_t anon_consumers(const struct pp_diag_rec *r, const struct rec_entry *e, const char **unproven)
+/* The anonymous work a window saw: PP_WORK_* bits, the stages of draws, of precise uses (of
+ * any resource) and of descriptors with unknown contents, the attachment format buckets. */
+struct work_view {
+	uint32_t work, draw_stages, use_stages, unknown_stages, formats;
+};
+
+/* In a recording, after a window opened. */
+static void view_since(const struct pp_diag_rec *r, uint64_t opened, struct work_view *v)
 {
-	uint32_t work = ticks_since(r->work_tick, PP_WORK_BITS, e->opened);
+	v->work = ticks_since(r->work_tick, PP_WORK_BITS, opened);
+	v->draw_stages = ticks_since(r->draw_stage_tick, NSTAGES, opened);
+	v->use_stages = ticks_since(r->use_stage_tick, NSTAGES, opened);
+	v->unknown_stages = ticks_since(r->unknown_stage_tick, NSTAGES, opened);
+	v->formats = ticks_since(r->format_tick, 32, opened);
+}
+
+static uint32_t ticks_before(const uint64_t *ticks, uint32_t n, uint64_t until)
+{
+	uint32_t out = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (ticks[i] && ticks[i] < until)
+			out |= 1u << i;
+	return out;
+}
+
+/* In a later recording of the submission, before `until` (its own barrier on the resource). */
+static void view_before(const struct pp_diag_rec *r, uint64_t until, struct work_view *v)
+{
+	v->work = ticks_before(r->first_work_tick, PP_WORK_BITS, until);
+	v->draw_stages = ticks_before(r->first_draw_stage_tick, NSTAGES, until);
+	v->use_stages = ticks_before(r->first_use_stage_tick, NSTAGES, until);
+	v->unknown_stages = ticks_before(r->first_unknown_stage_tick, NSTAGES, until);
+	v->formats = ticks_before(r->first_format_tick, 32, until);
+}
+
+/* Stages of the anonymous work that may have touched a resource (kind, the layout a barrier
+ * left it in, its format bucket). */
+static uint32_t anon_consumers(const struct work_view *v, enum pp_diag_res_kind kind, enum pp_diag_layout l,
+			       uint32_t format_bucket, const char **unproven)
+{
+	uint32_t work = v->work;
 	uint32_t c = 0;
 	if (work & PP_WORK_UNKNOWN)
 		*unproven = "secondary command buffers executed after it may use anything";
-	if (e->kind == PP_RES_GLOBAL) {
-		c |= ticks_since(r->draw_stage_tick, NSTAGES, e->opened);
-		c |= ticks_since(r->use_stage_tick, NSTAGES, e->opened);
-		c |= ticks_since(r->unknown_stage_tick, NSTAGES, e->opened);
+	if (kind == PP_RES_GLOBAL) {
+		c |= v->draw_stages | v->use_stages | v->unknown_stages;
 		if (work & PP_WORK_TRANSFER)
 			c |= PP_STAGE_TRANSFER;
 		if (work & PP_WORK_DISPATCH)
@@ -643,24 +766,17 @@ static uint32_t anon_consumers(const struct pp_diag_rec *r, const struct rec_ent
 			c |= PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS;
 		return c;
 	}
-	uint32_t unknown = (work & PP_WORK_UNKNOWN_DESCRIPTORS) ? ticks_since(r->unknown_stage_tick, NSTAGES, e->opened) : 0;
-	if (e->kind == PP_RES_BUFFER) {
+	uint32_t unknown = (work & PP_WORK_UNKNOWN_DESCRIPTORS) ? v->unknown_stages : 0;
+	if (kind == PP_RES_BUFFER) {
 		if (work & PP_WORK_TRANSFER)
 			c |= PP_STAGE_TRANSFER;
 		if (work & PP_WORK_INDIRECT)
 			c |= PP_STAGE_DRAW_INDIRECT;
 		return c | unknown;
 	}
-	enum pp_diag_layout l = e->new_layout;
 	bool general = l == PP_LAYOUT_GENERAL || l == PP_LAYOUT_OTHER;
 	/* An attachment of its format must have begun for the image to be one. */
-	bool format_seen = true;
-	if (e->format_bucket) {
-		format_seen = false;
-		for (uint32_t i = 0; i < 32 && !format_seen; i++)
-			format_seen = (e->format_bucket & (1u << i)) && r->format_tick[i] > e->opened;
-	}
-	if (!format_seen)
+	if (format_bucket && !(format_bucket & v->formats))
 		work &= ~(uint32_t)(PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT);
 	if ((work & PP_WORK_TRANSFER) && (general || l == PP_LAYOUT_TRANSFER_SRC || l == PP_LAYOUT_TRANSFER_DST))
 		c |= PP_STAGE_TRANSFER;
@@ -674,18 +790,29 @@ static uint32_t anon_consumers(const struct pp_diag_rec *r, const struct rec_ent
 	return c;
 }
 
+#define UNPROVEN_NO_USER "nothing after it in this submission uses what it covers (the user may be in a later submission)"
+
+/* The consumers a window saw in its own recording; no default reason when there are none. */
+static uint32_t entry_consumers(const struct pp_diag_rec *r, const struct rec_entry *e, const char **unproven)
+{
+	struct work_view v;
+	view_since(r, e->opened, &v);
+	*unproven = NULL;
+	uint32_t c = e->uses | anon_consumers(&v, e->kind, e->new_layout, e->format_bucket, unproven);
+	if (e->dst_access & (PP_ACCESS_HOST_READ | PP_ACCESS_HOST_WRITE))
+		c |= PP_STAGE_HOST;
+	return c;
+}
+
 static void entry_close(struct pp_diag_rec *r, struct rec_entry *e)
 {
 	if (!e->open)
 		return;
 	e->open = false;
-	const char *unproven = NULL;
-	uint32_t c = e->uses | anon_consumers(r, e, &unproven);
-	if (e->dst_access & (PP_ACCESS_HOST_READ | PP_ACCESS_HOST_WRITE))
-		c |= PP_STAGE_HOST;
+	const char *unproven;
+	uint32_t c = entry_consumers(r, e, &unproven);
 	if (!c && !unproven)
-		unproven = "nothing after it in this command buffer uses what it covers (the user may be in a later "
-			   "command buffer)";
+		unproven = e->tail ? UNPROVEN_NO_USER : "nothing uses what it covers before the next barrier on it";
 	e->consumers = c;
 	e->unproven = unproven;
 }
@@ -764,6 +891,21 @@ static bool dst_too_early(uint32_t dst_raw, uint32_t dst, uint32_t consumers)
 	return stage_order(lowest_bit(dst_g)) < stage_order(lowest_bit(consumers));
 }
 
+/* The verdicts that depend on a barrier's consumers: the suggested destination, and whether
+ * it starts too early. Returns the findings (bits per enum pp_diag_rule). */
+static uint32_t dst_judge(const struct rec_barrier *b, uint32_t consumers, const char *unproven,
+			  uint32_t *dst_suggested)
+{
+	uint32_t sug = consumers;
+	if (access_specific(b->dst_access) && (sug & pp_access_stages(b->dst_access)))
+		sug &= pp_access_stages(b->dst_access) | PP_STAGE_HOST;
+	*dst_suggested = unproven ? 0 : sug;
+	if (b->acquire || b->drain || unproven)
+		return 0;
+	return dst_too_early(b->dst_raw, pp_stage_expand(b->dst_raw, true), *dst_suggested)
+		       ? 1u << PP_DIAG_DST_TOO_EARLY : 0;
+}
+
 static void barrier_evaluate(struct pp_diag_rec *r, struct rec_barrier *b)
 {
 	if (b->evaluated)
@@ -776,6 +918,13 @@ static void barrier_evaluate(struct pp_diag_rec *r, struct rec_barrier *b)
 		consumers |= e->consumers;
 		if (e->unproven && !unproven)
 			unproven = e->unproven;
+		if (e->tail) {
+			b->tail = true;
+			continue;
+		}
+		b->closed_consumers |= e->consumers;
+		if (e->unproven && !b->closed_unproven)
+			b->closed_unproven = e->unproven;
 	}
 	if (!b->n) {
 		/* An execution-only barrier: its window is the whole rest of the recording, judged
@@ -783,28 +932,20 @@ static void barrier_evaluate(struct pp_diag_rec *r, struct rec_barrier *b)
 		unproven = "no resources";
 	}
 	const char *pwhy;
-	uint32_t src = pp_stage_expand(b->src_raw, false), dst = pp_stage_expand(b->dst_raw, true);
+	uint32_t src = pp_stage_expand(b->src_raw, false);
 	uint32_t producers = barrier_producers(r, b, &pwhy) & src;
 	b->producers = pwhy ? 0 : producers;
 	b->producers_partial = pwhy ? producers : 0;
 	b->producers_unproven = pwhy;
 	b->consumers = unproven ? 0 : consumers;
 	b->consumers_unproven = unproven;
-	uint32_t dst_sug = consumers;
-	if (access_specific(b->dst_access) && (dst_sug & pp_access_stages(b->dst_access)))
-		dst_sug &= pp_access_stages(b->dst_access) | PP_STAGE_HOST;
-	b->dst_suggested = unproven ? 0 : dst_sug;
+	b->fired |= dst_judge(b, consumers, unproven, &b->dst_suggested);
 	if (b->acquire)
 		return;
-
-	bool drain = (b->src_raw & (PP_STAGE_BOTTOM | PP_STAGE_ALL_COMMANDS | PP_STAGE_ALL_GRAPHICS)) &&
-		     (b->dst_raw & (PP_STAGE_TOP | PP_STAGE_ALL_COMMANDS | PP_STAGE_ALL_GRAPHICS));
-	if (drain) {
+	if (b->drain) {
 		finding(b, PP_DIAG_FULL_DRAIN);
 		return;
 	}
-	if (!unproven && dst_too_early(b->dst_raw, dst, b->dst_suggested))
-		finding(b, PP_DIAG_DST_TOO_EARLY);
 	if ((b->src_raw & (PP_STAGE_BOTTOM | PP_STAGE_ALL_COMMANDS | PP_STAGE_ALL_GRAPHICS)) && b->producers &&
 	    (b->producers & PP_STAGE_WORK) != (src & PP_STAGE_WORK))
 		finding(b, PP_DIAG_SRC_TOO_LATE);
@@ -824,6 +965,17 @@ static void advance(struct pp_diag_rec *r)
 	r->tick++;
 }
 
+/* Sets the ticks of the bits, and their first ticks when not set yet. */
+static void ticks_mark(uint64_t *last, uint64_t *first, uint32_t bits, uint32_t n, uint64_t tick)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (bits & (1u << i)) {
+			last[i] = tick;
+			if (!first[i])
+				first[i] = tick;
+		}
+}
+
 uint32_t pp_diag_format_bucket(const char *name)
 {
 	uint32_t h = 2166136261u;
@@ -840,18 +992,11 @@ void pp_diag_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t draw_stages
 	advance(r);
 	if ((work & (PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT)) && !attachment_formats)
 		attachment_formats = UINT32_MAX;
-	for (uint32_t i = 0; i < 32; i++)
-		if (attachment_formats & (1u << i))
-			r->format_tick[i] = r->tick;
-	for (uint32_t i = 0; i < PP_WORK_BITS; i++)
-		if (work & (1u << i))
-			r->work_tick[i] = r->tick;
-	for (uint32_t i = 0; i < NSTAGES; i++) {
-		if (draw_stages & (1u << i))
-			r->draw_stage_tick[i] = r->tick;
-		if (unknown_stages & (1u << i))
-			r->unknown_stage_tick[i] = r->tick;
-	}
+	ticks_mark(r->format_tick, r->first_format_tick, attachment_formats, 32, r->tick);
+	ticks_mark(r->work_tick, r->first_work_tick, work, PP_WORK_BITS, r->tick);
+	ticks_mark(r->draw_stage_tick, r->first_draw_stage_tick, draw_stages, NSTAGES, r->tick);
+	ticks_mark(r->unknown_stage_tick, r->first_unknown_stage_tick, unknown_stages, NSTAGES, r->tick);
+	r->last_cmd_tick = r->tick;
 	if (work & (PP_WORK_TRANSFER | PP_WORK_DRAW | PP_WORK_DISPATCH | PP_WORK_COLOR_ATTACHMENT |
 		    PP_WORK_DEPTH_ATTACHMENT | PP_WORK_UNKNOWN))
 		r->last_work_tick = r->tick;
@@ -862,9 +1007,8 @@ void pp_diag_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t
 	if (!r || r->closed || !handle)
 		return;
 	advance(r);
-	for (uint32_t i = 0; i < NSTAGES; i++)
-		if (stages & (1u << i))
-			r->use_stage_tick[i] = r->tick;
+	ticks_mark(r->use_stage_tick, r->first_use_stage_tick, stages, NSTAGES, r->tick);
+	r->last_cmd_tick = r->tick;
 	uint32_t *slot = map_slot(r, res_key(kind, handle), true);
 	if (!slot) {
 		r->incomplete = true;
@@ -893,6 +1037,7 @@ void pp_diag_rec_event_set(struct pp_diag_rec *r, uint64_t event)
 	if (!r || r->closed)
 		return;
 	advance(r);
+	r->last_cmd_tick = r->tick;
 	for (uint32_t i = 0; i < r->nevents; i++)
 		if (r->events[i].event == event) {
 			r->events[i].tick = r->tick;
@@ -906,6 +1051,8 @@ void pp_diag_rec_queries(struct pp_diag_rec *r, uint64_t pool, uint32_t first, u
 {
 	if (!r || r->closed || !count)
 		return;
+	advance(r);
+	r->last_cmd_tick = r->tick; /* a timestamp between two barriers measures something */
 	struct query_write *last = r->nqueries ? &r->queries[r->nqueries - 1] : NULL;
 	if (last && last->pool == pool && last->first + last->count == first) {
 		last->count += count;
@@ -977,6 +1124,58 @@ static bool read_only(uint32_t a)
 	return a && !(a & PP_ACCESS_WRITES);
 }
 
+static bool stages_within(uint32_t a, uint32_t b)
+{
+	return !(a & ~b);
+}
+
+/* Two pipeline barrier calls with no command between them (b right after prev): one call
+ * would do unless merging changes what they order. They must cover different resources (two
+ * barriers of one image in one call have no order between them) and agree on dependency flags;
+ * neither is the acquire pattern or inside a render pass. A single call has no order between
+ * its own barriers, so when prev's second scope meets b's first scope (an execution dependency
+ * chain: b's later stages wait for prev's earlier ones) only a vkCmdPipelineBarrier whose
+ * masks are the unions keeps that; vkCmdPipelineBarrier2 with each barrier's own stages keeps
+ * exactly the rest. */
+static void merge_check(struct pp_diag_rec *r, struct rec_barrier *prev, struct rec_barrier *b,
+			const struct pp_diag_barrier *in)
+{
+	/* a barrier to remove (reads after reads, a duplicate) is not one to merge */
+	const uint32_t removable = 1u << PP_DIAG_READ_TO_READ | 1u << PP_DIAG_DUPLICATE;
+	if (prev->events || b->events || prev->acquire || b->acquire || prev->in_render_pass || b->in_render_pass ||
+	    prev->by_region != b->by_region || ((prev->fired | b->fired) & removable))
+		return;
+	if ((uint64_t)prev->n * in->nres > MERGE_MAX_PAIRS)
+		return;
+	for (uint32_t i = prev->first; i < prev->first + prev->n; i++) {
+		const struct rec_entry *e = &r->entries[i];
+		for (uint32_t k = 0; e->kind != PP_RES_GLOBAL && k < in->nres; k++)
+			if (in->res[k].kind == e->kind && in->res[k].handle == e->handle)
+				return;
+	}
+	uint32_t s1 = pp_stage_expand(prev->src_raw, false), d1 = pp_stage_expand(prev->dst_raw, true);
+	uint32_t s2 = pp_stage_expand(b->src_raw, false), d2 = pp_stage_expand(b->dst_raw, true);
+	bool chain = (d1 & s2) != 0;
+	if (!prev->sync2 && !b->sync2) {
+		/* One call with the unions orders s1|s2 -> d1|d2: exactly the two calls when
+		 * s1 -> d2 and s2 -> d1 were ordered already (directly, or s1 -> d2 through the chain). */
+		bool s1_d2 = stages_within(s1, s2) || stages_within(d2, d1) || chain;
+		bool s2_d1 = stages_within(s2, s1) || stages_within(d1, d2);
+		if (s1_d2 && s2_d1)
+			b->merge = MERGE_SYNC1_EXACT;
+		else if (!chain)
+			b->merge = MERGE_AS_SYNC2;
+	} else if (!chain) {
+		b->merge = MERGE_SYNC2;
+	}
+	if (!b->merge)
+		return;
+	b->merge_src = prev->src_raw;
+	b->merge_dst = prev->dst_raw;
+	b->merge_api = prev->api;
+	finding(b, PP_DIAG_MERGEABLE);
+}
+
 uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, const struct pp_diag_barrier *in)
 {
 	(void)d;
@@ -1002,6 +1201,11 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 	b->ts_after = in->ts_after;
 	b->first = r->nentries;
 	b->example_kind = PP_RES_GLOBAL;
+	b->sync2 = in->sync2;
+	b->by_region = in->by_region;
+	b->events = in->nevents > 0;
+	b->drain = (in->src_stages & (PP_STAGE_BOTTOM | PP_STAGE_ALL_COMMANDS | PP_STAGE_ALL_GRAPHICS)) &&
+		   (in->dst_stages & (PP_STAGE_TOP | PP_STAGE_ALL_COMMANDS | PP_STAGE_ALL_GRAPHICS));
 
 	/* Immediate rules: they need no knowledge of what follows. */
 	bool work_since = r->last_work_tick > r->last_barrier_tick;
@@ -1025,6 +1229,8 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 	b->acquire = acquire;
 	if (r2r)
 		finding(b, PP_DIAG_READ_TO_READ);
+	if (bi > 0 && r->last_cmd_tick < r->barriers[bi - 1].tick && r->last_barrier_hash != b->hash)
+		merge_check(r, &r->barriers[bi - 1], b, in);
 	for (uint32_t i = 0; i < in->nevents; i++)
 		for (uint32_t k = 0; k < r->nevents; k++)
 			if (r->events[k].event == in->events[i] && r->last_work_tick < r->events[k].tick)
@@ -1058,6 +1264,8 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 			global = entry_new(r);
 			if (!global)
 				break;
+			if (prev == NO_INDEX)
+				r->first_global_tick = r->tick;
 			global->kind = PP_RES_GLOBAL;
 			global->barrier = bi;
 			global->prev = prev;
@@ -1096,6 +1304,7 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 		n->barrier = bi;
 		n->src_access = e->src_access;
 		n->dst_access = e->dst_access;
+		n->queue_transfer = e->queue_transfer;
 		n->prev = prev;
 		*slot = (uint32_t)(n - r->entries) + 1;
 		if (!b->example) {
@@ -1109,30 +1318,108 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 }
 
 /* Closes every open window: the recording is complete. */
+static struct rec_first_use *first_use_slot(const struct pp_diag_rec *r, uint64_t key)
+{
+	if (!r->first_uses_cap)
+		return NULL;
+	key |= 1; /* 0 marks an empty slot */
+	for (uint32_t j = (uint32_t)(key & (r->first_uses_cap - 1));; j = (j + 1) & (r->first_uses_cap - 1))
+		if (!r->first_uses[j].key || r->first_uses[j].key == key)
+			return &r->first_uses[j];
+}
+
+/* The summary later recordings' carried windows are judged against: per resource, its precise
+ * uses before this recording's first barrier on it, and when that barrier comes. */
+static void first_uses_build(struct pp_diag_rec *r)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < r->nentries; i++)
+		n += r->entries[i].prev == NO_INDEX && r->entries[i].kind != PP_RES_GLOBAL;
+	if (n > REC_MAX_FIRST_USES) {
+		r->first_uses_overflow = true;
+		return;
+	}
+	uint32_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	if (!n)
+		return;
+	if (!(r->first_uses = calloc(cap, sizeof(*r->first_uses)))) {
+		r->first_uses_overflow = true;
+		return;
+	}
+	r->first_uses_cap = cap;
+	for (uint32_t i = 0; i < r->nentries; i++) {
+		const struct rec_entry *e = &r->entries[i];
+		if (e->kind == PP_RES_GLOBAL)
+			continue;
+		const struct rec_entry *first = e->prev == NO_INDEX ? e : &r->entries[e->prev];
+		if (first->prev != NO_INDEX || (first != e && first->barrier != NO_INDEX))
+			continue;
+		struct rec_first_use *f = first_use_slot(r, res_key(e->kind, e->handle));
+		if (!f->key) {
+			f->key = res_key(e->kind, e->handle) | 1;
+			f->barrier_tick = UINT64_MAX;
+		}
+		if (e == first && e->barrier == NO_INDEX)
+			f->uses = e->uses;
+		else
+			f->barrier_tick = e->opened; /* the barrier that closed the uses, or the first window */
+	}
+}
+
+/* Closes every open window: the recording is complete. Windows still open are kept (tails)
+ * to be followed into the later command buffers of each submission. */
 static void rec_close(struct pp_diag_rec *r)
 {
 	if (r->closed)
 		return;
 	advance(r);
+	uint32_t ntails = 0;
+	for (uint32_t i = 0; i < r->nentries; i++)
+		ntails += r->entries[i].open && r->entries[i].barrier != NO_INDEX;
+	if (ntails > REC_MAX_TAILS || (ntails && !(r->tails = calloc(ntails, sizeof(*r->tails)))))
+		r->tails_overflow = true; /* judged on this recording alone */
 	for (uint32_t i = 0; i < r->nentries; i++) {
 		struct rec_entry *e = &r->entries[i];
-		if (e->open) {
-			entry_close(r, e);
-			barrier_entry_closed(r, e->barrier);
+		if (!e->open)
+			continue;
+		e->tail = e->barrier != NO_INDEX;
+		if (e->tail && r->tails) {
+			struct rec_tail *t = &r->tails[r->ntails++];
+			struct work_view v;
+			view_since(r, e->opened, &v);
+			*t = (struct rec_tail){
+				.handle = e->handle, .kind = e->kind, .new_layout = e->new_layout,
+				.format_bucket = e->format_bucket, .barrier = e->barrier, .work = v.work,
+				.unused_candidate = e->kind != PP_RES_GLOBAL && !e->queue_transfer &&
+						    (e->kind != PP_RES_IMAGE || e->old_layout == e->new_layout),
+			};
+			t->consumers = entry_consumers(r, e, &t->unproven);
 		}
+		entry_close(r, e);
+		barrier_entry_closed(r, e->barrier);
 	}
 	for (uint32_t i = 0; i < r->nbarriers; i++)
 		barrier_evaluate(r, &r->barriers[i]);
+	first_uses_build(r);
 	r->closed = true;
 }
 
-/* A closed recording keeps only what re-submissions need: its barriers with findings. */
+/* A closed recording keeps only what re-submissions need: its barriers with findings, those
+ * with windows open at its end, and the summary of what it uses. */
 static void rec_compact(struct pp_diag_rec *r)
 {
 	uint32_t n = 0;
-	for (uint32_t i = 0; i < r->nbarriers; i++)
-		if (r->barriers[i].fired)
-			r->barriers[n++] = r->barriers[i];
+	for (uint32_t i = 0, t = 0; i < r->nbarriers; i++) {
+		if (!r->barriers[i].fired && !r->barriers[i].tail)
+			continue;
+		/* tails are in barrier order */
+		for (; t < r->ntails && r->tails[t].barrier <= i; t++)
+			if (r->tails[t].barrier == i)
+				r->tails[t].barrier = n;
+		r->barriers[n++] = r->barriers[i];
+	}
 	r->nbarriers = n;
 	if (!n) {
 		free(r->barriers);
@@ -1405,6 +1692,45 @@ static void barrier_texts(const struct rec_barrier *b, enum pp_diag_rule rule, s
 		snprintf(out->suggestion, sizeof(out->suggestion),
 			 "Record independent work between vkCmdSetEvent and the wait, or use vkCmdPipelineBarrier.");
 		break;
+	case PP_DIAG_UNUSED:
+		snprintf(out->message, sizeof(out->message),
+			 "%s covers %s, which nothing after it uses: no later command of this command buffer or of the "
+			 "later command buffers of this submission reads or writes it, and no work passprobe cannot see "
+			 "into could (%s -> %s, dstAccessMask %s). It makes later work wait for nothing here.",
+			 b->api, res, src, dst, da);
+		snprintf(out->suggestion, sizeof(out->suggestion),
+			 "Remove the barrier%s%s; if a later submission uses it, record the barrier there, right before "
+			 "that use (a pipeline barrier's first scope reaches every earlier submission of the queue).",
+			 b->sub_unused_all ? "" : " of ", b->sub_unused_all ? "" : res);
+		break;
+	case PP_DIAG_MERGEABLE: {
+		char ps[160], pd[160], us[160], ud[160];
+		pp_stage_names(b->merge_src, ps, sizeof(ps));
+		pp_stage_names(b->merge_dst, pd, sizeof(pd));
+		pp_stage_names(b->merge_src | b->src_raw, us, sizeof(us));
+		pp_stage_names(b->merge_dst | b->dst_raw, ud, sizeof(ud));
+		snprintf(out->message, sizeof(out->message),
+			 "%s comes right after %s with no command in between (%s -> %s, then %s -> %s): each call is a "
+			 "synchronization point of its own for the driver (a wait and cache maintenance each) where one "
+			 "call would do.",
+			 b->api, b->merge_api ? b->merge_api : "another barrier", ps, pd, src, dst);
+		if (b->merge == MERGE_SYNC1_EXACT)
+			snprintf(out->suggestion, sizeof(out->suggestion),
+				 "Merge them into one vkCmdPipelineBarrier with srcStageMask = %s, dstStageMask = %s and "
+				 "the barriers of both: it orders exactly what the two calls order.",
+				 us, ud);
+		else if (b->merge == MERGE_AS_SYNC2)
+			snprintf(out->suggestion, sizeof(out->suggestion),
+				 "Merge them into one vkCmdPipelineBarrier2 in which each barrier keeps its own stages (one "
+				 "vkCmdPipelineBarrier would need srcStageMask = %s -> dstStageMask = %s, a wider dependency "
+				 "than the two calls).",
+				 us, ud);
+		else
+			snprintf(out->suggestion, sizeof(out->suggestion),
+				 "Merge them into one vkCmdPipelineBarrier2 with the barriers of both, each keeping its own "
+				 "stages: the same dependencies, one synchronization point.");
+		break;
+	}
 	default:
 		break;
 	}
@@ -1496,10 +1822,10 @@ uint32_t pp_diag_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_
 	uint32_t n = 0;
 	for (uint32_t bi = 0; bi < r->nbarriers; bi++) {
 		const struct rec_barrier *b = &r->barriers[bi];
-		if (!b->fired || b->ts_before == PP_DIAG_NO_SLOT || b->ts_after == PP_DIAG_NO_SLOT)
+		if (!b->sub_fired || b->ts_before == PP_DIAG_NO_SLOT || b->ts_after == PP_DIAG_NO_SLOT)
 			continue;
-		for (uint32_t rule = 0; rule <= PP_DIAG_SET_EVENT_WAIT && n < max; rule++)
-			if (b->fired & (1u << rule))
+		for (uint32_t rule = 0; rule < PP_DIAG_RULE_COUNT && n < max; rule++)
+			if (b->sub_fired & (1u << rule))
 				out[n++] = (struct pp_diag_cost_probe){ barrier_site_key(d, rule, cb, b->index), b->ts_before,
 									b->ts_after };
 	}
@@ -1510,19 +1836,130 @@ uint32_t pp_diag_rec_fired(const struct pp_diag_rec *r, uint32_t *out, uint32_t 
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; r->closed && i < r->nbarriers && n < max; i++)
-		if (r->barriers[i].fired)
+		if (r->barriers[i].fired | r->barriers[i].sub_fired)
 			out[n++] = r->barriers[i].index;
 	return n;
 }
 
-/* Counts the findings of one submitted recording. Caller holds d->lock. */
+/* Follows a window open at the end of recs[i] into recs[i+1..n-1], adding what it finds there
+ * to *consumers / *unproven / *work (PP_WORK_*). Returns whether it stays open to the end of
+ * the submission (no later barrier on its resource). */
+static bool tail_follow(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i, const struct rec_tail *t,
+			uint32_t *consumers, const char **unproven, uint32_t *work)
+{
+	for (uint32_t j = i + 1; j < n; j++) {
+		const struct pp_diag_rec *q = recs[j];
+		const char *why = !q ? "a later command buffer of the submission is not followed (it may use anything)"
+			: q->incomplete ? "a later command buffer of the submission was too large to follow"
+			: NULL;
+		uint64_t until = UINT64_MAX;
+		uint32_t uses = 0;
+		if (!why && t->kind == PP_RES_GLOBAL) {
+			until = q->first_global_tick;
+		} else if (!why) {
+			const struct rec_first_use *f = first_use_slot(q, res_key(t->kind, t->handle));
+			if (f && f->key) {
+				uses = f->uses;
+				until = f->barrier_tick;
+			} else if (q->first_uses_overflow) {
+				why = "a later command buffer of the submission uses too many resources to follow";
+			}
+		}
+		if (why) {
+			if (!*unproven)
+				*unproven = why;
+			return true;
+		}
+		struct work_view v;
+		view_before(q, until, &v);
+		*consumers |= uses | anon_consumers(&v, t->kind, t->new_layout, t->format_bucket, &why);
+		if (why && !*unproven)
+			*unproven = why;
+		*work |= v.work;
+		if (until != UINT64_MAX)
+			return false;
+	}
+	return true;
+}
+
+static uint64_t neighbours_sig(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i)
+{
+	uint64_t h = mix64(n - i, 0x5eed);
+	for (uint32_t j = i + 1; j < n; j++)
+		h = mix64(h, recs[j] ? recs[j]->gen : 0);
+	return h;
+}
+
+/* The verdicts of recs[i]'s barriers in this submission (sub_*): the windows open at the end
+ * of its recording followed into the later command buffers. Made once per distinct sequence of
+ * later recordings; a recording submitted the same way every frame is judged once. */
+static void rec_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i)
+{
+	struct pp_diag_rec *r = recs[i];
+	uint64_t sig = neighbours_sig(recs, n, i);
+	if (r->sub_valid && r->sub_sig == sig)
+		return;
+	r->sub_valid = true;
+	r->sub_sig = sig;
+	for (uint32_t bi = 0, t = 0; bi < r->nbarriers; bi++) {
+		struct rec_barrier *b = &r->barriers[bi];
+		b->sub_fired = b->fired;
+		b->sub_dst_suggested = b->dst_suggested;
+		b->sub_unproven = b->consumers_unproven;
+		b->sub_unused = 0;
+		if (!b->tail || r->tails_overflow)
+			continue;
+		uint32_t consumers = b->closed_consumers, nunused = 0;
+		const char *unproven = b->closed_unproven;
+		for (; t < r->ntails && r->tails[t].barrier == bi; t++) {
+			const struct rec_tail *tl = &r->tails[t];
+			uint32_t c = tl->consumers, work = tl->work;
+			const char *why = tl->unproven;
+			bool open = tail_follow(recs, n, i, tl, &c, &why, &work);
+			/* Shaders may reach any buffer through its device address. */
+			bool maybe_addressed = tl->kind == PP_RES_BUFFER && (work & (PP_WORK_DRAW | PP_WORK_DISPATCH));
+			if (!c && !why && open && tl->unused_candidate && !maybe_addressed && nunused++ == 0) {
+				b->sub_unused = tl->handle;
+				b->sub_unused_kind = tl->kind;
+			}
+			if (!c && !why)
+				why = open ? UNPROVEN_NO_USER : "nothing uses what it covers before the next barrier on it";
+			consumers |= c;
+			if (why && !unproven)
+				unproven = why;
+		}
+		uint32_t sug;
+		b->sub_fired = (b->fired & ~(1u << PP_DIAG_DST_TOO_EARLY)) | dst_judge(b, consumers, unproven, &sug);
+		b->sub_dst_suggested = sug;
+		b->sub_unproven = unproven;
+		/* Inside a render pass the attachments begun before it are its users. */
+		if (b->sub_unused && !b->acquire && !b->in_render_pass &&
+		    !(pp_stage_expand(b->dst_raw, true) & PP_STAGE_HOST)) {
+			b->sub_fired |= 1u << PP_DIAG_UNUSED;
+			b->sub_unused_all = nunused == b->n;
+		} else {
+			b->sub_unused = 0;
+		}
+	}
+}
+
+/* Counts the findings of one submitted recording (after rec_judge_submission). Caller holds
+ * d->lock. */
 static void rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame)
 {
 	for (uint32_t bi = 0; bi < r->nbarriers; bi++) {
-		struct rec_barrier *b = &r->barriers[bi];
-		for (uint32_t rule = 0; b->fired && rule <= PP_DIAG_SET_EVENT_WAIT; rule++) {
-			if (!(b->fired & (1u << rule)))
+		const struct rec_barrier *rb = &r->barriers[bi];
+		if (!rb->sub_fired)
+			continue;
+		/* this submission's view of it */
+		struct rec_barrier view = *rb, *b = &view;
+		view.dst_suggested = rb->sub_dst_suggested;
+		view.consumers_unproven = rb->sub_unproven;
+		for (uint32_t rule = 0; rule < PP_DIAG_RULE_COUNT; rule++) {
+			if (!(rb->sub_fired & (1u << rule)))
 				continue;
+			view.example = rule == PP_DIAG_UNUSED ? rb->sub_unused : rb->example;
+			view.example_kind = rule == PP_DIAG_UNUSED ? rb->sub_unused_kind : rb->example_kind;
 			uint64_t key = barrier_site_key(d, rule, cb, b->index);
 			pthread_mutex_lock(&g_sites.lock);
 			struct site *s = site_find_locked(key);
@@ -1680,13 +2117,17 @@ uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, st
 	uint64_t seq = ++d->next_seq;
 	for (uint32_t i = 0; i < n; i++) {
 		struct pp_diag_rec *r = recs[i];
-		if (!r)
-			continue;
-		if (!r->closed) {
+		if (r && !r->closed) {
 			rec_close(r);
 			chain_evaluate(d, r, d->frame);
 			rec_compact(r);
 		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct pp_diag_rec *r = recs[i];
+		if (!r)
+			continue;
+		rec_judge_submission(recs, n, i);
 		rec_count(d, r, cbs[i], d->frame);
 		subpass_count(d, r, cbs[i], d->frame);
 		for (uint32_t q = 0; q < r->nqueries; q++) {

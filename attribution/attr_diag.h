@@ -8,7 +8,9 @@
  * name). A barrier is judged lazily, when the window of commands it orders has been seen:
  * when a later barrier covers the same resource again, or when the recording is closed at
  * its first submission. Findings stay with the recording and are counted again every time
- * it is submitted.
+ * it is submitted. Windows still open at the end of a recording are judged again per
+ * submission, followed into the later command buffers of the submit call (a small summary
+ * per recording: uses before its first barrier on each resource, open windows).
  *
  * Blocking waits. Submissions get a sequence number and a frame index (mirroring the frame
  * delimiter of attr_device.c); fences and queries remember the submission that last
@@ -136,6 +138,7 @@ struct pp_diag_barrier {
 	const char *site;  /* where it is, for people: copied */
 	uint32_t ts_before, ts_after; /* barrier_cost timestamp slots, or PP_DIAG_NO_SLOT */
 	bool in_render_pass;
+	bool sync2;        /* every barrier struct has its own stages (vkCmdPipelineBarrier2) */
 };
 #define PP_DIAG_NO_SLOT UINT32_MAX
 
@@ -222,6 +225,8 @@ enum pp_diag_rule {
 	PP_DIAG_POLLING,
 	PP_DIAG_SEMAPHORE_WAIT,
 	PP_DIAG_SUBPASS_NOT_BY_REGION,
+	PP_DIAG_UNUSED,
+	PP_DIAG_MERGEABLE,
 	PP_DIAG_RULE_COUNT
 };
 /* "PASSPROBE-Barrier-FullPipelineDrain", ... */
@@ -268,9 +273,12 @@ struct pp_diag_config {
 struct pp_diag_device *pp_diag_device_create(const struct pp_diag_config *cfg);
 void pp_diag_device_destroy(struct pp_diag_device *d);
 
-/* Submission of one batch (one VkSubmitInfo): closes the recordings not yet closed, counts
+/* One submit call (every batch of it, in order): closes the recordings not yet closed, counts
  * their findings, assigns a sequence number (returned) and remembers which queries the
- * recordings write. cb_handles[i] names recs[i] (NULL recs are skipped). */
+ * recordings write. cb_handles[i] names recs[i]; a NULL rec is a command buffer passprobe
+ * did not follow (it may use anything). A barrier's windows still open at the end of its
+ * recording are followed into the later recordings of the call (their uses before their own
+ * barrier on the resource, their anonymous work), once per distinct set of neighbours. */
 uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
 			const uint64_t *cb_handles);
 /* After a submit call: the fence it signals (0: none) belongs to its last batch; applies

@@ -879,6 +879,7 @@ static void barrier_record(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 		.ts_before = ts_before,
 		.ts_after = ts_after,
 		.in_render_pass = c->in_render_pass,
+		.sync2 = api[strlen(api) - 1] == '2', /* vkCmdPipelineBarrier2, vkCmdWaitEvents2 */
 	};
 	pp_diag_rec_barrier(c->device->diag->dd, s->rec, &b);
 	if (ev != ev_stack)
@@ -1247,6 +1248,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDescriptorSetLayout(VkDevice device, con
 	l->handle = (uint64_t)*out;
 	l->b = b;
 	l->nbindings = info->bindingCount;
+	/* Bindless: sets of such a layout may be written after they are bound, up to the submit,
+	 * so what they held at the draw says nothing. */
+	if (info->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT)
+		l->partial = true;
 	for (uint32_t i = 0; i < info->bindingCount; i++) {
 		const VkDescriptorSetLayoutBinding *s = &info->pBindings[i];
 		b[i].binding = s->binding;

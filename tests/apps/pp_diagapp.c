@@ -110,6 +110,7 @@ struct app {
 	VkQueue queue;
 	VkCommandPool pool;
 	VkCommandBuffer cbs[SLOTS];
+	VkCommandBuffer cbs2[SLOTS]; /* the second command buffer of a submission (two-command-buffer cases) */
 	VkFence fences[SLOTS];
 	VkEvent events[SLOTS];
 	VkQueryPool queries;    /* 2 per slot: the query cases */
@@ -352,6 +353,7 @@ static void device_create(struct app *a)
 		.commandBufferCount = SLOTS,
 	};
 	VK_CHECK(vkAllocateCommandBuffers(a->device, &ai, a->cbs));
+	VK_CHECK(vkAllocateCommandBuffers(a->device, &ai, a->cbs2));
 	for (uint32_t i = 0; i < SLOTS; i++) {
 		const VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
 		VK_CHECK(vkCreateFence(a->device, &fi, NULL, &a->fences[i]));
@@ -1296,6 +1298,138 @@ static void record_subpass(struct app *a, VkCommandBuffer cmd)
 		vkCmdEndRenderPass(cmd);
 }
 
+/* Two command buffers per submission. split-gbuffer-*: the G-buffer barrier ends the first
+ * command buffer, its reader is the second. unused-barrier*: the first command buffer clears a
+ * and ends with a barrier that keeps a in TRANSFER_DST_OPTIMAL; the second draws into b only
+ * (nothing uses a after that barrier), or clears a again first (the barrier orders that). */
+static bool two_command_buffers(const struct app *a)
+{
+	return !strncmp(a->kase, "split-", 6) || !strncmp(a->kase, "unused-", 7);
+}
+
+static void record_first(struct app *a, VkCommandBuffer cmd)
+{
+	if (!strncmp(a->kase, "split-", 6)) {
+		frame_start_images(a, cmd, is(a, "split-gbuffer-vs-reads") ? ST(VERTEX_SHADER) | ST(FRAGMENT_SHADER)
+									   : ST(FRAGMENT_SHADER));
+		pass_a(a, cmd);
+		images_barrier(cmd, 1,
+			       &(struct img_barrier){ a->a.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+						      ST(VERTEX_SHADER) | ST(FRAGMENT_SHADER), AC(SHADER_READ),
+						      LY(COLOR_ATTACHMENT_OPTIMAL), LY(SHADER_READ_ONLY_OPTIMAL) });
+		return;
+	}
+	/* last frame's clears of a: write-after-write */
+	images_barrier(cmd, 1,
+		       &(struct img_barrier){ a->a.image, ST(TRANSFER), AC(TRANSFER_WRITE), ST(TRANSFER), AC(TRANSFER_WRITE),
+					      LY(UNDEFINED), LY(TRANSFER_DST_OPTIMAL) });
+	const VkClearColorValue c = { { 0.5f, 0.5f, 0.5f, 1.0f } };
+	const VkImageSubresourceRange r = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+	vkCmdClearColorImage(cmd, a->a.image, LY(TRANSFER_DST_OPTIMAL), &c, 1, &r);
+	images_barrier(cmd, 1,
+		       &(struct img_barrier){ a->a.image, ST(TRANSFER), AC(TRANSFER_WRITE), ST(TRANSFER), AC(TRANSFER_WRITE),
+					      LY(TRANSFER_DST_OPTIMAL), LY(TRANSFER_DST_OPTIMAL) });
+}
+
+static void record_second(struct app *a, VkCommandBuffer cmd)
+{
+	if (!strncmp(a->kase, "split-", 6)) {
+		pass_b(a, cmd, is(a, "split-gbuffer-vs-reads") ? &a->sample_vs : &a->sample);
+		return;
+	}
+	if (is(a, "unused-barrier-used-next")) {
+		const VkClearColorValue c = { { 0.25f, 0.5f, 0.5f, 1.0f } };
+		const VkImageSubresourceRange r = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+		vkCmdClearColorImage(cmd, a->a.image, LY(TRANSFER_DST_OPTIMAL), &c, 1, &r);
+	}
+	images_barrier(cmd, 1,
+		       &(struct img_barrier){ a->b.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+					      ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE), LY(UNDEFINED),
+					      LY(COLOR_ATTACHMENT_OPTIMAL) });
+	pass_b(a, cmd, &a->vertices);
+}
+
+/* Pass A writes a and a copy writes v; a's barrier (for pass B's fragment shader) and v's (for
+ * the vertex input of the pass after) come right after each other: two calls, or one
+ * (mergeable-draw: v's barrier after pass B, in one call with b's). */
+static void record_mergeable(struct app *a, VkCommandBuffer cmd)
+{
+	frame_start_images(a, cmd, ST(FRAGMENT_SHADER));
+	buffer_barrier(cmd, a->v.buffer, ST(VERTEX_INPUT), 0, ST(TRANSFER), 0);
+	copy(cmd, &a->s, &a->v, 24);
+	pass_a(a, cmd);
+	const VkImageMemoryBarrier2 ib = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+		.srcStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+		.srcAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+		.dstStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+		.dstAccessMask = VK_ACCESS_2_SHADER_READ_BIT,
+		.oldLayout = LY(COLOR_ATTACHMENT_OPTIMAL),
+		.newLayout = LY(SHADER_READ_ONLY_OPTIMAL),
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.image = a->a.image,
+		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+	};
+	const VkBufferMemoryBarrier2 vb = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
+		.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
+		.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+		.dstStageMask = VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
+		.dstAccessMask = VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT,
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.buffer = a->v.buffer,
+		.size = VK_WHOLE_SIZE,
+	};
+	const struct img_barrier b_again = { a->b.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+					     ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+					     LY(COLOR_ATTACHMENT_OPTIMAL), LY(COLOR_ATTACHMENT_OPTIMAL) };
+	if (is(a, "mergeable2")) {
+		vkCmdPipelineBarrier2(cmd, &(VkDependencyInfo){ .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+								.imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &ib });
+		vkCmdPipelineBarrier2(cmd, &(VkDependencyInfo){ .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+								.bufferMemoryBarrierCount = 1, .pBufferMemoryBarriers = &vb });
+	} else {
+		images_barrier(cmd, 1,
+			       &(struct img_barrier){ a->a.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+						      ST(FRAGMENT_SHADER), AC(SHADER_READ), LY(COLOR_ATTACHMENT_OPTIMAL),
+						      LY(SHADER_READ_ONLY_OPTIMAL) });
+		if (is(a, "mergeable"))
+			buffer_barrier(cmd, a->v.buffer, ST(TRANSFER), AC(TRANSFER_WRITE), ST(VERTEX_INPUT),
+				       AC(VERTEX_ATTRIBUTE_READ));
+	}
+	pass_b(a, cmd, &a->sample);
+	if (is(a, "mergeable-draw")) {
+		/* v's barrier and b's write-after-write barrier in one call */
+		const VkBufferMemoryBarrier bm = {
+			.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+			.srcAccessMask = AC(TRANSFER_WRITE),
+			.dstAccessMask = AC(VERTEX_ATTRIBUTE_READ),
+			.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.buffer = a->v.buffer,
+			.size = VK_WHOLE_SIZE,
+		};
+		const VkImageMemoryBarrier im = {
+			.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+			.srcAccessMask = b_again.src_access,
+			.dstAccessMask = b_again.dst_access,
+			.oldLayout = b_again.old_layout,
+			.newLayout = b_again.new_layout,
+			.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.image = b_again.image,
+			.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+		};
+		vkCmdPipelineBarrier(cmd, ST(TRANSFER) | ST(COLOR_ATTACHMENT_OUTPUT),
+				     ST(VERTEX_INPUT) | ST(COLOR_ATTACHMENT_OUTPUT), 0, 0, NULL, 1, &bm, 1, &im);
+	} else {
+		images_barrier(cmd, 1, &b_again);
+	}
+	pass_b(a, cmd, &a->vertices);
+}
+
 static void record_baseline(struct app *a, VkCommandBuffer cmd)
 {
 	frame_start_images(a, cmd, ST(COLOR_ATTACHMENT_OUTPUT));
@@ -1358,6 +1492,10 @@ static void record(struct app *a, VkCommandBuffer cmd, uint32_t slot, uint32_t f
 		record_cost(a, cmd, slot);
 	else if (a->rp_sub)
 		record_subpass(a, cmd);
+	else if (two_command_buffers(a))
+		record_first(a, cmd);
+	else if (!strncmp(a->kase, "mergeable", 9))
+		record_mergeable(a, cmd);
 	else {
 		bool queries = is(a, "query-wait-this-frame") || is(a, "query-poll-two-back");
 		if (queries) {
@@ -1377,7 +1515,10 @@ static const char *const cases[] = {
 	"fence-this-frame", "query-wait-this-frame", "query-poll-two-back", "poll-fence", "stress", "cost",
 	"devicewaitidle-every-frame", "src-too-late", "rerecord-plain", "semaphore-this-frame", "semaphore-this-frame2",
 	"semaphore-two-back", "semaphore-poll", "semaphore-poll-wait0", "subpass-not-by-region", "subpass-not-by-region2",
-	"subpass-by-region", "subpass-vertex-stage", NULL,
+	"subpass-by-region", "subpass-vertex-stage",
+	"split-gbuffer-vs", "split-gbuffer-vs-reads",
+	"split-gbuffer-vs-separate", "unused-barrier", "unused-barrier-used-next", "mergeable", "mergeable2",
+	"mergeable-draw", NULL,
 };
 
 /* ---- the frame loop --------------------------------------------------------------------- */
@@ -1428,13 +1569,25 @@ static void frame(struct app *a, uint32_t f)
 	VK_CHECK(vkBeginCommandBuffer(cmd, &bi));
 	record(a, cmd, slot, f);
 	VK_CHECK(vkEndCommandBuffer(cmd));
+	VkCommandBuffer both[2] = { cmd, a->cbs2[slot] };
+	if (two_command_buffers(a)) {
+		VK_CHECK(vkBeginCommandBuffer(both[1], &bi));
+		record_second(a, both[1]);
+		VK_CHECK(vkEndCommandBuffer(both[1]));
+	}
 	a->record_ns_total += now_ns() - r0;
-	const VkSubmitInfo si = {
+	VkSubmitInfo si = {
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-		.commandBufferCount = 1,
-		.pCommandBuffers = &cmd,
+		.commandBufferCount = two_command_buffers(a) ? 2 : 1,
+		.pCommandBuffers = both,
 	};
 	uint64_t s0 = now_ns();
+	if (is(a, "split-gbuffer-vs-separate")) {
+		/* the same two command buffers, one vkQueueSubmit each */
+		si.commandBufferCount = 1;
+		VK_CHECK(vkQueueSubmit(a->queue, 1, &si, VK_NULL_HANDLE));
+		si.pCommandBuffers = &both[1];
+	}
 	const uint64_t value = f + 1;
 	if (is(a, "semaphore-this-frame2")) {
 		const VkCommandBufferSubmitInfo ci = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,

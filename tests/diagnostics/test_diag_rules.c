@@ -430,6 +430,217 @@ static void test_bound(void)
 	pp_diag_sites_clear();
 }
 
+static void submit_all(struct pp_diag_device *d, uint32_t n, struct pp_diag_rec **recs)
+{
+	uint64_t cbs[8];
+	for (uint32_t i = 0; i < n; i++)
+		cbs[i] = 100 + i;
+	pp_diag_submit(d, 1, n, recs, cbs);
+	pp_diag_submit_done(d, 0xf00d, false);
+}
+
+/* A barrier at the end of one command buffer, its consumer in the next one of the submission. */
+static void test_carry(void)
+{
+	const char *early = "PASSPROBE-Barrier-DstStageTooEarly";
+	/* what the second command buffer does: 0 nothing, 1 samples in the fragment shader, 2 in the
+	 * vertex and fragment shaders, 3 a barrier on the image first, 4 secondaries */
+	for (int variant = 0; variant < 5; variant++) {
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r[3] = { pp_diag_rec_create(), pp_diag_rec_create(), pp_diag_rec_create() };
+		pp_diag_rec_work(r[0], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_barrier_res g = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE,
+						     PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ,
+						     PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
+		barrier(d, r[0], g.src_stages, g.dst_stages, 1, &g);
+		/* r[1]: unrelated transfer work only, so the window is carried through it */
+		pp_diag_rec_work(r[1], PP_WORK_TRANSFER, 0, 0, 0);
+		if (variant == 3) {
+			struct pp_diag_barrier_res again = image(7, PP_STAGE_FRAGMENT_SHADER, 0, PP_STAGE_COLOR_OUTPUT,
+								 PP_ACCESS_COLOR_WRITE, PP_LAYOUT_SHADER_READ,
+								 PP_LAYOUT_COLOR_ATTACHMENT);
+			barrier(d, r[2], again.src_stages, again.dst_stages, 1, &again);
+		}
+		if (variant == 4)
+			pp_diag_rec_work(r[2], PP_WORK_UNKNOWN, 0, 0, 0);
+		if (variant == 1 || variant == 3)
+			pp_diag_rec_use(r[2], PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+		if (variant == 2)
+			pp_diag_rec_use(r[2], PP_RES_IMAGE, 7, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_rec_work(r[2], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		/* alone: the consumer cannot be proven */
+		submit_all(d, 1, r);
+		CHECK(fired(early) == 0);
+		/* with its neighbours, twice (judged once, counted twice) */
+		submit_all(d, 3, r);
+		submit_all(d, 3, r);
+		CHECK(fired(early) == (variant == 1 ? 2u : 0u));
+		if (variant == 1) {
+			const struct pp_diagnostic *s = find(early);
+			CHECK(s && strstr(s->suggestion, "dstStageMask = FRAGMENT_SHADER"));
+			/* the next command buffer recorded anew: now the vertex shader reads it too */
+			pp_diag_rec_reset(r[2]);
+			pp_diag_rec_use(r[2], PP_RES_IMAGE, 7, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, false);
+			pp_diag_rec_work(r[2], PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+			submit_all(d, 3, r);
+			CHECK(fired(early) == 2);
+		}
+		/* nothing used it after it anywhere in the submission: it has a layout transition, so
+		 * it is not Unused (the transition is a use) */
+		CHECK(fired("PASSPROBE-Barrier-Unused") == 0);
+		for (int i = 0; i < 3; i++)
+			pp_diag_rec_destroy(r[i]);
+		pp_diag_device_destroy(d);
+	}
+
+	/* An execution dependency at the end, the copy it orders in the next command buffer. */
+	pp_diag_sites_clear();
+	struct pp_diag_device *d = device();
+	struct pp_diag_rec *r[2] = { pp_diag_rec_create(), pp_diag_rec_create() };
+	pp_diag_rec_work(r[0], PP_WORK_TRANSFER, 0, 0, 0);
+	barrier(d, r[0], PP_STAGE_BOTTOM, PP_STAGE_TOP, 0, NULL);
+	pp_diag_rec_work(r[1], PP_WORK_TRANSFER, 0, 0, 0);
+	submit_all(d, 2, r);
+	const struct pp_diagnostic *s = find("PASSPROBE-Barrier-FullPipelineDrain");
+	CHECK(s && strstr(s->suggestion, "srcStageMask = TRANSFER; dstStageMask = TRANSFER"));
+	for (int i = 0; i < 2; i++)
+		pp_diag_rec_destroy(r[i]);
+	pp_diag_device_destroy(d);
+}
+
+/* A barrier whose resource nothing after it in the submission uses. */
+static void test_unused(void)
+{
+	const char *id = "PASSPROBE-Barrier-Unused";
+	/* 0: fires; 1: a copy in the next command buffer may touch it; 2: a layout transition;
+	 * 3: a buffer, and a draw may reach it through its address; 4: a buffer, no command after it;
+	 * 5: secondaries executed after it; 6: a host read after it; 7: used by the next command
+	 * buffer's draw; 8: the next command buffer is not followed */
+	for (int variant = 0; variant < 9; variant++) {
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r[2] = { pp_diag_rec_create(), pp_diag_rec_create() };
+		pp_diag_rec_work(r[0], PP_WORK_TRANSFER, 0, 0, 0);
+		bool buffer = variant == 3 || variant == 4;
+		struct pp_diag_barrier_res res = image(7, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE, PP_STAGE_TRANSFER,
+						       PP_ACCESS_TRANSFER_WRITE, PP_LAYOUT_TRANSFER_DST,
+						       variant == 2 ? PP_LAYOUT_SHADER_READ : PP_LAYOUT_TRANSFER_DST);
+		if (buffer)
+			res = (struct pp_diag_barrier_res){ .kind = PP_RES_BUFFER, .handle = 8,
+							    .src_stages = PP_STAGE_TRANSFER, .dst_stages = PP_STAGE_TRANSFER,
+							    .src_access = PP_ACCESS_TRANSFER_WRITE,
+							    .dst_access = PP_ACCESS_TRANSFER_READ };
+		if (variant == 6) {
+			res.dst_stages = PP_STAGE_HOST;
+			res.dst_access = PP_ACCESS_HOST_READ;
+		}
+		barrier(d, r[0], res.src_stages, res.dst_stages, 1, &res);
+		if (variant == 1)
+			pp_diag_rec_work(r[1], PP_WORK_TRANSFER, 0, 0, 0);
+		if (variant == 5)
+			pp_diag_rec_work(r[1], PP_WORK_UNKNOWN, 0, 0, 0);
+		if (variant == 7)
+			pp_diag_rec_use(r[1], PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+		if (variant != 4)
+			pp_diag_rec_work(r[1], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT,
+					 PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_rec *both[2] = { r[0], variant == 8 ? NULL : r[1] };
+		submit_all(d, 2, both);
+		if (variant == 0 || variant == 4) {
+			CHECK(fired(id) == 1);
+			const struct pp_diagnostic *s = find(id);
+			CHECK(s && strstr(s->suggestion, "Remove the barrier"));
+			CHECK(s && strstr(s->message, buffer ? "buffer 0x8" : "image 0x7"));
+		} else {
+			CHECK(fired(id) == 0);
+		}
+		for (int i = 0; i < 2; i++)
+			pp_diag_rec_destroy(r[i]);
+		pp_diag_device_destroy(d);
+	}
+}
+
+static void barrier_api(struct pp_diag_device *d, struct pp_diag_rec *r, bool sync2, uint32_t nres,
+			const struct pp_diag_barrier_res *res)
+{
+	uint32_t src = 0, dst = 0;
+	for (uint32_t i = 0; i < nres; i++) {
+		src |= res[i].src_stages;
+		dst |= res[i].dst_stages;
+	}
+	const struct pp_diag_barrier b = {
+		.api = sync2 ? "vkCmdPipelineBarrier2" : "vkCmdPipelineBarrier", .src_stages = src, .dst_stages = dst,
+		.nres = nres, .res = res, .site = "test", .ts_before = PP_DIAG_NO_SLOT, .ts_after = PP_DIAG_NO_SLOT,
+		.sync2 = sync2,
+	};
+	pp_diag_rec_barrier(d, r, &b);
+}
+
+/* Back-to-back barrier calls that could be one. */
+static void test_mergeable(void)
+{
+	const char *id = "PASSPROBE-Barrier-Mergeable";
+	struct pp_diag_barrier_res img = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, PP_STAGE_FRAGMENT_SHADER,
+					       PP_ACCESS_SHADER_READ, PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
+	struct pp_diag_barrier_res buf = { .kind = PP_RES_BUFFER, .handle = 8, .src_stages = PP_STAGE_TRANSFER,
+					   .dst_stages = PP_STAGE_VERTEX_INPUT, .src_access = PP_ACCESS_TRANSFER_WRITE,
+					   .dst_access = PP_ACCESS_VERTEX_READ };
+	struct pp_diag_barrier_res buf_same = buf;
+	buf_same.src_stages = PP_STAGE_COLOR_OUTPUT;
+	buf_same.dst_stages = PP_STAGE_FRAGMENT_SHADER;
+	/* chained: the second waits for what the first's second scope covers */
+	struct pp_diag_barrier_res chained = { .kind = PP_RES_BUFFER, .handle = 9, .src_stages = PP_STAGE_FRAGMENT_SHADER,
+					       .dst_stages = PP_STAGE_TRANSFER, .src_access = PP_ACCESS_SHADER_WRITE,
+					       .dst_access = PP_ACCESS_TRANSFER_READ };
+	/* chained, and the second's second scope covers the first's: the unions order the same */
+	struct pp_diag_barrier_res chained_wide = chained;
+	chained_wide.dst_stages = PP_STAGE_FRAGMENT_SHADER | PP_STAGE_TRANSFER;
+	struct pp_diag_barrier_res same_image = image(7, PP_STAGE_FRAGMENT_SHADER, 0, PP_STAGE_TRANSFER,
+						      PP_ACCESS_TRANSFER_READ, PP_LAYOUT_SHADER_READ, PP_LAYOUT_TRANSFER_SRC);
+	struct {
+		bool sync2_a, sync2_b, draw_between;
+		const struct pp_diag_barrier_res *second;
+		const char *expect; /* NULL: silent */
+	} cases[] = {
+		{ true, true, false, &buf, "one vkCmdPipelineBarrier2 with the barriers of both" },
+		{ false, false, false, &buf, "one vkCmdPipelineBarrier2 in which each barrier keeps its own stages" },
+		{ false, false, false, &buf_same, "one vkCmdPipelineBarrier with srcStageMask = COLOR_ATTACHMENT_OUTPUT" },
+		{ true, true, true, &buf, NULL },
+		{ false, false, false, &img, NULL },        /* identical: Duplicate */
+		{ true, true, false, &same_image, NULL },   /* the same image again */
+		{ true, true, false, &chained, NULL },      /* chained through FRAGMENT_SHADER */
+		{ false, false, false, &chained, NULL },     /* the unions would make FRAGMENT_SHADER wait for itself */
+		{ false, false, false, &chained_wide, "one vkCmdPipelineBarrier with srcStageMask" }, /* keeps the chain */
+		{ true, true, false, &chained_wide, NULL },  /* vkCmdPipelineBarrier2 would lose the chain */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r = pp_diag_rec_create();
+		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT | PP_WORK_TRANSFER, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		barrier_api(d, r, cases[i].sync2_a, 1, &img);
+		if (cases[i].draw_between)
+			pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		barrier_api(d, r, cases[i].sync2_b, 1, cases[i].second);
+		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_TRANSFER, PP_STAGE_VERTEX_INPUT | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		submit(d, r, 1);
+		const struct pp_diagnostic *s = find(id);
+		if (cases[i].expect) {
+			CHECK(fired(id) == 1);
+			CHECK(s && strstr(s->suggestion, cases[i].expect));
+			if (!(s && strstr(s->suggestion, cases[i].expect)))
+				fprintf(stderr, "merge case %zu: %s\n", i, s ? s->suggestion : "(none)");
+		} else {
+			CHECK(fired(id) == 0);
+			if (s)
+				fprintf(stderr, "merge case %zu fired: %s\n", i, s->suggestion);
+		}
+		pp_diag_rec_destroy(r);
+		pp_diag_device_destroy(d);
+	}
+}
+
 int main(void)
 {
 	pp_log_set_level(PP_LOG_ERROR);
@@ -441,6 +652,9 @@ int main(void)
 	test_semaphores();
 	test_subpass();
 	test_bound();
+	test_carry();
+	test_unused();
+	test_mergeable();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	else
