@@ -601,6 +601,7 @@ void pp_device_objects_destroy(struct pp_device *dev)
 		pp_vk_command_buffer_destroy(dev, c);
 	}
 	__atomic_add_fetch(&pp_command_buffer_epoch, 1, __ATOMIC_ACQ_REL);
+	pp_vk_diag_device_destroy(dev);
 	HASH_ITER(hh, dev->pools, p, ptmp) {
 		HASH_DEL(dev->pools, p);
 		free(p);

@@ -111,9 +111,6 @@ struct pending_read {
 };
 
 struct pp_vk_diag {
-	struct pp_vk_diag *next;   /* every device's state, for reclaiming destroyed devices' */
-	void *key;                 /* the device it belongs to */
-	struct pp_device *owner;
 	struct pp_diag_device *dd;
 	pthread_rwlock_t lock; /* the object tables */
 	struct dlayout *layouts;
@@ -192,11 +189,6 @@ static bool diag_enabled(void)
 	return pp_layer_settings.diagnostics;
 }
 
-/* vkDestroyDevice is not hooked here: the states of destroyed devices are reclaimed when the
- * next device's is created (and stay reachable until then). */
-static pthread_mutex_t g_states_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct pp_vk_diag *g_states;
-
 static void vk_diag_free(struct pp_vk_diag *vd)
 {
 	struct dlayout *l, *ltmp;
@@ -240,23 +232,6 @@ static void vk_diag_free(struct pp_vk_diag *vd)
 	free(vd);
 }
 
-static void states_add(struct pp_vk_diag *vd)
-{
-	pthread_mutex_lock(&g_states_lock);
-	for (struct pp_vk_diag **p = &g_states; *p;) {
-		struct pp_vk_diag *old = *p;
-		if (pp_device_lookup(old->key) == old->owner && old->owner->diag == old) {
-			p = &old->next;
-			continue;
-		}
-		*p = old->next;
-		vk_diag_free(old);
-	}
-	vd->next = g_states;
-	g_states = vd;
-	pthread_mutex_unlock(&g_states_lock);
-}
-
 static struct pp_vk_diag *vk_diag_get(struct pp_device *dev)
 {
 	struct pp_vk_diag *vd = __atomic_load_n(&dev->diag, __ATOMIC_ACQUIRE);
@@ -278,8 +253,6 @@ static struct pp_vk_diag *vk_diag_get(struct pp_device *dev)
 		return NULL;
 	}
 	vd->cost = cfg.barrier_cost;
-	vd->key = dev->key;
-	vd->owner = dev;
 	pthread_rwlock_init(&vd->lock, NULL);
 	pthread_mutex_init(&vd->cbs_lock, NULL);
 	pthread_mutex_init(&vd->reads_lock, NULL);
@@ -293,8 +266,16 @@ static struct pp_vk_diag *vk_diag_get(struct pp_device *dev)
 		free(vd);
 		return expected;
 	}
-	states_add(vd);
 	return vd;
+}
+
+/* vkDestroyDevice, after its command buffers' states went (pp_vk_diag_cb_release). Findings
+ * stay: the site table is process-wide. */
+void pp_vk_diag_device_destroy(struct pp_device *dev)
+{
+	struct pp_vk_diag *vd = __atomic_exchange_n(&dev->diag, NULL, __ATOMIC_ACQ_REL);
+	if (vd)
+		vk_diag_free(vd);
 }
 
 struct pp_diag_device *pp_vk_diag_device(struct pp_device *dev)
