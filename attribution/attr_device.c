@@ -59,6 +59,7 @@ struct pp_attr_device {
 	enum pp_frame_delimiter delimiter;
 	char frame_label[128];
 	bool presented;
+	bool swapchain; /* a swapchain was created: it will present */
 	uint64_t next_seq;
 	uint64_t next_frame;
 	uint32_t nframes;
@@ -497,7 +498,7 @@ void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool sa
 		frame_close(d, "submit");
 		break;
 	case PP_FRAME_AUTO:
-		if (!d->presented && signalled_fence)
+		if (!d->presented && !d->swapchain && signalled_fence)
 			frame_close(d, "fence");
 		break;
 	case PP_FRAME_LABEL:
@@ -508,6 +509,15 @@ void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool sa
 		break;
 	}
 	frames_drain(d, false);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_attr_swapchain_created(struct pp_attr_device *d)
+{
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	d->swapchain = true;
 	pthread_mutex_unlock(&d->lock);
 }
 

@@ -67,6 +67,9 @@ bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r)
 
 /* Call after a submit call returned; applies the frame delimiter. */
 void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label);
+/* The device has a swapchain: frame_delimiter=auto ends frames at presents only, from the
+ * first frame on (not at fence-signalling submits before the first present). */
+void pp_attr_swapchain_created(struct pp_attr_device *d);
 /* cpu: the present call's cost, added to the frame it ends (may be NULL). */
 void pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu);
 

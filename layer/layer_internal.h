@@ -56,6 +56,7 @@ static inline void *pp_dispatch_key(const void *handle)
 	X(QueueSubmit, "vkQueueSubmit", NULL)                                                   \
 	X(QueueSubmit2, "vkQueueSubmit2", "vkQueueSubmit2KHR")                                  \
 	X(QueuePresentKHR, "vkQueuePresentKHR", NULL)                                           \
+	X(CreateSwapchainKHR, "vkCreateSwapchainKHR", NULL)                                     \
 	X(QueueWaitIdle, "vkQueueWaitIdle", NULL)                                               \
 	X(DeviceWaitIdle, "vkDeviceWaitIdle", NULL)                                             \
 	X(WaitForFences, "vkWaitForFences", NULL)                                               \

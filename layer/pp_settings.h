@@ -22,7 +22,7 @@
 #define PP_SETTINGS_FILE_PREFIX "passprobe_profiler."
 
 enum pp_frame_delimiter {
-	PP_FRAME_AUTO = 0, /* present; on a device that never presented, a submit signalling a fence */
+	PP_FRAME_AUTO = 0, /* present with a swapchain; else a submit signalling a fence */
 	PP_FRAME_PRESENT,
 	PP_FRAME_SUBMIT,  /* every vkQueueSubmit* call */
 	PP_FRAME_LABEL,   /* a debug label named frame_label */

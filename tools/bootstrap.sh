@@ -22,7 +22,7 @@ build=${BUILD_DIR:-$src/build}
 jobs=${JOBS:-$(nproc)}
 
 packages=(cmake make gcc pkg-config libvulkan-dev libvulkan1 uthash-dev mesa-vulkan-drivers glslc
-	vulkan-validationlayers vulkan-tools python3 clang libclang-rt-dev valgrind)
+	vulkan-validationlayers vulkan-tools python3 clang libclang-rt-dev valgrind libxcb1-dev xvfb)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -93,6 +93,7 @@
 	X(vkQueueSubmit2, pp_QueueSubmit2)                                              \
 	X(vkQueueSubmit2KHR, pp_QueueSubmit2)                                           \
 	X(vkQueuePresentKHR, pp_QueuePresentKHR)                                        \
+	X(vkCreateSwapchainKHR, pp_CreateSwapchainKHR)                                  \
 	X(vkCreateDescriptorSetLayout, pp_CreateDescriptorSetLayout)                    \
 	X(vkDestroyDescriptorSetLayout, pp_DestroyDescriptorSetLayout)                  \
 	X(vkCreatePipelineLayout, pp_CreatePipelineLayout)                              \

@@ -351,6 +351,16 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits,
 	return r;
 }
 
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateSwapchainKHR(VkDevice device, const VkSwapchainCreateInfoKHR *info,
+						     const VkAllocationCallbacks *alloc, VkSwapchainKHR *out)
+{
+	struct pp_device *dev = pp_vk_device_of(device);
+	VkResult r = dev->vk.CreateSwapchainKHR(device, info, alloc, out);
+	if (r == VK_SUCCESS)
+		pp_attr_swapchain_created(dev->attr);
+	return r;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info)
 {
 	struct pp_device *dev = pp_vk_device_of(queue);

@@ -60,11 +60,14 @@ struct options {
 	uint64_t submissions;      /* frames: submissions per frame */
 };
 
-/* What closes every frame (--delimiter; report_load checks it). */
+/* What closes every frame (--delimiter; report_load checks it; the trace and csv checks,
+ * which are about their files, check it only when given). */
 static const char *expected_delimiter = "fence";
 /* How the device's query results were read (--query-results copied|read; report_load checks
  * it when given): the copy_results setting's choice for the device. */
 static const char *expected_query_results;
+/* --no-diagnostics yes: report.json's diagnostics must be empty (report_load checks it). */
+static bool expect_no_diagnostics;
 
 static uint64_t opt_uint(const char *key, const char *v)
 {
@@ -138,6 +141,8 @@ static void options_parse(struct options *o, int argc, char **argv)
 			o->span_label = !strcmp(v, "yes");
 		else if (!strcmp(k, "--delimiter"))
 			expected_delimiter = v;
+		else if (!strcmp(k, "--no-diagnostics"))
+			expect_no_diagnostics = !strcmp(v, "yes");
 		else if (!strcmp(k, "--query-results"))
 			expected_query_results = !strcmp(v, "copied") ? "copied to host memory on the GPU (copy_results)"
 						 : !strcmp(v, "read")  ? "read with vkGetQueryPoolResults"
@@ -410,6 +415,12 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 	r->stats_supported = stats;
 	if (expected_query_results)
 		expect_str(dev, "query_results", expected_query_results, "devices[0]");
+	if (expect_no_diagnostics) {
+		const jv *diags = get(root, "diagnostics");
+		for (size_t i = 0; i < pp_json_array_size(diags); i++)
+			fail("report: diagnostic %s at %s, none expected", str(pp_json_array_at(diags, i), "id"),
+			     str(pp_json_array_at(diags, i), "site"));
+	}
 
 	uint64_t total = u64(root, "frames_total", "report");
 	if (expected_frames) {
@@ -429,7 +440,8 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 		snprintf(what, sizeof(what), "frame %zu", i);
 		/* The window holds every frame here: indices are 0, 1, ... in order. */
 		expect_u64(u64(f, "index", what), i, what, "index");
-		expect_str(f, "delimiter", expected_delimiter, what);
+		if (expected_delimiter)
+			expect_str(f, "delimiter", expected_delimiter, what);
 		const jv *subs = get(f, "submissions");
 		size_t ns = pp_json_array_size(subs), next_pass = 0;
 		uint64_t exclusive = 0;
@@ -1368,6 +1380,48 @@ static void check_frames(const struct options *o)
 	pp_json_free(r.root);
 }
 
+/* pp_presentapp: --frames frames, each ended by its present (report_load checks the
+ * delimiter), each one submission of --passes passes "pass<i>" of --draws draws into the
+ * swapchain image (the first clears it, the others load it), every pass measured inside its
+ * submission's GPU span; each frame's CPU cost includes its present call. */
+static void check_present(const struct options *o)
+{
+	struct report r;
+	if (!report_load(&r, o->dir, o->frames))
+		return;
+	for (size_t i = 0; i < r.nframes; i++) {
+		const jv *f = frame_at(&r, i);
+		char fwhat[64];
+		snprintf(fwhat, sizeof(fwhat), "frame %zu", i);
+		expect_u64(pp_json_array_size(get(f, "submissions")), 1, fwhat, "submissions");
+		const jv *sub = pp_json_array_at(get(f, "submissions"), 0);
+		uint64_t sb = u64(sub, "gpu_begin_ns", fwhat), se = u64(sub, "gpu_end_ns", fwhat);
+		/* The present call is one of the frame's CPU spans: the submit call, the present. */
+		if (u64(get(f, "cpu"), "spans", fwhat) < 2)
+			fail("%s: cpu.spans below 2: the present call's cost is not in its frame", fwhat);
+		expect_u64(frame_passes(f), o->passes, fwhat, "number of passes");
+		for (size_t p = 0; p < frame_passes(f) && p < o->passes; p++) {
+			const jv *pass = pass_at(f, p);
+			char what[96], want[32];
+			snprintf(what, sizeof(what), "frame %zu pass %zu", i, p);
+			snprintf(want, sizeof(want), "pass%zu", p);
+			expect_str(pass, "name", want, what);
+			expect_str(pass, "kind", "render", what);
+			expect_u64(u64(pass, "draws", what), o->draws, what, "draws");
+			const jv *att = pp_json_array_at(get(pass, "attachments"), 0);
+			expect_str(att, "load_op", p ? "LOAD" : "CLEAR", what);
+			uint64_t b = 0, e = 0;
+			if (!expect_measured(pass, what))
+				continue;
+			pass_gpu(pass, &b, &e);
+			if (b < sb || e > se)
+				fail("%s: GPU span [%" PRIu64 ", %" PRIu64 "] outside its submission's [%" PRIu64 ", %" PRIu64 "]",
+				     what, b, e, sb, se);
+		}
+	}
+	pp_json_free(r.root);
+}
+
 /* Blocking calls (tracker issue 4): the waits scenario makes 3 per frame after its submit
  * (fence, queue idle, WAIT_BIT query read); each is counted in the frame being built when it
  * happens, so frames 1.. hold 3 spans with wall and CPU time, and the trace has a cpu.wait
@@ -1515,10 +1569,13 @@ int main(int argc, char **argv)
 		{ "spy", check_spy },
 		{ "cpu-work", check_cpu_work },
 		{ "frames", check_frames },
+		{ "present", check_present },
 		{ "blocked", check_blocked },
 		{ "cpu-threads", check_cpu_threads },
 	};
 	struct options o;
+	if (!strcmp(argv[1], "trace") || !strcmp(argv[1], "csv"))
+		expected_delimiter = NULL;
 	options_parse(&o, argc - 3, argv + 3);
 	o.dir = argv[2];
 	check_name = argv[1];

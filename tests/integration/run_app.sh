@@ -60,6 +60,10 @@ run_once() {
 		cd "$work" && exec "${app[@]}"
 	) >"$work/app.log" 2>&1
 	local rc=$?
+	if [ $rc -eq 77 ]; then
+		cat "$work/app.log"
+		return 77
+	fi
 	if [ $rc -ne 0 ]; then
 		echo "run_app.sh: the application failed (exit $rc): ${app[*]}"
 		cat "$work/app.log"
@@ -78,6 +82,7 @@ for ((i = 1; i <= attempts; i++)); do
 	run_once
 	rc=$?
 	[ $rc -eq 0 ] && exit 0
+	[ $rc -eq 77 ] && exit 77 # the application cannot run here (it said why)
 	[ $rc -eq 2 ] && exit 1 # the application itself failed: no retry
 	[ $i -lt "$attempts" ] && echo "run_app.sh: attempt $i of $attempts failed; running again"
 done
