@@ -163,7 +163,7 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 		n = 0;
 	}
 	if (n)
-		d->ops.read_timestamps(d->ops.ctx, slots, n, ns, avail);
+		d->ops.read_timestamps(d->ops.ctx, slots, n, s->res.cpu_begin_ns, ns, avail);
 	for (uint32_t i = 0; i < n; i++)
 		complete &= avail[i] != 0;
 

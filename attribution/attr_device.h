@@ -10,8 +10,10 @@
 /* How attribution reads the GPU results. Implemented by counters/gpu. Neither may block. */
 struct pp_attr_gpu_ops {
 	void *ctx;
-	/* Reads slots into host-time-line ns; avail[i] = 0 when slot i has no result yet. */
-	void (*read_timestamps)(void *ctx, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail);
+	/* Reads slots into host-time-line ns; avail[i] = 0 when slot i has no result yet.
+	 * submitted_ns: the submit call that submitted the slots' work began then (0: unknown). */
+	void (*read_timestamps)(void *ctx, const uint32_t *slots, uint32_t n, uint64_t submitted_ns, uint64_t *ns,
+				uint8_t *avail);
 	/* Reads one pipeline statistics slot; returns false when not available yet. */
 	bool (*read_statistics)(void *ctx, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid);
 	/* Whether the device was lost: nothing more will arrive (may be NULL). */

@@ -55,8 +55,10 @@ struct pp_gpu_timer {
 	pthread_mutex_t clock_lock;
 	bool calibrated;
 	uint64_t calib_tick, calib_host_ns, calib_at_ns;
+	/* Uncalibrated: host = est_host_ns + (ticks - est_tick) x period, the tick difference
+	 * taken modulo the valid bits as for calibration. est_host_ns only ever rises. */
 	bool estimated_valid;
-	int64_t estimated_offset_ns; /* host = ticks*period + offset */
+	uint64_t est_tick, est_host_ns;
 	uint64_t first_submit_ns;
 	uint64_t valid_mask;
 	bool lost; /* a read returned VK_ERROR_DEVICE_LOST */
@@ -413,22 +415,56 @@ void pp_gpu_timer_stats_end(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t
 		t->cfg.vk.CmdEndQuery(cb, c.pool, c.first + slot % PP_GPU_CHUNK_SLOTS);
 }
 
-/* Ticks to host ns. Calibrated: relative to the last calibration point, modulo the valid
- * bits, so wrap-around between calibration and the timestamp is handled. */
+/* raw - ref in ticks, modulo the valid bits and signed: a counter wrap between the two is
+ * handled as long as they are less than half the counter's range apart. */
+static int64_t ticks_since(const struct pp_gpu_timer *t, uint64_t raw, uint64_t ref)
+{
+	uint64_t diff = (raw - ref) & t->valid_mask;
+	if (t->valid_mask != ~0ull && diff > (t->valid_mask >> 1))
+		return (int64_t)diff - (int64_t)t->valid_mask - 1;
+	return (int64_t)diff;
+}
+
+/* Ticks to host ns, relative to the calibration point or to the estimate's reference. */
 static uint64_t ticks_to_host(struct pp_gpu_timer *t, uint64_t raw)
 {
 	raw &= t->valid_mask;
-	if (t->calibrated) {
-		uint64_t diff = (raw - t->calib_tick) & t->valid_mask;
-		int64_t sdiff = (int64_t)diff;
-		if (t->valid_mask != ~0ull && diff > (t->valid_mask >> 1))
-			sdiff = (int64_t)diff - (int64_t)t->valid_mask - 1;
-		return (uint64_t)((int64_t)t->calib_host_ns + (int64_t)((double)sdiff * t->cfg.timestamp_period));
-	}
-	return (uint64_t)((int64_t)((double)raw * t->cfg.timestamp_period) + t->estimated_offset_ns);
+	if (t->calibrated)
+		return (uint64_t)((int64_t)t->calib_host_ns +
+				  (int64_t)((double)ticks_since(t, raw, t->calib_tick) * t->cfg.timestamp_period));
+	return (uint64_t)((int64_t)t->est_host_ns +
+			  (int64_t)((double)ticks_since(t, raw, t->est_tick) * t->cfg.timestamp_period));
 }
 
-void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail)
+/* Uncalibrated: every bound is "this work began no earlier than host time not_before", so
+ * the true offset is at least what it gives; the estimate is the largest bound seen, the
+ * tightest placement that puts no work before its submit call. The first read sets it,
+ * from the read's earliest timestamp (min_raw) and the submit call `not_before`; a later
+ * read whose earliest timestamp would come before its own submit call (a submission that
+ * reached the GPU sooner after its submit than the first did) raises it. Never lowered:
+ * lowering it could put work read later before work already placed. */
+static void estimate_bound(struct pp_gpu_timer *t, uint64_t min_raw, uint64_t not_before)
+{
+	if (!t->estimated_valid) {
+		t->est_tick = min_raw;
+		t->est_host_ns = not_before;
+		t->estimated_valid = true;
+		return;
+	}
+	int64_t since = ticks_since(t, min_raw, t->est_tick);
+	/* Far from the reference (a quarter of the counter's range): move it, so that the modulo
+	 * difference above stays unambiguous. Not on every read: each move may round by 1 ns. */
+	if (t->valid_mask != ~0ull && (uint64_t)(since < 0 ? -since : since) > (t->valid_mask >> 2)) {
+		t->est_host_ns = ticks_to_host(t, min_raw);
+		t->est_tick = min_raw;
+	}
+	uint64_t h = ticks_to_host(t, min_raw);
+	if (h < not_before)
+		t->est_host_ns += not_before - h;
+}
+
+void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n, uint64_t submitted_ns, uint64_t *ns,
+				  uint8_t *avail)
 {
 	struct pp_gpu_timer *t = timer;
 	uint64_t raw[2 * PP_GPU_CHUNK_SLOTS];
@@ -436,7 +472,10 @@ void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n
 	pthread_mutex_lock(&t->clock_lock);
 	if (t->calibrated && host_now(CLOCK_MONOTONIC) - t->calib_at_ns > RECALIBRATE_NS)
 		calibrate(t);
-	uint64_t min_gpu_ns = UINT64_MAX;
+	/* The read's earliest timestamp, for the estimate, compared modulo the valid bits: a
+	 * counter wrap within the read does not make the later one look earlier. */
+	bool have_min = false;
+	uint64_t min_raw = 0;
 	for (uint32_t i = 0; i < n;) {
 		/* One vkGetQueryPoolResults per run of consecutive slots in one chunk. */
 		uint32_t run = 1;
@@ -464,19 +503,20 @@ void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n
 			avail[i + j] = ok;
 			ns[i + j] = ok ? raw[2 * j] : 0;
 			if (ok && !t->calibrated) {
-				uint64_t g = (uint64_t)((double)(raw[2 * j] & t->valid_mask) * t->cfg.timestamp_period);
-				if (g < min_gpu_ns)
-					min_gpu_ns = g;
+				uint64_t g = raw[2 * j] & t->valid_mask;
+				if (!have_min || ticks_since(t, g, min_raw) < 0)
+					min_raw = g;
+				have_min = true;
 			}
 		}
 		i += run;
 	}
-	/* Uncalibrated: the first results read are the first submission's (attribution harvests
-	 * oldest first), and GPU work cannot start before it was submitted: the offset puts the
-	 * earliest of them at that submit call. Fixed from then on, so durations stay exact. */
-	if (!t->calibrated && !t->estimated_valid && min_gpu_ns != UINT64_MAX && t->first_submit_ns) {
-		t->estimated_offset_ns = (int64_t)t->first_submit_ns - (int64_t)min_gpu_ns;
-		t->estimated_valid = true;
+	/* Uncalibrated: the slots' work began no earlier than its submit call (submitted_ns) when
+	 * the caller knows it, and, in any case, no earlier than the first submit call. */
+	if (!t->calibrated && have_min) {
+		uint64_t not_before = submitted_ns ? submitted_ns : t->first_submit_ns;
+		if (not_before && (submitted_ns || !t->estimated_valid))
+			estimate_bound(t, min_raw, not_before);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (avail[i])

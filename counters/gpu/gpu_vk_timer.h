@@ -97,8 +97,11 @@ void pp_gpu_timer_write(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slo
 void pp_gpu_timer_stats_begin(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot);
 void pp_gpu_timer_stats_end(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot);
 
-/* Non-blocking reads, for attribution (struct pp_attr_gpu_ops). */
-void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail);
+/* Non-blocking reads, for attribution (struct pp_attr_gpu_ops). submitted_ns: when the
+ * slots' work was submitted (the submit call's begin, host time line), 0 when unknown; the
+ * uncalibrated estimate never places that work before it. */
+void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n, uint64_t submitted_ns, uint64_t *ns,
+				  uint8_t *avail);
 bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid);
 
 /* Whether the device was lost (a read, or a call of the application's, returned

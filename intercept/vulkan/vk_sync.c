@@ -1753,8 +1753,10 @@ static bool slot_ref_valid(struct pp_device *dev, uint64_t cb, uint32_t gen, uin
 
 /* Reads, without waiting, the timestamp pairs that are ready: one batch of slots in slot order
  * (the timer makes one vkGetQueryPoolResults per run of consecutive slots). Every batch
- * includes the recordings' first pass begins, so that an uncalibrated time line is anchored
- * as attribution would anchor it (gpu_vk_timer.c fixes the offset at the first read). */
+ * includes the recordings' first pass begins, so that, when such a read is the first, the
+ * uncalibrated estimate is anchored on the earliest work read (against the first submit call:
+ * these reads do not know their submit call; attribution's reads raise the estimate from
+ * there, gpu_vk_timer.c). */
 static int slot_cmp(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -1800,7 +1802,7 @@ static void reads_poll(struct pp_device *dev, struct pp_vk_diag *vd)
 		if (!u || slots[i] != slots[u - 1])
 			slots[u++] = slots[i];
 	if (u)
-		pp_gpu_timer_read_timestamps(dev->timer, slots, u, ns, avail);
+		pp_gpu_timer_read_timestamps(dev->timer, slots, u, 0, ns, avail);
 	for (uint32_t i = 0; u && i < vd->nreads;) {
 		struct pending_read *p = &vd->reads[i];
 		int k0 = slot_index(slots, u, p->slot0);
@@ -2012,7 +2014,7 @@ void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame)
 	uint64_t ns[2];
 	uint8_t avail[2] = { 0 };
 	uint32_t first = begin == PP_NO_SLOT ? 1 : 0;
-	pp_gpu_timer_read_timestamps(dev->timer, slots + first, 2 - first, ns + first, avail + first);
+	pp_gpu_timer_read_timestamps(dev->timer, slots + first, 2 - first, 0, ns + first, avail + first);
 	if (!avail[1])
 		return;
 	pthread_mutex_lock(&vd->reads_lock);

@@ -68,6 +68,9 @@ static const char *expected_delimiter = "fence";
 static const char *expected_query_results;
 /* --no-diagnostics yes: report.json's diagnostics must be empty (report_load checks it). */
 static bool expect_no_diagnostics;
+/* How GPU times were put on the host time line (--time-domain calibrated|estimated;
+ * report_load checks it when given): the prefix of the device's time_domain. */
+static const char *expected_time_domain;
 
 static uint64_t opt_uint(const char *key, const char *v)
 {
@@ -147,6 +150,8 @@ static void options_parse(struct options *o, int argc, char **argv)
 			expected_query_results = !strcmp(v, "copied") ? "copied to host memory on the GPU (copy_results)"
 						 : !strcmp(v, "read")  ? "read with vkGetQueryPoolResults"
 								       : v;
+		else if (!strcmp(k, "--time-domain"))
+			expected_time_domain = v;
 		else if (!strcmp(k, "--submissions"))
 			o->submissions = opt_uint(k, v);
 		else if (!strcmp(k, "--above"))
@@ -421,6 +426,9 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 			fail("report: diagnostic %s at %s, none expected", str(pp_json_array_at(diags, i), "id"),
 			     str(pp_json_array_at(diags, i), "site"));
 	}
+	if (expected_time_domain && strncmp(str(dev, "time_domain"), expected_time_domain, strlen(expected_time_domain)))
+		fail("devices[0]: time_domain \"%s\" does not begin with \"%s\"", str(dev, "time_domain"),
+		     expected_time_domain);
 
 	uint64_t total = u64(root, "frames_total", "report");
 	if (expected_frames) {
@@ -434,6 +442,8 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 
 	uint64_t last_seq = 0, prev_frame_end = 0;
 	bool have_seq = false;
+	/* The smallest gap from a submit call's begin to its submission's GPU begin. */
+	uint64_t min_lead = UINT64_MAX;
 	for (size_t i = 0; i < r->nframes; i++) {
 		const jv *f = frame_at(r, i);
 		char what[64];
@@ -456,6 +466,10 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 			last_seq = seq;
 			have_seq = true;
 			check_submission(f, sub, s, &next_pass, &exclusive, what);
+			uint64_t gb, cb;
+			if (u64_opt(sub, "gpu_begin_ns", &gb) && u64_opt(sub, "cpu_begin_ns", &cb) && gb >= cb &&
+			    gb - cb < min_lead)
+				min_lead = gb - cb;
 		}
 		if (next_pass != frame_passes(f))
 			fail("%s: submissions cover %zu passes of %zu", what, next_pass, frame_passes(f));
@@ -486,6 +500,14 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 			prev_frame_end = fe;
 		}
 	}
+	/* Estimated (docs/timing.md): the offset is the smallest that puts no submission's GPU
+	 * work before its submit call, so that bound is met with equality by the submission that
+	 * set it (check_submission checks the bound itself, for every submission). A later
+	 * placement than the evidence allows fails here. */
+	if (expected_time_domain && !strcmp(expected_time_domain, "estimated") && min_lead != 0)
+		fail("report: no submission's gpu_begin_ns equals its cpu_begin_ns (smallest gap %" PRIu64
+		     " ns): the estimated offset is not the smallest that keeps GPU work after its submit",
+		     min_lead);
 	return true;
 }
 

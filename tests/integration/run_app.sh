@@ -40,6 +40,8 @@ run_once() {
 		# are ours), no other layers.
 		for v in $(env | sed -n 's/^\(VK_PASSPROBE_PROFILER_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 		unset VK_LAYER_SETTINGS_PATH VK_LOADER_LAYERS_ENABLE VK_LOADER_LAYERS_DISABLE VK_LAYER_PATH
+		unset PASSPROBE_SPY_ABOVE_FAIL PASSPROBE_SPY_BELOW_FAIL PASSPROBE_SPY_ABOVE_HIDE_EXTENSIONS \
+			PASSPROBE_SPY_BELOW_HIDE_EXTENSIONS
 		export XDG_DATA_HOME="$work/xdg" XDG_RUNTIME_DIR="$work/xdg"
 		export VK_PASSPROBE_PROFILER_OUTPUT_DIR="$work/out" VK_PASSPROBE_PROFILER_SUMMARY=off
 		if [ -n "${PP_DRIVER_FILES:-}" ]; then

@@ -14,7 +14,13 @@
  * vkFunction:RESULT[@N[+]]; the spy then returns RESULT for that function without calling
  * down: on every call, on the Nth call only (@N), or on the Nth and every later one (@N+).
  * RESULT is a VkResult name with or without VK_ / VK_ERROR_ (DEVICE_LOST,
- * VK_ERROR_OUT_OF_DEVICE_MEMORY) or a number. Any function of SPY_RESULT_FUNCS can fail. */
+ * VK_ERROR_OUT_OF_DEVICE_MEMORY) or a number. Any function of SPY_RESULT_FUNCS can fail.
+ *
+ * Hidden device extensions (tests of passprobe without an optional extension):
+ * $SPY_HIDE_ENV is a comma-separated list of device extension names. The spy leaves them out
+ * of vkEnumerateDeviceExtensionProperties for the layers and the application above it, and,
+ * as a driver without them would, fails a vkCreateDevice that enables one with
+ * VK_ERROR_EXTENSION_NOT_PRESENT (said on stderr). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -35,6 +41,9 @@
 #endif
 #ifndef SPY_FAIL_ENV
 #error "SPY_FAIL_ENV must be defined by the build"
+#endif
+#ifndef SPY_HIDE_ENV
+#error "SPY_HIDE_ENV must be defined by the build"
 #endif
 
 #define SPY_EXPORT __attribute__((visibility("default")))
@@ -335,6 +344,90 @@ static bool fault(enum spy_fn fn, VkResult *out)
 			spy_r_ = (expr);                \
 		return result_note(SPY_FN_##fn, spy_r_); \
 	} while (0)
+
+/* ---- hidden device extensions ------------------------------------------------------------- */
+
+#define SPY_MAX_HIDDEN 8
+static char g_hidden[SPY_MAX_HIDDEN][VK_MAX_EXTENSION_NAME_SIZE];
+static uint32_t g_nhidden;
+static pthread_once_t g_hidden_once = PTHREAD_ONCE_INIT;
+
+/* A malformed list is a broken test, as for $SPY_FAIL_ENV: say so and stop. A name that does
+ * not look like an extension name (a typo of the variable's syntax) would otherwise hide
+ * nothing and let the test pass for the wrong reason. */
+static void hidden_parse(void)
+{
+	const char *env = getenv(SPY_HIDE_ENV);
+	if (!env || !*env)
+		return;
+	char buf[1024];
+	if (strlen(env) >= sizeof(buf))
+		goto bad;
+	snprintf(buf, sizeof(buf), "%s", env);
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (g_nhidden == SPY_MAX_HIDDEN || strncmp(tok, "VK_", 3) || strlen(tok) >= VK_MAX_EXTENSION_NAME_SIZE ||
+		    strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok))
+			goto bad;
+		snprintf(g_hidden[g_nhidden++], VK_MAX_EXTENSION_NAME_SIZE, "%s", tok);
+	}
+	if (g_nhidden)
+		return;
+bad:
+	fprintf(stderr, "%s: bad %s=%s (expected VK_extension_name,... at most %d)\n", SPY_LAYER_NAME, SPY_HIDE_ENV,
+		env, SPY_MAX_HIDDEN);
+	abort();
+}
+
+static bool hidden(const char *name)
+{
+	pthread_once(&g_hidden_once, hidden_parse);
+	for (uint32_t i = 0; i < g_nhidden; i++)
+		if (!strcmp(g_hidden[i], name))
+			return true;
+	return false;
+}
+
+/* The next layer's (or the driver's) list, without the hidden extensions, with the usual
+ * count/fill protocol: props NULL gives the count; otherwise at most *n are written, *n is
+ * set to how many were, and VK_INCOMPLETE says some did not fit. */
+static VkResult hidden_filter(PFN_vkEnumerateDeviceExtensionProperties down, VkPhysicalDevice pd, const char *layer,
+			      uint32_t *n, VkExtensionProperties *props)
+{
+	pthread_once(&g_hidden_once, hidden_parse);
+	if (!g_nhidden)
+		return down(pd, layer, n, props);
+	VkExtensionProperties *all = NULL;
+	uint32_t total = 0;
+	VkResult r;
+	do { /* the list cannot grow between the calls, but VK_INCOMPLETE is the protocol's answer if it did */
+		free(all);
+		all = NULL;
+		r = down(pd, layer, &total, NULL);
+		if (r != VK_SUCCESS)
+			return r;
+		if (!total)
+			break;
+		all = calloc(total, sizeof(*all));
+		if (!all)
+			return VK_ERROR_OUT_OF_HOST_MEMORY;
+		r = down(pd, layer, &total, all);
+	} while (r == VK_INCOMPLETE);
+	if (r != VK_SUCCESS) {
+		free(all);
+		return r;
+	}
+	uint32_t kept = 0, written = 0;
+	for (uint32_t i = 0; i < total; i++) {
+		if (hidden(all[i].extensionName))
+			continue;
+		if (props && written < *n)
+			props[written++] = all[i];
+		kept++;
+	}
+	free(all);
+	*n = props ? written : kept;
+	return props && written < kept ? VK_INCOMPLETE : VK_SUCCESS;
+}
 
 /* ---- output ------------------------------------------------------------------------------ */
 
@@ -794,6 +887,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateDevice(VkPhysicalDevice pd, cons
 	if (!create)
 		return VK_ERROR_INITIALIZATION_FAILED;
 
+	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
+		if (hidden(info->ppEnabledExtensionNames[i])) {
+			fprintf(stderr, "%s: vkCreateDevice enables %s, hidden by %s\n", SPY_LAYER_NAME,
+				info->ppEnabledExtensionNames[i], SPY_HIDE_ENV);
+			return result_note(SPY_FN_CREATE_DEVICE, VK_ERROR_EXTENSION_NOT_PRESENT);
+		}
 	struct spy_device *d = calloc(1, sizeof(*d));
 	if (!d)
 		abort();
@@ -899,7 +998,7 @@ SPY_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceExtensionProperties(V
 	struct spy_instance *inst = pd ? instance_find(pd) : NULL;
 	if (!inst || !inst->EnumerateDeviceExtensionProperties)
 		return VK_ERROR_LAYER_NOT_PRESENT;
-	return inst->EnumerateDeviceExtensionProperties(pd, layer, n, props);
+	return hidden_filter(inst->EnumerateDeviceExtensionProperties, pd, layer, n, props);
 }
 
 struct spy_hook {
