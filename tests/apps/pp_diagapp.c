@@ -1302,7 +1302,8 @@ static void record_set_event(struct app *a, VkCommandBuffer cmd, VkEvent ev, boo
 }
 
 /* Several hundred barriers: a fill of each region, then a barrier (ALL_COMMANDS both ways
- * when conservative, TRANSFER both ways when narrow). */
+ * when conservative, TRANSFER both ways when narrow): a global memory barrier (stress), or a
+ * buffer barrier on the region just filled (stress-ranges). */
 static void record_stress(struct app *a, VkCommandBuffer cmd)
 {
 	frame_start_buffers(a, cmd);
@@ -1314,7 +1315,22 @@ static void record_stress(struct app *a, VkCommandBuffer cmd)
 	VkPipelineStageFlags st = a->conservative ? ST(ALL_COMMANDS) : ST(TRANSFER);
 	for (uint32_t i = 0; i < a->barriers; i++) {
 		vkCmdFillBuffer(cmd, a->t1.buffer, (i % 4096) * 16, 16, i);
-		vkCmdPipelineBarrier(cmd, st, st, 0, 1, &m, 0, NULL, 0, NULL);
+		if (is(a, "stress-ranges")) {
+			/* a buffer barrier on the 16 bytes just filled: 300 ranges of one buffer */
+			const VkBufferMemoryBarrier b = {
+				.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+				.srcAccessMask = AC(TRANSFER_WRITE),
+				.dstAccessMask = AC(TRANSFER_WRITE),
+				.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+				.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+				.buffer = a->t1.buffer,
+				.offset = (i % 4096) * 16,
+				.size = 16,
+			};
+			vkCmdPipelineBarrier(cmd, st, st, 0, 0, NULL, 1, &b, 0, NULL);
+		} else {
+			vkCmdPipelineBarrier(cmd, st, st, 0, 1, &m, 0, NULL, 0, NULL);
+		}
 	}
 }
 
@@ -1749,7 +1765,7 @@ static void record(struct app *a, VkCommandBuffer cmd, uint32_t slot, uint32_t f
 		record_set_event(a, cmd, a->events[slot], false);
 	else if (is(a, "set-event-work-wait"))
 		record_set_event(a, cmd, a->events[slot], true);
-	else if (is(a, "stress"))
+	else if (is(a, "stress") || is(a, "stress-ranges"))
 		record_stress(a, cmd);
 	else if (is(a, "mip-chain") || is(a, "mip-chain-all"))
 		record_mip_chain(a, cmd, is(a, "mip-chain-all"));
@@ -1786,7 +1802,7 @@ static const char *const cases[] = {
 	"split-gbuffer-vs", "split-gbuffer-vs-reads",
 	"split-gbuffer-vs-separate", "unused-barrier", "unused-barrier-used-next", "mergeable", "mergeable2",
 	"mergeable-draw", "mip-chain", "mip-chain-all", "range-buffer-missed", "range-buffer-narrow",
-	"range-buffer-false", NULL,
+	"range-buffer-false", "stress-ranges", NULL,
 };
 
 /* ---- the frame loop --------------------------------------------------------------------- */
