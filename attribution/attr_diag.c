@@ -399,7 +399,11 @@ struct rec_entry {
 	uint32_t src_access, dst_access;
 	uint64_t opened;       /* tick */
 	uint32_t uses;         /* stages of precise uses in the window */
-	uint32_t prev;         /* the entry whose window this one closed */
+	uint32_t prev;         /* global: the entry whose window this one closed */
+	uint32_t prev_uses;    /* images, buffers: uses in the windows this one closed */
+	struct pp_diag_range range;
+	uint32_t next_open;    /* images, buffers: the next open entry of the resource */
+	bool met;              /* a later barrier covered part of its range (it may chain through it) */
 	bool open;
 	uint32_t consumers;    /* at close */
 	const char *unproven;  /* at close: why the consumers are not complete */
@@ -450,6 +454,7 @@ struct rec_barrier {
 /* A window still open at the end of its recording. */
 struct rec_tail {
 	uint64_t handle;
+	struct pp_diag_range range;
 	enum pp_diag_res_kind kind;
 	enum pp_diag_layout new_layout;
 	uint32_t format_bucket;
@@ -460,11 +465,20 @@ struct rec_tail {
 	bool unused_candidate; /* buffer or image, no layout transition, no queue transfer */
 };
 
-/* What a recording does with a resource before its first barrier on it. */
+/* What a recording does with a resource: its unbarriered uses and its barriers, by range
+ * (records [first, first + n) of first_recs, in recording order). */
 struct rec_first_use {
 	uint64_t key;          /* res_key(); 0: empty slot */
-	uint32_t uses;         /* precise use stages */
-	uint64_t barrier_tick; /* its first barrier on it; UINT64_MAX: none */
+	uint32_t first, n;
+	uint32_t nbarriers, nuses;           /* records of each kind */
+	uint32_t fill_barriers, fill_uses;   /* while building */
+	bool overflow;         /* more barrier ranges than PP_DIAG_RANGES: not followed by range */
+};
+struct rec_range_rec {
+	struct pp_diag_range range;
+	uint64_t tick;         /* the barrier, or the first of the uses */
+	uint32_t uses;         /* use stages; barriers: 0 */
+	bool barrier;
 };
 
 struct compute_write {
@@ -521,6 +535,7 @@ struct pp_diag_rec {
 	bool tails_overflow;
 	struct rec_first_use *first_uses; /* open addressing, power-of-two capacity */
 	uint32_t first_uses_cap;
+	struct rec_range_rec *first_recs;
 	bool first_uses_overflow;
 	uint64_t sub_sig;              /* the neighbours the sub_* verdicts were made with */
 	bool sub_valid;
@@ -577,6 +592,7 @@ void pp_diag_rec_destroy(struct pp_diag_rec *r)
 	free(r->subpasses);
 	free(r->tails);
 	free(r->first_uses);
+	free(r->first_recs);
 	free(r);
 }
 
@@ -600,8 +616,10 @@ void pp_diag_rec_reset(struct pp_diag_rec *r)
 	r->gen = rec_gen_next();
 	free(r->tails);
 	free(r->first_uses);
+	free(r->first_recs);
 	r->tails = NULL;
 	r->first_uses = NULL;
+	r->first_recs = NULL;
 	r->ntails = r->first_uses_cap = 0;
 	r->tails_overflow = r->first_uses_overflow = r->sub_valid = false;
 	r->nbarriers = r->nentries = 0;
@@ -641,6 +659,61 @@ static uint64_t res_key(enum pp_diag_res_kind kind, uint64_t handle)
 	return mix64(handle, kind);
 }
 
+/* ---- ranges: which part of a resource a barrier or a use covers ---- */
+
+/* Empty layer / byte ranges are invalid in Vulkan: an end of 0 means "to the end". */
+static struct pp_diag_range range_norm(const struct pp_diag_range *in)
+{
+	struct pp_diag_range rg = { 0 };
+	if (!in || !in->set)
+		return rg;
+	rg = *in;
+	if (!rg.end)
+		rg.end = PP_DIAG_RANGE_END;
+	if (!rg.layer_end)
+		rg.layer_end = UINT32_MAX;
+	return rg;
+}
+
+bool pp_diag_range_overlap(const struct pp_diag_range *a, const struct pp_diag_range *b)
+{
+	if (!a || !b || !a->set || !b->set)
+		return true;
+	if (a->aspects && b->aspects && !(a->aspects & b->aspects))
+		return false;
+	struct pp_diag_range x = range_norm(a), y = range_norm(b);
+	return x.begin < y.end && y.begin < x.end && x.layer_begin < y.layer_end && y.layer_begin < x.layer_end;
+}
+
+/* Whether a covers all of b (both normalized). */
+static bool range_contains(const struct pp_diag_range *a, const struct pp_diag_range *b)
+{
+	if (!a->set)
+		return true;
+	if (!b->set || (a->aspects && (!b->aspects || (b->aspects & ~a->aspects))))
+		return false;
+	return a->begin <= b->begin && b->end <= a->end && a->layer_begin <= b->layer_begin &&
+	       b->layer_end <= a->layer_end;
+}
+
+/* a becomes the bounding range of a and b (both normalized). */
+static void range_bound(struct pp_diag_range *a, const struct pp_diag_range *b)
+{
+	if (!a->set)
+		return;
+	if (!b->set) {
+		*a = *b;
+		return;
+	}
+	a->aspects = a->aspects && b->aspects ? a->aspects | b->aspects : 0;
+	a->begin = b->begin < a->begin ? b->begin : a->begin;
+	a->end = b->end > a->end ? b->end : a->end;
+	a->layer_begin = b->layer_begin < a->layer_begin ? b->layer_begin : a->layer_begin;
+	a->layer_end = b->layer_end > a->layer_end ? b->layer_end : a->layer_end;
+}
+
+/* The map holds, per image or buffer, its open entries (barrier windows by range, and at most
+ * one entry of uses no window contains): a list through next_open, index + 1, 0 ends it. */
 static uint32_t *map_slot(struct pp_diag_rec *r, uint64_t key, bool insert)
 {
 	if (insert && (r->map_used + 1) * 2 > r->map_cap) {
@@ -694,6 +767,7 @@ static struct rec_entry *entry_new(struct pp_diag_rec *r)
 	memset(e, 0, sizeof(*e));
 	e->barrier = NO_INDEX;
 	e->prev = NO_INDEX;
+	e->next_open = 0;
 	e->open = true;
 	e->opened = r->tick;
 	return e;
@@ -817,6 +891,9 @@ static void entry_close(struct pp_diag_rec *r, struct rec_entry *e)
 	e->unproven = unproven;
 }
 
+#define UNPROVEN_RANGES "more ranges of its resource were in flight at once than passprobe follows"
+
+
 static uint32_t layout_producers(enum pp_diag_layout l)
 {
 	switch (l) {
@@ -846,9 +923,11 @@ static uint32_t barrier_producers(const struct pp_diag_rec *r, const struct rec_
 		if (e->kind == PP_RES_IMAGE)
 			q |= layout_producers(e->old_layout);
 		const struct rec_entry *prev = e->prev != NO_INDEX ? &r->entries[e->prev] : NULL;
-		if (prev)
-			q |= e->kind == PP_RES_GLOBAL ? prev->consumers : prev->uses;
-		else if (e->kind == PP_RES_GLOBAL)
+		if (e->kind != PP_RES_GLOBAL)
+			q |= e->prev_uses;
+		else if (prev)
+			q |= prev->consumers;
+		else
 			q |= ticks_since(r->draw_stage_tick, NSTAGES, 0) | ticks_since(r->use_stage_tick, NSTAGES, 0);
 		if (e->kind == PP_RES_GLOBAL && !prev) {
 			/* Pure execution dependency on the work before it. */
@@ -960,6 +1039,54 @@ static void barrier_entry_closed(struct pp_diag_rec *r, uint32_t bi)
 		barrier_evaluate(r, b);
 }
 
+/* Drops the closed entries from a resource's open list. */
+static void slot_prune(struct pp_diag_rec *r, uint32_t *slot)
+{
+	uint32_t *link = slot;
+	while (*link) {
+		struct rec_entry *o = &r->entries[*link - 1];
+		if (!o->open)
+			*link = o->next_open;
+		else
+			link = &o->next_open;
+	}
+}
+
+/* A barrier on rg (NULL: closing them all) meets the open entries of a resource, except those
+ * of barrier call `keep`: those it covers entirely close; those it covers in part stay open
+ * (the rest of their range is still in their window: they go on seeing every use that meets
+ * their range, more consumers, never fewer) and only give it their uses. why: the reason the
+ * closed ones' consumers are not complete (NULL: judged as they are). Returns the uses of the
+ * entries it meets; *nwindows: the barrier windows left open. */
+static uint32_t slot_close(struct pp_diag_rec *r, uint32_t *slot, const struct pp_diag_range *rg, uint32_t keep,
+			   const char *why, uint32_t *nwindows)
+{
+	uint32_t uses = 0, n = 0;
+	for (uint32_t l = *slot; l; l = r->entries[l - 1].next_open) {
+		struct rec_entry *o = &r->entries[l - 1];
+		if ((keep != NO_INDEX && o->barrier == keep) || (rg && !pp_diag_range_overlap(&o->range, rg))) {
+			n += o->barrier != NO_INDEX;
+			continue;
+		}
+		uses |= o->uses;
+		if (rg && !range_contains(rg, &o->range)) {
+			n += o->barrier != NO_INDEX;
+			o->met = true;
+			continue;
+		}
+		entry_close(r, o);
+		if (why) {
+			o->consumers = 0;
+			o->unproven = why;
+		}
+		barrier_entry_closed(r, o->barrier);
+	}
+	slot_prune(r, slot);
+	if (nwindows)
+		*nwindows = n;
+	return uses;
+}
+
 static void advance(struct pp_diag_rec *r)
 {
 	r->tick++;
@@ -1004,6 +1131,12 @@ void pp_diag_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t draw_stages
 
 void pp_diag_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle, uint32_t stages, bool write)
 {
+	pp_diag_rec_use_range(r, kind, handle, NULL, stages, write);
+}
+
+void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
+			   const struct pp_diag_range *range, uint32_t stages, bool write)
+{
 	if (!r || r->closed || !handle)
 		return;
 	advance(r);
@@ -1014,19 +1147,34 @@ void pp_diag_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t
 		r->incomplete = true;
 		return;
 	}
-	struct rec_entry *e = *slot ? &r->entries[*slot - 1] : NULL;
-	if (!e || !e->open) {
-		/* Uses before any barrier on it: what a later barrier's first scope waits for. */
-		uint32_t prev = e ? (uint32_t)(e - r->entries) : NO_INDEX;
-		e = entry_new(r);
-		if (!e)
-			return;
-		e->kind = kind;
-		e->handle = handle;
-		e->prev = prev;
-		*slot = (uint32_t)(e - r->entries) + 1;
+	struct pp_diag_range rg = range_norm(range);
+	/* Every window it overlaps sees it; what no single window contains is also kept as a use
+	 * outside the windows (what a later barrier on that part waits for). */
+	bool contained = false;
+	struct rec_entry *loose = NULL;
+	for (uint32_t l = *slot; l; l = r->entries[l - 1].next_open) {
+		struct rec_entry *o = &r->entries[l - 1];
+		if (o->barrier == NO_INDEX)
+			loose = o;
+		else if (pp_diag_range_overlap(&o->range, &rg)) {
+			o->uses |= stages;
+			contained |= range_contains(&o->range, &rg);
+		}
 	}
-	e->uses |= stages;
+	if (!contained) {
+		if (!loose) {
+			loose = entry_new(r);
+			if (!loose)
+				return;
+			loose->kind = kind;
+			loose->handle = handle;
+			loose->range = rg;
+			loose->next_open = *slot;
+			*slot = (uint32_t)(loose - r->entries) + 1;
+		}
+		range_bound(&loose->range, &rg);
+		loose->uses |= stages;
+	}
 	if (write && (stages & PP_STAGE_COMPUTE) &&
 	    grow((void **)&r->cwrites, &r->cap_cwrites, r->ncwrites + 1, sizeof(*r->cwrites), REC_MAX_COMPUTE_WRITES))
 		r->cwrites[r->ncwrites++] = (struct compute_write){ handle, kind, r->tick };
@@ -1113,6 +1261,11 @@ static uint64_t barrier_hash(const struct pp_diag_barrier *b)
 		h = mix64(h, ((uint64_t)e->src_stages << 32) | e->dst_stages);
 		h = mix64(h, ((uint64_t)e->src_access << 32) | e->dst_access);
 		h = mix64(h, ((uint64_t)e->old_layout << 8) | e->new_layout | ((uint64_t)e->queue_transfer << 16));
+		if (e->range.set) {
+			struct pp_diag_range rg = range_norm(&e->range);
+			h = mix64(h, ((uint64_t)rg.layer_begin << 32) | rg.layer_end);
+			h = mix64(mix64(h, rg.begin), rg.end ^ ((uint64_t)rg.aspects << 32));
+		}
 	}
 	for (uint32_t i = 0; i < b->nevents; i++)
 		h = mix64(h, b->events[i]);
@@ -1150,7 +1303,8 @@ static void merge_check(struct pp_diag_rec *r, struct rec_barrier *prev, struct 
 	for (uint32_t i = prev->first; i < prev->first + prev->n; i++) {
 		const struct rec_entry *e = &r->entries[i];
 		for (uint32_t k = 0; e->kind != PP_RES_GLOBAL && k < in->nres; k++)
-			if (in->res[k].kind == e->kind && in->res[k].handle == e->handle)
+			if (in->res[k].kind == e->kind && in->res[k].handle == e->handle &&
+			    pp_diag_range_overlap(&in->res[k].range, &e->range))
 				return;
 	}
 	uint32_t s1 = pp_stage_expand(prev->src_raw, false), d1 = pp_stage_expand(prev->dst_raw, true);
@@ -1281,18 +1435,25 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 			r->incomplete = true;
 			continue;
 		}
-		uint32_t prev = *slot ? *slot - 1 : NO_INDEX;
-		if (prev != NO_INDEX && r->entries[prev].open) {
-			if (r->entries[prev].barrier == bi) {
-				/* The same resource twice in one call (subresources): one window. */
-				struct rec_entry *same = &r->entries[prev];
-				same->src_access |= e->src_access;
-				same->dst_access |= e->dst_access;
-				continue;
-			}
-			entry_close(r, &r->entries[prev]);
-			barrier_entry_closed(r, r->entries[prev].barrier);
+		struct pp_diag_range rg = range_norm(&e->range);
+		struct rec_entry *same = NULL;
+		for (uint32_t l = *slot; l && !same; l = r->entries[l - 1].next_open)
+			if (r->entries[l - 1].barrier == bi)
+				same = &r->entries[l - 1];
+		if (same) {
+			/* The same resource twice in one call (other subresources): one window, over
+			 * the bounding range. */
+			range_bound(&same->range, &rg);
+			same->prev_uses |= slot_close(r, slot, &same->range, bi, NULL, NULL);
+			same->src_access |= e->src_access;
+			same->dst_access |= e->dst_access;
+			continue;
 		}
+		/* The windows it overlaps close here; the others stay open. */
+		uint32_t nwindows;
+		uint32_t prev_uses = slot_close(r, slot, &rg, NO_INDEX, NULL, &nwindows);
+		if (nwindows >= PP_DIAG_RANGES)
+			slot_close(r, slot, NULL, NO_INDEX, UNPROVEN_RANGES, NULL);
 		struct rec_entry *n = entry_new(r);
 		if (!n)
 			break;
@@ -1305,7 +1466,9 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 		n->src_access = e->src_access;
 		n->dst_access = e->dst_access;
 		n->queue_transfer = e->queue_transfer;
-		n->prev = prev;
+		n->range = rg;
+		n->prev_uses = prev_uses;
+		n->next_open = *slot;
 		*slot = (uint32_t)(n - r->entries) + 1;
 		if (!b->example) {
 			b->example = e->handle;
@@ -1328,43 +1491,82 @@ static struct rec_first_use *first_use_slot(const struct pp_diag_rec *r, uint64_
 			return &r->first_uses[j];
 }
 
-/* The summary later recordings' carried windows are judged against: per resource, its precise
- * uses before this recording's first barrier on it, and when that barrier comes. */
+/* The summary later recordings' carried windows are judged against: per resource, its
+ * barriers (range, when) and its uses outside barrier windows (range, stages, when first), at
+ * most PP_DIAG_RANGES of each (more uses: merged into the last; more barriers: the resource is
+ * not followed by range). */
 static void first_uses_build(struct pp_diag_rec *r)
 {
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < r->nentries; i++)
-		n += r->entries[i].prev == NO_INDEX && r->entries[i].kind != PP_RES_GLOBAL;
+	uint32_t n = r->map_used;
 	if (n > REC_MAX_FIRST_USES) {
 		r->first_uses_overflow = true;
 		return;
 	}
+	if (!n)
+		return;
 	uint32_t cap = 16;
 	while (cap < 2 * n)
 		cap *= 2;
-	if (!n)
-		return;
 	if (!(r->first_uses = calloc(cap, sizeof(*r->first_uses)))) {
 		r->first_uses_overflow = true;
 		return;
 	}
 	r->first_uses_cap = cap;
-	for (uint32_t i = 0; i < r->nentries; i++) {
-		const struct rec_entry *e = &r->entries[i];
-		if (e->kind == PP_RES_GLOBAL)
-			continue;
-		const struct rec_entry *first = e->prev == NO_INDEX ? e : &r->entries[e->prev];
-		if (first->prev != NO_INDEX || (first != e && first->barrier != NO_INDEX))
-			continue;
-		struct rec_first_use *f = first_use_slot(r, res_key(e->kind, e->handle));
-		if (!f->key) {
-			f->key = res_key(e->kind, e->handle) | 1;
-			f->barrier_tick = UINT64_MAX;
+	uint32_t total = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < r->nentries; i++) {
+			const struct rec_entry *e = &r->entries[i];
+			if (e->kind == PP_RES_GLOBAL)
+				continue;
+			uint64_t key = res_key(e->kind, e->handle) | 1;
+			struct rec_first_use *f = first_use_slot(r, key);
+			bool barrier = e->barrier != NO_INDEX;
+			if (pass == 0) {
+				if (!f->key)
+					f->key = key;
+				uint32_t *cnt = barrier ? &f->nbarriers : &f->nuses;
+				if (*cnt < PP_DIAG_RANGES)
+					(*cnt)++;
+				else if (barrier)
+					f->overflow = true;
+				continue;
+			}
+			if (f->overflow)
+				continue;
+			struct rec_range_rec *rr = &r->first_recs[f->first];
+			if (barrier) {
+				if (f->fill_barriers++ < f->nbarriers)
+					rr[f->n++] = (struct rec_range_rec){ .range = e->range, .tick = e->opened, .barrier = true };
+			} else if (f->fill_uses++ < f->nuses) {
+				rr[f->n++] = (struct rec_range_rec){ .range = e->range, .tick = e->opened, .uses = e->uses };
+			} else {
+				/* The last use record takes the later ones: bounding range, earliest tick
+				 * (more consumers, never fewer). */
+				uint32_t k = f->n;
+				while (k && rr[k - 1].barrier)
+					k--;
+				if (k) {
+					range_bound(&rr[k - 1].range, &e->range);
+					rr[k - 1].uses |= e->uses;
+				}
+			}
 		}
-		if (e == first && e->barrier == NO_INDEX)
-			f->uses = e->uses;
-		else
-			f->barrier_tick = e->opened; /* the barrier that closed the uses, or the first window */
+		if (pass == 0) {
+			for (uint32_t j = 0; j < cap; j++) {
+				struct rec_first_use *f = &r->first_uses[j];
+				if (!f->key)
+					continue;
+				f->first = total;
+				total += f->overflow ? 0 : f->nbarriers + f->nuses;
+			}
+			if (total && !(r->first_recs = calloc(total, sizeof(*r->first_recs)))) {
+				free(r->first_uses);
+				r->first_uses = NULL;
+				r->first_uses_cap = 0;
+				r->first_uses_overflow = true;
+				return;
+			}
+		}
 	}
 }
 
@@ -1390,9 +1592,9 @@ static void rec_close(struct pp_diag_rec *r)
 			struct work_view v;
 			view_since(r, e->opened, &v);
 			*t = (struct rec_tail){
-				.handle = e->handle, .kind = e->kind, .new_layout = e->new_layout,
+				.handle = e->handle, .range = e->range, .kind = e->kind, .new_layout = e->new_layout,
 				.format_bucket = e->format_bucket, .barrier = e->barrier, .work = v.work,
-				.unused_candidate = e->kind != PP_RES_GLOBAL && !e->queue_transfer &&
+				.unused_candidate = e->kind != PP_RES_GLOBAL && !e->queue_transfer && !e->met &&
 						    (e->kind != PP_RES_IMAGE || e->old_layout == e->new_layout),
 			};
 			t->consumers = entry_consumers(r, e, &t->unproven);
@@ -1858,9 +2060,18 @@ static bool tail_follow(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i,
 			until = q->first_global_tick;
 		} else if (!why) {
 			const struct rec_first_use *f = first_use_slot(q, res_key(t->kind, t->handle));
-			if (f && f->key) {
-				uses = f->uses;
-				until = f->barrier_tick;
+			if (f && f->key && f->overflow) {
+				why = "a later command buffer of the submission barriers more ranges of it than passprobe follows";
+			} else if (f && f->key) {
+				/* Its first barrier on an overlapping range closes the window; the uses of
+				 * overlapping ranges before it are consumers. */
+				const struct rec_range_rec *rr = &q->first_recs[f->first];
+				for (uint32_t k = 0; k < f->n; k++)
+					if (rr[k].barrier && rr[k].tick < until && pp_diag_range_overlap(&rr[k].range, &t->range))
+						until = rr[k].tick;
+				for (uint32_t k = 0; k < f->n; k++)
+					if (!rr[k].barrier && rr[k].tick < until && pp_diag_range_overlap(&rr[k].range, &t->range))
+						uses |= rr[k].uses;
 			} else if (q->first_uses_overflow) {
 				why = "a later command buffer of the submission uses too many resources to follow";
 			}

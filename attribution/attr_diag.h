@@ -115,6 +115,25 @@ enum pp_diag_res_kind { PP_RES_GLOBAL = 0, PP_RES_IMAGE, PP_RES_BUFFER };
 
 /* ---- recordings ------------------------------------------------------------------------- */
 
+/* The part of a resource a barrier or a use covers. Images: aspects (any bit mask, 0: every
+ * aspect; two aspect masks meet when they share a bit), mip levels [begin, end) and array
+ * layers [layer_begin, layer_end); buffers: bytes [begin, end). VK_REMAINING_* and
+ * VK_WHOLE_SIZE end at PP_DIAG_RANGE_END: to the end of the resource, whatever its size (the
+ * same for telling whether two ranges meet). set false (a zeroed struct): the whole resource. */
+struct pp_diag_range {
+	bool set;
+	uint32_t aspects;
+	uint32_t layer_begin, layer_end;
+	uint64_t begin, end;
+};
+#define PP_DIAG_RANGE_END UINT64_MAX
+/* Whether two ranges of one resource share a byte / subresource (NULL: the whole resource). */
+bool pp_diag_range_overlap(const struct pp_diag_range *a, const struct pp_diag_range *b);
+/* Open barrier windows and unbarriered uses tracked per resource and recording, and barrier /
+ * use records per resource in a closed recording's summary; beyond this they are merged (uses)
+ * or the resource is no longer judged by range (barriers: windows closed as "cannot narrow"). */
+#define PP_DIAG_RANGES 8u
+
 /* One memory, buffer or image barrier of a barrier call. Stages are per barrier (the call's
  * masks for vkCmdPipelineBarrier, the struct's for vkCmdPipelineBarrier2). */
 struct pp_diag_barrier_res {
@@ -125,6 +144,7 @@ struct pp_diag_barrier_res {
 	enum pp_diag_layout old_layout, new_layout;
 	bool queue_transfer; /* a queue family ownership transfer */
 	uint32_t format_bucket; /* images: pp_diag_format_bucket() of the format; 0: unknown */
+	struct pp_diag_range range; /* subresource range / buffer range (unset: whole) */
 };
 
 struct pp_diag_barrier {
@@ -178,6 +198,11 @@ uint32_t pp_diag_format_bucket(const char *format_name);
  * index buffers). write: the use may write it (storage descriptors). */
 void pp_diag_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle, uint32_t stages,
 		     bool write);
+/* The same for part of the resource (an image view's subresource range, a descriptor's buffer
+ * range, a vertex buffer from its offset); NULL: the whole resource. A use meets every barrier
+ * window of the resource whose range it overlaps. */
+void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
+			   const struct pp_diag_range *range, uint32_t stages, bool write);
 /* A barrier call; returns its index in the recording. vkCmdWaitEvents: b->events set. */
 uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, const struct pp_diag_barrier *b);
 void pp_diag_rec_event_set(struct pp_diag_rec *r, uint64_t event);

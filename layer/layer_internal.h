@@ -291,6 +291,7 @@ struct pp_object {
 		struct {
 			uint64_t image;
 			VkFormat format;
+			VkImageSubresourceRange range; /* as created (VK_REMAINING_* kept) */
 		} image_view;
 		struct {
 			VkQueryType type;

@@ -522,6 +522,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateImageView(VkDevice device, const VkImage
 		if (o) {
 			o->u.image_view.image = (uint64_t)info->image;
 			o->u.image_view.format = info->format;
+			o->u.image_view.range = info->subresourceRange;
 		}
 		pthread_rwlock_unlock(&dev->lock);
 	}

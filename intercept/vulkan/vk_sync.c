@@ -67,6 +67,7 @@ struct dlayout {
 
 struct dslot {
 	uint64_t handle;
+	struct pp_diag_range range; /* the view's subresources, the descriptor's bytes */
 };
 
 struct dset {
@@ -96,6 +97,7 @@ struct dview {
 	uint64_t handle;
 	UT_hash_handle hh;
 	uint64_t buffer;
+	VkDeviceSize offset, range;
 };
 
 /* A timestamp pair to read once the GPU wrote it (never waiting), guarded against the
@@ -150,6 +152,7 @@ struct bind_point {
 	uint32_t npush;
 	struct {
 		uint64_t handle;
+		struct pp_diag_range range;
 		enum pp_diag_res_kind kind;
 		uint32_t stages;
 		bool write;
@@ -180,7 +183,9 @@ struct pp_vk_diag_cb {
 	/* bound state */
 	struct bind_point bp[2];
 	uint64_t vb[MAX_VERTEX_BUFFERS];
+	VkDeviceSize vb_offset[MAX_VERTEX_BUFFERS];
 	uint64_t ib;
+	VkDeviceSize ib_offset;
 	bool vb_dirty;
 };
 
@@ -316,7 +321,9 @@ static void cursor_reset(struct pp_vk_diag_cb *s)
 	memset(&s->seen_stray, 0, sizeof(s->seen_stray));
 	memset(s->bp, 0, sizeof(s->bp));
 	memset(s->vb, 0, sizeof(s->vb));
+	memset(s->vb_offset, 0, sizeof(s->vb_offset));
 	s->ib = 0;
+	s->ib_offset = 0;
 	s->vb_dirty = false;
 	s->barrier_calls = 0;
 	s->submitted = false;
@@ -395,6 +402,43 @@ static struct pp_vk_diag_cb *diag_cb(struct pp_command_buffer *c)
 
 /* ---- what later commands use ---------------------------------------------------------------- */
 
+/* ---- ranges ----------------------------------------------------------------------------- */
+
+static struct pp_diag_range buffer_range(VkDeviceSize offset, VkDeviceSize size)
+{
+	return (struct pp_diag_range){
+		.set = true, .begin = offset,
+		.end = size == VK_WHOLE_SIZE || size > PP_DIAG_RANGE_END - offset ? PP_DIAG_RANGE_END : offset + size,
+	};
+}
+
+/* VK_REMAINING_* reach to the end of the image, whatever its size. A color aspect covers the
+ * planes of a multi-planar image; the layers of a 3D image (depth slices through 2D array
+ * views) are not told apart. */
+static struct pp_diag_range image_range(struct pp_device *dev, uint64_t image, const VkImageSubresourceRange *sr)
+{
+	const VkImageAspectFlags planes =
+		VK_IMAGE_ASPECT_PLANE_0_BIT | VK_IMAGE_ASPECT_PLANE_1_BIT | VK_IMAGE_ASPECT_PLANE_2_BIT;
+	struct pp_diag_range rg = {
+		.set = true,
+		.aspects = sr->aspectMask & VK_IMAGE_ASPECT_COLOR_BIT ? sr->aspectMask | planes : sr->aspectMask,
+		.begin = sr->baseMipLevel,
+		.end = sr->levelCount == VK_REMAINING_MIP_LEVELS ? PP_DIAG_RANGE_END
+								 : (uint64_t)sr->baseMipLevel + sr->levelCount,
+		.layer_begin = sr->baseArrayLayer,
+		.layer_end = sr->layerCount == VK_REMAINING_ARRAY_LAYERS || sr->baseArrayLayer + sr->layerCount < sr->baseArrayLayer
+				     ? UINT32_MAX : sr->baseArrayLayer + sr->layerCount,
+	};
+	if (rg.aspects & planes)
+		rg.aspects |= VK_IMAGE_ASPECT_COLOR_BIT;
+	struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE, image);
+	if (!o || o->u.image.extent.depth > 1) {
+		rg.layer_begin = 0;
+		rg.layer_end = UINT32_MAX;
+	}
+	return rg;
+}
+
 static uint32_t shader_stages_of(VkShaderStageFlags f)
 {
 	uint32_t s = 0;
@@ -444,9 +488,9 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 				continue;
 			}
 			for (uint32_t e = 0; e < bd->count && bd->base + e < set->total; e++) {
-				uint64_t h = set->slots[bd->base + e].handle;
-				if (h)
-					pp_diag_rec_use(s->rec, bd->kind, h, st, bd->write);
+				const struct dslot *sl = &set->slots[bd->base + e];
+				if (sl->handle)
+					pp_diag_rec_use_range(s->rec, bd->kind, sl->handle, &sl->range, st, bd->write);
 			}
 		}
 	}
@@ -454,7 +498,8 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 	for (uint32_t i = 0; i < b->npush; i++) {
 		uint32_t st = b->push[i].stages & pstages;
 		if (st)
-			pp_diag_rec_use(s->rec, b->push[i].kind, b->push[i].handle, st, b->push[i].write);
+			pp_diag_rec_use_range(s->rec, b->push[i].kind, b->push[i].handle, &b->push[i].range, st,
+					      b->push[i].write);
 	}
 	if (b->push_unknown)
 		unknown |= b->push_unknown_stages & pstages;
@@ -551,11 +596,16 @@ static void observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 			s->bp[BP_GRAPHICS].dirty = false;
 		}
 		if (s->vb_dirty) {
+			/* From the bound offset to the end: what a draw fetches is not known here. */
 			for (uint32_t i = 0; i < MAX_VERTEX_BUFFERS; i++)
-				if (s->vb[i])
-					pp_diag_rec_use(s->rec, PP_RES_BUFFER, s->vb[i], PP_STAGE_VERTEX_INPUT, false);
-			if (s->ib)
-				pp_diag_rec_use(s->rec, PP_RES_BUFFER, s->ib, PP_STAGE_VERTEX_INPUT, false);
+				if (s->vb[i]) {
+					struct pp_diag_range rg = buffer_range(s->vb_offset[i], VK_WHOLE_SIZE);
+					pp_diag_rec_use_range(s->rec, PP_RES_BUFFER, s->vb[i], &rg, PP_STAGE_VERTEX_INPUT, false);
+				}
+			if (s->ib) {
+				struct pp_diag_range rg = buffer_range(s->ib_offset, VK_WHOLE_SIZE);
+				pp_diag_rec_use_range(s->rec, PP_RES_BUFFER, s->ib, &rg, PP_STAGE_VERTEX_INPUT, false);
+			}
 			s->vb_dirty = false;
 		}
 	}
@@ -884,6 +934,7 @@ static void barriers1_translate(struct pp_device *dev, struct pp_diag_barrier_re
 			.kind = PP_RES_BUFFER, .handle = (uint64_t)buf[i].buffer, .src_stages = src, .dst_stages = dst,
 			.src_access = access_of(buf[i].srcAccessMask), .dst_access = access_of(buf[i].dstAccessMask),
 			.queue_transfer = buf[i].srcQueueFamilyIndex != buf[i].dstQueueFamilyIndex,
+			.range = buffer_range(buf[i].offset, buf[i].size),
 		};
 	for (uint32_t i = 0; i < nimg; i++)
 		out[k++] = (struct pp_diag_barrier_res){
@@ -893,6 +944,7 @@ static void barriers1_translate(struct pp_device *dev, struct pp_diag_barrier_re
 			.new_layout = layout_of(dev, img[i].image, img[i].newLayout),
 			.queue_transfer = img[i].srcQueueFamilyIndex != img[i].dstQueueFamilyIndex,
 			.format_bucket = image_format_bucket(dev, img[i].image),
+			.range = image_range(dev, (uint64_t)img[i].image, &img[i].subresourceRange),
 		};
 }
 
@@ -916,6 +968,7 @@ static void barriers2_translate(struct pp_device *dev, struct pp_diag_barrier_re
 			.dst_stages = stages_of(b->dstStageMask), .src_access = access_of(b->srcAccessMask),
 			.dst_access = access_of(b->dstAccessMask),
 			.queue_transfer = b->srcQueueFamilyIndex != b->dstQueueFamilyIndex,
+			.range = buffer_range(b->offset, b->size),
 		};
 	}
 	for (uint32_t i = 0; i < info->imageMemoryBarrierCount; i++) {
@@ -928,6 +981,7 @@ static void barriers2_translate(struct pp_device *dev, struct pp_diag_barrier_re
 			.new_layout = layout_of(dev, b->image, b->newLayout),
 			.queue_transfer = b->srcQueueFamilyIndex != b->dstQueueFamilyIndex,
 			.format_bucket = image_format_bucket(dev, b->image),
+			.range = image_range(dev, (uint64_t)b->image, &b->subresourceRange),
 		};
 	}
 	for (uint32_t i = 0; i < k; i++) {
@@ -1145,15 +1199,18 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipeli
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindDescriptorSets(cb, bp, layout, first, n, sets, ndyn, dyn);
 }
 
-static void vertex_buffers_bind(struct pp_command_buffer *c, uint32_t first, uint32_t n, const VkBuffer *buffers)
+static void vertex_buffers_bind(struct pp_command_buffer *c, uint32_t first, uint32_t n, const VkBuffer *buffers,
+				const VkDeviceSize *offsets)
 {
 	struct pp_vk_diag_cb *s = diag_cb(c);
 	if (!s)
 		return;
 	observe(c, s);
 	for (uint32_t i = 0; i < n; i++)
-		if (first + i < MAX_VERTEX_BUFFERS)
+		if (first + i < MAX_VERTEX_BUFFERS) {
 			s->vb[first + i] = (uint64_t)buffers[i];
+			s->vb_offset[first + i] = offsets ? offsets[i] : 0;
+		}
 	s->vb_dirty = true;
 }
 
@@ -1162,7 +1219,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t 
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	if (c)
-		vertex_buffers_bind(c, first, n, buffers);
+		vertex_buffers_bind(c, first, n, buffers, offsets);
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindVertexBuffers(cb, first, n, buffers, offsets);
 }
 
@@ -1172,7 +1229,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindVertexBuffers2(VkCommandBuffer cb, uint32_t
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	if (c)
-		vertex_buffers_bind(c, first, n, buffers);
+		vertex_buffers_bind(c, first, n, buffers, offsets);
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindVertexBuffers2(cb, first, n, buffers, offsets, sizes, strides);
 }
 
@@ -1184,6 +1241,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer bu
 	if (s) {
 		observe(c, s);
 		s->ib = (uint64_t)buffer;
+		s->ib_offset = offset;
 		s->vb_dirty = true;
 	}
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindIndexBuffer(cb, buffer, offset, type);
@@ -1430,15 +1488,22 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroyDescriptorPool(VkDevice device, VkDescripto
 	dev->vk.DestroyDescriptorPool(device, pool, alloc);
 }
 
-/* The resource a descriptor names: images through their views, texel buffers through their
- * buffer views. Caller holds vd->lock. */
-static uint64_t write_resource(struct pp_device *dev, struct pp_vk_diag *vd, const VkWriteDescriptorSet *w, uint32_t i)
+/* The resource a descriptor names, and which part of it: images through their views (their
+ * subresource range), texel buffers through their buffer views, buffers with the descriptor's
+ * offset and range (dynamic ones: the whole buffer, their offsets move at bind time). Caller
+ * holds vd->lock. */
+static uint64_t write_resource(struct pp_device *dev, struct pp_vk_diag *vd, const VkWriteDescriptorSet *w, uint32_t i,
+			       struct pp_diag_range *range)
 {
+	*range = (struct pp_diag_range){ 0 };
 	if (descriptor_is_image(w->descriptorType)) {
 		if (!w->pImageInfo || !w->pImageInfo[i].imageView)
 			return 0;
 		struct pp_object *v = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)w->pImageInfo[i].imageView);
-		return v ? v->u.image_view.image : 0;
+		if (!v)
+			return 0;
+		*range = image_range(dev, v->u.image_view.image, &v->u.image_view.range);
+		return v->u.image_view.image;
 	}
 	if (w->descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
 	    w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER) {
@@ -1447,10 +1512,19 @@ static uint64_t write_resource(struct pp_device *dev, struct pp_vk_diag *vd, con
 		uint64_t h = (uint64_t)w->pTexelBufferView[i];
 		struct dview *v;
 		HASH_FIND(hh, vd->views, &h, sizeof(h), v);
-		return v ? v->buffer : 0;
+		if (!v)
+			return 0;
+		*range = buffer_range(v->offset, v->range);
+		return v->buffer;
 	}
-	if (descriptor_is_buffer(w->descriptorType))
-		return w->pBufferInfo ? (uint64_t)w->pBufferInfo[i].buffer : 0;
+	if (descriptor_is_buffer(w->descriptorType)) {
+		if (!w->pBufferInfo)
+			return 0;
+		if (w->descriptorType != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC &&
+		    w->descriptorType != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+			*range = buffer_range(w->pBufferInfo[i].offset, w->pBufferInfo[i].range);
+		return (uint64_t)w->pBufferInfo[i].buffer;
+	}
 	return 0;
 }
 
@@ -1472,7 +1546,8 @@ static void set_write(struct pp_device *dev, struct pp_vk_diag *vd, struct dset 
 		}
 		if (k == s->nbindings)
 			return;
-		s->slots[s->b[k].base + elem].handle = write_resource(dev, vd, w, i);
+		struct dslot *sl = &s->slots[s->b[k].base + elem];
+		sl->handle = write_resource(dev, vd, w, i, &sl->range);
 	}
 }
 
@@ -1548,7 +1623,8 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipe
 				if (l->b[k].binding == writes[i].dstBinding)
 					bd = &l->b[k];
 			for (uint32_t e = 0; bd && e < writes[i].descriptorCount; e++) {
-				uint64_t h = write_resource(c->device, vd, &writes[i], e);
+				struct pp_diag_range rg;
+				uint64_t h = write_resource(c->device, vd, &writes[i], e, &rg);
 				if (!h)
 					continue;
 				if (b->npush == MAX_PUSH) {
@@ -1556,6 +1632,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipe
 					break;
 				}
 				b->push[b->npush].handle = h;
+				b->push[b->npush].range = rg;
 				b->push[b->npush].kind = bd->kind;
 				b->push[b->npush].stages = bd->stages;
 				b->push[b->npush].write = bd->write;
@@ -1596,6 +1673,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateBufferView(VkDevice device, const VkBuff
 		return r;
 	v->handle = (uint64_t)*out;
 	v->buffer = (uint64_t)info->buffer;
+	v->offset = info->offset;
+	v->range = info->range;
 	pthread_rwlock_wrlock(&vd->lock);
 	pp_hash_oom_ = false;
 	HASH_ADD(hh, vd->views, handle, sizeof(v->handle), v);

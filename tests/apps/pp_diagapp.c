@@ -25,6 +25,8 @@
 #define SIZE 64
 #define SLOTS 2
 #define COST_ROUNDS 8
+#define MIP_LEVELS 4
+#define RANGE_HI 128 /* v: [0, RANGE_HI) vertices, [RANGE_HI, 256) shader data */
 
 #define ST(x) VK_PIPELINE_STAGE_##x##_BIT
 #define AC(x) VK_ACCESS_##x##_BIT
@@ -137,6 +139,12 @@ struct app {
 	VkFramebuffer fb_sub;
 	bool rp_sub_v2;
 	struct pipeline sub0, sub1;
+
+	/* the range cases: mip is a MIP_LEVELS-level texture (mip_view: all levels) sampled by
+	 * pass B; storage_hi / chain_hi name v from RANGE_HI on (the upper half), storage_lo
+	 * [0, RANGE_HI) */
+	struct image mip;
+	VkDescriptorSet sample_mip, storage_lo, storage_hi, chain_hi;
 
 	/* the timeline semaphore cases: frame f signals timeline = f + 1 */
 	VkSemaphore timeline, host_timeline;
@@ -739,6 +747,92 @@ static void write_buffer(struct app *a, VkDescriptorSet set, uint32_t binding, V
 	vkUpdateDescriptorSets(a->device, 1, &w, 0, NULL);
 }
 
+static VkDescriptorSet set_alloc(struct app *a, VkDescriptorSetLayout layout)
+{
+	const VkDescriptorSetAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+		.descriptorPool = a->descriptor_pool,
+		.descriptorSetCount = 1,
+		.pSetLayouts = &layout,
+	};
+	VkDescriptorSet set;
+	VK_CHECK(vkAllocateDescriptorSets(a->device, &ai, &set));
+	return set;
+}
+
+static void write_buffer_range(struct app *a, VkDescriptorSet set, uint32_t binding, VkBuffer buffer,
+			       VkDeviceSize offset, VkDeviceSize range)
+{
+	const VkDescriptorBufferInfo bi = { buffer, offset, range };
+	const VkWriteDescriptorSet w = {
+		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+		.dstSet = set,
+		.dstBinding = binding,
+		.descriptorCount = 1,
+		.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+		.pBufferInfo = &bi,
+	};
+	vkUpdateDescriptorSets(a->device, 1, &w, 0, NULL);
+}
+
+/* The range cases: a mip-mapped texture (blitted level by level) sampled through a view of
+ * every level, and descriptors naming only the upper part of v. */
+static void range_resources_create(struct app *a)
+{
+	VkPhysicalDeviceProperties props;
+	vkGetPhysicalDeviceProperties(a->physical, &props);
+	if (RANGE_HI % props.limits.minStorageBufferOffsetAlignment)
+		die("minStorageBufferOffsetAlignment %llu does not divide %u",
+		    (unsigned long long)props.limits.minStorageBufferOffsetAlignment, RANGE_HI);
+	const VkImageCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+		.imageType = VK_IMAGE_TYPE_2D,
+		.format = VK_FORMAT_R8G8B8A8_UNORM,
+		.extent = { SIZE, SIZE, 1 },
+		.mipLevels = MIP_LEVELS,
+		.arrayLayers = 1,
+		.samples = VK_SAMPLE_COUNT_1_BIT,
+		.tiling = VK_IMAGE_TILING_OPTIMAL,
+		.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+	};
+	VK_CHECK(vkCreateImage(a->device, &ci, NULL, &a->mip.image));
+	VkMemoryRequirements req;
+	vkGetImageMemoryRequirements(a->device, a->mip.image, &req);
+	const VkMemoryAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = memory_type(a, req.memoryTypeBits, 0),
+	};
+	VK_CHECK(vkAllocateMemory(a->device, &ai, NULL, &a->mip.memory));
+	VK_CHECK(vkBindImageMemory(a->device, a->mip.image, a->mip.memory, 0));
+	const VkImageViewCreateInfo vi = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+		.image = a->mip.image,
+		.viewType = VK_IMAGE_VIEW_TYPE_2D,
+		.format = VK_FORMAT_R8G8B8A8_UNORM,
+		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1 },
+	};
+	VK_CHECK(vkCreateImageView(a->device, &vi, NULL, &a->mip.view));
+	a->sample_mip = set_alloc(a, a->sample.set_layout);
+	const VkDescriptorImageInfo ii = { a->sampler, a->mip.view, LY(SHADER_READ_ONLY_OPTIMAL) };
+	const VkWriteDescriptorSet w = {
+		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+		.dstSet = a->sample_mip,
+		.dstBinding = 0,
+		.descriptorCount = 1,
+		.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+		.pImageInfo = &ii,
+	};
+	vkUpdateDescriptorSets(a->device, 1, &w, 0, NULL);
+	a->storage_lo = set_alloc(a, a->storage.set_layout);
+	write_buffer_range(a, a->storage_lo, 0, a->v.buffer, 0, RANGE_HI);
+	a->storage_hi = set_alloc(a, a->storage.set_layout);
+	write_buffer_range(a, a->storage_hi, 0, a->v.buffer, RANGE_HI, VK_WHOLE_SIZE);
+	a->chain_hi = set_alloc(a, a->chain.set_layout);
+	write_image(a, a->chain_hi, 0);
+	write_buffer_range(a, a->chain_hi, 1, a->v.buffer, RANGE_HI, VK_WHOLE_SIZE);
+}
+
 static void resources_create(struct app *a)
 {
 	image_create(a, &a->a,
@@ -773,7 +867,7 @@ static void resources_create(struct app *a)
 	};
 	const VkDescriptorPoolCreateInfo pi = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-		.maxSets = 10,
+		.maxSets = 16,
 		.poolSizeCount = 3,
 		.pPoolSizes = sizes,
 	};
@@ -815,6 +909,9 @@ static void resources_create(struct app *a)
 	};
 	VK_CHECK(vkCreateComputePipelines(a->device, VK_NULL_HANDLE, 1, &ci, NULL, &a->chain.pipeline));
 	vkDestroyShaderModule(a->device, cm, NULL);
+
+	if (!strncmp(a->kase, "range-", 6) || !strncmp(a->kase, "mip-chain", 9))
+		range_resources_create(a);
 
 	/* The subpass cases: a dependency without BY_REGION (vkCreateRenderPass, and
 	 * vkCreateRenderPass2 for ...2), the same with BY_REGION, and one whose destination
@@ -884,6 +981,7 @@ static void teardown(struct app *a)
 	image_destroy(a, &a->a);
 	image_destroy(a, &a->b);
 	image_destroy(a, &a->in0);
+	image_destroy(a, &a->mip);
 	vkDestroySemaphore(a->device, a->timeline, NULL);
 	vkDestroySemaphore(a->device, a->host_timeline, NULL);
 	vkDestroyQueryPool(a->device, a->queries, NULL);
@@ -1204,7 +1302,8 @@ static void record_set_event(struct app *a, VkCommandBuffer cmd, VkEvent ev, boo
 }
 
 /* Several hundred barriers: a fill of each region, then a barrier (ALL_COMMANDS both ways
- * when conservative, TRANSFER both ways when narrow). */
+ * when conservative, TRANSFER both ways when narrow): a global memory barrier (stress), or a
+ * buffer barrier on the region just filled (stress-ranges). */
 static void record_stress(struct app *a, VkCommandBuffer cmd)
 {
 	frame_start_buffers(a, cmd);
@@ -1216,7 +1315,22 @@ static void record_stress(struct app *a, VkCommandBuffer cmd)
 	VkPipelineStageFlags st = a->conservative ? ST(ALL_COMMANDS) : ST(TRANSFER);
 	for (uint32_t i = 0; i < a->barriers; i++) {
 		vkCmdFillBuffer(cmd, a->t1.buffer, (i % 4096) * 16, 16, i);
-		vkCmdPipelineBarrier(cmd, st, st, 0, 1, &m, 0, NULL, 0, NULL);
+		if (is(a, "stress-ranges")) {
+			/* a buffer barrier on the 16 bytes just filled: 300 ranges of one buffer */
+			const VkBufferMemoryBarrier b = {
+				.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+				.srcAccessMask = AC(TRANSFER_WRITE),
+				.dstAccessMask = AC(TRANSFER_WRITE),
+				.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+				.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+				.buffer = a->t1.buffer,
+				.offset = (i % 4096) * 16,
+				.size = 16,
+			};
+			vkCmdPipelineBarrier(cmd, st, st, 0, 0, NULL, 1, &b, 0, NULL);
+		} else {
+			vkCmdPipelineBarrier(cmd, st, st, 0, 1, &m, 0, NULL, 0, NULL);
+		}
 	}
 }
 
@@ -1430,6 +1544,171 @@ static void record_mergeable(struct app *a, VkCommandBuffer cmd)
 	pass_b(a, cmd, &a->vertices);
 }
 
+/* ---- the range cases ---- */
+
+static void mip_barrier(VkCommandBuffer cmd, uint32_t n, const struct img_barrier *b, const uint32_t *level,
+			const uint32_t *count, VkImage image)
+{
+	VkImageMemoryBarrier ib[2];
+	VkPipelineStageFlags src = 0, dst = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		ib[i] = (VkImageMemoryBarrier){
+			.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+			.srcAccessMask = b[i].src_access,
+			.dstAccessMask = b[i].dst_access,
+			.oldLayout = b[i].old_layout,
+			.newLayout = b[i].new_layout,
+			.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.image = image,
+			.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, level[i], count[i], 0, 1 },
+		};
+		src |= b[i].src;
+		dst |= b[i].dst;
+	}
+	vkCmdPipelineBarrier(cmd, src, dst, 0, 0, NULL, 0, NULL, n, ib);
+}
+
+static void blit_level(struct app *a, VkCommandBuffer cmd, uint32_t to)
+{
+	int32_t s = SIZE >> (to - 1), d = SIZE >> to;
+	const VkImageBlit r = {
+		.srcSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, to - 1, 0, 1 },
+		.srcOffsets = { { 0, 0, 0 }, { s, s, 1 } },
+		.dstSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, to, 0, 1 },
+		.dstOffsets = { { 0, 0, 0 }, { d, d, 1 } },
+	};
+	vkCmdBlitImage(cmd, a->mip.image, LY(TRANSFER_SRC_OPTIMAL), a->mip.image, LY(TRANSFER_DST_OPTIMAL), 1, &r,
+		       VK_FILTER_LINEAR);
+}
+
+/* A mip chain generated every frame, then sampled by pass B's fragment shader through a view
+ * of every level. mip-chain: one barrier per level (TRANSFER_WRITE -> TRANSFER_READ on level
+ * i - 1 before the blit into level i), one barrier for all levels at the end: narrow and
+ * correct. mip-chain-all: after each blit, level i - 1 goes to SHADER_READ_ONLY at once, with
+ * dstStageMask ALL_COMMANDS; its only consumer is pass B's fragment shader, after barriers on
+ * the other levels. */
+static void record_mip_chain(struct app *a, VkCommandBuffer cmd, bool conservative)
+{
+	const uint32_t one = 1, all = VK_REMAINING_MIP_LEVELS, zero = 0;
+	frame_start_images(a, cmd, 0);
+	/* last frame's pass B sampled every level */
+	mip_barrier(cmd, 1,
+		    &(struct img_barrier){ 0, ST(FRAGMENT_SHADER), 0, ST(TRANSFER), AC(TRANSFER_WRITE), LY(UNDEFINED),
+					   LY(TRANSFER_DST_OPTIMAL) },
+		    &zero, &all, a->mip.image);
+	const VkClearColorValue c = { { 0.5f, 0.25f, 0.75f, 1.0f } };
+	const VkImageSubresourceRange r0 = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+	vkCmdClearColorImage(cmd, a->mip.image, LY(TRANSFER_DST_OPTIMAL), &c, 1, &r0);
+	for (uint32_t i = 1; i < MIP_LEVELS; i++) {
+		uint32_t prev = i - 1;
+		mip_barrier(cmd, 1,
+			    &(struct img_barrier){ 0, ST(TRANSFER), AC(TRANSFER_WRITE), ST(TRANSFER), AC(TRANSFER_READ),
+						   LY(TRANSFER_DST_OPTIMAL), LY(TRANSFER_SRC_OPTIMAL) },
+			    &prev, &one, a->mip.image);
+		blit_level(a, cmd, i);
+		if (conservative)
+			mip_barrier(cmd, 1,
+				    &(struct img_barrier){ 0, ST(TRANSFER), AC(TRANSFER_READ), ST(ALL_COMMANDS),
+							   AC(SHADER_READ), LY(TRANSFER_SRC_OPTIMAL),
+							   LY(SHADER_READ_ONLY_OPTIMAL) },
+				    &prev, &one, a->mip.image);
+	}
+	const uint32_t last = MIP_LEVELS - 1, below = MIP_LEVELS - 1;
+	const struct img_barrier to_read[2] = {
+		{ 0, ST(TRANSFER), AC(TRANSFER_WRITE), ST(FRAGMENT_SHADER), AC(SHADER_READ), LY(TRANSFER_DST_OPTIMAL),
+		  LY(SHADER_READ_ONLY_OPTIMAL) },
+		{ 0, ST(TRANSFER), AC(TRANSFER_READ), ST(FRAGMENT_SHADER), AC(SHADER_READ), LY(TRANSFER_SRC_OPTIMAL),
+		  LY(SHADER_READ_ONLY_OPTIMAL) },
+	};
+	const uint32_t levels[2] = { last, 0 }, counts[2] = { 1, below };
+	mip_barrier(cmd, conservative ? 1 : 2, to_read, levels, counts, a->mip.image);
+	pass_begin(a, cmd, a->rp_b, a->fb_b);
+	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->sample.pipeline);
+	vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->sample.layout, 0, 1, &a->sample_mip, 0, NULL);
+	vkCmdDraw(cmd, 3, 1, 0, 0);
+	vkCmdEndRenderPass(cmd);
+}
+
+static void buffer_range_barrier(VkCommandBuffer cmd, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size,
+				 VkPipelineStageFlags src, VkAccessFlags src_access, VkPipelineStageFlags dst,
+				 VkAccessFlags dst_access)
+{
+	const VkBufferMemoryBarrier b = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+		.srcAccessMask = src_access,
+		.dstAccessMask = dst_access,
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.buffer = buffer,
+		.offset = offset,
+		.size = size,
+	};
+	vkCmdPipelineBarrier(cmd, src, dst, 0, 0, NULL, 1, &b, 0, NULL);
+}
+
+/* v's lower part holds data copied from s, its upper part what a compute shader writes.
+ * range-buffer-missed / range-buffer-narrow: a barrier on [0, RANGE_HI) after the copy, with
+ * dstStageMask VERTEX_SHADER | FRAGMENT_SHADER / FRAGMENT_SHADER; then the compute shader
+ * writes [RANGE_HI, ...) and pass B's fragment shader reads [0, RANGE_HI): only the fragment
+ * shader consumes the barriered range (per whole buffer the compute write counted too, and a
+ * compute consumer cannot be narrowed to a graphics stage).
+ * range-buffer-false: a barrier on [0, RANGE_HI) with dstStageMask VERTEX_INPUT (right), then
+ * a pass whose fragment shader reads [RANGE_HI, ...), a barrier and a copy on [RANGE_HI, 256),
+ * and the vertex fetch from 0: per whole buffer the fragment read was taken for the first
+ * barrier's consumer. */
+static void record_range_buffer(struct app *a, VkCommandBuffer cmd)
+{
+	bool compute = !is(a, "range-buffer-false");
+	/* last frame's reads and writes of v and a */
+	const struct img_barrier start[2] = {
+		{ a->a.image, ST(COMPUTE_SHADER), 0, ST(COMPUTE_SHADER), AC(SHADER_READ), LY(UNDEFINED),
+		  LY(SHADER_READ_ONLY_OPTIMAL) },
+		{ a->b.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE), ST(COLOR_ATTACHMENT_OUTPUT),
+		  AC(COLOR_ATTACHMENT_WRITE), LY(UNDEFINED), LY(COLOR_ATTACHMENT_OPTIMAL) },
+	};
+	images_barrier(cmd, compute ? 2 : 1, compute ? start : &start[1]);
+	buffer_range_barrier(cmd, a->v.buffer, 0, VK_WHOLE_SIZE,
+			     ST(VERTEX_INPUT) | ST(COMPUTE_SHADER) | ST(FRAGMENT_SHADER) | ST(TRANSFER),
+			     AC(SHADER_WRITE) | AC(TRANSFER_WRITE), ST(TRANSFER) | ST(COMPUTE_SHADER),
+			     AC(TRANSFER_WRITE) | AC(SHADER_WRITE));
+	copy(cmd, &a->s, &a->v, 24);
+	if (compute) {
+		VkPipelineStageFlags dst = is(a, "range-buffer-missed") ? ST(VERTEX_SHADER) | ST(FRAGMENT_SHADER)
+									  : ST(FRAGMENT_SHADER);
+		buffer_range_barrier(cmd, a->v.buffer, 0, RANGE_HI, ST(TRANSFER), AC(TRANSFER_WRITE), dst, AC(SHADER_READ));
+		vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, a->chain.pipeline);
+		vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, a->chain.layout, 0, 1, &a->chain_hi, 0,
+					NULL);
+		vkCmdDispatch(cmd, 1, 1, 1);
+		pass_begin(a, cmd, a->rp_b, a->fb_b);
+		vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->storage.pipeline);
+		vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->storage.layout, 0, 1, &a->storage_lo, 0,
+					NULL);
+		vkCmdDraw(cmd, 3, 1, 0, 0);
+		vkCmdEndRenderPass(cmd);
+		return;
+	}
+	buffer_range_barrier(cmd, a->v.buffer, 0, RANGE_HI, ST(TRANSFER), AC(TRANSFER_WRITE), ST(VERTEX_INPUT),
+			     AC(VERTEX_ATTRIBUTE_READ));
+	pass_begin(a, cmd, a->rp_b, a->fb_b);
+	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->storage.pipeline);
+	vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->storage.layout, 0, 1, &a->storage_hi, 0, NULL);
+	vkCmdDraw(cmd, 3, 1, 0, 0);
+	vkCmdEndRenderPass(cmd);
+	/* the upper part is rewritten after that read (write-after-read), and the next pass
+	 * writes b again */
+	buffer_range_barrier(cmd, a->v.buffer, RANGE_HI, VK_WHOLE_SIZE, ST(FRAGMENT_SHADER), 0, ST(TRANSFER),
+			     AC(TRANSFER_WRITE));
+	const VkBufferCopy r = { 0, RANGE_HI, 24 };
+	vkCmdCopyBuffer(cmd, a->s.buffer, a->v.buffer, 1, &r);
+	images_barrier(cmd, 1,
+		       &(struct img_barrier){ a->b.image, ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+					      ST(COLOR_ATTACHMENT_OUTPUT), AC(COLOR_ATTACHMENT_WRITE),
+					      LY(COLOR_ATTACHMENT_OPTIMAL), LY(COLOR_ATTACHMENT_OPTIMAL) });
+	pass_b(a, cmd, &a->vertices);
+}
+
 static void record_baseline(struct app *a, VkCommandBuffer cmd)
 {
 	frame_start_images(a, cmd, ST(COLOR_ATTACHMENT_OUTPUT));
@@ -1486,8 +1765,12 @@ static void record(struct app *a, VkCommandBuffer cmd, uint32_t slot, uint32_t f
 		record_set_event(a, cmd, a->events[slot], false);
 	else if (is(a, "set-event-work-wait"))
 		record_set_event(a, cmd, a->events[slot], true);
-	else if (is(a, "stress"))
+	else if (is(a, "stress") || is(a, "stress-ranges"))
 		record_stress(a, cmd);
+	else if (is(a, "mip-chain") || is(a, "mip-chain-all"))
+		record_mip_chain(a, cmd, is(a, "mip-chain-all"));
+	else if (!strncmp(a->kase, "range-buffer-", 13))
+		record_range_buffer(a, cmd);
 	else if (is(a, "cost"))
 		record_cost(a, cmd, slot);
 	else if (a->rp_sub)
@@ -1518,7 +1801,8 @@ static const char *const cases[] = {
 	"subpass-by-region", "subpass-vertex-stage",
 	"split-gbuffer-vs", "split-gbuffer-vs-reads",
 	"split-gbuffer-vs-separate", "unused-barrier", "unused-barrier-used-next", "mergeable", "mergeable2",
-	"mergeable-draw", NULL,
+	"mergeable-draw", "mip-chain", "mip-chain-all", "range-buffer-missed", "range-buffer-narrow",
+	"range-buffer-false", "stress-ranges", NULL,
 };
 
 /* ---- the frame loop --------------------------------------------------------------------- */

@@ -641,6 +641,229 @@ static void test_mergeable(void)
 	}
 }
 
+/* ---- subresource and buffer ranges ---- */
+
+static struct pp_diag_range mips(uint32_t first, uint32_t count)
+{
+	return (struct pp_diag_range){ .set = true, .aspects = 1, .begin = first, .end = count ? first + count : 0 };
+}
+
+static struct pp_diag_range bytes(uint64_t offset, uint64_t size)
+{
+	return (struct pp_diag_range){ .set = true, .begin = offset, .end = size ? offset + size : PP_DIAG_RANGE_END };
+}
+
+static struct pp_diag_barrier_res buf(uint64_t h, uint32_t src, uint32_t sa, uint32_t dst, uint32_t da,
+				      struct pp_diag_range rg)
+{
+	return (struct pp_diag_barrier_res){ .kind = PP_RES_BUFFER, .handle = h, .src_stages = src, .dst_stages = dst,
+					     .src_access = sa, .dst_access = da, .range = rg };
+}
+
+static void test_ranges(void)
+{
+	const char *early = "PASSPROBE-Barrier-DstStageTooEarly";
+	/* overlap: aspects, levels, layers, bytes, "to the end", unset = whole */
+	struct pp_diag_range m0 = mips(0, 1), m1 = mips(1, 1), rest = mips(1, 0);
+	struct pp_diag_range depth = { .set = true, .aspects = 2, .end = 1 }, l3 = mips(0, 1);
+	l3.layer_begin = 3;
+	l3.layer_end = 4;
+	CHECK(!pp_diag_range_overlap(&m0, &m1));
+	CHECK(pp_diag_range_overlap(&m1, &rest) && !pp_diag_range_overlap(&m0, &rest));
+	CHECK(!pp_diag_range_overlap(&m0, &depth));
+	CHECK(pp_diag_range_overlap(&m0, &l3) && !pp_diag_range_overlap(&l3, &(struct pp_diag_range){
+		.set = true, .aspects = 1, .end = 1, .layer_begin = 0, .layer_end = 3 }));
+	struct pp_diag_range lo = bytes(0, 64), hi = bytes(64, 0);
+	CHECK(!pp_diag_range_overlap(&lo, &hi) && pp_diag_range_overlap(&lo, NULL));
+	CHECK(pp_diag_range_overlap(&hi, &(struct pp_diag_range){ 0 }));
+
+	/* A barrier on [0, 128) for the vertex fetch, a fragment shader reading [128, ...), a
+	 * barrier on [128, ...), the vertex fetch: per whole buffer the fragment read was taken
+	 * for the first barrier's consumer (a false DstStageTooEarly suggesting FRAGMENT_SHADER). */
+	for (int whole = 0; whole < 2; whole++) {
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r = pp_diag_rec_create();
+		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		struct pp_diag_barrier_res x = buf(5, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE, PP_STAGE_VERTEX_INPUT,
+						   PP_ACCESS_VERTEX_READ, whole ? (struct pp_diag_range){ 0 } : bytes(0, 128));
+		barrier(d, r, x.src_stages, x.dst_stages, 1, &x);
+		struct pp_diag_range up = whole ? (struct pp_diag_range){ 0 } : bytes(128, 0);
+		pp_diag_rec_use_range(r, PP_RES_BUFFER, 5, &up, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_barrier_res y = buf(5, PP_STAGE_FRAGMENT_SHADER, 0, PP_STAGE_TRANSFER,
+						   PP_ACCESS_TRANSFER_WRITE, up);
+		barrier(d, r, y.src_stages, y.dst_stages, 1, &y);
+		struct pp_diag_range vb = bytes(0, 0);
+		pp_diag_rec_use_range(r, PP_RES_BUFFER, 5, &vb, PP_STAGE_VERTEX_INPUT, false);
+		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		submit(d, r, 1);
+		CHECK(fired(early) == (whole ? 1u : 0u));
+		pp_diag_rec_destroy(r);
+		pp_diag_device_destroy(d);
+	}
+
+	/* A barrier on [0, 128) with dstStageMask VERTEX_SHADER | FRAGMENT_SHADER, SHADER_READ;
+	 * compute writes [128, ...), a fragment shader reads [0, 128): only the fragment shader
+	 * consumes it. A compute use of unknown range (whole) makes it unprovable: compute is not
+	 * a graphics stage the destination could be narrowed to. */
+	for (int whole = 0; whole < 2; whole++) {
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r = pp_diag_rec_create();
+		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		struct pp_diag_barrier_res x = buf(5, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE,
+						   PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ,
+						   bytes(0, 128));
+		barrier(d, r, x.src_stages, x.dst_stages, 1, &x);
+		struct pp_diag_range up = bytes(128, 0), low = bytes(0, 128);
+		pp_diag_rec_use_range(r, PP_RES_BUFFER, 5, whole ? NULL : &up, PP_STAGE_COMPUTE, true);
+		pp_diag_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
+		pp_diag_rec_use_range(r, PP_RES_BUFFER, 5, &low, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		submit(d, r, 1);
+		CHECK(fired(early) == (whole ? 0u : 1u));
+		const struct pp_diagnostic *s = find(early);
+		CHECK(whole || (s && strstr(s->suggestion, "dstStageMask = FRAGMENT_SHADER")));
+		pp_diag_rec_destroy(r);
+		pp_diag_device_destroy(d);
+	}
+
+	/* A mip chain: level i - 1 -> TRANSFER_SRC, blit, level i - 1 -> SHADER_READ (dst
+	 * ALL_COMMANDS, or FRAGMENT_SHADER for the control); the last level after the loop; the
+	 * fragment shader samples every level. Per whole image each SHADER_READ barrier's window
+	 * closed at the next level's barrier, empty. */
+	for (int narrow = 0; narrow < 2; narrow++) {
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r = pp_diag_rec_create();
+		uint32_t dst = narrow ? PP_STAGE_FRAGMENT_SHADER : PP_STAGE_ALL_COMMANDS;
+		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		for (uint32_t i = 1; i < 4; i++) {
+			struct pp_diag_barrier_res a = image(9, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE, PP_STAGE_TRANSFER,
+							     PP_ACCESS_TRANSFER_READ, PP_LAYOUT_TRANSFER_DST, PP_LAYOUT_TRANSFER_SRC);
+			a.range = mips(i - 1, 1);
+			barrier(d, r, a.src_stages, a.dst_stages, 1, &a);
+			pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+			struct pp_diag_barrier_res b = image(9, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_READ, dst,
+							     PP_ACCESS_SHADER_READ, PP_LAYOUT_TRANSFER_SRC, PP_LAYOUT_SHADER_READ);
+			b.range = mips(i - 1, 1);
+			barrier(d, r, b.src_stages, b.dst_stages, 1, &b);
+		}
+		struct pp_diag_barrier_res last = image(9, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE, PP_STAGE_FRAGMENT_SHADER,
+							PP_ACCESS_SHADER_READ, PP_LAYOUT_TRANSFER_DST, PP_LAYOUT_SHADER_READ);
+		last.range = mips(3, 1);
+		barrier(d, r, last.src_stages, last.dst_stages, 1, &last);
+		struct pp_diag_range all = mips(0, 0);
+		pp_diag_rec_use_range(r, PP_RES_IMAGE, 9, &all, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		submit(d, r, 1);
+		CHECK(fired(early) == (narrow ? 0u : 3u));
+		const struct pp_diagnostic *s = find(early);
+		CHECK(narrow || (s && strstr(s->suggestion, "dstStageMask = FRAGMENT_SHADER")));
+		/* back-to-back barriers on different levels of one image are one call's worth */
+		CHECK(fired("PASSPROBE-Barrier-Mergeable") == 3);
+		CHECK(fired("PASSPROBE-Barrier-Duplicate") == 0);
+		pp_diag_rec_destroy(r);
+		pp_diag_device_destroy(d);
+	}
+
+	/* A barrier on the whole image (VERTEX_SHADER | FRAGMENT_SHADER), the fragment shader reads
+	 * level 1, a barrier on level 1, the vertex shader reads level 0: the first window goes on
+	 * for level 0 (it sees the vertex read). */
+	{
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r = pp_diag_rec_create();
+		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_barrier_res w = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE,
+						     PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ,
+						     PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
+		w.range = mips(0, 0);
+		barrier(d, r, w.src_stages, w.dst_stages, 1, &w);
+		pp_diag_rec_use_range(r, PP_RES_IMAGE, 7, &m1, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_barrier_res b = image(7, PP_STAGE_FRAGMENT_SHADER, 0, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE,
+						     PP_LAYOUT_SHADER_READ, PP_LAYOUT_TRANSFER_DST);
+		b.range = m1;
+		barrier(d, r, b.src_stages, b.dst_stages, 1, &b);
+		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		pp_diag_rec_use_range(r, PP_RES_IMAGE, 7, &m0, PP_STAGE_VERTEX_SHADER, false);
+		pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		submit(d, r, 1);
+		CHECK(fired(early) == 0);
+		pp_diag_rec_destroy(r);
+		pp_diag_device_destroy(d);
+	}
+
+	/* Carried into the next command buffer: there a barrier on level 1 (another range) does
+	 * not close the window of level 0, which its fragment shader then reads; a barrier on
+	 * level 0 does (variant 1: nothing uses it before). */
+	for (int variant = 0; variant < 2; variant++) {
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r[2] = { pp_diag_rec_create(), pp_diag_rec_create() };
+		pp_diag_rec_work(r[0], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_barrier_res g = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE,
+						     PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ,
+						     PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
+		g.range = m0;
+		barrier(d, r[0], g.src_stages, g.dst_stages, 1, &g);
+		struct pp_diag_barrier_res other = image(7, PP_STAGE_FRAGMENT_SHADER, 0, PP_STAGE_COLOR_OUTPUT,
+							 PP_ACCESS_COLOR_WRITE, PP_LAYOUT_SHADER_READ, PP_LAYOUT_COLOR_ATTACHMENT);
+		other.range = variant ? m0 : m1;
+		barrier(d, r[1], other.src_stages, other.dst_stages, 1, &other);
+		pp_diag_rec_use_range(r[1], PP_RES_IMAGE, 7, &m0, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_rec_work(r[1], PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		submit_all(d, 2, r);
+		CHECK(fired(early) == (variant ? 0u : 1u));
+		for (int i = 0; i < 2; i++)
+			pp_diag_rec_destroy(r[i]);
+		pp_diag_device_destroy(d);
+	}
+
+	/* A barrier on a whole buffer, then one on its first half, nothing after: the first one's
+	 * window goes on for the second half, but a later barrier met it (an execution dependency
+	 * chain may go through it), so it is not Unused; the second one is. */
+	{
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r = pp_diag_rec_create();
+		pp_diag_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
+		struct pp_diag_barrier_res w = buf(5, PP_STAGE_COMPUTE, PP_ACCESS_SHADER_WRITE, PP_STAGE_COMPUTE,
+						   PP_ACCESS_SHADER_READ, bytes(0, 0));
+		barrier(d, r, w.src_stages, w.dst_stages, 1, &w);
+		struct pp_diag_barrier_res h = buf(5, PP_STAGE_COMPUTE, PP_ACCESS_SHADER_WRITE, PP_STAGE_VERTEX_INPUT,
+						   PP_ACCESS_VERTEX_READ, bytes(0, 128));
+		barrier(d, r, h.src_stages, h.dst_stages, 1, &h);
+		submit(d, r, 1);
+		CHECK(fired("PASSPROBE-Barrier-Unused") == 1);
+		pp_diag_rec_destroy(r);
+		pp_diag_device_destroy(d);
+	}
+
+	/* Bounded: barriers on 10 layers, each ALL_COMMANDS, then the fragment shader reads them
+	 * all. Beyond PP_DIAG_RANGES open windows the older ones close as "cannot narrow". */
+	{
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r = pp_diag_rec_create();
+		for (uint32_t i = 0; i < 10; i++) {
+			pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+			struct pp_diag_barrier_res b = image(9, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE, PP_STAGE_ALL_COMMANDS,
+							     PP_ACCESS_SHADER_READ, PP_LAYOUT_TRANSFER_DST, PP_LAYOUT_SHADER_READ);
+			b.range = (struct pp_diag_range){ .set = true, .end = 1, .layer_begin = i, .layer_end = i + 1 };
+			barrier(d, r, b.src_stages, b.dst_stages, 1, &b);
+		}
+		pp_diag_rec_use(r, PP_RES_IMAGE, 9, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		submit(d, r, 1);
+		CHECK(fired(early) == 10 - PP_DIAG_RANGES);
+		pp_diag_rec_destroy(r);
+		pp_diag_device_destroy(d);
+	}
+}
+
 int main(void)
 {
 	pp_log_set_level(PP_LOG_ERROR);
@@ -655,6 +878,7 @@ int main(void)
 	test_carry();
 	test_unused();
 	test_mergeable();
+	test_ranges();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	else
