@@ -399,6 +399,7 @@ struct rec_entry {
 	uint32_t src_access, dst_access;
 	uint64_t opened;       /* tick */
 	uint32_t uses;         /* stages of precise uses in the window */
+	uint32_t write_uses;   /* ... of those that write (storage descriptors) */
 	uint32_t prev;         /* global: the entry whose window this one closed */
 	uint32_t prev_uses;    /* images, buffers: uses in the windows this one closed */
 	struct pp_diag_range range;
@@ -438,6 +439,7 @@ struct rec_barrier {
 	 * consumers in the later command buffers (the sub_* fields: the latest submission). */
 	bool tail;
 	uint32_t closed_consumers;      /* of its windows closed inside the recording */
+	uint32_t writes, closed_writes; /* consumer stages that write (all windows; closed ones) */
 	const char *closed_unproven;
 	uint32_t sub_fired;
 	uint32_t sub_dst_suggested;
@@ -460,6 +462,7 @@ struct rec_tail {
 	uint32_t format_bucket;
 	uint32_t barrier;      /* index into barriers */
 	uint32_t consumers;    /* in its own recording */
+	uint32_t writes;       /* consumers that write */
 	const char *unproven;  /* in its own recording (secondaries), or NULL */
 	uint32_t work;         /* PP_WORK_* after it in its own recording */
 	bool unused_candidate; /* buffer or image, no layout transition, no queue transfer */
@@ -478,6 +481,7 @@ struct rec_range_rec {
 	struct pp_diag_range range;
 	uint64_t tick;         /* the barrier, or the first of the uses */
 	uint32_t uses;         /* use stages; barriers: 0 */
+	uint32_t writes;       /* use stages that write */
 	bool barrier;
 };
 
@@ -971,13 +975,16 @@ static bool dst_too_early(uint32_t dst_raw, uint32_t dst, uint32_t consumers)
 }
 
 /* The verdicts that depend on a barrier's consumers: the suggested destination, and whether
- * it starts too early. Returns the findings (bits per enum pp_diag_rule). */
-static uint32_t dst_judge(const struct rec_barrier *b, uint32_t consumers, const char *unproven,
+ * it starts too early. Returns the findings (bits per enum pp_diag_rule). The suggestion keeps
+ * only consumers the destination access mask can reach (the others' accesses are not made
+ * visible by this barrier anyway), except consumers that write: a write after the barrier
+ * needs its execution dependency whatever the access mask says. */
+static uint32_t dst_judge(const struct rec_barrier *b, uint32_t consumers, uint32_t writes, const char *unproven,
 			  uint32_t *dst_suggested)
 {
 	uint32_t sug = consumers;
 	if (access_specific(b->dst_access) && (sug & pp_access_stages(b->dst_access)))
-		sug &= pp_access_stages(b->dst_access) | PP_STAGE_HOST;
+		sug = (sug & (pp_access_stages(b->dst_access) | PP_STAGE_HOST)) | (writes & consumers);
 	*dst_suggested = unproven ? 0 : sug;
 	if (b->acquire || b->drain || unproven)
 		return 0;
@@ -995,6 +1002,7 @@ static void barrier_evaluate(struct pp_diag_rec *r, struct rec_barrier *b)
 	for (uint32_t i = b->first; i < b->first + b->n; i++) {
 		const struct rec_entry *e = &r->entries[i];
 		consumers |= e->consumers;
+		b->writes |= e->write_uses;
 		if (e->unproven && !unproven)
 			unproven = e->unproven;
 		if (e->tail) {
@@ -1002,6 +1010,7 @@ static void barrier_evaluate(struct pp_diag_rec *r, struct rec_barrier *b)
 			continue;
 		}
 		b->closed_consumers |= e->consumers;
+		b->closed_writes |= e->write_uses;
 		if (e->unproven && !b->closed_unproven)
 			b->closed_unproven = e->unproven;
 	}
@@ -1018,7 +1027,7 @@ static void barrier_evaluate(struct pp_diag_rec *r, struct rec_barrier *b)
 	b->producers_unproven = pwhy;
 	b->consumers = unproven ? 0 : consumers;
 	b->consumers_unproven = unproven;
-	b->fired |= dst_judge(b, consumers, unproven, &b->dst_suggested);
+	b->fired |= dst_judge(b, consumers, b->writes, unproven, &b->dst_suggested);
 	if (b->acquire)
 		return;
 	if (b->drain) {
@@ -1158,6 +1167,8 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 			loose = o;
 		else if (pp_diag_range_overlap(&o->range, &rg)) {
 			o->uses |= stages;
+			if (write)
+				o->write_uses |= stages;
 			contained |= range_contains(&o->range, &rg);
 		}
 	}
@@ -1174,6 +1185,8 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 		}
 		range_bound(&loose->range, &rg);
 		loose->uses |= stages;
+		if (write)
+			loose->write_uses |= stages;
 	}
 	if (write && (stages & PP_STAGE_COMPUTE) &&
 	    grow((void **)&r->cwrites, &r->cap_cwrites, r->ncwrites + 1, sizeof(*r->cwrites), REC_MAX_COMPUTE_WRITES))
@@ -1538,7 +1551,8 @@ static void first_uses_build(struct pp_diag_rec *r)
 				if (f->fill_barriers++ < f->nbarriers)
 					rr[f->n++] = (struct rec_range_rec){ .range = e->range, .tick = e->opened, .barrier = true };
 			} else if (f->fill_uses++ < f->nuses) {
-				rr[f->n++] = (struct rec_range_rec){ .range = e->range, .tick = e->opened, .uses = e->uses };
+				rr[f->n++] = (struct rec_range_rec){ .range = e->range, .tick = e->opened, .uses = e->uses,
+								     .writes = e->write_uses };
 			} else {
 				/* The last use record takes the later ones: bounding range, earliest tick
 				 * (more consumers, never fewer). */
@@ -1548,6 +1562,7 @@ static void first_uses_build(struct pp_diag_rec *r)
 				if (k) {
 					range_bound(&rr[k - 1].range, &e->range);
 					rr[k - 1].uses |= e->uses;
+					rr[k - 1].writes |= e->write_uses;
 				}
 			}
 		}
@@ -1598,6 +1613,7 @@ static void rec_close(struct pp_diag_rec *r)
 						    (e->kind != PP_RES_IMAGE || e->old_layout == e->new_layout),
 			};
 			t->consumers = entry_consumers(r, e, &t->unproven);
+			t->writes = e->write_uses;
 		}
 		entry_close(r, e);
 		barrier_entry_closed(r, e->barrier);
@@ -2047,7 +2063,7 @@ uint32_t pp_diag_rec_fired(const struct pp_diag_rec *r, uint32_t *out, uint32_t 
  * to *consumers / *unproven / *work (PP_WORK_*). Returns whether it stays open to the end of
  * the submission (no later barrier on its resource). */
 static bool tail_follow(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i, const struct rec_tail *t,
-			uint32_t *consumers, const char **unproven, uint32_t *work)
+			uint32_t *consumers, uint32_t *writes, const char **unproven, uint32_t *work)
 {
 	for (uint32_t j = i + 1; j < n; j++) {
 		const struct pp_diag_rec *q = recs[j];
@@ -2070,8 +2086,10 @@ static bool tail_follow(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i,
 					if (rr[k].barrier && rr[k].tick < until && pp_diag_range_overlap(&rr[k].range, &t->range))
 						until = rr[k].tick;
 				for (uint32_t k = 0; k < f->n; k++)
-					if (!rr[k].barrier && rr[k].tick < until && pp_diag_range_overlap(&rr[k].range, &t->range))
+					if (!rr[k].barrier && rr[k].tick < until && pp_diag_range_overlap(&rr[k].range, &t->range)) {
 						uses |= rr[k].uses;
+						*writes |= rr[k].writes;
+					}
 			} else if (q->first_uses_overflow) {
 				why = "a later command buffer of the submission uses too many resources to follow";
 			}
@@ -2120,13 +2138,14 @@ static void rec_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, ui
 		b->sub_unused = 0;
 		if (!b->tail || r->tails_overflow)
 			continue;
-		uint32_t consumers = b->closed_consumers, nunused = 0;
+		uint32_t consumers = b->closed_consumers, writes = b->closed_writes, nunused = 0;
 		const char *unproven = b->closed_unproven;
 		for (; t < r->ntails && r->tails[t].barrier == bi; t++) {
 			const struct rec_tail *tl = &r->tails[t];
-			uint32_t c = tl->consumers, work = tl->work;
+			uint32_t c = tl->consumers, w = tl->writes, work = tl->work;
 			const char *why = tl->unproven;
-			bool open = tail_follow(recs, n, i, tl, &c, &why, &work);
+			bool open = tail_follow(recs, n, i, tl, &c, &w, &why, &work);
+			writes |= w;
 			/* Shaders may reach any buffer through its device address. */
 			bool maybe_addressed = tl->kind == PP_RES_BUFFER && (work & (PP_WORK_DRAW | PP_WORK_DISPATCH));
 			if (!c && !why && open && tl->unused_candidate && !maybe_addressed && nunused++ == 0) {
@@ -2140,7 +2159,7 @@ static void rec_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, ui
 				unproven = why;
 		}
 		uint32_t sug;
-		b->sub_fired = (b->fired & ~(1u << PP_DIAG_DST_TOO_EARLY)) | dst_judge(b, consumers, unproven, &sug);
+		b->sub_fired = (b->fired & ~(1u << PP_DIAG_DST_TOO_EARLY)) | dst_judge(b, consumers, writes, unproven, &sug);
 		b->sub_dst_suggested = sug;
 		b->sub_unproven = unproven;
 		/* Inside a render pass the attachments begun before it are its users. */

@@ -98,6 +98,37 @@ static void test_gbuffer(void)
 	}
 }
 
+/* The suggested dstStageMask keeps a consumer that writes even where the destination access
+ * mask does not reach its stage (a write after the barrier needs the execution dependency):
+ * a vertex fetch and a compute shader write after TRANSFER -> ALL_COMMANDS with dstAccessMask
+ * VERTEX_ATTRIBUTE_READ. Without the write, the compute stage is not suggested. */
+static void test_write_consumer(void)
+{
+	const char *id = "PASSPROBE-Barrier-DstStageTooEarly";
+	for (int write = 0; write < 2; write++) {
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r = pp_diag_rec_create();
+		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		const struct pp_diag_barrier_res v = { .kind = PP_RES_BUFFER, .handle = 5, .src_stages = PP_STAGE_TRANSFER,
+						       .dst_stages = PP_STAGE_ALL_COMMANDS,
+						       .src_access = PP_ACCESS_TRANSFER_WRITE,
+						       .dst_access = PP_ACCESS_VERTEX_READ };
+		barrier(d, r, PP_STAGE_TRANSFER, PP_STAGE_ALL_COMMANDS, 1, &v);
+		pp_diag_rec_use(r, PP_RES_BUFFER, 5, PP_STAGE_VERTEX_INPUT, false);
+		pp_diag_rec_use(r, PP_RES_BUFFER, 5, PP_STAGE_COMPUTE, write);
+		submit(d, r, 1);
+		const struct pp_diagnostic *s = find(id);
+		CHECK(s != NULL);
+		if (s && write)
+			CHECK(strstr(s->suggestion, "VERTEX_INPUT") && strstr(s->suggestion, "COMPUTE_SHADER"));
+		if (s && !write)
+			CHECK(strstr(s->suggestion, "dstStageMask = VERTEX_INPUT") && !strstr(s->suggestion, "COMPUTE_SHADER"));
+		pp_diag_rec_destroy(r);
+		pp_diag_device_destroy(d);
+	}
+}
+
 static void test_drains(void)
 {
 	pp_diag_sites_clear();
@@ -868,6 +899,7 @@ int main(void)
 {
 	pp_log_set_level(PP_LOG_ERROR);
 	test_gbuffer();
+	test_write_consumer();
 	test_drains();
 	test_redundant();
 	test_chain();
