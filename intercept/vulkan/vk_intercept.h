@@ -61,5 +61,8 @@ void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame)
 void pp_vk_diag_semaphores_submitted(struct pp_device *dev, uint32_t nsubmits, const VkSubmitInfo *submits,
 				     const VkSubmitInfo2 *submits2);
 
+/* Timestamp reads of the diagnostics waiting on c's recording are dropped: its slots are about
+ * to be reset or freed (vk_sync.c). On the thread that owns c. */
+void pp_vk_diag_recording_forget(struct pp_device *dev, struct pp_command_buffer *c);
 /* Frees a command buffer's diagnostics state (vk_sync.c); called when it is destroyed. */
 void pp_vk_diag_cb_release(struct pp_device *dev, struct pp_command_buffer *c);

@@ -35,6 +35,7 @@ static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommand
 			continue;
 		}
 		if (c->submissions++ > 0 && c->rec->nchunks && !c->simultaneous_use) {
+			pp_vk_diag_recording_forget(dev, c);
 			pp_attr_recording_release(dev->attr, c->rec);
 			for (uint32_t k = 0; k < c->rec->nchunks; k++)
 				pp_gpu_timer_chunk_reset(dev->timer, c->rec->chunks[k]);

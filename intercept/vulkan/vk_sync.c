@@ -103,12 +103,15 @@ struct dview {
 /* A timestamp pair to read once the GPU wrote it (never waiting), guarded against the
  * recording having been reset or re-submitted since. */
 enum read_kind { READ_COST, READ_IDLE };
+/* A timestamp read waiting for the GPU. It names its command buffer only to be forgotten when
+ * that recording's slots are reset or freed (pp_vk_diag_recording_forget, on the thread that
+ * owns the command buffer): other threads never look at the command buffer itself. */
 struct pending_read {
 	enum read_kind kind;
 	uint64_t key, frame;
 	uint64_t cb;
-	uint32_t gen, subs;
 	uint32_t slot0, slot1;
+	uint32_t anchor;  /* the recording's first pass begin, read along (see reads_poll), or PP_NO_SLOT */
 	uint64_t base_ns; /* READ_IDLE: when the GPU went idle */
 };
 
@@ -130,8 +133,8 @@ struct pp_vk_diag {
 	uint32_t nreads;
 	/* GPU idle after a blocking wait: the end of the last submitted pass, and a wait that
 	 * waits for the next submission's first pass to begin. */
-	uint64_t last_cb;
-	uint32_t last_gen, last_subs, last_end_slot, last_first_slot;
+	uint64_t last_cb; /* the last submission's last timed command buffer; 0 once forgotten */
+	uint32_t last_end_slot, last_first_slot;
 	bool idle_armed;
 	uint64_t idle_key, idle_frame, idle_begin_ns;
 	bool cost;
@@ -192,6 +195,12 @@ struct pp_vk_diag_cb {
 static bool diag_enabled(void)
 {
 	return pp_layer_settings.diagnostics;
+}
+
+/* The device's diagnostics state: created once by whichever thread needs it first. */
+static inline struct pp_vk_diag *diag_of(struct pp_device *dev)
+{
+	return __atomic_load_n(&dev->diag, __ATOMIC_ACQUIRE);
 }
 
 static void vk_diag_free(struct pp_vk_diag *vd)
@@ -393,8 +402,8 @@ static struct pp_vk_diag_cb *diag_cb(struct pp_command_buffer *c)
 		cursor_reset(s);
 		s->gen++;
 		/* Sampled: timestamps cost GPU time (a lot on some drivers, e.g. lavapipe). */
-		s->cost_now = s->nflagged && c->device->diag->cost &&
-			      (s->cost_recordings < COST_FIRST || pp_diag_frame(c->device->diag->dd) % COST_PERIOD == 0);
+		s->cost_now = s->nflagged && diag_of(c->device)->cost &&
+			      (s->cost_recordings < COST_FIRST || pp_diag_frame(diag_of(c->device)->dd) % COST_PERIOD == 0);
 		s->cost_recordings += s->cost_now;
 	}
 	return s;
@@ -585,7 +594,7 @@ static void observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 	if (!work)
 		return;
 
-	struct pp_vk_diag *vd = c->device->diag;
+	struct pp_vk_diag *vd = diag_of(c->device);
 	uint32_t unknown = 0, draw_stages = 0;
 	if (d.draws) {
 		draw_stages = s->bp[BP_GRAPHICS].stages ? s->bp[BP_GRAPHICS].stages
@@ -856,7 +865,9 @@ static int index_cmp(const void *a, const void *b)
 
 static uint32_t cost_timestamp(struct pp_command_buffer *c, struct pp_vk_diag *vd, struct pp_vk_diag_cb *s)
 {
-	if (!vd->cost || !s->cost_now || !c->timestamps || c->in_render_pass || !c->device->timer)
+	/* SIMULTANEOUS_USE: the recording's own slots are shared by its executions. */
+	if (!vd->cost || !s->cost_now || !c->timestamps || c->in_render_pass || !c->device->timer ||
+	    c->simultaneous_use)
 		return PP_DIAG_NO_SLOT;
 	const uint32_t *hit = bsearch(&s->barrier_calls, s->flagged, s->nflagged, sizeof(uint32_t), index_cmp);
 	uint32_t stride = (s->nflagged + COST_PER_RECORDING - 1) / COST_PER_RECORDING;
@@ -912,7 +923,7 @@ static void barrier_record(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 		.in_render_pass = c->in_render_pass,
 		.sync2 = api[strlen(api) - 1] == '2', /* vkCmdPipelineBarrier2, vkCmdWaitEvents2 */
 	};
-	pp_diag_rec_barrier(c->device->diag->dd, s->rec, &b);
+	pp_diag_rec_barrier(diag_of(c->device)->dd, s->rec, &b);
 	if (ev != ev_stack)
 		free(ev);
 	s->barrier_calls++;
@@ -1012,14 +1023,14 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineS
 	uint32_t ts0 = PP_DIAG_NO_SLOT, ts1 = PP_DIAG_NO_SLOT;
 	if (s) {
 		observe(c, s);
-		ts0 = cost_timestamp(c, c->device->diag, s);
+		ts0 = cost_timestamp(c, diag_of(c->device), s);
 	}
 	c->rec->cur->barriers++;
 	c->device->vk.CmdPipelineBarrier(cb, src, dst, deps, nmem, mem, nbuf, buf, nimg, img);
 	if (!s)
 		return;
 	if (ts0 != PP_DIAG_NO_SLOT)
-		ts1 = cost_timestamp(c, c->device->diag, s);
+		ts1 = cost_timestamp(c, diag_of(c->device), s);
 	struct barrier_scratch sc;
 	uint32_t n = nmem + nbuf + nimg;
 	if (!scratch_get(&sc, n ? n : 1))
@@ -1044,14 +1055,14 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier2(VkCommandBuffer cb, const VkDe
 	uint32_t ts0 = PP_DIAG_NO_SLOT, ts1 = PP_DIAG_NO_SLOT;
 	if (s) {
 		observe(c, s);
-		ts0 = cost_timestamp(c, c->device->diag, s);
+		ts0 = cost_timestamp(c, diag_of(c->device), s);
 	}
 	c->rec->cur->barriers++;
 	c->device->vk.CmdPipelineBarrier2(cb, info);
 	if (!s)
 		return;
 	if (ts0 != PP_DIAG_NO_SLOT)
-		ts1 = cost_timestamp(c, c->device->diag, s);
+		ts1 = cost_timestamp(c, diag_of(c->device), s);
 	struct barrier_scratch sc;
 	uint32_t n = dependency_count(info), src, dst;
 	if (!scratch_get(&sc, n ? n : 1))
@@ -1165,7 +1176,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBind
 		observe(c, s);
 		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
 		if (b->pipeline != (uint64_t)pipeline) {
-			struct pp_vk_diag *vd = c->device->diag;
+			struct pp_vk_diag *vd = diag_of(c->device);
 			struct dpipe *p;
 			uint64_t h = (uint64_t)pipeline;
 			pthread_rwlock_rdlock(&vd->lock);
@@ -1337,7 +1348,7 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroyDescriptorSetLayout(VkDevice device, VkDesc
 							 const VkAllocationCallbacks *alloc)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_vk_diag *vd = dev->diag;
+	struct pp_vk_diag *vd = diag_of(dev);
 	if (vd && layout) {
 		struct dlayout *l;
 		DIAG_TAKE(vd, layouts, layout, l);
@@ -1376,7 +1387,7 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroyPipelineLayout(VkDevice device, VkPipelineL
 						    const VkAllocationCallbacks *alloc)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_vk_diag *vd = dev->diag;
+	struct pp_vk_diag *vd = diag_of(dev);
 	if (vd && layout) {
 		struct dplayout *p;
 		DIAG_TAKE(vd, playouts, layout, p);
@@ -1465,8 +1476,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_FreeDescriptorSets(VkDevice device, VkDescript
 						     const VkDescriptorSet *sets)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	if (dev->diag)
-		sets_forget(dev->diag, n, sets, 0);
+	if (diag_of(dev))
+		sets_forget(diag_of(dev), n, sets, 0);
 	return dev->vk.FreeDescriptorSets(device, pool, n, sets);
 }
 
@@ -1474,8 +1485,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_ResetDescriptorPool(VkDevice device, VkDescrip
 						      VkDescriptorPoolResetFlags flags)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	if (dev->diag)
-		sets_forget(dev->diag, 0, NULL, (uint64_t)pool);
+	if (diag_of(dev))
+		sets_forget(diag_of(dev), 0, NULL, (uint64_t)pool);
 	return dev->vk.ResetDescriptorPool(device, pool, flags);
 }
 
@@ -1483,8 +1494,8 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroyDescriptorPool(VkDevice device, VkDescripto
 						    const VkAllocationCallbacks *alloc)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	if (dev->diag && pool)
-		sets_forget(dev->diag, 0, NULL, (uint64_t)pool);
+	if (diag_of(dev) && pool)
+		sets_forget(diag_of(dev), 0, NULL, (uint64_t)pool);
 	dev->vk.DestroyDescriptorPool(device, pool, alloc);
 }
 
@@ -1555,7 +1566,7 @@ VKAPI_ATTR void VKAPI_CALL pp_UpdateDescriptorSets(VkDevice device, uint32_t nw,
 						   uint32_t nc, const VkCopyDescriptorSet *copies)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_vk_diag *vd = dev->diag;
+	struct pp_vk_diag *vd = diag_of(dev);
 	if (vd) {
 		pthread_rwlock_wrlock(&vd->lock);
 		for (uint32_t i = 0; i < nw; i++) {
@@ -1582,7 +1593,7 @@ VKAPI_ATTR void VKAPI_CALL pp_UpdateDescriptorSetWithTemplate(VkDevice device, V
 							      VkDescriptorUpdateTemplate tmpl, const void *data)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_vk_diag *vd = dev->diag;
+	struct pp_vk_diag *vd = diag_of(dev);
 	if (vd) {
 		/* Templates are not followed: whatever the set holds is unknown from now on. */
 		uint64_t h = (uint64_t)set;
@@ -1605,7 +1616,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipe
 	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE)) {
 		observe(c, s);
 		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
-		struct pp_vk_diag *vd = c->device->diag;
+		struct pp_vk_diag *vd = diag_of(c->device);
 		pthread_rwlock_rdlock(&vd->lock);
 		uint64_t lh = (uint64_t)layout;
 		struct dplayout *pl;
@@ -1688,7 +1699,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateBufferView(VkDevice device, const VkBuff
 VKAPI_ATTR void VKAPI_CALL pp_DestroyBufferView(VkDevice device, VkBufferView view, const VkAllocationCallbacks *alloc)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_vk_diag *vd = dev->diag;
+	struct pp_vk_diag *vd = diag_of(dev);
 	if (vd && view) {
 		struct dview *v;
 		DIAG_TAKE(vd, views, view, v);
@@ -1779,7 +1790,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateComputePipelines(VkDevice device, VkPipe
 VKAPI_ATTR void VKAPI_CALL pp_DestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks *alloc)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_vk_diag *vd = dev->diag;
+	struct pp_vk_diag *vd = diag_of(dev);
 	if (vd && pipeline) {
 		struct dpipe *p;
 		DIAG_TAKE(vd, pipes, pipeline, p);
@@ -1823,13 +1834,6 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdResetQueryPool(VkCommandBuffer cb, VkQueryPool 
 
 /* ---- submit and present --------------------------------------------------------------------- */
 
-static bool slot_ref_valid(struct pp_device *dev, uint64_t cb, uint32_t gen, uint32_t subs, struct pp_command_buffer **out)
-{
-	struct pp_command_buffer *c = pp_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb);
-	*out = c;
-	return c && c->diag && c->diag->gen == gen && c->submissions == subs && c->rec->nchunks;
-}
-
 /* Reads, without waiting, the timestamp pairs that are ready: one batch of slots in slot order
  * (the timer makes one vkGetQueryPoolResults per run of consecutive slots). Every batch
  * includes the recordings' first pass begins, so that, when such a read is the first, the
@@ -1860,13 +1864,13 @@ static void reads_poll(struct pp_device *dev, struct pp_vk_diag *vd)
 	uint8_t *avail = cap ? malloc(cap) : NULL;
 	if (!slots || !ns || !avail)
 		goto out;
-	/* Drop what can no longer be read: the recording was reset or submitted again. */
+	/* Reads whose recording was reset or submitted again are gone already
+	 * (pp_vk_diag_recording_forget); what never arrives is dropped after 16 frames. */
 	for (uint32_t i = 0; i < vd->nreads;) {
 		struct pending_read *p = &vd->reads[i];
-		struct pp_command_buffer *c;
-		if (slot_ref_valid(dev, p->cb, p->gen, p->subs, &c) && p->frame + 16 >= frame) {
-			if (c->rec->npasses && c->rec->passes[0].ts_begin != PP_NO_SLOT)
-				slots[n++] = c->rec->passes[0].ts_begin;
+		if (p->frame + 16 >= frame) {
+			if (p->anchor != PP_NO_SLOT)
+				slots[n++] = p->anchor;
 			slots[n++] = p->slot0;
 			if (p->slot1 != PP_NO_SLOT)
 				slots[n++] = p->slot1;
@@ -2020,8 +2024,10 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 		struct pp_diag_cost_probe probes[64];
 		uint32_t np = pp_diag_rec_cost_probes(vd->dd, recs[i], cb_handles[i], probes, 64);
 		for (uint32_t k = 0; k < np; k++)
-			read_add(vd, &(struct pending_read){ READ_COST, probes[k].key, frame, cb_handles[i], cbs[i]->diag->gen,
-							     cbs[i]->submissions, probes[k].ts_before, probes[k].ts_after, 0 });
+			read_add(vd, &(struct pending_read){ READ_COST, probes[k].key, frame, cb_handles[i],
+							     probes[k].ts_before, probes[k].ts_after,
+							     cbs[i]->rec->npasses ? cbs[i]->rec->passes[0].ts_begin : PP_NO_SLOT,
+							     0 });
 	}
 
 	/* GPU idle after a blocking wait: it ends where this submission's first pass begins. */
@@ -2037,12 +2043,11 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 	}
 	pthread_mutex_lock(&vd->reads_lock);
 	bool idle = vd->idle_armed;
-	struct pending_read idle_read = { READ_IDLE, vd->idle_key, vd->idle_frame, 0, 0, 0, 0, PP_NO_SLOT, vd->idle_begin_ns };
+	struct pending_read idle_read = { READ_IDLE, vd->idle_key, vd->idle_frame, 0, 0, PP_NO_SLOT, PP_NO_SLOT,
+					  vd->idle_begin_ns };
 	vd->idle_armed = false;
 	if (last) {
 		vd->last_cb = last->handle;
-		vd->last_gen = last->diag->gen;
-		vd->last_subs = last->submissions;
 		vd->last_end_slot = last->rec->passes[last->rec->npasses - 1].ts_end;
 		vd->last_first_slot = last->rec->passes[0].ts_begin;
 	} else {
@@ -2051,9 +2056,8 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 	pthread_mutex_unlock(&vd->reads_lock);
 	if (idle && first) {
 		idle_read.cb = first->handle;
-		idle_read.gen = first->diag->gen;
-		idle_read.subs = first->submissions;
 		idle_read.slot0 = first->rec->passes[0].ts_begin;
+		idle_read.anchor = first->rec->passes[0].ts_begin;
 		read_add(vd, &idle_read);
 	}
 
@@ -2068,7 +2072,7 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 
 void pp_vk_diag_presented(struct pp_device *dev)
 {
-	struct pp_vk_diag *vd = dev->diag;
+	struct pp_vk_diag *vd = diag_of(dev);
 	if (!vd)
 		return;
 	pp_diag_present(vd->dd);
@@ -2078,28 +2082,45 @@ void pp_vk_diag_presented(struct pp_device *dev)
 
 void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame)
 {
-	struct pp_vk_diag *vd = dev->diag;
+	struct pp_vk_diag *vd = diag_of(dev);
 	if (!vd || !site_key || !dev->timer)
 		return;
+	/* Under the reads lock: the command buffer's owner forgets these slots under it before
+	 * resetting or freeing them (pp_vk_diag_recording_forget). */
 	pthread_mutex_lock(&vd->reads_lock);
-	uint64_t cb = vd->last_cb;
-	uint32_t gen = vd->last_gen, subs = vd->last_subs, end = vd->last_end_slot, begin = vd->last_first_slot;
+	if (vd->last_cb) {
+		/* The wait returned, so the last submission's end is written: a read that cannot wait. */
+		uint32_t slots[2] = { vd->last_first_slot, vd->last_end_slot };
+		uint64_t ns[2];
+		uint8_t avail[2] = { 0 };
+		uint32_t first = slots[0] == PP_NO_SLOT ? 1 : 0;
+		pp_gpu_timer_read_timestamps(dev->timer, slots + first, 2 - first, 0, ns + first, avail + first);
+		if (avail[1]) {
+			vd->idle_armed = true;
+			vd->idle_key = site_key;
+			vd->idle_frame = frame;
+			vd->idle_begin_ns = ns[1];
+		}
+	}
 	pthread_mutex_unlock(&vd->reads_lock);
-	struct pp_command_buffer *c;
-	if (!cb || !slot_ref_valid(dev, cb, gen, subs, &c))
-		return;
-	/* The wait returned, so the last submission's end is written: a read that cannot wait. */
-	uint32_t slots[2] = { begin, end };
-	uint64_t ns[2];
-	uint8_t avail[2] = { 0 };
-	uint32_t first = begin == PP_NO_SLOT ? 1 : 0;
-	pp_gpu_timer_read_timestamps(dev->timer, slots + first, 2 - first, 0, ns + first, avail + first);
-	if (!avail[1])
+}
+
+/* The recording of c is about to be reset, re-recorded, freed, or host-reset for another
+ * submission: timestamp reads still waiting on its slots are dropped. Called on the thread
+ * that owns c (the application synchronizes access to it). */
+void pp_vk_diag_recording_forget(struct pp_device *dev, struct pp_command_buffer *c)
+{
+	struct pp_vk_diag *vd = diag_of(dev);
+	if (!vd)
 		return;
 	pthread_mutex_lock(&vd->reads_lock);
-	vd->idle_armed = true;
-	vd->idle_key = site_key;
-	vd->idle_frame = frame;
-	vd->idle_begin_ns = ns[1];
+	for (uint32_t i = 0; i < vd->nreads;) {
+		if (vd->reads[i].cb == c->handle)
+			vd->reads[i] = vd->reads[--vd->nreads];
+		else
+			i++;
+	}
+	if (vd->last_cb == c->handle)
+		vd->last_cb = 0;
 	pthread_mutex_unlock(&vd->reads_lock);
 }
