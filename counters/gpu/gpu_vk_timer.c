@@ -36,9 +36,21 @@ struct chunk {
 
 struct pool_rec {
 	VkQueryPool pool;
-	VkBuffer buffer;
-	VkDeviceMemory memory;
+	VkBuffer buffer;  /* its host copy, in a results block; VK_NULL_HANDLE when none */
 	uint64_t *map;
+};
+
+/* Host-visible, coherent, persistently mapped memory that pools' result buffers are carved
+ * from: one allocation for several pools, as drivers and the validation layer's best
+ * practices ask (allocations under 256 KiB, and buffers alone in their allocation, are
+ * reported as worth sub-allocating, and the application would see those reports). Blocks
+ * only grow: pools live as long as the timer. */
+#define RESULTS_BLOCK_SIZE ((VkDeviceSize)256 * 1024)
+struct results_block {
+	VkDeviceMemory memory;
+	uint8_t *map;
+	uint32_t type;
+	VkDeviceSize size, used;
 };
 
 struct pp_gpu_timer {
@@ -49,6 +61,8 @@ struct pp_gpu_timer {
 	uint32_t free_ts, free_stats; /* counts of free chunks per kind */
 	uint32_t npools;
 	struct pool_rec *pools;
+	uint32_t nblocks;
+	struct results_block *blocks; /* at most one per pool */
 	bool budget_logged;
 
 	/* Time line mapping. */
@@ -135,9 +149,11 @@ struct pp_gpu_timer *pp_gpu_timer_create(const struct pp_gpu_timer_config *cfg)
 	t->cap = t->cfg.max_chunks / POOL_CHUNKS * POOL_CHUNKS;
 	t->chunks = calloc(t->cap ? t->cap : 1, sizeof(*t->chunks));
 	t->pools = calloc(t->cap / POOL_CHUNKS + 1, sizeof(*t->pools));
-	if (!t->chunks || !t->pools) {
+	t->blocks = calloc(t->cap / POOL_CHUNKS + 1, sizeof(*t->blocks));
+	if (!t->chunks || !t->pools || !t->blocks) {
 		free(t->chunks);
 		free(t->pools);
+		free(t->blocks);
 		free(t);
 		return NULL;
 	}
@@ -156,9 +172,10 @@ void pp_gpu_timer_destroy(struct pp_gpu_timer *t)
 		t->cfg.vk.DestroyQueryPool(t->cfg.device, t->pools[i].pool, NULL);
 		if (t->pools[i].buffer)
 			t->cfg.vk.DestroyBuffer(t->cfg.device, t->pools[i].buffer, NULL);
-		if (t->pools[i].memory)
-			t->cfg.vk.FreeMemory(t->cfg.device, t->pools[i].memory, NULL); /* unmaps too */
 	}
+	for (uint32_t i = 0; i < t->nblocks; i++)
+		t->cfg.vk.FreeMemory(t->cfg.device, t->blocks[i].memory, NULL); /* unmaps too */
+	free(t->blocks);
 	free(t->pools);
 	free(t->chunks);
 	pthread_mutex_destroy(&t->lock);
@@ -171,8 +188,46 @@ bool pp_gpu_timer_copies(const struct pp_gpu_timer *t)
 	return t && t->cfg.copy_results && t->cfg.vk.CmdCopyQueryPoolResults && t->cfg.vk.CmdPipelineBarrier;
 }
 
+/* Room for a buffer of these requirements in a results block, allocating a block if none
+ * has it. Returns the block's index, or -1. Caller holds the lock. */
+static int results_block_place(struct pp_gpu_timer *t, const VkMemoryRequirements *req, VkDeviceSize *offset)
+{
+	const struct pp_gpu_timer_funcs *vk = &t->cfg.vk;
+	VkDeviceSize align = req->alignment ? req->alignment : 1;
+	for (uint32_t i = 0; i < t->nblocks; i++) {
+		struct results_block *b = &t->blocks[i];
+		VkDeviceSize at = (b->used + align - 1) / align * align;
+		if ((req->memoryTypeBits & (1u << b->type)) && at + req->size <= b->size) {
+			*offset = at;
+			return (int)i;
+		}
+	}
+	const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+	uint32_t type = UINT32_MAX;
+	for (uint32_t i = 0; i < t->cfg.memory.memoryTypeCount && type == UINT32_MAX; i++)
+		if ((req->memoryTypeBits & (1u << i)) && (t->cfg.memory.memoryTypes[i].propertyFlags & want) == want)
+			type = i;
+	if (type == UINT32_MAX || !t->blocks)
+		return -1;
+	struct results_block b = { .type = type, .size = req->size > RESULTS_BLOCK_SIZE ? req->size : RESULTS_BLOCK_SIZE };
+	VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = b.size,
+				    .memoryTypeIndex = type };
+	if (vk->AllocateMemory(t->cfg.device, &ai, NULL, &b.memory) != VK_SUCCESS)
+		return -1;
+	void *map = NULL;
+	if (vk->MapMemory(t->cfg.device, b.memory, 0, VK_WHOLE_SIZE, 0, &map) != VK_SUCCESS) {
+		vk->FreeMemory(t->cfg.device, b.memory, NULL);
+		return -1;
+	}
+	b.map = map;
+	t->blocks[t->nblocks] = b;
+	*offset = 0;
+	return (int)t->nblocks++;
+}
+
 /* A host-visible, coherent, persistently mapped buffer for a pool's copied results; none
- * (the pool's results are then read with vkGetQueryPoolResults) when anything fails. */
+ * (the pool's results are then read with vkGetQueryPoolResults) when anything fails. Caller
+ * holds the lock. */
 static void results_buffer(struct pp_gpu_timer *t, VkDeviceSize size, struct pool_rec *pr)
 {
 	const struct pp_gpu_timer_funcs *vk = &t->cfg.vk;
@@ -187,32 +242,18 @@ static void results_buffer(struct pp_gpu_timer *t, VkDeviceSize size, struct poo
 	}
 	VkMemoryRequirements req;
 	vk->GetBufferMemoryRequirements(t->cfg.device, pr->buffer, &req);
-	const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-	uint32_t type = UINT32_MAX;
-	for (uint32_t i = 0; i < t->cfg.memory.memoryTypeCount && type == UINT32_MAX; i++)
-		if ((req.memoryTypeBits & (1u << i)) && (t->cfg.memory.memoryTypes[i].propertyFlags & want) == want)
-			type = i;
-	VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-				    .memoryTypeIndex = type };
-	void *map = NULL;
-	if (type == UINT32_MAX || vk->AllocateMemory(t->cfg.device, &ai, NULL, &pr->memory) != VK_SUCCESS) {
-		pr->memory = VK_NULL_HANDLE;
-	} else if (vk->BindBufferMemory(t->cfg.device, pr->buffer, pr->memory, 0) != VK_SUCCESS ||
-		   vk->MapMemory(t->cfg.device, pr->memory, 0, VK_WHOLE_SIZE, 0, &map) != VK_SUCCESS) {
-		map = NULL;
-	}
-	if (!map) {
+	VkDeviceSize offset = 0;
+	int k = results_block_place(t, &req, &offset);
+	if (k < 0 || vk->BindBufferMemory(t->cfg.device, pr->buffer, t->blocks[k].memory, offset) != VK_SUCCESS) {
 		pp_log_once(PP_LOG_INFO, "no host-visible memory for copied query results; reading them with "
 					 "vkGetQueryPoolResults");
 		vk->DestroyBuffer(t->cfg.device, pr->buffer, NULL);
-		if (pr->memory)
-			vk->FreeMemory(t->cfg.device, pr->memory, NULL);
 		pr->buffer = VK_NULL_HANDLE;
-		pr->memory = VK_NULL_HANDLE;
 		return;
 	}
-	memset(map, 0, size);
-	pr->map = map;
+	t->blocks[k].used = offset + req.size;
+	pr->map = (uint64_t *)(t->blocks[k].map + offset);
+	memset(pr->map, 0, size);
 }
 
 /* Adds one query pool of `kind` split into POOL_CHUNKS chunks. Caller holds the lock. The
