@@ -241,7 +241,10 @@ struct pp_command_buffer {
 	struct pp_vk_diag_cb *diag;   /* diagnostics state of the recording (vk_sync.c) */
 };
 
-/* Non-dispatchable objects whose properties the profiler needs later. */
+/* Non-dispatchable objects whose properties the profiler needs later: every tracked kind
+ * lives in the device's one `objects` table (layer_objects.c), keyed by (type, handle).
+ * Descriptor sets are not objects here: mutable and high-churn, they stay with the
+ * diagnostics (vk_sync.c, struct dset). */
 struct pp_object_key {
 	uint64_t handle;
 	VkObjectType type;
@@ -264,6 +267,19 @@ struct pp_rp_dependency {
 	bool dst_multisampled_input; /* the destination subpass reads a multisampled input attachment */
 };
 #define PP_RP_MAX_DEPENDENCIES 32
+
+/* One binding of a descriptor set layout as the diagnostics read it (vk_sync.c), sorted by
+ * binding number; a set of the layout lays its descriptors out in that order. */
+struct pp_dsl_binding {
+	uint32_t binding, count, base; /* count: descriptors passprobe follows (0: none) */
+	uint32_t stages;               /* PP_STAGE_* (attr_diag.h) of stageFlags */
+	bool write;                    /* storage descriptors may be written */
+	uint8_t kind;                  /* enum pp_diag_res_kind (attr_diag.h) */
+};
+/* Descriptors followed per set; a layout with more is partial (docs/diagnostics.md). */
+#define PP_DSL_MAX_DESCRIPTORS 4096
+/* Set layouts of a pipeline layout followed for push descriptors. */
+#define PP_PIPELINE_LAYOUT_MAX_SETS 32
 
 struct pp_object {
 	struct pp_object_key key;
@@ -297,6 +313,25 @@ struct pp_object {
 			VkQueryType type;
 			uint32_t count;
 		} query_pool;
+		/* The next four only while the diagnostics are on (created once their device
+		 * state exists). Variable-size parts are owned: object_free frees them. */
+		struct {
+			uint32_t nbindings, total; /* total: descriptors followed */
+			bool partial; /* descriptors not followed: beyond PP_DSL_MAX_DESCRIPTORS,
+				       * unfollowed types, update-after-bind */
+			struct pp_dsl_binding *bindings; /* nbindings; never NULL */
+		} set_layout;
+		struct {
+			uint32_t nsets; /* at most PP_PIPELINE_LAYOUT_MAX_SETS */
+			uint64_t *set_layouts; /* NULL when nsets is 0 */
+		} pipeline_layout;
+		struct {
+			uint32_t stages; /* PP_STAGE_* of its shaders */
+		} pipeline;
+		struct {
+			uint64_t buffer;
+			VkDeviceSize offset, range;
+		} buffer_view;
 	} u;
 };
 
@@ -357,7 +392,12 @@ struct pp_device *pp_device_lookup(void *key);
 struct pp_queue *pp_queue_lookup(struct pp_device *dev, VkQueue queue);
 void pp_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint32_t index);
 struct pp_command_buffer *pp_command_buffer_lookup(struct pp_device *dev, VkCommandBuffer cb);
+/* The record stays valid while the object is (the application may not destroy it meanwhile);
+ * read fields another thread may rewrite (a re-created handle) under the lock instead, with
+ * pp_object_find_locked. */
 struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle);
+/* Caller holds the device lock (for reading or writing). */
+struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type, uint64_t handle);
 /* Inserts (or returns the existing) object record; NULL on allocation failure. Caller holds
  * the device lock for writing. */
 struct pp_object *pp_object_insert_locked(struct pp_device *dev, VkObjectType type,

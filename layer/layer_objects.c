@@ -1,14 +1,19 @@
 /* Per-device object tables and the hooks that keep them: queues, command pools and their
  * command buffers, and the non-dispatchable objects the profiler describes (render passes,
- * framebuffers, images, views, query pools). Insert after the call down succeeds; remove
- * before the destroy goes down; never hold a table lock across a call down. */
+ * framebuffers, images, image views, query pools; for the diagnostics also descriptor set
+ * layouts, pipeline layouts, pipelines and buffer views), all in the one `objects` table.
+ * Descriptor sets are the diagnostics' own (vk_sync.c): see struct pp_object.
+ * Insert after the call down succeeds; remove before the destroy goes down; never hold a
+ * table lock across a call down. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "layer_internal.h"
 #include "pp_log.h"
+#include "attr_diag.h"
 #include "attr_record.h"
 #include "vk_hooks.h"
+#include "vk_intercept.h"
 
 static struct pp_device *device_of(const void *dispatchable)
 {
@@ -56,7 +61,7 @@ struct pp_command_buffer *pp_command_buffer_lookup(struct pp_device *dev, VkComm
 	return c;
 }
 
-static struct pp_object *object_find_locked(struct pp_device *dev, VkObjectType type, uint64_t handle)
+struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
 	struct pp_object *o;
 	struct pp_object_key key;
@@ -70,7 +75,7 @@ static struct pp_object *object_find_locked(struct pp_device *dev, VkObjectType 
 struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
 	pthread_rwlock_rdlock(&dev->lock);
-	struct pp_object *o = object_find_locked(dev, type, handle);
+	struct pp_object *o = pp_object_find_locked(dev, type, handle);
 	pthread_rwlock_unlock(&dev->lock);
 	return o;
 }
@@ -79,7 +84,7 @@ struct pp_object *pp_object_insert_locked(struct pp_device *dev, VkObjectType ty
 {
 	if (dev->untracked)
 		return NULL;
-	struct pp_object *o = object_find_locked(dev, type, handle);
+	struct pp_object *o = pp_object_find_locked(dev, type, handle);
 	if (o)
 		return o;
 	o = calloc(1, sizeof(*o));
@@ -98,9 +103,19 @@ struct pp_object *pp_object_insert_locked(struct pp_device *dev, VkObjectType ty
 
 static void object_free(struct pp_object *o)
 {
-	if (o->key.type == VK_OBJECT_TYPE_RENDER_PASS) {
+	switch (o->key.type) {
+	case VK_OBJECT_TYPE_RENDER_PASS:
 		free(o->u.render_pass.attachments);
 		free(o->u.render_pass.dependencies);
+		break;
+	case VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT:
+		free(o->u.set_layout.bindings);
+		break;
+	case VK_OBJECT_TYPE_PIPELINE_LAYOUT:
+		free(o->u.pipeline_layout.set_layouts);
+		break;
+	default:
+		break;
 	}
 	free(o);
 }
@@ -108,7 +123,7 @@ static void object_free(struct pp_object *o)
 void pp_object_remove(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
 	pthread_rwlock_wrlock(&dev->lock);
-	struct pp_object *o = object_find_locked(dev, type, handle);
+	struct pp_object *o = pp_object_find_locked(dev, type, handle);
 	if (o)
 		HASH_DEL(dev->objects, o);
 	pthread_rwlock_unlock(&dev->lock);
@@ -560,6 +575,243 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroyQueryPool(VkDevice device, VkQueryPool pool
 	if (pool)
 		pp_object_remove(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
 	dev->vk.DestroyQueryPool(device, pool, alloc);
+}
+
+/* ---- objects the diagnostics read (docs/diagnostics.md) ------------------------------------ */
+
+/* Tracked only while the device has diagnostics state (the diagnostics setting on and the
+ * device measured); creating one sets that state up, as the first such object always did. */
+static bool diag_tracks(struct pp_device *dev)
+{
+	return pp_vk_diag_device(dev) != NULL;
+}
+
+static uint32_t shader_stages_of(VkShaderStageFlags f)
+{
+	uint32_t s = 0;
+	if (f & VK_SHADER_STAGE_VERTEX_BIT)
+		s |= PP_STAGE_VERTEX_SHADER;
+	if (f & VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT)
+		s |= PP_STAGE_TESS_CONTROL;
+	if (f & VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT)
+		s |= PP_STAGE_TESS_EVAL;
+	if (f & VK_SHADER_STAGE_GEOMETRY_BIT)
+		s |= PP_STAGE_GEOMETRY;
+	if (f & VK_SHADER_STAGE_FRAGMENT_BIT)
+		s |= PP_STAGE_FRAGMENT_SHADER;
+	if (f & VK_SHADER_STAGE_COMPUTE_BIT)
+		s |= PP_STAGE_COMPUTE;
+	if (f & ~(VkShaderStageFlags)(VK_SHADER_STAGE_ALL_GRAPHICS | VK_SHADER_STAGE_COMPUTE_BIT))
+		s |= PP_STAGE_OTHER;
+	return s;
+}
+
+static bool descriptor_writes(VkDescriptorType t)
+{
+	return t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+	       t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo *info,
+							    const VkAllocationCallbacks *alloc,
+							    VkDescriptorSetLayout *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreateDescriptorSetLayout(device, info, alloc, out);
+	if (r != VK_SUCCESS || !diag_tracks(dev))
+		return r;
+	struct pp_dsl_binding *b = calloc(info->bindingCount ? info->bindingCount : 1, sizeof(*b));
+	if (!b)
+		return r;
+	uint32_t n = info->bindingCount, total = 0;
+	/* Bindless: sets of such a layout may be written after they are bound, up to the submit,
+	 * so what they held at the draw says nothing. */
+	bool partial = info->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT;
+	for (uint32_t i = 0; i < n; i++) {
+		const VkDescriptorSetLayoutBinding *s = &info->pBindings[i];
+		b[i].binding = s->binding;
+		b[i].count = s->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? 0 : s->descriptorCount;
+		b[i].stages = shader_stages_of(s->stageFlags);
+		b[i].write = descriptor_writes(s->descriptorType);
+		b[i].kind = pp_vk_descriptor_is_image(s->descriptorType)    ? PP_RES_IMAGE
+			    : pp_vk_descriptor_is_buffer(s->descriptorType) ? PP_RES_BUFFER
+									    : PP_RES_GLOBAL;
+		if (b[i].kind == PP_RES_GLOBAL)
+			b[i].count = 0; /* samplers, inline uniforms, acceleration structures: no resource */
+		if (s->descriptorType != VK_DESCRIPTOR_TYPE_SAMPLER && b[i].kind == PP_RES_GLOBAL &&
+		    s->descriptorType != VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+			partial = true;
+	}
+	/* Binding numbers may come in any order: lay the descriptors out by binding number. */
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t j = i; j > 0 && b[j - 1].binding > b[j].binding; j--) {
+			struct pp_dsl_binding t = b[j];
+			b[j] = b[j - 1];
+			b[j - 1] = t;
+		}
+	for (uint32_t i = 0; i < n; i++) {
+		b[i].base = total;
+		if (total + b[i].count > PP_DSL_MAX_DESCRIPTORS) {
+			b[i].count = total < PP_DSL_MAX_DESCRIPTORS ? PP_DSL_MAX_DESCRIPTORS - total : 0;
+			partial = true;
+		}
+		total += b[i].count;
+	}
+	pthread_rwlock_wrlock(&dev->lock);
+	struct pp_object *o = pp_object_insert_locked(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)*out);
+	if (o) {
+		free(o->u.set_layout.bindings);
+		o->u.set_layout.bindings = b;
+		o->u.set_layout.nbindings = n;
+		o->u.set_layout.total = total;
+		o->u.set_layout.partial = partial;
+		b = NULL;
+	}
+	pthread_rwlock_unlock(&dev->lock);
+	free(b);
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,
+							 const VkAllocationCallbacks *alloc)
+{
+	struct pp_device *dev = device_of(device);
+	if (layout)
+		pp_object_remove(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)layout);
+	dev->vk.DestroyDescriptorSetLayout(device, layout, alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info,
+						       const VkAllocationCallbacks *alloc, VkPipelineLayout *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreatePipelineLayout(device, info, alloc, out);
+	if (r != VK_SUCCESS || !diag_tracks(dev))
+		return r;
+	uint32_t n = info->setLayoutCount < PP_PIPELINE_LAYOUT_MAX_SETS ? info->setLayoutCount
+									  : PP_PIPELINE_LAYOUT_MAX_SETS;
+	uint64_t *sets = n ? malloc(n * sizeof(*sets)) : NULL;
+	if (n && !sets)
+		return r;
+	for (uint32_t i = 0; i < n; i++)
+		sets[i] = (uint64_t)info->pSetLayouts[i];
+	pthread_rwlock_wrlock(&dev->lock);
+	struct pp_object *o = pp_object_insert_locked(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)*out);
+	if (o) {
+		free(o->u.pipeline_layout.set_layouts);
+		o->u.pipeline_layout.set_layouts = sets;
+		o->u.pipeline_layout.nsets = n;
+		sets = NULL;
+	}
+	pthread_rwlock_unlock(&dev->lock);
+	free(sets);
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
+						    const VkAllocationCallbacks *alloc)
+{
+	struct pp_device *dev = device_of(device);
+	if (layout)
+		pp_object_remove(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)layout);
+	dev->vk.DestroyPipelineLayout(device, layout, alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateBufferView(VkDevice device, const VkBufferViewCreateInfo *info,
+						   const VkAllocationCallbacks *alloc, VkBufferView *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreateBufferView(device, info, alloc, out);
+	if (r != VK_SUCCESS || !diag_tracks(dev))
+		return r;
+	pthread_rwlock_wrlock(&dev->lock);
+	struct pp_object *o = pp_object_insert_locked(dev, VK_OBJECT_TYPE_BUFFER_VIEW, (uint64_t)*out);
+	if (o) {
+		o->u.buffer_view.buffer = (uint64_t)info->buffer;
+		o->u.buffer_view.offset = info->offset;
+		o->u.buffer_view.range = info->range;
+	}
+	pthread_rwlock_unlock(&dev->lock);
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_DestroyBufferView(VkDevice device, VkBufferView view, const VkAllocationCallbacks *alloc)
+{
+	struct pp_device *dev = device_of(device);
+	if (view)
+		pp_object_remove(dev, VK_OBJECT_TYPE_BUFFER_VIEW, (uint64_t)view);
+	dev->vk.DestroyBufferView(device, view, alloc);
+}
+
+static void pipelines_track(struct pp_device *dev, uint32_t n, const VkPipeline *out, const uint32_t *stages)
+{
+	if (!diag_tracks(dev))
+		return;
+	pthread_rwlock_wrlock(&dev->lock);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!out[i])
+			continue;
+		struct pp_object *o = pp_object_insert_locked(dev, VK_OBJECT_TYPE_PIPELINE, (uint64_t)out[i]);
+		if (o)
+			o->u.pipeline.stages = stages[i];
+	}
+	pthread_rwlock_unlock(&dev->lock);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
+							  const VkGraphicsPipelineCreateInfo *info,
+							  const VkAllocationCallbacks *alloc, VkPipeline *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreateGraphicsPipelines(device, cache, n, info, alloc, out);
+	if (r < 0 || !pp_layer_settings.diagnostics)
+		return r;
+	uint32_t stack[16] = { 0 }, *stages = n <= 16 ? stack : calloc(n, sizeof(*stages));
+	if (!stages)
+		return r;
+	for (uint32_t i = 0; i < n; i++) {
+		VkShaderStageFlags f = 0;
+		for (uint32_t k = 0; k < info[i].stageCount; k++)
+			f |= info[i].pStages[k].stage;
+		stages[i] = shader_stages_of(f);
+		/* Pipeline libraries link stages passprobe does not see here: assume them all. */
+		for (const VkBaseInStructure *e = info[i].pNext; e; e = e->pNext)
+			if (e->sType == VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
+				stages[i] |= PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
+		if (!stages[i])
+			stages[i] = PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
+	}
+	pipelines_track(dev, n, out, stages);
+	if (stages != stack)
+		free(stages);
+	return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL pp_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
+							 const VkComputePipelineCreateInfo *info,
+							 const VkAllocationCallbacks *alloc, VkPipeline *out)
+{
+	struct pp_device *dev = device_of(device);
+	VkResult r = dev->vk.CreateComputePipelines(device, cache, n, info, alloc, out);
+	if (r < 0 || !pp_layer_settings.diagnostics)
+		return r;
+	uint32_t stack[16] = { 0 }, *stages = n <= 16 ? stack : calloc(n, sizeof(*stages));
+	if (!stages)
+		return r;
+	for (uint32_t i = 0; i < n; i++)
+		stages[i] = PP_STAGE_COMPUTE;
+	pipelines_track(dev, n, out, stages);
+	if (stages != stack)
+		free(stages);
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_DestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks *alloc)
+{
+	struct pp_device *dev = device_of(device);
+	if (pipeline)
+		pp_object_remove(dev, VK_OBJECT_TYPE_PIPELINE, (uint64_t)pipeline);
+	dev->vk.DestroyPipeline(device, pipeline, alloc);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_SetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT *info)

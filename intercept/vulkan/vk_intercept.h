@@ -43,6 +43,21 @@ void pp_vk_sim_device_finish(struct pp_device *dev);
 bool pp_vk_sim_execution(struct pp_device *dev, struct pp_command_buffer *c, struct pp_vk_sim_exec *out);
 void pp_vk_sim_execution_done(struct pp_device *dev, const struct pp_vk_sim_exec *x);
 
+/* Descriptor types naming an image (through a view) / a buffer (texel buffers through a
+ * buffer view): the diagnostics follow these (layer_objects.c, vk_sync.c). */
+static inline bool pp_vk_descriptor_is_image(VkDescriptorType t)
+{
+	return t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+	       t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || t == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+}
+
+static inline bool pp_vk_descriptor_is_buffer(VkDescriptorType t)
+{
+	return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+	       t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
+	       t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+}
+
 /* Diagnostics (vk_sync.c; docs/diagnostics.md). Called by the queue hooks after attribution
  * saw the submission / present: counts findings, delivers messages to the application's
  * debug messengers, reads barrier-cost timestamps that are ready. */

@@ -1,7 +1,9 @@
 /* Synchronization hooks and the Vulkan side of the diagnostics (tracker issue 5;
- * docs/diagnostics.md): pipeline barriers and events, the descriptor / pipeline / bind state
- * the barrier analysis needs to know which resources later commands use, and delivery of
- * findings at submit and present. The rules are API-neutral (attribution/attr_diag.c); this
+ * docs/diagnostics.md): pipeline barriers and events, the descriptor set / bind state the
+ * barrier analysis needs to know which resources later commands use, and delivery of
+ * findings at submit and present. The objects it reads (set and pipeline layouts, pipelines,
+ * buffer and image views, images, render passes) are in the device's object table
+ * (layer_objects.c). The rules are API-neutral (attribution/attr_diag.c); this
  * file translates Vulkan into them. Blocking waits: vk_blocking.c.
  *
  * Hot path: draws stay in vk_cmd.c, untouched. What draws, dispatches and copies did is read
@@ -20,7 +22,6 @@
 
 #define NONE UINT32_MAX
 #define MAX_BOUND_SETS 8
-#define SET_MAX_DESCRIPTORS 4096
 #define MAX_VERTEX_BUFFERS 32
 #define MAX_PUSH 16
 #define MAX_READS 4096
@@ -36,34 +37,17 @@
 
 enum { BP_GRAPHICS = 0, BP_COMPUTE = 1 };
 
-/* Unlinks the record of `handle` from one of the device's diagnostics tables under the
- * table lock; `out` is the record (the caller frees it) or NULL. */
-#define DIAG_TAKE(vd, table, handle, out)                                        \
-	do {                                                                     \
-		uint64_t take_h_ = (uint64_t)(handle);                           \
-		pthread_rwlock_wrlock(&(vd)->lock);                              \
-		HASH_FIND(hh, (vd)->table, &take_h_, sizeof(take_h_), out);      \
-		if (out)                                                         \
-			HASH_DEL((vd)->table, out);                              \
-		pthread_rwlock_unlock(&(vd)->lock);                              \
-	} while (0)
+/* ---- device state: descriptor sets ----------------------------------------------------------- */
 
-/* ---- device state: descriptor set layouts, sets, pipelines -------------------------------- */
-
-struct dbinding {
-	uint32_t binding, count, base;
-	uint32_t stages; /* PP_STAGE_* from stageFlags */
-	bool write;      /* storage descriptors may be written */
-	enum pp_diag_res_kind kind;
-};
-
-struct dlayout {
-	uint64_t handle;
-	UT_hash_handle hh;
-	uint32_t nbindings, total;
-	bool partial; /* bindings beyond SET_MAX_DESCRIPTORS, or descriptor types not followed */
-	struct dbinding *b;
-};
+/* Descriptor set layouts, pipeline layouts, pipelines and buffer views are in the device's
+ * object table (layer_objects.c). Descriptor sets stay here, under vd->lock: unlike those
+ * objects they change after creation (every vkUpdateDescriptorSets writes them), may be
+ * allocated every frame and are freed with their pool (vkResetDescriptorPool walks them all),
+ * and are read at every bound-state registration. In the device table each update
+ * and pool reset would take the device lock for writing, against every command buffer, queue
+ * and object lookup of other threads, and a pool reset would walk every object. A set keeps
+ * a copy of its layout's bindings, and its descriptors' resources resolved at the write, so
+ * it never looks at another object afterwards. */
 
 struct dslot {
 	uint64_t handle;
@@ -76,28 +60,8 @@ struct dset {
 	uint64_t pool;
 	uint32_t nbindings, total;
 	bool unknown; /* contents not known (templates, partial layout) */
-	struct dbinding *b;
+	struct pp_dsl_binding *b;
 	struct dslot *slots;
-};
-
-struct dpipe {
-	uint64_t handle;
-	UT_hash_handle hh;
-	uint32_t stages;
-};
-
-struct dplayout {
-	uint64_t handle;
-	UT_hash_handle hh;
-	uint32_t nsets;
-	uint64_t set_layouts[32];
-};
-
-struct dview {
-	uint64_t handle;
-	UT_hash_handle hh;
-	uint64_t buffer;
-	VkDeviceSize offset, range;
 };
 
 /* A timestamp pair to read once the GPU wrote it (never waiting), guarded against the
@@ -117,12 +81,8 @@ struct pending_read {
 
 struct pp_vk_diag {
 	struct pp_diag_device *dd;
-	pthread_rwlock_t lock; /* the object tables */
-	struct dlayout *layouts;
+	pthread_rwlock_t lock; /* the descriptor sets; taken before dev->lock, never after */
 	struct dset *sets;
-	struct dpipe *pipes;
-	struct dplayout *playouts;
-	struct dview *views;
 
 	pthread_mutex_t cbs_lock;
 	struct pp_vk_diag_cb *cbs;
@@ -205,33 +165,12 @@ static inline struct pp_vk_diag *diag_of(struct pp_device *dev)
 
 static void vk_diag_free(struct pp_vk_diag *vd)
 {
-	struct dlayout *l, *ltmp;
-	HASH_ITER(hh, vd->layouts, l, ltmp) {
-		HASH_DEL(vd->layouts, l);
-		free(l->b);
-		free(l);
-	}
 	struct dset *s, *stmp;
 	HASH_ITER(hh, vd->sets, s, stmp) {
 		HASH_DEL(vd->sets, s);
 		free(s->b);
 		free(s->slots);
 		free(s);
-	}
-	struct dpipe *p, *ptmp;
-	HASH_ITER(hh, vd->pipes, p, ptmp) {
-		HASH_DEL(vd->pipes, p);
-		free(p);
-	}
-	struct dplayout *pl, *pltmp;
-	HASH_ITER(hh, vd->playouts, pl, pltmp) {
-		HASH_DEL(vd->playouts, pl);
-		free(pl);
-	}
-	struct dview *v, *vtmp;
-	HASH_ITER(hh, vd->views, v, vtmp) {
-		HASH_DEL(vd->views, v);
-		free(v);
 	}
 	for (struct pp_vk_diag_cb *c = vd->cbs, *next; c; c = next) {
 		next = c->next;
@@ -424,7 +363,8 @@ static struct pp_diag_range buffer_range(VkDeviceSize offset, VkDeviceSize size)
 /* VK_REMAINING_* reach to the end of the image, whatever its size. A color aspect covers the
  * planes of a multi-planar image; the layers of a 3D image (depth slices through 2D array
  * views) are not told apart. */
-static struct pp_diag_range image_range(struct pp_device *dev, uint64_t image, const VkImageSubresourceRange *sr)
+static struct pp_diag_range image_range_locked(struct pp_device *dev, uint64_t image,
+					       const VkImageSubresourceRange *sr)
 {
 	const VkImageAspectFlags planes =
 		VK_IMAGE_ASPECT_PLANE_0_BIT | VK_IMAGE_ASPECT_PLANE_1_BIT | VK_IMAGE_ASPECT_PLANE_2_BIT;
@@ -440,7 +380,7 @@ static struct pp_diag_range image_range(struct pp_device *dev, uint64_t image, c
 	};
 	if (rg.aspects & planes)
 		rg.aspects |= VK_IMAGE_ASPECT_COLOR_BIT;
-	struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE, image);
+	struct pp_object *o = pp_object_find_locked(dev, VK_OBJECT_TYPE_IMAGE, image);
 	if (!o || o->u.image.extent.depth > 1) {
 		rg.layer_begin = 0;
 		rg.layer_end = UINT32_MAX;
@@ -448,24 +388,12 @@ static struct pp_diag_range image_range(struct pp_device *dev, uint64_t image, c
 	return rg;
 }
 
-static uint32_t shader_stages_of(VkShaderStageFlags f)
+static struct pp_diag_range image_range(struct pp_device *dev, uint64_t image, const VkImageSubresourceRange *sr)
 {
-	uint32_t s = 0;
-	if (f & VK_SHADER_STAGE_VERTEX_BIT)
-		s |= PP_STAGE_VERTEX_SHADER;
-	if (f & VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT)
-		s |= PP_STAGE_TESS_CONTROL;
-	if (f & VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT)
-		s |= PP_STAGE_TESS_EVAL;
-	if (f & VK_SHADER_STAGE_GEOMETRY_BIT)
-		s |= PP_STAGE_GEOMETRY;
-	if (f & VK_SHADER_STAGE_FRAGMENT_BIT)
-		s |= PP_STAGE_FRAGMENT_SHADER;
-	if (f & VK_SHADER_STAGE_COMPUTE_BIT)
-		s |= PP_STAGE_COMPUTE;
-	if (f & ~(VkShaderStageFlags)(VK_SHADER_STAGE_ALL_GRAPHICS | VK_SHADER_STAGE_COMPUTE_BIT))
-		s |= PP_STAGE_OTHER;
-	return s;
+	pthread_rwlock_rdlock(&dev->lock);
+	struct pp_diag_range rg = image_range_locked(dev, image, sr);
+	pthread_rwlock_unlock(&dev->lock);
+	return rg;
 }
 
 /* Registers what the bound state of one bind point makes the work after it use. Returns the
@@ -488,7 +416,7 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 			continue;
 		}
 		for (uint32_t k = 0; k < set->nbindings; k++) {
-			const struct dbinding *bd = &set->b[k];
+			const struct pp_dsl_binding *bd = &set->b[k];
 			uint32_t st = bd->stages & pstages;
 			if (!st)
 				continue;
@@ -1176,13 +1104,12 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBind
 		observe(c, s);
 		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
 		if (b->pipeline != (uint64_t)pipeline) {
-			struct pp_vk_diag *vd = diag_of(c->device);
-			struct dpipe *p;
+			struct pp_device *dev = c->device;
 			uint64_t h = (uint64_t)pipeline;
-			pthread_rwlock_rdlock(&vd->lock);
-			HASH_FIND(hh, vd->pipes, &h, sizeof(h), p);
-			b->stages = p ? p->stages : 0;
-			pthread_rwlock_unlock(&vd->lock);
+			pthread_rwlock_rdlock(&dev->lock);
+			struct pp_object *p = pp_object_find_locked(dev, VK_OBJECT_TYPE_PIPELINE, h);
+			b->stages = p ? p->u.pipeline.stages : 0;
+			pthread_rwlock_unlock(&dev->lock);
 			b->pipeline = h;
 			b->dirty = true;
 		}
@@ -1258,143 +1185,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer bu
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindIndexBuffer(cb, buffer, offset, type);
 }
 
-/* ---- descriptor contents --------------------------------------------------------------------- */
-
-static bool descriptor_is_image(VkDescriptorType t)
-{
-	return t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
-	       t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || t == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
-}
-
-static bool descriptor_is_buffer(VkDescriptorType t)
-{
-	return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
-	       t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
-	       t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
-}
-
-static bool descriptor_writes(VkDescriptorType t)
-{
-	return t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
-	       t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo *info,
-							    const VkAllocationCallbacks *alloc,
-							    VkDescriptorSetLayout *out)
-{
-	struct pp_device *dev = pp_vk_device_of(device);
-	VkResult r = dev->vk.CreateDescriptorSetLayout(device, info, alloc, out);
-	struct pp_vk_diag *vd = r == VK_SUCCESS ? vk_diag_get(dev) : NULL;
-	if (!vd)
-		return r;
-	struct dlayout *l = calloc(1, sizeof(*l));
-	struct dbinding *b = calloc(info->bindingCount ? info->bindingCount : 1, sizeof(*b));
-	if (!l || !b) {
-		free(l);
-		free(b);
-		return r;
-	}
-	l->handle = (uint64_t)*out;
-	l->b = b;
-	l->nbindings = info->bindingCount;
-	/* Bindless: sets of such a layout may be written after they are bound, up to the submit,
-	 * so what they held at the draw says nothing. */
-	if (info->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT)
-		l->partial = true;
-	for (uint32_t i = 0; i < info->bindingCount; i++) {
-		const VkDescriptorSetLayoutBinding *s = &info->pBindings[i];
-		b[i].binding = s->binding;
-		b[i].count = s->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? 0 : s->descriptorCount;
-		b[i].stages = shader_stages_of(s->stageFlags);
-		b[i].write = descriptor_writes(s->descriptorType);
-		b[i].kind = descriptor_is_image(s->descriptorType)    ? PP_RES_IMAGE
-			    : descriptor_is_buffer(s->descriptorType) ? PP_RES_BUFFER
-								      : PP_RES_GLOBAL;
-		if (b[i].kind == PP_RES_GLOBAL)
-			b[i].count = 0; /* samplers, inline uniforms, acceleration structures: no resource */
-		if (s->descriptorType != VK_DESCRIPTOR_TYPE_SAMPLER && b[i].kind == PP_RES_GLOBAL &&
-		    s->descriptorType != VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
-			l->partial = true;
-	}
-	/* Binding numbers may come in any order: lay the descriptors out by binding number. */
-	for (uint32_t i = 1; i < l->nbindings; i++)
-		for (uint32_t j = i; j > 0 && b[j - 1].binding > b[j].binding; j--) {
-			struct dbinding t = b[j];
-			b[j] = b[j - 1];
-			b[j - 1] = t;
-		}
-	for (uint32_t i = 0; i < l->nbindings; i++) {
-		b[i].base = l->total;
-		if (l->total + b[i].count > SET_MAX_DESCRIPTORS) {
-			b[i].count = l->total < SET_MAX_DESCRIPTORS ? SET_MAX_DESCRIPTORS - l->total : 0;
-			l->partial = true;
-		}
-		l->total += b[i].count;
-	}
-	pthread_rwlock_wrlock(&vd->lock);
-	pp_hash_oom_ = false;
-	HASH_ADD(hh, vd->layouts, handle, sizeof(l->handle), l);
-	bool oom = pp_hash_oom_;
-	pthread_rwlock_unlock(&vd->lock);
-	if (oom) {
-		free(l->b);
-		free(l);
-	}
-	return r;
-}
-
-VKAPI_ATTR void VKAPI_CALL pp_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,
-							 const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_vk_diag *vd = diag_of(dev);
-	if (vd && layout) {
-		struct dlayout *l;
-		DIAG_TAKE(vd, layouts, layout, l);
-		if (l) {
-			free(l->b);
-			free(l);
-		}
-	}
-	dev->vk.DestroyDescriptorSetLayout(device, layout, alloc);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL pp_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info,
-						       const VkAllocationCallbacks *alloc, VkPipelineLayout *out)
-{
-	struct pp_device *dev = pp_vk_device_of(device);
-	VkResult r = dev->vk.CreatePipelineLayout(device, info, alloc, out);
-	struct pp_vk_diag *vd = r == VK_SUCCESS ? vk_diag_get(dev) : NULL;
-	struct dplayout *p = vd ? calloc(1, sizeof(*p)) : NULL;
-	if (!p)
-		return r;
-	p->handle = (uint64_t)*out;
-	p->nsets = info->setLayoutCount < 32 ? info->setLayoutCount : 32;
-	for (uint32_t i = 0; i < p->nsets; i++)
-		p->set_layouts[i] = (uint64_t)info->pSetLayouts[i];
-	pthread_rwlock_wrlock(&vd->lock);
-	pp_hash_oom_ = false;
-	HASH_ADD(hh, vd->playouts, handle, sizeof(p->handle), p);
-	bool oom = pp_hash_oom_;
-	pthread_rwlock_unlock(&vd->lock);
-	if (oom)
-		free(p);
-	return r;
-}
-
-VKAPI_ATTR void VKAPI_CALL pp_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
-						    const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_vk_diag *vd = diag_of(dev);
-	if (vd && layout) {
-		struct dplayout *p;
-		DIAG_TAKE(vd, playouts, layout, p);
-		free(p);
-	}
-	dev->vk.DestroyPipelineLayout(device, layout, alloc);
-}
+/* ---- descriptor sets and their contents ------------------------------------------------------- */
 
 static void set_free(struct dset *s)
 {
@@ -1413,25 +1204,27 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_AllocateDescriptorSets(VkDevice device, const 
 		return r;
 	pthread_rwlock_wrlock(&vd->lock);
 	for (uint32_t i = 0; i < info->descriptorSetCount; i++) {
-		uint64_t lh = (uint64_t)info->pSetLayouts[i];
-		struct dlayout *l;
-		HASH_FIND(hh, vd->layouts, &lh, sizeof(lh), l);
 		struct dset *s = calloc(1, sizeof(*s));
 		if (!s)
 			break;
 		s->handle = (uint64_t)out[i];
 		s->pool = (uint64_t)info->descriptorPool;
-		s->unknown = !l || l->partial;
+		pthread_rwlock_rdlock(&dev->lock);
+		struct pp_object *l = pp_object_find_locked(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT,
+							    (uint64_t)info->pSetLayouts[i]);
+		s->unknown = !l || l->u.set_layout.partial;
 		if (l) {
-			s->nbindings = l->nbindings;
-			s->total = l->total;
-			s->b = malloc((l->nbindings ? l->nbindings : 1) * sizeof(*s->b));
-			s->slots = calloc(l->total ? l->total : 1, sizeof(*s->slots));
-			if (!s->b || !s->slots) {
-				set_free(s);
-				continue;
-			}
-			memcpy(s->b, l->b, l->nbindings * sizeof(*s->b));
+			s->nbindings = l->u.set_layout.nbindings;
+			s->total = l->u.set_layout.total;
+			s->b = malloc((s->nbindings ? s->nbindings : 1) * sizeof(*s->b));
+			s->slots = calloc(s->total ? s->total : 1, sizeof(*s->slots));
+			if (s->b)
+				memcpy(s->b, l->u.set_layout.bindings, s->nbindings * sizeof(*s->b));
+		}
+		pthread_rwlock_unlock(&dev->lock);
+		if (l && (!s->b || !s->slots)) {
+			set_free(s);
+			continue;
 		}
 		struct dset *old;
 		HASH_FIND(hh, vd->sets, &s->handle, sizeof(s->handle), old);
@@ -1502,33 +1295,33 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroyDescriptorPool(VkDevice device, VkDescripto
 /* The resource a descriptor names, and which part of it: images through their views (their
  * subresource range), texel buffers through their buffer views, buffers with the descriptor's
  * offset and range (dynamic ones: the whole buffer, their offsets move at bind time). Caller
- * holds vd->lock. */
-static uint64_t write_resource(struct pp_device *dev, struct pp_vk_diag *vd, const VkWriteDescriptorSet *w, uint32_t i,
+ * holds dev->lock (for reading). */
+static uint64_t write_resource(struct pp_device *dev, const VkWriteDescriptorSet *w, uint32_t i,
 			       struct pp_diag_range *range)
 {
 	*range = (struct pp_diag_range){ 0 };
-	if (descriptor_is_image(w->descriptorType)) {
+	if (pp_vk_descriptor_is_image(w->descriptorType)) {
 		if (!w->pImageInfo || !w->pImageInfo[i].imageView)
 			return 0;
-		struct pp_object *v = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)w->pImageInfo[i].imageView);
+		struct pp_object *v = pp_object_find_locked(dev, VK_OBJECT_TYPE_IMAGE_VIEW,
+							    (uint64_t)w->pImageInfo[i].imageView);
 		if (!v)
 			return 0;
-		*range = image_range(dev, v->u.image_view.image, &v->u.image_view.range);
+		*range = image_range_locked(dev, v->u.image_view.image, &v->u.image_view.range);
 		return v->u.image_view.image;
 	}
 	if (w->descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
 	    w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER) {
 		if (!w->pTexelBufferView)
 			return 0;
-		uint64_t h = (uint64_t)w->pTexelBufferView[i];
-		struct dview *v;
-		HASH_FIND(hh, vd->views, &h, sizeof(h), v);
+		struct pp_object *v = pp_object_find_locked(dev, VK_OBJECT_TYPE_BUFFER_VIEW,
+							    (uint64_t)w->pTexelBufferView[i]);
 		if (!v)
 			return 0;
-		*range = buffer_range(v->offset, v->range);
-		return v->buffer;
+		*range = buffer_range(v->u.buffer_view.offset, v->u.buffer_view.range);
+		return v->u.buffer_view.buffer;
 	}
-	if (descriptor_is_buffer(w->descriptorType)) {
+	if (pp_vk_descriptor_is_buffer(w->descriptorType)) {
 		if (!w->pBufferInfo)
 			return 0;
 		if (w->descriptorType != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC &&
@@ -1540,7 +1333,7 @@ static uint64_t write_resource(struct pp_device *dev, struct pp_vk_diag *vd, con
 }
 
 /* Writes consecutive descriptors, rolling over into the next bindings as Vulkan does. */
-static void set_write(struct pp_device *dev, struct pp_vk_diag *vd, struct dset *s, const VkWriteDescriptorSet *w)
+static void set_write(struct pp_device *dev, struct dset *s, const VkWriteDescriptorSet *w)
 {
 	if (s->unknown)
 		return;
@@ -1558,7 +1351,7 @@ static void set_write(struct pp_device *dev, struct pp_vk_diag *vd, struct dset 
 		if (k == s->nbindings)
 			return;
 		struct dslot *sl = &s->slots[s->b[k].base + elem];
-		sl->handle = write_resource(dev, vd, w, i, &sl->range);
+		sl->handle = write_resource(dev, w, i, &sl->range);
 	}
 }
 
@@ -1569,13 +1362,15 @@ VKAPI_ATTR void VKAPI_CALL pp_UpdateDescriptorSets(VkDevice device, uint32_t nw,
 	struct pp_vk_diag *vd = diag_of(dev);
 	if (vd) {
 		pthread_rwlock_wrlock(&vd->lock);
+		pthread_rwlock_rdlock(&dev->lock); /* the views the writes name */
 		for (uint32_t i = 0; i < nw; i++) {
 			uint64_t h = (uint64_t)writes[i].dstSet;
 			struct dset *s;
 			HASH_FIND(hh, vd->sets, &h, sizeof(h), s);
 			if (s)
-				set_write(dev, vd, s, &writes[i]);
+				set_write(dev, s, &writes[i]);
 		}
+		pthread_rwlock_unlock(&dev->lock);
 		for (uint32_t i = 0; i < nc; i++) {
 			/* Copies are rare: the destination's contents become unknown. */
 			uint64_t h = (uint64_t)copies[i].dstSet;
@@ -1616,26 +1411,25 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipe
 	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE)) {
 		observe(c, s);
 		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
-		struct pp_vk_diag *vd = diag_of(c->device);
-		pthread_rwlock_rdlock(&vd->lock);
-		uint64_t lh = (uint64_t)layout;
-		struct dplayout *pl;
-		struct dlayout *l = NULL;
-		HASH_FIND(hh, vd->playouts, &lh, sizeof(lh), pl);
-		if (pl && set < pl->nsets)
-			HASH_FIND(hh, vd->layouts, &pl->set_layouts[set], sizeof(uint64_t), l);
+		struct pp_device *dev = c->device;
+		pthread_rwlock_rdlock(&dev->lock);
+		struct pp_object *pl = pp_object_find_locked(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)layout);
+		struct pp_object *l = NULL;
+		if (pl && set < pl->u.pipeline_layout.nsets)
+			l = pp_object_find_locked(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT,
+						  pl->u.pipeline_layout.set_layouts[set]);
 		/* A push replaces what was pushed before for this bind point. */
 		b->npush = 0;
 		b->push_unknown = !l;
 		b->push_unknown_stages = PP_STAGE_WORK;
 		for (uint32_t i = 0; l && i < nw; i++) {
-			const struct dbinding *bd = NULL;
-			for (uint32_t k = 0; k < l->nbindings && !bd; k++)
-				if (l->b[k].binding == writes[i].dstBinding)
-					bd = &l->b[k];
+			const struct pp_dsl_binding *bd = NULL;
+			for (uint32_t k = 0; k < l->u.set_layout.nbindings && !bd; k++)
+				if (l->u.set_layout.bindings[k].binding == writes[i].dstBinding)
+					bd = &l->u.set_layout.bindings[k];
 			for (uint32_t e = 0; bd && e < writes[i].descriptorCount; e++) {
 				struct pp_diag_range rg;
-				uint64_t h = write_resource(c->device, vd, &writes[i], e, &rg);
+				uint64_t h = write_resource(dev, &writes[i], e, &rg);
 				if (!h)
 					continue;
 				if (b->npush == MAX_PUSH) {
@@ -1650,7 +1444,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipe
 				b->npush++;
 			}
 		}
-		pthread_rwlock_unlock(&vd->lock);
+		pthread_rwlock_unlock(&dev->lock);
 		b->dirty = true;
 	}
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdPushDescriptorSetKHR(cb, bp, layout, set, nw, writes);
@@ -1671,132 +1465,6 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffe
 		}
 	}
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, set, data);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL pp_CreateBufferView(VkDevice device, const VkBufferViewCreateInfo *info,
-						   const VkAllocationCallbacks *alloc, VkBufferView *out)
-{
-	struct pp_device *dev = pp_vk_device_of(device);
-	VkResult r = dev->vk.CreateBufferView(device, info, alloc, out);
-	struct pp_vk_diag *vd = r == VK_SUCCESS ? vk_diag_get(dev) : NULL;
-	struct dview *v = vd ? calloc(1, sizeof(*v)) : NULL;
-	if (!v)
-		return r;
-	v->handle = (uint64_t)*out;
-	v->buffer = (uint64_t)info->buffer;
-	v->offset = info->offset;
-	v->range = info->range;
-	pthread_rwlock_wrlock(&vd->lock);
-	pp_hash_oom_ = false;
-	HASH_ADD(hh, vd->views, handle, sizeof(v->handle), v);
-	bool oom = pp_hash_oom_;
-	pthread_rwlock_unlock(&vd->lock);
-	if (oom)
-		free(v);
-	return r;
-}
-
-VKAPI_ATTR void VKAPI_CALL pp_DestroyBufferView(VkDevice device, VkBufferView view, const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_vk_diag *vd = diag_of(dev);
-	if (vd && view) {
-		struct dview *v;
-		DIAG_TAKE(vd, views, view, v);
-		free(v);
-	}
-	dev->vk.DestroyBufferView(device, view, alloc);
-}
-
-/* ---- pipelines ------------------------------------------------------------------------------- */
-
-static void pipelines_track(struct pp_device *dev, uint32_t n, const VkPipeline *out, const uint32_t *stages)
-{
-	struct pp_vk_diag *vd = vk_diag_get(dev);
-	if (!vd)
-		return;
-	pthread_rwlock_wrlock(&vd->lock);
-	for (uint32_t i = 0; i < n; i++) {
-		if (!out[i])
-			continue;
-		uint64_t h = (uint64_t)out[i];
-		struct dpipe *p;
-		HASH_FIND(hh, vd->pipes, &h, sizeof(h), p);
-		if (!p) {
-			p = calloc(1, sizeof(*p));
-			if (!p)
-				break;
-			p->handle = h;
-			pp_hash_oom_ = false;
-			HASH_ADD(hh, vd->pipes, handle, sizeof(p->handle), p);
-			if (pp_hash_oom_) {
-				free(p);
-				continue;
-			}
-		}
-		p->stages = stages[i];
-	}
-	pthread_rwlock_unlock(&vd->lock);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL pp_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
-							  const VkGraphicsPipelineCreateInfo *info,
-							  const VkAllocationCallbacks *alloc, VkPipeline *out)
-{
-	struct pp_device *dev = pp_vk_device_of(device);
-	VkResult r = dev->vk.CreateGraphicsPipelines(device, cache, n, info, alloc, out);
-	if (r < 0 || !diag_enabled())
-		return r;
-	uint32_t stack[16] = { 0 }, *stages = n <= 16 ? stack : calloc(n, sizeof(*stages));
-	if (!stages)
-		return r;
-	for (uint32_t i = 0; i < n; i++) {
-		VkShaderStageFlags f = 0;
-		for (uint32_t k = 0; k < info[i].stageCount; k++)
-			f |= info[i].pStages[k].stage;
-		stages[i] = shader_stages_of(f);
-		/* Pipeline libraries link stages passprobe does not see here: assume them all. */
-		for (const VkBaseInStructure *e = info[i].pNext; e; e = e->pNext)
-			if (e->sType == VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
-				stages[i] |= PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
-		if (!stages[i])
-			stages[i] = PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
-	}
-	pipelines_track(dev, n, out, stages);
-	if (stages != stack)
-		free(stages);
-	return r;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL pp_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
-							 const VkComputePipelineCreateInfo *info,
-							 const VkAllocationCallbacks *alloc, VkPipeline *out)
-{
-	struct pp_device *dev = pp_vk_device_of(device);
-	VkResult r = dev->vk.CreateComputePipelines(device, cache, n, info, alloc, out);
-	if (r < 0 || !diag_enabled())
-		return r;
-	uint32_t stack[16] = { 0 }, *stages = n <= 16 ? stack : calloc(n, sizeof(*stages));
-	if (!stages)
-		return r;
-	for (uint32_t i = 0; i < n; i++)
-		stages[i] = PP_STAGE_COMPUTE;
-	pipelines_track(dev, n, out, stages);
-	if (stages != stack)
-		free(stages);
-	return r;
-}
-
-VKAPI_ATTR void VKAPI_CALL pp_DestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_vk_diag *vd = diag_of(dev);
-	if (vd && pipeline) {
-		struct dpipe *p;
-		DIAG_TAKE(vd, pipes, pipeline, p);
-		free(p);
-	}
-	dev->vk.DestroyPipeline(device, pipeline, alloc);
 }
 
 /* ---- queries written by recordings ------------------------------------------------------------ */
