@@ -278,6 +278,15 @@ static void site_count_locked(struct site *s, uint64_t frame, uint64_t n)
 	s->d.count += n;
 }
 
+/* A site counted for the first time: its trace event name ("ID @ site", kept in the site, so
+ * it stays valid for the sinks) and a copy to announce once the site lock is released. */
+static const char *site_first_seen_locked(struct site *s, struct pp_diagnostic *copy)
+{
+	snprintf(s->trace_name, sizeof(s->trace_name), "%s @ %s", s->d.id, s->d.site);
+	*copy = s->d;
+	return s->trace_name;
+}
+
 void pp_diag_site_cost(uint64_t key, uint64_t ns, uint64_t frame)
 {
 	pthread_mutex_lock(&g_sites.lock);
@@ -2211,11 +2220,8 @@ static void rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t 
 			const char *trace_name = NULL;
 			if (s) {
 				site_count_locked(s, frame, 1);
-				if (created) {
-					snprintf(s->trace_name, sizeof(s->trace_name), "%s @ %s", s->d.id, s->d.site);
-					trace_name = s->trace_name;
-					copy = s->d;
-				}
+				if (created)
+					trace_name = site_first_seen_locked(s, &copy);
 			}
 			pthread_mutex_unlock(&g_sites.lock);
 			if (created) {
@@ -2282,11 +2288,8 @@ static void subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint6
 		const char *trace_name = NULL;
 		if (s) {
 			site_count_locked(s, frame, e->begins);
-			if (created) {
-				snprintf(s->trace_name, sizeof(s->trace_name), "%s @ %s", s->d.id, s->d.site);
-				trace_name = s->trace_name;
-				copy = s->d;
-			}
+			if (created)
+				trace_name = site_first_seen_locked(s, &copy);
 		}
 		pthread_mutex_unlock(&g_sites.lock);
 		if (created) {
@@ -2646,11 +2649,8 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 		s->cost_last_frame = frame;
 		s->cost_sum += b->cpu_ns;
 		counted = key;
-		if (created) {
-			snprintf(s->trace_name, sizeof(s->trace_name), "%s @ %s", s->d.id, s->d.site);
-			trace_name = s->trace_name;
-			copy = s->d;
-		}
+		if (created)
+			trace_name = site_first_seen_locked(s, &copy);
 	}
 	pthread_mutex_unlock(&g_sites.lock);
 	if (created)

@@ -131,6 +131,17 @@ void pp_object_remove(struct pp_device *dev, VkObjectType type, uint64_t handle)
 		object_free(o);
 }
 
+/* The destroy hook of a tracked non-dispatchable object: its record goes before the object. */
+#define OBJECT_DESTROY_HOOK(name, handle_type, object_type)                                         \
+	VKAPI_ATTR void VKAPI_CALL pp_Destroy##name(VkDevice device, handle_type handle,              \
+						    const VkAllocationCallbacks *alloc)                 \
+	{                                                                                             \
+		struct pp_device *dev = device_of(device);                                            \
+		if (handle)                                                                           \
+			pp_object_remove(dev, object_type, (uint64_t)handle);                          \
+		dev->vk.Destroy##name(device, handle, alloc);                                         \
+	}
+
 /* ---- queues --------------------------------------------------------------------------- */
 
 void pp_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint32_t index)
@@ -464,13 +475,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateRenderPass2(VkDevice device, const VkRen
 	return r;
 }
 
-VKAPI_ATTR void VKAPI_CALL pp_DestroyRenderPass(VkDevice device, VkRenderPass rp, const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = device_of(device);
-	if (rp)
-		pp_object_remove(dev, VK_OBJECT_TYPE_RENDER_PASS, (uint64_t)rp);
-	dev->vk.DestroyRenderPass(device, rp, alloc);
-}
+OBJECT_DESTROY_HOOK(RenderPass, VkRenderPass, VK_OBJECT_TYPE_RENDER_PASS)
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_CreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo *info,
 						    const VkAllocationCallbacks *alloc, VkFramebuffer *out)
@@ -491,13 +496,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateFramebuffer(VkDevice device, const VkFra
 	return r;
 }
 
-VKAPI_ATTR void VKAPI_CALL pp_DestroyFramebuffer(VkDevice device, VkFramebuffer fb, const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = device_of(device);
-	if (fb)
-		pp_object_remove(dev, VK_OBJECT_TYPE_FRAMEBUFFER, (uint64_t)fb);
-	dev->vk.DestroyFramebuffer(device, fb, alloc);
-}
+OBJECT_DESTROY_HOOK(Framebuffer, VkFramebuffer, VK_OBJECT_TYPE_FRAMEBUFFER)
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_CreateImage(VkDevice device, const VkImageCreateInfo *info,
 					      const VkAllocationCallbacks *alloc, VkImage *out)
@@ -518,13 +517,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateImage(VkDevice device, const VkImageCrea
 	return r;
 }
 
-VKAPI_ATTR void VKAPI_CALL pp_DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = device_of(device);
-	if (image)
-		pp_object_remove(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)image);
-	dev->vk.DestroyImage(device, image, alloc);
-}
+OBJECT_DESTROY_HOOK(Image, VkImage, VK_OBJECT_TYPE_IMAGE)
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_CreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
 						  const VkAllocationCallbacks *alloc, VkImageView *out)
@@ -544,13 +537,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateImageView(VkDevice device, const VkImage
 	return r;
 }
 
-VKAPI_ATTR void VKAPI_CALL pp_DestroyImageView(VkDevice device, VkImageView view, const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = device_of(device);
-	if (view)
-		pp_object_remove(dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)view);
-	dev->vk.DestroyImageView(device, view, alloc);
-}
+OBJECT_DESTROY_HOOK(ImageView, VkImageView, VK_OBJECT_TYPE_IMAGE_VIEW)
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_CreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo *info,
 						  const VkAllocationCallbacks *alloc, VkQueryPool *out)
@@ -569,13 +556,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateQueryPool(VkDevice device, const VkQuery
 	return r;
 }
 
-VKAPI_ATTR void VKAPI_CALL pp_DestroyQueryPool(VkDevice device, VkQueryPool pool, const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = device_of(device);
-	if (pool)
-		pp_object_remove(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
-	dev->vk.DestroyQueryPool(device, pool, alloc);
-}
+OBJECT_DESTROY_HOOK(QueryPool, VkQueryPool, VK_OBJECT_TYPE_QUERY_POOL)
 
 /* ---- objects the diagnostics read (docs/diagnostics.md) ------------------------------------ */
 
@@ -672,14 +653,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDescriptorSetLayout(VkDevice device, con
 	return r;
 }
 
-VKAPI_ATTR void VKAPI_CALL pp_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,
-							 const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = device_of(device);
-	if (layout)
-		pp_object_remove(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)layout);
-	dev->vk.DestroyDescriptorSetLayout(device, layout, alloc);
-}
+OBJECT_DESTROY_HOOK(DescriptorSetLayout, VkDescriptorSetLayout, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT)
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info,
 						       const VkAllocationCallbacks *alloc, VkPipelineLayout *out)
@@ -708,14 +682,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreatePipelineLayout(VkDevice device, const Vk
 	return r;
 }
 
-VKAPI_ATTR void VKAPI_CALL pp_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
-						    const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = device_of(device);
-	if (layout)
-		pp_object_remove(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)layout);
-	dev->vk.DestroyPipelineLayout(device, layout, alloc);
-}
+OBJECT_DESTROY_HOOK(PipelineLayout, VkPipelineLayout, VK_OBJECT_TYPE_PIPELINE_LAYOUT)
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_CreateBufferView(VkDevice device, const VkBufferViewCreateInfo *info,
 						   const VkAllocationCallbacks *alloc, VkBufferView *out)
@@ -735,13 +702,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateBufferView(VkDevice device, const VkBuff
 	return r;
 }
 
-VKAPI_ATTR void VKAPI_CALL pp_DestroyBufferView(VkDevice device, VkBufferView view, const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = device_of(device);
-	if (view)
-		pp_object_remove(dev, VK_OBJECT_TYPE_BUFFER_VIEW, (uint64_t)view);
-	dev->vk.DestroyBufferView(device, view, alloc);
-}
+OBJECT_DESTROY_HOOK(BufferView, VkBufferView, VK_OBJECT_TYPE_BUFFER_VIEW)
 
 static void pipelines_track(struct pp_device *dev, uint32_t n, const VkPipeline *out, const uint32_t *stages)
 {
@@ -806,13 +767,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateComputePipelines(VkDevice device, VkPipe
 	return r;
 }
 
-VKAPI_ATTR void VKAPI_CALL pp_DestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks *alloc)
-{
-	struct pp_device *dev = device_of(device);
-	if (pipeline)
-		pp_object_remove(dev, VK_OBJECT_TYPE_PIPELINE, (uint64_t)pipeline);
-	dev->vk.DestroyPipeline(device, pipeline, alloc);
-}
+OBJECT_DESTROY_HOOK(Pipeline, VkPipeline, VK_OBJECT_TYPE_PIPELINE)
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_SetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT *info)
 {

@@ -182,15 +182,17 @@ static const VkSubmitInfo *batches_patch(struct pp_device *dev, VkQueue queue, s
 }
 
 /* The same for vkQueueSubmit2: each added command buffer takes its neighbour's device mask. */
-static const VkSubmitInfo2 *batches2_patch(struct batch_scratch *s, uint32_t nsubmits, const VkSubmitInfo2 *submits,
-					   uint32_t total, uint32_t extra)
+static const VkSubmitInfo2 *batches2_patch(struct pp_device *dev, VkQueue queue, struct batch_scratch *s,
+					   uint32_t nsubmits, const VkSubmitInfo2 *submits, uint32_t total, uint32_t extra)
 {
 	VkSubmitInfo2 *out = malloc(nsubmits * sizeof(*out));
 	VkCommandBufferSubmitInfo *cbs = malloc((total + extra) * sizeof(*cbs));
 	s->patched_batches = out;
 	s->patched_cbs = cbs;
-	if (!out || !cbs)
-		return NULL;
+	if (!out || !cbs) {
+		resets_submit_apart(dev, queue, s->execs, total, s->maps);
+		return submits;
+	}
 	uint32_t k = 0, off = 0;
 	for (uint32_t b = 0; b < nsubmits; off += submits[b].commandBufferInfoCount, b++) {
 		out[b] = submits[b];
@@ -216,34 +218,56 @@ static const VkSubmitInfo2 *batches2_patch(struct batch_scratch *s, uint32_t nsu
 	return out;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, const VkSubmitInfo *submits,
-					      VkFence fence)
+/* Both submit hooks: the batches are v1's (vkQueueSubmit) or, with sync2, v2's
+ * (vkQueueSubmit2); either may be NULL when there are none. */
+static uint32_t batch_count(const VkSubmitInfo *v1, const VkSubmitInfo2 *v2, uint32_t b)
+{
+	return v1 ? v1[b].commandBufferCount : v2[b].commandBufferInfoCount;
+}
+
+static VkResult submit_down(struct pp_device *dev, VkQueue queue, bool sync2, uint32_t n, const VkSubmitInfo *v1,
+			    const VkSubmitInfo2 *v2, VkFence fence)
+{
+	return sync2 ? dev->vk.QueueSubmit2(queue, n, v2, fence) : dev->vk.QueueSubmit(queue, n, v1, fence);
+}
+
+/* A submit call: its batches' recordings are prepared (with the command buffers
+ * SIMULTANEOUS_USE executions get beside them), the call down is timed, and each batch goes
+ * to attribution, then the call to the diagnostics. */
+static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const VkSubmitInfo *v1,
+			     const VkSubmitInfo2 *v2, VkFence fence)
 {
 	struct pp_device *dev = pp_vk_device_of(queue);
 	struct pp_queue *q = dev->attr ? pp_queue_lookup(dev, queue) : NULL;
 	if (!q || !q->attr)
-		return dev->vk.QueueSubmit(queue, nsubmits, submits, fence);
+		return submit_down(dev, queue, sync2, nsubmits, v1, v2, fence);
 
 	uint32_t total = 0, extra = 0;
 	for (uint32_t b = 0; b < nsubmits; b++)
-		total += submits[b].commandBufferCount;
+		total += batch_count(v1, v2, b);
 	struct batch_scratch s;
 	if (!scratch_get(&s, total ? total : 1)) {
 		scratch_put(dev, &s);
-		return dev->vk.QueueSubmit(queue, nsubmits, submits, fence);
+		return submit_down(dev, queue, sync2, nsubmits, v1, v2, fence);
 	}
-	for (uint32_t b = 0, off = 0; b < nsubmits; off += submits[b].commandBufferCount, b++) {
-		extra += batch_prepare(dev, submits[b].commandBufferCount, submits[b].pCommandBuffers, NULL, s.recs + off,
-				       s.handles + off, s.execs + off, s.maps + off);
-		s.n = off + submits[b].commandBufferCount;
+	for (uint32_t b = 0, off = 0; b < nsubmits; off += batch_count(v1, v2, b), b++) {
+		extra += batch_prepare(dev, batch_count(v1, v2, b), v1 ? v1[b].pCommandBuffers : NULL,
+				       v1 ? NULL : v2[b].pCommandBufferInfos, s.recs + off, s.handles + off, s.execs + off,
+				       s.maps + off);
+		s.n = off + batch_count(v1, v2, b);
 	}
-	const VkSubmitInfo *down = extra ? batches_patch(dev, queue, &s, nsubmits, submits, total, extra) : submits;
+	const VkSubmitInfo *down1 = v1;
+	const VkSubmitInfo2 *down2 = v2;
+	if (extra && !sync2)
+		down1 = batches_patch(dev, queue, &s, nsubmits, v1, total, extra);
+	else if (extra)
+		down2 = batches2_patch(dev, queue, &s, nsubmits, v2, total, extra);
 
 	struct pp_cpu_snapshot cpu_before, cpu_after;
 	pp_cpu_snapshot_take(&cpu_before);
 	uint64_t t0 = cpu_before.wall_ns;
 	pp_gpu_timer_note_submit(dev->timer, t0);
-	VkResult r = dev->vk.QueueSubmit(queue, nsubmits, down, fence);
+	VkResult r = submit_down(dev, queue, sync2, nsubmits, down1, down2, fence);
 	pp_cpu_snapshot_take(&cpu_after);
 	if (r == VK_ERROR_DEVICE_LOST)
 		pp_gpu_timer_note_device_lost(dev->timer, "vkQueueSubmit");
@@ -253,13 +277,13 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, 
 
 	if (r == VK_SUCCESS) {
 		bool label = false;
-		for (uint32_t b = 0, off = 0; b < nsubmits; off += submits[b].commandBufferCount, b++) {
+		for (uint32_t b = 0, off = 0; b < nsubmits; off += batch_count(v1, v2, b), b++) {
 			struct pp_attr_submit_info info = {
-				.api = "vkQueueSubmit",
+				.api = sync2 ? "vkQueueSubmit2" : "vkQueueSubmit",
 				.cpu_begin_ns = t0,
 				.cpu_end_ns = t1,
 				.tid = pp_vk_thread_id(),
-				.nrecordings = submits[b].commandBufferCount,
+				.nrecordings = batch_count(v1, v2, b),
 				.recordings = s.recs + off,
 				.command_buffer_handles = s.handles + off,
 				.maps = s.maps + off,
@@ -273,83 +297,23 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, 
 		pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE, label);
 		if (nsubmits) {
 			pp_vk_diag_submitted(dev, q, total, s.handles, fence, label);
-			pp_vk_diag_semaphores_submitted(dev, nsubmits, submits, NULL);
+			pp_vk_diag_semaphores_submitted(dev, nsubmits, v1, v2);
 		}
 	}
 	scratch_put(dev, &s);
 	return r;
 }
 
+VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, const VkSubmitInfo *submits,
+					      VkFence fence)
+{
+	return queue_submit(queue, false, nsubmits, submits, NULL, fence);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits, const VkSubmitInfo2 *submits,
 					       VkFence fence)
 {
-	struct pp_device *dev = pp_vk_device_of(queue);
-	struct pp_queue *q = dev->attr ? pp_queue_lookup(dev, queue) : NULL;
-	if (!q || !q->attr)
-		return dev->vk.QueueSubmit2(queue, nsubmits, submits, fence);
-
-	uint32_t total = 0, extra = 0;
-	for (uint32_t b = 0; b < nsubmits; b++)
-		total += submits[b].commandBufferInfoCount;
-	struct batch_scratch s;
-	if (!scratch_get(&s, total ? total : 1)) {
-		scratch_put(dev, &s);
-		return dev->vk.QueueSubmit2(queue, nsubmits, submits, fence);
-	}
-	for (uint32_t b = 0, off = 0; b < nsubmits; off += submits[b].commandBufferInfoCount, b++) {
-		extra += batch_prepare(dev, submits[b].commandBufferInfoCount, NULL, submits[b].pCommandBufferInfos,
-				       s.recs + off, s.handles + off, s.execs + off, s.maps + off);
-		s.n = off + submits[b].commandBufferInfoCount;
-	}
-	const VkSubmitInfo2 *down = submits;
-	if (extra) {
-		down = batches2_patch(&s, nsubmits, submits, total, extra);
-		if (!down) {
-			/* Out of memory: the resets go in a submission of their own, nothing is timed. */
-			resets_submit_apart(dev, queue, s.execs, total, s.maps);
-			down = submits;
-		}
-	}
-
-	struct pp_cpu_snapshot cpu_before, cpu_after;
-	pp_cpu_snapshot_take(&cpu_before);
-	uint64_t t0 = cpu_before.wall_ns;
-	pp_gpu_timer_note_submit(dev->timer, t0);
-	VkResult r = dev->vk.QueueSubmit2(queue, nsubmits, down, fence);
-	pp_cpu_snapshot_take(&cpu_after);
-	if (r == VK_ERROR_DEVICE_LOST)
-		pp_gpu_timer_note_device_lost(dev->timer, "vkQueueSubmit");
-	uint64_t t1 = cpu_after.wall_ns;
-	struct pp_cpu_cost call_cpu = { 0 };
-	pp_cpu_cost_add_span(&call_cpu, &cpu_before, &cpu_after);
-
-	if (r == VK_SUCCESS) {
-		bool label = false;
-		for (uint32_t b = 0, off = 0; b < nsubmits; off += submits[b].commandBufferInfoCount, b++) {
-			struct pp_attr_submit_info info = {
-				.api = "vkQueueSubmit2",
-				.cpu_begin_ns = t0,
-				.cpu_end_ns = t1,
-				.tid = pp_vk_thread_id(),
-				.nrecordings = submits[b].commandBufferInfoCount,
-				.recordings = s.recs + off,
-				.command_buffer_handles = s.handles + off,
-				.maps = s.maps + off,
-			};
-			/* The call's cost goes with its first batch, so frame totals count it once. */
-			if (b == 0)
-				info.cpu = call_cpu;
-			pp_attr_submit(dev->attr, q->attr, &info);
-			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
-		}
-		pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE, label);
-		if (nsubmits) {
-			pp_vk_diag_submitted(dev, q, total, s.handles, fence, label);
-			pp_vk_diag_semaphores_submitted(dev, nsubmits, NULL, submits);
-		}
-	}
-	scratch_put(dev, &s);
-	return r;
+	return queue_submit(queue, true, nsubmits, NULL, submits, fence);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_CreateSwapchainKHR(VkDevice device, const VkSwapchainCreateInfoKHR *info,

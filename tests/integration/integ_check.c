@@ -688,8 +688,11 @@ out:
 	pp_json_free(r.root);
 }
 
-/* One recording of passes "first", "second" submitted N times: N frames, each measured anew. */
-static void check_resubmit(const struct options *o)
+/* One recording ("first", "second") executed `executions` times per frame, --times frames
+ * (in --submissions submissions per frame when given): every pass from the same command
+ * buffer and measured from its own execution, later in time than the previous pass (lavapipe
+ * runs one queue in order), so no result is stale or shared between executions. */
+static void check_executions(const struct options *o, uint32_t executions)
 {
 	struct report r;
 	if (!report_load(&r, o->dir, o->times))
@@ -701,53 +704,10 @@ static void check_resubmit(const struct options *o)
 		const jv *f = frame_at(&r, i);
 		char fwhat[64];
 		snprintf(fwhat, sizeof(fwhat), "frame %zu", i);
-		expect_u64(frame_passes(f), 2, fwhat, "number of passes");
-		for (size_t p = 0; p < 2 && p < frame_passes(f); p++) {
-			const jv *pass = pass_at(f, p);
-			char what[96];
-			snprintf(what, sizeof(what), "frame %zu pass %zu", i, p);
-			expect_str(pass, "name", names[p], what);
-			expect_u64(u64(pass, "draws", what), o->draws, what, "draws");
-			/* One recording: the same command buffer every time. */
-			if (!handle)
-				handle = str(pass, "command_buffer_handle");
-			else
-				expect_str(pass, "command_buffer_handle", handle, what);
-			uint64_t b = 0, e = 0;
-			if (!expect_measured(pass, what))
-				continue;
-			pass_gpu(pass, &b, &e);
-			/* Each submission's own results: later in time than the previous one's. */
-			if (b <= prev_end)
-				fail("%s: gpu_begin_ns %" PRIu64 " not after the previous pass's end %" PRIu64
-				     " (stale or shared results?)",
-				     what, b, prev_end);
-			prev_end = e;
-		}
-	}
-	pp_json_free(r.root);
-}
-
-/* "simultaneous": per frame two executions of one SIMULTANEOUS_USE recording ("first",
- * "second"), pending together: four passes, every one measured from its own execution (each
- * later than the previous: lavapipe runs one queue in order), all from the same command
- * buffer, in --submissions submissions. */
-static void check_simultaneous(const struct options *o)
-{
-	struct report r;
-	if (!report_load(&r, o->dir, o->times))
-		return;
-	static const char *const names[2] = { "first", "second" };
-	uint64_t prev_end = 0;
-	const char *handle = NULL;
-	for (size_t i = 0; i < r.nframes; i++) {
-		const jv *f = frame_at(&r, i);
-		char fwhat[64];
-		snprintf(fwhat, sizeof(fwhat), "frame %zu", i);
-		expect_u64(frame_passes(f), 4, fwhat, "number of passes");
+		expect_u64(frame_passes(f), 2 * executions, fwhat, "number of passes");
 		if (o->submissions)
 			expect_u64(pp_json_array_size(get(f, "submissions")), o->submissions, fwhat, "submissions");
-		for (size_t p = 0; p < 4 && p < frame_passes(f); p++) {
+		for (size_t p = 0; p < 2 * executions && p < frame_passes(f); p++) {
 			const jv *pass = pass_at(f, p);
 			char what[96];
 			snprintf(what, sizeof(what), "frame %zu pass %zu", i, p);
@@ -763,12 +723,25 @@ static void check_simultaneous(const struct options *o)
 			pass_gpu(pass, &b, &e);
 			if (b <= prev_end)
 				fail("%s: gpu_begin_ns %" PRIu64 " not after the previous pass's end %" PRIu64
-				     " (results of another execution?)",
+				     " (stale or shared results?)",
 				     what, b, prev_end);
 			prev_end = e;
 		}
 	}
 	pp_json_free(r.root);
+}
+
+/* "resubmit": one recording submitted --times times, each its own frame. */
+static void check_resubmit(const struct options *o)
+{
+	check_executions(o, 1);
+}
+
+/* "simultaneous": per frame two executions of one SIMULTANEOUS_USE recording, pending
+ * together. */
+static void check_simultaneous(const struct options *o)
+{
+	check_executions(o, 2);
 }
 
 /* "secondary-pass": the draws of two secondaries; "outside-secondary": a dispatch in a
