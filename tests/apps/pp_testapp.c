@@ -917,12 +917,9 @@ static void scenario_load(struct app *a)
 	}
 }
 
-/* One recording ("first", "second"), submitted --times times. */
-static void scenario_resubmit(struct app *a)
+/* Passes "first" and "second" of --draws draws each, into a begun cb, which it ends. */
+static void record_first_second(struct app *a, VkCommandBuffer cb)
 {
-	graphics_create(a);
-	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-	begin(cb);
 	const char *names[2] = { "first", "second" };
 	for (uint32_t p = 0; p < 2; p++) {
 		label_begin(a, cb, names[p]);
@@ -933,6 +930,15 @@ static void scenario_resubmit(struct app *a)
 		label_end(a, cb);
 	}
 	VK_CHECK(vkEndCommandBuffer(cb));
+}
+
+/* One recording ("first", "second"), submitted --times times. */
+static void scenario_resubmit(struct app *a)
+{
+	graphics_create(a);
+	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	begin(cb);
+	record_first_second(a, cb);
 	for (uint32_t t = 0; t < a->opt.times; t++)
 		submit_wait(a, &cb, 1);
 }
@@ -948,16 +954,7 @@ static void scenario_simultaneous(struct app *a)
 	const VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
 					      .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT };
 	VK_CHECK(vkBeginCommandBuffer(cb, &bi));
-	const char *names[2] = { "first", "second" };
-	for (uint32_t p = 0; p < 2; p++) {
-		label_begin(a, cb, names[p]);
-		render_pass_begin(a, cb, a->render_pass, a->framebuffer, VK_SUBPASS_CONTENTS_INLINE);
-		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, a->tri_pipeline);
-		draws(a, cb, a->opt.draws);
-		render_pass_end(a, cb);
-		label_end(a, cb);
-	}
-	VK_CHECK(vkEndCommandBuffer(cb));
+	record_first_second(a, cb);
 	const VkCommandBuffer two[2] = { cb, cb };
 	const VkCommandBufferSubmitInfo cbi[2] = {
 		{ .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cb },
