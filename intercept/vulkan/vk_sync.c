@@ -1781,6 +1781,19 @@ void pp_vk_diag_recording_forget(struct pp_device *dev, struct pp_command_buffer
 	struct pp_vk_diag *vd = diag_of(dev);
 	if (!vd)
 		return;
+	/* Vulkan forbids resetting, re-recording, freeing or resubmitting (without
+	 * SIMULTANEOUS_USE) a command buffer that is still pending, so every timestamp of its
+	 * last execution is written by now and a read cannot wait. Harvest them before they are
+	 * dropped: an application that re-records each command buffer as soon as its fence
+	 * returns (the usual frame ring) reaches this point before any submit-time poll found
+	 * them, and its barrier costs and GPU idle times were never measured (issue 10). */
+	bool pending = false;
+	pthread_mutex_lock(&vd->reads_lock);
+	for (uint32_t i = 0; i < vd->nreads && !pending; i++)
+		pending = vd->reads[i].cb == c->handle;
+	pthread_mutex_unlock(&vd->reads_lock);
+	if (pending)
+		reads_poll(dev, vd);
 	pthread_mutex_lock(&vd->reads_lock);
 	for (uint32_t i = 0; i < vd->nreads;) {
 		if (vd->reads[i].cb == c->handle)
