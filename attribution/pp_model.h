@@ -200,4 +200,11 @@ struct pp_diagnostic {
 	bool gpu_idle_valid;
 	uint64_t gpu_idle_ns;
 	const char *gpu_idle_unavailable; /* static, when !gpu_idle_valid (NULL for barriers) */
+	/* Blocking calls: the thread that waited (its first occurrence), 0 / "" for barriers. */
+	uint32_t thread_id;
+	char thread_name[32];
+	/* Barriers keyed by code location: distinct command buffers it was counted in (told
+	 * apart up to PP_DIAGNOSTIC_MAX_CBS; that many means at least that many); 0 otherwise. */
+	uint32_t command_buffers;
 };
+#define PP_DIAGNOSTIC_MAX_CBS 16
