@@ -2246,8 +2246,8 @@ static void rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t 
 							: b->in_render_pass ? "barrier inside a render pass: not measured"
 							: b->untimed
 								? "no timestamps in this command buffer"
-								: "not measured yet (a flagged barrier is timed from the next "
-								  "recording at its site on)";
+								: "not measured yet (a flagged barrier is timed from its "
+								  "command buffer's next recording on)";
 			}
 			struct pp_diagnostic copy;
 			const char *trace_name = NULL;
