@@ -182,7 +182,8 @@ struct pp_device_info {
 struct pp_diagnostic {
 	char id[48];                 /* stable: "PASSPROBE-Barrier-FullPipelineDrain", ... */
 	uint32_t device_id;
-	char site[192];              /* barriers: command buffer, pass, call index; waits: caller + function */
+	char site[192];              /* barriers: code location, then the first occurrence's pass, command buffer and
+	                              * call index; waits: caller + function + waiting thread */
 	char message[512];
 	char suggestion[384];
 	uint64_t count;              /* occurrences (a re-submitted recording counts again) */
