@@ -191,8 +191,11 @@ struct site {
 	char trace_name[256]; /* "ID @ site": stays valid for the sinks (sites are never moved) */
 	uint64_t last_counted_frame;
 	uint64_t cost_sum, cost_frames, cost_last_frame, cost_frame_sum;
+	uint64_t cost_n; /* measurements (barriers: one per timed occurrence) */
 	uint64_t idle_sum, idle_n;
 	bool counted_any;
+	uint32_t ncbs;
+	uint64_t cbs[PP_DIAGNOSTIC_MAX_CBS];
 };
 
 #define FRAME_STAT_DEVICES 32
@@ -296,6 +299,7 @@ void pp_diag_site_cost(uint64_t key, uint64_t ns, uint64_t frame)
 			s->cost_frames++;
 		s->cost_last_frame = frame;
 		s->cost_sum += ns;
+		s->cost_n++;
 	}
 	pthread_mutex_unlock(&g_sites.lock);
 }
@@ -359,6 +363,12 @@ size_t pp_diag_snapshot(struct pp_diagnostic *out, size_t max, uint64_t *other)
 		if (s->cost_frames) {
 			d->cost_valid = true;
 			d->cost_ns = s->cost_sum / s->cost_frames;
+			/* A barrier site is sampled: some of its occurrences in some frames (a loop's
+			 * barriers rotate, at most 32 per recording). Per frame: the mean stall of one
+			 * occurrence times its occurrences per frame. */
+			if (s->cost_n && s->d.frames && d->cost_kind && !strcmp(d->cost_kind, "gpu_barrier_stall"))
+				d->cost_ns = (uint64_t)((double)s->cost_sum / (double)s->cost_n * (double)s->d.count /
+							(double)s->d.frames);
 			d->cost_unavailable = NULL;
 			double interval = frame_interval_locked(d->device_id);
 			if (interval > 0)
@@ -422,6 +432,8 @@ struct rec_entry {
 };
 
 struct rec_barrier {
+	uint64_t loc_key; /* pp_diag_barrier::loc_key */
+	bool untimed;
 	uint32_t index;        /* call index in the recording (kept when closed recordings are compacted) */
 	char site[160];
 	const char *api;
@@ -1367,6 +1379,8 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 	memset(b, 0, sizeof(*b));
 	b->index = bi;
 	snprintf(b->site, sizeof(b->site), "%s", in->site ? in->site : "");
+	b->loc_key = in->loc_key;
+	b->untimed = in->untimed;
 	b->api = in->api;
 	b->src_raw = in->src_stages;
 	b->dst_raw = in->dst_stages;
@@ -1963,9 +1977,27 @@ static void barrier_texts(const struct rec_barrier *b, enum pp_diag_rule rule, s
 	}
 }
 
-static uint64_t barrier_site_key(const struct pp_diag_device *d, enum pp_diag_rule rule, uint64_t cb, uint32_t bi)
+/* What the user fixes: the code location (and label) that recorded the barrier, with its
+ * masks; every command buffer and loop iteration recorded there is the same site. Without a
+ * code location: the command buffer and the call index. */
+static uint64_t barrier_site_key(const struct pp_diag_device *d, enum pp_diag_rule rule, uint64_t cb,
+				 const struct rec_barrier *b)
 {
-	return mix64(mix64(mix64(d->cfg.sink_device_id + 1, rule + 1), cb), bi + 1);
+	uint64_t k = mix64(d->cfg.sink_device_id + 1, rule + 1);
+	if (b->loc_key)
+		return mix64(mix64(mix64(k, b->loc_key), b->src_raw), (uint64_t)b->dst_raw + 1);
+	return mix64(mix64(k, cb), b->index + 1);
+}
+
+/* Distinct command buffers a site was counted in, told apart up to PP_DIAGNOSTIC_MAX_CBS. */
+static void site_note_cb_locked(struct site *s, uint64_t cb)
+{
+	for (uint32_t i = 0; i < s->ncbs; i++)
+		if (s->cbs[i] == cb)
+			return;
+	if (s->ncbs < PP_DIAGNOSTIC_MAX_CBS)
+		s->cbs[s->ncbs++] = cb;
+	s->d.command_buffers = s->ncbs;
 }
 
 /* fragment -> compute -> vertex: walks the recording's barriers and compute writes in order.
@@ -2053,7 +2085,7 @@ uint32_t pp_diag_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_
 			continue;
 		for (uint32_t rule = 0; rule < PP_DIAG_RULE_COUNT && n < max; rule++)
 			if (b->sub_fired & (1u << rule))
-				out[n++] = (struct pp_diag_cost_probe){ barrier_site_key(d, rule, cb, b->index), b->ts_before,
+				out[n++] = (struct pp_diag_cost_probe){ barrier_site_key(d, rule, cb, b), b->ts_before,
 									b->ts_after };
 	}
 	return n;
@@ -2199,7 +2231,7 @@ static void rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t 
 				continue;
 			view.example = rule == PP_DIAG_UNUSED ? rb->sub_unused : rb->example;
 			view.example_kind = rule == PP_DIAG_UNUSED ? rb->sub_unused_kind : rb->example_kind;
-			uint64_t key = barrier_site_key(d, rule, cb, b->index);
+			uint64_t key = barrier_site_key(d, rule, cb, b);
 			pthread_mutex_lock(&g_sites.lock);
 			struct site *s = site_find_locked(key);
 			bool created = false;
@@ -2212,14 +2244,17 @@ static void rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t 
 				s->d.cost_kind = "gpu_barrier_stall";
 				s->d.cost_unavailable = !d->cfg.barrier_cost ? "barrier_cost setting is off"
 							: b->in_render_pass ? "barrier inside a render pass: not measured"
-							: b->ts_before == PP_DIAG_NO_SLOT
+							: b->untimed
 								? "no timestamps in this command buffer"
-								: "not measured yet";
+								: "not measured yet (a flagged barrier is timed from its "
+								  "command buffer's next recording on)";
 			}
 			struct pp_diagnostic copy;
 			const char *trace_name = NULL;
 			if (s) {
 				site_count_locked(s, frame, 1);
+				if (b->loc_key)
+					site_note_cb_locked(s, cb);
 				if (created)
 					trace_name = site_first_seen_locked(s, &copy);
 			}
@@ -2632,6 +2667,8 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 		snprintf(s->d.suggestion, sizeof(s->d.suggestion), "%s", blocking_suggestion(b->rule));
 		s->d.cost_kind = "cpu_blocked";
 		s->d.gpu_idle_unavailable = "no GPU timestamps around this wait yet";
+		s->d.thread_id = b->thread_id;
+		snprintf(s->d.thread_name, sizeof(s->d.thread_name), "%s", b->thread_name ? b->thread_name : "");
 		if (extra) {
 			/* the first occurrence, now confirmed; it belonged to an earlier frame */
 			site_count_locked(s, extra_frame, extra);

@@ -156,6 +156,11 @@ struct pp_diag_barrier {
 	uint32_t nevents;  /* vkCmdWaitEvents: the events waited on */
 	const uint64_t *events;
 	const char *site;  /* where it is, for people: copied */
+	/* The code location that recorded it (the application's call site, with the debug label
+	 * it is under): a site is keyed by it, the rule and the masks, whatever command buffer or
+	 * call index (one loop is one site). 0: unknown, keyed by command buffer and call index. */
+	uint64_t loc_key;
+	bool untimed; /* its command buffer can never time it (no GPU timing, secondary, ...) */
 	uint32_t ts_before, ts_after; /* barrier_cost timestamp slots, or PP_DIAG_NO_SLOT */
 	bool in_render_pass;
 	bool sync2;        /* every barrier struct has its own stages (vkCmdPipelineBarrier2) */
@@ -363,6 +368,8 @@ struct pp_diag_blocking {
 	const char *detail;   /* what was waited on, e.g. "fence of submission 12 (frame 3)" */
 	uint64_t cpu_ns;      /* CPU time blocked in the call */
 	bool steady_state;    /* count only once the site recurs in a later frame */
+	uint32_t thread_id;   /* the thread that waited (kernel id) and its name, for people */
+	const char *thread_name;
 	uint32_t nobjects;
 	struct pp_diag_object objects[PP_DIAG_MAX_OBJECTS];
 };

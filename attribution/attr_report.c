@@ -400,6 +400,12 @@ static void diagnostics_write(struct pp_json_writer *w)
 		kv_uint(w, "first_frame", x->first_frame);
 		kv_uint(w, "last_frame", x->last_frame);
 		kv_str(w, "site", x->site);
+		if (x->command_buffers)
+			kv_uint(w, "command_buffers", x->command_buffers);
+		if (x->thread_id) {
+			kv_uint(w, "thread_id", x->thread_id);
+			kv_str(w, "thread_name", x->thread_name);
+		}
 		kv_str(w, "message", x->message);
 		kv_str(w, "suggestion", x->suggestion);
 		kv_str(w, "cost_kind", x->cost_kind ? x->cost_kind : "none");

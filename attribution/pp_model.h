@@ -182,7 +182,8 @@ struct pp_device_info {
 struct pp_diagnostic {
 	char id[48];                 /* stable: "PASSPROBE-Barrier-FullPipelineDrain", ... */
 	uint32_t device_id;
-	char site[192];              /* barriers: command buffer, pass, call index; waits: caller + function */
+	char site[192];              /* barriers: code location, then the first occurrence's pass, command buffer and
+	                              * call index; waits: caller + function + waiting thread */
 	char message[512];
 	char suggestion[384];
 	uint64_t count;              /* occurrences (a re-submitted recording counts again) */
@@ -200,4 +201,11 @@ struct pp_diagnostic {
 	bool gpu_idle_valid;
 	uint64_t gpu_idle_ns;
 	const char *gpu_idle_unavailable; /* static, when !gpu_idle_valid (NULL for barriers) */
+	/* Blocking calls: the thread that waited (its first occurrence), 0 / "" for barriers. */
+	uint32_t thread_id;
+	char thread_name[32];
+	/* Barriers keyed by code location: distinct command buffers it was counted in (told
+	 * apart up to PP_DIAGNOSTIC_MAX_CBS; that many means at least that many); 0 otherwise. */
+	uint32_t command_buffers;
 };
+#define PP_DIAGNOSTIC_MAX_CBS 16

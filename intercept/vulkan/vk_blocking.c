@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "attr_cpu.h"
 #include "attr_diag.h"
@@ -66,14 +68,33 @@ static uint64_t str_hash(const char *s)
 
 /* The application's call site: the first frame outside passprobe, the Vulkan loader and
  * other layers (the return address of the hook itself is the loader's trampoline, the same
- * for every call). Falls back to that return address. */
-static uint64_t call_site(const char *fn, void *hook_return, char *buf, size_t len)
+ * for every call). buf gets "module+0x..." or "module (symbol+0x...)". Returns a key for
+ * the code location, or 0 (buf: the hook's return address) when no such frame was found.
+ * Costs a stack walk: only for calls that are boundaries already (waits, barriers), never
+ * on the per-draw path. */
+/* The last code locations found, per thread: dladdr walks the loaded objects under the
+ * loader's lock, and a loop records the same call over and over. */
+#define CALL_SITE_CACHE 8
+static __thread struct {
+	void *pc;
+	uint64_t key;
+	char text[96];
+} call_site_cache[CALL_SITE_CACHE];
+static __thread uint32_t call_site_next;
+
+static uint64_t call_site_walk(void **frames, int n, char *buf, size_t len, bool *found)
 {
-	void *frames[24];
-	int n = backtrace(frames, 24);
 	Dl_info self;
-	bool have_self = dladdr((void *)call_site, &self) != 0;
+	bool have_self = dladdr((void *)pp_vk_call_site, &self) != 0;
+	*found = false;
 	for (int i = 1; i < n; i++) {
+		/* Frames of passprobe itself: no dladdr needed once the cache knows them. */
+		for (uint32_t k = 0; k < CALL_SITE_CACHE; k++)
+			if (call_site_cache[k].pc == frames[i]) {
+				snprintf(buf, len, "%s", call_site_cache[k].text);
+				*found = true;
+				return call_site_cache[k].key;
+			}
 		Dl_info info;
 		if (!dladdr(frames[i], &info) || !info.dli_fname)
 			continue;
@@ -85,23 +106,90 @@ static uint64_t call_site(const char *fn, void *hook_return, char *buf, size_t l
 			continue;
 		uintptr_t off = (uintptr_t)frames[i] - (uintptr_t)info.dli_fbase;
 		if (info.dli_sname && info.dli_saddr)
-			snprintf(buf, len, "%s called from %s (%s+0x%lx)", fn, base, info.dli_sname,
+			snprintf(buf, len, "%s (%s+0x%lx)", base, info.dli_sname,
 				 (unsigned long)((uintptr_t)frames[i] - (uintptr_t)info.dli_saddr));
 		else
-			snprintf(buf, len, "%s called from %s+0x%lx", fn, base, (unsigned long)off);
-		return str_hash(base) ^ (off * 0x9e3779b97f4a7c15ull) ^ str_hash(fn);
+			snprintf(buf, len, "%s+0x%lx", base, (unsigned long)off);
+		uint64_t key = (str_hash(base) ^ (off * 0x9e3779b97f4a7c15ull)) | 1;
+		uint32_t slot = call_site_next++ % CALL_SITE_CACHE;
+		call_site_cache[slot].pc = frames[i];
+		call_site_cache[slot].key = key;
+		snprintf(call_site_cache[slot].text, sizeof(call_site_cache[slot].text), "%s", buf);
+		*found = true;
+		return key;
 	}
-	snprintf(buf, len, "%s called from %p", fn, hook_return);
-	return (uint64_t)(uintptr_t)hook_return ^ str_hash(fn);
+	return 0;
+}
+
+/* The application's call site: the first frame outside passprobe, the Vulkan loader and
+ * other layers (the return address of the hook itself is the loader's trampoline, the same
+ * for every call). buf gets "module+0x..." or "module (symbol+0x...)". Returns a key for
+ * the code location, or 0 (buf: the hook's return address) when no such frame was found.
+ * Costs a short stack walk: only for calls that are boundaries already (waits, barriers),
+ * never on the per-draw path; a deeper walk only where layers above passprobe hide it. */
+uint64_t pp_vk_call_site(void *hook_return, char *buf, size_t len)
+{
+	void *frames[24];
+	bool found;
+	/* Called directly (a pointer from vkGetDeviceProcAddr, or a loader trampoline that
+	 * tail-calls): the hook's own return address is in the application, no walk needed. */
+	if (hook_return) {
+		frames[0] = NULL;
+		frames[1] = hook_return;
+		uint64_t key = call_site_walk(frames, 2, buf, len, &found);
+		if (found)
+			return key;
+	}
+	int n = backtrace(frames, 8);
+	uint64_t key = call_site_walk(frames, n, buf, len, &found);
+	if (!found && n == 8) {
+		n = backtrace(frames, 24);
+		key = call_site_walk(frames, n, buf, len, &found);
+	}
+	if (found)
+		return key;
+	snprintf(buf, len, "%p", hook_return);
+	return 0;
+}
+
+/* The thread that waited, as the kernel names it: a wait found in a driver's or a
+ * translation layer's worker thread (vkd3d's fence worker) is that thread's wait, not the
+ * render thread's (docs/diagnostics.md). */
+static void thread_describe(char *buf, size_t len, uint32_t *tid)
+{
+	*tid = (uint32_t)syscall(SYS_gettid);
+	char name[32] = "";
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/task/%u/comm", *tid);
+	FILE *f = fopen(path, "re");
+	if (f) {
+		if (fgets(name, sizeof(name), f))
+			name[strcspn(name, "\n")] = 0;
+		fclose(f);
+	}
+	snprintf(buf, len, "%s", name);
+}
+
+static uint64_t call_site(const char *fn, void *hook_return, char *buf, size_t len, const char *tname, uint32_t tid)
+{
+	char where[160];
+	uint64_t loc = pp_vk_call_site(hook_return, where, sizeof(where));
+	snprintf(buf, len, "%s called from %s on thread %u \"%s\"", fn, where, tid, tname);
+	/* The key is the code location: the same call from several threads is one site. */
+	return (loc ? loc : (uint64_t)(uintptr_t)hook_return) ^ str_hash(fn);
 }
 
 static uint64_t blocking_report(struct pp_diag_device *dd, enum pp_diag_rule rule, const char *fn, void *ra,
 				const char *detail, uint64_t cpu_ns, bool steady, enum pp_diag_object_kind kind,
 				uint64_t handle, uint64_t device)
 {
-	char site[192];
-	uint64_t key = call_site(fn, ra, site, sizeof(site));
+	char site[192], tname[32];
+	uint32_t tid;
+	thread_describe(tname, sizeof(tname), &tid);
+	uint64_t key = call_site(fn, ra, site, sizeof(site), tname, tid);
 	struct pp_diag_blocking b = {
+		.thread_id = tid,
+		.thread_name = tname,
 		.rule = rule,
 		.site_key = key,
 		.site = site,

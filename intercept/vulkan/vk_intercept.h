@@ -12,6 +12,9 @@ static inline struct pp_device *pp_vk_device_of(const void *dispatchable)
 
 uint32_t pp_vk_thread_id(void);
 uint64_t pp_vk_now_ns(void);
+/* The application's code location calling a hook (vk_blocking.c): a key (0: not found) and
+ * "module+0x..." in buf. */
+uint64_t pp_vk_call_site(void *hook_return, char *buf, size_t len);
 const char *pp_vk_format_name(VkFormat f);
 const char *pp_vk_load_op_name(VkAttachmentLoadOp op);
 const char *pp_vk_store_op_name(VkAttachmentStoreOp op);

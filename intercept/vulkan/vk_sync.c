@@ -748,9 +748,20 @@ static enum pp_diag_layout layout_of(struct pp_device *dev, VkImage image, VkIma
 	}
 }
 
-/* "command buffer 0x..., barrier #3 (vkCmdPipelineBarrier) after pass 2 \"gbuffer\"" */
-static void site_describe(char *buf, size_t len, struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
-			  const char *api)
+static uint64_t label_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; s && *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	return h;
+}
+
+/* "vkCmdPipelineBarrier called from app+0x1234, after pass 2 (render "gbuffer") (command
+ * buffer 0x..., barrier #3)"; returns the site's code location key (0: not found), which
+ * includes the debug label the barrier is under and whether it is inside a render pass: one
+ * call in a loop over passes is one site, the same helper called for two labelled passes two. */
+static uint64_t site_describe(char *buf, size_t len, struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
+			      const char *api, void *ra)
 {
 	const struct pp_recording *r = c->rec;
 	/* The innermost debug label open in this recording names where we are. */
@@ -772,14 +783,21 @@ static void site_describe(char *buf, size_t len, struct pp_command_buffer *c, st
 	bool inside = c->in_render_pass && last;
 	const char *name = label ? label : last && last->object_name[0] ? last->object_name : NULL;
 	static const char *const kinds[] = { "render", "compute", "transfer" };
+	char where[128];
+	uint64_t loc = pp_vk_call_site(ra, where, sizeof(where));
+	if (!loc)
+		snprintf(where, sizeof(where), "an unknown location");
 	if (last)
-		snprintf(buf, len, "command buffer 0x%llx, barrier #%u (%s) %s pass %u (%s%s%s%s)",
-			 (unsigned long long)c->handle, s->barrier_calls, api, inside ? "inside" : "after",
-			 r->npasses - 1, kinds[last->kind], name ? " \"" : "", name ? name : "", name ? "\"" : "");
+		snprintf(buf, len, "%s called from %s, %s pass %u (%s%s%s%s) (command buffer 0x%llx, barrier #%u)", api,
+			 where, inside ? "inside" : "after", r->npasses - 1, kinds[last->kind], name ? " \"" : "",
+			 name ? name : "", name ? "\"" : "", (unsigned long long)c->handle, s->barrier_calls);
 	else
-		snprintf(buf, len, "command buffer 0x%llx, barrier #%u (%s) before any pass%s%s%s",
-			 (unsigned long long)c->handle, s->barrier_calls, api, name ? " in \"" : "", name ? name : "",
-			 name ? "\"" : "");
+		snprintf(buf, len, "%s called from %s, before any pass%s%s%s (command buffer 0x%llx, barrier #%u)", api,
+			 where, name ? " in \"" : "", name ? name : "", name ? "\"" : "", (unsigned long long)c->handle,
+			 s->barrier_calls);
+	if (!loc)
+		return 0;
+	return (loc ^ label_hash(name) ^ (inside ? 0x51ull : 0)) | 1;
 }
 
 /* Barrier cost: a TOP_OF_PIPE timestamp on each side. The one after is held back by every
@@ -827,10 +845,10 @@ static void scratch_put(struct barrier_scratch *s)
 
 static void barrier_record(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, const char *api, uint32_t src,
 			   uint32_t dst, bool by_region, uint32_t nres, const struct pp_diag_barrier_res *res,
-			   uint32_t nevents, const VkEvent *events, uint32_t ts_before, uint32_t ts_after)
+			   uint32_t nevents, const VkEvent *events, uint32_t ts_before, uint32_t ts_after, void *ra)
 {
-	char site[160];
-	site_describe(site, sizeof(site), c, s, api);
+	char site[192];
+	uint64_t loc = site_describe(site, sizeof(site), c, s, api, ra);
 	uint64_t ev_stack[8], *ev = nevents <= 8 ? ev_stack : calloc(nevents, sizeof(*ev));
 	if (!ev)
 		nevents = 0;
@@ -846,6 +864,9 @@ static void barrier_record(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 		.nevents = nevents,
 		.events = ev,
 		.site = site,
+		.loc_key = loc,
+		.untimed = !diag_of(c->device)->cost || !c->timestamps || !c->device->timer || c->simultaneous_use ||
+			   c->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY,
 		.ts_before = ts_before,
 		.ts_after = ts_after,
 		.in_render_pass = c->in_render_pass,
@@ -965,7 +986,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineS
 		return;
 	barriers1_translate(c->device, sc.res, stages_of(src), stages_of(dst), nmem, mem, nbuf, buf, nimg, img);
 	barrier_record(c, s, "vkCmdPipelineBarrier", stages_of(src), stages_of(dst), deps & VK_DEPENDENCY_BY_REGION_BIT,
-		       n, sc.res, 0, NULL, ts0, ts1);
+		       n, sc.res, 0, NULL, ts0, ts1, __builtin_return_address(0));
 	scratch_put(&sc);
 	s->seen_stray.barriers = c->rec->stray.barriers;
 	if (s->pass_seen != NONE && s->pass_seen < c->rec->npasses)
@@ -997,7 +1018,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier2(VkCommandBuffer cb, const VkDe
 		return;
 	barriers2_translate(c->device, sc.res, info, &src, &dst);
 	barrier_record(c, s, "vkCmdPipelineBarrier2", src, dst, info->dependencyFlags & VK_DEPENDENCY_BY_REGION_BIT, n,
-		       sc.res, 0, NULL, ts0, ts1);
+		       sc.res, 0, NULL, ts0, ts1, __builtin_return_address(0));
 	scratch_put(&sc);
 	s->seen_stray.barriers = c->rec->stray.barriers;
 	if (s->pass_seen != NONE && s->pass_seen < c->rec->npasses)
@@ -1027,7 +1048,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents(VkCommandBuffer cb, uint32_t nev, co
 		return;
 	barriers1_translate(c->device, sc.res, stages_of(src), stages_of(dst), nmem, mem, nbuf, buf, nimg, img);
 	barrier_record(c, s, "vkCmdWaitEvents", stages_of(src), stages_of(dst), false, n, sc.res, nev, ev,
-		       PP_DIAG_NO_SLOT, PP_DIAG_NO_SLOT);
+		       PP_DIAG_NO_SLOT, PP_DIAG_NO_SLOT, __builtin_return_address(0));
 	scratch_put(&sc);
 	s->seen_stray.barriers = c->rec->stray.barriers;
 	if (s->pass_seen != NONE && s->pass_seen < c->rec->npasses)
@@ -1065,7 +1086,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents2(VkCommandBuffer cb, uint32_t nev, c
 		dst |= d1;
 	}
 	barrier_record(c, s, "vkCmdWaitEvents2", src, dst, false, n, sc.res, nev, ev, PP_DIAG_NO_SLOT,
-		       PP_DIAG_NO_SLOT);
+		       PP_DIAG_NO_SLOT, __builtin_return_address(0));
 	scratch_put(&sc);
 	s->seen_stray.barriers = c->rec->stray.barriers;
 	if (s->pass_seen != NONE && s->pass_seen < c->rec->npasses)
@@ -1781,6 +1802,19 @@ void pp_vk_diag_recording_forget(struct pp_device *dev, struct pp_command_buffer
 	struct pp_vk_diag *vd = diag_of(dev);
 	if (!vd)
 		return;
+	/* Vulkan forbids resetting, re-recording, freeing or resubmitting (without
+	 * SIMULTANEOUS_USE) a command buffer that is still pending, so every timestamp of its
+	 * last execution is written by now and a read cannot wait. Harvest them before they are
+	 * dropped: an application that re-records each command buffer as soon as its fence
+	 * returns (the usual frame ring) reaches this point before any submit-time poll found
+	 * them, and its barrier costs and GPU idle times were never measured (issue 10). */
+	bool pending = false;
+	pthread_mutex_lock(&vd->reads_lock);
+	for (uint32_t i = 0; i < vd->nreads && !pending; i++)
+		pending = vd->reads[i].cb == c->handle;
+	pthread_mutex_unlock(&vd->reads_lock);
+	if (pending)
+		reads_poll(dev, vd);
 	pthread_mutex_lock(&vd->reads_lock);
 	for (uint32_t i = 0; i < vd->nreads;) {
 		if (vd->reads[i].cb == c->handle)

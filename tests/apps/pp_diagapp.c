@@ -1709,6 +1709,26 @@ static void record_range_buffer(struct app *a, VkCommandBuffer cmd)
 	pass_b(a, cmd, &a->vertices);
 }
 
+/* What most renderers do (issue 10): RENDERER_PASSES render passes with a full barrier
+ * between each two, all from this one loop: one code location, seven barriers per recording.
+ * Each pass renders a again (write-after-write), which the barrier orders. */
+#define RENDERER_PASSES 8
+static void record_renderer(struct app *a, VkCommandBuffer cmd)
+{
+	frame_start_images(a, cmd, ST(COLOR_ATTACHMENT_OUTPUT));
+	const VkMemoryBarrier m = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = AC(COLOR_ATTACHMENT_WRITE),
+		.dstAccessMask = AC(COLOR_ATTACHMENT_READ) | AC(COLOR_ATTACHMENT_WRITE),
+	};
+	for (uint32_t i = 0; i < RENDERER_PASSES; i++) {
+		if (i)
+			vkCmdPipelineBarrier(cmd, ST(BOTTOM_OF_PIPE) | ST(ALL_COMMANDS), ST(TOP_OF_PIPE) | ST(ALL_COMMANDS),
+					     0, 1, &m, 0, NULL, 0, NULL);
+		pass_a(a, cmd);
+	}
+}
+
 static void record_baseline(struct app *a, VkCommandBuffer cmd)
 {
 	frame_start_images(a, cmd, ST(COLOR_ATTACHMENT_OUTPUT));
@@ -1773,6 +1793,15 @@ static void record(struct app *a, VkCommandBuffer cmd, uint32_t slot, uint32_t f
 		record_range_buffer(a, cmd);
 	else if (is(a, "cost"))
 		record_cost(a, cmd, slot);
+	else if (is(a, "renderer") || is(a, "renderer-query-wait")) {
+		if (is(a, "renderer-query-wait")) {
+			vkCmdResetQueryPool(cmd, a->queries, slot * 2, 2);
+			vkCmdWriteTimestamp(cmd, ST(TOP_OF_PIPE), a->queries, slot * 2);
+		}
+		record_renderer(a, cmd);
+		if (is(a, "renderer-query-wait"))
+			vkCmdWriteTimestamp(cmd, ST(BOTTOM_OF_PIPE), a->queries, slot * 2 + 1);
+	}
 	else if (a->rp_sub)
 		record_subpass(a, cmd);
 	else if (two_command_buffers(a))
@@ -1802,7 +1831,7 @@ static const char *const cases[] = {
 	"split-gbuffer-vs", "split-gbuffer-vs-reads",
 	"split-gbuffer-vs-separate", "unused-barrier", "unused-barrier-used-next", "mergeable", "mergeable2",
 	"mergeable-draw", "mip-chain", "mip-chain-all", "range-buffer-missed", "range-buffer-narrow",
-	"range-buffer-false", "stress-ranges", NULL,
+	"range-buffer-false", "stress-ranges", "renderer", "renderer-query-wait", NULL,
 };
 
 /* ---- the frame loop --------------------------------------------------------------------- */
@@ -1848,7 +1877,12 @@ static void frame(struct app *a, uint32_t f)
 				}
 		}
 	}
-	const VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+	/* The renderer cases re-record each command buffer every frame, implicitly reset by
+	 * vkBeginCommandBuffer, for one submission each (the most common engine pattern). */
+	const VkCommandBufferBeginInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+		.flags = !strncmp(a->kase, "renderer", 8) ? VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT : 0,
+	};
 	uint64_t r0 = now_ns();
 	VK_CHECK(vkBeginCommandBuffer(cmd, &bi));
 	record(a, cmd, slot, f);
@@ -1904,7 +1938,7 @@ static void frame(struct app *a, uint32_t f)
 		VK_CHECK(vkDeviceWaitIdle(a->device));
 	} else if (is(a, "fence-this-frame")) {
 		VK_CHECK(vkWaitForFences(a->device, 1, &a->fences[slot], VK_TRUE, UINT64_MAX));
-	} else if (is(a, "query-wait-this-frame")) {
+	} else if (is(a, "query-wait-this-frame") || is(a, "renderer-query-wait")) {
 		uint64_t ts[2];
 		VK_CHECK(vkGetQueryPoolResults(a->device, a->queries, slot * 2, 2, sizeof(ts), ts, 8,
 					       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));

@@ -895,6 +895,71 @@ static void test_ranges(void)
 	}
 }
 
+/* A site is the code location that recorded the barrier (issue 10): the loop of a frame
+ * ring's two command buffers, each recorded every frame, is one entry per rule, counted in
+ * both command buffers; the same masks from another location are another site; a barrier
+ * without a known location stays keyed by command buffer and call index. Sampled costs are
+ * per occurrence times occurrences per frame. */
+static void test_site_location(void)
+{
+	pp_diag_sites_clear();
+	struct pp_diag_device *d = device();
+	struct pp_diag_rec *r[2] = { pp_diag_rec_create(), pp_diag_rec_create() };
+	const struct pp_diag_barrier loop = {
+		.api = "vkCmdPipelineBarrier", .src_stages = PP_STAGE_BOTTOM | PP_STAGE_ALL_COMMANDS,
+		.dst_stages = PP_STAGE_TOP | PP_STAGE_ALL_COMMANDS, .site = "loop", .loc_key = 0x1234,
+		.ts_before = PP_DIAG_NO_SLOT, .ts_after = PP_DIAG_NO_SLOT,
+	};
+	for (uint32_t f = 0; f < 6; f++) {
+		struct pp_diag_rec *rec = r[f % 2];
+		pp_diag_rec_reset(rec);
+		for (uint32_t pass = 0; pass < 8; pass++) {
+			if (pass)
+				pp_diag_rec_barrier(d, rec, &loop);
+			pp_diag_rec_work(rec, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		}
+		submit(d, rec, 100 + f % 2);
+	}
+	size_t n = pp_diag_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
+	CHECK(n == 1);
+	const struct pp_diagnostic *s = find("PASSPROBE-Barrier-FullPipelineDrain");
+	CHECK(s && s->count == 42 && s->frames == 6 && s->command_buffers == 2);
+
+	/* Three of the seven timed, in one frame: 7 occurrences per frame of 300 ns each. */
+	struct pp_diag_cost_probe probes[8];
+	pp_diag_rec_reset(r[0]);
+	struct pp_diag_barrier timed = loop;
+	timed.ts_before = 1;
+	timed.ts_after = 2;
+	pp_diag_rec_work(r[0], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_rec_barrier(d, r[0], &timed);
+	pp_diag_rec_work(r[0], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	submit(d, r[0], 100);
+	CHECK(pp_diag_rec_cost_probes(d, r[0], 100, probes, 8) == 1);
+	for (int k = 0; k < 3; k++)
+		pp_diag_site_cost(probes[0].key, 300, 7);
+	s = find("PASSPROBE-Barrier-FullPipelineDrain");
+	CHECK(s && s->cost_valid && s->cost_ns == 300 * 43 / 7);
+
+	/* Another location: another site. No location: one site per command buffer. */
+	struct pp_diag_barrier other = loop, unknown = loop;
+	other.loc_key = 0x5678;
+	unknown.loc_key = 0;
+	for (uint32_t k = 0; k < 2; k++) {
+		pp_diag_rec_reset(r[k]);
+		pp_diag_rec_work(r[k], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_rec_barrier(d, r[k], &other);
+		pp_diag_rec_work(r[k], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_rec_barrier(d, r[k], &unknown);
+		pp_diag_rec_work(r[k], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		submit(d, r[k], 100 + k);
+	}
+	CHECK(pp_diag_snapshot(snap, PP_DIAG_MAX_SITES, NULL) == 1 + 1 + 2);
+	pp_diag_rec_destroy(r[0]);
+	pp_diag_rec_destroy(r[1]);
+	pp_diag_device_destroy(d);
+}
+
 int main(void)
 {
 	pp_log_set_level(PP_LOG_ERROR);
@@ -911,6 +976,7 @@ int main(void)
 	test_unused();
 	test_mergeable();
 	test_ranges();
+	test_site_location();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	else
