@@ -15,8 +15,9 @@
 _Thread_local bool pp_hash_oom_;
 
 /* Where calls go for an instance or device passprobe failed to track (out of memory): straight
- * down the chain. Remembered at every create; the chain below is the same for all of a
- * process's instances in practice. */
+ * down the chain; the instance one also answers vkGetInstanceProcAddr(VK_NULL_HANDLE, ...).
+ * Remembered at every create; the chain below is the same for all of a process's instances in
+ * practice. */
 static PFN_vkGetInstanceProcAddr g_untracked_gipa;
 static PFN_vkGetDeviceProcAddr g_untracked_gdpa;
 
@@ -601,8 +602,21 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInsta
 		return NULL;
 	if ((hook = find_hook(g_global_hooks, COUNT(g_global_hooks), name)))
 		return hook;
-	if (!instance)
-		return NULL;
+	if (!instance) {
+		/* Layers above ask for instance commands without an instance too: RenderDoc's
+		 * vkCreateDevice fetches vkCreateDevice with VK_NULL_HANDLE, the pattern of the
+		 * loader's layer-interface examples (and Mesa's device-select layer answers so).
+		 * Our instance hooks work for any instance, and vkCreateDevice must be ours to
+		 * advance the loader's link past this layer. Anything else is what the chain
+		 * below answers, with our hook in place of a device command it has. */
+		if ((hook = find_hook(g_instance_hooks, COUNT(g_instance_hooks), name)))
+			return hook;
+		PFN_vkGetInstanceProcAddr gipa = __atomic_load_n(&g_untracked_gipa, __ATOMIC_ACQUIRE);
+		PFN_vkVoidFunction next = gipa ? gipa(VK_NULL_HANDLE, name) : NULL;
+		if (next && (hook = find_hook(g_device_hooks, COUNT(g_device_hooks), name)))
+			return hook;
+		return next;
+	}
 	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(instance));
 	if (!inst) {
 		/* Not tracked (our own failure): pass through, except vkCreateDevice, which must
