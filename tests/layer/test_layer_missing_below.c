@@ -358,6 +358,16 @@ int main(int argc, char **argv)
 	if (!no_hide && !CHECKF(have_below, "the spy below is loaded"))
 		return lt_finish();
 
+	if (g_have_pp) {
+		/* What a layer above asking without an instance gets (RenderDoc's pattern): our
+		 * vkCreateDevice, and for device commands no crash, whatever lies below. */
+		CHECK(g_pp.gipa(VK_NULL_HANDLE, "vkCreateDevice") != NULL);
+		unsigned answered = 0;
+		for (size_t i = 0; i < NHOOKED; i++)
+			answered += g_pp.gipa(VK_NULL_HANDLE, g_hooked[i]) != NULL;
+		printf("passprobe's vkGetInstanceProcAddr(VK_NULL_HANDLE, ...) answers %u of %zu hooked device "
+		       "commands\n", answered, NHOOKED);
+	}
 	if (no_hide) {
 		walk_one("");
 		CHECKF(g_workloads_run == 1, "the workload ran");
