@@ -33,6 +33,22 @@ static const char *const g_hooked[] = {
 };
 #define NHOOKED (sizeof(g_hooked) / sizeof(g_hooked[0]))
 
+/* The names passprobe loads its call-down slots with (PP_DEVICE_FUNCS): a hook whose name is
+ * not among them would keep a NULL slot (layer_dispatch.c, dispatch_fill_missing). */
+static const char *const g_loaded[] = {
+#define FUNC_NAMES(member, name, alias) name, alias,
+	PP_DEVICE_FUNCS(FUNC_NAMES)
+#undef FUNC_NAMES
+};
+
+static bool hook_has_slot(const char *name)
+{
+	for (size_t i = 0; i < sizeof(g_loaded) / sizeof(g_loaded[0]); i++)
+		if (g_loaded[i] && !strcmp(g_loaded[i], name))
+			return true;
+	return false;
+}
+
 struct procs {
 	PFN_vkGetInstanceProcAddr gipa;
 	PFN_vkGetDeviceProcAddr gdpa;
@@ -335,6 +351,9 @@ int main(int argc, char **argv)
 		else
 			pp_path = argv[i];
 	}
+	for (size_t i = 0; i < NHOOKED; i++)
+		CHECKF(hook_has_slot(g_hooked[i]), "%s (hooked) is loaded into a dispatch slot (PP_DEVICE_FUNCS)",
+		       g_hooked[i]);
 	lt_messenger_enabled = false; /* an instance without VK_EXT_debug_utils, like the video player's */
 	if (lt_instance_create(VK_API_VERSION_1_3, &g_instance) != VK_SUCCESS)
 		lt_skip("no Vulkan instance");
