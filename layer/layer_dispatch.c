@@ -1,6 +1,7 @@
 /* The loader-facing side of the layer: interface negotiation, Get*ProcAddr, instance and
  * device creation (chaining through VK_LAYER_LINK_INFO), tooling info. Contract:
  * Vulkan-Loader docs/LoaderLayerInterface.md. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +16,9 @@
 _Thread_local bool pp_hash_oom_;
 
 /* Where calls go for an instance or device passprobe failed to track (out of memory): straight
- * down the chain. Remembered at every create; the chain below is the same for all of a
- * process's instances in practice. */
+ * down the chain; the instance one also answers vkGetInstanceProcAddr(VK_NULL_HANDLE, ...).
+ * Remembered at every create; the chain below is the same for all of a process's instances in
+ * practice. */
 static PFN_vkGetInstanceProcAddr g_untracked_gipa;
 static PFN_vkGetDeviceProcAddr g_untracked_gdpa;
 
@@ -33,6 +35,11 @@ struct pp_instance *pp_instance_lookup(void *key)
 	pthread_rwlock_unlock(&g_instances_lock);
 	return inst;
 }
+
+/* ---- call-down slots with nothing below ------------------------------------------------ */
+
+static void dispatch_fill_missing(struct pp_device_dispatch *vk, PFN_vkGetInstanceProcAddr gipa,
+				  VkInstance instance);
 
 /* Devices created while passprobe could not allocate its record: kept without allocating,
  * so the hooks of such a device still find the chain below. */
@@ -69,6 +76,7 @@ static void untracked_add(VkDevice device, PFN_vkGetDeviceProcAddr next_gdpa)
 		dev->vk.member = (PFN_vk##member)next_gdpa(device, (const char *)(alias));
 		PP_DEVICE_FUNCS(LOAD_UNTRACKED_FN)
 #undef LOAD_UNTRACKED_FN
+		dispatch_fill_missing(&dev->vk, NULL, VK_NULL_HANDLE);
 		dev->key = pp_dispatch_key(device);
 	}
 	pthread_mutex_unlock(&g_untracked_lock);
@@ -393,6 +401,33 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 	}
 }
 
+/* The commands passprobe records or calls itself for a feature must exist below before the
+ * feature is on: once the missing ones are stubbed (dispatch_fill_missing), a query begun
+ * without its end would reach the driver. */
+static void features_need_commands(struct pp_device *dev)
+{
+	const struct pp_device_dispatch *vk = &dev->vk;
+	const char *missing = !vk->CreateQueryPool       ? "vkCreateQueryPool"
+			      : !vk->DestroyQueryPool    ? "vkDestroyQueryPool"
+			      : !vk->GetQueryPoolResults ? "vkGetQueryPoolResults"
+			      : !vk->CmdWriteTimestamp   ? "vkCmdWriteTimestamp"
+			      : !vk->CmdResetQueryPool   ? "vkCmdResetQueryPool"
+			      /* copy_results: reading results on this thread would wait instead */
+			      : dev->copy_results && !vk->CmdCopyQueryPoolResults ? "vkCmdCopyQueryPoolResults"
+			      : dev->copy_results && !vk->CmdPipelineBarrier      ? "vkCmdPipelineBarrier"
+										  : NULL;
+	if (missing && dev->host_query_reset) {
+		pp_log(PP_LOG_WARN, "%s: the chain below passprobe has no %s; GPU pass timing disabled",
+		       dev->props.deviceName, missing);
+		dev->host_query_reset = false;
+	}
+	if ((!vk->CmdBeginQuery || !vk->CmdEndQuery) && dev->pipeline_statistics) {
+		pp_log(PP_LOG_WARN, "%s: the chain below passprobe has no %s; pipeline statistics disabled",
+		       dev->props.deviceName, vk->CmdBeginQuery ? "vkCmdEndQuery" : "vkCmdBeginQuery");
+		dev->pipeline_statistics = false;
+	}
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *info,
 						       const VkAllocationCallbacks *alloc, VkDevice *out)
 {
@@ -473,6 +508,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 	if (!dev->vk.GetCalibratedTimestampsEXT)
 		dev->calibrated_timestamps = false;
 	dev->debug_utils = dev->vk.CmdBeginDebugUtilsLabelEXT != NULL;
+	features_need_commands(dev);
+	/* After the checks above, which ask what the device itself has. */
+	dispatch_fill_missing(&dev->vk, inst->vk.GetInstanceProcAddr, inst->handle);
 	pthread_rwlock_init(&dev->lock, NULL);
 
 	pp_device_profiling_init(dev);
@@ -573,6 +611,90 @@ static PFN_vkVoidFunction find_hook(const struct pp_hook *hooks, size_t n, const
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Where each device-level function passprobe calls down to sits in the dispatch table. */
+struct pp_device_func {
+	const char *name, *alias;
+	size_t offset;
+};
+#define PP_DEVICE_FUNC_ENTRY(member, name, alias) { name, alias, offsetof(struct pp_device_dispatch, member) },
+static const struct pp_device_func g_device_funcs[] = { PP_DEVICE_FUNCS(PP_DEVICE_FUNC_ENTRY) };
+#undef PP_DEVICE_FUNC_ENTRY
+
+/* The device commands of an instance extension (VK_EXT_debug_utils). The loader fills their
+ * slots of a device's dispatch table through vkGetInstanceProcAddr, not vkGetDeviceProcAddr,
+ * so an application gets them even where its instance did not enable the extension (a
+ * libplacebo-based video player does exactly that), and the loader's trampolines and
+ * terminators answer VK_SUCCESS (or do nothing) when no driver implements them. */
+static const char *const g_instance_extension_device_commands[] = {
+	"vkSetDebugUtilsObjectNameEXT",   "vkSetDebugUtilsObjectTagEXT",
+	"vkQueueBeginDebugUtilsLabelEXT", "vkQueueEndDebugUtilsLabelEXT",
+	"vkQueueInsertDebugUtilsLabelEXT", "vkCmdBeginDebugUtilsLabelEXT",
+	"vkCmdEndDebugUtilsLabelEXT",     "vkCmdInsertDebugUtilsLabelEXT",
+};
+
+/* Stand-ins for a function the chain below does not have, answering what the loader answers
+ * without passprobe. One stub serves every signature, as the loader's own vkDevExtError does
+ * for its dispatch slots without a destination: every hooked command returns void or
+ * VkResult, and the calling conventions Vulkan uses let a callee ignore arguments it does not
+ * declare. The casts below go through PFN_vkVoidFunction for that reason. */
+static VKAPI_ATTR VkResult VKAPI_CALL next_missing_success(void)
+{
+	return VK_SUCCESS;
+}
+
+/* vkDevExtError's answer: "Bad destination in loader trampoline dispatch". */
+static VKAPI_ATTR VkResult VKAPI_CALL next_missing_error(void)
+{
+	pp_log_once(PP_LOG_WARN, "the application called a Vulkan command that nothing below passprobe "
+				 "implements; answered VK_ERROR_EXTENSION_NOT_PRESENT, as the loader does");
+	return VK_ERROR_EXTENSION_NOT_PRESENT;
+}
+
+static bool is_instance_extension_device_command(const char *name)
+{
+	for (size_t i = 0; i < COUNT(g_instance_extension_device_commands); i++)
+		if (!strcmp(g_instance_extension_device_commands[i], name))
+			return true;
+	return false;
+}
+
+static const struct pp_device_func *device_func_find(const char *name)
+{
+	for (size_t i = 0; i < COUNT(g_device_funcs); i++)
+		if (!strcmp(g_device_funcs[i].name, name) ||
+		    (g_device_funcs[i].alias && !strcmp(g_device_funcs[i].alias, name)))
+			return &g_device_funcs[i];
+	return NULL;
+}
+
+/* A hook is handed out wherever the chain below answers its name: through
+ * vkGetDeviceProcAddr, and through vkGetInstanceProcAddr, where the loader (for the commands
+ * of instance extensions) and layers above passprobe look device commands up too, and where
+ * the answer below can be non-NULL although the device's own is NULL. So no hook's call-down
+ * slot may stay NULL. A command of an instance extension takes what the instance chain
+ * answers, as the loader's dispatch table does (the loader's terminator then asks the driver);
+ * any other takes the stub. Only those commands are asked of the instance chain: the loader
+ * (1.3.239) crashes when its instance terminator is asked for some device commands
+ * (vkCreateRenderPass2 on a Vulkan 1.0 instance), and it never asks that itself. */
+static void dispatch_fill_missing(struct pp_device_dispatch *vk, PFN_vkGetInstanceProcAddr gipa,
+				  VkInstance instance)
+{
+	for (size_t i = 0; i < COUNT(g_device_hooks); i++) {
+		const struct pp_device_func *f = device_func_find(g_device_hooks[i].name);
+		if (!f) /* every hook has one; test_layer_missing_below checks the two lists */
+			continue;
+		PFN_vkVoidFunction *slot = (PFN_vkVoidFunction *)((char *)vk + f->offset);
+		if (*slot)
+			continue;
+		bool instance_ext = is_instance_extension_device_command(f->name);
+		if (instance_ext && gipa && instance)
+			*slot = gipa(instance, f->name);
+		if (!*slot)
+			*slot = instance_ext ? (PFN_vkVoidFunction)next_missing_success
+					     : (PFN_vkVoidFunction)next_missing_error;
+	}
+}
+
 PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *name)
 {
 	if (!device || !name)
@@ -601,8 +723,21 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInsta
 		return NULL;
 	if ((hook = find_hook(g_global_hooks, COUNT(g_global_hooks), name)))
 		return hook;
-	if (!instance)
-		return NULL;
+	if (!instance) {
+		/* Layers above ask for instance commands without an instance too: RenderDoc's
+		 * vkCreateDevice fetches vkCreateDevice with VK_NULL_HANDLE, the pattern of the
+		 * loader's layer-interface examples (and Mesa's device-select layer answers so).
+		 * Our instance hooks work for any instance, and vkCreateDevice must be ours to
+		 * advance the loader's link past this layer. Anything else is what the chain
+		 * below answers, with our hook in place of a device command it has. */
+		if ((hook = find_hook(g_instance_hooks, COUNT(g_instance_hooks), name)))
+			return hook;
+		PFN_vkGetInstanceProcAddr gipa = __atomic_load_n(&g_untracked_gipa, __ATOMIC_ACQUIRE);
+		PFN_vkVoidFunction next = gipa ? gipa(VK_NULL_HANDLE, name) : NULL;
+		if (next && (hook = find_hook(g_device_hooks, COUNT(g_device_hooks), name)))
+			return hook;
+		return next;
+	}
 	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(instance));
 	if (!inst) {
 		/* Not tracked (our own failure): pass through, except vkCreateDevice, which must

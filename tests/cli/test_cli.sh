@@ -112,6 +112,18 @@ check "manifest dir not duplicated" '[ "$(cat "$T/out")" = "$T/prefix/share/vulk
 
 pp run -- sh -c 'kill -TERM $$'
 check "signal death becomes 128+N" '[ $rc -eq 143 ]'
+check "signal death is said, with name and number" 'has_err "was killed by signal 15 (SIGTERM, Terminated)"'
+check "signal death: outputs may be partial" 'has_err "outputs may be partial or missing"'
+check "signal death: no clean output message" '! has_err "no output was written to $T/passprobe-out."'
+
+# A crash with partial files: they are listed as partial, never as a normal output.
+pp run -o crashed -- sh -c 'mkdir -p "$VK_PASSPROBE_PROFILER_OUTPUT_DIR" && : > "$VK_PASSPROBE_PROFILER_OUTPUT_DIR/trace.json" && kill -SEGV $$'
+check "crash becomes 139" '[ $rc -eq 139 ]'
+check "crash is said" 'has_err "was killed by signal 11 (SIGSEGV, Segmentation fault)"'
+check "crash: files listed as partial" 'has_err "passprobe: partial output in $T/crashed (trace.json)" && ! has_err "passprobe: output in"'
+
+pp run -- true
+check "clean exit: no signal message" '[ $rc -eq 0 ] && ! has_err "signal"'
 
 pp run -- /nonexistent/program --flag
 check "missing program exits 127" '[ $rc -eq 127 ] && has_err "cannot run '"'"'/nonexistent/program'"'"'"'

@@ -31,7 +31,8 @@ void cli_run_usage(FILE *f)
 		"\n"
 		"Runs PROGRAM with the passprobe Vulkan layer enabled (VK_INSTANCE_LAYERS,\n"
 		"VK_ADD_LAYER_PATH) and prints where its outputs went. Exits with PROGRAM's\n"
-		"exit status (128 + N when signal N ended it).\n"
+		"exit status (128 + N when signal N ended it, said on stderr with a warning that\n"
+		"the outputs may be partial or missing).\n"
 		"\n"
 		"options:\n"
 		"  -o, --output DIR    write report.json, trace.json and passes.csv to DIR\n"
@@ -298,9 +299,25 @@ static void run_read_child(int fd, char *path, size_t path_len, int *exec_err)
 	}
 }
 
-static int run_wait(pid_t pid)
+/* "SIGSEGV, Segmentation fault" for signal 11; the number alone where the C library has no
+ * name for it. */
+static void run_signal_describe(int sig, char *out, size_t out_len)
+{
+	const char *abbrev = NULL;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+	abbrev = sigabbrev_np(sig);
+#endif
+	const char *text = strsignal(sig);
+	if (abbrev)
+		snprintf(out, out_len, "SIG%s, %s", abbrev, text ? text : "");
+	else
+		snprintf(out, out_len, "%s", text ? text : "unknown signal");
+}
+
+static int run_wait(pid_t pid, int *signo)
 {
 	int status;
+	*signo = 0;
 	for (;;) {
 		pid_t r = waitpid(pid, &status, 0);
 		if (r == pid)
@@ -313,13 +330,15 @@ static int run_wait(pid_t pid)
 	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
+	if (WIFSIGNALED(status)) {
+		*signo = WTERMSIG(status);
 		return 128 + WTERMSIG(status);
+	}
 	return CLI_EXIT_FAILURE;
 }
 
 /* Lists the outputs written since the run started. */
-static void run_report_outputs(const char *dir, const struct timespec *start)
+static void run_report_outputs(const char *dir, const struct timespec *start, bool killed)
 {
 	char written[128] = "", path[PATH_MAX];
 	size_t nwritten = 0, nstale = 0;
@@ -342,7 +361,10 @@ static void run_report_outputs(const char *dir, const struct timespec *start)
 		nwritten++;
 	}
 	if (nwritten) {
-		fprintf(stderr, "passprobe: output in %s (%s)\n", dir, written);
+		fprintf(stderr, "passprobe: %s in %s (%s)\n", killed ? "partial output" : "output", dir,
+			written);
+	} else if (killed) {
+		fprintf(stderr, "passprobe: no output was written to %s before the program died.\n", dir);
 	} else if (nstale) {
 		fprintf(stderr,
 			"passprobe: no new output in %s; the files there are from an earlier run.\n"
@@ -556,13 +578,24 @@ int cli_run_main(int argc, char **argv)
 	int exec_err;
 	run_read_child(pipefd[0], out_dir, sizeof(out_dir), &exec_err);
 	close(pipefd[0]);
-	rc = run_wait(pid);
+	int signo;
+	rc = run_wait(pid, &signo);
 	if (exec_err) {
 		fprintf(stderr, "passprobe: cannot run '%s': %s\n", program[0], strerror(exec_err));
 		goto out;
 	}
+	if (signo) {
+		/* The layer writes its outputs at the program's exit; a program killed by a
+		 * signal leaves what the writer thread had flushed so far, or nothing. */
+		char what[96];
+		run_signal_describe(signo, what, sizeof(what));
+		fprintf(stderr,
+			"passprobe: '%s' was killed by signal %d (%s); passprobe's outputs may be "
+			"partial or missing\n",
+			program[0], signo, what);
+	}
 	if (out_dir[0])
-		run_report_outputs(out_dir, &start);
+		run_report_outputs(out_dir, &start, signo != 0);
 out:
 	free(sets);
 	return rc;

@@ -20,7 +20,18 @@
  * $SPY_HIDE_ENV is a comma-separated list of device extension names. The spy leaves them out
  * of vkEnumerateDeviceExtensionProperties for the layers and the application above it, and,
  * as a driver without them would, fails a vkCreateDevice that enables one with
- * VK_ERROR_EXTENSION_NOT_PRESENT (said on stderr). */
+ * VK_ERROR_EXTENSION_NOT_PRESENT (said on stderr).
+ *
+ * Hidden functions (tests of a layer above whose chain lacks a command): $SPY_HIDE_FUNCS_ENV
+ * is a comma-separated list of vkFunction names. The spy's vkGetDeviceProcAddr answers NULL
+ * for them, as a driver without them does, and so does its vkGetInstanceProcAddr, except for
+ * the device commands of VK_EXT_debug_utils, which the loader's own vkGetInstanceProcAddr
+ * answers whether or not a driver has them (its terminators then do nothing). The list is
+ * read at every vkCreateDevice, so one process can walk many functions, a device each.
+ *
+ * RenderDoc's pattern: with $SPY_NULL_INSTANCE_ENV set to 1, the spy's vkCreateDevice fetches
+ * the next layer's vkCreateDevice with vkGetInstanceProcAddr(VK_NULL_HANDLE, ...), as
+ * RenderDoc's capture layer and the loader's layer-interface examples do. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -44,6 +55,12 @@
 #endif
 #ifndef SPY_HIDE_ENV
 #error "SPY_HIDE_ENV must be defined by the build"
+#endif
+#ifndef SPY_HIDE_FUNCS_ENV
+#error "SPY_HIDE_FUNCS_ENV must be defined by the build"
+#endif
+#ifndef SPY_NULL_INSTANCE_ENV
+#error "SPY_NULL_INSTANCE_ENV must be defined by the build"
 #endif
 
 #define SPY_EXPORT __attribute__((visibility("default")))
@@ -427,6 +444,44 @@ static VkResult hidden_filter(PFN_vkEnumerateDeviceExtensionProperties down, VkP
 	free(all);
 	*n = props ? written : kept;
 	return props && written < kept ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+/* ---- hidden functions ----------------------------------------------------------------------- */
+
+/* The list as last read (at vkCreateDevice), one string "vkA,vkB,..."; under g_lock. */
+static char *g_hidden_funcs;
+
+static void hidden_funcs_read(void)
+{
+	const char *env = getenv(SPY_HIDE_FUNCS_ENV);
+	char *copy = env && *env ? strdup(env) : NULL;
+	if (env && *env && !copy)
+		abort(); /* a test layer: an out-of-memory here must not go unnoticed */
+	pthread_mutex_lock(&g_lock);
+	free(g_hidden_funcs);
+	g_hidden_funcs = copy;
+	pthread_mutex_unlock(&g_lock);
+}
+
+static bool hidden_func(const char *name)
+{
+	bool found = false;
+	size_t n = strlen(name);
+	pthread_mutex_lock(&g_lock);
+	for (const char *p = g_hidden_funcs; p && *p && !found;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		found = len == n && !strncmp(p, name, n);
+		p = comma ? comma + 1 : NULL;
+	}
+	pthread_mutex_unlock(&g_lock);
+	return found;
+}
+
+/* What the loader's vkGetInstanceProcAddr answers without any driver support. */
+static bool loader_answers_at_instance_level(const char *name)
+{
+	return !strncmp(name, "vkSetDebugUtilsObject", 21) || strstr(name, "DebugUtilsLabelEXT");
 }
 
 /* ---- output ------------------------------------------------------------------------------ */
@@ -883,9 +938,16 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateDevice(VkPhysicalDevice pd, cons
 		return VK_ERROR_INITIALIZATION_FAILED;
 	PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
 	PFN_vkGetDeviceProcAddr gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
-	PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(inst->handle, "vkCreateDevice");
-	if (!create)
+	const char *null_instance = getenv(SPY_NULL_INSTANCE_ENV);
+	bool renderdoc_pattern = null_instance && !strcmp(null_instance, "1");
+	PFN_vkCreateDevice create =
+		(PFN_vkCreateDevice)gipa(renderdoc_pattern ? VK_NULL_HANDLE : inst->handle, "vkCreateDevice");
+	if (!create) {
+		fprintf(stderr, "%s: the next layer answered NULL for vkCreateDevice%s\n", SPY_LAYER_NAME,
+			renderdoc_pattern ? " asked with VK_NULL_HANDLE" : "");
 		return VK_ERROR_INITIALIZATION_FAILED;
+	}
+	hidden_funcs_read();
 
 	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
 		if (hidden(info->ppEnabledExtensionNames[i])) {
@@ -914,6 +976,13 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateDevice(VkPhysicalDevice pd, cons
 		d->member = (PFN_vk##member)gdpa(*out, (const char *)(alias));
 	SPY_DEVICE_FUNCS(SPY_LOAD)
 #undef SPY_LOAD
+	/* A device command of an instance extension: its hook is also handed out through
+	 * vkGetInstanceProcAddr, which answers it even where the device's vkGetDeviceProcAddr does
+	 * not (the application did not enable VK_EXT_debug_utils); call down where the loader's
+	 * dispatch table would, through the instance chain. */
+	if (!d->SetDebugUtilsObjectNameEXT)
+		d->SetDebugUtilsObjectNameEXT =
+			(PFN_vkSetDebugUtilsObjectNameEXT)inst->gipa(inst->handle, "vkSetDebugUtilsObjectNameEXT");
 	pthread_mutex_lock(&g_lock);
 	d->serial = ++g_device_serial;
 	d->next = g_devices;
@@ -1073,7 +1142,7 @@ SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice
 	if (!strcmp(name, "vkGetDeviceProcAddr"))
 		return (PFN_vkVoidFunction)vkGetDeviceProcAddr;
 	struct spy_device *d = device_find(device);
-	if (!d)
+	if (!d || hidden_func(name))
 		return NULL;
 	PFN_vkVoidFunction next = d->GetDeviceProcAddr(device, name);
 	PFN_vkVoidFunction hook = next ? hook_find(g_device_hooks, COUNT_OF(g_device_hooks), name) : NULL;
@@ -1093,6 +1162,8 @@ SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInst
 		return hook;
 	struct spy_instance *inst = instance ? instance_find(instance) : NULL;
 	if (!inst)
+		return NULL;
+	if (hidden_func(name) && !loader_answers_at_instance_level(name))
 		return NULL;
 	PFN_vkVoidFunction next = inst->gipa(instance, name);
 	hook = next ? hook_find(g_device_hooks, COUNT_OF(g_device_hooks), name) : NULL;
