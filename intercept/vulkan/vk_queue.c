@@ -12,8 +12,9 @@
 /* Recordings of a batch in queue order; untracked command buffers stay NULL. Re-submitted
  * recordings get their queries host-reset first: the application guarantees that their
  * previous execution completed, and attribution has read it (pp_attr_submit). Recordings that
- * may be pending twice (SIMULTANEOUS_USE) are reset on the GPU instead, by the command buffers
- * their execution gets around it (vk_simultaneous.c). Returns how many of those there are. */
+ * may be pending twice (SIMULTANEOUS_USE), and every recording on a device without host query
+ * reset, are reset on the GPU instead, by the command buffer their execution gets in front of
+ * it (vk_simultaneous.c). Returns how many command buffers are added. */
 static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommandBuffer *cbs_plain,
 			      const VkCommandBufferSubmitInfo *cbs_info, struct pp_recording **recs, uint64_t *handles,
 			      struct pp_vk_sim_exec *execs, const struct pp_attr_slot_map **maps)
@@ -28,17 +29,18 @@ static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommand
 		execs[i] = (struct pp_vk_sim_exec){ 0 };
 		if (!c)
 			continue;
-		if (pp_vk_sim_execution(dev, c, &execs[i])) {
-			maps[i] = execs[i].map;
-			extra += (execs[i].before != VK_NULL_HANDLE) + (execs[i].after != VK_NULL_HANDLE);
-			c->submissions++;
-			continue;
-		}
-		if (c->submissions++ > 0 && c->rec->nchunks && !c->simultaneous_use) {
+		if (c->submissions > 0 && c->rec->nchunks && !c->simultaneous_use) {
+			/* Without host query reset this only clears the host copy; the queries are
+			 * reset on the GPU in front of the execution (below). */
 			pp_vk_diag_recording_forget(dev, c);
 			pp_attr_recording_release(dev->attr, c->rec);
 			for (uint32_t k = 0; k < c->rec->nchunks; k++)
 				pp_gpu_timer_chunk_reset(dev->timer, c->rec->chunks[k]);
+		}
+		c->submissions++;
+		if (pp_vk_sim_execution(dev, c, &execs[i])) {
+			maps[i] = execs[i].map;
+			extra += (execs[i].before != VK_NULL_HANDLE) + (execs[i].after != VK_NULL_HANDLE);
 		}
 	}
 	return extra;
