@@ -29,6 +29,7 @@ struct pp_vk_sim_exec {
 	struct pp_sim_ring *ring;
 	VkCommandBuffer before, after; /* to submit right before / after the application's; may be NULL */
 	uint32_t entry;
+	bool simultaneous_use;              /* else: a device without host query reset */
 	const struct pp_attr_slot_map *map; /* where attribution reads this execution's results */
 };
 /* Whether a recording begun now in c can be timed that way. */

@@ -104,10 +104,10 @@ static const VkBaseInStructure *chain_find(const void *chain, VkStructureType ty
 	return NULL;
 }
 
-/* The SIMULTANEOUS_USE executions of a batch that cannot get command buffers beside them (a
+/* The executions of a batch that cannot get command buffers beside them (a
  * VkDeviceGroupSubmitInfo not first in its pNext chain, whose per-command-buffer masks cannot
- * be extended): their queries are reset by a submission of passprobe's own just before, and
- * they are not timed. */
+ * be extended): their queries are reset by a submission of passprobe's own just before;
+ * SIMULTANEOUS_USE ones, which would need their copy after them, are not timed. */
 static const char *const reason_device_group =
 	"SIMULTANEOUS_USE command buffer in a device-group submit passprobe cannot extend: not timed";
 static const struct pp_attr_slot_map map_device_group = { .reason = reason_device_group };
@@ -122,9 +122,12 @@ static void resets_submit_apart(struct pp_device *dev, VkQueue queue, struct pp_
 				    .pCommandBuffers = &x[i].before };
 		if (dev->vk.QueueSubmit(queue, 1, &si, VK_NULL_HANDLE) != VK_SUCCESS)
 			pp_log_once(PP_LOG_WARN, "could not submit the query reset of a SIMULTANEOUS_USE command buffer");
+		/* Not SIMULTANEOUS_USE (a device without host query reset): the recording copies its
+		 * own results, so the reset alone, earlier on the queue, keeps it timed. */
+		const struct pp_attr_slot_map *map = x[i].simultaneous_use ? &map_device_group : x[i].map;
 		pp_vk_sim_execution_done(dev, &x[i]);
 		x[i] = (struct pp_vk_sim_exec){ 0 };
-		maps[i] = &map_device_group;
+		maps[i] = map;
 	}
 }
 

@@ -276,6 +276,7 @@ bool pp_vk_sim_execution(struct pp_device *dev, struct pp_command_buffer *c, str
 	if (!ring)
 		return false;
 	out->ring = ring;
+	out->simultaneous_use = c->simultaneous_use;
 	out->before = ring->reset_cb;
 	out->map = ring->own_results ? NULL : &ring->untimed;
 	if (ring->own_results)
