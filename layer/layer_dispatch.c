@@ -430,6 +430,9 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 		 * passprobe in front of it, and its results are copied on the GPU (docs/timing.md,
 		 * "Resetting queries"). */
 		dev->gpu_query_reset_possible = any_timestamps;
+		if (!any_timestamps)
+			pp_log(PP_LOG_INFO, "%s: no queue family has timestamps (timestampValidBits = 0): no GPU pass "
+					    "timing or pipeline statistics", dev->props.deviceName);
 		dev->gpu_query_reset = !dev->host_query_reset && any_timestamps;
 		if (dev->gpu_query_reset)
 			pp_log(PP_LOG_INFO, "%s: no host query reset (%s): queries are reset on the GPU before each "
@@ -469,7 +472,9 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 		if (f.pipelineStatisticsQuery)
 			dev->pipeline_statistics = pp_device_create_info_enable_pipeline_statistics(patched);
 		if (!dev->pipeline_statistics)
-			pp_log(PP_LOG_INFO, "%s: pipeline statistics queries unavailable", dev->props.deviceName);
+			pp_log(PP_LOG_INFO, "%s: pipeline statistics queries unavailable (%s)", dev->props.deviceName,
+			       f.pipelineStatisticsQuery ? "the application's feature structs cannot be patched"
+							 : "the device lacks pipelineStatisticsQuery");
 	}
 }
 

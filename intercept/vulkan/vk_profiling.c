@@ -96,6 +96,9 @@ void pp_device_profiling_init(struct pp_device *dev)
 			}
 		}
 		dev->timer = pp_gpu_timer_create(&cfg);
+		if (!dev->timer)
+			pp_log(PP_LOG_ERROR, "%s: out of memory setting up GPU timing; no GPU pass times",
+			       dev->props.deviceName);
 	} else {
 		dev->pipeline_statistics = false;
 	}
