@@ -43,8 +43,14 @@ static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 
 static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
-	if (!p || !c->timestamps)
+	if (!p)
 		return;
+	if (!c->timestamps) {
+		/* A resumed pass has no begin of its own: its reason is given here. */
+		if (!p->ts_reason)
+			p->ts_reason = c->ts_reason;
+		return;
+	}
 	p->ts_end = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
 	if (p->ts_end == PP_NO_SLOT)
 		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
