@@ -47,6 +47,8 @@ static const char *const reason_suspended =
 static const char *const reason_gpu_reset_suspended =
 	"no host query reset, and dynamic rendering suspended or resumed across command buffers: passprobe cannot "
 	"reset this command buffer's queries before each execution; not timed";
+static const char *const reason_reset_failed =
+	"no host query reset, and passprobe could not record this command buffer's query reset (out of memory): not timed";
 static const char *const reason_gpu_reset_uncopied =
 	"no host query reset, and this command buffer's results could not be copied on the GPU (no host-visible "
 	"memory for them, or it ends inside a suspended render pass): not timed";
@@ -210,6 +212,16 @@ void pp_vk_sim_build(struct pp_device *dev, struct pp_command_buffer *c)
 		for (uint32_t i = 0; i < r->nchunks; i++)
 			pp_gpu_timer_reset_cmd(dev->timer, ring->reset_cb, r->chunks[i]);
 		ring->reset_cb = cb_end(dev, ring->pool, ring->reset_cb);
+	}
+	if (!ring->reset_cb && !c->simultaneous_use) {
+		/* Without host query reset, under memory exhaustion: its queries are never reset, so
+		 * what they hold (an earlier execution's, an earlier owner's) must not be read. */
+		pthread_mutex_unlock(&dev->sim_lock);
+		pp_log_once(PP_LOG_ERROR, "could not record a query reset (out of memory): command buffers recorded "
+					  "then are not timed");
+		ring->untimed = (struct pp_attr_slot_map){ .reason = reason_reset_failed };
+		c->sim_ring = ring;
+		return;
 	}
 	if (!ring->reset_cb) {
 		pthread_mutex_unlock(&dev->sim_lock);
