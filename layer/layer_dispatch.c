@@ -244,6 +244,14 @@ static VkLayerInstanceCreateInfo *find_instance_link(const VkInstanceCreateInfo 
 	return NULL;
 }
 
+static bool instance_info_has_extension(const VkInstanceCreateInfo *info, const char *name)
+{
+	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
+		if (!strcmp(info->ppEnabledExtensionNames[i], name))
+			return true;
+	return false;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateInstance(const VkInstanceCreateInfo *info,
 							 const VkAllocationCallbacks *alloc, VkInstance *out)
 {
@@ -257,9 +265,44 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateInstance(const VkInstanceCreateIn
 
 	pp_layer_init_once();
 	__atomic_store_n(&g_untracked_gipa, next_gipa, __ATOMIC_RELEASE);
-	/* Advance the link for the next layer before calling down (the loader's contract). */
-	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
-	VkResult r = next_create(info, alloc, out);
+	uint32_t app_version = info->pApplicationInfo && info->pApplicationInfo->apiVersion
+				       ? info->pApplicationInfo->apiVersion
+				       : VK_API_VERSION_1_0;
+	/* A 1.0 instance has no vkGetPhysicalDeviceFeatures2, which passprobe needs to find host
+	 * query reset (and driver properties), and device extensions passprobe enables need
+	 * VK_KHR_get_physical_device_properties2 on the instance: it is enabled on a copy of the
+	 * create-info. The loader implements it for every driver (emulating it where a driver
+	 * lacks it), so it is not looked up first; there is no reliable way to: layers answer
+	 * vkEnumerateInstanceExtensionProperties only for their own name. If the chain refuses
+	 * it, the creation is retried with the application's own create-info. The application
+	 * does not see it: vkGetInstanceProcAddr keeps answering NULL for its functions. */
+	const char **names = NULL;
+	VkInstanceCreateInfo patched = *info;
+	if (app_version < VK_API_VERSION_1_1 &&
+	    !instance_info_has_extension(info, VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME) &&
+	    (names = malloc((info->enabledExtensionCount + 1) * sizeof(*names)))) {
+		if (info->enabledExtensionCount)
+			memcpy(names, info->ppEnabledExtensionNames, info->enabledExtensionCount * sizeof(*names));
+		names[info->enabledExtensionCount] = VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME;
+		patched.enabledExtensionCount = info->enabledExtensionCount + 1;
+		patched.ppEnabledExtensionNames = names;
+	}
+	/* Advance the link for the next layer before calling down (the loader's contract). The
+	 * copy shares the application's pNext chain, so it sees the advanced link too. */
+	VkLayerInstanceLink *below = link->u.pLayerInfo->pNext;
+	link->u.pLayerInfo = below;
+	VkResult r = next_create(&patched, alloc, out);
+	if (r != VK_SUCCESS && names) {
+		/* Our addition must never cost the application its instance. */
+		pp_log(PP_LOG_WARN, "instance creation with %s failed (%d); retrying without",
+		       VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME, r);
+		free(names);
+		names = NULL;
+		link->u.pLayerInfo = below;
+		r = next_create(info, alloc, out);
+	}
+	bool added_gpdp2 = names != NULL;
+	free(names);
 	if (r != VK_SUCCESS)
 		return r;
 
@@ -270,9 +313,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateInstance(const VkInstanceCreateIn
 	}
 	inst->handle = *out;
 	inst->key = pp_dispatch_key(*out);
-	inst->api_version = info->pApplicationInfo && info->pApplicationInfo->apiVersion
-				    ? info->pApplicationInfo->apiVersion
-				    : VK_API_VERSION_1_0;
+	inst->api_version = app_version;
+	inst->gpdp2 = app_version >= VK_API_VERSION_1_1 || added_gpdp2 ||
+		      instance_info_has_extension(info, VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME);
+	inst->added_gpdp2 = added_gpdp2;
 	inst->vk.GetInstanceProcAddr = next_gipa;
 #define LOAD_INSTANCE_FN(member, name, alias)                                               \
 	inst->vk.member = (PFN_vk##member)next_gipa(*out, name);                            \
@@ -280,6 +324,14 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateInstance(const VkInstanceCreateIn
 		inst->vk.member = (PFN_vk##member)next_gipa(*out, (const char *)(alias));
 	PP_INSTANCE_FUNCS(LOAD_INSTANCE_FN)
 #undef LOAD_INSTANCE_FN
+	if (app_version < VK_API_VERSION_1_1) {
+		/* The core names are not part of a 1.0 instance (the loader hands them out anyway,
+		 * and the validation layer reports calling them): the extension's names. */
+		inst->vk.GetPhysicalDeviceFeatures2 =
+			(PFN_vkGetPhysicalDeviceFeatures2)next_gipa(*out, "vkGetPhysicalDeviceFeatures2KHR");
+		inst->vk.GetPhysicalDeviceProperties2 =
+			(PFN_vkGetPhysicalDeviceProperties2)next_gipa(*out, "vkGetPhysicalDeviceProperties2KHR");
+	}
 
 	bool ok;
 	pthread_rwlock_wrlock(&g_instances_lock);
@@ -344,7 +396,7 @@ static bool device_supports_extension(struct pp_instance *inst, VkPhysicalDevice
  * a device idle wait). By driver ID where the device reports one, else by vendor and name. */
 static bool driver_result_reads_wait(struct pp_instance *inst, VkPhysicalDevice pd, const struct pp_device *dev)
 {
-	if (inst->vk.GetPhysicalDeviceProperties2 && inst->api_version >= VK_API_VERSION_1_1 &&
+	if (inst->vk.GetPhysicalDeviceProperties2 && inst->gpdp2 &&
 	    (dev->props.apiVersion >= VK_API_VERSION_1_2 ||
 	     device_supports_extension(inst, pd, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME))) {
 		VkPhysicalDeviceDriverProperties driver = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
@@ -358,11 +410,14 @@ static bool driver_result_reads_wait(struct pp_instance *inst, VkPhysicalDevice 
 
 /* Decides what the profiler can turn on for this device and patches the copy accordingly. */
 static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, struct pp_device *dev,
-				 struct pp_device_create_info *patched)
+				 const VkDeviceCreateInfo *app, struct pp_device_create_info *patched)
 {
 	const struct pp_settings *s = &pp_layer_settings;
 	bool core12 = dev->api_version >= VK_API_VERSION_1_2;
-	bool have_gpdp2 = inst->vk.GetPhysicalDeviceFeatures2 && inst->api_version >= VK_API_VERSION_1_1;
+	bool have_gpdp2 = inst->vk.GetPhysicalDeviceFeatures2 && inst->gpdp2;
+	bool any_timestamps = false;
+	for (uint32_t i = 0; i < dev->nfamilies; i++)
+		any_timestamps |= dev->families[i].timestamp_valid_bits > 0;
 
 	if (s->timestamps) {
 		VkPhysicalDeviceHostQueryResetFeatures hqr = {
@@ -372,32 +427,62 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 		bool ext = !core12 && device_supports_extension(inst, pd, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
 		if (have_gpdp2 && (core12 || ext)) {
 			inst->vk.GetPhysicalDeviceFeatures2(pd, &f2);
-			if (hqr.hostQueryReset)
+			if (hqr.hostQueryReset) {
 				dev->host_query_reset = pp_device_create_info_enable_host_query_reset(patched, core12);
+				dev->added_host_query_reset =
+					dev->host_query_reset && !core12 &&
+					!pp_device_create_info_has_extension(app, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
+			}
 		}
-		if (!dev->host_query_reset)
-			pp_log(PP_LOG_WARN, "%s: host query reset (Vulkan 1.2 hostQueryReset or "
-					    "VK_EXT_host_query_reset) is unavailable; GPU pass timing disabled",
-			       dev->props.deviceName);
-		dev->copy_results = s->copy_results == PP_SWITCH_ON ||
+		/* Without host resets, every execution of a recording gets a reset recorded by
+		 * passprobe in front of it, and its results are copied on the GPU (docs/timing.md,
+		 * "Resetting queries"). */
+		dev->gpu_query_reset_possible = any_timestamps;
+		if (!any_timestamps)
+			pp_log(PP_LOG_INFO, "%s: no queue family has timestamps (timestampValidBits = 0): no GPU pass "
+					    "timing or pipeline statistics", dev->props.deviceName);
+		dev->gpu_query_reset = !dev->host_query_reset && any_timestamps;
+		if (dev->gpu_query_reset)
+			pp_log(PP_LOG_INFO, "%s: no host query reset (%s): queries are reset on the GPU before each "
+					    "execution and results copied on the GPU",
+			       dev->props.deviceName,
+			       !have_gpdp2 ? "no vkGetPhysicalDeviceFeatures2 on this instance"
+			       : core12 || ext ? "hostQueryReset feature not supported"
+					       : "neither Vulkan 1.2 nor VK_EXT_host_query_reset");
+		dev->copy_results = dev->gpu_query_reset || s->copy_results == PP_SWITCH_ON ||
 				    (s->copy_results == PP_SWITCH_AUTO && driver_result_reads_wait(inst, pd, dev));
-		if (s->copy_results == PP_SWITCH_AUTO)
+		if (s->copy_results == PP_SWITCH_AUTO && !dev->gpu_query_reset)
 			pp_log(PP_LOG_INFO, "%s: copy_results=auto: %s", dev->props.deviceName,
 			       dev->copy_results ? "on (this driver's vkGetQueryPoolResults waits for the device)"
 						 : "off (results are read with vkGetQueryPoolResults)");
-		if (inst->vk.GetPhysicalDeviceCalibrateableTimeDomainsEXT &&
-		    device_supports_extension(inst, pd, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME))
+		/* The extension requires VK_KHR_get_physical_device_properties2 on a 1.0 instance. */
+		if (inst->vk.GetPhysicalDeviceCalibrateableTimeDomainsEXT && inst->gpdp2 &&
+		    device_supports_extension(inst, pd, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)) {
 			dev->calibrated_timestamps = pp_device_create_info_enable_extension(
 				patched, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+			dev->added_calibrated_timestamps =
+				dev->calibrated_timestamps &&
+				!pp_device_create_info_has_extension(app, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+		} else {
+			pp_log(PP_LOG_INFO, "%s: GPU times are estimated, not calibrated (%s)", dev->props.deviceName,
+			       !inst->vk.GetPhysicalDeviceCalibrateableTimeDomainsEXT
+				       ? "no vkGetPhysicalDeviceCalibrateableTimeDomainsEXT below passprobe"
+			       : !inst->gpdp2 ? "it needs VK_KHR_get_physical_device_properties2, which this Vulkan 1.0 "
+						"instance does not have"
+					      : "the device lacks VK_EXT_calibrated_timestamps");
+		}
 	}
-	/* Statistics queries live in the GPU timer's pools, which need timestamps on. */
-	if (s->pipeline_statistics && dev->host_query_reset) {
+	/* Statistics queries live in the GPU timer's pools, which need timestamps on; they are
+	 * reset the way the timestamps are (host or GPU). */
+	if (s->pipeline_statistics && (dev->host_query_reset || dev->gpu_query_reset)) {
 		VkPhysicalDeviceFeatures f;
 		inst->vk.GetPhysicalDeviceFeatures(pd, &f);
 		if (f.pipelineStatisticsQuery)
 			dev->pipeline_statistics = pp_device_create_info_enable_pipeline_statistics(patched);
 		if (!dev->pipeline_statistics)
-			pp_log(PP_LOG_INFO, "%s: pipeline statistics queries unavailable", dev->props.deviceName);
+			pp_log(PP_LOG_INFO, "%s: pipeline statistics queries unavailable (%s)", dev->props.deviceName,
+			       f.pipelineStatisticsQuery ? "the application's feature structs cannot be patched"
+							 : "the device lacks pipelineStatisticsQuery");
 	}
 }
 
@@ -416,10 +501,19 @@ static void features_need_commands(struct pp_device *dev)
 			      : dev->copy_results && !vk->CmdCopyQueryPoolResults ? "vkCmdCopyQueryPoolResults"
 			      : dev->copy_results && !vk->CmdPipelineBarrier      ? "vkCmdPipelineBarrier"
 										  : NULL;
-	if (missing && dev->host_query_reset) {
+	/* The GPU-side reset path records and submits command buffers of its own. */
+	if (!missing && dev->gpu_query_reset)
+		missing = !vk->CreateCommandPool	? "vkCreateCommandPool"
+			  : !vk->DestroyCommandPool	? "vkDestroyCommandPool"
+			  : !vk->AllocateCommandBuffers ? "vkAllocateCommandBuffers"
+			  : !vk->FreeCommandBuffers	? "vkFreeCommandBuffers"
+			  : !vk->BeginCommandBuffer	? "vkBeginCommandBuffer"
+			  : !vk->EndCommandBuffer	? "vkEndCommandBuffer"
+							: NULL;
+	if (missing && (dev->host_query_reset || dev->gpu_query_reset)) {
 		pp_log(PP_LOG_WARN, "%s: the chain below passprobe has no %s; GPU pass timing disabled",
 		       dev->props.deviceName, missing);
-		dev->host_query_reset = false;
+		dev->host_query_reset = dev->gpu_query_reset = false;
 	}
 	if ((!vk->CmdBeginQuery || !vk->CmdEndQuery) && dev->pipeline_statistics) {
 		pp_log(PP_LOG_WARN, "%s: the chain below passprobe has no %s; pipeline statistics disabled",
@@ -477,7 +571,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 
 	struct pp_device_create_info patched;
 	pp_device_create_info_init(&patched, info);
-	plan_device_features(inst, pd, dev, &patched);
+	plan_device_features(inst, pd, dev, info, &patched);
 	dev->debug_utils = true; /* an instance extension; its entry points are checked below */
 
 	VkResult r = next_create(pd, &patched.info, alloc, out);
@@ -485,6 +579,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 		/* Our additions must never cost the application its device. */
 		pp_log(PP_LOG_WARN, "device creation with profiler features failed (%d); retrying without", r);
 		dev->host_query_reset = dev->pipeline_statistics = dev->calibrated_timestamps = false;
+		dev->added_host_query_reset = dev->added_calibrated_timestamps = false;
+		dev->gpu_query_reset = dev->gpu_query_reset_possible;
 		r = next_create(pd, info, alloc, out);
 	}
 	pp_device_create_info_finish(&patched);
@@ -503,8 +599,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 		dev->vk.member = (PFN_vk##member)next_gdpa(*out, (const char *)(alias));
 	PP_DEVICE_FUNCS(LOAD_DEVICE_FN)
 #undef LOAD_DEVICE_FN
-	if (!dev->vk.ResetQueryPool)
+	if (!dev->vk.ResetQueryPool && dev->host_query_reset) {
 		dev->host_query_reset = false;
+		dev->gpu_query_reset = dev->gpu_query_reset_possible;
+	}
 	if (!dev->vk.GetCalibratedTimestampsEXT)
 		dev->calibrated_timestamps = false;
 	dev->debug_utils = dev->vk.CmdBeginDebugUtilsLabelEXT != NULL;
@@ -609,6 +707,19 @@ static PFN_vkVoidFunction find_hook(const struct pp_hook *hooks, size_t n, const
 	return NULL;
 }
 
+/* The commands of VK_KHR_get_physical_device_properties2 (hidden where passprobe enabled it);
+ * the pointer is only a found-marker. */
+#define PP_GPDP2_NAME(name) { name, (PFN_vkVoidFunction)vkGetInstanceProcAddr },
+static const struct pp_hook g_gpdp2_names[] = {
+	PP_GPDP2_NAME("vkGetPhysicalDeviceFeatures2KHR") PP_GPDP2_NAME("vkGetPhysicalDeviceProperties2KHR")
+	PP_GPDP2_NAME("vkGetPhysicalDeviceFormatProperties2KHR")
+	PP_GPDP2_NAME("vkGetPhysicalDeviceImageFormatProperties2KHR")
+	PP_GPDP2_NAME("vkGetPhysicalDeviceQueueFamilyProperties2KHR")
+	PP_GPDP2_NAME("vkGetPhysicalDeviceMemoryProperties2KHR")
+	PP_GPDP2_NAME("vkGetPhysicalDeviceSparseImageFormatProperties2KHR")
+};
+#undef PP_GPDP2_NAME
+
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Where each device-level function passprobe calls down to sits in the dispatch table. */
@@ -708,6 +819,11 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice 
 	PFN_vkVoidFunction next = dev->vk.GetDeviceProcAddr(device, name);
 	if (!strcmp(name, "vkGetDeviceProcAddr"))
 		return (PFN_vkVoidFunction)vkGetDeviceProcAddr;
+	/* Extensions passprobe enabled for itself: their functions do not exist for the
+	 * application, as without passprobe. */
+	if ((dev->added_host_query_reset && !strcmp(name, "vkResetQueryPoolEXT")) ||
+	    (dev->added_calibrated_timestamps && !strcmp(name, "vkGetCalibratedTimestampsEXT")))
+		return NULL;
 	/* A hook only where the chain below provides the function: the application must see
 	 * NULL for what the device does not support. */
 	if (!next)
@@ -747,6 +863,9 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInsta
 		PFN_vkGetInstanceProcAddr gipa = __atomic_load_n(&g_untracked_gipa, __ATOMIC_ACQUIRE);
 		return gipa ? gipa(instance, name) : NULL;
 	}
+	/* VK_KHR_get_physical_device_properties2 enabled by passprobe, not the application. */
+	if (inst->added_gpdp2 && find_hook(g_gpdp2_names, COUNT(g_gpdp2_names), name))
+		return NULL;
 	PFN_vkVoidFunction next = inst->vk.GetInstanceProcAddr(instance, name);
 	if ((hook = find_hook(g_instance_hooks, COUNT(g_instance_hooks), name))) {
 		/* Tooling info is ours to answer even where nothing below implements it. */

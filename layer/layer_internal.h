@@ -191,6 +191,10 @@ struct pp_instance {
 	UT_hash_handle hh;
 	VkInstance handle;
 	uint32_t api_version;
+	/* vkGetPhysicalDeviceFeatures2/Properties2 (or their KHR aliases) work on this instance:
+	 * 1.1, or VK_KHR_get_physical_device_properties2 enabled by the application or by us. */
+	bool gpdp2;
+	bool added_gpdp2; /* enabled by passprobe, not the application: its functions stay hidden */
 	struct pp_instance_dispatch vk;
 	struct pp_messengers *messengers; /* the application's debug messengers (layer_messengers.c) */
 };
@@ -355,6 +359,14 @@ struct pp_device {
 
 	/* What the layer could enable on its copy of the create-info. */
 	bool host_query_reset;
+	/* No host reset, but timestamps: queries are reset by command buffers of passprobe's
+	 * own submitted before each execution (vk_simultaneous.c), results copied on the GPU. */
+	bool gpu_query_reset;
+	bool gpu_query_reset_possible;
+	/* Extensions passprobe enabled that the application did not: their functions stay
+	 * hidden from it (vkGetDeviceProcAddr). */
+	bool added_host_query_reset;
+	bool added_calibrated_timestamps;
 	bool pipeline_statistics;
 	bool calibrated_timestamps;
 	bool debug_utils;

@@ -284,8 +284,10 @@ static bool pool_add(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
 		t->pool_failed[kind] = true;
 		return false;
 	}
-	/* Queries start in an undefined state and must be reset before first use. */
-	t->cfg.vk.ResetQueryPool(t->cfg.device, pool, 0, info.queryCount);
+	/* Queries start in an undefined state and must be reset before first use. Without host
+	 * resets, every execution that uses a chunk is preceded by a GPU-side reset of it. */
+	if (t->cfg.vk.ResetQueryPool)
+		t->cfg.vk.ResetQueryPool(t->cfg.device, pool, 0, info.queryCount);
 	struct pool_rec *pr = &t->pools[t->npools++];
 	*pr = (struct pool_rec){ .pool = pool };
 	uint32_t words = kind == PP_GPU_TIMESTAMP ? TS_WORDS : STATS_WORDS;
@@ -338,8 +340,12 @@ void pp_gpu_timer_chunk_reset(struct pp_gpu_timer *t, uint32_t chunk)
 	if (!t || chunk >= t->nchunks)
 		return;
 	struct chunk *c = &t->chunks[chunk];
-	t->cfg.vk.ResetQueryPool(t->cfg.device, c->pool, c->first, PP_GPU_CHUNK_SLOTS);
-	/* The next execution copies afresh: an old availability word must not pass for new. */
+	if (t->cfg.vk.ResetQueryPool)
+		t->cfg.vk.ResetQueryPool(t->cfg.device, c->pool, c->first, PP_GPU_CHUNK_SLOTS);
+	/* The next execution copies afresh: an old availability word must not pass for new.
+	 * Without host resets this is what keeps a previous execution's (or a previous owner's)
+	 * results from being read as the next one's: the queries keep them until the GPU-side
+	 * reset in front of the next execution runs, but reads come from this memory only. */
 	if (c->map)
 		memset(c->map, 0, PP_GPU_CHUNK_SLOTS * (c->kind == PP_GPU_TIMESTAMP ? TS_WORDS : STATS_WORDS) *
 					  sizeof(uint64_t));

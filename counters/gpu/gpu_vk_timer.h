@@ -15,6 +15,9 @@ struct pp_gpu_timer_funcs {
 	PFN_vkCreateQueryPool CreateQueryPool;
 	PFN_vkDestroyQueryPool DestroyQueryPool;
 	PFN_vkGetQueryPoolResults GetQueryPoolResults;
+	/* NULL: no host query reset on this device. Chunks are then never reset from the host;
+	 * the caller resets them on the GPU before every execution that writes them
+	 * (pp_gpu_timer_reset_cmd) and copies every result to host memory. */
 	PFN_vkResetQueryPool ResetQueryPool;
 	PFN_vkCmdWriteTimestamp CmdWriteTimestamp;
 	PFN_vkCmdBeginQuery CmdBeginQuery;
@@ -60,7 +63,8 @@ uint32_t pp_gpu_timer_chunk_alloc(struct pp_gpu_timer *t, enum pp_gpu_slot_kind 
 void pp_gpu_timer_chunk_free(struct pp_gpu_timer *t, uint32_t chunk);
 /* Why pp_gpu_timer_chunk_alloc gave no chunk. */
 const char *pp_gpu_timer_no_slot_reason(const struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind);
-/* Host-resets a chunk so it can be written again (re-submission of the same recording). */
+/* Host-resets a chunk so it can be written again (re-submission of the same recording), and
+ * clears its host copy; without host resets, only the latter. */
 void pp_gpu_timer_chunk_reset(struct pp_gpu_timer *t, uint32_t chunk);
 static inline uint32_t pp_gpu_slot(uint32_t chunk, uint32_t i)
 {

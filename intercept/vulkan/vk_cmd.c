@@ -43,8 +43,14 @@ static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 
 static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
-	if (!p || !c->timestamps)
+	if (!p)
 		return;
+	if (!c->timestamps) {
+		/* A resumed pass has no begin of its own: its reason is given here. */
+		if (!p->ts_reason)
+			p->ts_reason = c->ts_reason;
+		return;
+	}
 	p->ts_end = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
 	if (p->ts_end == PP_NO_SLOT)
 		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
@@ -138,9 +144,9 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	c->timestamps = false;
 	c->statistics = false;
 	if (!dev->timer)
-		c->ts_reason = dev->host_query_reset || !pp_layer_settings.timestamps
-				       ? "GPU timestamps disabled (timestamps setting)"
-				       : "device lacks host query reset";
+		c->ts_reason = !pp_layer_settings.timestamps ? "GPU timestamps disabled (timestamps setting)"
+			       : dev->gpu_query_reset_possible ? "GPU timing could not be set up on this device"
+							       : "queue family has no timestamp support (timestampValidBits = 0)";
 	else if (c->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY)
 		c->ts_reason = "recorded in a secondary command buffer: timed by the primary that executes it";
 	else if (c->family >= dev->nfamilies || !dev->families[c->family].timestamp_valid_bits)
@@ -148,6 +154,9 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	else if (c->simultaneous_use && !pp_vk_sim_possible(c))
 		c->ts_reason = "SIMULTANEOUS_USE command buffer that passprobe cannot reset and copy per execution "
 			       "(protected, or a queue family without graphics or compute)";
+	else if (dev->gpu_query_reset && !pp_vk_sim_possible(c))
+		c->ts_reason = "no host query reset, and passprobe cannot reset this command buffer's queries on the "
+			       "GPU (protected, or a queue family without graphics or compute)";
 	else {
 		c->ts_reason = NULL;
 		c->timestamps = true;
@@ -196,8 +205,11 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_EndCommandBuffer(VkCommandBuffer cb)
 	outside_close(c);
 	results_copy(c);
 	VkResult r = c->device->vk.EndCommandBuffer(cb);
-	/* Its executions may overlap: each gets its own reset and copy (vk_simultaneous.c). */
-	if (r == VK_SUCCESS && c->simultaneous_use && c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY)
+	/* SIMULTANEOUS_USE: its executions may overlap, so each gets its own reset and copy;
+	 * without host resets, every execution of any recording gets a reset in front of it
+	 * (vk_simultaneous.c). */
+	if (r == VK_SUCCESS && (c->simultaneous_use || c->device->gpu_query_reset) &&
+	    c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY)
 		pp_vk_sim_build(c->device, c);
 	return r;
 }
@@ -388,12 +400,13 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRendering(VkCommandBuffer cb, const VkRend
 	}
 	bool resuming = info->flags & VK_RENDERING_RESUMING_BIT;
 	bool suspending = info->flags & VK_RENDERING_SUSPENDING_BIT;
-	if (c->simultaneous_use && (resuming || suspending) && !c->sim_suspended) {
+	if ((c->simultaneous_use || c->device->gpu_query_reset) && (resuming || suspending) && !c->sim_suspended) {
 		/* Nothing may be submitted between a suspended pass and its resumption, so this
-		 * recording cannot get a copy after each execution: it is timed no further. */
+		 * recording cannot get a reset before or a copy after each execution: it is timed
+		 * no further. */
 		c->sim_suspended = true;
 		c->timestamps = c->statistics = false;
-		c->ts_reason = pp_vk_sim_suspended_reason();
+		c->ts_reason = pp_vk_sim_suspended_reason(c->simultaneous_use);
 	}
 	struct pp_pass_rec *p = render_pass_open(c, "vkCmdBeginRendering");
 	c->rendering_flags = info->flags;

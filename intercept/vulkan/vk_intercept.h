@@ -24,24 +24,28 @@ const char *pp_vk_store_op_name(VkAttachmentStoreOp op);
 uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind);
 
 /* SIMULTANEOUS_USE recordings (vk_simultaneous.c): each execution is reset on the GPU before
- * and copied into a ring entry after, by command buffers of passprobe's own. */
+ * and copied into a ring entry after, by command buffers of passprobe's own. On a device
+ * without host query reset every primary recording gets the reset before each execution (and
+ * copies its own results at its end, vk_cmd.c). */
 struct pp_sim_ring;
 struct pp_vk_sim_exec {
 	struct pp_sim_ring *ring;
 	VkCommandBuffer before, after; /* to submit right before / after the application's; may be NULL */
 	uint32_t entry;
+	bool simultaneous_use;              /* else: a device without host query reset */
 	const struct pp_attr_slot_map *map; /* where attribution reads this execution's results */
 };
 /* Whether a recording begun now in c can be timed that way. */
 bool pp_vk_sim_possible(const struct pp_command_buffer *c);
-const char *pp_vk_sim_suspended_reason(void);
-/* At the end of a SIMULTANEOUS_USE recording: records its reset and ring of copies. */
+const char *pp_vk_sim_suspended_reason(bool simultaneous_use);
+/* At the end of a SIMULTANEOUS_USE recording (or of any primary recording without host
+ * query reset): records its reset and (SIMULTANEOUS_USE) ring of copies. */
 void pp_vk_sim_build(struct pp_device *dev, struct pp_command_buffer *c);
 /* When the recording is reset, re-recorded, freed or the device destroyed (none pending). */
 void pp_vk_sim_release(struct pp_device *dev, struct pp_command_buffer *c);
 void pp_vk_sim_device_finish(struct pp_device *dev);
-/* For one execution of c being submitted: false when c has no ring (not SIMULTANEOUS_USE,
- * or nothing to reset). Each true call is paired with pp_vk_sim_execution_done once the
+/* For one execution of c being submitted: false when c has no ring (neither SIMULTANEOUS_USE
+ * nor on a device without host query reset, or nothing to reset). Each true call is paired with pp_vk_sim_execution_done once the
  * submission has been handed to attribution. */
 bool pp_vk_sim_execution(struct pp_device *dev, struct pp_command_buffer *c, struct pp_vk_sim_exec *out);
 void pp_vk_sim_execution_done(struct pp_device *dev, const struct pp_vk_sim_exec *x);

@@ -41,14 +41,15 @@ void pp_device_profiling_init(struct pp_device *dev)
 	pp_sink_init(s); /* on failure it has said why, once; profiling goes on for the summary */
 	pthread_mutex_init(&dev->sim_lock, NULL);
 
-	if (s->timestamps && dev->host_query_reset && valid_bits && dev->vk.CmdWriteTimestamp) {
+	if (s->timestamps && (dev->host_query_reset || dev->gpu_query_reset) && valid_bits && dev->vk.CmdWriteTimestamp &&
+	    (dev->host_query_reset || (dev->vk.CmdResetQueryPool && dev->vk.CmdCopyQueryPoolResults))) {
 		struct pp_gpu_timer_config cfg = {
 			.device = dev->handle,
 			.vk = {
 				.CreateQueryPool = dev->vk.CreateQueryPool,
 				.DestroyQueryPool = dev->vk.DestroyQueryPool,
 				.GetQueryPoolResults = dev->vk.GetQueryPoolResults,
-				.ResetQueryPool = dev->vk.ResetQueryPool,
+				.ResetQueryPool = dev->host_query_reset ? dev->vk.ResetQueryPool : NULL,
 				.CmdWriteTimestamp = dev->vk.CmdWriteTimestamp,
 				.CmdBeginQuery = dev->vk.CmdBeginQuery,
 				.CmdEndQuery = dev->vk.CmdEndQuery,
@@ -95,6 +96,9 @@ void pp_device_profiling_init(struct pp_device *dev)
 			}
 		}
 		dev->timer = pp_gpu_timer_create(&cfg);
+		if (!dev->timer)
+			pp_log(PP_LOG_ERROR, "%s: out of memory setting up GPU timing; no GPU pass times",
+			       dev->props.deviceName);
 	} else {
 		dev->pipeline_statistics = false;
 	}
@@ -111,10 +115,12 @@ void pp_device_profiling_init(struct pp_device *dev)
 	info.pipeline_statistics = dev->pipeline_statistics;
 	info.query_results = !dev->timer ? NULL
 			     : pp_gpu_timer_copies(dev->timer) ? PP_QUERY_RESULTS_COPIED : PP_QUERY_RESULTS_READ;
-	info.notes = dev->timer ? NULL
+	info.notes = dev->timer ? (dev->gpu_query_reset ? "no host query reset: queries are reset on the GPU before "
+							  "each execution, results copied on the GPU"
+							: NULL)
 				: !s->timestamps ? "GPU timestamps disabled by the timestamps setting"
-				: !dev->host_query_reset ? "device lacks host query reset: no GPU pass timing"
-							 : "device has no timestamp support";
+				: !valid_bits	 ? "device has no timestamp support"
+						 : "GPU timing could not be set up on this device";
 	uint32_t sink_id = pp_sink_device_register(&info);
 
 	struct pp_attr_gpu_ops ops = {

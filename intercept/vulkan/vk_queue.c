@@ -12,8 +12,9 @@
 /* Recordings of a batch in queue order; untracked command buffers stay NULL. Re-submitted
  * recordings get their queries host-reset first: the application guarantees that their
  * previous execution completed, and attribution has read it (pp_attr_submit). Recordings that
- * may be pending twice (SIMULTANEOUS_USE) are reset on the GPU instead, by the command buffers
- * their execution gets around it (vk_simultaneous.c). Returns how many of those there are. */
+ * may be pending twice (SIMULTANEOUS_USE), and every recording on a device without host query
+ * reset, are reset on the GPU instead, by the command buffer their execution gets in front of
+ * it (vk_simultaneous.c). Returns how many command buffers are added. */
 static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommandBuffer *cbs_plain,
 			      const VkCommandBufferSubmitInfo *cbs_info, struct pp_recording **recs, uint64_t *handles,
 			      struct pp_vk_sim_exec *execs, const struct pp_attr_slot_map **maps)
@@ -28,17 +29,18 @@ static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommand
 		execs[i] = (struct pp_vk_sim_exec){ 0 };
 		if (!c)
 			continue;
-		if (pp_vk_sim_execution(dev, c, &execs[i])) {
-			maps[i] = execs[i].map;
-			extra += (execs[i].before != VK_NULL_HANDLE) + (execs[i].after != VK_NULL_HANDLE);
-			c->submissions++;
-			continue;
-		}
-		if (c->submissions++ > 0 && c->rec->nchunks && !c->simultaneous_use) {
+		if (c->submissions > 0 && c->rec->nchunks && !c->simultaneous_use) {
+			/* Without host query reset this only clears the host copy; the queries are
+			 * reset on the GPU in front of the execution (below). */
 			pp_vk_diag_recording_forget(dev, c);
 			pp_attr_recording_release(dev->attr, c->rec);
 			for (uint32_t k = 0; k < c->rec->nchunks; k++)
 				pp_gpu_timer_chunk_reset(dev->timer, c->rec->chunks[k]);
+		}
+		c->submissions++;
+		if (pp_vk_sim_execution(dev, c, &execs[i])) {
+			maps[i] = execs[i].map;
+			extra += (execs[i].before != VK_NULL_HANDLE) + (execs[i].after != VK_NULL_HANDLE);
 		}
 	}
 	return extra;
@@ -102,10 +104,10 @@ static const VkBaseInStructure *chain_find(const void *chain, VkStructureType ty
 	return NULL;
 }
 
-/* The SIMULTANEOUS_USE executions of a batch that cannot get command buffers beside them (a
+/* The executions of a batch that cannot get command buffers beside them (a
  * VkDeviceGroupSubmitInfo not first in its pNext chain, whose per-command-buffer masks cannot
- * be extended): their queries are reset by a submission of passprobe's own just before, and
- * they are not timed. */
+ * be extended): their queries are reset by a submission of passprobe's own just before;
+ * SIMULTANEOUS_USE ones, which would need their copy after them, are not timed. */
 static const char *const reason_device_group =
 	"SIMULTANEOUS_USE command buffer in a device-group submit passprobe cannot extend: not timed";
 static const struct pp_attr_slot_map map_device_group = { .reason = reason_device_group };
@@ -120,9 +122,12 @@ static void resets_submit_apart(struct pp_device *dev, VkQueue queue, struct pp_
 				    .pCommandBuffers = &x[i].before };
 		if (dev->vk.QueueSubmit(queue, 1, &si, VK_NULL_HANDLE) != VK_SUCCESS)
 			pp_log_once(PP_LOG_WARN, "could not submit the query reset of a SIMULTANEOUS_USE command buffer");
+		/* Not SIMULTANEOUS_USE (a device without host query reset): the recording copies its
+		 * own results, so the reset alone, earlier on the queue, keeps it timed. */
+		const struct pp_attr_slot_map *map = x[i].simultaneous_use ? &map_device_group : x[i].map;
 		pp_vk_sim_execution_done(dev, &x[i]);
 		x[i] = (struct pp_vk_sim_exec){ 0 };
-		maps[i] = &map_device_group;
+		maps[i] = map;
 	}
 }
 

@@ -18,6 +18,14 @@
  * application resets, re-records or frees it, which it may do only once no batch holding it
  * is pending, so neither is pending then.
  *
+ * Devices without host query reset (a Vulkan 1.0/1.1 driver without VK_EXT_host_query_reset,
+ * or without the feature) use the same mechanism for every primary recording: each execution
+ * is preceded by [reset]. An ordinary recording cannot be pending twice, so it needs no ring:
+ * it copies its own results at its end (copy_results is on for such devices, vk_cmd.c), and
+ * the host copy is cleared before each execution (pp_gpu_timer_chunk_reset), so neither the
+ * previous execution's values nor a previous owner's of a reused chunk, which the queries
+ * keep until [reset] runs on the GPU, can be read as this execution's.
+ *
  * Not timed (the passes say why): recordings with dynamic rendering suspended or resumed across
  * command buffers (nothing may be recorded between a suspended pass and its resumption, and
  * with its queries reset but never copied the recording stays valid); recordings on queue
@@ -36,6 +44,14 @@ static const char *const reason_setup = "could not set up per-execution result c
 					"query budget): this SIMULTANEOUS_USE execution is not timed";
 static const char *const reason_suspended =
 	"SIMULTANEOUS_USE command buffer with dynamic rendering suspended or resumed across command buffers: not timed";
+static const char *const reason_gpu_reset_suspended =
+	"no host query reset, and dynamic rendering suspended or resumed across command buffers: passprobe cannot "
+	"reset this command buffer's queries before each execution; not timed";
+static const char *const reason_reset_failed =
+	"no host query reset, and passprobe could not record this command buffer's query reset (out of memory): not timed";
+static const char *const reason_gpu_reset_uncopied =
+	"no host query reset, and this command buffer's results could not be copied on the GPU (no host-visible "
+	"memory for them, or it ends inside a suspended render pass): not timed";
 
 struct sim_entry {
 	struct pp_recording *owner; /* stands for this entry's copy in attribution */
@@ -50,6 +66,7 @@ struct pp_sim_ring {
 	uint32_t nentries;          /* 0: executions are reset, not timed */
 	uint32_t next;              /* where the search for a free entry starts */
 	uint32_t claimed;           /* entries chosen by a submit call still in progress (sim_lock) */
+	bool own_results;           /* not SIMULTANEOUS_USE: executions read the recording's own copies */
 	struct sim_entry entries[PP_SIM_RING];
 	struct pp_attr_slot_map untimed;
 };
@@ -118,9 +135,9 @@ bool pp_vk_sim_possible(const struct pp_command_buffer *c)
 	       !c->pool->protected_pool;
 }
 
-const char *pp_vk_sim_suspended_reason(void)
+const char *pp_vk_sim_suspended_reason(bool simultaneous_use)
 {
-	return reason_suspended;
+	return simultaneous_use ? reason_suspended : reason_gpu_reset_suspended;
 }
 
 /* Slots of chunk k the recording used (the rest were never written). */
@@ -196,6 +213,16 @@ void pp_vk_sim_build(struct pp_device *dev, struct pp_command_buffer *c)
 			pp_gpu_timer_reset_cmd(dev->timer, ring->reset_cb, r->chunks[i]);
 		ring->reset_cb = cb_end(dev, ring->pool, ring->reset_cb);
 	}
+	if (!ring->reset_cb && !c->simultaneous_use) {
+		/* Without host query reset, under memory exhaustion: its queries are never reset, so
+		 * what they hold (an earlier execution's, an earlier owner's) must not be read. */
+		pthread_mutex_unlock(&dev->sim_lock);
+		pp_log_once(PP_LOG_ERROR, "could not record a query reset (out of memory): command buffers recorded "
+					  "then are not timed");
+		ring->untimed = (struct pp_attr_slot_map){ .reason = reason_reset_failed };
+		c->sim_ring = ring;
+		return;
+	}
 	if (!ring->reset_cb) {
 		pthread_mutex_unlock(&dev->sim_lock);
 		free(ring);
@@ -204,8 +231,17 @@ void pp_vk_sim_build(struct pp_device *dev, struct pp_command_buffer *c)
 					  "(out of memory): its executions after the first are not measured");
 		return;
 	}
-	const char *why = c->sim_suspended ? reason_suspended : NULL;
-	for (uint32_t j = 0; !why && j < PP_SIM_RING; j++) {
+	const char *why = c->sim_suspended ? pp_vk_sim_suspended_reason(c->simultaneous_use) : NULL;
+	if (!c->simultaneous_use && !why) {
+		/* Every result must come from the host copy the recording made at its end. */
+		bool copied = !c->suspended;
+		for (uint32_t i = 0; i < r->nchunks && copied; i++)
+			copied = pp_gpu_timer_chunk_has_host_copy(dev->timer, r->chunks[i]);
+		if (!copied)
+			why = reason_gpu_reset_uncopied;
+		ring->own_results = copied;
+	}
+	for (uint32_t j = 0; !why && c->simultaneous_use && j < PP_SIM_RING; j++) {
 		if (!entry_build(dev, c, ring, &ring->entries[j])) {
 			entry_free(dev, ring, &ring->entries[j], r->nchunks);
 			if (!j)
@@ -252,8 +288,11 @@ bool pp_vk_sim_execution(struct pp_device *dev, struct pp_command_buffer *c, str
 	if (!ring)
 		return false;
 	out->ring = ring;
+	out->simultaneous_use = c->simultaneous_use;
 	out->before = ring->reset_cb;
-	out->map = &ring->untimed;
+	out->map = ring->own_results ? NULL : &ring->untimed;
+	if (ring->own_results)
+		return true;
 	pthread_mutex_lock(&dev->sim_lock);
 	for (uint32_t k = 0; k < ring->nentries; k++) {
 		uint32_t j = (ring->next + k) % ring->nentries;

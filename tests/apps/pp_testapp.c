@@ -56,6 +56,9 @@ struct app_options {
 			  * executions in one batch */
 	bool use_submit2; /* simultaneous: vkQueueSubmit2 */
 	bool span_label; /* multi-submit: a label open from the first submit to the third */
+	/* --vulkan: the instance's apiVersion; below 1.3 the device enables no feature or
+	 * extension (what a Vulkan 1.0 program such as vkcube does). */
+	uint32_t vulkan;
 };
 
 struct app_buffer {
@@ -158,6 +161,8 @@ static const char usage_text[] =
 	"         --loads 1,4,16 --base-iterations N --times N --d1 N --d2 N --size PIXELS\n"
 	"         --one-call --span-label (multi-submit)\n"
 	"         --one-call --submit2 (simultaneous)\n"
+	"         --vulkan 1.0|1.1|1.3 (instance apiVersion; below 1.3 no device features or\n"
+	"           extensions: --api renderpass, no vkQueueSubmit2)\n"
 	"         --provoke-validation-error --provoke-sync-hazard (compute-transfer)\n";
 
 static void options_parse(struct app_options *o, int argc, char **argv)
@@ -166,6 +171,7 @@ static void options_parse(struct app_options *o, int argc, char **argv)
 		.passes = 3, .draws = 5, .frames = 4, .vertices = 3, .instances = 1,
 		.loads = { 1, 4, 16 }, .nloads = 3, .base_iterations = 64, .times = 4,
 		.d1 = 3, .d2 = 4, .size = 0, .api = API_RENDER_PASS, .naming = NAMING_LABEL,
+		.vulkan = VK_API_VERSION_1_3,
 	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -220,7 +226,16 @@ static void options_parse(struct app_options *o, int argc, char **argv)
 			o->d2 = parse_uint(a, v, 0, 100000);
 		else if (!strcmp(a, "--size"))
 			o->size = parse_uint(a, v, 1, 4096);
-		else if (!strcmp(a, "--api")) {
+		else if (!strcmp(a, "--vulkan")) {
+			if (!strcmp(v, "1.0"))
+				o->vulkan = VK_API_VERSION_1_0;
+			else if (!strcmp(v, "1.1"))
+				o->vulkan = VK_API_VERSION_1_1;
+			else if (!strcmp(v, "1.3"))
+				o->vulkan = VK_API_VERSION_1_3;
+			else
+				die("--vulkan %s: expected 1.0, 1.1 or 1.3", v);
+		} else if (!strcmp(a, "--api")) {
 			if (!strcmp(v, "renderpass"))
 				o->api = API_RENDER_PASS;
 			else if (!strcmp(v, "renderpass2"))
@@ -251,6 +266,10 @@ static void options_parse(struct app_options *o, int argc, char **argv)
 		o->scenario = "counts";
 		o->naming = NAMING_NONE;
 	}
+	if (o->vulkan < VK_API_VERSION_1_3 &&
+	    (o->api != API_RENDER_PASS || o->use_submit2 || !strcmp(o->scenario, "submit2") ||
+	     !strcmp(o->scenario, "suspend-resume")))
+		die("--vulkan below 1.3 needs --api renderpass and no vkQueueSubmit2 or dynamic rendering");
 	if (o->naming == NAMING_OBJECT && o->api == API_DYNAMIC)
 		die("--naming object needs --api renderpass or renderpass2");
 	if (!o->size)
@@ -270,7 +289,7 @@ static void instance_create(struct app *a)
 	const VkApplicationInfo app = {
 		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
 		.pApplicationName = APP_NAME,
-		.apiVersion = VK_API_VERSION_1_3,
+		.apiVersion = a->opt.vulkan,
 	};
 	const VkInstanceCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
@@ -335,7 +354,7 @@ static void device_create(struct app *a)
 	};
 	const VkDeviceCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-		.pNext = &f13,
+		.pNext = a->opt.vulkan >= VK_API_VERSION_1_3 ? &f13 : NULL,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &queue,
 	};
@@ -593,8 +612,10 @@ static void graphics_create(struct app *a)
 	graphics_layout_create(a);
 	a->tri_pipeline = graphics_pipeline_create(a, tri_vert, sizeof(tri_vert), solid_frag, sizeof(solid_frag),
 						   a->render_pass);
-	a->tri_dynamic_pipeline = graphics_pipeline_create(a, tri_vert, sizeof(tri_vert), solid_frag,
-							   sizeof(solid_frag), VK_NULL_HANDLE);
+	/* Dynamic rendering needs the 1.3 device (--vulkan below 1.3 has --api renderpass). */
+	if (a->opt.vulkan >= VK_API_VERSION_1_3)
+		a->tri_dynamic_pipeline = graphics_pipeline_create(a, tri_vert, sizeof(tri_vert), solid_frag,
+								   sizeof(solid_frag), VK_NULL_HANDLE);
 }
 
 static void compute_create(struct app *a)

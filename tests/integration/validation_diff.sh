@@ -32,6 +32,15 @@ run() { # run LOG LAYERS ARGS...
 			export VK_DRIVER_FILES="$PP_DRIVER_FILES" VK_ICD_FILENAMES="$PP_DRIVER_FILES"
 		fi
 		export VK_ADD_LAYER_PATH="$PP_LAYER_DIR" VK_INSTANCE_LAYERS="$layers"
+		# PP_VALIDATE_SPY_BELOW=1: the test spy layer between passprobe and validation (to
+		# hide a device extension from passprobe: PASSPROBE_SPY_BELOW_HIDE_EXTENSIONS in
+		# PP_VALIDATE_SETTINGS). The loader orders explicit layers by directory order.
+		if [ "${PP_VALIDATE_SPY_BELOW:-0}" = 1 ] && [ "${layers#VK_LAYER_PASSPROBE_profiler:}" != "$layers" ]; then
+			: "${PP_SPY_DIR:?PP_SPY_DIR must name the directory of the spy layer manifests}"
+			export VK_ADD_LAYER_PATH="$PP_LAYER_DIR:$PP_SPY_DIR/below"
+			export VK_INSTANCE_LAYERS="VK_LAYER_PASSPROBE_profiler:VK_LAYER_PASSPROBE_test_spy_below:${layers#VK_LAYER_PASSPROBE_profiler:}"
+			export PASSPROBE_SPY_BELOW_OUTPUT="$work/spy-below.jsonl"
+		fi
 		export VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
 		cd "$work" && exec "$@"
 	) >"$log" 2>&1

@@ -183,6 +183,16 @@ int main(int argc, char **argv)
 		lt_instance_destroy(instance);
 	}
 
+	/* 7. A Vulkan 1.0 instance without VK_KHR_get_physical_device_properties2 (vkcube, vkd3d):
+	 *    passprobe enables that extension on its copy of the instance create-info, so host
+	 *    query reset is found and is the device extension's too (issue 10). */
+	if (CHECK_VK(lt_instance_create(VK_API_VERSION_1_0, &instance)) == VK_SUCCESS) {
+		VkPhysicalDeviceFeatures f10 = { 0 };
+		run_case("Vulkan 1.0 + pEnabledFeatures", instance, NULL, 0, &f10, true);
+		run_case("Vulkan 1.0, nothing", instance, NULL, 0, NULL, true);
+		lt_instance_destroy(instance);
+	}
+
 	CHECKF(lt_debug_errors() == 0, "%u error messages", lt_debug_errors());
 	return lt_finish();
 }

@@ -61,10 +61,10 @@ struct bench {
 	PFN_vkCmdEndDebugUtilsLabelEXT end_label;
 };
 
-static void bench_init(struct bench *b)
+static void bench_init(struct bench *b, uint32_t api_version)
 {
 	const char *exts[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
-	VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3 };
+	VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = api_version };
 	VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app,
 				     .enabledExtensionCount = 1, .ppEnabledExtensionNames = exts };
 	CHECK(vkCreateInstance(&ici, NULL, &b->instance));
@@ -234,6 +234,9 @@ static void record_frame(struct bench *b, uint32_t passes, uint32_t draws)
 int main(int argc, char **argv)
 {
 	uint32_t frames = 200, passes = 20, draws = 50, record_only = 0, in_flight = 1;
+	/* --vulkan 1.0|1.1: the instance's apiVersion (the device enables nothing either way), to
+	 * compare passprobe's query reset paths (docs/timing.md, "Resetting queries"). */
+	uint32_t api_version = VK_API_VERSION_1_3;
 	for (int i = 1; i < argc; i++) {
 		if (i + 1 < argc && !strcmp(argv[i], "--frames"))
 			frames = (uint32_t)atoi(argv[++i]);
@@ -245,9 +248,13 @@ int main(int argc, char **argv)
 			record_only = (uint32_t)atoi(argv[++i]);
 		else if (i + 1 < argc && !strcmp(argv[i], "--in-flight"))
 			in_flight = (uint32_t)atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--vulkan") && !strcmp(argv[i + 1], "1.0") && ++i)
+			api_version = VK_API_VERSION_1_0;
+		else if (i + 1 < argc && !strcmp(argv[i], "--vulkan") && !strcmp(argv[i + 1], "1.1") && ++i)
+			api_version = VK_API_VERSION_1_1;
 		else {
 			fprintf(stderr, "usage: bench_api [--frames N] [--passes P] [--draws D] [--in-flight 1..%d] "
-					"[--record-only K]\n", BENCH_MAX_IN_FLIGHT);
+					"[--record-only K] [--vulkan 1.0|1.1]\n", BENCH_MAX_IN_FLIGHT);
 			return 2;
 		}
 	}
@@ -256,7 +263,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct bench b = { .in_flight = in_flight };
-	bench_init(&b);
+	bench_init(&b, api_version);
 	if (record_only) {
 		/* One pass, K draws, recorded once and never submitted: pure recording cost. */
 		record_frame(&b, 1, record_only);

@@ -20,7 +20,10 @@
  * $SPY_HIDE_ENV is a comma-separated list of device extension names. The spy leaves them out
  * of vkEnumerateDeviceExtensionProperties for the layers and the application above it, and,
  * as a driver without them would, fails a vkCreateDevice that enables one with
- * VK_ERROR_EXTENSION_NOT_PRESENT (said on stderr).
+ * VK_ERROR_EXTENSION_NOT_PRESENT (said on stderr). Hiding VK_EXT_host_query_reset hides host
+ * query reset altogether, the Vulkan 1.2 feature too: vkGetPhysicalDeviceFeatures2[KHR]
+ * report hostQueryReset = VK_FALSE, and a vkCreateDevice that enables it fails with
+ * VK_ERROR_FEATURE_NOT_PRESENT (passprobe's GPU-side query reset, docs/timing.md).
  *
  * Hidden functions (tests of a layer above whose chain lacks a command): $SPY_HIDE_FUNCS_ENV
  * is a comma-separated list of vkFunction names. The spy's vkGetDeviceProcAddr answers NULL
@@ -104,6 +107,7 @@ struct spy_instance {
 	PFN_vkGetInstanceProcAddr gipa;
 	PFN_vkDestroyInstance DestroyInstance;
 	PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties;
+	PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2, GetPhysicalDeviceFeatures2KHR;
 	struct spy_instance *next;
 };
 
@@ -863,6 +867,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateInstance(const VkInstanceCreateI
 	i->DestroyInstance = (PFN_vkDestroyInstance)gipa(*out, "vkDestroyInstance");
 	i->EnumerateDeviceExtensionProperties =
 		(PFN_vkEnumerateDeviceExtensionProperties)gipa(*out, "vkEnumerateDeviceExtensionProperties");
+	i->GetPhysicalDeviceFeatures2 = (PFN_vkGetPhysicalDeviceFeatures2)gipa(*out, "vkGetPhysicalDeviceFeatures2");
+	i->GetPhysicalDeviceFeatures2KHR = (PFN_vkGetPhysicalDeviceFeatures2)gipa(*out, "vkGetPhysicalDeviceFeatures2KHR");
 	pthread_mutex_lock(&g_lock);
 	i->next = g_instances;
 	g_instances = i;
@@ -925,6 +931,51 @@ static void record_create_info(struct spy_create_record *cr, const VkDeviceCreat
 			 info->ppEnabledExtensionNames[i]);
 }
 
+/* ---- hidden host query reset (the feature, with VK_EXT_host_query_reset) ------------------- */
+
+static bool host_query_reset_enabled(const VkDeviceCreateInfo *info)
+{
+	for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext)
+		if ((s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES &&
+		     ((const VkPhysicalDeviceVulkan12Features *)s)->hostQueryReset) ||
+		    (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES &&
+		     ((const VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset))
+			return true;
+	return false;
+}
+
+static void features2_filter(VkPhysicalDeviceFeatures2 *f)
+{
+	if (!hidden(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME))
+		return;
+	for (VkBaseOutStructure *s = (VkBaseOutStructure *)f; s; s = s->pNext) {
+		if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)
+			((VkPhysicalDeviceVulkan12Features *)s)->hostQueryReset = VK_FALSE;
+		if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES)
+			((VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset = VK_FALSE;
+	}
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_GetPhysicalDeviceFeatures2(VkPhysicalDevice pd, VkPhysicalDeviceFeatures2 *f)
+{
+	struct spy_instance *inst = instance_find(pd);
+	PFN_vkGetPhysicalDeviceFeatures2 down = inst ? inst->GetPhysicalDeviceFeatures2 : NULL;
+	if (down) {
+		down(pd, f);
+		features2_filter(f);
+	}
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_GetPhysicalDeviceFeatures2KHR(VkPhysicalDevice pd, VkPhysicalDeviceFeatures2 *f)
+{
+	struct spy_instance *inst = instance_find(pd);
+	PFN_vkGetPhysicalDeviceFeatures2KHR down = inst ? inst->GetPhysicalDeviceFeatures2KHR : NULL;
+	if (down) {
+		down(pd, f);
+		features2_filter(f);
+	}
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *info,
 							const VkAllocationCallbacks *alloc, VkDevice *out)
 {
@@ -949,6 +1000,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateDevice(VkPhysicalDevice pd, cons
 	}
 	hidden_funcs_read();
 
+	if (hidden(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME) && host_query_reset_enabled(info)) {
+		fprintf(stderr, "%s: vkCreateDevice enables hostQueryReset, hidden by %s\n", SPY_LAYER_NAME,
+			SPY_HIDE_ENV);
+		return result_note(SPY_FN_CREATE_DEVICE, VK_ERROR_FEATURE_NOT_PRESENT);
+	}
 	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
 		if (hidden(info->ppEnabledExtensionNames[i])) {
 			fprintf(stderr, "%s: vkCreateDevice enables %s, hidden by %s\n", SPY_LAYER_NAME,
@@ -1166,6 +1222,11 @@ SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInst
 	if (hidden_func(name) && !loader_answers_at_instance_level(name))
 		return NULL;
 	PFN_vkVoidFunction next = inst->gipa(instance, name);
+	/* Only while host query reset is hidden, and where the chain below has the function. */
+	if (next && hidden(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME) && !strcmp(name, "vkGetPhysicalDeviceFeatures2"))
+		return (PFN_vkVoidFunction)spy_GetPhysicalDeviceFeatures2;
+	if (next && hidden(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME) && !strcmp(name, "vkGetPhysicalDeviceFeatures2KHR"))
+		return (PFN_vkVoidFunction)spy_GetPhysicalDeviceFeatures2KHR;
 	hook = next ? hook_find(g_device_hooks, COUNT_OF(g_device_hooks), name) : NULL;
 	return hook ? hook : next;
 }
