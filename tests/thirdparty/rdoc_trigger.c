@@ -2,17 +2,21 @@
  * knows nothing of RenderDoc (vkcube), through RenderDoc's in-application API: at the
  * program's PP_RDOC_TRIGGER_AT-th vkQueuePresentKHR (default 3) it sets the capture path
  * template to PP_RDOC_CAPTURE (when given) and calls TriggerCapture, so RenderDoc captures the
- * next frame. The program reaches vkQueuePresentKHR through vkGetDeviceProcAddr, which it
+ * next frame. At the first present it turns RenderDoc's in-application overlay off: drawn
+ * with a render pass and a submit of its own into every presented image, with a text (and a
+ * draw count) that changes once a capture is taken, it would be work of varying shape in
+ * every frame to the layers below RenderDoc. The program reaches vkQueuePresentKHR through vkGetDeviceProcAddr, which it
  * gets from vkGetInstanceProcAddr, so both are interposed here. One line on stderr says what
  * happened (docs/testing-integration.md, *Real programs*). */
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <vulkan/vulkan.h>
 
 /* RENDERDOC_API_1_0_0 (renderdoc_app.h): a table of function pointers; the indices used. */
-enum { RDOC_API_1_0_0 = 10000, RDOC_SET_CAPTURE_PATH = 11, RDOC_TRIGGER_CAPTURE = 15 };
+enum { RDOC_API_1_0_0 = 10000, RDOC_MASK_OVERLAY_BITS = 8, RDOC_SET_CAPTURE_PATH = 11, RDOC_TRIGGER_CAPTURE = 15 };
 typedef int (*rdoc_get_api_fn)(int version, void **out);
 
 __attribute__((visibility("default"))) PFN_vkVoidFunction vkGetInstanceProcAddr(VkInstance instance, const char *name);
@@ -21,7 +25,7 @@ __attribute__((visibility("default"))) PFN_vkVoidFunction vkGetDeviceProcAddr(Vk
 static PFN_vkQueuePresentKHR real_present;
 static int presents;
 
-static void rdoc_trigger(void)
+static void **rdoc_api(void)
 {
 	void *lib = dlopen("librenderdoc.so", RTLD_NOW | RTLD_NOLOAD);
 	if (!lib)
@@ -30,8 +34,23 @@ static void rdoc_trigger(void)
 	void **api = NULL;
 	if (!get || !get(RDOC_API_1_0_0, (void **)&api) || !api) {
 		fprintf(stderr, "rdoc_trigger: RenderDoc is not loaded in this process; no capture\n");
-		return;
+		return NULL;
 	}
+	return api;
+}
+
+static void rdoc_overlay_off(void)
+{
+	void **api = rdoc_api();
+	if (api)
+		((void (*)(uint32_t, uint32_t))api[RDOC_MASK_OVERLAY_BITS])(0, 0);
+}
+
+static void rdoc_trigger(void)
+{
+	void **api = rdoc_api();
+	if (!api)
+		return;
 	const char *path = getenv("PP_RDOC_CAPTURE");
 	if (path && *path)
 		((void (*)(const char *))api[RDOC_SET_CAPTURE_PATH])(path);
@@ -42,7 +61,9 @@ static void rdoc_trigger(void)
 static VKAPI_ATTR VkResult VKAPI_CALL rdoc_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info)
 {
 	const char *at = getenv("PP_RDOC_TRIGGER_AT");
-	if (++presents == (at ? atoi(at) : 3))
+	if (++presents == 1)
+		rdoc_overlay_off();
+	if (presents == (at ? atoi(at) : 3))
 		rdoc_trigger();
 	return real_present(queue, info);
 }
