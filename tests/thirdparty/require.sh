@@ -21,7 +21,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 done
 shift
 if [ ${#missing[@]} -gt 0 ]; then
-	echo "SKIP: not installed: ${missing[*]}"
+	echo "SKIP: not installed: $(IFS=';'; echo "${missing[*]}" | sed 's/;/; /g')"
 	exit 77
 fi
 exec "$@"
