@@ -4,7 +4,8 @@
  *   integ_check CHECK DIR [--key value ...]
  *
  * CHECK is a scenario (counts, load, resubmit, secondary, suspend-resume, free-pending,
- * compute-transfer, multi-submit), or trace, csv; spy checks the spy layers' JSON lines.
+ * compute-transfer, multi-submit), or trace, csv; spy checks the spy layers' JSON lines;
+ * shape checks the per-frame passes of a real program (tests/thirdparty).
  * Every report check also runs the structural checks that hold for any report (frames,
  * submissions, pass intervals inside submission intervals, exclusive times).
  * Prints one line per failed assertion; exit 0 when all hold, 1 otherwise, 2 on usage. */
@@ -58,7 +59,17 @@ struct options {
 	const char *above, *below; /* spy outputs */
 	bool span_label;           /* multi-submit --span-label: the middle pass is "outer" */
 	uint64_t submissions;      /* frames: submissions per frame */
+	/* shape (real programs): the passes every checked frame holds, in order, each a
+	 * comma-separated list of field=value; frames from skip_frames to nframes - skip_last. */
+	const char *pass_specs[16];
+	uint32_t npass_specs;
+	uint64_t min_frames, skip_last;
+	double measured_percent; /* share of checked passes that must have a GPU time */
 };
+
+/* Real programs submit work without command buffers (a semaphore or fence signal alone, as
+ * vkd3d does every frame); pp_testapp never does, so only the shape check allows it. */
+static bool allow_empty_submissions;
 
 /* What closes every frame (--delimiter; report_load checks it; the trace and csv checks,
  * which are about their files, check it only when given). */
@@ -154,7 +165,19 @@ static void options_parse(struct options *o, int argc, char **argv)
 			expected_time_domain = v;
 		else if (!strcmp(k, "--submissions"))
 			o->submissions = opt_uint(k, v);
-		else if (!strcmp(k, "--above"))
+		else if (!strcmp(k, "--min-frames"))
+			o->min_frames = opt_uint(k, v);
+		else if (!strcmp(k, "--skip-last"))
+			o->skip_last = opt_uint(k, v);
+		else if (!strcmp(k, "--measured-percent"))
+			o->measured_percent = opt_double(k, v);
+		else if (!strcmp(k, "--pass")) {
+			if (o->npass_specs == sizeof(o->pass_specs) / sizeof(o->pass_specs[0])) {
+				fprintf(stderr, "integ_check: too many --pass\n");
+				exit(2);
+			}
+			o->pass_specs[o->npass_specs++] = v;
+		} else if (!strcmp(k, "--above"))
 			o->above = v;
 		else if (!strcmp(k, "--below"))
 			o->below = v;
@@ -337,7 +360,7 @@ static void check_submission(const jv *frame, const jv *s, size_t si, size_t *ne
 	if (first + n > frame_passes(frame))
 		fail("%s: passes [%" PRIu64 ", %" PRIu64 ") beyond the frame's %zu", what, first, first + n,
 		     frame_passes(frame));
-	if (u64(s, "command_buffers", what) == 0)
+	if (u64(s, "command_buffers", what) == 0 && !allow_empty_submissions)
 		fail("%s: command_buffers is 0", what);
 	uint64_t cb = u64(s, "cpu_begin_ns", what), ce = u64(s, "cpu_end_ns", what);
 	if (ce < cb)
@@ -1375,6 +1398,96 @@ static void check_frames(const struct options *o)
 	pp_json_free(r.root);
 }
 
+/* One field=value of a --pass spec against a pass: the field is looked up in the pass, then
+ * in its workload; a string compares as a string, a number as an integer, an array by its
+ * length (attachments=2). */
+static void expect_field(const jv *pass, const char *field, const char *want, const char *what)
+{
+	const jv *v = get(pass, field);
+	if (!v)
+		v = get(get(pass, "workload"), field);
+	if (!v) {
+		fail("%s: no field %s", what, field);
+		return;
+	}
+	if (pp_json_is_string(v)) {
+		if (strcmp(pp_json_get_string(v, NULL), want))
+			fail("%s: %s is \"%s\", expected \"%s\"", what, field, pp_json_get_string(v, NULL), want);
+		return;
+	}
+	uint64_t got = 0;
+	if (pp_json_is_array(v))
+		got = pp_json_array_size(v);
+	else if (!pp_json_get_uint64(v, &got)) {
+		fail("%s: %s is neither a string, an unsigned integer nor an array", what, field);
+		return;
+	}
+	expect_u64(got, opt_uint(field, want), what, field);
+}
+
+/* Real programs (tests/thirdparty): the pass/draw shape of every frame from --skip-frames to
+ * the last but --skip-last, each holding exactly the --pass specs in order (and --submissions
+ * submissions when given) and closed by --delimiter; --frames exact or at least --min-frames
+ * frames; at least --measured-percent of those frames' passes with a GPU time. The first
+ * frames (uploads, pipeline creation) and a last one closed at shutdown differ from a steady
+ * frame, so they are left to the structural checks only. */
+static void check_shape(const struct options *o)
+{
+	const char *delimiter = expected_delimiter;
+	expected_delimiter = NULL;
+	allow_empty_submissions = true;
+	struct report r;
+	if (!report_load(&r, o->dir, o->frames))
+		return;
+	if (r.nframes < o->min_frames)
+		fail("report: %zu frames, expected at least %" PRIu64, r.nframes, o->min_frames);
+	if (r.nframes <= o->skip_frames + o->skip_last) {
+		fail("report: %zu frames, none left to check after skipping %" PRIu64 " + %" PRIu64, r.nframes,
+		     o->skip_frames, o->skip_last);
+		pp_json_free(r.root);
+		return;
+	}
+	size_t checked = 0, measured = 0;
+	for (size_t i = o->skip_frames; i < r.nframes - o->skip_last; i++) {
+		const jv *f = frame_at(&r, i);
+		char fwhat[64];
+		snprintf(fwhat, sizeof(fwhat), "frame %zu", i);
+		if (delimiter)
+			expect_str(f, "delimiter", delimiter, fwhat);
+		if (o->submissions)
+			expect_u64(pp_json_array_size(get(f, "submissions")), o->submissions, fwhat, "submissions");
+		if (frame_passes(f) != o->npass_specs)
+			fail("%s: %zu passes, expected %u", fwhat, frame_passes(f), o->npass_specs);
+		for (size_t p = 0; p < frame_passes(f) && p < o->npass_specs; p++) {
+			const jv *pass = pass_at(f, p);
+			char what[160], spec[512];
+			snprintf(what, sizeof(what), "frame %zu pass %zu \"%s\"", i, p, str(pass, "name"));
+			snprintf(spec, sizeof(spec), "%s", o->pass_specs[p]);
+			for (char *save = NULL, *kv = strtok_r(spec, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+				char *eq = strchr(kv, '=');
+				if (!eq) {
+					fprintf(stderr, "integ_check: --pass %s: expected field=value\n", o->pass_specs[p]);
+					exit(2);
+				}
+				*eq = '\0';
+				expect_field(pass, kv, eq + 1, what);
+			}
+		}
+		for (size_t p = 0; p < frame_passes(f); p++) {
+			checked++;
+			measured += pass_gpu(pass_at(f, p), NULL, NULL);
+		}
+	}
+	printf("shape: %zu frames, %zu passes checked (frames %" PRIu64 "..%zu), %zu with a GPU time\n", r.nframes,
+	       checked, o->skip_frames, r.nframes - o->skip_last - 1, measured);
+	if (o->measured_percent > 0 && (double)measured < (double)checked * o->measured_percent / 100.0) {
+		const jv *first = pass_at(frame_at(&r, o->skip_frames), 0);
+		fail("%zu of %zu passes have a GPU time, below %.1f%% (frame %" PRIu64 " pass 0: gpu_unavailable \"%s\")",
+		     measured, checked, o->measured_percent, o->skip_frames, first ? str(first, "gpu_unavailable") : "");
+	}
+	pp_json_free(r.root);
+}
+
 /* pp_presentapp: --frames frames, each ended by its present (report_load checks the
  * delimiter), each one submission of --passes passes "pass<i>" of --draws draws into the
  * swapchain image (the first clears it, the others load it), every pass measured inside its
@@ -1567,6 +1680,7 @@ int main(int argc, char **argv)
 		{ "present", check_present },
 		{ "blocked", check_blocked },
 		{ "cpu-threads", check_cpu_threads },
+		{ "shape", check_shape },
 	};
 	struct options o;
 	if (!strcmp(argv[1], "trace") || !strcmp(argv[1], "csv"))
