@@ -390,11 +390,8 @@ static bool device_supports_extension(struct pp_instance *inst, VkPhysicalDevice
 	return found;
 }
 
-/* Whether the driver's vkGetQueryPoolResults waits for the device even without WAIT_BIT, so
- * that passprobe must not call it on the application's thread (copy_results=auto turns the
- * GPU-side copies on for these). Known: lavapipe (Mesa's lvp_GetQueryPoolResults begins with
- * a device idle wait). By driver ID where the device reports one, else by vendor and name. */
-static bool driver_result_reads_wait(struct pp_instance *inst, VkPhysicalDevice pd, const struct pp_device *dev)
+/* lavapipe: by driver ID where the device reports one, else by vendor and name. */
+static bool driver_is_lavapipe(struct pp_instance *inst, VkPhysicalDevice pd, const struct pp_device *dev)
 {
 	if (inst->vk.GetPhysicalDeviceProperties2 && inst->gpdp2 &&
 	    (dev->props.apiVersion >= VK_API_VERSION_1_2 ||
@@ -406,6 +403,15 @@ static bool driver_result_reads_wait(struct pp_instance *inst, VkPhysicalDevice 
 			return driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
 	}
 	return dev->props.vendorID == VK_VENDOR_ID_MESA && !strncmp(dev->props.deviceName, "llvmpipe", 8);
+}
+
+/* Whether the driver's vkGetQueryPoolResults waits for the device even without WAIT_BIT, so
+ * that passprobe must not call it on the application's thread (copy_results=auto turns the
+ * GPU-side copies on for these). Known: lavapipe (Mesa's lvp_GetQueryPoolResults begins with
+ * a device idle wait). */
+static bool driver_result_reads_wait(struct pp_instance *inst, VkPhysicalDevice pd, const struct pp_device *dev)
+{
+	return driver_is_lavapipe(inst, pd, dev);
 }
 
 /* Decides what the profiler can turn on for this device and patches the copy accordingly. */
@@ -479,6 +485,9 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 		inst->vk.GetPhysicalDeviceFeatures(pd, &f);
 		if (f.pipelineStatisticsQuery)
 			dev->pipeline_statistics = pp_device_create_info_enable_pipeline_statistics(patched);
+		/* Every lavapipe: the Mesa release that checks for the missing pipeline is not known
+		 * (docs/timing.md, "Driver quirks"). */
+		dev->quirk_uniforms_before_pipeline = dev->pipeline_statistics && driver_is_lavapipe(inst, pd, dev);
 		if (!dev->pipeline_statistics)
 			pp_log(PP_LOG_INFO, "%s: pipeline statistics queries unavailable (%s)", dev->props.deviceName,
 			       f.pipelineStatisticsQuery ? "the application's feature structs cannot be patched"

@@ -159,6 +159,7 @@ static inline void *pp_dispatch_key(const void *handle)
 	X(CmdBindDescriptorSets, "vkCmdBindDescriptorSets", NULL)                               \
 	X(CmdPushDescriptorSetKHR, "vkCmdPushDescriptorSetKHR", NULL)                           \
 	X(CmdPushDescriptorSetWithTemplateKHR, "vkCmdPushDescriptorSetWithTemplateKHR", NULL)   \
+	X(CmdPushConstants, "vkCmdPushConstants", NULL)                                         \
 	X(CmdBindVertexBuffers, "vkCmdBindVertexBuffers", NULL)                                 \
 	X(CmdBindVertexBuffers2, "vkCmdBindVertexBuffers2", "vkCmdBindVertexBuffers2EXT")       \
 	X(CmdBindIndexBuffer, "vkCmdBindIndexBuffer", NULL)                                     \
@@ -235,6 +236,10 @@ struct pp_command_buffer {
 	bool statistics;              /* this recording measures pipeline statistics */
 	bool per_draw;                /* per_draw_timing in the open pass */
 	bool app_stats_query_active;  /* the app's own pipeline statistics query is open */
+	/* quirk_uniforms_before_pipeline, per bind point (graphics, compute): a pipeline was
+	 * bound in this recording / uniforms were set while none was (vk_cmd.c). */
+	bool pipeline_bound[2];
+	bool uniforms_unbound[2];
 	VkRenderingFlags rendering_flags; /* of the open dynamic render pass */
 	bool suspended;               /* the last render pass was suspended: nothing may follow it */
 	const char *ts_reason;        /* why this recording has no timestamps */
@@ -318,9 +323,13 @@ struct pp_object {
 			uint32_t count;
 		} query_pool;
 		/* The next four only while the diagnostics are on (created once their device
-		 * state exists). Variable-size parts are owned: object_free frees them. */
+		 * state exists); set and pipeline layouts also under quirk_uniforms_before_pipeline.
+		 * Variable-size parts are owned: object_free frees them. */
 		struct {
 			uint32_t nbindings, total; /* total: descriptors followed */
+			/* stageFlags of its uniform buffer and inline uniform block bindings
+			 * (quirk_uniforms_before_pipeline) */
+			VkShaderStageFlags uniform_stages;
 			bool partial; /* descriptors not followed: beyond PP_DSL_MAX_DESCRIPTORS,
 				       * unfollowed types, update-after-bind */
 			struct pp_dsl_binding *bindings; /* nbindings; never NULL */
@@ -372,6 +381,11 @@ struct pp_device {
 	bool debug_utils;
 	/* The copy_results setting decided for this device (auto: docs/timing.md, "Never waiting"). */
 	bool copy_results;
+	/* lavapipe: beginning a query after uniform buffers or push constants were set for a bind
+	 * point with no pipeline bound there yet dereferences the missing pipeline (Mesa 22.3
+	 * lvp_execute.c, update_inline_shader_state): such passes go without statistics
+	 * (docs/timing.md, "Driver quirks"). */
+	bool quirk_uniforms_before_pipeline;
 
 	/* A device passprobe could not track (out of memory): a static record with only the
 	 * dispatch table, so every hook passes straight through; its tables stay empty. */

@@ -567,6 +567,13 @@ static bool diag_tracks(struct pp_device *dev)
 	return pp_vk_diag_device(dev) != NULL;
 }
 
+/* Set and pipeline layouts: also for quirk_uniforms_before_pipeline (vk_cmd.c). diag_tracks
+ * is asked first: it still sets the diagnostics state up at the first such object. */
+static bool layouts_tracked(struct pp_device *dev)
+{
+	return diag_tracks(dev) || dev->quirk_uniforms_before_pipeline;
+}
+
 static uint32_t shader_stages_of(VkShaderStageFlags f)
 {
 	uint32_t s = 0;
@@ -599,17 +606,22 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDescriptorSetLayout(VkDevice device, con
 {
 	struct pp_device *dev = device_of(device);
 	VkResult r = dev->vk.CreateDescriptorSetLayout(device, info, alloc, out);
-	if (r != VK_SUCCESS || !diag_tracks(dev))
+	if (r != VK_SUCCESS || !layouts_tracked(dev))
 		return r;
 	struct pp_dsl_binding *b = calloc(info->bindingCount ? info->bindingCount : 1, sizeof(*b));
 	if (!b)
 		return r;
 	uint32_t n = info->bindingCount, total = 0;
+	VkShaderStageFlags uniform_stages = 0;
 	/* Bindless: sets of such a layout may be written after they are bound, up to the submit,
 	 * so what they held at the draw says nothing. */
 	bool partial = info->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT;
 	for (uint32_t i = 0; i < n; i++) {
 		const VkDescriptorSetLayoutBinding *s = &info->pBindings[i];
+		if (s->descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+		    s->descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+		    s->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+			uniform_stages |= s->stageFlags;
 		b[i].binding = s->binding;
 		b[i].count = s->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? 0 : s->descriptorCount;
 		b[i].stages = shader_stages_of(s->stageFlags);
@@ -646,6 +658,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDescriptorSetLayout(VkDevice device, con
 		o->u.set_layout.nbindings = n;
 		o->u.set_layout.total = total;
 		o->u.set_layout.partial = partial;
+		o->u.set_layout.uniform_stages = uniform_stages;
 		b = NULL;
 	}
 	pthread_rwlock_unlock(&dev->lock);
@@ -660,7 +673,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreatePipelineLayout(VkDevice device, const Vk
 {
 	struct pp_device *dev = device_of(device);
 	VkResult r = dev->vk.CreatePipelineLayout(device, info, alloc, out);
-	if (r != VK_SUCCESS || !diag_tracks(dev))
+	if (r != VK_SUCCESS || !layouts_tracked(dev))
 		return r;
 	uint32_t n = info->setLayoutCount < PP_PIPELINE_LAYOUT_MAX_SETS ? info->setLayoutCount
 									  : PP_PIPELINE_LAYOUT_MAX_SETS;

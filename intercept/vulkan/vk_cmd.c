@@ -58,6 +58,45 @@ static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 		pp_gpu_timer_write(c->device->timer, c->vk_cb, p->ts_end, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 }
 
+/* ---- quirk_uniforms_before_pipeline --------------------------------------------------------- */
+
+/* lavapipe (Mesa 22.3) brings its gallium state up to date when a query begins, and for
+ * stages whose uniforms changed it reads the bound pipeline without checking there is one:
+ * uniforms set before the first pipeline of their bind point, then any vkCmdBeginQuery, is a
+ * NULL dereference in its queue thread. Statistics queries bring the compute state up to date
+ * as well (passprobe's count compute invocations), so either bind point matters. Only passprobe
+ * begins the query there; its passes go without statistics instead (docs/timing.md). */
+static const char *const reason_uniforms_before_pipeline =
+	"lavapipe crashes on a statistics query begun after uniforms were set and before a pipeline was bound";
+
+void pp_vk_quirk_pipeline_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp)
+{
+	if (c && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE))
+		c->pipeline_bound[bp] = true;
+}
+
+void pp_vk_quirk_uniforms_set(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkShaderStageFlags stages)
+{
+	if (!c || !c->device->quirk_uniforms_before_pipeline)
+		return;
+	if ((bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == PP_VK_ANY_BIND_POINT) &&
+	    (stages & VK_SHADER_STAGE_ALL_GRAPHICS) && !c->pipeline_bound[VK_PIPELINE_BIND_POINT_GRAPHICS])
+		c->uniforms_unbound[VK_PIPELINE_BIND_POINT_GRAPHICS] = true;
+	if ((bp == VK_PIPELINE_BIND_POINT_COMPUTE || bp == PP_VK_ANY_BIND_POINT) &&
+	    (stages & VK_SHADER_STAGE_COMPUTE_BIT) && !c->pipeline_bound[VK_PIPELINE_BIND_POINT_COMPUTE])
+		c->uniforms_unbound[VK_PIPELINE_BIND_POINT_COMPUTE] = true;
+}
+
+/* Whether beginning a statistics query now would hit the quirk. A pipeline bound since the
+ * uniforms were set makes it safe again: lavapipe then finds one. */
+static bool quirk_stats_unsafe(const struct pp_command_buffer *c)
+{
+	for (int bp = 0; bp < 2; bp++)
+		if (c->uniforms_unbound[bp] && !c->pipeline_bound[bp])
+			return true;
+	return false;
+}
+
 static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
 {
 	if (!p)
@@ -70,6 +109,10 @@ static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p,
 	if (!allowed || c->app_stats_query_active) {
 		p->stats_reason = c->app_stats_query_active ? "the application's own pipeline statistics query was active"
 							    : why_not;
+		return;
+	}
+	if (quirk_stats_unsafe(c)) {
+		p->stats_reason = reason_uniforms_before_pipeline;
 		return;
 	}
 	p->stats_slot = pp_vk_slot_take(c, PP_GPU_STATISTICS);
@@ -139,6 +182,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	c->in_render_pass = false;
 	c->suspended = false;
 	c->app_stats_query_active = false;
+	memset(c->pipeline_bound, 0, sizeof(c->pipeline_bound));
+	memset(c->uniforms_unbound, 0, sizeof(c->uniforms_unbound));
 	c->per_draw = false;
 	c->submissions = 0;
 	c->timestamps = false;

@@ -114,6 +114,7 @@
 	X(vkCmdBindDescriptorSets, pp_CmdBindDescriptorSets)                            \
 	X(vkCmdPushDescriptorSetKHR, pp_CmdPushDescriptorSetKHR)                        \
 	X(vkCmdPushDescriptorSetWithTemplateKHR, pp_CmdPushDescriptorSetWithTemplateKHR) \
+	X(vkCmdPushConstants, pp_CmdPushConstants)                                      \
 	X(vkCmdBindVertexBuffers, pp_CmdBindVertexBuffers)                              \
 	X(vkCmdBindVertexBuffers2, pp_CmdBindVertexBuffers2)                            \
 	X(vkCmdBindVertexBuffers2EXT, pp_CmdBindVertexBuffers2)                         \

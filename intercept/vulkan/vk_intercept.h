@@ -23,6 +23,14 @@ const char *pp_vk_store_op_name(VkAttachmentStoreOp op);
  * the budget is spent. */
 uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind);
 
+/* quirk_uniforms_before_pipeline (vk_cmd.c), from the bind hooks (vk_sync.c): a pipeline was
+ * bound; uniforms (stageFlags `stages`: uniform buffers, inline uniform blocks, push constants)
+ * were set. The bind point is the command's; push constants have none (PP_VK_ANY_BIND_POINT:
+ * the stages decide). */
+#define PP_VK_ANY_BIND_POINT ((VkPipelineBindPoint)0x7fffffff)
+void pp_vk_quirk_pipeline_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp);
+void pp_vk_quirk_uniforms_set(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkShaderStageFlags stages);
+
 /* SIMULTANEOUS_USE recordings (vk_simultaneous.c): each execution is reset on the GPU before
  * and copied into a ring entry after, by command buffers of passprobe's own. On a device
  * without host query reset every primary recording gets the reset before each execution (and

@@ -1117,9 +1117,43 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent2(VkCommandBuffer cb, VkEvent event, co
 
 /* ---- binds --------------------------------------------------------------------------------- */
 
+static bool descriptor_is_uniform(VkDescriptorType t)
+{
+	return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+	       t == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK;
+}
+
+/* quirk_uniforms_before_pipeline: the stages given uniforms by sets [first, first + n) of a
+ * pipeline layout; every stage where a layout is not known. */
+static VkShaderStageFlags layout_uniform_stages(struct pp_device *dev, VkPipelineLayout layout, uint32_t first,
+						uint32_t n)
+{
+	VkShaderStageFlags stages = 0;
+	pthread_rwlock_rdlock(&dev->lock);
+	struct pp_object *pl = pp_object_find_locked(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)layout);
+	for (uint32_t i = first; i < first + n && stages != VK_SHADER_STAGE_ALL; i++) {
+		struct pp_object *l = pl && i < pl->u.pipeline_layout.nsets
+					      ? pp_object_find_locked(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT,
+								      pl->u.pipeline_layout.set_layouts[i])
+					      : NULL;
+		stages |= l ? l->u.set_layout.uniform_stages : VK_SHADER_STAGE_ALL;
+	}
+	pthread_rwlock_unlock(&dev->lock);
+	return stages;
+}
+
+/* Whether the bind hooks must tell the quirk about uniforms set on this bind point now. */
+static inline bool quirk_watches(const struct pp_command_buffer *c, VkPipelineBindPoint bp)
+{
+	return c && c->device->quirk_uniforms_before_pipeline &&
+	       (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE) &&
+	       !c->pipeline_bound[bp];
+}
+
 VKAPI_ATTR void VKAPI_CALL pp_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	pp_vk_quirk_pipeline_bound(c, bp);
 	struct pp_vk_diag_cb *s = c ? diag_cb(c) : NULL;
 	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE)) {
 		observe(c, s);
@@ -1143,6 +1177,8 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipeli
 						    uint32_t ndyn, const uint32_t *dyn)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (quirk_watches(c, bp) && n)
+		pp_vk_quirk_uniforms_set(c, bp, layout_uniform_stages(c->device, layout, first, n));
 	struct pp_vk_diag_cb *s = c ? diag_cb(c) : NULL;
 	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE)) {
 		observe(c, s);
@@ -1428,6 +1464,12 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipe
 						      const VkWriteDescriptorSet *writes)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (quirk_watches(c, bp))
+		for (uint32_t i = 0; i < nw; i++)
+			if (descriptor_is_uniform(writes[i].descriptorType)) {
+				pp_vk_quirk_uniforms_set(c, bp, layout_uniform_stages(c->device, layout, set, 1));
+				break;
+			}
 	struct pp_vk_diag_cb *s = c ? diag_cb(c) : NULL;
 	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE)) {
 		observe(c, s);
@@ -1475,6 +1517,8 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffe
 								  VkPipelineLayout layout, uint32_t set, const void *data)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	/* The template's bind point and descriptor types are not followed: any, every stage. */
+	pp_vk_quirk_uniforms_set(c, PP_VK_ANY_BIND_POINT, VK_SHADER_STAGE_ALL);
 	struct pp_vk_diag_cb *s = c ? diag_cb(c) : NULL;
 	if (s) {
 		/* Not followed; the bind point is not known either: both become unknown. */
@@ -1486,6 +1530,15 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffe
 		}
 	}
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, set, data);
+}
+
+/* Hooked for quirk_uniforms_before_pipeline alone. */
+VKAPI_ATTR void VKAPI_CALL pp_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout, VkShaderStageFlags stages,
+					       uint32_t offset, uint32_t size, const void *values)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	pp_vk_quirk_uniforms_set(c, PP_VK_ANY_BIND_POINT, stages);
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdPushConstants(cb, layout, stages, offset, size, values);
 }
 
 /* ---- queries written by recordings ------------------------------------------------------------ */

@@ -39,6 +39,7 @@ static const uint32_t fill_comp[] =
 
 enum app_api { API_RENDER_PASS, API_RENDER_PASS2, API_DYNAMIC };
 enum app_naming { NAMING_LABEL, NAMING_OBJECT, NAMING_NONE };
+enum app_early { EARLY_PUSH_CONSTANTS, EARLY_UNIFORM, EARLY_STORAGE, EARLY_COMPUTE_UNIFORM };
 
 struct app_options {
 	const char *scenario;
@@ -59,6 +60,7 @@ struct app_options {
 	/* --vulkan: the instance's apiVersion; below 1.3 the device enables no feature or
 	 * extension (what a Vulkan 1.0 program such as vkcube does). */
 	uint32_t vulkan;
+	enum app_early early; /* state-before-pipeline */
 };
 
 struct app_buffer {
@@ -153,6 +155,7 @@ static void parse_loads(struct app_options *o, const char *s)
 static const char usage_text[] =
 	"usage: " APP_NAME " --scenario NAME [options]\n"
 	"scenarios: counts, counts-unlabeled, counts-anonymous, load, resubmit, secondary,\n"
+	"           state-before-pipeline,\n"
 	"           suspend-resume, free-pending,\n"
 	"           compute-transfer, waits, submit2, multi-submit, cpu-work, cpu-threads,\n"
 	"           simultaneous\n"
@@ -163,7 +166,8 @@ static const char usage_text[] =
 	"         --one-call --submit2 (simultaneous)\n"
 	"         --vulkan 1.0|1.1|1.3 (instance apiVersion; below 1.3 no device features or\n"
 	"           extensions: --api renderpass, no vkQueueSubmit2)\n"
-	"         --provoke-validation-error --provoke-sync-hazard (compute-transfer)\n";
+	"         --provoke-validation-error --provoke-sync-hazard (compute-transfer)\n"
+	"         --early push-constants|uniform|storage|compute-uniform (state-before-pipeline)\n";
 
 static void options_parse(struct app_options *o, int argc, char **argv)
 {
@@ -171,7 +175,7 @@ static void options_parse(struct app_options *o, int argc, char **argv)
 		.passes = 3, .draws = 5, .frames = 4, .vertices = 3, .instances = 1,
 		.loads = { 1, 4, 16 }, .nloads = 3, .base_iterations = 64, .times = 4,
 		.d1 = 3, .d2 = 4, .size = 0, .api = API_RENDER_PASS, .naming = NAMING_LABEL,
-		.vulkan = VK_API_VERSION_1_3,
+		.vulkan = VK_API_VERSION_1_3, .early = EARLY_UNIFORM,
 	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -244,6 +248,17 @@ static void options_parse(struct app_options *o, int argc, char **argv)
 				o->api = API_DYNAMIC;
 			else
 				die("--api %s: expected renderpass, renderpass2 or dynamic", v);
+		} else if (!strcmp(a, "--early")) {
+			if (!strcmp(v, "push-constants"))
+				o->early = EARLY_PUSH_CONSTANTS;
+			else if (!strcmp(v, "uniform"))
+				o->early = EARLY_UNIFORM;
+			else if (!strcmp(v, "storage"))
+				o->early = EARLY_STORAGE;
+			else if (!strcmp(v, "compute-uniform"))
+				o->early = EARLY_COMPUTE_UNIFORM;
+			else
+				die("--early %s: expected push-constants, uniform, storage or compute-uniform", v);
 		} else if (!strcmp(a, "--naming")) {
 			if (!strcmp(v, "label"))
 				o->naming = NAMING_LABEL;
@@ -1221,6 +1236,88 @@ static void scenario_compute_transfer(struct app *a)
 	}
 }
 
+/* counts-like frames ("pass0"...; the pipeline bound inside each pass), but each command buffer
+ * first sets shader state while no pipeline is bound yet (--early): push constants for the
+ * fragment stage, or a descriptor set with one uniform (or storage) buffer for the vertex and
+ * fragment stages, or a uniform buffer on the compute bind point. Valid Vulkan; vkd3d-gears does
+ * the uniform case with push descriptors. lavapipe 22.3 dereferences the pipeline it has not got
+ * when a query begins after such state (docs/timing.md, *Driver quirks*). */
+static void scenario_state_before_pipeline(struct app *a)
+{
+	graphics_create(a);
+	bool compute = a->opt.early == EARLY_COMPUTE_UNIFORM;
+	VkDescriptorType type = a->opt.early == EARLY_STORAGE ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+							      : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+	buffer_create(a, &a->storage, 4096, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+	const VkDescriptorSetLayoutBinding binding = {
+		.binding = 0,
+		.descriptorType = type,
+		.descriptorCount = 1,
+		.stageFlags = compute ? VK_SHADER_STAGE_COMPUTE_BIT
+				      : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+	};
+	const VkDescriptorSetLayoutCreateInfo sl = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.bindingCount = 1,
+		.pBindings = &binding,
+	};
+	VK_CHECK(vkCreateDescriptorSetLayout(a->device, &sl, NULL, &a->set_layout));
+	const VkDescriptorPoolSize size = { type, 1 };
+	const VkDescriptorPoolCreateInfo dp = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+		.maxSets = 1,
+		.poolSizeCount = 1,
+		.pPoolSizes = &size,
+	};
+	VK_CHECK(vkCreateDescriptorPool(a->device, &dp, NULL, &a->descriptor_pool));
+	const VkDescriptorSetAllocateInfo ds = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+		.descriptorPool = a->descriptor_pool,
+		.descriptorSetCount = 1,
+		.pSetLayouts = &a->set_layout,
+	};
+	VK_CHECK(vkAllocateDescriptorSets(a->device, &ds, &a->set));
+	const VkDescriptorBufferInfo bi = { a->storage.buffer, 0, VK_WHOLE_SIZE };
+	const VkWriteDescriptorSet w = {
+		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+		.dstSet = a->set,
+		.dstBinding = 0,
+		.descriptorCount = 1,
+		.descriptorType = type,
+		.pBufferInfo = &bi,
+	};
+	vkUpdateDescriptorSets(a->device, 1, &w, 0, NULL);
+	const VkPipelineLayoutCreateInfo pl = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+		.setLayoutCount = 1,
+		.pSetLayouts = &a->set_layout,
+	};
+	VK_CHECK(vkCreatePipelineLayout(a->device, &pl, NULL, &a->compute_layout));
+
+	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	const uint32_t value = 1;
+	for (uint32_t f = 0; f < a->opt.frames; f++) {
+		begin(cb);
+		if (a->opt.early == EARLY_PUSH_CONSTANTS)
+			vkCmdPushConstants(cb, a->graphics_layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(value), &value);
+		else
+			vkCmdBindDescriptorSets(cb, compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
+						a->compute_layout, 0, 1, &a->set, 0, NULL);
+		for (uint32_t p = 0; p < a->opt.passes; p++) {
+			char name[32];
+			snprintf(name, sizeof(name), "pass%u", p);
+			label_begin(a, cb, name);
+			render_pass_begin(a, cb, a->render_pass, a->framebuffer, VK_SUBPASS_CONTENTS_INLINE);
+			vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, a->tri_pipeline);
+			draws(a, cb, a->opt.draws);
+			render_pass_end(a, cb);
+			label_end(a, cb);
+		}
+		VK_CHECK(vkEndCommandBuffer(cb));
+		submit_wait(a, &cb, 1);
+	}
+}
+
 /* counts-like frames ("pass0"...), plus per frame exactly one vkWaitForFences, one
  * vkQueueWaitIdle and one vkGetQueryPoolResults with WAIT_BIT on the application's own
  * timestamp query; one vkDeviceWaitIdle at the end (app_destroy). */
@@ -1434,7 +1531,8 @@ int main(int argc, char **argv)
 	const char *s = a.opt.scenario;
 	static const char *const known[] = { "counts", "load", "resubmit", "secondary", "suspend-resume",
 					     "free-pending", "compute-transfer", "waits", "submit2",
-					     "multi-submit", "cpu-work", "cpu-threads", "simultaneous" };
+					     "multi-submit", "cpu-work", "cpu-threads", "simultaneous",
+					     "state-before-pipeline" };
 	bool ok = false;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		ok |= !strcmp(s, known[i]);
@@ -1471,6 +1569,8 @@ int main(int argc, char **argv)
 		scenario_cpu_work(&a);
 	else if (!strcmp(s, "cpu-threads"))
 		scenario_cpu_threads(&a);
+	else if (!strcmp(s, "state-before-pipeline"))
+		scenario_state_before_pipeline(&a);
 	app_destroy(&a);
 	return 0;
 }
