@@ -3,6 +3,7 @@
 # docs/testing-integration.md, *Real programs*.
 #
 #   run_program.sh [--plain] [--above LAYER]... [--below LAYER]... [--env NAME=VALUE]...
+#                  [--preload LIBRARY]...
 #                  WORKDIR -- PROGRAM [ARGS...]
 #
 # WORKDIR is emptied; passprobe writes to WORKDIR/out (every frame kept: report_frames
@@ -26,12 +27,14 @@ plain=0
 above=()
 below=()
 extra_env=()
+preload=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--plain) plain=1; shift ;;
 	--above) above+=("$2"); shift 2 ;;
 	--below) below+=("$2"); shift 2 ;;
 	--env) extra_env+=("$2"); shift 2 ;;
+	--preload) preload+=("$2"); shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -79,6 +82,8 @@ for l in ${below[@]+"${below[@]}"}; do manifest_copy "$l" "$work/layers/below"; 
 		export VK_INSTANCE_LAYERS="$(IFS=:; echo "${chain[*]}")"
 	fi
 	for e in ${extra_env[@]+"${extra_env[@]}"}; do export "$e"; done
+	# After what is preloaded already: under AddressSanitizer (.ci/run) its runtime must stay first.
+	for l in ${preload[@]+"${preload[@]}"}; do export LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$l"; done
 	cd "$work" || exit 1
 	[ $plain = 1 ] && exec "$@"
 	exec "$PP_PASSPROBE" run -o "$work/out" --set report_frames=100000 -- "$@"
