@@ -1,4 +1,4 @@
-/* Unit test for layer/layer_settings.c. No framework: CHECK counts, the last line says
+/* Unit test for layer/common/layer_settings.c. No framework: CHECK counts, the last line says
  * "N passed, N failed", and the exit status is nonzero on any failure.
  *
  * Every case runs with its own envp array (never the process environment), a fake HOME and a

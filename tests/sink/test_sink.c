@@ -1,4 +1,4 @@
-/* Tests for the sinks (attribution/attr_sink.c and friends): report.json, trace.json,
+/* Tests for the sinks (attribution/sinks/attr_sink.c and friends): report.json, trace.json,
  * passes.csv, the summary statistics, failure handling and bounded memory.
  *
  * The sinks keep one set of outputs per process, so each scenario runs in its own process:
