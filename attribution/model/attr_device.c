@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "attr_cpu.h"
 #include "attr_device.h"
+#include "pp_clock.h"
 #include "pp_log.h"
 #include "pp_sink.h"
 
@@ -66,13 +66,6 @@ struct pp_attr_device {
 	struct pp_frame_acc *frames, *frames_tail; /* oldest first; the tail may be open */
 	struct pp_cpu_cost blocked_orphan; /* blocking calls while no frame was pending */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, uint32_t sink_id,
 					     const struct pp_settings *s)
@@ -427,7 +420,7 @@ static void frames_drain(struct pp_attr_device *d, bool force_all)
 		if (!f->closed) {
 			f->closed = true;
 			f->delimiter = "shutdown";
-			f->cpu_end_ns = now_ns();
+			f->cpu_end_ns = pp_clock_now_ns();
 		}
 		d->frames = f->next;
 		if (!d->frames)
@@ -485,7 +478,7 @@ static void frame_close(struct pp_attr_device *d, const char *why)
 		return;
 	f->closed = true;
 	f->delimiter = why;
-	f->cpu_end_ns = now_ns();
+	f->cpu_end_ns = pp_clock_now_ns();
 }
 
 void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label)

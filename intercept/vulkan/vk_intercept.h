@@ -4,6 +4,7 @@
 #include "attr_record.h"
 #include "gpu_vk_timer.h"
 #include "layer_internal.h"
+#include "pp_clock.h"
 
 static inline struct pp_device *pp_vk_device_of(const void *dispatchable)
 {
@@ -11,7 +12,6 @@ static inline struct pp_device *pp_vk_device_of(const void *dispatchable)
 }
 
 uint32_t pp_vk_thread_id(void);
-uint64_t pp_vk_now_ns(void);
 /* The application's code location calling a hook (vk_blocking.c): a key (0: not found) and
  * "module+0x..." in buf. */
 uint64_t pp_vk_call_site(void *hook_return, char *buf, size_t len);
