@@ -16,6 +16,9 @@ uint32_t pp_vk_thread_id(void);
  * "module+0x..." in buf. */
 uint64_t pp_vk_call_site(void *hook_return, char *buf, size_t len);
 const char *pp_vk_format_name(VkFormat f);
+/* At vkDestroyDevice, before the layer frees its tables: command buffers, the diagnostics'
+ * and attribution's queue state of the device go (vk_objects.c). */
+void pp_vk_device_objects_release(struct pp_device *dev);
 const char *pp_vk_load_op_name(VkAttachmentLoadOp op);
 const char *pp_vk_store_op_name(VkAttachmentStoreOp op);
 

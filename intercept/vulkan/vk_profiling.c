@@ -152,6 +152,7 @@ void pp_device_profiling_finish(struct pp_device *dev)
 			c->rec->nchunks = 0; /* the pools go with the timer */
 	pp_gpu_timer_destroy(dev->timer);
 	dev->timer = NULL;
+	pp_vk_device_objects_release(dev);
 }
 
 void pp_vk_queue_created(struct pp_device *dev, struct pp_queue *q)

@@ -35,12 +35,6 @@ KNOWN = {
     # finished at exit).
     ("layer/vulkan/layer_init.c", "attr_cpu.h"): "entry: process set-up",
     ("layer/vulkan/layer_init.c", "pp_sink.h"): "entry: outputs finished at exit",
-    # layer_objects.c still holds the object create/destroy hooks, which start recordings and
-    # fill the diagnostics' tables.
-    ("layer/vulkan/layer_objects.c", "attr_diag.h"): "create/destroy hooks",
-    ("layer/vulkan/layer_objects.c", "attr_record.h"): "create/destroy hooks",
-    ("layer/vulkan/layer_objects.c", "vk_hooks.h"): "create/destroy hooks",
-    ("layer/vulkan/layer_objects.c", "vk_intercept.h"): "create/destroy hooks",
     # The model hands frames and CPU counter names to the sinks directly.
     ("attribution/model/attr_cpu.c", "pp_sink.h"): "CPU counter names to the sinks",
     ("attribution/model/attr_device.c", "pp_sink.h"): "frames to the sinks",
