@@ -129,7 +129,7 @@ void pp_device_profiling_init(struct pp_device *dev)
 		.read_statistics = pp_gpu_timer_read_statistics,
 		.lost = pp_gpu_timer_lost,
 	};
-	dev->attr = pp_attr_device_create(&ops, sink_id, s);
+	dev->attr = pp_attr_device_create(&ops, pp_sink_frame_submit, sink_id, s);
 	if (!dev->attr)
 		pp_log_once(PP_LOG_ERROR, "out of memory setting up profiling; this device is passed through");
 }

@@ -31,14 +31,9 @@ KNOWN = {
     # set-up and tear-down: it is the layer's entry, above intercept. Goes down when the one
     # list of hooked functions (issue 11) gives layer/vulkan a hook table it does not include.
     ("layer/vulkan/layer_dispatch.c", "vk_hooks.h"): "entry: hook table, device profiling set-up",
-    # layer_init.c: process-wide set-up of the whole library (CPU counter events, outputs
-    # finished at exit).
-    ("layer/vulkan/layer_init.c", "attr_cpu.h"): "entry: process set-up",
-    ("layer/vulkan/layer_init.c", "pp_sink.h"): "entry: outputs finished at exit",
-    # The model hands frames and CPU counter names to the sinks directly.
-    ("attribution/model/attr_cpu.c", "pp_sink.h"): "CPU counter names to the sinks",
-    ("attribution/model/attr_device.c", "pp_sink.h"): "frames to the sinks",
-    ("pp_attribution", "pp_attribution_sink"): "frames to the sinks",
+    # layer_init.c: process-wide set-up of the whole library: the sinks learn the CPU
+    # counters' names, and finish the outputs at exit.
+    ("layer/vulkan/layer_init.c", "pp_sink.h"): "entry: process set-up and exit",
     # The shared library the loader loads is linked from every part.
     ("VkLayer_passprobe", "*"): "the product",
 }
