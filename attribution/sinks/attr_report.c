@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "attr_json.h"
+#include "pp_json.h"
 #include "attr_sink_internal.h"
 #include "attr_stats.h"
-#include "attr_summary.h"
+#include "pp_summary.h"
 #include "pp_log.h"
 
 #define REPORT_NAME "report.json"

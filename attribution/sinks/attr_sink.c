@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "attr_stats.h"
-#include "attr_summary.h"
+#include "pp_summary.h"
 #include "pp_clock.h"
 #include "pp_log.h"
 

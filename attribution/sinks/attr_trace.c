@@ -29,7 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "attr_json.h"
+#include "pp_json.h"
 #include "attr_sink_internal.h"
 
 #define TRACE_NAME "trace.json"

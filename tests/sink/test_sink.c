@@ -25,10 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "attr_json.h"
+#include "pp_json.h"
 #include "attr_sink_internal.h"
 #include "attr_stats.h"
-#include "attr_summary.h"
+#include "pp_summary.h"
 #include "pp_log.h"
 #include "pp_settings.h"
 #include "pp_sink.h"

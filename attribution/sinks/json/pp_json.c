@@ -1,7 +1,7 @@
-/* The JSON writer and the strict reader (attr_json.h). Longer than ~1,200 lines on purpose:
+/* The JSON writer and the strict reader (pp_json.h). Longer than ~1,200 lines on purpose:
  * both halves share the locale-independent number conversion and the UTF-8 checks, kept
  * static here, and the fuzz target (tests/fuzz/json) compiles this one file with coverage. */
-#include "attr_json.h"
+#include "pp_json.h"
 
 #include <errno.h>
 #include <inttypes.h>
