@@ -54,7 +54,7 @@ bool pp_vk_sim_execution(struct pp_device *dev, struct pp_command_buffer *c, str
 void pp_vk_sim_execution_done(struct pp_device *dev, const struct pp_vk_sim_exec *x);
 
 /* Descriptor types naming an image (through a view) / a buffer (texel buffers through a
- * buffer view): the diagnostics follow these (layer_objects.c, vk_sync.c). */
+ * buffer view): the diagnostics follow these (vk_objects.c, vk_sync.c). */
 static inline bool pp_vk_descriptor_is_image(VkDescriptorType t)
 {
 	return t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||

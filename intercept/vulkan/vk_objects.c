@@ -12,16 +12,11 @@
 #include "vk_hooks.h"
 #include "vk_intercept.h"
 
-static struct pp_device *device_of(const void *dispatchable)
-{
-	return pp_device_lookup(pp_dispatch_key(dispatchable));
-}
-
 /* ---- queues --------------------------------------------------------------------------- */
 
 VKAPI_ATTR void VKAPI_CALL pp_GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue *out)
 {
-	struct pp_device *dev = device_of(device);
+	struct pp_device *dev = pp_vk_device_of(device);
 	dev->vk.GetDeviceQueue(device, family, index, out);
 	/* The loader stamps the queue's dispatch pointer after we return: key it by the device. */
 	if (*out)
@@ -30,7 +25,7 @@ VKAPI_ATTR void VKAPI_CALL pp_GetDeviceQueue(VkDevice device, uint32_t family, u
 
 VKAPI_ATTR void VKAPI_CALL pp_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *info, VkQueue *out)
 {
-	struct pp_device *dev = device_of(device);
+	struct pp_device *dev = pp_vk_device_of(device);
 	dev->vk.GetDeviceQueue2(device, info, out);
 	if (*out)
 		pp_queue_track(dev, *out, info->queueFamilyIndex, info->queueIndex, pp_vk_queue_created);
@@ -41,7 +36,7 @@ VKAPI_ATTR void VKAPI_CALL pp_GetDeviceQueue2(VkDevice device, const VkDeviceQue
 VKAPI_ATTR VkResult VKAPI_CALL pp_CreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
 						    const VkAllocationCallbacks *alloc, VkCommandPool *out)
 {
-	struct pp_device *dev = device_of(device);
+	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.CreateCommandPool(device, info, alloc, out);
 	if (r != VK_SUCCESS || dev->untracked)
 		return r;
@@ -52,14 +47,14 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateCommandPool(VkDevice device, const VkCom
 
 VKAPI_ATTR void VKAPI_CALL pp_DestroyCommandPool(VkDevice device, VkCommandPool pool, const VkAllocationCallbacks *alloc)
 {
-	struct pp_device *dev = device_of(device);
+	struct pp_device *dev = pp_vk_device_of(device);
 	pp_command_pool_untrack(dev, pool, pp_vk_command_buffer_destroy);
 	dev->vk.DestroyCommandPool(device, pool, alloc);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_ResetCommandPool(VkDevice device, VkCommandPool pool, VkCommandPoolResetFlags flags)
 {
-	struct pp_device *dev = device_of(device);
+	struct pp_device *dev = pp_vk_device_of(device);
 	/* Every command buffer of the pool goes back to the initial state: read what their last
 	 * submissions left, then release their recordings. The records themselves stay. */
 	for (struct pp_command_buffer *c = pp_command_pool_buffers(dev, pool); c; c = c->pool_next)
@@ -70,7 +65,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_ResetCommandPool(VkDevice device, VkCommandPoo
 VKAPI_ATTR VkResult VKAPI_CALL pp_AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo *info,
 							 VkCommandBuffer *out)
 {
-	struct pp_device *dev = device_of(device);
+	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.AllocateCommandBuffers(device, info, out);
 	if (r != VK_SUCCESS || dev->untracked)
 		return r;
@@ -100,7 +95,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_AllocateCommandBuffers(VkDevice device, const 
 VKAPI_ATTR void VKAPI_CALL pp_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t n,
 						 const VkCommandBuffer *cbs)
 {
-	struct pp_device *dev = device_of(device);
+	struct pp_device *dev = pp_vk_device_of(device);
 	for (uint32_t i = 0; i < n; i++) {
 		struct pp_command_buffer *c = cbs[i] ? pp_command_buffer_untrack(dev, cbs[i]) : NULL;
 		if (c)
@@ -135,7 +130,7 @@ void pp_vk_device_objects_release(struct pp_device *dev)
 	VKAPI_ATTR VkResult VKAPI_CALL pp_Create##name(VkDevice device, const info_type *info,     \
 						       const VkAllocationCallbacks *alloc, handle_type *out) \
 	{                                                                                             \
-		struct pp_device *dev = device_of(device);                                            \
+		struct pp_device *dev = pp_vk_device_of(device);                                            \
 		VkResult r = dev->vk.Create##name(device, info, alloc, out);                          \
 		union pp_object_desc d;                                                               \
 		memset(&d, 0, sizeof(d));                                                             \
@@ -149,7 +144,7 @@ void pp_vk_device_objects_release(struct pp_device *dev)
 	VKAPI_ATTR void VKAPI_CALL pp_Destroy##name(VkDevice device, handle_type handle,              \
 						    const VkAllocationCallbacks *alloc)                 \
 	{                                                                                             \
-		struct pp_device *dev = device_of(device);                                            \
+		struct pp_device *dev = pp_vk_device_of(device);                                            \
 		if (handle)                                                                           \
 			pp_object_remove(dev, object_type, (uint64_t)handle);                          \
 		dev->vk.Destroy##name(device, handle, alloc);                                         \
@@ -449,7 +444,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateGraphicsPipelines(VkDevice device, VkPip
 							  const VkGraphicsPipelineCreateInfo *info,
 							  const VkAllocationCallbacks *alloc, VkPipeline *out)
 {
-	struct pp_device *dev = device_of(device);
+	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.CreateGraphicsPipelines(device, cache, n, info, alloc, out);
 	if (r < 0 || !pp_layer_settings.diagnostics)
 		return r;
@@ -478,7 +473,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateComputePipelines(VkDevice device, VkPipe
 							 const VkComputePipelineCreateInfo *info,
 							 const VkAllocationCallbacks *alloc, VkPipeline *out)
 {
-	struct pp_device *dev = device_of(device);
+	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.CreateComputePipelines(device, cache, n, info, alloc, out);
 	if (r < 0 || !pp_layer_settings.diagnostics)
 		return r;
@@ -497,7 +492,7 @@ OBJECT_DESTROY_HOOK(Pipeline, VkPipeline, VK_OBJECT_TYPE_PIPELINE)
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_SetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT *info)
 {
-	struct pp_device *dev = device_of(device);
+	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.SetDebugUtilsObjectNameEXT(device, info);
 	if (r != VK_SUCCESS)
 		return r;

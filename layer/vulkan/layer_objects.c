@@ -12,11 +12,6 @@
 #include "layer_internal.h"
 #include "pp_log.h"
 
-static struct pp_device *device_of(const void *dispatchable)
-{
-	return pp_device_lookup(pp_dispatch_key(dispatchable));
-}
-
 /* ---- the per-draw fast path ----------------------------------------------------------- */
 
 /* Bumped whenever any command buffer record is freed, so a thread's cached record can never
@@ -28,7 +23,7 @@ _Thread_local struct pp_command_buffer_cache pp_command_buffer_cache_tls
 struct pp_command_buffer *pp_command_buffer_get_slow(VkCommandBuffer cb)
 {
 	uint64_t epoch = __atomic_load_n(&pp_command_buffer_epoch, __ATOMIC_ACQUIRE);
-	struct pp_device *dev = device_of(cb);
+	struct pp_device *dev = pp_device_lookup(pp_dispatch_key(cb));
 	struct pp_command_buffer *rec = dev ? pp_command_buffer_lookup(dev, cb) : NULL;
 	pp_command_buffer_cache_tls.handle = cb;
 	pp_command_buffer_cache_tls.record = rec;
