@@ -107,19 +107,15 @@ VKAPI_ATTR void VKAPI_CALL pp_FreeCommandBuffers(VkDevice device, VkCommandPool 
 /* What the device's tables hold of intercept, attribution and the diagnostics, at
  * vkDestroyDevice (from pp_device_profiling_finish): whatever the application did not free
  * itself goes with the device. The layer frees the tables afterwards. */
-static void queue_release(struct pp_device *dev, struct pp_queue *q)
-{
-	pp_attr_queue_destroy(q->attr);
-	q->attr = NULL;
-}
-
 void pp_vk_device_objects_release(struct pp_device *dev)
 {
 	pp_command_buffers_untrack_all(dev, pp_vk_command_buffer_destroy);
 	pp_vk_diag_device_destroy(dev);
 	struct pp_queue *q, *qtmp;
-	HASH_ITER(hh, dev->queues, q, qtmp)
-		queue_release(dev, q);
+	HASH_ITER(hh, dev->queues, q, qtmp) {
+		pp_attr_queue_destroy(q->attr);
+		q->attr = NULL;
+	}
 }
 
 /* ---- described objects ---------------------------------------------------------------- */
