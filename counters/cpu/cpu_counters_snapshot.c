@@ -5,12 +5,12 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cpu_counters_internal.h"
 #include "pp_log.h"
+#include "pp_thread.h"
 
 /* Everything below that is not thread-local is guarded by g_lock, which the hot path never
  * takes: a snapshot reads its own thread's state and g_gen only. */
@@ -119,11 +119,6 @@ static uint64_t clock_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint32_t current_tid(void)
-{
-	return (uint32_t)syscall(SYS_gettid);
-}
-
 /* Reads the hardware group, in user space when the kernel allows it right now. */
 static bool read_hw(const struct pp_cpu_thread *st, struct pp_cpu_snapshot *out)
 {
@@ -183,7 +178,7 @@ static struct pp_cpu_thread *thread_open(void)
 			    "only on this thread");
 		return NULL;
 	}
-	st->tid = current_tid();
+	st->tid = pp_thread_id();
 
 	pthread_mutex_lock(&g_lock);
 	config_get_locked(&cfg);
@@ -247,7 +242,7 @@ void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out)
 	out->wall_ns = clock_ns(CLOCK_MONOTONIC);
 	if (!st) {
 		out->thread_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-		out->tid = current_tid();
+		out->tid = pp_thread_id();
 		return;
 	}
 	out->tid = st->tid;

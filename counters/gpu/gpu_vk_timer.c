@@ -21,7 +21,7 @@ static const VkQueryPipelineStatisticFlags stats_flags =
 
 /* 64-bit words per query in a chunk's host copy: the value(s), then availability. */
 #define TS_WORDS 2u
-#define STATS_WORDS (PP_STAT_COUNT + 1u)
+#define STATS_WORDS (PP_GPU_STAT_COUNT + 1u)
 
 struct chunk {
 	VkQueryPool pool;
@@ -571,30 +571,30 @@ void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n
 	pthread_mutex_unlock(&t->clock_lock);
 }
 
-bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid)
+bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_GPU_STAT_COUNT], uint32_t *valid)
 {
 	struct pp_gpu_timer *t = timer;
-	uint64_t raw[PP_STAT_COUNT + 1];
+	uint64_t raw[PP_GPU_STAT_COUNT + 1];
 	struct chunk c = slot_chunk(t, slot);
 	if (!c.pool)
 		return false;
 	if (c.copied) {
 		const uint64_t *src = c.map + (size_t)(slot % PP_GPU_CHUNK_SLOTS) * STATS_WORDS;
-		if (!__atomic_load_n(&src[PP_STAT_COUNT], __ATOMIC_ACQUIRE))
+		if (!__atomic_load_n(&src[PP_GPU_STAT_COUNT], __ATOMIC_ACQUIRE))
 			return false;
-		for (unsigned i = 0; i < PP_STAT_COUNT; i++)
+		for (unsigned i = 0; i < PP_GPU_STAT_COUNT; i++)
 			out[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
-		*valid = (1u << PP_STAT_COUNT) - 1;
+		*valid = (1u << PP_GPU_STAT_COUNT) - 1;
 		return true;
 	}
 	VkResult r = t->cfg.vk.GetQueryPoolResults(t->cfg.device, c.pool, c.first + slot % PP_GPU_CHUNK_SLOTS, 1,
 						   sizeof(raw), raw, sizeof(raw),
 						   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
 	note_result(t, r);
-	if ((r != VK_SUCCESS && r != VK_NOT_READY) || !raw[PP_STAT_COUNT])
+	if ((r != VK_SUCCESS && r != VK_NOT_READY) || !raw[PP_GPU_STAT_COUNT])
 		return false;
-	memcpy(out, raw, PP_STAT_COUNT * sizeof(uint64_t));
-	*valid = (1u << PP_STAT_COUNT) - 1;
+	memcpy(out, raw, PP_GPU_STAT_COUNT * sizeof(uint64_t));
+	*valid = (1u << PP_GPU_STAT_COUNT) - 1;
 	return true;
 }
 

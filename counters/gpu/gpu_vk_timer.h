@@ -6,8 +6,6 @@
 #include <stdint.h>
 #include <vulkan/vulkan.h>
 
-#include "pp_model.h"
-
 #define PP_GPU_CHUNK_SLOTS 64u
 #define PP_GPU_NO_SLOT UINT32_MAX
 
@@ -50,6 +48,20 @@ struct pp_gpu_timer_config {
 };
 
 enum pp_gpu_slot_kind { PP_GPU_TIMESTAMP = 0, PP_GPU_STATISTICS = 1 };
+
+/* The pipeline statistics a statistics slot measures, in result order (their
+ * VK_QUERY_PIPELINE_STATISTIC_* bits ascending). The timer's own list, so that counters/ needs
+ * no attribution header; intercept/vulkan converts to the model's PP_STAT_* at the seam. */
+enum pp_gpu_stat {
+	PP_GPU_STAT_IA_VERTICES = 0,
+	PP_GPU_STAT_IA_PRIMITIVES,
+	PP_GPU_STAT_VS_INVOCATIONS,
+	PP_GPU_STAT_CLIP_INVOCATIONS,
+	PP_GPU_STAT_CLIP_PRIMITIVES,
+	PP_GPU_STAT_FS_INVOCATIONS,
+	PP_GPU_STAT_CS_INVOCATIONS,
+	PP_GPU_STAT_COUNT
+};
 
 struct pp_gpu_timer;
 
@@ -106,7 +118,7 @@ void pp_gpu_timer_stats_end(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t
  * uncalibrated estimate never places that work before it. */
 void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n, uint64_t submitted_ns, uint64_t *ns,
 				  uint8_t *avail);
-bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid);
+bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_GPU_STAT_COUNT], uint32_t *valid);
 
 /* Whether the device was lost (a read, or a call of the application's, returned
  * VK_ERROR_DEVICE_LOST): no further result will arrive. */

@@ -1,6 +1,6 @@
 /* Blocking calls of the application: fence, idle and query waits, and polling loops (tracker
  * issue 5; docs/diagnostics.md). Each hook judges the call against the frame it happens in
- * (attribution/attr_diag.c), measures how long the call blocked, and reports what a rule
+ * (attribution/diag/attr_diag.c), measures how long the call blocked, and reports what a rule
  * flags. passprobe itself never waits: these are the application's own calls, passed down
  * unchanged; the only extra call is a non-blocking query read that tells whether a
  * WAIT_BIT read of an older frame would have waited at all. */
@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "attr_cpu.h"
 #include "attr_diag.h"
 #include "pp_sink.h"
 #include "pp_log.h"
+#include "pp_thread.h"
 #include "vk_hooks.h"
 #include "vk_intercept.h"
 
@@ -157,7 +157,7 @@ uint64_t pp_vk_call_site(void *hook_return, char *buf, size_t len)
  * render thread's (docs/diagnostics.md). */
 static void thread_describe(char *buf, size_t len, uint32_t *tid)
 {
-	*tid = (uint32_t)syscall(SYS_gettid);
+	*tid = pp_thread_id();
 	char name[32] = "";
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/task/%u/comm", *tid);
@@ -207,7 +207,7 @@ static void poll_note(struct pp_diag_device *dd, enum pp_diag_object_kind kind, 
 		      void *ra, uint64_t device)
 {
 	uint64_t since;
-	uint64_t now = pp_vk_now_ns();
+	uint64_t now = pp_clock_now_ns();
 	uint32_t n = pp_diag_poll(dd, kind, handle, now, &since);
 	if (n != pp_diag_poll_threshold(dd))
 		return;

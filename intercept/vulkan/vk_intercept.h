@@ -4,6 +4,7 @@
 #include "attr_record.h"
 #include "gpu_vk_timer.h"
 #include "layer_internal.h"
+#include "pp_clock.h"
 
 static inline struct pp_device *pp_vk_device_of(const void *dispatchable)
 {
@@ -11,11 +12,13 @@ static inline struct pp_device *pp_vk_device_of(const void *dispatchable)
 }
 
 uint32_t pp_vk_thread_id(void);
-uint64_t pp_vk_now_ns(void);
 /* The application's code location calling a hook (vk_blocking.c): a key (0: not found) and
  * "module+0x..." in buf. */
 uint64_t pp_vk_call_site(void *hook_return, char *buf, size_t len);
 const char *pp_vk_format_name(VkFormat f);
+/* At vkDestroyDevice, before the layer frees its tables: command buffers, the diagnostics'
+ * and attribution's queue state of the device go (vk_objects.c). */
+void pp_vk_device_objects_release(struct pp_device *dev);
 const char *pp_vk_load_op_name(VkAttachmentLoadOp op);
 const char *pp_vk_store_op_name(VkAttachmentStoreOp op);
 
@@ -59,7 +62,7 @@ bool pp_vk_sim_execution(struct pp_device *dev, struct pp_command_buffer *c, str
 void pp_vk_sim_execution_done(struct pp_device *dev, const struct pp_vk_sim_exec *x);
 
 /* Descriptor types naming an image (through a view) / a buffer (texel buffers through a
- * buffer view): the diagnostics follow these (layer_objects.c, vk_sync.c). */
+ * buffer view): the diagnostics follow these (vk_objects.c, vk_sync.c). */
 static inline bool pp_vk_descriptor_is_image(VkDescriptorType t)
 {
 	return t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||

@@ -2,11 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "pp_log.h"
+#include "pp_thread.h"
 #include "pp_sink.h"
 #include "vk_hooks.h"
 #include "vk_intercept.h"
@@ -15,16 +13,18 @@ uint32_t pp_vk_thread_id(void)
 {
 	static _Thread_local uint32_t tid;
 	if (!tid)
-		tid = (uint32_t)syscall(SYS_gettid);
+		tid = pp_thread_id();
 	return tid;
 }
 
-uint64_t pp_vk_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+/* The seam between the GPU timer's statistics and the model's: the same statistics in the
+ * same order, so the timer's results are the model's as they are. */
+#define SAME_STAT(x) ((int)PP_GPU_STAT_##x == (int)PP_STAT_##x)
+_Static_assert(SAME_STAT(COUNT) && SAME_STAT(IA_VERTICES) && SAME_STAT(IA_PRIMITIVES) && SAME_STAT(VS_INVOCATIONS) &&
+		       SAME_STAT(CLIP_INVOCATIONS) && SAME_STAT(CLIP_PRIMITIVES) && SAME_STAT(FS_INVOCATIONS) &&
+		       SAME_STAT(CS_INVOCATIONS),
+	       "the GPU timer's pipeline statistics and the model's differ");
+#undef SAME_STAT
 
 void pp_device_profiling_init(struct pp_device *dev)
 {
@@ -129,7 +129,7 @@ void pp_device_profiling_init(struct pp_device *dev)
 		.read_statistics = pp_gpu_timer_read_statistics,
 		.lost = pp_gpu_timer_lost,
 	};
-	dev->attr = pp_attr_device_create(&ops, sink_id, s);
+	dev->attr = pp_attr_device_create(&ops, pp_sink_frame_submit, sink_id, s);
 	if (!dev->attr)
 		pp_log_once(PP_LOG_ERROR, "out of memory setting up profiling; this device is passed through");
 }
@@ -152,6 +152,7 @@ void pp_device_profiling_finish(struct pp_device *dev)
 			c->rec->nchunks = 0; /* the pools go with the timer */
 	pp_gpu_timer_destroy(dev->timer);
 	dev->timer = NULL;
+	pp_vk_device_objects_release(dev);
 }
 
 void pp_vk_queue_created(struct pp_device *dev, struct pp_queue *q)

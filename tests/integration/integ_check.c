@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attr_json.h"
+#include "pp_json.h"
 
 #define MAX_FAILS_PRINTED 40
 

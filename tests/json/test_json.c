@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attr_json.h"
+#include "pp_json.h"
 #include "check.h"
 
 /* Writes one value through fn into a fresh compact memory writer and returns the text. */

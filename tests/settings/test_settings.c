@@ -1,10 +1,10 @@
-/* Unit test for layer/layer_settings.c. No framework: CHECK counts, the last line says
+/* Unit test for layer/common/pp_settings.c. No framework: CHECK counts, the last line says
  * "N passed, N failed", and the exit status is nonzero on any failure.
  *
  * Every case runs with its own envp array (never the process environment), a fake HOME and a
  * working directory inside a fresh temporary tree, so the developer's own settings files
  * cannot leak in. Log lines are captured through pp_log_set_callback. */
-#include "layer_settings_internal.h"
+#include "pp_settings_internal.h"
 #include "pp_settings.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* Tests for the sinks (attribution/attr_sink.c and friends): report.json, trace.json,
+/* Tests for the sinks (attribution/sinks/attr_sink.c and friends): report.json, trace.json,
  * passes.csv, the summary statistics, failure handling and bounded memory.
  *
  * The sinks keep one set of outputs per process, so each scenario runs in its own process:
@@ -25,10 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "attr_json.h"
+#include "pp_json.h"
 #include "attr_sink_internal.h"
 #include "attr_stats.h"
-#include "attr_summary.h"
+#include "pp_summary.h"
 #include "pp_log.h"
 #include "pp_settings.h"
 #include "pp_sink.h"

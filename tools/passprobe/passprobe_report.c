@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "attr_json.h"
-#include "attr_summary.h"
+#include "pp_json.h"
+#include "pp_summary.h"
 #include "passprobe_cli.h"
 
 /* Largest report.json read. The layer keeps report_frames (at most 100000) frames, far less

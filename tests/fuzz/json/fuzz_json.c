@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attr_json.h"
-#include "attr_summary.h"
+#include "pp_json.h"
+#include "pp_summary.h"
 
 #define FUZZ_CHECK(c)                    \
 	do {                             \

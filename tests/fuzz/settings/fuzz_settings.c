@@ -1,8 +1,8 @@
-/* libFuzzer target for the settings-file parser and pp_settings_apply (layer/layer_settings.c).
+/* libFuzzer target for the settings-file parser and pp_settings_apply (layer/common/pp_settings.c).
  * Built by tests/settings/CMakeLists.txt when the compiler is clang. The parser reads files
  * that anyone who can write to $HOME or the working directory controls, inside someone else's
  * process, so beyond "no crash" it checks the invariants the rest of passprobe relies on. */
-#include "layer_settings_internal.h"
+#include "pp_settings_internal.h"
 #include "pp_settings.h"
 
 #include <stdint.h>

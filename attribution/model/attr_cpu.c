@@ -1,8 +1,4 @@
-#include <stdio.h>
-
 #include "attr_cpu.h"
-#include "pp_log.h"
-#include "pp_sink.h"
 
 void pp_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b)
 {
@@ -41,20 +37,4 @@ void pp_cpu_cost_add(struct pp_cpu_cost *a, const struct pp_cpu_cost *b)
 	a->counters_scaled |= b->counters_scaled;
 	for (unsigned i = 0; i < PP_CPU_COUNTERS_MAX; i++)
 		a->counter[i] += b->counter[i];
-}
-
-void pp_cpu_counters_setup(const char *spec)
-{
-	static const char *names[PP_CPU_COUNTERS_MAX];
-	char err[512];
-	if (pp_cpu_counters_configure(spec && spec[0] ? spec : "default", err, sizeof(err)) < 0) {
-		pp_log(PP_LOG_WARN, "cpu_counters: %s; using the default events", err);
-		pp_cpu_counters_configure("default", NULL, 0);
-	}
-	unsigned n = pp_cpu_event_count();
-	if (n > PP_CPU_COUNTERS_MAX)
-		n = PP_CPU_COUNTERS_MAX;
-	for (unsigned i = 0; i < n; i++)
-		names[i] = pp_cpu_event_name(i);
-	pp_sink_cpu_counters_set(names, n);
 }

@@ -1,4 +1,4 @@
-#include "attr_summary.h"
+#include "pp_summary.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attr_json.h"
+#include "pp_json.h"
 
 /* Widest pass-name column; longer names are cut with an ellipsis so one long label does not
  * push every number off the screen. */

@@ -84,6 +84,14 @@ int pp_json_write_null(struct pp_json_writer *w);
  * memory writer produced earlier), in value position with the usual separators. */
 int pp_json_write_raw_value(struct pp_json_writer *w, const char *json, size_t len);
 
+/* A member: its key, then its value (the sinks write most members this way). A handle is
+ * written as a "0x..." string: JSON numbers lose 64-bit integers in most readers. */
+void pp_json_kv_uint(struct pp_json_writer *w, const char *key, uint64_t v);
+void pp_json_kv_str(struct pp_json_writer *w, const char *key, const char *s);
+void pp_json_kv_bool(struct pp_json_writer *w, const char *key, bool v);
+void pp_json_kv_null(struct pp_json_writer *w, const char *key);
+void pp_json_kv_handle(struct pp_json_writer *w, const char *key, uint64_t h);
+
 /* ------------------------------------------------------------------------------------------
  * Reader
  *

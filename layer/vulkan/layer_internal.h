@@ -290,11 +290,8 @@ struct pp_dsl_binding {
 /* Set layouts of a pipeline layout followed for push descriptors. */
 #define PP_PIPELINE_LAYOUT_MAX_SETS 32
 
-struct pp_object {
-	struct pp_object_key key;
-	UT_hash_handle hh;
-	char name[64];
-	union {
+/* What passprobe keeps of one object, by its type (the key's). */
+union pp_object_desc {
 		struct {
 			uint32_t nattachments;
 			struct pp_rp_attachment *attachments;
@@ -345,7 +342,13 @@ struct pp_object {
 			uint64_t buffer;
 			VkDeviceSize offset, range;
 		} buffer_view;
-	} u;
+};
+
+struct pp_object {
+	struct pp_object_key key;
+	UT_hash_handle hh;
+	char name[64];
+	union pp_object_desc u;
 };
 
 struct pp_queue_family_info {
@@ -416,7 +419,25 @@ struct pp_device *pp_device_lookup(void *key);
 
 /* Per-device object tables (layer_objects.c). */
 struct pp_queue *pp_queue_lookup(struct pp_device *dev, VkQueue queue);
-void pp_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint32_t index);
+/* A queue the application got: a new record is handed to created (under the device lock,
+ * before any other thread can find it). */
+void pp_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint32_t index,
+		    void (*created)(struct pp_device *dev, struct pp_queue *q));
+/* Command pools and the command buffers they list. The records of command buffers are the
+ * caller's (intercept/vulkan/vk_objects.c): it allocates them, and frees them when release is
+ * called or untrack returns them. */
+bool pp_command_pool_track(struct pp_device *dev, VkCommandPool pool, uint32_t family, bool protected_pool);
+void pp_command_pool_untrack(struct pp_device *dev, VkCommandPool pool,
+			    void (*release)(struct pp_device *dev, struct pp_command_buffer *c));
+/* The pool's command buffers (linked through pool_next); they stay in the tables. */
+struct pp_command_buffer *pp_command_pool_buffers(struct pp_device *dev, VkCommandPool pool);
+/* Inserts c (handle set) into the device table and its pool's list; false when out of memory. */
+bool pp_command_buffer_track(struct pp_device *dev, VkCommandPool pool, struct pp_command_buffer *c);
+/* Takes cb's record out of the tables; NULL when not tracked. */
+struct pp_command_buffer *pp_command_buffer_untrack(struct pp_device *dev, VkCommandBuffer cb);
+/* At vkDestroyDevice: every command buffer left leaves the tables, each handed to release. */
+void pp_command_buffers_untrack_all(struct pp_device *dev,
+				    void (*release)(struct pp_device *dev, struct pp_command_buffer *c));
 struct pp_command_buffer *pp_command_buffer_lookup(struct pp_device *dev, VkCommandBuffer cb);
 /* The record stays valid while the object is (the application may not destroy it meanwhile);
  * read fields another thread may rewrite (a re-created handle) under the lock instead, with
@@ -428,7 +449,11 @@ struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type
  * the device lock for writing. */
 struct pp_object *pp_object_insert_locked(struct pp_device *dev, VkObjectType type,
 					  uint64_t handle);
+/* Records a created object's description, replacing any earlier one of the handle (the name
+ * stays). Takes ownership of desc's variable-size parts, freeing them when not recorded. */
+void pp_object_record(struct pp_device *dev, VkObjectType type, uint64_t handle, union pp_object_desc *desc);
 void pp_object_remove(struct pp_device *dev, VkObjectType type, uint64_t handle);
+/* Frees the tables at vkDestroyDevice, after the command buffers left them. */
 void pp_device_objects_destroy(struct pp_device *dev);
 
 /* The per-draw hooks' cheap path: the command buffer this thread used last, valid while no
@@ -464,8 +489,6 @@ static inline struct pp_command_buffer *pp_command_buffer_get(VkCommandBuffer cb
 		return c->record;
 	return pp_command_buffer_get_slow(cb);
 }
-
-void pp_attr_queue_destroy(struct pp_attr_queue *q);
 
 /* The application's VK_EXT_debug_utils messengers and VK_EXT_debug_report callbacks
  * (layer_messengers.c): instance hooks, and delivery of passprobe's own messages (PERFORMANCE

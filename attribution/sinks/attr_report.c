@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "attr_json.h"
+#include "pp_json.h"
 #include "attr_sink_internal.h"
 #include "attr_stats.h"
-#include "attr_summary.h"
+#include "pp_summary.h"
 #include "pp_log.h"
 
 #define REPORT_NAME "report.json"
@@ -72,37 +72,6 @@ bool attr_frame_gpu_ns(const struct pp_frame_result *f, uint64_t *out)
 
 /* ---- small writers -------------------------------------------------------------------- */
 
-static void kv_uint(struct pp_json_writer *w, const char *key, uint64_t v)
-{
-	pp_json_write_key(w, key);
-	pp_json_write_uint(w, v);
-}
-
-static void kv_str(struct pp_json_writer *w, const char *key, const char *s)
-{
-	pp_json_write_key(w, key);
-	pp_json_write_string(w, s);
-}
-
-static void kv_bool(struct pp_json_writer *w, const char *key, bool v)
-{
-	pp_json_write_key(w, key);
-	pp_json_write_bool(w, v);
-}
-
-static void kv_null(struct pp_json_writer *w, const char *key)
-{
-	pp_json_write_key(w, key);
-	pp_json_write_null(w);
-}
-
-static void kv_handle(struct pp_json_writer *w, const char *key, uint64_t h)
-{
-	char buf[24];
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, h);
-	kv_str(w, key, buf);
-}
-
 static uint64_t span(uint64_t begin, uint64_t end)
 {
 	return end > begin ? end - begin : 0;
@@ -113,15 +82,15 @@ static void gpu_interval_write(struct pp_json_writer *w, const struct pp_gpu_int
 			       const char *len_key)
 {
 	if (g->valid) {
-		kv_uint(w, "gpu_begin_ns", g->begin_ns);
-		kv_uint(w, "gpu_end_ns", g->end_ns);
-		kv_uint(w, len_key, span(g->begin_ns, g->end_ns));
+		pp_json_kv_uint(w, "gpu_begin_ns", g->begin_ns);
+		pp_json_kv_uint(w, "gpu_end_ns", g->end_ns);
+		pp_json_kv_uint(w, len_key, span(g->begin_ns, g->end_ns));
 		return;
 	}
-	kv_null(w, "gpu_begin_ns");
-	kv_null(w, "gpu_end_ns");
-	kv_null(w, len_key);
-	kv_str(w, "gpu_unavailable", g->unavailable_reason ? g->unavailable_reason : "not measured");
+	pp_json_kv_null(w, "gpu_begin_ns");
+	pp_json_kv_null(w, "gpu_end_ns");
+	pp_json_kv_null(w, len_key);
+	pp_json_kv_str(w, "gpu_unavailable", g->unavailable_reason ? g->unavailable_reason : "not measured");
 }
 
 const char *attr_kind_name(enum pp_pass_kind k)
@@ -152,20 +121,20 @@ uint64_t attr_workload_draws(const struct pp_workload *wl)
 static void workload_write(struct pp_json_writer *w, const struct pp_workload *wl)
 {
 	pp_json_begin_object(w);
-	kv_uint(w, "draws", wl->draws);
-	kv_uint(w, "draws_indexed", wl->draws_indexed);
-	kv_uint(w, "draws_indirect", wl->draws_indirect);
-	kv_uint(w, "draws_indirect_count", wl->draws_indirect_count);
-	kv_uint(w, "instances", wl->instances);
-	kv_uint(w, "vertices", wl->vertices);
-	kv_uint(w, "indices", wl->indices);
-	kv_uint(w, "dispatches", wl->dispatches);
-	kv_uint(w, "dispatches_indirect", wl->dispatches_indirect);
-	kv_uint(w, "workgroups", wl->workgroups);
-	kv_uint(w, "copies", wl->copies);
-	kv_uint(w, "copy_bytes", wl->copy_bytes);
-	kv_uint(w, "clears", wl->clears);
-	kv_uint(w, "barriers", wl->barriers);
+	pp_json_kv_uint(w, "draws", wl->draws);
+	pp_json_kv_uint(w, "draws_indexed", wl->draws_indexed);
+	pp_json_kv_uint(w, "draws_indirect", wl->draws_indirect);
+	pp_json_kv_uint(w, "draws_indirect_count", wl->draws_indirect_count);
+	pp_json_kv_uint(w, "instances", wl->instances);
+	pp_json_kv_uint(w, "vertices", wl->vertices);
+	pp_json_kv_uint(w, "indices", wl->indices);
+	pp_json_kv_uint(w, "dispatches", wl->dispatches);
+	pp_json_kv_uint(w, "dispatches_indirect", wl->dispatches_indirect);
+	pp_json_kv_uint(w, "workgroups", wl->workgroups);
+	pp_json_kv_uint(w, "copies", wl->copies);
+	pp_json_kv_uint(w, "copy_bytes", wl->copy_bytes);
+	pp_json_kv_uint(w, "clears", wl->clears);
+	pp_json_kv_uint(w, "barriers", wl->barriers);
 	pp_json_end_object(w);
 }
 
@@ -179,14 +148,14 @@ static void cpu_write_as(struct pp_json_writer *w, const char *key, const struct
 		return;
 	}
 	pp_json_begin_object(w);
-	kv_uint(w, "begin_ns", c->begin_ns);
-	kv_uint(w, "wall_ns", c->wall_ns);
-	kv_uint(w, "thread_cpu_ns", c->thread_cpu_ns);
-	kv_uint(w, "spans", c->spans);
+	pp_json_kv_uint(w, "begin_ns", c->begin_ns);
+	pp_json_kv_uint(w, "wall_ns", c->wall_ns);
+	pp_json_kv_uint(w, "thread_cpu_ns", c->thread_cpu_ns);
+	pp_json_kv_uint(w, "spans", c->spans);
 	if (c->tid)
-		kv_uint(w, "tid", c->tid);
+		pp_json_kv_uint(w, "tid", c->tid);
 	else
-		kv_null(w, "tid");
+		pp_json_kv_null(w, "tid");
 	pp_json_write_key(w, "counters");
 	pp_json_begin_object(w);
 	for (unsigned i = 0; i < attr_cpu_counter_count; i++) {
@@ -216,16 +185,16 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 	pp_json_begin_object(w);
 	pp_json_write_key(w, "name");
 	pp_json_write_string_n(w, p->name, strnlen(p->name, sizeof(p->name)));
-	kv_str(w, "name_source", attr_name_source_name(p->name_source));
-	kv_str(w, "kind", attr_kind_name(p->kind));
-	kv_str(w, "api", p->api);
-	kv_uint(w, "submission", p->submission);
-	kv_uint(w, "command_buffer", p->command_buffer);
-	kv_handle(w, "command_buffer_handle", p->command_buffer_handle);
-	kv_uint(w, "subpasses", p->subpasses);
-	kv_bool(w, "suspended_resumed", p->suspended_resumed);
-	kv_uint(w, "secondaries", p->secondaries);
-	kv_uint(w, "draws", attr_workload_draws(&p->work));
+	pp_json_kv_str(w, "name_source", attr_name_source_name(p->name_source));
+	pp_json_kv_str(w, "kind", attr_kind_name(p->kind));
+	pp_json_kv_str(w, "api", p->api);
+	pp_json_kv_uint(w, "submission", p->submission);
+	pp_json_kv_uint(w, "command_buffer", p->command_buffer);
+	pp_json_kv_handle(w, "command_buffer_handle", p->command_buffer_handle);
+	pp_json_kv_uint(w, "subpasses", p->subpasses);
+	pp_json_kv_bool(w, "suspended_resumed", p->suspended_resumed);
+	pp_json_kv_uint(w, "secondaries", p->secondaries);
+	pp_json_kv_uint(w, "draws", attr_workload_draws(&p->work));
 	pp_json_write_key(w, "workload");
 	workload_write(w, &p->work);
 
@@ -235,26 +204,26 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 	for (uint32_t i = 0; i < na; i++) {
 		const struct pp_attachment *a = &p->attachments[i];
 		pp_json_begin_object(w);
-		kv_str(w, "format", a->format);
-		kv_uint(w, "width", a->width);
-		kv_uint(w, "height", a->height);
-		kv_uint(w, "layers", a->layers);
-		kv_uint(w, "samples", a->samples);
-		kv_str(w, "load_op", a->load_op);
-		kv_str(w, "store_op", a->store_op);
-		kv_bool(w, "depth_stencil", a->depth_stencil);
-		kv_bool(w, "resolve", a->resolve);
+		pp_json_kv_str(w, "format", a->format);
+		pp_json_kv_uint(w, "width", a->width);
+		pp_json_kv_uint(w, "height", a->height);
+		pp_json_kv_uint(w, "layers", a->layers);
+		pp_json_kv_uint(w, "samples", a->samples);
+		pp_json_kv_str(w, "load_op", a->load_op);
+		pp_json_kv_str(w, "store_op", a->store_op);
+		pp_json_kv_bool(w, "depth_stencil", a->depth_stencil);
+		pp_json_kv_bool(w, "resolve", a->resolve);
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);
 
 	gpu_interval_write(w, &p->gpu, "gpu_ns");
 	if (p->gpu.valid) {
-		kv_uint(w, "gpu_exclusive_ns", p->gpu_exclusive_ns);
-		kv_bool(w, "overlapped", p->overlapped);
+		pp_json_kv_uint(w, "gpu_exclusive_ns", p->gpu_exclusive_ns);
+		pp_json_kv_bool(w, "overlapped", p->overlapped);
 	} else {
-		kv_null(w, "gpu_exclusive_ns");
-		kv_null(w, "overlapped");
+		pp_json_kv_null(w, "gpu_exclusive_ns");
+		pp_json_kv_null(w, "overlapped");
 	}
 
 	const uint32_t all = (1u << PP_STAT_COUNT) - 1;
@@ -263,7 +232,7 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 	pp_json_write_key(w, "pipeline_statistics");
 	if ((p->stats_valid & all) == 0) {
 		pp_json_write_null(w);
-		kv_str(w, "pipeline_statistics_unavailable", stats_reason);
+		pp_json_kv_str(w, "pipeline_statistics_unavailable", stats_reason);
 	} else {
 		pp_json_begin_object(w);
 		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
@@ -275,18 +244,18 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 		}
 		pp_json_end_object(w);
 		if ((p->stats_valid & all) != all)
-			kv_str(w, "pipeline_statistics_unavailable", stats_reason);
+			pp_json_kv_str(w, "pipeline_statistics_unavailable", stats_reason);
 	}
 
 	cpu_write(w, &p->cpu);
-	kv_bool(w, "recording_reused", p->recording_reused);
+	pp_json_kv_bool(w, "recording_reused", p->recording_reused);
 
 	if (p->ndraw_timings && p->draw_timings) {
 		pp_json_write_key(w, "draw_timings");
 		pp_json_begin_array(w);
 		for (uint32_t i = 0; i < p->ndraw_timings; i++) {
 			pp_json_begin_object(w);
-			kv_uint(w, "index", p->draw_timings[i].index);
+			pp_json_kv_uint(w, "index", p->draw_timings[i].index);
 			gpu_interval_write(w, &p->draw_timings[i].gpu, "gpu_ns");
 			pp_json_end_object(w);
 		}
@@ -298,22 +267,22 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 static void submission_write(struct pp_json_writer *w, const struct pp_submission_result *s)
 {
 	pp_json_begin_object(w);
-	kv_uint(w, "seq", s->seq);
-	kv_str(w, "api", s->api);
+	pp_json_kv_uint(w, "seq", s->seq);
+	pp_json_kv_str(w, "api", s->api);
 	pp_json_write_key(w, "queue");
 	pp_json_begin_object(w);
-	kv_handle(w, "handle", s->queue_handle);
-	kv_uint(w, "family", s->queue_family);
-	kv_uint(w, "index", s->queue_index);
+	pp_json_kv_handle(w, "handle", s->queue_handle);
+	pp_json_kv_uint(w, "family", s->queue_family);
+	pp_json_kv_uint(w, "index", s->queue_index);
 	pp_json_end_object(w);
-	kv_uint(w, "tid", s->tid);
-	kv_uint(w, "cpu_begin_ns", s->cpu_begin_ns);
-	kv_uint(w, "cpu_end_ns", s->cpu_end_ns);
-	kv_uint(w, "cpu_ns", span(s->cpu_begin_ns, s->cpu_end_ns));
+	pp_json_kv_uint(w, "tid", s->tid);
+	pp_json_kv_uint(w, "cpu_begin_ns", s->cpu_begin_ns);
+	pp_json_kv_uint(w, "cpu_end_ns", s->cpu_end_ns);
+	pp_json_kv_uint(w, "cpu_ns", span(s->cpu_begin_ns, s->cpu_end_ns));
 	gpu_interval_write(w, &s->gpu, "gpu_span_ns");
-	kv_uint(w, "first_pass", s->first_pass);
-	kv_uint(w, "passes", s->npasses);
-	kv_uint(w, "command_buffers", s->command_buffers);
+	pp_json_kv_uint(w, "first_pass", s->first_pass);
+	pp_json_kv_uint(w, "passes", s->npasses);
+	pp_json_kv_uint(w, "command_buffers", s->command_buffers);
 	cpu_write(w, &s->cpu);
 	pp_json_end_object(w);
 }
@@ -321,17 +290,17 @@ static void submission_write(struct pp_json_writer *w, const struct pp_submissio
 static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *f)
 {
 	pp_json_begin_object(w);
-	kv_uint(w, "index", f->index);
-	kv_uint(w, "device", f->device_id);
-	kv_str(w, "delimiter", f->delimiter);
-	kv_uint(w, "cpu_begin_ns", f->cpu_begin_ns);
-	kv_uint(w, "cpu_end_ns", f->cpu_end_ns);
+	pp_json_kv_uint(w, "index", f->index);
+	pp_json_kv_uint(w, "device", f->device_id);
+	pp_json_kv_str(w, "delimiter", f->delimiter);
+	pp_json_kv_uint(w, "cpu_begin_ns", f->cpu_begin_ns);
+	pp_json_kv_uint(w, "cpu_end_ns", f->cpu_end_ns);
 	uint64_t gpu;
 	if (attr_frame_gpu_ns(f, &gpu)) {
-		kv_uint(w, "gpu_ns", gpu);
+		pp_json_kv_uint(w, "gpu_ns", gpu);
 	} else {
-		kv_null(w, "gpu_ns");
-		kv_str(w, "gpu_unavailable", f->npasses ? "no pass of the frame has a GPU time"
+		pp_json_kv_null(w, "gpu_ns");
+		pp_json_kv_str(w, "gpu_unavailable", f->npasses ? "no pass of the frame has a GPU time"
 							: "the frame has no passes");
 	}
 	cpu_write(w, &f->cpu);
@@ -357,23 +326,23 @@ static void devices_write(struct pp_json_writer *w)
 	for (size_t i = 0; i < n; i++) {
 		const struct pp_device_info *d = &devs[i].info;
 		pp_json_begin_object(w);
-		kv_uint(w, "id", devs[i].id);
+		pp_json_kv_uint(w, "id", devs[i].id);
 		pp_json_write_key(w, "name");
 		pp_json_write_string_n(w, d->name, strnlen(d->name, sizeof(d->name)));
 		pp_json_write_key(w, "driver");
 		pp_json_write_string_n(w, d->driver, strnlen(d->driver, sizeof(d->driver)));
-		kv_uint(w, "vendor_id", d->vendor_id);
-		kv_uint(w, "device_id", d->device_id);
+		pp_json_kv_uint(w, "vendor_id", d->vendor_id);
+		pp_json_kv_uint(w, "device_id", d->device_id);
 		pp_json_write_key(w, "timestamp_period_ns");
 		if (d->timestamp_valid_bits)
 			pp_json_write_double(w, d->timestamp_period_ns);
 		else
 			pp_json_write_null(w);
-		kv_uint(w, "timestamp_valid_bits", d->timestamp_valid_bits);
-		kv_str(w, "time_domain", d->time_domain);
-		kv_bool(w, "pipeline_statistics", d->pipeline_statistics);
-		kv_str(w, "query_results", d->query_results);
-		kv_str(w, "notes", d->notes);
+		pp_json_kv_uint(w, "timestamp_valid_bits", d->timestamp_valid_bits);
+		pp_json_kv_str(w, "time_domain", d->time_domain);
+		pp_json_kv_bool(w, "pipeline_statistics", d->pipeline_statistics);
+		pp_json_kv_str(w, "query_results", d->query_results);
+		pp_json_kv_str(w, "notes", d->notes);
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);
@@ -393,28 +362,28 @@ static void diagnostics_write(struct pp_json_writer *w)
 	for (size_t i = 0; d && i < n; i++) {
 		const struct pp_diagnostic *x = &d[i];
 		pp_json_begin_object(w);
-		kv_str(w, "id", x->id);
-		kv_uint(w, "device", x->device_id);
-		kv_uint(w, "count", x->count);
-		kv_uint(w, "frames", x->frames);
-		kv_uint(w, "first_frame", x->first_frame);
-		kv_uint(w, "last_frame", x->last_frame);
-		kv_str(w, "site", x->site);
+		pp_json_kv_str(w, "id", x->id);
+		pp_json_kv_uint(w, "device", x->device_id);
+		pp_json_kv_uint(w, "count", x->count);
+		pp_json_kv_uint(w, "frames", x->frames);
+		pp_json_kv_uint(w, "first_frame", x->first_frame);
+		pp_json_kv_uint(w, "last_frame", x->last_frame);
+		pp_json_kv_str(w, "site", x->site);
 		if (x->command_buffers)
-			kv_uint(w, "command_buffers", x->command_buffers);
+			pp_json_kv_uint(w, "command_buffers", x->command_buffers);
 		if (x->thread_id) {
-			kv_uint(w, "thread_id", x->thread_id);
-			kv_str(w, "thread_name", x->thread_name);
+			pp_json_kv_uint(w, "thread_id", x->thread_id);
+			pp_json_kv_str(w, "thread_name", x->thread_name);
 		}
-		kv_str(w, "message", x->message);
-		kv_str(w, "suggestion", x->suggestion);
-		kv_str(w, "cost_kind", x->cost_kind ? x->cost_kind : "none");
+		pp_json_kv_str(w, "message", x->message);
+		pp_json_kv_str(w, "suggestion", x->suggestion);
+		pp_json_kv_str(w, "cost_kind", x->cost_kind ? x->cost_kind : "none");
 		if (x->cost_valid) {
-			kv_uint(w, "cost_ns", x->cost_ns);
-			kv_null(w, "cost_unavailable");
+			pp_json_kv_uint(w, "cost_ns", x->cost_ns);
+			pp_json_kv_null(w, "cost_unavailable");
 		} else {
-			kv_null(w, "cost_ns");
-			kv_str(w, "cost_unavailable", x->cost_unavailable ? x->cost_unavailable : "not measured");
+			pp_json_kv_null(w, "cost_ns");
+			pp_json_kv_str(w, "cost_unavailable", x->cost_unavailable ? x->cost_unavailable : "not measured");
 		}
 		pp_json_write_key(w, "share_of_frame");
 		if (x->cost_valid && x->share_of_frame >= 0)
@@ -422,20 +391,20 @@ static void diagnostics_write(struct pp_json_writer *w)
 		else
 			pp_json_write_null(w);
 		if (x->gpu_idle_valid) {
-			kv_uint(w, "gpu_idle_ns", x->gpu_idle_ns);
-			kv_null(w, "gpu_idle_unavailable");
+			pp_json_kv_uint(w, "gpu_idle_ns", x->gpu_idle_ns);
+			pp_json_kv_null(w, "gpu_idle_unavailable");
 		} else if (x->gpu_idle_unavailable) {
-			kv_null(w, "gpu_idle_ns");
-			kv_str(w, "gpu_idle_unavailable", x->gpu_idle_unavailable);
+			pp_json_kv_null(w, "gpu_idle_ns");
+			pp_json_kv_str(w, "gpu_idle_unavailable", x->gpu_idle_unavailable);
 		}
 		pp_json_end_object(w);
 	}
 	free(d);
 	if (other) {
 		pp_json_begin_object(w);
-		kv_str(w, "id", "PASSPROBE-Other");
-		kv_uint(w, "count", other);
-		kv_str(w, "message", "occurrences at sites beyond the bound of distinct sites kept");
+		pp_json_kv_str(w, "id", "PASSPROBE-Other");
+		pp_json_kv_uint(w, "count", other);
+		pp_json_kv_str(w, "message", "occurrences at sites beyond the bound of distinct sites kept");
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);
@@ -445,28 +414,28 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 			   uint64_t frames_dropped, uint64_t events_dropped)
 {
 	pp_json_begin_object(w);
-	kv_str(w, "schema", "passprobe-report");
-	kv_uint(w, "version", 1);
-	kv_str(w, "generator", "passprobe 0.1.0");
-	kv_str(w, "clock", "CLOCK_MONOTONIC");
+	pp_json_kv_str(w, "schema", "passprobe-report");
+	pp_json_kv_uint(w, "version", 1);
+	pp_json_kv_str(w, "generator", "passprobe 0.1.0");
+	pp_json_kv_str(w, "clock", "CLOCK_MONOTONIC");
 	pp_json_write_key(w, "process");
 	pp_json_begin_object(w);
-	kv_uint(w, "pid", (uint64_t)c->pid);
-	kv_str(w, "name", c->process_name);
+	pp_json_kv_uint(w, "pid", (uint64_t)c->pid);
+	pp_json_kv_str(w, "name", c->process_name);
 	pp_json_end_object(w);
 	pp_json_write_key(w, "devices");
 	devices_write(w);
-	kv_uint(w, "frames_total", c->frames_total);
-	kv_uint(w, "frames_dropped", frames_dropped);
-	kv_uint(w, "cpu_events_dropped", events_dropped);
+	pp_json_kv_uint(w, "frames_total", c->frames_total);
+	pp_json_kv_uint(w, "frames_dropped", frames_dropped);
+	pp_json_kv_uint(w, "cpu_events_dropped", events_dropped);
 	pp_json_write_key(w, "frames_window");
 	pp_json_begin_object(w);
 	if (c->window_count)
-		kv_uint(w, "first", c->window[c->window_head].index);
+		pp_json_kv_uint(w, "first", c->window[c->window_head].index);
 	else
-		kv_null(w, "first");
-	kv_uint(w, "count", c->window_count);
-	kv_uint(w, "limit", c->window_cap);
+		pp_json_kv_null(w, "first");
+	pp_json_kv_uint(w, "count", c->window_count);
+	pp_json_kv_uint(w, "limit", c->window_cap);
 	pp_json_end_object(w);
 	pp_json_write_key(w, "frames");
 	pp_json_begin_array(w);

@@ -4,12 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "attr_cpu.h"
 #include "attr_device.h"
+#include "pp_clock.h"
 #include "pp_log.h"
-#include "pp_sink.h"
 
 #define LABEL_DEPTH 64
 #define MAX_PENDING_FRAMES 64
@@ -55,6 +54,7 @@ struct pp_attr_queue {
 struct pp_attr_device {
 	pthread_mutex_t lock;
 	struct pp_attr_gpu_ops ops;
+	pp_attr_frame_fn frame_out;
 	uint32_t sink_id;
 	enum pp_frame_delimiter delimiter;
 	char frame_label[128];
@@ -67,21 +67,15 @@ struct pp_attr_device {
 	struct pp_cpu_cost blocked_orphan; /* blocking calls while no frame was pending */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, uint32_t sink_id,
-					     const struct pp_settings *s)
+struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, pp_attr_frame_fn frame_out,
+					     uint32_t sink_id, const struct pp_settings *s)
 {
 	struct pp_attr_device *d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
 	pthread_mutex_init(&d->lock, NULL);
 	d->ops = *ops;
+	d->frame_out = frame_out;
 	d->sink_id = sink_id;
 	d->delimiter = s->frame_delimiter;
 	snprintf(d->frame_label, sizeof(d->frame_label), "%s", s->frame_label);
@@ -407,7 +401,7 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		out->cpu_end_ns = f->cpu_end_ns;
 		out->nsubmissions = si;
 		out->npasses = pi;
-		pp_sink_frame_submit(out);
+		d->frame_out(out);
 	}
 	free(f);
 }
@@ -427,7 +421,7 @@ static void frames_drain(struct pp_attr_device *d, bool force_all)
 		if (!f->closed) {
 			f->closed = true;
 			f->delimiter = "shutdown";
-			f->cpu_end_ns = now_ns();
+			f->cpu_end_ns = pp_clock_now_ns();
 		}
 		d->frames = f->next;
 		if (!d->frames)
@@ -485,7 +479,7 @@ static void frame_close(struct pp_attr_device *d, const char *why)
 		return;
 	f->closed = true;
 	f->delimiter = why;
-	f->cpu_end_ns = now_ns();
+	f->cpu_end_ns = pp_clock_now_ns();
 }
 
 void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label)

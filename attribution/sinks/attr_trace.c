@@ -29,7 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "attr_json.h"
+#include "pp_json.h"
 #include "attr_sink_internal.h"
 
 #define TRACE_NAME "trace.json"
@@ -80,25 +80,6 @@ static void ev_end(struct trace_event *e)
 	pp_json_writer_release(w);
 }
 
-static void arg_uint(struct pp_json_writer *w, const char *key, uint64_t v)
-{
-	pp_json_write_key(w, key);
-	pp_json_write_uint(w, v);
-}
-
-static void arg_str(struct pp_json_writer *w, const char *key, const char *s)
-{
-	pp_json_write_key(w, key);
-	pp_json_write_string(w, s);
-}
-
-static void arg_handle(struct pp_json_writer *w, const char *key, uint64_t h)
-{
-	char buf[24];
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, h);
-	arg_str(w, key, buf);
-}
-
 static void dur_write(struct pp_json_writer *w, uint64_t begin, uint64_t end)
 {
 	pp_json_write_key(w, "dur");
@@ -112,7 +93,7 @@ static void metadata_write(struct attr_sink_ctx *c, const char *what, uint32_t t
 	ev_begin(&e, c, "M", what, NULL, tid, 0.0);
 	pp_json_write_key(&e.w, "args");
 	pp_json_begin_object(&e.w);
-	arg_str(&e.w, key, value);
+	pp_json_kv_str(&e.w, key, value);
 	pp_json_end_object(&e.w);
 	ev_end(&e);
 }
@@ -145,10 +126,10 @@ int attr_trace_open(struct attr_sink_ctx *c)
 	ev_begin(&e, c, "M", "passprobe_time_origin", NULL, (uint32_t)c->pid, 0.0);
 	pp_json_write_key(&e.w, "args");
 	pp_json_begin_object(&e.w);
-	arg_uint(&e.w, "passprobe_time_origin_ns", c->trace_origin_ns);
-	arg_str(&e.w, "clock", "CLOCK_MONOTONIC");
-	arg_str(&e.w, "units", "ts and dur: microseconds since passprobe_time_origin_ns");
-	arg_str(&e.w, "generator", "passprobe 0.1.0");
+	pp_json_kv_uint(&e.w, "passprobe_time_origin_ns", c->trace_origin_ns);
+	pp_json_kv_str(&e.w, "clock", "CLOCK_MONOTONIC");
+	pp_json_kv_str(&e.w, "units", "ts and dur: microseconds since passprobe_time_origin_ns");
+	pp_json_kv_str(&e.w, "generator", "passprobe 0.1.0");
 	pp_json_end_object(&e.w);
 	ev_end(&e);
 	attr_trace_flush(c);
@@ -177,18 +158,18 @@ void attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t
 	struct pp_json_writer w;
 	pp_json_writer_init_mem(&w, TRACE_EVENT_MAX, 0);
 	pp_json_begin_object(&w);
-	arg_str(&w, "name", "passprobe_trace_end");
-	arg_str(&w, "ph", "M");
+	pp_json_kv_str(&w, "name", "passprobe_trace_end");
+	pp_json_kv_str(&w, "ph", "M");
 	pp_json_write_key(&w, "ts");
 	pp_json_write_double(&w, 0.0);
-	arg_uint(&w, "pid", (uint64_t)c->pid);
-	arg_uint(&w, "tid", (uint64_t)c->pid);
+	pp_json_kv_uint(&w, "pid", (uint64_t)c->pid);
+	pp_json_kv_uint(&w, "tid", (uint64_t)c->pid);
 	pp_json_write_key(&w, "args");
 	pp_json_begin_object(&w);
-	arg_uint(&w, "events", c->trace_events);
-	arg_uint(&w, "frames", c->frames_total);
-	arg_uint(&w, "frames_dropped", frames_dropped);
-	arg_uint(&w, "cpu_events_dropped", events_dropped);
+	pp_json_kv_uint(&w, "events", c->trace_events);
+	pp_json_kv_uint(&w, "frames", c->frames_total);
+	pp_json_kv_uint(&w, "frames_dropped", frames_dropped);
+	pp_json_kv_uint(&w, "cpu_events_dropped", events_dropped);
 	pp_json_end_object(&w);
 	pp_json_end_object(&w);
 	if (pp_json_writer_finish(&w) == 0) {
@@ -269,34 +250,34 @@ static void workload_args(struct pp_json_writer *w, const struct pp_workload *wl
 {
 	pp_json_write_key(w, "workload");
 	pp_json_begin_object(w);
-	arg_uint(w, "draws", wl->draws);
-	arg_uint(w, "draws_indexed", wl->draws_indexed);
-	arg_uint(w, "draws_indirect", wl->draws_indirect);
-	arg_uint(w, "draws_indirect_count", wl->draws_indirect_count);
-	arg_uint(w, "instances", wl->instances);
-	arg_uint(w, "vertices", wl->vertices);
-	arg_uint(w, "indices", wl->indices);
-	arg_uint(w, "dispatches", wl->dispatches);
-	arg_uint(w, "dispatches_indirect", wl->dispatches_indirect);
-	arg_uint(w, "workgroups", wl->workgroups);
-	arg_uint(w, "copies", wl->copies);
-	arg_uint(w, "copy_bytes", wl->copy_bytes);
-	arg_uint(w, "clears", wl->clears);
-	arg_uint(w, "barriers", wl->barriers);
+	pp_json_kv_uint(w, "draws", wl->draws);
+	pp_json_kv_uint(w, "draws_indexed", wl->draws_indexed);
+	pp_json_kv_uint(w, "draws_indirect", wl->draws_indirect);
+	pp_json_kv_uint(w, "draws_indirect_count", wl->draws_indirect_count);
+	pp_json_kv_uint(w, "instances", wl->instances);
+	pp_json_kv_uint(w, "vertices", wl->vertices);
+	pp_json_kv_uint(w, "indices", wl->indices);
+	pp_json_kv_uint(w, "dispatches", wl->dispatches);
+	pp_json_kv_uint(w, "dispatches_indirect", wl->dispatches_indirect);
+	pp_json_kv_uint(w, "workgroups", wl->workgroups);
+	pp_json_kv_uint(w, "copies", wl->copies);
+	pp_json_kv_uint(w, "copy_bytes", wl->copy_bytes);
+	pp_json_kv_uint(w, "clears", wl->clears);
+	pp_json_kv_uint(w, "barriers", wl->barriers);
 	pp_json_end_object(w);
 }
 
 static void pass_args_common(struct pp_json_writer *w, const struct pp_frame_result *f,
 			     const struct pp_submission_result *s, const struct pp_pass_result *p)
 {
-	arg_uint(w, "frame", f->index);
-	arg_uint(w, "device", f->device_id);
-	arg_uint(w, "seq", s->seq);
-	arg_str(w, "kind", attr_kind_name(p->kind));
-	arg_str(w, "api", p->api);
-	arg_str(w, "name_source", attr_name_source_name(p->name_source));
-	arg_handle(w, "command_buffer", p->command_buffer_handle);
-	arg_uint(w, "draws", attr_workload_draws(&p->work));
+	pp_json_kv_uint(w, "frame", f->index);
+	pp_json_kv_uint(w, "device", f->device_id);
+	pp_json_kv_uint(w, "seq", s->seq);
+	pp_json_kv_str(w, "kind", attr_kind_name(p->kind));
+	pp_json_kv_str(w, "api", p->api);
+	pp_json_kv_str(w, "name_source", attr_name_source_name(p->name_source));
+	pp_json_kv_handle(w, "command_buffer", p->command_buffer_handle);
+	pp_json_kv_uint(w, "draws", attr_workload_draws(&p->work));
 	workload_args(w, &p->work);
 }
 
@@ -306,13 +287,13 @@ static void pass_instant(struct attr_sink_ctx *c, const struct pp_frame_result *
 {
 	struct trace_event e;
 	ev_begin(&e, c, "i", p->name, "gpu.pass.unavailable", tid, attr_trace_us(c, at_ns));
-	arg_str(&e.w, "s", "t");
+	pp_json_kv_str(&e.w, "s", "t");
 	pp_json_write_key(&e.w, "args");
 	pp_json_begin_object(&e.w);
-	arg_str(&e.w, "reason", reason);
+	pp_json_kv_str(&e.w, "reason", reason);
 	if (p->gpu.valid) {
-		arg_uint(&e.w, "gpu_begin_ns", p->gpu.begin_ns);
-		arg_uint(&e.w, "gpu_end_ns", p->gpu.end_ns);
+		pp_json_kv_uint(&e.w, "gpu_begin_ns", p->gpu.begin_ns);
+		pp_json_kv_uint(&e.w, "gpu_end_ns", p->gpu.end_ns);
 	} else {
 		pp_json_write_key(&e.w, "gpu_ns");
 		pp_json_write_null(&e.w);
@@ -332,15 +313,15 @@ static void pass_slice(struct attr_sink_ctx *c, const struct pp_frame_result *f,
 	pp_json_write_key(&e.w, "args");
 	pp_json_begin_object(&e.w);
 	uint64_t gpu = p->gpu.end_ns > p->gpu.begin_ns ? p->gpu.end_ns - p->gpu.begin_ns : 0;
-	arg_uint(&e.w, "gpu_ns", gpu);
-	arg_uint(&e.w, "exclusive_ns", p->gpu_exclusive_ns);
+	pp_json_kv_uint(&e.w, "gpu_ns", gpu);
+	pp_json_kv_uint(&e.w, "exclusive_ns", p->gpu_exclusive_ns);
 	pp_json_write_key(&e.w, "overlapped");
 	pp_json_write_bool(&e.w, p->overlapped);
 	if (b != p->gpu.begin_ns || end != p->gpu.end_ns) {
-		arg_str(&e.w, "clamped", "slice cut to nest within its track; true interval in "
+		pp_json_kv_str(&e.w, "clamped", "slice cut to nest within its track; true interval in "
 			"gpu_begin_ns/gpu_end_ns");
-		arg_uint(&e.w, "gpu_begin_ns", p->gpu.begin_ns);
-		arg_uint(&e.w, "gpu_end_ns", p->gpu.end_ns);
+		pp_json_kv_uint(&e.w, "gpu_begin_ns", p->gpu.begin_ns);
+		pp_json_kv_uint(&e.w, "gpu_end_ns", p->gpu.end_ns);
 	}
 	pass_args_common(&e.w, f, s, p);
 	pp_json_end_object(&e.w);
@@ -377,9 +358,9 @@ static void flow_write(struct attr_sink_ctx *c, const char *ph, uint64_t id, uin
 {
 	struct trace_event e;
 	ev_begin(&e, c, ph, "submit", "flow.submit", tid, attr_trace_us(c, at_ns));
-	arg_uint(&e.w, "id", id);
+	pp_json_kv_uint(&e.w, "id", id);
 	if (ph[0] == 'f')
-		arg_str(&e.w, "bp", "e");
+		pp_json_kv_str(&e.w, "bp", "e");
 	ev_end(&e);
 }
 
@@ -404,15 +385,15 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 		dur_write(&e.w, cb, cpu_end);
 		pp_json_write_key(&e.w, "args");
 		pp_json_begin_object(&e.w);
-		arg_uint(&e.w, "seq", s->seq);
-		arg_uint(&e.w, "frame", f->index);
-		arg_uint(&e.w, "device", f->device_id);
-		arg_handle(&e.w, "queue", s->queue_handle);
-		arg_uint(&e.w, "command_buffers", s->command_buffers);
+		pp_json_kv_uint(&e.w, "seq", s->seq);
+		pp_json_kv_uint(&e.w, "frame", f->index);
+		pp_json_kv_uint(&e.w, "device", f->device_id);
+		pp_json_kv_handle(&e.w, "queue", s->queue_handle);
+		pp_json_kv_uint(&e.w, "command_buffers", s->command_buffers);
 		if (cb != s->cpu_begin_ns) {
-			arg_str(&e.w, "clamped", "starts where the previous submit call on this thread "
+			pp_json_kv_str(&e.w, "clamped", "starts where the previous submit call on this thread "
 				"ended; true begin in cpu_begin_ns");
-			arg_uint(&e.w, "cpu_begin_ns", s->cpu_begin_ns);
+			pp_json_kv_uint(&e.w, "cpu_begin_ns", s->cpu_begin_ns);
 		}
 		pp_json_end_object(&e.w);
 		ev_end(&e);
@@ -433,16 +414,16 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 		dur_write(&e.w, sb, se);
 		pp_json_write_key(&e.w, "args");
 		pp_json_begin_object(&e.w);
-		arg_uint(&e.w, "seq", s->seq);
-		arg_uint(&e.w, "frame", f->index);
-		arg_uint(&e.w, "device", f->device_id);
-		arg_uint(&e.w, "passes", s->npasses);
-		arg_uint(&e.w, "command_buffers", s->command_buffers);
-		arg_uint(&e.w, "gpu_span_ns", s->gpu.end_ns - s->gpu.begin_ns);
+		pp_json_kv_uint(&e.w, "seq", s->seq);
+		pp_json_kv_uint(&e.w, "frame", f->index);
+		pp_json_kv_uint(&e.w, "device", f->device_id);
+		pp_json_kv_uint(&e.w, "passes", s->npasses);
+		pp_json_kv_uint(&e.w, "command_buffers", s->command_buffers);
+		pp_json_kv_uint(&e.w, "gpu_span_ns", s->gpu.end_ns - s->gpu.begin_ns);
 		if (sb != s->gpu.begin_ns) {
-			arg_str(&e.w, "clamped", "starts where the previous slice on this queue ended; "
+			pp_json_kv_str(&e.w, "clamped", "starts where the previous slice on this queue ended; "
 				"true begin in gpu_begin_ns");
-			arg_uint(&e.w, "gpu_begin_ns", s->gpu.begin_ns);
+			pp_json_kv_uint(&e.w, "gpu_begin_ns", s->gpu.begin_ns);
 		}
 		pp_json_end_object(&e.w);
 		ev_end(&e);
@@ -457,12 +438,12 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 					       : s->gpu.unavailable_reason;
 		ev_begin(&e, c, "i", name, "gpu.submission.unavailable", q->tid,
 			 attr_trace_us(c, cpu_end));
-		arg_str(&e.w, "s", "t");
+		pp_json_kv_str(&e.w, "s", "t");
 		pp_json_write_key(&e.w, "args");
 		pp_json_begin_object(&e.w);
-		arg_str(&e.w, "reason", why ? why : "not measured");
-		arg_uint(&e.w, "seq", s->seq);
-		arg_uint(&e.w, "frame", f->index);
+		pp_json_kv_str(&e.w, "reason", why ? why : "not measured");
+		pp_json_kv_uint(&e.w, "seq", s->seq);
+		pp_json_kv_uint(&e.w, "frame", f->index);
 		pp_json_end_object(&e.w);
 		ev_end(&e);
 	}
@@ -478,11 +459,11 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 		dur_write(&e.w, p->cpu.begin_ns, p->cpu.begin_ns + p->cpu.wall_ns);
 		pp_json_write_key(&e.w, "args");
 		pp_json_begin_object(&e.w);
-		arg_uint(&e.w, "frame", f->index);
-		arg_uint(&e.w, "thread_cpu_ns", p->cpu.thread_cpu_ns);
+		pp_json_kv_uint(&e.w, "frame", f->index);
+		pp_json_kv_uint(&e.w, "thread_cpu_ns", p->cpu.thread_cpu_ns);
 		for (unsigned k = 0; k < attr_cpu_counter_count; k++)
 			if (p->cpu.counters_valid & (1u << k))
-				arg_uint(&e.w, attr_cpu_counter_names[k], p->cpu.counter[k]);
+				pp_json_kv_uint(&e.w, attr_cpu_counter_names[k], p->cpu.counter[k]);
 		pp_json_end_object(&e.w);
 		ev_end(&e);
 	}
@@ -591,7 +572,7 @@ void attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_eve
 	if (strcmp(cat, "diagnostic") == 0) {
 		/* A diagnostic site's first occurrence: an instant event on its thread. */
 		ev_begin(&e, c, "i", ev->name, cat, ev->tid, attr_trace_us(c, ev->begin_ns));
-		arg_str(&e.w, "s", "t");
+		pp_json_kv_str(&e.w, "s", "t");
 		ev_end(&e);
 		return;
 	}

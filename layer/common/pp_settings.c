@@ -6,7 +6,7 @@
  * (apart from pp_log_once's flag) and never fails: every problem is one warning line and the
  * setting keeps its next lower-precedence valid value. */
 #include "pp_settings.h"
-#include "layer_settings_internal.h"
+#include "pp_settings_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,10 @@
-#include "attr_json.h"
+/* The JSON writer and the strict reader (pp_json.h). Longer than ~1,200 lines on purpose:
+ * both halves share the locale-independent number conversion and the UTF-8 checks, kept
+ * static here, and the fuzz target (tests/fuzz/json) compiles this one file with coverage. */
+#include "pp_json.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
@@ -1266,4 +1270,37 @@ bool pp_json_get_bool(const struct pp_json_value *v, bool *out)
 		return false;
 	*out = v->u.boolean;
 	return true;
+}
+
+/* ---- members -------------------------------------------------------------------------- */
+
+void pp_json_kv_uint(struct pp_json_writer *w, const char *key, uint64_t v)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_uint(w, v);
+}
+
+void pp_json_kv_str(struct pp_json_writer *w, const char *key, const char *s)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_string(w, s);
+}
+
+void pp_json_kv_bool(struct pp_json_writer *w, const char *key, bool v)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_bool(w, v);
+}
+
+void pp_json_kv_null(struct pp_json_writer *w, const char *key)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_null(w);
+}
+
+void pp_json_kv_handle(struct pp_json_writer *w, const char *key, uint64_t h)
+{
+	char buf[24];
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, h);
+	pp_json_kv_str(w, key, buf);
 }

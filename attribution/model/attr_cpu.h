@@ -5,7 +5,3 @@
 
 /* Adds the span a -> b (same thread, a first) to *cost. */
 void pp_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b);
-
-/* Chooses the CPU events from the cpu_counters setting; logs one clear message and keeps the
- * defaults on a bad list. Then tells the sinks their names. */
-void pp_cpu_counters_setup(const char *spec);

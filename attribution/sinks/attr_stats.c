@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attr_summary.h"
+#include "pp_summary.h"
 
 /* ---- histogram ---------------------------------------------------------------------- */
 

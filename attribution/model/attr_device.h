@@ -23,8 +23,12 @@ struct pp_attr_gpu_ops {
 struct pp_attr_device;
 struct pp_attr_queue;
 
-struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, uint32_t sink_device_id,
-					     const struct pp_settings *settings);
+/* Where finished frames go (the sinks' pp_sink_frame_submit): ownership passes with the frame.
+ * A function the caller passes, so the model needs nothing from the floor above it. */
+typedef void (*pp_attr_frame_fn)(struct pp_frame_result *frame);
+
+struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, pp_attr_frame_fn frame_out,
+					     uint32_t sink_device_id, const struct pp_settings *settings);
 /* Harvests everything (the application has idled the device) and hands every frame,
  * including an unfinished one, to the sinks. */
 void pp_attr_device_destroy(struct pp_attr_device *d);

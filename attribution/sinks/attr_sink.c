@@ -20,7 +20,8 @@
 #include <unistd.h>
 
 #include "attr_stats.h"
-#include "attr_summary.h"
+#include "pp_summary.h"
+#include "pp_clock.h"
 #include "pp_log.h"
 
 enum sink_state { SINK_NONE = 0, SINK_RUNNING, SINK_CLOSED };
@@ -271,13 +272,6 @@ static void process_name_read(char *buf, size_t len)
 
 /* ---- the writer ----------------------------------------------------------------------- */
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 {
 	c->frames_total++;
@@ -358,7 +352,7 @@ static void *writer_main(void *arg)
 	struct pp_frame_result *frames[PP_SINK_QUEUE_FRAMES];
 	uint32_t nframes, nevents;
 	uint64_t interval_ns = (uint64_t)g_ctx.settings.flush_interval_ms * 1000000ull;
-	uint64_t last_report = now_ns();
+	uint64_t last_report = pp_clock_now_ns();
 	bool pending = false; /* frames arrived since the last report.json */
 
 	pthread_mutex_lock(&g_lock);
@@ -368,7 +362,7 @@ static void *writer_main(void *arg)
 				pthread_cond_wait(&g_wake, &g_lock);
 				continue;
 			}
-			uint64_t due = last_report + interval_ns, now = now_ns();
+			uint64_t due = last_report + interval_ns, now = pp_clock_now_ns();
 			if (now >= due)
 				break;
 			struct timespec ts;
@@ -390,7 +384,7 @@ static void *writer_main(void *arg)
 		}
 		batch_process(&g_ctx, frames, nframes, g_batch_events, nevents);
 		pending = pending || nframes > 0;
-		uint64_t now = now_ns();
+		uint64_t now = pp_clock_now_ns();
 		if (pending && now >= last_report + interval_ns) {
 			if (g_ctx.dirfd >= 0 && !g_ctx.report_failed)
 				report_write_now(&g_ctx);
@@ -444,7 +438,7 @@ int pp_sink_init(const struct pp_settings *settings)
 	c->dirfd = -1;
 	c->pid = getpid();
 	process_name_read(c->process_name, sizeof(c->process_name));
-	c->trace_origin_ns = now_ns();
+	c->trace_origin_ns = pp_clock_now_ns();
 	c->stats = pp_stats_create(0);
 	c->window = calloc(c->settings.report_frames, sizeof(*c->window));
 	g_events = calloc(PP_SINK_CPU_EVENTS, sizeof(*g_events));
