@@ -328,9 +328,6 @@ void pp_messengers_deliver(struct pp_instance *inst, const char *id, const char 
 			   const struct pp_messenger_object *objects);
 bool pp_messengers_any(struct pp_instance *inst);
 
-/* Hooks: name lookup for Get*ProcAddr (layer_dispatch.c). */
-PFN_vkVoidFunction pp_hook_lookup(const char *name, bool *device_level);
-
 /* A hook as vkGet*ProcAddr hands it out: for name, and for alias where not NULL. */
 struct pp_hook {
 	const char *name, *alias;
