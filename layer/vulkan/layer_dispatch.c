@@ -70,11 +70,11 @@ static void untracked_add(VkDevice device, PFN_vkGetDeviceProcAddr next_gdpa)
 		dev->untracked = true;
 		dev->handle = device;
 		pthread_rwlock_init(&dev->lock, NULL);
-#define LOAD_UNTRACKED_FN(member, name, alias)                                              \
-	dev->vk.member = (PFN_vk##member)next_gdpa(device, name);                           \
+#define LOAD_UNTRACKED_FN(member, alias, kind)                                              \
+	dev->vk.member = (PFN_vk##member)next_gdpa(device, "vk" #member);                   \
 	if (!dev->vk.member && (alias))                                                      \
 		dev->vk.member = (PFN_vk##member)next_gdpa(device, (const char *)(alias));
-		PP_DEVICE_FUNCS(LOAD_UNTRACKED_FN)
+		PP_VK_DEVICE_FUNCTIONS(LOAD_UNTRACKED_FN)
 #undef LOAD_UNTRACKED_FN
 		dispatch_fill_missing(&dev->vk, NULL, VK_NULL_HANDLE);
 		dev->key = pp_dispatch_key(device);
@@ -318,11 +318,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateInstance(const VkInstanceCreateIn
 		      instance_info_has_extension(info, VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME);
 	inst->added_gpdp2 = added_gpdp2;
 	inst->vk.GetInstanceProcAddr = next_gipa;
-#define LOAD_INSTANCE_FN(member, name, alias)                                               \
-	inst->vk.member = (PFN_vk##member)next_gipa(*out, name);                            \
+#define LOAD_INSTANCE_FN(member, alias, kind)                                               \
+	inst->vk.member = (PFN_vk##member)next_gipa(*out, "vk" #member);                    \
 	if (!inst->vk.member && (alias))                                                     \
 		inst->vk.member = (PFN_vk##member)next_gipa(*out, (const char *)(alias));
-	PP_INSTANCE_FUNCS(LOAD_INSTANCE_FN)
+	PP_VK_INSTANCE_FUNCTIONS(LOAD_INSTANCE_FN)
 #undef LOAD_INSTANCE_FN
 	if (app_version < VK_API_VERSION_1_1) {
 		/* The core names are not part of a 1.0 instance (the loader hands them out anyway,
@@ -602,11 +602,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 	dev->handle = *out;
 	dev->key = pp_dispatch_key(*out);
 	dev->set_loader_data = loader_data ? loader_data->u.pfnSetDeviceLoaderData : NULL;
-#define LOAD_DEVICE_FN(member, name, alias)                                                 \
-	dev->vk.member = (PFN_vk##member)next_gdpa(*out, name);                             \
+#define LOAD_DEVICE_FN(member, alias, kind)                                                 \
+	dev->vk.member = (PFN_vk##member)next_gdpa(*out, "vk" #member);                     \
 	if (!dev->vk.member && (alias))                                                      \
 		dev->vk.member = (PFN_vk##member)next_gdpa(*out, (const char *)(alias));
-	PP_DEVICE_FUNCS(LOAD_DEVICE_FN)
+	PP_VK_DEVICE_FUNCTIONS(LOAD_DEVICE_FN)
 #undef LOAD_DEVICE_FN
 	if (!dev->vk.ResetQueryPool && dev->host_query_reset) {
 		dev->host_query_reset = false;
@@ -680,45 +680,43 @@ static VKAPI_ATTR void VKAPI_CALL pp_DestroyDevice(VkDevice device, const VkAllo
 	X("vkEnumerateInstanceLayerProperties", vkEnumerateInstanceLayerProperties)           \
 	X("vkEnumerateInstanceExtensionProperties", vkEnumerateInstanceExtensionProperties)
 
+/* Instance hooks outside the list of functions passprobe calls down to (vk_functions.h). */
 #define PP_INSTANCE_HOOKS(X)                                                                  \
-	X("vkDestroyInstance", pp_DestroyInstance)                                            \
 	X("vkCreateDevice", pp_CreateDevice)                                                  \
 	X("vkEnumerateDeviceLayerProperties", vkEnumerateDeviceLayerProperties)               \
-	X("vkEnumerateDeviceExtensionProperties", vkEnumerateDeviceExtensionProperties)       \
-	X("vkGetPhysicalDeviceToolProperties", pp_GetPhysicalDeviceToolProperties)            \
-	X("vkGetPhysicalDeviceToolPropertiesEXT", pp_GetPhysicalDeviceToolPropertiesEXT)       \
-	X("vkCreateDebugUtilsMessengerEXT", pp_CreateDebugUtilsMessengerEXT)                  \
-	X("vkDestroyDebugUtilsMessengerEXT", pp_DestroyDebugUtilsMessengerEXT)                \
-	X("vkCreateDebugReportCallbackEXT", pp_CreateDebugReportCallbackEXT)                  \
-	X("vkDestroyDebugReportCallbackEXT", pp_DestroyDebugReportCallbackEXT)
+	X("vkEnumerateDeviceExtensionProperties", vkEnumerateDeviceExtensionProperties)
 
-struct pp_hook {
-	const char *name;
-	PFN_vkVoidFunction fn;
-};
+/* The LAYER entries of the list are hooked here (and in layer_messengers.c), the device's
+ * HOOK entries by intercept/vulkan (pp_vk_device_hooks). Each has its Vulkan prototype. */
+#define PP_LAYER_CHECK_HOOK(member, alias, kind)                                              \
+	PP_VK_ONLY_LAYER(kind, _Static_assert(__builtin_types_compatible_p(__typeof__(&pp_##member), \
+									     PFN_vk##member),       \
+					      "pp_" #member " has the prototype of vk" #member);)
+PP_VK_INSTANCE_FUNCTIONS(PP_LAYER_CHECK_HOOK)
+PP_VK_DEVICE_FUNCTIONS(PP_LAYER_CHECK_HOOK)
+#undef PP_LAYER_CHECK_HOOK
 
-#define PP_HOOK_ENTRY(name, fn) { name, (PFN_vkVoidFunction)fn },
+#define PP_HOOK_ENTRY(name, fn) { name, NULL, (PFN_vkVoidFunction)fn },
+#define PP_LAYER_HOOK_ENTRY(member, alias, kind) \
+	PP_VK_ONLY_LAYER(kind, { "vk" #member, alias, (PFN_vkVoidFunction)pp_##member },)
 static const struct pp_hook g_global_hooks[] = { PP_GLOBAL_HOOKS(PP_HOOK_ENTRY) };
-static const struct pp_hook g_instance_hooks[] = { PP_INSTANCE_HOOKS(PP_HOOK_ENTRY) };
-static const struct pp_hook g_device_hooks[] = {
-	{ "vkDestroyDevice", (PFN_vkVoidFunction)pp_DestroyDevice },
-#define PP_VK_HOOK_ENTRY(vkname, fn) { #vkname, (PFN_vkVoidFunction)fn },
-	PP_VK_DEVICE_HOOKS(PP_VK_HOOK_ENTRY)
-#undef PP_VK_HOOK_ENTRY
-};
+static const struct pp_hook g_instance_hooks[] = { PP_INSTANCE_HOOKS(PP_HOOK_ENTRY)
+							   PP_VK_INSTANCE_FUNCTIONS(PP_LAYER_HOOK_ENTRY) };
+static const struct pp_hook g_device_hooks[] = { PP_VK_DEVICE_FUNCTIONS(PP_LAYER_HOOK_ENTRY) };
+#undef PP_LAYER_HOOK_ENTRY
 #undef PP_HOOK_ENTRY
 
 static PFN_vkVoidFunction find_hook(const struct pp_hook *hooks, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(hooks[i].name, name))
+		if (!strcmp(hooks[i].name, name) || (hooks[i].alias && !strcmp(hooks[i].alias, name)))
 			return hooks[i].fn;
 	return NULL;
 }
 
 /* The commands of VK_KHR_get_physical_device_properties2 (hidden where passprobe enabled it);
  * the pointer is only a found-marker. */
-#define PP_GPDP2_NAME(name) { name, (PFN_vkVoidFunction)vkGetInstanceProcAddr },
+#define PP_GPDP2_NAME(name) { name, NULL, (PFN_vkVoidFunction)vkGetInstanceProcAddr },
 static const struct pp_hook g_gpdp2_names[] = {
 	PP_GPDP2_NAME("vkGetPhysicalDeviceFeatures2KHR") PP_GPDP2_NAME("vkGetPhysicalDeviceProperties2KHR")
 	PP_GPDP2_NAME("vkGetPhysicalDeviceFormatProperties2KHR")
@@ -731,13 +729,22 @@ static const struct pp_hook g_gpdp2_names[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The device hooks: ours, then intercept's. */
+static PFN_vkVoidFunction device_hook_find(const char *name)
+{
+	PFN_vkVoidFunction hook = find_hook(g_device_hooks, COUNT(g_device_hooks), name);
+	return hook ? hook : find_hook(pp_vk_device_hooks, pp_vk_device_hook_count, name);
+}
+
 /* Where each device-level function passprobe calls down to sits in the dispatch table. */
 struct pp_device_func {
-	const char *name, *alias;
+	const char *name;
 	size_t offset;
+	enum pp_vk_kind kind;
 };
-#define PP_DEVICE_FUNC_ENTRY(member, name, alias) { name, alias, offsetof(struct pp_device_dispatch, member) },
-static const struct pp_device_func g_device_funcs[] = { PP_DEVICE_FUNCS(PP_DEVICE_FUNC_ENTRY) };
+#define PP_DEVICE_FUNC_ENTRY(member, alias, kind) \
+	{ "vk" #member, offsetof(struct pp_device_dispatch, member), PP_VK_KIND(kind) },
+static const struct pp_device_func g_device_funcs[] = { PP_VK_DEVICE_FUNCTIONS(PP_DEVICE_FUNC_ENTRY) };
 #undef PP_DEVICE_FUNC_ENTRY
 
 /* The device commands of an instance extension (VK_EXT_debug_utils). The loader fills their
@@ -778,15 +785,6 @@ static bool is_instance_extension_device_command(const char *name)
 	return false;
 }
 
-static const struct pp_device_func *device_func_find(const char *name)
-{
-	for (size_t i = 0; i < COUNT(g_device_funcs); i++)
-		if (!strcmp(g_device_funcs[i].name, name) ||
-		    (g_device_funcs[i].alias && !strcmp(g_device_funcs[i].alias, name)))
-			return &g_device_funcs[i];
-	return NULL;
-}
-
 /* A hook is handed out wherever the chain below answers its name: through
  * vkGetDeviceProcAddr, and through vkGetInstanceProcAddr, where the loader (for the commands
  * of instance extensions) and layers above passprobe look device commands up too, and where
@@ -799,9 +797,9 @@ static const struct pp_device_func *device_func_find(const char *name)
 static void dispatch_fill_missing(struct pp_device_dispatch *vk, PFN_vkGetInstanceProcAddr gipa,
 				  VkInstance instance)
 {
-	for (size_t i = 0; i < COUNT(g_device_hooks); i++) {
-		const struct pp_device_func *f = device_func_find(g_device_hooks[i].name);
-		if (!f) /* every hook has one; test_layer_missing_below checks the two lists */
+	for (size_t i = 0; i < COUNT(g_device_funcs); i++) {
+		const struct pp_device_func *f = &g_device_funcs[i];
+		if (f->kind == PP_VK_KIND_CALL) /* nothing hands out a hook that calls it */
 			continue;
 		PFN_vkVoidFunction *slot = (PFN_vkVoidFunction *)((char *)vk + f->offset);
 		if (*slot)
@@ -837,7 +835,7 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice 
 	 * NULL for what the device does not support. */
 	if (!next)
 		return NULL;
-	PFN_vkVoidFunction hook = find_hook(g_device_hooks, COUNT(g_device_hooks), name);
+	PFN_vkVoidFunction hook = device_hook_find(name);
 	return hook ? hook : next;
 }
 
@@ -859,7 +857,7 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInsta
 			return hook;
 		PFN_vkGetInstanceProcAddr gipa = __atomic_load_n(&g_untracked_gipa, __ATOMIC_ACQUIRE);
 		PFN_vkVoidFunction next = gipa ? gipa(VK_NULL_HANDLE, name) : NULL;
-		if (next && (hook = find_hook(g_device_hooks, COUNT(g_device_hooks), name)))
+		if (next && (hook = device_hook_find(name)))
 			return hook;
 		return next;
 	}
@@ -882,7 +880,7 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInsta
 			return hook;
 		return NULL;
 	}
-	if (next && (hook = find_hook(g_device_hooks, COUNT(g_device_hooks), name)))
+	if (next && (hook = device_hook_find(name)))
 		return hook;
 	return next;
 }

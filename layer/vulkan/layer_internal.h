@@ -9,6 +9,7 @@
 
 #include "pp_hash.h"
 #include "pp_settings.h"
+#include "vk_functions.h"
 
 #define PP_LAYER_NAME "VK_LAYER_PASSPROBE_profiler"
 #define PP_LAYER_DESCRIPTION "passprobe: per-pass GPU/CPU timing and synchronization diagnostics"
@@ -25,166 +26,16 @@ static inline void *pp_dispatch_key(const void *handle)
 	return *(void *const *)handle;
 }
 
-/* Instance-level functions we call down to. X(member, "vkName", "alias or NULL") */
-#define PP_INSTANCE_FUNCS(X)                                                                  \
-	X(DestroyInstance, "vkDestroyInstance", NULL)                                         \
-	X(EnumerateDeviceExtensionProperties, "vkEnumerateDeviceExtensionProperties", NULL)   \
-	X(GetPhysicalDeviceProperties, "vkGetPhysicalDeviceProperties", NULL)                 \
-	X(GetPhysicalDeviceFeatures, "vkGetPhysicalDeviceFeatures", NULL)                     \
-	X(GetPhysicalDeviceMemoryProperties, "vkGetPhysicalDeviceMemoryProperties", NULL)     \
-	X(GetPhysicalDeviceFeatures2, "vkGetPhysicalDeviceFeatures2",                         \
-	  "vkGetPhysicalDeviceFeatures2KHR")                                                  \
-	X(GetPhysicalDeviceProperties2, "vkGetPhysicalDeviceProperties2",                     \
-	  "vkGetPhysicalDeviceProperties2KHR")                                                \
-	X(GetPhysicalDeviceQueueFamilyProperties, "vkGetPhysicalDeviceQueueFamilyProperties", \
-	  NULL)                                                                               \
-	X(GetPhysicalDeviceToolProperties, "vkGetPhysicalDeviceToolProperties", NULL)         \
-	X(GetPhysicalDeviceToolPropertiesEXT, "vkGetPhysicalDeviceToolPropertiesEXT", NULL)   \
-	X(GetPhysicalDeviceCalibrateableTimeDomainsEXT,                                       \
-	  "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT", NULL)                             \
-	X(CreateDebugUtilsMessengerEXT, "vkCreateDebugUtilsMessengerEXT", NULL)               \
-	X(DestroyDebugUtilsMessengerEXT, "vkDestroyDebugUtilsMessengerEXT", NULL)             \
-	X(CreateDebugReportCallbackEXT, "vkCreateDebugReportCallbackEXT", NULL)               \
-	X(DestroyDebugReportCallbackEXT, "vkDestroyDebugReportCallbackEXT", NULL)
-
-/* Device-level functions we call down to (hooked or used by the layer itself). */
-#define PP_DEVICE_FUNCS(X)                                                                      \
-	X(GetDeviceProcAddr, "vkGetDeviceProcAddr", NULL)                                       \
-	X(DestroyDevice, "vkDestroyDevice", NULL)                                               \
-	X(GetDeviceQueue, "vkGetDeviceQueue", NULL)                                             \
-	X(GetDeviceQueue2, "vkGetDeviceQueue2", NULL)                                           \
-	X(QueueSubmit, "vkQueueSubmit", NULL)                                                   \
-	X(QueueSubmit2, "vkQueueSubmit2", "vkQueueSubmit2KHR")                                  \
-	X(QueuePresentKHR, "vkQueuePresentKHR", NULL)                                           \
-	X(CreateSwapchainKHR, "vkCreateSwapchainKHR", NULL)                                     \
-	X(QueueWaitIdle, "vkQueueWaitIdle", NULL)                                               \
-	X(DeviceWaitIdle, "vkDeviceWaitIdle", NULL)                                             \
-	X(WaitForFences, "vkWaitForFences", NULL)                                               \
-	X(CreateCommandPool, "vkCreateCommandPool", NULL)                                       \
-	X(DestroyCommandPool, "vkDestroyCommandPool", NULL)                                     \
-	X(ResetCommandPool, "vkResetCommandPool", NULL)                                         \
-	X(AllocateCommandBuffers, "vkAllocateCommandBuffers", NULL)                             \
-	X(FreeCommandBuffers, "vkFreeCommandBuffers", NULL)                                     \
-	X(BeginCommandBuffer, "vkBeginCommandBuffer", NULL)                                     \
-	X(EndCommandBuffer, "vkEndCommandBuffer", NULL)                                         \
-	X(ResetCommandBuffer, "vkResetCommandBuffer", NULL)                                     \
-	X(CreateQueryPool, "vkCreateQueryPool", NULL)                                           \
-	X(DestroyQueryPool, "vkDestroyQueryPool", NULL)                                         \
-	X(GetQueryPoolResults, "vkGetQueryPoolResults", NULL)                                   \
-	X(CmdCopyQueryPoolResults, "vkCmdCopyQueryPoolResults", NULL)                           \
-	X(CreateBuffer, "vkCreateBuffer", NULL)                                                 \
-	X(DestroyBuffer, "vkDestroyBuffer", NULL)                                               \
-	X(GetBufferMemoryRequirements, "vkGetBufferMemoryRequirements", NULL)                   \
-	X(AllocateMemory, "vkAllocateMemory", NULL)                                             \
-	X(FreeMemory, "vkFreeMemory", NULL)                                                     \
-	X(BindBufferMemory, "vkBindBufferMemory", NULL)                                         \
-	X(MapMemory, "vkMapMemory", NULL)                                                       \
-	X(ResetQueryPool, "vkResetQueryPool", "vkResetQueryPoolEXT")                            \
-	X(GetCalibratedTimestampsEXT, "vkGetCalibratedTimestampsEXT", NULL)                     \
-	X(CreateRenderPass, "vkCreateRenderPass", NULL)                                         \
-	X(CreateRenderPass2, "vkCreateRenderPass2", "vkCreateRenderPass2KHR")                   \
-	X(DestroyRenderPass, "vkDestroyRenderPass", NULL)                                       \
-	X(CreateFramebuffer, "vkCreateFramebuffer", NULL)                                       \
-	X(DestroyFramebuffer, "vkDestroyFramebuffer", NULL)                                     \
-	X(CreateImage, "vkCreateImage", NULL)                                                   \
-	X(DestroyImage, "vkDestroyImage", NULL)                                                 \
-	X(CreateImageView, "vkCreateImageView", NULL)                                           \
-	X(DestroyImageView, "vkDestroyImageView", NULL)                                         \
-	X(SetDebugUtilsObjectNameEXT, "vkSetDebugUtilsObjectNameEXT", NULL)                     \
-	X(QueueBeginDebugUtilsLabelEXT, "vkQueueBeginDebugUtilsLabelEXT", NULL)                 \
-	X(QueueEndDebugUtilsLabelEXT, "vkQueueEndDebugUtilsLabelEXT", NULL)                     \
-	X(CmdBeginDebugUtilsLabelEXT, "vkCmdBeginDebugUtilsLabelEXT", NULL)                     \
-	X(CmdEndDebugUtilsLabelEXT, "vkCmdEndDebugUtilsLabelEXT", NULL)                         \
-	X(CmdInsertDebugUtilsLabelEXT, "vkCmdInsertDebugUtilsLabelEXT", NULL)                   \
-	X(CmdWriteTimestamp, "vkCmdWriteTimestamp", NULL)                                       \
-	X(CmdBeginQuery, "vkCmdBeginQuery", NULL)                                               \
-	X(CmdEndQuery, "vkCmdEndQuery", NULL)                                                   \
-	X(CmdBeginRenderPass, "vkCmdBeginRenderPass", NULL)                                     \
-	X(CmdBeginRenderPass2, "vkCmdBeginRenderPass2", "vkCmdBeginRenderPass2KHR")             \
-	X(CmdNextSubpass, "vkCmdNextSubpass", NULL)                                             \
-	X(CmdNextSubpass2, "vkCmdNextSubpass2", "vkCmdNextSubpass2KHR")                         \
-	X(CmdEndRenderPass, "vkCmdEndRenderPass", NULL)                                         \
-	X(CmdEndRenderPass2, "vkCmdEndRenderPass2", "vkCmdEndRenderPass2KHR")                   \
-	X(CmdBeginRendering, "vkCmdBeginRendering", "vkCmdBeginRenderingKHR")                   \
-	X(CmdEndRendering, "vkCmdEndRendering", "vkCmdEndRenderingKHR")                         \
-	X(CmdExecuteCommands, "vkCmdExecuteCommands", NULL)                                     \
-	X(CmdDraw, "vkCmdDraw", NULL)                                                           \
-	X(CmdDrawIndexed, "vkCmdDrawIndexed", NULL)                                             \
-	X(CmdDrawIndirect, "vkCmdDrawIndirect", NULL)                                           \
-	X(CmdDrawIndexedIndirect, "vkCmdDrawIndexedIndirect", NULL)                             \
-	X(CmdDrawIndirectCount, "vkCmdDrawIndirectCount", "vkCmdDrawIndirectCountKHR")          \
-	X(CmdDrawIndexedIndirectCount, "vkCmdDrawIndexedIndirectCount",                         \
-	  "vkCmdDrawIndexedIndirectCountKHR")                                                   \
-	X(CmdDispatch, "vkCmdDispatch", NULL)                                                   \
-	X(CmdDispatchBase, "vkCmdDispatchBase", "vkCmdDispatchBaseKHR")                         \
-	X(CmdDispatchIndirect, "vkCmdDispatchIndirect", NULL)                                   \
-	X(CmdCopyBuffer, "vkCmdCopyBuffer", NULL)                                               \
-	X(CmdCopyBuffer2, "vkCmdCopyBuffer2", "vkCmdCopyBuffer2KHR")                            \
-	X(CmdCopyImage, "vkCmdCopyImage", NULL)                                                 \
-	X(CmdCopyImage2, "vkCmdCopyImage2", "vkCmdCopyImage2KHR")                               \
-	X(CmdBlitImage, "vkCmdBlitImage", NULL)                                                 \
-	X(CmdBlitImage2, "vkCmdBlitImage2", "vkCmdBlitImage2KHR")                               \
-	X(CmdCopyBufferToImage, "vkCmdCopyBufferToImage", NULL)                                 \
-	X(CmdCopyBufferToImage2, "vkCmdCopyBufferToImage2", "vkCmdCopyBufferToImage2KHR")       \
-	X(CmdCopyImageToBuffer, "vkCmdCopyImageToBuffer", NULL)                                 \
-	X(CmdCopyImageToBuffer2, "vkCmdCopyImageToBuffer2", "vkCmdCopyImageToBuffer2KHR")       \
-	X(CmdResolveImage, "vkCmdResolveImage", NULL)                                           \
-	X(CmdResolveImage2, "vkCmdResolveImage2", "vkCmdResolveImage2KHR")                      \
-	X(CmdUpdateBuffer, "vkCmdUpdateBuffer", NULL)                                           \
-	X(CmdFillBuffer, "vkCmdFillBuffer", NULL)                                               \
-	X(CmdClearColorImage, "vkCmdClearColorImage", NULL)                                     \
-	X(CmdClearDepthStencilImage, "vkCmdClearDepthStencilImage", NULL)                       \
-	X(CmdClearAttachments, "vkCmdClearAttachments", NULL)                                   \
-	X(CmdPipelineBarrier, "vkCmdPipelineBarrier", NULL)                                     \
-	X(CmdPipelineBarrier2, "vkCmdPipelineBarrier2", "vkCmdPipelineBarrier2KHR")             \
-	X(CmdWaitEvents, "vkCmdWaitEvents", NULL)                                               \
-	X(CmdWaitEvents2, "vkCmdWaitEvents2", "vkCmdWaitEvents2KHR")                            \
-	X(CreateDescriptorSetLayout, "vkCreateDescriptorSetLayout", NULL)                       \
-	X(DestroyDescriptorSetLayout, "vkDestroyDescriptorSetLayout", NULL)                     \
-	X(CreatePipelineLayout, "vkCreatePipelineLayout", NULL)                                 \
-	X(DestroyPipelineLayout, "vkDestroyPipelineLayout", NULL)                               \
-	X(AllocateDescriptorSets, "vkAllocateDescriptorSets", NULL)                             \
-	X(FreeDescriptorSets, "vkFreeDescriptorSets", NULL)                                     \
-	X(ResetDescriptorPool, "vkResetDescriptorPool", NULL)                                   \
-	X(DestroyDescriptorPool, "vkDestroyDescriptorPool", NULL)                               \
-	X(UpdateDescriptorSets, "vkUpdateDescriptorSets", NULL)                                 \
-	X(UpdateDescriptorSetWithTemplate, "vkUpdateDescriptorSetWithTemplate",                 \
-	  "vkUpdateDescriptorSetWithTemplateKHR")                                               \
-	X(CreateBufferView, "vkCreateBufferView", NULL)                                         \
-	X(DestroyBufferView, "vkDestroyBufferView", NULL)                                       \
-	X(CreateGraphicsPipelines, "vkCreateGraphicsPipelines", NULL)                           \
-	X(CreateComputePipelines, "vkCreateComputePipelines", NULL)                             \
-	X(DestroyPipeline, "vkDestroyPipeline", NULL)                                           \
-	X(CmdBindPipeline, "vkCmdBindPipeline", NULL)                                           \
-	X(CmdBindDescriptorSets, "vkCmdBindDescriptorSets", NULL)                               \
-	X(CmdPushDescriptorSetKHR, "vkCmdPushDescriptorSetKHR", NULL)                           \
-	X(CmdPushDescriptorSetWithTemplateKHR, "vkCmdPushDescriptorSetWithTemplateKHR", NULL)   \
-	X(CmdPushConstants, "vkCmdPushConstants", NULL)                                         \
-	X(CmdBindVertexBuffers, "vkCmdBindVertexBuffers", NULL)                                 \
-	X(CmdBindVertexBuffers2, "vkCmdBindVertexBuffers2", "vkCmdBindVertexBuffers2EXT")       \
-	X(CmdBindIndexBuffer, "vkCmdBindIndexBuffer", NULL)                                     \
-	X(CmdSetEvent, "vkCmdSetEvent", NULL)                                                   \
-	X(CmdSetEvent2, "vkCmdSetEvent2", "vkCmdSetEvent2KHR")                                  \
-	X(CmdWriteTimestamp2, "vkCmdWriteTimestamp2", "vkCmdWriteTimestamp2KHR")                \
-	X(CmdResetQueryPool, "vkCmdResetQueryPool", NULL)                                       \
-	X(GetFenceStatus, "vkGetFenceStatus", NULL)                                             \
-	X(ResetFences, "vkResetFences", NULL)                                                   \
-	X(GetEventStatus, "vkGetEventStatus", NULL)                                             \
-	X(CreateSemaphore, "vkCreateSemaphore", NULL)                                           \
-	X(DestroySemaphore, "vkDestroySemaphore", NULL)                                         \
-	X(WaitSemaphores, "vkWaitSemaphores", "vkWaitSemaphoresKHR")                            \
-	X(SignalSemaphore, "vkSignalSemaphore", "vkSignalSemaphoreKHR")                         \
-	X(GetSemaphoreCounterValue, "vkGetSemaphoreCounterValue", "vkGetSemaphoreCounterValueKHR")
-
-#define PP_DECLARE_PFN(member, name, alias) PFN_vk##member member;
+/* The dispatch tables: a slot for every function of the list (vk_functions.h). */
+#define PP_DECLARE_PFN(member, alias, kind) PFN_vk##member member;
 
 struct pp_instance_dispatch {
 	PFN_vkGetInstanceProcAddr GetInstanceProcAddr;
-	PP_INSTANCE_FUNCS(PP_DECLARE_PFN)
+	PP_VK_INSTANCE_FUNCTIONS(PP_DECLARE_PFN)
 };
 
 struct pp_device_dispatch {
-	PP_DEVICE_FUNCS(PP_DECLARE_PFN)
+	PP_VK_DEVICE_FUNCTIONS(PP_DECLARE_PFN)
 };
 
 struct pp_instance {
@@ -513,5 +364,12 @@ void pp_messengers_deliver(struct pp_instance *inst, const char *id, const char 
 			   const struct pp_messenger_object *objects);
 bool pp_messengers_any(struct pp_instance *inst);
 
-/* Hooks: name lookup for Get*ProcAddr (layer_dispatch.c). */
-PFN_vkVoidFunction pp_hook_lookup(const char *name, bool *device_level);
+/* A hook as vkGet*ProcAddr hands it out: for name, and for alias where not NULL. */
+struct pp_hook {
+	const char *name, *alias;
+	PFN_vkVoidFunction fn;
+};
+/* The HOOK entries of PP_VK_DEVICE_FUNCTIONS, made where their hooks are
+ * (intercept/vulkan/vk_hooks.c), so that this layer needs none of their symbols itself. */
+extern const struct pp_hook pp_vk_device_hooks[];
+extern const size_t pp_vk_device_hook_count;

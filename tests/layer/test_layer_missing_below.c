@@ -1,6 +1,6 @@
 /* passprobe where the chain below it lacks a command (tracker issue 10, "Never call a NULL next
  * function"). Walks every device-level entry point passprobe hooks, from the hook list itself
- * (PP_VK_DEVICE_HOOKS, vk_hooks.h), and for each creates a device with that command hidden by
+ * (the HOOK entries of PP_VK_DEVICE_FUNCTIONS, vk_functions.h, with their aliases), and for each creates a device with that command hidden by
  * the spy below (PASSPROBE_SPY_BELOW_HIDE_FUNCTIONS, read at every vkCreateDevice), then:
  *   - vkGetDeviceProcAddr answers NULL for it, through the loader and from passprobe's own
  *     exported function, as the chain below does;
@@ -24,20 +24,23 @@
 #include <string.h>
 
 #include "lt_common.h"
-#include "vk_hooks.h"
+#include "vk_functions.h"
 
-static const char *const g_hooked[] = {
-#define HOOK_NAME(vkname, fn) #vkname,
-	PP_VK_DEVICE_HOOKS(HOOK_NAME)
-#undef HOOK_NAME
+/* Every name passprobe hands out a device hook of intercept/vulkan for: name and alias (NULL
+ * where none) of each HOOK entry. */
+static const char *const g_hooked_all[] = {
+#define HOOK_NAMES(member, alias, kind) PP_VK_ONLY_HOOK(kind, "vk" #member, alias, )
+	PP_VK_DEVICE_FUNCTIONS(HOOK_NAMES)
+#undef HOOK_NAMES
 };
-#define NHOOKED (sizeof(g_hooked) / sizeof(g_hooked[0]))
+static const char *g_hooked[sizeof(g_hooked_all) / sizeof(g_hooked_all[0])];
+static size_t NHOOKED;
 
-/* The names passprobe loads its call-down slots with (PP_DEVICE_FUNCS): a hook whose name is
- * not among them would keep a NULL slot (layer_dispatch.c, dispatch_fill_missing). */
+/* The names passprobe loads its call-down slots with: a hook whose name is not among them
+ * would keep a NULL slot (layer_dispatch.c, dispatch_fill_missing). */
 static const char *const g_loaded[] = {
-#define FUNC_NAMES(member, name, alias) name, alias,
-	PP_DEVICE_FUNCS(FUNC_NAMES)
+#define FUNC_NAMES(member, alias, kind) "vk" #member, alias,
+	PP_VK_DEVICE_FUNCTIONS(FUNC_NAMES)
 #undef FUNC_NAMES
 };
 
@@ -351,8 +354,11 @@ int main(int argc, char **argv)
 		else
 			pp_path = argv[i];
 	}
+	for (size_t i = 0; i < sizeof(g_hooked_all) / sizeof(g_hooked_all[0]); i++)
+		if (g_hooked_all[i])
+			g_hooked[NHOOKED++] = g_hooked_all[i];
 	for (size_t i = 0; i < NHOOKED; i++)
-		CHECKF(hook_has_slot(g_hooked[i]), "%s (hooked) is loaded into a dispatch slot (PP_DEVICE_FUNCS)",
+		CHECKF(hook_has_slot(g_hooked[i]), "%s (hooked) is loaded into a dispatch slot (PP_VK_DEVICE_FUNCTIONS)",
 		       g_hooked[i]);
 	lt_messenger_enabled = false; /* an instance without VK_EXT_debug_utils, like the video player's */
 	if (lt_instance_create(VK_API_VERSION_1_3, &g_instance) != VK_SUCCESS)

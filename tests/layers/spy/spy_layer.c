@@ -46,6 +46,7 @@
 #include <vulkan/vk_layer.h>
 
 #include "spy_counts.h"
+#include "vk_functions.h"
 
 #ifndef SPY_LAYER_NAME
 #error "SPY_LAYER_NAME must be defined by the build"
@@ -68,38 +69,39 @@
 
 #define SPY_EXPORT __attribute__((visibility("default")))
 
-/* X(member, "vkName", "alias or NULL"): what the spy calls down to on a device. */
-#define SPY_DEVICE_FUNCS(X)                                                               \
-	X(GetDeviceProcAddr, "vkGetDeviceProcAddr", NULL)                                 \
-	X(DestroyDevice, "vkDestroyDevice", NULL)                                         \
-	X(WaitForFences, "vkWaitForFences", NULL)                                         \
-	X(QueueWaitIdle, "vkQueueWaitIdle", NULL)                                         \
-	X(DeviceWaitIdle, "vkDeviceWaitIdle", NULL)                                       \
-	X(GetQueryPoolResults, "vkGetQueryPoolResults", NULL)                             \
-	X(GetSemaphoreCounterValue, "vkGetSemaphoreCounterValue", "vkGetSemaphoreCounterValueKHR") \
-	X(WaitSemaphores, "vkWaitSemaphores", "vkWaitSemaphoresKHR")                      \
-	X(QueueSubmit, "vkQueueSubmit", NULL)                                             \
-	X(QueueSubmit2, "vkQueueSubmit2", "vkQueueSubmit2KHR")                            \
-	X(CmdWriteTimestamp, "vkCmdWriteTimestamp", NULL)                                 \
-	X(CmdWriteTimestamp2, "vkCmdWriteTimestamp2", "vkCmdWriteTimestamp2KHR")          \
-	X(CreateQueryPool, "vkCreateQueryPool", NULL)                                     \
-	X(DestroyQueryPool, "vkDestroyQueryPool", NULL)                                   \
-	X(ResetQueryPool, "vkResetQueryPool", "vkResetQueryPoolEXT")                      \
-	X(AllocateCommandBuffers, "vkAllocateCommandBuffers", NULL)                       \
-	X(CreateCommandPool, "vkCreateCommandPool", NULL)                                 \
-	X(ResetCommandPool, "vkResetCommandPool", NULL)                                   \
-	X(BeginCommandBuffer, "vkBeginCommandBuffer", NULL)                               \
-	X(EndCommandBuffer, "vkEndCommandBuffer", NULL)                                   \
-	X(ResetCommandBuffer, "vkResetCommandBuffer", NULL)                               \
-	X(CreateRenderPass, "vkCreateRenderPass", NULL)                                   \
-	X(CreateRenderPass2, "vkCreateRenderPass2", "vkCreateRenderPass2KHR")             \
-	X(CreateFramebuffer, "vkCreateFramebuffer", NULL)                                 \
-	X(CreateImage, "vkCreateImage", NULL)                                             \
-	X(CreateImageView, "vkCreateImageView", NULL)                                     \
-	X(SetDebugUtilsObjectNameEXT, "vkSetDebugUtilsObjectNameEXT", NULL)               \
-	X(QueuePresentKHR, "vkQueuePresentKHR", NULL)                                     \
-	X(AllocateMemory, "vkAllocateMemory", NULL)                                       \
-	X(CreateFence, "vkCreateFence", NULL)
+/* X(member): the device functions the spy hooks (spy_<member>) and calls down to. Their names
+ * and aliases are passprobe's (PP_VK_DEVICE_FUNCTIONS, layer/vulkan/vk_functions.h): a hook
+ * is handed out under both, and the alias is loaded where the first name answers NULL. */
+#define SPY_DEVICE_HOOKS(X) \
+	X(DestroyDevice)              \
+	X(WaitForFences)              \
+	X(QueueWaitIdle)              \
+	X(DeviceWaitIdle)             \
+	X(GetQueryPoolResults)        \
+	X(GetSemaphoreCounterValue)   \
+	X(WaitSemaphores)             \
+	X(QueueSubmit)                \
+	X(QueueSubmit2)               \
+	X(CmdWriteTimestamp)          \
+	X(CmdWriteTimestamp2)         \
+	X(CreateQueryPool)            \
+	X(DestroyQueryPool)           \
+	X(ResetQueryPool)             \
+	X(AllocateCommandBuffers)     \
+	X(CreateCommandPool)          \
+	X(ResetCommandPool)           \
+	X(BeginCommandBuffer)         \
+	X(EndCommandBuffer)           \
+	X(ResetCommandBuffer)         \
+	X(CreateRenderPass)           \
+	X(CreateRenderPass2)          \
+	X(CreateFramebuffer)          \
+	X(CreateImage)                \
+	X(CreateImageView)            \
+	X(SetDebugUtilsObjectNameEXT) \
+	X(QueuePresentKHR)            \
+	X(AllocateMemory)             \
+	X(CreateFence)
 
 struct spy_instance {
 	void *key;
@@ -115,12 +117,45 @@ struct spy_device {
 	void *key;
 	VkDevice handle;
 	uint32_t serial;
-#define SPY_DECLARE_PFN(member, name, alias) PFN_vk##member member;
-	SPY_DEVICE_FUNCS(SPY_DECLARE_PFN)
+	PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
+#define SPY_DECLARE_PFN(member) PFN_vk##member member;
+	SPY_DEVICE_HOOKS(SPY_DECLARE_PFN)
 #undef SPY_DECLARE_PFN
 	struct spy_device_record rec;
 	struct spy_device *next;
 };
+
+/* Each hook has exactly the prototype of the Vulkan function it stands in for. */
+#define SPY_DECLARE_HOOK(member) static __typeof__(vk##member) spy_##member;
+SPY_DEVICE_HOOKS(SPY_DECLARE_HOOK)
+#undef SPY_DECLARE_HOOK
+
+/* The names of passprobe's list, for the aliases of the functions the spy hooks. */
+static const struct {
+	const char *name, *alias;
+} g_names[] = {
+#define SPY_NAMES(member, alias, kind) { "vk" #member, alias },
+	PP_VK_DEVICE_FUNCTIONS(SPY_NAMES)
+#undef SPY_NAMES
+};
+
+/* The alias of a function named by its first name; NULL if it has none. */
+static const char *name_alias(const char *name)
+{
+	for (size_t i = 0; i < sizeof(g_names) / sizeof(g_names[0]); i++)
+		if (!strcmp(g_names[i].name, name))
+			return g_names[i].alias;
+	return NULL;
+}
+
+/* The first name of the function name names (name itself unless it is an alias). */
+static const char *name_first(const char *name)
+{
+	for (size_t i = 0; i < sizeof(g_names) / sizeof(g_names[0]); i++)
+		if (g_names[i].alias && !strcmp(g_names[i].alias, name))
+			return g_names[i].name;
+	return name;
+}
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct spy_instance *g_instances;
@@ -1026,11 +1061,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateDevice(VkPhysicalDevice pd, cons
 	}
 	d->handle = *out;
 	d->key = dispatch_key(*out);
-#define SPY_LOAD(member, name, alias)                                                          \
-	d->member = (PFN_vk##member)gdpa(*out, name);                                          \
-	if (!d->member && (alias))                                                             \
-		d->member = (PFN_vk##member)gdpa(*out, (const char *)(alias));
-	SPY_DEVICE_FUNCS(SPY_LOAD)
+	d->GetDeviceProcAddr = (PFN_vkGetDeviceProcAddr)gdpa(*out, "vkGetDeviceProcAddr");
+#define SPY_LOAD(member)                                                                       \
+	d->member = (PFN_vk##member)gdpa(*out, "vk" #member);                                  \
+	if (!d->member && name_alias("vk" #member))                                            \
+		d->member = (PFN_vk##member)gdpa(*out, name_alias("vk" #member));
+	SPY_DEVICE_HOOKS(SPY_LOAD)
 #undef SPY_LOAD
 	/* A device command of an instance extension: its hook is also handed out through
 	 * vkGetInstanceProcAddr, which answers it even where the device's vkGetDeviceProcAddr does
@@ -1143,41 +1179,9 @@ static const struct spy_hook g_instance_hooks[] = {
 };
 
 static const struct spy_hook g_device_hooks[] = {
-	HOOK("vkDestroyDevice", spy_DestroyDevice),
-	HOOK("vkWaitForFences", spy_WaitForFences),
-	HOOK("vkQueueWaitIdle", spy_QueueWaitIdle),
-	HOOK("vkDeviceWaitIdle", spy_DeviceWaitIdle),
-	HOOK("vkGetQueryPoolResults", spy_GetQueryPoolResults),
-	HOOK("vkGetSemaphoreCounterValue", spy_GetSemaphoreCounterValue),
-	HOOK("vkGetSemaphoreCounterValueKHR", spy_GetSemaphoreCounterValue),
-	HOOK("vkWaitSemaphores", spy_WaitSemaphores),
-	HOOK("vkWaitSemaphoresKHR", spy_WaitSemaphores),
-	HOOK("vkQueueSubmit", spy_QueueSubmit),
-	HOOK("vkQueueSubmit2", spy_QueueSubmit2),
-	HOOK("vkQueueSubmit2KHR", spy_QueueSubmit2),
-	HOOK("vkCmdWriteTimestamp", spy_CmdWriteTimestamp),
-	HOOK("vkCmdWriteTimestamp2", spy_CmdWriteTimestamp2),
-	HOOK("vkCmdWriteTimestamp2KHR", spy_CmdWriteTimestamp2),
-	HOOK("vkCreateQueryPool", spy_CreateQueryPool),
-	HOOK("vkDestroyQueryPool", spy_DestroyQueryPool),
-	HOOK("vkResetQueryPool", spy_ResetQueryPool),
-	HOOK("vkResetQueryPoolEXT", spy_ResetQueryPool),
-	HOOK("vkAllocateCommandBuffers", spy_AllocateCommandBuffers),
-	HOOK("vkCreateCommandPool", spy_CreateCommandPool),
-	HOOK("vkResetCommandPool", spy_ResetCommandPool),
-	HOOK("vkBeginCommandBuffer", spy_BeginCommandBuffer),
-	HOOK("vkEndCommandBuffer", spy_EndCommandBuffer),
-	HOOK("vkResetCommandBuffer", spy_ResetCommandBuffer),
-	HOOK("vkCreateRenderPass", spy_CreateRenderPass),
-	HOOK("vkCreateRenderPass2", spy_CreateRenderPass2),
-	HOOK("vkCreateRenderPass2KHR", spy_CreateRenderPass2),
-	HOOK("vkCreateFramebuffer", spy_CreateFramebuffer),
-	HOOK("vkCreateImage", spy_CreateImage),
-	HOOK("vkCreateImageView", spy_CreateImageView),
-	HOOK("vkSetDebugUtilsObjectNameEXT", spy_SetDebugUtilsObjectNameEXT),
-	HOOK("vkQueuePresentKHR", spy_QueuePresentKHR),
-	HOOK("vkAllocateMemory", spy_AllocateMemory),
-	HOOK("vkCreateFence", spy_CreateFence),
+#define SPY_HOOK_ENTRY(member) HOOK("vk" #member, spy_##member),
+	SPY_DEVICE_HOOKS(SPY_HOOK_ENTRY)
+#undef SPY_HOOK_ENTRY
 };
 #undef HOOK
 
@@ -1191,6 +1195,12 @@ static PFN_vkVoidFunction hook_find(const struct spy_hook *hooks, size_t n, cons
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A device hook, under its first name or its alias. */
+static PFN_vkVoidFunction device_hook_find(const char *name)
+{
+	return hook_find(g_device_hooks, COUNT_OF(g_device_hooks), name_first(name));
+}
+
 SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *name)
 {
 	if (!device || !name)
@@ -1201,7 +1211,7 @@ SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice
 	if (!d || hidden_func(name))
 		return NULL;
 	PFN_vkVoidFunction next = d->GetDeviceProcAddr(device, name);
-	PFN_vkVoidFunction hook = next ? hook_find(g_device_hooks, COUNT_OF(g_device_hooks), name) : NULL;
+	PFN_vkVoidFunction hook = next ? device_hook_find(name) : NULL;
 	return hook ? hook : next;
 }
 
@@ -1227,7 +1237,7 @@ SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInst
 		return (PFN_vkVoidFunction)spy_GetPhysicalDeviceFeatures2;
 	if (next && hidden(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME) && !strcmp(name, "vkGetPhysicalDeviceFeatures2KHR"))
 		return (PFN_vkVoidFunction)spy_GetPhysicalDeviceFeatures2KHR;
-	hook = next ? hook_find(g_device_hooks, COUNT_OF(g_device_hooks), name) : NULL;
+	hook = next ? device_hook_find(name) : NULL;
 	return hook ? hook : next;
 }
 
