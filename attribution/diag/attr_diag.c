@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "attr_diag.h"
+#include "attr_frame.h"
 #include "pp_log.h"
 #include "pp_settings.h"
 #include "pp_sink.h"
@@ -1733,9 +1734,13 @@ struct taint {
 struct pp_diag_device {
 	pthread_mutex_t lock;
 	struct pp_diag_config cfg;
-	/* frames, mirroring attr_device.c */
-	bool frame_open, presented;
-	uint64_t next_frame, frame;
+	/* Frame indices come from a frame clock (attribution/model/attr_frame.h): the model's,
+	 * handed in through the *_in_frame / _ended calls (the layer does), so they are
+	 * report.json's; or, for a program that drives the rules alone (the unit tests), this
+	 * device's own, through pp_diag_submit, _submit_done and _present. */
+	struct pp_frame_clock own_clock;
+	bool frame_open; /* a submission of `frame` was seen and the frame has not ended */
+	uint64_t frame;
 	uint64_t next_seq, completed;
 	uint64_t only_queue;   /* the queue that submitted, while only one did */
 	bool many_queues;
@@ -1760,6 +1765,7 @@ struct pp_diag_device *pp_diag_device_create(const struct pp_diag_config *cfg)
 		return NULL;
 	pthread_mutex_init(&d->lock, NULL);
 	d->cfg = *cfg;
+	pp_frame_clock_init(&d->own_clock, (enum pp_frame_delimiter)cfg->frame_delimiter);
 	if (!d->cfg.poll_threshold)
 		d->cfg.poll_threshold = 8;
 	pp_sink_diagnostics_source(pp_diag_snapshot);
@@ -2370,18 +2376,15 @@ static struct pool_rec *pool_find(struct pp_diag_device *d, uint64_t pool, uint3
 	return p;
 }
 
-uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
-			const uint64_t *cbs)
+static uint64_t submit_locked(struct pp_diag_device *d, uint64_t frame, uint64_t queue, uint32_t n,
+			      struct pp_diag_rec *const *recs, const uint64_t *cbs)
 {
-	pthread_mutex_lock(&d->lock);
 	if (!d->only_queue)
 		d->only_queue = queue;
 	else if (d->only_queue != queue)
 		d->many_queues = true;
-	if (!d->frame_open) {
-		d->frame_open = true;
-		d->frame = d->next_frame++;
-	}
+	d->frame_open = true;
+	d->frame = frame;
 	uint64_t seq = ++d->next_seq;
 	for (uint32_t i = 0; i < n; i++) {
 		struct pp_diag_rec *r = recs[i];
@@ -2407,21 +2410,39 @@ uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, st
 			}
 		}
 	}
+	return seq;
+}
+
+uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
+			const uint64_t *cbs)
+{
+	pthread_mutex_lock(&d->lock);
+	uint64_t seq = submit_locked(d, pp_frame_clock_submit(&d->own_clock), queue, n, recs, cbs);
 	pthread_mutex_unlock(&d->lock);
 	return seq;
 }
 
-static void frame_close_locked(struct pp_diag_device *d)
+uint64_t pp_diag_submit_in_frame(struct pp_diag_device *d, uint64_t frame, uint64_t queue, uint32_t n,
+				 struct pp_diag_rec *const *recs, const uint64_t *cbs)
 {
-	if (!d->frame_open)
+	pthread_mutex_lock(&d->lock);
+	uint64_t seq = submit_locked(d, frame, queue, n, recs, cbs);
+	pthread_mutex_unlock(&d->lock);
+	return seq;
+}
+
+/* The clock says every frame below `ended` is over: the frame of the last submission seen
+ * closes (counted for the frame statistics only when a submission of it was seen here). */
+static void frames_ended_locked(struct pp_diag_device *d, uint64_t ended)
+{
+	if (!d->frame_open || d->frame >= ended)
 		return;
 	d->frame_open = false;
 	frame_stat_close(d->cfg.sink_device_id);
 }
 
-void pp_diag_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_frame_label)
+static void fence_note_locked(struct pp_diag_device *d, uint64_t fence)
 {
-	pthread_mutex_lock(&d->lock);
 	if (fence) {
 		struct fence_rec *f = NULL;
 		for (uint32_t i = 0; i < d->nfences && !f; i++)
@@ -2437,31 +2458,37 @@ void pp_diag_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_fram
 		}
 		*f = (struct fence_rec){ fence, d->next_seq, d->frame };
 	}
-	switch ((enum pp_frame_delimiter)d->cfg.frame_delimiter) {
-	case PP_FRAME_SUBMIT:
-		frame_close_locked(d);
-		break;
-	case PP_FRAME_AUTO:
-		if (!d->presented && fence)
-			frame_close_locked(d);
-		break;
-	case PP_FRAME_LABEL:
-		if (saw_frame_label)
-			frame_close_locked(d);
-		break;
-	case PP_FRAME_PRESENT:
-		break;
-	}
+}
+
+void pp_diag_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_frame_label)
+{
+	pthread_mutex_lock(&d->lock);
+	fence_note_locked(d, fence);
+	if (pp_frame_clock_submit_done(&d->own_clock, fence != 0, saw_frame_label))
+		frames_ended_locked(d, d->own_clock.ended);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_submit_done_ended(struct pp_diag_device *d, uint64_t fence, uint64_t ended)
+{
+	pthread_mutex_lock(&d->lock);
+	fence_note_locked(d, fence);
+	frames_ended_locked(d, ended);
 	pthread_mutex_unlock(&d->lock);
 }
 
 void pp_diag_present(struct pp_diag_device *d)
 {
 	pthread_mutex_lock(&d->lock);
-	if (d->cfg.frame_delimiter == PP_FRAME_AUTO || d->cfg.frame_delimiter == PP_FRAME_PRESENT) {
-		d->presented = true;
-		frame_close_locked(d);
-	}
+	if (pp_frame_clock_present(&d->own_clock))
+		frames_ended_locked(d, d->own_clock.ended);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_frames_ended(struct pp_diag_device *d, uint64_t ended)
+{
+	pthread_mutex_lock(&d->lock);
+	frames_ended_locked(d, ended);
 	pthread_mutex_unlock(&d->lock);
 }
 

@@ -69,9 +69,13 @@ static inline bool pp_vk_descriptor_is_buffer(VkDescriptorType t)
  * saw the submission / present: counts findings, delivers messages to the application's
  * debug messengers, reads barrier-cost timestamps that are ready. */
 struct pp_diag_device;
+/* frame: the model's frame of the submission (pp_attr_submit); ended: its frame clock's "every
+ * frame below this has ended" after the call (pp_attr_submit_done, pp_attr_present). */
 void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
-			  VkFence fence, bool frame_label);
-void pp_vk_diag_presented(struct pp_device *dev);
+			  VkFence fence, uint64_t frame, uint64_t ended);
+void pp_vk_diag_presented(struct pp_device *dev, uint64_t ended);
+/* A submit call without batches ended a frame (a fence-only submit). */
+void pp_vk_diag_frames_ended(struct pp_device *dev, uint64_t ended);
 /* The device's diagnostics state; NULL when the diagnostics setting is off. */
 struct pp_diag_device *pp_vk_diag_device(struct pp_device *dev);
 /* A wait that left the GPU idle returned (queue: the queue waited on, or NULL for the whole

@@ -1644,7 +1644,7 @@ static void messages_deliver(struct pp_device *dev, struct pp_vk_diag *vd)
 }
 
 void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
-			  VkFence fence, bool frame_label)
+			  VkFence fence, uint64_t frame, uint64_t ended)
 {
 	struct pp_vk_diag *vd = vk_diag_get(dev);
 	if (!vd)
@@ -1677,8 +1677,7 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 		recs[i] = s ? s->rec : NULL;
 		cbs[i] = s ? c : NULL;
 	}
-	pp_diag_submit(vd->dd, q ? q->handle : 0, n, recs, cb_handles);
-	uint64_t frame = pp_diag_frame(vd->dd);
+	pp_diag_submit_in_frame(vd->dd, frame, q ? q->handle : 0, n, recs, cb_handles);
 	/* What to time when these command buffers are recorded again. */
 	for (uint32_t i = 0; i < n && vd->cost; i++) {
 		if (!recs[i])
@@ -1750,7 +1749,7 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 		read_add(vd, &idle_read);
 	}
 
-	pp_diag_submit_done(vd->dd, (uint64_t)fence, frame_label);
+	pp_diag_submit_done_ended(vd->dd, (uint64_t)fence, ended);
 	reads_poll(dev, vd);
 	messages_deliver(dev, vd);
 	if (recs != stack)
@@ -1759,12 +1758,19 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 		free(cbs);
 }
 
-void pp_vk_diag_presented(struct pp_device *dev)
+void pp_vk_diag_frames_ended(struct pp_device *dev, uint64_t ended)
+{
+	struct pp_vk_diag *vd = diag_of(dev);
+	if (vd)
+		pp_diag_frames_ended(vd->dd, ended);
+}
+
+void pp_vk_diag_presented(struct pp_device *dev, uint64_t ended)
 {
 	struct pp_vk_diag *vd = diag_of(dev);
 	if (!vd)
 		return;
-	pp_diag_present(vd->dd);
+	pp_diag_frames_ended(vd->dd, ended);
 	reads_poll(dev, vd);
 	messages_deliver(dev, vd);
 }
