@@ -1,6 +1,6 @@
 /* Blocking calls of the application: fence, idle and query waits, and polling loops (tracker
  * issue 5; docs/diagnostics.md). Each hook judges the call against the frame it happens in
- * (attribution/diag/attr_diag.c), measures how long the call blocked, and reports what a rule
+ * (attribution/diag/), measures how long the call blocked, and reports what a rule
  * flags. passprobe itself never waits: these are the application's own calls, passed down
  * unchanged; the only extra call is a non-blocking query read that tells whether a
  * WAIT_BIT read of an older frame would have waited at all. */

@@ -3,7 +3,7 @@
  * barrier analysis needs to know which resources later commands use, and delivery of
  * findings at submit and present. The objects it reads (set and pipeline layouts, pipelines,
  * buffer and image views, images, render passes) are in the device's object table
- * (layer_objects.c). The rules are API-neutral (attribution/attr_diag.c); this
+ * (layer_objects.c). The rules are API-neutral (attribution/diag/); this
  * file translates Vulkan into them. Blocking waits: vk_blocking.c.
  *
  * Hot path: draws stay in vk_cmd.c, untouched. What draws, dispatches and copies did is read
