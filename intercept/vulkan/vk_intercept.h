@@ -51,7 +51,7 @@ bool pp_vk_sim_execution(struct pp_device *dev, struct pp_command_buffer *c, str
 void pp_vk_sim_execution_done(struct pp_device *dev, const struct pp_vk_sim_exec *x);
 
 /* Descriptor types naming an image (through a view) / a buffer (texel buffers through a
- * buffer view): the diagnostics follow these (layer_objects.c, vk_sync.c). */
+ * buffer view): the diagnostics follow these (layer_objects.c, vk_descriptors.c). */
 static inline bool pp_vk_descriptor_is_image(VkDescriptorType t)
 {
 	return t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
@@ -65,8 +65,8 @@ static inline bool pp_vk_descriptor_is_buffer(VkDescriptorType t)
 	       t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
 }
 
-/* Diagnostics (vk_sync.c; docs/diagnostics.md). Called by the queue hooks after attribution
- * saw the submission / present: counts findings, delivers messages to the application's
+/* Diagnostics (vk_diag_submit.c; docs/diagnostics.md). Called by the queue hooks after
+ * attribution saw the submission / present: counts findings, delivers messages to the application's
  * debug messengers, reads barrier-cost timestamps that are ready. */
 struct pp_diag_device;
 /* frame: the model's frame of the submission (pp_attr_submit); ended: its frame clock's "every
@@ -88,7 +88,7 @@ void pp_vk_diag_semaphores_submitted(struct pp_device *dev, uint32_t nsubmits, c
 				     const VkSubmitInfo2 *submits2);
 
 /* Timestamp reads of the diagnostics waiting on c's recording are dropped: its slots are about
- * to be reset or freed (vk_sync.c). On the thread that owns c. */
+ * to be reset or freed (vk_diag_submit.c). On the thread that owns c. */
 void pp_vk_diag_recording_forget(struct pp_device *dev, struct pp_command_buffer *c);
-/* Frees a command buffer's diagnostics state (vk_sync.c); called when it is destroyed. */
+/* Frees a command buffer's diagnostics state (vk_diag_state.c); called when it is destroyed. */
 void pp_vk_diag_cb_release(struct pp_device *dev, struct pp_command_buffer *c);
