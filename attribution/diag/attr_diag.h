@@ -295,7 +295,7 @@ struct pp_diag_message {
 
 struct pp_diag_config {
 	uint32_t sink_device_id;
-	int frame_delimiter;  /* enum pp_frame_delimiter */
+	int frame_delimiter;  /* enum pp_frame_delimiter: for the device's own frame clock */
 	bool barrier_cost;
 	uint32_t poll_threshold; /* polls of one object within a frame that make a loop; 0: 8 */
 };
@@ -311,10 +311,21 @@ void pp_diag_device_destroy(struct pp_diag_device *d);
  * barrier on the resource, their anonymous work), once per distinct set of neighbours. */
 uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
 			const uint64_t *cb_handles);
-/* After a submit call: the fence it signals (0: none) belongs to its last batch; applies
- * the frame delimiter like attr_device.c. */
+/* After a submit call: the fence it signals (0: none) belongs to its last batch. */
 void pp_diag_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_frame_label);
 void pp_diag_present(struct pp_diag_device *d);
+/* pp_diag_submit, _submit_done and _present above count frames with a frame clock of the
+ * device's own (attribution/model/attr_frame.h), for a program that drives the rules alone.
+ * Where the model counts frames (the layer), the frame indices come from its clock instead,
+ * so the diagnostics' frames are report.json's: */
+/* pp_diag_submit for a submit call the model put in frame `frame` (pp_attr_submit). */
+uint64_t pp_diag_submit_in_frame(struct pp_diag_device *d, uint64_t frame, uint64_t queue, uint32_t n,
+				 struct pp_diag_rec *const *recs, const uint64_t *cb_handles);
+/* pp_diag_submit_done where the model's clock says every frame below `ended` has ended
+ * (pp_attr_submit_done). */
+void pp_diag_submit_done_ended(struct pp_diag_device *d, uint64_t fence, uint64_t ended);
+/* A delimiter without a submit call to the rules (a present, a submit without batches). */
+void pp_diag_frames_ended(struct pp_diag_device *d, uint64_t ended);
 /* Index of the latest frame (the open one, or the last closed one before a new submission). */
 uint64_t pp_diag_frame(struct pp_diag_device *d);
 

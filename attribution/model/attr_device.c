@@ -7,6 +7,7 @@
 
 #include "attr_cpu.h"
 #include "attr_device.h"
+#include "attr_frame.h"
 #include "pp_clock.h"
 #include "pp_log.h"
 
@@ -56,12 +57,9 @@ struct pp_attr_device {
 	struct pp_attr_gpu_ops ops;
 	pp_attr_frame_fn frame_out;
 	uint32_t sink_id;
-	enum pp_frame_delimiter delimiter;
+	struct pp_frame_clock clock; /* decides where frames end (attr_frame.h) */
 	char frame_label[128];
-	bool presented;
-	bool swapchain; /* a swapchain was created: it will present */
 	uint64_t next_seq;
-	uint64_t next_frame;
 	uint32_t nframes;
 	struct pp_frame_acc *frames, *frames_tail; /* oldest first; the tail may be open */
 	struct pp_cpu_cost blocked_orphan; /* blocking calls while no frame was pending */
@@ -77,7 +75,7 @@ struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, 
 	d->ops = *ops;
 	d->frame_out = frame_out;
 	d->sink_id = sink_id;
-	d->delimiter = s->frame_delimiter;
+	pp_frame_clock_init(&d->clock, s->frame_delimiter);
 	snprintf(d->frame_label, sizeof(d->frame_label), "%s", s->frame_label);
 	return d;
 }
@@ -451,15 +449,16 @@ void pp_attr_device_destroy(struct pp_attr_device *d)
 	free(d);
 }
 
-static struct pp_frame_acc *frame_current(struct pp_attr_device *d, uint64_t cpu_begin)
+/* The record of frame `index`, the clock's open frame. */
+static struct pp_frame_acc *frame_current(struct pp_attr_device *d, uint64_t index, uint64_t cpu_begin)
 {
 	struct pp_frame_acc *f = d->frames_tail;
-	if (f && !f->closed)
+	if (f && !f->closed && f->index == index)
 		return f;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	f->index = d->next_frame++;
+	f->index = index;
 	f->cpu_begin_ns = cpu_begin;
 	f->blocked = d->blocked_orphan;
 	memset(&d->blocked_orphan, 0, sizeof(d->blocked_orphan));
@@ -482,28 +481,17 @@ static void frame_close(struct pp_attr_device *d, const char *why)
 	f->cpu_end_ns = pp_clock_now_ns();
 }
 
-void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label)
+uint64_t pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label)
 {
 	if (!d)
-		return;
+		return 0;
 	pthread_mutex_lock(&d->lock);
-	switch (d->delimiter) {
-	case PP_FRAME_SUBMIT:
-		frame_close(d, "submit");
-		break;
-	case PP_FRAME_AUTO:
-		if (!d->presented && !d->swapchain && signalled_fence)
-			frame_close(d, "fence");
-		break;
-	case PP_FRAME_LABEL:
-		if (saw_frame_label)
-			frame_close(d, "label");
-		break;
-	case PP_FRAME_PRESENT:
-		break;
-	}
+	if (pp_frame_clock_submit_done(&d->clock, signalled_fence, saw_frame_label))
+		frame_close(d, d->clock.why);
 	frames_drain(d, false);
+	uint64_t ended = d->clock.ended;
 	pthread_mutex_unlock(&d->lock);
+	return ended;
 }
 
 void pp_attr_swapchain_created(struct pp_attr_device *d)
@@ -511,23 +499,23 @@ void pp_attr_swapchain_created(struct pp_attr_device *d)
 	if (!d)
 		return;
 	pthread_mutex_lock(&d->lock);
-	d->swapchain = true;
+	pp_frame_clock_swapchain_created(&d->clock);
 	pthread_mutex_unlock(&d->lock);
 }
 
-void pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu)
+uint64_t pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu)
 {
 	if (!d)
-		return;
+		return 0;
 	pthread_mutex_lock(&d->lock);
 	if (cpu && d->frames_tail && !d->frames_tail->closed)
 		pp_cpu_cost_add(&d->frames_tail->present_cpu, cpu);
-	if (d->delimiter == PP_FRAME_AUTO || d->delimiter == PP_FRAME_PRESENT) {
-		d->presented = true;
-		frame_close(d, "present");
-	}
+	if (pp_frame_clock_present(&d->clock))
+		frame_close(d, d->clock.why);
 	frames_drain(d, false);
+	uint64_t ended = d->clock.ended;
 	pthread_mutex_unlock(&d->lock);
+	return ended;
 }
 
 void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost)
@@ -544,7 +532,7 @@ void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost)
 
 bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n)
 {
-	if (d->delimiter != PP_FRAME_LABEL)
+	if (d->clock.delimiter != PP_FRAME_LABEL)
 		return false;
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t j = 0; recs[i] && j < recs[i]->nlabels; j++)
@@ -585,7 +573,7 @@ static uint32_t slot_mapped(const struct pp_attr_slot_map *m, uint32_t slot)
 	return PP_NO_SLOT;
 }
 
-void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info)
+uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info)
 {
 	uint32_t npasses = 0, ndraws = 0;
 	for (uint32_t i = 0; i < info->nrecordings; i++)
@@ -604,8 +592,11 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 			submission_harvest(d, r->last_submission, true);
 	}
 
+	/* The clock counts the submission even when it cannot be measured, so the frame indices
+	 * the diagnostics take from it stay those of report.json. */
+	uint64_t index = pp_frame_clock_submit(&d->clock);
 	struct pp_submission *s = calloc(1, sizeof(*s));
-	struct pp_frame_acc *f = s ? frame_current(d, info->cpu_begin_ns) : NULL;
+	struct pp_frame_acc *f = s ? frame_current(d, index, info->cpu_begin_ns) : NULL;
 	if (s) {
 		s->passes = calloc(npasses ? npasses : 1, sizeof(*s->passes));
 		s->ts_slots = malloc((2 * npasses + 1) * sizeof(uint32_t));
@@ -620,7 +611,7 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 		pp_log_once(PP_LOG_ERROR, "out of memory recording a submission; it is not measured");
 		submission_free(s);
 		pthread_mutex_unlock(&d->lock);
-		return;
+		return index;
 	}
 
 	struct pp_submission_result *sr = &s->res;
@@ -714,7 +705,8 @@ void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const str
 	else
 		f->subs = s;
 	f->subs_tail = s;
-	if (++f->nsubs >= MAX_FRAME_SUBMISSIONS)
-		frame_close(d, "submission-limit");
+	if (++f->nsubs >= MAX_FRAME_SUBMISSIONS && pp_frame_clock_end(&d->clock, "submission-limit"))
+		frame_close(d, d->clock.why);
 	pthread_mutex_unlock(&d->lock);
+	return index;
 }

@@ -64,20 +64,24 @@ struct pp_attr_submit_info {
 };
 
 /* Records one submission (per vkQueueSubmit batch). Recordings still referenced by an
- * unharvested submission are harvested first (the application guarantees they completed). */
-void pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info);
+ * unharvested submission are harvested first (the application guarantees they completed).
+ * Returns the index of the frame it went into: the device's frame clock (attr_frame.h) decides,
+ * and the diagnostics take the same index. */
+uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info);
 
 /* Whether a submission still waits to read what `r` stands for (tries a non-forced harvest
  * first). */
 bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r);
 
-/* Call after a submit call returned; applies the frame delimiter. */
-void pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label);
+/* Frame delimiters, through the device's frame clock. Each returns the clock's "every frame
+ * below this index has ended" for the diagnostics to follow (0 when d is NULL). */
+/* Call after a submit call returned. */
+uint64_t pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label);
 /* The device has a swapchain: frame_delimiter=auto ends frames at presents only, from the
  * first frame on (not at fence-signalling submits before the first present). */
 void pp_attr_swapchain_created(struct pp_attr_device *d);
 /* cpu: the present call's cost, added to the frame it ends (may be NULL). */
-void pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu);
+uint64_t pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu);
 
 /* An application blocking call's cost (wall and CPU time), added to the frame the
  * application is building when it makes the call: the open frame, or after a delimiter the

@@ -177,7 +177,7 @@ struct pp_device_info {
 #define PP_QUERY_RESULTS_READ "read with vkGetQueryPoolResults"
 
 
-/* One deduplicated diagnostic site (attribution/diag/attr_diag.c; docs/diagnostics.md): a rule
+/* One deduplicated diagnostic site (attribution/diag/diag_sites.c; docs/diagnostics.md): a rule
  * that fired at one place, with how often and what it cost. */
 struct pp_diagnostic {
 	char id[48];                 /* stable: "PASSPROBE-Barrier-FullPipelineDrain", ... */

@@ -348,7 +348,7 @@ static void devices_write(struct pp_json_writer *w)
 	pp_json_end_array(w);
 }
 
-/* Every diagnostic site so far (attr_diag.c; docs/diagnostics.md). */
+/* Every diagnostic site so far (attribution/diag/diag_sites.c; docs/diagnostics.md). */
 static void diagnostics_write(struct pp_json_writer *w)
 {
 	pp_json_write_key(w, "diagnostics");

@@ -40,7 +40,7 @@ void pp_sink_cpu_counters_set(const char *const *names, unsigned n);
  * stderr (summary setting). Idempotent; called from the library destructor at process exit. */
 void pp_sink_shutdown(void);
 
-/* Diagnostics (attribution/diag/attr_diag.c; docs/diagnostics.md). pp_sink_diagnostic: the first
+/* Diagnostics (attribution/diag/diag_sites.c; docs/diagnostics.md). pp_sink_diagnostic: the first
  * occurrence of a site, an instant event in trace.json (cat "diagnostic") on the thread that
  * found it; name: "ID @ site", static or interned. report.json's "diagnostics" lists every
  * site from the source (called on the writer thread at each rewrite; out NULL: the count). */

@@ -1,6 +1,6 @@
 /* Blocking calls of the application: fence, idle and query waits, and polling loops (tracker
  * issue 5; docs/diagnostics.md). Each hook judges the call against the frame it happens in
- * (attribution/diag/attr_diag.c), measures how long the call blocked, and reports what a rule
+ * (attribution/diag/), measures how long the call blocked, and reports what a rule
  * flags. passprobe itself never waits: these are the application's own calls, passed down
  * unchanged; the only extra call is a non-blocking query read that tells whether a
  * WAIT_BIT read of an older frame would have waited at all. */
@@ -57,6 +57,22 @@ static uint64_t span_end(struct pp_device *dev, struct blocking_span *s, const c
 	pp_attr_blocking(dev->attr, &cost);
 	return s->after.wall_ns - s->before.wall_ns;
 }
+
+/* The one shape of a blocking hook's call down, with or without the diagnostics: the span
+ * around the call (timed false: a zero timeout is a status poll, not a wait, and gets no
+ * span), then, for waits on GPU work (after true), after_wait. Evaluates to the call's result;
+ * *blocked_ns gets the wall time blocked (0 untimed). A macro because the call down differs
+ * in every hook. */
+#define BLOCKING_DOWN(dev, name, timed, after, blocked_ns, call)                        \
+	__extension__({                                                                 \
+		struct blocking_span sp_;                                               \
+		span_begin(&sp_);                                                       \
+		VkResult r_ = (call);                                                   \
+		*(blocked_ns) = (timed) ? span_end((dev), &sp_, (name)) : 0;            \
+		if (after)                                                              \
+			after_wait((dev), r_, (name));                                  \
+		r_;                                                                     \
+	})
 
 static uint64_t str_hash(const char *s)
 {
@@ -223,20 +239,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
-	if (!dd)
-	{
-		struct blocking_span sp;
-		span_begin(&sp);
-		VkResult r = dev->vk.WaitForFences(device, n, fences, all, timeout);
-		if (timeout)
-			span_end(dev, &sp, "vkWaitForFences");
-		after_wait(dev, r, "vkWaitForFences");
-		return r;
-	}
 	void *ra = __builtin_return_address(0);
 	bool current = false;
 	uint64_t max_seq = 0, cur_seq = 0;
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; dd && i < n; i++) {
 		uint64_t seq;
 		if (pp_diag_fence_check(dd, (uint64_t)fences[i], &seq) == PP_WAIT_CURRENT_FRAME && !current) {
 			current = true;
@@ -245,12 +251,11 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 		if (seq > max_seq)
 			max_seq = seq;
 	}
-	uint64_t frame = pp_diag_frame(dd);
-	struct blocking_span sp;
-	span_begin(&sp);
-	VkResult r = dev->vk.WaitForFences(device, n, fences, all, timeout);
-	uint64_t blocked_ns = timeout ? span_end(dev, &sp, "vkWaitForFences") : 0;
-	after_wait(dev, r, "vkWaitForFences");
+	uint64_t frame = dd ? pp_diag_frame(dd) : 0, blocked_ns;
+	VkResult r = BLOCKING_DOWN(dev, "vkWaitForFences", timeout != 0, true, &blocked_ns,
+				   dev->vk.WaitForFences(device, n, fences, all, timeout));
+	if (!dd)
+		return r;
 	if (r == VK_SUCCESS && (all || n == 1))
 		pp_diag_completed(dd, max_seq);
 	if (timeout == 0) {
@@ -304,21 +309,11 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueWaitIdle(VkQueue queue)
 {
 	struct pp_device *dev = pp_vk_device_of(queue);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
-	if (!dd) {
-		struct blocking_span sp;
-		span_begin(&sp);
-		VkResult r = dev->vk.QueueWaitIdle(queue);
-		span_end(dev, &sp, "vkQueueWaitIdle");
-		after_wait(dev, r, "vkQueueWaitIdle");
-		return r;
-	}
 	void *ra = __builtin_return_address(0);
-	uint64_t frame = pp_diag_frame(dd);
-	struct blocking_span sp;
-	span_begin(&sp);
-	VkResult r = dev->vk.QueueWaitIdle(queue);
-	uint64_t blocked_ns = span_end(dev, &sp, "vkQueueWaitIdle");
-	after_wait(dev, r, "vkQueueWaitIdle");
+	uint64_t frame = dd ? pp_diag_frame(dd) : 0, blocked_ns;
+	VkResult r = BLOCKING_DOWN(dev, "vkQueueWaitIdle", true, true, &blocked_ns, dev->vk.QueueWaitIdle(queue));
+	if (!dd)
+		return r;
 	if (r == VK_SUCCESS)
 		pp_diag_queue_idle(dd, (uint64_t)(uintptr_t)queue);
 	/* Counted only once the same call site waits again in a later frame: start-up and
@@ -334,21 +329,11 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_DeviceWaitIdle(VkDevice device)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
-	if (!dd) {
-		struct blocking_span sp;
-		span_begin(&sp);
-		VkResult r = dev->vk.DeviceWaitIdle(device);
-		span_end(dev, &sp, "vkDeviceWaitIdle");
-		after_wait(dev, r, "vkDeviceWaitIdle");
-		return r;
-	}
 	void *ra = __builtin_return_address(0);
-	uint64_t frame = pp_diag_frame(dd), last = pp_diag_last_seq(dd);
-	struct blocking_span sp;
-	span_begin(&sp);
-	VkResult r = dev->vk.DeviceWaitIdle(device);
-	uint64_t blocked_ns = span_end(dev, &sp, "vkDeviceWaitIdle");
-	after_wait(dev, r, "vkDeviceWaitIdle");
+	uint64_t frame = dd ? pp_diag_frame(dd) : 0, last = dd ? pp_diag_last_seq(dd) : 0, blocked_ns;
+	VkResult r = BLOCKING_DOWN(dev, "vkDeviceWaitIdle", true, true, &blocked_ns, dev->vk.DeviceWaitIdle(device));
+	if (!dd)
+		return r;
 	if (r == VK_SUCCESS)
 		pp_diag_completed(dd, last);
 	uint64_t key = blocking_report(dd, PP_DIAG_DEVICE_WAIT_IDLE, "vkDeviceWaitIdle", ra, NULL, blocked_ns, true,
@@ -381,14 +366,12 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetQueryPoolResults(VkDevice device, VkQueryPo
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	uint64_t blocked_ns;
 	if (!dd) {
 		if (!(flags & VK_QUERY_RESULT_WAIT_BIT))
 			return dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
-		struct blocking_span sp;
-		span_begin(&sp);
-		VkResult r = dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
-		span_end(dev, &sp, "vkGetQueryPoolResults(WAIT_BIT)");
-		return r;
+		return BLOCKING_DOWN(dev, "vkGetQueryPoolResults(WAIT_BIT)", true, false, &blocked_ns,
+				     dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags));
 	}
 	void *ra = __builtin_return_address(0);
 	if (!(flags & VK_QUERY_RESULT_WAIT_BIT)) {
@@ -411,10 +394,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetQueryPoolResults(VkDevice device, VkQueryPo
 	if (v == PP_WAIT_NOT_COMPLETE &&
 	    query_results_ready(dev, device, pool, first, count, size, stride, flags))
 		v = PP_WAIT_FINE;
-	struct blocking_span sp;
-	span_begin(&sp);
-	VkResult r = dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
-	uint64_t blocked_ns = span_end(dev, &sp, "vkGetQueryPoolResults(WAIT_BIT)");
+	VkResult r = BLOCKING_DOWN(dev, "vkGetQueryPoolResults(WAIT_BIT)", true, false, &blocked_ns,
+				   dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags));
 	if (v == PP_WAIT_CURRENT_FRAME || v == PP_WAIT_NOT_COMPLETE) {
 		char detail[160];
 		snprintf(detail, sizeof(detail), "(queries %u..%u written by submission %llu%s)", first, first + count - 1,
@@ -504,15 +485,6 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaph
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
-	if (!dd) {
-		struct blocking_span sp;
-		span_begin(&sp);
-		VkResult r = dev->vk.WaitSemaphores(device, info, timeout);
-		if (timeout)
-			span_end(dev, &sp, "vkWaitSemaphores");
-		after_wait(dev, r, "vkWaitSemaphores");
-		return r;
-	}
 	void *ra = __builtin_return_address(0);
 	uint32_t n = info->semaphoreCount;
 	bool any = (info->flags & VK_SEMAPHORE_WAIT_ANY_BIT) && n > 1;
@@ -520,7 +492,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaph
 	 * any: only when every value is of the latest frame (an older one may end it first). */
 	uint32_t ncurrent = 0, first_current = 0;
 	uint64_t max_seq = 0, cur_seq = 0;
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; dd && i < n; i++) {
 		uint64_t seq;
 		if (pp_diag_semaphore_check(dd, (uint64_t)info->pSemaphores[i], info->pValues[i], &seq) ==
 		    PP_WAIT_CURRENT_FRAME) {
@@ -533,12 +505,11 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaph
 			max_seq = seq;
 	}
 	bool current = any ? ncurrent == n : ncurrent > 0;
-	uint64_t frame = pp_diag_frame(dd);
-	struct blocking_span sp;
-	span_begin(&sp);
-	VkResult r = dev->vk.WaitSemaphores(device, info, timeout);
-	uint64_t blocked_ns = timeout ? span_end(dev, &sp, "vkWaitSemaphores") : 0;
-	after_wait(dev, r, "vkWaitSemaphores");
+	uint64_t frame = dd ? pp_diag_frame(dd) : 0, blocked_ns;
+	VkResult r = BLOCKING_DOWN(dev, "vkWaitSemaphores", timeout != 0, true, &blocked_ns,
+				   dev->vk.WaitSemaphores(device, info, timeout));
+	if (!dd)
+		return r;
 	if (r == VK_SUCCESS && !any)
 		for (uint32_t i = 0; i < n; i++)
 			pp_diag_semaphore_reached(dd, (uint64_t)info->pSemaphores[i], info->pValues[i]);

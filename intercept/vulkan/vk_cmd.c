@@ -87,6 +87,67 @@ void pp_vk_quirk_uniforms_set(struct pp_command_buffer *c, VkPipelineBindPoint b
 		c->uniforms_unbound[VK_PIPELINE_BIND_POINT_COMPUTE] = true;
 }
 
+static bool descriptor_is_uniform(VkDescriptorType t)
+{
+	return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+	       t == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK;
+}
+
+/* The stages given uniforms by sets [first, first + n) of a pipeline layout; every stage
+ * where a layout is not known. */
+static VkShaderStageFlags layout_uniform_stages(struct pp_device *dev, VkPipelineLayout layout, uint32_t first,
+						uint32_t n)
+{
+	VkShaderStageFlags stages = 0;
+	pthread_rwlock_rdlock(&dev->lock);
+	struct pp_object *pl = pp_object_find_locked(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)layout);
+	for (uint32_t i = first; i < first + n && stages != VK_SHADER_STAGE_ALL; i++) {
+		struct pp_object *l = pl && i < pl->u.pipeline_layout.nsets
+					      ? pp_object_find_locked(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT,
+								      pl->u.pipeline_layout.set_layouts[i])
+					      : NULL;
+		stages |= l ? l->u.set_layout.uniform_stages : VK_SHADER_STAGE_ALL;
+	}
+	pthread_rwlock_unlock(&dev->lock);
+	return stages;
+}
+
+/* Whether the bind hooks must tell the quirk about uniforms set on this bind point now. */
+static inline bool quirk_watches(const struct pp_command_buffer *c, VkPipelineBindPoint bp)
+{
+	return c && c->device->quirk_uniforms_before_pipeline &&
+	       (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE) &&
+	       !c->pipeline_bound[bp];
+}
+
+void pp_vk_quirk_sets_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkPipelineLayout layout,
+			    uint32_t first, uint32_t n)
+{
+	if (quirk_watches(c, bp) && n)
+		pp_vk_quirk_uniforms_set(c, bp, layout_uniform_stages(c->device, layout, first, n));
+}
+
+void pp_vk_quirk_descriptors_pushed(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkPipelineLayout layout,
+				    uint32_t set, uint32_t nw, const VkWriteDescriptorSet *writes)
+{
+	if (!quirk_watches(c, bp))
+		return;
+	for (uint32_t i = 0; i < nw; i++)
+		if (descriptor_is_uniform(writes[i].descriptorType)) {
+			pp_vk_quirk_uniforms_set(c, bp, layout_uniform_stages(c->device, layout, set, 1));
+			return;
+		}
+}
+
+/* Hooked for quirk_uniforms_before_pipeline alone. */
+VKAPI_ATTR void VKAPI_CALL pp_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout, VkShaderStageFlags stages,
+					       uint32_t offset, uint32_t size, const void *values)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	pp_vk_quirk_uniforms_set(c, PP_VK_ANY_BIND_POINT, stages);
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdPushConstants(cb, layout, stages, offset, size, values);
+}
+
 /* Whether beginning a statistics query now would hit the quirk. A pipeline bound since the
  * uniforms were set makes it safe again: lavapipe then finds one. */
 static bool quirk_stats_unsafe(const struct pp_command_buffer *c)

@@ -16,6 +16,6 @@ void pp_device_profiling_finish(struct pp_device *dev);
 /* A command buffer's recording is about to be reset, re-recorded or freed. */
 void pp_vk_recording_release(struct pp_device *dev, struct pp_command_buffer *cb);
 void pp_vk_command_buffer_destroy(struct pp_device *dev, struct pp_command_buffer *cb);
-/* The device's diagnostics state (vk_sync.c), at vkDestroyDevice after its command buffers. */
+/* The device's diagnostics state (vk_diag_state.c), at vkDestroyDevice after its command buffers. */
 void pp_vk_diag_device_destroy(struct pp_device *dev);
 void pp_vk_queue_created(struct pp_device *dev, struct pp_queue *q);

@@ -26,13 +26,18 @@ const char *pp_vk_store_op_name(VkAttachmentStoreOp op);
  * the budget is spent. */
 uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind);
 
-/* quirk_uniforms_before_pipeline (vk_cmd.c), from the bind hooks (vk_sync.c): a pipeline was
+/* quirk_uniforms_before_pipeline (vk_cmd.c), from the bind hooks (vk_diag_state.c, vk_descriptors.c): a pipeline was
  * bound; uniforms (stageFlags `stages`: uniform buffers, inline uniform blocks, push constants)
  * were set. The bind point is the command's; push constants have none (PP_VK_ANY_BIND_POINT:
  * the stages decide). */
 #define PP_VK_ANY_BIND_POINT ((VkPipelineBindPoint)0x7fffffff)
 void pp_vk_quirk_pipeline_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp);
 void pp_vk_quirk_uniforms_set(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkShaderStageFlags stages);
+/* The same, worked out from the bound sets' layouts / the pushed descriptors' types. */
+void pp_vk_quirk_sets_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkPipelineLayout layout,
+			    uint32_t first, uint32_t n);
+void pp_vk_quirk_descriptors_pushed(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkPipelineLayout layout,
+				    uint32_t set, uint32_t nw, const VkWriteDescriptorSet *writes);
 
 /* SIMULTANEOUS_USE recordings (vk_simultaneous.c): each execution is reset on the GPU before
  * and copied into a ring entry after, by command buffers of passprobe's own. On a device
@@ -62,7 +67,7 @@ bool pp_vk_sim_execution(struct pp_device *dev, struct pp_command_buffer *c, str
 void pp_vk_sim_execution_done(struct pp_device *dev, const struct pp_vk_sim_exec *x);
 
 /* Descriptor types naming an image (through a view) / a buffer (texel buffers through a
- * buffer view): the diagnostics follow these (vk_objects.c, vk_sync.c). */
+ * buffer view): the diagnostics follow these (vk_objects.c, vk_descriptors.c). */
 static inline bool pp_vk_descriptor_is_image(VkDescriptorType t)
 {
 	return t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
@@ -76,13 +81,17 @@ static inline bool pp_vk_descriptor_is_buffer(VkDescriptorType t)
 	       t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
 }
 
-/* Diagnostics (vk_sync.c; docs/diagnostics.md). Called by the queue hooks after attribution
- * saw the submission / present: counts findings, delivers messages to the application's
+/* Diagnostics (vk_diag_submit.c; docs/diagnostics.md). Called by the queue hooks after
+ * attribution saw the submission / present: counts findings, delivers messages to the application's
  * debug messengers, reads barrier-cost timestamps that are ready. */
 struct pp_diag_device;
+/* frame: the model's frame of the submission (pp_attr_submit); ended: its frame clock's "every
+ * frame below this has ended" after the call (pp_attr_submit_done, pp_attr_present). */
 void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
-			  VkFence fence, bool frame_label);
-void pp_vk_diag_presented(struct pp_device *dev);
+			  VkFence fence, uint64_t frame, uint64_t ended);
+void pp_vk_diag_presented(struct pp_device *dev, uint64_t ended);
+/* A submit call without batches ended a frame (a fence-only submit). */
+void pp_vk_diag_frames_ended(struct pp_device *dev, uint64_t ended);
 /* The device's diagnostics state; NULL when the diagnostics setting is off. */
 struct pp_diag_device *pp_vk_diag_device(struct pp_device *dev);
 /* A wait that left the GPU idle returned (queue: the queue waited on, or NULL for the whole
@@ -95,7 +104,7 @@ void pp_vk_diag_semaphores_submitted(struct pp_device *dev, uint32_t nsubmits, c
 				     const VkSubmitInfo2 *submits2);
 
 /* Timestamp reads of the diagnostics waiting on c's recording are dropped: its slots are about
- * to be reset or freed (vk_sync.c). On the thread that owns c. */
+ * to be reset or freed (vk_diag_submit.c). On the thread that owns c. */
 void pp_vk_diag_recording_forget(struct pp_device *dev, struct pp_command_buffer *c);
-/* Frees a command buffer's diagnostics state (vk_sync.c); called when it is destroyed. */
+/* Frees a command buffer's diagnostics state (vk_diag_state.c); called when it is destroyed. */
 void pp_vk_diag_cb_release(struct pp_device *dev, struct pp_command_buffer *c);

@@ -282,6 +282,7 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 
 	if (r == VK_SUCCESS) {
 		bool label = false;
+		uint64_t frame = 0;
 		for (uint32_t b = 0, off = 0; b < nsubmits; off += batch_count(v1, v2, b), b++) {
 			struct pp_attr_submit_info info = {
 				.api = sync2 ? "vkQueueSubmit2" : "vkQueueSubmit",
@@ -296,13 +297,16 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 			/* The call's cost goes with its first batch, so frame totals count it once. */
 			if (b == 0)
 				info.cpu = call_cpu;
-			pp_attr_submit(dev->attr, q->attr, &info);
+			frame = pp_attr_submit(dev->attr, q->attr, &info);
 			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
 		}
-		pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE, label);
+		/* One frame clock (the model's) decides for the diagnostics too. */
+		uint64_t ended = pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE, label);
 		if (nsubmits) {
-			pp_vk_diag_submitted(dev, q, total, s.handles, fence, label);
+			pp_vk_diag_submitted(dev, q, total, s.handles, fence, frame, ended);
 			pp_vk_diag_semaphores_submitted(dev, nsubmits, v1, v2);
+		} else {
+			pp_vk_diag_frames_ended(dev, ended);
 		}
 	}
 	scratch_put(dev, &s);
@@ -344,8 +348,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresent
 				   .begin_ns = before.wall_ns, .end_ns = after.wall_ns };
 	pp_sink_cpu_event(&ev);
 	/* Whatever the result (SUBOPTIMAL, OUT_OF_DATE), the application's frame ended here. */
-	pp_attr_present(dev->attr, &cost);
-	pp_vk_diag_presented(dev);
+	pp_vk_diag_presented(dev, pp_attr_present(dev->attr, &cost));
 	return r;
 }
 

@@ -98,13 +98,13 @@ struct pp_command_buffer {
 	uint32_t ts_chunk, ts_next;   /* slot allocation in the current chunks */
 	uint32_t stats_chunk, stats_next;
 	struct pp_recording *rec;     /* API-neutral recording: passes, workload, labels */
-	struct pp_vk_diag_cb *diag;   /* diagnostics state of the recording (vk_sync.c) */
+	struct pp_vk_diag_cb *diag;   /* diagnostics state of the recording (vk_diag_state.c) */
 };
 
 /* Non-dispatchable objects whose properties the profiler needs later: every tracked kind
  * lives in the device's one `objects` table (layer_objects.c), keyed by (type, handle).
  * Descriptor sets are not objects here: mutable and high-churn, they stay with the
- * diagnostics (vk_sync.c, struct dset). */
+ * diagnostics (vk_descriptors.c, struct dset). */
 struct pp_object_key {
 	uint64_t handle;
 	VkObjectType type;
@@ -118,7 +118,7 @@ struct pp_rp_attachment {
 };
 
 /* A subpass dependency between two subpasses without VK_DEPENDENCY_BY_REGION_BIT: what the
- * diagnostics judge when the render pass begins (vk_sync.c). Masks as the application gave
+ * diagnostics judge when the render pass begins (vk_barriers.c). Masks as the application gave
  * them (VkMemoryBarrier2 in a VkSubpassDependency2's pNext replaces the struct's). */
 struct pp_rp_dependency {
 	uint32_t index, src_subpass, dst_subpass;
@@ -128,7 +128,7 @@ struct pp_rp_dependency {
 };
 #define PP_RP_MAX_DEPENDENCIES 32
 
-/* One binding of a descriptor set layout as the diagnostics read it (vk_sync.c), sorted by
+/* One binding of a descriptor set layout as the diagnostics read it (vk_descriptors.c), sorted by
  * binding number; a set of the layout lays its descriptors out in that order. */
 struct pp_dsl_binding {
 	uint32_t binding, count, base; /* count: descriptors passprobe follows (0: none) */
@@ -253,7 +253,7 @@ struct pp_device {
 
 	struct pp_gpu_timer *timer;       /* counters/gpu: layer-owned query pools */
 	struct pp_attr_device *attr;      /* attribution: submissions, frames */
-	struct pp_vk_diag *diag;          /* diagnostics: descriptor, pipeline, wait state (vk_sync.c) */
+	struct pp_vk_diag *diag;          /* diagnostics: descriptor, pipeline, wait state (vk_diag_state.c) */
 
 	/* Command pools of passprobe's own, per queue family, for SIMULTANEOUS_USE executions
 	 * (vk_simultaneous.c); sim_lock guards them, their command buffers and the rings. */

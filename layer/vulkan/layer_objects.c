@@ -2,7 +2,7 @@
  * non-dispatchable objects the profiler describes (render passes, framebuffers, images, image
  * views, query pools; for the diagnostics also descriptor set layouts, pipeline layouts,
  * pipelines and buffer views), all in the one `objects` table. Descriptor sets are the
- * diagnostics' own (vk_sync.c): see struct pp_object. The hooks that keep these tables are
+ * diagnostics' own (vk_diag_state.c, vk_descriptors.c): see struct pp_object. The hooks that keep these tables are
  * intercept/vulkan/vk_objects.c: what a table entry starts or ends above this floor (a
  * recording, attribution's queue state, diagnostics state) is theirs, reached here only
  * through the callbacks they pass. Never hold a table lock across a call down. */

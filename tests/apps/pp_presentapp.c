@@ -47,6 +47,8 @@ static void skip(const char *why)
 
 struct app {
 	uint32_t frames, passes, draws, in_flight, recreate_at;
+	uint32_t setup_submits; /* fenced submits after the swapchain exists, before the first present */
+	bool wait_idle;         /* vkQueueWaitIdle after every present */
 	xcb_connection_t *conn;
 	xcb_window_t window;
 	VkInstance instance;
@@ -306,6 +308,34 @@ static void swapchain_create(struct app *a)
 	}
 }
 
+/* Set-up work as a loader does it: after the swapchain is created, before the first frame is
+ * presented, submits that each signal a fence, waited on at once. With frame_delimiter=auto
+ * they belong to the first (present-delimited) frame. */
+static void setup_submits(struct app *a)
+{
+	VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+					    .commandPool = a->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+					    .commandBufferCount = 1 };
+	VkCommandBuffer cb;
+	VK_CHECK(vkAllocateCommandBuffers(a->device, &cai, &cb));
+	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+	VkFence fence;
+	VK_CHECK(vkCreateFence(a->device, &fci, NULL, &fence));
+	for (uint32_t i = 0; i < a->setup_submits; i++) {
+		VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+						.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+		VK_CHECK(vkBeginCommandBuffer(cb, &bi));
+		VK_CHECK(vkEndCommandBuffer(cb));
+		VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
+				    .pCommandBuffers = &cb };
+		VK_CHECK(vkQueueSubmit(a->queue, 1, &si, fence));
+		VK_CHECK(vkWaitForFences(a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+		VK_CHECK(vkResetFences(a->device, 1, &fence));
+	}
+	vkDestroyFence(a->device, fence, NULL);
+	vkFreeCommandBuffers(a->device, a->pool, 1, &cb);
+}
+
 static void record(struct app *a, VkCommandBuffer cb, uint32_t image)
 {
 	VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
@@ -342,7 +372,7 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (i + 1 >= argc) {
 			fprintf(stderr, "usage: " APP_NAME " [--frames F] [--passes P] [--draws D] [--in-flight 1..%d] "
-					"[--recreate-at N]\n", MAX_IN_FLIGHT);
+					"[--recreate-at N] [--setup-submits N] [--wait-idle 0|1]\n", MAX_IN_FLIGHT);
 			return 2;
 		}
 		const char *k = argv[i], *v = argv[++i];
@@ -356,6 +386,10 @@ int main(int argc, char **argv)
 			a.in_flight = parse_uint(k, v, 1, MAX_IN_FLIGHT);
 		else if (!strcmp(k, "--recreate-at"))
 			a.recreate_at = parse_uint(k, v, 1, 100000);
+		else if (!strcmp(k, "--setup-submits"))
+			a.setup_submits = parse_uint(k, v, 0, 1000);
+		else if (!strcmp(k, "--wait-idle"))
+			a.wait_idle = parse_uint(k, v, 0, 1);
 		else {
 			fprintf(stderr, APP_NAME ": unknown option %s\n", k);
 			return 2;
@@ -365,6 +399,7 @@ int main(int argc, char **argv)
 	instance_create(&a);
 	device_create(&a);
 	swapchain_create(&a);
+	setup_submits(&a);
 
 	uint32_t presented = 0;
 	for (uint32_t f = 0; f < a.frames; f++) {
@@ -394,6 +429,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		presented++;
+		if (a.wait_idle)
+			VK_CHECK(vkQueueWaitIdle(a.queue));
 		if (a.recreate_at && f + 1 == a.recreate_at) {
 			/* The usual re-creation: idle the device, then rebuild what depends on it. */
 			VK_CHECK(vkDeviceWaitIdle(a.device));

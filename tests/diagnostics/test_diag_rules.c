@@ -1,4 +1,4 @@
-/* The diagnostics rules on their own (attribution/diag/attr_diag.c), fed API-neutral events: each
+/* The diagnostics rules on their own (attribution/diag/), fed API-neutral events: each
  * rule fires on its case and stays silent on the control beside it; the site table stays
  * bounded; the blocking-wait verdicts follow the frames. */
 #include <stdio.h>

@@ -1579,6 +1579,42 @@ static void check_present(const struct options *o)
 	pp_json_free(r.root);
 }
 
+/* One frame clock (tracker issue 11): the diagnostics' frame indices are report.json's.
+ * pp_presentapp --setup-submits N --wait-idle 1 creates its swapchain, makes N fenced submits
+ * before its first present, then presents every frame and idles the queue after it. The
+ * set-up submits belong to the first frame (frame_delimiter=auto with a swapchain), so the
+ * queue-idle finding of the last frame carries the last frame's index in report.json; a
+ * second frame count that closed frames at those fences ran N frames ahead. */
+static void check_frame_clock(const struct options *o)
+{
+	struct report r;
+	if (!report_load(&r, o->dir, o->frames))
+		return;
+	uint64_t last = 0;
+	for (size_t i = 0; i < r.nframes; i++) {
+		uint64_t idx = u64(frame_at(&r, i), "index", "frame");
+		if (idx > last)
+			last = idx;
+	}
+	const jv *diags = get(r.root, "diagnostics");
+	bool waited = false;
+	for (size_t i = 0; i < pp_json_array_size(diags); i++) {
+		const jv *x = pp_json_array_at(diags, i);
+		const char *id = str(x, "id");
+		uint64_t first = u64(x, "first_frame", id), lastf = u64(x, "last_frame", id);
+		if (first > lastf || lastf > last)
+			fail("diagnostic %s: frames %" PRIu64 "..%" PRIu64 " outside report.json's frames 0..%" PRIu64, id,
+			     first, lastf, last);
+		if (!strcmp(id, "PASSPROBE-Blocking-QueueWaitIdle")) {
+			waited = true;
+			expect_u64(lastf, last, id, "last_frame (the last frame of report.json)");
+		}
+	}
+	if (!waited)
+		fail("no PASSPROBE-Blocking-QueueWaitIdle diagnostic: the per-frame queue idle was not reported");
+	pp_json_free(r.root);
+}
+
 /* Blocking calls (tracker issue 4): the waits scenario makes 3 per frame after its submit
  * (fence, queue idle, WAIT_BIT query read); each is counted in the frame being built when it
  * happens, so frames 1.. hold 3 spans with wall and CPU time, and the trace has a cpu.wait
@@ -1728,6 +1764,7 @@ int main(int argc, char **argv)
 		{ "cpu-work", check_cpu_work },
 		{ "frames", check_frames },
 		{ "present", check_present },
+		{ "frame-clock", check_frame_clock },
 		{ "blocked", check_blocked },
 		{ "cpu-threads", check_cpu_threads },
 		{ "shape", check_shape },

@@ -1,0 +1,245 @@
+/* Per-device state of the rules: creation, messages for the application's messengers,
+ * submissions (sequence numbers, frames from a frame clock, queries written). */
+#include "diag_internal.h"
+
+/* ---- devices ------------------------------------------------------------------------------ */
+
+struct pp_diag_device *pp_diag_device_create(const struct pp_diag_config *cfg)
+{
+	struct pp_diag_device *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	pthread_mutex_init(&d->lock, NULL);
+	d->cfg = *cfg;
+	pp_frame_clock_init(&d->own_clock, (enum pp_frame_delimiter)cfg->frame_delimiter);
+	if (!d->cfg.poll_threshold)
+		d->cfg.poll_threshold = 8;
+	pp_sink_diagnostics_source(pp_diag_snapshot);
+	return d;
+}
+
+void pp_diag_device_destroy(struct pp_diag_device *d)
+{
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < d->npools; i++) {
+		free(d->pools[i].seq);
+		free(d->pools[i].frame);
+	}
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+}
+
+uint64_t pp_diag_frame(struct pp_diag_device *d)
+{
+	pthread_mutex_lock(&d->lock);
+	uint64_t f = d->frame;
+	pthread_mutex_unlock(&d->lock);
+	return f;
+}
+
+uint64_t pp_diag_last_seq(struct pp_diag_device *d)
+{
+	pthread_mutex_lock(&d->lock);
+	uint64_t s = d->next_seq;
+	pthread_mutex_unlock(&d->lock);
+	return s;
+}
+
+uint32_t pp_diag_poll_threshold(const struct pp_diag_device *d)
+{
+	return d->cfg.poll_threshold;
+}
+
+/* Caller holds d->lock. */
+static void message_queue(struct pp_diag_device *d, const struct pp_diag_message *m)
+{
+	if (d->msg_count == DEV_MESSAGES) {
+		d->messages_dropped++;
+		return;
+	}
+	d->messages[(d->msg_head + d->msg_count++) % DEV_MESSAGES] = *m;
+}
+
+uint32_t pp_diag_messages_take(struct pp_diag_device *d, struct pp_diag_message *out, uint32_t max)
+{
+	uint32_t n = 0;
+	pthread_mutex_lock(&d->lock);
+	while (d->msg_count && n < max) {
+		out[n++] = d->messages[d->msg_head];
+		d->msg_head = (d->msg_head + 1) % DEV_MESSAGES;
+		d->msg_count--;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return n;
+}
+
+/* A new site: logged once, queued for the messengers, marked in the trace. Caller holds
+ * d->lock (not the site table's). */
+void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnostic *s, const char *trace_name,
+			  const struct pp_diag_object *objs, uint32_t nobjs, enum pp_diag_rule rule, uint64_t frame)
+{
+	pp_log(PP_LOG_WARN, "%s (frame %llu, %s): %s Suggestion: %s", s->id, (unsigned long long)frame, s->site,
+	       s->message, s->suggestion);
+	struct pp_diag_message m = { .rule = rule };
+	snprintf(m.text, sizeof(m.text), "%s: %s Suggestion: %s [%s]", s->id, s->message, s->suggestion, s->site);
+	for (uint32_t i = 0; i < nobjs && m.nobjects < PP_DIAG_MAX_OBJECTS; i++)
+		if (objs[i].handle)
+			m.objects[m.nobjects++] = objs[i];
+	message_queue(d, &m);
+	if (trace_name)
+		pp_sink_diagnostic(trace_name, (uint32_t)syscall(SYS_gettid), now_ns());
+}
+
+
+struct pool_rec *diag_device_pool_find(struct pp_diag_device *d, uint64_t pool, uint32_t need, bool create)
+{
+	for (uint32_t i = 0; i < d->npools; i++)
+		if (d->pools[i].pool == pool) {
+			struct pool_rec *p = &d->pools[i];
+			if (need > p->nqueries && create && need <= DEV_MAX_POOL_QUERIES) {
+				uint64_t *s = realloc(p->seq, need * sizeof(*s));
+				uint64_t *f = s ? realloc(p->frame, need * sizeof(*f)) : NULL;
+				if (s)
+					p->seq = s;
+				if (!s || !f)
+					return need <= p->nqueries ? p : NULL;
+				p->frame = f;
+				memset(p->seq + p->nqueries, 0, (need - p->nqueries) * sizeof(*s));
+				memset(p->frame + p->nqueries, 0, (need - p->nqueries) * sizeof(*f));
+				p->nqueries = need;
+			}
+			return p;
+		}
+	if (!create || d->npools == DEV_MAX_POOLS || need > DEV_MAX_POOL_QUERIES)
+		return NULL;
+	struct pool_rec *p = &d->pools[d->npools];
+	p->pool = pool;
+	p->seq = calloc(need ? need : 1, sizeof(*p->seq));
+	p->frame = calloc(need ? need : 1, sizeof(*p->frame));
+	if (!p->seq || !p->frame) {
+		free(p->seq);
+		free(p->frame);
+		return NULL;
+	}
+	p->nqueries = need;
+	d->npools++;
+	return p;
+}
+
+static uint64_t submit_locked(struct pp_diag_device *d, uint64_t frame, uint64_t queue, uint32_t n,
+			      struct pp_diag_rec *const *recs, const uint64_t *cbs)
+{
+	if (!d->only_queue)
+		d->only_queue = queue;
+	else if (d->only_queue != queue)
+		d->many_queues = true;
+	d->frame_open = true;
+	d->frame = frame;
+	uint64_t seq = ++d->next_seq;
+	for (uint32_t i = 0; i < n; i++) {
+		struct pp_diag_rec *r = recs[i];
+		if (r && !r->closed) {
+			diag_barrier_rec_close(r);
+			diag_finding_chain_evaluate(d, r, d->frame);
+			diag_barrier_rec_compact(r);
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct pp_diag_rec *r = recs[i];
+		if (!r)
+			continue;
+		diag_finding_judge_submission(recs, n, i);
+		diag_finding_rec_count(d, r, cbs[i], d->frame);
+		diag_finding_subpass_count(d, r, cbs[i], d->frame);
+		for (uint32_t q = 0; q < r->nqueries; q++) {
+			const struct query_write *w = &r->queries[q];
+			struct pool_rec *p = diag_device_pool_find(d, w->pool, w->first + w->count, true);
+			for (uint32_t k = w->first; p && k < w->first + w->count && k < p->nqueries; k++) {
+				p->seq[k] = seq;
+				p->frame[k] = d->frame;
+			}
+		}
+	}
+	return seq;
+}
+
+uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
+			const uint64_t *cbs)
+{
+	pthread_mutex_lock(&d->lock);
+	uint64_t seq = submit_locked(d, pp_frame_clock_submit(&d->own_clock), queue, n, recs, cbs);
+	pthread_mutex_unlock(&d->lock);
+	return seq;
+}
+
+uint64_t pp_diag_submit_in_frame(struct pp_diag_device *d, uint64_t frame, uint64_t queue, uint32_t n,
+				 struct pp_diag_rec *const *recs, const uint64_t *cbs)
+{
+	pthread_mutex_lock(&d->lock);
+	uint64_t seq = submit_locked(d, frame, queue, n, recs, cbs);
+	pthread_mutex_unlock(&d->lock);
+	return seq;
+}
+
+/* The clock says every frame below `ended` is over: the frame of the last submission seen
+ * closes (counted for the frame statistics only when a submission of it was seen here). */
+static void frames_ended_locked(struct pp_diag_device *d, uint64_t ended)
+{
+	if (!d->frame_open || d->frame >= ended)
+		return;
+	d->frame_open = false;
+	diag_site_frame_closed(d->cfg.sink_device_id);
+}
+
+static void fence_note_locked(struct pp_diag_device *d, uint64_t fence)
+{
+	if (fence) {
+		struct fence_rec *f = NULL;
+		for (uint32_t i = 0; i < d->nfences && !f; i++)
+			if (d->fences[i].fence == fence)
+				f = &d->fences[i];
+		if (!f && d->nfences < DEV_MAX_FENCES)
+			f = &d->fences[d->nfences++];
+		if (!f) {
+			f = &d->fences[0];
+			for (uint32_t i = 1; i < d->nfences; i++)
+				if (d->fences[i].seq < f->seq)
+					f = &d->fences[i];
+		}
+		*f = (struct fence_rec){ fence, d->next_seq, d->frame };
+	}
+}
+
+void pp_diag_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_frame_label)
+{
+	pthread_mutex_lock(&d->lock);
+	fence_note_locked(d, fence);
+	if (pp_frame_clock_submit_done(&d->own_clock, fence != 0, saw_frame_label))
+		frames_ended_locked(d, d->own_clock.ended);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_submit_done_ended(struct pp_diag_device *d, uint64_t fence, uint64_t ended)
+{
+	pthread_mutex_lock(&d->lock);
+	fence_note_locked(d, fence);
+	frames_ended_locked(d, ended);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_present(struct pp_diag_device *d)
+{
+	pthread_mutex_lock(&d->lock);
+	if (pp_frame_clock_present(&d->own_clock))
+		frames_ended_locked(d, d->own_clock.ended);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_frames_ended(struct pp_diag_device *d, uint64_t ended)
+{
+	pthread_mutex_lock(&d->lock);
+	frames_ended_locked(d, ended);
+	pthread_mutex_unlock(&d->lock);
+}
+

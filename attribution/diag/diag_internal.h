@@ -1,0 +1,380 @@
+#pragma once
+/* What the files of attribution/diag share: bounds, the site table, recordings and device
+ * state. Not for use outside this folder (attr_diag.h is the public header). */
+#include <pthread.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "attr_diag.h"
+#include "attr_frame.h"
+#include "pp_log.h"
+#include "pp_settings.h"
+#include "pp_sink.h"
+
+#define NO_INDEX UINT32_MAX
+#define NSTAGES 18
+#define REC_MAX_BARRIERS 16384u
+#define REC_MAX_ENTRIES 65536u
+#define REC_MAX_RESOURCES 16384u
+#define REC_MAX_QUERIES 1024u
+#define REC_MAX_EVENTS 64u
+#define REC_MAX_COMPUTE_WRITES 1024u
+#define REC_MAX_TAILS 4096u        /* windows open at the end of a recording that are followed on */
+#define REC_MAX_FIRST_USES 4096u   /* resources a recording's summary describes */
+#define MERGE_MAX_PAIRS 1024u      /* resource comparisons for two back-to-back barrier calls */
+#define DEV_MAX_FENCES 4096u
+#define DEV_MAX_POOLS 256u
+#define DEV_MAX_POOL_QUERIES 65536u
+#define DEV_MAX_POLLS 64u
+#define DEV_MAX_PENDING 64u
+#define DEV_MAX_TAINT 256u
+#define DEV_MESSAGES 64u
+#define TAINT_FRAMES 2u
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t mix64(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 29);
+}
+
+
+
+struct site {
+	uint64_t key;
+	struct pp_diagnostic d;
+	char trace_name[256]; /* "ID @ site": stays valid for the sinks (sites are never moved) */
+	uint64_t last_counted_frame;
+	uint64_t cost_sum, cost_frames, cost_last_frame, cost_frame_sum;
+	uint64_t cost_n; /* measurements (barriers: one per timed occurrence) */
+	uint64_t idle_sum, idle_n;
+	bool counted_any;
+	uint32_t ncbs;
+	uint64_t cbs[PP_DIAGNOSTIC_MAX_CBS];
+};
+
+#define FRAME_STAT_DEVICES 32
+struct frame_stat {
+	uint32_t device_id;
+	uint64_t first_close_ns, last_close_ns, closes;
+};
+
+struct diag_site_table {
+	pthread_mutex_t lock;
+	struct site **sites;  /* each allocated once: their addresses are stable */
+	uint32_t nsites, cap;
+	uint32_t *index; /* open addressing: site index + 1, 0 = empty; 2 * PP_DIAG_MAX_SITES */
+	uint64_t other;
+	bool full_logged;
+	struct frame_stat frames[FRAME_STAT_DEVICES];
+};
+extern struct diag_site_table diag_site_table;
+
+#define INDEX_SLOTS (2 * PP_DIAG_MAX_SITES)
+
+/* ---- recordings ------------------------------------------------------------------------ */
+
+struct rec_entry {
+	uint64_t handle;
+	uint32_t format_bucket;
+	enum pp_diag_res_kind kind;
+	enum pp_diag_layout old_layout, new_layout;
+	uint32_t barrier;      /* NO_INDEX: uses since the recording began, before any barrier */
+	uint32_t src_access, dst_access;
+	uint64_t opened;       /* tick */
+	uint32_t uses;         /* stages of precise uses in the window */
+	uint32_t write_uses;   /* ... of those that write (storage descriptors) */
+	uint32_t prev;         /* global: the entry whose window this one closed */
+	uint32_t prev_uses;    /* images, buffers: uses in the windows this one closed */
+	struct pp_diag_range range;
+	uint32_t next_open;    /* images, buffers: the next open entry of the resource */
+	bool met;              /* a later barrier covered part of its range (it may chain through it) */
+	bool open;
+	uint32_t consumers;    /* at close */
+	const char *unproven;  /* at close: why the consumers are not complete */
+	bool tail;             /* still open at the end of the recording */
+	bool queue_transfer;
+};
+
+struct rec_barrier {
+	uint64_t loc_key; /* pp_diag_barrier::loc_key */
+	bool untimed;
+	uint32_t index;        /* call index in the recording (kept when closed recordings are compacted) */
+	char site[160];
+	const char *api;
+	uint32_t src_raw, dst_raw;
+	uint32_t first, n;     /* entries */
+	uint32_t open;         /* entries still open */
+	uint64_t tick;
+	uint64_t hash;
+	bool acquire, in_render_pass;
+	uint32_t ts_before, ts_after;
+	uint32_t fired;        /* bit per enum pp_diag_rule */
+	uint32_t src_access, dst_access; /* unions */
+	uint64_t example;      /* a resource it covers, for messages */
+	enum pp_diag_res_kind example_kind;
+	uint32_t producers;    /* proven producer stages (0: none proven) */
+	uint32_t producers_partial; /* proven for some of its resources, when others are not */
+	const char *producers_unproven;
+	uint32_t consumers;
+	const char *consumers_unproven;
+	uint32_t dst_suggested;
+	bool evaluated;
+	bool drain, sync2, by_region, events;
+	/* Windows open at the end of the recording: judged again per submission, with the
+	 * consumers in the later command buffers (the sub_* fields: the latest submission). */
+	bool tail;
+	uint32_t closed_consumers;      /* of its windows closed inside the recording */
+	uint32_t writes, closed_writes; /* consumer stages that write (all windows; closed ones) */
+	const char *closed_unproven;
+	uint32_t sub_fired;
+	uint32_t sub_dst_suggested;
+	const char *sub_unproven;
+	uint64_t sub_unused;            /* PP_DIAG_UNUSED: a resource nothing later uses */
+	enum pp_diag_res_kind sub_unused_kind;
+	bool sub_unused_all;            /* ... and so are all the others it covers */
+	/* PP_DIAG_MERGEABLE: the call right before it, and how the two become one */
+	uint32_t merge_src, merge_dst;
+	const char *merge_api;
+	enum { MERGE_SYNC1_EXACT = 1, MERGE_AS_SYNC2, MERGE_SYNC2 } merge;
+};
+
+/* A window still open at the end of its recording. */
+struct rec_tail {
+	uint64_t handle;
+	struct pp_diag_range range;
+	enum pp_diag_res_kind kind;
+	enum pp_diag_layout new_layout;
+	uint32_t format_bucket;
+	uint32_t barrier;      /* index into barriers */
+	uint32_t consumers;    /* in its own recording */
+	uint32_t writes;       /* consumers that write */
+	const char *unproven;  /* in its own recording (secondaries), or NULL */
+	uint32_t work;         /* PP_WORK_* after it in its own recording */
+	bool unused_candidate; /* buffer or image, no layout transition, no queue transfer */
+};
+
+/* What a recording does with a resource: its unbarriered uses and its barriers, by range
+ * (records [first, first + n) of first_recs, in recording order). */
+struct rec_first_use {
+	uint64_t key;          /* diag_barrier_res_key(); 0: empty slot */
+	uint32_t first, n;
+	uint32_t nbarriers, nuses;           /* records of each kind */
+	uint32_t fill_barriers, fill_uses;   /* while building */
+	bool overflow;         /* more barrier ranges than PP_DIAG_RANGES: not followed by range */
+};
+struct rec_range_rec {
+	struct pp_diag_range range;
+	uint64_t tick;         /* the barrier, or the first of the uses */
+	uint32_t uses;         /* use stages; barriers: 0 */
+	uint32_t writes;       /* use stages that write */
+	bool barrier;
+};
+
+struct compute_write {
+	uint64_t handle;
+	enum pp_diag_res_kind kind;
+	uint64_t tick;
+};
+
+struct query_write {
+	uint64_t pool;
+	uint32_t first, count;
+};
+
+struct set_event {
+	uint64_t event;
+	uint64_t tick;
+};
+
+/* A flagged subpass dependency of a render pass begun in the recording. */
+struct rec_subpass {
+	uint64_t render_pass;
+	uint32_t begins;  /* render pass instances of it in the recording */
+	struct pp_diag_subpass_dep dep;
+	char name[64];
+};
+
+struct pp_diag_rec {
+	uint64_t tick;
+	bool closed;
+	bool incomplete;           /* a bound was hit: some barriers are not judged */
+	uint64_t work_tick[PP_WORK_BITS];
+	uint64_t draw_stage_tick[NSTAGES];
+	uint64_t unknown_stage_tick[NSTAGES];
+	uint64_t use_stage_tick[NSTAGES];
+	uint64_t format_tick[32];      /* attachments of these format buckets began */
+	/* the first time of each of the above: what a window carried in from an earlier
+	 * command buffer of the submission sees before this recording's own barriers */
+	uint64_t first_work_tick[PP_WORK_BITS];
+	uint64_t first_draw_stage_tick[NSTAGES];
+	uint64_t first_unknown_stage_tick[NSTAGES];
+	uint64_t first_use_stage_tick[NSTAGES];
+	uint64_t first_format_tick[32];
+	uint64_t first_global_tick;    /* its first global barrier; UINT64_MAX: none */
+	uint64_t last_work_tick;
+	uint64_t last_cmd_tick;        /* any command passprobe sees (work, event, query) */
+	uint64_t last_barrier_tick;
+	uint64_t last_barrier_hash;
+	bool have_barrier;
+	uint64_t gen;                  /* unique per recording (process-wide) */
+
+	/* summary kept after closing, for the submissions it is part of */
+	struct rec_tail *tails;
+	uint32_t ntails;
+	bool tails_overflow;
+	struct rec_first_use *first_uses; /* open addressing, power-of-two capacity */
+	uint32_t first_uses_cap;
+	struct rec_range_rec *first_recs;
+	bool first_uses_overflow;
+	uint64_t sub_sig;              /* the neighbours the sub_* verdicts were made with */
+	bool sub_valid;
+
+	struct rec_barrier *barriers;
+	uint32_t nbarriers, cap_barriers;
+	struct rec_entry *entries;
+	uint32_t nentries, cap_entries;
+	uint32_t global_open;      /* the open global entry */
+
+	/* resource -> open entry: open addressing, slots hold entry index + 1 */
+	uint32_t *map;
+	uint64_t *map_keys;
+	uint32_t map_cap, map_used;
+
+	struct compute_write *cwrites;
+	uint32_t ncwrites, cap_cwrites;
+	struct query_write *queries;
+	uint32_t nqueries, cap_queries;
+	struct set_event *events;
+	uint32_t nevents, cap_events;
+	struct rec_subpass *subpasses;
+	uint32_t nsubpasses, cap_subpasses;
+};
+
+
+/* ---- devices ------------------------------------------------------------------------------ */
+
+struct fence_rec {
+	uint64_t fence, seq, frame;
+};
+
+struct pool_rec {
+	uint64_t pool;
+	uint32_t nqueries;
+	uint64_t *seq;   /* per query: submission that last wrote it, 0: none */
+	uint64_t *frame;
+};
+
+struct poll_rec {
+	enum pp_diag_object_kind kind;
+	uint64_t handle, frame, since;
+	uint32_t count;
+};
+
+struct pending_site {
+	uint64_t key, frame;
+	uint64_t cpu_ns;
+	bool used;
+};
+
+/* A timeline semaphore's signal: seq 0 for a host signal (or the initial value). */
+struct sem_signal {
+	uint64_t value, seq, frame;
+};
+
+struct sem_rec {
+	uint64_t sem;
+	bool used;
+	uint64_t reached;      /* the counter is known to be at least this */
+	uint64_t evicted_max;  /* the highest value of the signals no longer remembered */
+	struct sem_signal sig[PP_DIAG_SEMAPHORE_SIGNALS];
+	uint32_t nsig, oldest;
+};
+
+struct taint {
+	uint64_t handle;
+	enum pp_diag_res_kind kind;
+	uint64_t frame;
+	char site[160]; /* the fragment->compute barrier */
+};
+
+struct pp_diag_device {
+	pthread_mutex_t lock;
+	struct pp_diag_config cfg;
+	/* Frame indices come from a frame clock (attribution/model/attr_frame.h): the model's,
+	 * handed in through the *_in_frame / _ended calls (the layer does), so they are
+	 * report.json's; or, for a program that drives the rules alone (the unit tests), this
+	 * device's own, through pp_diag_submit, _submit_done and _present. */
+	struct pp_frame_clock own_clock;
+	bool frame_open; /* a submission of `frame` was seen and the frame has not ended */
+	uint64_t frame;
+	uint64_t next_seq, completed;
+	uint64_t only_queue;   /* the queue that submitted, while only one did */
+	bool many_queues;
+	struct fence_rec fences[DEV_MAX_FENCES];
+	uint32_t nfences;
+	struct pool_rec pools[DEV_MAX_POOLS];
+	uint32_t npools;
+	struct poll_rec polls[DEV_MAX_POLLS];
+	struct pending_site pending[DEV_MAX_PENDING];
+	struct taint taints[DEV_MAX_TAINT];
+	uint32_t ntaints;
+	struct sem_rec sems[PP_DIAG_MAX_SEMAPHORES];
+	struct pp_diag_message messages[DEV_MESSAGES];
+	uint32_t msg_head, msg_count;
+	uint64_t messages_dropped;
+};
+
+
+#define UNPROVEN_NO_USER "nothing after it in this submission uses what it covers (the user may be in a later submission)"
+
+struct work_view {
+	uint32_t work, draw_stages, use_stages, unknown_stages, formats;
+};
+
+/* Shared between the files of this folder; each is defined in the file its prefix names. */
+/* diag_vocab.c */
+uint32_t diag_vocab_lowest_bit(uint32_t s);
+int diag_vocab_stage_order(uint32_t bit);
+
+/* diag_sites.c */
+struct site *diag_site_find_locked(uint64_t key);
+struct site *diag_site_insert_locked(uint64_t key);
+void diag_site_count_locked(struct site *s, uint64_t frame, uint64_t n);
+const char *diag_site_first_seen_locked(struct site *s, struct pp_diagnostic *copy);
+void diag_site_frame_closed(uint32_t device_id);
+
+/* diag_barriers.c */
+void diag_barrier_rec_close(struct pp_diag_rec *r);
+void diag_barrier_rec_compact(struct pp_diag_rec *r);
+uint32_t diag_barrier_anon_consumers(const struct work_view *v, enum pp_diag_res_kind kind, enum pp_diag_layout l,
+			       uint32_t format_bucket, const char **unproven);
+uint32_t diag_barrier_dst_judge(const struct rec_barrier *b, uint32_t consumers, uint32_t writes, const char *unproven,
+			  uint32_t *dst_suggested);
+void diag_barrier_finding(struct rec_barrier *b, enum pp_diag_rule rule);
+struct rec_first_use *diag_barrier_first_use_slot(const struct pp_diag_rec *r, uint64_t key);
+uint64_t diag_barrier_res_key(enum pp_diag_res_kind kind, uint64_t handle);
+void diag_barrier_view_before(const struct pp_diag_rec *r, uint64_t until, struct work_view *v);
+
+/* diag_findings.c */
+void diag_finding_chain_evaluate(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t frame);
+void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame);
+void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i);
+void diag_finding_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame);
+
+/* diag_device.c */
+struct pool_rec *diag_device_pool_find(struct pp_diag_device *d, uint64_t pool, uint32_t need, bool create);
+void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnostic *s, const char *trace_name,
+			  const struct pp_diag_object *objs, uint32_t nobjs, enum pp_diag_rule rule, uint64_t frame);

@@ -1,0 +1,367 @@
+/* Blocking waits (fences, idle, queries, polling) and timeline semaphores: whether what a wait
+ * waits for was submitted, is in the current frame, or is already complete. */
+#include "diag_internal.h"
+
+/* ---- blocking waits ------------------------------------------------------------------------ */
+
+void pp_diag_completed(struct pp_diag_device *d, uint64_t seq)
+{
+	pthread_mutex_lock(&d->lock);
+	if (seq > d->completed)
+		d->completed = seq;
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_queue_idle(struct pp_diag_device *d, uint64_t queue)
+{
+	pthread_mutex_lock(&d->lock);
+	if (!d->many_queues && d->only_queue == queue)
+		d->completed = d->next_seq;
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_fence_reset(struct pp_diag_device *d, uint64_t fence)
+{
+	pthread_mutex_lock(&d->lock);
+	for (uint32_t i = 0; i < d->nfences; i++)
+		if (d->fences[i].fence == fence) {
+			d->fences[i] = d->fences[--d->nfences];
+			break;
+		}
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_queries_host_reset(struct pp_diag_device *d, uint64_t pool, uint32_t first, uint32_t count)
+{
+	pthread_mutex_lock(&d->lock);
+	struct pool_rec *p = diag_device_pool_find(d, pool, 0, false);
+	for (uint32_t k = first; p && k < first + count && k < p->nqueries; k++)
+		p->seq[k] = p->frame[k] = 0;
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* Caller holds d->lock. */
+static enum pp_diag_wait_verdict verdict_of(const struct pp_diag_device *d, uint64_t seq, uint64_t frame)
+{
+	if (!seq)
+		return PP_WAIT_UNSUBMITTED;
+	if (seq <= d->completed)
+		return PP_WAIT_FINE;
+	if (frame == d->frame)
+		return PP_WAIT_CURRENT_FRAME;
+	return PP_WAIT_NOT_COMPLETE;
+}
+
+enum pp_diag_wait_verdict pp_diag_fence_check(struct pp_diag_device *d, uint64_t fence, uint64_t *seq)
+{
+	enum pp_diag_wait_verdict v = PP_WAIT_UNKNOWN;
+	*seq = 0;
+	pthread_mutex_lock(&d->lock);
+	for (uint32_t i = 0; i < d->nfences; i++)
+		if (d->fences[i].fence == fence) {
+			*seq = d->fences[i].seq;
+			v = verdict_of(d, d->fences[i].seq, d->fences[i].frame);
+			break;
+		}
+	pthread_mutex_unlock(&d->lock);
+	return v;
+}
+
+enum pp_diag_wait_verdict pp_diag_query_check(struct pp_diag_device *d, uint64_t pool, uint32_t first, uint32_t count,
+					      uint64_t *seq)
+{
+	enum pp_diag_wait_verdict worst = PP_WAIT_UNKNOWN;
+	*seq = 0;
+	pthread_mutex_lock(&d->lock);
+	struct pool_rec *p = diag_device_pool_find(d, pool, 0, false);
+	if (p) {
+		worst = PP_WAIT_FINE;
+		for (uint32_t k = first; k < first + count; k++) {
+			uint64_t s = k < p->nqueries ? p->seq[k] : 0, f = k < p->nqueries ? p->frame[k] : 0;
+			enum pp_diag_wait_verdict v = verdict_of(d, s, f);
+			/* Precedence: would-deadlock, then this frame, then not complete. */
+			static const int rank[] = { [PP_WAIT_FINE] = 0, [PP_WAIT_NOT_COMPLETE] = 1,
+						    [PP_WAIT_CURRENT_FRAME] = 2, [PP_WAIT_UNSUBMITTED] = 3,
+						    [PP_WAIT_UNKNOWN] = 0 };
+			if (rank[v] > rank[worst]) {
+				worst = v;
+				*seq = s;
+			}
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	return worst;
+}
+
+static const char *blocking_message(enum pp_diag_rule rule)
+{
+	switch (rule) {
+	case PP_DIAG_QUERY_WAIT:
+		return "vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT waits for queries whose submission has not "
+		       "finished: the CPU stalls until the GPU is done, and the GPU then idles until the next submission "
+		       "(the pipeline between CPU and GPU drains, like glFinish).";
+	case PP_DIAG_QUERY_WAIT_UNSUBMITTED:
+		return "vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT on queries that no submitted command buffer "
+		       "writes: the wait cannot finish until such a submission happens (a deadlock if none comes).";
+	case PP_DIAG_FENCE_WAIT:
+		return "vkWaitForFences on the fence of a submission of the latest frame: the CPU cannot prepare the next "
+		       "frame while the GPU works on this one, and the GPU idles while the CPU prepares it.";
+	case PP_DIAG_QUEUE_WAIT_IDLE:
+		return "vkQueueWaitIdle inside the frame loop (it recurs in later frames): it drains the queue every "
+		       "time and serializes CPU and GPU.";
+	case PP_DIAG_DEVICE_WAIT_IDLE:
+		return "vkDeviceWaitIdle inside the frame loop (it recurs in later frames): it drains every queue every "
+		       "time and serializes CPU and GPU.";
+	case PP_DIAG_POLLING:
+		return "a tight polling loop: the same object was polled repeatedly within one frame while the GPU had "
+		       "not finished, burning a CPU core.";
+	case PP_DIAG_SEMAPHORE_WAIT:
+		return "vkWaitSemaphores waits for a timeline semaphore value signalled by a submission of the latest "
+		       "frame: the CPU cannot prepare the next frame while the GPU works on this one, and the GPU idles "
+		       "while the CPU prepares it.";
+	default:
+		return "";
+	}
+}
+
+static const char *blocking_suggestion(enum pp_diag_rule rule)
+{
+	switch (rule) {
+	case PP_DIAG_QUERY_WAIT:
+		return "Read query results two or more frames later without WAIT_BIT (WITH_AVAILABILITY_BIT, retry next "
+		       "frame), or after the fence of their submission.";
+	case PP_DIAG_QUERY_WAIT_UNSUBMITTED:
+		return "Submit the command buffer that writes the queries before waiting on them, or read without "
+		       "WAIT_BIT.";
+	case PP_DIAG_FENCE_WAIT:
+		return "Keep two or more frames in flight: one fence per frame, wait on the fence of frame N-2 before "
+		       "reusing its resources.";
+	case PP_DIAG_QUEUE_WAIT_IDLE:
+	case PP_DIAG_DEVICE_WAIT_IDLE:
+		return "Synchronize with per-frame fences (and semaphores between queues); keep idle waits for start-up, "
+		       "resize and shutdown.";
+	case PP_DIAG_POLLING:
+		return "Wait once (vkWaitForFences with a timeout) where the result is needed, or do useful work and "
+		       "read results of older frames.";
+	case PP_DIAG_SEMAPHORE_WAIT:
+		return "Keep two or more frames in flight: wait on the host for the value frame N-2 signalled before "
+		       "reusing its resources, and order GPU work with semaphore waits in the next submission instead.";
+	default:
+		return "";
+	}
+}
+
+uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_blocking *b)
+{
+	uint64_t key = mix64(mix64(d->cfg.sink_device_id + 1, b->rule + 101), b->site_key);
+	uint64_t counted = 0;
+	pthread_mutex_lock(&d->lock);
+	uint64_t frame = d->frame;
+	pthread_mutex_lock(&diag_site_table.lock);
+	struct site *s = diag_site_find_locked(key);
+	pthread_mutex_unlock(&diag_site_table.lock);
+	uint64_t extra = 0, extra_cpu = 0, extra_frame = 0;
+	if (!s && b->steady_state) {
+		/* A wait counts once its site recurs in a later frame: start-up and shutdown waits
+		 * happen once. */
+		struct pending_site *p = NULL, *free_slot = NULL;
+		for (uint32_t i = 0; i < DEV_MAX_PENDING; i++) {
+			if (d->pending[i].used && d->pending[i].key == key)
+				p = &d->pending[i];
+			else if (!d->pending[i].used && !free_slot)
+				free_slot = &d->pending[i];
+		}
+		if (!p) {
+			if (!free_slot) {
+				free_slot = &d->pending[0];
+				for (uint32_t i = 1; i < DEV_MAX_PENDING; i++)
+					if (d->pending[i].frame < free_slot->frame)
+						free_slot = &d->pending[i];
+			}
+			*free_slot = (struct pending_site){ key, frame, b->cpu_ns, true };
+			pthread_mutex_unlock(&d->lock);
+			return 0;
+		}
+		if (p->frame == frame) {
+			p->cpu_ns += b->cpu_ns;
+			pthread_mutex_unlock(&d->lock);
+			return 0;
+		}
+		extra = 1;
+		extra_cpu = p->cpu_ns;
+		extra_frame = p->frame;
+		p->used = false;
+	}
+	pthread_mutex_lock(&diag_site_table.lock);
+	bool created = false;
+	if (!s && (s = diag_site_insert_locked(key))) {
+		created = true;
+		snprintf(s->d.id, sizeof(s->d.id), "%s", pp_diag_rule_id(b->rule));
+		s->d.device_id = d->cfg.sink_device_id;
+		snprintf(s->d.site, sizeof(s->d.site), "%s", b->site ? b->site : "");
+		snprintf(s->d.message, sizeof(s->d.message), "%s%s%s", blocking_message(b->rule),
+			 b->detail ? " " : "", b->detail ? b->detail : "");
+		snprintf(s->d.suggestion, sizeof(s->d.suggestion), "%s", blocking_suggestion(b->rule));
+		s->d.cost_kind = "cpu_blocked";
+		s->d.gpu_idle_unavailable = "no GPU timestamps around this wait yet";
+		s->d.thread_id = b->thread_id;
+		snprintf(s->d.thread_name, sizeof(s->d.thread_name), "%s", b->thread_name ? b->thread_name : "");
+		if (extra) {
+			/* the first occurrence, now confirmed; it belonged to an earlier frame */
+			diag_site_count_locked(s, extra_frame, extra);
+			s->cost_sum += extra_cpu;
+			s->cost_frames++;
+			s->cost_last_frame = extra_frame;
+		}
+	}
+	struct pp_diagnostic copy;
+	const char *trace_name = NULL;
+	if (s) {
+		diag_site_count_locked(s, frame, 1);
+		if (!s->cost_frames || s->cost_last_frame != frame)
+			s->cost_frames++;
+		s->cost_last_frame = frame;
+		s->cost_sum += b->cpu_ns;
+		counted = key;
+		if (created)
+			trace_name = diag_site_first_seen_locked(s, &copy);
+	}
+	pthread_mutex_unlock(&diag_site_table.lock);
+	if (created)
+		diag_device_site_announce(d, &copy, trace_name, b->objects, b->nobjects, b->rule, frame);
+	pthread_mutex_unlock(&d->lock);
+	return counted;
+}
+
+uint32_t pp_diag_poll(struct pp_diag_device *d, enum pp_diag_object_kind kind, uint64_t handle, uint64_t now,
+		      uint64_t *since)
+{
+	pthread_mutex_lock(&d->lock);
+	struct poll_rec *p = NULL, *victim = &d->polls[0];
+	for (uint32_t i = 0; i < DEV_MAX_POLLS && !p; i++) {
+		if (d->polls[i].handle == handle && d->polls[i].kind == kind)
+			p = &d->polls[i];
+		else if (d->polls[i].frame < victim->frame || !d->polls[i].handle)
+			victim = &d->polls[i];
+	}
+	if (!p) {
+		p = victim;
+		*p = (struct poll_rec){ kind, handle, d->frame, now, 0 };
+	}
+	if (p->frame != d->frame) {
+		p->frame = d->frame;
+		p->count = 0;
+	}
+	if (!p->count)
+		p->since = now;
+	uint32_t n = ++p->count;
+	*since = p->since;
+	pthread_mutex_unlock(&d->lock);
+	return n;
+}
+
+/* ---- timeline semaphores ------------------------------------------------------------------ */
+
+/* Caller holds d->lock. */
+static struct sem_rec *sem_find(struct pp_diag_device *d, uint64_t sem)
+{
+	for (uint32_t i = 0; sem && i < PP_DIAG_MAX_SEMAPHORES; i++)
+		if (d->sems[i].used && d->sems[i].sem == sem)
+			return &d->sems[i];
+	return NULL;
+}
+
+bool pp_diag_semaphore_create(struct pp_diag_device *d, uint64_t sem, uint64_t initial)
+{
+	pthread_mutex_lock(&d->lock);
+	struct sem_rec *s = sem_find(d, sem);
+	for (uint32_t i = 0; !s && i < PP_DIAG_MAX_SEMAPHORES; i++)
+		if (!d->sems[i].used)
+			s = &d->sems[i];
+	if (s)
+		*s = (struct sem_rec){ .sem = sem, .used = true, .reached = initial, .evicted_max = initial };
+	pthread_mutex_unlock(&d->lock);
+	if (!s)
+		pp_log_once(PP_LOG_INFO, "diagnostics: more than %u timeline semaphores; waits on the others are not judged",
+			    PP_DIAG_MAX_SEMAPHORES);
+	return s != NULL;
+}
+
+void pp_diag_semaphore_destroy(struct pp_diag_device *d, uint64_t sem)
+{
+	pthread_mutex_lock(&d->lock);
+	struct sem_rec *s = sem_find(d, sem);
+	if (s)
+		s->used = false;
+	pthread_mutex_unlock(&d->lock);
+}
+
+void pp_diag_semaphore_signal(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host)
+{
+	pthread_mutex_lock(&d->lock);
+	struct sem_rec *s = sem_find(d, sem);
+	if (s) {
+		struct sem_signal sig = { value, host ? 0 : d->next_seq, d->frame };
+		if (s->nsig < PP_DIAG_SEMAPHORE_SIGNALS) {
+			s->sig[s->nsig++] = sig;
+		} else {
+			if (s->sig[s->oldest].value > s->evicted_max)
+				s->evicted_max = s->sig[s->oldest].value;
+			s->sig[s->oldest] = sig;
+			s->oldest = (s->oldest + 1) % PP_DIAG_SEMAPHORE_SIGNALS;
+		}
+		/* A host signal has happened when the call returns. */
+		if (host && value > s->reached)
+			s->reached = value;
+	}
+	pthread_mutex_unlock(&d->lock);
+}
+
+enum pp_diag_wait_verdict pp_diag_semaphore_check(struct pp_diag_device *d, uint64_t sem, uint64_t value,
+						  uint64_t *seq)
+{
+	enum pp_diag_wait_verdict v = PP_WAIT_UNKNOWN;
+	*seq = 0;
+	pthread_mutex_lock(&d->lock);
+	struct sem_rec *s = sem_find(d, sem);
+	if (s && (value <= s->reached || value <= s->evicted_max)) {
+		v = PP_WAIT_FINE;
+	} else if (s) {
+		/* The wait ends with the first signal that reaches the value. */
+		const struct sem_signal *first = NULL;
+		for (uint32_t i = 0; i < s->nsig; i++)
+			if (s->sig[i].value >= value && (!first || s->sig[i].value < first->value))
+				first = &s->sig[i];
+		if (first && !first->seq) {
+			v = PP_WAIT_FINE;
+		} else if (first) {
+			*seq = first->seq;
+			v = verdict_of(d, first->seq, first->frame);
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	return v;
+}
+
+bool pp_diag_semaphore_reached(struct pp_diag_device *d, uint64_t sem, uint64_t value)
+{
+	bool pending = false;
+	pthread_mutex_lock(&d->lock);
+	struct sem_rec *s = sem_find(d, sem);
+	if (s) {
+		if (value > s->reached)
+			s->reached = value;
+		for (uint32_t i = 0; i < s->nsig; i++) {
+			const struct sem_signal *g = &s->sig[i];
+			if (!g->seq)
+				continue;
+			if (g->value > value)
+				pending = true;
+			else if (g->seq > d->completed)
+				d->completed = g->seq;
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	return pending;
+}
+

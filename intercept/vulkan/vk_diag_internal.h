@@ -1,0 +1,170 @@
+#pragma once
+/* What the files of the Vulkan side of the diagnostics share (vk_diag_state.c,
+ * vk_barriers.c, vk_descriptors.c, vk_diag_submit.c): bounds, per-device and per-command-buffer
+ * state. The rules they feed are API-neutral (attribution/diag/). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr_diag.h"
+#include "pp_log.h"
+#include "pp_sink.h"
+#include "vk_hooks.h"
+#include "vk_intercept.h"
+
+
+#define NONE UINT32_MAX
+#define MAX_BOUND_SETS 8
+#define MAX_VERTEX_BUFFERS 32
+#define MAX_PUSH 16
+#define MAX_READS 4096
+#define MAX_QUEUES 16
+/* barrier_cost: flagged barriers are timed in the first COST_FIRST recordings of a command
+ * buffer after they were flagged, then in one frame of COST_PERIOD. */
+#define COST_FIRST 4
+#define COST_PERIOD 8
+#define COST_MAX_FLAGGED 1024
+/* At most this many barriers of one recording are timed; the others in later samples. */
+#define COST_PER_RECORDING 32
+#define BARRIER_STACK 32
+
+enum { BP_GRAPHICS = 0, BP_COMPUTE = 1 };
+
+
+/* ---- device state: descriptor sets ----------------------------------------------------------- */
+
+/* Descriptor set layouts, pipeline layouts, pipelines and buffer views are in the device's
+ * object table (layer_objects.c). Descriptor sets stay here, under vd->lock: unlike those
+ * objects they change after creation (every vkUpdateDescriptorSets writes them), may be
+ * allocated every frame and are freed with their pool (vkResetDescriptorPool walks them all),
+ * and are read at every bound-state registration. In the device table each update
+ * and pool reset would take the device lock for writing, against every command buffer, queue
+ * and object lookup of other threads, and a pool reset would walk every object. A set keeps
+ * a copy of its layout's bindings, and its descriptors' resources resolved at the write, so
+ * it never looks at another object afterwards. */
+
+struct dslot {
+	uint64_t handle;
+	struct pp_diag_range range; /* the view's subresources, the descriptor's bytes */
+};
+
+struct dset {
+	uint64_t handle;
+	UT_hash_handle hh;
+	uint64_t pool;
+	uint32_t nbindings, total;
+	bool unknown; /* contents not known (templates, partial layout) */
+	struct pp_dsl_binding *b;
+	struct dslot *slots;
+};
+
+/* A timestamp pair to read once the GPU wrote it (never waiting), guarded against the
+ * recording having been reset or re-submitted since. */
+enum read_kind { READ_COST, READ_IDLE };
+/* A timestamp read waiting for the GPU. It names its command buffer only to be forgotten when
+ * that recording's slots are reset or freed (pp_vk_diag_recording_forget, on the thread that
+ * owns the command buffer): other threads never look at the command buffer itself. */
+struct pending_read {
+	enum read_kind kind;
+	uint64_t key, frame;
+	uint64_t cb;
+	uint32_t slot0, slot1;
+	uint32_t anchor;  /* the recording's first pass begin, read along (see reads_poll), or PP_NO_SLOT */
+	uint64_t base_ns; /* READ_IDLE: when the GPU went idle */
+};
+
+struct pp_vk_diag {
+	struct pp_diag_device *dd;
+	pthread_rwlock_t lock; /* the descriptor sets; taken before dev->lock, never after */
+	struct dset *sets;
+
+	pthread_mutex_t cbs_lock;
+	struct pp_vk_diag_cb *cbs;
+	uint32_t ncbs;
+
+	pthread_mutex_t reads_lock;
+	struct pending_read reads[MAX_READS];
+	uint32_t nreads;
+	/* GPU idle after a blocking wait: the end of the last submitted pass, and a wait that
+	 * waits for the next submission's first pass to begin. */
+	uint64_t last_cb; /* the last submission's last timed command buffer; 0 once forgotten */
+	uint32_t last_end_slot, last_first_slot;
+	bool idle_armed;
+	uint64_t idle_key, idle_frame, idle_begin_ns;
+	bool cost;
+};
+
+/* ---- command buffer state ------------------------------------------------------------------ */
+
+struct cursor_work {
+	uint64_t draws, indirect, dispatches, dispatches_indirect, transfers, clears, barriers;
+	uint32_t secondaries;
+};
+
+struct bind_point {
+	uint64_t pipeline;
+	uint32_t stages;
+	uint64_t sets[MAX_BOUND_SETS];
+	bool sets_overflow;
+	uint32_t npush;
+	struct {
+		uint64_t handle;
+		struct pp_diag_range range;
+		enum pp_diag_res_kind kind;
+		uint32_t stages;
+		bool write;
+	} push[MAX_PUSH];
+	bool push_unknown;
+	uint32_t push_unknown_stages;
+	bool dirty;
+};
+
+struct pp_vk_diag_cb {
+	struct pp_vk_diag_cb *next;
+	struct pp_command_buffer *owner;
+	uint64_t handle;
+	struct pp_diag_rec *rec;
+	uint32_t gen;
+	bool submitted;
+	uint32_t last_subs;   /* the command buffer's submission count when it was last submitted */
+	uint32_t barrier_calls;
+	/* barrier_cost: the barriers flagged in the last closed recording (call indices, sorted),
+	 * whether this recording times them, and how many recordings did */
+	uint32_t *flagged;
+	uint32_t nflagged;
+	bool cost_now;
+	uint32_t cost_recordings;
+	/* what of the lead's recording has been seen */
+	uint32_t npasses_seen, pass_seen;
+	struct cursor_work seen_pass, seen_stray;
+	/* bound state */
+	struct bind_point bp[2];
+	uint64_t vb[MAX_VERTEX_BUFFERS];
+	VkDeviceSize vb_offset[MAX_VERTEX_BUFFERS];
+	uint64_t ib;
+	VkDeviceSize ib_offset;
+	bool vb_dirty;
+};
+
+
+/* The device's diagnostics state: created once by whichever thread needs it first. */
+static inline struct pp_vk_diag *diag_of(struct pp_device *dev)
+{
+	return __atomic_load_n(&dev->diag, __ATOMIC_ACQUIRE);
+}
+
+
+/* Shared between these files; each is defined in the file its prefix names. */
+/* vk_diag_state.c */
+struct pp_vk_diag_cb *vk_diag_state_cb(struct pp_command_buffer *c);
+void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s);
+void vk_diag_state_bound_dirty(struct pp_vk_diag_cb *s);
+struct pp_diag_range vk_diag_state_buffer_range(VkDeviceSize offset, VkDeviceSize size);
+struct pp_diag_range vk_diag_state_image_range(struct pp_device *dev, uint64_t image, const VkImageSubresourceRange *sr);
+struct pp_diag_range vk_diag_state_image_range_locked(struct pp_device *dev, uint64_t image,
+					       const VkImageSubresourceRange *sr);
+struct pp_vk_diag *vk_diag_state_get(struct pp_device *dev);
+void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s);
+
+/* vk_barriers.c */
+void vk_barriers_subpass_deps_register(struct pp_device *dev, struct pp_vk_diag_cb *s, uint64_t render_pass);

@@ -1,0 +1,545 @@
+/* The Vulkan side of the diagnostics (tracker issue 5; docs/diagnostics.md): per-device and
+ * per-command-buffer state, and what a recording did between two hooks of these files (the
+ * work read from the recording's workload counters, the resources bound then); the bind and
+ * query hooks that feed it.
+ *
+ * Hot path: draws stay in vk_cmd.c, untouched. What draws, dispatches and copies did is read
+ * from the recording's workload counters at the next hook of these files (a bind, a barrier, a
+ * submit), and the resources bound then are registered as used once per barrier window, not
+ * once per draw. */
+#include "vk_diag_internal.h"
+
+static bool diag_enabled(void)
+{
+	return pp_layer_settings.diagnostics;
+}
+
+
+static void vk_diag_free(struct pp_vk_diag *vd)
+{
+	struct dset *s, *stmp;
+	HASH_ITER(hh, vd->sets, s, stmp) {
+		HASH_DEL(vd->sets, s);
+		free(s->b);
+		free(s->slots);
+		free(s);
+	}
+	for (struct pp_vk_diag_cb *c = vd->cbs, *next; c; c = next) {
+		next = c->next;
+		pp_diag_rec_destroy(c->rec);
+		free(c->flagged);
+		free(c);
+	}
+	pp_diag_device_destroy(vd->dd);
+	pthread_rwlock_destroy(&vd->lock);
+	pthread_mutex_destroy(&vd->cbs_lock);
+	pthread_mutex_destroy(&vd->reads_lock);
+	free(vd);
+}
+
+struct pp_vk_diag *vk_diag_state_get(struct pp_device *dev)
+{
+	struct pp_vk_diag *vd = __atomic_load_n(&dev->diag, __ATOMIC_ACQUIRE);
+	if (vd || !diag_enabled() || !dev->attr)
+		return vd;
+	vd = calloc(1, sizeof(*vd));
+	if (!vd) {
+		pp_log_once(PP_LOG_ERROR, "out of memory setting up diagnostics; they are off for this device");
+		return NULL;
+	}
+	const struct pp_diag_config cfg = {
+		.sink_device_id = pp_sink_device_find(dev->props.deviceName, dev->props.vendorID, dev->props.deviceID),
+		.frame_delimiter = (int)pp_layer_settings.frame_delimiter,
+		.barrier_cost = pp_layer_settings.barrier_cost && dev->timer,
+	};
+	vd->dd = pp_diag_device_create(&cfg);
+	if (!vd->dd) {
+		free(vd);
+		return NULL;
+	}
+	vd->cost = cfg.barrier_cost;
+	pthread_rwlock_init(&vd->lock, NULL);
+	pthread_mutex_init(&vd->cbs_lock, NULL);
+	pthread_mutex_init(&vd->reads_lock, NULL);
+	struct pp_vk_diag *expected = NULL;
+	if (!__atomic_compare_exchange_n(&dev->diag, &expected, vd, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		/* Another thread was first. */
+		pp_diag_device_destroy(vd->dd);
+		pthread_rwlock_destroy(&vd->lock);
+		pthread_mutex_destroy(&vd->cbs_lock);
+		pthread_mutex_destroy(&vd->reads_lock);
+		free(vd);
+		return expected;
+	}
+	return vd;
+}
+
+/* vkDestroyDevice, after its command buffers' states went (pp_vk_diag_cb_release). Findings
+ * stay: the site table is process-wide. */
+void pp_vk_diag_device_destroy(struct pp_device *dev)
+{
+	struct pp_vk_diag *vd = __atomic_exchange_n(&dev->diag, NULL, __ATOMIC_ACQ_REL);
+	if (vd)
+		vk_diag_free(vd);
+}
+
+struct pp_diag_device *pp_vk_diag_device(struct pp_device *dev)
+{
+	struct pp_vk_diag *vd = vk_diag_state_get(dev);
+	return vd ? vd->dd : NULL;
+}
+
+/* A command buffer is destroyed (freed alone, with its pool, or with its device): its state
+ * leaves the device's list under the list lock, so no other thread walks into freed memory. */
+void pp_vk_diag_cb_release(struct pp_device *dev, struct pp_command_buffer *c)
+{
+	struct pp_vk_diag_cb *s = c->diag;
+	struct pp_vk_diag *vd = __atomic_load_n(&dev->diag, __ATOMIC_ACQUIRE);
+	if (!s)
+		return;
+	c->diag = NULL;
+	if (vd) {
+		pthread_mutex_lock(&vd->cbs_lock);
+		for (struct pp_vk_diag_cb **p = &vd->cbs; *p; p = &(*p)->next)
+			if (*p == s) {
+				*p = s->next;
+				vd->ncbs--;
+				break;
+			}
+		pthread_mutex_unlock(&vd->cbs_lock);
+	}
+	pp_diag_rec_destroy(s->rec);
+	free(s->flagged);
+	free(s);
+}
+
+void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s)
+{
+	s->npasses_seen = 0;
+	s->pass_seen = NONE;
+	memset(&s->seen_pass, 0, sizeof(s->seen_pass));
+	memset(&s->seen_stray, 0, sizeof(s->seen_stray));
+	memset(s->bp, 0, sizeof(s->bp));
+	memset(s->vb, 0, sizeof(s->vb));
+	memset(s->vb_offset, 0, sizeof(s->vb_offset));
+	s->ib = 0;
+	s->ib_offset = 0;
+	s->vb_dirty = false;
+	s->barrier_calls = 0;
+	s->submitted = false;
+	s->last_subs = 0;
+}
+
+static void work_of(struct cursor_work *w, const struct pp_workload *wl, uint32_t secondaries)
+{
+	w->draws = wl->draws + wl->draws_indexed + wl->draws_indirect + wl->draws_indirect_count;
+	w->indirect = wl->draws_indirect + wl->draws_indirect_count;
+	w->dispatches = wl->dispatches + wl->dispatches_indirect;
+	w->dispatches_indirect = wl->dispatches_indirect;
+	w->transfers = wl->copies;
+	w->clears = wl->clears;
+	w->barriers = wl->barriers;
+	w->secondaries = secondaries;
+}
+
+/* The command buffer's diagnostics state for the recording in progress; NULL when the
+ * diagnostics are off or it is a secondary (judged where it is executed: not followed). */
+struct pp_vk_diag_cb *vk_diag_state_cb(struct pp_command_buffer *c)
+{
+	if (c->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY || !diag_enabled())
+		return NULL;
+	struct pp_vk_diag_cb *s = c->diag;
+	if (!s) {
+		struct pp_vk_diag *vd = vk_diag_state_get(c->device);
+		if (!vd)
+			return NULL;
+		s = calloc(1, sizeof(*s));
+		if (s && !(s->rec = pp_diag_rec_create())) {
+			free(s);
+			s = NULL;
+		}
+		if (!s) {
+			pp_log_once(PP_LOG_ERROR, "out of memory: some command buffers are not diagnosed");
+			return NULL;
+		}
+		s->owner = c;
+		s->handle = c->handle;
+		vk_diag_state_cursor_reset(s);
+		pthread_mutex_lock(&vd->cbs_lock);
+		s->next = vd->cbs;
+		vd->cbs = s;
+		vd->ncbs++;
+		c->diag = s;
+		pthread_mutex_unlock(&vd->cbs_lock);
+		return s;
+	}
+	/* A new recording: nothing can be recorded into a submitted command buffer before it is
+	 * begun again, and a re-begun one restarts the lead's counters. */
+	struct pp_recording *r = c->rec;
+	bool reset = s->submitted || r->npasses < s->npasses_seen;
+	if (!reset) {
+		struct cursor_work stray;
+		work_of(&stray, &r->stray, 0);
+		reset = stray.draws < s->seen_stray.draws || stray.transfers < s->seen_stray.transfers ||
+			stray.dispatches < s->seen_stray.dispatches || stray.barriers < s->seen_stray.barriers;
+		if (!reset && s->pass_seen != NONE && s->pass_seen < r->npasses) {
+			struct cursor_work p;
+			work_of(&p, &r->passes[s->pass_seen].work, r->passes[s->pass_seen].secondaries);
+			reset = p.barriers < s->seen_pass.barriers || p.draws < s->seen_pass.draws;
+		}
+	}
+	if (reset) {
+		pp_diag_rec_reset(s->rec);
+		vk_diag_state_cursor_reset(s);
+		s->gen++;
+		/* Sampled: timestamps cost GPU time (a lot on some drivers, e.g. lavapipe). */
+		s->cost_now = s->nflagged && diag_of(c->device)->cost &&
+			      (s->cost_recordings < COST_FIRST || pp_diag_frame(diag_of(c->device)->dd) % COST_PERIOD == 0);
+		s->cost_recordings += s->cost_now;
+	}
+	return s;
+}
+
+/* ---- what later commands use ---------------------------------------------------------------- */
+
+/* ---- ranges ----------------------------------------------------------------------------- */
+
+struct pp_diag_range vk_diag_state_buffer_range(VkDeviceSize offset, VkDeviceSize size)
+{
+	return (struct pp_diag_range){
+		.set = true, .begin = offset,
+		.end = size == VK_WHOLE_SIZE || size > PP_DIAG_RANGE_END - offset ? PP_DIAG_RANGE_END : offset + size,
+	};
+}
+
+/* VK_REMAINING_* reach to the end of the image, whatever its size. A color aspect covers the
+ * planes of a multi-planar image; the layers of a 3D image (depth slices through 2D array
+ * views) are not told apart. */
+struct pp_diag_range vk_diag_state_image_range_locked(struct pp_device *dev, uint64_t image,
+					       const VkImageSubresourceRange *sr)
+{
+	const VkImageAspectFlags planes =
+		VK_IMAGE_ASPECT_PLANE_0_BIT | VK_IMAGE_ASPECT_PLANE_1_BIT | VK_IMAGE_ASPECT_PLANE_2_BIT;
+	struct pp_diag_range rg = {
+		.set = true,
+		.aspects = sr->aspectMask & VK_IMAGE_ASPECT_COLOR_BIT ? sr->aspectMask | planes : sr->aspectMask,
+		.begin = sr->baseMipLevel,
+		.end = sr->levelCount == VK_REMAINING_MIP_LEVELS ? PP_DIAG_RANGE_END
+								 : (uint64_t)sr->baseMipLevel + sr->levelCount,
+		.layer_begin = sr->baseArrayLayer,
+		.layer_end = sr->layerCount == VK_REMAINING_ARRAY_LAYERS || sr->baseArrayLayer + sr->layerCount < sr->baseArrayLayer
+				     ? UINT32_MAX : sr->baseArrayLayer + sr->layerCount,
+	};
+	if (rg.aspects & planes)
+		rg.aspects |= VK_IMAGE_ASPECT_COLOR_BIT;
+	struct pp_object *o = pp_object_find_locked(dev, VK_OBJECT_TYPE_IMAGE, image);
+	if (!o || o->u.image.extent.depth > 1) {
+		rg.layer_begin = 0;
+		rg.layer_end = UINT32_MAX;
+	}
+	return rg;
+}
+
+struct pp_diag_range vk_diag_state_image_range(struct pp_device *dev, uint64_t image, const VkImageSubresourceRange *sr)
+{
+	pthread_rwlock_rdlock(&dev->lock);
+	struct pp_diag_range rg = vk_diag_state_image_range_locked(dev, image, sr);
+	pthread_rwlock_unlock(&dev->lock);
+	return rg;
+}
+
+/* Registers what the bound state of one bind point makes the work after it use. Returns the
+ * stages whose descriptors passprobe cannot see. */
+static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, struct pp_vk_diag_cb *s, int bpi)
+{
+	struct bind_point *b = &s->bp[bpi];
+	uint32_t pstages = b->stages;
+	if (!pstages)
+		pstages = bpi == BP_GRAPHICS ? PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER : PP_STAGE_COMPUTE;
+	uint32_t unknown = b->sets_overflow ? pstages : 0;
+	pthread_rwlock_rdlock(&vd->lock);
+	for (uint32_t i = 0; i < MAX_BOUND_SETS; i++) {
+		if (!b->sets[i])
+			continue;
+		struct dset *set;
+		HASH_FIND(hh, vd->sets, &b->sets[i], sizeof(uint64_t), set);
+		if (!set) {
+			unknown |= pstages;
+			continue;
+		}
+		for (uint32_t k = 0; k < set->nbindings; k++) {
+			const struct pp_dsl_binding *bd = &set->b[k];
+			uint32_t st = bd->stages & pstages;
+			if (!st)
+				continue;
+			if (set->unknown) {
+				unknown |= st;
+				continue;
+			}
+			for (uint32_t e = 0; e < bd->count && bd->base + e < set->total; e++) {
+				const struct dslot *sl = &set->slots[bd->base + e];
+				if (sl->handle)
+					pp_diag_rec_use_range(s->rec, bd->kind, sl->handle, &sl->range, st, bd->write);
+			}
+		}
+	}
+	pthread_rwlock_unlock(&vd->lock);
+	for (uint32_t i = 0; i < b->npush; i++) {
+		uint32_t st = b->push[i].stages & pstages;
+		if (st)
+			pp_diag_rec_use_range(s->rec, b->push[i].kind, b->push[i].handle, &b->push[i].range, st,
+					      b->push[i].write);
+	}
+	if (b->push_unknown)
+		unknown |= b->push_unknown_stages & pstages;
+	(void)dev;
+	return unknown;
+}
+
+static void delta_add(struct cursor_work *acc, const struct cursor_work *now, const struct cursor_work *seen)
+{
+	acc->draws += now->draws - seen->draws;
+	acc->indirect += now->indirect - seen->indirect;
+	acc->dispatches += now->dispatches - seen->dispatches;
+	acc->dispatches_indirect += now->dispatches_indirect - seen->dispatches_indirect;
+	acc->transfers += now->transfers - seen->transfers;
+	acc->clears += now->clears - seen->clears;
+	acc->secondaries += now->secondaries - seen->secondaries;
+}
+
+
+/* Reads what the recording did since the previous hook of this file and tells the rules:
+ * anonymous work, and the bound resources the draws and dispatches used. */
+void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
+{
+	struct pp_recording *r = c->rec;
+	struct cursor_work d = { 0 }, now, zero = { 0 };
+	uint32_t work = 0, formats = 0;
+	bool render_clears = false;
+
+	if (s->pass_seen != NONE && s->pass_seen < r->npasses) {
+		const struct pp_pass_rec *p = &r->passes[s->pass_seen];
+		work_of(&now, &p->work, p->secondaries);
+		struct cursor_work one = { 0 };
+		delta_add(&one, &now, &s->seen_pass);
+		if (p->kind == PP_PASS_RENDER && one.clears)
+			render_clears = true;
+		delta_add(&d, &one, &zero);
+	}
+	work_of(&now, &r->stray, 0);
+	delta_add(&d, &now, &s->seen_stray);
+	s->seen_stray = now;
+	for (uint32_t i = s->npasses_seen; i < r->npasses; i++) {
+		const struct pp_pass_rec *p = &r->passes[i];
+		work_of(&now, &p->work, p->secondaries);
+		if (p->kind == PP_PASS_RENDER && p->render_pass)
+			vk_barriers_subpass_deps_register(c->device, s, p->render_pass);
+		if (p->kind == PP_PASS_RENDER) {
+			for (uint32_t a = 0; a < p->nattachments; a++) {
+				work |= p->attachments[a].depth_stencil ? PP_WORK_DEPTH_ATTACHMENT : PP_WORK_COLOR_ATTACHMENT;
+				formats |= pp_diag_format_bucket(p->attachments[a].format);
+			}
+			if (!p->nattachments || p->nattachments == PP_MAX_ATTACHMENTS) {
+				work |= PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT;
+				formats = UINT32_MAX; /* not described (or not all): any image may be one */
+			}
+			if (now.clears)
+				render_clears = true;
+		}
+		if (p->flags & PP_PASS_EXECUTE)
+			work |= PP_WORK_UNKNOWN;
+		delta_add(&d, &now, &zero);
+	}
+	s->npasses_seen = r->npasses;
+	if (r->cur != &r->stray && r->open < r->npasses) {
+		s->pass_seen = r->open;
+		work_of(&s->seen_pass, &r->passes[r->open].work, r->passes[r->open].secondaries);
+	} else {
+		s->pass_seen = NONE;
+	}
+
+	if (d.draws)
+		work |= PP_WORK_DRAW;
+	if (d.indirect || d.dispatches_indirect)
+		work |= PP_WORK_INDIRECT;
+	if (d.dispatches)
+		work |= PP_WORK_DISPATCH;
+	if (d.transfers || (d.clears && !render_clears))
+		work |= PP_WORK_TRANSFER;
+	if (d.clears && render_clears)
+		work |= PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT;
+	if (d.secondaries)
+		work |= PP_WORK_UNKNOWN;
+	if (!work)
+		return;
+
+	struct pp_vk_diag *vd = diag_of(c->device);
+	uint32_t unknown = 0, draw_stages = 0;
+	if (d.draws) {
+		draw_stages = s->bp[BP_GRAPHICS].stages ? s->bp[BP_GRAPHICS].stages
+							 : PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
+		draw_stages |= PP_STAGE_VERTEX_INPUT;
+		if (s->bp[BP_GRAPHICS].dirty) {
+			unknown |= bound_register(c->device, vd, s, BP_GRAPHICS);
+			s->bp[BP_GRAPHICS].dirty = false;
+		}
+		if (s->vb_dirty) {
+			/* From the bound offset to the end: what a draw fetches is not known here. */
+			for (uint32_t i = 0; i < MAX_VERTEX_BUFFERS; i++)
+				if (s->vb[i]) {
+					struct pp_diag_range rg = vk_diag_state_buffer_range(s->vb_offset[i], VK_WHOLE_SIZE);
+					pp_diag_rec_use_range(s->rec, PP_RES_BUFFER, s->vb[i], &rg, PP_STAGE_VERTEX_INPUT, false);
+				}
+			if (s->ib) {
+				struct pp_diag_range rg = vk_diag_state_buffer_range(s->ib_offset, VK_WHOLE_SIZE);
+				pp_diag_rec_use_range(s->rec, PP_RES_BUFFER, s->ib, &rg, PP_STAGE_VERTEX_INPUT, false);
+			}
+			s->vb_dirty = false;
+		}
+	}
+	if (d.dispatches && s->bp[BP_COMPUTE].dirty) {
+		unknown |= bound_register(c->device, vd, s, BP_COMPUTE);
+		s->bp[BP_COMPUTE].dirty = false;
+	}
+	if (unknown)
+		work |= PP_WORK_UNKNOWN_DESCRIPTORS;
+	if (render_clears)
+		formats = UINT32_MAX;
+	pp_diag_rec_work(s->rec, work, draw_stages, unknown, formats);
+}
+
+/* After a barrier, whatever is bound is used again by the work that follows. */
+void vk_diag_state_bound_dirty(struct pp_vk_diag_cb *s)
+{
+	s->bp[BP_GRAPHICS].dirty = s->bp[BP_COMPUTE].dirty = true;
+	s->vb_dirty = true;
+}
+
+
+/* ---- binds --------------------------------------------------------------------------------- */
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	pp_vk_quirk_pipeline_bound(c, bp);
+	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
+	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE)) {
+		vk_diag_state_observe(c, s);
+		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
+		if (b->pipeline != (uint64_t)pipeline) {
+			struct pp_device *dev = c->device;
+			uint64_t h = (uint64_t)pipeline;
+			pthread_rwlock_rdlock(&dev->lock);
+			struct pp_object *p = pp_object_find_locked(dev, VK_OBJECT_TYPE_PIPELINE, h);
+			b->stages = p ? p->u.pipeline.stages : 0;
+			pthread_rwlock_unlock(&dev->lock);
+			b->pipeline = h;
+			b->dirty = true;
+		}
+	}
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindPipeline(cb, bp, pipeline);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipelineLayout layout,
+						    uint32_t first, uint32_t n, const VkDescriptorSet *sets,
+						    uint32_t ndyn, const uint32_t *dyn)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	pp_vk_quirk_sets_bound(c, bp, layout, first, n);
+	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
+	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE)) {
+		vk_diag_state_observe(c, s);
+		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
+		for (uint32_t i = 0; i < n; i++) {
+			if (first + i < MAX_BOUND_SETS)
+				b->sets[first + i] = (uint64_t)sets[i];
+			else
+				b->sets_overflow = true;
+		}
+		b->dirty = true;
+	}
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindDescriptorSets(cb, bp, layout, first, n, sets, ndyn, dyn);
+}
+
+static void vertex_buffers_bind(struct pp_command_buffer *c, uint32_t first, uint32_t n, const VkBuffer *buffers,
+				const VkDeviceSize *offsets)
+{
+	struct pp_vk_diag_cb *s = vk_diag_state_cb(c);
+	if (!s)
+		return;
+	vk_diag_state_observe(c, s);
+	for (uint32_t i = 0; i < n; i++)
+		if (first + i < MAX_VERTEX_BUFFERS) {
+			s->vb[first + i] = (uint64_t)buffers[i];
+			s->vb_offset[first + i] = offsets ? offsets[i] : 0;
+		}
+	s->vb_dirty = true;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
+						   const VkBuffer *buffers, const VkDeviceSize *offsets)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		vertex_buffers_bind(c, first, n, buffers, offsets);
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindVertexBuffers(cb, first, n, buffers, offsets);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdBindVertexBuffers2(VkCommandBuffer cb, uint32_t first, uint32_t n,
+						    const VkBuffer *buffers, const VkDeviceSize *offsets,
+						    const VkDeviceSize *sizes, const VkDeviceSize *strides)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		vertex_buffers_bind(c, first, n, buffers, offsets);
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindVertexBuffers2(cb, first, n, buffers, offsets, sizes, strides);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+						 VkIndexType type)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
+	if (s) {
+		vk_diag_state_observe(c, s);
+		s->ib = (uint64_t)buffer;
+		s->ib_offset = offset;
+		s->vb_dirty = true;
+	}
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindIndexBuffer(cb, buffer, offset, type);
+}
+
+
+/* ---- queries written by recordings ------------------------------------------------------------ */
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp(VkCommandBuffer cb, VkPipelineStageFlagBits stage, VkQueryPool pool,
+						uint32_t query)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
+	if (s)
+		pp_diag_rec_queries(s->rec, (uint64_t)pool, query, 1);
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdWriteTimestamp(cb, stage, pool, query);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp2(VkCommandBuffer cb, VkPipelineStageFlags2 stage, VkQueryPool pool,
+						 uint32_t query)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
+	if (s)
+		pp_diag_rec_queries(s->rec, (uint64_t)pool, query, 1);
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdWriteTimestamp2(cb, stage, pool, query);
+}
+
+/* Queries reset in a command buffer are written by it (vkCmdBeginQuery/EndQuery are not
+ * seen here): they belong to its submissions. */
+VKAPI_ATTR void VKAPI_CALL pp_CmdResetQueryPool(VkCommandBuffer cb, VkQueryPool pool, uint32_t first, uint32_t count)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
+	if (s)
+		pp_diag_rec_queries(s->rec, (uint64_t)pool, first, count);
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdResetQueryPool(cb, pool, first, count);
+}
+

@@ -1,0 +1,317 @@
+/* Delivery at submit and present: the recordings go to the rules with the model's frame index,
+ * barrier-cost and GPU-idle timestamps are read once the GPU wrote them (never waiting), and
+ * messages go to the application's debug messengers. */
+#include "vk_diag_internal.h"
+
+/* ---- submit and present --------------------------------------------------------------------- */
+
+/* Reads, without waiting, the timestamp pairs that are ready: one batch of slots in slot order
+ * (the timer makes one vkGetQueryPoolResults per run of consecutive slots). Every batch
+ * includes the recordings' first pass begins, so that, when such a read is the first, the
+ * uncalibrated estimate is anchored on the earliest work read (against the first submit call:
+ * these reads do not know their submit call; attribution's reads raise the estimate from
+ * there, gpu_vk_timer.c). */
+static int slot_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int slot_index(const uint32_t *slots, uint32_t n, uint32_t slot)
+{
+	const uint32_t *p = bsearch(&slot, slots, n, sizeof(*slots), slot_cmp);
+	return p ? (int)(p - slots) : -1;
+}
+
+static void reads_poll(struct pp_device *dev, struct pp_vk_diag *vd)
+{
+	if (!dev->timer)
+		return;
+	uint64_t frame = pp_diag_frame(vd->dd);
+	pthread_mutex_lock(&vd->reads_lock);
+	uint32_t cap = 3 * vd->nreads, n = 0;
+	uint32_t *slots = cap ? malloc(cap * sizeof(*slots)) : NULL;
+	uint64_t *ns = cap ? malloc(cap * sizeof(*ns)) : NULL;
+	uint8_t *avail = cap ? malloc(cap) : NULL;
+	if (!slots || !ns || !avail)
+		goto out;
+	/* Reads whose recording was reset or submitted again are gone already
+	 * (pp_vk_diag_recording_forget); what never arrives is dropped after 16 frames. */
+	for (uint32_t i = 0; i < vd->nreads;) {
+		struct pending_read *p = &vd->reads[i];
+		if (p->frame + 16 >= frame) {
+			if (p->anchor != PP_NO_SLOT)
+				slots[n++] = p->anchor;
+			slots[n++] = p->slot0;
+			if (p->slot1 != PP_NO_SLOT)
+				slots[n++] = p->slot1;
+			i++;
+			continue;
+		}
+		vd->reads[i] = vd->reads[--vd->nreads];
+	}
+	qsort(slots, n, sizeof(*slots), slot_cmp);
+	uint32_t u = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!u || slots[i] != slots[u - 1])
+			slots[u++] = slots[i];
+	if (u)
+		pp_gpu_timer_read_timestamps(dev->timer, slots, u, 0, ns, avail);
+	for (uint32_t i = 0; u && i < vd->nreads;) {
+		struct pending_read *p = &vd->reads[i];
+		int k0 = slot_index(slots, u, p->slot0);
+		int k1 = p->slot1 == PP_NO_SLOT ? -2 : slot_index(slots, u, p->slot1);
+		bool ready = k0 >= 0 && avail[k0] && (k1 == -2 || (k1 >= 0 && avail[k1]));
+		if (!ready) {
+			i++;
+			continue;
+		}
+		if (p->kind == READ_COST && ns[k1] >= ns[k0])
+			pp_diag_site_cost(p->key, ns[k1] - ns[k0], p->frame);
+		else if (p->kind == READ_IDLE && ns[k0] >= p->base_ns)
+			pp_diag_site_gpu_idle(p->key, ns[k0] - p->base_ns, p->frame);
+		vd->reads[i] = vd->reads[--vd->nreads];
+	}
+out:
+	pthread_mutex_unlock(&vd->reads_lock);
+	free(slots);
+	free(ns);
+	free(avail);
+}
+
+static void read_add(struct pp_vk_diag *vd, const struct pending_read *r)
+{
+	pthread_mutex_lock(&vd->reads_lock);
+	if (vd->nreads == MAX_READS) {
+		pp_log_once(PP_LOG_INFO, "diagnostics: too many barrier-cost timestamps pending; some costs are not measured");
+		vd->reads[0] = vd->reads[--vd->nreads];
+	}
+	vd->reads[vd->nreads++] = *r;
+	pthread_mutex_unlock(&vd->reads_lock);
+}
+
+static VkObjectType object_type(enum pp_diag_object_kind k)
+{
+	switch (k) {
+	case PP_OBJ_COMMAND_BUFFER: return VK_OBJECT_TYPE_COMMAND_BUFFER;
+	case PP_OBJ_QUEUE: return VK_OBJECT_TYPE_QUEUE;
+	case PP_OBJ_IMAGE: return VK_OBJECT_TYPE_IMAGE;
+	case PP_OBJ_BUFFER: return VK_OBJECT_TYPE_BUFFER;
+	case PP_OBJ_QUERY_POOL: return VK_OBJECT_TYPE_QUERY_POOL;
+	case PP_OBJ_FENCE: return VK_OBJECT_TYPE_FENCE;
+	case PP_OBJ_EVENT: return VK_OBJECT_TYPE_EVENT;
+	case PP_OBJ_DEVICE: return VK_OBJECT_TYPE_DEVICE;
+	case PP_OBJ_SEMAPHORE: return VK_OBJECT_TYPE_SEMAPHORE;
+	case PP_OBJ_RENDER_PASS: return VK_OBJECT_TYPE_RENDER_PASS;
+	default: return VK_OBJECT_TYPE_UNKNOWN;
+	}
+}
+
+/* New sites reach the application's messengers on its own thread, here at a boundary. */
+static void messages_deliver(struct pp_device *dev, struct pp_vk_diag *vd)
+{
+	struct pp_diag_message m[4];
+	uint32_t n;
+	while ((n = pp_diag_messages_take(vd->dd, m, 4))) {
+		if (!pp_messengers_any(dev->instance))
+			continue;
+		for (uint32_t i = 0; i < n; i++) {
+			struct pp_messenger_object objs[PP_DIAG_MAX_OBJECTS];
+			for (uint32_t k = 0; k < m[i].nobjects; k++)
+				objs[k] = (struct pp_messenger_object){ object_type(m[i].objects[k].kind),
+									m[i].objects[k].handle };
+			pp_messengers_deliver(dev->instance, pp_diag_rule_id(m[i].rule), m[i].text, m[i].nobjects, objs);
+		}
+	}
+}
+
+void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
+			  VkFence fence, uint64_t frame, uint64_t ended)
+{
+	struct pp_vk_diag *vd = vk_diag_state_get(dev);
+	if (!vd)
+		return;
+	struct pp_diag_rec *stack[16], **recs = n <= 16 ? stack : calloc(n, sizeof(*recs));
+	struct pp_command_buffer *cstack[16], **cbs = n <= 16 ? cstack : calloc(n, sizeof(*cbs));
+	if (!recs || !cbs) {
+		if (recs != stack)
+			free(recs);
+		if (cbs != cstack)
+			free(cbs);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct pp_command_buffer *c = pp_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
+		struct pp_vk_diag_cb *s = c && c->diag && c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY ? c->diag : NULL;
+		if (s && c->submissions <= s->last_subs) {
+			/* Recorded again without a single hook of this file (the lead's count of
+			 * submissions restarts with every recording): nothing of it was seen. */
+			pp_diag_rec_reset(s->rec);
+			vk_diag_state_cursor_reset(s);
+			s->gen++;
+		}
+		if (s && !s->submitted && !pp_diag_rec_closed(s->rec))
+			vk_diag_state_observe(c, s); /* the work after the last hook of this file */
+		if (s) {
+			s->submitted = true;
+			s->last_subs = c->submissions;
+		}
+		recs[i] = s ? s->rec : NULL;
+		cbs[i] = s ? c : NULL;
+	}
+	pp_diag_submit_in_frame(vd->dd, frame, q ? q->handle : 0, n, recs, cb_handles);
+	/* What to time when these command buffers are recorded again. */
+	for (uint32_t i = 0; i < n && vd->cost; i++) {
+		if (!recs[i])
+			continue;
+		struct pp_vk_diag_cb *s = cbs[i]->diag;
+		uint32_t stack_idx[64];
+		uint32_t k = pp_diag_rec_fired(recs[i], stack_idx, 64);
+		if (k == 64) {
+			uint32_t *all = malloc(COST_MAX_FLAGGED * sizeof(*all));
+			if (all) {
+				k = pp_diag_rec_fired(recs[i], all, COST_MAX_FLAGGED);
+				free(s->flagged);
+				s->flagged = all;
+				s->nflagged = k;
+				continue;
+			}
+		}
+		if (k > s->nflagged || !s->flagged) {
+			uint32_t *f = realloc(s->flagged, (k ? k : 1) * sizeof(*f));
+			if (!f)
+				continue;
+			s->flagged = f;
+		}
+		memcpy(s->flagged, stack_idx, k * sizeof(uint32_t));
+		s->nflagged = k;
+	}
+
+	/* Barrier costs of this submission, read once the GPU wrote them. */
+	for (uint32_t i = 0; i < n && vd->cost; i++) {
+		if (!recs[i])
+			continue;
+		struct pp_diag_cost_probe probes[64];
+		uint32_t np = pp_diag_rec_cost_probes(vd->dd, recs[i], cb_handles[i], probes, 64);
+		for (uint32_t k = 0; k < np; k++)
+			read_add(vd, &(struct pending_read){ READ_COST, probes[k].key, frame, cb_handles[i],
+							     probes[k].ts_before, probes[k].ts_after,
+							     cbs[i]->rec->npasses ? cbs[i]->rec->passes[0].ts_begin : PP_NO_SLOT,
+							     0 });
+	}
+
+	/* GPU idle after a blocking wait: it ends where this submission's first pass begins. */
+	struct pp_command_buffer *first = NULL, *last = NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		struct pp_command_buffer *c = pp_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
+		if (!c || !c->diag || !c->rec->npasses)
+			continue;
+		if (!first && c->rec->passes[0].ts_begin != PP_NO_SLOT)
+			first = c;
+		if (c->rec->passes[c->rec->npasses - 1].ts_end != PP_NO_SLOT)
+			last = c;
+	}
+	pthread_mutex_lock(&vd->reads_lock);
+	bool idle = vd->idle_armed;
+	struct pending_read idle_read = { READ_IDLE, vd->idle_key, vd->idle_frame, 0, 0, PP_NO_SLOT, PP_NO_SLOT,
+					  vd->idle_begin_ns };
+	vd->idle_armed = false;
+	if (last) {
+		vd->last_cb = last->handle;
+		vd->last_end_slot = last->rec->passes[last->rec->npasses - 1].ts_end;
+		vd->last_first_slot = last->rec->passes[0].ts_begin;
+	} else {
+		vd->last_cb = 0;
+	}
+	pthread_mutex_unlock(&vd->reads_lock);
+	if (idle && first) {
+		idle_read.cb = first->handle;
+		idle_read.slot0 = first->rec->passes[0].ts_begin;
+		idle_read.anchor = first->rec->passes[0].ts_begin;
+		read_add(vd, &idle_read);
+	}
+
+	pp_diag_submit_done_ended(vd->dd, (uint64_t)fence, ended);
+	reads_poll(dev, vd);
+	messages_deliver(dev, vd);
+	if (recs != stack)
+		free(recs);
+	if (cbs != cstack)
+		free(cbs);
+}
+
+void pp_vk_diag_frames_ended(struct pp_device *dev, uint64_t ended)
+{
+	struct pp_vk_diag *vd = diag_of(dev);
+	if (vd)
+		pp_diag_frames_ended(vd->dd, ended);
+}
+
+void pp_vk_diag_presented(struct pp_device *dev, uint64_t ended)
+{
+	struct pp_vk_diag *vd = diag_of(dev);
+	if (!vd)
+		return;
+	pp_diag_frames_ended(vd->dd, ended);
+	reads_poll(dev, vd);
+	messages_deliver(dev, vd);
+}
+
+void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame)
+{
+	struct pp_vk_diag *vd = diag_of(dev);
+	if (!vd || !site_key || !dev->timer)
+		return;
+	/* Under the reads lock: the command buffer's owner forgets these slots under it before
+	 * resetting or freeing them (pp_vk_diag_recording_forget). */
+	pthread_mutex_lock(&vd->reads_lock);
+	if (vd->last_cb) {
+		/* The wait returned, so the last submission's end is written: a read that cannot wait. */
+		uint32_t slots[2] = { vd->last_first_slot, vd->last_end_slot };
+		uint64_t ns[2];
+		uint8_t avail[2] = { 0 };
+		uint32_t first = slots[0] == PP_NO_SLOT ? 1 : 0;
+		pp_gpu_timer_read_timestamps(dev->timer, slots + first, 2 - first, 0, ns + first, avail + first);
+		if (avail[1]) {
+			vd->idle_armed = true;
+			vd->idle_key = site_key;
+			vd->idle_frame = frame;
+			vd->idle_begin_ns = ns[1];
+		}
+	}
+	pthread_mutex_unlock(&vd->reads_lock);
+}
+
+/* The recording of c is about to be reset, re-recorded, freed, or host-reset for another
+ * submission: timestamp reads still waiting on its slots are dropped. Called on the thread
+ * that owns c (the application synchronizes access to it). */
+void pp_vk_diag_recording_forget(struct pp_device *dev, struct pp_command_buffer *c)
+{
+	struct pp_vk_diag *vd = diag_of(dev);
+	if (!vd)
+		return;
+	/* Vulkan forbids resetting, re-recording, freeing or resubmitting (without
+	 * SIMULTANEOUS_USE) a command buffer that is still pending, so every timestamp of its
+	 * last execution is written by now and a read cannot wait. Harvest them before they are
+	 * dropped: an application that re-records each command buffer as soon as its fence
+	 * returns (the usual frame ring) reaches this point before any submit-time poll found
+	 * them, and its barrier costs and GPU idle times were never measured (issue 10). */
+	bool pending = false;
+	pthread_mutex_lock(&vd->reads_lock);
+	for (uint32_t i = 0; i < vd->nreads && !pending; i++)
+		pending = vd->reads[i].cb == c->handle;
+	pthread_mutex_unlock(&vd->reads_lock);
+	if (pending)
+		reads_poll(dev, vd);
+	pthread_mutex_lock(&vd->reads_lock);
+	for (uint32_t i = 0; i < vd->nreads;) {
+		if (vd->reads[i].cb == c->handle)
+			vd->reads[i] = vd->reads[--vd->nreads];
+		else
+			i++;
+	}
+	if (vd->last_cb == c->handle)
+		vd->last_cb = 0;
+	pthread_mutex_unlock(&vd->reads_lock);
+}
+
