@@ -88,7 +88,7 @@ void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnos
 			m.objects[m.nobjects++] = objs[i];
 	message_queue(d, &m);
 	if (trace_name)
-		pp_sink_diagnostic(trace_name, (uint32_t)syscall(SYS_gettid), now_ns());
+		pp_sink_diagnostic(trace_name, pp_thread_id(), pp_clock_now_ns());
 }
 
 

@@ -3,7 +3,6 @@
  * state. Not for use outside this folder (attr_diag.h is the public header). */
 #include <pthread.h>
 #include <stdio.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +10,11 @@
 
 #include "attr_diag.h"
 #include "attr_frame.h"
+#include "pp_clock.h"
 #include "pp_log.h"
 #include "pp_settings.h"
 #include "pp_sink.h"
+#include "pp_thread.h"
 
 #define NO_INDEX UINT32_MAX
 #define NSTAGES 18
@@ -35,12 +36,6 @@
 #define DEV_MESSAGES 64u
 #define TAINT_FRAMES 2u
 
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static inline uint64_t mix64(uint64_t h, uint64_t v)
 {

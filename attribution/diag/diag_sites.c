@@ -108,7 +108,7 @@ void pp_diag_site_gpu_idle(uint64_t key, uint64_t ns, uint64_t frame)
 
 void diag_site_frame_closed(uint32_t device_id)
 {
-	uint64_t t = now_ns();
+	uint64_t t = pp_clock_now_ns();
 	pthread_mutex_lock(&diag_site_table.lock);
 	struct frame_stat *fs = NULL;
 	for (uint32_t i = 0; i < FRAME_STAT_DEVICES && !fs; i++)
