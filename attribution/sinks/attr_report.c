@@ -118,7 +118,7 @@ uint64_t attr_workload_draws(const struct pp_workload *wl)
 	return wl->draws + wl->draws_indexed + wl->draws_indirect + wl->draws_indirect_count;
 }
 
-static void workload_write(struct pp_json_writer *w, const struct pp_workload *wl)
+void attr_report_workload_write(struct pp_json_writer *w, const struct pp_workload *wl)
 {
 	pp_json_begin_object(w);
 	pp_json_kv_uint(w, "draws", wl->draws);
@@ -196,7 +196,7 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 	pp_json_kv_uint(w, "secondaries", p->secondaries);
 	pp_json_kv_uint(w, "draws", attr_workload_draws(&p->work));
 	pp_json_write_key(w, "workload");
-	workload_write(w, &p->work);
+	attr_report_workload_write(w, &p->work);
 
 	pp_json_write_key(w, "attachments");
 	pp_json_begin_array(w);

@@ -143,6 +143,9 @@ void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
 void attr_report_window_free(struct attr_sink_ctx *c);
 /* Rewrites report.json atomically; logs and sets report_failed on failure. */
 void attr_report_write(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
+struct pp_json_writer;
+/* A pass's workload as one JSON object: report.json's passes and trace.json's pass args alike. */
+void attr_report_workload_write(struct pp_json_writer *w, const struct pp_workload *wl);
 
 /* trace.json (attr_trace.c) */
 int attr_trace_open(struct attr_sink_ctx *c);

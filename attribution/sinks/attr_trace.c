@@ -246,27 +246,6 @@ static struct attr_trace_queue *queue_track(struct attr_sink_ctx *c, uint32_t de
 
 /* ---- frames --------------------------------------------------------------------------- */
 
-static void workload_args(struct pp_json_writer *w, const struct pp_workload *wl)
-{
-	pp_json_write_key(w, "workload");
-	pp_json_begin_object(w);
-	pp_json_kv_uint(w, "draws", wl->draws);
-	pp_json_kv_uint(w, "draws_indexed", wl->draws_indexed);
-	pp_json_kv_uint(w, "draws_indirect", wl->draws_indirect);
-	pp_json_kv_uint(w, "draws_indirect_count", wl->draws_indirect_count);
-	pp_json_kv_uint(w, "instances", wl->instances);
-	pp_json_kv_uint(w, "vertices", wl->vertices);
-	pp_json_kv_uint(w, "indices", wl->indices);
-	pp_json_kv_uint(w, "dispatches", wl->dispatches);
-	pp_json_kv_uint(w, "dispatches_indirect", wl->dispatches_indirect);
-	pp_json_kv_uint(w, "workgroups", wl->workgroups);
-	pp_json_kv_uint(w, "copies", wl->copies);
-	pp_json_kv_uint(w, "copy_bytes", wl->copy_bytes);
-	pp_json_kv_uint(w, "clears", wl->clears);
-	pp_json_kv_uint(w, "barriers", wl->barriers);
-	pp_json_end_object(w);
-}
-
 static void pass_args_common(struct pp_json_writer *w, const struct pp_frame_result *f,
 			     const struct pp_submission_result *s, const struct pp_pass_result *p)
 {
@@ -278,7 +257,8 @@ static void pass_args_common(struct pp_json_writer *w, const struct pp_frame_res
 	pp_json_kv_str(w, "name_source", attr_name_source_name(p->name_source));
 	pp_json_kv_handle(w, "command_buffer", p->command_buffer_handle);
 	pp_json_kv_uint(w, "draws", attr_workload_draws(&p->work));
-	workload_args(w, &p->work);
+	pp_json_write_key(w, "workload");
+	attr_report_workload_write(w, &p->work);
 }
 
 static void pass_instant(struct attr_sink_ctx *c, const struct pp_frame_result *f,
