@@ -243,6 +243,32 @@ bool pp_diag_subpass_dep_not_by_region(const struct pp_diag_subpass_dep *dep);
 void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const char *name, uint32_t n,
 			     const struct pp_diag_subpass_dep *flagged);
 
+/* What a recording did between two hooks of the intercept, already translated, handed over in
+ * one call: the render passes begun (with every dependency of theirs: the rules flag them, as
+ * pp_diag_rec_render_pass), the resources the work uses (as pp_diag_rec_use_range, in order),
+ * then the work (as pp_diag_rec_work; work 0: none). */
+struct pp_diag_use {
+	enum pp_diag_res_kind kind;
+	uint64_t handle;
+	struct pp_diag_range range; /* unset: the whole resource */
+	uint32_t stages;
+	bool write;
+};
+struct pp_diag_render_pass_begun {
+	uint64_t render_pass;
+	char name[64];              /* its debug name; "" when none */
+	uint32_t first_dep, ndeps;  /* in pp_diag_observed.deps */
+};
+struct pp_diag_observed {
+	uint32_t nrender_passes;
+	const struct pp_diag_render_pass_begun *render_passes;
+	const struct pp_diag_subpass_dep *deps;
+	uint32_t nuses;
+	const struct pp_diag_use *uses;
+	uint32_t work, draw_stages, unknown_stages, attachment_formats;
+};
+void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *o);
+
 /* ---- findings --------------------------------------------------------------------------- */
 
 enum pp_diag_rule {

@@ -167,4 +167,5 @@ struct pp_vk_diag *vk_diag_state_get(struct pp_device *dev);
 void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s);
 
 /* vk_barriers.c */
-void vk_barriers_subpass_deps_register(struct pp_device *dev, struct pp_vk_diag_cb *s, uint64_t render_pass);
+uint32_t vk_barriers_subpass_deps_of(struct pp_device *dev, uint64_t render_pass, struct pp_diag_subpass_dep *out,
+				     char name[64]);
