@@ -246,7 +246,8 @@ void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const 
 /* What a recording did between two hooks of the intercept, already translated, handed over in
  * one call: the render passes begun (with every dependency of theirs: the rules flag them, as
  * pp_diag_rec_render_pass), the resources the work uses (as pp_diag_rec_use_range, in order),
- * then the work (as pp_diag_rec_work; work 0: none). */
+ * then the work (as pp_diag_rec_work; work 0: none), whose attachment formats are
+ * attachment_formats and the buckets of format_names (static strings, "R8G8B8A8_UNORM"). */
 struct pp_diag_use {
 	enum pp_diag_res_kind kind;
 	uint64_t handle;
@@ -266,6 +267,8 @@ struct pp_diag_observed {
 	uint32_t nuses;
 	const struct pp_diag_use *uses;
 	uint32_t work, draw_stages, unknown_stages, attachment_formats;
+	uint32_t nformat_names;
+	const char *const *format_names;
 };
 void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *o);
 

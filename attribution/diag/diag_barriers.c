@@ -715,8 +715,11 @@ void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *
 	for (uint32_t i = 0; i < o->nuses; i++)
 		pp_diag_rec_use_range(r, o->uses[i].kind, o->uses[i].handle, &o->uses[i].range, o->uses[i].stages,
 				      o->uses[i].write);
+	uint32_t formats = o->attachment_formats;
+	for (uint32_t i = 0; i < o->nformat_names; i++)
+		formats |= pp_diag_format_bucket(o->format_names[i]);
 	if (o->work)
-		pp_diag_rec_work(r, o->work, o->draw_stages, o->unknown_stages, o->attachment_formats);
+		pp_diag_rec_work(r, o->work, o->draw_stages, o->unknown_stages, formats);
 }
 
 static uint64_t barrier_hash(const struct pp_diag_barrier *b)

@@ -259,7 +259,11 @@ struct observed {
 	uint32_t nrps, cap_rps;
 	struct pp_diag_subpass_dep *deps;
 	uint32_t ndeps, cap_deps;
+	const char **formats; /* attachment formats of the render passes begun */
+	uint32_t nformats, cap_formats;
+	bool formats_lost;    /* some did not fit: any format */
 	struct pp_diag_use uses_stack[32];
+	const char *formats_stack[16];
 	struct pp_diag_render_pass_begun rps_stack[2];
 	struct pp_diag_subpass_dep deps_stack[PP_RP_MAX_DEPENDENCIES];
 };
@@ -273,7 +277,10 @@ static void observed_init(struct observed *o, struct pp_diag_rec *rec)
 	o->cap_rps = sizeof(o->rps_stack) / sizeof(o->rps_stack[0]);
 	o->deps = o->deps_stack;
 	o->cap_deps = PP_RP_MAX_DEPENDENCIES;
-	o->nuses = o->nrps = o->ndeps = 0;
+	o->formats = o->formats_stack;
+	o->cap_formats = sizeof(o->formats_stack) / sizeof(o->formats_stack[0]);
+	o->nuses = o->nrps = o->ndeps = o->nformats = 0;
+	o->formats_lost = false;
 }
 
 /* Hands what is held to the rules, with this work (0: none), and empties it. */
@@ -283,7 +290,9 @@ static void observed_flush(struct observed *o, uint32_t work, uint32_t draw_stag
 	const struct pp_diag_observed b = {
 		.nrender_passes = o->nrps, .render_passes = o->rps, .deps = o->deps,
 		.nuses = o->nuses, .uses = o->uses,
-		.work = work, .draw_stages = draw_stages, .unknown_stages = unknown, .attachment_formats = formats,
+		.work = work, .draw_stages = draw_stages, .unknown_stages = unknown,
+		.attachment_formats = o->formats_lost ? UINT32_MAX : formats,
+		.nformat_names = work ? o->nformats : 0, .format_names = o->formats,
 	};
 	if (o->nrps || o->nuses || work)
 		pp_diag_rec_observed(o->rec, &b);
@@ -298,6 +307,8 @@ static void observed_free(struct observed *o)
 		free(o->rps);
 	if (o->deps != o->deps_stack)
 		free(o->deps);
+	if (o->formats != o->formats_stack)
+		free(o->formats);
 }
 
 /* Room for `more` elements of size `size` in *arr (which starts at `stack`). */
@@ -314,6 +325,14 @@ static bool observed_room(void **arr, const void *stack, uint32_t *cap, uint32_t
 	*arr = p;
 	*cap = cap2;
 	return true;
+}
+
+static void observed_format(struct observed *o, const char *name)
+{
+	if (observed_room((void **)&o->formats, o->formats_stack, &o->cap_formats, o->nformats, 1, sizeof(*o->formats)))
+		o->formats[o->nformats++] = name;
+	else
+		o->formats_lost = true;
 }
 
 static void observed_use(struct observed *o, enum pp_diag_res_kind kind, uint64_t handle,
@@ -432,7 +451,7 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 		if (p->kind == PP_PASS_RENDER) {
 			for (uint32_t a = 0; a < p->nattachments; a++) {
 				work |= p->attachments[a].depth_stencil ? PP_WORK_DEPTH_ATTACHMENT : PP_WORK_COLOR_ATTACHMENT;
-				formats |= pp_diag_format_bucket(p->attachments[a].format);
+				observed_format(&obs, p->attachments[a].format);
 			}
 			if (!p->nattachments || p->nattachments == PP_MAX_ATTACHMENTS) {
 				work |= PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT;
