@@ -244,7 +244,8 @@ void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const 
 			     const struct pp_diag_subpass_dep *flagged);
 
 /* What a recording did between two hooks of the intercept, already translated, handed over in
- * one call: the render passes begun (with every dependency of theirs: the rules flag them, as
+ * one call: reset: the recording is forgotten first (pp_diag_rec_reset: recorded anew); the
+ * render passes begun (with every dependency of theirs: the rules flag them, as
  * pp_diag_rec_render_pass), the resources the work uses (as pp_diag_rec_use_range, in order),
  * then the work (as pp_diag_rec_work; work 0: none), whose attachment formats are
  * attachment_formats and the buckets of format_names (static strings, "R8G8B8A8_UNORM"). */
@@ -261,6 +262,7 @@ struct pp_diag_render_pass_begun {
 	uint32_t first_dep, ndeps;  /* in pp_diag_observed.deps */
 };
 struct pp_diag_observed {
+	bool reset;
 	uint32_t nrender_passes;
 	const struct pp_diag_render_pass_begun *render_passes;
 	const struct pp_diag_subpass_dep *deps;

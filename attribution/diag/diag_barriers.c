@@ -702,6 +702,8 @@ void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const 
 
 void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *o)
 {
+	if (o->reset)
+		pp_diag_rec_reset(r);
 	for (uint32_t i = 0; i < o->nrender_passes; i++) {
 		const struct pp_diag_render_pass_begun *b = &o->render_passes[i];
 		struct pp_diag_subpass_dep flagged[64];

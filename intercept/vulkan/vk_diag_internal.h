@@ -125,7 +125,8 @@ struct pp_vk_diag_cb {
 	uint64_t handle;
 	struct pp_diag_rec *rec;
 	uint32_t gen;
-	bool submitted;
+	bool submitted;       /* since the last reset; the rules closed rec then (pp_diag_submitted) */
+	bool rec_anew;        /* rec is to be forgotten before the next events go to the rules */
 	uint32_t last_subs;   /* the command buffer's submission count when it was last submitted */
 	uint32_t barrier_calls;
 	/* barrier_cost: the barriers flagged in the last closed recording (call indices, sorted),

@@ -253,6 +253,7 @@ struct pp_diag_range vk_diag_state_image_range(struct pp_device *dev, uint64_t i
  * and of the render passes is kept, and the work comes last). */
 struct observed {
 	struct pp_diag_rec *rec;
+	bool reset; /* forget rec first (pp_diag_observed.reset) */
 	struct pp_diag_use *uses;
 	uint32_t nuses, cap_uses;
 	struct pp_diag_render_pass_begun *rps;
@@ -281,6 +282,7 @@ static void observed_init(struct observed *o, struct pp_diag_rec *rec)
 	o->cap_formats = sizeof(o->formats_stack) / sizeof(o->formats_stack[0]);
 	o->nuses = o->nrps = o->ndeps = o->nformats = 0;
 	o->formats_lost = false;
+	o->reset = false;
 }
 
 /* Hands what is held to the rules, with this work (0: none), and empties it. */
@@ -288,15 +290,17 @@ static void observed_flush(struct observed *o, uint32_t work, uint32_t draw_stag
 			   uint32_t formats)
 {
 	const struct pp_diag_observed b = {
+		.reset = o->reset,
 		.nrender_passes = o->nrps, .render_passes = o->rps, .deps = o->deps,
 		.nuses = o->nuses, .uses = o->uses,
 		.work = work, .draw_stages = draw_stages, .unknown_stages = unknown,
 		.attachment_formats = o->formats_lost ? UINT32_MAX : formats,
 		.nformat_names = work ? o->nformats : 0, .format_names = o->formats,
 	};
-	if (o->nrps || o->nuses || work)
+	if (o->reset || o->nrps || o->nuses || work)
 		pp_diag_rec_observed(o->rec, &b);
 	o->nuses = o->nrps = o->ndeps = 0;
+	o->reset = false;
 }
 
 static void observed_free(struct observed *o)
@@ -426,6 +430,8 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 {
 	struct observed obs;
 	observed_init(&obs, s->rec);
+	obs.reset = s->rec_anew;
+	s->rec_anew = false;
 	struct pp_recording *r = c->rec;
 	struct cursor_work d = { 0 }, now, zero = { 0 };
 	uint32_t work = 0, formats = 0;

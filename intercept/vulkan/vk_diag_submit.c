@@ -174,12 +174,13 @@ static void recordings_describe(struct pp_device *dev, uint32_t n, const uint64_
 		struct pp_vk_diag_cb *s = c && c->diag && c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY ? c->diag : NULL;
 		if (s && c->submissions <= s->last_subs) {
 			/* Recorded again without a single hook of this file (the lead's count of
-			 * submissions restarts with every recording): nothing of it was seen. */
-			pp_diag_rec_reset(s->rec);
+			 * submissions restarts with every recording): nothing of it was seen. The
+			 * rules forget the old recording as observe's events reach them. */
 			vk_diag_state_cursor_reset(s);
+			s->rec_anew = true;
 			s->gen++;
 		}
-		if (s && !s->submitted && !pp_diag_rec_closed(s->rec))
+		if (s && !s->submitted)
 			vk_diag_state_observe(c, s); /* the work after the last hook of this file */
 		if (s) {
 			s->submitted = true;
