@@ -376,7 +376,10 @@ struct pp_diag_signal {
 struct pp_diag_submission {
 	uint64_t queue;
 	uint32_t n;                        /* recordings, every batch of the call, in order */
-	struct pp_diag_rec *const *recs;   /* their events fed (pp_diag_rec_*); NULL: not followed */
+	struct pp_diag_rec *const *recs;   /* NULL: a command buffer not followed */
+	/* What each recording did after the last event fed to it (NULL, or observed[i] NULL:
+	 * nothing), taken before it is judged (pp_diag_rec_observed). */
+	const struct pp_diag_observed *const *observed;
 	const uint64_t *cb_handles;        /* names recs[i] */
 	uint64_t frame;                    /* the frame clock's index of the call (pp_attr_submit) */
 	uint64_t ended;                    /* the clock's: every frame below it has ended */
@@ -405,7 +408,7 @@ struct pp_diag_submit_todo {
 	uint32_t nmessages;                /* for the application's debug messengers, in order */
 	struct pp_diag_message *messages;
 };
-/* One submit call: closes and judges its recordings, records its semaphore signals and fence,
+/* One submit call: takes the recordings' last events, closes and judges them, records its semaphore signals and fence,
  * ends the frames the clock ended, credits the measured costs, and fills *todo (free it with
  * pp_diag_submit_todo_free). Returns 0, or -ENOMEM when *todo is incomplete (the rules
  * counted the call all the same; messages not returned stay queued). Never calls out of the

@@ -287,6 +287,10 @@ static bool todo_messages(struct pp_diag_device *d, struct pp_diag_submit_todo *
 int pp_diag_submitted(struct pp_diag_device *d, const struct pp_diag_submission *s, struct pp_diag_submit_todo *todo)
 {
 	*todo = (struct pp_diag_submit_todo){ 0 };
+	/* The recordings belong to the submitting thread: no lock of ours. */
+	for (uint32_t i = 0; s->observed && i < s->n; i++)
+		if (s->recs[i] && s->observed[i])
+			pp_diag_rec_observed(s->recs[i], s->observed[i]);
 	pthread_mutex_lock(&d->lock);
 	todo->seq = submit_locked(d, s->frame, s->queue, s->n, s->recs, s->cb_handles);
 	for (uint32_t i = 0; i < s->nsignals; i++)

@@ -158,6 +158,31 @@ static inline struct pp_vk_diag *diag_of(struct pp_device *dev)
 /* Shared between these files; each is defined in the file its prefix names. */
 /* vk_diag_state.c */
 struct pp_vk_diag_cb *vk_diag_state_cb(struct pp_command_buffer *c);
+/* What a recording did between two diagnostics hooks, translated for the rules (struct
+ * pp_diag_observed, vk_diag_state_collect): in place, growing onto the heap; where it cannot grow, what it holds goes to the rules early (the order of the uses
+ * and of the render passes is kept, and the work comes last). */
+struct vk_diag_observed {
+	struct pp_diag_rec *rec;
+	bool reset; /* forget rec first (pp_diag_observed.reset) */
+	struct pp_diag_use *uses;
+	uint32_t nuses, cap_uses;
+	struct pp_diag_render_pass_begun *rps;
+	uint32_t nrps, cap_rps;
+	struct pp_diag_subpass_dep *deps;
+	uint32_t ndeps, cap_deps;
+	const char **formats; /* attachment formats of the render passes begun */
+	uint32_t nformats, cap_formats;
+	bool formats_lost;    /* some did not fit: any format */
+	uint32_t work, draw_stages, unknown, attachment_formats; /* work 0: none */
+	struct pp_diag_use uses_stack[32];
+	const char *formats_stack[16];
+	struct pp_diag_render_pass_begun rps_stack[2];
+	struct pp_diag_subpass_dep deps_stack[PP_RP_MAX_DEPENDENCIES];
+};
+
+void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, struct vk_diag_observed *out);
+void vk_diag_state_observed_view(const struct vk_diag_observed *o, struct pp_diag_observed *b);
+void vk_diag_state_observed_free(struct vk_diag_observed *o);
 void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s);
 void vk_diag_state_bound_dirty(struct pp_vk_diag_cb *s);
 struct pp_diag_range vk_diag_state_buffer_range(VkDeviceSize offset, VkDeviceSize size);

@@ -248,28 +248,7 @@ struct pp_diag_range vk_diag_state_image_range(struct pp_device *dev, uint64_t i
 	return rg;
 }
 
-/* What observe hands the rules in one call (struct pp_diag_observed): on the stack, growing onto
- * the heap; where it cannot grow, what it holds goes to the rules early (the order of the uses
- * and of the render passes is kept, and the work comes last). */
-struct observed {
-	struct pp_diag_rec *rec;
-	bool reset; /* forget rec first (pp_diag_observed.reset) */
-	struct pp_diag_use *uses;
-	uint32_t nuses, cap_uses;
-	struct pp_diag_render_pass_begun *rps;
-	uint32_t nrps, cap_rps;
-	struct pp_diag_subpass_dep *deps;
-	uint32_t ndeps, cap_deps;
-	const char **formats; /* attachment formats of the render passes begun */
-	uint32_t nformats, cap_formats;
-	bool formats_lost;    /* some did not fit: any format */
-	struct pp_diag_use uses_stack[32];
-	const char *formats_stack[16];
-	struct pp_diag_render_pass_begun rps_stack[2];
-	struct pp_diag_subpass_dep deps_stack[PP_RP_MAX_DEPENDENCIES];
-};
-
-static void observed_init(struct observed *o, struct pp_diag_rec *rec)
+static void observed_init(struct vk_diag_observed *o, struct pp_diag_rec *rec)
 {
 	o->rec = rec;
 	o->uses = o->uses_stack;
@@ -283,27 +262,45 @@ static void observed_init(struct observed *o, struct pp_diag_rec *rec)
 	o->nuses = o->nrps = o->ndeps = o->nformats = 0;
 	o->formats_lost = false;
 	o->reset = false;
+	o->work = o->draw_stages = o->unknown = o->attachment_formats = 0;
 }
 
-/* Hands what is held to the rules, with this work (0: none), and empties it. */
-static void observed_flush(struct observed *o, uint32_t work, uint32_t draw_stages, uint32_t unknown,
-			   uint32_t formats)
+/* What is held, as the rules take it; final: with the work (else it is still being collected). */
+static void observed_view(const struct vk_diag_observed *o, bool final, struct pp_diag_observed *b)
 {
-	const struct pp_diag_observed b = {
+	*b = (struct pp_diag_observed){
 		.reset = o->reset,
 		.nrender_passes = o->nrps, .render_passes = o->rps, .deps = o->deps,
 		.nuses = o->nuses, .uses = o->uses,
-		.work = work, .draw_stages = draw_stages, .unknown_stages = unknown,
-		.attachment_formats = o->formats_lost ? UINT32_MAX : formats,
-		.nformat_names = work ? o->nformats : 0, .format_names = o->formats,
 	};
-	if (o->reset || o->nrps || o->nuses || work)
+	if (final && o->work) {
+		b->work = o->work;
+		b->draw_stages = o->draw_stages;
+		b->unknown_stages = o->unknown;
+		b->attachment_formats = o->formats_lost ? UINT32_MAX : o->attachment_formats;
+		b->nformat_names = o->nformats;
+		b->format_names = o->formats;
+	}
+}
+
+void vk_diag_state_observed_view(const struct vk_diag_observed *o, struct pp_diag_observed *b)
+{
+	observed_view(o, true, b);
+}
+
+/* Where the buffers cannot grow: what is held goes to the rules now, in order, and is emptied
+ * (the work comes with the rest). */
+static void observed_flush_early(struct vk_diag_observed *o)
+{
+	struct pp_diag_observed b;
+	observed_view(o, false, &b);
+	if (o->reset || o->nrps || o->nuses)
 		pp_diag_rec_observed(o->rec, &b);
 	o->nuses = o->nrps = o->ndeps = 0;
 	o->reset = false;
 }
 
-static void observed_free(struct observed *o)
+void vk_diag_state_observed_free(struct vk_diag_observed *o)
 {
 	if (o->uses != o->uses_stack)
 		free(o->uses);
@@ -331,7 +328,7 @@ static bool observed_room(void **arr, const void *stack, uint32_t *cap, uint32_t
 	return true;
 }
 
-static void observed_format(struct observed *o, const char *name)
+static void observed_format(struct vk_diag_observed *o, const char *name)
 {
 	if (observed_room((void **)&o->formats, o->formats_stack, &o->cap_formats, o->nformats, 1, sizeof(*o->formats)))
 		o->formats[o->nformats++] = name;
@@ -339,20 +336,20 @@ static void observed_format(struct observed *o, const char *name)
 		o->formats_lost = true;
 }
 
-static void observed_use(struct observed *o, enum pp_diag_res_kind kind, uint64_t handle,
+static void observed_use(struct vk_diag_observed *o, enum pp_diag_res_kind kind, uint64_t handle,
 			 const struct pp_diag_range *range, uint32_t stages, bool write)
 {
 	if (!observed_room((void **)&o->uses, o->uses_stack, &o->cap_uses, o->nuses, 1, sizeof(*o->uses)))
-		observed_flush(o, 0, 0, 0, 0);
+		observed_flush_early(o);
 	o->uses[o->nuses++] = (struct pp_diag_use){ kind, handle, *range, stages, write };
 }
 
-static void observed_render_pass(struct observed *o, struct pp_device *dev, uint64_t render_pass)
+static void observed_render_pass(struct vk_diag_observed *o, struct pp_device *dev, uint64_t render_pass)
 {
 	if (!observed_room((void **)&o->rps, o->rps_stack, &o->cap_rps, o->nrps, 1, sizeof(*o->rps)) ||
 	    !observed_room((void **)&o->deps, o->deps_stack, &o->cap_deps, o->ndeps, PP_RP_MAX_DEPENDENCIES,
 			   sizeof(*o->deps)))
-		observed_flush(o, 0, 0, 0, 0);
+		observed_flush_early(o);
 	struct pp_diag_render_pass_begun *b = &o->rps[o->nrps];
 	b->render_pass = render_pass;
 	b->first_dep = o->ndeps;
@@ -366,7 +363,7 @@ static void observed_render_pass(struct observed *o, struct pp_device *dev, uint
 /* Registers what the bound state of one bind point makes the work after it use. Returns the
  * stages whose descriptors passprobe cannot see. */
 static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, struct pp_vk_diag_cb *s, int bpi,
-			       struct observed *obs)
+			       struct vk_diag_observed *obs)
 {
 	struct bind_point *b = &s->bp[bpi];
 	uint32_t pstages = b->stages;
@@ -423,14 +420,13 @@ static void delta_add(struct cursor_work *acc, const struct cursor_work *now, co
 }
 
 
-/* Reads what the recording did since the previous hook of this file and tells the rules, in one
- * call once it is all translated: render passes begun, anonymous work, and the bound resources
- * the draws and dispatches used. */
-void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
+/* Reads what the recording did since the previous hook of this file, translated into *out:
+ * render passes begun, anonymous work, and the bound resources the draws and dispatches used
+ * (vk_diag_state_observed_view: for the rules; then vk_diag_state_observed_free). */
+void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, struct vk_diag_observed *out)
 {
-	struct observed obs;
-	observed_init(&obs, s->rec);
-	obs.reset = s->rec_anew;
+	observed_init(out, s->rec);
+	out->reset = s->rec_anew;
 	s->rec_anew = false;
 	struct pp_recording *r = c->rec;
 	struct cursor_work d = { 0 }, now, zero = { 0 };
@@ -453,11 +449,11 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 		const struct pp_pass_rec *p = &r->passes[i];
 		work_of(&now, &p->work, p->secondaries);
 		if (p->kind == PP_PASS_RENDER && p->render_pass)
-			observed_render_pass(&obs, c->device, p->render_pass);
+			observed_render_pass(out, c->device, p->render_pass);
 		if (p->kind == PP_PASS_RENDER) {
 			for (uint32_t a = 0; a < p->nattachments; a++) {
 				work |= p->attachments[a].depth_stencil ? PP_WORK_DEPTH_ATTACHMENT : PP_WORK_COLOR_ATTACHMENT;
-				observed_format(&obs, p->attachments[a].format);
+				observed_format(out, p->attachments[a].format);
 			}
 			if (!p->nattachments || p->nattachments == PP_MAX_ATTACHMENTS) {
 				work |= PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT;
@@ -490,11 +486,8 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 		work |= PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT;
 	if (d.secondaries)
 		work |= PP_WORK_UNKNOWN;
-	if (!work) {
-		observed_flush(&obs, 0, 0, 0, 0);
-		observed_free(&obs);
+	if (!work)
 		return;
-	}
 
 	struct pp_vk_diag *vd = diag_of(c->device);
 	uint32_t unknown = 0, draw_stages = 0;
@@ -503,7 +496,7 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 							 : PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
 		draw_stages |= PP_STAGE_VERTEX_INPUT;
 		if (s->bp[BP_GRAPHICS].dirty) {
-			unknown |= bound_register(c->device, vd, s, BP_GRAPHICS, &obs);
+			unknown |= bound_register(c->device, vd, s, BP_GRAPHICS, out);
 			s->bp[BP_GRAPHICS].dirty = false;
 		}
 		if (s->vb_dirty) {
@@ -511,25 +504,39 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 			for (uint32_t i = 0; i < MAX_VERTEX_BUFFERS; i++)
 				if (s->vb[i]) {
 					struct pp_diag_range rg = vk_diag_state_buffer_range(s->vb_offset[i], VK_WHOLE_SIZE);
-					observed_use(&obs, PP_RES_BUFFER, s->vb[i], &rg, PP_STAGE_VERTEX_INPUT, false);
+					observed_use(out, PP_RES_BUFFER, s->vb[i], &rg, PP_STAGE_VERTEX_INPUT, false);
 				}
 			if (s->ib) {
 				struct pp_diag_range rg = vk_diag_state_buffer_range(s->ib_offset, VK_WHOLE_SIZE);
-				observed_use(&obs, PP_RES_BUFFER, s->ib, &rg, PP_STAGE_VERTEX_INPUT, false);
+				observed_use(out, PP_RES_BUFFER, s->ib, &rg, PP_STAGE_VERTEX_INPUT, false);
 			}
 			s->vb_dirty = false;
 		}
 	}
 	if (d.dispatches && s->bp[BP_COMPUTE].dirty) {
-		unknown |= bound_register(c->device, vd, s, BP_COMPUTE, &obs);
+		unknown |= bound_register(c->device, vd, s, BP_COMPUTE, out);
 		s->bp[BP_COMPUTE].dirty = false;
 	}
 	if (unknown)
 		work |= PP_WORK_UNKNOWN_DESCRIPTORS;
 	if (render_clears)
 		formats = UINT32_MAX;
-	observed_flush(&obs, work, draw_stages, unknown, formats);
-	observed_free(&obs);
+	out->work = work;
+	out->draw_stages = draw_stages;
+	out->unknown = unknown;
+	out->attachment_formats = formats;
+}
+
+/* The same, told to the rules at once (a hook while recording). */
+void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
+{
+	struct vk_diag_observed obs;
+	vk_diag_state_collect(c, s, &obs);
+	struct pp_diag_observed b;
+	vk_diag_state_observed_view(&obs, &b);
+	if (b.reset || b.nrender_passes || b.nuses || b.work)
+		pp_diag_rec_observed(obs.rec, &b);
+	vk_diag_state_observed_free(&obs);
 }
 
 /* After a barrier, whatever is bound is used again by the work that follows. */

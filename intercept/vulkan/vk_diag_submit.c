@@ -163,25 +163,33 @@ static void flagged_keep(struct pp_vk_diag_cb *s, const struct pp_diag_rec_todo 
 	s->nflagged = t->nfired;
 }
 
-/* The submitted command buffers' recordings, brought up to date with what they did after the
- * last diagnostics hook (translated into the rules' events): recs[i] (NULL where not followed)
- * and cbs[i] their command buffers. */
+/* The submitted command buffers' recordings (recs[i], NULL where not followed; cbs[i] their
+ * command buffers) and what they did after the last hook of this file, translated
+ * (obs[i] / views[i], NULL where nothing is new). obs: n entries. */
 static void recordings_describe(struct pp_device *dev, uint32_t n, const uint64_t *cb_handles,
-				struct pp_diag_rec **recs, struct pp_command_buffer **cbs)
+				struct pp_diag_rec **recs, struct pp_command_buffer **cbs,
+				struct vk_diag_observed *obs, struct pp_diag_observed *views,
+				const struct pp_diag_observed **view_of)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		struct pp_command_buffer *c = pp_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
 		struct pp_vk_diag_cb *s = c && c->diag && c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY ? c->diag : NULL;
+		view_of[i] = NULL;
 		if (s && c->submissions <= s->last_subs) {
 			/* Recorded again without a single hook of this file (the lead's count of
 			 * submissions restarts with every recording): nothing of it was seen. The
-			 * rules forget the old recording as observe's events reach them. */
+			 * rules forget the old recording as its new events reach them. */
 			vk_diag_state_cursor_reset(s);
 			s->rec_anew = true;
 			s->gen++;
 		}
-		if (s && !s->submitted)
-			vk_diag_state_observe(c, s); /* the work after the last hook of this file */
+		if (s && !s->submitted) {
+			/* The work after the last hook of this file. Not yet submitted since its
+			 * last reset is not yet closed by the rules. */
+			vk_diag_state_collect(c, s, &obs[i]);
+			vk_diag_state_observed_view(&obs[i], &views[i]);
+			view_of[i] = &views[i];
+		}
 		if (s) {
 			s->submitted = true;
 			s->last_subs = c->submissions;
@@ -239,17 +247,22 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 	uint32_t nsig = pp_vk_diag_signals_of(nsubmits, submits, submits2, NULL, 0);
 	if (nsig > 16)
 		sigs = malloc(nsig * sizeof(*sigs));
-	if (!recs || !cbs || !sigs)
+	/* Each a few KiB: on the heap, for this call only. */
+	struct vk_diag_observed *obs = n ? malloc(n * sizeof(*obs)) : NULL;
+	struct pp_diag_observed *views = n ? malloc(n * sizeof(*views)) : NULL;
+	const struct pp_diag_observed **view_of = n ? malloc(n * sizeof(*view_of)) : NULL;
+	if (!recs || !cbs || !sigs || (n && (!obs || !views || !view_of)))
 		goto out;
 
 	/* 1. The submission, described once: nothing of the rules is asked yet. */
-	recordings_describe(dev, n, cb_handles, recs, cbs);
+	recordings_describe(dev, n, cb_handles, recs, cbs, obs, views, view_of);
 	pp_vk_diag_signals_of(nsubmits, submits, submits2, sigs, nsig);
 	uint32_t nmeasured = reads_poll(dev, vd, frame, &measured);
 	const struct pp_diag_submission sub = {
 		.queue = q ? q->handle : 0,
 		.n = n,
 		.recs = recs,
+		.observed = view_of,
 		.cb_handles = cb_handles,
 		.frame = frame,
 		.ended = ended,
@@ -281,7 +294,13 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 	idle_arm(dev, vd, n, cb_handles);
 	messages_deliver(dev, todo.messages, todo.nmessages);
 	pp_diag_submit_todo_free(&todo);
+	for (uint32_t i = 0; i < n; i++)
+		if (view_of[i])
+			vk_diag_state_observed_free(&obs[i]);
 out:
+	free(obs);
+	free(views);
+	free(view_of);
 	free(measured);
 	if (sigs != sig_stack)
 		free(sigs);
