@@ -414,6 +414,11 @@ struct pp_diag_submit_todo {
  * counted the call all the same; messages not returned stay queued). Never calls out of the
  * rules. */
 int pp_diag_submitted(struct pp_diag_device *d, const struct pp_diag_submission *s, struct pp_diag_submit_todo *todo);
+/* A present where the model's clock counts frames (pp_diag_present: the device's own clock):
+ * ends the frames below `ended`, credits the measured costs, and returns the queued messages
+ * in *todo (nothing else of it is set). Return as pp_diag_submitted. */
+int pp_diag_presented(struct pp_diag_device *d, uint64_t ended, const struct pp_diag_measured *measured,
+		      uint32_t nmeasured, struct pp_diag_submit_todo *todo);
 void pp_diag_submit_todo_free(struct pp_diag_submit_todo *todo);
 /* A delimiter without a submit call to the rules (a present, a submit without batches). */
 void pp_diag_frames_ended(struct pp_diag_device *d, uint64_t ended);

@@ -304,6 +304,15 @@ int pp_diag_submitted(struct pp_diag_device *d, const struct pp_diag_submission 
 	return ok ? 0 : -ENOMEM;
 }
 
+int pp_diag_presented(struct pp_diag_device *d, uint64_t ended, const struct pp_diag_measured *measured,
+		      uint32_t nmeasured, struct pp_diag_submit_todo *todo)
+{
+	*todo = (struct pp_diag_submit_todo){ 0 };
+	pp_diag_frames_ended(d, ended);
+	pp_diag_measured_credit(measured, nmeasured);
+	return todo_messages(d, todo) ? 0 : -ENOMEM;
+}
+
 void pp_diag_submit_todo_free(struct pp_diag_submit_todo *todo)
 {
 	for (uint32_t i = 0; todo->recs && i < todo->nrecs; i++) {

@@ -92,6 +92,7 @@ struct pp_vk_diag {
 	bool idle_armed;
 	uint64_t idle_key, idle_frame, idle_begin_ns;
 	bool cost;
+	uint64_t frame; /* the latest submission's frame (atomic): what the rules hold as theirs */
 };
 
 /* ---- command buffer state ------------------------------------------------------------------ */

@@ -91,11 +91,11 @@ out:
 	return nout;
 }
 
-/* Reads outside a submit call (present, a recording forgotten): credited at once. */
+/* Reads when a recording is forgotten: credited at once. */
 static void reads_poll_credit(struct pp_device *dev, struct pp_vk_diag *vd)
 {
 	struct pp_diag_measured *m;
-	uint32_t n = reads_poll(dev, vd, pp_diag_frame(vd->dd), &m);
+	uint32_t n = reads_poll(dev, vd, __atomic_load_n(&vd->frame, __ATOMIC_RELAXED), &m);
 	pp_diag_measured_credit(m, n);
 	free(m);
 }
@@ -139,15 +139,6 @@ static void messages_deliver(struct pp_device *dev, const struct pp_diag_message
 			objs[k] = (struct pp_messenger_object){ object_type(m[i].objects[k].kind), m[i].objects[k].handle };
 		pp_messengers_deliver(dev->instance, pp_diag_rule_id(m[i].rule), m[i].text, m[i].nobjects, objs);
 	}
-}
-
-/* Messages queued outside a submit call (present). */
-static void messages_take_deliver(struct pp_device *dev, struct pp_vk_diag *vd)
-{
-	struct pp_diag_message m[4];
-	uint32_t n;
-	while ((n = pp_diag_messages_take(vd->dd, m, 4)))
-		messages_deliver(dev, m, n);
 }
 
 /* barrier_cost: what to time when this command buffer is recorded again. */
@@ -254,6 +245,7 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 	if (!recs || !cbs || !sigs || (n && (!obs || !views || !view_of)))
 		goto out;
 
+	__atomic_store_n(&vd->frame, frame, __ATOMIC_RELAXED);
 	/* 1. The submission, described once: nothing of the rules is asked yet. */
 	recordings_describe(dev, n, cb_handles, recs, cbs, obs, views, view_of);
 	pp_vk_diag_signals_of(nsubmits, submits, submits2, sigs, nsig);
@@ -322,9 +314,13 @@ void pp_vk_diag_presented(struct pp_device *dev, uint64_t ended)
 	struct pp_vk_diag *vd = diag_of(dev);
 	if (!vd)
 		return;
-	pp_diag_frames_ended(vd->dd, ended);
-	reads_poll_credit(dev, vd);
-	messages_take_deliver(dev, vd);
+	struct pp_diag_measured *m;
+	uint32_t n = reads_poll(dev, vd, __atomic_load_n(&vd->frame, __ATOMIC_RELAXED), &m);
+	struct pp_diag_submit_todo todo;
+	pp_diag_presented(vd->dd, ended, m, n, &todo);
+	messages_deliver(dev, todo.messages, todo.nmessages);
+	pp_diag_submit_todo_free(&todo);
+	free(m);
 }
 
 void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame)
