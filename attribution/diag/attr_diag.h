@@ -183,6 +183,12 @@ enum {
 struct pp_diag_rec;
 struct pp_diag_device;
 
+/* A barrier finding's timestamp slots, for the intercept to read later (barrier_cost). */
+struct pp_diag_cost_probe {
+	uint64_t key;
+	uint32_t ts_before, ts_after;
+};
+
 struct pp_diag_rec *pp_diag_rec_create(void);
 void pp_diag_rec_destroy(struct pp_diag_rec *r);
 /* Forgets everything: the command buffer is being recorded anew. */
@@ -236,6 +242,37 @@ bool pp_diag_subpass_dep_not_by_region(const struct pp_diag_subpass_dep *dep);
 #define PP_DIAG_REC_MAX_SUBPASS_DEPS 64u
 void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const char *name, uint32_t n,
 			     const struct pp_diag_subpass_dep *flagged);
+
+/* What a recording did between two hooks of the intercept, already translated, handed over in
+ * one call: reset: the recording is forgotten first (pp_diag_rec_reset: recorded anew); the
+ * render passes begun (with every dependency of theirs: the rules flag them, as
+ * pp_diag_rec_render_pass), the resources the work uses (as pp_diag_rec_use_range, in order),
+ * then the work (as pp_diag_rec_work; work 0: none), whose attachment formats are
+ * attachment_formats and the buckets of format_names (static strings, "R8G8B8A8_UNORM"). */
+struct pp_diag_use {
+	enum pp_diag_res_kind kind;
+	uint64_t handle;
+	struct pp_diag_range range; /* unset: the whole resource */
+	uint32_t stages;
+	bool write;
+};
+struct pp_diag_render_pass_begun {
+	uint64_t render_pass;
+	char name[64];              /* its debug name; "" when none */
+	uint32_t first_dep, ndeps;  /* in pp_diag_observed.deps */
+};
+struct pp_diag_observed {
+	bool reset;
+	uint32_t nrender_passes;
+	const struct pp_diag_render_pass_begun *render_passes;
+	const struct pp_diag_subpass_dep *deps;
+	uint32_t nuses;
+	const struct pp_diag_use *uses;
+	uint32_t work, draw_stages, unknown_stages, attachment_formats;
+	uint32_t nformat_names;
+	const char *const *format_names;
+};
+void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *o);
 
 /* ---- findings --------------------------------------------------------------------------- */
 
@@ -317,13 +354,72 @@ void pp_diag_present(struct pp_diag_device *d);
 /* pp_diag_submit, _submit_done and _present above count frames with a frame clock of the
  * device's own (attribution/model/attr_frame.h), for a program that drives the rules alone.
  * Where the model counts frames (the layer), the frame indices come from its clock instead,
- * so the diagnostics' frames are report.json's: */
-/* pp_diag_submit for a submit call the model put in frame `frame` (pp_attr_submit). */
-uint64_t pp_diag_submit_in_frame(struct pp_diag_device *d, uint64_t frame, uint64_t queue, uint32_t n,
-				 struct pp_diag_rec *const *recs, const uint64_t *cb_handles);
-/* pp_diag_submit_done where the model's clock says every frame below `ended` has ended
- * (pp_attr_submit_done). */
-void pp_diag_submit_done_ended(struct pp_diag_device *d, uint64_t fence, uint64_t ended);
+ * so the diagnostics' frames are report.json's, and a submit call reaches the rules as one
+ * description, pp_diag_submitted below. */
+
+/* A cost measured by the API's side from an earlier pp_diag_cost_probe (a barrier's stall) or
+ * after a blocking wait (GPU idle), credited to its site and frame (pp_diag_site_cost,
+ * pp_diag_site_gpu_idle). */
+struct pp_diag_measured {
+	bool gpu_idle;
+	uint64_t key, ns, frame;
+};
+void pp_diag_measured_credit(const struct pp_diag_measured *m, uint32_t n);
+
+/* A timeline semaphore value a submit call signals (pp_diag_semaphore_signal, host false). */
+struct pp_diag_signal {
+	uint64_t semaphore, value;
+};
+
+/* One submit call as the API's side describes it, everything already translated: no API type
+ * here, so the Vulkan hooks and the GLES shim feed the same entry point. */
+struct pp_diag_submission {
+	uint64_t queue;
+	uint32_t n;                        /* recordings, every batch of the call, in order */
+	struct pp_diag_rec *const *recs;   /* NULL: a command buffer not followed */
+	/* What each recording did after the last event fed to it (NULL, or observed[i] NULL:
+	 * nothing), taken before it is judged (pp_diag_rec_observed). */
+	const struct pp_diag_observed *const *observed;
+	const uint64_t *cb_handles;        /* names recs[i] */
+	uint64_t frame;                    /* the frame clock's index of the call (pp_attr_submit) */
+	uint64_t ended;                    /* the clock's: every frame below it has ended */
+	uint64_t fence;                    /* signalled by the last batch; 0: none */
+	uint32_t nsignals;
+	const struct pp_diag_signal *signals;
+	uint32_t nmeasured;                /* costs read since the last boundary, to credit */
+	const struct pp_diag_measured *measured;
+	uint32_t max_fired;                /* barrier_cost: fired barriers to return per recording;
+					    * 0: none, and no cost probes either */
+};
+
+/* What a recording of the call asks the API's side to do (barrier_cost). */
+#define PP_DIAG_MAX_PROBES 64u
+struct pp_diag_rec_todo {
+	uint32_t nfired;                   /* call indices (recording order) of the barriers with */
+	uint32_t *fired;                   /* findings: timed when it is recorded again */
+	uint32_t nprobes;                  /* timestamp pairs of this submission to read later */
+	struct pp_diag_cost_probe *probes;
+};
+/* What the API's side must act on after a submit call, as plain data. */
+struct pp_diag_submit_todo {
+	uint64_t seq;
+	uint32_t nrecs;                    /* the submission's n, or 0 (max_fired 0, out of memory) */
+	struct pp_diag_rec_todo *recs;
+	uint32_t nmessages;                /* for the application's debug messengers, in order */
+	struct pp_diag_message *messages;
+};
+/* One submit call: takes the recordings' last events, closes and judges them, records its semaphore signals and fence,
+ * ends the frames the clock ended, credits the measured costs, and fills *todo (free it with
+ * pp_diag_submit_todo_free). Returns 0, or -ENOMEM when *todo is incomplete (the rules
+ * counted the call all the same; messages not returned stay queued). Never calls out of the
+ * rules. */
+int pp_diag_submitted(struct pp_diag_device *d, const struct pp_diag_submission *s, struct pp_diag_submit_todo *todo);
+/* A present where the model's clock counts frames (pp_diag_present: the device's own clock):
+ * ends the frames below `ended`, credits the measured costs, and returns the queued messages
+ * in *todo (nothing else of it is set). Return as pp_diag_submitted. */
+int pp_diag_presented(struct pp_diag_device *d, uint64_t ended, const struct pp_diag_measured *measured,
+		      uint32_t nmeasured, struct pp_diag_submit_todo *todo);
+void pp_diag_submit_todo_free(struct pp_diag_submit_todo *todo);
 /* A delimiter without a submit call to the rules (a present, a submit without batches). */
 void pp_diag_frames_ended(struct pp_diag_device *d, uint64_t ended);
 /* Index of the latest frame (the open one, or the last closed one before a new submission). */
@@ -335,16 +431,14 @@ void pp_diag_site_cost(uint64_t key, uint64_t ns, uint64_t frame);
 void pp_diag_site_gpu_idle(uint64_t key, uint64_t ns, uint64_t frame);
 
 /* Barrier findings of a closed recording that have timestamp slots: for the intercept to
- * read later (barrier_cost). Returns how many were written to out. */
-struct pp_diag_cost_probe {
-	uint64_t key;
-	uint32_t ts_before, ts_after;
-};
+ * read later (barrier_cost; pp_diag_submitted returns them). Returns how many were written
+ * to out. */
 uint32_t pp_diag_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_rec *r, uint64_t cb_handle,
 				 struct pp_diag_cost_probe *out, uint32_t max);
 
 /* Call indices (in recording order) of the barriers of a closed recording that have findings:
- * barrier_cost instruments only those when the command buffer is recorded again. */
+ * barrier_cost instruments only those when the command buffer is recorded again
+ * (pp_diag_submitted returns them). */
 uint32_t pp_diag_rec_fired(const struct pp_diag_rec *r, uint32_t *out, uint32_t max);
 
 /* ---- blocking waits ---------------------------------------------------------------------- */

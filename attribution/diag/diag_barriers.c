@@ -700,6 +700,30 @@ void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const 
 	}
 }
 
+void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *o)
+{
+	if (o->reset)
+		pp_diag_rec_reset(r);
+	for (uint32_t i = 0; i < o->nrender_passes; i++) {
+		const struct pp_diag_render_pass_begun *b = &o->render_passes[i];
+		struct pp_diag_subpass_dep flagged[64];
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < b->ndeps && n < 64; k++)
+			if (pp_diag_subpass_dep_not_by_region(&o->deps[b->first_dep + k]))
+				flagged[n++] = o->deps[b->first_dep + k];
+		if (n)
+			pp_diag_rec_render_pass(r, b->render_pass, b->name[0] ? b->name : NULL, n, flagged);
+	}
+	for (uint32_t i = 0; i < o->nuses; i++)
+		pp_diag_rec_use_range(r, o->uses[i].kind, o->uses[i].handle, &o->uses[i].range, o->uses[i].stages,
+				      o->uses[i].write);
+	uint32_t formats = o->attachment_formats;
+	for (uint32_t i = 0; i < o->nformat_names; i++)
+		formats |= pp_diag_format_bucket(o->format_names[i]);
+	if (o->work)
+		pp_diag_rec_work(r, o->work, o->draw_stages, o->unknown_stages, formats);
+}
+
 static uint64_t barrier_hash(const struct pp_diag_barrier *b)
 {
 	uint64_t h = mix64(b->src_stages, b->dst_stages);

@@ -1,5 +1,7 @@
 /* Per-device state of the rules: creation, messages for the application's messengers,
  * submissions (sequence numbers, frames from a frame clock, queries written). */
+#include <errno.h>
+
 #include "diag_internal.h"
 
 /* ---- devices ------------------------------------------------------------------------------ */
@@ -173,15 +175,6 @@ uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, st
 	return seq;
 }
 
-uint64_t pp_diag_submit_in_frame(struct pp_diag_device *d, uint64_t frame, uint64_t queue, uint32_t n,
-				 struct pp_diag_rec *const *recs, const uint64_t *cbs)
-{
-	pthread_mutex_lock(&d->lock);
-	uint64_t seq = submit_locked(d, frame, queue, n, recs, cbs);
-	pthread_mutex_unlock(&d->lock);
-	return seq;
-}
-
 /* The clock says every frame below `ended` is over: the frame of the last submission seen
  * closes (counted for the frame statistics only when a submission of it was seen here). */
 static void frames_ended_locked(struct pp_diag_device *d, uint64_t ended)
@@ -220,14 +213,6 @@ void pp_diag_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_fram
 	pthread_mutex_unlock(&d->lock);
 }
 
-void pp_diag_submit_done_ended(struct pp_diag_device *d, uint64_t fence, uint64_t ended)
-{
-	pthread_mutex_lock(&d->lock);
-	fence_note_locked(d, fence);
-	frames_ended_locked(d, ended);
-	pthread_mutex_unlock(&d->lock);
-}
-
 void pp_diag_present(struct pp_diag_device *d)
 {
 	pthread_mutex_lock(&d->lock);
@@ -243,3 +228,98 @@ void pp_diag_frames_ended(struct pp_diag_device *d, uint64_t ended)
 	pthread_mutex_unlock(&d->lock);
 }
 
+
+void pp_diag_measured_credit(const struct pp_diag_measured *m, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (m[i].gpu_idle)
+			pp_diag_site_gpu_idle(m[i].key, m[i].ns, m[i].frame);
+		else
+			pp_diag_site_cost(m[i].key, m[i].ns, m[i].frame);
+	}
+}
+
+/* The barrier_cost part of *todo: per recording, the barriers that fired and the cost probes
+ * of this submission. Returns false when out of memory (what was filled stays). */
+static bool todo_costs(struct pp_diag_device *d, const struct pp_diag_submission *s, struct pp_diag_submit_todo *todo)
+{
+	if (!s->max_fired || !s->n)
+		return true;
+	todo->recs = calloc(s->n, sizeof(*todo->recs));
+	if (!todo->recs)
+		return false;
+	todo->nrecs = s->n;
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct pp_diag_rec *r = s->recs[i];
+		struct pp_diag_rec_todo *t = &todo->recs[i];
+		if (!r)
+			continue;
+		uint32_t nfired = 0;
+		for (uint32_t k = 0; r->closed && k < r->nbarriers; k++)
+			nfired += (r->barriers[k].fired | r->barriers[k].sub_fired) != 0;
+		if (nfired > s->max_fired)
+			nfired = s->max_fired;
+		t->fired = malloc((nfired ? nfired : 1) * sizeof(*t->fired));
+		t->probes = malloc(PP_DIAG_MAX_PROBES * sizeof(*t->probes));
+		if (!t->fired || !t->probes)
+			return false;
+		t->nfired = pp_diag_rec_fired(r, t->fired, nfired);
+		t->nprobes = pp_diag_rec_cost_probes(d, r, s->cb_handles[i], t->probes, PP_DIAG_MAX_PROBES);
+	}
+	return true;
+}
+
+/* Every queued message for the application's messengers (at most DEV_MESSAGES). */
+static bool todo_messages(struct pp_diag_device *d, struct pp_diag_submit_todo *todo)
+{
+	pthread_mutex_lock(&d->lock);
+	uint32_t n = d->msg_count;
+	pthread_mutex_unlock(&d->lock);
+	if (!n)
+		return true;
+	todo->messages = malloc(n * sizeof(*todo->messages));
+	if (!todo->messages)
+		return false;
+	todo->nmessages = pp_diag_messages_take(d, todo->messages, n);
+	return true;
+}
+
+int pp_diag_submitted(struct pp_diag_device *d, const struct pp_diag_submission *s, struct pp_diag_submit_todo *todo)
+{
+	*todo = (struct pp_diag_submit_todo){ 0 };
+	/* The recordings belong to the submitting thread: no lock of ours. */
+	for (uint32_t i = 0; s->observed && i < s->n; i++)
+		if (s->recs[i] && s->observed[i])
+			pp_diag_rec_observed(s->recs[i], s->observed[i]);
+	pthread_mutex_lock(&d->lock);
+	todo->seq = submit_locked(d, s->frame, s->queue, s->n, s->recs, s->cb_handles);
+	for (uint32_t i = 0; i < s->nsignals; i++)
+		diag_waits_semaphore_signal_locked(d, s->signals[i].semaphore, s->signals[i].value, false);
+	fence_note_locked(d, s->fence);
+	frames_ended_locked(d, s->ended);
+	pthread_mutex_unlock(&d->lock);
+	pp_diag_measured_credit(s->measured, s->nmeasured);
+	bool ok = todo_costs(d, s, todo);
+	ok &= todo_messages(d, todo);
+	return ok ? 0 : -ENOMEM;
+}
+
+int pp_diag_presented(struct pp_diag_device *d, uint64_t ended, const struct pp_diag_measured *measured,
+		      uint32_t nmeasured, struct pp_diag_submit_todo *todo)
+{
+	*todo = (struct pp_diag_submit_todo){ 0 };
+	pp_diag_frames_ended(d, ended);
+	pp_diag_measured_credit(measured, nmeasured);
+	return todo_messages(d, todo) ? 0 : -ENOMEM;
+}
+
+void pp_diag_submit_todo_free(struct pp_diag_submit_todo *todo)
+{
+	for (uint32_t i = 0; todo->recs && i < todo->nrecs; i++) {
+		free(todo->recs[i].fired);
+		free(todo->recs[i].probes);
+	}
+	free(todo->recs);
+	free(todo->messages);
+	*todo = (struct pp_diag_submit_todo){ 0 };
+}

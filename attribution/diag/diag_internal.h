@@ -309,7 +309,7 @@ struct pp_diag_device {
 	pthread_mutex_t lock;
 	struct pp_diag_config cfg;
 	/* Frame indices come from a frame clock (attribution/model/attr_frame.h): the model's,
-	 * handed in through the *_in_frame / _ended calls (the layer does), so they are
+	 * handed in through pp_diag_submitted and pp_diag_frames_ended (the layer does), so they are
 	 * report.json's; or, for a program that drives the rules alone (the unit tests), this
 	 * device's own, through pp_diag_submit, _submit_done and _present. */
 	struct pp_frame_clock own_clock;
@@ -373,3 +373,6 @@ void diag_finding_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r,
 struct pool_rec *diag_device_pool_find(struct pp_diag_device *d, uint64_t pool, uint32_t need, bool create);
 void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnostic *s, const char *trace_name,
 			  const struct pp_diag_object *objs, uint32_t nobjs, enum pp_diag_rule rule, uint64_t frame);
+
+/* diag_waits.c */
+void diag_waits_semaphore_signal_locked(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host);

@@ -296,9 +296,9 @@ void pp_diag_semaphore_destroy(struct pp_diag_device *d, uint64_t sem)
 	pthread_mutex_unlock(&d->lock);
 }
 
-void pp_diag_semaphore_signal(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host)
+/* Caller holds d->lock. */
+void diag_waits_semaphore_signal_locked(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host)
 {
-	pthread_mutex_lock(&d->lock);
 	struct sem_rec *s = sem_find(d, sem);
 	if (s) {
 		struct sem_signal sig = { value, host ? 0 : d->next_seq, d->frame };
@@ -314,6 +314,12 @@ void pp_diag_semaphore_signal(struct pp_diag_device *d, uint64_t sem, uint64_t v
 		if (host && value > s->reached)
 			s->reached = value;
 	}
+}
+
+void pp_diag_semaphore_signal(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host)
+{
+	pthread_mutex_lock(&d->lock);
+	diag_waits_semaphore_signal_locked(d, sem, value, host);
 	pthread_mutex_unlock(&d->lock);
 }
 

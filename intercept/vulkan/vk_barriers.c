@@ -116,18 +116,18 @@ static uint32_t access_of(VkAccessFlags2 a)
 	return s;
 }
 
-/* A render pass instance began: the dependencies of its render pass that the subpass rule
- * flags go with the recording, counted at each of its submissions. */
-void vk_barriers_subpass_deps_register(struct pp_device *dev, struct pp_vk_diag_cb *s, uint64_t render_pass)
+/* A render pass instance began: its render pass's dependencies, translated for the rules
+ * (which flag them), and its debug name. out: PP_RP_MAX_DEPENDENCIES entries. Returns how many. */
+uint32_t vk_barriers_subpass_deps_of(struct pp_device *dev, uint64_t render_pass, struct pp_diag_subpass_dep *out,
+				     char name[64])
 {
 	struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_RENDER_PASS, render_pass);
 	if (!o || !o->u.render_pass.ndependencies)
-		return;
-	struct pp_diag_subpass_dep flagged[PP_RP_MAX_DEPENDENCIES];
+		return 0;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < o->u.render_pass.ndependencies && n < PP_RP_MAX_DEPENDENCIES; i++) {
 		const struct pp_rp_dependency *v = &o->u.render_pass.dependencies[i];
-		const struct pp_diag_subpass_dep d = {
+		out[n++] = (struct pp_diag_subpass_dep){
 			.index = v->index,
 			.src_subpass = v->src_subpass == VK_SUBPASS_EXTERNAL ? PP_DIAG_SUBPASS_EXTERNAL : v->src_subpass,
 			.dst_subpass = v->dst_subpass == VK_SUBPASS_EXTERNAL ? PP_DIAG_SUBPASS_EXTERNAL : v->dst_subpass,
@@ -137,11 +137,9 @@ void vk_barriers_subpass_deps_register(struct pp_device *dev, struct pp_vk_diag_
 			.dst_access = access_of(v->dst_access),
 			.dst_reads_other_samples = v->dst_multisampled_input,
 		};
-		if (pp_diag_subpass_dep_not_by_region(&d))
-			flagged[n++] = d;
 	}
-	if (n)
-		pp_diag_rec_render_pass(s->rec, render_pass, o->name[0] ? o->name : NULL, n, flagged);
+	snprintf(name, 64, "%s", o->name);
+	return n;
 }
 
 static bool format_is_depth(VkFormat f)

@@ -458,16 +458,19 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroySemaphore(VkDevice device, VkSemaphore sem,
 	dev->vk.DestroySemaphore(device, sem, alloc);
 }
 
-/* After a successful submission: the timeline values it signals belong to it. */
-void pp_vk_diag_semaphores_submitted(struct pp_device *dev, uint32_t nsubmits, const VkSubmitInfo *submits,
-				     const VkSubmitInfo2 *submits2)
+/* The timeline values a successful submission signals, translated for the rules (they belong
+ * to it). Writes up to max; returns how many there are. */
+uint32_t pp_vk_diag_signals_of(uint32_t nsubmits, const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2,
+			       struct pp_diag_signal *out, uint32_t max)
 {
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
-	for (uint32_t b = 0; dd && b < nsubmits; b++) {
+	uint32_t n = 0;
+	for (uint32_t b = 0; b < nsubmits; b++) {
 		if (submits2) {
-			for (uint32_t i = 0; i < submits2[b].signalSemaphoreInfoCount; i++)
-				pp_diag_semaphore_signal(dd, (uint64_t)submits2[b].pSignalSemaphoreInfos[i].semaphore,
-							 submits2[b].pSignalSemaphoreInfos[i].value, false);
+			for (uint32_t i = 0; i < submits2[b].signalSemaphoreInfoCount; i++, n++)
+				if (n < max)
+					out[n] = (struct pp_diag_signal){
+						(uint64_t)submits2[b].pSignalSemaphoreInfos[i].semaphore,
+						submits2[b].pSignalSemaphoreInfos[i].value };
 			continue;
 		}
 		const VkTimelineSemaphoreSubmitInfo *t = NULL;
@@ -475,10 +478,12 @@ void pp_vk_diag_semaphores_submitted(struct pp_device *dev, uint32_t nsubmits, c
 			if (s->sType == VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO)
 				t = (const void *)s;
 		for (uint32_t i = 0; t && t->pSignalSemaphoreValues && i < submits[b].signalSemaphoreCount &&
-				     i < t->signalSemaphoreValueCount; i++)
-			pp_diag_semaphore_signal(dd, (uint64_t)submits[b].pSignalSemaphores[i], t->pSignalSemaphoreValues[i],
-						 false);
+				     i < t->signalSemaphoreValueCount; i++, n++)
+			if (n < max)
+				out[n] = (struct pp_diag_signal){ (uint64_t)submits[b].pSignalSemaphores[i],
+								  t->pSignalSemaphoreValues[i] };
 	}
+	return n;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info, uint64_t timeout)

@@ -92,6 +92,7 @@ struct pp_vk_diag {
 	bool idle_armed;
 	uint64_t idle_key, idle_frame, idle_begin_ns;
 	bool cost;
+	uint64_t frame; /* the latest submission's frame (atomic): what the rules hold as theirs */
 };
 
 /* ---- command buffer state ------------------------------------------------------------------ */
@@ -125,7 +126,8 @@ struct pp_vk_diag_cb {
 	uint64_t handle;
 	struct pp_diag_rec *rec;
 	uint32_t gen;
-	bool submitted;
+	bool submitted;       /* since the last reset; the rules closed rec then (pp_diag_submitted) */
+	bool rec_anew;        /* rec is to be forgotten before the next events go to the rules */
 	uint32_t last_subs;   /* the command buffer's submission count when it was last submitted */
 	uint32_t barrier_calls;
 	/* barrier_cost: the barriers flagged in the last closed recording (call indices, sorted),
@@ -157,6 +159,31 @@ static inline struct pp_vk_diag *diag_of(struct pp_device *dev)
 /* Shared between these files; each is defined in the file its prefix names. */
 /* vk_diag_state.c */
 struct pp_vk_diag_cb *vk_diag_state_cb(struct pp_command_buffer *c);
+/* What a recording did between two diagnostics hooks, translated for the rules (struct
+ * pp_diag_observed, vk_diag_state_collect): in place, growing onto the heap; where it cannot grow, what it holds goes to the rules early (the order of the uses
+ * and of the render passes is kept, and the work comes last). */
+struct vk_diag_observed {
+	struct pp_diag_rec *rec;
+	bool reset; /* forget rec first (pp_diag_observed.reset) */
+	struct pp_diag_use *uses;
+	uint32_t nuses, cap_uses;
+	struct pp_diag_render_pass_begun *rps;
+	uint32_t nrps, cap_rps;
+	struct pp_diag_subpass_dep *deps;
+	uint32_t ndeps, cap_deps;
+	const char **formats; /* attachment formats of the render passes begun */
+	uint32_t nformats, cap_formats;
+	bool formats_lost;    /* some did not fit: any format */
+	uint32_t work, draw_stages, unknown, attachment_formats; /* work 0: none */
+	struct pp_diag_use uses_stack[32];
+	const char *formats_stack[16];
+	struct pp_diag_render_pass_begun rps_stack[2];
+	struct pp_diag_subpass_dep deps_stack[PP_RP_MAX_DEPENDENCIES];
+};
+
+void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, struct vk_diag_observed *out);
+void vk_diag_state_observed_view(const struct vk_diag_observed *o, struct pp_diag_observed *b);
+void vk_diag_state_observed_free(struct vk_diag_observed *o);
 void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s);
 void vk_diag_state_bound_dirty(struct pp_vk_diag_cb *s);
 struct pp_diag_range vk_diag_state_buffer_range(VkDeviceSize offset, VkDeviceSize size);
@@ -167,4 +194,5 @@ struct pp_vk_diag *vk_diag_state_get(struct pp_device *dev);
 void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s);
 
 /* vk_barriers.c */
-void vk_barriers_subpass_deps_register(struct pp_device *dev, struct pp_vk_diag_cb *s, uint64_t render_pass);
+uint32_t vk_barriers_subpass_deps_of(struct pp_device *dev, uint64_t render_pass, struct pp_diag_subpass_dep *out,
+				     char name[64]);

@@ -248,9 +248,122 @@ struct pp_diag_range vk_diag_state_image_range(struct pp_device *dev, uint64_t i
 	return rg;
 }
 
+static void observed_init(struct vk_diag_observed *o, struct pp_diag_rec *rec)
+{
+	o->rec = rec;
+	o->uses = o->uses_stack;
+	o->cap_uses = sizeof(o->uses_stack) / sizeof(o->uses_stack[0]);
+	o->rps = o->rps_stack;
+	o->cap_rps = sizeof(o->rps_stack) / sizeof(o->rps_stack[0]);
+	o->deps = o->deps_stack;
+	o->cap_deps = PP_RP_MAX_DEPENDENCIES;
+	o->formats = o->formats_stack;
+	o->cap_formats = sizeof(o->formats_stack) / sizeof(o->formats_stack[0]);
+	o->nuses = o->nrps = o->ndeps = o->nformats = 0;
+	o->formats_lost = false;
+	o->reset = false;
+	o->work = o->draw_stages = o->unknown = o->attachment_formats = 0;
+}
+
+/* What is held, as the rules take it; final: with the work (else it is still being collected). */
+static void observed_view(const struct vk_diag_observed *o, bool final, struct pp_diag_observed *b)
+{
+	*b = (struct pp_diag_observed){
+		.reset = o->reset,
+		.nrender_passes = o->nrps, .render_passes = o->rps, .deps = o->deps,
+		.nuses = o->nuses, .uses = o->uses,
+	};
+	if (final && o->work) {
+		b->work = o->work;
+		b->draw_stages = o->draw_stages;
+		b->unknown_stages = o->unknown;
+		b->attachment_formats = o->formats_lost ? UINT32_MAX : o->attachment_formats;
+		b->nformat_names = o->nformats;
+		b->format_names = o->formats;
+	}
+}
+
+void vk_diag_state_observed_view(const struct vk_diag_observed *o, struct pp_diag_observed *b)
+{
+	observed_view(o, true, b);
+}
+
+/* Where the buffers cannot grow: what is held goes to the rules now, in order, and is emptied
+ * (the work comes with the rest). */
+static void observed_flush_early(struct vk_diag_observed *o)
+{
+	struct pp_diag_observed b;
+	observed_view(o, false, &b);
+	if (o->reset || o->nrps || o->nuses)
+		pp_diag_rec_observed(o->rec, &b);
+	o->nuses = o->nrps = o->ndeps = 0;
+	o->reset = false;
+}
+
+void vk_diag_state_observed_free(struct vk_diag_observed *o)
+{
+	if (o->uses != o->uses_stack)
+		free(o->uses);
+	if (o->rps != o->rps_stack)
+		free(o->rps);
+	if (o->deps != o->deps_stack)
+		free(o->deps);
+	if (o->formats != o->formats_stack)
+		free(o->formats);
+}
+
+/* Room for `more` elements of size `size` in *arr (which starts at `stack`). */
+static bool observed_room(void **arr, const void *stack, uint32_t *cap, uint32_t n, uint32_t more, size_t size)
+{
+	if (n + more <= *cap)
+		return true;
+	uint32_t cap2 = *cap * 2 > n + more ? *cap * 2 : n + more;
+	void *p = *arr == stack ? malloc(cap2 * size) : realloc(*arr, cap2 * size);
+	if (!p)
+		return false;
+	if (*arr == stack)
+		memcpy(p, stack, n * size);
+	*arr = p;
+	*cap = cap2;
+	return true;
+}
+
+static void observed_format(struct vk_diag_observed *o, const char *name)
+{
+	if (observed_room((void **)&o->formats, o->formats_stack, &o->cap_formats, o->nformats, 1, sizeof(*o->formats)))
+		o->formats[o->nformats++] = name;
+	else
+		o->formats_lost = true;
+}
+
+static void observed_use(struct vk_diag_observed *o, enum pp_diag_res_kind kind, uint64_t handle,
+			 const struct pp_diag_range *range, uint32_t stages, bool write)
+{
+	if (!observed_room((void **)&o->uses, o->uses_stack, &o->cap_uses, o->nuses, 1, sizeof(*o->uses)))
+		observed_flush_early(o);
+	o->uses[o->nuses++] = (struct pp_diag_use){ kind, handle, *range, stages, write };
+}
+
+static void observed_render_pass(struct vk_diag_observed *o, struct pp_device *dev, uint64_t render_pass)
+{
+	if (!observed_room((void **)&o->rps, o->rps_stack, &o->cap_rps, o->nrps, 1, sizeof(*o->rps)) ||
+	    !observed_room((void **)&o->deps, o->deps_stack, &o->cap_deps, o->ndeps, PP_RP_MAX_DEPENDENCIES,
+			   sizeof(*o->deps)))
+		observed_flush_early(o);
+	struct pp_diag_render_pass_begun *b = &o->rps[o->nrps];
+	b->render_pass = render_pass;
+	b->first_dep = o->ndeps;
+	b->ndeps = vk_barriers_subpass_deps_of(dev, render_pass, o->deps + o->ndeps, b->name);
+	if (b->ndeps) {
+		o->ndeps += b->ndeps;
+		o->nrps++;
+	}
+}
+
 /* Registers what the bound state of one bind point makes the work after it use. Returns the
  * stages whose descriptors passprobe cannot see. */
-static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, struct pp_vk_diag_cb *s, int bpi)
+static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, struct pp_vk_diag_cb *s, int bpi,
+			       struct vk_diag_observed *obs)
 {
 	struct bind_point *b = &s->bp[bpi];
 	uint32_t pstages = b->stages;
@@ -279,7 +392,7 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 			for (uint32_t e = 0; e < bd->count && bd->base + e < set->total; e++) {
 				const struct dslot *sl = &set->slots[bd->base + e];
 				if (sl->handle)
-					pp_diag_rec_use_range(s->rec, bd->kind, sl->handle, &sl->range, st, bd->write);
+					observed_use(obs, bd->kind, sl->handle, &sl->range, st, bd->write);
 			}
 		}
 	}
@@ -287,8 +400,7 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 	for (uint32_t i = 0; i < b->npush; i++) {
 		uint32_t st = b->push[i].stages & pstages;
 		if (st)
-			pp_diag_rec_use_range(s->rec, b->push[i].kind, b->push[i].handle, &b->push[i].range, st,
-					      b->push[i].write);
+			observed_use(obs, b->push[i].kind, b->push[i].handle, &b->push[i].range, st, b->push[i].write);
 	}
 	if (b->push_unknown)
 		unknown |= b->push_unknown_stages & pstages;
@@ -308,10 +420,14 @@ static void delta_add(struct cursor_work *acc, const struct cursor_work *now, co
 }
 
 
-/* Reads what the recording did since the previous hook of this file and tells the rules:
- * anonymous work, and the bound resources the draws and dispatches used. */
-void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
+/* Reads what the recording did since the previous hook of this file, translated into *out:
+ * render passes begun, anonymous work, and the bound resources the draws and dispatches used
+ * (vk_diag_state_observed_view: for the rules; then vk_diag_state_observed_free). */
+void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, struct vk_diag_observed *out)
 {
+	observed_init(out, s->rec);
+	out->reset = s->rec_anew;
+	s->rec_anew = false;
 	struct pp_recording *r = c->rec;
 	struct cursor_work d = { 0 }, now, zero = { 0 };
 	uint32_t work = 0, formats = 0;
@@ -333,11 +449,11 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 		const struct pp_pass_rec *p = &r->passes[i];
 		work_of(&now, &p->work, p->secondaries);
 		if (p->kind == PP_PASS_RENDER && p->render_pass)
-			vk_barriers_subpass_deps_register(c->device, s, p->render_pass);
+			observed_render_pass(out, c->device, p->render_pass);
 		if (p->kind == PP_PASS_RENDER) {
 			for (uint32_t a = 0; a < p->nattachments; a++) {
 				work |= p->attachments[a].depth_stencil ? PP_WORK_DEPTH_ATTACHMENT : PP_WORK_COLOR_ATTACHMENT;
-				formats |= pp_diag_format_bucket(p->attachments[a].format);
+				observed_format(out, p->attachments[a].format);
 			}
 			if (!p->nattachments || p->nattachments == PP_MAX_ATTACHMENTS) {
 				work |= PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT;
@@ -380,7 +496,7 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 							 : PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
 		draw_stages |= PP_STAGE_VERTEX_INPUT;
 		if (s->bp[BP_GRAPHICS].dirty) {
-			unknown |= bound_register(c->device, vd, s, BP_GRAPHICS);
+			unknown |= bound_register(c->device, vd, s, BP_GRAPHICS, out);
 			s->bp[BP_GRAPHICS].dirty = false;
 		}
 		if (s->vb_dirty) {
@@ -388,24 +504,39 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 			for (uint32_t i = 0; i < MAX_VERTEX_BUFFERS; i++)
 				if (s->vb[i]) {
 					struct pp_diag_range rg = vk_diag_state_buffer_range(s->vb_offset[i], VK_WHOLE_SIZE);
-					pp_diag_rec_use_range(s->rec, PP_RES_BUFFER, s->vb[i], &rg, PP_STAGE_VERTEX_INPUT, false);
+					observed_use(out, PP_RES_BUFFER, s->vb[i], &rg, PP_STAGE_VERTEX_INPUT, false);
 				}
 			if (s->ib) {
 				struct pp_diag_range rg = vk_diag_state_buffer_range(s->ib_offset, VK_WHOLE_SIZE);
-				pp_diag_rec_use_range(s->rec, PP_RES_BUFFER, s->ib, &rg, PP_STAGE_VERTEX_INPUT, false);
+				observed_use(out, PP_RES_BUFFER, s->ib, &rg, PP_STAGE_VERTEX_INPUT, false);
 			}
 			s->vb_dirty = false;
 		}
 	}
 	if (d.dispatches && s->bp[BP_COMPUTE].dirty) {
-		unknown |= bound_register(c->device, vd, s, BP_COMPUTE);
+		unknown |= bound_register(c->device, vd, s, BP_COMPUTE, out);
 		s->bp[BP_COMPUTE].dirty = false;
 	}
 	if (unknown)
 		work |= PP_WORK_UNKNOWN_DESCRIPTORS;
 	if (render_clears)
 		formats = UINT32_MAX;
-	pp_diag_rec_work(s->rec, work, draw_stages, unknown, formats);
+	out->work = work;
+	out->draw_stages = draw_stages;
+	out->unknown = unknown;
+	out->attachment_formats = formats;
+}
+
+/* The same, told to the rules at once (a hook while recording). */
+void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
+{
+	struct vk_diag_observed obs;
+	vk_diag_state_collect(c, s, &obs);
+	struct pp_diag_observed b;
+	vk_diag_state_observed_view(&obs, &b);
+	if (b.reset || b.nrender_passes || b.nuses || b.work)
+		pp_diag_rec_observed(obs.rec, &b);
+	vk_diag_state_observed_free(&obs);
 }
 
 /* After a barrier, whatever is bound is used again by the work that follows. */

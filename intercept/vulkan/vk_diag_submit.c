@@ -1,6 +1,9 @@
-/* Delivery at submit and present: the recordings go to the rules with the model's frame index,
- * barrier-cost and GPU-idle timestamps are read once the GPU wrote them (never waiting), and
- * messages go to the application's debug messengers. */
+/* Delivery at submit and present. A submit call goes to the rules as one API-neutral
+ * description (struct pp_diag_submission: the recordings with their events translated, the
+ * model's frame index, the fence and semaphore signals, the costs read since), in one call;
+ * what comes back (struct pp_diag_submit_todo: barriers to time, timestamps to read, messages)
+ * is acted on here afterwards. Barrier-cost and GPU-idle timestamps are read once the GPU
+ * wrote them (never waiting), and messages go to the application's debug messengers. */
 #include "vk_diag_internal.h"
 
 /* ---- submit and present --------------------------------------------------------------------- */
@@ -23,17 +26,21 @@ static int slot_index(const uint32_t *slots, uint32_t n, uint32_t slot)
 	return p ? (int)(p - slots) : -1;
 }
 
-static void reads_poll(struct pp_device *dev, struct pp_vk_diag *vd)
+/* The costs measured are returned in *out (malloc'd, *out NULL when none), for the rules to
+ * credit; frame: the latest frame (reads older by 16 frames are dropped). */
+static uint32_t reads_poll(struct pp_device *dev, struct pp_vk_diag *vd, uint64_t frame, struct pp_diag_measured **out)
 {
+	*out = NULL;
 	if (!dev->timer)
-		return;
-	uint64_t frame = pp_diag_frame(vd->dd);
+		return 0;
+	uint32_t nout = 0;
 	pthread_mutex_lock(&vd->reads_lock);
 	uint32_t cap = 3 * vd->nreads, n = 0;
 	uint32_t *slots = cap ? malloc(cap * sizeof(*slots)) : NULL;
 	uint64_t *ns = cap ? malloc(cap * sizeof(*ns)) : NULL;
 	uint8_t *avail = cap ? malloc(cap) : NULL;
-	if (!slots || !ns || !avail)
+	struct pp_diag_measured *m = cap ? malloc(vd->nreads * sizeof(*m)) : NULL;
+	if (!slots || !ns || !avail || !m)
 		goto out;
 	/* Reads whose recording was reset or submitted again are gone already
 	 * (pp_vk_diag_recording_forget); what never arrives is dropped after 16 frames. */
@@ -67,9 +74,9 @@ static void reads_poll(struct pp_device *dev, struct pp_vk_diag *vd)
 			continue;
 		}
 		if (p->kind == READ_COST && ns[k1] >= ns[k0])
-			pp_diag_site_cost(p->key, ns[k1] - ns[k0], p->frame);
+			m[nout++] = (struct pp_diag_measured){ false, p->key, ns[k1] - ns[k0], p->frame };
 		else if (p->kind == READ_IDLE && ns[k0] >= p->base_ns)
-			pp_diag_site_gpu_idle(p->key, ns[k0] - p->base_ns, p->frame);
+			m[nout++] = (struct pp_diag_measured){ true, p->key, ns[k0] - p->base_ns, p->frame };
 		vd->reads[i] = vd->reads[--vd->nreads];
 	}
 out:
@@ -77,6 +84,20 @@ out:
 	free(slots);
 	free(ns);
 	free(avail);
+	if (!nout)
+		free(m);
+	else
+		*out = m;
+	return nout;
+}
+
+/* Reads when a recording is forgotten: credited at once. */
+static void reads_poll_credit(struct pp_device *dev, struct pp_vk_diag *vd)
+{
+	struct pp_diag_measured *m;
+	uint32_t n = reads_poll(dev, vd, __atomic_load_n(&vd->frame, __ATOMIC_RELAXED), &m);
+	pp_diag_measured_credit(m, n);
+	free(m);
 }
 
 static void read_add(struct pp_vk_diag *vd, const struct pending_read *r)
@@ -108,50 +129,58 @@ static VkObjectType object_type(enum pp_diag_object_kind k)
 }
 
 /* New sites reach the application's messengers on its own thread, here at a boundary. */
-static void messages_deliver(struct pp_device *dev, struct pp_vk_diag *vd)
+static void messages_deliver(struct pp_device *dev, const struct pp_diag_message *m, uint32_t n)
 {
-	struct pp_diag_message m[4];
-	uint32_t n;
-	while ((n = pp_diag_messages_take(vd->dd, m, 4))) {
-		if (!pp_messengers_any(dev->instance))
-			continue;
-		for (uint32_t i = 0; i < n; i++) {
-			struct pp_messenger_object objs[PP_DIAG_MAX_OBJECTS];
-			for (uint32_t k = 0; k < m[i].nobjects; k++)
-				objs[k] = (struct pp_messenger_object){ object_type(m[i].objects[k].kind),
-									m[i].objects[k].handle };
-			pp_messengers_deliver(dev->instance, pp_diag_rule_id(m[i].rule), m[i].text, m[i].nobjects, objs);
-		}
+	if (!pp_messengers_any(dev->instance))
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		struct pp_messenger_object objs[PP_DIAG_MAX_OBJECTS];
+		for (uint32_t k = 0; k < m[i].nobjects; k++)
+			objs[k] = (struct pp_messenger_object){ object_type(m[i].objects[k].kind), m[i].objects[k].handle };
+		pp_messengers_deliver(dev->instance, pp_diag_rule_id(m[i].rule), m[i].text, m[i].nobjects, objs);
 	}
 }
 
-void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
-			  VkFence fence, uint64_t frame, uint64_t ended)
+/* barrier_cost: what to time when this command buffer is recorded again. */
+static void flagged_keep(struct pp_vk_diag_cb *s, const struct pp_diag_rec_todo *t)
 {
-	struct pp_vk_diag *vd = vk_diag_state_get(dev);
-	if (!vd)
-		return;
-	struct pp_diag_rec *stack[16], **recs = n <= 16 ? stack : calloc(n, sizeof(*recs));
-	struct pp_command_buffer *cstack[16], **cbs = n <= 16 ? cstack : calloc(n, sizeof(*cbs));
-	if (!recs || !cbs) {
-		if (recs != stack)
-			free(recs);
-		if (cbs != cstack)
-			free(cbs);
-		return;
+	if (t->nfired > s->nflagged || !s->flagged) {
+		uint32_t *f = realloc(s->flagged, (t->nfired ? t->nfired : 1) * sizeof(*f));
+		if (!f)
+			return;
+		s->flagged = f;
 	}
+	memcpy(s->flagged, t->fired, t->nfired * sizeof(uint32_t));
+	s->nflagged = t->nfired;
+}
+
+/* The submitted command buffers' recordings (recs[i], NULL where not followed; cbs[i] their
+ * command buffers) and what they did after the last hook of this file, translated
+ * (obs[i] / views[i], NULL where nothing is new). obs: n entries. */
+static void recordings_describe(struct pp_device *dev, uint32_t n, const uint64_t *cb_handles,
+				struct pp_diag_rec **recs, struct pp_command_buffer **cbs,
+				struct vk_diag_observed *obs, struct pp_diag_observed *views,
+				const struct pp_diag_observed **view_of)
+{
 	for (uint32_t i = 0; i < n; i++) {
 		struct pp_command_buffer *c = pp_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
 		struct pp_vk_diag_cb *s = c && c->diag && c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY ? c->diag : NULL;
+		view_of[i] = NULL;
 		if (s && c->submissions <= s->last_subs) {
 			/* Recorded again without a single hook of this file (the lead's count of
-			 * submissions restarts with every recording): nothing of it was seen. */
-			pp_diag_rec_reset(s->rec);
+			 * submissions restarts with every recording): nothing of it was seen. The
+			 * rules forget the old recording as its new events reach them. */
 			vk_diag_state_cursor_reset(s);
+			s->rec_anew = true;
 			s->gen++;
 		}
-		if (s && !s->submitted && !pp_diag_rec_closed(s->rec))
-			vk_diag_state_observe(c, s); /* the work after the last hook of this file */
+		if (s && !s->submitted) {
+			/* The work after the last hook of this file. Not yet submitted since its
+			 * last reset is not yet closed by the rules. */
+			vk_diag_state_collect(c, s, &obs[i]);
+			vk_diag_state_observed_view(&obs[i], &views[i]);
+			view_of[i] = &views[i];
+		}
 		if (s) {
 			s->submitted = true;
 			s->last_subs = c->submissions;
@@ -159,48 +188,11 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 		recs[i] = s ? s->rec : NULL;
 		cbs[i] = s ? c : NULL;
 	}
-	pp_diag_submit_in_frame(vd->dd, frame, q ? q->handle : 0, n, recs, cb_handles);
-	/* What to time when these command buffers are recorded again. */
-	for (uint32_t i = 0; i < n && vd->cost; i++) {
-		if (!recs[i])
-			continue;
-		struct pp_vk_diag_cb *s = cbs[i]->diag;
-		uint32_t stack_idx[64];
-		uint32_t k = pp_diag_rec_fired(recs[i], stack_idx, 64);
-		if (k == 64) {
-			uint32_t *all = malloc(COST_MAX_FLAGGED * sizeof(*all));
-			if (all) {
-				k = pp_diag_rec_fired(recs[i], all, COST_MAX_FLAGGED);
-				free(s->flagged);
-				s->flagged = all;
-				s->nflagged = k;
-				continue;
-			}
-		}
-		if (k > s->nflagged || !s->flagged) {
-			uint32_t *f = realloc(s->flagged, (k ? k : 1) * sizeof(*f));
-			if (!f)
-				continue;
-			s->flagged = f;
-		}
-		memcpy(s->flagged, stack_idx, k * sizeof(uint32_t));
-		s->nflagged = k;
-	}
+}
 
-	/* Barrier costs of this submission, read once the GPU wrote them. */
-	for (uint32_t i = 0; i < n && vd->cost; i++) {
-		if (!recs[i])
-			continue;
-		struct pp_diag_cost_probe probes[64];
-		uint32_t np = pp_diag_rec_cost_probes(vd->dd, recs[i], cb_handles[i], probes, 64);
-		for (uint32_t k = 0; k < np; k++)
-			read_add(vd, &(struct pending_read){ READ_COST, probes[k].key, frame, cb_handles[i],
-							     probes[k].ts_before, probes[k].ts_after,
-							     cbs[i]->rec->npasses ? cbs[i]->rec->passes[0].ts_begin : PP_NO_SLOT,
-							     0 });
-	}
-
-	/* GPU idle after a blocking wait: it ends where this submission's first pass begins. */
+/* GPU idle after a blocking wait: it ends where this submission's first pass begins. */
+static void idle_arm(struct pp_device *dev, struct pp_vk_diag *vd, uint32_t n, const uint64_t *cb_handles)
+{
 	struct pp_command_buffer *first = NULL, *last = NULL;
 	for (uint32_t i = 0; i < n; i++) {
 		struct pp_command_buffer *c = pp_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
@@ -230,10 +222,80 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 		idle_read.anchor = first->rec->passes[0].ts_begin;
 		read_add(vd, &idle_read);
 	}
+}
 
-	pp_diag_submit_done_ended(vd->dd, (uint64_t)fence, ended);
-	reads_poll(dev, vd);
-	messages_deliver(dev, vd);
+void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
+			  VkFence fence, uint64_t frame, uint64_t ended, uint32_t nsubmits, const VkSubmitInfo *submits,
+			  const VkSubmitInfo2 *submits2)
+{
+	struct pp_vk_diag *vd = vk_diag_state_get(dev);
+	if (!vd)
+		return;
+	struct pp_diag_rec *stack[16], **recs = n <= 16 ? stack : calloc(n, sizeof(*recs));
+	struct pp_command_buffer *cstack[16], **cbs = n <= 16 ? cstack : calloc(n, sizeof(*cbs));
+	struct pp_diag_signal sig_stack[16], *sigs = sig_stack;
+	struct pp_diag_measured *measured = NULL;
+	uint32_t nsig = pp_vk_diag_signals_of(nsubmits, submits, submits2, NULL, 0);
+	if (nsig > 16)
+		sigs = malloc(nsig * sizeof(*sigs));
+	/* Each a few KiB: on the heap, for this call only. */
+	struct vk_diag_observed *obs = n ? malloc(n * sizeof(*obs)) : NULL;
+	struct pp_diag_observed *views = n ? malloc(n * sizeof(*views)) : NULL;
+	const struct pp_diag_observed **view_of = n ? malloc(n * sizeof(*view_of)) : NULL;
+	if (!recs || !cbs || !sigs || (n && (!obs || !views || !view_of)))
+		goto out;
+
+	__atomic_store_n(&vd->frame, frame, __ATOMIC_RELAXED);
+	/* 1. The submission, described once: nothing of the rules is asked yet. */
+	recordings_describe(dev, n, cb_handles, recs, cbs, obs, views, view_of);
+	pp_vk_diag_signals_of(nsubmits, submits, submits2, sigs, nsig);
+	uint32_t nmeasured = reads_poll(dev, vd, frame, &measured);
+	const struct pp_diag_submission sub = {
+		.queue = q ? q->handle : 0,
+		.n = n,
+		.recs = recs,
+		.observed = view_of,
+		.cb_handles = cb_handles,
+		.frame = frame,
+		.ended = ended,
+		.fence = (uint64_t)fence,
+		.nsignals = nsig,
+		.signals = sigs,
+		.nmeasured = nmeasured,
+		.measured = measured,
+		.max_fired = vd->cost ? COST_MAX_FLAGGED : 0,
+	};
+
+	/* 2. The rules judge it, in one call. */
+	struct pp_diag_submit_todo todo;
+	pp_diag_submitted(vd->dd, &sub, &todo);
+
+	/* 3. What they ask for: barriers to time when recorded again, their costs in this
+	 * submission read once the GPU wrote them, GPU idle after a wait, messages. */
+	for (uint32_t i = 0; i < todo.nrecs; i++) {
+		const struct pp_diag_rec_todo *t = &todo.recs[i];
+		if (!recs[i] || !t->fired || !t->probes)
+			continue;
+		flagged_keep(cbs[i]->diag, t);
+		for (uint32_t k = 0; k < t->nprobes; k++)
+			read_add(vd, &(struct pending_read){ READ_COST, t->probes[k].key, frame, cb_handles[i],
+							     t->probes[k].ts_before, t->probes[k].ts_after,
+							     cbs[i]->rec->npasses ? cbs[i]->rec->passes[0].ts_begin : PP_NO_SLOT,
+							     0 });
+	}
+	idle_arm(dev, vd, n, cb_handles);
+	messages_deliver(dev, todo.messages, todo.nmessages);
+	pp_diag_submit_todo_free(&todo);
+	for (uint32_t i = 0; i < n; i++)
+		if (view_of[i])
+			vk_diag_state_observed_free(&obs[i]);
+out:
+	free(obs);
+	free(views);
+	free(view_of);
+	free(measured);
+	if (sigs != sig_stack)
+		free(sigs);
 	if (recs != stack)
 		free(recs);
 	if (cbs != cstack)
@@ -252,9 +314,13 @@ void pp_vk_diag_presented(struct pp_device *dev, uint64_t ended)
 	struct pp_vk_diag *vd = diag_of(dev);
 	if (!vd)
 		return;
-	pp_diag_frames_ended(vd->dd, ended);
-	reads_poll(dev, vd);
-	messages_deliver(dev, vd);
+	struct pp_diag_measured *m;
+	uint32_t n = reads_poll(dev, vd, __atomic_load_n(&vd->frame, __ATOMIC_RELAXED), &m);
+	struct pp_diag_submit_todo todo;
+	pp_diag_presented(vd->dd, ended, m, n, &todo);
+	messages_deliver(dev, todo.messages, todo.nmessages);
+	pp_diag_submit_todo_free(&todo);
+	free(m);
 }
 
 void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame)
@@ -302,7 +368,7 @@ void pp_vk_diag_recording_forget(struct pp_device *dev, struct pp_command_buffer
 		pending = vd->reads[i].cb == c->handle;
 	pthread_mutex_unlock(&vd->reads_lock);
 	if (pending)
-		reads_poll(dev, vd);
+		reads_poll_credit(dev, vd);
 	pthread_mutex_lock(&vd->reads_lock);
 	for (uint32_t i = 0; i < vd->nreads;) {
 		if (vd->reads[i].cb == c->handle)

@@ -85,10 +85,13 @@ static inline bool pp_vk_descriptor_is_buffer(VkDescriptorType t)
  * attribution saw the submission / present: counts findings, delivers messages to the application's
  * debug messengers, reads barrier-cost timestamps that are ready. */
 struct pp_diag_device;
-/* frame: the model's frame of the submission (pp_attr_submit); ended: its frame clock's "every
- * frame below this has ended" after the call (pp_attr_submit_done, pp_attr_present). */
+/* A successful submit call with batches: cb_handles[n], every batch's, in order; frame: the
+ * model's frame of the submission (pp_attr_submit); ended: its frame clock's "every frame below
+ * this has ended" after the call (pp_attr_submit_done, pp_attr_present); submits / submits2:
+ * the call's batches (for the semaphores they signal). */
 void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
-			  VkFence fence, uint64_t frame, uint64_t ended);
+			  VkFence fence, uint64_t frame, uint64_t ended, uint32_t nsubmits, const VkSubmitInfo *submits,
+			  const VkSubmitInfo2 *submits2);
 void pp_vk_diag_presented(struct pp_device *dev, uint64_t ended);
 /* A submit call without batches ended a frame (a fence-only submit). */
 void pp_vk_diag_frames_ended(struct pp_device *dev, uint64_t ended);
@@ -98,10 +101,11 @@ struct pp_diag_device *pp_vk_diag_device(struct pp_device *dev);
  * device): GPU idle time is measured from the last pass end to the next submission's first
  * pass begin, and credited to the site. */
 void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame);
-/* After a successful vkQueueSubmit (submits) or vkQueueSubmit2 (submits2): the timeline
- * semaphore values it signals belong to it (vk_blocking.c). */
-void pp_vk_diag_semaphores_submitted(struct pp_device *dev, uint32_t nsubmits, const VkSubmitInfo *submits,
-				     const VkSubmitInfo2 *submits2);
+/* The timeline semaphore values a successful vkQueueSubmit (submits) or vkQueueSubmit2
+ * (submits2) signals, for the rules (vk_blocking.c): up to max written, the count returned. */
+struct pp_diag_signal;
+uint32_t pp_vk_diag_signals_of(uint32_t nsubmits, const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2,
+			       struct pp_diag_signal *out, uint32_t max);
 
 /* Timestamp reads of the diagnostics waiting on c's recording are dropped: its slots are about
  * to be reset or freed (vk_diag_submit.c). On the thread that owns c. */

@@ -303,8 +303,7 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 		/* One frame clock (the model's) decides for the diagnostics too. */
 		uint64_t ended = pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE, label);
 		if (nsubmits) {
-			pp_vk_diag_submitted(dev, q, total, s.handles, fence, frame, ended);
-			pp_vk_diag_semaphores_submitted(dev, nsubmits, v1, v2);
+			pp_vk_diag_submitted(dev, q, total, s.handles, fence, frame, ended, nsubmits, v1, v2);
 		} else {
 			pp_vk_diag_frames_ended(dev, ended);
 		}
