@@ -20,7 +20,8 @@
 # device-select layer is switched off (NODEVICE_SELECT=1) unless named, and the loader's own
 # log (VK_LOADER_DEBUG=layer) must show the chain in that order.
 #
-# Fails when the program fails or dies of a signal, or passprobe logged an error.
+# Fails when the program fails or dies of a signal, passprobe logged an error, or it said it
+# could not time the GPU passes.
 # Environment from CTest: PP_PASSPROBE (the passprobe command), PP_LAYER_DIR, PP_DRIVER_FILES.
 set -u
 plain=0
@@ -106,6 +107,12 @@ fi
 if grep -q "passprobe: error" "$work/app.log"; then
 	echo "run_program.sh: passprobe logged an error:"
 	cat "$work/app.log"
+	exit 1
+fi
+# A device passprobe cannot time says so once (the Vulkan 1.0 programs of issue 10 did).
+if grep -q "GPU pass timing disabled" "$work/app.log"; then
+	echo "run_program.sh: passprobe could not time the GPU passes:"
+	grep "GPU pass timing disabled" "$work/app.log"
 	exit 1
 fi
 if [ $layered = 1 ]; then
