@@ -633,16 +633,15 @@ static void graphics_create(struct app *a)
 								   sizeof(solid_frag), VK_NULL_HANDLE);
 }
 
-static void compute_create(struct app *a)
+/* A set layout, pool and set holding a->storage as one buffer descriptor of `type` for
+ * `stages`, and a pipeline layout (a->compute_layout) of that one set. */
+static void one_buffer_set_create(struct app *a, VkDescriptorType type, VkShaderStageFlags stages)
 {
-	buffer_create(a, &a->storage, 4096,
-		      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-	buffer_create(a, &a->staging, 4096, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
 	const VkDescriptorSetLayoutBinding binding = {
 		.binding = 0,
-		.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+		.descriptorType = type,
 		.descriptorCount = 1,
-		.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+		.stageFlags = stages,
 	};
 	const VkDescriptorSetLayoutCreateInfo sl = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
@@ -650,7 +649,7 @@ static void compute_create(struct app *a)
 		.pBindings = &binding,
 	};
 	VK_CHECK(vkCreateDescriptorSetLayout(a->device, &sl, NULL, &a->set_layout));
-	const VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 };
+	const VkDescriptorPoolSize size = { type, 1 };
 	const VkDescriptorPoolCreateInfo dp = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
 		.maxSets = 1,
@@ -671,7 +670,7 @@ static void compute_create(struct app *a)
 		.dstSet = a->set,
 		.dstBinding = 0,
 		.descriptorCount = 1,
-		.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+		.descriptorType = type,
 		.pBufferInfo = &bi,
 	};
 	vkUpdateDescriptorSets(a->device, 1, &w, 0, NULL);
@@ -681,6 +680,14 @@ static void compute_create(struct app *a)
 		.pSetLayouts = &a->set_layout,
 	};
 	VK_CHECK(vkCreatePipelineLayout(a->device, &pl, NULL, &a->compute_layout));
+}
+
+static void compute_create(struct app *a)
+{
+	buffer_create(a, &a->storage, 4096,
+		      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+	buffer_create(a, &a->staging, 4096, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+	one_buffer_set_create(a, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT);
 	VkShaderModule m = shader_module(a, fill_comp, sizeof(fill_comp));
 	const VkComputePipelineCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
@@ -1249,50 +1256,8 @@ static void scenario_state_before_pipeline(struct app *a)
 	VkDescriptorType type = a->opt.early == EARLY_STORAGE ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
 							      : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
 	buffer_create(a, &a->storage, 4096, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-	const VkDescriptorSetLayoutBinding binding = {
-		.binding = 0,
-		.descriptorType = type,
-		.descriptorCount = 1,
-		.stageFlags = compute ? VK_SHADER_STAGE_COMPUTE_BIT
-				      : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
-	};
-	const VkDescriptorSetLayoutCreateInfo sl = {
-		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-		.bindingCount = 1,
-		.pBindings = &binding,
-	};
-	VK_CHECK(vkCreateDescriptorSetLayout(a->device, &sl, NULL, &a->set_layout));
-	const VkDescriptorPoolSize size = { type, 1 };
-	const VkDescriptorPoolCreateInfo dp = {
-		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-		.maxSets = 1,
-		.poolSizeCount = 1,
-		.pPoolSizes = &size,
-	};
-	VK_CHECK(vkCreateDescriptorPool(a->device, &dp, NULL, &a->descriptor_pool));
-	const VkDescriptorSetAllocateInfo ds = {
-		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-		.descriptorPool = a->descriptor_pool,
-		.descriptorSetCount = 1,
-		.pSetLayouts = &a->set_layout,
-	};
-	VK_CHECK(vkAllocateDescriptorSets(a->device, &ds, &a->set));
-	const VkDescriptorBufferInfo bi = { a->storage.buffer, 0, VK_WHOLE_SIZE };
-	const VkWriteDescriptorSet w = {
-		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-		.dstSet = a->set,
-		.dstBinding = 0,
-		.descriptorCount = 1,
-		.descriptorType = type,
-		.pBufferInfo = &bi,
-	};
-	vkUpdateDescriptorSets(a->device, 1, &w, 0, NULL);
-	const VkPipelineLayoutCreateInfo pl = {
-		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-		.setLayoutCount = 1,
-		.pSetLayouts = &a->set_layout,
-	};
-	VK_CHECK(vkCreatePipelineLayout(a->device, &pl, NULL, &a->compute_layout));
+	one_buffer_set_create(a, type, compute ? VK_SHADER_STAGE_COMPUTE_BIT
+					       : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
 
 	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	const uint32_t value = 1;
