@@ -434,19 +434,29 @@ OBJECT_DESTROY_HOOK(PipelineLayout, VkPipelineLayout, VK_OBJECT_TYPE_PIPELINE_LA
 OBJECT_CREATE_HOOK(BufferView, VkBufferViewCreateInfo, VkBufferView, VK_OBJECT_TYPE_BUFFER_VIEW, describe_buffer_view)
 OBJECT_DESTROY_HOOK(BufferView, VkBufferView, VK_OBJECT_TYPE_BUFFER_VIEW)
 
-/* Pipelines come n at a time; each is recorded as the other objects are. */
-static void pipelines_track(struct pp_device *dev, uint32_t n, const VkPipeline *out, const uint32_t *stages)
+/* Pipelines come n at a time; each is recorded as the other objects are, with the shader
+ * stages it runs (what the diagnostics' bind tracking reads). */
+static void pipeline_track(struct pp_device *dev, VkPipeline pipeline, uint32_t stages)
 {
-	if (!diag_tracks(dev))
+	if (!pipeline)
 		return;
-	for (uint32_t i = 0; i < n; i++) {
-		if (!out[i])
-			continue;
-		union pp_object_desc d;
-		memset(&d, 0, sizeof(d));
-		d.pipeline.stages = stages[i];
-		pp_object_record(dev, VK_OBJECT_TYPE_PIPELINE, (uint64_t)out[i], &d);
-	}
+	union pp_object_desc d;
+	memset(&d, 0, sizeof(d));
+	d.pipeline.stages = stages;
+	pp_object_record(dev, VK_OBJECT_TYPE_PIPELINE, (uint64_t)pipeline, &d);
+}
+
+static uint32_t graphics_pipeline_stages(const VkGraphicsPipelineCreateInfo *info)
+{
+	VkShaderStageFlags f = 0;
+	for (uint32_t k = 0; k < info->stageCount; k++)
+		f |= info->pStages[k].stage;
+	uint32_t stages = shader_stages_of(f);
+	/* Pipeline libraries link stages passprobe does not see here: assume them all. */
+	for (const VkBaseInStructure *e = info->pNext; e; e = e->pNext)
+		if (e->sType == VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
+			stages |= PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
+	return stages ? stages : PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
@@ -455,26 +465,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateGraphicsPipelines(VkDevice device, VkPip
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.CreateGraphicsPipelines(device, cache, n, info, alloc, out);
-	if (r < 0 || !pp_layer_settings.diagnostics)
+	if (r < 0 || !pp_layer_settings.diagnostics || !diag_tracks(dev))
 		return r;
-	uint32_t stack[16] = { 0 }, *stages = n <= 16 ? stack : calloc(n, sizeof(*stages));
-	if (!stages)
-		return r;
-	for (uint32_t i = 0; i < n; i++) {
-		VkShaderStageFlags f = 0;
-		for (uint32_t k = 0; k < info[i].stageCount; k++)
-			f |= info[i].pStages[k].stage;
-		stages[i] = shader_stages_of(f);
-		/* Pipeline libraries link stages passprobe does not see here: assume them all. */
-		for (const VkBaseInStructure *e = info[i].pNext; e; e = e->pNext)
-			if (e->sType == VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
-				stages[i] |= PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
-		if (!stages[i])
-			stages[i] = PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
-	}
-	pipelines_track(dev, n, out, stages);
-	if (stages != stack)
-		free(stages);
+	for (uint32_t i = 0; i < n; i++)
+		pipeline_track(dev, out[i], graphics_pipeline_stages(&info[i]));
 	return r;
 }
 
@@ -484,16 +478,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateComputePipelines(VkDevice device, VkPipe
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.CreateComputePipelines(device, cache, n, info, alloc, out);
-	if (r < 0 || !pp_layer_settings.diagnostics)
-		return r;
-	uint32_t stack[16] = { 0 }, *stages = n <= 16 ? stack : calloc(n, sizeof(*stages));
-	if (!stages)
+	if (r < 0 || !pp_layer_settings.diagnostics || !diag_tracks(dev))
 		return r;
 	for (uint32_t i = 0; i < n; i++)
-		stages[i] = PP_STAGE_COMPUTE;
-	pipelines_track(dev, n, out, stages);
-	if (stages != stack)
-		free(stages);
+		pipeline_track(dev, out[i], PP_STAGE_COMPUTE);
 	return r;
 }
 
