@@ -581,7 +581,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 	struct pp_device_create_info patched;
 	pp_device_create_info_init(&patched, info);
 	plan_device_features(inst, pd, dev, info, &patched);
-	dev->debug_utils = true; /* an instance extension; its entry points are checked below */
 
 	VkResult r = next_create(pd, &patched.info, alloc, out);
 	if (r != VK_SUCCESS && patched.info.pNext != info->pNext) {
@@ -614,7 +613,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 	}
 	if (!dev->vk.GetCalibratedTimestampsEXT)
 		dev->calibrated_timestamps = false;
-	dev->debug_utils = dev->vk.CmdBeginDebugUtilsLabelEXT != NULL;
 	features_need_commands(dev);
 	/* After the checks above, which ask what the device itself has. */
 	dispatch_fill_missing(&dev->vk, inst->vk.GetInstanceProcAddr, inst->handle);

@@ -232,7 +232,6 @@ struct pp_device {
 	bool added_calibrated_timestamps;
 	bool pipeline_statistics;
 	bool calibrated_timestamps;
-	bool debug_utils;
 	/* The copy_results setting decided for this device (auto: docs/timing.md, "Never waiting"). */
 	bool copy_results;
 	/* lavapipe: beginning a query after uniform buffers or push constants were set for a bind
