@@ -119,6 +119,7 @@ void pp_attr_queue_label(struct pp_attr_queue *q, enum pp_label_op op, const cha
 
 static const char *const reason_forced = "result not available when the command buffer was reused or the device destroyed";
 static const char *const reason_reversed = "end timestamp not after begin timestamp";
+static const char *const reason_unusable = "timestamp arrived but the GPU timer says it cannot be used";
 static const char *const reason_lost = "device lost (VK_ERROR_DEVICE_LOST) before the result was read";
 
 /* Reads a submission's results. Not forced: only when all are available, returns whether it
@@ -177,14 +178,16 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 	for (uint32_t p = 0; p < s->npasses; p++) {
 		struct pp_pass_result *r = &s->passes[p];
 		uint32_t b = s->ts_slots[2 * p], e = s->ts_slots[2 * p + 1];
-		bool have_b = false, have_e = false;
+		bool have_b = false, have_e = false, unusable = false;
 		uint64_t tb = 0, te = 0;
 		if (b != PP_NO_SLOT) {
 			have_b = n && avail[k];
+			unusable |= n && avail[k] == PP_ATTR_UNUSABLE;
 			tb = ns[k++];
 		}
 		if (e != PP_NO_SLOT) {
 			have_e = n && avail[k];
+			unusable |= n && avail[k] == PP_ATTR_UNUSABLE;
 			te = ns[k++];
 		}
 		r->gpu.valid = false;
@@ -192,6 +195,8 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 			r->gpu.unavailable_reason = s->ts_reasons[p] ? s->ts_reasons[p] : "no timestamps for this pass";
 		else if (!have_b || !have_e)
 			r->gpu.unavailable_reason = missing;
+		else if (unusable)
+			r->gpu.unavailable_reason = d->ops.unusable_reason ? d->ops.unusable_reason : reason_unusable;
 		else if (te <= tb)
 			r->gpu.unavailable_reason = reason_reversed;
 		else {

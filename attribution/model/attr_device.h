@@ -10,7 +10,8 @@
 /* How attribution reads the GPU results. Implemented by counters/gpu. Neither may block. */
 struct pp_attr_gpu_ops {
 	void *ctx;
-	/* Reads slots into host-time-line ns; avail[i] = 0 when slot i has no result yet.
+	/* Reads slots into host-time-line ns; avail[i] = 0 when slot i has no result yet,
+	 * PP_ATTR_UNUSABLE when it arrived but cannot be used (unusable_reason says why).
 	 * submitted_ns: the submit call that submitted the slots' work began then (0: unknown). */
 	void (*read_timestamps)(void *ctx, const uint32_t *slots, uint32_t n, uint64_t submitted_ns, uint64_t *ns,
 				uint8_t *avail);
@@ -18,7 +19,10 @@ struct pp_attr_gpu_ops {
 	bool (*read_statistics)(void *ctx, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid);
 	/* Whether the device was lost: nothing more will arrive (may be NULL). */
 	bool (*lost)(void *ctx);
+	/* Static: why a result read as PP_ATTR_UNUSABLE is not used (GLES: a GPU disjoint event). */
+	const char *unusable_reason;
 };
+#define PP_ATTR_UNUSABLE 2
 
 struct pp_attr_device;
 struct pp_attr_queue;
