@@ -50,7 +50,7 @@ enum gd_mode {
 #define GD_EXTENT_MAX 4096u
 #define GD_THREADS_MAX 16u
 /* Fragment-shader loop iterations per unit of --load. */
-#define GD_LOAD_ITERATIONS 8u
+#define GD_LOAD_ITERATIONS 64u
 /* Depth of the rings of the control modes: frame f reads what frame f-2 wrote. */
 #define GD_RING 3u
 #define GD_RING_LAG 2u
@@ -65,6 +65,9 @@ struct gd_options {
 	bool no_swap;
 	bool expect;
 	bool debug_callback;
+	bool debug_insert;
+	bool timings;
+	bool info;
 	const char *output;    /* PPM path, or NULL */
 	const char *gl_errors; /* glGetError sequence file, or NULL */
 };
@@ -176,6 +179,7 @@ struct gd_context {
 
 	FILE *gl_errors;
 	FILE *output_file;
+	struct gd_timings *timings; /* --timings, where the extension is there */
 };
 
 /* gd_options.c */
@@ -189,6 +193,9 @@ int gd_options_parse(struct gd_options *opt, int argc, char **argv);
 int gd_egl_create(struct gd_context *ctx);
 void gd_egl_destroy(struct gd_context *ctx);
 int gd_debug_callback_install(void);
+/* --debug-insert: one performance message of the application's own, through the callback. */
+#define GD_DEBUG_INSERT_ID 0x7070u
+void gd_debug_insert(void);
 /* Prints the message for `call` failing with eglGetError(). */
 void gd_egl_fail(const char *call);
 
@@ -220,6 +227,16 @@ int gd_frame_render(struct gd_context *ctx, uint32_t frame);
  * the bound vertex array). */
 void gd_draw_issue(GLuint instance_buffer, const struct gd_draw *d);
 int gd_frames_finish(struct gd_context *ctx);
+
+/* gd_timings.c */
+bool gd_gl_extension_has(const char *name);
+/* Returns 0 (ctx->timings stays NULL where timestamps are unavailable, with a line saying
+ * why) or -1. */
+int gd_timings_create(struct gd_context *ctx);
+void gd_timings_mark(struct gd_context *ctx, uint32_t frame, enum gd_pass pass, bool end);
+void gd_timings_collect(struct gd_context *ctx, uint32_t frame);
+/* Reads what is available without waiting, prints "timing ..." lines, frees. */
+void gd_timings_finish(struct gd_context *ctx);
 
 /* gd_threads.c */
 struct gd_threads;

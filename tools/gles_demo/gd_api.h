@@ -8,6 +8,8 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl32.h>
+/* After gl32.h, as the Khronos headers intend: the extension typedefs (GLES3 has no ext header). */
+#include <GLES2/gl2ext.h>
 
 #define GD_EGL_FUNCTIONS(X)                                                                        \
 	X(eglGetProcAddress)                                                                       \
@@ -28,6 +30,7 @@
 #define GD_GL_FUNCTIONS(X)                                                                         \
 	X(glGetError)                                                                              \
 	X(glGetString)                                                                             \
+	X(glGetStringi)                                                                            \
 	X(glGetIntegerv)                                                                           \
 	X(glEnable)                                                                                \
 	X(glDisable)                                                                               \
@@ -53,10 +56,6 @@
 	X(glGetProgramInfoLog)                                                                     \
 	X(glDeleteProgram)                                                                         \
 	X(glUseProgram)                                                                            \
-	X(glGetUniformLocation)                                                                    \
-	X(glUniform1i)                                                                             \
-	X(glGetUniformBlockIndex)                                                                  \
-	X(glUniformBlockBinding)                                                                   \
 	X(glGenBuffers)                                                                            \
 	X(glDeleteBuffers)                                                                         \
 	X(glBindBuffer)                                                                            \
@@ -108,10 +107,16 @@
 	X(glPopDebugGroup)                                                                         \
 	X(glObjectLabel)                                                                           \
 	X(glDebugMessageCallback)                                                                  \
-	X(glDebugMessageControl)
+	X(glDebugMessageControl)                                                                   \
+	X(glDebugMessageInsert)
 
-/* Extension entry points: no library exports them, both builds ask eglGetProcAddress. */
+/* Extension entry points: no library exports them, both builds ask eglGetProcAddress.
+ * GD_EXT_FUNCTIONS are needed to start; GD_TIMER_FUNCTIONS only by --timings, and only
+ * where the context has GL_EXT_disjoint_timer_query (gd_timings.c). */
 #define GD_EXT_FUNCTIONS(X) X(eglGetPlatformDisplayEXT, PFNEGLGETPLATFORMDISPLAYEXTPROC)
+#define GD_TIMER_FUNCTIONS(X)                                                                      \
+	X(glQueryCounterEXT, PFNGLQUERYCOUNTEREXTPROC)                                             \
+	X(glGetQueryObjectui64vEXT, PFNGLGETQUERYOBJECTUI64VEXTPROC)
 
 struct gd_api {
 #define GD_MEMBER(name) __typeof__(name) *name;
@@ -120,6 +125,7 @@ struct gd_api {
 #undef GD_MEMBER
 #define GD_EXT_MEMBER(name, type) type name;
 	GD_EXT_FUNCTIONS(GD_EXT_MEMBER)
+	GD_TIMER_FUNCTIONS(GD_EXT_MEMBER)
 #undef GD_EXT_MEMBER
 };
 

@@ -131,3 +131,10 @@ int gd_debug_callback_install(void)
 	gd.glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
 	return gd_check_error("installing the debug callback");
 }
+
+void gd_debug_insert(void)
+{
+	gd.glDebugMessageInsert(GL_DEBUG_SOURCE_APPLICATION, GL_DEBUG_TYPE_PERFORMANCE,
+				GD_DEBUG_INSERT_ID, GL_DEBUG_SEVERITY_LOW, -1,
+				GD_NAME " inserted this message");
+}

@@ -219,6 +219,7 @@ static int gd_pass_run(struct gd_context *ctx, enum gd_pass pass, uint32_t frame
 	bool query = pass == GD_PASS_GBUFFER && ctx->opt.mode[GD_MISUSE_QUERY_RESULT] != GD_MODE_DEFAULT;
 
 	gd.glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, (GLuint)pass + 1, -1, desc->name);
+	gd_timings_mark(ctx, frame, pass, false);
 	gd.glBindFramebuffer(GL_FRAMEBUFFER, ctx->fbo[pass]);
 	gd.glViewport(0, 0, (GLsizei)ctx->opt.width, (GLsizei)ctx->opt.height);
 	gd_pass_state(ctx, pass);
@@ -261,6 +262,7 @@ static int gd_pass_run(struct gd_context *ctx, enum gd_pass pass, uint32_t frame
 		GLenum attachment = ctx->fbo[pass] ? GL_DEPTH_ATTACHMENT : GL_DEPTH;
 		gd.glInvalidateFramebuffer(GL_FRAMEBUFFER, 1, &attachment);
 	}
+	gd_timings_mark(ctx, frame, pass, true);
 	gd.glPopDebugGroup();
 	if (ctx->gl_errors) {
 		char point[32];
@@ -337,6 +339,7 @@ static int gd_clientwaitsync(struct gd_context *ctx, uint32_t frame)
 int gd_frame_render(struct gd_context *ctx, uint32_t frame)
 {
 	const enum gd_mode *mode = ctx->opt.mode;
+	gd_timings_collect(ctx, frame);
 	if (mode[GD_MISUSE_TEXSUBIMAGE] == GD_MODE_CONTROL)
 		gd_palette_update(ctx); /* before anything samples it this frame */
 

@@ -41,6 +41,17 @@ static void gd_expect_print(const struct gd_options *opt)
 	fflush(stdout);
 }
 
+static void gd_info_print(void)
+{
+	printf("info renderer %s\n", (const char *)gd.glGetString(GL_RENDERER));
+	printf("info version %s\n", (const char *)gd.glGetString(GL_VERSION));
+	static const char *const extensions[] = {"GL_EXT_disjoint_timer_query", "GL_KHR_debug",
+						 "GL_EXT_debug_label"};
+	for (size_t i = 0; i < sizeof(extensions) / sizeof(extensions[0]); i++)
+		printf("info extension %s %d\n", extensions[i], gd_gl_extension_has(extensions[i]));
+	fflush(stdout);
+}
+
 static int gd_files_open(struct gd_context *ctx)
 {
 	if (ctx->opt.output) {
@@ -67,9 +78,15 @@ static int gd_run(struct gd_context *ctx)
 	int rc = gd_egl_create(ctx);
 	if (rc)
 		return rc;
+	if (ctx->opt.info)
+		gd_info_print();
 	if (ctx->opt.debug_callback && gd_debug_callback_install())
 		return GD_EXIT_FAILURE;
+	if (ctx->opt.debug_insert)
+		gd_debug_insert();
 	if (gd_scene_create(ctx))
+		return GD_EXIT_FAILURE;
+	if (ctx->opt.timings && gd_timings_create(ctx))
 		return GD_EXIT_FAILURE;
 
 	struct gd_threads *threads = NULL;
@@ -84,6 +101,7 @@ static int gd_run(struct gd_context *ctx)
 			rc = GD_EXIT_FAILURE;
 	if (rc == 0 && gd_frames_finish(ctx))
 		rc = GD_EXIT_FAILURE;
+	gd_timings_finish(ctx);
 	if (gd_threads_join(threads))
 		rc = GD_EXIT_FAILURE;
 	if (ctx->share_fence)

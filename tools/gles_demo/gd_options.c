@@ -25,7 +25,7 @@ const char *const gd_misuse_names[GD_MISUSE_COUNT] = {
 
 /* Deliberately not monotonic in pass order, so a profiler that shifts times by one pass
  * gets the order wrong. */
-static const uint32_t gd_default_load[GD_PASS_COUNT] = {4, 1, 16, 2, 8};
+static const uint32_t gd_default_load[GD_PASS_COUNT] = {4, 2, 16, 1, 8};
 
 enum {
 	OPT_FRAMES = 256,
@@ -39,6 +39,9 @@ enum {
 	OPT_CONTROL,
 	OPT_DEBUG_CALLBACK,
 	OPT_GL_ERRORS,
+	OPT_DEBUG_INSERT,
+	OPT_TIMINGS,
+	OPT_INFO,
 };
 
 static const struct option gd_long_options[] = {
@@ -53,6 +56,9 @@ static const struct option gd_long_options[] = {
 	{"control", required_argument, NULL, OPT_CONTROL},
 	{"debug-callback", no_argument, NULL, OPT_DEBUG_CALLBACK},
 	{"gl-errors", required_argument, NULL, OPT_GL_ERRORS},
+	{"debug-insert", no_argument, NULL, OPT_DEBUG_INSERT},
+	{"timings", no_argument, NULL, OPT_TIMINGS},
+	{"info", no_argument, NULL, OPT_INFO},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -68,9 +74,9 @@ static void gd_usage_print(FILE *out)
 		"  composite (into the pbuffer). --expect prints the exact work of each.\n"
 		"\n"
 		"  --frames N          frames to render (default 60, >= 1)\n"
-		"  --size WxH          size of every target (default 320x240, each 1..%u)\n"
+		"  --size WxH          size of every target (default 160x120, each 1..%u)\n"
 		"  --load a,b,c,d,e    fragment work of shadow,gbuffer,lighting,bloom,composite,\n"
-		"                      each 1..%u (default 4,1,16,2,8); GPU time follows it\n"
+		"                      each 1..%u (default 4,2,16,1,8); GPU time follows it\n"
 		"  --threads N         N more threads, each with its own context and pbuffer\n"
 		"                      (odd ones share objects with the main context), 0..%u\n"
 		"  --no-swap           never call eglSwapBuffers: glFlush at the end of each frame\n"
@@ -82,8 +88,13 @@ static void gd_usage_print(FILE *out)
 		"                      map-sync, texsubimage, bufsubdata-static, tile-load-store\n"
 		"  --debug-callback    print every KHR_debug performance message as\n"
 		"                      'debug-message <id> <text>'\n"
+		"  --debug-insert      before the first frame, send one performance message of\n"
+		"                      the demo's own (id 0x7070) with glDebugMessageInsert\n"
 		"  --gl-errors FILE    make a few invalid GL calls each frame and write the\n"
 		"                      glGetError sequence to FILE\n"
+		"  --timings           print the demo's own per-pass GPU times\n"
+		"                      (GL_EXT_disjoint_timer_query, read without waiting)\n"
+		"  --info              print the GL renderer, version and extensions used\n"
 		"  --help              this text\n"
 		"Exit codes: 0 rendered, 1 failed, 2 bad option, 77 no EGL/GLES 3.2 available.\n",
 		GD_EXTENT_MAX, GD_LOAD_MAX, GD_THREADS_MAX);
@@ -169,7 +180,7 @@ static int gd_mode_set(struct gd_options *opt, const char *option, const char *n
 
 int gd_options_parse(struct gd_options *opt, int argc, char **argv)
 {
-	*opt = (struct gd_options){.frames = 60, .width = 320, .height = 240};
+	*opt = (struct gd_options){.frames = 60, .width = 160, .height = 120};
 	for (int p = 0; p < GD_PASS_COUNT; p++)
 		opt->load[p] = gd_default_load[p];
 
@@ -228,6 +239,15 @@ int gd_options_parse(struct gd_options *opt, int argc, char **argv)
 			break;
 		case OPT_DEBUG_CALLBACK:
 			opt->debug_callback = true;
+			break;
+		case OPT_DEBUG_INSERT:
+			opt->debug_insert = true;
+			break;
+		case OPT_TIMINGS:
+			opt->timings = true;
+			break;
+		case OPT_INFO:
+			opt->info = true;
 			break;
 		case 'h':
 			gd_usage_print(stdout);

@@ -17,20 +17,22 @@ const struct gd_mesh_range gd_meshes[GD_MESH_COUNT] = {
 
 #define CUBES(first) (GD_INSTANCE_CUBES + (first))
 
+/* The floor is drawn last: fragments hidden by the boxes fail the early depth test, so
+ * every pass shades about one layer of fragments and its time follows its --load. */
 static const struct gd_draw gd_shadow_draws[] = {
-	{.form = GD_DRAW_ELEMENTS, .mesh = GD_MESH_GROUND, .first_instance = GD_INSTANCE_GROUND, .instances = 1},
 	{.form = GD_DRAW_ELEMENTS_INSTANCED, .mesh = GD_MESH_CUBE, .first_instance = CUBES(0), .instances = 6},
 	{.form = GD_DRAW_RANGE_ELEMENTS, .mesh = GD_MESH_CUBE, .first_instance = CUBES(6), .instances = 1},
 	{.form = GD_DRAW_RANGE_ELEMENTS, .mesh = GD_MESH_CUBE, .first_instance = CUBES(7), .instances = 1},
 	{.form = GD_DRAW_ARRAYS_INSTANCED, .mesh = GD_MESH_CUBE, .first_instance = CUBES(8), .instances = 4},
+	{.form = GD_DRAW_ELEMENTS, .mesh = GD_MESH_GROUND, .first_instance = GD_INSTANCE_GROUND, .instances = 1},
 };
 static const struct gd_draw gd_gbuffer_draws[] = {
-	{.form = GD_DRAW_ARRAYS, .mesh = GD_MESH_GROUND, .first_instance = GD_INSTANCE_GROUND, .instances = 1},
 	{.form = GD_DRAW_ELEMENTS_INSTANCED, .mesh = GD_MESH_CUBE, .first_instance = CUBES(0), .instances = 4},
 	{.form = GD_DRAW_ARRAYS_INSTANCED, .mesh = GD_MESH_CUBE, .first_instance = CUBES(4), .instances = 4},
 	{.form = GD_DRAW_ELEMENTS, .mesh = GD_MESH_CUBE, .first_instance = CUBES(8), .instances = 1},
 	{.form = GD_DRAW_RANGE_ELEMENTS, .mesh = GD_MESH_CUBE, .first_instance = CUBES(9), .instances = 1},
 	{.form = GD_DRAW_ELEMENTS_INSTANCED, .mesh = GD_MESH_CUBE, .first_instance = CUBES(10), .instances = 2},
+	{.form = GD_DRAW_ARRAYS, .mesh = GD_MESH_GROUND, .first_instance = GD_INSTANCE_GROUND, .instances = 1},
 };
 static const struct gd_draw gd_lighting_draws[] = {
 	{.form = GD_DRAW_ARRAYS, .mesh = GD_MESH_QUAD, .first_instance = GD_INSTANCE_STRIPS + 0, .instances = 1},
