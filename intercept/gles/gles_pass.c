@@ -202,12 +202,30 @@ static void pass_close(struct pp_gles_ctx *c, const struct pp_gles_transition *t
 	c->cur = &c->rec->stray;
 }
 
+/* The render side of a pass on framebuffer fb: attachments, object name, the draw path. */
+static void pass_render(struct pp_gles_ctx *c, struct pp_pass_rec *p, uint32_t fb)
+{
+	const struct pp_gles_fbo *f = fbo_get(c, fb);
+	p->kind = PP_PASS_RENDER;
+	p->api = fb ? "framebuffer object" : "default framebuffer";
+	p->render_pass = fb;
+	p->nattachments = f->natt;
+	memcpy(p->attachments, f->att, sizeof(p->attachments));
+	memcpy(c->open_cls, f->cls, sizeof(c->open_cls));
+	for (uint32_t i = 0; fb && i < c->nlabels; i++)
+		if (c->labels[i].fbo == fb) {
+			memcpy(p->object_name, c->labels[i].name, sizeof(p->object_name));
+			break;
+		}
+	c->rec->state = PP_REC_RENDER;
+	c->draw_work = &p->work;
+}
+
 static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 {
 	bool render = t->opened_kind == PP_GLES_RENDER;
-	const char *api = !render ? "glDispatchCompute" : t->opened_fb ? "framebuffer object" : "default framebuffer";
-	struct pp_pass_rec *p = pp_recording_pass_begin(c->rec, render ? PP_PASS_RENDER : PP_PASS_COMPUTE, api,
-							render ? PP_REC_RENDER : PP_REC_OUTSIDE);
+	struct pp_pass_rec *p = pp_recording_pass_begin(c->rec, render ? PP_PASS_RENDER : PP_PASS_COMPUTE,
+							"glDispatchCompute", render ? PP_REC_RENDER : PP_REC_OUTSIDE);
 	if (!p) {
 		c->cur = &c->rec->stray;
 		c->draw_work = render ? &c->rec->stray : NULL;
@@ -218,20 +236,19 @@ static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 	if (p->ts_begin == PP_NO_SLOT)
 		p->ts_reason = why;
 	p->stats_reason = reason_stats;
-	p->render_pass = t->opened_fb;
-	if (render) {
-		const struct pp_gles_fbo *f = fbo_get(c, t->opened_fb);
-		p->nattachments = f->natt;
-		memcpy(p->attachments, f->att, sizeof(p->attachments));
-		memcpy(c->open_cls, f->cls, sizeof(c->open_cls));
-		for (uint32_t i = 0; i < c->nlabels; i++)
-			if (c->labels[i].fbo == t->opened_fb && t->opened_fb) {
-				memcpy(p->object_name, c->labels[i].name, sizeof(p->object_name));
-				break;
-			}
-		c->draw_work = &p->work;
-	}
+	if (render)
+		pass_render(c, p, t->opened_fb);
 	c->cur = &p->work;
+}
+
+static void pass_promote(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
+{
+	struct pp_pass_rec *p = pp_recording_open_pass(c->rec);
+	if (!p) {
+		c->draw_work = &c->rec->stray;
+		return;
+	}
+	pass_render(c, p, t->opened_fb);
 }
 
 void pp_gles_pass_event(struct pp_gles_ctx *c, enum pp_gles_ev_kind kind, uint32_t fb, uint32_t mask)
@@ -241,7 +258,7 @@ void pp_gles_pass_event(struct pp_gles_ctx *c, enum pp_gles_ev_kind kind, uint32
 	struct pp_gles_event ev = { .kind = kind, .fb = fb, .mask = mask };
 	struct pp_gles_transition t;
 	pp_gles_pass_step(&c->pm, &ev, &t);
-	if (!t.closed && !t.opened)
+	if (!t.closed && !t.opened && !t.promoted)
 		return;
 	pp_egl_guard_enter();
 	if (t.closed)
@@ -254,6 +271,8 @@ void pp_gles_pass_event(struct pp_gles_ctx *c, enum pp_gles_ev_kind kind, uint32
 		}
 		pass_open(c, &t);
 	}
+	if (t.promoted)
+		pass_promote(c, &t);
 	pp_egl_guard_leave();
 }
 

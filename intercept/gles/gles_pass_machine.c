@@ -42,8 +42,22 @@ static void open_render(struct pp_gles_pass_machine *m, struct pp_gles_transitio
 static void open_compute(struct pp_gles_pass_machine *m, struct pp_gles_transition *t)
 {
 	m->open = PP_GLES_COMPUTE;
+	m->open_fb = m->fb;
 	t->opened = true;
 	t->opened_kind = PP_GLES_COMPUTE;
+	t->opened_fb = m->fb;
+}
+
+/* A render pass from here on: a new one, or the open compute pass promoted. */
+static void render_from_here(struct pp_gles_pass_machine *m, struct pp_gles_transition *t)
+{
+	if (m->open != PP_GLES_COMPUTE) {
+		open_render(m, t);
+		return;
+	}
+	open_render(m, t);
+	t->opened = false;
+	t->promoted = true;
 }
 
 void pp_gles_pass_step(struct pp_gles_pass_machine *m, const struct pp_gles_event *ev, struct pp_gles_transition *t)
@@ -53,8 +67,7 @@ void pp_gles_pass_step(struct pp_gles_pass_machine *m, const struct pp_gles_even
 	case PP_GLES_EV_BIND:
 		if (ev->fb == m->fb)
 			return;
-		if (m->open == PP_GLES_RENDER)
-			close_open(m, t, 0);
+		close_open(m, t, 0);
 		m->fb = ev->fb;
 		/* What was invalidated belongs to the framebuffer that was bound. */
 		m->invalidated = 0;
@@ -66,22 +79,17 @@ void pp_gles_pass_step(struct pp_gles_pass_machine *m, const struct pp_gles_even
 				m->cleared |= ev->mask & PP_GLES_ATT_ALL;
 			return;
 		}
-		close_open(m, t, 0);
-		open_render(m, t);
+		render_from_here(m, t);
 		m->cleared = ev->mask & PP_GLES_ATT_ALL;
 		return;
 	case PP_GLES_EV_DRAW:
-		if (m->open != PP_GLES_RENDER) {
-			close_open(m, t, 0);
-			open_render(m, t);
-		}
+		if (m->open != PP_GLES_RENDER)
+			render_from_here(m, t);
 		m->drawn = true;
 		return;
 	case PP_GLES_EV_DISPATCH:
-		if (m->open == PP_GLES_COMPUTE)
-			return;
-		close_open(m, t, 0);
-		open_compute(m, t);
+		if (m->open == PP_GLES_NONE)
+			open_compute(m, t);
 		return;
 	case PP_GLES_EV_INVALIDATE:
 		if (m->open == PP_GLES_RENDER) {

@@ -3,12 +3,13 @@
  * allocation, no global state, so the rules can be driven directly (tests/gles/, the property
  * test) and the hooks only translate calls into events and act on the transitions.
  *
- * A render pass is the span of work on one draw-framebuffer binding. It opens lazily, at the
- * first clear or draw after a boundary (a binding with no work makes no pass), and ends when
- * the binding changes, at an invalidate of the draw framebuffer, at a dispatch, and at the
- * boundaries the caller turns into PP_GLES_EV_END (swap, glFlush, glFinish, glFenceSync,
- * glReadPixels, glBlitFramebuffer, the context leaving its thread). Dispatches outside a render
- * pass make a compute pass, which a clear or draw ends. */
+ * A pass is the span of work on one draw-framebuffer binding. It opens lazily, at the first
+ * clear, draw or dispatch after a boundary (a binding with no work makes no pass), and ends
+ * when the binding changes, at an invalidate of the draw framebuffer, and at the boundaries
+ * the caller turns into PP_GLES_EV_END (swap, glFlush, glFinish, glFenceSync, glReadPixels,
+ * glBlitFramebuffer, the context leaving its thread). A pass that only dispatched is a compute
+ * pass; its first clear or draw makes it a render pass (promoted: the same pass, its begin
+ * kept). Dispatches inside a render pass are work of that pass. */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -59,6 +60,8 @@ struct pp_gles_transition {
 	bool opened;
 	enum pp_gles_open opened_kind;
 	uint32_t opened_fb;
+	/* The open compute pass became a render pass on opened_fb (opened stays false). */
+	bool promoted;
 };
 
 void pp_gles_pass_machine_init(struct pp_gles_pass_machine *m);
