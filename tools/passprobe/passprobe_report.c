@@ -220,6 +220,12 @@ int cli_report_main(int argc, char **argv)
 	char *text = NULL;
 	size_t len = 0;
 	int rc = report_read_file(path, REPORT_MAX_BYTES, &text, &len);
+	if (rc == -ENOENT && is_dir && snprintf(path, sizeof(path), "%s/gles/report.json", arg) < (int)sizeof(path)) {
+		/* An OpenGL ES program's outputs are in DIR/gles (docs/gles.md). */
+		rc = report_read_file(path, REPORT_MAX_BYTES, &text, &len);
+		if (rc == -ENOENT)
+			snprintf(path, sizeof(path), "%s/report.json", arg);
+	}
 	if (rc == -ENOENT && is_dir) {
 		fprintf(stderr, "passprobe: %s has no report.json (is it a passprobe output "
 				"directory?)\n",
