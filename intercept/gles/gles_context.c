@@ -13,8 +13,9 @@
 /* Lock order: g_lock is a leaf; never held across a call down or into the model. */
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pp_gles_ctx *g_contexts;
-/* Context ordinals in use: a live context's number in device names (bounded reuse). */
-static uint64_t g_ordinals;
+/* Contexts created so far: a context's number in its device name. Not reused, so two
+ * contexts never share a device of the report; the sinks bound the devices they list. */
+static uint32_t g_ordinals;
 
 static struct pp_gles_ctx *find_locked(EGLContext handle)
 {
@@ -41,8 +42,6 @@ static void unlink_locked(struct pp_gles_ctx *c)
 			*p = c->next;
 			break;
 		}
-	if (c->ordinal < 64)
-		g_ordinals &= ~(1ull << c->ordinal);
 }
 
 /* Frees a context record that is current nowhere (or on this thread: current says which). */
@@ -88,13 +87,7 @@ EGLAPI EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config,
 		c->share = shared->share;
 		pp_gles_share_ref(c->share);
 	}
-	c->ordinal = 64;
-	for (uint32_t i = 0; i < 64; i++)
-		if (!(g_ordinals & (1ull << i))) {
-			g_ordinals |= 1ull << i;
-			c->ordinal = i;
-			break;
-		}
+	c->ordinal = g_ordinals++;
 	c->next = g_contexts;
 	g_contexts = c;
 	pthread_mutex_unlock(&g_lock);

@@ -1,7 +1,7 @@
 /* A small OpenGL ES 3.1 program on the EGL surfaceless platform (Mesa llvmpipe) for the shim's
  * own tests: known passes per frame, linked directly or loading libEGL/libGLESv2 with dlopen.
  *
- *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors]
+ *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect]
  *
  * Per frame, per thread (each thread its own context; with --threads, contexts share with the
  * first one):
@@ -10,7 +10,8 @@
  *   pass 1 "lighting" debug group, framebuffer B, colour cleared, 2 instanced draws (3 vertices
  *                     x 4 instances) and 1 indexed draw (6 indices), each a full-screen
  *                     triangle drawn `heavy` times more instances (the configured load);
- *   pass 2            compute: 2 dispatches of 4x1x1 groups and a glMemoryBarrier;
+ *   pass 2            compute, framebuffer 0 bound: 2 dispatches of 4x1x1 groups and a
+ *                     glMemoryBarrier;
  * then eglSwapBuffers on a pbuffer (or glFinish with --no-swap).
  * Prints "frame <i> done" lines and, with --errors, every glGetError value it sees after a
  * deliberately bad call and after each frame ("glerror <frame> <hex>"), so a run with and
@@ -50,7 +51,7 @@ static struct {
 } gl;
 
 static int frames = 3, nthreads = 1, heavy = 1;
-static int no_swap, report_errors;
+static int no_swap, report_errors, expect;
 static EGLDisplay dpy;
 static EGLConfig config;
 static EGLContext first_ctx = EGL_NO_CONTEXT;
@@ -197,11 +198,12 @@ static void *run(void *arg)
 		gl.glDrawElements(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, 0);
 		gl.glPopDebugGroup();
 
+		/* The binding change ends "lighting"; the dispatches make a pass of their own. */
+		gl.glBindFramebuffer(GL_FRAMEBUFFER, 0);
 		gl.glUseProgram(comp_prog);
 		gl.glDispatchCompute(4, 1, 1);
 		gl.glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 		gl.glDispatchCompute(4, 1, 1);
-		gl.glBindFramebuffer(GL_FRAMEBUFFER, 0);
 		if (report_errors && f == 1)
 			gl.glDrawArrays(0x1234, 0, 3); /* GL_INVALID_ENUM on purpose, mid-frame */
 		if (no_swap)
@@ -245,13 +247,24 @@ int main(int argc, char **argv)
 			no_swap = 1;
 		else if (!strcmp(argv[i], "--errors"))
 			report_errors = 1;
+		else if (!strcmp(argv[i], "--expect"))
+			expect = 1;
 		else {
-			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors]\n");
+			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect]\n");
 			return 2;
 		}
 	}
 	if (load(use_dlopen) < 0)
 		return SKIP;
+	if (expect) {
+		/* What a profiler should see per frame (tests/gles/check_gles_report.py). */
+		printf("expect pass 0 shadow source=object draws=3 instances=3 vertices=9 indices=0 dispatches=0 "
+		       "barriers=0 clear=1 invalidate=1\n");
+		printf("expect pass 1 lighting source=label draws=3 instances=9 vertices=24 indices=6 dispatches=0 "
+		       "barriers=0 clear=1 invalidate=0\n");
+		printf("expect pass 2 compute#2 source=generated draws=0 instances=0 vertices=0 indices=0 "
+		       "dispatches=2 workgroups=8 barriers=1 clear=0 invalidate=0\n");
+	}
 	PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display =
 		(PFNEGLGETPLATFORMDISPLAYEXTPROC)gl.eglGetProcAddress("eglGetPlatformDisplayEXT");
 	dpy = get_platform_display ? get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
