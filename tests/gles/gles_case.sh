@@ -12,4 +12,4 @@ shift
 bash "$here/run_gles.sh" "$work" -- "$@" --expect
 rc=$?
 [ $rc -eq 0 ] || exit $rc
-python3 "$here/check_gles_report.py" "$work/out" --expect "$work/stdout" ${check[@]+"${check[@]}"}
+python3 "$here/check_gles_report.py" "$work/out" --expect "$work/stdout" --no-drops ${check[@]+"${check[@]}"}
