@@ -405,8 +405,10 @@ static int gd_ppm_write(struct gd_context *ctx, const uint8_t *rgba)
 	}
 	if (fclose(f) != 0)
 		ok = 0;
-	if (!ok)
+	if (!ok) {
 		fprintf(stderr, GD_NAME ": cannot write %s\n", ctx->opt.output);
+		remove(ctx->opt.output); /* no truncated PPM left behind */
+	}
 	return ok ? 0 : -1;
 }
 
