@@ -143,8 +143,9 @@ struct gd_pass_counts {
 	uint32_t dispatches;
 	uint64_t workgroups;
 	uint32_t barriers;
-	bool clear;      /* the pass starts with glClear of everything it renders to */
-	bool invalidate; /* the pass ends with glInvalidateFramebuffer (depth) */
+	/* Per frame: 0 or 1. Summed over frames in the issued counts (gd_context.issued). */
+	uint32_t clear;      /* the pass starts with glClear of everything it renders to */
+	uint32_t invalidate; /* the pass ends with glInvalidateFramebuffer (depth) */
 };
 
 #define GD_THREAD_PASSES 2u
@@ -180,6 +181,10 @@ struct gd_context {
 	FILE *gl_errors;
 	FILE *output_file;
 	struct gd_timings *timings; /* --timings, where the extension is there */
+	/* What the renderer really issued, counted at the calls, over all frames (--expect
+	 * prints it at the end as "issued" lines). */
+	struct gd_pass_counts issued[GD_PASS_COUNT];
+	uint32_t swaps;
 };
 
 /* gd_options.c */
@@ -204,6 +209,8 @@ extern const struct gd_pass_desc gd_passes[GD_PASS_COUNT];
 extern const struct gd_mesh_range gd_meshes[GD_MESH_COUNT];
 void gd_pass_counts_get(const struct gd_options *opt, enum gd_pass pass,
 			struct gd_pass_counts *out);
+/* Adds one draw's numbers to c. */
+void gd_pass_counts_draw(struct gd_pass_counts *c, const struct gd_draw *d);
 int gd_scene_create(struct gd_context *ctx);
 void gd_scene_destroy(struct gd_context *ctx);
 GLuint gd_program_build(const char *name, const char *define, const char *vertex,
@@ -243,8 +250,9 @@ struct gd_threads;
 /* Per frame of each thread, from the threads' pass table. */
 void gd_thread_counts_get(uint32_t *passes, uint32_t *draws);
 int gd_threads_start(struct gd_context *ctx, struct gd_threads **out);
-/* Joins every thread; returns 0 when all of them rendered every frame. */
-int gd_threads_join(struct gd_threads *threads);
+/* Joins every thread; returns 0 when all of them rendered every frame. With print_issued,
+ * prints what each thread issued over all its frames ("issued thread ..."). */
+int gd_threads_join(struct gd_threads *threads, bool print_issued);
 
 /* gd_math.c: column-major 4x4 matrices, OpenGL clip space (z in [-1, 1]). */
 void gd_mat4_multiply(float out[16], const float a[16], const float b[16]);

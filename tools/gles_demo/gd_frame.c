@@ -229,14 +229,19 @@ static int gd_pass_run(struct gd_context *ctx, enum gd_pass pass, uint32_t frame
 		if (pass != GD_PASS_LIGHTING)
 			bits |= GL_DEPTH_BUFFER_BIT;
 		gd.glClear(bits);
+		ctx->issued[pass].clear++;
 	}
 	if (desc->dispatches) {
 		gd.glUseProgram(ctx->bloom_compute);
 		gd.glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, ctx->sprite_buffer);
-		for (uint32_t i = 0; i < desc->dispatches; i++)
+		for (uint32_t i = 0; i < desc->dispatches; i++) {
 			gd.glDispatchCompute(GD_SPRITE_COUNT / 16, 1, 1);
+			ctx->issued[pass].dispatches++;
+			ctx->issued[pass].workgroups += GD_SPRITE_COUNT / 16;
+		}
 		/* The sprites' rectangles are read as instanced vertex attributes. */
 		gd.glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT);
+		ctx->issued[pass].barriers++;
 		gd.glUseProgram(ctx->program[pass]);
 	}
 	if (query)
@@ -253,6 +258,7 @@ static int gd_pass_run(struct gd_context *ctx, enum gd_pass pass, uint32_t frame
 		}
 		gd_draw_issue(desc->draws[i].sprites ? ctx->sprite_buffer : ctx->instance_vbo,
 			      &desc->draws[i]);
+		gd_pass_counts_draw(&ctx->issued[pass], &desc->draws[i]);
 	}
 	if (query) {
 		gd.glEndQuery(GL_ANY_SAMPLES_PASSED);
@@ -261,6 +267,7 @@ static int gd_pass_run(struct gd_context *ctx, enum gd_pass pass, uint32_t frame
 	if (counts.invalidate) {
 		GLenum attachment = ctx->fbo[pass] ? GL_DEPTH_ATTACHMENT : GL_DEPTH;
 		gd.glInvalidateFramebuffer(GL_FRAMEBUFFER, 1, &attachment);
+		ctx->issued[pass].invalidate++;
 	}
 	gd_timings_mark(ctx, frame, pass, true);
 	gd.glPopDebugGroup();
@@ -376,6 +383,8 @@ int gd_frame_render(struct gd_context *ctx, uint32_t frame)
 	} else if (!gd.eglSwapBuffers(ctx->display, ctx->surface)) {
 		gd_egl_fail("eglSwapBuffers");
 		return -1;
+	} else {
+		ctx->swaps++;
 	}
 	if (mode[GD_MISUSE_FINISH] == GD_MODE_MISUSE)
 		gd.glFinish();
@@ -396,8 +405,10 @@ static int gd_ppm_write(struct gd_context *ctx, const uint8_t *rgba)
 	}
 	if (fclose(f) != 0)
 		ok = 0;
-	if (!ok)
+	if (!ok) {
 		fprintf(stderr, GD_NAME ": cannot write %s\n", ctx->opt.output);
+		remove(ctx->opt.output); /* no truncated PPM left behind */
+	}
 	return ok ? 0 : -1;
 }
 

@@ -20,7 +20,7 @@ static void gd_expect_print(const struct gd_options *opt)
 		gd_pass_counts_get(opt, (enum gd_pass)p, &c);
 		draws += c.draws;
 		printf("expect pass %d %s draws=%u instances=%llu vertices=%llu indices=%llu "
-		       "dispatches=%u clear=%d invalidate=%d draws_arrays=%u draws_indexed=%u "
+		       "dispatches=%u clear=%u invalidate=%u draws_arrays=%u draws_indexed=%u "
 		       "workgroups=%llu barriers=%u load=%u framebuffer=%s\n",
 		       p, gd_passes[p].name, c.draws, (unsigned long long)c.instances,
 		       (unsigned long long)c.vertices, (unsigned long long)c.indices, c.dispatches,
@@ -39,6 +39,23 @@ static void gd_expect_print(const struct gd_options *opt)
 		printf("expect thread %u passes=%u draws=%u frames=%u shared=%d\n", t, thread_passes,
 		       thread_draws, opt->frames, t % 2 == 1);
 	fflush(stdout);
+}
+
+/* What the renderer issued over all frames, counted at the calls: --expect's numbers times
+ * the frames, unless the renderer and the tables disagree. */
+static void gd_issued_print(const struct gd_context *ctx)
+{
+	for (int p = 0; p < GD_PASS_COUNT; p++) {
+		const struct gd_pass_counts *c = &ctx->issued[p];
+		printf("issued pass %d %s draws=%u instances=%llu vertices=%llu indices=%llu "
+		       "dispatches=%u clear=%u invalidate=%u draws_arrays=%u draws_indexed=%u "
+		       "workgroups=%llu barriers=%u\n",
+		       p, gd_passes[p].name, c->draws, (unsigned long long)c->instances,
+		       (unsigned long long)c->vertices, (unsigned long long)c->indices, c->dispatches,
+		       c->clear, c->invalidate, c->draws_arrays, c->draws_indexed,
+		       (unsigned long long)c->workgroups, c->barriers);
+	}
+	printf("issued swaps %u\n", ctx->swaps);
 }
 
 static void gd_info_print(void)
@@ -102,7 +119,7 @@ static int gd_run(struct gd_context *ctx)
 	if (rc == 0 && gd_frames_finish(ctx))
 		rc = GD_EXIT_FAILURE;
 	gd_timings_finish(ctx);
-	if (gd_threads_join(threads))
+	if (gd_threads_join(threads, ctx->opt.expect))
 		rc = GD_EXIT_FAILURE;
 	if (ctx->share_fence)
 		gd.glDeleteSync(ctx->share_fence);
@@ -143,6 +160,8 @@ int main(int argc, char **argv)
 	}
 	if (rc)
 		return rc;
+	if (ctx.opt.expect)
+		gd_issued_print(&ctx);
 	printf(GD_NAME ": rendered %u frames (%d passes, %s build, %u threads)\n", ctx.opt.frames,
 	       GD_PASS_COUNT, gd_api_build, ctx.opt.threads);
 	return 0;

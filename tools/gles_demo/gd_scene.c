@@ -59,6 +59,26 @@ const struct gd_pass_desc gd_passes[GD_PASS_COUNT] = {
 };
 #undef DRAWS
 
+void gd_pass_counts_draw(struct gd_pass_counts *c, const struct gd_draw *d)
+{
+	const struct gd_mesh_range *m = &gd_meshes[d->mesh];
+	c->draws++;
+	c->instances += d->instances;
+	switch (d->form) {
+	case GD_DRAW_ARRAYS:
+	case GD_DRAW_ARRAYS_INSTANCED:
+		c->draws_arrays++;
+		c->vertices += (uint64_t)m->arrays_count * d->instances;
+		break;
+	case GD_DRAW_ELEMENTS:
+	case GD_DRAW_RANGE_ELEMENTS:
+	case GD_DRAW_ELEMENTS_INSTANCED:
+		c->draws_indexed++;
+		c->indices += (uint64_t)m->index_count * d->instances;
+		break;
+	}
+}
+
 /* Whether a pass clears at its start and invalidates depth at its end. Bloom loads the
  * lighting result on purpose (its sprites blend onto it); lighting has no depth. Composite
  * is the tile-load-store switch's pass. */
@@ -67,25 +87,8 @@ void gd_pass_counts_get(const struct gd_options *opt, enum gd_pass pass,
 {
 	const struct gd_pass_desc *desc = &gd_passes[pass];
 	*out = (struct gd_pass_counts){0};
-	for (uint32_t i = 0; i < desc->draw_count; i++) {
-		const struct gd_draw *d = &desc->draws[i];
-		const struct gd_mesh_range *m = &gd_meshes[d->mesh];
-		out->draws++;
-		out->instances += d->instances;
-		switch (d->form) {
-		case GD_DRAW_ARRAYS:
-		case GD_DRAW_ARRAYS_INSTANCED:
-			out->draws_arrays++;
-			out->vertices += (uint64_t)m->arrays_count * d->instances;
-			break;
-		case GD_DRAW_ELEMENTS:
-		case GD_DRAW_RANGE_ELEMENTS:
-		case GD_DRAW_ELEMENTS_INSTANCED:
-			out->draws_indexed++;
-			out->indices += (uint64_t)m->index_count * d->instances;
-			break;
-		}
-	}
+	for (uint32_t i = 0; i < desc->draw_count; i++)
+		gd_pass_counts_draw(out, &desc->draws[i]);
 	out->dispatches = desc->dispatches;
 	out->workgroups = (uint64_t)desc->dispatches * (GD_SPRITE_COUNT / 16);
 	out->barriers = desc->barriers;

@@ -43,6 +43,7 @@ struct gd_thread {
 	bool shared;
 	const struct gd_context *main;
 	int result;
+	uint32_t issued_passes, issued_draws, issued_swaps;
 
 	EGLContext context;
 	EGLSurface surface;
@@ -138,9 +139,12 @@ static int gd_thread_frame(struct gd_thread *t)
 		gd.glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, p + 1, -1, gd_thread_passes[p].name);
 		gd.glBindFramebuffer(GL_FRAMEBUFFER, p == 0 ? t->fbo : 0);
 		gd.glClear(GL_COLOR_BUFFER_BIT);
-		for (uint32_t i = 0; i < gd_thread_passes[p].draw_count; i++)
+		for (uint32_t i = 0; i < gd_thread_passes[p].draw_count; i++) {
 			gd_draw_issue(t->instances, &gd_thread_passes[p].draws[i]);
+			t->issued_draws++;
+		}
 		gd.glPopDebugGroup();
+		t->issued_passes++;
 	}
 	int rc = 0;
 	if (t->main->opt.no_swap) {
@@ -148,6 +152,8 @@ static int gd_thread_frame(struct gd_thread *t)
 	} else if (!gd.eglSwapBuffers(t->main->display, t->surface)) {
 		gd_egl_fail("eglSwapBuffers (thread)");
 		rc = -1;
+	} else {
+		t->issued_swaps++;
 	}
 	if (!gd_thread_current(t, false))
 		rc = -1;
@@ -212,7 +218,7 @@ int gd_threads_start(struct gd_context *ctx, struct gd_threads **out)
 	return 0;
 }
 
-int gd_threads_join(struct gd_threads *threads)
+int gd_threads_join(struct gd_threads *threads, bool print_issued)
 {
 	if (!threads)
 		return 0;
@@ -224,6 +230,9 @@ int gd_threads_join(struct gd_threads *threads)
 		pthread_join(t->thread, NULL);
 		if (t->result)
 			rc = -1;
+		if (print_issued)
+			printf("issued thread %u passes=%u draws=%u swaps=%u\n", t->index,
+			       t->issued_passes, t->issued_draws, t->issued_swaps);
 	}
 	free(threads);
 	return rc;
