@@ -149,7 +149,7 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 			slots[n++] = s->draw_slots[i];
 	/* After a device loss nothing more arrives, and what did may be partial: nothing not yet
 	 * read is trusted, every such result is unavailable with the loss as the reason. */
-	const char *missing = reason_forced;
+	const char *missing = d->ops.forced_reason ? d->ops.forced_reason : reason_forced;
 	if (d->ops.lost && d->ops.lost(d->ops.ctx)) {
 		forced = true;
 		missing = reason_lost;

@@ -21,6 +21,9 @@ struct pp_attr_gpu_ops {
 	bool (*lost)(void *ctx);
 	/* Static: why a result read as PP_ATTR_UNUSABLE is not used (GLES: a GPU disjoint event). */
 	const char *unusable_reason;
+	/* Static: why a result still missing when it had to be read is unavailable (NULL: the
+	 * Vulkan wording, a command buffer reused or its device destroyed). */
+	const char *forced_reason;
 };
 #define PP_ATTR_UNUSABLE 2
 

@@ -17,6 +17,9 @@
 static const char *const reason_no_ext = "the context has no GL_EXT_disjoint_timer_query";
 static const char *const reason_setting = "GPU timestamps disabled by the timestamps setting";
 static const char *const reason_timer = "GPU timing could not be set up on this context";
+static const char *const reason_forced =
+	"result not read in time: the context was released for good, destroyed or the program exited, or too "
+	"many submissions were waiting (the shim never waits for the GPU)";
 static const char *const reason_disjoint =
 	"GPU timer disjoint (GL_GPU_DISJOINT_EXT): the GPU clock was reset or throttled while this pass was timed";
 
@@ -232,6 +235,7 @@ void pp_gles_device_setup(struct pp_gles_ctx *c)
 		.read_timestamps = ops_read_timestamps,
 		.read_statistics = ops_read_statistics,
 		.unusable_reason = reason_disjoint,
+		.forced_reason = reason_forced,
 	};
 	c->attr = pp_attr_device_create(&ops, pp_sink_frame_submit, sink_id, &pp_gles_settings);
 	c->queue = c->attr ? pp_attr_queue_create(c->attr, (uint64_t)(uintptr_t)c->handle, 0, 0) : NULL;

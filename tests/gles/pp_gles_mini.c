@@ -1,7 +1,7 @@
 /* A small OpenGL ES 3.1 program on the EGL surfaceless platform (Mesa llvmpipe) for the shim's
  * own tests: known passes per frame, linked directly or loading libEGL/libGLESv2 with dlopen.
  *
- *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect]
+ *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context]
  *
  * Per frame, per thread (each thread its own context; with --threads, contexts share with the
  * first one):
@@ -51,7 +51,7 @@ static struct {
 } gl;
 
 static int frames = 3, nthreads = 1, heavy = 1;
-static int no_swap, report_errors, expect;
+static int no_swap, report_errors, expect, no_context;
 static EGLDisplay dpy;
 static EGLConfig config;
 static EGLContext first_ctx = EGL_NO_CONTEXT;
@@ -249,8 +249,10 @@ int main(int argc, char **argv)
 			report_errors = 1;
 		else if (!strcmp(argv[i], "--expect"))
 			expect = 1;
+		else if (!strcmp(argv[i], "--no-context"))
+			no_context = 1;
 		else {
-			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect]\n");
+			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context]\n");
 			return 2;
 		}
 	}
@@ -280,6 +282,12 @@ int main(int argc, char **argv)
 	if (!gl.eglChooseConfig(dpy, cfg_attr, &config, 1, &n) || n < 1) {
 		fprintf(stderr, "pp_gles_mini: no pbuffer GLES 3 config\n");
 		return SKIP;
+	}
+	if (no_context) {
+		/* EGL used, no context ever made current: the shim must leave no trace. */
+		gl.eglTerminate(dpy);
+		printf("no context made current\n");
+		return 0;
 	}
 	int rc = 0;
 	if (nthreads <= 1) {

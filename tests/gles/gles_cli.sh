@@ -1,0 +1,32 @@
+#!/bin/bash
+# gles_cli.sh PASSPROBE MINI DEMO WORKDIR
+# `passprobe run` measures an OpenGL ES program without being told it is one (the demo's
+# outputs land in DIR/gles and `passprobe report DIR` prints them), and a program that uses
+# EGL but never makes a context current runs untouched (no output, nothing logged).
+set -u
+pp=$1 mini=$2 demo=$3 work=$4
+rm -rf "$work"
+mkdir -p "$work"
+export VK_PASSPROBE_PROFILER_SUMMARY=0
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$pp" run -o "$work/out" -- "$demo" --frames 3 >"$work/run.out" 2>"$work/run.err"
+rc=$?
+cat "$work/run.err"
+[ $rc -eq 77 ] && { echo "SKIP: no EGL surfaceless / OpenGL ES 3.2 here"; exit 77; }
+[ $rc -eq 0 ] || fail "passprobe run exited $rc"
+grep -q "passprobe: OpenGL ES output in $work/out/gles (report.json" "$work/run.err" ||
+	fail "passprobe run did not list the OpenGL ES outputs"
+[ -e "$work/out/report.json" ] && fail "a Vulkan report.json appeared for an OpenGL ES program"
+python3 "$(dirname "$0")/check_gles_report.py" "$work/out" --frames 3 --devices 1 --min-passes 5 || exit 1
+"$pp" report "$work/out" >"$work/report.out" 2>&1 || { cat "$work/report.out"; fail "passprobe report DIR failed"; }
+grep -q "lighting" "$work/report.out" || fail "passprobe report did not show the demo's passes"
+
+"$pp" run -o "$work/none" -- "$mini" --no-context >"$work/none.out" 2>"$work/none.err"
+rc=$?
+cat "$work/none.err"
+[ $rc -eq 77 ] && { echo "SKIP: no EGL surfaceless here"; exit 77; }
+[ $rc -eq 0 ] || fail "the program without a context exited $rc"
+[ -e "$work/none/gles" ] && fail "the shim wrote outputs for a program that never made a context current"
+grep -q "^passprobe: [a-z]*:" "$work/none.err" && fail "the shim logged something for a program without a context"
+echo "passprobe run: OpenGL ES measured in DIR/gles; a program without a context untouched"
