@@ -290,7 +290,9 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const st
 	pp_egl_guard_enter();
 	if (c->timer)
 		pp_gl_timer_check_disjoint(c->timer);
-	if (c->rec->npasses || present) {
+	/* frame_delimiter=label:<name>: a debug group of that name pushed in what is submitted */
+	bool label = pp_attr_recordings_have_label(c->attr, &c->rec, 1);
+	if (c->rec->npasses || present || label) {
 		struct pp_recording *recs[1] = { c->rec };
 		uint64_t handle = (uint64_t)(uintptr_t)c->handle;
 		uint64_t now = pp_clock_now_ns();
@@ -311,7 +313,7 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const st
 		recording_next(c);
 	}
 	if (!present)
-		pp_attr_submit_done(c->attr, fence, false);
+		pp_attr_submit_done(c->attr, fence, label);
 	pp_egl_guard_leave();
 }
 
@@ -320,7 +322,6 @@ void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu)
 	if (!c->attr)
 		return;
 	pp_egl_guard_enter();
-	pp_attr_submit_done(c->attr, false, false);
 	pp_attr_present(c->attr, cpu);
 	pp_egl_guard_leave();
 }
