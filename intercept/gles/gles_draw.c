@@ -6,18 +6,33 @@
 
 #define NONNEG(x) ((uint64_t)((x) > 0 ? (x) : 0))
 
-/* name, parameters, arguments, what it adds to the workload w */
-#define DRAW_HOOK(name, params, args, count)                                            \
-	GL_APICALL void GL_APIENTRY name params                                         \
-	{                                                                               \
-		struct pp_gles_ctx *c = pp_gles_acting();                               \
-		if (c) {                                                                \
-			struct pp_workload *w = c->draw_work;                           \
-			if (__builtin_expect(w == NULL, 0))                             \
-				w = pp_gles_pass_for_draw(c);                           \
-			count;                                                          \
-		}                                                                       \
-		PP_REAL(name) args;                                                     \
+/* name, parameters, arguments, what it adds to the workload w. The fast path needs no
+ * saved register and ends in a jump to the driver; everything else (no pass open, the real
+ * entry point not known yet) is a tail call to the slow twin. */
+#define DRAW_HOOK(name, params, args, count)                                                   \
+	__attribute__((noinline, cold)) static void slow_##name params                         \
+	{                                                                                      \
+		struct pp_gles_ctx *c = pp_gles_acting();                                      \
+		if (c) {                                                                       \
+			struct pp_workload *w = c->draw_work;                                  \
+			if (!w)                                                                \
+				w = pp_gles_pass_for_draw(c);                                  \
+			count;                                                                 \
+		}                                                                              \
+		PP_REAL(name) args;                                                            \
+	}                                                                                      \
+	GL_APICALL void GL_APIENTRY name params                                                \
+	{                                                                                      \
+		struct pp_gles_ctx *c = pp_gles_acting();                                      \
+		__typeof__(pp_egl_real.name) real = __atomic_load_n(&pp_egl_real.name, __ATOMIC_RELAXED); \
+		struct pp_workload *w = c ? c->draw_work : NULL;                               \
+		if (__builtin_expect(!real || (c && !w), 0)) {                                 \
+			slow_##name args;                                                      \
+			return;                                                                \
+		}                                                                              \
+		if (w)                                                                         \
+			count;                                                                 \
+		real args;                                                                     \
 	}
 
 #define DIRECT(n, inst) (w->draws++, w->instances += NONNEG(inst), w->vertices += NONNEG(n) * NONNEG(inst))
