@@ -1,7 +1,7 @@
 /* A small OpenGL ES 3.1 program on the EGL surfaceless platform (Mesa llvmpipe) for the shim's
  * own tests: known passes per frame, linked directly or loading libEGL/libGLESv2 with dlopen.
  *
- *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N]
+ *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]
  *
  * Per frame, per thread (each thread its own context; with --threads, contexts share with the
  * first one):
@@ -51,7 +51,7 @@ static struct {
 } gl;
 
 static int frames = 3, nthreads = 1, heavy = 1;
-static int no_swap, report_errors, expect, no_context, bench_draws;
+static int no_swap, report_errors, expect, no_context, bench_draws, destroy_current;
 
 /* The per-draw cost benchmark (tests/bench/gles/run_gles_bench.sh): callgrind collects only
  * inside this function, with and without the shim. */
@@ -243,6 +243,16 @@ static void *run(void *arg)
 	gl.glDeleteShader(vs);
 	gl.glDeleteShader(fs);
 	gl.glDeleteShader(cs);
+	if (destroy_current && ctx != first_ctx) {
+		/* EGL defers the destruction of a current context until it is released. */
+		gl.eglDestroyContext(dpy, ctx);
+		if (index % 2)
+			gl.eglReleaseThread();
+		else
+			gl.eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+		gl.eglDestroySurface(dpy, surf);
+		return NULL;
+	}
 	gl.eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 	gl.eglDestroySurface(dpy, surf);
 	if (ctx != first_ctx)
@@ -271,10 +281,12 @@ int main(int argc, char **argv)
 			expect = 1;
 		else if (!strcmp(argv[i], "--no-context"))
 			no_context = 1;
+		else if (!strcmp(argv[i], "--destroy-current"))
+			destroy_current = 1;
 		else if (!strcmp(argv[i], "--bench-draws") && i + 1 < argc)
 			bench_draws = atoi(argv[++i]);
 		else {
-			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N]\n");
+			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]\n");
 			return 2;
 		}
 	}
