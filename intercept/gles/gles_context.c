@@ -152,6 +152,10 @@ EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EG
 		pp_gles_device_setup(c);
 		pp_egl_guard_leave();
 	}
+	/* A draw surface is what a swapchain is on Vulkan: frame_delimiter=auto then ends frames
+	 * at swaps only, from the first frame on (not at a glFenceSync before the first swap). */
+	if (draw != EGL_NO_SURFACE && c->attr)
+		pp_attr_swapchain_created(c->attr);
 	pp_egl_tls.ctx = c;
 	return ok;
 }

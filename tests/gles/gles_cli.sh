@@ -29,4 +29,13 @@ cat "$work/none.err"
 [ $rc -eq 0 ] || fail "the program without a context exited $rc"
 [ -e "$work/none/gles" ] && fail "the shim wrote outputs for a program that never made a context current"
 grep -q "^passprobe: [a-z]*:" "$work/none.err" && fail "the shim logged something for a program without a context"
-echo "passprobe run: OpenGL ES measured in DIR/gles; a program without a context untouched"
+# Settings: the same reader and checks as the Vulkan layer (one message naming the key, the
+# value and what is allowed; the default kept).
+VK_PASSPROBE_PROFILER_FRAME_DELIMITER=bogus "$pp" run -o "$work/bad" -- "$mini" --frames 2 >"$work/bad.out" 2>"$work/bad.err"
+rc=$?
+cat "$work/bad.err"
+[ $rc -eq 0 ] || fail "the program with a bad setting exited $rc"
+[ "$(grep -c 'frame_delimiter' "$work/bad.err")" = 1 ] || fail "not exactly one message about the bad frame_delimiter"
+grep -q 'allowed: auto, present, submit, label:<name>' "$work/bad.err" || fail "the message does not say what is allowed"
+python3 "$(dirname "$0")/check_gles_report.py" "$work/bad" --frames 2 --delimiter present || fail "no frames with the default"
+echo "passprobe run: OpenGL ES measured in DIR/gles; a program without a context untouched; a bad setting reported once"

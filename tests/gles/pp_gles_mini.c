@@ -148,7 +148,9 @@ static void *run(void *arg)
 	pthread_mutex_unlock(&first_lock);
 	const EGLint pb_attr[] = { EGL_WIDTH, 64, EGL_HEIGHT, 64, EGL_NONE };
 	EGLSurface surf = gl.eglCreatePbufferSurface(dpy, config, pb_attr);
-	if (ctx == EGL_NO_CONTEXT || surf == EGL_NO_SURFACE || !gl.eglMakeCurrent(dpy, surf, surf, ctx)) {
+	/* --no-swap: no surface at all (surfaceless), the headless program of frame_delimiter=auto */
+	EGLSurface bind = no_swap ? EGL_NO_SURFACE : surf;
+	if (ctx == EGL_NO_CONTEXT || surf == EGL_NO_SURFACE || !gl.eglMakeCurrent(dpy, bind, bind, ctx)) {
 		fprintf(stderr, "pp_gles_mini: no GLES 3.1 context\n");
 		return (void *)1;
 	}
