@@ -1,10 +1,10 @@
 #!/bin/bash
-# gles_cli.sh PASSPROBE MINI DEMO WORKDIR
+# gles_cli.sh PASSPROBE MINI DEMO WORKDIR [VULKAN_APP]
 # `passprobe run` measures an OpenGL ES program without being told it is one (the demo's
 # outputs land in DIR/gles and `passprobe report DIR` prints them), and a program that uses
 # EGL but never makes a context current runs untouched (no output, nothing logged).
 set -u
-pp=$1 mini=$2 demo=$3 work=$4
+pp=$1 mini=$2 demo=$3 work=$4 vkapp=${5:-}
 rm -rf "$work"
 mkdir -p "$work"
 export VK_PASSPROBE_PROFILER_SUMMARY=0
@@ -38,4 +38,18 @@ cat "$work/bad.err"
 [ "$(grep -c 'frame_delimiter' "$work/bad.err")" = 1 ] || fail "not exactly one message about the bad frame_delimiter"
 grep -q 'allowed: auto, present, submit, label:<name>' "$work/bad.err" || fail "the message does not say what is allowed"
 python3 "$(dirname "$0")/check_gles_report.py" "$work/bad" --frames 2 --delimiter present || fail "no frames with the default"
+# Both APIs under one passprobe run, one output directory: each keeps its own report.
+if [ -n "$vkapp" ]; then
+	[ -n "${PP_DRIVER_FILES:-}" ] && export VK_DRIVER_FILES="$PP_DRIVER_FILES" VK_ICD_FILENAMES="$PP_DRIVER_FILES"
+	"$pp" run -o "$work/both" -- sh -c '"$1" --scenario counts --frames 3 && "$2" --frames 3' sh "$vkapp" "$mini" \
+		>"$work/both.out" 2>"$work/both.err"
+	rc=$?
+	cat "$work/both.err"
+	[ $rc -eq 0 ] || fail "the Vulkan and OpenGL ES programs under one passprobe run exited $rc"
+	grep -q "passprobe: output in $work/both (report.json" "$work/both.err" || fail "no Vulkan outputs listed"
+	grep -q "passprobe: OpenGL ES output in $work/both/gles (report.json" "$work/both.err" || fail "no OpenGL ES outputs listed"
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["frames"], "no Vulkan frames"' \
+		"$work/both/report.json" || fail "the Vulkan report has no frames"
+	python3 "$(dirname "$0")/check_gles_report.py" "$work/both" --frames 3 || fail "the OpenGL ES report"
+fi
 echo "passprobe run: OpenGL ES measured in DIR/gles; a program without a context untouched; a bad setting reported once"
