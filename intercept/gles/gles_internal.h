@@ -21,6 +21,7 @@
 #define PP_GLES_FBO_LABELS 32
 #define PP_GLES_RING 32           /* recordings in flight per context */
 #define PP_GLES_MAX_PASSES 1024   /* passes in one recording before it is submitted anyway */
+#define PP_GLES_MAX_LABELS 4096   /* debug-group events in one recording, likewise */
 #define PP_GLES_TIMER_CHUNKS 64   /* x PP_GL_CHUNK_SLOTS query objects per context */
 
 struct pp_gles_share; /* gles_images.c */

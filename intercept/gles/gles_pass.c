@@ -174,6 +174,13 @@ void pp_gles_pass_label(struct pp_gles_ctx *c, bool push, const char *name, int3
 		return;
 	char buf[64];
 	copy_name(buf, sizeof(buf), name, length);
+	if (c->rec->nlabels >= PP_GLES_MAX_LABELS) {
+		/* Debug groups with no work between submissions: hand them on, memory bounded. */
+		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+		pp_gles_submit(c, "passprobe (debug groups per recording bound)", false, NULL);
+		if (!c->rec)
+			return;
+	}
 	if (pp_recording_label(c->rec, push ? PP_LABEL_PUSH : PP_LABEL_POP, buf) < 0)
 		pp_log_once(PP_LOG_WARN, "out of memory recording a debug group; pass names may be wrong");
 }

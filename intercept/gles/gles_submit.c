@@ -292,7 +292,7 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const st
 		pp_gl_timer_check_disjoint(c->timer);
 	/* frame_delimiter=label:<name>: a debug group of that name pushed in what is submitted */
 	bool label = pp_attr_recordings_have_label(c->attr, &c->rec, 1);
-	if (c->rec->npasses || present || label) {
+	if (c->rec->npasses || present || label || c->rec->nlabels >= PP_GLES_MAX_LABELS) {
 		struct pp_recording *recs[1] = { c->rec };
 		uint64_t handle = (uint64_t)(uintptr_t)c->handle;
 		uint64_t now = pp_clock_now_ns();
