@@ -10,11 +10,13 @@
  *
  * Parsing allocates the tree once; names stay unresolved until an evaluator binds them to a
  * database (pp_counter_eval.h). Errors carry the byte offset and what was expected there.
- * Depth is limited (PP_EXPR_MAX_DEPTH) so that evaluation's recursion is bounded. */
+ * Depth is limited (PP_EXPR_MAX_DEPTH, PP_EXPR_MAX_TREE_DEPTH) so that parsing's and
+ * evaluation's recursion is bounded. */
 #include <stddef.h>
 #include <stdint.h>
 
-#define PP_EXPR_MAX_DEPTH 64
+#define PP_EXPR_MAX_DEPTH 64       /* parentheses, calls and signs nested */
+#define PP_EXPR_MAX_TREE_DEPTH 256 /* operations nested or chained ("a + b + c" is 2 deep) */
 #define PP_EXPR_MAX_LEN 8192
 
 struct pp_expr_error {
