@@ -264,6 +264,10 @@ int pp_counter_sample_set(const struct pp_counter_eval *ev, struct pp_counter_va
 		return -EINVAL;
 	double v = d->kind == PP_COUNTER_HARDWARE ? raw * d->scale : raw;
 	sample[entry] = isfinite(v) ? value_ok(v) : value_bad(PP_VALUE_NOT_FINITE, entry, -1);
+	/* What was computed from the old value is stale now. */
+	for (uint32_t i = 0; i < ev->db->counter_count; i++)
+		if (ev->equation[i])
+			sample[i] = value_bad(PP_VALUE_PENDING, (int32_t)i, -1);
 	return 0;
 }
 

@@ -10,6 +10,8 @@
  * everything it needed in the sample. A value that cannot be computed is never a number:
  * its status says why (an input missing, a division by zero, a non-finite result) and which
  * counter and equation offset caused it; pp_counter_value_describe() says it in words.
+ * Setting an input forgets what was computed (a loop over the entries, no more), so values
+ * read after a set always reflect it; set all inputs first, then evaluate.
  *
  * Threads: an evaluator is read-only after creation and may be shared; a sample belongs to
  * one thread at a time. */

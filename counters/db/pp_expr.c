@@ -2,6 +2,7 @@
  * and docs/counters.md). One allocation for the text copy, one for the nodes, one for the
  * names; the node count is bounded by the token count, counted in a first pass. */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -241,7 +242,7 @@ static const struct {
 } functions[] = {
 	{ "max", PP_OP_MAX, 2 },
 	{ "min", PP_OP_MIN, 2 },
-	{ "sum", PP_OP_SUM, 1 },
+	{ "SUM", PP_OP_SUM, 1 },
 };
 
 static int32_t parse_call(struct parser *p, const struct tok *name)
@@ -296,6 +297,10 @@ static int32_t parse_primary(struct parser *p)
 	struct tok t = p->tok;
 
 	if (t.kind == TOK_NUM) {
+		if (!isfinite(t.num)) {
+			fail(p, t.offset, "number out of range");
+			return -1;
+		}
 		next(p);
 		int32_t n = add_node(p, PP_OP_NUM, t.offset, -1, -1);
 		if (n >= 0)
@@ -337,7 +342,7 @@ static int32_t parse_primary(struct parser *p)
 		next(p);
 		return inner;
 	}
-	if (t.kind == TOK_BAD && p->text[t.offset] == '.')
+	if (t.kind == TOK_BAD && (is_digit(p->text[t.offset]) || p->text[t.offset] == '.'))
 		fail(p, t.offset, "malformed number");
 	else
 		fail(p, t.offset, "expected a number, a counter name, a function call or '(', "
