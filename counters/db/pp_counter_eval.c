@@ -14,6 +14,8 @@
 struct pp_counter_eval {
 	const struct pp_counter_db *db;
 	struct pp_expr **equation; /* by entry; NULL for inputs */
+	int32_t *computed;         /* the entries that have an equation */
+	uint32_t computed_count;
 };
 
 static bool has_equation(const struct pp_counter_desc *d)
@@ -169,6 +171,14 @@ int pp_counter_eval_create(const struct pp_counter_db *db, struct pp_counter_eva
 			*bad_entry = (int)i;
 	}
 	if (!rc) {
+		ev->computed = calloc(db->counter_count ? db->counter_count : 1, sizeof(*ev->computed));
+		if (!ev->computed)
+			rc = -ENOMEM;
+		for (uint32_t i = 0; !rc && i < db->counter_count; i++)
+			if (ev->equation[i])
+				ev->computed[ev->computed_count++] = (int32_t)i;
+	}
+	if (!rc) {
 		uint8_t *colour = calloc(db->counter_count, sizeof(*colour));
 		int *path = calloc(db->counter_count, sizeof(*path));
 		if (!colour || !path)
@@ -194,6 +204,7 @@ void pp_counter_eval_destroy(struct pp_counter_eval *ev)
 	for (uint32_t i = 0; i < ev->db->counter_count; i++)
 		pp_expr_free(ev->equation[i]);
 	free(ev->equation);
+	free(ev->computed);
 	free(ev);
 }
 
@@ -265,9 +276,11 @@ int pp_counter_sample_set(const struct pp_counter_eval *ev, struct pp_counter_va
 	double v = d->kind == PP_COUNTER_HARDWARE ? raw * d->scale : raw;
 	sample[entry] = isfinite(v) ? value_ok(v) : value_bad(PP_VALUE_NOT_FINITE, entry, -1);
 	/* What was computed from the old value is stale now. */
-	for (uint32_t i = 0; i < ev->db->counter_count; i++)
-		if (ev->equation[i])
-			sample[i] = value_bad(PP_VALUE_PENDING, (int32_t)i, -1);
+	for (uint32_t k = 0; k < ev->computed_count; k++) {
+		int32_t i = ev->computed[k];
+		if (sample[i].status != PP_VALUE_PENDING)
+			sample[i] = value_bad(PP_VALUE_PENDING, i, -1);
+	}
 	return 0;
 }
 
