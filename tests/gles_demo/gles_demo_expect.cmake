@@ -68,6 +68,7 @@ function(check_mode name threads)
       if(e_invalidate)
         math(EXPR invalidates "${invalidates} + 1")
       endif()
+      set(${name}_${pass_name}_framebuffer ${e_framebuffer} PARENT_SCOPE)
       set(${name}_${pass_name}_clear ${e_clear} PARENT_SCOPE)
       set(${name}_${pass_name}_invalidate ${e_invalidate} PARENT_SCOPE)
     endforeach()
@@ -123,6 +124,7 @@ endfunction()
 
 check_mode(default 0)
 check_mode(noswap 0 --no-swap)
+check_mode(nosurface 2 --no-surface --no-groups)
 check_mode(threads 3)
 set(all_misuse)
 set(all_control)
@@ -138,6 +140,12 @@ if(NOT default_composite_clear EQUAL 1 OR NOT default_composite_invalidate EQUAL
    NOT misuse_composite_clear EQUAL 0 OR NOT misuse_composite_invalidate EQUAL 0 OR
    NOT control_composite_clear EQUAL 1 OR NOT control_composite_invalidate EQUAL 1)
   message(FATAL_ERROR "composite's clear/invalidate do not follow tile-load-store")
+endif()
+# Composite renders into the pbuffer, or with --no-surface into a framebuffer of its own.
+if(NOT default_composite_framebuffer STREQUAL "default" OR
+   NOT nosurface_composite_framebuffer STREQUAL "composite_fbo" OR
+   NOT default_bloom_framebuffer STREQUAL "bloom_fbo")
+  message(FATAL_ERROR "framebuffers: composite '${default_composite_framebuffer}' / '${nosurface_composite_framebuffer}', bloom '${default_bloom_framebuffer}'")
 endif()
 if(NOT misuse_bloom_clear EQUAL 0 OR NOT default_gbuffer_invalidate EQUAL 1)
   message(FATAL_ERROR "bloom should load the lighting result, gbuffer invalidate its depth")

@@ -63,6 +63,8 @@ struct gd_options {
 	uint32_t load[GD_PASS_COUNT];
 	enum gd_mode mode[GD_MISUSE_COUNT];
 	bool no_swap;
+	bool no_surface; /* implies no_swap */
+	bool no_groups;
 	bool expect;
 	bool debug_callback;
 	bool debug_insert;
@@ -168,6 +170,7 @@ struct gd_context {
 	GLuint overlay_program, bloom_compute;
 	GLuint fbo[GD_PASS_COUNT]; /* 0 for composite */
 	GLuint shadow_map, shadow_depth, albedo, normal, gbuffer_depth, hdr, palette;
+	GLuint composite_color, composite_depth; /* --no-surface: composite's own targets */
 
 	/* control/misuse state */
 	GLuint queries[GD_RING];
@@ -207,6 +210,8 @@ void gd_egl_fail(const char *call);
 /* gd_scene.c: the tables, geometry, programs, targets. */
 extern const struct gd_pass_desc gd_passes[GD_PASS_COUNT];
 extern const struct gd_mesh_range gd_meshes[GD_MESH_COUNT];
+/* The label of the pass's framebuffer, "default" for the pbuffer's. */
+const char *gd_pass_framebuffer_label(const struct gd_options *opt, enum gd_pass pass);
 void gd_pass_counts_get(const struct gd_options *opt, enum gd_pass pass,
 			struct gd_pass_counts *out);
 /* Adds one draw's numbers to c. */

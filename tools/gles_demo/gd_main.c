@@ -14,6 +14,8 @@ static void gd_expect_print(const struct gd_options *opt)
 	printf("expect swaps %u\n", opt->no_swap ? 0 : opt->frames);
 	printf("expect size %ux%u\n", opt->width, opt->height);
 	printf("expect passes %d\n", GD_PASS_COUNT);
+	printf("expect debug-groups %d\n", !opt->no_groups);
+	printf("expect surface %s\n", opt->no_surface ? "none" : "pbuffer");
 	uint64_t draws = 0;
 	for (int p = 0; p < GD_PASS_COUNT; p++) {
 		struct gd_pass_counts c;
@@ -26,7 +28,7 @@ static void gd_expect_print(const struct gd_options *opt)
 		       (unsigned long long)c.vertices, (unsigned long long)c.indices, c.dispatches,
 		       c.clear, c.invalidate, c.draws_arrays, c.draws_indexed,
 		       (unsigned long long)c.workgroups, c.barriers, opt->load[p],
-		       gd_passes[p].fbo_label ? gd_passes[p].fbo_label : "default");
+		       gd_pass_framebuffer_label(opt, (enum gd_pass)p));
 	}
 	printf("expect draws %llu\n", (unsigned long long)draws);
 	for (int m = 0; m < GD_MISUSE_COUNT; m++)

@@ -42,6 +42,8 @@ enum {
 	OPT_DEBUG_INSERT,
 	OPT_TIMINGS,
 	OPT_INFO,
+	OPT_NO_SURFACE,
+	OPT_NO_GROUPS,
 };
 
 static const struct option gd_long_options[] = {
@@ -59,6 +61,8 @@ static const struct option gd_long_options[] = {
 	{"debug-insert", no_argument, NULL, OPT_DEBUG_INSERT},
 	{"timings", no_argument, NULL, OPT_TIMINGS},
 	{"info", no_argument, NULL, OPT_INFO},
+	{"no-surface", no_argument, NULL, OPT_NO_SURFACE},
+	{"no-groups", no_argument, NULL, OPT_NO_GROUPS},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -80,6 +84,10 @@ static void gd_usage_print(FILE *out)
 		"  --threads N         N more threads, each with its own context and pbuffer\n"
 		"                      (odd ones share objects with the main context), 0..%u\n"
 		"  --no-swap           never call eglSwapBuffers: glFlush at the end of each frame\n"
+		"  --no-surface        no pbuffer: the context is made current without a surface\n"
+		"                      and composite renders into composite_fbo (implies --no-swap)\n"
+		"  --no-groups         no glPushDebugGroup: passes are known by their framebuffer\n"
+		"                      labels (glObjectLabel) only\n"
 		"  --expect            print what a profiler should see, one 'expect' line each\n"
 		"  --output FILE.ppm   write the last frame's image as a binary PPM\n"
 		"  --misuse NAME       do NAME's misuse every frame (may be repeated)\n"
@@ -248,6 +256,12 @@ int gd_options_parse(struct gd_options *opt, int argc, char **argv)
 			break;
 		case OPT_INFO:
 			opt->info = true;
+			break;
+		case OPT_NO_SURFACE:
+			opt->no_surface = opt->no_swap = true;
+			break;
+		case OPT_NO_GROUPS:
+			opt->no_groups = true;
 			break;
 		case 'h':
 			gd_usage_print(stdout);

@@ -79,6 +79,13 @@ void gd_pass_counts_draw(struct gd_pass_counts *c, const struct gd_draw *d)
 	}
 }
 
+const char *gd_pass_framebuffer_label(const struct gd_options *opt, enum gd_pass pass)
+{
+	if (gd_passes[pass].fbo_label)
+		return gd_passes[pass].fbo_label;
+	return opt->no_surface ? "composite_fbo" : "default";
+}
+
 /* Whether a pass clears at its start and invalidates depth at its end. Bloom loads the
  * lighting result on purpose (its sprites blend onto it); lighting has no depth. Composite
  * is the tile-load-store switch's pass. */
@@ -443,11 +450,11 @@ static int gd_fbo_create(struct gd_context *ctx, enum gd_pass pass, GLuint color
 	static const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
 	gd.glDrawBuffers(color1 ? 2 : 1, bufs);
 	GLenum status = gd.glCheckFramebufferStatus(GL_FRAMEBUFFER);
-	gd_label(GL_FRAMEBUFFER, fbo, gd_passes[pass].fbo_label);
+	const char *label = gd_pass_framebuffer_label(&ctx->opt, pass);
+	gd_label(GL_FRAMEBUFFER, fbo, label);
 	ctx->fbo[pass] = fbo;
 	if (status != GL_FRAMEBUFFER_COMPLETE) {
-		fprintf(stderr, GD_NAME ": %s is incomplete (0x%04x)\n", gd_passes[pass].fbo_label,
-			status);
+		fprintf(stderr, GD_NAME ": %s is incomplete (0x%04x)\n", label, status);
 		return -1;
 	}
 	return 0;
@@ -470,6 +477,15 @@ static int gd_targets_create(struct gd_context *ctx)
 	    gd_fbo_create(ctx, GD_PASS_LIGHTING, ctx->hdr, 0, 0) ||
 	    gd_fbo_create(ctx, GD_PASS_BLOOM, ctx->hdr, 0, 0))
 		return -1;
+	if (ctx->opt.no_surface) {
+		/* No pbuffer: composite renders into targets of its own, as a headless program. */
+		ctx->composite_color = gd_texture_create(GL_RGBA8, w, h, "composite_color");
+		ctx->composite_depth = gd_texture_create(GL_DEPTH_COMPONENT24, w, h,
+							 "composite_depth");
+		if (gd_fbo_create(ctx, GD_PASS_COMPOSITE, ctx->composite_color, 0,
+				  ctx->composite_depth))
+			return -1;
+	}
 	gd.glBindFramebuffer(GL_FRAMEBUFFER, 0);
 	return 0;
 }
@@ -559,7 +575,6 @@ int gd_scene_create(struct gd_context *ctx)
 	gd.glGenBuffers(GD_RING, ctx->pbo);
 	size_t image = (size_t)ctx->opt.width * ctx->opt.height * 4;
 	for (uint32_t i = 0; i < GD_RING; i++) {
-		gd_label(GL_QUERY, ctx->queries[i], "occlusion_query");
 		gd.glBindBuffer(GL_PIXEL_PACK_BUFFER, ctx->pbo[i]);
 		gd.glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)image, NULL, GL_STREAM_READ);
 		gd_label(GL_BUFFER, ctx->pbo[i], "readback_pbo");
@@ -596,7 +611,8 @@ void gd_scene_destroy(struct gd_context *ctx)
 	gd.glDeleteProgram(ctx->overlay_program);
 	gd.glDeleteProgram(ctx->bloom_compute);
 	GLuint t[] = {ctx->shadow_map, ctx->shadow_depth, ctx->albedo, ctx->normal,
-		      ctx->gbuffer_depth, ctx->hdr, ctx->palette};
+		      ctx->gbuffer_depth, ctx->hdr, ctx->palette, ctx->composite_color,
+		      ctx->composite_depth};
 	gd.glDeleteTextures(sizeof(t) / sizeof(t[0]), t);
 	GLuint b[] = {ctx->geometry_vbo, ctx->geometry_ibo, ctx->instance_vbo, ctx->sprite_buffer,
 		      ctx->constants_ubo};
