@@ -123,6 +123,20 @@ function(check_mode name threads)
 endfunction()
 
 check_mode(default 0)
+
+# What each pass renders to, printed once the targets exist (the pbuffer's from its config).
+gles_demo_run(att "${DEMO_DLOPEN}" --expect --frames 1 --size 64x32)
+gles_demo_ok(att)
+foreach(want
+    "expect attachments 0 shadow size=64x32 samples=1 color0=GL_R32F depth=GL_DEPTH_COMPONENT24"
+    "expect attachments 1 gbuffer size=64x32 samples=1 color0=GL_RGBA8 color1=GL_RGBA8 depth=GL_DEPTH_COMPONENT24"
+    "expect attachments 2 lighting size=64x32 samples=1 color0=GL_RGBA8"
+    "expect attachments 3 bloom size=64x32 samples=1 color0=GL_RGBA8"
+    "expect attachments 4 composite size=64x32 samples=1 color0=GL_RGBA8 depth=GL_DEPTH_COMPONENT24")
+  if(NOT att_out MATCHES "\n${want}( stencil=[A-Z_0-9]+)?\n")
+    message(FATAL_ERROR "no line '${want}':\n${att_out}")
+  endif()
+endforeach()
 check_mode(noswap 0 --no-swap)
 check_mode(nosurface 2 --no-surface --no-groups)
 check_mode(threads 3)

@@ -60,6 +60,22 @@ static void gd_issued_print(const struct gd_context *ctx)
 	printf("issued swaps %u\n", ctx->swaps);
 }
 
+/* After the targets exist, before the first frame: what each pass renders to. */
+static void gd_attachments_print(const struct gd_context *ctx)
+{
+	static const char *const slot_names[4] = {"color0", "color1", "depth", "stencil"};
+	for (int p = 0; p < GD_PASS_COUNT; p++) {
+		printf("expect attachments %d %s size=%ux%u samples=1", p, gd_passes[p].name,
+		       ctx->opt.width, ctx->opt.height);
+		for (int s = 0; s < 4; s++)
+			if (ctx->attachment_format[p][s])
+				printf(" %s=%s", slot_names[s],
+				       gd_format_name(ctx->attachment_format[p][s]));
+		printf("\n");
+	}
+	fflush(stdout);
+}
+
 static void gd_info_print(void)
 {
 	printf("info renderer %s\n", (const char *)gd.glGetString(GL_RENDERER));
@@ -105,6 +121,8 @@ static int gd_run(struct gd_context *ctx)
 		gd_debug_insert();
 	if (gd_scene_create(ctx))
 		return GD_EXIT_FAILURE;
+	if (ctx->opt.expect)
+		gd_attachments_print(ctx);
 	if (ctx->opt.timings && gd_timings_create(ctx))
 		return GD_EXIT_FAILURE;
 

@@ -434,9 +434,44 @@ static GLuint gd_texture_create(GLenum format, uint32_t w, uint32_t h, const cha
 	return t;
 }
 
-static int gd_fbo_create(struct gd_context *ctx, enum gd_pass pass, GLuint color0, GLuint color1,
-			 GLuint depth)
+const char *gd_format_name(GLenum format)
 {
+	switch (format) {
+	case GL_RGBA8: return "GL_RGBA8";
+	case GL_R32F: return "GL_R32F";
+	case GL_DEPTH_COMPONENT16: return "GL_DEPTH_COMPONENT16";
+	case GL_DEPTH_COMPONENT24: return "GL_DEPTH_COMPONENT24";
+	case GL_DEPTH_COMPONENT32F: return "GL_DEPTH_COMPONENT32F";
+	case GL_STENCIL_INDEX8: return "GL_STENCIL_INDEX8";
+	default: return "other";
+	}
+}
+
+/* The pbuffer's attachments, from the sizes of its EGL config. */
+static void gd_default_formats(struct gd_context *ctx, GLenum out[4])
+{
+	EGLint r = 0, g = 0, b = 0, a = 0, d = 0, s = 0;
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_RED_SIZE, &r);
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_GREEN_SIZE, &g);
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_BLUE_SIZE, &b);
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_ALPHA_SIZE, &a);
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_DEPTH_SIZE, &d);
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_STENCIL_SIZE, &s);
+	out[GD_SLOT_COLOR0] = r == 8 && g == 8 && b == 8 && a == 8 ? GL_RGBA8 : GD_FORMAT_OTHER;
+	out[GD_SLOT_COLOR1] = 0;
+	out[GD_SLOT_DEPTH] = d == 24 ? GL_DEPTH_COMPONENT24 : d == 16 ? GL_DEPTH_COMPONENT16
+					: d == 32 ? GL_DEPTH_COMPONENT32F : d ? GD_FORMAT_OTHER : 0;
+	out[GD_SLOT_STENCIL] = s == 8 ? GL_STENCIL_INDEX8 : s ? GD_FORMAT_OTHER : 0;
+}
+
+static int gd_fbo_create(struct gd_context *ctx, enum gd_pass pass, GLuint color0, GLenum format0,
+			 GLuint color1, GLenum format1, GLuint depth)
+{
+	GLenum *formats = ctx->attachment_format[pass];
+	formats[GD_SLOT_COLOR0] = format0;
+	formats[GD_SLOT_COLOR1] = color1 ? format1 : 0;
+	formats[GD_SLOT_DEPTH] = depth ? GL_DEPTH_COMPONENT24 : 0;
+	formats[GD_SLOT_STENCIL] = 0;
 	GLuint fbo = 0;
 	gd.glGenFramebuffers(1, &fbo);
 	gd.glBindFramebuffer(GL_FRAMEBUFFER, fbo);
@@ -472,19 +507,22 @@ static int gd_targets_create(struct gd_context *ctx)
 	ctx->palette = gd_texture_create(GL_RGBA8, 4, 1, "palette");
 	gd.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 1, GL_RGBA, GL_UNSIGNED_BYTE,
 			   gd_palette_texels);
-	if (gd_fbo_create(ctx, GD_PASS_SHADOW, ctx->shadow_map, 0, ctx->shadow_depth) ||
-	    gd_fbo_create(ctx, GD_PASS_GBUFFER, ctx->albedo, ctx->normal, ctx->gbuffer_depth) ||
-	    gd_fbo_create(ctx, GD_PASS_LIGHTING, ctx->hdr, 0, 0) ||
-	    gd_fbo_create(ctx, GD_PASS_BLOOM, ctx->hdr, 0, 0))
+	if (gd_fbo_create(ctx, GD_PASS_SHADOW, ctx->shadow_map, GL_R32F, 0, 0, ctx->shadow_depth) ||
+	    gd_fbo_create(ctx, GD_PASS_GBUFFER, ctx->albedo, GL_RGBA8, ctx->normal, GL_RGBA8,
+			  ctx->gbuffer_depth) ||
+	    gd_fbo_create(ctx, GD_PASS_LIGHTING, ctx->hdr, GL_RGBA8, 0, 0, 0) ||
+	    gd_fbo_create(ctx, GD_PASS_BLOOM, ctx->hdr, GL_RGBA8, 0, 0, 0))
 		return -1;
 	if (ctx->opt.no_surface) {
 		/* No pbuffer: composite renders into targets of its own, as a headless program. */
 		ctx->composite_color = gd_texture_create(GL_RGBA8, w, h, "composite_color");
 		ctx->composite_depth = gd_texture_create(GL_DEPTH_COMPONENT24, w, h,
 							 "composite_depth");
-		if (gd_fbo_create(ctx, GD_PASS_COMPOSITE, ctx->composite_color, 0,
+		if (gd_fbo_create(ctx, GD_PASS_COMPOSITE, ctx->composite_color, GL_RGBA8, 0, 0,
 				  ctx->composite_depth))
 			return -1;
+	} else {
+		gd_default_formats(ctx, ctx->attachment_format[GD_PASS_COMPOSITE]);
 	}
 	gd.glBindFramebuffer(GL_FRAMEBUFFER, 0);
 	return 0;
