@@ -21,14 +21,27 @@ static void gd_expect_print(const struct gd_options *opt)
 		struct gd_pass_counts c;
 		gd_pass_counts_get(opt, (enum gd_pass)p, &c);
 		draws += c.draws;
+		/* The name a profiler gives the pass (docs/gles.md): the debug group's; with
+		 * --no-groups the framebuffer's label, or a generated one for the pbuffer's. */
+		const char *framebuffer = gd_pass_framebuffer_label(opt, (enum gd_pass)p);
+		const char *name = gd_passes[p].name, *source = "";
+		char generated[32];
+		if (opt->no_groups && strcmp(framebuffer, "default") != 0) {
+			name = framebuffer;
+			source = " source=object";
+		} else if (opt->no_groups) {
+			snprintf(generated, sizeof(generated), "render#%d", p);
+			name = generated;
+			source = " source=generated";
+		}
 		printf("expect pass %d %s draws=%u instances=%llu vertices=%llu indices=%llu "
 		       "dispatches=%u clear=%u invalidate=%u draws_arrays=%u draws_indexed=%u "
-		       "workgroups=%llu barriers=%u load=%u framebuffer=%s\n",
-		       p, gd_passes[p].name, c.draws, (unsigned long long)c.instances,
+		       "workgroups=%llu barriers=%u load=%u framebuffer=%s%s\n",
+		       p, name, c.draws, (unsigned long long)c.instances,
 		       (unsigned long long)c.vertices, (unsigned long long)c.indices, c.dispatches,
 		       c.clear, c.invalidate, c.draws_arrays, c.draws_indexed,
-		       (unsigned long long)c.workgroups, c.barriers, opt->load[p],
-		       gd_pass_framebuffer_label(opt, (enum gd_pass)p));
+		       (unsigned long long)c.workgroups, c.barriers, opt->load[p], framebuffer,
+		       source);
 	}
 	printf("expect draws %llu\n", (unsigned long long)draws);
 	for (int m = 0; m < GD_MISUSE_COUNT; m++)
