@@ -172,6 +172,12 @@ foreach(m IN LISTS gles_demo_misuses)
   list(APPEND all_control --control ${m})
 endforeach()
 check_mode(misuse 0 ${all_misuse})
+# The misuse reads happen every frame (the control ones only when ready: not counted on).
+gles_demo_run(reads "${DEMO}" --expect --frames 6 --misuse readpixels --misuse query-result)
+gles_demo_ok(reads)
+if(NOT reads_out MATCHES "\nissued reads readpixels=6 query_results=6 fences_signalled=0\n")
+  message(FATAL_ERROR "misuse reads not done every frame:\n${reads_out}")
+endif()
 check_mode(control 0 ${all_control})
 
 # The tile-load-store switch is composite's clear and invalidate; nothing else changes.

@@ -71,6 +71,10 @@ static void gd_issued_print(const struct gd_context *ctx)
 		       (unsigned long long)c->workgroups, c->barriers);
 	}
 	printf("issued swaps %u\n", ctx->swaps);
+	/* The switches' reads: every frame in a misuse mode; in a control mode only what was
+	 * ready two frames later (no number to expect). */
+	printf("issued reads readpixels=%u query_results=%u fences_signalled=%u\n",
+	       ctx->readbacks_done, ctx->queries_read, ctx->fences_signalled);
 }
 
 /* After the targets exist, before the first frame: what each pass renders to. */
