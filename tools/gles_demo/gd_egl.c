@@ -1,0 +1,152 @@
+/* The EGL side: the surfaceless platform's display, an OpenGL ES 3.2 context, a pbuffer
+ * made current so that eglSwapBuffers marks real frame boundaries, and the optional
+ * KHR_debug callback. */
+#include "gd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void gd_egl_fail(const char *call)
+{
+	fprintf(stderr, GD_NAME ": %s failed (EGL error 0x%04x)\n", call, gd.eglGetError());
+}
+
+static bool gd_extension_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; p && (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+static int gd_version_parse(struct gd_context *ctx)
+{
+	const char *version = (const char *)gd.glGetString(GL_VERSION);
+	if (!version || sscanf(version, "OpenGL ES %d.%d", &ctx->gles_major, &ctx->gles_minor) != 2) {
+		fprintf(stderr, GD_NAME ": unexpected GL_VERSION '%s'\n", version ? version : "(null)");
+		return GD_EXIT_FAILURE;
+	}
+	if (ctx->gles_major * 10 + ctx->gles_minor < 32) {
+		fprintf(stderr, GD_NAME ": needs OpenGL ES 3.2, the driver gives %s\n", version);
+		return GD_EXIT_UNAVAILABLE;
+	}
+	return 0;
+}
+
+int gd_egl_create(struct gd_context *ctx)
+{
+	const char *client = gd.eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+	if (!gd_extension_has(client, "EGL_MESA_platform_surfaceless") ||
+	    !gd_extension_has(client, "EGL_EXT_platform_base")) {
+		fprintf(stderr, GD_NAME ": EGL has no surfaceless platform "
+				"(EGL_MESA_platform_surfaceless; Debian package libegl-mesa0)\n");
+		return GD_EXIT_UNAVAILABLE;
+	}
+	ctx->display = gd.eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
+						   NULL);
+	EGLint major = 0, minor = 0;
+	if (ctx->display == EGL_NO_DISPLAY || !gd.eglInitialize(ctx->display, &major, &minor)) {
+		gd_egl_fail("eglInitialize of the surfaceless display");
+		ctx->display = EGL_NO_DISPLAY;
+		return GD_EXIT_UNAVAILABLE;
+	}
+	if (!gd.eglBindAPI(EGL_OPENGL_ES_API)) {
+		gd_egl_fail("eglBindAPI(EGL_OPENGL_ES_API)");
+		return GD_EXIT_UNAVAILABLE;
+	}
+	const EGLint config_attribs[] = {
+		EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT,
+		EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8,
+		EGL_DEPTH_SIZE, 24, EGL_NONE,
+	};
+	EGLint count = 0;
+	if (!gd.eglChooseConfig(ctx->display, config_attribs, &ctx->config, 1, &count) || count < 1) {
+		fprintf(stderr, GD_NAME ": no EGL config with a pbuffer, OpenGL ES 3, RGBA8 and "
+				"depth 24 on the surfaceless display\n");
+		return GD_EXIT_UNAVAILABLE;
+	}
+	const EGLint context_attribs[] = {
+		EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 2, EGL_NONE,
+	};
+	ctx->context = gd.eglCreateContext(ctx->display, ctx->config, EGL_NO_CONTEXT,
+					   context_attribs);
+	if (ctx->context == EGL_NO_CONTEXT) {
+		gd_egl_fail("eglCreateContext (OpenGL ES 3.2)");
+		return GD_EXIT_UNAVAILABLE;
+	}
+	if (ctx->opt.no_surface) {
+		if (!gd_extension_has(gd.eglQueryString(ctx->display, EGL_EXTENSIONS),
+				      "EGL_KHR_surfaceless_context")) {
+			fprintf(stderr, GD_NAME ": --no-surface needs EGL_KHR_surfaceless_context\n");
+			return GD_EXIT_UNAVAILABLE;
+		}
+		if (!gd.eglMakeCurrent(ctx->display, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx->context)) {
+			gd_egl_fail("eglMakeCurrent without a surface");
+			return GD_EXIT_FAILURE;
+		}
+		return gd_version_parse(ctx);
+	}
+	const EGLint surface_attribs[] = {
+		EGL_WIDTH, (EGLint)ctx->opt.width, EGL_HEIGHT, (EGLint)ctx->opt.height, EGL_NONE,
+	};
+	ctx->surface = gd.eglCreatePbufferSurface(ctx->display, ctx->config, surface_attribs);
+	if (ctx->surface == EGL_NO_SURFACE) {
+		gd_egl_fail("eglCreatePbufferSurface");
+		return GD_EXIT_FAILURE;
+	}
+	if (!gd.eglMakeCurrent(ctx->display, ctx->surface, ctx->surface, ctx->context)) {
+		gd_egl_fail("eglMakeCurrent");
+		return GD_EXIT_FAILURE;
+	}
+	return gd_version_parse(ctx);
+}
+
+void gd_egl_destroy(struct gd_context *ctx)
+{
+	if (ctx->display == EGL_NO_DISPLAY)
+		return;
+	gd.eglMakeCurrent(ctx->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+	if (ctx->surface != EGL_NO_SURFACE)
+		gd.eglDestroySurface(ctx->display, ctx->surface);
+	if (ctx->context != EGL_NO_CONTEXT)
+		gd.eglDestroyContext(ctx->display, ctx->context);
+	gd.eglTerminate(ctx->display);
+	gd.eglReleaseThread();
+	ctx->display = EGL_NO_DISPLAY;
+}
+
+static void GL_APIENTRY gd_debug_message(GLenum source, GLenum type, GLuint id, GLenum severity,
+					 GLsizei length, const GLchar *message,
+					 const void *user)
+{
+	(void)source, (void)severity, (void)user;
+	if (type != GL_DEBUG_TYPE_PERFORMANCE)
+		return;
+	/* One line per message, whatever the text holds: newlines become spaces. */
+	printf("debug-message %u ", id);
+	size_t n = length >= 0 ? (size_t)length : strlen(message);
+	for (size_t i = 0; i < n; i++)
+		putchar(message[i] == '\n' || message[i] == '\r' ? ' ' : message[i]);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* A debug context is not needed: Mesa delivers messages to any context with
+ * GL_DEBUG_OUTPUT enabled. Synchronous, so messages arrive on the thread and at the call
+ * that caused them. */
+int gd_debug_callback_install(void)
+{
+	gd.glDebugMessageCallback(gd_debug_message, NULL);
+	gd.glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DONT_CARE, 0, NULL, GL_TRUE);
+	gd.glEnable(GL_DEBUG_OUTPUT);
+	gd.glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+	return gd_check_error("installing the debug callback");
+}
+
+void gd_debug_insert(void)
+{
+	gd.glDebugMessageInsert(GL_DEBUG_SOURCE_APPLICATION, GL_DEBUG_TYPE_PERFORMANCE,
+				GD_DEBUG_INSERT_ID, GL_DEBUG_SEVERITY_LOW, -1,
+				GD_NAME " inserted this message");
+}
