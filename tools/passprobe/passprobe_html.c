@@ -122,7 +122,7 @@ static void html_page(FILE *f, const struct cli_report *r, const char *json, siz
 	      "<noscript><p>This page draws its charts and tables with JavaScript, which is off "
 	      "here. The data is in the page source (the element <code>pp-data</code>): the "
 	      "report.json it was made from.</p></noscript>\n"
-	      "<section><h2>Run</h2><div id=\"pp-meta\"></div></section>\n"
+	      "<section><div id=\"pp-meta\"></div></section>\n"
 	      "<section><h2>GPU time per frame, by pass</h2>\n"
 	      "<p class=\"explain\">One column per frame kept in report.json; each band is a pass's "
 	      "exclusive GPU time (time shared by overlapping passes counted once), so a column is "

@@ -103,15 +103,17 @@
 		};
 		if (S.notes) meta.notes = S.notes;
 		var box = byId('pp-meta');
-		box.appendChild(kvTable(meta, 'pp-meta-table'));
-		(D.devices || []).forEach(function (d, i) {
-			box.appendChild(el('h3', null, 'Device ' + (isNum(d.id) ? d.id : i) + ': ' + d.name));
-			box.appendChild(kvTable(d, 'pp-device-' + i));
-		});
-		if (D.settings && typeof D.settings === 'object') {
-			box.appendChild(el('h3', null, 'Settings'));
-			box.appendChild(kvTable(D.settings, 'pp-settings'));
+		function group(title, obj, id) {
+			var g = el('div', { 'class': 'group' });
+			g.appendChild(el('h3', null, title));
+			g.appendChild(kvTable(obj, id));
+			box.appendChild(g);
 		}
+		group('Run', meta, 'pp-meta-table');
+		(D.devices || []).forEach(function (d, i) {
+			group('Device ' + (isNum(d.id) ? d.id : i) + ': ' + d.name, d, 'pp-device-' + i);
+		});
+		if (D.settings && typeof D.settings === 'object') group('Settings', D.settings, 'pp-settings');
 	}
 
 	/* ---- per-pass GPU time over frames, stacked ---------------------------------------- */
