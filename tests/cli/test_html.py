@@ -110,7 +110,8 @@ class Tree(HTMLParser):
 
 
 def dom_of(html_path):
-    out, console, p = chromium("--dump-dom", "file://" + os.path.abspath(html_path))
+    out, console, p = chromium("--dump-dom", "file://" + os.path.abspath(html_path.split("#")[0])
+                               + ("#" + html_path.split("#", 1)[1] if "#" in html_path else ""))
     check(f"{html_path}: chromium ran", p.returncode == 0 and out, p.stderr[-2000:])
     check(f"{html_path}: no console messages (errors, CSP refusals)", not console, console)
     t = Tree()
@@ -214,7 +215,8 @@ def check_page(label, html_path, report):
     want = sorted(p["gpu_ns"] for p in med["passes"] if p["gpu_ns"] is not None)
     check(f"{label}: the time line's passes", sorted(float(s.attrs["data-ns"]) for s in spans) == want,
           ([s.attrs.get("data-ns") for s in spans], want))
-    check(f"{label}: a frame picker with every frame", len(root.find("option")) == len(frames))
+    picker = root.by_id("pp-frame-select")
+    check(f"{label}: a frame picker with every frame", picker is not None and len(picker.find("option")) == len(frames))
 
     # Diagnostics: every site, its cost or "unavailable".
     dt = root.by_id("pp-diag-table")
@@ -267,6 +269,19 @@ check("demo: the run had diagnostics to show", len(demo_report["diagnostics"]) >
 root = check_page("demo", os.path.join(out, "report.html"), demo_report)
 st = root.by_id("pp-settings")
 check("demo: settings in the header", st is not None and "report_frames" in st.text())
+
+# A view picked in the address: another frame, zoomed to its GPU work (the submission then
+# spans the whole plot: x from 190 to 990 in the SVG's coordinates).
+pick = demo_report["frames"][1]
+root = dom_of(os.path.join(out, "report.html") + f"#frame={pick['index']}&zoom=gpu")
+info = root.by_id("pp-timeline-info")
+check("address #frame= picks the frame", info is not None and info.attrs["data-frame"] == str(pick["index"]))
+tl = root.by_id("pp-timeline-svg")
+sub = tl.find("g", **{"class": "span submission"}) if tl else []
+rect = sub[0].find("rect")[0] if sub else None
+check("address zoom=gpu: the GPU work fills the plot", tl is not None and tl.attrs.get("data-zoom") == "gpu"
+      and rect is not None and abs(float(rect.attrs["x"]) - 190) < 0.01
+      and abs(float(rect.attrs["width"]) - 800) < 0.01, rect.attrs if rect else None)
 
 # ---- hostile names and unavailable values -------------------------------------------------------
 evil = "</script><script>document.title='pwned'</script>"

@@ -130,7 +130,7 @@ static void html_page(FILE *f, const struct cli_report *r, const char *json, siz
 	      "unavailable. Hover for the values; click a column to see that frame's time line "
 	      "below.</p>\n<div id=\"pp-stack\"></div></section>\n"
 	      "<section><h2>Frame time line</h2><div id=\"pp-timeline-controls\"></div>\n"
-	      "<p class=\"explain\">On the host clock, from the frame's first event. CPU rows: the "
+	      "<p class=\"explain\">On the host clock. CPU rows: the "
 	      "recording of each pass and the submit calls, per thread, and the application's "
 	      "blocking calls; GPU rows: each submission (outlined) and its passes, per queue "
 	      "(overlapping passes on separate lanes).</p>\n<div id=\"pp-timeline\"></div></section>\n"

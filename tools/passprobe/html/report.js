@@ -211,7 +211,8 @@
 	}
 
 	/* ---- time line of one frame ---------------------------------------------------------- */
-	var selected = -1;
+	var selected = -1, zoom = 'all';
+	var ZOOMS = [['all', 'the whole frame'], ['gpu', 'its GPU work'], ['cpu', 'its recording and submits']];
 	function medianFrame() {
 		var m = frames.map(function (f, i) { return [f.gpu_ns, i]; })
 			.filter(function (x) { return isNum(x[0]); })
@@ -222,6 +223,7 @@
 		selected = pos;
 		var sel = byId('pp-frame-select');
 		if (sel) sel.value = String(pos);
+		rememberView();
 		renderTimeline();
 	}
 	function renderTimelineControls() {
@@ -238,10 +240,27 @@
 		sel.addEventListener('change', function () { selectFrame(Number(sel.value)); });
 		label.appendChild(sel);
 		box.appendChild(label);
+		var zl = el('label', null, '  show '), zs = el('select', { id: 'pp-zoom-select' });
+		ZOOMS.forEach(function (z) { zs.appendChild(el('option', { value: z[0] }, z[1])); });
+		zs.addEventListener('change', function () { zoom = zs.value; rememberView(); renderTimeline(); });
+		zl.appendChild(zs);
+		box.appendChild(zl);
 		box.appendChild(el('span', { 'class': 'hint' },
-			' the median frame by GPU time is shown first; a click on a column of the chart above picks its frame'));
+			' (the median frame by GPU time first; a click on a column of the chart above picks its frame)'));
 		selected = med;
-		sel.value = String(med);
+		/* #frame=<index>&zoom=<all|gpu|cpu> in the address picks them, so a view can be linked. */
+		(location.hash || '').replace(/^#/, '').split('&').forEach(function (kv) {
+			var k = kv.split('=')[0], v = decodeURIComponent(kv.split('=')[1] || '');
+			if (k === 'frame')
+				frames.forEach(function (f, i) { if (String(f.index) === v) selected = i; });
+			if (k === 'zoom' && ZOOMS.some(function (z) { return z[0] === v; })) zoom = v;
+		});
+		sel.value = String(selected);
+		zs.value = zoom;
+	}
+	function rememberView() {
+		if (selected >= 0 && frames[selected] && history.replaceState)
+			try { history.replaceState(null, '', '#frame=' + frames[selected].index + '&zoom=' + zoom); } catch (e) { /* file: URLs in some browsers */ }
 	}
 	function renderTimeline() {
 		var box = byId('pp-timeline');
@@ -278,14 +297,18 @@
 		var info = el('p', { id: 'pp-timeline-info', 'data-frame': f.index },
 			'Frame ' + f.index + ', closed by ' + f.delimiter + '; GPU time ' + fmtNs(f.gpu_ns) +
 			(f.gpu_unavailable ? ' (' + f.gpu_unavailable + ')' : '') + '; ' + subs.length +
-			' submission(s), ' + (f.passes || []).length + ' pass(es). Times from the frame\'s first event.');
+			' submission(s), ' + (f.passes || []).length + ' pass(es). Times from the start of the range shown.');
 		box.appendChild(info);
 		if (!spans.length) {
 			box.appendChild(el('p', { 'class': 'none' }, 'Nothing of this frame has times to draw.'));
 			return;
 		}
-		var t0 = Infinity, t1 = -Infinity;
-		spans.forEach(function (s) { t0 = Math.min(t0, s.b); t1 = Math.max(t1, s.e); });
+		var t0 = Infinity, t1 = -Infinity, inZoom = {
+			all: function () { return true; },
+			gpu: function (s) { return s.cls === 'pass' || s.cls === 'submission'; },
+			cpu: function (s) { return s.cls === 'record' || s.cls === 'submit'; } }[zoom];
+		spans.forEach(function (s) { if (inZoom(s)) { t0 = Math.min(t0, s.b); t1 = Math.max(t1, s.e); } });
+		if (!isFinite(t0)) spans.forEach(function (s) { t0 = Math.min(t0, s.b); t1 = Math.max(t1, s.e); });
 		var rows = [], lanes = {};
 		spans.forEach(function (s) {
 			if (!(s.row in lanes)) { lanes[s.row] = []; rows.push(s.row); }
@@ -298,7 +321,13 @@
 		var LH = 20, W = 1000, ml = 190, mr = 10, y = 8, rowY = {};
 		rows.forEach(function (r) { rowY[r] = y; y += LH * lanes[r].length + 8; });
 		var H = y + 30, pw = W - ml - mr, span = Math.max(t1 - t0, 1);
-		var root = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, 'class': 'chart timeline', id: 'pp-timeline-svg' });
+		var root = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, 'class': 'chart timeline', id: 'pp-timeline-svg',
+			'data-zoom': zoom });
+		/* Spans reaching outside a zoomed range are cut at the plot's edges. */
+		var plotClip = svg('clipPath', { id: 'pp-timeline-plot' });
+		plotClip.appendChild(svg('rect', { x: ml, y: 0, width: pw, height: H }));
+		root.appendChild(plotClip);
+		var plot = svg('g', { 'clip-path': 'url(#pp-timeline-plot)' });
 		axisTicks(span, false).forEach(function (t) {
 			var x = ml + t / span * pw;
 			root.appendChild(svg('line', { x1: x, x2: x, y1: 4, y2: H - 24, 'class': 'grid' }));
@@ -309,6 +338,7 @@
 		});
 		spans.forEach(function (s) {
 			var x = ml + (s.b - t0) / span * pw, w = Math.max((s.e - s.b) / span * pw, 1);
+			if (x + w < ml - 1 || x > W) return;
 			var yy = rowY[s.row] + s.lane * LH;
 			var g = svg('g', { 'class': 'span ' + s.cls });
 			for (var k in s.extra) g.setAttribute(k, s.extra[k] === null ? '' : s.extra[k]);
@@ -320,10 +350,11 @@
 				var cp = svg('clipPath', { id: clip });
 				cp.appendChild(svg('rect', { x: x, y: yy, width: w, height: LH - 3 }));
 				g.appendChild(cp);
-				g.appendChild(svg('text', { x: x + 3, y: yy + 12, 'clip-path': 'url(#' + clip + ')', 'class': 'spanlabel' }, s.label));
+				g.appendChild(svg('text', { x: Math.max(x, ml) + 3, y: yy + 12, 'clip-path': 'url(#' + clip + ')', 'class': 'spanlabel' }, s.label));
 			}
-			root.appendChild(g);
+			plot.appendChild(g);
 		});
+		root.appendChild(plot);
 		box.appendChild(root);
 		var missing = (f.passes || []).filter(function (p) { return !isNum(p.gpu_ns); });
 		if (missing.length) {
@@ -437,8 +468,11 @@
 			['count', function (d) { return d.count; }, ident, true],
 			['frames', function (d) { return d.frames === undefined ? null : d.frames; }, ident, true],
 			['cost per frame', function (d) { return d.cost_ns === undefined ? null : d.cost_ns; },
-				function (v, d) { return isNum(v) ? fmtNs(v) + ' (' + (d.cost_kind || '') + ')' : UNAVAILABLE + (d.cost_unavailable ? ': ' + d.cost_unavailable : ''); }, true],
-			['share of frame', function (d) { return d.share_of_frame === undefined ? null : d.share_of_frame; }, fmtShare, true],
+				function (v, d) {
+					if (!isNum(v)) return UNAVAILABLE + (d.cost_unavailable ? ': ' + d.cost_unavailable : '');
+					return fmtNs(v) + ' (' + (d.cost_kind || '') + ')' +
+						(isNum(d.share_of_frame) ? ', ' + fmtShare(d.share_of_frame) + ' of a frame' : '');
+				}, true],
 			['GPU idle after', function (d) { return d.gpu_idle_ns === undefined ? null : d.gpu_idle_ns; },
 				function (v, d) { return isNum(v) ? fmtNs(v) : d.gpu_idle_unavailable ? UNAVAILABLE + ': ' + d.gpu_idle_unavailable : 'n/a (not a blocking call)'; }, true]
 		], diags, 'no diagnostics'));
