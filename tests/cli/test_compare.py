@@ -46,7 +46,7 @@ BASE_DIAGS = [diag("PASSPROBE-Barrier-FullPipelineDrain", BARRIER_SITE, 5000),
 
 
 def make_report(name, passes, frames=40, seed=1, diagnostics=BASE_DIAGS, device=DEVICE,
-                version=1, keep_frames=True):
+                version=1, keep_frames=True, settings=None):
     """passes: list of (name, kind, per_frame, gpu_median_ns or None, relative spread,
     cpu_ns). Each instance's GPU time is median * (1 + spread * u), u uniform in [-1, 1]."""
     rng = random.Random(seed)
@@ -103,6 +103,7 @@ def make_report(name, passes, frames=40, seed=1, diagnostics=BASE_DIAGS, device=
                      "cpu_record_ns": {"mean": sum(s["cpu"]) / len(s["cpu"])}})
     report = {"schema": "passprobe-report", "version": version, "generator": "test",
               "clock": "CLOCK_MONOTONIC", "process": {"pid": 1, "name": "app"},
+              "settings": settings or {"log_level": "warn", "timestamps": True, "report_frames": 300},
               "devices": [{"id": 0, "name": device, "driver": "0.0.1"}],
               "frames_total": frames, "frames_dropped": 0, "cpu_events_dropped": 0,
               "frames_window": {"first": 0, "count": frames, "limit": 300},
@@ -271,6 +272,13 @@ rc, out, err = run(a_dir, other_dev)
 check("other device: warning, exit 0", rc == 0 and "warning: A ran on" in err and "AMD Radeon" in err, err)
 rc, out, err = run("--same-device", a_dir, other_dev)
 check("other device with --same-device: exit 3", rc == 3 and "--same-device" in err, err)
+rc, out, err = run(a_dir, b_dir)
+check("same settings: no warning", "warning" not in err, err)
+other_set, _ = make_report("otherset", BASE, seed=12,
+                           settings={"log_level": "debug", "timestamps": True, "report_frames": 50})
+rc, out, err = run(a_dir, other_set)
+check("other settings: one warning naming what changes the numbers", rc == 0
+      and "different settings (report_frames)" in err and "log_level" not in err, err)
 newer, _ = make_report("newer", BASE, seed=11, version=2)
 rc, out, err = run(a_dir, newer)
 check("newer version refused: exit 3", rc == 3 and "version 2" in err and "newer passprobe" in err, err)
@@ -303,6 +311,10 @@ rc, out, err = run("--metric", "fps", a_dir, b_dir)
 check("usage: bad --metric lists what is allowed", "gpu-p50, gpu-p95 or cpu-p50" in err, err)
 rc, out, err = run("--help")
 check("--help", rc == 0 and "usage: passprobe compare" in out and "exit status" in out)
+p = subprocess.run([PP, "help", "compare"], capture_output=True, text=True)
+check("help compare", p.returncode == 0 and "usage: passprobe compare" in p.stdout)
+p = subprocess.run([PP, "--help"], capture_output=True, text=True)
+check("--help lists compare", "compare [options] A B" in p.stdout, p.stdout)
 
 print(f"{checks - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

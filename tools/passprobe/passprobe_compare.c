@@ -542,6 +542,50 @@ static int compare_parse(int argc, char **argv, struct cmp_opts *o, const char *
 	return 0;
 }
 
+static bool scalar_equal(const struct pp_json_value *x, const struct pp_json_value *y)
+{
+	double dx, dy;
+	bool bx, by;
+	if (pp_json_type_of(x) != pp_json_type_of(y))
+		return false;
+	if (pp_json_get_double(x, &dx) && pp_json_get_double(y, &dy))
+		return dx == dy;
+	if (pp_json_get_bool(x, &bx) && pp_json_get_bool(y, &by))
+		return bx == by;
+	if (pp_json_is_string(x)) {
+		size_t lx, ly;
+		const char *sx = pp_json_get_string(x, &lx), *sy = pp_json_get_string(y, &ly);
+		return lx == ly && memcmp(sx, sy, lx) == 0;
+	}
+	return pp_json_is_null(x);
+}
+
+/* One warning naming the settings that change what is measured and differ between the runs
+ * (report.json's "settings"; older reports have none). */
+static void compare_settings(const struct cmp_run *a, const struct cmp_run *b)
+{
+	static const char *const no_effect[] = { "log_level", "flush_interval_ms", "trace", "csv",
+						 "summary" };
+	const struct pp_json_value *sa = pp_json_object_get(a->rep.root, "settings");
+	const struct pp_json_value *sb = pp_json_object_get(b->rep.root, "settings");
+	char list[512] = "";
+	size_t o = 0;
+	for (size_t i = 0; i < pp_json_object_size(sa) && o + 1 < sizeof(list); i++) {
+		const struct pp_json_member *m = pp_json_object_at(sa, i);
+		bool skip = false;
+		for (size_t k = 0; k < sizeof(no_effect) / sizeof(no_effect[0]); k++)
+			skip |= strcmp(m->key, no_effect[k]) == 0;
+		const struct pp_json_value *vb = pp_json_object_get(sb, m->key);
+		if (skip || !vb || scalar_equal(&m->value, vb))
+			continue;
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", o ? ", " : "", m->key);
+	}
+	if (o)
+		fprintf(stderr, "passprobe: warning: the runs used different settings (%s): the "
+				"differences include theirs\n",
+			list);
+}
+
 /* Warnings for runs that may not be comparable; CMP_EXIT_UNREADABLE when refused. */
 static int compare_check_match(const struct cmp_run *a, const struct cmp_run *b,
 			       const struct cmp_opts *o)
@@ -562,6 +606,7 @@ static int compare_check_match(const struct cmp_run *a, const struct cmp_run *b,
 				"the device's\n",
 			a->devices, b->devices);
 	}
+	compare_settings(a, b);
 	if (a->process && b->process && strcmp(a->process, b->process) != 0)
 		fprintf(stderr, "passprobe: warning: A profiled process '%s', B '%s'\n", a->process,
 			b->process);
