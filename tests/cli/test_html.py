@@ -362,6 +362,42 @@ p = subprocess.run([PP, "report", "--html", os.path.join(T, "no", "such", "dir.h
                    capture_output=True, text=True)
 check("report --html into a missing directory: exit 1, named", p.returncode == 1 and "dir.html" in p.stderr, p.stderr)
 
+# ---- sorting by a click: a page of ours holds the report in a frame, clicks the summary's
+# column titles and writes down the order the rows are in after each click.
+probe = os.path.join(T, "sort-probe.html")
+with open(probe, "w") as f:
+    f.write("""<!DOCTYPE html><html><body><pre id="result"></pre>
+<iframe id="r" src="hostile.html" onload="probe()"></iframe>
+<script>
+function probe() {
+  var d = document.getElementById('r').contentDocument, out = [];
+  var t = d.getElementById('pp-summary-table');
+  function order(col) {
+    return Array.prototype.map.call(t.tBodies[0].rows, function (r) { return r.cells[col].getAttribute('data-v'); });
+  }
+  var th = t.tHead.rows[0].cells;
+  th[6].click(); out.push(order(6));   // p50: largest first
+  th[6].click(); out.push(order(6));   // again: smallest first, unavailable still last
+  th[0].click(); out.push(order(0));   // pass name: A to Z
+  th[0].click(); out.push(order(0));   // and Z to A
+  document.getElementById('result').textContent = JSON.stringify(out);
+}
+</script></body></html>""")
+dumped, console, p = chromium("--allow-file-access-from-files", "--dump-dom", "file://" + os.path.abspath(probe))
+tree = Tree()
+tree.feed(dumped)
+res = tree.root.by_id("result")
+try:
+    orders = json.loads(res.text()) if res else None
+except ValueError:
+    orders = None
+check("sort: the probe ran", orders is not None and not console, (res.text() if res else dumped[-500:], console))
+if orders:
+    check("sort: a click sorts by p50, largest first, unavailable last", orders[0] == ["1002500.5", "250500", ""], orders[0])
+    check("sort: a second click reverses, unavailable still last", orders[1] == ["250500", "1002500.5", ""], orders[1])
+    check("sort: a text column sorts, and back", sorted(orders[2]) == sorted([evil, bold, uni])
+          and orders[3] == orders[2][::-1], orders[2:])
+
 # ---- a screenshot for a person ----------------------------------------------------------------
 os.makedirs(os.path.dirname(os.path.abspath(SHOT)), exist_ok=True)
 if os.path.exists(SHOT):
