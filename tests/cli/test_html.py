@@ -291,7 +291,7 @@ uni = "\u00fcn\u00efc\u00f8d\u00e9 \u2713"
 
 def pass_(name, kind, gpu, t):
     cpu = None if gpu is None else {"begin_ns": t, "wall_ns": 2000, "thread_cpu_ns": 1500 + gpu % 7,
-                                    "spans": 1, "tid": 7, "counters": {"cycles": None, "task-clock": 1500},
+                                    "spans": 1, "tid": 7, "counters": {"cycles": None, "task-clock": 1500, "constructor": 5},
                                     "scaled": []}
     base = {"name": name, "kind": kind, "submission": 0, "command_buffer": 0, "cpu": cpu,
             "recording_reused": False}
@@ -355,6 +355,11 @@ check("hostile: no element from the data", not root.find("img") and not root.fin
       and not [b for b in root.find("b")])
 check("hostile: the name with </script> is one pass, as text",
       [n.text() for n in root.find("td") if n.text() == evil] != [])
+ct = root.by_id("pp-cpu-table")
+heads = [h.text() for h in ct.find("th")] if ct else []
+col = heads.index("constructor (mean)") if "constructor (mean)" in heads else -1
+vals = [r.find("td")[col].attrs["data-v"] for r in ct.find("tr") if r.find("td")] if col >= 0 else []
+check("hostile: a counter called 'constructor' is a counter", vals[:2] == ["5", "5"], (heads, vals))
 with open(hpage, encoding="utf-8") as f:
     page = f.read()
 check("hostile: the data block holds no '<'", "<" not in page.split('id="pp-data">', 1)[1].split("</script>", 1)[0])

@@ -2,7 +2,8 @@
  * #pp-data) as charts and tables. Inline in the page, no network. Data reaches the DOM only
  * through textContent and attributes, never as markup, so a pass called "</b>" stays text.
  * Every value the report has as null is shown as "unavailable", never as 0. Each cell and
- * chart element carries its raw value in data-v / data-ns for tests and for copying. */
+ * chart element carries its raw value in data-v / data-ns for tests and for copying. Maps
+ * keyed by names from the report have no prototype, so a pass called "constructor" is a pass. */
 (function () {
 	'use strict';
 	var SVG = 'http://www.w3.org/2000/svg';
@@ -68,7 +69,7 @@
 	var frames = Array.isArray(D.frames) ? D.frames : [];
 
 	function passKey(name, kind) { return kind + '\u0000' + name; }
-	var colors = {}, ncolors = 0;
+	var colors = Object.create(null), ncolors = 0;
 	function colorOf(key) {
 		if (!(key in colors)) colors[key] = PALETTE[ncolors++ % PALETTE.length];
 		return colors[key];
@@ -127,7 +128,7 @@
 		return t;
 	}
 	function frameParts(f) {
-		var parts = {}, order = [];
+		var parts = Object.create(null), order = [];
 		(f.passes || []).forEach(function (p) {
 			if (!isNum(p.gpu_ns)) return;
 			var k = passKey(p.name, p.kind);
@@ -145,7 +146,7 @@
 		var MAXCOLS = 600, per = Math.max(1, Math.ceil(frames.length / MAXCOLS));
 		var cols = [];
 		for (var i = 0; i < frames.length; i += per) {
-			var group = frames.slice(i, i + per), sums = {}, measured = 0, total = 0;
+			var group = frames.slice(i, i + per), sums = Object.create(null), measured = 0, total = 0;
 			group.forEach(function (f) {
 				if (!isNum(f.gpu_ns)) return;
 				measured++;
@@ -309,7 +310,7 @@
 			cpu: function (s) { return s.cls === 'record' || s.cls === 'submit'; } }[zoom];
 		spans.forEach(function (s) { if (inZoom(s)) { t0 = Math.min(t0, s.b); t1 = Math.max(t1, s.e); } });
 		if (!isFinite(t0)) spans.forEach(function (s) { t0 = Math.min(t0, s.b); t1 = Math.max(t1, s.e); });
-		var rows = [], lanes = {};
+		var rows = [], lanes = Object.create(null);
 		spans.forEach(function (s) {
 			if (!(s.row in lanes)) { lanes[s.row] = []; rows.push(s.row); }
 			var L = lanes[s.row], lane = 0;
@@ -318,7 +319,7 @@
 			s.lane = lane;
 		});
 		rows.sort(function (a, b) { return (a.indexOf('GPU') === 0) - (b.indexOf('GPU') === 0) || (a < b ? -1 : a > b); });
-		var LH = 20, W = 1000, ml = 190, mr = 10, y = 8, rowY = {};
+		var LH = 20, W = 1000, ml = 190, mr = 10, y = 8, rowY = Object.create(null);
 		rows.forEach(function (r) { rowY[r] = y; y += LH * lanes[r].length + 8; });
 		var H = y + 30, pw = W - ml - mr, span = Math.max(t1 - t0, 1);
 		var root = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, 'class': 'chart timeline', id: 'pp-timeline-svg',
@@ -480,11 +481,11 @@
 
 	/* Mean per pass (name, kind) over the kept frames of its recording's CPU cost. */
 	function renderCpu() {
-		var rows = {}, order = [], names = [];
+		var rows = Object.create(null), order = [], names = [];
 		frames.forEach(function (f) {
 			(f.passes || []).forEach(function (p) {
 				var k = passKey(p.name, p.kind);
-				if (!(k in rows)) { rows[k] = { name: p.name, kind: p.kind, n: 0, sums: {}, counts: {} }; order.push(k); }
+				if (!(k in rows)) { rows[k] = { name: p.name, kind: p.kind, n: 0, sums: Object.create(null), counts: Object.create(null) }; order.push(k); }
 				var r = rows[k];
 				if (!p.cpu) return;
 				r.n++;
