@@ -3,6 +3,7 @@
  * 0 success, 1 a runtime failure (unreadable report, ...), 2 a usage error; `run` forwards
  * the program's own status (128 + signal number when a signal ended it). */
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -29,6 +30,10 @@ struct cli_report {
 	struct pp_json_value *root; /* owned */
 	int64_t version;            /* its "version", 1..CLI_REPORT_VERSION */
 };
+
+/* Reads a whole file into a malloc'd buffer (not NUL-terminated), refusing more than max
+ * bytes: 0, or -EFBIG, -EISDIR, -ENOMEM, -EIO or the -errno of fopen. */
+int cli_read_file(const char *path, size_t max, char **out, size_t *len_out);
 
 /* Reads DIR/report.json or FILE and checks it is a passprobe report this passprobe reads.
  * 0, or -1 after one message on stderr naming the file and what is wrong with it. */

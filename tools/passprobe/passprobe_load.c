@@ -13,8 +13,7 @@
 #include "pp_json.h"
 #include "passprobe_cli.h"
 
-/* Reads the whole file into a malloc'd buffer, refusing more than max bytes. */
-static int load_read_file(const char *path, size_t max, char **out, size_t *len_out)
+int cli_read_file(const char *path, size_t max, char **out, size_t *len_out)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -144,7 +143,7 @@ int cli_report_load(const char *arg, struct cli_report *out)
 
 	char *text = NULL;
 	size_t len = 0;
-	int rc = load_read_file(path, CLI_REPORT_MAX_BYTES, &text, &len);
+	int rc = cli_read_file(path, CLI_REPORT_MAX_BYTES, &text, &len);
 	if (rc == -ENOENT && is_dir) {
 		fprintf(stderr, "passprobe: %s has no report.json (is it a passprobe output "
 				"directory?)\n",
