@@ -326,6 +326,9 @@ hostile = {"schema": "passprobe-report", "version": 1, "generator": "test", "clo
            "devices": [{"id": 0, "name": "GPU </script>", "driver": "1", "notes": None}],
            "frames_total": 6, "frames_dropped": 0, "cpu_events_dropped": 0,
            "frames_window": {"first": 100, "count": 6, "limit": 300}, "frames": frames,
+           "capture": {"frames": "100-", "capture_signal": True, "trigger_file": None,
+                       "windows": [{"device": 0, "first_frame": 100, "last_frame": 105, "frames": 6,
+                                    "frames_gpu_timed": 5, "captured_by": "frames"}]},
            "summary": {"frames": 6, "frame_gpu_ns": {"mean": 1255502.5, "p50": 1253000, "p95": 1255000},
                        "device": "GPU </script>", "notes": "",
                        "passes": [
@@ -355,6 +358,9 @@ check("hostile: no element from the data", not root.find("img") and not root.fin
       and not [b for b in root.find("b")])
 check("hostile: the name with </script> is one pass, as text",
       [n.text() for n in root.find("td") if n.text() == evil] != [])
+cap = root.by_id("pp-capture")
+check("hostile: a report's capture windows are shown", cap is not None and "first_frame: 100" in cap.text()
+      and "captured_by: frames" in cap.text() and "trigger_file" in cap.text(), cap.text() if cap else None)
 ct = root.by_id("pp-cpu-table")
 heads = [h.text() for h in ct.find("th")] if ct else []
 col = heads.index("constructor (mean)") if "constructor (mean)" in heads else -1

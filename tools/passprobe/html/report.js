@@ -43,9 +43,12 @@
 		while (u + 1 < units.length && Math.abs(v) / units[u][0] >= 999.5) u++;
 		return (v / units[u][0]).toPrecision(3) + units[u][1];
 	}
+	/* Nested objects (a capture window, an output limit) as "key: value, ...". */
 	function fmtPlain(v) {
 		if (v === null || v === undefined) return UNAVAILABLE;
-		if (typeof v === 'object') return JSON.stringify(v);
+		if (Array.isArray(v)) return v.length ? v.map(fmtPlain).join('; ') : 'none';
+		if (typeof v === 'object')
+			return Object.keys(v).map(function (k) { return k + ': ' + (v[k] === null ? 'none' : fmtPlain(v[k])); }).join(', ');
 		return String(v);
 	}
 
@@ -115,6 +118,9 @@
 			group('Device ' + (isNum(d.id) ? d.id : i) + ': ' + d.name, d, 'pp-device-' + i);
 		});
 		if (D.settings && typeof D.settings === 'object') group('Settings', D.settings, 'pp-settings');
+		/* Written by passprobe versions with capture windows and bounded outputs. */
+		if (D.capture && typeof D.capture === 'object') group('Capture', D.capture, 'pp-capture');
+		if (D.output_limit && typeof D.output_limit === 'object') group('Output limit', D.output_limit, 'pp-output-limit');
 	}
 
 	/* ---- per-pass GPU time over frames, stacked ---------------------------------------- */
@@ -176,8 +182,9 @@
 				'data-frame-last': c.last.index, 'data-total': isNum(c.total) ? c.total : '' });
 			var label = per > 1 ? 'frames ' + c.first.index + '-' + c.last.index + ' (mean)' : 'frame ' + c.first.index;
 			if (!isNum(c.total)) {
+				var why = per === 1 && c.first.gpu_unavailable ? ' (' + c.first.gpu_unavailable + ')' : '';
 				g.appendChild(tip(svg('rect', { x: x, y: mt, width: Math.max(bw - 0.5, 0.5), height: ph,
-					'class': 'unmeasured' }), label + ': GPU time unavailable'));
+					'class': 'unmeasured' }), label + ': GPU time ' + UNAVAILABLE + why));
 			}
 			var y = mt + ph;
 			Object.keys(c.sums).forEach(function (k) { colorOf(k); });
@@ -434,7 +441,8 @@
 
 	function renderSummary() {
 		var fg = S.frame_gpu_ns || {};
-		byId('pp-frame-line').textContent = 'Frame GPU time over ' + fmtPlain(S.frames) + ' frames: mean ' +
+		byId('pp-frame-line').textContent = 'Frame GPU time over ' + fmtPlain(S.frames) + ' frames' +
+			(isNum(S.frames_gpu_timed) ? ' (' + S.frames_gpu_timed + ' of them GPU-timed)' : '') + ': mean ' +
 			fmtNs(fg.mean) + ', p50 ' + fmtNs(fg.p50) + ', p95 ' + fmtNs(fg.p95) + '.';
 		['mean', 'p50', 'p95'].forEach(function (k) {
 			byId('pp-frame-line').setAttribute('data-' + k, isNum(fg[k]) ? String(fg[k]) : '');
