@@ -46,7 +46,7 @@ def check(what, cond, detail=""):
 def chromium(*args):
     """Runs headless chromium with a fresh profile; returns (stdout, console lines)."""
     with tempfile.TemporaryDirectory(dir=T) as profile:
-        cmd = [browser, "--headless", "--disable-gpu", "--user-data-dir=" + profile,
+        cmd = [browser, "--headless", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=" + profile,
                "--no-first-run", "--enable-logging=stderr", "--v=0", *args]
         if os.geteuid() == 0:
             cmd.insert(1, "--no-sandbox")  # chromium refuses to run as root with its sandbox
