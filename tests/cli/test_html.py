@@ -373,6 +373,31 @@ p = subprocess.run([PP, "report", "--html", os.path.join(T, "no", "such", "dir.h
                    capture_output=True, text=True)
 check("report --html into a missing directory: exit 1, named", p.returncode == 1 and "dir.html" in p.stderr, p.stderr)
 
+# ---- many frames: the chart's columns are means of consecutive frames, at most 600
+many = json.loads(json.dumps(hostile))
+many["frames"] = []
+for i in range(1300):
+    g1, g2 = 1_000_000 + (i * 7919) % 100_000, 200_000 + (i * 104729) % 50_000
+    many["frames"].append({"index": i, "device": 0, "delimiter": "present", "cpu_begin_ns": i * 10**7,
+                           "cpu_end_ns": i * 10**7 + 5, "gpu_ns": g1 + g2, "submissions": [],
+                           "passes": [pass_(evil, "render", g1, i * 10**7), pass_(bold, "compute", g2, i * 10**7)]})
+many["frames_window"] = {"first": 0, "count": 1300, "limit": 100000}
+mdir = os.path.join(T, "many")
+os.makedirs(mdir)
+with open(os.path.join(mdir, "report.json"), "w") as f:
+    json.dump(many, f)
+mpage = os.path.join(T, "many.html")
+subprocess.run([PP, "report", "--html", mpage, mdir], capture_output=True)
+root = dom_of(mpage)
+cols = root.find("g", **{"class": "col"})
+check("many frames: 1300 frames in 434 columns of 3", len(cols) == 434, len(cols))
+ok = True
+for k, g in enumerate(cols):
+    group = many["frames"][3 * k:3 * k + 3]
+    want = sum(f["gpu_ns"] for f in group) / len(group)
+    ok &= abs(float(g.attrs["data-total"]) - want) <= 1e-6 * want and g.attrs["data-frame"] == str(group[0]["index"])
+check("many frames: each column is its frames' mean GPU time", ok)
+
 # ---- sorting by a click: a page of ours holds the report in a frame, clicks the summary's
 # column titles and writes down the order the rows are in after each click.
 probe = os.path.join(T, "sort-probe.html")
