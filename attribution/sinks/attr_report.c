@@ -410,6 +410,38 @@ static void diagnostics_write(struct pp_json_writer *w)
 	pp_json_end_array(w);
 }
 
+/* The settings the run used (docs/settings.md names them), for whoever reads the report
+ * later: the HTML report's header, `passprobe compare`. */
+static void settings_write(struct pp_json_writer *w, const struct pp_settings *s)
+{
+	static const char *const levels[] = { "error", "warn", "info", "debug" };
+	static const char *const switches[] = { "off", "on", "auto" };
+	char delim[160];
+	switch (s->frame_delimiter) {
+	case PP_FRAME_PRESENT: snprintf(delim, sizeof(delim), "present"); break;
+	case PP_FRAME_SUBMIT: snprintf(delim, sizeof(delim), "submit"); break;
+	case PP_FRAME_LABEL: snprintf(delim, sizeof(delim), "label:%s", s->frame_label); break;
+	default: snprintf(delim, sizeof(delim), "auto"); break;
+	}
+	pp_json_begin_object(w);
+	pp_json_kv_str(w, "log_level", (unsigned)s->log_level < 4 ? levels[s->log_level] : "?");
+	pp_json_kv_str(w, "frame_delimiter", delim);
+	pp_json_kv_bool(w, "timestamps", s->timestamps);
+	pp_json_kv_bool(w, "pipeline_statistics", s->pipeline_statistics);
+	pp_json_kv_bool(w, "per_draw_timing", s->per_draw_timing);
+	pp_json_kv_bool(w, "diagnostics", s->diagnostics);
+	pp_json_kv_bool(w, "barrier_cost", s->barrier_cost);
+	pp_json_kv_str(w, "cpu_counters", s->cpu_counters);
+	pp_json_kv_uint(w, "report_frames", s->report_frames);
+	pp_json_kv_uint(w, "flush_interval_ms", s->flush_interval_ms);
+	pp_json_kv_bool(w, "trace", s->trace);
+	pp_json_kv_bool(w, "csv", s->csv);
+	pp_json_kv_bool(w, "summary", s->summary);
+	pp_json_kv_str(w, "copy_results",
+		       (unsigned)s->copy_results < 3 ? switches[s->copy_results] : "?");
+	pp_json_end_object(w);
+}
+
 static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 			   uint64_t frames_dropped, uint64_t events_dropped)
 {
@@ -423,6 +455,8 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_json_kv_uint(w, "pid", (uint64_t)c->pid);
 	pp_json_kv_str(w, "name", c->process_name);
 	pp_json_end_object(w);
+	pp_json_write_key(w, "settings");
+	settings_write(w, &c->settings);
 	pp_json_write_key(w, "devices");
 	devices_write(w);
 	pp_json_kv_uint(w, "frames_total", c->frames_total);

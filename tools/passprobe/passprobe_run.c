@@ -22,7 +22,8 @@
 #define RUN_LAYER_MANIFEST "VkLayer_passprobe.json"
 #define RUN_OUTPUT_ENV PP_SETTINGS_ENV_PREFIX "OUTPUT_DIR"
 
-static const char *const run_output_files[] = { "report.json", "trace.json", "passes.csv" };
+static const char *const run_output_files[] = { "report.json", "report.html", "trace.json",
+						 "passes.csv" };
 
 void cli_run_usage(FILE *f)
 {
@@ -35,7 +36,8 @@ void cli_run_usage(FILE *f)
 		"the outputs may be partial or missing).\n"
 		"\n"
 		"options:\n"
-		"  -o, --output DIR    write report.json, trace.json and passes.csv to DIR\n"
+		"  -o, --output DIR    write report.json, report.html, trace.json and passes.csv\n"
+		"                      to DIR\n"
 		"                      (default: the output_dir setting, passprobe-out;\n"
 		"                      %%p in DIR becomes the program's process id)\n"
 		"  --set KEY=VALUE     set a layer setting (passed as " PP_SETTINGS_ENV_PREFIX
@@ -594,8 +596,10 @@ int cli_run_main(int argc, char **argv)
 			"partial or missing\n",
 			program[0], signo, what);
 	}
-	if (out_dir[0])
+	if (out_dir[0]) {
+		cli_html_after_run(out_dir, (long long)start.tv_sec);
 		run_report_outputs(out_dir, &start, signo != 0);
+	}
 out:
 	free(sets);
 	return rc;
