@@ -276,9 +276,10 @@ static void frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 {
 	c->frames_total++;
 	pp_stats_frame_add(c->stats, f);
-	if (c->csv)
+	attr_capture_frame(c, f);
+	if (c->csv && attr_limit_admit(c, &c->csv_limit, "passes.csv", f))
 		attr_csv_frame_write(c, f);
-	if (c->trace)
+	if (c->trace && attr_limit_admit(c, &c->trace_limit, "trace.json", f))
 		attr_trace_frame_write(c, f);
 	c->report_dirty = true;
 	attr_report_window_push(c, f); /* takes f */
@@ -288,7 +289,7 @@ static void frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 static void batch_process(struct attr_sink_ctx *c, struct pp_frame_result **frames, uint32_t nframes,
 			  const struct pp_cpu_event *events, uint32_t nevents)
 {
-	if (c->trace) {
+	if (c->trace && !c->trace_limit.reached) {
 		for (uint32_t i = 0; i < nevents; i++)
 			attr_trace_cpu_event_write(c, &events[i]);
 	}
@@ -457,6 +458,7 @@ int pp_sink_init(const struct pp_settings *settings)
 		goto out;
 	}
 	c->window_cap = c->settings.report_frames;
+	c->limit_bytes = (uint64_t)c->settings.output_limit_mb << 20;
 	ret = outputs_open(c);
 	pthread_mutex_unlock(&g_io_lock);
 
@@ -552,6 +554,7 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 			break;
 		used += (size_t)n;
 	}
+	attr_capture_summary_notes(c, sum.notes, sizeof(sum.notes));
 	if (frames_dropped) {
 		size_t len = strnlen(sum.notes, sizeof(sum.notes));
 		snprintf(sum.notes + len, sizeof(sum.notes) - len,
@@ -623,8 +626,10 @@ void pp_sink_shutdown(void)
 	batch_process(c, frames, nframes, g_batch_events, nevents);
 	if (c->dirfd >= 0 && !c->report_failed)
 		report_write_now(c);
-	if (c->trace)
+	if (c->trace) {
+		attr_capture_close(c);
 		attr_trace_close(c, frames_dropped, events_dropped);
+	}
 	if (c->csv)
 		attr_csv_close(c);
 	if (c->dirfd >= 0)

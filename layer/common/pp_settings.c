@@ -29,6 +29,8 @@ extern char **environ;
 #define SETTINGS_NAME_MAX 120
 #define SETTINGS_NAME_CAP (SETTINGS_NAME_MAX * 4 + 8)
 #define SETTINGS_MSG_CAP 1024
+/* A value that is not stored as text, formatted: the longest is 16 frame ranges. */
+#define SETTINGS_SMALL_CAP 704
 
 enum settings_kind {
 	SETTINGS_PATH,      /* output_dir: a path, %p expanded */
@@ -38,6 +40,8 @@ enum settings_kind {
 	SETTINGS_SWITCH,    /* enum pp_switch: auto or a boolean word */
 	SETTINGS_TEXT,      /* a string stored as given */
 	SETTINGS_UINT,      /* uint32_t within [min, max] */
+	SETTINGS_RANGES,    /* struct pp_frame_ranges: all, none, or a comma list of ranges */
+	SETTINGS_OPT_PATH,  /* a path like output_dir, or none (stored as "") */
 };
 
 struct settings_desc {
@@ -85,6 +89,20 @@ static const struct settings_desc settings_table[] = {
 	SETTINGS_BOOL_DESC(summary, "SUMMARY"),
 	{ "copy_results", PP_SETTINGS_ENV_PREFIX "COPY_RESULTS", SETTINGS_SWITCH, SETTINGS_FIELD(copy_results), 0, 0,
 	  "auto, or " SETTINGS_BOOL_ALLOWED },
+	{ "frames", PP_SETTINGS_ENV_PREFIX "FRAMES", SETTINGS_RANGES, SETTINGS_FIELD(frames), 0, 0,
+	  "all, none, or a comma-separated list of at most 16 frame ranges in increasing order without "
+	  "overlap, each FIRST-LAST, FIRST- (to the end), -LAST (from frame 0) or one frame N "
+	  "(decimal frame indices from 0, FIRST <= LAST)" },
+	SETTINGS_BOOL_DESC(capture_signal, "CAPTURE_SIGNAL"),
+	{ "trigger_file", PP_SETTINGS_ENV_PREFIX "TRIGGER_FILE", SETTINGS_OPT_PATH, SETTINGS_FIELD(trigger_file), 0, 0,
+	  "none, or a file path of at most 4095 bytes without control characters "
+	  "(%p becomes the process id, %% a single %)" },
+	{ "trigger_frames", PP_SETTINGS_ENV_PREFIX "TRIGGER_FRAMES", SETTINGS_UINT, SETTINGS_FIELD(trigger_frames),
+	  1, 1000000, "a decimal integer from 1 to 1000000" },
+	{ "gpu_timing_interval", PP_SETTINGS_ENV_PREFIX "GPU_TIMING_INTERVAL", SETTINGS_UINT,
+	  SETTINGS_FIELD(gpu_timing_interval), 1, 100000, "a decimal integer from 1 to 100000" },
+	{ "output_limit_mb", PP_SETTINGS_ENV_PREFIX "OUTPUT_LIMIT_MB", SETTINGS_UINT, SETTINGS_FIELD(output_limit_mb),
+	  0, 1048576, "a decimal integer from 0 (no limit) to 1048576" },
 };
 
 #define SETTINGS_COUNT (sizeof(settings_table) / sizeof(settings_table[0]))
@@ -93,7 +111,8 @@ static const struct settings_desc settings_table[] = {
 static const char *const settings_key_names[] = {
 	"output_dir", "log_level", "frame_delimiter", "timestamps", "pipeline_statistics",
 	"per_draw_timing", "diagnostics", "barrier_cost", "cpu_counters", "report_frames",
-	"flush_interval_ms", "trace", "csv", "summary", "copy_results", NULL,
+	"flush_interval_ms", "trace", "csv", "summary", "copy_results", "frames", "capture_signal",
+	"trigger_file", "trigger_frames", "gpu_timing_interval", "output_limit_mb", NULL,
 };
 _Static_assert(sizeof(settings_key_names) / sizeof(settings_key_names[0]) == SETTINGS_COUNT + 1,
 	       "settings_key_names and settings_table disagree");
@@ -394,6 +413,97 @@ static int settings_parse_frame(struct pp_settings *s, const char *v, size_t n, 
 	return 0;
 }
 
+/* One decimal frame index of a range: digits only, below 2^63. */
+static bool settings_frame_number(const char *v, size_t n, uint64_t *out)
+{
+	uint64_t acc = 0;
+
+	if (n == 0 || n > 19)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return false;
+		acc = acc * 10 + (uint64_t)(v[i] - '0');
+	}
+	if (acc > INT64_MAX)
+		return false;
+	*out = acc;
+	return true;
+}
+
+/* frames: all, none, or "A-B,C-,-D,E": checked whole before *out is written. */
+static int settings_parse_ranges(struct pp_frame_ranges *out, const char *v, size_t n, char *reason,
+				 size_t reason_len)
+{
+	struct pp_frame_ranges r = { 0 };
+
+	if (settings_word_is(v, n, "all")) {
+		r.n = 1;
+		r.r[0].first = 0;
+		r.r[0].last = PP_FRAME_INDEX_MAX;
+		*out = r;
+		return 0;
+	}
+	if (settings_word_is(v, n, "none")) {
+		*out = r;
+		return 0;
+	}
+	for (size_t i = 0; i <= n;) {
+		const char *item = v + i;
+		const char *comma = memchr(item, ',', n - i);
+		size_t len = comma ? (size_t)(comma - item) : n - i;
+		const char *dash;
+		struct pp_frame_range one;
+
+		i += len + 1;
+		settings_trim(&item, &len);
+		if (len == 0) {
+			snprintf(reason, reason_len, "an empty range");
+			return -EINVAL;
+		}
+		if (r.n == PP_FRAME_RANGES_MAX) {
+			snprintf(reason, reason_len, "more than %d ranges", PP_FRAME_RANGES_MAX);
+			return -EINVAL;
+		}
+		dash = memchr(item, '-', len);
+		if (!dash) {
+			if (!settings_frame_number(item, len, &one.first)) {
+				snprintf(reason, reason_len, "\"%.*s\" is not a frame index or range", (int)(len > 32 ? 32 : len), item);
+				return -EINVAL;
+			}
+			one.last = one.first;
+		} else {
+			size_t a = (size_t)(dash - item), b = len - a - 1;
+			bool ok = true;
+			one.first = 0;
+			one.last = PP_FRAME_INDEX_MAX;
+			if (a == 0 && b == 0)
+				ok = false;
+			if (ok && a)
+				ok = settings_frame_number(item, a, &one.first);
+			if (ok && b)
+				ok = settings_frame_number(dash + 1, b, &one.last);
+			if (!ok) {
+				snprintf(reason, reason_len, "\"%.*s\" is not a frame index or range", (int)(len > 32 ? 32 : len), item);
+				return -EINVAL;
+			}
+			if (one.first > one.last) {
+				snprintf(reason, reason_len, "range %.*s ends before it starts", (int)(len > 32 ? 32 : len), item);
+				return -EINVAL;
+			}
+		}
+		if (r.n && one.first <= r.r[r.n - 1].last) {
+			snprintf(reason, reason_len, "ranges must be in increasing order without overlap");
+			return -EINVAL;
+		}
+		r.r[r.n++] = one;
+		if (!comma)
+			break;
+	}
+	*out = r;
+	return 0;
+}
+
 /* Checks v[0..n) (already trimmed) for d and stores it in *s. 0 or -EINVAL with reason set. */
 static int settings_value_parse(struct pp_settings *s, const struct settings_desc *d, const char *v,
 				size_t n, char *reason, size_t reason_len)
@@ -451,6 +561,14 @@ static int settings_value_parse(struct pp_settings *s, const struct settings_des
 		return 0;
 	case SETTINGS_UINT:
 		return settings_parse_uint(d, v, n, (uint32_t *)field, reason, reason_len);
+	case SETTINGS_RANGES:
+		return settings_parse_ranges(field, v, n, reason, reason_len);
+	case SETTINGS_OPT_PATH:
+		if (settings_word_is(v, n, "none")) {
+			((char *)field)[0] = '\0';
+			return 0;
+		}
+		return settings_parse_path(field, d->size, v, n, reason, reason_len);
 	}
 	return -EINVAL;
 }
@@ -493,6 +611,41 @@ static void settings_value_view(const struct pp_settings *s, const struct settin
 	case SETTINGS_UINT:
 		w = snprintf(small, small_len, "%u", (unsigned)*(const uint32_t *)field);
 		break;
+	case SETTINGS_OPT_PATH:
+		if (((const char *)field)[0]) {
+			*p = field;
+			*n = strnlen(field, d->size);
+			return;
+		}
+		w = snprintf(small, small_len, "none");
+		break;
+	case SETTINGS_RANGES: {
+		const struct pp_frame_ranges *r = field;
+		size_t used = 0;
+		if (r->n == 0)
+			w = snprintf(small, small_len, "none");
+		else if (r->n == 1 && r->r[0].first == 0 && r->r[0].last == PP_FRAME_INDEX_MAX)
+			w = snprintf(small, small_len, "all");
+		for (uint32_t i = 0; !w && i < r->n && i < PP_FRAME_RANGES_MAX && used + 1 < small_len; i++) {
+			const struct pp_frame_range *x = &r->r[i];
+			int k;
+			if (x->first == x->last)
+				k = snprintf(small + used, small_len - used, "%s%llu", i ? "," : "",
+					     (unsigned long long)x->first);
+			else if (x->last == PP_FRAME_INDEX_MAX)
+				k = snprintf(small + used, small_len - used, "%s%llu-", i ? "," : "",
+					     (unsigned long long)x->first);
+			else
+				k = snprintf(small + used, small_len - used, "%s%llu-%llu", i ? "," : "",
+					     (unsigned long long)x->first, (unsigned long long)x->last);
+			if (k < 0)
+				break;
+			used += (size_t)k;
+		}
+		if (!w)
+			w = (int)(used < small_len ? used : small_len - 1);
+		break;
+	}
 	}
 	*n = w < 0 ? 0 : ((size_t)w < small_len ? (size_t)w : small_len - 1);
 }
@@ -512,7 +665,7 @@ static void settings_msg_bad_value(char *msg, size_t cap, const char *where, con
 static void settings_msg_unknown(char *msg, size_t cap, const char *where, const char *v, size_t n,
 				 const struct settings_desc *near, bool env, const char *tail)
 {
-	char quoted[SETTINGS_QUOTE_CAP], keys[256], hint[96] = "";
+	char quoted[SETTINGS_QUOTE_CAP], keys[512], hint[96] = "";
 
 	settings_quote(quoted, sizeof(quoted), v, n, true);
 	settings_known_keys(keys, sizeof(keys));
@@ -527,7 +680,7 @@ static void settings_msg_unknown(char *msg, size_t cap, const char *where, const
 static void settings_fallback(const struct settings_load_ctx *ctx, const struct settings_desc *d, char *dst,
 			      size_t cap)
 {
-	char small[160], quoted[SETTINGS_QUOTE_CAP];
+	char small[SETTINGS_SMALL_CAP], quoted[SETTINGS_QUOTE_CAP];
 	const struct settings_origin_rec *o = &ctx->origins[settings_index(d)];
 	const char *p;
 	size_t n;
@@ -858,6 +1011,14 @@ void pp_settings_defaults(struct pp_settings *out)
 	out->csv = true;
 	out->summary = true;
 	out->copy_results = PP_SWITCH_AUTO;
+	out->frames.n = 1;
+	out->frames.r[0].first = 0;
+	out->frames.r[0].last = PP_FRAME_INDEX_MAX;
+	out->capture_signal = true;
+	out->trigger_file[0] = '\0';
+	out->trigger_frames = 100;
+	out->gpu_timing_interval = 1;
+	out->output_limit_mb = 256;
 }
 
 int pp_settings_load_ex(struct pp_settings *out, char *const *envp, bool secure)
@@ -903,7 +1064,7 @@ int pp_settings_apply(struct pp_settings *s, const char *key, const char *value,
 		      char *err, size_t err_len)
 {
 	char local[SETTINGS_MSG_CAP], where[SETTINGS_QUOTE_CAP + 64], reason[128];
-	char small[160], quoted[SETTINGS_QUOTE_CAP], fallback[SETTINGS_QUOTE_CAP + 16];
+	char small[SETTINGS_SMALL_CAP], quoted[SETTINGS_QUOTE_CAP], fallback[SETTINGS_QUOTE_CAP + 16];
 	const struct settings_desc *d;
 	const char *v, *cur;
 	size_t n, cur_len;
@@ -962,7 +1123,7 @@ const char *pp_settings_allowed(const char *key)
 int pp_settings_format_value(const struct pp_settings *s, const char *key, char *buf, size_t len)
 {
 	const struct settings_desc *d = key ? settings_find(key, strlen(key)) : NULL;
-	char small[160];
+	char small[SETTINGS_SMALL_CAP];
 	const char *p;
 	size_t n;
 

@@ -28,6 +28,19 @@ enum pp_frame_delimiter {
 	PP_FRAME_LABEL,   /* a debug label named frame_label */
 };
 
+/* The frames setting: which frame indices are captured (docs/settings.md, "Capture windows").
+ * Ranges are inclusive, in increasing order, never overlapping; "all" is one range 0..MAX,
+ * "none" no range. */
+#define PP_FRAME_RANGES_MAX 16
+#define PP_FRAME_INDEX_MAX UINT64_MAX /* an open-ended range's last frame */
+struct pp_frame_range {
+	uint64_t first, last;
+};
+struct pp_frame_ranges {
+	uint32_t n;
+	struct pp_frame_range r[PP_FRAME_RANGES_MAX];
+};
+
 /* A switch whose default is decided per device (docs/settings.md says how for each key). */
 enum pp_switch { PP_SWITCH_OFF = 0, PP_SWITCH_ON, PP_SWITCH_AUTO };
 
@@ -49,6 +62,14 @@ struct pp_settings {
 	bool summary;                      /* summary: print the summary table on stderr at exit, default on */
 	enum pp_switch copy_results;       /* copy_results: GPU copies query results to host memory;
 					    * default auto: on for drivers whose result reads wait */
+	/* Capture windows and sampled GPU timing (docs/settings.md, "Capture windows") */
+	struct pp_frame_ranges frames;     /* frames: all|none|ranges ("300-420,1000-"), default all */
+	bool capture_signal;               /* capture_signal: SIGUSR2 toggles capturing, default on */
+	char trigger_file[PATH_MAX];       /* trigger_file: its creation captures trigger_frames frames; "" = none */
+	uint32_t trigger_frames;           /* trigger_frames: 1..1000000, default 100 */
+	uint32_t gpu_timing_interval;      /* gpu_timing_interval: GPU times in 1 captured frame of N, default 1 */
+	uint32_t output_limit_mb;          /* output_limit_mb: per streamed file (trace.json, passes.csv),
+					    * 0 = no limit, default 256 */
 };
 
 /* Where a setting's value came from, for messages and for `passprobe` to explain itself. */

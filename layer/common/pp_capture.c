@@ -1,0 +1,103 @@
+/* Capture triggers (pp_capture.h): a signal handler and a trigger file, both reduced to
+ * counters that the frame clocks read at frame boundaries.
+ *
+ * The signal: installed only where the process has no handler of its own. Chaining to an
+ * application's handler would hand it signals meant for passprobe (and runtimes use SIGUSR2
+ * for their own ends, e.g. garbage collectors stopping threads), and every one of theirs
+ * would toggle capturing: with a handler in place, passprobe leaves the signal alone. An
+ * application that installs a handler after passprobe simply replaces ours. SA_RESTART keeps
+ * the application's interrupted system calls going as if nothing happened. */
+#include "pp_capture.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pp_log.h"
+
+static uint64_t g_signals;
+static pthread_once_t g_signal_once = PTHREAD_ONCE_INIT;
+static int g_signal_result;
+
+static void capture_on_signal(int sig)
+{
+	(void)sig;
+	__atomic_fetch_add(&g_signals, 1, __ATOMIC_RELAXED);
+}
+
+static void capture_signal_install_once(void)
+{
+	struct sigaction old, sa;
+
+	if (sigaction(PP_CAPTURE_SIGNAL, NULL, &old) != 0) {
+		g_signal_result = -errno;
+		return;
+	}
+	if (!(old.sa_flags & SA_SIGINFO) && (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN)) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = capture_on_signal;
+		sa.sa_flags = SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		g_signal_result = sigaction(PP_CAPTURE_SIGNAL, &sa, NULL) == 0 ? 0 : -errno;
+	} else {
+		g_signal_result = -EBUSY;
+	}
+}
+
+int pp_capture_signal_install(void)
+{
+	pthread_once(&g_signal_once, capture_signal_install_once);
+	return g_signal_result;
+}
+
+uint64_t pp_capture_signal_count(void)
+{
+	return __atomic_load_n(&g_signals, __ATOMIC_RELAXED);
+}
+
+/* The trigger file: one poller at a time (the others go on at once), at most every
+ * PP_CAPTURE_TRIGGER_POLL_NS. */
+static uint64_t g_triggers;
+static uint64_t g_next_poll_ns;
+static int g_polling;
+static pthread_mutex_t g_stuck_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct stat g_stuck; /* a file that could not be removed, counted already */
+static bool g_have_stuck;
+
+void pp_capture_trigger_poll_now(void)
+{
+	__atomic_store_n(&g_next_poll_ns, 0, __ATOMIC_RELAXED);
+}
+
+uint64_t pp_capture_trigger_count(const char *path, uint64_t now_ns)
+{
+	if (!path || !path[0])
+		return 0;
+	if (now_ns < __atomic_load_n(&g_next_poll_ns, __ATOMIC_RELAXED) ||
+	    __atomic_exchange_n(&g_polling, 1, __ATOMIC_ACQUIRE))
+		return __atomic_load_n(&g_triggers, __ATOMIC_RELAXED);
+	__atomic_store_n(&g_next_poll_ns, now_ns + PP_CAPTURE_TRIGGER_POLL_NS, __ATOMIC_RELAXED);
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		pthread_mutex_lock(&g_stuck_lock);
+		bool seen = g_have_stuck && st.st_dev == g_stuck.st_dev && st.st_ino == g_stuck.st_ino &&
+			    st.st_mtim.tv_sec == g_stuck.st_mtim.tv_sec && st.st_mtim.tv_nsec == g_stuck.st_mtim.tv_nsec;
+		if (!seen) {
+			__atomic_fetch_add(&g_triggers, 1, __ATOMIC_RELAXED);
+			if (unlink(path) != 0) {
+				char ebuf[128];
+				pp_log_once(PP_LOG_WARN, "trigger_file '%s': cannot remove it after it started a capture "
+					    "window (%s); touch it to start another", path,
+					    strerror_r(errno, ebuf, sizeof(ebuf)));
+				g_stuck = st;
+				g_have_stuck = true;
+			}
+		}
+		pthread_mutex_unlock(&g_stuck_lock);
+	}
+	__atomic_store_n(&g_polling, 0, __ATOMIC_RELEASE);
+	return __atomic_load_n(&g_triggers, __ATOMIC_RELAXED);
+}
