@@ -6,7 +6,6 @@
 #include "attr_frame.h"
 
 #include "pp_capture.h"
-#include "pp_clock.h"
 
 static bool ranges_have(const struct pp_frame_ranges *r, uint64_t index)
 {
@@ -33,7 +32,7 @@ static void capture_decide(struct pp_frame_clock *c)
 		c->sig_seen = n;
 	}
 	if (cap->trigger_file && cap->trigger_file[0]) {
-		uint64_t n = pp_capture_trigger_count(cap->trigger_file, pp_clock_now_ns());
+		uint64_t n = pp_capture_trigger_count(cap->trigger_file);
 		if (n != c->file_seen)
 			c->file_left = cap->trigger_frames;
 		c->file_seen = n;

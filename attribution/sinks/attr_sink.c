@@ -22,6 +22,7 @@
 #include "attr_stats.h"
 #include "pp_summary.h"
 #include "pp_clock.h"
+#include "pp_dir.h"
 #include "pp_log.h"
 
 enum sink_state { SINK_NONE = 0, SINK_RUNNING, SINK_CLOSED };
@@ -192,36 +193,11 @@ double attr_trace_us(const struct attr_sink_ctx *c, uint64_t ns)
 	return (double)d / 1000.0;
 }
 
-/* mkdir -p: returns 0, or -errno with the component that failed copied to failed_at. */
-static int dir_make(const char *path, char *failed_at, size_t failed_len)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-	if (len == 0 || len >= sizeof(buf))
-		return len ? -ENAMETOOLONG : -EINVAL;
-	memcpy(buf, path, len + 1);
-	for (size_t i = 1; i <= len; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		if (buf[i - 1] == '/')
-			continue;
-		char saved = buf[i];
-		buf[i] = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
-			int err = errno;
-			snprintf(failed_at, failed_len, "%s", buf);
-			return -err;
-		}
-		buf[i] = saved;
-	}
-	return 0;
-}
-
 static int outputs_open(struct attr_sink_ctx *c)
 {
 	char failed_at[PATH_MAX] = "";
 	const char *what = "cannot create";
-	int ret = dir_make(c->dir, failed_at, sizeof(failed_at));
+	int ret = pp_dir_make(c->dir, failed_at, sizeof(failed_at));
 	if (ret == 0) {
 		what = "cannot open";
 		c->dirfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

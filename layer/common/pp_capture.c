@@ -58,35 +58,25 @@ uint64_t pp_capture_signal_count(void)
 	return __atomic_load_n(&g_signals, __ATOMIC_RELAXED);
 }
 
-/* The trigger file: one poller at a time (the others go on at once), at most every
- * PP_CAPTURE_TRIGGER_POLL_NS. */
+/* The trigger file: looked at by one thread at a time, so a file is counted once. A stat of a
+ * missing file costs about 1 us (docs/performance.md): once per frame, whatever the rate. */
 static uint64_t g_triggers;
-static uint64_t g_next_poll_ns;
-static int g_polling;
-static pthread_mutex_t g_stuck_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t g_trigger_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct stat g_stuck; /* a file that could not be removed, counted already */
 static bool g_have_stuck;
 
-void pp_capture_trigger_poll_now(void)
+uint64_t pp_capture_trigger_count(const char *path)
 {
-	__atomic_store_n(&g_next_poll_ns, 0, __ATOMIC_RELAXED);
-}
+	struct stat st;
 
-uint64_t pp_capture_trigger_count(const char *path, uint64_t now_ns)
-{
 	if (!path || !path[0])
 		return 0;
-	if (now_ns < __atomic_load_n(&g_next_poll_ns, __ATOMIC_RELAXED) ||
-	    __atomic_exchange_n(&g_polling, 1, __ATOMIC_ACQUIRE))
-		return __atomic_load_n(&g_triggers, __ATOMIC_RELAXED);
-	__atomic_store_n(&g_next_poll_ns, now_ns + PP_CAPTURE_TRIGGER_POLL_NS, __ATOMIC_RELAXED);
-	struct stat st;
+	pthread_mutex_lock(&g_trigger_lock);
 	if (stat(path, &st) == 0) {
-		pthread_mutex_lock(&g_stuck_lock);
 		bool seen = g_have_stuck && st.st_dev == g_stuck.st_dev && st.st_ino == g_stuck.st_ino &&
 			    st.st_mtim.tv_sec == g_stuck.st_mtim.tv_sec && st.st_mtim.tv_nsec == g_stuck.st_mtim.tv_nsec;
 		if (!seen) {
-			__atomic_fetch_add(&g_triggers, 1, __ATOMIC_RELAXED);
+			g_triggers++;
 			if (unlink(path) != 0) {
 				char ebuf[128];
 				pp_log_once(PP_LOG_WARN, "trigger_file '%s': cannot remove it after it started a capture "
@@ -96,8 +86,8 @@ uint64_t pp_capture_trigger_count(const char *path, uint64_t now_ns)
 				g_have_stuck = true;
 			}
 		}
-		pthread_mutex_unlock(&g_stuck_lock);
 	}
-	__atomic_store_n(&g_polling, 0, __ATOMIC_RELEASE);
-	return __atomic_load_n(&g_triggers, __ATOMIC_RELAXED);
+	uint64_t n = g_triggers;
+	pthread_mutex_unlock(&g_trigger_lock);
+	return n;
 }

@@ -10,9 +10,6 @@
 #include <stdint.h>
 
 #define PP_CAPTURE_SIGNAL SIGUSR2
-/* The trigger file is looked at (one stat) at most this often, at frame boundaries. */
-#define PP_CAPTURE_TRIGGER_POLL_NS (10u * 1000000u)
-
 /* Installs the capture signal's handler if the process has none of its own (disposition
  * SIG_DFL or SIG_IGN). Returns 0, -EBUSY when the application handles the signal itself (the
  * signal is then left alone: the trigger file still works), or -errno. Once per process;
@@ -22,11 +19,8 @@ int pp_capture_signal_install(void);
 /* How many capture signals arrived so far (each one toggles). */
 uint64_t pp_capture_signal_count(void);
 
-/* How many times the trigger file at `path` was found so far. At most every
- * PP_CAPTURE_TRIGGER_POLL_NS (by now_ns) one thread stats the path; when a file is there, it
- * counts once and is removed, so creating it again triggers again. A file that cannot be
- * removed counts once until it changes (inode or modification time). path "" or NULL: 0. */
-uint64_t pp_capture_trigger_count(const char *path, uint64_t now_ns);
-
-/* For tests: makes the next pp_capture_trigger_count call stat the file whatever the time. */
-void pp_capture_trigger_poll_now(void);
+/* How many times the trigger file at `path` was found so far; looks (one stat) every call,
+ * which the frame clocks make once per frame. A file found counts once and is removed, so
+ * creating it again triggers again; one that cannot be removed counts once until it changes
+ * (inode or modification time). path "" or NULL: 0. */
+uint64_t pp_capture_trigger_count(const char *path);
