@@ -279,7 +279,13 @@ static void run_child(int fd, char **program)
 	char failed_at[PATH_MAX] = "";
 	int err = pp_dir_make(s.output_dir, failed_at, sizeof(failed_at));
 	msg.kind = 'D';
-	if (err == 0 && access(s.output_dir, W_OK | X_OK) != 0) {
+	struct stat st;
+	if (err == 0 && stat(s.output_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		/* A file by that name: the layer will say it cannot write there, and the program
+		 * still runs (it may be run for its own sake). */
+		fprintf(stderr, "passprobe: warning: output directory '%s' exists and is not a directory; "
+			"no report.json, trace.json or passes.csv will be written\n", msg.path);
+	} else if (err == 0 && access(s.output_dir, W_OK | X_OK) != 0) {
 		err = -errno;
 		msg.kind = 'W';
 		snprintf(failed_at, sizeof(failed_at), "%s", s.output_dir);
