@@ -411,8 +411,15 @@ static void begin_render_pass_common(struct pp_command_buffer *c, const VkRender
 				     VkSubpassContents contents, const char *api)
 {
 	struct pp_pass_rec *p = render_pass_open(c, api);
-	if (p)
+	/* Outside a capture window the record serves the diagnostics alone: they need its render
+	 * pass, not its attachments or name (no object lookups). */
+	if (p && c->rec->quiet) {
+		p->render_pass = (uint64_t)info->renderPass;
+		p->subpasses = 1;
+		c->multiview_mask = 0;
+	} else if (p) {
 		describe_render_pass(c, p, info);
+	}
 	timestamp_begin(c, p);
 	statistics_begin(c, p, contents == VK_SUBPASS_CONTENTS_INLINE && p && p->subpasses <= 1,
 			 reason_secondary_stats);
@@ -532,6 +539,8 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRendering(VkCommandBuffer cb, const VkRend
 	if (p) {
 		p->subpasses = 1;
 		p->flags |= (resuming ? PP_PASS_RESUMING : 0) | (suspending ? PP_PASS_SUSPENDING : 0);
+	}
+	if (p && !c->rec->quiet) {
 		for (uint32_t i = 0; i < info->colorAttachmentCount; i++)
 			describe_rendering_attachment(c, p, &info->pColorAttachments[i], info, false);
 		describe_rendering_attachment(c, p, info->pDepthAttachment, info, true);

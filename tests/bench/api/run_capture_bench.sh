@@ -41,7 +41,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 minimum() { sort -n | head -1; }
 for ((r = 0; r < rounds; r++)); do
 	for m in "${modes[@]}"; do
-		run "$m" "$bench" --frames "$frames" | sed -n 's/.*median_frame_ns=\([0-9.]*\).*/\1/p' >>"$out/api.$m"
+		run "$m" "$bench" --frames "$frames" 2>/dev/null | sed -n 's/.*median_frame_ns=\([0-9.]*\).*/\1/p' >>"$out/api.$m"
 		if [ -x "$demo" ]; then
 			t0=$(date +%s%N)
 			run "$m" "$demo" --frames "$demo_frames" >/dev/null 2>&1
