@@ -12,6 +12,7 @@
 #include "attr_sink_internal.h"
 #include "pp_json.h"
 #include "pp_log.h"
+#include "pp_settings_internal.h"
 
 static struct attr_capture_window *window_last_of(struct attr_sink_ctx *c, uint32_t device)
 {
@@ -109,17 +110,9 @@ void attr_capture_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w
 	char frames[768];
 	pp_json_write_key(w, "capture");
 	pp_json_begin_object(w);
-	frames[0] = '\0';
-	for (uint32_t i = 0; i < s->frames.n && i < PP_FRAME_RANGES_MAX; i++) {
-		size_t used = strlen(frames);
-		const struct pp_frame_range *r = &s->frames.r[i];
-		if (r->last == PP_FRAME_INDEX_MAX)
-			snprintf(frames + used, sizeof(frames) - used, "%s%" PRIu64 "-", i ? "," : "", r->first);
-		else
-			snprintf(frames + used, sizeof(frames) - used, "%s%" PRIu64 "-%" PRIu64, i ? "," : "", r->first,
-				 r->last);
-	}
-	pp_json_kv_str(w, "frames", s->frames.n == 0 ? "none" : frames);
+	if (pp_settings_format_value(s, "frames", frames, sizeof(frames)) < 0)
+		frames[0] = '\0';
+	pp_json_kv_str(w, "frames", frames); /* as the setting is written: "all", "none", "300-420,1000-" */
 	pp_json_kv_bool(w, "capture_signal", s->capture_signal);
 	if (s->trigger_file[0])
 		pp_json_kv_str(w, "trigger_file", s->trigger_file);
