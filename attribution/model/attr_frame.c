@@ -44,8 +44,8 @@ static void capture_decide(struct pp_frame_clock *c)
 	else if (ranged != c->sig_on)
 		f = PP_FRAME_CAPTURED | (c->sig_on ? PP_FRAME_BY_SIGNAL : 0);
 	if (f) {
-		bool continues = c->next > 0 && (c->next_flags & PP_FRAME_CAPTURED) && c->window_first < c->next;
-		if (!continues)
+		/* next_flags still holds the previous frame's: captured, so the window goes on. */
+		if (!(c->next_flags & PP_FRAME_CAPTURED))
 			c->window_first = c->next;
 		uint32_t n = cap->timing_interval ? cap->timing_interval : 1;
 		if ((c->next - c->window_first) % n == 0)

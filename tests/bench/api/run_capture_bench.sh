@@ -3,14 +3,15 @@
 # of the demo without passprobe and with gpu_timing_interval = 1, 4, 16 and outside a capture
 # window (frames=none), runs alternating mode by mode; per mode the minimum and the median of
 # the runs' figures, and the ratio of medians to the run without passprobe.
-# bench_api's figure per run is its own median frame time; the demo's is whole-run wall time
-# divided by frames.
+# bench_api's figure per run is its own median frame time; the demo's is the wall time of a run
+# of DEMO_FRAMES frames less that of a run of 5 frames, over DEMO_FRAMES - 5 (start-up and exit
+# cancel out). FRAMES=0 or DEMO_FRAMES=0 skips that program.
 # usage: tests/bench/api/run_capture_bench.sh [BUILD_DIR] [ROUNDS] [FRAMES] [DEMO_FRAMES]
 set -euo pipefail
 build=${1:-build}
 rounds=${2:-7}
 frames=${3:-200}
-demo_frames=${4:-30}
+demo_frames=${4:-45}
 bench=$build/tests/bench/api/bench_api
 demo=$build/tools/demo/passprobe-demo
 out=$(mktemp -d /tmp/passprobe-capture-bench.XXXXXX)
@@ -41,12 +42,16 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 minimum() { sort -n | head -1; }
 for ((r = 0; r < rounds; r++)); do
 	for m in "${modes[@]}"; do
-		run "$m" "$bench" --frames "$frames" 2>/dev/null | sed -n 's/.*median_frame_ns=\([0-9.]*\).*/\1/p' >>"$out/api.$m"
-		if [ -x "$demo" ]; then
+		if [ "$frames" -gt 0 ]; then
+			run "$m" "$bench" --frames "$frames" 2>/dev/null | sed -n 's/.*median_frame_ns=\([0-9.]*\).*/\1/p' >>"$out/api.$m"
+		fi
+		if [ -x "$demo" ] && [ "$demo_frames" -gt 5 ]; then
 			t0=$(date +%s%N)
-			run "$m" "$demo" --frames "$demo_frames" >/dev/null 2>&1
+			run "$m" "$demo" --frames 5 >/dev/null 2>&1
 			t1=$(date +%s%N)
-			echo $(((t1 - t0) / demo_frames)) >>"$out/demo.$m"
+			run "$m" "$demo" --frames "$demo_frames" >/dev/null 2>&1
+			t2=$(date +%s%N)
+			echo $((((t2 - t1) - (t1 - t0)) / (demo_frames - 5))) >>"$out/demo.$m"
 		fi
 	done
 done
@@ -64,7 +69,7 @@ for w in api demo; do
 	if [ $w = api ]; then
 		echo "bench_api: 20 passes x 50 draws, $frames frames per run, $rounds alternating rounds (per run: its median frame)"
 	else
-		echo "demo: $demo_frames frames per run, whole run / frames, $rounds alternating rounds"
+		echo "demo: (run of $demo_frames frames - run of 5) / $((demo_frames - 5)), $rounds alternating rounds"
 	fi
 	base=$(median <"$out/$w.none")
 	printf '%-42s %12s %12s %8s\n' mode "min" "median" ratio
