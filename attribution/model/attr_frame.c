@@ -7,17 +7,6 @@
 
 #include "pp_capture.h"
 
-static bool ranges_have(const struct pp_frame_ranges *r, uint64_t index)
-{
-	for (uint32_t i = 0; i < r->n && i < PP_FRAME_RANGES_MAX; i++) {
-		if (index < r->r[i].first)
-			return false; /* increasing order */
-		if (index <= r->r[i].last)
-			return true;
-	}
-	return false;
-}
-
 /* Decides frame `next`: a frame boundary, the only place windows open and close. The
  * triggers are read here: a signal toggles capturing (against the frames setting), the
  * trigger file adds a window of trigger_frames frames. GPU timing counts from the window's
@@ -37,7 +26,7 @@ static void capture_decide(struct pp_frame_clock *c)
 			c->file_left = cap->trigger_frames;
 		c->file_seen = n;
 	}
-	bool ranged = ranges_have(&cap->frames, c->next);
+	bool ranged = pp_frame_ranges_have(&cap->frames, c->next);
 	uint32_t f = 0;
 	if (c->file_left)
 		f = PP_FRAME_CAPTURED | PP_FRAME_BY_FILE;

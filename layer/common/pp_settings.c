@@ -413,97 +413,6 @@ static int settings_parse_frame(struct pp_settings *s, const char *v, size_t n, 
 	return 0;
 }
 
-/* One decimal frame index of a range: digits only, below 2^63. */
-static bool settings_frame_number(const char *v, size_t n, uint64_t *out)
-{
-	uint64_t acc = 0;
-
-	if (n == 0 || n > 19)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (v[i] < '0' || v[i] > '9')
-			return false;
-		acc = acc * 10 + (uint64_t)(v[i] - '0');
-	}
-	if (acc > INT64_MAX)
-		return false;
-	*out = acc;
-	return true;
-}
-
-/* frames: all, none, or "A-B,C-,-D,E": checked whole before *out is written. */
-static int settings_parse_ranges(struct pp_frame_ranges *out, const char *v, size_t n, char *reason,
-				 size_t reason_len)
-{
-	struct pp_frame_ranges r = { 0 };
-
-	if (settings_word_is(v, n, "all")) {
-		r.n = 1;
-		r.r[0].first = 0;
-		r.r[0].last = PP_FRAME_INDEX_MAX;
-		*out = r;
-		return 0;
-	}
-	if (settings_word_is(v, n, "none")) {
-		*out = r;
-		return 0;
-	}
-	for (size_t i = 0; i <= n;) {
-		const char *item = v + i;
-		const char *comma = memchr(item, ',', n - i);
-		size_t len = comma ? (size_t)(comma - item) : n - i;
-		const char *dash;
-		struct pp_frame_range one;
-
-		i += len + 1;
-		settings_trim(&item, &len);
-		if (len == 0) {
-			snprintf(reason, reason_len, "an empty range");
-			return -EINVAL;
-		}
-		if (r.n == PP_FRAME_RANGES_MAX) {
-			snprintf(reason, reason_len, "more than %d ranges", PP_FRAME_RANGES_MAX);
-			return -EINVAL;
-		}
-		dash = memchr(item, '-', len);
-		if (!dash) {
-			if (!settings_frame_number(item, len, &one.first)) {
-				snprintf(reason, reason_len, "\"%.*s\" is not a frame index or range", (int)(len > 32 ? 32 : len), item);
-				return -EINVAL;
-			}
-			one.last = one.first;
-		} else {
-			size_t a = (size_t)(dash - item), b = len - a - 1;
-			bool ok = true;
-			one.first = 0;
-			one.last = PP_FRAME_INDEX_MAX;
-			if (a == 0 && b == 0)
-				ok = false;
-			if (ok && a)
-				ok = settings_frame_number(item, a, &one.first);
-			if (ok && b)
-				ok = settings_frame_number(dash + 1, b, &one.last);
-			if (!ok) {
-				snprintf(reason, reason_len, "\"%.*s\" is not a frame index or range", (int)(len > 32 ? 32 : len), item);
-				return -EINVAL;
-			}
-			if (one.first > one.last) {
-				snprintf(reason, reason_len, "range %.*s ends before it starts", (int)(len > 32 ? 32 : len), item);
-				return -EINVAL;
-			}
-		}
-		if (r.n && one.first <= r.r[r.n - 1].last) {
-			snprintf(reason, reason_len, "ranges must be in increasing order without overlap");
-			return -EINVAL;
-		}
-		r.r[r.n++] = one;
-		if (!comma)
-			break;
-	}
-	*out = r;
-	return 0;
-}
-
 /* Checks v[0..n) (already trimmed) for d and stores it in *s. 0 or -EINVAL with reason set. */
 static int settings_value_parse(struct pp_settings *s, const struct settings_desc *d, const char *v,
 				size_t n, char *reason, size_t reason_len)
@@ -562,7 +471,7 @@ static int settings_value_parse(struct pp_settings *s, const struct settings_des
 	case SETTINGS_UINT:
 		return settings_parse_uint(d, v, n, (uint32_t *)field, reason, reason_len);
 	case SETTINGS_RANGES:
-		return settings_parse_ranges(field, v, n, reason, reason_len);
+		return pp_frame_ranges_parse(field, v, n, reason, reason_len);
 	case SETTINGS_OPT_PATH:
 		if (settings_word_is(v, n, "none")) {
 			((char *)field)[0] = '\0';
@@ -619,33 +528,9 @@ static void settings_value_view(const struct pp_settings *s, const struct settin
 		}
 		w = snprintf(small, small_len, "none");
 		break;
-	case SETTINGS_RANGES: {
-		const struct pp_frame_ranges *r = field;
-		size_t used = 0;
-		if (r->n == 0)
-			w = snprintf(small, small_len, "none");
-		else if (r->n == 1 && r->r[0].first == 0 && r->r[0].last == PP_FRAME_INDEX_MAX)
-			w = snprintf(small, small_len, "all");
-		for (uint32_t i = 0; !w && i < r->n && i < PP_FRAME_RANGES_MAX && used + 1 < small_len; i++) {
-			const struct pp_frame_range *x = &r->r[i];
-			int k;
-			if (x->first == x->last)
-				k = snprintf(small + used, small_len - used, "%s%llu", i ? "," : "",
-					     (unsigned long long)x->first);
-			else if (x->last == PP_FRAME_INDEX_MAX)
-				k = snprintf(small + used, small_len - used, "%s%llu-", i ? "," : "",
-					     (unsigned long long)x->first);
-			else
-				k = snprintf(small + used, small_len - used, "%s%llu-%llu", i ? "," : "",
-					     (unsigned long long)x->first, (unsigned long long)x->last);
-			if (k < 0)
-				break;
-			used += (size_t)k;
-		}
-		if (!w)
-			w = (int)(used < small_len ? used : small_len - 1);
+	case SETTINGS_RANGES:
+		w = (int)pp_frame_ranges_format(field, small, small_len);
 		break;
-	}
 	}
 	*n = w < 0 ? 0 : ((size_t)w < small_len ? (size_t)w : small_len - 1);
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pp_frame_ranges.h"
 #include "pp_log.h"
 
 #define PP_SETTINGS_ENV_PREFIX "VK_PASSPROBE_PROFILER_"
@@ -26,19 +27,6 @@ enum pp_frame_delimiter {
 	PP_FRAME_PRESENT,
 	PP_FRAME_SUBMIT,  /* every vkQueueSubmit* call */
 	PP_FRAME_LABEL,   /* a debug label named frame_label */
-};
-
-/* The frames setting: which frame indices are captured (docs/settings.md, "Capture windows").
- * Ranges are inclusive, in increasing order, never overlapping; "all" is one range 0..MAX,
- * "none" no range. */
-#define PP_FRAME_RANGES_MAX 16
-#define PP_FRAME_INDEX_MAX UINT64_MAX /* an open-ended range's last frame */
-struct pp_frame_range {
-	uint64_t first, last;
-};
-struct pp_frame_ranges {
-	uint32_t n;
-	struct pp_frame_range r[PP_FRAME_RANGES_MAX];
 };
 
 /* A switch whose default is decided per device (docs/settings.md says how for each key). */
