@@ -154,6 +154,11 @@ void attr_capture_summary_notes(struct attr_sink_ctx *c, char *notes, size_t len
 {
 	const struct attr_output_limit *ls[2] = { &c->trace_limit, &c->csv_limit };
 	const char *names[2] = { "trace.json", "passes.csv" };
+	if (c->frames_total == 0 && c->settings.frames.n == 0) {
+		size_t used = strnlen(notes, len);
+		snprintf(notes + used, len - used, "%sno frame was in a capture window (frames=none: SIGUSR2 or "
+			 "trigger_file start one)", used ? "; " : "");
+	}
 	for (int i = 0; i < 2; i++) {
 		if (!ls[i]->reached)
 			continue;
