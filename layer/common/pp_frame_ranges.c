@@ -90,8 +90,11 @@ int pp_frame_ranges_parse(struct pp_frame_ranges *out, const char *v, size_t n, 
 			if ((a == 0 && b == 0) || (a && !ranges_number(item, a, &one.first)) ||
 			    (b && !ranges_number(dash + 1, b, &one.last)))
 				return ranges_bad_item(reason, reason_len, item, len, "is not a frame index or range");
-			if (one.first > one.last)
-				return ranges_bad_item(reason, reason_len, item, len, "ends before it starts");
+			if (one.first > one.last) {
+				snprintf(reason, reason_len, "range %.*s ends before it starts", (int)(len > 32 ? 32 : len),
+					 item);
+				return -EINVAL;
+			}
 		}
 		if (r.n && one.first <= r.r[r.n - 1].last) {
 			snprintf(reason, reason_len, "ranges must be in increasing order without overlap");

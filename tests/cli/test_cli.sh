@@ -80,6 +80,10 @@ check "empty -o exits 2" '[ $rc -eq 2 ] && [ ! -e marker ]'
 pp run --set report_frames=0 -- sh -c 'touch marker'
 check "out-of-range --set exits 2" '[ $rc -eq 2 ] && has_err "report_frames" && [ ! -e marker ]'
 
+rm -f marker
+pp run --set frames=5-3 -- sh -c 'touch marker'
+check "bad frames range exits 2, says why, runs nothing" '[ $rc -eq 2 ] && has_err "range 5-3 ends before it starts" && [ ! -e marker ]'
+
 # ---- run: environment and exit status
 VK_INSTANCE_LAYERS=VK_LAYER_other pp run -o out --set log_level=debug -- \
 	sh -c 'echo "$VK_INSTANCE_LAYERS"; echo "$VK_PASSPROBE_PROFILER_OUTPUT_DIR"; echo "$VK_PASSPROBE_PROFILER_LOG_LEVEL"; exit 7'
