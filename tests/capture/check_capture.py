@@ -54,6 +54,8 @@ def main():
     ap.add_argument("--log", help="the application's log")
     ap.add_argument("--log-has", action="append", default=[])
     ap.add_argument("--gone", help="a file that must not exist (a consumed trigger file)")
+    ap.add_argument("--diag-before", nargs=2, metavar=("ID", "FRAME"),
+                    help="diagnostic ID was first found before frame FRAME (outside the window)")
     ap.add_argument("--windows", type=int)
     ap.add_argument("--limit-reached", default=None)
     ap.add_argument("--max-bytes", type=int)
@@ -173,6 +175,14 @@ def main():
         if want is not None and n != want:
             fail(f"{o.spy_below}: {n} query commands below passprobe "
                  f"({', '.join(f'{k}={counts.get(k, 0)}' for k in QUERY_COMMANDS)}), expected {want}")
+
+    if o.diag_before:
+        did, before = o.diag_before[0], int(o.diag_before[1])
+        hits = [d for d in report.get("diagnostics", []) if d.get("id") == did]
+        if not hits:
+            fail(f"no diagnostic {did} in report.json (ids: {[d.get('id') for d in report.get('diagnostics', [])]})")
+        elif not any(d.get("first_frame", before) < before for d in hits):
+            fail(f"{did}: first_frame {[d.get('first_frame') for d in hits]}, expected one before frame {before}")
 
     if o.log:
         with open(o.log, errors="replace") as f:
