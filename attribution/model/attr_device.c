@@ -42,6 +42,8 @@ struct pp_frame_acc {
 	uint32_t nsubs;
 	struct pp_cpu_cost present_cpu;
 	struct pp_cpu_cost blocked;
+	uint32_t flags;         /* enum pp_frame_flags, from the clock when the frame opened */
+	uint32_t recs_outside;  /* recordings begun outside a capture window submitted in it */
 };
 
 struct pp_attr_queue {
@@ -59,6 +61,7 @@ struct pp_attr_device {
 	uint32_t sink_id;
 	struct pp_frame_clock clock; /* decides where frames end (attr_frame.h) */
 	char frame_label[128];
+	char trigger_file[PATH_MAX]; /* the clock's trigger_file points here */
 	uint64_t next_seq;
 	uint32_t nframes;
 	struct pp_frame_acc *frames, *frames_tail; /* oldest first; the tail may be open */
@@ -77,6 +80,15 @@ struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, 
 	d->sink_id = sink_id;
 	pp_frame_clock_init(&d->clock, s->frame_delimiter);
 	snprintf(d->frame_label, sizeof(d->frame_label), "%s", s->frame_label);
+	snprintf(d->trigger_file, sizeof(d->trigger_file), "%s", s->trigger_file);
+	struct pp_frame_capture cap = {
+		.frames = s->frames,
+		.signal = s->capture_signal,
+		.trigger_file = d->trigger_file,
+		.trigger_frames = s->trigger_frames,
+		.timing_interval = s->gpu_timing_interval,
+	};
+	pp_frame_clock_capture_set(&d->clock, &cap);
 	return d;
 }
 
@@ -340,7 +352,9 @@ static void submission_free(struct pp_submission *s)
 
 static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 {
-	struct pp_frame_result *out = calloc(1, sizeof(*out));
+	/* Outside capture windows a frame is counted by the clock and forgotten here. */
+	struct pp_frame_result *out = (f->flags & PP_FRAME_CAPTURED) ? calloc(1, sizeof(*out)) : NULL;
+	bool captured = out != NULL;
 	size_t npasses = 0;
 	for (struct pp_submission *s = f->subs; s; s = s->next)
 		npasses += s->npasses;
@@ -348,7 +362,7 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		out->submissions = calloc(f->nsubs ? f->nsubs : 1, sizeof(*out->submissions));
 		out->passes = calloc(npasses ? npasses : 1, sizeof(*out->passes));
 	}
-	if (!out || !out->submissions || !out->passes) {
+	if (captured && (!out || !out->submissions || !out->passes)) {
 		pp_log_once(PP_LOG_ERROR, "out of memory assembling a frame; frames are being dropped");
 		if (out)
 			pp_frame_result_free(out);
@@ -397,6 +411,10 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		out->delimiter = f->delimiter;
 		out->cpu_begin_ns = f->cpu_begin_ns;
 		out->cpu_end_ns = f->cpu_end_ns;
+		out->gpu_timed = f->flags & PP_FRAME_GPU_TIMED;
+		out->captured_by = (f->flags & PP_FRAME_BY_FILE) ? "trigger_file"
+				   : (f->flags & PP_FRAME_BY_SIGNAL) ? "signal" : "frames";
+		out->recordings_outside_window = f->recs_outside;
 		out->nsubmissions = si;
 		out->npasses = pi;
 		d->frame_out(out);
@@ -459,6 +477,7 @@ static struct pp_frame_acc *frame_current(struct pp_attr_device *d, uint64_t ind
 	if (!f)
 		return NULL;
 	f->index = index;
+	f->flags = pp_frame_clock_flags(&d->clock);
 	f->cpu_begin_ns = cpu_begin;
 	f->blocked = d->blocked_orphan;
 	memset(&d->blocked_orphan, 0, sizeof(d->blocked_orphan));
@@ -528,6 +547,11 @@ void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost)
 	struct pp_frame_acc *f = d->frames_tail;
 	pp_cpu_cost_add(f && !f->closed ? &f->blocked : &d->blocked_orphan, cost);
 	pthread_mutex_unlock(&d->lock);
+}
+
+uint32_t pp_attr_frame_building(const struct pp_attr_device *d)
+{
+	return d ? pp_frame_clock_building(&d->clock) : PP_FRAME_ALL;
 }
 
 bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n)
@@ -635,7 +659,11 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 			continue;
 		const struct pp_attr_slot_map *m = info->maps ? info->maps[c] : NULL;
 		uint32_t ev = 0;
-		for (uint32_t i = 0; i < r->npasses; i++) {
+		/* Begun outside a capture window: its passes were recorded for the diagnostics
+		 * only (no CPU or GPU measurement), and are left out of the frame. */
+		uint32_t np = r->quiet ? 0 : r->npasses;
+		f->recs_outside += r->quiet;
+		for (uint32_t i = 0; i < np; i++) {
 			const struct pp_pass_rec *p = &r->passes[i];
 			for (; ev < r->nlabels && r->labels[ev].pos <= i; ev++)
 				label_apply(q, r->labels[ev].op, r->labels[ev].name);

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "attr_frame.h"
 #include "attr_record.h"
 #include "pp_settings.h"
 
@@ -94,6 +95,12 @@ void pp_attr_recording_release(struct pp_attr_device *d, struct pp_recording *r)
 
 /* Harvests what is ready, without waiting, and emits complete frames. Cheap when nothing is. */
 void pp_attr_poll(struct pp_attr_device *d);
+
+/* Capture windows and sampled GPU timing: the enum pp_frame_flags (attr_frame.h) of the frame
+ * the application is building now. Lock-free; a recording asks when it begins
+ * (pp_recording_quiet_set when not PP_FRAME_CAPTURED; no GPU queries when not
+ * PP_FRAME_GPU_TIMED). d NULL: PP_FRAME_ALL. */
+uint32_t pp_attr_frame_building(const struct pp_attr_device *d);
 
 /* Whether the label named by the frame_delimiter setting occurs in these recordings. */
 bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n);

@@ -31,6 +31,7 @@ void pp_recording_clear(struct pp_recording *r)
 	r->npasses = r->nlabels = r->ndraw_slots = r->nchunks = 0;
 	r->passes_dropped = 0;
 	r->submissions = 0;
+	r->quiet = r->passless = false;
 	r->state = PP_REC_IDLE;
 	r->open = 0;
 	r->last_submission = NULL;
@@ -57,6 +58,12 @@ static int grow(void **array, uint32_t *cap, uint32_t need, size_t elem)
 struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind, const char *api,
 					    enum pp_recording_state state)
 {
+	if (r->passless) {
+		r->state = state;
+		r->open = UINT32_MAX;
+		r->cur = &r->stray;
+		return NULL;
+	}
 	if (r->npasses >= PP_RECORDING_MAX_PASSES ||
 	    grow((void **)&r->passes, &r->cap_passes, r->npasses + 1, sizeof(*r->passes))) {
 		r->passes_dropped++;
@@ -75,13 +82,14 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 	r->state = state;
 	r->cur = &p->work;
 	/* Pass boundaries are where recording cost is measured: two snapshots per pass. */
-	pp_cpu_snapshot_take(&r->cpu_open);
+	if (!r->quiet)
+		pp_cpu_snapshot_take(&r->cpu_open);
 	return p;
 }
 
 void pp_recording_pass_end(struct pp_recording *r)
 {
-	if (r->state != PP_REC_IDLE && r->open < r->npasses) {
+	if (r->state != PP_REC_IDLE && r->open < r->npasses && !r->quiet) {
 		struct pp_cpu_snapshot now;
 		pp_cpu_snapshot_take(&now);
 		pp_cpu_cost_add_span(&r->passes[r->open].cpu, &r->cpu_open, &now);

@@ -63,6 +63,8 @@ struct pp_recording {
 	uint32_t *chunks;             /* timestamp/statistics slot chunks this recording owns */
 	uint32_t passes_dropped;      /* beyond PP_RECORDING_MAX_PASSES */
 	uint32_t submissions;         /* since it was recorded */
+	bool quiet;                   /* begun outside a capture window: no CPU snapshots */
+	bool passless;                /* quiet, and no one needs its passes: none recorded */
 	struct pp_submission *last_submission; /* not yet harvested, reads this recording's slots */
 	struct pp_cpu_snapshot cpu_open; /* the recording thread's counters when the open pass began */
 	struct pp_workload stray;
@@ -79,6 +81,15 @@ void pp_recording_clear(struct pp_recording *r);
 struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind,
 					    const char *api, enum pp_recording_state state);
 void pp_recording_pass_end(struct pp_recording *r);
+/* A recording begun outside a capture window (set after pp_recording_clear, before its first
+ * pass): no CPU snapshots at its pass boundaries, and with keep_passes false (nothing, e.g.
+ * the diagnostics, reads them) no pass records either: pass_begin returns NULL and its work
+ * counts as stray. Its passes never reach a frame (pp_attr_submit). */
+static inline void pp_recording_quiet_set(struct pp_recording *r, bool quiet, bool keep_passes)
+{
+	r->quiet = quiet;
+	r->passless = quiet && !keep_passes;
+}
 static inline struct pp_pass_rec *pp_recording_open_pass(struct pp_recording *r)
 {
 	return r->state != PP_REC_IDLE && r->open < r->npasses ? &r->passes[r->open] : NULL;

@@ -155,6 +155,13 @@ struct pp_frame_result {
 	struct pp_submission_result *submissions;
 	size_t npasses;
 	struct pp_pass_result *passes;
+	/* Capture windows and sampled GPU timing (docs/settings.md, "Capture windows"): only
+	 * captured frames reach the sinks. */
+	bool gpu_timed;              /* chosen for GPU timing (gpu_timing_interval); false: passes
+	                                have workload and CPU data, no GPU times */
+	const char *captured_by;     /* "frames" (the frames setting), "signal", "trigger_file"; static */
+	uint32_t recordings_outside_window; /* recordings begun before the window opened and
+	                                       submitted in it: their passes are not in this frame */
 };
 
 /* Frees a frame and everything it owns. */

@@ -99,6 +99,8 @@ int attr_csv_open(struct attr_sink_ctx *c)
 	for (unsigned i = 0; i < attr_cpu_counter_count; i++)
 		fprintf(f, ",cpu_record_%s", attr_cpu_counter_names[i]);
 	putc('\n', f);
+	off_t header = ftello(f);
+	c->csv_limit.bytes = header > 0 ? (uint64_t)header : 0;
 	attr_csv_flush(c);
 	return c->csv ? 0 : -EIO;
 }
@@ -190,6 +192,7 @@ void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result 
 		attr_file_reserve(c->csv, &c->csv_buffered, line.len);
 		fwrite(line.buf, 1, line.len, c->csv);
 		c->csv_rows++;
+		c->csv_limit.bytes += line.len;
 	}
 }
 

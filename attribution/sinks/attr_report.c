@@ -305,6 +305,9 @@ static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *
 	}
 	cpu_write(w, &f->cpu);
 	cpu_write_as(w, "blocked", &f->blocked);
+	pp_json_kv_bool(w, "gpu_timed", f->gpu_timed);
+	pp_json_kv_str(w, "captured_by", f->captured_by ? f->captured_by : "frames");
+	pp_json_kv_uint(w, "recordings_outside_window", f->recordings_outside_window);
 	pp_json_write_key(w, "submissions");
 	pp_json_begin_array(w);
 	for (size_t i = 0; i < f->nsubmissions; i++)
@@ -485,6 +488,7 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_summary_write_json(w, &sum);
 	pp_summary_free(&sum);
 
+	attr_capture_report_write(c, w);
 	diagnostics_write(w);
 	pp_json_end_object(w);
 }

@@ -334,6 +334,7 @@ int pp_stats_summary_make(const struct pp_stats *s, struct pp_summary *out)
 	if (!s)
 		return 0;
 	out->frames = s->frames;
+	out->frames_gpu_timed = s->frames_measured;
 	if (s->frames_measured) {
 		out->frame_gpu_mean_ns = (double)s->frame_sum_ns / (double)s->frames_measured;
 		out->frame_gpu_p50_ns = pp_hist_quantile(&s->frame_hist, 0.50);

@@ -76,6 +76,7 @@ static void ev_end(struct trace_event *e)
 		fwrite(text, 1, len, c->trace);
 		fputs(",\n", c->trace);
 		c->trace_events++;
+		c->trace_limit.bytes += len + 2;
 	}
 	pp_json_writer_release(w);
 }
@@ -120,6 +121,7 @@ int attr_trace_open(struct attr_sink_ctx *c)
 	}
 	c->trace = f;
 	fputs("[\n", f);
+	c->trace_limit.bytes += 2;
 	metadata_write(c, "process_name", (uint32_t)c->pid, "name", c->process_name);
 
 	struct trace_event e;
@@ -170,6 +172,12 @@ void attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t
 	pp_json_kv_uint(&w, "frames", c->frames_total);
 	pp_json_kv_uint(&w, "frames_dropped", frames_dropped);
 	pp_json_kv_uint(&w, "cpu_events_dropped", events_dropped);
+	pp_json_kv_bool(&w, "output_limit_reached", c->trace_limit.reached);
+	if (c->trace_limit.reached) {
+		pp_json_kv_uint(&w, "output_limit_bytes", c->limit_bytes);
+		pp_json_kv_uint(&w, "first_frame_left_out", c->trace_limit.first_left_out);
+		pp_json_kv_uint(&w, "frames_left_out", c->trace_limit.frames_left_out);
+	}
 	pp_json_end_object(&w);
 	pp_json_end_object(&w);
 	if (pp_json_writer_finish(&w) == 0) {
@@ -558,5 +566,24 @@ void attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_eve
 	}
 	ev_begin(&e, c, "X", ev->name, full, ev->tid, attr_trace_us(c, ev->begin_ns));
 	dur_write(&e.w, ev->begin_ns, ev->end_ns);
+	ev_end(&e);
+}
+
+void attr_trace_instant_write(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
+			      uint64_t first_frame, const char *by, bool have_last, uint64_t last_frame)
+{
+	if (!c->trace)
+		return;
+	struct trace_event e;
+	ev_begin(&e, c, "i", name, "capture", (uint32_t)c->pid, attr_trace_us(c, ns));
+	pp_json_kv_str(&e.w, "s", "g");
+	pp_json_write_key(&e.w, "args");
+	pp_json_begin_object(&e.w);
+	pp_json_kv_uint(&e.w, "device", device);
+	pp_json_kv_uint(&e.w, "first_frame", first_frame);
+	if (have_last)
+		pp_json_kv_uint(&e.w, "last_frame", last_frame);
+	pp_json_kv_str(&e.w, "captured_by", by);
+	pp_json_end_object(&e.w);
 	ev_end(&e);
 }

@@ -163,8 +163,8 @@ static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p,
 	if (!p)
 		return;
 	if (!c->statistics) {
-		p->stats_reason = c->device->pipeline_statistics ? "not measured in this command buffer"
-								 : "pipeline statistics unsupported or disabled";
+		p->stats_reason = !c->device->pipeline_statistics ? "pipeline statistics unsupported or disabled"
+				  : c->ts_reason ? c->ts_reason : "not measured in this command buffer";
 		return;
 	}
 	if (!allowed || c->app_stats_query_active) {
@@ -270,6 +270,17 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	}
 
 	struct pp_recording *r = c->rec;
+	/* Capture windows and sampled GPU timing: decided once per recording, for the frame the
+	 * application is building as it begins (docs/settings.md, "Capture windows"). */
+	uint32_t frame = pp_attr_frame_building(dev->attr);
+	if (!(frame & PP_FRAME_CAPTURED)) {
+		pp_recording_quiet_set(r, true, pp_layer_settings.diagnostics);
+		c->timestamps = c->statistics = false;
+		c->ts_reason = "recorded outside a capture window";
+	} else if (!(frame & PP_FRAME_GPU_TIMED) && c->timestamps) {
+		c->timestamps = c->statistics = false;
+		c->ts_reason = "not a GPU-timed frame (gpu_timing_interval)";
+	}
 	if (c->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY &&
 	    (info->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT)) {
 		/* Its draws belong to whatever pass executes it: counted as the recording's own. */
@@ -400,8 +411,15 @@ static void begin_render_pass_common(struct pp_command_buffer *c, const VkRender
 				     VkSubpassContents contents, const char *api)
 {
 	struct pp_pass_rec *p = render_pass_open(c, api);
-	if (p)
+	/* Outside a capture window the record serves the diagnostics alone: they need its render
+	 * pass, not its attachments or name (no object lookups). */
+	if (p && c->rec->quiet) {
+		p->render_pass = (uint64_t)info->renderPass;
+		p->subpasses = 1;
+		c->multiview_mask = 0;
+	} else if (p) {
 		describe_render_pass(c, p, info);
+	}
 	timestamp_begin(c, p);
 	statistics_begin(c, p, contents == VK_SUBPASS_CONTENTS_INLINE && p && p->subpasses <= 1,
 			 reason_secondary_stats);
@@ -521,6 +539,8 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRendering(VkCommandBuffer cb, const VkRend
 	if (p) {
 		p->subpasses = 1;
 		p->flags |= (resuming ? PP_PASS_RESUMING : 0) | (suspending ? PP_PASS_SUSPENDING : 0);
+	}
+	if (p && !c->rec->quiet) {
 		for (uint32_t i = 0; i < info->colorAttachmentCount; i++)
 			describe_rendering_attachment(c, p, &info->pColorAttachments[i], info, false);
 		describe_rendering_attachment(c, p, info->pDepthAttachment, info, true);

@@ -338,6 +338,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresent
 {
 	struct pp_device *dev = pp_vk_device_of(queue);
 	struct pp_cpu_snapshot before, after;
+	bool captured = pp_attr_frame_building(dev->attr) & PP_FRAME_CAPTURED; /* the frame it ends */
 	pp_cpu_snapshot_take(&before);
 	VkResult r = dev->vk.QueuePresentKHR(queue, info);
 	pp_cpu_snapshot_take(&after);
@@ -345,7 +346,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresent
 	pp_cpu_cost_add_span(&cost, &before, &after);
 	struct pp_cpu_event ev = { .name = "vkQueuePresentKHR", .category = "present", .tid = after.tid,
 				   .begin_ns = before.wall_ns, .end_ns = after.wall_ns };
-	pp_sink_cpu_event(&ev);
+	if (captured)
+		pp_sink_cpu_event(&ev);
 	/* Whatever the result (SUBOPTIMAL, OUT_OF_DATE), the application's frame ended here. */
 	pp_vk_diag_presented(dev, pp_attr_present(dev->attr, &cost));
 	return r;

@@ -12,6 +12,9 @@ struct pp_json_value;
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAILURE 1
 #define CLI_EXIT_USAGE 2
+/* `run`: the output directory cannot be created or written; the program was not started
+ * (sysexits.h's EX_CANTCREAT). */
+#define CLI_EXIT_OUTPUT_DIR 73
 
 #ifndef PASSPROBE_VERSION
 #define PASSPROBE_VERSION "unknown"

@@ -277,11 +277,17 @@ void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows)
 		fprintf(f, " (%s)", dev);
 	fputc('\n', f);
 	if (isfinite(s->frame_gpu_mean_ns) || isfinite(s->frame_gpu_p50_ns) ||
-	    isfinite(s->frame_gpu_p95_ns))
-		fprintf(f, "passprobe: frame GPU time: mean %s, p50 %s, p95 %s\n",
+	    isfinite(s->frame_gpu_p95_ns)) {
+		fprintf(f, "passprobe: frame GPU time: mean %s, p50 %s, p95 %s",
 			pp_summary_format_ns(s->frame_gpu_mean_ns, a, sizeof(a)),
 			pp_summary_format_ns(s->frame_gpu_p50_ns, b, sizeof(b)),
 			pp_summary_format_ns(s->frame_gpu_p95_ns, c, sizeof(c)));
+		/* Sampled timing (or frames without timestamps): say what the figures are over. */
+		if (s->frames_gpu_timed && s->frames_gpu_timed < s->frames)
+			fprintf(f, " (GPU statistics over the %llu of %llu frames with GPU times)",
+				(unsigned long long)s->frames_gpu_timed, (unsigned long long)s->frames);
+		fputc('\n', f);
+	}
 	else
 		fprintf(f, "passprobe: frame GPU time: n/a\n");
 
@@ -353,6 +359,12 @@ int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s)
 	pp_json_begin_object(w);
 	pp_json_write_key(w, "frames");
 	pp_json_write_uint(w, s->frames);
+	/* Only where it differs from frames (sampled timing, frames without timestamps): absent
+	 * means every frame has a GPU time. */
+	if (s->frames_gpu_timed != s->frames) {
+		pp_json_write_key(w, "frames_gpu_timed");
+		pp_json_write_uint(w, s->frames_gpu_timed);
+	}
 	pp_json_write_key(w, "frame_gpu_ns");
 	pp_json_begin_object(w);
 	summary_write_num(w, "mean", s->frame_gpu_mean_ns);
@@ -537,6 +549,7 @@ int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summ
 	if (!pp_json_is_object(sum))
 		return summary_fail(&rd, "summary: expected an object");
 	if (summary_read_count(&rd, sum, "summary", "frames", true, &out->frames) ||
+	    summary_read_count(&rd, sum, "summary", "frames_gpu_timed", false, &out->frames_gpu_timed) ||
 	    summary_read_stats(&rd, sum, "summary", "frame_gpu_ns", &frame) ||
 	    summary_read_num(&rd, frame, "summary.frame_gpu_ns", "mean", &out->frame_gpu_mean_ns) ||
 	    summary_read_num(&rd, frame, "summary.frame_gpu_ns", "p50", &out->frame_gpu_p50_ns) ||
@@ -545,6 +558,8 @@ int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summ
 			     sizeof(out->device)) ||
 	    summary_read_str(&rd, sum, "summary", "notes", false, out->notes, sizeof(out->notes)))
 		return rd.rc;
+	if (!pp_json_object_get(sum, "frames_gpu_timed"))
+		out->frames_gpu_timed = out->frames; /* written only where they differ */
 	passes = pp_json_object_get(sum, "passes");
 	if (!passes)
 		return summary_fail(&rd, "summary.passes: missing");

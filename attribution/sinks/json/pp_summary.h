@@ -25,6 +25,8 @@ struct pp_summary_row {
 
 struct pp_summary {
 	uint64_t frames;           /* frames reported */
+	uint64_t frames_gpu_timed; /* of them, frames with a GPU time: the GPU statistics are over
+	                              these only (sampled timing, passes without timestamps) */
 	double frame_gpu_mean_ns, frame_gpu_p50_ns, frame_gpu_p95_ns; /* NAN when unavailable */
 	size_t nrows;
 	struct pp_summary_row *rows; /* owned (malloc); sorted as pp_summary_sort() does */

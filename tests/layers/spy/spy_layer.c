@@ -84,6 +84,9 @@
 	X(QueueSubmit2)               \
 	X(CmdWriteTimestamp)          \
 	X(CmdWriteTimestamp2)         \
+	X(CmdBeginQuery)              \
+	X(CmdResetQueryPool)          \
+	X(CmdCopyQueryPoolResults)    \
 	X(CreateQueryPool)            \
 	X(DestroyQueryPool)           \
 	X(ResetQueryPool)             \
@@ -743,6 +746,32 @@ static VKAPI_ATTR void VKAPI_CALL spy_CmdWriteTimestamp2(VkCommandBuffer cb, VkP
 	struct spy_device *d = device_get(cb, __func__);
 	count(d, SPY_CMD_WRITE_TIMESTAMP2);
 	d->CmdWriteTimestamp2(cb, stage, pool, query);
+}
+
+/* Every query command passprobe may record (capture windows: none outside them). */
+static VKAPI_ATTR void VKAPI_CALL spy_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query,
+						     VkQueryControlFlags flags)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	count(d, SPY_CMD_BEGIN_QUERY);
+	d->CmdBeginQuery(cb, pool, query, flags);
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_CmdResetQueryPool(VkCommandBuffer cb, VkQueryPool pool, uint32_t first,
+							 uint32_t count_)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	count(d, SPY_CMD_RESET_QUERY_POOL);
+	d->CmdResetQueryPool(cb, pool, first, count_);
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_CmdCopyQueryPoolResults(VkCommandBuffer cb, VkQueryPool pool, uint32_t first,
+							       uint32_t n, VkBuffer dst, VkDeviceSize off,
+							       VkDeviceSize stride, VkQueryResultFlags flags)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	count(d, SPY_CMD_COPY_QUERY_POOL_RESULTS);
+	d->CmdCopyQueryPoolResults(cb, pool, first, n, dst, off, stride, flags);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo *info,
