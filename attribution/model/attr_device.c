@@ -1,5 +1,6 @@
 /* Submissions, frames and harvesting for one device. All state behind one mutex: submits on
  * different queues and threads, and releases of recordings, meet here only at boundaries. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,49 @@ static const char *const reason_lost = "device lost (VK_ERROR_DEVICE_LOST) befor
 
 /* Reads a submission's results. Not forced: only when all are available, returns whether it
  * harvested. Forced: takes what is there and marks the rest unavailable. */
+/* Reads a statistics scope through the backend: 1 read, 0 not yet, negative never. */
+static int statistics_read(struct pp_attr_device *d, uint32_t slot, struct pp_gpu_counter_value out[PP_STAT_COUNT])
+{
+	const struct pp_gpu_counter_backend *b = d->ops.statistics;
+	if (!b || !b->scope_read)
+		return -ENOTSUP;
+	return b->scope_read(b->ctx, slot, out, PP_STAT_COUNT);
+}
+
+/* The pass's generic counter set, after its GPU interval is known: its GPU time (the
+ * timestamps backend) and its pipeline statistics. Out of memory leaves the set short, which
+ * the sinks show as counters not measured. */
+static void pass_counters_fill(struct pp_attr_device *d, struct pp_submission *s, uint32_t p, const char *missing)
+{
+	struct pp_pass_result *r = &s->passes[p];
+	/* One allocation for both backends' counters: this runs on the application's thread. */
+	const struct pp_gpu_counter_desc *descs[1 + PP_STAT_COUNT] = { &pp_gpu_timestamp_counter };
+	for (unsigned i = 0; i < PP_STAT_COUNT; i++)
+		descs[1 + i] = &pp_gpu_pipeline_statistics_counters[i];
+	struct pp_counter_value *t = pp_pass_counters_add(r, descs, 1 + PP_STAT_COUNT);
+	if (t) {
+		r->ncounters = 1; /* the statistics are filled in place below */
+		t->v.valid = r->gpu.valid;
+		t->v.u = r->gpu.valid ? r->gpu.end_ns - r->gpu.begin_ns : 0;
+		t->unavailable_reason = r->gpu.valid ? NULL : r->gpu.unavailable_reason;
+	}
+
+	uint64_t stats[PP_STAT_COUNT] = { 0 };
+	uint32_t valid = 0;
+	const char *reason = missing;
+	struct pp_gpu_counter_value v[PP_STAT_COUNT];
+	if (s->stats_slots[p] == PP_NO_SLOT) {
+		reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
+	} else if (missing != reason_lost && statistics_read(d, s->stats_slots[p], v) > 0) {
+		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
+			stats[i] = v[i].u;
+			valid |= (uint32_t)v[i].valid << i;
+		}
+		reason = NULL;
+	}
+	pp_pass_statistics_set(r, stats, valid, reason);
+}
+
 static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s, bool forced)
 {
 	uint32_t nts = 2 * s->npasses + 2 * s->ndraw_slots;
@@ -135,6 +179,8 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 	bool complete = true;
 	uint32_t n = 0;
 
+	if (s->harvested)
+		return true;
 	if (!slots || !ns || !avail) {
 		forced = true;
 		nts = 0;
@@ -159,12 +205,11 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 	for (uint32_t i = 0; i < n; i++)
 		complete &= avail[i] != 0;
 
-	uint64_t stats[PP_STAT_COUNT];
-	uint32_t valid;
+	struct pp_gpu_counter_value stats[PP_STAT_COUNT];
 	if (complete && !forced)
 		for (uint32_t p = 0; p < s->npasses && complete; p++)
 			if (s->stats_slots[p] != PP_NO_SLOT)
-				complete = d->ops.read_statistics(d->ops.ctx, s->stats_slots[p], stats, &valid);
+				complete = statistics_read(d, s->stats_slots[p], stats) > 0;
 
 	if (!complete && !forced)
 		goto out;
@@ -201,15 +246,7 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 			r->gpu.unavailable_reason = NULL;
 		}
 
-		if (s->stats_slots[p] == PP_NO_SLOT) {
-			r->stats_unavailable_reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
-		} else if (missing != reason_lost &&
-			   d->ops.read_statistics(d->ops.ctx, s->stats_slots[p], r->stats, &r->stats_valid)) {
-			r->stats_unavailable_reason = NULL;
-		} else {
-			r->stats_valid = 0;
-			r->stats_unavailable_reason = missing;
-		}
+		pass_counters_fill(d, s, p, missing);
 
 		for (uint32_t i = 0; i < r->ndraw_timings; i++, draw_pair++) {
 			struct pp_draw_timing *t = &r->draw_timings[i];
@@ -326,8 +363,10 @@ static void submission_free(struct pp_submission *s)
 {
 	if (!s)
 		return;
-	for (uint32_t i = 0; i < s->npasses; i++)
+	for (uint32_t i = 0; i < s->npasses; i++) {
 		free(s->passes[i].draw_timings);
+		free(s->passes[i].counters);
+	}
 	free(s->passes);
 	free(s->ts_slots);
 	free(s->stats_slots);
@@ -378,6 +417,8 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 				}
 				out->passes[pi++] = *pr;
 				pr->draw_timings = NULL; /* moved */
+				pr->counters = NULL;
+				pr->ncounters = 0;
 			}
 			si++;
 		}

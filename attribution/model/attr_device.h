@@ -14,8 +14,9 @@ struct pp_attr_gpu_ops {
 	 * submitted_ns: the submit call that submitted the slots' work began then (0: unknown). */
 	void (*read_timestamps)(void *ctx, const uint32_t *slots, uint32_t n, uint64_t submitted_ns, uint64_t *ns,
 				uint8_t *avail);
-	/* Reads one pipeline statistics slot; returns false when not available yet. */
-	bool (*read_statistics)(void *ctx, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid);
+	/* The pipeline statistics backend (counters/gpu/pp_gpu_counters.h): the passes' statistics
+	 * slots are its scopes, read with its scope_read (PP_STAT_COUNT values). NULL: none. */
+	const struct pp_gpu_counter_backend *statistics;
 	/* Whether the device was lost: nothing more will arrive (may be NULL). */
 	bool (*lost)(void *ctx);
 };

@@ -126,7 +126,7 @@ void pp_device_profiling_init(struct pp_device *dev)
 	struct pp_attr_gpu_ops ops = {
 		.ctx = dev->timer,
 		.read_timestamps = pp_gpu_timer_read_timestamps,
-		.read_statistics = pp_gpu_timer_read_statistics,
+		.statistics = pp_gpu_timer_backend(dev->timer, PP_GPU_STATISTICS),
 		.lost = pp_gpu_timer_lost,
 	};
 	dev->attr = pp_attr_device_create(&ops, pp_sink_frame_submit, sink_id, s);

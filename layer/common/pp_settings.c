@@ -59,6 +59,7 @@ struct settings_desc {
 _Static_assert(PATH_MAX == 4096, "update the output_dir allowed text");
 _Static_assert(sizeof(((struct pp_settings *)0)->frame_label) == 128, "update the frame_delimiter text");
 _Static_assert(sizeof(((struct pp_settings *)0)->cpu_counters) == 512, "update the cpu_counters text");
+_Static_assert(sizeof(((struct pp_settings *)0)->gpu_counters) == 512, "update the gpu_counters text");
 
 static const struct settings_desc settings_table[] = {
 	{ "output_dir", PP_SETTINGS_ENV_PREFIX "OUTPUT_DIR", SETTINGS_PATH, SETTINGS_FIELD(output_dir), 0, 0,
@@ -85,6 +86,8 @@ static const struct settings_desc settings_table[] = {
 	SETTINGS_BOOL_DESC(summary, "SUMMARY"),
 	{ "copy_results", PP_SETTINGS_ENV_PREFIX "COPY_RESULTS", SETTINGS_SWITCH, SETTINGS_FIELD(copy_results), 0, 0,
 	  "auto, or " SETTINGS_BOOL_ALLOWED },
+	{ "gpu_counters", PP_SETTINGS_ENV_PREFIX "GPU_COUNTERS", SETTINGS_TEXT, SETTINGS_FIELD(gpu_counters), 0, 0,
+	  "none, default, or a comma-separated list of GPU counter names (at most 511 bytes, no control characters)" },
 };
 
 #define SETTINGS_COUNT (sizeof(settings_table) / sizeof(settings_table[0]))
@@ -93,7 +96,7 @@ static const struct settings_desc settings_table[] = {
 static const char *const settings_key_names[] = {
 	"output_dir", "log_level", "frame_delimiter", "timestamps", "pipeline_statistics",
 	"per_draw_timing", "diagnostics", "barrier_cost", "cpu_counters", "report_frames",
-	"flush_interval_ms", "trace", "csv", "summary", "copy_results", NULL,
+	"flush_interval_ms", "trace", "csv", "summary", "copy_results", "gpu_counters", NULL,
 };
 _Static_assert(sizeof(settings_key_names) / sizeof(settings_key_names[0]) == SETTINGS_COUNT + 1,
 	       "settings_key_names and settings_table disagree");
@@ -858,6 +861,7 @@ void pp_settings_defaults(struct pp_settings *out)
 	out->csv = true;
 	out->summary = true;
 	out->copy_results = PP_SWITCH_AUTO;
+	snprintf(out->gpu_counters, sizeof(out->gpu_counters), "none");
 }
 
 int pp_settings_load_ex(struct pp_settings *out, char *const *envp, bool secure)

@@ -49,6 +49,9 @@ struct pp_settings {
 	bool summary;                      /* summary: print the summary table on stderr at exit, default on */
 	enum pp_switch copy_results;       /* copy_results: GPU copies query results to host memory;
 					    * default auto: on for drivers whose result reads wait */
+	char gpu_counters[512];            /* gpu_counters: none|default|comma list of GPU hardware counters
+					    * (VK_KHR_performance_query, Mali kbase), default none; checked by
+					    * counters/gpu (docs/counters.md) */
 };
 
 /* Where a setting's value came from, for messages and for `passprobe` to explain itself. */

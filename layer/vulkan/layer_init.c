@@ -2,9 +2,11 @@
  * The layer's entry, with layer_dispatch.c: it wires the parts together, so it may reach up
  * (tests/layering/check_layering.py lists what it reaches). */
 #include <pthread.h>
+#include <stdio.h>
 
 #include "layer_internal.h"
 #include "pp_cpu_counters.h"
+#include "pp_gpu_counters.h"
 #include "pp_log.h"
 #include "pp_sink.h"
 
@@ -35,6 +37,11 @@ static void layer_init(void)
 	pp_log_set_level(pp_layer_settings.log_level);
 	/* Before any thread takes a snapshot: configuring closes every thread's counters. */
 	cpu_counters_setup(pp_layer_settings.cpu_counters);
+	char err[600];
+	if (pp_gpu_counters_setting_check(pp_layer_settings.gpu_counters, err, sizeof(err)) < 0) {
+		pp_log(PP_LOG_WARN, "%s; using none (no GPU hardware counters)", err);
+		snprintf(pp_layer_settings.gpu_counters, sizeof(pp_layer_settings.gpu_counters), "none");
+	}
 }
 
 void pp_layer_init_once(void)
