@@ -25,7 +25,8 @@ struct pp_submission {
 	struct pp_pass_result *passes;
 	uint32_t *ts_slots;    /* 2 per pass: begin, end (PP_NO_SLOT when none) */
 	uint32_t *stats_slots; /* 1 per pass */
-	const char **ts_reasons, **stats_reasons;
+	uint32_t *perf_slots;  /* 1 per pass: the hardware counter backend's scopes */
+	const char **ts_reasons, **stats_reasons, **perf_reasons;
 	uint32_t ndraw_slots;  /* pairs, in pass order */
 	uint32_t *draw_slots;
 	uint32_t nrecs;
@@ -43,6 +44,18 @@ struct pp_frame_acc {
 	uint32_t nsubs;
 	struct pp_cpu_cost present_cpu;
 	struct pp_cpu_cost blocked;
+};
+
+#define PERF_MERGE_NAMES 256
+struct perf_merge {
+	char name[64];
+	enum pp_pass_kind kind;
+	uint32_t n;
+	struct {
+		bool have;
+		uint64_t frame;
+		struct pp_gpu_counter_value v;
+	} value[];
 };
 
 struct pp_attr_queue {
@@ -64,6 +77,11 @@ struct pp_attr_device {
 	uint32_t nframes;
 	struct pp_frame_acc *frames, *frames_tail; /* oldest first; the tail may be open */
 	struct pp_cpu_cost blocked_orphan; /* blocking calls while no frame was pending */
+	/* Counter sets measured over several hardware passes, one per frame: each pass name's
+	 * latest value of every counter, merged into the passes of frames that measured another
+	 * group (perf_merge). Bounded: PERF_MERGE_NAMES names, later names are not merged. */
+	uint32_t nmerge;
+	struct perf_merge *merge[PERF_MERGE_NAMES];
 };
 
 struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, pp_attr_frame_fn frame_out,
@@ -133,6 +151,52 @@ static int statistics_read(struct pp_attr_device *d, uint32_t slot, struct pp_gp
 	return b->scope_read(b->ctx, slot, out, PP_STAT_COUNT);
 }
 
+/* Reads a hardware counter scope: 1 read (into out, the backend's set, when out is not NULL),
+ * 0 not yet, negative never. */
+static int perf_read(struct pp_attr_device *d, uint32_t slot, struct pp_gpu_counter_value *out)
+{
+	const struct pp_gpu_counter_backend *b = d->ops.perf;
+	struct pp_gpu_counter_value scratch[PP_ATTR_PERF_SET_MAX];
+	uint32_t n = b ? b->set_count(b->ctx) : 0;
+	if (!b || !b->scope_read || n > PP_ATTR_PERF_SET_MAX)
+		return -ENOTSUP;
+	return b->scope_read(b->ctx, slot, out ? out : scratch, n);
+}
+
+static const char *const reason_other_pass =
+	"measured in another hardware pass (the set is measured one pass per frame), not yet for this pass name";
+
+/* The hardware counter backend's set for the pass: measured, or why not. Values of the other
+ * hardware passes are marked here and merged at frame assembly (perf_merge_frame). */
+static void pass_perf_fill(struct pp_attr_device *d, struct pp_submission *s, uint32_t p, const char *missing)
+{
+	const struct pp_gpu_counter_backend *b = d->ops.perf;
+	uint32_t n = b ? b->set_count(b->ctx) : 0;
+	if (!n || n > PP_ATTR_PERF_SET_MAX)
+		return;
+	struct pp_pass_result *r = &s->passes[p];
+	const struct pp_gpu_counter_desc *descs[PP_ATTR_PERF_SET_MAX];
+	for (uint32_t i = 0; i < n; i++)
+		descs[i] = b->set_desc(b->ctx, i);
+	struct pp_counter_value *c = pp_pass_counters_add(r, descs, n);
+	if (!c)
+		return;
+	struct pp_gpu_counter_value v[PP_ATTR_PERF_SET_MAX];
+	const char *reason = missing;
+	if (s->perf_slots[p] == PP_NO_SLOT)
+		reason = s->perf_reasons[p] ? s->perf_reasons[p] : "not measured";
+	else if (missing != reason_lost && perf_read(d, s->perf_slots[p], v) > 0)
+		reason = NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		if (reason) {
+			c[i].unavailable_reason = reason;
+			continue;
+		}
+		c[i].v = v[i];
+		c[i].unavailable_reason = v[i].valid ? NULL : v[i].other_pass ? reason_other_pass : "no value";
+	}
+}
+
 /* The pass's generic counter set, after its GPU interval is known: its GPU time (the
  * timestamps backend) and its pipeline statistics. Out of memory leaves the set short, which
  * the sinks show as counters not measured. */
@@ -165,6 +229,7 @@ static void pass_counters_fill(struct pp_attr_device *d, struct pp_submission *s
 		reason = NULL;
 	}
 	pp_pass_statistics_set(r, stats, valid, reason);
+	pass_perf_fill(d, s, p, missing);
 }
 
 static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s, bool forced)
@@ -210,6 +275,10 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 		for (uint32_t p = 0; p < s->npasses && complete; p++)
 			if (s->stats_slots[p] != PP_NO_SLOT)
 				complete = statistics_read(d, s->stats_slots[p], stats) > 0;
+	if (complete && !forced)
+		for (uint32_t p = 0; p < s->npasses && complete; p++)
+			if (s->perf_slots[p] != PP_NO_SLOT)
+				complete = perf_read(d, s->perf_slots[p], NULL) != 0;
 
 	if (!complete && !forced)
 		goto out;
@@ -305,6 +374,74 @@ bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r)
 	return pending;
 }
 
+/* ---- counter sets measured over several frames --------------------------------------- */
+
+static struct perf_merge *perf_merge_find(struct pp_attr_device *d, const struct pp_pass_result *p, uint32_t n)
+{
+	for (uint32_t i = 0; i < d->nmerge; i++)
+		if (d->merge[i]->kind == p->kind && d->merge[i]->n == n &&
+		    !strncmp(d->merge[i]->name, p->name, sizeof(d->merge[i]->name)))
+			return d->merge[i];
+	if (d->nmerge == PERF_MERGE_NAMES)
+		return NULL;
+	struct perf_merge *m = calloc(1, sizeof(*m) + n * sizeof(m->value[0]));
+	if (!m)
+		return NULL;
+	snprintf(m->name, sizeof(m->name), "%.*s", (int)sizeof(p->name), p->name);
+	m->kind = p->kind;
+	m->n = n;
+	d->merge[d->nmerge++] = m;
+	return m;
+}
+
+/* Passes in frame order: a counter of another hardware pass takes the latest value measured
+ * for the same pass name (and kind) in an earlier frame, saying which; the values measured
+ * in this frame become the latest. Instances of one name in one frame share the merge. */
+static void perf_merge_frame(struct pp_attr_device *d, struct pp_frame_result *f)
+{
+	const struct pp_gpu_counter_backend *b = d->ops.perf;
+	if (!b || !b->passes || b->passes(b->ctx) < 2)
+		return;
+	for (size_t i = 0; i < f->npasses; i++) {
+		struct pp_pass_result *p = &f->passes[i];
+		uint32_t first = 0, n = 0;
+		for (uint32_t k = 0; k < p->ncounters; k++)
+			if (p->counters[k].desc && !strcmp(p->counters[k].desc->source, b->name)) {
+				if (!n)
+					first = k;
+				n++;
+			}
+		if (!n)
+			continue;
+		struct perf_merge *m = perf_merge_find(d, p, n);
+		if (!m)
+			continue;
+		struct pp_counter_value *c = &p->counters[first];
+		for (uint32_t k = 0; k < n; k++) {
+			if (c[k].v.valid) {
+				m->value[k].have = true;
+				m->value[k].frame = f->index;
+				m->value[k].v = c[k].v;
+			} else if (c[k].v.other_pass && m->value[k].have) {
+				c[k].v = m->value[k].v;
+				c[k].unavailable_reason = NULL;
+				c[k].other_frame = true;
+				c[k].frame = m->value[k].frame;
+			}
+		}
+	}
+}
+
+uint64_t pp_attr_frame_recording(struct pp_attr_device *d)
+{
+	if (!d)
+		return 0;
+	pthread_mutex_lock(&d->lock);
+	uint64_t index = d->clock.open ? d->clock.current : d->clock.next;
+	pthread_mutex_unlock(&d->lock);
+	return index;
+}
+
 /* ---- frames --------------------------------------------------------------------------- */
 
 /* Overlap-aware exclusive time: every instant covered by k passes of the submission gives
@@ -372,6 +509,8 @@ static void submission_free(struct pp_submission *s)
 	free(s->stats_slots);
 	free(s->ts_reasons);
 	free(s->stats_reasons);
+	free(s->perf_slots);
+	free(s->perf_reasons);
 	free(s->draw_slots);
 	free(s->recs);
 	free(s);
@@ -440,6 +579,7 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		out->cpu_end_ns = f->cpu_end_ns;
 		out->nsubmissions = si;
 		out->npasses = pi;
+		perf_merge_frame(d, out);
 		d->frame_out(out);
 	}
 	free(f);
@@ -487,6 +627,8 @@ void pp_attr_device_destroy(struct pp_attr_device *d)
 	frames_drain(d, true);
 	pthread_mutex_unlock(&d->lock);
 	pthread_mutex_destroy(&d->lock);
+	for (uint32_t i = 0; i < d->nmerge; i++)
+		free(d->merge[i]);
 	free(d);
 }
 
@@ -644,11 +786,13 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 		s->stats_slots = malloc((npasses + 1) * sizeof(uint32_t));
 		s->ts_reasons = calloc(npasses + 1, sizeof(char *));
 		s->stats_reasons = calloc(npasses + 1, sizeof(char *));
+		s->perf_slots = malloc((npasses + 1) * sizeof(uint32_t));
+		s->perf_reasons = calloc(npasses + 1, sizeof(char *));
 		s->draw_slots = malloc((2 * ndraws + 1) * sizeof(uint32_t));
 		s->recs = calloc(info->nrecordings + 1, sizeof(*s->recs));
 	}
 	if (!f || !s->passes || !s->ts_slots || !s->stats_slots || !s->ts_reasons || !s->stats_reasons ||
-	    !s->draw_slots || !s->recs) {
+	    !s->perf_slots || !s->perf_reasons || !s->draw_slots || !s->recs) {
 		pp_log_once(PP_LOG_ERROR, "out of memory recording a submission; it is not measured");
 		submission_free(s);
 		pthread_mutex_unlock(&d->lock);
@@ -709,6 +853,11 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 				s->ts_reasons[out] = m && m->reason && p->ts_begin != PP_NO_SLOT ? m->reason : p->ts_reason;
 				s->stats_slots[out] = slot_mapped(m, p->stats_slot);
 				s->stats_reasons[out] = m && m->reason && p->stats_slot != PP_NO_SLOT ? m->reason : p->stats_reason;
+				/* The hardware counter scopes are never copied per execution. */
+				s->perf_slots[out] = m ? PP_NO_SLOT : p->perf_slot;
+				s->perf_reasons[out] = m && p->perf_slot != PP_NO_SLOT ? "SIMULTANEOUS_USE execution: no "
+											 "hardware counters"
+										       : p->perf_reason;
 				if (p->ndraw_slots) {
 					pr->draw_timings = calloc(p->ndraw_slots, sizeof(*pr->draw_timings));
 					if (pr->draw_timings) {

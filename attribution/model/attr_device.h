@@ -17,9 +17,16 @@ struct pp_attr_gpu_ops {
 	/* The pipeline statistics backend (counters/gpu/pp_gpu_counters.h): the passes' statistics
 	 * slots are its scopes, read with its scope_read (PP_STAT_COUNT values). NULL: none. */
 	const struct pp_gpu_counter_backend *statistics;
+	/* The hardware counter backend of bracketing kind (VK_KHR_performance_query), whose scopes
+	 * the passes' perf slots are; its configured set (at most PP_ATTR_PERF_SET_MAX) joins each
+	 * pass's counters. With several hardware passes, the values of the others are merged per
+	 * pass name from earlier frames. NULL: none. */
+	const struct pp_gpu_counter_backend *perf;
 	/* Whether the device was lost: nothing more will arrive (may be NULL). */
 	bool (*lost)(void *ctx);
 };
+
+#define PP_ATTR_PERF_SET_MAX 64
 
 struct pp_attr_device;
 struct pp_attr_queue;
@@ -95,6 +102,10 @@ void pp_attr_recording_release(struct pp_attr_device *d, struct pp_recording *r)
 
 /* Harvests what is ready, without waiting, and emits complete frames. Cheap when nothing is. */
 void pp_attr_poll(struct pp_attr_device *d);
+
+/* The frame a recording made now is expected to be submitted in (the open frame, or the next):
+ * what rotates hardware counter groups over frames. */
+uint64_t pp_attr_frame_recording(struct pp_attr_device *d);
 
 /* Whether the label named by the frame_delimiter setting occurs in these recordings. */
 bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n);

@@ -284,7 +284,8 @@ static void row_counters_add(struct stat_row *r, const struct pp_pass_result *p)
 			r->ctr[k].desc = c->desc;
 			r->nctr++;
 		}
-		if (attr_counter_value(c, &v)) {
+		/* A value merged from another frame was counted in that frame already. */
+		if (!c->other_frame && attr_counter_value(c, &v)) {
 			r->ctr[k].sum += v;
 			r->ctr[k].n++;
 		}

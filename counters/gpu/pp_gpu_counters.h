@@ -39,6 +39,7 @@ enum pp_gpu_counter_method {
 struct pp_gpu_counter_value {
 	bool valid;
 	bool is_float;   /* f holds it; else u */
+	bool other_pass; /* !valid because another hardware pass of the set measures it (another frame) */
 	uint64_t u;
 	double f;
 };
@@ -71,6 +72,10 @@ struct pp_gpu_counter_backend {
 	 * (-EINVAL: an index out of range, -ENOTSUP: the set cannot be measured). NULL: the set is
 	 * fixed (all of them). */
 	int (*configure)(void *ctx, const uint32_t *indices, uint32_t n);
+	/* The configured set: how many, and each one's description, in the order scope_read and
+	 * samples give their values. */
+	uint32_t (*set_count)(void *ctx);
+	const struct pp_gpu_counter_desc *(*set_desc)(void *ctx, uint32_t index);
 	/* Hardware passes the configured set needs: 1 unless the hardware must be programmed
 	 * several times (VK_KHR_performance_query); the caller then rotates over frames. */
 	uint32_t (*passes)(void *ctx);
@@ -88,6 +93,9 @@ struct pp_gpu_counter_backend {
 	void (*sample_stop)(void *ctx);
 	/* Asks for a sample now (a submission boundary); returns at once. */
 	void (*sample_request)(void *ctx);
+	/* Hands over the samples taken so far, oldest first (at most max); each sample's values
+	 * (the set's order) are malloc'd and become the caller's. */
+	uint32_t (*samples_take)(void *ctx, struct pp_gpu_counter_sample *out, uint32_t max);
 
 	void (*destroy)(void *ctx);
 };

@@ -168,6 +168,7 @@ static bool quirk_stats_unsafe(const struct pp_command_buffer *c)
 
 static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
 {
+	pp_vk_perf_begin(c, p, allowed, why_not);
 	if (!p)
 		return;
 	if (!c->statistics) {
@@ -193,6 +194,7 @@ static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p,
 
 static void statistics_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
+	pp_vk_perf_end(c, p);
 	if (p && p->stats_slot != PP_NO_SLOT)
 		counters_scope(c, PP_GPU_STATISTICS, false, p->stats_slot);
 }

@@ -36,6 +36,7 @@ static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommand
 			pp_attr_recording_release(dev->attr, c->rec);
 			for (uint32_t k = 0; k < c->rec->nchunks; k++)
 				pp_gpu_timer_chunk_reset(dev->timer, c->rec->chunks[k]);
+			pp_vk_perf_recording_reset(dev, c->rec);
 		}
 		c->submissions++;
 		if (pp_vk_sim_execution(dev, c, &execs[i])) {
