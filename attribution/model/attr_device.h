@@ -22,6 +22,10 @@ struct pp_attr_gpu_ops {
 	 * pass's counters. With several hardware passes, the values of the others are merged per
 	 * pass name from earlier frames. NULL: none. */
 	const struct pp_gpu_counter_backend *perf;
+	/* The sampling hardware counter backend (Mali kbase): its samples are attributed to the
+	 * passes of each frame by time overlap (attr_overlap.h) when the frame is assembled.
+	 * NULL: none. */
+	const struct pp_gpu_counter_backend *sampled;
 	/* Whether the device was lost: nothing more will arrive (may be NULL). */
 	bool (*lost)(void *ctx);
 };

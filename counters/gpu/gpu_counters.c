@@ -99,9 +99,10 @@ enum pp_gpu_counter_choice pp_gpu_counters_setting_choice(const char *text)
 static bool name_char_ok(char ch)
 {
 	/* Names as drivers and the counter databases spell them: letters, digits, and
-	 * " _-./$()%" (KHR performance counters have spaces and parentheses in their names). */
+	 * " _-./$()[]%:" (KHR performance counters have spaces and parentheses in their names, Mali
+	 * kbase block counters brackets: SC[4]). */
 	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-	       strchr(" _-./$()%:", ch) != NULL;
+	       strchr(" _-./$()[]%:", ch) != NULL;
 }
 
 int pp_gpu_counters_setting_check(const char *text, char *err, size_t err_len)

@@ -57,6 +57,10 @@ bool pp_vk_sim_possible(const struct pp_command_buffer *c);
 /* Hardware counters of VK_KHR_performance_query (vk_perf.c). */
 void pp_vk_perf_device_init(struct pp_device *dev);
 void pp_vk_perf_device_finish(struct pp_device *dev);
+/* Mali kbase: its sampler per device (also ended by pp_vk_perf_device_finish), a sample asked
+ * for at each submission. */
+void pp_vk_kbase_device_init(struct pp_device *dev);
+void pp_vk_kbase_submitted(struct pp_device *dev);
 /* At a pass's begin and end, where its statistics query begins and ends. */
 void pp_vk_perf_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not);
 void pp_vk_perf_end(struct pp_command_buffer *c, struct pp_pass_rec *p);

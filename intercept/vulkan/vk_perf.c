@@ -2,7 +2,9 @@
  * "VK_KHR_performance_query"): the backend's set-up per device, its scopes at the pass
  * boundaries next to the statistics queries, its slots' lifetime with the recording's. */
 #include <stdio.h>
+#include <string.h>
 
+#include "gpu_kbase.h"
 #include "gpu_vk_perf_query.h"
 #include "pp_log.h"
 #include "vk_intercept.h"
@@ -47,8 +49,53 @@ void pp_vk_perf_device_init(struct pp_device *dev)
 		       pp_gpu_perf_groups(dev->perf));
 }
 
+/* Mali's kernel driver, sampled on a thread of its own: only with gpu_counters set, and where
+ * /dev/mali0 is absent (every GPU but Mali's, and Mali under Panfrost) one line says so. */
+#define KBASE_DEVICE "/dev/mali0"
+#define KBASE_PERIOD_NS 1000000ull
+
+void pp_vk_kbase_device_init(struct pp_device *dev)
+{
+	if (pp_gpu_counters_setting_choice(pp_layer_settings.gpu_counters) == PP_GPU_COUNTERS_NONE)
+		return;
+	struct pp_kbase_io io;
+	int r = pp_kbase_io_open(KBASE_DEVICE, &io);
+	if (r) {
+		pp_log(PP_LOG_INFO, "%s: Mali kbase counters unavailable: %s: %s", dev->props.deviceName, KBASE_DEVICE,
+		       strerror(-r));
+		return;
+	}
+	char why[256];
+	dev->kbase = pp_kbase_create(&io, pp_layer_settings.gpu_counters, why, sizeof(why));
+	if (!dev->kbase) {
+		pp_log(PP_LOG_WARN, "%s: Mali kbase counters unavailable: %s", dev->props.deviceName, why);
+		return;
+	}
+	const struct pp_gpu_counter_backend *b = pp_kbase_backend(dev->kbase);
+	if (b->sample_start(b->ctx, KBASE_PERIOD_NS)) {
+		pp_log(PP_LOG_WARN, "%s: Mali kbase counters unavailable: the sampler thread did not start",
+		       dev->props.deviceName);
+		pp_kbase_destroy(dev->kbase);
+		dev->kbase = NULL;
+		return;
+	}
+	pp_log(PP_LOG_INFO, "%s: Mali kbase counters through the %s, %u shader cores, %u L2 slices",
+	       dev->props.deviceName, pp_kbase_interface_name(pp_kbase_interface(dev->kbase)),
+	       pp_kbase_props(dev->kbase)->shader_cores, pp_kbase_props(dev->kbase)->l2_slices);
+}
+
+void pp_vk_kbase_submitted(struct pp_device *dev)
+{
+	if (dev->kbase) {
+		const struct pp_gpu_counter_backend *b = pp_kbase_backend(dev->kbase);
+		b->sample_request(b->ctx);
+	}
+}
+
 void pp_vk_perf_device_finish(struct pp_device *dev)
 {
+	pp_kbase_destroy(dev->kbase);
+	dev->kbase = NULL;
 	pp_gpu_perf_destroy(dev->perf);
 	dev->perf = NULL;
 }

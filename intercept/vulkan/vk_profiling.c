@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_kbase.h"
 #include "gpu_vk_perf_query.h"
 #include "pp_log.h"
 #include "pp_thread.h"
@@ -125,11 +126,13 @@ void pp_device_profiling_init(struct pp_device *dev)
 	uint32_t sink_id = pp_sink_device_register(&info);
 
 	pp_vk_perf_device_init(dev);
+	pp_vk_kbase_device_init(dev);
 	struct pp_attr_gpu_ops ops = {
 		.ctx = dev->timer,
 		.read_timestamps = pp_gpu_timer_read_timestamps,
 		.statistics = pp_gpu_timer_backend(dev->timer, PP_GPU_STATISTICS),
 		.perf = pp_gpu_perf_backend(dev->perf),
+		.sampled = dev->kbase ? pp_kbase_backend(dev->kbase) : NULL,
 		.lost = pp_gpu_timer_lost,
 	};
 	dev->attr = pp_attr_device_create(&ops, pp_sink_frame_submit, sink_id, s);

@@ -17,6 +17,7 @@
 struct pp_recording;
 struct pp_gpu_timer;
 struct pp_gpu_perf;
+struct pp_kbase;
 struct pp_attr_device;
 struct pp_attr_queue;
 
@@ -238,6 +239,7 @@ struct pp_device {
 	 * from the application. */
 	bool perf_query;
 	struct pp_gpu_perf *perf;         /* counters/gpu: the backend, NULL when not running */
+	struct pp_kbase *kbase;           /* counters/gpu: Mali kbase sampling, NULL when not running */
 	uint32_t perf_family;             /* the queue family its pools count on */
 	/* The copy_results setting decided for this device (auto: docs/timing.md, "Never waiting"). */
 	bool copy_results;

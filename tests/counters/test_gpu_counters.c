@@ -47,7 +47,7 @@ static void test_setting_check(void)
 {
 	char err[512];
 	const char *good[] = { "none", "default", "cycles", "cycles,fragments", " cycles , test/fragments ",
-			       "Draw calls (count)", "$MaliGPUActiveCycles" };
+			       "Draw calls (count)", "$MaliGPUActiveCycles", "SC[4],L2[63]" };
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
 		CHECK(pp_gpu_counters_setting_check(good[i], err, sizeof(err)) == 0, "\"%s\" accepted: %s", good[i], err);
 	struct {
