@@ -17,7 +17,9 @@ import sys
 # Floors, lowest first. A folder may use its own folder and anything on a lower floor.
 FLOORS = [
     ["layer/common"],                        # log, settings, hash, clock: API-neutral ground
-    ["counters/cpu", "counters/gpu"],        # counter backends: no passes, no frames
+    ["counters/db"],                         # counter databases, equation engine: pure C data
+    ["counters/cpu", "counters/gpu",         # counter backends: no passes, no frames
+     "counters/db/gen"],                     # build-time generator of the database tables
     ["layer/vulkan"],                        # loader interface, dispatch and object tables
     ["attribution/sinks/json"],              # JSON writer/reader, summary table
     ["attribution/model"],                   # recordings, submissions, frames

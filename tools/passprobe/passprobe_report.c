@@ -35,7 +35,7 @@ void cli_report_usage(FILE *f)
 }
 
 /* Reads the whole file into a malloc'd buffer, refusing more than max bytes. */
-static int report_read_file(const char *path, size_t max, char **out, size_t *len_out)
+int cli_read_file(const char *path, size_t max, char **out, size_t *len_out)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -219,7 +219,7 @@ int cli_report_main(int argc, char **argv)
 
 	char *text = NULL;
 	size_t len = 0;
-	int rc = report_read_file(path, REPORT_MAX_BYTES, &text, &len);
+	int rc = cli_read_file(path, REPORT_MAX_BYTES, &text, &len);
 	if (rc == -ENOENT && is_dir) {
 		fprintf(stderr, "passprobe: %s has no report.json (is it a passprobe output "
 				"directory?)\n",
