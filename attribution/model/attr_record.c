@@ -12,6 +12,7 @@ struct pp_recording *pp_recording_create(bool secondary)
 		return NULL;
 	r->secondary = secondary;
 	r->cur = &r->stray;
+	r->perf_group = PP_NO_SLOT;
 	return r;
 }
 
@@ -30,6 +31,7 @@ void pp_recording_clear(struct pp_recording *r)
 {
 	r->npasses = r->nlabels = r->ndraw_slots = r->nchunks = 0;
 	r->passes_dropped = 0;
+	r->perf_group = PP_NO_SLOT;
 	r->submissions = 0;
 	r->quiet = r->passless = false;
 	r->state = PP_REC_IDLE;
@@ -76,7 +78,7 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
 	p->api = api;
-	p->ts_begin = p->ts_end = p->stats_slot = PP_NO_SLOT;
+	p->ts_begin = p->ts_end = p->stats_slot = p->perf_slot = PP_NO_SLOT;
 	p->first_draw_slot = r->ndraw_slots;
 	r->open = r->npasses++;
 	r->state = state;

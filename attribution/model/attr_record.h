@@ -33,6 +33,8 @@ struct pp_pass_rec {
 	const char *ts_reason;     /* why there are no timestamps */
 	uint32_t stats_slot;
 	const char *stats_reason;
+	uint32_t perf_slot;        /* the hardware counter backend's scope (VK_KHR_performance_query) */
+	const char *perf_reason;   /* why there is none */
 	uint32_t subpasses;
 	uint32_t secondaries;
 	struct pp_workload work;
@@ -62,6 +64,7 @@ struct pp_recording {
 	uint32_t nchunks, cap_chunks;
 	uint32_t *chunks;             /* timestamp/statistics slot chunks this recording owns */
 	uint32_t passes_dropped;      /* beyond PP_RECORDING_MAX_PASSES */
+	uint32_t perf_group;          /* the hardware counter group its passes measure, PP_NO_SLOT: none yet */
 	uint32_t submissions;         /* since it was recorded */
 	bool quiet;                   /* begun outside a capture window: no CPU snapshots */
 	bool passless;                /* quiet, and no one needs its passes: none recorded */

@@ -226,26 +226,30 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 		pp_json_kv_null(w, "overlapped");
 	}
 
+	/* Generated from the generic counter set: the pipeline statistics backend's counters. */
 	const uint32_t all = (1u << PP_STAT_COUNT) - 1;
-	const char *stats_reason = p->stats_unavailable_reason ? p->stats_unavailable_reason
-							       : "not measured";
+	uint64_t stats[PP_STAT_COUNT];
+	const char *stats_reason;
+	uint32_t stats_valid = attr_pass_statistics(p, stats, &stats_reason);
 	pp_json_write_key(w, "pipeline_statistics");
-	if ((p->stats_valid & all) == 0) {
+	if ((stats_valid & all) == 0) {
 		pp_json_write_null(w);
 		pp_json_kv_str(w, "pipeline_statistics_unavailable", stats_reason);
 	} else {
 		pp_json_begin_object(w);
 		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
 			pp_json_write_key(w, pp_stat_names[i]);
-			if (p->stats_valid & (1u << i))
-				pp_json_write_uint(w, p->stats[i]);
+			if (stats_valid & (1u << i))
+				pp_json_write_uint(w, stats[i]);
 			else
 				pp_json_write_null(w);
 		}
 		pp_json_end_object(w);
-		if ((p->stats_valid & all) != all)
+		if ((stats_valid & all) != all)
 			pp_json_kv_str(w, "pipeline_statistics_unavailable", stats_reason);
 	}
+	pp_json_write_key(w, "gpu_counters");
+	attr_counters_write(w, p);
 
 	cpu_write(w, &p->cpu);
 	pp_json_kv_bool(w, "recording_reused", p->recording_reused);

@@ -217,3 +217,18 @@ struct attr_sink_counters {
 	uint64_t report_writes;
 };
 void attr_sink_counters_get(struct attr_sink_counters *out);
+
+/* A pass's GPU counters (attr_counters.c). */
+struct pp_json_writer;
+/* The pipeline statistics of p's counter set (PP_STAT_* order): returns the valid bits;
+ * *reason the first unavailable one's reason ("not measured" when the set has none). */
+uint32_t attr_pass_statistics(const struct pp_pass_result *p, uint64_t v[PP_STAT_COUNT], const char **reason);
+/* report.json's "gpu_counters" array of a pass: its counters but those shown in members of
+ * their own (docs/report-format.md). */
+void attr_counters_write(struct pp_json_writer *w, const struct pp_pass_result *p);
+/* A counter's value as a double (the estimate for sampled counters); false when unavailable. */
+bool attr_counter_value(const struct pp_counter_value *c, double *out);
+/* Whether a counter is one the outputs show in members and columns of their own already
+ * (pipeline statistics, the timestamps' GPU time): "gpu_counters" in report.json, passes.csv
+ * and the summary, and trace.json's counter tracks list the others. */
+bool attr_counter_has_own_column(const struct pp_counter_value *c);

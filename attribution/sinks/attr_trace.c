@@ -492,7 +492,7 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 static void counter_write(struct attr_sink_ctx *c, const char *name, uint32_t device,
 			  uint64_t at_ns, const char *series, double v)
 {
-	char full[80];
+	char full[224];
 	if (device == 0)
 		snprintf(full, sizeof(full), "%s", name);
 	else
@@ -505,6 +505,33 @@ static void counter_write(struct attr_sink_ctx *c, const char *name, uint32_t de
 	pp_json_write_double(&e.w, v);
 	pp_json_end_object(&e.w);
 	ev_end(&e);
+}
+
+/* Counter tracks of the passes' hardware GPU counters (any backend but the timestamps and
+ * pipeline statistics, which report.json and passes.csv show in members of their own: two
+ * events per counter and pass are too many to write for those on every pass of every frame):
+ * one track per counter, named with its unit, holding each pass's value over
+ * the pass's GPU interval and 0 between passes. Passes in GPU begin order, so a pass that
+ * begins where another ends shows its own value; where passes overlap, the track shows the
+ * one that began last. */
+static void pass_counters_write(struct attr_sink_ctx *c, const struct pp_frame_result *f, const uint32_t *idx,
+				uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const struct pp_pass_result *p = &f->passes[idx[i]];
+		if (!p->gpu.valid)
+			continue;
+		for (uint32_t k = 0; k < p->ncounters; k++) {
+			const struct pp_counter_value *cv = &p->counters[k];
+			double v;
+			if (!cv->desc || attr_counter_has_own_column(cv) || !attr_counter_value(cv, &v))
+				continue;
+			char name[192];
+			snprintf(name, sizeof(name), "gpu %s/%s (%s)", cv->desc->source, cv->desc->name, cv->desc->unit);
+			counter_write(c, name, f->device_id, p->gpu.begin_ns, cv->desc->unit, v);
+			counter_write(c, name, f->device_id, p->gpu.end_ns, cv->desc->unit, 0);
+		}
+	}
 }
 
 void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f)
@@ -523,6 +550,14 @@ void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_resul
 	}
 	for (size_t i = 0; i < f->nsubmissions; i++)
 		submission_write(c, f, &f->submissions[i], idx);
+	for (size_t i = 0; i < f->nsubmissions; i++) {
+		const struct pp_submission_result *s = &f->submissions[i];
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < s->npasses && (size_t)s->first_pass + k < f->npasses; k++)
+			idx[n++] = s->first_pass + k;
+		passes_sort(f->passes, idx, n);
+		pass_counters_write(c, f, idx, n);
+	}
 	if (idx != stack_idx)
 		free(idx);
 

@@ -26,6 +26,14 @@ uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind
 	return pp_gpu_slot(*chunk, (*next)++);
 }
 
+/* A pass boundary through the GPU counter interface (pp_gpu_counters.h): timestamps and
+ * pipeline statistics are two backends of the device's timer. */
+static void counters_scope(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind, bool begin, uint32_t slot)
+{
+	const struct pp_gpu_counter_backend *b = pp_gpu_timer_backend(c->device->timer, kind);
+	(begin ? b->scope_begin : b->scope_end)(b->ctx, (void *)c->vk_cb, slot);
+}
+
 static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
 	if (!p)
@@ -38,7 +46,7 @@ static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 	if (p->ts_begin == PP_NO_SLOT)
 		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
 	else
-		pp_gpu_timer_write(c->device->timer, c->vk_cb, p->ts_begin, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+		counters_scope(c, PP_GPU_TIMESTAMP, true, p->ts_begin);
 }
 
 static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
@@ -55,7 +63,7 @@ static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 	if (p->ts_end == PP_NO_SLOT)
 		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
 	else
-		pp_gpu_timer_write(c->device->timer, c->vk_cb, p->ts_end, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+		counters_scope(c, PP_GPU_TIMESTAMP, false, p->ts_end);
 }
 
 /* ---- quirk_uniforms_before_pipeline --------------------------------------------------------- */
@@ -160,6 +168,7 @@ static bool quirk_stats_unsafe(const struct pp_command_buffer *c)
 
 static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
 {
+	pp_vk_perf_begin(c, p, allowed, why_not);
 	if (!p)
 		return;
 	if (!c->statistics) {
@@ -180,13 +189,14 @@ static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p,
 	if (p->stats_slot == PP_NO_SLOT)
 		p->stats_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_STATISTICS);
 	else
-		pp_gpu_timer_stats_begin(c->device->timer, c->vk_cb, p->stats_slot);
+		counters_scope(c, PP_GPU_STATISTICS, true, p->stats_slot);
 }
 
 static void statistics_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
+	pp_vk_perf_end(c, p);
 	if (p && p->stats_slot != PP_NO_SLOT)
-		pp_gpu_timer_stats_end(c->device->timer, c->vk_cb, p->stats_slot);
+		counters_scope(c, PP_GPU_STATISTICS, false, p->stats_slot);
 }
 
 /* ---- pseudo-passes: work outside render passes ---------------------------------------- */

@@ -36,6 +36,7 @@ static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommand
 			pp_attr_recording_release(dev->attr, c->rec);
 			for (uint32_t k = 0; k < c->rec->nchunks; k++)
 				pp_gpu_timer_chunk_reset(dev->timer, c->rec->chunks[k]);
+			pp_vk_perf_recording_reset(dev, c->rec);
 		}
 		c->submissions++;
 		if (pp_vk_sim_execution(dev, c, &execs[i])) {
@@ -300,6 +301,8 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 			frame = pp_attr_submit(dev->attr, q->attr, &info);
 			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
 		}
+		/* A counter sample at the submission boundary (taken on the sampler's thread). */
+		pp_vk_kbase_submitted(dev);
 		/* One frame clock (the model's) decides for the diagnostics too. */
 		uint64_t ended = pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE, label);
 		if (nsubmits) {

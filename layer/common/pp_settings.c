@@ -63,6 +63,7 @@ struct settings_desc {
 _Static_assert(PATH_MAX == 4096, "update the output_dir allowed text");
 _Static_assert(sizeof(((struct pp_settings *)0)->frame_label) == 128, "update the frame_delimiter text");
 _Static_assert(sizeof(((struct pp_settings *)0)->cpu_counters) == 512, "update the cpu_counters text");
+_Static_assert(sizeof(((struct pp_settings *)0)->gpu_counters) == 512, "update the gpu_counters text");
 
 static const struct settings_desc settings_table[] = {
 	{ "output_dir", PP_SETTINGS_ENV_PREFIX "OUTPUT_DIR", SETTINGS_PATH, SETTINGS_FIELD(output_dir), 0, 0,
@@ -103,6 +104,8 @@ static const struct settings_desc settings_table[] = {
 	  SETTINGS_FIELD(gpu_timing_interval), 1, 100000, "a decimal integer from 1 to 100000" },
 	{ "output_limit_mb", PP_SETTINGS_ENV_PREFIX "OUTPUT_LIMIT_MB", SETTINGS_UINT, SETTINGS_FIELD(output_limit_mb),
 	  0, 1048576, "a decimal integer from 0 (no limit) to 1048576" },
+	{ "gpu_counters", PP_SETTINGS_ENV_PREFIX "GPU_COUNTERS", SETTINGS_TEXT, SETTINGS_FIELD(gpu_counters), 0, 0,
+	  "none, default, or a comma-separated list of GPU counter names (at most 511 bytes, no control characters)" },
 };
 
 #define SETTINGS_COUNT (sizeof(settings_table) / sizeof(settings_table[0]))
@@ -112,7 +115,7 @@ static const char *const settings_key_names[] = {
 	"output_dir", "log_level", "frame_delimiter", "timestamps", "pipeline_statistics",
 	"per_draw_timing", "diagnostics", "barrier_cost", "cpu_counters", "report_frames",
 	"flush_interval_ms", "trace", "csv", "summary", "copy_results", "frames", "capture_signal",
-	"trigger_file", "trigger_frames", "gpu_timing_interval", "output_limit_mb", NULL,
+	"trigger_file", "trigger_frames", "gpu_timing_interval", "output_limit_mb", "gpu_counters", NULL,
 };
 _Static_assert(sizeof(settings_key_names) / sizeof(settings_key_names[0]) == SETTINGS_COUNT + 1,
 	       "settings_key_names and settings_table disagree");
@@ -904,6 +907,7 @@ void pp_settings_defaults(struct pp_settings *out)
 	out->trigger_frames = 100;
 	out->gpu_timing_interval = 1;
 	out->output_limit_mb = 256;
+	snprintf(out->gpu_counters, sizeof(out->gpu_counters), "none");
 }
 
 int pp_settings_load_ex(struct pp_settings *out, char *const *envp, bool secure)

@@ -58,6 +58,9 @@ struct pp_settings {
 	uint32_t gpu_timing_interval;      /* gpu_timing_interval: GPU times in 1 captured frame of N, default 1 */
 	uint32_t output_limit_mb;          /* output_limit_mb: per streamed file (trace.json, passes.csv),
 					    * 0 = no limit, default 256 */
+	char gpu_counters[512];            /* gpu_counters: none|default|comma list of GPU hardware counters
+					    * (VK_KHR_performance_query, Mali kbase), default none; checked by
+					    * counters/gpu (docs/counters.md) */
 };
 
 /* Where a setting's value came from, for messages and for `passprobe` to explain itself. */

@@ -3,11 +3,13 @@
  * (tests/layering/check_layering.py lists what it reaches). */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "layer_internal.h"
 #include "pp_capture.h"
 #include "pp_cpu_counters.h"
+#include "pp_gpu_counters.h"
 #include "pp_log.h"
 #include "pp_sink.h"
 
@@ -45,6 +47,11 @@ static void layer_init(void)
 			       "leaves it alone (use trigger_file to start capture windows)");
 		else if (err)
 			pp_log(PP_LOG_WARN, "capture_signal: cannot install the SIGUSR2 handler: %s", strerror(-err));
+	}
+	char err[600];
+	if (pp_gpu_counters_setting_check(pp_layer_settings.gpu_counters, err, sizeof(err)) < 0) {
+		pp_log(PP_LOG_WARN, "%s; using none (no GPU hardware counters)", err);
+		snprintf(pp_layer_settings.gpu_counters, sizeof(pp_layer_settings.gpu_counters), "none");
 	}
 }
 
