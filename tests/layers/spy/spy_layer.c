@@ -106,7 +106,6 @@
 	X(QueuePresentKHR)            \
 	X(AllocateMemory)             \
 	X(CreateFence)                \
-	X(CmdBeginQuery)              \
 	X(CmdEndQuery)                \
 	X(CmdDraw)                    \
 	X(CmdDrawIndexed)
@@ -761,13 +760,15 @@ static VKAPI_ATTR void VKAPI_CALL spy_CmdWriteTimestamp2(VkCommandBuffer cb, VkP
 	d->CmdWriteTimestamp2(cb, stage, pool, query);
 }
 
-/* Every query command passprobe may record (capture windows: none outside them). */
+/* Every query command passprobe may record is counted (capture windows: none outside them).
+ * Begin and end are also fed to the VK_KHR_performance_query emulation (spy_perf_query.c). */
 static VKAPI_ATTR void VKAPI_CALL spy_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query,
 						     VkQueryControlFlags flags)
 {
 	struct spy_device *d = device_get(cb, __func__);
 	count(d, SPY_CMD_BEGIN_QUERY);
-	d->CmdBeginQuery(cb, pool, query, flags);
+	if (!spy_perf_begin(cb, pool, query))
+		d->CmdBeginQuery(cb, pool, query, flags);
 }
 
 static VKAPI_ATTR void VKAPI_CALL spy_CmdResetQueryPool(VkCommandBuffer cb, VkQueryPool pool, uint32_t first,
@@ -822,15 +823,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_AllocateCommandBuffers(VkDevice device
 	struct spy_device *d = device_get(device, __func__);
 	count(d, SPY_ALLOCATE_COMMAND_BUFFERS);
 	CALL_DOWN(ALLOCATE_COMMAND_BUFFERS, d->AllocateCommandBuffers(device, info, out));
-}
-
-/* Passed through, and fed to the VK_KHR_performance_query emulation (spy_perf_query.c). */
-static VKAPI_ATTR void VKAPI_CALL spy_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query,
-						     VkQueryControlFlags flags)
-{
-	struct spy_device *d = device_get(cb, __func__);
-	if (!spy_perf_begin(cb, pool, query))
-		d->CmdBeginQuery(cb, pool, query, flags);
 }
 
 static VKAPI_ATTR void VKAPI_CALL spy_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query)
