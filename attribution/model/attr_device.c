@@ -1,5 +1,6 @@
 /* Submissions, frames and harvesting for one device. All state behind one mutex: submits on
  * different queues and threads, and releases of recordings, meet here only at boundaries. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "attr_cpu.h"
 #include "attr_device.h"
 #include "attr_frame.h"
+#include "attr_overlap.h"
 #include "pp_clock.h"
 #include "pp_log.h"
 
@@ -24,7 +26,8 @@ struct pp_submission {
 	struct pp_pass_result *passes;
 	uint32_t *ts_slots;    /* 2 per pass: begin, end (PP_NO_SLOT when none) */
 	uint32_t *stats_slots; /* 1 per pass */
-	const char **ts_reasons, **stats_reasons;
+	uint32_t *perf_slots;  /* 1 per pass: the hardware counter backend's scopes */
+	const char **ts_reasons, **stats_reasons, **perf_reasons;
 	uint32_t ndraw_slots;  /* pairs, in pass order */
 	uint32_t *draw_slots;
 	uint32_t nrecs;
@@ -42,6 +45,21 @@ struct pp_frame_acc {
 	uint32_t nsubs;
 	struct pp_cpu_cost present_cpu;
 	struct pp_cpu_cost blocked;
+	uint32_t flags;         /* enum pp_frame_flags, from the clock when the frame opened */
+	uint32_t recs_outside;  /* recordings begun outside a capture window submitted in it */
+};
+
+#define PERF_MERGE_NAMES 256
+#define SAMPLES_KEPT 4096
+struct perf_merge {
+	char name[64];
+	enum pp_pass_kind kind;
+	uint32_t n;
+	struct {
+		bool have;
+		uint64_t frame;
+		struct pp_gpu_counter_value v;
+	} value[];
 };
 
 struct pp_attr_queue {
@@ -59,10 +77,20 @@ struct pp_attr_device {
 	uint32_t sink_id;
 	struct pp_frame_clock clock; /* decides where frames end (attr_frame.h) */
 	char frame_label[128];
+	char trigger_file[PATH_MAX]; /* the clock's trigger_file points here */
 	uint64_t next_seq;
 	uint32_t nframes;
 	struct pp_frame_acc *frames, *frames_tail; /* oldest first; the tail may be open */
 	struct pp_cpu_cost blocked_orphan; /* blocking calls while no frame was pending */
+	/* Counter sets measured over several hardware passes, one per frame: each pass name's
+	 * latest value of every counter, merged into the passes of frames that measured another
+	 * group (perf_merge). Bounded: PERF_MERGE_NAMES names, later names are not merged. */
+	uint32_t nmerge;
+	struct perf_merge *merge[PERF_MERGE_NAMES];
+	/* Samples of the sampling backend not yet past every pass they may overlap, oldest first;
+	 * bounded (SAMPLES_KEPT, the oldest dropped). */
+	uint32_t nsamples;
+	struct pp_gpu_counter_sample samples[SAMPLES_KEPT];
 };
 
 struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, pp_attr_frame_fn frame_out,
@@ -77,6 +105,15 @@ struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, 
 	d->sink_id = sink_id;
 	pp_frame_clock_init(&d->clock, s->frame_delimiter);
 	snprintf(d->frame_label, sizeof(d->frame_label), "%s", s->frame_label);
+	snprintf(d->trigger_file, sizeof(d->trigger_file), "%s", s->trigger_file);
+	struct pp_frame_capture cap = {
+		.frames = s->frames,
+		.signal = s->capture_signal,
+		.trigger_file = d->trigger_file,
+		.trigger_frames = s->trigger_frames,
+		.timing_interval = s->gpu_timing_interval,
+	};
+	pp_frame_clock_capture_set(&d->clock, &cap);
 	return d;
 }
 
@@ -124,6 +161,96 @@ static const char *const reason_lost = "device lost (VK_ERROR_DEVICE_LOST) befor
 
 /* Reads a submission's results. Not forced: only when all are available, returns whether it
  * harvested. Forced: takes what is there and marks the rest unavailable. */
+/* Reads a statistics scope through the backend: 1 read, 0 not yet, negative never. */
+static int statistics_read(struct pp_attr_device *d, uint32_t slot, struct pp_gpu_counter_value out[PP_STAT_COUNT])
+{
+	const struct pp_gpu_counter_backend *b = d->ops.statistics;
+	if (!b || !b->scope_read)
+		return -ENOTSUP;
+	return b->scope_read(b->ctx, slot, out, PP_STAT_COUNT);
+}
+
+/* Reads a hardware counter scope: 1 read (into out, the backend's set, when out is not NULL),
+ * 0 not yet, negative never. */
+static int perf_read(struct pp_attr_device *d, uint32_t slot, struct pp_gpu_counter_value *out)
+{
+	const struct pp_gpu_counter_backend *b = d->ops.perf;
+	struct pp_gpu_counter_value scratch[PP_ATTR_PERF_SET_MAX];
+	uint32_t n = b ? b->set_count(b->ctx) : 0;
+	if (!b || !b->scope_read || n > PP_ATTR_PERF_SET_MAX)
+		return -ENOTSUP;
+	return b->scope_read(b->ctx, slot, out ? out : scratch, n);
+}
+
+static const char *const reason_other_pass =
+	"measured in another hardware pass (the set is measured one pass per frame), not yet for this pass name";
+
+/* The hardware counter backend's set for the pass: measured, or why not. Values of the other
+ * hardware passes are marked here and merged at frame assembly (perf_merge_frame). */
+static void pass_perf_fill(struct pp_attr_device *d, struct pp_submission *s, uint32_t p, const char *missing)
+{
+	const struct pp_gpu_counter_backend *b = d->ops.perf;
+	uint32_t n = b ? b->set_count(b->ctx) : 0;
+	if (!n || n > PP_ATTR_PERF_SET_MAX)
+		return;
+	struct pp_pass_result *r = &s->passes[p];
+	const struct pp_gpu_counter_desc *descs[PP_ATTR_PERF_SET_MAX];
+	for (uint32_t i = 0; i < n; i++)
+		descs[i] = b->set_desc(b->ctx, i);
+	struct pp_counter_value *c = pp_pass_counters_add(r, descs, n);
+	if (!c)
+		return;
+	struct pp_gpu_counter_value v[PP_ATTR_PERF_SET_MAX];
+	const char *reason = missing;
+	if (s->perf_slots[p] == PP_NO_SLOT)
+		reason = s->perf_reasons[p] ? s->perf_reasons[p] : "not measured";
+	else if (missing != reason_lost && perf_read(d, s->perf_slots[p], v) > 0)
+		reason = NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		if (reason) {
+			c[i].unavailable_reason = reason;
+			continue;
+		}
+		c[i].v = v[i];
+		c[i].unavailable_reason = v[i].valid ? NULL : v[i].other_pass ? reason_other_pass : "no value";
+	}
+}
+
+/* The pass's generic counter set, after its GPU interval is known: its GPU time (the
+ * timestamps backend) and its pipeline statistics. Out of memory leaves the set short, which
+ * the sinks show as counters not measured. */
+static void pass_counters_fill(struct pp_attr_device *d, struct pp_submission *s, uint32_t p, const char *missing)
+{
+	struct pp_pass_result *r = &s->passes[p];
+	/* One allocation for both backends' counters: this runs on the application's thread. */
+	const struct pp_gpu_counter_desc *descs[1 + PP_STAT_COUNT] = { &pp_gpu_timestamp_counter };
+	for (unsigned i = 0; i < PP_STAT_COUNT; i++)
+		descs[1 + i] = &pp_gpu_pipeline_statistics_counters[i];
+	struct pp_counter_value *t = pp_pass_counters_add(r, descs, 1 + PP_STAT_COUNT);
+	if (t) {
+		r->ncounters = 1; /* the statistics are filled in place below */
+		t->v.valid = r->gpu.valid;
+		t->v.u = r->gpu.valid ? r->gpu.end_ns - r->gpu.begin_ns : 0;
+		t->unavailable_reason = r->gpu.valid ? NULL : r->gpu.unavailable_reason;
+	}
+
+	uint64_t stats[PP_STAT_COUNT] = { 0 };
+	uint32_t valid = 0;
+	const char *reason = missing;
+	struct pp_gpu_counter_value v[PP_STAT_COUNT];
+	if (s->stats_slots[p] == PP_NO_SLOT) {
+		reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
+	} else if (missing != reason_lost && statistics_read(d, s->stats_slots[p], v) > 0) {
+		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
+			stats[i] = v[i].u;
+			valid |= (uint32_t)v[i].valid << i;
+		}
+		reason = NULL;
+	}
+	pp_pass_statistics_set(r, stats, valid, reason);
+	pass_perf_fill(d, s, p, missing);
+}
+
 static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s, bool forced)
 {
 	uint32_t nts = 2 * s->npasses + 2 * s->ndraw_slots;
@@ -136,6 +263,8 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 	bool complete = true;
 	uint32_t n = 0;
 
+	if (s->harvested)
+		return true;
 	if (!slots || !ns || !avail) {
 		forced = true;
 		nts = 0;
@@ -160,12 +289,15 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 	for (uint32_t i = 0; i < n; i++)
 		complete &= avail[i] != 0;
 
-	uint64_t stats[PP_STAT_COUNT];
-	uint32_t valid;
+	struct pp_gpu_counter_value stats[PP_STAT_COUNT];
 	if (complete && !forced)
 		for (uint32_t p = 0; p < s->npasses && complete; p++)
 			if (s->stats_slots[p] != PP_NO_SLOT)
-				complete = d->ops.read_statistics(d->ops.ctx, s->stats_slots[p], stats, &valid);
+				complete = statistics_read(d, s->stats_slots[p], stats) > 0;
+	if (complete && !forced)
+		for (uint32_t p = 0; p < s->npasses && complete; p++)
+			if (s->perf_slots[p] != PP_NO_SLOT)
+				complete = perf_read(d, s->perf_slots[p], NULL) != 0;
 
 	if (!complete && !forced)
 		goto out;
@@ -206,15 +338,7 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 			r->gpu.unavailable_reason = NULL;
 		}
 
-		if (s->stats_slots[p] == PP_NO_SLOT) {
-			r->stats_unavailable_reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
-		} else if (missing != reason_lost &&
-			   d->ops.read_statistics(d->ops.ctx, s->stats_slots[p], r->stats, &r->stats_valid)) {
-			r->stats_unavailable_reason = NULL;
-		} else {
-			r->stats_valid = 0;
-			r->stats_unavailable_reason = missing;
-		}
+		pass_counters_fill(d, s, p, missing);
 
 		for (uint32_t i = 0; i < r->ndraw_timings; i++, draw_pair++) {
 			struct pp_draw_timing *t = &r->draw_timings[i];
@@ -271,6 +395,159 @@ bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r)
 	bool pending = r->last_submission != NULL;
 	pthread_mutex_unlock(&d->lock);
 	return pending;
+}
+
+/* ---- counter sets measured over several frames --------------------------------------- */
+
+static struct perf_merge *perf_merge_find(struct pp_attr_device *d, const struct pp_pass_result *p, uint32_t n)
+{
+	for (uint32_t i = 0; i < d->nmerge; i++)
+		if (d->merge[i]->kind == p->kind && d->merge[i]->n == n &&
+		    !strncmp(d->merge[i]->name, p->name, sizeof(d->merge[i]->name)))
+			return d->merge[i];
+	if (d->nmerge == PERF_MERGE_NAMES)
+		return NULL;
+	struct perf_merge *m = calloc(1, sizeof(*m) + n * sizeof(m->value[0]));
+	if (!m)
+		return NULL;
+	snprintf(m->name, sizeof(m->name), "%.*s", (int)sizeof(p->name), p->name);
+	m->kind = p->kind;
+	m->n = n;
+	d->merge[d->nmerge++] = m;
+	return m;
+}
+
+/* Passes in frame order: a counter of another hardware pass takes the latest value measured
+ * for the same pass name (and kind) in an earlier frame, saying which; the values measured
+ * in this frame become the latest. Instances of one name in one frame share the merge. */
+static void perf_merge_frame(struct pp_attr_device *d, struct pp_frame_result *f)
+{
+	const struct pp_gpu_counter_backend *b = d->ops.perf;
+	if (!b || !b->passes || b->passes(b->ctx) < 2)
+		return;
+	for (size_t i = 0; i < f->npasses; i++) {
+		struct pp_pass_result *p = &f->passes[i];
+		uint32_t first = 0, n = 0;
+		for (uint32_t k = 0; k < p->ncounters; k++)
+			if (p->counters[k].desc && !strcmp(p->counters[k].desc->source, b->name)) {
+				if (!n)
+					first = k;
+				n++;
+			}
+		if (!n)
+			continue;
+		struct perf_merge *m = perf_merge_find(d, p, n);
+		if (!m)
+			continue;
+		struct pp_counter_value *c = &p->counters[first];
+		for (uint32_t k = 0; k < n; k++) {
+			if (c[k].v.valid) {
+				m->value[k].have = true;
+				m->value[k].frame = f->index;
+				m->value[k].v = c[k].v;
+			} else if (c[k].v.other_pass && m->value[k].have) {
+				c[k].v = m->value[k].v;
+				c[k].unavailable_reason = NULL;
+				c[k].other_frame = true;
+				c[k].frame = m->value[k].frame;
+			}
+		}
+	}
+}
+
+/* ---- sampled counters ------------------------------------------------------------------ */
+
+static void samples_drop(struct pp_attr_device *d, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		free(d->samples[i].values);
+	memmove(d->samples, d->samples + n, (d->nsamples - n) * sizeof(d->samples[0]));
+	d->nsamples -= n;
+}
+
+static const char *const reason_uncovered =
+	"the counter samples do not cover the pass (sampling stopped, behind, or samples dropped)";
+
+/* The frame's passes get the sampling backend's set, attributed by time overlap of the
+ * samples with their GPU intervals: the estimate with its bounds, and whether other passes
+ * ran at the same time. Then the samples that ended before every pass of this frame began
+ * are let go (later frames' passes begin later). */
+static void sampled_attribute_frame(struct pp_attr_device *d, struct pp_frame_result *f)
+{
+	const struct pp_gpu_counter_backend *b = d->ops.sampled;
+	if (!b || !b->samples_take || !f->npasses)
+		return;
+	if (d->nsamples == SAMPLES_KEPT)
+		samples_drop(d, SAMPLES_KEPT / 4);
+	d->nsamples += b->samples_take(b->ctx, d->samples + d->nsamples, SAMPLES_KEPT - d->nsamples);
+	uint32_t n = b->set_count(b->ctx);
+	if (!n || n > PP_ATTR_PERF_SET_MAX)
+		return;
+	const struct pp_gpu_counter_desc *descs[PP_ATTR_PERF_SET_MAX];
+	for (uint32_t k = 0; k < n; k++)
+		descs[k] = b->set_desc(b->ctx, k);
+
+	struct pp_overlap_span *spans = calloc(f->npasses, sizeof(*spans));
+	struct pp_overlap_span *sspans = calloc(d->nsamples ? d->nsamples : 1, sizeof(*sspans));
+	double *vals = calloc(d->nsamples ? d->nsamples : 1, sizeof(*vals));
+	struct pp_overlap_share *share = calloc(f->npasses, sizeof(*share));
+	struct pp_counter_value **set = calloc(f->npasses, sizeof(*set));
+	if (!spans || !sspans || !vals || !share || !set)
+		goto out;
+	uint64_t first_begin = UINT64_MAX;
+	for (size_t i = 0; i < f->npasses; i++) {
+		const struct pp_gpu_interval *g = &f->passes[i].gpu;
+		spans[i] = (struct pp_overlap_span){ g->begin_ns, g->end_ns, g->valid };
+		if (g->valid && g->begin_ns < first_begin)
+			first_begin = g->begin_ns;
+		set[i] = pp_pass_counters_add(&f->passes[i], descs, n);
+	}
+	for (uint32_t s = 0; s < d->nsamples; s++)
+		sspans[s] = (struct pp_overlap_span){ d->samples[s].begin_ns, d->samples[s].end_ns, true };
+	for (uint32_t k = 0; k < n; k++) {
+		for (uint32_t s = 0; s < d->nsamples; s++) {
+			const struct pp_gpu_counter_sample *sm = &d->samples[s];
+			sspans[s].valid = k < sm->nvalues && sm->values[k].valid;
+			vals[s] = sspans[s].valid ? pp_gpu_counter_value_double(&sm->values[k]) : 0;
+		}
+		pp_overlap_attribute(spans, (uint32_t)f->npasses, sspans, vals, d->nsamples, share);
+		for (size_t i = 0; i < f->npasses; i++) {
+			struct pp_counter_value *c = set[i] ? &set[i][k] : NULL;
+			if (!c)
+				continue;
+			if (!f->passes[i].gpu.valid) {
+				c->unavailable_reason = "no GPU interval to attribute samples to";
+			} else if (!share[i].covered) {
+				c->unavailable_reason = reason_uncovered;
+			} else {
+				c->v = (struct pp_gpu_counter_value){ .valid = true, .is_float = true, .f = share[i].estimate };
+				c->estimated = true;
+				c->lower = share[i].lower;
+				c->upper = share[i].upper;
+				c->shared = share[i].shared;
+			}
+		}
+	}
+	uint32_t done = 0;
+	while (done < d->nsamples && first_begin != UINT64_MAX && d->samples[done].end_ns <= first_begin)
+		done++;
+	samples_drop(d, done);
+out:
+	free(spans);
+	free(sspans);
+	free(vals);
+	free(share);
+	free(set);
+}
+
+uint64_t pp_attr_frame_recording(struct pp_attr_device *d)
+{
+	if (!d)
+		return 0;
+	pthread_mutex_lock(&d->lock);
+	uint64_t index = d->clock.open ? d->clock.current : d->clock.next;
+	pthread_mutex_unlock(&d->lock);
+	return index;
 }
 
 /* ---- frames --------------------------------------------------------------------------- */
@@ -331,13 +608,17 @@ static void submission_free(struct pp_submission *s)
 {
 	if (!s)
 		return;
-	for (uint32_t i = 0; i < s->npasses; i++)
+	for (uint32_t i = 0; i < s->npasses; i++) {
 		free(s->passes[i].draw_timings);
+		free(s->passes[i].counters);
+	}
 	free(s->passes);
 	free(s->ts_slots);
 	free(s->stats_slots);
 	free(s->ts_reasons);
 	free(s->stats_reasons);
+	free(s->perf_slots);
+	free(s->perf_reasons);
 	free(s->draw_slots);
 	free(s->recs);
 	free(s);
@@ -345,7 +626,9 @@ static void submission_free(struct pp_submission *s)
 
 static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 {
-	struct pp_frame_result *out = calloc(1, sizeof(*out));
+	/* Outside capture windows a frame is counted by the clock and forgotten here. */
+	struct pp_frame_result *out = (f->flags & PP_FRAME_CAPTURED) ? calloc(1, sizeof(*out)) : NULL;
+	bool captured = out != NULL;
 	size_t npasses = 0;
 	for (struct pp_submission *s = f->subs; s; s = s->next)
 		npasses += s->npasses;
@@ -353,7 +636,7 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		out->submissions = calloc(f->nsubs ? f->nsubs : 1, sizeof(*out->submissions));
 		out->passes = calloc(npasses ? npasses : 1, sizeof(*out->passes));
 	}
-	if (!out || !out->submissions || !out->passes) {
+	if (captured && (!out || !out->submissions || !out->passes)) {
 		pp_log_once(PP_LOG_ERROR, "out of memory assembling a frame; frames are being dropped");
 		if (out)
 			pp_frame_result_free(out);
@@ -383,6 +666,8 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 				}
 				out->passes[pi++] = *pr;
 				pr->draw_timings = NULL; /* moved */
+				pr->counters = NULL;
+				pr->ncounters = 0;
 			}
 			si++;
 		}
@@ -402,8 +687,14 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		out->delimiter = f->delimiter;
 		out->cpu_begin_ns = f->cpu_begin_ns;
 		out->cpu_end_ns = f->cpu_end_ns;
+		out->gpu_timed = f->flags & PP_FRAME_GPU_TIMED;
+		out->captured_by = (f->flags & PP_FRAME_BY_FILE) ? "trigger_file"
+				   : (f->flags & PP_FRAME_BY_SIGNAL) ? "signal" : "frames";
+		out->recordings_outside_window = f->recs_outside;
 		out->nsubmissions = si;
 		out->npasses = pi;
+		perf_merge_frame(d, out);
+		sampled_attribute_frame(d, out);
 		d->frame_out(out);
 	}
 	free(f);
@@ -451,6 +742,10 @@ void pp_attr_device_destroy(struct pp_attr_device *d)
 	frames_drain(d, true);
 	pthread_mutex_unlock(&d->lock);
 	pthread_mutex_destroy(&d->lock);
+	for (uint32_t i = 0; i < d->nmerge; i++)
+		free(d->merge[i]);
+	for (uint32_t i = 0; i < d->nsamples; i++)
+		free(d->samples[i].values);
 	free(d);
 }
 
@@ -464,6 +759,7 @@ static struct pp_frame_acc *frame_current(struct pp_attr_device *d, uint64_t ind
 	if (!f)
 		return NULL;
 	f->index = index;
+	f->flags = pp_frame_clock_flags(&d->clock);
 	f->cpu_begin_ns = cpu_begin;
 	f->blocked = d->blocked_orphan;
 	memset(&d->blocked_orphan, 0, sizeof(d->blocked_orphan));
@@ -533,6 +829,11 @@ void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost)
 	struct pp_frame_acc *f = d->frames_tail;
 	pp_cpu_cost_add(f && !f->closed ? &f->blocked : &d->blocked_orphan, cost);
 	pthread_mutex_unlock(&d->lock);
+}
+
+uint32_t pp_attr_frame_building(const struct pp_attr_device *d)
+{
+	return d ? pp_frame_clock_building(&d->clock) : PP_FRAME_ALL;
 }
 
 bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n)
@@ -608,11 +909,13 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 		s->stats_slots = malloc((npasses + 1) * sizeof(uint32_t));
 		s->ts_reasons = calloc(npasses + 1, sizeof(char *));
 		s->stats_reasons = calloc(npasses + 1, sizeof(char *));
+		s->perf_slots = malloc((npasses + 1) * sizeof(uint32_t));
+		s->perf_reasons = calloc(npasses + 1, sizeof(char *));
 		s->draw_slots = malloc((2 * ndraws + 1) * sizeof(uint32_t));
 		s->recs = calloc(info->nrecordings + 1, sizeof(*s->recs));
 	}
 	if (!f || !s->passes || !s->ts_slots || !s->stats_slots || !s->ts_reasons || !s->stats_reasons ||
-	    !s->draw_slots || !s->recs) {
+	    !s->perf_slots || !s->perf_reasons || !s->draw_slots || !s->recs) {
 		pp_log_once(PP_LOG_ERROR, "out of memory recording a submission; it is not measured");
 		submission_free(s);
 		pthread_mutex_unlock(&d->lock);
@@ -640,7 +943,11 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 			continue;
 		const struct pp_attr_slot_map *m = info->maps ? info->maps[c] : NULL;
 		uint32_t ev = 0;
-		for (uint32_t i = 0; i < r->npasses; i++) {
+		/* Begun outside a capture window: its passes were recorded for the diagnostics
+		 * only (no CPU or GPU measurement), and are left out of the frame. */
+		uint32_t np = r->quiet ? 0 : r->npasses;
+		f->recs_outside += r->quiet;
+		for (uint32_t i = 0; i < np; i++) {
 			const struct pp_pass_rec *p = &r->passes[i];
 			for (; ev < r->nlabels && r->labels[ev].pos <= i; ev++)
 				label_apply(q, r->labels[ev].op, r->labels[ev].name);
@@ -673,6 +980,11 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 				s->ts_reasons[out] = m && m->reason && p->ts_begin != PP_NO_SLOT ? m->reason : p->ts_reason;
 				s->stats_slots[out] = slot_mapped(m, p->stats_slot);
 				s->stats_reasons[out] = m && m->reason && p->stats_slot != PP_NO_SLOT ? m->reason : p->stats_reason;
+				/* The hardware counter scopes are never copied per execution. */
+				s->perf_slots[out] = m ? PP_NO_SLOT : p->perf_slot;
+				s->perf_reasons[out] = m && p->perf_slot != PP_NO_SLOT ? "SIMULTANEOUS_USE execution: no "
+											 "hardware counters"
+										       : p->perf_reason;
 				if (p->ndraw_slots) {
 					pr->draw_timings = calloc(p->ndraw_slots, sizeof(*pr->draw_timings));
 					if (pr->draw_timings) {

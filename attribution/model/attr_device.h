@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "attr_frame.h"
 #include "attr_record.h"
 #include "pp_settings.h"
 
@@ -15,8 +16,18 @@ struct pp_attr_gpu_ops {
 	 * submitted_ns: the submit call that submitted the slots' work began then (0: unknown). */
 	void (*read_timestamps)(void *ctx, const uint32_t *slots, uint32_t n, uint64_t submitted_ns, uint64_t *ns,
 				uint8_t *avail);
-	/* Reads one pipeline statistics slot; returns false when not available yet. */
-	bool (*read_statistics)(void *ctx, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid);
+	/* The pipeline statistics backend (counters/gpu/pp_gpu_counters.h): the passes' statistics
+	 * slots are its scopes, read with its scope_read (PP_STAT_COUNT values). NULL: none. */
+	const struct pp_gpu_counter_backend *statistics;
+	/* The hardware counter backend of bracketing kind (VK_KHR_performance_query), whose scopes
+	 * the passes' perf slots are; its configured set (at most PP_ATTR_PERF_SET_MAX) joins each
+	 * pass's counters. With several hardware passes, the values of the others are merged per
+	 * pass name from earlier frames. NULL: none. */
+	const struct pp_gpu_counter_backend *perf;
+	/* The sampling hardware counter backend (Mali kbase): its samples are attributed to the
+	 * passes of each frame by time overlap (attr_overlap.h) when the frame is assembled.
+	 * NULL: none. */
+	const struct pp_gpu_counter_backend *sampled;
 	/* Whether the device was lost: nothing more will arrive (may be NULL). */
 	bool (*lost)(void *ctx);
 	/* Static: why a result read as PP_ATTR_UNUSABLE is not used (GLES: a GPU disjoint event). */
@@ -26,6 +37,8 @@ struct pp_attr_gpu_ops {
 	const char *forced_reason;
 };
 #define PP_ATTR_UNUSABLE 2
+
+#define PP_ATTR_PERF_SET_MAX 64
 
 struct pp_attr_device;
 struct pp_attr_queue;
@@ -101,6 +114,15 @@ void pp_attr_recording_release(struct pp_attr_device *d, struct pp_recording *r)
 
 /* Harvests what is ready, without waiting, and emits complete frames. Cheap when nothing is. */
 void pp_attr_poll(struct pp_attr_device *d);
+
+/* Capture windows and sampled GPU timing: the enum pp_frame_flags (attr_frame.h) of the frame
+ * the application is building now. Lock-free; a recording asks when it begins
+ * (pp_recording_quiet_set when not PP_FRAME_CAPTURED; no GPU queries when not
+ * PP_FRAME_GPU_TIMED). d NULL: PP_FRAME_ALL. */
+uint32_t pp_attr_frame_building(const struct pp_attr_device *d);
+/* The frame a recording made now is expected to be submitted in (the open frame, or the next):
+ * what rotates hardware counter groups over frames. */
+uint64_t pp_attr_frame_recording(struct pp_attr_device *d);
 
 /* Whether the label named by the frame_delimiter setting occurs in these recordings. */
 bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n);

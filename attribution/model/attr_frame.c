@@ -5,9 +5,61 @@
  *             recordings push the named debug label. */
 #include "attr_frame.h"
 
+#include "pp_capture.h"
+
+/* Decides frame `next`: a frame boundary, the only place windows open and close. The
+ * triggers are read here: a signal toggles capturing (against the frames setting), the
+ * trigger file adds a window of trigger_frames frames. GPU timing counts from the window's
+ * first frame, so a window of one frame is timed. */
+static void capture_decide(struct pp_frame_clock *c)
+{
+	const struct pp_frame_capture *cap = &c->cap;
+	if (cap->signal) {
+		uint64_t n = pp_capture_signal_count();
+		if ((n - c->sig_seen) & 1)
+			c->sig_on = !c->sig_on;
+		c->sig_seen = n;
+	}
+	if (cap->trigger_file && cap->trigger_file[0]) {
+		uint64_t n = pp_capture_trigger_count(cap->trigger_file);
+		if (n != c->file_seen)
+			c->file_left = cap->trigger_frames;
+		c->file_seen = n;
+	}
+	bool ranged = pp_frame_ranges_have(&cap->frames, c->next);
+	uint32_t f = 0;
+	if (c->file_left)
+		f = PP_FRAME_CAPTURED | PP_FRAME_BY_FILE;
+	else if (ranged != c->sig_on)
+		f = PP_FRAME_CAPTURED | (c->sig_on ? PP_FRAME_BY_SIGNAL : 0);
+	if (f) {
+		/* next_flags still holds the previous frame's: captured, so the window goes on. */
+		if (!(c->next_flags & PP_FRAME_CAPTURED))
+			c->window_first = c->next;
+		uint32_t n = cap->timing_interval ? cap->timing_interval : 1;
+		if ((c->next - c->window_first) % n == 0)
+			f |= PP_FRAME_GPU_TIMED;
+	}
+	c->next_flags = f;
+	if (!c->open)
+		__atomic_store_n(&c->building, f, __ATOMIC_RELAXED);
+}
+
 void pp_frame_clock_init(struct pp_frame_clock *c, enum pp_frame_delimiter delimiter)
 {
-	*c = (struct pp_frame_clock){ .delimiter = delimiter };
+	*c = (struct pp_frame_clock){ .delimiter = delimiter, .next_flags = PP_FRAME_ALL, .building = PP_FRAME_ALL };
+	c->cap.frames.n = 1;
+	c->cap.frames.r[0].last = PP_FRAME_INDEX_MAX;
+	c->cap.timing_interval = 1;
+}
+
+void pp_frame_clock_capture_set(struct pp_frame_clock *c, const struct pp_frame_capture *cap)
+{
+	c->cap = *cap;
+	c->sig_seen = pp_capture_signal_count();
+	c->file_seen = 0;
+	c->next_flags = 0; /* the window (if any) begins at `next` */
+	capture_decide(c);
 }
 
 uint64_t pp_frame_clock_submit(struct pp_frame_clock *c)
@@ -15,6 +67,7 @@ uint64_t pp_frame_clock_submit(struct pp_frame_clock *c)
 	if (!c->open) {
 		c->open = true;
 		c->current = c->next++;
+		c->current_flags = c->next_flags;
 	}
 	return c->current;
 }
@@ -26,6 +79,9 @@ bool pp_frame_clock_end(struct pp_frame_clock *c, const char *why)
 	c->open = false;
 	c->ended = c->current + 1;
 	c->why = why;
+	if (c->file_left && (c->current_flags & PP_FRAME_BY_FILE))
+		c->file_left--;
+	capture_decide(c);
 	return true;
 }
 

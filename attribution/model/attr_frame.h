@@ -13,6 +13,24 @@
 
 #include "pp_settings.h"
 
+/* What the clock decided for a frame (pp_frame_clock_building, pp_frame_clock_flags). */
+enum pp_frame_flags {
+	PP_FRAME_CAPTURED = 1u << 0,  /* in a capture window: measured and handed to the sinks */
+	PP_FRAME_GPU_TIMED = 1u << 1, /* captured and GPU-timed (gpu_timing_interval) */
+	PP_FRAME_BY_SIGNAL = 1u << 2, /* captured because the capture signal toggled capturing on */
+	PP_FRAME_BY_FILE = 1u << 3,   /* captured because the trigger file started a window */
+};
+#define PP_FRAME_ALL (PP_FRAME_CAPTURED | PP_FRAME_GPU_TIMED)
+
+/* Capture windows and sampled timing: the settings the clock follows (docs/settings.md). */
+struct pp_frame_capture {
+	struct pp_frame_ranges frames; /* frames setting */
+	bool signal;                   /* follow the capture signal (pp_capture.h) */
+	const char *trigger_file;      /* "" or NULL: none; must outlive the clock */
+	uint32_t trigger_frames;
+	uint32_t timing_interval;      /* 1: every captured frame is GPU-timed */
+};
+
 struct pp_frame_clock {
 	enum pp_frame_delimiter delimiter;
 	bool open;      /* a submission went into frame `current` and it has not ended */
@@ -22,9 +40,40 @@ struct pp_frame_clock {
 	uint64_t next;    /* index of the next frame to open */
 	uint64_t ended;   /* every frame below this index has ended */
 	const char *why;  /* what ended the last frame: "present", "fence", "submit", "label", ... */
+
+	/* Capture windows: decided for frame `next` whenever a frame ends (and at init), so a
+	 * window opens and closes only between frames. */
+	struct pp_frame_capture cap;
+	bool sig_on;             /* the capture signal toggled an odd number of times */
+	uint64_t sig_seen, file_seen; /* trigger counts already acted on */
+	uint64_t file_left;      /* frames the trigger file's window still captures */
+	uint64_t window_first;   /* first frame of the current run of captured frames */
+	uint32_t next_flags;     /* enum pp_frame_flags of frame `next` */
+	uint32_t current_flags;  /* of frame `current` */
+	uint32_t building;       /* of the frame the application is building (current while open,
+				  * else next); written under the owner's lock, read without it */
 };
 
+/* Every frame captured and GPU-timed until pp_frame_clock_capture_set says otherwise. */
 void pp_frame_clock_init(struct pp_frame_clock *c, enum pp_frame_delimiter delimiter);
+
+/* Follows capture windows and sampled GPU timing from now on (decides frame `next` again). */
+void pp_frame_clock_capture_set(struct pp_frame_clock *c, const struct pp_frame_capture *cap);
+
+/* The flags of the frame the application is building now: the open frame, or after a
+ * delimiter the next one. Lock-free (a relaxed atomic load): what a recording hook asks when
+ * a recording begins, to know whether to measure it (PP_FRAME_CAPTURED) and time it on the
+ * GPU (PP_FRAME_GPU_TIMED). */
+static inline uint32_t pp_frame_clock_building(const struct pp_frame_clock *c)
+{
+	return __atomic_load_n(&c->building, __ATOMIC_RELAXED);
+}
+
+/* The flags of frame `current` (the open one, or the last one opened). */
+static inline uint32_t pp_frame_clock_flags(const struct pp_frame_clock *c)
+{
+	return c->current_flags;
+}
 
 /* Work was submitted: the index of the frame it belongs to (opens one when none is open). */
 uint64_t pp_frame_clock_submit(struct pp_frame_clock *c);

@@ -12,6 +12,7 @@ struct pp_recording *pp_recording_create(bool secondary)
 		return NULL;
 	r->secondary = secondary;
 	r->cur = &r->stray;
+	r->perf_group = PP_NO_SLOT;
 	return r;
 }
 
@@ -30,7 +31,9 @@ void pp_recording_clear(struct pp_recording *r)
 {
 	r->npasses = r->nlabels = r->ndraw_slots = r->nchunks = 0;
 	r->passes_dropped = 0;
+	r->perf_group = PP_NO_SLOT;
 	r->submissions = 0;
+	r->quiet = r->passless = false;
 	r->state = PP_REC_IDLE;
 	r->open = 0;
 	r->last_submission = NULL;
@@ -57,6 +60,12 @@ static int grow(void **array, uint32_t *cap, uint32_t need, size_t elem)
 struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind, const char *api,
 					    enum pp_recording_state state)
 {
+	if (r->passless) {
+		r->state = state;
+		r->open = UINT32_MAX;
+		r->cur = &r->stray;
+		return NULL;
+	}
 	if (r->npasses >= PP_RECORDING_MAX_PASSES ||
 	    grow((void **)&r->passes, &r->cap_passes, r->npasses + 1, sizeof(*r->passes))) {
 		r->passes_dropped++;
@@ -69,19 +78,20 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
 	p->api = api;
-	p->ts_begin = p->ts_end = p->stats_slot = PP_NO_SLOT;
+	p->ts_begin = p->ts_end = p->stats_slot = p->perf_slot = PP_NO_SLOT;
 	p->first_draw_slot = r->ndraw_slots;
 	r->open = r->npasses++;
 	r->state = state;
 	r->cur = &p->work;
 	/* Pass boundaries are where recording cost is measured: two snapshots per pass. */
-	pp_cpu_snapshot_take(&r->cpu_open);
+	if (!r->quiet)
+		pp_cpu_snapshot_take(&r->cpu_open);
 	return p;
 }
 
 void pp_recording_pass_end(struct pp_recording *r)
 {
-	if (r->state != PP_REC_IDLE && r->open < r->npasses) {
+	if (r->state != PP_REC_IDLE && r->open < r->npasses && !r->quiet) {
 		struct pp_cpu_snapshot now;
 		pp_cpu_snapshot_take(&now);
 		pp_cpu_cost_add_span(&r->passes[r->open].cpu, &r->cpu_open, &now);

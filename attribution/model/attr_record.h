@@ -33,6 +33,8 @@ struct pp_pass_rec {
 	const char *ts_reason;     /* why there are no timestamps */
 	uint32_t stats_slot;
 	const char *stats_reason;
+	uint32_t perf_slot;        /* the hardware counter backend's scope (VK_KHR_performance_query) */
+	const char *perf_reason;   /* why there is none */
 	uint32_t subpasses;
 	uint32_t secondaries;
 	struct pp_workload work;
@@ -62,7 +64,10 @@ struct pp_recording {
 	uint32_t nchunks, cap_chunks;
 	uint32_t *chunks;             /* timestamp/statistics slot chunks this recording owns */
 	uint32_t passes_dropped;      /* beyond PP_RECORDING_MAX_PASSES */
+	uint32_t perf_group;          /* the hardware counter group its passes measure, PP_NO_SLOT: none yet */
 	uint32_t submissions;         /* since it was recorded */
+	bool quiet;                   /* begun outside a capture window: no CPU snapshots */
+	bool passless;                /* quiet, and no one needs its passes: none recorded */
 	struct pp_submission *last_submission; /* not yet harvested, reads this recording's slots */
 	struct pp_cpu_snapshot cpu_open; /* the recording thread's counters when the open pass began */
 	struct pp_workload stray;
@@ -79,6 +84,15 @@ void pp_recording_clear(struct pp_recording *r);
 struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind,
 					    const char *api, enum pp_recording_state state);
 void pp_recording_pass_end(struct pp_recording *r);
+/* A recording begun outside a capture window (set after pp_recording_clear, before its first
+ * pass): no CPU snapshots at its pass boundaries, and with keep_passes false (nothing, e.g.
+ * the diagnostics, reads them) no pass records either: pass_begin returns NULL and its work
+ * counts as stray. Its passes never reach a frame (pp_attr_submit). */
+static inline void pp_recording_quiet_set(struct pp_recording *r, bool quiet, bool keep_passes)
+{
+	r->quiet = quiet;
+	r->passless = quiet && !keep_passes;
+}
 static inline struct pp_pass_rec *pp_recording_open_pass(struct pp_recording *r)
 {
 	return r->state != PP_REC_IDLE && r->open < r->npasses ? &r->passes[r->open] : NULL;

@@ -1,8 +1,12 @@
-/* The model's only code: the statistic names and freeing a frame. The sinks print statistics
+/* The model's vocabulary code: the statistic names, a pass's counter set, freeing a frame. The sinks print statistics
  * under these names, so they are part of the report format (docs/report-format.md). */
 #include "pp_model.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+
+_Static_assert(PP_STAT_COUNT == PP_GPU_PIPELINE_STATISTICS_COUNT, "the statistics are the backend's counters");
 
 const char *const pp_stat_names[PP_STAT_COUNT] = {
 	[PP_STAT_IA_VERTICES] = "input_assembly_vertices",
@@ -19,10 +23,55 @@ void pp_frame_result_free(struct pp_frame_result *f)
 	if (!f)
 		return;
 	if (f->passes) {
-		for (size_t i = 0; i < f->npasses; i++)
+		for (size_t i = 0; i < f->npasses; i++) {
 			free(f->passes[i].draw_timings);
+			free(f->passes[i].counters);
+		}
 	}
 	free(f->passes);
 	free(f->submissions);
 	free(f);
+}
+
+struct pp_counter_value *pp_pass_counters_add(struct pp_pass_result *p, const struct pp_gpu_counter_desc *const *descs,
+					      uint32_t n)
+{
+	struct pp_counter_value *v = realloc(p->counters, (p->ncounters + n) * sizeof(*v));
+	if (!v)
+		return NULL;
+	p->counters = v;
+	v += p->ncounters;
+	memset(v, 0, n * sizeof(*v));
+	for (uint32_t i = 0; i < n; i++)
+		v[i].desc = descs[i];
+	p->ncounters += n;
+	return v;
+}
+
+int pp_pass_statistics_set(struct pp_pass_result *p, const uint64_t stats[PP_STAT_COUNT], uint32_t valid,
+			   const char *reason)
+{
+	const struct pp_gpu_counter_desc *descs[PP_STAT_COUNT];
+	for (unsigned i = 0; i < PP_STAT_COUNT; i++)
+		descs[i] = &pp_gpu_pipeline_statistics_counters[i];
+	struct pp_counter_value *v = pp_pass_counters_add(p, descs, PP_STAT_COUNT);
+	if (!v)
+		return -ENOMEM;
+	for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
+		v[i].v.valid = (valid >> i) & 1;
+		v[i].v.u = v[i].v.valid && stats ? stats[i] : 0;
+		v[i].unavailable_reason = v[i].v.valid ? NULL : reason ? reason : "not measured";
+	}
+	return 0;
+}
+
+const struct pp_counter_value *pp_pass_counter_find(const struct pp_pass_result *p, const char *source,
+						    const char *name)
+{
+	for (uint32_t i = 0; i < p->ncounters; i++) {
+		const struct pp_gpu_counter_desc *d = p->counters[i].desc;
+		if (d && !strcmp(d->source, source) && !strcmp(d->name, name))
+			return &p->counters[i];
+	}
+	return NULL;
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pp_gpu_counters.h"
+
 enum pp_pass_kind {
 	PP_PASS_RENDER = 0,
 	PP_PASS_COMPUTE,  /* work outside render passes that dispatched */
@@ -63,6 +65,25 @@ enum pp_stat {
 	PP_STAT_COUNT
 };
 extern const char *const pp_stat_names[PP_STAT_COUNT]; /* "input_assembly_vertices", ... */
+
+/* One GPU counter of a pass, from any backend (counters/gpu/pp_gpu_counters.h): the pass's
+ * generic counter set holds these. The pipeline statistics (desc->source
+ * "pipeline_statistics", in PP_STAT_* order) and the pass's GPU time ("timestamps") are two
+ * such backends; report.json's "pipeline_statistics" object is generated from them. */
+struct pp_counter_value {
+	const struct pp_gpu_counter_desc *desc; /* static or interned: outlives the device */
+	struct pp_gpu_counter_value v;          /* v.valid false: unavailable_reason says why */
+	const char *unavailable_reason;         /* static string when !v.valid */
+	/* Sampled counters, attributed to the pass by time overlap (attr_overlap.h): v is the
+	 * estimate, [lower, upper] the bounds that hold whatever the events' timing in a sample. */
+	bool estimated;
+	double lower, upper;
+	bool shared;            /* another pass ran at the same time: samples cannot tell them apart */
+	/* The frame the value was measured in: a counter set needing several hardware passes is
+	 * measured over successive frames (one pass each) and merged per pass name. */
+	bool other_frame;       /* true: measured in `frame`, not in this pass instance's frame */
+	uint64_t frame;
+};
 
 /* A GPU interval on the host time line, or why there is none. */
 struct pp_gpu_interval {
@@ -119,9 +140,9 @@ struct pp_pass_result {
 	uint64_t gpu_exclusive_ns;
 	bool overlapped;             /* another pass's interval intersected this one */
 
-	uint64_t stats[PP_STAT_COUNT];
-	uint32_t stats_valid;        /* bit i: stats[i] measured */
-	const char *stats_unavailable_reason;
+	/* The pass's GPU counters, any backend's (owned by the frame; may be 0/NULL). */
+	uint32_t ncounters;
+	struct pp_counter_value *counters;
 
 	struct pp_cpu_cost cpu;      /* recording it: from its begin to its end command, on the recording thread(s) */
 	bool recording_reused;       /* its command buffer was submitted before without re-recording: the
@@ -155,7 +176,27 @@ struct pp_frame_result {
 	struct pp_submission_result *submissions;
 	size_t npasses;
 	struct pp_pass_result *passes;
+	/* Capture windows and sampled GPU timing (docs/settings.md, "Capture windows"): only
+	 * captured frames reach the sinks. */
+	bool gpu_timed;              /* chosen for GPU timing (gpu_timing_interval); false: passes
+	                                have workload and CPU data, no GPU times */
+	const char *captured_by;     /* "frames" (the frames setting), "signal", "trigger_file"; static */
+	uint32_t recordings_outside_window; /* recordings begun before the window opened and
+	                                       submitted in it: their passes are not in this frame */
 };
+
+/* Appends the pipeline statistics to p's counter set (PP_STAT_* order): value i valid when bit
+ * i of `valid` is set, else unavailable with `reason` ("not measured" when NULL). Returns 0 or
+ * -ENOMEM (p unchanged). */
+int pp_pass_statistics_set(struct pp_pass_result *p, const uint64_t v[PP_STAT_COUNT], uint32_t valid,
+			   const char *reason);
+/* Appends n counters to p's set; returns the first of them (zeroed but for desc), or NULL when
+ * out of memory (p unchanged). */
+struct pp_counter_value *pp_pass_counters_add(struct pp_pass_result *p, const struct pp_gpu_counter_desc *const *descs,
+					      uint32_t n);
+/* The counter of p from `source` named `name`, or NULL. */
+const struct pp_counter_value *pp_pass_counter_find(const struct pp_pass_result *p, const char *source,
+						    const char *name);
 
 /* Frees a frame and everything it owns. */
 void pp_frame_result_free(struct pp_frame_result *f);

@@ -22,9 +22,11 @@ static const char *const csv_columns[] = {
 };
 
 /* One row, built in memory so it reaches the file whole (attr_file_reserve). A row is at
- * most 43 numbers, two quoted 63-byte names and a few static strings: far below the size. */
+ * most 43 numbers, two quoted 63-byte names, a few static strings and the gpu_counters field
+ * (at most GPU_COUNTERS_FIELD bytes, quoted): far below the size. */
+#define GPU_COUNTERS_FIELD 2048
 struct csv_line {
-	char buf[4096];
+	char buf[8192];
 	size_t len;
 	bool overflow;
 };
@@ -82,6 +84,51 @@ static void empty_field(struct csv_line *l)
 	line_put(l, ',');
 }
 
+/* The last column, gpu_counters, exists when the gpu_counters setting asks for hardware
+ * counters: the set depends on the device, so one field lists them (docs/report-format.md). */
+static bool gpu_counters_column(const struct attr_sink_ctx *c)
+{
+	return pp_gpu_counters_setting_choice(c->settings.gpu_counters) != PP_GPU_COUNTERS_NONE;
+}
+
+/* "source/name=value unit" entries joined by "; ": estimates with their bounds, values from
+ * another frame with it; "n/a" when unavailable. Cut at a whole entry ("; ...") when long. */
+static void gpu_counters_field(struct csv_line *l, const struct pp_pass_result *p)
+{
+	char buf[GPU_COUNTERS_FIELD];
+	size_t len = 0;
+	line_put(l, ',');
+	for (uint32_t i = 0; i < p->ncounters; i++) {
+		const struct pp_counter_value *c = &p->counters[i];
+		if (!c->desc || attr_counter_has_own_column(c))
+			continue;
+		char e[384];
+		double v;
+		int n;
+		if (!attr_counter_value(c, &v))
+			n = snprintf(e, sizeof(e), "%s/%s=n/a", c->desc->source, c->desc->name);
+		else if (c->estimated)
+			n = snprintf(e, sizeof(e), "%s/%s=%.17g %s [%.17g..%.17g]%s", c->desc->source, c->desc->name, v,
+				     c->desc->unit, c->lower, c->upper, c->shared ? " shared" : "");
+		else
+			n = snprintf(e, sizeof(e), "%s/%s=%.17g %s", c->desc->source, c->desc->name, v, c->desc->unit);
+		if (n < 0 || (size_t)n >= sizeof(e))
+			continue;
+		if (c->other_frame) {
+			int m = snprintf(e + n, sizeof(e) - (size_t)n, " (frame %" PRIu64 ")", c->frame);
+			if (m > 0 && (size_t)(n + m) < sizeof(e))
+				n += m;
+		}
+		size_t need = (len ? 2 : 0) + (size_t)n;
+		if (len + need + 6 >= sizeof(buf)) {
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "; ...");
+			break;
+		}
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? "; " : "", e);
+	}
+	field_write(l, buf, len);
+}
+
 int attr_csv_open(struct attr_sink_ctx *c)
 {
 	FILE *f = attr_file_create(c, CSV_NAME, false, &c->csv_buf);
@@ -98,12 +145,16 @@ int attr_csv_open(struct attr_sink_ctx *c)
 	fputs(",cpu_record_wall_ns,cpu_record_thread_cpu_ns", f);
 	for (unsigned i = 0; i < attr_cpu_counter_count; i++)
 		fprintf(f, ",cpu_record_%s", attr_cpu_counter_names[i]);
+	if (gpu_counters_column(c))
+		fputs(",gpu_counters", f);
 	putc('\n', f);
+	off_t header = ftello(f);
+	c->csv_limit.bytes = header > 0 ? (uint64_t)header : 0;
 	attr_csv_flush(c);
 	return c->csv ? 0 : -EIO;
 }
 
-static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size_t pi)
+static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size_t pi, bool gpu_counters)
 {
 	const struct pp_pass_result *p = &fr->passes[pi];
 	const struct pp_workload *w = &p->work;
@@ -154,9 +205,12 @@ static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size
 			empty_field(f);
 		str_field(f, p->gpu.unavailable_reason ? p->gpu.unavailable_reason : "not measured");
 	}
+	uint64_t stats[PP_STAT_COUNT];
+	const char *stats_reason;
+	uint32_t stats_valid = attr_pass_statistics(p, stats, &stats_reason);
 	for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
-		if (p->stats_valid & (1u << i))
-			uint_field(f, p->stats[i]);
+		if (stats_valid & (1u << i))
+			uint_field(f, stats[i]);
 		else
 			empty_field(f);
 	}
@@ -173,6 +227,8 @@ static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size
 		else
 			empty_field(f);
 	}
+	if (gpu_counters)
+		gpu_counters_field(f, p);
 	line_put(f, '\n');
 }
 
@@ -184,12 +240,13 @@ void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result 
 	for (size_t i = 0; i < f->npasses; i++) {
 		line.len = 0;
 		line.overflow = false;
-		row_write(&line, f, i);
+		row_write(&line, f, i, gpu_counters_column(c));
 		if (line.overflow)
 			continue; /* cannot happen with the model's bounded strings */
 		attr_file_reserve(c->csv, &c->csv_buffered, line.len);
 		fwrite(line.buf, 1, line.len, c->csv);
 		c->csv_rows++;
+		c->csv_limit.bytes += line.len;
 	}
 }
 

@@ -226,26 +226,30 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 		pp_json_kv_null(w, "overlapped");
 	}
 
+	/* Generated from the generic counter set: the pipeline statistics backend's counters. */
 	const uint32_t all = (1u << PP_STAT_COUNT) - 1;
-	const char *stats_reason = p->stats_unavailable_reason ? p->stats_unavailable_reason
-							       : "not measured";
+	uint64_t stats[PP_STAT_COUNT];
+	const char *stats_reason;
+	uint32_t stats_valid = attr_pass_statistics(p, stats, &stats_reason);
 	pp_json_write_key(w, "pipeline_statistics");
-	if ((p->stats_valid & all) == 0) {
+	if ((stats_valid & all) == 0) {
 		pp_json_write_null(w);
 		pp_json_kv_str(w, "pipeline_statistics_unavailable", stats_reason);
 	} else {
 		pp_json_begin_object(w);
 		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
 			pp_json_write_key(w, pp_stat_names[i]);
-			if (p->stats_valid & (1u << i))
-				pp_json_write_uint(w, p->stats[i]);
+			if (stats_valid & (1u << i))
+				pp_json_write_uint(w, stats[i]);
 			else
 				pp_json_write_null(w);
 		}
 		pp_json_end_object(w);
-		if ((p->stats_valid & all) != all)
+		if ((stats_valid & all) != all)
 			pp_json_kv_str(w, "pipeline_statistics_unavailable", stats_reason);
 	}
+	pp_json_write_key(w, "gpu_counters");
+	attr_counters_write(w, p);
 
 	cpu_write(w, &p->cpu);
 	pp_json_kv_bool(w, "recording_reused", p->recording_reused);
@@ -305,6 +309,9 @@ static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *
 	}
 	cpu_write(w, &f->cpu);
 	cpu_write_as(w, "blocked", &f->blocked);
+	pp_json_kv_bool(w, "gpu_timed", f->gpu_timed);
+	pp_json_kv_str(w, "captured_by", f->captured_by ? f->captured_by : "frames");
+	pp_json_kv_uint(w, "recordings_outside_window", f->recordings_outside_window);
 	pp_json_write_key(w, "submissions");
 	pp_json_begin_array(w);
 	for (size_t i = 0; i < f->nsubmissions; i++)
@@ -410,6 +417,38 @@ static void diagnostics_write(struct pp_json_writer *w)
 	pp_json_end_array(w);
 }
 
+/* The settings the run used (docs/settings.md names them), for whoever reads the report
+ * later: the HTML report's header, `passprobe compare`. */
+static void settings_write(struct pp_json_writer *w, const struct pp_settings *s)
+{
+	static const char *const levels[] = { "error", "warn", "info", "debug" };
+	static const char *const switches[] = { "off", "on", "auto" };
+	char delim[160];
+	switch (s->frame_delimiter) {
+	case PP_FRAME_PRESENT: snprintf(delim, sizeof(delim), "present"); break;
+	case PP_FRAME_SUBMIT: snprintf(delim, sizeof(delim), "submit"); break;
+	case PP_FRAME_LABEL: snprintf(delim, sizeof(delim), "label:%s", s->frame_label); break;
+	default: snprintf(delim, sizeof(delim), "auto"); break;
+	}
+	pp_json_begin_object(w);
+	pp_json_kv_str(w, "log_level", (unsigned)s->log_level < 4 ? levels[s->log_level] : "?");
+	pp_json_kv_str(w, "frame_delimiter", delim);
+	pp_json_kv_bool(w, "timestamps", s->timestamps);
+	pp_json_kv_bool(w, "pipeline_statistics", s->pipeline_statistics);
+	pp_json_kv_bool(w, "per_draw_timing", s->per_draw_timing);
+	pp_json_kv_bool(w, "diagnostics", s->diagnostics);
+	pp_json_kv_bool(w, "barrier_cost", s->barrier_cost);
+	pp_json_kv_str(w, "cpu_counters", s->cpu_counters);
+	pp_json_kv_uint(w, "report_frames", s->report_frames);
+	pp_json_kv_uint(w, "flush_interval_ms", s->flush_interval_ms);
+	pp_json_kv_bool(w, "trace", s->trace);
+	pp_json_kv_bool(w, "csv", s->csv);
+	pp_json_kv_bool(w, "summary", s->summary);
+	pp_json_kv_str(w, "copy_results",
+		       (unsigned)s->copy_results < 3 ? switches[s->copy_results] : "?");
+	pp_json_end_object(w);
+}
+
 static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 			   uint64_t frames_dropped, uint64_t events_dropped)
 {
@@ -423,6 +462,8 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_json_kv_uint(w, "pid", (uint64_t)c->pid);
 	pp_json_kv_str(w, "name", c->process_name);
 	pp_json_end_object(w);
+	pp_json_write_key(w, "settings");
+	settings_write(w, &c->settings);
 	pp_json_write_key(w, "devices");
 	devices_write(w);
 	pp_json_kv_uint(w, "frames_total", c->frames_total);
@@ -451,6 +492,7 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_summary_write_json(w, &sum);
 	pp_summary_free(&sum);
 
+	attr_capture_report_write(c, w);
 	diagnostics_write(w);
 	pp_json_end_object(w);
 }

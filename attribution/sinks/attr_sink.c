@@ -22,6 +22,7 @@
 #include "attr_stats.h"
 #include "pp_summary.h"
 #include "pp_clock.h"
+#include "pp_dir.h"
 #include "pp_log.h"
 
 enum sink_state { SINK_NONE = 0, SINK_RUNNING, SINK_CLOSED };
@@ -192,36 +193,11 @@ double attr_trace_us(const struct attr_sink_ctx *c, uint64_t ns)
 	return (double)d / 1000.0;
 }
 
-/* mkdir -p: returns 0, or -errno with the component that failed copied to failed_at. */
-static int dir_make(const char *path, char *failed_at, size_t failed_len)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-	if (len == 0 || len >= sizeof(buf))
-		return len ? -ENAMETOOLONG : -EINVAL;
-	memcpy(buf, path, len + 1);
-	for (size_t i = 1; i <= len; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		if (buf[i - 1] == '/')
-			continue;
-		char saved = buf[i];
-		buf[i] = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
-			int err = errno;
-			snprintf(failed_at, failed_len, "%s", buf);
-			return -err;
-		}
-		buf[i] = saved;
-	}
-	return 0;
-}
-
 static int outputs_open(struct attr_sink_ctx *c)
 {
 	char failed_at[PATH_MAX] = "";
 	const char *what = "cannot create";
-	int ret = dir_make(c->dir, failed_at, sizeof(failed_at));
+	int ret = pp_dir_make(c->dir, failed_at, sizeof(failed_at));
 	if (ret == 0) {
 		what = "cannot open";
 		c->dirfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -276,9 +252,10 @@ static void frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 {
 	c->frames_total++;
 	pp_stats_frame_add(c->stats, f);
-	if (c->csv)
+	attr_capture_frame(c, f);
+	if (c->csv && attr_limit_admit(c, &c->csv_limit, "passes.csv", f))
 		attr_csv_frame_write(c, f);
-	if (c->trace)
+	if (c->trace && attr_limit_admit(c, &c->trace_limit, "trace.json", f))
 		attr_trace_frame_write(c, f);
 	c->report_dirty = true;
 	attr_report_window_push(c, f); /* takes f */
@@ -288,7 +265,7 @@ static void frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 static void batch_process(struct attr_sink_ctx *c, struct pp_frame_result **frames, uint32_t nframes,
 			  const struct pp_cpu_event *events, uint32_t nevents)
 {
-	if (c->trace) {
+	if (c->trace && !c->trace_limit.reached) {
 		for (uint32_t i = 0; i < nevents; i++)
 			attr_trace_cpu_event_write(c, &events[i]);
 	}
@@ -457,6 +434,7 @@ int pp_sink_init(const struct pp_settings *settings)
 		goto out;
 	}
 	c->window_cap = c->settings.report_frames;
+	c->limit_bytes = (uint64_t)c->settings.output_limit_mb << 20;
 	ret = outputs_open(c);
 	pthread_mutex_unlock(&g_io_lock);
 
@@ -552,6 +530,7 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 			break;
 		used += (size_t)n;
 	}
+	attr_capture_summary_notes(c, sum.notes, sizeof(sum.notes));
 	if (frames_dropped) {
 		size_t len = strnlen(sum.notes, sizeof(sum.notes));
 		snprintf(sum.notes + len, sizeof(sum.notes) - len,
@@ -623,8 +602,10 @@ void pp_sink_shutdown(void)
 	batch_process(c, frames, nframes, g_batch_events, nevents);
 	if (c->dirfd >= 0 && !c->report_failed)
 		report_write_now(c);
-	if (c->trace)
+	if (c->trace) {
+		attr_capture_close(c);
 		attr_trace_close(c, frames_dropped, events_dropped);
+	}
 	if (c->csv)
 		attr_csv_close(c);
 	if (c->dirfd >= 0)

@@ -65,6 +65,27 @@ struct attr_window_frame {
 	size_t len;
 };
 
+/* output_limit_mb: one per streamed file. The first frames are kept: a stream cannot drop its
+ * head without being rewritten, and the capture window is how a user picks later frames. */
+struct attr_output_limit {
+	uint64_t bytes;          /* written so far (header included) */
+	uint64_t frames;         /* frames written */
+	bool reached;            /* the limit stopped it: no frame written since */
+	uint64_t first_left_out; /* index of the first frame not written (its device's) */
+	uint64_t frames_left_out;
+};
+
+/* Capture windows seen by the sinks: runs of consecutive captured frames of one device with
+ * the same trigger. The latest PP_SINK_WINDOWS are kept (report.json lists them). */
+#define PP_SINK_WINDOWS 64
+struct attr_capture_window {
+	uint32_t device;
+	uint64_t first, last;
+	const char *by;          /* "frames" | "signal" | "trigger_file" */
+	uint64_t frames_gpu_timed;
+	uint64_t end_ns;         /* CPU end of its last frame */
+};
+
 struct attr_sink_ctx {
 	struct pp_settings settings;
 	pid_t pid;
@@ -97,6 +118,14 @@ struct attr_sink_ctx {
 	char *csv_buf;
 	size_t csv_buffered;
 	uint64_t csv_rows;
+
+	/* capture windows and output limits (attr_capture.c) */
+	uint64_t limit_bytes;   /* output_limit_mb in bytes, 0: none */
+	struct attr_output_limit trace_limit, csv_limit;
+	struct attr_capture_window windows[PP_SINK_WINDOWS]; /* ring, oldest at windows_head */
+	uint32_t windows_head, windows_count;
+	uint64_t windows_total;
+	uint64_t frames_gpu_timed;
 
 	bool closed;            /* shutdown finished: nothing may touch the files any more */
 };
@@ -155,6 +184,24 @@ void attr_trace_flush(struct attr_sink_ctx *c);
 /* Appends the closing metadata event and "]". */
 void attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
 
+/* An instant event on the process track (ph "i", scope global): capture window marks. */
+void attr_trace_instant_write(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
+			      uint64_t first_frame, const char *by, bool have_last, uint64_t last_frame);
+
+/* Capture windows and output limits (attr_capture.c) */
+/* A frame arrives at the writer: windows updated (trace marks written). */
+void attr_capture_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+/* Whether frame f may still go into the streamed file `name` (its limit not reached); logs
+ * once and marks the limit when this frame would pass it. */
+bool attr_limit_admit(struct attr_sink_ctx *c, struct attr_output_limit *l, const char *name,
+		      const struct pp_frame_result *f);
+/* report.json's "capture" and "output_limit" members. */
+void attr_capture_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w);
+/* Appends the limit notes to the summary's notes. */
+void attr_capture_summary_notes(struct attr_sink_ctx *c, char *notes, size_t len);
+/* Before the trace is closed: the end mark of the last window. */
+void attr_capture_close(struct attr_sink_ctx *c);
+
 /* passes.csv (attr_csv.c) */
 int attr_csv_open(struct attr_sink_ctx *c);
 void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
@@ -170,3 +217,18 @@ struct attr_sink_counters {
 	uint64_t report_writes;
 };
 void attr_sink_counters_get(struct attr_sink_counters *out);
+
+/* A pass's GPU counters (attr_counters.c). */
+struct pp_json_writer;
+/* The pipeline statistics of p's counter set (PP_STAT_* order): returns the valid bits;
+ * *reason the first unavailable one's reason ("not measured" when the set has none). */
+uint32_t attr_pass_statistics(const struct pp_pass_result *p, uint64_t v[PP_STAT_COUNT], const char **reason);
+/* report.json's "gpu_counters" array of a pass: its counters but those shown in members of
+ * their own (docs/report-format.md). */
+void attr_counters_write(struct pp_json_writer *w, const struct pp_pass_result *p);
+/* A counter's value as a double (the estimate for sampled counters); false when unavailable. */
+bool attr_counter_value(const struct pp_counter_value *c, double *out);
+/* Whether a counter is one the outputs show in members and columns of their own already
+ * (pipeline statistics, the timestamps' GPU time): "gpu_counters" in report.json, passes.csv
+ * and the summary, and trace.json's counter tracks list the others. */
+bool attr_counter_has_own_column(const struct pp_counter_value *c);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pp_summary.h"
+#include "attr_sink_internal.h"
 
 /* ---- histogram ---------------------------------------------------------------------- */
 
@@ -120,6 +121,13 @@ struct stat_row {
 	uint64_t max_ns;
 	double share_sum;       /* of per-frame fractions, over frames with GPU time > 0 */
 	struct pp_hist hist;    /* GPU intervals */
+	/* GPU counters without columns of their own: sums over the instances that had them */
+	uint32_t nctr;
+	struct {
+		const struct pp_gpu_counter_desc *desc;
+		double sum;
+		uint64_t n;
+	} ctr[PP_SUMMARY_COUNTERS];
 	/* per-frame scratch for the share */
 	uint64_t frame_stamp;
 	uint64_t frame_excl_ns;
@@ -260,6 +268,30 @@ static uint64_t interval_ns(const struct pp_gpu_interval *g)
 	return g->end_ns > g->begin_ns ? g->end_ns - g->begin_ns : 0;
 }
 
+static void row_counters_add(struct stat_row *r, const struct pp_pass_result *p)
+{
+	for (uint32_t i = 0; i < p->ncounters; i++) {
+		const struct pp_counter_value *c = &p->counters[i];
+		double v;
+		if (!c->desc || attr_counter_has_own_column(c))
+			continue;
+		uint32_t k = 0;
+		while (k < r->nctr && r->ctr[k].desc != c->desc)
+			k++;
+		if (k == r->nctr) {
+			if (k == PP_SUMMARY_COUNTERS)
+				continue;
+			r->ctr[k].desc = c->desc;
+			r->nctr++;
+		}
+		/* A value merged from another frame was counted in that frame already. */
+		if (!c->other_frame && attr_counter_value(c, &v)) {
+			r->ctr[k].sum += v;
+			r->ctr[k].n++;
+		}
+	}
+}
+
 void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
 {
 	if (!s || !f)
@@ -286,6 +318,7 @@ void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
 			r->cpu_measured++;
 			r->cpu_sum_ns += p->cpu.thread_cpu_ns;
 		}
+		row_counters_add(r, p);
 		if (!p->gpu.valid)
 			continue;
 		uint64_t ns = interval_ns(&p->gpu);
@@ -334,6 +367,7 @@ int pp_stats_summary_make(const struct pp_stats *s, struct pp_summary *out)
 	if (!s)
 		return 0;
 	out->frames = s->frames;
+	out->frames_gpu_timed = s->frames_measured;
 	if (s->frames_measured) {
 		out->frame_gpu_mean_ns = (double)s->frame_sum_ns / (double)s->frames_measured;
 		out->frame_gpu_p50_ns = pp_hist_quantile(&s->frame_hist, 0.50);
@@ -361,6 +395,14 @@ int pp_stats_summary_make(const struct pp_stats *s, struct pp_summary *out)
 		o->per_frame = s->frames ? (double)r->count / (double)s->frames : NAN;
 		if (r->cpu_measured)
 			o->cpu_record_mean_ns = (double)r->cpu_sum_ns / (double)r->cpu_measured;
+		o->ncounters = r->nctr;
+		for (uint32_t k = 0; k < r->nctr; k++) {
+			struct pp_summary_counter *oc = &o->counters[k];
+			snprintf(oc->name, sizeof(oc->name), "%s/%s", r->ctr[k].desc->source, r->ctr[k].desc->name);
+			snprintf(oc->unit, sizeof(oc->unit), "%s", r->ctr[k].desc->unit);
+			oc->measured = r->ctr[k].n;
+			oc->mean = r->ctr[k].n ? r->ctr[k].sum / (double)r->ctr[k].n : NAN;
+		}
 		if (r->measured) {
 			o->gpu_mean_ns = (double)r->sum_ns / (double)r->measured;
 			o->gpu_p50_ns = pp_hist_quantile(&r->hist, 0.50);

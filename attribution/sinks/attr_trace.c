@@ -76,6 +76,7 @@ static void ev_end(struct trace_event *e)
 		fwrite(text, 1, len, c->trace);
 		fputs(",\n", c->trace);
 		c->trace_events++;
+		c->trace_limit.bytes += len + 2;
 	}
 	pp_json_writer_release(w);
 }
@@ -120,6 +121,7 @@ int attr_trace_open(struct attr_sink_ctx *c)
 	}
 	c->trace = f;
 	fputs("[\n", f);
+	c->trace_limit.bytes += 2;
 	metadata_write(c, "process_name", (uint32_t)c->pid, "name", c->process_name);
 
 	struct trace_event e;
@@ -170,6 +172,12 @@ void attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t
 	pp_json_kv_uint(&w, "frames", c->frames_total);
 	pp_json_kv_uint(&w, "frames_dropped", frames_dropped);
 	pp_json_kv_uint(&w, "cpu_events_dropped", events_dropped);
+	pp_json_kv_bool(&w, "output_limit_reached", c->trace_limit.reached);
+	if (c->trace_limit.reached) {
+		pp_json_kv_uint(&w, "output_limit_bytes", c->limit_bytes);
+		pp_json_kv_uint(&w, "first_frame_left_out", c->trace_limit.first_left_out);
+		pp_json_kv_uint(&w, "frames_left_out", c->trace_limit.frames_left_out);
+	}
 	pp_json_end_object(&w);
 	pp_json_end_object(&w);
 	if (pp_json_writer_finish(&w) == 0) {
@@ -484,7 +492,7 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 static void counter_write(struct attr_sink_ctx *c, const char *name, uint32_t device,
 			  uint64_t at_ns, const char *series, double v)
 {
-	char full[80];
+	char full[224];
 	if (device == 0)
 		snprintf(full, sizeof(full), "%s", name);
 	else
@@ -497,6 +505,33 @@ static void counter_write(struct attr_sink_ctx *c, const char *name, uint32_t de
 	pp_json_write_double(&e.w, v);
 	pp_json_end_object(&e.w);
 	ev_end(&e);
+}
+
+/* Counter tracks of the passes' hardware GPU counters (any backend but the timestamps and
+ * pipeline statistics, which report.json and passes.csv show in members of their own: two
+ * events per counter and pass are too many to write for those on every pass of every frame):
+ * one track per counter, named with its unit, holding each pass's value over
+ * the pass's GPU interval and 0 between passes. Passes in GPU begin order, so a pass that
+ * begins where another ends shows its own value; where passes overlap, the track shows the
+ * one that began last. */
+static void pass_counters_write(struct attr_sink_ctx *c, const struct pp_frame_result *f, const uint32_t *idx,
+				uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const struct pp_pass_result *p = &f->passes[idx[i]];
+		if (!p->gpu.valid)
+			continue;
+		for (uint32_t k = 0; k < p->ncounters; k++) {
+			const struct pp_counter_value *cv = &p->counters[k];
+			double v;
+			if (!cv->desc || attr_counter_has_own_column(cv) || !attr_counter_value(cv, &v))
+				continue;
+			char name[192];
+			snprintf(name, sizeof(name), "gpu %s/%s (%s)", cv->desc->source, cv->desc->name, cv->desc->unit);
+			counter_write(c, name, f->device_id, p->gpu.begin_ns, cv->desc->unit, v);
+			counter_write(c, name, f->device_id, p->gpu.end_ns, cv->desc->unit, 0);
+		}
+	}
 }
 
 void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f)
@@ -515,6 +550,14 @@ void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_resul
 	}
 	for (size_t i = 0; i < f->nsubmissions; i++)
 		submission_write(c, f, &f->submissions[i], idx);
+	for (size_t i = 0; i < f->nsubmissions; i++) {
+		const struct pp_submission_result *s = &f->submissions[i];
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < s->npasses && (size_t)s->first_pass + k < f->npasses; k++)
+			idx[n++] = s->first_pass + k;
+		passes_sort(f->passes, idx, n);
+		pass_counters_write(c, f, idx, n);
+	}
 	if (idx != stack_idx)
 		free(idx);
 
@@ -558,5 +601,24 @@ void attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_eve
 	}
 	ev_begin(&e, c, "X", ev->name, full, ev->tid, attr_trace_us(c, ev->begin_ns));
 	dur_write(&e.w, ev->begin_ns, ev->end_ns);
+	ev_end(&e);
+}
+
+void attr_trace_instant_write(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
+			      uint64_t first_frame, const char *by, bool have_last, uint64_t last_frame)
+{
+	if (!c->trace)
+		return;
+	struct trace_event e;
+	ev_begin(&e, c, "i", name, "capture", (uint32_t)c->pid, attr_trace_us(c, ns));
+	pp_json_kv_str(&e.w, "s", "g");
+	pp_json_write_key(&e.w, "args");
+	pp_json_begin_object(&e.w);
+	pp_json_kv_uint(&e.w, "device", device);
+	pp_json_kv_uint(&e.w, "first_frame", first_frame);
+	if (have_last)
+		pp_json_kv_uint(&e.w, "last_frame", last_frame);
+	pp_json_kv_str(&e.w, "captured_by", by);
+	pp_json_end_object(&e.w);
 	ev_end(&e);
 }

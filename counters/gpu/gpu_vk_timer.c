@@ -77,6 +77,7 @@ struct pp_gpu_timer {
 	uint64_t valid_mask;
 	bool lost; /* a read returned VK_ERROR_DEVICE_LOST */
 	bool pool_failed[2]; /* creating a query pool of that kind failed: not retried */
+	struct pp_gpu_counter_backend backends[2]; /* by enum pp_gpu_slot_kind (gpu_vk_backends.c) */
 };
 
 static void note_result(struct pp_gpu_timer *t, VkResult r)
@@ -161,7 +162,13 @@ struct pp_gpu_timer *pp_gpu_timer_create(const struct pp_gpu_timer_config *cfg)
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_mutex_init(&t->clock_lock, NULL);
 	calibrate(t);
+	pp_gpu_vk_backends_init(t, t->backends);
 	return t;
+}
+
+const struct pp_gpu_counter_backend *pp_gpu_timer_backend(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
+{
+	return t ? &t->backends[kind == PP_GPU_STATISTICS] : NULL;
 }
 
 void pp_gpu_timer_destroy(struct pp_gpu_timer *t)

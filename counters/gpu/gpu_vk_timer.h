@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <vulkan/vulkan.h>
 
+#include "pp_gpu_counters.h"
+
 #define PP_GPU_CHUNK_SLOTS 64u
 #define PP_GPU_NO_SLOT UINT32_MAX
 
@@ -130,3 +132,13 @@ void pp_gpu_timer_note_device_lost(struct pp_gpu_timer *t, const char *call);
 const char *pp_gpu_timer_time_domain(const struct pp_gpu_timer *t);
 /* Tells the estimator when work was submitted, for the uncalibrated fallback. */
 void pp_gpu_timer_note_submit(struct pp_gpu_timer *t, uint64_t host_ns);
+
+/* The timer's two GPU counter backends (pp_gpu_counters.h): PP_GPU_TIMESTAMP, one counter (the
+ * scope's GPU time; its scope_begin/scope_end write the TOP_OF_PIPE / BOTTOM_OF_PIPE
+ * timestamps, read in pairs with pp_gpu_timer_read_timestamps, which puts them on the host
+ * time line), and PP_GPU_STATISTICS, the seven pipeline statistics (scope_begin/end: the
+ * query's begin and end; scope_read reads them). Their slots are the timer's slots of that
+ * kind. Owned by the timer; NULL when t is. */
+const struct pp_gpu_counter_backend *pp_gpu_timer_backend(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind);
+/* Fills the two (gpu_vk_backends.c), for pp_gpu_timer_create. */
+void pp_gpu_vk_backends_init(struct pp_gpu_timer *t, struct pp_gpu_counter_backend out[2]);

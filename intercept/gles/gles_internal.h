@@ -63,6 +63,7 @@ struct pp_gles_ctx {
 	struct pp_recording *ring[PP_GLES_RING];
 	uint32_t nring, ring_next;
 	uint32_t slot_chunk, slot_used;/* the recording's last timer chunk and slots taken from it */
+	const char *rec_ts_reason;     /* the recording takes no timestamps (capture windows), and why */
 
 	struct pp_attr_device *attr;
 	struct pp_attr_queue *queue;

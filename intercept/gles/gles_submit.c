@@ -37,11 +37,6 @@ static void ops_read_timestamps(void *ctx, const uint32_t *slots, uint32_t n, ui
 	pp_gl_timer_read(c->timer, slots, n, ns, avail);
 }
 
-static bool ops_read_statistics(void *ctx, uint32_t slot, uint64_t out[PP_STAT_COUNT], uint32_t *valid)
-{
-	return false;
-}
-
 static struct pp_recording *recording_new(struct pp_gles_ctx *c)
 {
 	struct pp_recording *r = pp_recording_create(false);
@@ -55,6 +50,21 @@ static void recording_reset(struct pp_gles_ctx *c, struct pp_recording *r)
 	for (uint32_t k = 0; c->timer && k < r->nchunks; k++)
 		pp_gl_timer_chunk_free(c->timer, r->chunks[k]);
 	pp_recording_clear(r);
+}
+
+/* Capture windows and sampled GPU timing (docs/settings.md, "Capture windows"), decided once
+ * per recording for the frame the application is building as it begins, as on Vulkan. */
+static void recording_arm(struct pp_gles_ctx *c)
+{
+	uint32_t frame = pp_attr_frame_building(c->attr);
+	c->rec_ts_reason = NULL;
+	/* no GLES diagnostics yet: nothing needs the passes of an uncaptured frame */
+	pp_recording_quiet_set(c->rec, !(frame & PP_FRAME_CAPTURED), false);
+	if (!(frame & PP_FRAME_CAPTURED)) {
+		c->rec_ts_reason = "recorded outside a capture window";
+	} else if (!(frame & PP_FRAME_GPU_TIMED)) {
+		c->rec_ts_reason = "not a GPU-timed frame (gpu_timing_interval)";
+	}
 }
 
 /* The recording to record into next: one whose results the model has read, a new one while
@@ -81,12 +91,13 @@ static void recording_next(struct pp_gles_ctx *c)
 	c->slot_used = PP_GL_CHUNK_SLOTS;
 	c->cur = &r->stray;
 	c->draw_work = NULL;
+	recording_arm(c);
 }
 
 uint32_t pp_gles_slot_take(struct pp_gles_ctx *c, const char **why)
 {
-	if (!c->timer) {
-		*why = c->no_timer_reason;
+	if (!c->timer || c->rec_ts_reason) {
+		*why = c->timer ? c->rec_ts_reason : c->no_timer_reason;
 		return PP_NO_SLOT;
 	}
 	if (c->slot_used >= PP_GL_CHUNK_SLOTS) {
@@ -233,7 +244,6 @@ void pp_gles_device_setup(struct pp_gles_ctx *c)
 	struct pp_attr_gpu_ops ops = {
 		.ctx = c,
 		.read_timestamps = ops_read_timestamps,
-		.read_statistics = ops_read_statistics,
 		.unusable_reason = reason_disjoint,
 		.forced_reason = reason_forced,
 	};
@@ -250,6 +260,7 @@ void pp_gles_device_setup(struct pp_gles_ctx *c)
 		c->rec = c->ring[0];
 		c->slot_used = PP_GL_CHUNK_SLOTS;
 		c->cur = &c->rec->stray;
+		recording_arm(c);
 	}
 	pp_log(PP_LOG_INFO, "GLES context %u: %s, %s; GPU timing: %s", c->ordinal, renderer ? renderer : "?",
 	       version ? version : "?", c->timer ? "GL_EXT_disjoint_timer_query" : c->no_timer_reason);
@@ -323,5 +334,8 @@ void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu)
 		return;
 	pp_egl_guard_enter();
 	pp_attr_present(c->attr, cpu);
+	/* The swap ended the frame: the next recording belongs to the frame after it. */
+	if (c->rec && !c->rec->npasses)
+		recording_arm(c);
 	pp_egl_guard_leave();
 }

@@ -53,7 +53,9 @@ static uint64_t span_end(struct pp_device *dev, struct blocking_span *s, const c
 	pp_cpu_cost_add_span(&cost, &s->before, &s->after);
 	struct pp_cpu_event ev = { .name = name, .category = "wait", .tid = s->after.tid,
 				   .begin_ns = s->before.wall_ns, .end_ns = s->after.wall_ns };
-	pp_sink_cpu_event(&ev);
+	/* Outside capture windows the trace gets nothing (the diagnostics still get the time). */
+	if (pp_attr_frame_building(dev->attr) & PP_FRAME_CAPTURED)
+		pp_sink_cpu_event(&ev);
 	pp_attr_blocking(dev->attr, &cost);
 	return s->after.wall_ns - s->before.wall_ns;
 }

@@ -26,6 +26,14 @@ uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind
 	return pp_gpu_slot(*chunk, (*next)++);
 }
 
+/* A pass boundary through the GPU counter interface (pp_gpu_counters.h): timestamps and
+ * pipeline statistics are two backends of the device's timer. */
+static void counters_scope(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind, bool begin, uint32_t slot)
+{
+	const struct pp_gpu_counter_backend *b = pp_gpu_timer_backend(c->device->timer, kind);
+	(begin ? b->scope_begin : b->scope_end)(b->ctx, (void *)c->vk_cb, slot);
+}
+
 static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
 	if (!p)
@@ -38,7 +46,7 @@ static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 	if (p->ts_begin == PP_NO_SLOT)
 		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
 	else
-		pp_gpu_timer_write(c->device->timer, c->vk_cb, p->ts_begin, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+		counters_scope(c, PP_GPU_TIMESTAMP, true, p->ts_begin);
 }
 
 static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
@@ -55,7 +63,7 @@ static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 	if (p->ts_end == PP_NO_SLOT)
 		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
 	else
-		pp_gpu_timer_write(c->device->timer, c->vk_cb, p->ts_end, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+		counters_scope(c, PP_GPU_TIMESTAMP, false, p->ts_end);
 }
 
 /* ---- quirk_uniforms_before_pipeline --------------------------------------------------------- */
@@ -160,11 +168,12 @@ static bool quirk_stats_unsafe(const struct pp_command_buffer *c)
 
 static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
 {
+	pp_vk_perf_begin(c, p, allowed, why_not);
 	if (!p)
 		return;
 	if (!c->statistics) {
-		p->stats_reason = c->device->pipeline_statistics ? "not measured in this command buffer"
-								 : "pipeline statistics unsupported or disabled";
+		p->stats_reason = !c->device->pipeline_statistics ? "pipeline statistics unsupported or disabled"
+				  : c->ts_reason ? c->ts_reason : "not measured in this command buffer";
 		return;
 	}
 	if (!allowed || c->app_stats_query_active) {
@@ -180,13 +189,14 @@ static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p,
 	if (p->stats_slot == PP_NO_SLOT)
 		p->stats_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_STATISTICS);
 	else
-		pp_gpu_timer_stats_begin(c->device->timer, c->vk_cb, p->stats_slot);
+		counters_scope(c, PP_GPU_STATISTICS, true, p->stats_slot);
 }
 
 static void statistics_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
+	pp_vk_perf_end(c, p);
 	if (p && p->stats_slot != PP_NO_SLOT)
-		pp_gpu_timer_stats_end(c->device->timer, c->vk_cb, p->stats_slot);
+		counters_scope(c, PP_GPU_STATISTICS, false, p->stats_slot);
 }
 
 /* ---- pseudo-passes: work outside render passes ---------------------------------------- */
@@ -270,6 +280,17 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	}
 
 	struct pp_recording *r = c->rec;
+	/* Capture windows and sampled GPU timing: decided once per recording, for the frame the
+	 * application is building as it begins (docs/settings.md, "Capture windows"). */
+	uint32_t frame = pp_attr_frame_building(dev->attr);
+	if (!(frame & PP_FRAME_CAPTURED)) {
+		pp_recording_quiet_set(r, true, pp_layer_settings.diagnostics);
+		c->timestamps = c->statistics = false;
+		c->ts_reason = "recorded outside a capture window";
+	} else if (!(frame & PP_FRAME_GPU_TIMED) && c->timestamps) {
+		c->timestamps = c->statistics = false;
+		c->ts_reason = "not a GPU-timed frame (gpu_timing_interval)";
+	}
 	if (c->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY &&
 	    (info->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT)) {
 		/* Its draws belong to whatever pass executes it: counted as the recording's own. */
@@ -400,8 +421,15 @@ static void begin_render_pass_common(struct pp_command_buffer *c, const VkRender
 				     VkSubpassContents contents, const char *api)
 {
 	struct pp_pass_rec *p = render_pass_open(c, api);
-	if (p)
+	/* Outside a capture window the record serves the diagnostics alone: they need its render
+	 * pass, not its attachments or name (no object lookups). */
+	if (p && c->rec->quiet) {
+		p->render_pass = (uint64_t)info->renderPass;
+		p->subpasses = 1;
+		c->multiview_mask = 0;
+	} else if (p) {
 		describe_render_pass(c, p, info);
+	}
 	timestamp_begin(c, p);
 	statistics_begin(c, p, contents == VK_SUBPASS_CONTENTS_INLINE && p && p->subpasses <= 1,
 			 reason_secondary_stats);
@@ -521,6 +549,8 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRendering(VkCommandBuffer cb, const VkRend
 	if (p) {
 		p->subpasses = 1;
 		p->flags |= (resuming ? PP_PASS_RESUMING : 0) | (suspending ? PP_PASS_SUSPENDING : 0);
+	}
+	if (p && !c->rec->quiet) {
 		for (uint32_t i = 0; i < info->colorAttachmentCount; i++)
 			describe_rendering_attachment(c, p, &info->pColorAttachments[i], info, false);
 		describe_rendering_attachment(c, p, info->pDepthAttachment, info, true);

@@ -53,6 +53,21 @@ struct pp_vk_sim_exec {
 };
 /* Whether a recording begun now in c can be timed that way. */
 bool pp_vk_sim_possible(const struct pp_command_buffer *c);
+
+/* Hardware counters of VK_KHR_performance_query (vk_perf.c). */
+void pp_vk_perf_device_init(struct pp_device *dev);
+void pp_vk_perf_device_finish(struct pp_device *dev);
+/* Mali kbase: its sampler per device (also ended by pp_vk_perf_device_finish), a sample asked
+ * for at each submission. */
+void pp_vk_kbase_device_init(struct pp_device *dev);
+void pp_vk_kbase_submitted(struct pp_device *dev);
+/* At a pass's begin and end, where its statistics query begins and ends. */
+void pp_vk_perf_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not);
+void pp_vk_perf_end(struct pp_command_buffer *c, struct pp_pass_rec *p);
+/* The recording is submitted again (its last result read): its queries are reset. */
+void pp_vk_perf_recording_reset(struct pp_device *dev, struct pp_recording *r);
+/* The recording is released: its slots go back. */
+void pp_vk_perf_recording_free(struct pp_device *dev, struct pp_recording *r);
 const char *pp_vk_sim_suspended_reason(bool simultaneous_use);
 /* At the end of a SIMULTANEOUS_USE recording (or of any primary recording without host
  * query reset): records its reset and (SIMULTANEOUS_USE) ring of copies. */

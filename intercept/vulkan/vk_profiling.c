@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_kbase.h"
+#include "gpu_vk_perf_query.h"
 #include "pp_log.h"
 #include "pp_thread.h"
 #include "pp_sink.h"
@@ -123,10 +125,14 @@ void pp_device_profiling_init(struct pp_device *dev)
 						 : "GPU timing could not be set up on this device";
 	uint32_t sink_id = pp_sink_device_register(&info);
 
+	pp_vk_perf_device_init(dev);
+	pp_vk_kbase_device_init(dev);
 	struct pp_attr_gpu_ops ops = {
 		.ctx = dev->timer,
 		.read_timestamps = pp_gpu_timer_read_timestamps,
-		.read_statistics = pp_gpu_timer_read_statistics,
+		.statistics = pp_gpu_timer_backend(dev->timer, PP_GPU_STATISTICS),
+		.perf = pp_gpu_perf_backend(dev->perf),
+		.sampled = dev->kbase ? pp_kbase_backend(dev->kbase) : NULL,
 		.lost = pp_gpu_timer_lost,
 	};
 	dev->attr = pp_attr_device_create(&ops, pp_sink_frame_submit, sink_id, s);
@@ -152,6 +158,7 @@ void pp_device_profiling_finish(struct pp_device *dev)
 			c->rec->nchunks = 0; /* the pools go with the timer */
 	pp_gpu_timer_destroy(dev->timer);
 	dev->timer = NULL;
+	pp_vk_perf_device_finish(dev);
 	pp_vk_device_objects_release(dev);
 }
 
@@ -171,6 +178,7 @@ void pp_vk_recording_release(struct pp_device *dev, struct pp_command_buffer *c)
 	pp_attr_recording_release(dev->attr, r);
 	for (uint32_t i = 0; i < r->nchunks; i++)
 		pp_gpu_timer_chunk_free(dev->timer, r->chunks[i]);
+	pp_vk_perf_recording_free(dev, r);
 	pp_recording_clear(r);
 	c->ts_chunk = c->stats_chunk = PP_GPU_NO_SLOT;
 	c->ts_next = c->stats_next = 0;

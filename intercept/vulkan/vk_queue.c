@@ -36,6 +36,7 @@ static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommand
 			pp_attr_recording_release(dev->attr, c->rec);
 			for (uint32_t k = 0; k < c->rec->nchunks; k++)
 				pp_gpu_timer_chunk_reset(dev->timer, c->rec->chunks[k]);
+			pp_vk_perf_recording_reset(dev, c->rec);
 		}
 		c->submissions++;
 		if (pp_vk_sim_execution(dev, c, &execs[i])) {
@@ -300,6 +301,8 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 			frame = pp_attr_submit(dev->attr, q->attr, &info);
 			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
 		}
+		/* A counter sample at the submission boundary (taken on the sampler's thread). */
+		pp_vk_kbase_submitted(dev);
 		/* One frame clock (the model's) decides for the diagnostics too. */
 		uint64_t ended = pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE, label);
 		if (nsubmits) {
@@ -338,6 +341,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresent
 {
 	struct pp_device *dev = pp_vk_device_of(queue);
 	struct pp_cpu_snapshot before, after;
+	bool captured = pp_attr_frame_building(dev->attr) & PP_FRAME_CAPTURED; /* the frame it ends */
 	pp_cpu_snapshot_take(&before);
 	VkResult r = dev->vk.QueuePresentKHR(queue, info);
 	pp_cpu_snapshot_take(&after);
@@ -345,7 +349,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresent
 	pp_cpu_cost_add_span(&cost, &before, &after);
 	struct pp_cpu_event ev = { .name = "vkQueuePresentKHR", .category = "present", .tid = after.tid,
 				   .begin_ns = before.wall_ns, .end_ns = after.wall_ns };
-	pp_sink_cpu_event(&ev);
+	if (captured)
+		pp_sink_cpu_event(&ev);
 	/* Whatever the result (SUBOPTIMAL, OUT_OF_DATE), the application's frame ended here. */
 	pp_vk_diag_presented(dev, pp_attr_present(dev->attr, &cost));
 	return r;

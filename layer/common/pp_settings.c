@@ -29,6 +29,8 @@ extern char **environ;
 #define SETTINGS_NAME_MAX 120
 #define SETTINGS_NAME_CAP (SETTINGS_NAME_MAX * 4 + 8)
 #define SETTINGS_MSG_CAP 1024
+/* A value that is not stored as text, formatted: the longest is 16 frame ranges. */
+#define SETTINGS_SMALL_CAP 704
 
 enum settings_kind {
 	SETTINGS_PATH,      /* output_dir: a path, %p expanded */
@@ -38,6 +40,8 @@ enum settings_kind {
 	SETTINGS_SWITCH,    /* enum pp_switch: auto or a boolean word */
 	SETTINGS_TEXT,      /* a string stored as given */
 	SETTINGS_UINT,      /* uint32_t within [min, max] */
+	SETTINGS_RANGES,    /* struct pp_frame_ranges: all, none, or a comma list of ranges */
+	SETTINGS_OPT_PATH,  /* a path like output_dir, or none (stored as "") */
 };
 
 struct settings_desc {
@@ -59,6 +63,7 @@ struct settings_desc {
 _Static_assert(PATH_MAX == 4096, "update the output_dir allowed text");
 _Static_assert(sizeof(((struct pp_settings *)0)->frame_label) == 128, "update the frame_delimiter text");
 _Static_assert(sizeof(((struct pp_settings *)0)->cpu_counters) == 512, "update the cpu_counters text");
+_Static_assert(sizeof(((struct pp_settings *)0)->gpu_counters) == 512, "update the gpu_counters text");
 
 static const struct settings_desc settings_table[] = {
 	{ "output_dir", PP_SETTINGS_ENV_PREFIX "OUTPUT_DIR", SETTINGS_PATH, SETTINGS_FIELD(output_dir), 0, 0,
@@ -85,6 +90,22 @@ static const struct settings_desc settings_table[] = {
 	SETTINGS_BOOL_DESC(summary, "SUMMARY"),
 	{ "copy_results", PP_SETTINGS_ENV_PREFIX "COPY_RESULTS", SETTINGS_SWITCH, SETTINGS_FIELD(copy_results), 0, 0,
 	  "auto, or " SETTINGS_BOOL_ALLOWED },
+	{ "frames", PP_SETTINGS_ENV_PREFIX "FRAMES", SETTINGS_RANGES, SETTINGS_FIELD(frames), 0, 0,
+	  "all, none, or a comma-separated list of at most 16 frame ranges in increasing order without "
+	  "overlap, each FIRST-LAST, FIRST- (to the end), -LAST (from frame 0) or one frame N "
+	  "(decimal frame indices from 0, FIRST <= LAST)" },
+	SETTINGS_BOOL_DESC(capture_signal, "CAPTURE_SIGNAL"),
+	{ "trigger_file", PP_SETTINGS_ENV_PREFIX "TRIGGER_FILE", SETTINGS_OPT_PATH, SETTINGS_FIELD(trigger_file), 0, 0,
+	  "none, or a file path of at most 4095 bytes without control characters "
+	  "(%p becomes the process id, %% a single %)" },
+	{ "trigger_frames", PP_SETTINGS_ENV_PREFIX "TRIGGER_FRAMES", SETTINGS_UINT, SETTINGS_FIELD(trigger_frames),
+	  1, 1000000, "a decimal integer from 1 to 1000000" },
+	{ "gpu_timing_interval", PP_SETTINGS_ENV_PREFIX "GPU_TIMING_INTERVAL", SETTINGS_UINT,
+	  SETTINGS_FIELD(gpu_timing_interval), 1, 100000, "a decimal integer from 1 to 100000" },
+	{ "output_limit_mb", PP_SETTINGS_ENV_PREFIX "OUTPUT_LIMIT_MB", SETTINGS_UINT, SETTINGS_FIELD(output_limit_mb),
+	  0, 1048576, "a decimal integer from 0 (no limit) to 1048576" },
+	{ "gpu_counters", PP_SETTINGS_ENV_PREFIX "GPU_COUNTERS", SETTINGS_TEXT, SETTINGS_FIELD(gpu_counters), 0, 0,
+	  "none, default, or a comma-separated list of GPU counter names (at most 511 bytes, no control characters)" },
 };
 
 #define SETTINGS_COUNT (sizeof(settings_table) / sizeof(settings_table[0]))
@@ -93,7 +114,8 @@ static const struct settings_desc settings_table[] = {
 static const char *const settings_key_names[] = {
 	"output_dir", "log_level", "frame_delimiter", "timestamps", "pipeline_statistics",
 	"per_draw_timing", "diagnostics", "barrier_cost", "cpu_counters", "report_frames",
-	"flush_interval_ms", "trace", "csv", "summary", "copy_results", NULL,
+	"flush_interval_ms", "trace", "csv", "summary", "copy_results", "frames", "capture_signal",
+	"trigger_file", "trigger_frames", "gpu_timing_interval", "output_limit_mb", "gpu_counters", NULL,
 };
 _Static_assert(sizeof(settings_key_names) / sizeof(settings_key_names[0]) == SETTINGS_COUNT + 1,
 	       "settings_key_names and settings_table disagree");
@@ -451,6 +473,14 @@ static int settings_value_parse(struct pp_settings *s, const struct settings_des
 		return 0;
 	case SETTINGS_UINT:
 		return settings_parse_uint(d, v, n, (uint32_t *)field, reason, reason_len);
+	case SETTINGS_RANGES:
+		return pp_frame_ranges_parse(field, v, n, reason, reason_len);
+	case SETTINGS_OPT_PATH:
+		if (settings_word_is(v, n, "none")) {
+			((char *)field)[0] = '\0';
+			return 0;
+		}
+		return settings_parse_path(field, d->size, v, n, reason, reason_len);
 	}
 	return -EINVAL;
 }
@@ -493,6 +523,17 @@ static void settings_value_view(const struct pp_settings *s, const struct settin
 	case SETTINGS_UINT:
 		w = snprintf(small, small_len, "%u", (unsigned)*(const uint32_t *)field);
 		break;
+	case SETTINGS_OPT_PATH:
+		if (((const char *)field)[0]) {
+			*p = field;
+			*n = strnlen(field, d->size);
+			return;
+		}
+		w = snprintf(small, small_len, "none");
+		break;
+	case SETTINGS_RANGES:
+		w = (int)pp_frame_ranges_format(field, small, small_len);
+		break;
 	}
 	*n = w < 0 ? 0 : ((size_t)w < small_len ? (size_t)w : small_len - 1);
 }
@@ -512,7 +553,7 @@ static void settings_msg_bad_value(char *msg, size_t cap, const char *where, con
 static void settings_msg_unknown(char *msg, size_t cap, const char *where, const char *v, size_t n,
 				 const struct settings_desc *near, bool env, const char *tail)
 {
-	char quoted[SETTINGS_QUOTE_CAP], keys[256], hint[96] = "";
+	char quoted[SETTINGS_QUOTE_CAP], keys[512], hint[96] = "";
 
 	settings_quote(quoted, sizeof(quoted), v, n, true);
 	settings_known_keys(keys, sizeof(keys));
@@ -527,7 +568,7 @@ static void settings_msg_unknown(char *msg, size_t cap, const char *where, const
 static void settings_fallback(const struct settings_load_ctx *ctx, const struct settings_desc *d, char *dst,
 			      size_t cap)
 {
-	char small[160], quoted[SETTINGS_QUOTE_CAP];
+	char small[SETTINGS_SMALL_CAP], quoted[SETTINGS_QUOTE_CAP];
 	const struct settings_origin_rec *o = &ctx->origins[settings_index(d)];
 	const char *p;
 	size_t n;
@@ -858,6 +899,15 @@ void pp_settings_defaults(struct pp_settings *out)
 	out->csv = true;
 	out->summary = true;
 	out->copy_results = PP_SWITCH_AUTO;
+	out->frames.n = 1;
+	out->frames.r[0].first = 0;
+	out->frames.r[0].last = PP_FRAME_INDEX_MAX;
+	out->capture_signal = true;
+	out->trigger_file[0] = '\0';
+	out->trigger_frames = 100;
+	out->gpu_timing_interval = 1;
+	out->output_limit_mb = 256;
+	snprintf(out->gpu_counters, sizeof(out->gpu_counters), "none");
 }
 
 int pp_settings_load_ex(struct pp_settings *out, char *const *envp, bool secure)
@@ -903,7 +953,7 @@ int pp_settings_apply(struct pp_settings *s, const char *key, const char *value,
 		      char *err, size_t err_len)
 {
 	char local[SETTINGS_MSG_CAP], where[SETTINGS_QUOTE_CAP + 64], reason[128];
-	char small[160], quoted[SETTINGS_QUOTE_CAP], fallback[SETTINGS_QUOTE_CAP + 16];
+	char small[SETTINGS_SMALL_CAP], quoted[SETTINGS_QUOTE_CAP], fallback[SETTINGS_QUOTE_CAP + 16];
 	const struct settings_desc *d;
 	const char *v, *cur;
 	size_t n, cur_len;
@@ -962,7 +1012,7 @@ const char *pp_settings_allowed(const char *key)
 int pp_settings_format_value(const struct pp_settings *s, const char *key, char *buf, size_t len)
 {
 	const struct settings_desc *d = key ? settings_find(key, strlen(key)) : NULL;
-	char small[160];
+	char small[SETTINGS_SMALL_CAP];
 	const char *p;
 	size_t n;
 

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pp_frame_ranges.h"
 #include "pp_log.h"
 
 #define PP_SETTINGS_ENV_PREFIX "VK_PASSPROBE_PROFILER_"
@@ -49,6 +50,17 @@ struct pp_settings {
 	bool summary;                      /* summary: print the summary table on stderr at exit, default on */
 	enum pp_switch copy_results;       /* copy_results: GPU copies query results to host memory;
 					    * default auto: on for drivers whose result reads wait */
+	/* Capture windows and sampled GPU timing (docs/settings.md, "Capture windows") */
+	struct pp_frame_ranges frames;     /* frames: all|none|ranges ("300-420,1000-"), default all */
+	bool capture_signal;               /* capture_signal: SIGUSR2 toggles capturing, default on */
+	char trigger_file[PATH_MAX];       /* trigger_file: its creation captures trigger_frames frames; "" = none */
+	uint32_t trigger_frames;           /* trigger_frames: 1..1000000, default 100 */
+	uint32_t gpu_timing_interval;      /* gpu_timing_interval: GPU times in 1 captured frame of N, default 1 */
+	uint32_t output_limit_mb;          /* output_limit_mb: per streamed file (trace.json, passes.csv),
+					    * 0 = no limit, default 256 */
+	char gpu_counters[512];            /* gpu_counters: none|default|comma list of GPU hardware counters
+					    * (VK_KHR_performance_query, Mali kbase), default none; checked by
+					    * counters/gpu (docs/counters.md) */
 };
 
 /* Where a setting's value came from, for messages and for `passprobe` to explain itself. */

@@ -172,6 +172,19 @@ bool pp_device_create_info_enable_extension(struct pp_device_create_info *p, con
 	return true;
 }
 
+bool pp_device_create_info_enable_performance_query(struct pp_device_create_info *p)
+{
+	if (chain_has(p->info.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR))
+		return false; /* the application's own: its choice, not ours */
+	p->performance_query = (VkPhysicalDevicePerformanceQueryFeaturesKHR){
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR,
+		.pNext = (void *)p->info.pNext,
+		.performanceCounterQueryPools = VK_TRUE,
+	};
+	p->info.pNext = &p->performance_query;
+	return pp_device_create_info_enable_extension(p, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
+}
+
 bool pp_device_create_info_has_extension(const VkDeviceCreateInfo *info, const char *name)
 {
 	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)

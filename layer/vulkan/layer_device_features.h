@@ -9,6 +9,7 @@ struct pp_device_create_info {
 	VkDeviceCreateInfo info;
 	VkPhysicalDeviceFeatures features;
 	VkPhysicalDeviceHostQueryResetFeatures host_query_reset;
+	VkPhysicalDevicePerformanceQueryFeaturesKHR performance_query;
 	const char **extension_names;
 	unsigned ncopies;
 	void *copies[PP_CHAIN_MAX_COPIES];
@@ -19,5 +20,8 @@ void pp_device_create_info_init(struct pp_device_create_info *p, const VkDeviceC
 bool pp_device_create_info_enable_host_query_reset(struct pp_device_create_info *p, bool core12);
 bool pp_device_create_info_enable_pipeline_statistics(struct pp_device_create_info *p);
 bool pp_device_create_info_enable_extension(struct pp_device_create_info *p, const char *name);
+/* VK_KHR_performance_query with performanceCounterQueryPools, for passprobe's own counters
+ * (only where the application does not use the extension itself). */
+bool pp_device_create_info_enable_performance_query(struct pp_device_create_info *p);
 bool pp_device_create_info_has_extension(const VkDeviceCreateInfo *info, const char *name);
 void pp_device_create_info_finish(struct pp_device_create_info *p);

@@ -7,6 +7,7 @@
 
 #include "layer_device_features.h"
 #include "layer_internal.h"
+#include "pp_gpu_counters.h"
 #include "pp_log.h"
 #include "vk_hooks.h"
 
@@ -414,6 +415,43 @@ static bool driver_result_reads_wait(struct pp_instance *inst, VkPhysicalDevice 
 	return driver_is_lavapipe(inst, pd, dev);
 }
 
+/* VK_KHR_performance_query for the gpu_counters setting: only with host query reset (its
+ * queries are reset from the host), and never where the application enables the extension
+ * itself: the profiling lock and the performance query pools are then the application's, and
+ * what it measures must not change (docs/counters.md). */
+static void plan_performance_query(struct pp_instance *inst, VkPhysicalDevice pd, struct pp_device *dev,
+				   const VkDeviceCreateInfo *app, struct pp_device_create_info *patched)
+{
+	if (pp_gpu_counters_setting_choice(pp_layer_settings.gpu_counters) == PP_GPU_COUNTERS_NONE ||
+	    !dev->host_query_reset)
+		return;
+	if (!device_supports_extension(inst, pd, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME) ||
+	    !inst->vk.EnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR ||
+	    !inst->vk.GetPhysicalDeviceFeatures2 || !inst->gpdp2) {
+		pp_log(PP_LOG_INFO, "%s: no VK_KHR_performance_query: no GPU hardware counters from it",
+		       dev->props.deviceName);
+		return;
+	}
+	if (pp_device_create_info_has_extension(app, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME)) {
+		pp_log(PP_LOG_WARN, "%s: the application uses VK_KHR_performance_query itself: passprobe leaves it "
+				    "(and its profiling lock) to the application and measures no hardware counters",
+		       dev->props.deviceName);
+		return;
+	}
+	VkPhysicalDevicePerformanceQueryFeaturesKHR pq = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR,
+	};
+	VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &pq };
+	inst->vk.GetPhysicalDeviceFeatures2(pd, &f2);
+	if (!pq.performanceCounterQueryPools) {
+		pp_log(PP_LOG_INFO, "%s: VK_KHR_performance_query without performanceCounterQueryPools: no GPU "
+				    "hardware counters from it",
+		       dev->props.deviceName);
+		return;
+	}
+	dev->perf_query = pp_device_create_info_enable_performance_query(patched);
+}
+
 /* Decides what the profiler can turn on for this device and patches the copy accordingly. */
 static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, struct pp_device *dev,
 				 const VkDeviceCreateInfo *app, struct pp_device_create_info *patched)
@@ -478,6 +516,7 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 					      : "the device lacks VK_EXT_calibrated_timestamps");
 		}
 	}
+	plan_performance_query(inst, pd, dev, app, patched);
 	/* Statistics queries live in the GPU timer's pools, which need timestamps on; they are
 	 * reset the way the timestamps are (host or GPU). */
 	if (s->pipeline_statistics && (dev->host_query_reset || dev->gpu_query_reset)) {
@@ -587,6 +626,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 		/* Our additions must never cost the application its device. */
 		pp_log(PP_LOG_WARN, "device creation with profiler features failed (%d); retrying without", r);
 		dev->host_query_reset = dev->pipeline_statistics = dev->calibrated_timestamps = false;
+		dev->perf_query = false;
 		dev->added_host_query_reset = dev->added_calibrated_timestamps = false;
 		dev->gpu_query_reset = dev->gpu_query_reset_possible;
 		r = next_create(pd, info, alloc, out);
@@ -827,7 +867,8 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice 
 	/* Extensions passprobe enabled for itself: their functions do not exist for the
 	 * application, as without passprobe. */
 	if ((dev->added_host_query_reset && !strcmp(name, "vkResetQueryPoolEXT")) ||
-	    (dev->added_calibrated_timestamps && !strcmp(name, "vkGetCalibratedTimestampsEXT")))
+	    (dev->added_calibrated_timestamps && !strcmp(name, "vkGetCalibratedTimestampsEXT")) ||
+	    (dev->perf_query && (!strcmp(name, "vkAcquireProfilingLockKHR") || !strcmp(name, "vkReleaseProfilingLockKHR"))))
 		return NULL;
 	/* A hook only where the chain below provides the function: the application must see
 	 * NULL for what the device does not support. */

@@ -16,6 +16,8 @@
 
 struct pp_recording;
 struct pp_gpu_timer;
+struct pp_gpu_perf;
+struct pp_kbase;
 struct pp_attr_device;
 struct pp_attr_queue;
 
@@ -232,6 +234,13 @@ struct pp_device {
 	bool added_calibrated_timestamps;
 	bool pipeline_statistics;
 	bool calibrated_timestamps;
+	/* VK_KHR_performance_query enabled by passprobe for its hardware counters (gpu_counters
+	 * setting), never where the application enables it itself; its functions stay hidden
+	 * from the application. */
+	bool perf_query;
+	struct pp_gpu_perf *perf;         /* counters/gpu: the backend, NULL when not running */
+	struct pp_kbase *kbase;           /* counters/gpu: Mali kbase sampling, NULL when not running */
+	uint32_t perf_family;             /* the queue family its pools count on */
 	/* The copy_results setting decided for this device (auto: docs/timing.md, "Never waiting"). */
 	bool copy_results;
 	/* lavapipe: beginning a query after uniform buffers or push constants were set for a bind

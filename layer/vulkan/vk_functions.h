@@ -33,6 +33,8 @@
 	X(GetPhysicalDeviceToolProperties, NULL, LAYER)                            \
 	X(GetPhysicalDeviceToolPropertiesEXT, NULL, LAYER)                         \
 	X(GetPhysicalDeviceCalibrateableTimeDomainsEXT, NULL, CALL)                \
+	X(EnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR, NULL, CALL) \
+	X(GetPhysicalDeviceQueueFamilyPerformanceQueryPassesKHR, NULL, CALL)      \
 	X(CreateDebugUtilsMessengerEXT, NULL, LAYER)                               \
 	X(DestroyDebugUtilsMessengerEXT, NULL, LAYER)                              \
 	X(CreateDebugReportCallbackEXT, NULL, LAYER)                               \
@@ -72,6 +74,8 @@
 	X(MapMemory, NULL, CALL)                                                         \
 	X(ResetQueryPool, "vkResetQueryPoolEXT", HOOK)                                   \
 	X(GetCalibratedTimestampsEXT, NULL, CALL)                                        \
+	X(AcquireProfilingLockKHR, NULL, CALL)                                           \
+	X(ReleaseProfilingLockKHR, NULL, CALL)                                           \
 	X(CreateRenderPass, NULL, HOOK)                                                  \
 	X(CreateRenderPass2, "vkCreateRenderPass2KHR", HOOK)                             \
 	X(DestroyRenderPass, NULL, HOOK)                                                 \

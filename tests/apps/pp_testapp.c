@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
@@ -47,6 +48,10 @@ struct app_options {
 	uint32_t loads[MAX_LOADS], nloads;
 	uint32_t base_iterations;
 	uint32_t times;
+	/* counts: capture triggers (passprobe's capture windows) before recording these frames */
+	uint32_t signal_at[8], nsignal_at; /* raise(SIGUSR2) */
+	uint32_t trigger_at;               /* create trigger_file (UINT32_MAX: never) */
+	const char *trigger_file;
 	uint32_t d1, d2;          /* suspend-resume; secondary: draws in the two secondaries */
 	uint32_t size;            /* render target width = height */
 	enum app_api api;
@@ -167,7 +172,9 @@ static const char usage_text[] =
 	"         --vulkan 1.0|1.1|1.3 (instance apiVersion; below 1.3 no device features or\n"
 	"           extensions: --api renderpass, no vkQueueSubmit2)\n"
 	"         --provoke-validation-error --provoke-sync-hazard (compute-transfer)\n"
-	"         --early push-constants|uniform|storage|compute-uniform (state-before-pipeline)\n";
+	"         --early push-constants|uniform|storage|compute-uniform (state-before-pipeline)\n"
+	"         --signal-at 3,7 (counts: raise SIGUSR2 before recording these frames)\n"
+	"         --trigger-at N --trigger-file PATH (counts: create PATH before recording frame N)\n";
 
 static void options_parse(struct app_options *o, int argc, char **argv)
 {
@@ -175,7 +182,7 @@ static void options_parse(struct app_options *o, int argc, char **argv)
 		.passes = 3, .draws = 5, .frames = 4, .vertices = 3, .instances = 1,
 		.loads = { 1, 4, 16 }, .nloads = 3, .base_iterations = 64, .times = 4,
 		.d1 = 3, .d2 = 4, .size = 0, .api = API_RENDER_PASS, .naming = NAMING_LABEL,
-		.vulkan = VK_API_VERSION_1_3, .early = EARLY_UNIFORM,
+		.vulkan = VK_API_VERSION_1_3, .early = EARLY_UNIFORM, .trigger_at = UINT32_MAX,
 	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -214,6 +221,15 @@ static void options_parse(struct app_options *o, int argc, char **argv)
 			o->draws = parse_uint(a, v, 0, 100000);
 		else if (!strcmp(a, "--frames"))
 			o->frames = parse_uint(a, v, 1, 100000);
+		else if (!strcmp(a, "--signal-at")) {
+			char buf[128];
+			snprintf(buf, sizeof(buf), "%s", v);
+			for (char *t = strtok(buf, ","); t && o->nsignal_at < 8; t = strtok(NULL, ","))
+				o->signal_at[o->nsignal_at++] = parse_uint(a, t, 0, 100000);
+		} else if (!strcmp(a, "--trigger-at"))
+			o->trigger_at = parse_uint(a, v, 0, 100000);
+		else if (!strcmp(a, "--trigger-file"))
+			o->trigger_file = v;
 		else if (!strcmp(a, "--vertices"))
 			o->vertices = parse_uint(a, v, 1, 1000000);
 		else if (!strcmp(a, "--instances"))
@@ -924,6 +940,15 @@ static void scenario_counts(struct app *a, bool use_submit2)
 		}
 	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	for (uint32_t f = 0; f < a->opt.frames; f++) {
+		for (uint32_t i = 0; i < a->opt.nsignal_at; i++)
+			if (a->opt.signal_at[i] == f)
+				raise(SIGUSR2);
+		if (f == a->opt.trigger_at && a->opt.trigger_file) {
+			FILE *t = fopen(a->opt.trigger_file, "w");
+			if (!t)
+				die("cannot create %s\n", a->opt.trigger_file);
+			fclose(t);
+		}
 		record_counts(a, cb);
 		if (use_submit2)
 			submit2_wait(a, cb);

@@ -80,6 +80,10 @@ check "empty -o exits 2" '[ $rc -eq 2 ] && [ ! -e marker ]'
 pp run --set report_frames=0 -- sh -c 'touch marker'
 check "out-of-range --set exits 2" '[ $rc -eq 2 ] && has_err "report_frames" && [ ! -e marker ]'
 
+rm -f marker
+pp run --set frames=5-3 -- sh -c 'touch marker'
+check "bad frames range exits 2, says why, runs nothing" '[ $rc -eq 2 ] && has_err "range 5-3 ends before it starts" && [ ! -e marker ]'
+
 # ---- run: environment and exit status
 VK_INSTANCE_LAYERS=VK_LAYER_other pp run -o out --set log_level=debug -- \
 	sh -c 'echo "$VK_INSTANCE_LAYERS"; echo "$VK_PASSPROBE_PROFILER_OUTPUT_DIR"; echo "$VK_PASSPROBE_PROFILER_LOG_LEVEL"; exit 7'
@@ -139,6 +143,38 @@ kill -TERM $ppid
 wait $ppid
 rc=$?
 check "SIGTERM forwarded to the program" '[ $rc -eq 42 ]'
+
+# SIGUSR2 (capture_signal) reaches the program too. With capture_signal off the program's own
+# trap sees it; with it on (default) the program starts with SIGUSR2 ignored until the layer
+# installs its handler, so an early one does not end it.
+rm -f ready
+"$PP" run --set capture_signal=off -- sh -c 'trap "exit 43" USR2; touch ready; while :; do sleep 0.05; done' >"$T/out" 2>"$T/err" &
+ppid=$!
+i=0
+while [ ! -e ready ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -USR2 $ppid
+wait $ppid
+rc=$?
+check "SIGUSR2 forwarded to the program" '[ $rc -eq 43 ]'
+rm -f ready
+"$PP" run -- sh -c 'touch ready; i=0; while [ $i -lt 20 ]; do sleep 0.05; i=$((i + 1)); done; exit 7' >"$T/out" 2>"$T/err" &
+ppid=$!
+i=0
+while [ ! -e ready ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -USR2 $ppid
+wait $ppid
+rc=$?
+check "SIGUSR2 before the layer is there does not end the program" '[ $rc -eq 7 ]'
+
+# ---- run: an output directory that cannot be created stops before the program starts
+: > notadir
+rm -f marker
+pp run -o notadir/sub -- sh -c 'touch marker'
+check "unusable output dir exits 73" '[ $rc -eq 73 ]'
+check "unusable output dir: the program did not run" '[ ! -e marker ]'
+check "unusable output dir: one message naming the path and the error" \
+	'has_err "passprobe: output directory '"'"'$T/notadir/sub'"'"': cannot create: Not a directory; '"'"'sh'"'"' was not started" && [ "$(wc -l < "$T/err")" -eq 1 ]'
+check "unusable output dir: not the misleading hint" '! has_err "was the layer loaded"'
 
 # ---- run: the output message lists what was written
 pp run -o out2 -- sh -c 'mkdir -p "$VK_PASSPROBE_PROFILER_OUTPUT_DIR" && echo "{}" > "$VK_PASSPROBE_PROFILER_OUTPUT_DIR/report.json" && : > "$VK_PASSPROBE_PROFILER_OUTPUT_DIR/passes.csv"'

@@ -18,8 +18,13 @@ macro(gles_demo_kv prefix line)
   endforeach()
 endmacro()
 
-# check_mode(<name> <threads> args...): runs both builds with --expect and checks them.
+# check_mode(<name> <threads> args...): runs both builds with --expect and checks them. The
+# expect lines name the passes as a profiler should (expect_names, default pass_names); the
+# issued lines always by the demo's pass names.
 function(check_mode name threads)
+  if(NOT expect_names)
+    set(expect_names ${pass_names})
+  endif()
   set(expect_of)
   foreach(binary "${DEMO}" "${DEMO_DLOPEN}")
     gles_demo_run(run "${binary}" --expect --frames ${frames} --threads ${threads} ${ARGN})
@@ -40,8 +45,9 @@ function(check_mode name threads)
       list(GET pass_lines ${p} line)
       list(GET issued_lines ${p} issued)
       list(GET pass_names ${p} pass_name)
-      if(NOT line MATCHES "^expect pass ${p} ${pass_name} " OR NOT issued MATCHES "^issued pass ${p} ${pass_name} ")
-        message(FATAL_ERROR "${name}: pass ${p} is not ${pass_name}:\n${line}\n${issued}")
+      list(GET expect_names ${p} expect_name)
+      if(NOT line MATCHES "^expect pass ${p} ${expect_name} " OR NOT issued MATCHES "^issued pass ${p} ${pass_name} ")
+        message(FATAL_ERROR "${name}: pass ${p} is not ${expect_name}/${pass_name}:\n${line}\n${issued}")
       endif()
       gles_demo_kv(e "${line}")
       gles_demo_kv(i "${issued}")
@@ -67,6 +73,11 @@ function(check_mode name threads)
       endif()
       if(e_invalidate)
         math(EXPR invalidates "${invalidates} + 1")
+      endif()
+      set(${name}_${pass_name}_framebuffer ${e_framebuffer} PARENT_SCOPE)
+      if(DEFINED e_source)
+        set(${name}_${p}_source ${e_source} PARENT_SCOPE)
+        unset(e_source)
       endif()
       set(${name}_${pass_name}_clear ${e_clear} PARENT_SCOPE)
       set(${name}_${pass_name}_invalidate ${e_invalidate} PARENT_SCOPE)
@@ -122,7 +133,37 @@ function(check_mode name threads)
 endfunction()
 
 check_mode(default 0)
+
+# What each pass renders to, printed once the targets exist (the pbuffer's from its config).
+gles_demo_run(att "${DEMO_DLOPEN}" --expect --frames 1 --size 64x32)
+gles_demo_ok(att)
+foreach(want
+    "expect attachments 0 shadow size=64x32 samples=1 color0=GL_R32F depth=GL_DEPTH_COMPONENT24"
+    "expect attachments 1 gbuffer size=64x32 samples=1 color0=GL_RGBA8 color1=GL_RGBA8 depth=GL_DEPTH_COMPONENT24"
+    "expect attachments 2 lighting size=64x32 samples=1 color0=GL_RGBA8"
+    "expect attachments 3 bloom size=64x32 samples=1 color0=GL_RGBA8"
+    "expect attachments 4 composite size=64x32 samples=1 color0=GL_RGBA8 depth=GL_DEPTH_COMPONENT24")
+  if(NOT att_out MATCHES "\n${want}( stencil=[A-Z_0-9]+)?\n")
+    message(FATAL_ERROR "no line '${want}':\n${att_out}")
+  endif()
+endforeach()
 check_mode(noswap 0 --no-swap)
+# Without debug groups a pass is named by its framebuffer's label (source=object); the
+# pbuffer's has none (a generated name).
+set(expect_names shadow_fbo gbuffer_fbo lighting_fbo bloom_fbo composite_fbo)
+check_mode(nosurface 2 --no-surface --no-groups)
+set(expect_names shadow_fbo gbuffer_fbo lighting_fbo bloom_fbo "render#4")
+check_mode(nogroups 0 --no-groups)
+unset(expect_names)
+foreach(p 0 1 2 3)
+  if(NOT nosurface_${p}_source STREQUAL "object" OR NOT nogroups_${p}_source STREQUAL "object")
+    message(FATAL_ERROR "--no-groups: pass ${p} is not named by its framebuffer's label")
+  endif()
+endforeach()
+if(NOT nogroups_4_source STREQUAL "generated" OR NOT nosurface_4_source STREQUAL "object"
+   OR DEFINED default_4_source)
+  message(FATAL_ERROR "composite's name source: '${nogroups_4_source}' / '${nosurface_4_source}' / '${default_4_source}'")
+endif()
 check_mode(threads 3)
 set(all_misuse)
 set(all_control)
@@ -131,6 +172,12 @@ foreach(m IN LISTS gles_demo_misuses)
   list(APPEND all_control --control ${m})
 endforeach()
 check_mode(misuse 0 ${all_misuse})
+# The misuse reads happen every frame (the control ones only when ready: not counted on).
+gles_demo_run(reads "${DEMO}" --expect --frames 6 --misuse readpixels --misuse query-result)
+gles_demo_ok(reads)
+if(NOT reads_out MATCHES "\nissued reads readpixels=6 query_results=6 fences_signalled=0\n")
+  message(FATAL_ERROR "misuse reads not done every frame:\n${reads_out}")
+endif()
 check_mode(control 0 ${all_control})
 
 # The tile-load-store switch is composite's clear and invalidate; nothing else changes.
@@ -138,6 +185,12 @@ if(NOT default_composite_clear EQUAL 1 OR NOT default_composite_invalidate EQUAL
    NOT misuse_composite_clear EQUAL 0 OR NOT misuse_composite_invalidate EQUAL 0 OR
    NOT control_composite_clear EQUAL 1 OR NOT control_composite_invalidate EQUAL 1)
   message(FATAL_ERROR "composite's clear/invalidate do not follow tile-load-store")
+endif()
+# Composite renders into the pbuffer, or with --no-surface into a framebuffer of its own.
+if(NOT default_composite_framebuffer STREQUAL "default" OR
+   NOT nosurface_composite_framebuffer STREQUAL "composite_fbo" OR
+   NOT default_bloom_framebuffer STREQUAL "bloom_fbo")
+  message(FATAL_ERROR "framebuffers: composite '${default_composite_framebuffer}' / '${nosurface_composite_framebuffer}', bloom '${default_bloom_framebuffer}'")
 endif()
 if(NOT misuse_bloom_clear EQUAL 0 OR NOT default_gbuffer_invalidate EQUAL 1)
   message(FATAL_ERROR "bloom should load the lighting result, gbuffer invalidate its depth")

@@ -1,6 +1,7 @@
 # gles_demo_modes: every misuse and control switch runs and renders the very image of the
 # default mode (the switches change how the frame is read back, synchronised or updated,
-# never what is drawn), alone and all together; so do --no-swap, --threads, --timings,
+# never what is drawn), alone and all together; so do --no-swap, --no-surface (composite into
+# a framebuffer object instead of the pbuffer), --no-groups, --threads, --timings,
 # --debug-callback and --gl-errors.
 include(${CMAKE_CURRENT_LIST_DIR}/gles_demo_common.cmake)
 
@@ -32,7 +33,8 @@ gles_demo_run(run "${DEMO_DLOPEN}" --frames ${frames} ${all_control} --output al
 gles_demo_ok(run)
 gles_demo_same_file("${WORK_DIR}/ref.ppm" "${WORK_DIR}/all-control.ppm" "every control at once")
 
-foreach(extra "--no-swap" "--threads|2" "--timings" "--debug-callback" "--gl-errors|errors.txt")
+foreach(extra "--no-swap" "--no-surface" "--no-groups" "--threads|2" "--timings" "--debug-callback"
+              "--gl-errors|errors.txt")
   string(REPLACE "|" ";" argv "${extra}")
   string(REGEX REPLACE "[^a-z]" "" tag "${extra}")
   gles_demo_run(run "${DEMO}" --frames ${frames} ${argv} --output extra-${tag}.ppm)

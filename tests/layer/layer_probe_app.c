@@ -77,6 +77,7 @@ static void run_device(VkInstance instance, unsigned frames, unsigned seed)
 		VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
 		CHECK_VK(vkBeginCommandBuffer(cb, &bi));
 		vkCmdResetQueryPool(cb, queries, 0, 2);
+		MADE(CMD_RESET_QUERY_POOL);
 		vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
 		MADE(CMD_WRITE_TIMESTAMP);
 		vkCmdFillBuffer(cb, d.buffer, 0, VK_WHOLE_SIZE, value);

@@ -17,7 +17,9 @@ import sys
 # Floors, lowest first. A folder may use its own folder and anything on a lower floor.
 FLOORS = [
     ["layer/common"],                        # log, settings, hash, clock: API-neutral ground
-    ["counters/cpu", "counters/gpu"],        # counter backends: no passes, no frames
+    ["counters/db"],                         # counter databases, equation engine: pure C data
+    ["counters/cpu", "counters/gpu",         # counter backends: no passes, no frames
+     "counters/db/gen"],                     # build-time generator of the database tables
     ["layer/vulkan", "layer/egl"],           # loader interface, dispatch and object tables;
                                              # the GLES shim's real entry points
     ["attribution/sinks/json"],              # JSON writer/reader, summary table
@@ -29,7 +31,7 @@ FLOORS = [
 
 # Folders that stay API-neutral: no Vulkan, GL or EGL header, whatever the floors allow.
 API_NEUTRAL = ["attribution/model", "attribution/sinks", "attribution/sinks/json", "attribution/diag",
-               "layer/common", "counters/cpu"]
+               "layer/common", "counters/cpu", "counters/db"]
 API_HEADER_RE = re.compile(r'^\s*#\s*include\s*[<"]((?:vulkan|GLES\d?|EGL|GL|KHR)/[^">]+)[">]', re.M)
 
 # Known upward uses: (folder-relative file or CMake target, header or target) -> why it is

@@ -267,10 +267,10 @@ static struct pp_frame_result *frame_make(uint64_t index, uint32_t device, uint6
 			p->gpu.unavailable_reason = k_reason_pass;
 		}
 		p->overlapped = ps->overlapped;
-		p->stats_valid = ps->stats_valid;
+		uint64_t stats[PP_STAT_COUNT];
 		for (unsigned s = 0; s < PP_STAT_COUNT; s++)
-			p->stats[s] = 1000 * (s + 1) + i;
-		p->stats_unavailable_reason = ps->stats_valid == 0x7f ? NULL : k_reason_stats;
+			stats[s] = 1000 * (s + 1) + i;
+		pp_pass_statistics_set(p, stats, ps->stats_valid, ps->stats_valid == 0x7f ? NULL : k_reason_stats);
 		if (ps->ndraw_timings) {
 			p->ndraw_timings = ps->ndraw_timings;
 			p->draw_timings = calloc(ps->ndraw_timings, sizeof(*p->draw_timings));

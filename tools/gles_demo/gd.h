@@ -63,6 +63,8 @@ struct gd_options {
 	uint32_t load[GD_PASS_COUNT];
 	enum gd_mode mode[GD_MISUSE_COUNT];
 	bool no_swap;
+	bool no_surface; /* implies no_swap */
+	bool no_groups;
 	bool expect;
 	bool debug_callback;
 	bool debug_insert;
@@ -168,6 +170,10 @@ struct gd_context {
 	GLuint overlay_program, bloom_compute;
 	GLuint fbo[GD_PASS_COUNT]; /* 0 for composite */
 	GLuint shadow_map, shadow_depth, albedo, normal, gbuffer_depth, hdr, palette;
+	GLuint composite_color, composite_depth; /* --no-surface: composite's own targets */
+	/* Internal formats of each pass's colour 0, colour 1 and depth/stencil attachments
+	 * (0: none), for --expect; the pbuffer's from its EGL config. */
+	GLenum attachment_format[GD_PASS_COUNT][4];
 
 	/* control/misuse state */
 	GLuint queries[GD_RING];
@@ -207,6 +213,12 @@ void gd_egl_fail(const char *call);
 /* gd_scene.c: the tables, geometry, programs, targets. */
 extern const struct gd_pass_desc gd_passes[GD_PASS_COUNT];
 extern const struct gd_mesh_range gd_meshes[GD_MESH_COUNT];
+#define GD_FORMAT_OTHER 0xFFFFu /* a pbuffer format gd_format_name has no name for */
+enum gd_attachment_slot { GD_SLOT_COLOR0, GD_SLOT_COLOR1, GD_SLOT_DEPTH, GD_SLOT_STENCIL };
+/* "GL_RGBA8"-style name of the internal formats the demo uses. */
+const char *gd_format_name(GLenum format);
+/* The label of the pass's framebuffer, "default" for the pbuffer's. */
+const char *gd_pass_framebuffer_label(const struct gd_options *opt, enum gd_pass pass);
 void gd_pass_counts_get(const struct gd_options *opt, enum gd_pass pass,
 			struct gd_pass_counts *out);
 /* Adds one draw's numbers to c. */

@@ -19,6 +19,7 @@
 	X(eglTerminate)                                                                            \
 	X(eglBindAPI)                                                                              \
 	X(eglChooseConfig)                                                                         \
+	X(eglGetConfigAttrib)                                                                      \
 	X(eglCreateContext)                                                                        \
 	X(eglDestroyContext)                                                                       \
 	X(eglCreatePbufferSurface)                                                                 \

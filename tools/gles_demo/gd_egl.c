@@ -75,6 +75,18 @@ int gd_egl_create(struct gd_context *ctx)
 		gd_egl_fail("eglCreateContext (OpenGL ES 3.2)");
 		return GD_EXIT_UNAVAILABLE;
 	}
+	if (ctx->opt.no_surface) {
+		if (!gd_extension_has(gd.eglQueryString(ctx->display, EGL_EXTENSIONS),
+				      "EGL_KHR_surfaceless_context")) {
+			fprintf(stderr, GD_NAME ": --no-surface needs EGL_KHR_surfaceless_context\n");
+			return GD_EXIT_UNAVAILABLE;
+		}
+		if (!gd.eglMakeCurrent(ctx->display, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx->context)) {
+			gd_egl_fail("eglMakeCurrent without a surface");
+			return GD_EXIT_FAILURE;
+		}
+		return gd_version_parse(ctx);
+	}
 	const EGLint surface_attribs[] = {
 		EGL_WIDTH, (EGLint)ctx->opt.width, EGL_HEIGHT, (EGLint)ctx->opt.height, EGL_NONE,
 	};

@@ -218,7 +218,8 @@ static int gd_pass_run(struct gd_context *ctx, enum gd_pass pass, uint32_t frame
 	gd_pass_counts_get(&ctx->opt, pass, &counts);
 	bool query = pass == GD_PASS_GBUFFER && ctx->opt.mode[GD_MISUSE_QUERY_RESULT] != GD_MODE_DEFAULT;
 
-	gd.glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, (GLuint)pass + 1, -1, desc->name);
+	if (!ctx->opt.no_groups)
+		gd.glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, (GLuint)pass + 1, -1, desc->name);
 	gd_timings_mark(ctx, frame, pass, false);
 	gd.glBindFramebuffer(GL_FRAMEBUFFER, ctx->fbo[pass]);
 	gd.glViewport(0, 0, (GLsizei)ctx->opt.width, (GLsizei)ctx->opt.height);
@@ -270,7 +271,8 @@ static int gd_pass_run(struct gd_context *ctx, enum gd_pass pass, uint32_t frame
 		ctx->issued[pass].invalidate++;
 	}
 	gd_timings_mark(ctx, frame, pass, true);
-	gd.glPopDebugGroup();
+	if (!ctx->opt.no_groups)
+		gd.glPopDebugGroup();
 	if (ctx->gl_errors) {
 		char point[32];
 		snprintf(point, sizeof(point), "after-%s", desc->name);
@@ -417,7 +419,7 @@ int gd_frames_finish(struct gd_context *ctx)
 {
 	if (!ctx->opt.output)
 		return 0;
-	gd.glBindFramebuffer(GL_FRAMEBUFFER, 0);
+	gd.glBindFramebuffer(GL_FRAMEBUFFER, ctx->fbo[GD_PASS_COMPOSITE]);
 	gd.glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
 	gd.glPixelStorei(GL_PACK_ALIGNMENT, 4);
 	gd.glReadPixels(0, 0, (GLsizei)ctx->opt.width, (GLsizei)ctx->opt.height, GL_RGBA,

@@ -14,19 +14,34 @@ static void gd_expect_print(const struct gd_options *opt)
 	printf("expect swaps %u\n", opt->no_swap ? 0 : opt->frames);
 	printf("expect size %ux%u\n", opt->width, opt->height);
 	printf("expect passes %d\n", GD_PASS_COUNT);
+	printf("expect debug-groups %d\n", !opt->no_groups);
+	printf("expect surface %s\n", opt->no_surface ? "none" : "pbuffer");
 	uint64_t draws = 0;
 	for (int p = 0; p < GD_PASS_COUNT; p++) {
 		struct gd_pass_counts c;
 		gd_pass_counts_get(opt, (enum gd_pass)p, &c);
 		draws += c.draws;
+		/* The name a profiler gives the pass (docs/gles.md): the debug group's; with
+		 * --no-groups the framebuffer's label, or a generated one for the pbuffer's. */
+		const char *framebuffer = gd_pass_framebuffer_label(opt, (enum gd_pass)p);
+		const char *name = gd_passes[p].name, *source = "";
+		char generated[32];
+		if (opt->no_groups && strcmp(framebuffer, "default") != 0) {
+			name = framebuffer;
+			source = " source=object";
+		} else if (opt->no_groups) {
+			snprintf(generated, sizeof(generated), "render#%d", p);
+			name = generated;
+			source = " source=generated";
+		}
 		printf("expect pass %d %s draws=%u instances=%llu vertices=%llu indices=%llu "
 		       "dispatches=%u clear=%u invalidate=%u draws_arrays=%u draws_indexed=%u "
-		       "workgroups=%llu barriers=%u load=%u framebuffer=%s\n",
-		       p, gd_passes[p].name, c.draws, (unsigned long long)c.instances,
+		       "workgroups=%llu barriers=%u load=%u framebuffer=%s%s\n",
+		       p, name, c.draws, (unsigned long long)c.instances,
 		       (unsigned long long)c.vertices, (unsigned long long)c.indices, c.dispatches,
 		       c.clear, c.invalidate, c.draws_arrays, c.draws_indexed,
-		       (unsigned long long)c.workgroups, c.barriers, opt->load[p],
-		       gd_passes[p].fbo_label ? gd_passes[p].fbo_label : "default");
+		       (unsigned long long)c.workgroups, c.barriers, opt->load[p], framebuffer,
+		       source);
 	}
 	printf("expect draws %llu\n", (unsigned long long)draws);
 	for (int m = 0; m < GD_MISUSE_COUNT; m++)
@@ -56,6 +71,26 @@ static void gd_issued_print(const struct gd_context *ctx)
 		       (unsigned long long)c->workgroups, c->barriers);
 	}
 	printf("issued swaps %u\n", ctx->swaps);
+	/* The switches' reads: every frame in a misuse mode; in a control mode only what was
+	 * ready two frames later (no number to expect). */
+	printf("issued reads readpixels=%u query_results=%u fences_signalled=%u\n",
+	       ctx->readbacks_done, ctx->queries_read, ctx->fences_signalled);
+}
+
+/* After the targets exist, before the first frame: what each pass renders to. */
+static void gd_attachments_print(const struct gd_context *ctx)
+{
+	static const char *const slot_names[4] = {"color0", "color1", "depth", "stencil"};
+	for (int p = 0; p < GD_PASS_COUNT; p++) {
+		printf("expect attachments %d %s size=%ux%u samples=1", p, gd_passes[p].name,
+		       ctx->opt.width, ctx->opt.height);
+		for (int s = 0; s < 4; s++)
+			if (ctx->attachment_format[p][s])
+				printf(" %s=%s", slot_names[s],
+				       gd_format_name(ctx->attachment_format[p][s]));
+		printf("\n");
+	}
+	fflush(stdout);
 }
 
 static void gd_info_print(void)
@@ -103,6 +138,8 @@ static int gd_run(struct gd_context *ctx)
 		gd_debug_insert();
 	if (gd_scene_create(ctx))
 		return GD_EXIT_FAILURE;
+	if (ctx->opt.expect)
+		gd_attachments_print(ctx);
 	if (ctx->opt.timings && gd_timings_create(ctx))
 		return GD_EXIT_FAILURE;
 

@@ -24,8 +24,12 @@ const char *const gd_misuse_names[GD_MISUSE_COUNT] = {
 };
 
 /* Deliberately not monotonic in pass order, so a profiler that shifts times by one pass
- * gets the order wrong. */
-static const uint32_t gd_default_load[GD_PASS_COUNT] = {4, 2, 16, 1, 8};
+ * gets the order wrong. The passes with the larger costs per fragment and unit of load
+ * (gbuffer, then shadow: overlapping boxes, two colour targets) get the larger loads, and
+ * the pass after the heaviest one (lighting) a larger load than the two after it, so that
+ * neither the fixed costs nor llvmpipe's spill of one pass's time into the next blur the
+ * order (docs/demo.md). */
+static const uint32_t gd_default_load[GD_PASS_COUNT] = {8, 16, 4, 1, 2};
 
 enum {
 	OPT_FRAMES = 256,
@@ -42,6 +46,8 @@ enum {
 	OPT_DEBUG_INSERT,
 	OPT_TIMINGS,
 	OPT_INFO,
+	OPT_NO_SURFACE,
+	OPT_NO_GROUPS,
 };
 
 static const struct option gd_long_options[] = {
@@ -59,6 +65,8 @@ static const struct option gd_long_options[] = {
 	{"debug-insert", no_argument, NULL, OPT_DEBUG_INSERT},
 	{"timings", no_argument, NULL, OPT_TIMINGS},
 	{"info", no_argument, NULL, OPT_INFO},
+	{"no-surface", no_argument, NULL, OPT_NO_SURFACE},
+	{"no-groups", no_argument, NULL, OPT_NO_GROUPS},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -76,10 +84,14 @@ static void gd_usage_print(FILE *out)
 		"  --frames N          frames to render (default 60, >= 1)\n"
 		"  --size WxH          size of every target (default 160x120, each 1..%u)\n"
 		"  --load a,b,c,d,e    fragment work of shadow,gbuffer,lighting,bloom,composite,\n"
-		"                      each 1..%u (default 4,2,16,1,8); GPU time follows it\n"
+		"                      each 1..%u (default 8,16,4,1,2); GPU time follows it\n"
 		"  --threads N         N more threads, each with its own context and pbuffer\n"
 		"                      (odd ones share objects with the main context), 0..%u\n"
 		"  --no-swap           never call eglSwapBuffers: glFlush at the end of each frame\n"
+		"  --no-surface        no pbuffer: the context is made current without a surface\n"
+		"                      and composite renders into composite_fbo (implies --no-swap)\n"
+		"  --no-groups         no glPushDebugGroup: passes are known by their framebuffer\n"
+		"                      labels (glObjectLabel) only\n"
 		"  --expect            print what a profiler should see, one 'expect' line each\n"
 		"  --output FILE.ppm   write the last frame's image as a binary PPM\n"
 		"  --misuse NAME       do NAME's misuse every frame (may be repeated)\n"
@@ -248,6 +260,12 @@ int gd_options_parse(struct gd_options *opt, int argc, char **argv)
 			break;
 		case OPT_INFO:
 			opt->info = true;
+			break;
+		case OPT_NO_SURFACE:
+			opt->no_surface = opt->no_swap = true;
+			break;
+		case OPT_NO_GROUPS:
+			opt->no_groups = true;
 			break;
 		case 'h':
 			gd_usage_print(stdout);

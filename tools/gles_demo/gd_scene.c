@@ -79,6 +79,13 @@ void gd_pass_counts_draw(struct gd_pass_counts *c, const struct gd_draw *d)
 	}
 }
 
+const char *gd_pass_framebuffer_label(const struct gd_options *opt, enum gd_pass pass)
+{
+	if (gd_passes[pass].fbo_label)
+		return gd_passes[pass].fbo_label;
+	return opt->no_surface ? "composite_fbo" : "default";
+}
+
 /* Whether a pass clears at its start and invalidates depth at its end. Bloom loads the
  * lighting result on purpose (its sprites blend onto it); lighting has no depth. Composite
  * is the tile-load-store switch's pass. */
@@ -427,9 +434,44 @@ static GLuint gd_texture_create(GLenum format, uint32_t w, uint32_t h, const cha
 	return t;
 }
 
-static int gd_fbo_create(struct gd_context *ctx, enum gd_pass pass, GLuint color0, GLuint color1,
-			 GLuint depth)
+const char *gd_format_name(GLenum format)
 {
+	switch (format) {
+	case GL_RGBA8: return "GL_RGBA8";
+	case GL_R32F: return "GL_R32F";
+	case GL_DEPTH_COMPONENT16: return "GL_DEPTH_COMPONENT16";
+	case GL_DEPTH_COMPONENT24: return "GL_DEPTH_COMPONENT24";
+	case GL_DEPTH_COMPONENT32F: return "GL_DEPTH_COMPONENT32F";
+	case GL_STENCIL_INDEX8: return "GL_STENCIL_INDEX8";
+	default: return "other";
+	}
+}
+
+/* The pbuffer's attachments, from the sizes of its EGL config. */
+static void gd_default_formats(struct gd_context *ctx, GLenum out[4])
+{
+	EGLint r = 0, g = 0, b = 0, a = 0, d = 0, s = 0;
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_RED_SIZE, &r);
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_GREEN_SIZE, &g);
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_BLUE_SIZE, &b);
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_ALPHA_SIZE, &a);
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_DEPTH_SIZE, &d);
+	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_STENCIL_SIZE, &s);
+	out[GD_SLOT_COLOR0] = r == 8 && g == 8 && b == 8 && a == 8 ? GL_RGBA8 : GD_FORMAT_OTHER;
+	out[GD_SLOT_COLOR1] = 0;
+	out[GD_SLOT_DEPTH] = d == 24 ? GL_DEPTH_COMPONENT24 : d == 16 ? GL_DEPTH_COMPONENT16
+					: d == 32 ? GL_DEPTH_COMPONENT32F : d ? GD_FORMAT_OTHER : 0;
+	out[GD_SLOT_STENCIL] = s == 8 ? GL_STENCIL_INDEX8 : s ? GD_FORMAT_OTHER : 0;
+}
+
+static int gd_fbo_create(struct gd_context *ctx, enum gd_pass pass, GLuint color0, GLenum format0,
+			 GLuint color1, GLenum format1, GLuint depth)
+{
+	GLenum *formats = ctx->attachment_format[pass];
+	formats[GD_SLOT_COLOR0] = format0;
+	formats[GD_SLOT_COLOR1] = color1 ? format1 : 0;
+	formats[GD_SLOT_DEPTH] = depth ? GL_DEPTH_COMPONENT24 : 0;
+	formats[GD_SLOT_STENCIL] = 0;
 	GLuint fbo = 0;
 	gd.glGenFramebuffers(1, &fbo);
 	gd.glBindFramebuffer(GL_FRAMEBUFFER, fbo);
@@ -443,11 +485,11 @@ static int gd_fbo_create(struct gd_context *ctx, enum gd_pass pass, GLuint color
 	static const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
 	gd.glDrawBuffers(color1 ? 2 : 1, bufs);
 	GLenum status = gd.glCheckFramebufferStatus(GL_FRAMEBUFFER);
-	gd_label(GL_FRAMEBUFFER, fbo, gd_passes[pass].fbo_label);
+	const char *label = gd_pass_framebuffer_label(&ctx->opt, pass);
+	gd_label(GL_FRAMEBUFFER, fbo, label);
 	ctx->fbo[pass] = fbo;
 	if (status != GL_FRAMEBUFFER_COMPLETE) {
-		fprintf(stderr, GD_NAME ": %s is incomplete (0x%04x)\n", gd_passes[pass].fbo_label,
-			status);
+		fprintf(stderr, GD_NAME ": %s is incomplete (0x%04x)\n", label, status);
 		return -1;
 	}
 	return 0;
@@ -465,11 +507,23 @@ static int gd_targets_create(struct gd_context *ctx)
 	ctx->palette = gd_texture_create(GL_RGBA8, 4, 1, "palette");
 	gd.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 1, GL_RGBA, GL_UNSIGNED_BYTE,
 			   gd_palette_texels);
-	if (gd_fbo_create(ctx, GD_PASS_SHADOW, ctx->shadow_map, 0, ctx->shadow_depth) ||
-	    gd_fbo_create(ctx, GD_PASS_GBUFFER, ctx->albedo, ctx->normal, ctx->gbuffer_depth) ||
-	    gd_fbo_create(ctx, GD_PASS_LIGHTING, ctx->hdr, 0, 0) ||
-	    gd_fbo_create(ctx, GD_PASS_BLOOM, ctx->hdr, 0, 0))
+	if (gd_fbo_create(ctx, GD_PASS_SHADOW, ctx->shadow_map, GL_R32F, 0, 0, ctx->shadow_depth) ||
+	    gd_fbo_create(ctx, GD_PASS_GBUFFER, ctx->albedo, GL_RGBA8, ctx->normal, GL_RGBA8,
+			  ctx->gbuffer_depth) ||
+	    gd_fbo_create(ctx, GD_PASS_LIGHTING, ctx->hdr, GL_RGBA8, 0, 0, 0) ||
+	    gd_fbo_create(ctx, GD_PASS_BLOOM, ctx->hdr, GL_RGBA8, 0, 0, 0))
 		return -1;
+	if (ctx->opt.no_surface) {
+		/* No pbuffer: composite renders into targets of its own, as a headless program. */
+		ctx->composite_color = gd_texture_create(GL_RGBA8, w, h, "composite_color");
+		ctx->composite_depth = gd_texture_create(GL_DEPTH_COMPONENT24, w, h,
+							 "composite_depth");
+		if (gd_fbo_create(ctx, GD_PASS_COMPOSITE, ctx->composite_color, GL_RGBA8, 0, 0,
+				  ctx->composite_depth))
+			return -1;
+	} else {
+		gd_default_formats(ctx, ctx->attachment_format[GD_PASS_COMPOSITE]);
+	}
 	gd.glBindFramebuffer(GL_FRAMEBUFFER, 0);
 	return 0;
 }
@@ -559,7 +613,6 @@ int gd_scene_create(struct gd_context *ctx)
 	gd.glGenBuffers(GD_RING, ctx->pbo);
 	size_t image = (size_t)ctx->opt.width * ctx->opt.height * 4;
 	for (uint32_t i = 0; i < GD_RING; i++) {
-		gd_label(GL_QUERY, ctx->queries[i], "occlusion_query");
 		gd.glBindBuffer(GL_PIXEL_PACK_BUFFER, ctx->pbo[i]);
 		gd.glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)image, NULL, GL_STREAM_READ);
 		gd_label(GL_BUFFER, ctx->pbo[i], "readback_pbo");
@@ -596,7 +649,8 @@ void gd_scene_destroy(struct gd_context *ctx)
 	gd.glDeleteProgram(ctx->overlay_program);
 	gd.glDeleteProgram(ctx->bloom_compute);
 	GLuint t[] = {ctx->shadow_map, ctx->shadow_depth, ctx->albedo, ctx->normal,
-		      ctx->gbuffer_depth, ctx->hdr, ctx->palette};
+		      ctx->gbuffer_depth, ctx->hdr, ctx->palette, ctx->composite_color,
+		      ctx->composite_depth};
 	gd.glDeleteTextures(sizeof(t) / sizeof(t[0]), t);
 	GLuint b[] = {ctx->geometry_vbo, ctx->geometry_ibo, ctx->instance_vbo, ctx->sprite_buffer,
 		      ctx->constants_ubo};

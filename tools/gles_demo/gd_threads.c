@@ -136,14 +136,17 @@ static int gd_thread_frame(struct gd_thread *t)
 	gd.glViewport(0, 0, GD_THREAD_SIZE, GD_THREAD_SIZE);
 	gd.glClearColor(0.1f, 0.1f, 0.1f + 0.05f * (float)t->index, 1.0f);
 	for (uint32_t p = 0; p < GD_THREAD_PASSES; p++) {
-		gd.glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, p + 1, -1, gd_thread_passes[p].name);
+		if (!t->main->opt.no_groups)
+			gd.glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, p + 1, -1,
+					    gd_thread_passes[p].name);
 		gd.glBindFramebuffer(GL_FRAMEBUFFER, p == 0 ? t->fbo : 0);
 		gd.glClear(GL_COLOR_BUFFER_BIT);
 		for (uint32_t i = 0; i < gd_thread_passes[p].draw_count; i++) {
 			gd_draw_issue(t->instances, &gd_thread_passes[p].draws[i]);
 			t->issued_draws++;
 		}
-		gd.glPopDebugGroup();
+		if (!t->main->opt.no_groups)
+			gd.glPopDebugGroup();
 		t->issued_passes++;
 	}
 	int rc = 0;

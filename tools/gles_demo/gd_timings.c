@@ -7,10 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Per-frame times kept for the medians: bounded, the first frames only. */
+#define GD_TIMING_SAMPLES 4096u
+
 struct gd_timings {
 	GLuint queries[GD_RING][GD_PASS_COUNT * 2];
 	bool pending[GD_RING];
 	uint64_t sum_ns[GD_PASS_COUNT];
+	uint64_t samples[GD_PASS_COUNT][GD_TIMING_SAMPLES];
 	uint32_t frames;      /* frames whose times were read */
 	uint32_t disjoint;    /* frames dropped for the disjoint flag */
 	uint32_t unavailable; /* frames whose results were not there in time */
@@ -89,7 +93,10 @@ static void gd_timings_read(struct gd_timings *t, uint32_t slot)
 		GLuint64 begin = 0, end = 0;
 		gd.glGetQueryObjectui64vEXT(q[2 * p], GL_QUERY_RESULT, &begin);
 		gd.glGetQueryObjectui64vEXT(q[2 * p + 1], GL_QUERY_RESULT, &end);
-		t->sum_ns[p] += end > begin ? end - begin : 0;
+		uint64_t ns = end > begin ? end - begin : 0;
+		t->sum_ns[p] += ns;
+		if (t->frames < GD_TIMING_SAMPLES)
+			t->samples[p][t->frames] = ns;
 	}
 	t->frames++;
 }
@@ -101,6 +108,19 @@ void gd_timings_collect(struct gd_context *ctx, uint32_t frame)
 		gd_timings_read(ctx->timings, frame % GD_RING);
 }
 
+static int gd_u64_compare(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double gd_median_ms(uint64_t *samples, uint32_t n)
+{
+	qsort(samples, n, sizeof(samples[0]), gd_u64_compare);
+	uint64_t twice = n % 2 ? 2 * samples[n / 2] : samples[n / 2 - 1] + samples[n / 2];
+	return (double)twice / 2e6;
+}
+
 void gd_timings_finish(struct gd_context *ctx)
 {
 	struct gd_timings *t = ctx->timings;
@@ -109,9 +129,11 @@ void gd_timings_finish(struct gd_context *ctx)
 	for (uint32_t i = 0; i < GD_RING; i++)
 		gd_timings_read(t, (ctx->opt.frames + i) % GD_RING);
 	if (t->frames) {
+		uint32_t n = t->frames < GD_TIMING_SAMPLES ? t->frames : GD_TIMING_SAMPLES;
 		for (int p = 0; p < GD_PASS_COUNT; p++)
-			printf("timing pass %d %s gpu_ms=%.3f\n", p, gd_passes[p].name,
-			       (double)t->sum_ns[p] / t->frames / 1e6);
+			printf("timing pass %d %s gpu_ms=%.3f median_ms=%.3f\n", p, gd_passes[p].name,
+			       (double)t->sum_ns[p] / t->frames / 1e6,
+			       gd_median_ms(t->samples[p], n));
 	}
 	printf("timing frames=%u disjoint=%u unavailable=%u\n", t->frames, t->disjoint,
 	       t->unavailable);

@@ -2,20 +2,63 @@
 /* The `passprobe` command: subcommands and their help texts. Exit codes follow the shell:
  * 0 success, 1 a runtime failure (unreadable report, ...), 2 a usage error; `run` forwards
  * the program's own status (128 + signal number when a signal ended it). */
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+struct pp_json_value;
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAILURE 1
 #define CLI_EXIT_USAGE 2
+/* `run`: the output directory cannot be created or written; the program was not started
+ * (sysexits.h's EX_CANTCREAT). */
+#define CLI_EXIT_OUTPUT_DIR 73
 
 #ifndef PASSPROBE_VERSION
 #define PASSPROBE_VERSION "unknown"
 #endif
 
-/* argv[0] is the subcommand name ("run", "report"). */
+/* Largest report.json read. The layer keeps report_frames (at most 100000) frames, far less
+ * than this; a bigger file is not one of ours. */
+#define CLI_REPORT_MAX_BYTES ((size_t)256 << 20)
+#define CLI_REPORT_SCHEMA "passprobe-report"
+/* The newest report format version this passprobe reads (docs/report-format.md). */
+#define CLI_REPORT_VERSION 1
+
+/* A report.json read and checked (passprobe_load.c). */
+struct cli_report {
+	char path[PATH_MAX];        /* the file read: DIR/report.json or FILE */
+	struct pp_json_value *root; /* owned */
+	int64_t version;            /* its "version", 1..CLI_REPORT_VERSION */
+};
+
+/* Reads a whole file into a malloc'd buffer (not NUL-terminated), refusing more than max
+ * bytes: 0, or -EFBIG, -EISDIR, -ENOMEM, -EIO or the -errno of fopen. */
+int cli_read_file(const char *path, size_t max, char **out, size_t *len_out);
+
+/* Reads DIR/report.json or FILE and checks it is a passprobe report this passprobe reads.
+ * 0, or -1 after one message on stderr naming the file and what is wrong with it. */
+int cli_report_load(const char *arg, struct cli_report *out);
+void cli_report_free(struct cli_report *r);
+
+/* argv[0] is the subcommand name ("run", "report", "compare", "counters"). */
 int cli_run_main(int argc, char **argv);
 int cli_report_main(int argc, char **argv);
+int cli_compare_main(int argc, char **argv);
+int cli_counters_main(int argc, char **argv);
 
 void cli_run_usage(FILE *f);
 void cli_report_usage(FILE *f);
+void cli_compare_usage(FILE *f);
+void cli_counters_usage(FILE *f);
+
+/* Writes the HTML report of a loaded report to html_path (passprobe_html.c). 0, or -1 after
+ * one message on stderr. */
+int cli_html_write(const struct cli_report *r, const char *html_path);
+/* After `passprobe run`: writes DIR/report.html from DIR/report.json when that was written
+ * at or after start_sec (seconds on CLOCK_REALTIME, as file times are). Says nothing when
+ * there is no fresh report.json; one message when the HTML cannot be written. */
+void cli_html_after_run(const char *dir, long long start_sec);
 void cli_settings_help(FILE *f);

@@ -15,9 +15,14 @@ static void cli_usage(FILE *f)
 		"commands:\n"
 		"  run [-o DIR] [--set KEY=VALUE]... -- PROGRAM [ARGS...]\n"
 		"                    run PROGRAM with the passprobe layer enabled\n"
-		"  report [--top N] DIR|FILE\n"
+		"  report [--top N] [--html FILE] DIR|FILE\n"
 		"                    print the per-pass summary of a report.json\n"
-		"  help [COMMAND]    show help for a command (run, report, settings)\n"
+		"  compare [options] A B\n"
+		"                    compare two runs pass by pass, beyond noise (CI: --fail-above)\n"
+		"  counters list [--gpu NAME]\n"
+		"  counters eval --gpu NAME (--expr TEXT | --all) --values FILE\n"
+		"                    GPU counter databases and their derived-counter equations\n"
+		"  help [COMMAND]    show help for a command (run, report, compare, counters, settings)\n"
 		"\n"
 		"options:\n"
 		"  -h, --help        show this help\n"
@@ -48,6 +53,10 @@ static int cli_help(int argc, char **argv)
 		cli_run_usage(stdout);
 	} else if (strcmp(argv[1], "report") == 0) {
 		cli_report_usage(stdout);
+	} else if (strcmp(argv[1], "counters") == 0) {
+		cli_counters_usage(stdout);
+	} else if (strcmp(argv[1], "compare") == 0) {
+		cli_compare_usage(stdout);
 	} else if (strcmp(argv[1], "settings") == 0) {
 		cli_settings_help(stdout);
 	} else if (strcmp(argv[1], "help") == 0) {
@@ -79,6 +88,10 @@ int main(int argc, char **argv)
 		return cli_run_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "report") == 0)
 		return cli_report_main(argc - 1, argv + 1);
+	if (strcmp(cmd, "counters") == 0)
+		return cli_counters_main(argc - 1, argv + 1);
+	if (strcmp(cmd, "compare") == 0)
+		return cli_compare_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "help") == 0)
 		return cli_help(argc - 1, argv + 1);
 	if (cmd[0] == '-')

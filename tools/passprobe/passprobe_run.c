@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "passprobe_cli.h"
+#include "pp_capture.h"
+#include "pp_dir.h"
 #include "pp_log.h"
 #include "pp_settings.h"
 
@@ -23,7 +25,8 @@
 #define RUN_OUTPUT_ENV PP_SETTINGS_ENV_PREFIX "OUTPUT_DIR"
 #define RUN_GLES_SHIM "libpassprobe_gles.so"
 
-static const char *const run_output_files[] = { "report.json", "trace.json", "passes.csv" };
+static const char *const run_output_files[] = { "report.json", "report.html", "trace.json",
+						 "passes.csv" };
 
 void cli_run_usage(FILE *f)
 {
@@ -37,7 +40,8 @@ void cli_run_usage(FILE *f)
 		"the outputs may be partial or missing).\n"
 		"\n"
 		"options:\n"
-		"  -o, --output DIR    write report.json, trace.json and passes.csv to DIR\n"
+		"  -o, --output DIR    write report.json, report.html, trace.json and passes.csv\n"
+		"                      to DIR\n"
 		"                      (default: the output_dir setting, passprobe-out;\n"
 		"                      %%p in DIR becomes the program's process id)\n"
 		"  --set KEY=VALUE     set a layer setting (passed as " PP_SETTINGS_ENV_PREFIX
@@ -219,7 +223,9 @@ static void run_on_signal(int sig, siginfo_t *si, void *ctx)
 	}
 }
 
-static const int run_forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+/* SIGUSR2 toggles the layer's capture window (capture_signal); SIGUSR1 goes along so that
+ * neither ends passprobe itself while the program runs on. */
+static const int run_forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 
 static void run_install_signals(void)
 {
@@ -235,7 +241,9 @@ static void run_install_signals(void)
 /* Messages from the child to the parent over a close-on-exec pipe: EOF without 'E' means
  * exec succeeded. */
 struct run_child_msg {
-	char kind;            /* 'P': output path follows; 'E': exec failed, err holds errno */
+	char kind;            /* 'P': output path follows; 'E': exec failed, err holds errno;
+			       * 'D' / 'W': the output directory cannot be created / written into,
+			       * err holds errno, path the component that failed */
 	int err;
 	char path[PATH_MAX];
 };
@@ -270,6 +278,33 @@ static void run_child(int fd, char **program)
 	run_absolute_path(s.output_dir, msg.path, sizeof(msg.path));
 	run_write_all(fd, &msg, sizeof(msg));
 
+	/* The directory the layer will write to, made and checked before the program starts: a
+	 * path that cannot be used ends here with one message, not after the program ran. */
+	char failed_at[PATH_MAX] = "";
+	int err = pp_dir_make(s.output_dir, failed_at, sizeof(failed_at));
+	msg.kind = 'D';
+	struct stat st;
+	if (err == 0 && stat(s.output_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		/* A file by that name: the layer will say it cannot write there, and the program
+		 * still runs (it may be run for its own sake). */
+		fprintf(stderr, "passprobe: warning: output directory '%s' exists and is not a directory; "
+			"no report.json, trace.json or passes.csv will be written\n", msg.path);
+	} else if (err == 0 && access(s.output_dir, W_OK | X_OK) != 0) {
+		err = -errno;
+		msg.kind = 'W';
+		snprintf(failed_at, sizeof(failed_at), "%s", s.output_dir);
+	}
+	if (err) {
+		msg.err = -err;
+		run_absolute_path(failed_at[0] ? failed_at : s.output_dir, msg.path, sizeof(msg.path));
+		run_write_all(fd, &msg, sizeof(msg));
+		_exit(CLI_EXIT_OUTPUT_DIR);
+	}
+
+	/* Until the layer installs its handler, a SIGUSR2 forwarded to the program would end it
+	 * (the default action): ignored instead, which the layer takes over (pp_capture.c). */
+	if (s.capture_signal)
+		signal(PP_CAPTURE_SIGNAL, SIG_IGN);
 	execvp(program[0], program);
 
 	msg.kind = 'E';
@@ -278,11 +313,14 @@ static void run_child(int fd, char **program)
 	_exit(msg.err == ENOENT ? 127 : 126);
 }
 
-/* Reads the child's messages until exec closes the pipe. */
-static void run_read_child(int fd, char *path, size_t path_len, int *exec_err)
+/* Reads the child's messages until exec closes the pipe. dir_err/dir_kind/dir_at: the output
+ * directory's problem ('D' or 'W'), if any. */
+static void run_read_child(int fd, char *path, size_t path_len, int *exec_err, int *dir_err, char *dir_kind,
+			   char *dir_at, size_t dir_at_len)
 {
 	struct run_child_msg msg;
 	*exec_err = 0;
+	*dir_err = 0;
 	for (;;) {
 		size_t got = 0;
 		while (got < sizeof(msg)) {
@@ -298,6 +336,11 @@ static void run_read_child(int fd, char *path, size_t path_len, int *exec_err)
 			snprintf(path, path_len, "%s", msg.path);
 		else if (msg.kind == 'E')
 			*exec_err = msg.err ? msg.err : EIO;
+		else if (msg.kind == 'D' || msg.kind == 'W') {
+			*dir_err = msg.err ? msg.err : EIO;
+			*dir_kind = msg.kind;
+			snprintf(dir_at, dir_at_len, "%s", msg.path);
+		}
 	}
 }
 
@@ -649,12 +692,21 @@ int cli_run_main(int argc, char **argv)
 		kill(pid, run_pending_signal);
 	close(pipefd[1]);
 
-	char out_dir[PATH_MAX] = "";
-	int exec_err;
-	run_read_child(pipefd[0], out_dir, sizeof(out_dir), &exec_err);
+	char out_dir[PATH_MAX] = "", dir_at[PATH_MAX] = "", dir_kind = 0;
+	int exec_err, dir_err;
+	run_read_child(pipefd[0], out_dir, sizeof(out_dir), &exec_err, &dir_err, &dir_kind, dir_at, sizeof(dir_at));
 	close(pipefd[0]);
 	int signo;
 	rc = run_wait(pid, &signo);
+	if (dir_err) {
+		char at[PATH_MAX + 8] = "";
+		if (dir_kind == 'D' && strcmp(dir_at, out_dir) != 0)
+			snprintf(at, sizeof(at), " '%s'", dir_at);
+		fprintf(stderr, "passprobe: output directory '%s': %s%s: %s; '%s' was not started\n", out_dir,
+			dir_kind == 'D' ? "cannot create" : "cannot write into", at, strerror(dir_err), program[0]);
+		rc = CLI_EXIT_OUTPUT_DIR;
+		goto out;
+	}
 	if (exec_err) {
 		fprintf(stderr, "passprobe: cannot run '%s': %s\n", program[0], strerror(exec_err));
 		goto out;
@@ -669,8 +721,14 @@ int cli_run_main(int argc, char **argv)
 			"partial or missing\n",
 			program[0], signo, what);
 	}
-	if (out_dir[0])
+	if (out_dir[0]) {
+		char gles_dir[PATH_MAX];
+		cli_html_after_run(out_dir, (long long)start.tv_sec);
+		/* The OpenGL ES shim's report, in DIR/gles, gets its page too. */
+		if (snprintf(gles_dir, sizeof(gles_dir), "%s/gles", out_dir) < (int)sizeof(gles_dir))
+			cli_html_after_run(gles_dir, (long long)start.tv_sec);
 		run_report_outputs(out_dir, &start, signo != 0);
+	}
 out:
 	free(sets);
 	return rc;

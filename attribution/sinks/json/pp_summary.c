@@ -263,6 +263,34 @@ static void summary_print_line(FILE *f, const struct summary_cells *c, const siz
 	fputc('\n', f);
 }
 
+/* The shown passes' GPU counters, mean per measured instance. */
+static void summary_print_counters(FILE *f, const struct pp_summary *s, const size_t *order, size_t nshow)
+{
+	bool any = false;
+	for (size_t i = 0; i < nshow; i++) {
+		const struct pp_summary_row *r = &s->rows[order ? order[i] : i];
+		if (!r->ncounters)
+			continue;
+		if (!any)
+			fprintf(f, "passprobe: GPU counters, mean per pass instance measured:\n");
+		any = true;
+		char name[sizeof(r->name) * 2];
+		summary_display_name(r->name, sizeof(r->name), sizeof(r->name), name, sizeof(name));
+		fprintf(f, "passprobe:   %s:", name);
+		for (uint32_t k = 0; k < r->ncounters && k < PP_SUMMARY_COUNTERS; k++) {
+			const struct pp_summary_counter *c = &r->counters[k];
+			char cn[sizeof(c->name) * 2], cu[sizeof(c->unit) * 2];
+			summary_display_name(c->name, sizeof(c->name), sizeof(c->name), cn, sizeof(cn));
+			summary_display_name(c->unit, sizeof(c->unit), sizeof(c->unit), cu, sizeof(cu));
+			if (isfinite(c->mean))
+				fprintf(f, "%s %s %.4g %s", k ? "," : "", cn, c->mean, cu);
+			else
+				fprintf(f, "%s %s n/a", k ? "," : "", cn);
+		}
+		fputc('\n', f);
+	}
+}
+
 void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows)
 {
 	char dev[sizeof(s->device) * 2];
@@ -277,11 +305,17 @@ void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows)
 		fprintf(f, " (%s)", dev);
 	fputc('\n', f);
 	if (isfinite(s->frame_gpu_mean_ns) || isfinite(s->frame_gpu_p50_ns) ||
-	    isfinite(s->frame_gpu_p95_ns))
-		fprintf(f, "passprobe: frame GPU time: mean %s, p50 %s, p95 %s\n",
+	    isfinite(s->frame_gpu_p95_ns)) {
+		fprintf(f, "passprobe: frame GPU time: mean %s, p50 %s, p95 %s",
 			pp_summary_format_ns(s->frame_gpu_mean_ns, a, sizeof(a)),
 			pp_summary_format_ns(s->frame_gpu_p50_ns, b, sizeof(b)),
 			pp_summary_format_ns(s->frame_gpu_p95_ns, c, sizeof(c)));
+		/* Sampled timing (or frames without timestamps): say what the figures are over. */
+		if (s->frames_gpu_timed && s->frames_gpu_timed < s->frames)
+			fprintf(f, " (GPU statistics over the %llu of %llu frames with GPU times)",
+				(unsigned long long)s->frames_gpu_timed, (unsigned long long)s->frames);
+		fputc('\n', f);
+	}
 	else
 		fprintf(f, "passprobe: frame GPU time: n/a\n");
 
@@ -318,10 +352,11 @@ void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows)
 			summary_row_cells(&s->rows[order ? order[i] : i], &cells);
 			summary_print_line(f, &cells, width);
 		}
-		free(order);
 		if (nshow < s->nrows)
 			fprintf(f, "passprobe: %zu more pass%s not shown\n", s->nrows - nshow,
 				s->nrows - nshow == 1 ? "" : "es");
+		summary_print_counters(f, s, order, nshow);
+		free(order);
 	}
 	if (s->notes[0]) {
 		char notes[sizeof(s->notes) * 2];
@@ -353,6 +388,12 @@ int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s)
 	pp_json_begin_object(w);
 	pp_json_write_key(w, "frames");
 	pp_json_write_uint(w, s->frames);
+	/* Only where it differs from frames (sampled timing, frames without timestamps): absent
+	 * means every frame has a GPU time. */
+	if (s->frames_gpu_timed != s->frames) {
+		pp_json_write_key(w, "frames_gpu_timed");
+		pp_json_write_uint(w, s->frames_gpu_timed);
+	}
 	pp_json_write_key(w, "frame_gpu_ns");
 	pp_json_begin_object(w);
 	summary_write_num(w, "mean", s->frame_gpu_mean_ns);
@@ -385,6 +426,21 @@ int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s)
 		pp_json_begin_object(w);
 		summary_write_num(w, "mean", r->cpu_record_mean_ns);
 		pp_json_end_object(w);
+		if (r->ncounters) {
+			pp_json_write_key(w, "gpu_counters");
+			pp_json_begin_array(w);
+			for (uint32_t k = 0; k < r->ncounters && k < PP_SUMMARY_COUNTERS; k++) {
+				const struct pp_summary_counter *c = &r->counters[k];
+				pp_json_begin_object(w);
+				summary_write_str(w, "name", c->name, sizeof(c->name));
+				summary_write_str(w, "unit", c->unit, sizeof(c->unit));
+				summary_write_num(w, "mean", c->mean);
+				pp_json_write_key(w, "measured");
+				pp_json_write_uint(w, c->measured);
+				pp_json_end_object(w);
+			}
+			pp_json_end_array(w);
+		}
 		pp_json_end_object(w);
 		if (pp_json_writer_error(w))
 			break;
@@ -514,6 +570,25 @@ static int summary_read_row(struct summary_reader *rd, const struct pp_json_valu
 	snprintf(sub, sizeof(sub), "%s.cpu_record_ns", path);
 	if (summary_read_num(rd, cpu, sub, "mean", &r->cpu_record_mean_ns))
 		return rd->rc;
+	const struct pp_json_value *ctrs = pp_json_object_get(p, "gpu_counters");
+	if (ctrs && !pp_json_is_null(ctrs)) {
+		if (!pp_json_is_array(ctrs))
+			return summary_fail(rd, "%s.gpu_counters: expected an array or null", path);
+		size_t n = pp_json_array_size(ctrs);
+		for (size_t k = 0; k < n && k < PP_SUMMARY_COUNTERS; k++) {
+			const struct pp_json_value *c = pp_json_array_at(ctrs, k);
+			struct pp_summary_counter *o = &r->counters[k];
+			snprintf(sub, sizeof(sub), "%s.gpu_counters[%zu]", path, k);
+			if (!pp_json_is_object(c))
+				return summary_fail(rd, "%s: expected an object", sub);
+			if (summary_read_str(rd, c, sub, "name", true, o->name, sizeof(o->name)) ||
+			    summary_read_str(rd, c, sub, "unit", false, o->unit, sizeof(o->unit)) ||
+			    summary_read_num(rd, c, sub, "mean", &o->mean) ||
+			    summary_read_count(rd, c, sub, "measured", false, &o->measured))
+				return rd->rc;
+			r->ncounters = (uint32_t)k + 1;
+		}
+	}
 	if (r->measured > r->count)
 		return summary_fail(rd, "%s: measured (%llu) is larger than count (%llu)", path,
 				    (unsigned long long)r->measured, (unsigned long long)r->count);
@@ -537,6 +612,7 @@ int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summ
 	if (!pp_json_is_object(sum))
 		return summary_fail(&rd, "summary: expected an object");
 	if (summary_read_count(&rd, sum, "summary", "frames", true, &out->frames) ||
+	    summary_read_count(&rd, sum, "summary", "frames_gpu_timed", false, &out->frames_gpu_timed) ||
 	    summary_read_stats(&rd, sum, "summary", "frame_gpu_ns", &frame) ||
 	    summary_read_num(&rd, frame, "summary.frame_gpu_ns", "mean", &out->frame_gpu_mean_ns) ||
 	    summary_read_num(&rd, frame, "summary.frame_gpu_ns", "p50", &out->frame_gpu_p50_ns) ||
@@ -545,6 +621,8 @@ int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summ
 			     sizeof(out->device)) ||
 	    summary_read_str(&rd, sum, "summary", "notes", false, out->notes, sizeof(out->notes)))
 		return rd.rc;
+	if (!pp_json_object_get(sum, "frames_gpu_timed"))
+		out->frames_gpu_timed = out->frames; /* written only where they differ */
 	passes = pp_json_object_get(sum, "passes");
 	if (!passes)
 		return summary_fail(&rd, "summary.passes: missing");

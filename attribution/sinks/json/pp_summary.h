@@ -11,6 +11,8 @@
 struct pp_json_writer;
 struct pp_json_value;
 
+#define PP_SUMMARY_COUNTERS 8
+
 struct pp_summary_row {
 	char name[64];             /* pass name */
 	char kind[16];             /* "render" | "compute" | "transfer" */
@@ -21,10 +23,22 @@ struct pp_summary_row {
 	                              NAN if unmeasured */
 	double per_frame;          /* mean instances per frame */
 	double cpu_record_mean_ns; /* NAN when unavailable */
+	/* GPU hardware counters (any backend but timestamps and pipeline statistics, which have
+	 * columns of their own): mean per pass instance that measured them. The first
+	 * PP_SUMMARY_COUNTERS a pass name had. */
+	uint32_t ncounters;
+	struct pp_summary_counter {
+		char name[96];     /* "source/name" */
+		char unit[24];
+		double mean;
+		uint64_t measured; /* instances with a value */
+	} counters[PP_SUMMARY_COUNTERS];
 };
 
 struct pp_summary {
 	uint64_t frames;           /* frames reported */
+	uint64_t frames_gpu_timed; /* of them, frames with a GPU time: the GPU statistics are over
+	                              these only (sampled timing, passes without timestamps) */
 	double frame_gpu_mean_ns, frame_gpu_p50_ns, frame_gpu_p95_ns; /* NAN when unavailable */
 	size_t nrows;
 	struct pp_summary_row *rows; /* owned (malloc); sorted as pp_summary_sort() does */
@@ -44,7 +58,8 @@ void pp_summary_sort(struct pp_summary *s);
 /* Prints the table: a header line "passprobe: per-pass GPU time over N frames (device)",
  * the frame line, then columns pass, kind, per frame, mean, p50, p95, max, share for the
  * max_rows passes with the most GPU time per frame (0: all), then a line counting the rows
- * left out and the notes. Durations use ns/µs/ms/s with 3 significant digits; unavailable
+ * left out, the shown passes' GPU counters (when any has some: one line per pass,
+ * "passprobe:   NAME: source/counter MEAN UNIT, ...") and the notes. Durations use ns/µs/ms/s with 3 significant digits; unavailable
  * values print "n/a". Does not reorder s. */
 void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows);
 

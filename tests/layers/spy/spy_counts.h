@@ -18,6 +18,9 @@
 	X(QUEUE_SUBMIT2, "vkQueueSubmit2")                               \
 	X(CMD_WRITE_TIMESTAMP, "vkCmdWriteTimestamp")                    \
 	X(CMD_WRITE_TIMESTAMP2, "vkCmdWriteTimestamp2")                  \
+	X(CMD_BEGIN_QUERY, "vkCmdBeginQuery")                            \
+	X(CMD_RESET_QUERY_POOL, "vkCmdResetQueryPool")                   \
+	X(CMD_COPY_QUERY_POOL_RESULTS, "vkCmdCopyQueryPoolResults")      \
 	X(CREATE_QUERY_POOL, "vkCreateQueryPool")                        \
 	X(DESTROY_QUERY_POOL, "vkDestroyQueryPool")                      \
 	X(RESET_QUERY_POOL, "vkResetQueryPool")                          \

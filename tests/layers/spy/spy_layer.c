@@ -46,6 +46,7 @@
 #include <vulkan/vk_layer.h>
 
 #include "spy_counts.h"
+#include "spy_perf_query.h"
 #include "vk_functions.h"
 
 #ifndef SPY_LAYER_NAME
@@ -84,6 +85,9 @@
 	X(QueueSubmit2)               \
 	X(CmdWriteTimestamp)          \
 	X(CmdWriteTimestamp2)         \
+	X(CmdBeginQuery)              \
+	X(CmdResetQueryPool)          \
+	X(CmdCopyQueryPoolResults)    \
 	X(CreateQueryPool)            \
 	X(DestroyQueryPool)           \
 	X(ResetQueryPool)             \
@@ -101,7 +105,10 @@
 	X(SetDebugUtilsObjectNameEXT) \
 	X(QueuePresentKHR)            \
 	X(AllocateMemory)             \
-	X(CreateFence)
+	X(CreateFence)                \
+	X(CmdEndQuery)                \
+	X(CmdDraw)                    \
+	X(CmdDrawIndexed)
 
 struct spy_instance {
 	void *key;
@@ -690,6 +697,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_GetQueryPoolResults(VkDevice device, V
 							       VkQueryResultFlags flags)
 {
 	struct spy_device *d = device_get(device, __func__);
+	VkResult perf_r;
+	if (spy_perf_results(pool, first, n, size, data, stride, flags, &perf_r))
+		return perf_r;
 	if (flags & VK_QUERY_RESULT_WAIT_BIT) {
 		count(d, SPY_QUERY_RESULTS_WAIT);
 		CALL_DOWN(QUERY_RESULTS_WAIT, d->GetQueryPoolResults(device, pool, first, n, size, data, stride, flags));
@@ -718,6 +728,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_QueueSubmit(VkQueue queue, uint32_t n,
 {
 	struct spy_device *d = device_get(queue, __func__);
 	count(d, SPY_QUEUE_SUBMIT);
+	for (uint32_t i = 0; spy_perf_on() && i < n; i++)
+		spy_perf_submitted(submits[i].commandBufferCount, submits[i].pCommandBuffers);
 	CALL_DOWN(QUEUE_SUBMIT, d->QueueSubmit(queue, n, submits, fence));
 }
 
@@ -726,6 +738,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_QueueSubmit2(VkQueue queue, uint32_t n
 {
 	struct spy_device *d = device_get(queue, __func__);
 	count(d, SPY_QUEUE_SUBMIT2);
+	for (uint32_t i = 0; spy_perf_on() && i < n; i++)
+		for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; k++)
+			spy_perf_submitted(1, &submits[i].pCommandBufferInfos[k].commandBuffer);
 	CALL_DOWN(QUEUE_SUBMIT2, d->QueueSubmit2(queue, n, submits, fence));
 }
 
@@ -745,11 +760,42 @@ static VKAPI_ATTR void VKAPI_CALL spy_CmdWriteTimestamp2(VkCommandBuffer cb, VkP
 	d->CmdWriteTimestamp2(cb, stage, pool, query);
 }
 
+/* Every query command passprobe may record is counted (capture windows: none outside them).
+ * Begin and end are also fed to the VK_KHR_performance_query emulation (spy_perf_query.c). */
+static VKAPI_ATTR void VKAPI_CALL spy_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query,
+						     VkQueryControlFlags flags)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	count(d, SPY_CMD_BEGIN_QUERY);
+	if (!spy_perf_begin(cb, pool, query))
+		d->CmdBeginQuery(cb, pool, query, flags);
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_CmdResetQueryPool(VkCommandBuffer cb, VkQueryPool pool, uint32_t first,
+							 uint32_t count_)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	count(d, SPY_CMD_RESET_QUERY_POOL);
+	d->CmdResetQueryPool(cb, pool, first, count_);
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_CmdCopyQueryPoolResults(VkCommandBuffer cb, VkQueryPool pool, uint32_t first,
+							       uint32_t n, VkBuffer dst, VkDeviceSize off,
+							       VkDeviceSize stride, VkQueryResultFlags flags)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	count(d, SPY_CMD_COPY_QUERY_POOL_RESULTS);
+	d->CmdCopyQueryPoolResults(cb, pool, first, n, dst, off, stride, flags);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo *info,
 							   const VkAllocationCallbacks *alloc, VkQueryPool *out)
 {
 	struct spy_device *d = device_get(device, __func__);
 	count(d, SPY_CREATE_QUERY_POOL);
+	VkResult perf_r;
+	if (spy_perf_create_pool(info, out, &perf_r))
+		return perf_r;
 	CALL_DOWN(CREATE_QUERY_POOL, d->CreateQueryPool(device, info, alloc, out));
 }
 
@@ -758,14 +804,16 @@ static VKAPI_ATTR void VKAPI_CALL spy_DestroyQueryPool(VkDevice device, VkQueryP
 {
 	struct spy_device *d = device_get(device, __func__);
 	count(d, SPY_DESTROY_QUERY_POOL);
-	d->DestroyQueryPool(device, pool, alloc);
+	if (!spy_perf_destroy_pool(pool))
+		d->DestroyQueryPool(device, pool, alloc);
 }
 
 static VKAPI_ATTR void VKAPI_CALL spy_ResetQueryPool(VkDevice device, VkQueryPool pool, uint32_t first, uint32_t n)
 {
 	struct spy_device *d = device_get(device, __func__);
 	count(d, SPY_RESET_QUERY_POOL);
-	d->ResetQueryPool(device, pool, first, n);
+	if (!spy_perf_reset(pool, first, n))
+		d->ResetQueryPool(device, pool, first, n);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL spy_AllocateCommandBuffers(VkDevice device,
@@ -775,6 +823,31 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_AllocateCommandBuffers(VkDevice device
 	struct spy_device *d = device_get(device, __func__);
 	count(d, SPY_ALLOCATE_COMMAND_BUFFERS);
 	CALL_DOWN(ALLOCATE_COMMAND_BUFFERS, d->AllocateCommandBuffers(device, info, out));
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	if (!spy_perf_end(cb, pool, query))
+		d->CmdEndQuery(cb, pool, query);
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_CmdDraw(VkCommandBuffer cb, uint32_t vertices, uint32_t instances,
+					       uint32_t first_vertex, uint32_t first_instance)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	if (spy_perf_on())
+		spy_perf_draw(cb, (uint64_t)vertices * instances, 0);
+	d->CmdDraw(cb, vertices, instances, first_vertex, first_instance);
+}
+
+static VKAPI_ATTR void VKAPI_CALL spy_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indices, uint32_t instances,
+						      uint32_t first_index, int32_t vertex_offset, uint32_t first_instance)
+{
+	struct spy_device *d = device_get(cb, __func__);
+	if (spy_perf_on())
+		spy_perf_draw(cb, 0, (uint64_t)indices * instances);
+	d->CmdDrawIndexed(cb, indices, instances, first_index, vertex_offset, first_instance);
 }
 
 /* ---- functions whose results are recorded (and may be failed), not counted --------------- */
@@ -796,6 +869,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_ResetCommandPool(VkDevice device, VkCo
 static VKAPI_ATTR VkResult VKAPI_CALL spy_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
 {
 	struct spy_device *d = device_get(cb, __func__);
+	spy_perf_cb_reset(cb);
 	CALL_DOWN(BEGIN_COMMAND_BUFFER, d->BeginCommandBuffer(cb, info));
 }
 
@@ -808,6 +882,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_EndCommandBuffer(VkCommandBuffer cb)
 static VKAPI_ATTR VkResult VKAPI_CALL spy_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
 {
 	struct spy_device *d = device_get(cb, __func__);
+	spy_perf_cb_reset(cb);
 	CALL_DOWN(RESET_COMMAND_BUFFER, d->ResetCommandBuffer(cb, flags));
 }
 
@@ -998,6 +1073,8 @@ static VKAPI_ATTR void VKAPI_CALL spy_GetPhysicalDeviceFeatures2(VkPhysicalDevic
 	if (down) {
 		down(pd, f);
 		features2_filter(f);
+		if (spy_perf_on())
+			spy_perf_features(f);
 	}
 }
 
@@ -1008,6 +1085,8 @@ static VKAPI_ATTR void VKAPI_CALL spy_GetPhysicalDeviceFeatures2KHR(VkPhysicalDe
 	if (down) {
 		down(pd, f);
 		features2_filter(f);
+		if (spy_perf_on())
+			spy_perf_features(f);
 	}
 }
 
@@ -1051,9 +1130,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL spy_CreateDevice(VkPhysicalDevice pd, cons
 		abort();
 	record_create_info(&d->rec.create, info); /* before calling down: what reached us */
 	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+	VkDeviceCreateInfo down_info = *info;
+	const char *down_names[256];
+	if (spy_perf_on())
+		spy_perf_create_strip(&down_info, down_names, 256);
 	VkResult r;
 	if (!fault(SPY_FN_CREATE_DEVICE, &r))
-		r = create(pd, info, alloc, out);
+		r = create(pd, &down_info, alloc, out);
+	if (spy_perf_on())
+		spy_perf_create_done();
 	result_note(SPY_FN_CREATE_DEVICE, r);
 	if (r != VK_SUCCESS) {
 		free(d);
@@ -1159,6 +1244,8 @@ SPY_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceExtensionProperties(V
 	struct spy_instance *inst = pd ? instance_find(pd) : NULL;
 	if (!inst || !inst->EnumerateDeviceExtensionProperties)
 		return VK_ERROR_LAYER_NOT_PRESENT;
+	if (spy_perf_on() && !layer)
+		return spy_perf_extensions(hidden_filter, inst->EnumerateDeviceExtensionProperties, pd, n, props);
 	return hidden_filter(inst->EnumerateDeviceExtensionProperties, pd, layer, n, props);
 }
 
@@ -1211,6 +1298,8 @@ SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice
 	if (!d || hidden_func(name))
 		return NULL;
 	PFN_vkVoidFunction next = d->GetDeviceProcAddr(device, name);
+	if (!next && spy_perf_device_proc(name))
+		return spy_perf_device_proc(name);
 	PFN_vkVoidFunction hook = next ? device_hook_find(name) : NULL;
 	return hook ? hook : next;
 }
@@ -1231,7 +1320,15 @@ SPY_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInst
 		return NULL;
 	if (hidden_func(name) && !loader_answers_at_instance_level(name))
 		return NULL;
+	if (spy_perf_instance_proc(name))
+		return spy_perf_instance_proc(name);
 	PFN_vkVoidFunction next = inst->gipa(instance, name);
+	if (next && spy_perf_on() && !strcmp(name, "vkGetPhysicalDeviceFeatures2"))
+		return (PFN_vkVoidFunction)spy_GetPhysicalDeviceFeatures2;
+	if (next && spy_perf_on() && !strcmp(name, "vkGetPhysicalDeviceFeatures2KHR"))
+		return (PFN_vkVoidFunction)spy_GetPhysicalDeviceFeatures2KHR;
+	if (spy_perf_on() && spy_perf_device_proc(name))
+		return spy_perf_device_proc(name);
 	/* Only while host query reset is hidden, and where the chain below has the function. */
 	if (next && hidden(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME) && !strcmp(name, "vkGetPhysicalDeviceFeatures2"))
 		return (PFN_vkVoidFunction)spy_GetPhysicalDeviceFeatures2;

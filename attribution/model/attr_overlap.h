@@ -1,0 +1,36 @@
+#pragma once
+/* Attributing sampled GPU counters to passes by time overlap (docs/counters.md, "Sampled
+ * counters"). Pure: no state, no clock, no allocation, so every case can be constructed in a
+ * test.
+ *
+ * A sample says "the counter grew by v over [begin, end]" (host time line); a pass ran over
+ * [begin, end] (its calibrated GPU interval). For each pass and sample:
+ *   estimate  v x (the time of the sample the pass covers) / (the sample's length), where an
+ *             instant covered by k passes gives each 1/k of itself (as gpu_exclusive_ns does);
+ *             time of the sample covered by no pass is nobody's;
+ *   lower     v when the sample lies wholly inside the pass and no other pass runs during it
+ *             (then every event of it was the pass's), else 0;
+ *   upper     v when the pass covers any of the sample (all its events may have been the
+ *             pass's), else 0;
+ * summed over the samples. A sample of zero length counts for the passes that contain its
+ * instant. So lower <= estimate <= upper, and estimate == lower == upper when samples are
+ * taken exactly at the boundaries of passes that do not overlap. `shared` says that another
+ * pass ran at the same time as this one: the samples cannot tell them apart. */
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pp_overlap_span {
+	uint64_t begin_ns, end_ns;
+	bool valid; /* passes without a GPU interval get a zero share */
+};
+
+struct pp_overlap_share {
+	double estimate, lower, upper;
+	bool covered; /* every instant of the pass lies in some sample: nothing of it was missed */
+	bool shared;  /* another valid pass's interval intersects this one's */
+};
+
+/* out[npasses]; values[nsamples] is one counter's growth over each sample. */
+void pp_overlap_attribute(const struct pp_overlap_span *passes, uint32_t npasses,
+			  const struct pp_overlap_span *samples, const double *values, uint32_t nsamples,
+			  struct pp_overlap_share *out);

@@ -1,0 +1,295 @@
+/* Capture windows and sampled GPU timing without a GPU: the frames setting's parser and the
+ * frame clock's decisions (attribution/model/attr_frame.c) with the real triggers
+ * (layer/common/pp_capture.c): a raised SIGUSR2 and a trigger file. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "attr_frame.h"
+#include "pp_capture.h"
+#include "pp_settings.h"
+#include "pp_settings_internal.h"
+
+static int g_pass, g_fail;
+
+#define CHECK(cond)                                                                      \
+	do {                                                                             \
+		if (cond) {                                                              \
+			g_pass++;                                                        \
+		} else {                                                                 \
+			g_fail++;                                                        \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+		}                                                                        \
+	} while (0)
+
+/* Applies frames=v and returns the formatted value (or the error) in buf. */
+static int frames_set(struct pp_settings *s, const char *v, char *buf, size_t len)
+{
+	char err[1024];
+	int rc = pp_settings_apply(s, "frames", v, PP_ORIGIN_DEFAULT, err, sizeof(err));
+	if (rc)
+		snprintf(buf, len, "%s", err);
+	else
+		pp_settings_format_value(s, "frames", buf, len);
+	return rc;
+}
+
+static void test_frames_setting(void)
+{
+	struct pp_settings s;
+	char buf[1024];
+	pp_settings_defaults(&s);
+	CHECK(s.frames.n == 1 && s.frames.r[0].first == 0 && s.frames.r[0].last == PP_FRAME_INDEX_MAX);
+	CHECK(s.gpu_timing_interval == 1 && s.capture_signal && !s.trigger_file[0] && s.trigger_frames == 100);
+	CHECK(s.output_limit_mb == 256);
+	pp_settings_format_value(&s, "frames", buf, sizeof(buf));
+	CHECK(strcmp(buf, "all") == 0);
+
+	static const struct {
+		const char *in, *out;
+	} good[] = {
+		{ "300-420", "300-420" }, { "300-", "300-" },   { "-420", "0-420" },    { "7", "7" },
+		{ " 1-2 , 5 ,9- ", "1-2,5,9-" }, { "none", "none" }, { "ALL", "all" }, { "0-0", "0" },
+		{ "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16" },
+	};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		int rc = frames_set(&s, good[i].in, buf, sizeof(buf));
+		CHECK(rc == 0 && strcmp(buf, good[i].out) == 0);
+		if (rc || strcmp(buf, good[i].out))
+			fprintf(stderr, "  frames=%s gave %s\n", good[i].in, buf);
+	}
+	frames_set(&s, "300-420", buf, sizeof(buf));
+	static const struct {
+		const char *in, *why;
+	} bad[] = {
+		{ "", "empty" },
+		{ "abc", "is not a frame index or range" },
+		{ "5-3", "ends before it starts" },
+		{ "1-5,3-8", "increasing order without overlap" },
+		{ "5,3", "increasing order without overlap" },
+		{ "1,,2", "an empty range" },
+		{ "1,", "an empty range" },
+		{ "-", "is not a frame index or range" },
+		{ "1-2-3", "is not a frame index or range" },
+		{ "99999999999999999999", "is not a frame index or range" },
+		{ "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", "more than 16 ranges" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rc = frames_set(&s, bad[i].in, buf, sizeof(buf));
+		CHECK(rc == -EINVAL && strstr(buf, bad[i].why) && strstr(buf, "is not a valid frames") &&
+		      strstr(buf, "allowed: all, none, or a comma-separated list") && strstr(buf, "keeping \"300-420\""));
+		if (rc != -EINVAL || !strstr(buf, bad[i].why))
+			fprintf(stderr, "  frames=%s: %s\n", bad[i].in, buf);
+	}
+	/* The value is kept when a bad one is rejected. */
+	CHECK(s.frames.n == 1 && s.frames.r[0].first == 300 && s.frames.r[0].last == 420);
+
+	char err[512];
+	CHECK(pp_settings_apply(&s, "gpu_timing_interval", "0", PP_ORIGIN_DEFAULT, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "out of range"));
+	CHECK(pp_settings_apply(&s, "gpu_timing_interval", "16", PP_ORIGIN_DEFAULT, err, sizeof(err)) == 0 &&
+	      s.gpu_timing_interval == 16);
+	CHECK(pp_settings_apply(&s, "output_limit_mb", "0", PP_ORIGIN_DEFAULT, err, sizeof(err)) == 0 &&
+	      s.output_limit_mb == 0);
+	CHECK(pp_settings_apply(&s, "trigger_frames", "0", PP_ORIGIN_DEFAULT, err, sizeof(err)) == -EINVAL);
+	CHECK(pp_settings_apply(&s, "trigger_file", "/tmp/go-%p", PP_ORIGIN_DEFAULT, err, sizeof(err)) == 0);
+	char want[64];
+	snprintf(want, sizeof(want), "/tmp/go-%ld", (long)getpid());
+	CHECK(strcmp(s.trigger_file, want) == 0);
+	CHECK(pp_settings_apply(&s, "trigger_file", "None", PP_ORIGIN_DEFAULT, err, sizeof(err)) == 0 &&
+	      s.trigger_file[0] == '\0');
+	pp_settings_format_value(&s, "trigger_file", buf, sizeof(buf));
+	CHECK(strcmp(buf, "none") == 0);
+	CHECK(pp_settings_apply(&s, "capture_signal", "off", PP_ORIGIN_DEFAULT, err, sizeof(err)) == 0 &&
+	      !s.capture_signal);
+}
+
+/* Runs n frames of one submit each (frame_delimiter=submit) and records, per frame, the flags
+ * a recording begun while it is built sees. before(f) runs while frame f is built. */
+static void run_frames(struct pp_frame_clock *c, uint32_t n, uint32_t *flags, void (*before)(uint32_t f))
+{
+	for (uint32_t f = 0; f < n; f++) {
+		if (before)
+			before(f);
+		flags[f] = pp_frame_clock_building(c);
+		CHECK(pp_frame_clock_submit(c) == f);
+		CHECK(pp_frame_clock_flags(c) == flags[f]); /* the frame keeps what its recordings saw */
+		CHECK(pp_frame_clock_submit_done(c, false, false));
+	}
+}
+
+static void expect(const uint32_t *flags, uint32_t n, const char *captured, const char *timed, uint32_t by)
+{
+	for (uint32_t f = 0; f < n; f++) {
+		bool c = captured[f] == 'x', t = timed[f] == 'x';
+		bool ok = !!(flags[f] & PP_FRAME_CAPTURED) == c && !!(flags[f] & PP_FRAME_GPU_TIMED) == t &&
+			  (!c || (flags[f] & (PP_FRAME_BY_SIGNAL | PP_FRAME_BY_FILE)) == by);
+		CHECK(ok);
+		if (!ok)
+			fprintf(stderr, "  %s frame %u: flags %#x, expected captured %d timed %d by %#x\n", captured, f, flags[f],
+				c, t, by);
+	}
+}
+
+static struct pp_frame_capture capture_of(const char *frames, uint32_t interval)
+{
+	struct pp_settings s;
+	pp_settings_defaults(&s);
+	CHECK(pp_settings_apply(&s, "frames", frames, PP_ORIGIN_DEFAULT, NULL, 0) == 0);
+	return (struct pp_frame_capture){ .frames = s.frames, .trigger_frames = 3, .timing_interval = interval };
+}
+
+static void test_clock_ranges(void)
+{
+	struct pp_frame_clock c;
+	uint32_t fl[12];
+	/* Default: everything captured and timed (the diagnostics' own clock relies on it). */
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	run_frames(&c, 4, fl, NULL);
+	expect(fl, 4, "xxxx", "xxxx", 0);
+
+	struct pp_frame_capture cap = capture_of("3-5,8", 1);
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	run_frames(&c, 10, fl, NULL);
+	expect(fl, 10, "...xxx..x.", "...xxx..x.", 0);
+
+	/* Sampled timing counts from each window's first frame. */
+	cap = capture_of("2-7,9-", 3);
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	run_frames(&c, 12, fl, NULL);
+	expect(fl, 12, "..xxxxxx.xxx", "..x..x...x..", 0);
+
+	cap = capture_of("all", 4);
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	run_frames(&c, 9, fl, NULL);
+	expect(fl, 9, "xxxxxxxxx", "x...x...x", 0);
+}
+
+static const uint32_t *g_raise_at;
+static void raise_before(uint32_t f)
+{
+	for (const uint32_t *p = g_raise_at; *p != UINT32_MAX; p++)
+		if (*p == f)
+			raise(SIGUSR2);
+}
+
+static char g_trigger[64];
+static uint32_t g_touch_at;
+static void touch_before(uint32_t f)
+{
+	if (f == g_touch_at) {
+		FILE *t = fopen(g_trigger, "w");
+		CHECK(t != NULL);
+		if (t)
+			fclose(t);
+	}
+}
+
+static void test_clock_triggers(void)
+{
+	struct pp_frame_clock c;
+	uint32_t fl[12];
+
+	/* The handler goes in where the process has none, with SA_RESTART. */
+	CHECK(pp_capture_signal_install() == 0);
+	struct sigaction now;
+	sigaction(SIGUSR2, NULL, &now);
+	CHECK(now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN && (now.sa_flags & SA_RESTART));
+
+	/* Raised while frames 3 and 7 are built: toggled at their ends. */
+	struct pp_frame_capture cap = capture_of("none", 1);
+	cap.signal = true;
+	static const uint32_t at[] = { 3, 7, UINT32_MAX };
+	g_raise_at = at;
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	run_frames(&c, 10, fl, raise_before);
+	expect(fl, 10, "....xxxx..", "....xxxx..", PP_FRAME_BY_SIGNAL);
+
+	/* Against a range, the signal toggles: it pauses inside, captures outside. */
+	cap = capture_of("0-5", 1);
+	cap.signal = true;
+	static const uint32_t at2[] = { 1, 6, UINT32_MAX };
+	g_raise_at = at2;
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	run_frames(&c, 9, fl, raise_before);
+	expect(fl, 2, "xx", "xx", 0);
+	expect(fl + 2, 4, "....", "....", 0);
+	expect(fl + 6, 1, "x", "x", PP_FRAME_BY_SIGNAL);
+	expect(fl + 7, 2, "..", "..", 0);
+
+	/* The trigger file: created while frame 2 is built, a window of trigger_frames=3 frames
+	 * from frame 3, timed from its first frame; the file is consumed, and a second one
+	 * starts another window. */
+	snprintf(g_trigger, sizeof(g_trigger), "/tmp/pp-capture-trigger-%ld", (long)getpid());
+	unlink(g_trigger);
+	cap = capture_of("none", 2);
+	cap.trigger_file = g_trigger;
+	g_touch_at = 2;
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	run_frames(&c, 8, fl, touch_before);
+	expect(fl, 8, "...xxx..", "...x.x..", PP_FRAME_BY_FILE);
+	struct stat st;
+	CHECK(stat(g_trigger, &st) != 0 && errno == ENOENT);
+	g_touch_at = 0;
+	run_frames(&c, 0, fl, NULL);
+	touch_before(0);
+	uint32_t more[5];
+	for (uint32_t f = 0; f < 5; f++) {
+		more[f] = pp_frame_clock_building(&c);
+		pp_frame_clock_submit(&c);
+		pp_frame_clock_submit_done(&c, false, false);
+	}
+	/* Created between frames: found at the end of the next frame (8), window 9..11. */
+	expect(more, 5, ".xxx.", ".x.x.", PP_FRAME_BY_FILE);
+	unlink(g_trigger);
+
+	/* A file there before the first frame captures from frame 0. */
+	touch_before(g_touch_at);
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	run_frames(&c, 5, fl, NULL);
+	expect(fl, 5, "xxx..", "x.x..", PP_FRAME_BY_FILE);
+	unlink(g_trigger);
+}
+
+/* An application's own SIGUSR2 handler stays, untouched (in a child: installing is once per
+ * process). */
+static void app_handler(int sig)
+{
+	(void)sig;
+}
+
+static void test_app_handler_kept(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGUSR2, app_handler);
+		int rc = pp_capture_signal_install();
+		struct sigaction now;
+		sigaction(SIGUSR2, NULL, &now);
+		_exit(rc == -EBUSY && now.sa_handler == app_handler ? 0 : 1);
+	}
+	int status = 0;
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+int main(void)
+{
+	test_frames_setting();
+	test_app_handler_kept();
+	test_clock_ranges();
+	test_clock_triggers();
+	printf("%d passed, %d failed\n", g_pass, g_fail);
+	return g_fail ? 1 : 0;
+}
