@@ -156,6 +156,7 @@ void pp_attr_queue_label(struct pp_attr_queue *q, enum pp_label_op op, const cha
 
 static const char *const reason_forced = "result not available when the command buffer was reused or the device destroyed";
 static const char *const reason_reversed = "end timestamp not after begin timestamp";
+static const char *const reason_unusable = "timestamp arrived but the GPU timer says it cannot be used";
 static const char *const reason_lost = "device lost (VK_ERROR_DEVICE_LOST) before the result was read";
 
 /* Reads a submission's results. Not forced: only when all are available, returns whether it
@@ -277,7 +278,7 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 			slots[n++] = s->draw_slots[i];
 	/* After a device loss nothing more arrives, and what did may be partial: nothing not yet
 	 * read is trusted, every such result is unavailable with the loss as the reason. */
-	const char *missing = reason_forced;
+	const char *missing = d->ops.forced_reason ? d->ops.forced_reason : reason_forced;
 	if (d->ops.lost && d->ops.lost(d->ops.ctx)) {
 		forced = true;
 		missing = reason_lost;
@@ -309,14 +310,16 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 	for (uint32_t p = 0; p < s->npasses; p++) {
 		struct pp_pass_result *r = &s->passes[p];
 		uint32_t b = s->ts_slots[2 * p], e = s->ts_slots[2 * p + 1];
-		bool have_b = false, have_e = false;
+		bool have_b = false, have_e = false, unusable = false;
 		uint64_t tb = 0, te = 0;
 		if (b != PP_NO_SLOT) {
 			have_b = n && avail[k];
+			unusable |= n && avail[k] == PP_ATTR_UNUSABLE;
 			tb = ns[k++];
 		}
 		if (e != PP_NO_SLOT) {
 			have_e = n && avail[k];
+			unusable |= n && avail[k] == PP_ATTR_UNUSABLE;
 			te = ns[k++];
 		}
 		r->gpu.valid = false;
@@ -324,6 +327,8 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 			r->gpu.unavailable_reason = s->ts_reasons[p] ? s->ts_reasons[p] : "no timestamps for this pass";
 		else if (!have_b || !have_e)
 			r->gpu.unavailable_reason = missing;
+		else if (unusable)
+			r->gpu.unavailable_reason = d->ops.unusable_reason ? d->ops.unusable_reason : reason_unusable;
 		else if (te <= tb)
 			r->gpu.unavailable_reason = reason_reversed;
 		else {

@@ -11,7 +11,8 @@
 /* How attribution reads the GPU results. Implemented by counters/gpu. Neither may block. */
 struct pp_attr_gpu_ops {
 	void *ctx;
-	/* Reads slots into host-time-line ns; avail[i] = 0 when slot i has no result yet.
+	/* Reads slots into host-time-line ns; avail[i] = 0 when slot i has no result yet,
+	 * PP_ATTR_UNUSABLE when it arrived but cannot be used (unusable_reason says why).
 	 * submitted_ns: the submit call that submitted the slots' work began then (0: unknown). */
 	void (*read_timestamps)(void *ctx, const uint32_t *slots, uint32_t n, uint64_t submitted_ns, uint64_t *ns,
 				uint8_t *avail);
@@ -29,7 +30,13 @@ struct pp_attr_gpu_ops {
 	const struct pp_gpu_counter_backend *sampled;
 	/* Whether the device was lost: nothing more will arrive (may be NULL). */
 	bool (*lost)(void *ctx);
+	/* Static: why a result read as PP_ATTR_UNUSABLE is not used (GLES: a GPU disjoint event). */
+	const char *unusable_reason;
+	/* Static: why a result still missing when it had to be read is unavailable (NULL: the
+	 * Vulkan wording, a command buffer reused or its device destroyed). */
+	const char *forced_reason;
 };
+#define PP_ATTR_UNUSABLE 2
 
 #define PP_ATTR_PERF_SET_MAX 64
 

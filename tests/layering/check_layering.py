@@ -20,13 +20,19 @@ FLOORS = [
     ["counters/db"],                         # counter databases, equation engine: pure C data
     ["counters/cpu", "counters/gpu",         # counter backends: no passes, no frames
      "counters/db/gen"],                     # build-time generator of the database tables
-    ["layer/vulkan"],                        # loader interface, dispatch and object tables
+    ["layer/vulkan", "layer/egl"],           # loader interface, dispatch and object tables;
+                                             # the GLES shim's real entry points
     ["attribution/sinks/json"],              # JSON writer/reader, summary table
     ["attribution/model"],                   # recordings, submissions, frames
     ["attribution/sinks"],                   # writer thread and outputs: consume the model
     ["attribution/diag"],                    # diagnostics rules
-    ["intercept/vulkan"],                    # Vulkan hooks -> model events
+    ["intercept/vulkan", "intercept/gles"],  # Vulkan / GL hooks -> model events
 ]
+
+# Folders that stay API-neutral: no Vulkan, GL or EGL header, whatever the floors allow.
+API_NEUTRAL = ["attribution/model", "attribution/sinks", "attribution/sinks/json", "attribution/diag",
+               "layer/common", "counters/cpu", "counters/db"]
+API_HEADER_RE = re.compile(r'^\s*#\s*include\s*[<"]((?:vulkan|GLES\d?|EGL|GL|KHR)/[^">]+)[">]', re.M)
 
 # Known upward uses: (folder-relative file or CMake target, header or target) -> why it is
 # still there. Remove an entry when its use goes; a stale entry fails the check too.
@@ -40,6 +46,8 @@ KNOWN = {
     ("layer/vulkan/layer_init.c", "pp_sink.h"): "entry: process set-up and exit",
     # The shared library the loader loads is linked from every part.
     ("VkLayer_passprobe", "*"): "the product",
+    # The GLES shim's shared library (LD_PRELOAD), likewise.
+    ("passprobe_gles", "*"): "the product",
 }
 
 # A file past this is usually two concerns (STYLE.md).
@@ -125,6 +133,9 @@ def main(root, sizes=False):
     for folder, rel in sources:
         with open(os.path.join(root, rel), encoding="utf-8") as f:
             text = f.read()
+        if folder in API_NEUTRAL:
+            for inc in API_HEADER_RE.findall(text):
+                violations.append(f"{rel}: includes the API header {inc}; {folder} stays API-neutral")
         for inc in INCLUDE_RE.findall(text):
             dst = headers.get(os.path.basename(inc))
             if dst:
@@ -143,7 +154,8 @@ def main(root, sizes=False):
             targets[m.group(1)] = folder
         for m in re.finditer(r"target_link_libraries\(\s*(\S+)([^)]*)\)", text):
             for item in m.group(2).split():
-                links.append((folder, m.group(1), item))
+                g = re.match(r'"?\$<LINK_LIBRARY:[A-Z_]+,([^>]+)>"?$', item)
+                links.append((folder, m.group(1), g.group(1) if g else item))
     for folder, target, item in links:
         if item in targets:
             check(folder, target, item, targets[item], "links")

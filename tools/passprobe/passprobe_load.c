@@ -144,6 +144,13 @@ int cli_report_load(const char *arg, struct cli_report *out)
 	char *text = NULL;
 	size_t len = 0;
 	int rc = cli_read_file(path, CLI_REPORT_MAX_BYTES, &text, &len);
+	if (rc == -ENOENT && is_dir &&
+	    snprintf(out->path, sizeof(out->path), "%s/gles/report.json", arg) < (int)sizeof(out->path)) {
+		/* An OpenGL ES program's outputs are in DIR/gles (docs/gles.md). */
+		rc = cli_read_file(path, CLI_REPORT_MAX_BYTES, &text, &len);
+		if (rc == -ENOENT)
+			snprintf(out->path, sizeof(out->path), "%s/report.json", arg);
+	}
 	if (rc == -ENOENT && is_dir) {
 		fprintf(stderr, "passprobe: %s has no report.json (is it a passprobe output "
 				"directory?)\n",

@@ -23,6 +23,7 @@
 #define RUN_LAYER_NAME "VK_LAYER_PASSPROBE_profiler"
 #define RUN_LAYER_MANIFEST "VkLayer_passprobe.json"
 #define RUN_OUTPUT_ENV PP_SETTINGS_ENV_PREFIX "OUTPUT_DIR"
+#define RUN_GLES_SHIM "libpassprobe_gles.so"
 
 static const char *const run_output_files[] = { "report.json", "report.html", "trace.json",
 						 "passes.csv" };
@@ -33,7 +34,8 @@ void cli_run_usage(FILE *f)
 		"usage: passprobe run [-o DIR] [--set KEY=VALUE]... [--] PROGRAM [ARGS...]\n"
 		"\n"
 		"Runs PROGRAM with the passprobe Vulkan layer enabled (VK_INSTANCE_LAYERS,\n"
-		"VK_ADD_LAYER_PATH) and prints where its outputs went. Exits with PROGRAM's\n"
+		"VK_ADD_LAYER_PATH) and the OpenGL ES shim preloaded (LD_PRELOAD), and prints\n"
+		"where its outputs went (OpenGL ES: in DIR/gles). Exits with PROGRAM's\n"
 		"exit status (128 + N when signal N ended it, said on stderr with a warning that\n"
 		"the outputs may be partial or missing).\n"
 		"\n"
@@ -380,13 +382,15 @@ static int run_wait(pid_t pid, int *signo)
 	return CLI_EXIT_FAILURE;
 }
 
-/* Lists the outputs written since the run started. */
-static void run_report_outputs(const char *dir, const struct timespec *start, bool killed)
+/* The outputs in dir written since the run started, as "report.json, passes.csv"; counts
+ * the new ones and the stale ones. */
+static size_t run_outputs_in(const char *dir, const struct timespec *start, char *written, size_t len,
+			     size_t *nstale)
 {
-	char written[128] = "", path[PATH_MAX];
-	size_t nwritten = 0, nstale = 0;
+	char path[PATH_MAX];
 	struct stat st;
-
+	size_t nwritten = 0;
+	written[0] = '\0';
 	for (size_t i = 0; i < sizeof(run_output_files) / sizeof(run_output_files[0]); i++) {
 		if (snprintf(path, sizeof(path), "%s/%s", dir, run_output_files[i]) >=
 		    (int)sizeof(path))
@@ -395,17 +399,34 @@ static void run_report_outputs(const char *dir, const struct timespec *start, bo
 			continue;
 		/* Two seconds of slack for file systems with coarse timestamps. */
 		if (st.st_mtim.tv_sec + 2 < start->tv_sec) {
-			nstale++;
+			(*nstale)++;
 			continue;
 		}
-		size_t len = strlen(written);
-		snprintf(written + len, sizeof(written) - len, "%s%s", nwritten ? ", " : "",
-			 run_output_files[i]);
+		size_t used = strlen(written);
+		snprintf(written + used, len - used, "%s%s", nwritten ? ", " : "", run_output_files[i]);
 		nwritten++;
 	}
-	if (nwritten) {
+	return nwritten;
+}
+
+/* Lists the outputs written since the run started: the Vulkan layer's in dir, the GLES
+ * shim's in dir/gles (docs/gles.md). */
+static void run_report_outputs(const char *dir, const struct timespec *start, bool killed)
+{
+	char written[128], gles_written[128], gles_dir[PATH_MAX];
+	size_t nstale = 0, ngles = 0;
+	size_t nwritten = run_outputs_in(dir, start, written, sizeof(written), &nstale);
+	if (snprintf(gles_dir, sizeof(gles_dir), "%s/gles", dir) < (int)sizeof(gles_dir))
+		ngles = run_outputs_in(gles_dir, start, gles_written, sizeof(gles_written), &nstale);
+
+	if (nwritten)
 		fprintf(stderr, "passprobe: %s in %s (%s)\n", killed ? "partial output" : "output", dir,
 			written);
+	if (ngles)
+		fprintf(stderr, "passprobe: %s in %s (%s)\n",
+			killed ? "partial OpenGL ES output" : "OpenGL ES output", gles_dir, gles_written);
+	if (nwritten || ngles) {
+		return;
 	} else if (killed) {
 		fprintf(stderr, "passprobe: no output was written to %s before the program died.\n", dir);
 	} else if (nstale) {
@@ -421,6 +442,54 @@ static void run_report_outputs(const char *dir, const struct timespec *start, bo
 			"VK_LOADER_DEBUG=layer shows the loader's layer search.\n",
 			dir);
 	}
+}
+
+/* The GLES shim: next to the installed layout's libraries, else the build tree's. */
+static bool run_find_gles_shim(char *out, size_t out_len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			int n2 = snprintf(out, out_len, "%s/" PASSPROBE_BIN_TO_LIB "/" RUN_GLES_SHIM, exe);
+			if (n2 > 0 && (size_t)n2 < out_len && access(out, R_OK) == 0)
+				return true;
+		}
+	}
+#ifdef PASSPROBE_BUILD_LAYER_DIR
+	if (snprintf(out, out_len, "%s/" RUN_GLES_SHIM, PASSPROBE_BUILD_LAYER_DIR) < (int)out_len &&
+	    access(out, R_OK) == 0)
+		return true;
+#endif
+	return false;
+}
+
+/* Adds the shim at the end of LD_PRELOAD: a library that must come first (a sanitizer's
+ * runtime) stays first, and the shim still comes before the program's own libraries. */
+static int run_preload_gles(void)
+{
+	char shim[PATH_MAX];
+	if (!run_find_gles_shim(shim, sizeof(shim))) {
+		fprintf(stderr, "passprobe: warning: " RUN_GLES_SHIM " not found; OpenGL ES programs are "
+				"not measured\n");
+		return 0;
+	}
+	const char *old = getenv("LD_PRELOAD");
+	if (old && strstr(old, RUN_GLES_SHIM))
+		return 0;
+	if (!old || !old[0])
+		return setenv("LD_PRELOAD", shim, 1) ? -errno : 0;
+	size_t len = strlen(old) + 1 + strlen(shim) + 1;
+	char *v = malloc(len);
+	if (!v)
+		return -ENOMEM;
+	snprintf(v, len, "%s:%s", old, shim);
+	int rc = setenv("LD_PRELOAD", v, 1) ? -errno : 0;
+	free(v);
+	return rc;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -591,6 +660,12 @@ int cli_run_main(int argc, char **argv)
 		fprintf(stderr, "passprobe: cannot set VK_INSTANCE_LAYERS\n");
 		goto out;
 	}
+	/* OpenGL ES programs: the shim does nothing in a program that never makes an EGL
+	 * context current, so both go in without asking which API the program uses. */
+	if (run_preload_gles() != 0) {
+		fprintf(stderr, "passprobe: cannot set LD_PRELOAD\n");
+		goto out;
+	}
 
 	int pipefd[2];
 	if (pipe2(pipefd, O_CLOEXEC) != 0) {
@@ -647,7 +722,11 @@ int cli_run_main(int argc, char **argv)
 			program[0], signo, what);
 	}
 	if (out_dir[0]) {
+		char gles_dir[PATH_MAX];
 		cli_html_after_run(out_dir, (long long)start.tv_sec);
+		/* The OpenGL ES shim's report, in DIR/gles, gets its page too. */
+		if (snprintf(gles_dir, sizeof(gles_dir), "%s/gles", out_dir) < (int)sizeof(gles_dir))
+			cli_html_after_run(gles_dir, (long long)start.tv_sec);
 		run_report_outputs(out_dir, &start, signo != 0);
 	}
 out:

@@ -1,0 +1,242 @@
+/* EGL context hooks: one record per context (struct pp_gles_ctx), the thread's current one,
+ * contexts moving between threads, destroyed (deferred while current, as EGL defers it) and
+ * terminated with their display. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr_cpu.h"
+#include "gles_internal.h"
+#include "pp_log.h"
+#include "pp_thread.h"
+
+/* Lock order: g_lock is a leaf; never held across a call down or into the model. */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pp_gles_ctx *g_contexts;
+/* Contexts created so far: a context's number in its device name. Not reused, so two
+ * contexts never share a device of the report; the sinks bound the devices they list. */
+static uint32_t g_ordinals;
+
+static struct pp_gles_ctx *find_locked(EGLContext handle)
+{
+	for (struct pp_gles_ctx *c = g_contexts; c; c = c->next)
+		if (c->handle == handle)
+			return c;
+	return NULL;
+}
+
+static struct pp_gles_ctx *ctx_find(EGLContext handle)
+{
+	if (handle == EGL_NO_CONTEXT)
+		return NULL;
+	pthread_mutex_lock(&g_lock);
+	struct pp_gles_ctx *c = find_locked(handle);
+	pthread_mutex_unlock(&g_lock);
+	return c;
+}
+
+static void unlink_locked(struct pp_gles_ctx *c)
+{
+	for (struct pp_gles_ctx **p = &g_contexts; *p; p = &(*p)->next)
+		if (*p == c) {
+			*p = c->next;
+			break;
+		}
+}
+
+/* Frees a context record that is current nowhere (or on this thread: current says which). */
+static void ctx_free(struct pp_gles_ctx *c, bool current)
+{
+	pthread_mutex_lock(&g_lock);
+	unlink_locked(c);
+	pthread_mutex_unlock(&g_lock);
+	pp_gles_device_teardown(c, current);
+	pp_gles_share_unref(c->share);
+	free(c);
+}
+
+static bool client_is_gles(void)
+{
+	PFNEGLQUERYAPIPROC query = PP_REAL(eglQueryAPI);
+	return !query || query() == EGL_OPENGL_ES_API;
+}
+
+EGLAPI EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share_context,
+					       const EGLint *attrib_list)
+{
+	if (pp_egl_tls.guard)
+		return PP_REAL(eglCreateContext)(dpy, config, share_context, attrib_list);
+	/* Asked before the call: the application's eglGetError is the create's. */
+	bool gles = client_is_gles();
+	pp_egl_guard_enter();
+	EGLContext ctx = PP_REAL(eglCreateContext)(dpy, config, share_context, attrib_list);
+	pp_egl_guard_leave();
+	if (ctx == EGL_NO_CONTEXT || !gles)
+		return ctx;
+	struct pp_gles_ctx *c = calloc(1, sizeof(*c));
+	if (!c) {
+		pp_log_once(PP_LOG_ERROR, "out of memory recording an EGL context; it is not measured");
+		return ctx;
+	}
+	c->dpy = dpy;
+	c->handle = ctx;
+	c->config = config;
+	pthread_mutex_lock(&g_lock);
+	struct pp_gles_ctx *shared = share_context != EGL_NO_CONTEXT ? find_locked(share_context) : NULL;
+	if (shared && shared->share) {
+		c->share = shared->share;
+		pp_gles_share_ref(c->share);
+	}
+	c->ordinal = g_ordinals++;
+	c->next = g_contexts;
+	g_contexts = c;
+	pthread_mutex_unlock(&g_lock);
+	if (!c->share)
+		c->share = pp_gles_share_create();
+	return ctx;
+}
+
+/* The calling thread lets go of its current context: its open pass ends and its recording
+ * goes to the model (the driver flushes a context made not current). */
+static void release_current(struct pp_gles_ctx *old)
+{
+	if (!old || !old->set_up)
+		return;
+	pp_gles_pass_event(old, PP_GLES_EV_END, 0, 0);
+	pp_gles_submit(old, "eglMakeCurrent", false, NULL);
+}
+
+static void after_release(struct pp_gles_ctx *old)
+{
+	if (!old)
+		return;
+	old->current_tid = 0;
+	if (old->destroy_pending)
+		ctx_free(old, false);
+}
+
+EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx)
+{
+	if (pp_egl_tls.guard)
+		return PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
+	struct pp_gles_ctx *old = pp_gles_current();
+	struct pp_gles_ctx *c = ctx_find(ctx);
+	EGLint w = 0, h = 0;
+	pp_egl_guard_enter();
+	if (c && draw != EGL_NO_SURFACE) {
+		/* Before the call, so the application's eglGetError is eglMakeCurrent's. */
+		PP_REAL(eglQuerySurface)(dpy, draw, EGL_WIDTH, &w);
+		PP_REAL(eglQuerySurface)(dpy, draw, EGL_HEIGHT, &h);
+	}
+	if (old && old != c && !pp_gles_exiting) {
+		release_current(old);
+		if (old->destroy_pending)
+			pp_gles_device_teardown(old, true);
+	}
+	EGLBoolean ok = PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
+	pp_egl_guard_leave();
+	if (!ok)
+		return ok;
+	if (old != c) {
+		after_release(old);
+		pp_egl_tls.ctx = NULL;
+	}
+	if (!c)
+		return ok;
+	c->surface_w = w;
+	c->surface_h = h;
+	c->current_tid = pp_thread_id();
+	if (!c->set_up) {
+		pp_gles_init_once();
+		pp_egl_guard_enter();
+		pp_gles_device_setup(c);
+		pp_egl_guard_leave();
+	}
+	/* A draw surface is what a swapchain is on Vulkan: frame_delimiter=auto then ends frames
+	 * at swaps only, from the first frame on (not at a glFenceSync before the first swap). */
+	if (draw != EGL_NO_SURFACE && c->attr)
+		pp_attr_swapchain_created(c->attr);
+	pp_egl_tls.ctx = c;
+	return ok;
+}
+
+EGLAPI EGLBoolean EGLAPIENTRY eglReleaseThread(void)
+{
+	if (pp_egl_tls.guard)
+		return PP_REAL(eglReleaseThread)();
+	struct pp_gles_ctx *old = pp_gles_current();
+	pp_egl_guard_enter();
+	if (old && !pp_gles_exiting) {
+		release_current(old);
+		if (old->destroy_pending)
+			pp_gles_device_teardown(old, true);
+	}
+	EGLBoolean ok = PP_REAL(eglReleaseThread)();
+	pp_egl_guard_leave();
+	if (ok && old) {
+		pp_egl_tls.ctx = NULL;
+		after_release(old);
+	}
+	return ok;
+}
+
+EGLAPI EGLBoolean EGLAPIENTRY eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
+{
+	if (pp_egl_tls.guard)
+		return PP_REAL(eglDestroyContext)(dpy, ctx);
+	struct pp_gles_ctx *c = ctx_find(ctx);
+	if (c) {
+		/* EGL keeps a context that is current somewhere until it is released. */
+		if (c->current_tid)
+			c->destroy_pending = true;
+		else
+			ctx_free(c, false);
+	}
+	pp_egl_guard_enter();
+	EGLBoolean ok = PP_REAL(eglDestroyContext)(dpy, ctx);
+	pp_egl_guard_leave();
+	return ok;
+}
+
+EGLAPI EGLBoolean EGLAPIENTRY eglTerminate(EGLDisplay dpy)
+{
+	if (pp_egl_tls.guard)
+		return PP_REAL(eglTerminate)(dpy);
+	for (;;) {
+		struct pp_gles_ctx *victim = NULL;
+		pthread_mutex_lock(&g_lock);
+		for (struct pp_gles_ctx *c = g_contexts; c; c = c->next) {
+			if (c->dpy != dpy || c->destroy_pending)
+				continue;
+			if (c->current_tid) {
+				c->destroy_pending = true;
+				continue;
+			}
+			victim = c;
+			break;
+		}
+		pthread_mutex_unlock(&g_lock);
+		if (!victim)
+			break;
+		ctx_free(victim, false);
+	}
+	pp_egl_guard_enter();
+	EGLBoolean ok = PP_REAL(eglTerminate)(dpy);
+	pp_egl_guard_leave();
+	return ok;
+}
+
+void pp_gles_contexts_shutdown(void)
+{
+	for (;;) {
+		pthread_mutex_lock(&g_lock);
+		struct pp_gles_ctx *c = g_contexts;
+		pthread_mutex_unlock(&g_lock);
+		if (!c)
+			break;
+		if (pp_egl_tls.ctx == c)
+			pp_egl_tls.ctx = NULL;
+		/* At exit GL is not called: results not read by now stay unavailable. */
+		ctx_free(c, false);
+	}
+}

@@ -1,0 +1,105 @@
+/* The per-draw path: a draw bumps counters of the open render pass through the thread's
+ * current context (pp_egl_tls, initial-exec TLS: a load from the thread pointer), then calls
+ * down. Only a draw with no render pass open takes the slow path (gles_pass.c). Dispatches and
+ * memory barriers are rarer and go through the pass machine each time. */
+#include "gles_internal.h"
+
+#define NONNEG(x) ((uint64_t)((x) > 0 ? (x) : 0))
+
+/* name, parameters, arguments, what it adds to the workload w. The fast path needs no
+ * saved register and ends in a jump to the driver; everything else (no pass open, the real
+ * entry point not known yet) is a tail call to the slow twin. */
+#define DRAW_HOOK(name, params, args, count)                                                   \
+	__attribute__((noinline, cold)) static void slow_##name params                         \
+	{                                                                                      \
+		struct pp_gles_ctx *c = pp_gles_acting();                                      \
+		if (c) {                                                                       \
+			struct pp_workload *w = c->draw_work;                                  \
+			if (!w)                                                                \
+				w = pp_gles_pass_for_draw(c);                                  \
+			count;                                                                 \
+		}                                                                              \
+		PP_REAL(name) args;                                                            \
+	}                                                                                      \
+	GL_APICALL void GL_APIENTRY name params                                                \
+	{                                                                                      \
+		struct pp_gles_ctx *c = pp_gles_acting();                                      \
+		__typeof__(pp_egl_real.name) real = __atomic_load_n(&pp_egl_real.name, __ATOMIC_RELAXED); \
+		struct pp_workload *w = c ? c->draw_work : NULL;                               \
+		if (__builtin_expect(!real || (c && !w), 0)) {                                 \
+			slow_##name args;                                                      \
+			return;                                                                \
+		}                                                                              \
+		if (w)                                                                         \
+			count;                                                                 \
+		real args;                                                                     \
+	}
+
+#define DIRECT(n, inst) (w->draws++, w->instances += NONNEG(inst), w->vertices += NONNEG(n) * NONNEG(inst))
+#define INDEXED(n, inst) (w->draws_indexed++, w->instances += NONNEG(inst), w->indices += NONNEG(n) * NONNEG(inst))
+
+DRAW_HOOK(glDrawArrays, (GLenum mode, GLint first, GLsizei count), (mode, first, count), (w->draws++, w->instances++,
+	  w->vertices += NONNEG(count)))
+DRAW_HOOK(glDrawElements, (GLenum mode, GLsizei count, GLenum type, const void *indices), (mode, count, type, indices),
+	  (w->draws_indexed++, w->instances++, w->indices += NONNEG(count)))
+DRAW_HOOK(glDrawArraysInstanced, (GLenum mode, GLint first, GLsizei count, GLsizei instancecount),
+	  (mode, first, count, instancecount), DIRECT(count, instancecount))
+DRAW_HOOK(glDrawArraysInstancedEXT, (GLenum mode, GLint start, GLsizei count, GLsizei primcount),
+	  (mode, start, count, primcount), DIRECT(count, primcount))
+DRAW_HOOK(glDrawElementsInstanced, (GLenum mode, GLsizei count, GLenum type, const void *indices, GLsizei instancecount),
+	  (mode, count, type, indices, instancecount), INDEXED(count, instancecount))
+DRAW_HOOK(glDrawElementsInstancedEXT, (GLenum mode, GLsizei count, GLenum type, const void *indices, GLsizei primcount),
+	  (mode, count, type, indices, primcount), INDEXED(count, primcount))
+DRAW_HOOK(glDrawRangeElements, (GLenum mode, GLuint start, GLuint end, GLsizei count, GLenum type, const void *indices),
+	  (mode, start, end, count, type, indices), INDEXED(count, 1))
+DRAW_HOOK(glDrawElementsBaseVertex, (GLenum mode, GLsizei count, GLenum type, const void *indices, GLint basevertex),
+	  (mode, count, type, indices, basevertex), INDEXED(count, 1))
+DRAW_HOOK(glDrawElementsBaseVertexOES, (GLenum mode, GLsizei count, GLenum type, const void *indices, GLint basevertex),
+	  (mode, count, type, indices, basevertex), INDEXED(count, 1))
+DRAW_HOOK(glDrawElementsBaseVertexEXT, (GLenum mode, GLsizei count, GLenum type, const void *indices, GLint basevertex),
+	  (mode, count, type, indices, basevertex), INDEXED(count, 1))
+DRAW_HOOK(glDrawRangeElementsBaseVertex,
+	  (GLenum mode, GLuint start, GLuint end, GLsizei count, GLenum type, const void *indices, GLint basevertex),
+	  (mode, start, end, count, type, indices, basevertex), INDEXED(count, 1))
+DRAW_HOOK(glDrawElementsInstancedBaseVertex,
+	  (GLenum mode, GLsizei count, GLenum type, const void *indices, GLsizei instancecount, GLint basevertex),
+	  (mode, count, type, indices, instancecount, basevertex), INDEXED(count, instancecount))
+/* Indirect draws: calls; what they draw is in a GPU buffer. */
+DRAW_HOOK(glDrawArraysIndirect, (GLenum mode, const void *indirect), (mode, indirect), w->draws_indirect++)
+DRAW_HOOK(glDrawElementsIndirect, (GLenum mode, GLenum type, const void *indirect), (mode, type, indirect),
+	  w->draws_indirect++)
+
+GL_APICALL void GL_APIENTRY glDispatchCompute(GLuint x, GLuint y, GLuint z)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c) {
+		struct pp_workload *w = pp_gles_pass_for_dispatch(c);
+		w->dispatches++;
+		w->workgroups += (uint64_t)x * y * z;
+	}
+	PP_REAL(glDispatchCompute)(x, y, z);
+}
+
+GL_APICALL void GL_APIENTRY glDispatchComputeIndirect(GLintptr indirect)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		pp_gles_pass_for_dispatch(c)->dispatches_indirect++;
+	PP_REAL(glDispatchComputeIndirect)(indirect);
+}
+
+GL_APICALL void GL_APIENTRY glMemoryBarrier(GLbitfield barriers)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		c->cur->barriers++;
+	PP_REAL(glMemoryBarrier)(barriers);
+}
+
+GL_APICALL void GL_APIENTRY glMemoryBarrierByRegion(GLbitfield barriers)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		c->cur->barriers++;
+	PP_REAL(glMemoryBarrierByRegion)(barriers);
+}

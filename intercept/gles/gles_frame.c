@@ -1,0 +1,144 @@
+/* Submissions and frames: glFlush, glFinish and glFenceSync hand the context's recording to
+ * the model (a "submit"; glFinish and glFenceSync signal completion, the headless frame end of
+ * frame_delimiter=auto); eglSwapBuffers and its WithDamage variants submit and present. The
+ * open pass ends before the call goes down (its end timestamp must be in what is flushed);
+ * the call's CPU cost is measured around it. Future diagnostics (glFinish in the frame loop)
+ * observe these hooks too. */
+#include "attr_cpu.h"
+#include "gles_internal.h"
+
+struct call_cost {
+	struct pp_cpu_snapshot a;
+};
+
+static void cost_begin(struct call_cost *k)
+{
+	pp_cpu_snapshot_take(&k->a);
+}
+
+static void cost_end(struct call_cost *k, struct pp_cpu_cost *out)
+{
+	struct pp_cpu_snapshot b;
+	pp_cpu_snapshot_take(&b);
+	*out = (struct pp_cpu_cost){ 0 };
+	pp_cpu_cost_add_span(out, &k->a, &b);
+}
+
+GL_APICALL void GL_APIENTRY glFlush(void)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (!c) {
+		PP_REAL(glFlush)();
+		return;
+	}
+	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+	struct call_cost k;
+	struct pp_cpu_cost cpu;
+	cost_begin(&k);
+	pp_egl_guard_enter();
+	PP_REAL(glFlush)();
+	pp_egl_guard_leave();
+	cost_end(&k, &cpu);
+	pp_gles_submit(c, "glFlush", false, &cpu);
+}
+
+GL_APICALL void GL_APIENTRY glFinish(void)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (!c) {
+		PP_REAL(glFinish)();
+		return;
+	}
+	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+	struct call_cost k;
+	struct pp_cpu_cost cpu;
+	cost_begin(&k);
+	pp_egl_guard_enter();
+	PP_REAL(glFinish)();
+	pp_egl_guard_leave();
+	cost_end(&k, &cpu);
+	pp_gles_submit(c, "glFinish", true, &cpu);
+}
+
+GL_APICALL GLsync GL_APIENTRY glFenceSync(GLenum condition, GLbitfield flags)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (!c)
+		return PP_REAL(glFenceSync)(condition, flags);
+	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+	pp_egl_guard_enter();
+	GLsync s = PP_REAL(glFenceSync)(condition, flags);
+	pp_egl_guard_leave();
+	pp_gles_submit(c, "glFenceSync", true, NULL);
+	return s;
+}
+
+/* The context current on this thread draws into `surface`: its frame ends here. */
+static struct pp_gles_ctx *swap_begin(EGLDisplay dpy, EGLSurface surface)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (!c)
+		return NULL;
+	EGLint w = 0, h = 0;
+	pp_egl_guard_enter();
+	/* Before the call: the application's eglGetError is the swap's. */
+	if (PP_REAL(eglQuerySurface)(dpy, surface, EGL_WIDTH, &w) && PP_REAL(eglQuerySurface)(dpy, surface, EGL_HEIGHT, &h)) {
+		c->surface_w = w;
+		c->surface_h = h;
+	}
+	pp_egl_guard_leave();
+	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+	return c;
+}
+
+static void swap_end(struct pp_gles_ctx *c, const char *api, struct call_cost *k)
+{
+	struct pp_cpu_cost cpu;
+	cost_end(k, &cpu);
+	pp_gles_submit(c, api, false, &cpu);
+	pp_gles_present(c, &cpu);
+}
+
+EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
+{
+	struct pp_gles_ctx *c = swap_begin(dpy, surface);
+	struct call_cost k;
+	if (c)
+		cost_begin(&k);
+	pp_egl_guard_enter();
+	EGLBoolean ok = PP_REAL(eglSwapBuffers)(dpy, surface);
+	pp_egl_guard_leave();
+	if (c)
+		swap_end(c, "eglSwapBuffers", &k);
+	return ok;
+}
+
+EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surface, const EGLint *rects,
+							  EGLint n_rects)
+{
+	struct pp_gles_ctx *c = swap_begin(dpy, surface);
+	struct call_cost k;
+	if (c)
+		cost_begin(&k);
+	pp_egl_guard_enter();
+	EGLBoolean ok = PP_REAL(eglSwapBuffersWithDamageEXT)(dpy, surface, rects, n_rects);
+	pp_egl_guard_leave();
+	if (c)
+		swap_end(c, "eglSwapBuffersWithDamageEXT", &k);
+	return ok;
+}
+
+EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surface, const EGLint *rects,
+							  EGLint n_rects)
+{
+	struct pp_gles_ctx *c = swap_begin(dpy, surface);
+	struct call_cost k;
+	if (c)
+		cost_begin(&k);
+	pp_egl_guard_enter();
+	EGLBoolean ok = PP_REAL(eglSwapBuffersWithDamageKHR)(dpy, surface, rects, n_rects);
+	pp_egl_guard_leave();
+	if (c)
+		swap_end(c, "eglSwapBuffersWithDamageKHR", &k);
+	return ok;
+}

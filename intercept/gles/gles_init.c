@@ -1,0 +1,64 @@
+/* Process-wide set-up of the GLES shim: settings (the one reader, layer/common/pp_settings.c),
+ * CPU counter events and the outputs, once, at the first context made current, so a program
+ * that never makes a GL context current is not touched. Outputs finished at exit.
+ *
+ * Where the outputs go: the GLES shim is a library of its own with its own writer, so a
+ * program that uses both APIs would have two writers of one output_dir. The shim writes into
+ * the `gles` folder inside output_dir (output_dir/gles/report.json ...), the Vulkan layer into
+ * output_dir itself (docs/gles.md). */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gles_internal.h"
+#include "pp_cpu_counters.h"
+#include "pp_log.h"
+#include "pp_sink.h"
+
+struct pp_settings pp_gles_settings;
+bool pp_gles_exiting;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+static void cpu_counters_setup(const char *spec)
+{
+	static const char *names[PP_CPU_COUNTERS_MAX];
+	char err[512];
+	if (pp_cpu_counters_configure(spec && spec[0] ? spec : "default", err, sizeof(err)) < 0) {
+		pp_log(PP_LOG_WARN, "cpu_counters: %s; using the default events", err);
+		pp_cpu_counters_configure("default", NULL, 0);
+	}
+	unsigned n = pp_cpu_event_count();
+	if (n > PP_CPU_COUNTERS_MAX)
+		n = PP_CPU_COUNTERS_MAX;
+	for (unsigned i = 0; i < n; i++)
+		names[i] = pp_cpu_event_name(i);
+	pp_sink_cpu_counters_set(names, n);
+}
+
+static void gles_init(void)
+{
+	pp_settings_load(&pp_gles_settings, NULL);
+	pp_log_set_level(pp_gles_settings.log_level);
+	cpu_counters_setup(pp_gles_settings.cpu_counters);
+	struct pp_settings out = pp_gles_settings;
+	if (out.output_dir[0]) {
+		size_t len = strlen(out.output_dir);
+		if (len + 6 < sizeof(out.output_dir))
+			snprintf(out.output_dir + len, sizeof(out.output_dir) - len, "%sgles",
+				 out.output_dir[len - 1] == '/' ? "" : "/");
+	}
+	if (pp_sink_init(&out) < 0)
+		pp_log_once(PP_LOG_WARN, "GLES: outputs could not be started; measuring without them");
+}
+
+void pp_gles_init_once(void)
+{
+	pthread_once(&g_once, gles_init);
+}
+
+__attribute__((destructor)) static void gles_fini(void)
+{
+	pp_gles_exiting = true;
+	pp_gles_contexts_shutdown();
+	pp_sink_shutdown();
+}

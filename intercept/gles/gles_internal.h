@@ -1,0 +1,142 @@
+#pragma once
+/* The GLES intercept's shared state: one record per EGL context, the thread's current one in
+ * pp_egl_tls.ctx (the per-draw path reads only that), and the helpers the hook files share.
+ *
+ * Threads: a GL context is current on at most one thread at a time, and everything in a
+ * struct pp_gles_ctx below `hot` is touched only by that thread, without a lock. The context
+ * list (gles_context.c) has one mutex, taken at context creation, destruction and
+ * eglMakeCurrent, never across a call down. The share group's image table has its own mutex
+ * (gles_images.c). */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "attr_device.h"
+#include "egl_real.h"
+#include "gles_pass_machine.h"
+#include "gpu_gl_timer.h"
+#include "pp_model.h"
+
+#define PP_GLES_GROUP_DEPTH 32
+#define PP_GLES_FBO_CACHE 16
+#define PP_GLES_FBO_LABELS 32
+#define PP_GLES_RING 32           /* recordings in flight per context */
+#define PP_GLES_MAX_PASSES 1024   /* passes in one recording before it is submitted anyway */
+#define PP_GLES_MAX_LABELS 4096   /* debug-group events in one recording, likewise */
+#define PP_GLES_TIMER_CHUNKS 64   /* x PP_GL_CHUNK_SLOTS query objects per context */
+
+struct pp_gles_share; /* gles_images.c */
+
+/* Attachments of one framebuffer as last described (queried once per change, not per pass). */
+struct pp_gles_fbo {
+	uint32_t name;
+	uint64_t generation;      /* pp_gles_fbo_generation when described */
+	uint32_t natt;
+	struct pp_attachment att[PP_MAX_ATTACHMENTS];
+	uint8_t cls[PP_MAX_ATTACHMENTS]; /* enum pp_gles_att of each */
+};
+
+struct pp_gles_label {
+	uint32_t fbo;
+	char name[64];
+};
+
+struct pp_gles_ctx {
+	/* hot: the per-draw path */
+	struct pp_workload *draw_work; /* the open render pass's workload; NULL when none is open */
+	struct pp_workload *cur;       /* where barriers go: the open pass, or the recording's stray */
+	struct pp_workload dummy;      /* counts nothing anybody reads: a context that could not be set up */
+
+	struct pp_gles_ctx *next;      /* context list */
+	EGLDisplay dpy;
+	EGLContext handle;
+	EGLConfig config;
+	struct pp_gles_share *share;
+	uint32_t current_tid;          /* 0: not current anywhere */
+	bool destroy_pending;          /* destroyed while current: freed when released */
+	bool set_up;                   /* first made current: device, timer */
+	bool es3;                      /* GL_DRAW_FRAMEBUFFER exists */
+	uint32_t ordinal;
+
+	struct pp_gles_pass_machine pm;
+	uint8_t open_cls[PP_MAX_ATTACHMENTS]; /* attachment classes of the open render pass */
+	struct pp_recording *rec;      /* being recorded */
+	struct pp_recording *ring[PP_GLES_RING];
+	uint32_t nring, ring_next;
+	uint32_t slot_chunk, slot_used;/* the recording's last timer chunk and slots taken from it */
+	const char *rec_ts_reason;     /* the recording takes no timestamps (capture windows), and why */
+
+	struct pp_attr_device *attr;
+	struct pp_attr_queue *queue;
+	struct pp_gl_timer *timer;
+	const char *no_timer_reason;
+	uint64_t submits;
+
+	/* default framebuffer: from the EGL config and the draw surface */
+	struct pp_gles_fbo fb0;
+	int32_t surface_w, surface_h;
+
+	struct pp_gles_fbo fbos[PP_GLES_FBO_CACHE];
+	uint32_t nfbos, fbo_next;
+	struct pp_gles_label labels[PP_GLES_FBO_LABELS];
+	uint32_t nlabels;
+	uint64_t fbo_generation;       /* bumped by every attachment change */
+	uint32_t read_fb;              /* GL_READ_FRAMEBUFFER binding (ES3) */
+};
+
+static inline struct pp_gles_ctx *pp_gles_current(void)
+{
+	return (struct pp_gles_ctx *)pp_egl_tls.ctx;
+}
+
+/* The calling thread's context, when a hook should act (a context is current and the call
+ * does not come from inside the shim or the driver); NULL: pass straight through. */
+static inline struct pp_gles_ctx *pp_gles_acting(void)
+{
+	return pp_egl_tls.guard ? NULL : (struct pp_gles_ctx *)pp_egl_tls.ctx;
+}
+
+/* gles_pass.c: feeds an event through the pass machine and acts on the transition. */
+void pp_gles_pass_event(struct pp_gles_ctx *c, enum pp_gles_ev_kind kind, uint32_t fb, uint32_t mask);
+/* The slow path of a draw: opens the render pass; returns its workload (never NULL). */
+struct pp_workload *pp_gles_pass_for_draw(struct pp_gles_ctx *c);
+struct pp_workload *pp_gles_pass_for_dispatch(struct pp_gles_ctx *c);
+/* Debug groups become label events of the recording (names of the passes they enclose). */
+void pp_gles_pass_label(struct pp_gles_ctx *c, bool push, const char *name, int32_t length);
+void pp_gles_fbo_label(struct pp_gles_ctx *c, uint32_t fbo, const char *name, int32_t length);
+void pp_gles_fbo_forget(struct pp_gles_ctx *c, uint32_t fbo);
+/* Attachment masks of a glClear mask / glInvalidateFramebuffer list. */
+uint32_t pp_gles_clear_mask(uint32_t gl_mask);
+uint32_t pp_gles_invalidate_mask(const uint32_t *attachments, int32_t n, bool default_fb);
+
+/* gles_submit.c: a submission boundary ends the open pass and hands the recording to the
+ * model. fence: the call signals completion (glFinish, glFenceSync): a headless frame end
+ * under frame_delimiter=auto. cpu: the call's own cost, or NULL. */
+void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const struct pp_cpu_cost *cpu);
+/* eglSwapBuffers after the real call: the frame ends. */
+void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu);
+/* Timestamp slot for the recording, PP_NO_SLOT (and *why) when none. */
+uint32_t pp_gles_slot_take(struct pp_gles_ctx *c, const char **why);
+/* First made current on this thread: GL queries, timer, model device. */
+void pp_gles_device_setup(struct pp_gles_ctx *c);
+/* Before the context record goes: results read where possible, frames handed on. */
+void pp_gles_device_teardown(struct pp_gles_ctx *c, bool current);
+
+/* gles_images.c: image sizes per share group, for attachment descriptions. */
+struct pp_gles_share *pp_gles_share_create(void);
+void pp_gles_share_ref(struct pp_gles_share *s);
+void pp_gles_share_unref(struct pp_gles_share *s);
+void pp_gles_image_store(struct pp_gles_share *s, bool renderbuffer, uint32_t name, uint32_t internal_format,
+			 uint32_t w, uint32_t h, uint32_t samples);
+void pp_gles_image_forget(struct pp_gles_share *s, bool renderbuffer, uint32_t name);
+bool pp_gles_image_find(struct pp_gles_share *s, bool renderbuffer, uint32_t name, uint32_t *internal_format,
+			uint32_t *w, uint32_t *h, uint32_t *samples);
+const char *pp_gles_format_name(uint32_t internal_format);
+
+/* gles_context.c: every context's frames handed on (process exit). */
+void pp_gles_contexts_shutdown(void);
+/* gles_init.c: process set-up at the first context made current (settings, CPU counter
+ * events, outputs); the settings after it. */
+void pp_gles_init_once(void);
+extern struct pp_settings pp_gles_settings;
+/* Whether the process is exiting: GL is not called any more. */
+extern bool pp_gles_exiting;

@@ -1,0 +1,113 @@
+/* How the application reaches the hooks. Three ways, all ending at the same functions:
+ *   - linked directly: the hooks are exported under the GL/EGL names (version script
+ *     libpassprobe_gles.map), and LD_PRELOAD puts the shim first in the search order;
+ *   - eglGetProcAddress: answers a hook for a hooked name, where the real one answers at all;
+ *   - dlopen + dlsym: the shim's dlsym answers a hook for a hooked name found in any handle
+ *     (an application that dlopens libGLESv2 and dlsyms glDrawArrays gets the hook), and
+ *     remembers what the real lookup answered as the real entry point.
+ * Inside the shim (re-entry guard) both answer what the real ones do. */
+#include <dlfcn.h>
+#include <string.h>
+
+#include "gles_internal.h"
+
+struct hook {
+	const char *name;
+	void *fn;
+};
+
+static const struct hook hooks[] = {
+#define PP_EGL_X(n, type) { #n, (void *)(type)n },
+	PP_EGL_HOOKED(PP_EGL_X)
+#undef PP_EGL_X
+};
+
+/* No C library call here (not even strcmp): reached while a sanitizer runtime starts. */
+PP_EGL_EARLY static bool same_name(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+PP_EGL_EARLY static void *hook_find(const char *name)
+{
+	if (!name || (name[0] != 'g' && name[0] != 'e'))
+		return NULL;
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+		if (same_name(hooks[i].name, name))
+			return hooks[i].fn;
+	return NULL;
+}
+
+/* What the application gets for name, given what the real lookup answered. */
+PP_EGL_EARLY static void *answer(const char *name, void *real)
+{
+	if (!real || pp_egl_tls.guard)
+		return real;
+	void *hook = hook_find(name);
+	if (!hook || pp_egl_is_ours(real))
+		return real;
+	pp_egl_real_offer(name, real);
+	return hook;
+}
+
+EGLAPI __eglMustCastToProperFunctionPointerType EGLAPIENTRY eglGetProcAddress(const char *procname)
+{
+	PFNEGLGETPROCADDRESSPROC real = PP_REAL(eglGetProcAddress);
+	if (!real)
+		return NULL;
+	return (__eglMustCastToProperFunctionPointerType)answer(procname, (void *)real(procname));
+}
+
+/* dlsym(RTLD_NEXT, name) means "after the caller", and the C library finds the caller from
+ * the return address: the shim's dlsym must reach it with the caller's return address still
+ * in place, so for RTLD_NEXT it jumps (not calls) to the real dlsym. The sanitizer runtimes
+ * look functions up that way while they start, before anything instrumented may run. Other
+ * handles go to pp_gles_dlsym, which answers the hooks. */
+PP_EGL_EARLY void *pp_gles_dlsym(void *handle, const char *name);
+PP_EGL_EARLY void *pp_gles_dlsym(void *handle, const char *name)
+{
+	return answer(name, pp_egl_real_dlsym(handle, name));
+}
+
+#if defined(__x86_64__)
+__asm__(".text\n"
+	".globl dlsym\n"
+	".type dlsym, @function\n"
+	"dlsym:\n"
+	"	cmpq $-1, %rdi\n" /* RTLD_NEXT */
+	"	jne pp_gles_dlsym\n"
+	"	pushq %rdi\n"
+	"	pushq %rsi\n"
+	"	subq $8, %rsp\n" /* the stack 16-byte aligned at the call */
+	"	call pp_egl_real_dlsym_fn\n"
+	"	addq $8, %rsp\n"
+	"	popq %rsi\n"
+	"	popq %rdi\n"
+	"	testq %rax, %rax\n"
+	"	jz 1f\n"
+	"	jmp *%rax\n"
+	"1:	ret\n" /* no real dlsym: NULL */
+	".size dlsym, .-dlsym\n");
+#elif defined(__aarch64__)
+__asm__(".text\n"
+	".globl dlsym\n"
+	".type dlsym, %function\n"
+	"dlsym:\n"
+	"	cmn x0, #1\n" /* RTLD_NEXT */
+	"	b.ne pp_gles_dlsym\n"
+	"	stp x29, x30, [sp, #-32]!\n"
+	"	stp x0, x1, [sp, #16]\n"
+	"	bl pp_egl_real_dlsym_fn\n"
+	"	mov x16, x0\n"
+	"	ldp x0, x1, [sp, #16]\n"
+	"	ldp x29, x30, [sp], #32\n"
+	"	cbz x16, 1f\n"
+	"	br x16\n"
+	"1:	mov x0, #0\n"
+	"	ret\n"
+	".size dlsym, .-dlsym\n");
+#else
+#error "the GLES shim's dlsym needs a jump to the real one on this architecture"
+#endif

@@ -1,0 +1,286 @@
+/* GL calls that begin or end passes, name them, or describe attachments. Each turns into a
+ * pass-machine event (gles_pass.c) and calls down; the re-entry guard makes calls from inside
+ * the shim or the driver pass straight through. Boundaries that must be measured before the
+ * driver acts (the end timestamp belongs before a flush or a read-back) are fed before the
+ * call down; an invalidate, after it. */
+#include "gles_internal.h"
+
+/* The framebuffer a deletion leaves bound: deleting the bound draw framebuffer binds 0. */
+GL_APICALL void GL_APIENTRY glBindFramebuffer(GLenum target, GLuint framebuffer)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c) {
+		if (target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER)
+			pp_gles_pass_event(c, PP_GLES_EV_BIND, framebuffer, 0);
+		if (target == GL_FRAMEBUFFER || target == GL_READ_FRAMEBUFFER)
+			c->read_fb = framebuffer;
+	}
+	PP_REAL(glBindFramebuffer)(target, framebuffer);
+}
+
+GL_APICALL void GL_APIENTRY glDeleteFramebuffers(GLsizei n, const GLuint *framebuffers)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	for (GLsizei i = 0; c && framebuffers && i < n; i++) {
+		if (!framebuffers[i])
+			continue;
+		if (framebuffers[i] == c->pm.fb)
+			pp_gles_pass_event(c, PP_GLES_EV_BIND, 0, 0);
+		if (framebuffers[i] == c->read_fb)
+			c->read_fb = 0;
+		pp_gles_fbo_forget(c, framebuffers[i]);
+	}
+	PP_REAL(glDeleteFramebuffers)(n, framebuffers);
+}
+
+static void clear_event(struct pp_gles_ctx *c, uint32_t mask)
+{
+	pp_gles_pass_event(c, PP_GLES_EV_CLEAR, c->pm.fb, mask);
+	c->cur->clears++;
+}
+
+GL_APICALL void GL_APIENTRY glClear(GLbitfield mask)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		clear_event(c, pp_gles_clear_mask(mask));
+	PP_REAL(glClear)(mask);
+}
+
+static uint32_t clear_buffer_mask(GLenum buffer)
+{
+	return buffer == GL_COLOR ? PP_GLES_ATT_COLOR
+	       : buffer == GL_DEPTH ? PP_GLES_ATT_DEPTH
+	       : buffer == GL_STENCIL ? PP_GLES_ATT_STENCIL
+	       : buffer == GL_DEPTH_STENCIL ? PP_GLES_ATT_DEPTH | PP_GLES_ATT_STENCIL : 0;
+}
+
+GL_APICALL void GL_APIENTRY glClearBufferfv(GLenum buffer, GLint drawbuffer, const GLfloat *value)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		clear_event(c, clear_buffer_mask(buffer));
+	PP_REAL(glClearBufferfv)(buffer, drawbuffer, value);
+}
+
+GL_APICALL void GL_APIENTRY glClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		clear_event(c, clear_buffer_mask(buffer));
+	PP_REAL(glClearBufferiv)(buffer, drawbuffer, value);
+}
+
+GL_APICALL void GL_APIENTRY glClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint *value)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		clear_event(c, clear_buffer_mask(buffer));
+	PP_REAL(glClearBufferuiv)(buffer, drawbuffer, value);
+}
+
+GL_APICALL void GL_APIENTRY glClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		clear_event(c, clear_buffer_mask(buffer));
+	PP_REAL(glClearBufferfi)(buffer, drawbuffer, depth, stencil);
+}
+
+static void invalidate_event(struct pp_gles_ctx *c, GLenum target, GLsizei n, const GLenum *attachments)
+{
+	/* Only the draw framebuffer's passes are concerned; a read-framebuffer invalidate of
+	 * the same object counts too. */
+	bool draw = target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER ||
+		    (target == GL_READ_FRAMEBUFFER && c->read_fb == c->pm.fb);
+	if (draw)
+		pp_gles_pass_event(c, PP_GLES_EV_INVALIDATE, c->pm.fb,
+				   pp_gles_invalidate_mask(attachments, n, c->pm.fb == 0));
+}
+
+GL_APICALL void GL_APIENTRY glInvalidateFramebuffer(GLenum target, GLsizei numAttachments, const GLenum *attachments)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	PP_REAL(glInvalidateFramebuffer)(target, numAttachments, attachments);
+	if (c)
+		invalidate_event(c, target, numAttachments, attachments);
+}
+
+GL_APICALL void GL_APIENTRY glDiscardFramebufferEXT(GLenum target, GLsizei numAttachments, const GLenum *attachments)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	PP_REAL(glDiscardFramebufferEXT)(target, numAttachments, attachments);
+	if (c)
+		invalidate_event(c, target, numAttachments, attachments);
+}
+
+GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type,
+					 void *pixels)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+	PP_REAL(glReadPixels)(x, y, width, height, format, type, pixels);
+}
+
+GL_APICALL void GL_APIENTRY glBlitFramebuffer(GLint srcX0, GLint srcY0, GLint srcX1, GLint srcY1, GLint dstX0,
+					      GLint dstY0, GLint dstX1, GLint dstY1, GLbitfield mask, GLenum filter)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+	PP_REAL(glBlitFramebuffer)(srcX0, srcY0, srcX1, srcY1, dstX0, dstY0, dstX1, dstY1, mask, filter);
+}
+
+/* Any attachment change: cached framebuffer descriptions are taken again when next used. */
+GL_APICALL void GL_APIENTRY glFramebufferTexture2D(GLenum target, GLenum attachment, GLenum textarget, GLuint texture,
+						   GLint level)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		c->fbo_generation++;
+	PP_REAL(glFramebufferTexture2D)(target, attachment, textarget, texture, level);
+}
+
+GL_APICALL void GL_APIENTRY glFramebufferTextureLayer(GLenum target, GLenum attachment, GLuint texture, GLint level,
+						      GLint layer)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		c->fbo_generation++;
+	PP_REAL(glFramebufferTextureLayer)(target, attachment, texture, level, layer);
+}
+
+GL_APICALL void GL_APIENTRY glFramebufferRenderbuffer(GLenum target, GLenum attachment, GLenum renderbuffertarget,
+						      GLuint renderbuffer)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		c->fbo_generation++;
+	PP_REAL(glFramebufferRenderbuffer)(target, attachment, renderbuffertarget, renderbuffer);
+}
+
+/* ---- names ---------------------------------------------------------------------------- */
+
+GL_APICALL void GL_APIENTRY glPushDebugGroup(GLenum source, GLuint id, GLsizei length, const GLchar *message)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		pp_gles_pass_label(c, true, message, length);
+	PP_REAL(glPushDebugGroup)(source, id, length, message);
+}
+
+GL_APICALL void GL_APIENTRY glPushDebugGroupKHR(GLenum source, GLuint id, GLsizei length, const GLchar *message)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		pp_gles_pass_label(c, true, message, length);
+	PP_REAL(glPushDebugGroupKHR)(source, id, length, message);
+}
+
+GL_APICALL void GL_APIENTRY glPopDebugGroup(void)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		pp_gles_pass_label(c, false, NULL, 0);
+	PP_REAL(glPopDebugGroup)();
+}
+
+GL_APICALL void GL_APIENTRY glPopDebugGroupKHR(void)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		pp_gles_pass_label(c, false, NULL, 0);
+	PP_REAL(glPopDebugGroupKHR)();
+}
+
+GL_APICALL void GL_APIENTRY glObjectLabel(GLenum identifier, GLuint name, GLsizei length, const GLchar *label)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c && identifier == GL_FRAMEBUFFER && name)
+		pp_gles_fbo_label(c, name, label, length);
+	PP_REAL(glObjectLabel)(identifier, name, length, label);
+}
+
+GL_APICALL void GL_APIENTRY glObjectLabelKHR(GLenum identifier, GLuint name, GLsizei length, const GLchar *label)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c && identifier == GL_FRAMEBUFFER && name)
+		pp_gles_fbo_label(c, name, label, length);
+	PP_REAL(glObjectLabelKHR)(identifier, name, length, label);
+}
+
+/* ---- image sizes ---------------------------------------------------------------------- */
+
+/* The name bound to a binding point: glGetIntegerv of a binding never raises an error. */
+static uint32_t bound(GLenum binding)
+{
+	GLint name = 0;
+	PP_REAL(glGetIntegerv)(binding, &name);
+	return (uint32_t)name;
+}
+
+GL_APICALL void GL_APIENTRY glTexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width,
+					   GLsizei height)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c && target == GL_TEXTURE_2D && width > 0 && height > 0)
+		pp_gles_image_store(c->share, false, bound(GL_TEXTURE_BINDING_2D), internalformat, (uint32_t)width,
+				    (uint32_t)height, 1);
+	PP_REAL(glTexStorage2D)(target, levels, internalformat, width, height);
+}
+
+GL_APICALL void GL_APIENTRY glTexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei width,
+					 GLsizei height, GLint border, GLenum format, GLenum type, const void *pixels)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c && target == GL_TEXTURE_2D && level == 0 && width > 0 && height > 0)
+		pp_gles_image_store(c->share, false, bound(GL_TEXTURE_BINDING_2D), (uint32_t)internalformat,
+				    (uint32_t)width, (uint32_t)height, 1);
+	PP_REAL(glTexImage2D)(target, level, internalformat, width, height, border, format, type, pixels);
+}
+
+GL_APICALL void GL_APIENTRY glTexStorage2DMultisample(GLenum target, GLsizei samples, GLenum internalformat,
+						      GLsizei width, GLsizei height, GLboolean fixedsamplelocations)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c && target == GL_TEXTURE_2D_MULTISAMPLE && width > 0 && height > 0)
+		pp_gles_image_store(c->share, false, bound(GL_TEXTURE_BINDING_2D_MULTISAMPLE), internalformat,
+				    (uint32_t)width, (uint32_t)height, samples > 0 ? (uint32_t)samples : 1);
+	PP_REAL(glTexStorage2DMultisample)(target, samples, internalformat, width, height, fixedsamplelocations);
+}
+
+GL_APICALL void GL_APIENTRY glRenderbufferStorage(GLenum target, GLenum internalformat, GLsizei width, GLsizei height)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c && width > 0 && height > 0)
+		pp_gles_image_store(c->share, true, bound(GL_RENDERBUFFER_BINDING), internalformat, (uint32_t)width,
+				    (uint32_t)height, 1);
+	PP_REAL(glRenderbufferStorage)(target, internalformat, width, height);
+}
+
+GL_APICALL void GL_APIENTRY glRenderbufferStorageMultisample(GLenum target, GLsizei samples, GLenum internalformat,
+							     GLsizei width, GLsizei height)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c && width > 0 && height > 0)
+		pp_gles_image_store(c->share, true, bound(GL_RENDERBUFFER_BINDING), internalformat, (uint32_t)width,
+				    (uint32_t)height, samples > 0 ? (uint32_t)samples : 1);
+	PP_REAL(glRenderbufferStorageMultisample)(target, samples, internalformat, width, height);
+}
+
+GL_APICALL void GL_APIENTRY glDeleteTextures(GLsizei n, const GLuint *textures)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	for (GLsizei i = 0; c && textures && i < n; i++)
+		pp_gles_image_forget(c->share, false, textures[i]);
+	PP_REAL(glDeleteTextures)(n, textures);
+}
+
+GL_APICALL void GL_APIENTRY glDeleteRenderbuffers(GLsizei n, const GLuint *renderbuffers)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	for (GLsizei i = 0; c && renderbuffers && i < n; i++)
+		pp_gles_image_forget(c->share, true, renderbuffers[i]);
+	PP_REAL(glDeleteRenderbuffers)(n, renderbuffers);
+}

@@ -1,0 +1,87 @@
+#pragma once
+/* The one list of EGL and GL entry points the shim knows, X(name, PFN type):
+ *   PP_EGL_HOOKED: interposed (exported by the version script, answered by the shim's
+ *                  eglGetProcAddress and dlsym, each with a hook in intercept/gles/);
+ *   PP_EGL_USED:   called by the shim itself, never interposed.
+ * From it: the table of real entry points (egl_real.h) and the hook table of intercept/gles.
+ * A name added to PP_EGL_HOOKED needs its hook (intercept/gles/) and a line in
+ * libpassprobe_gles.map. */
+#include "egl_gl.h"
+
+#define PP_EGL_HOOKED(X)                                                        \
+	/* EGL: contexts, current, frames */                                    \
+	X(eglGetProcAddress, PFNEGLGETPROCADDRESSPROC)                          \
+	X(eglCreateContext, PFNEGLCREATECONTEXTPROC)                            \
+	X(eglDestroyContext, PFNEGLDESTROYCONTEXTPROC)                          \
+	X(eglMakeCurrent, PFNEGLMAKECURRENTPROC)                                \
+	X(eglReleaseThread, PFNEGLRELEASETHREADPROC)                            \
+	X(eglTerminate, PFNEGLTERMINATEPROC)                                    \
+	X(eglSwapBuffers, PFNEGLSWAPBUFFERSPROC)                                \
+	X(eglSwapBuffersWithDamageEXT, PFNEGLSWAPBUFFERSWITHDAMAGEEXTPROC)      \
+	X(eglSwapBuffersWithDamageKHR, PFNEGLSWAPBUFFERSWITHDAMAGEKHRPROC)      \
+	/* draws (gles_draw.c) */                                               \
+	X(glDrawArrays, PFNGLDRAWARRAYSPROC)                                    \
+	X(glDrawElements, PFNGLDRAWELEMENTSPROC)                                \
+	X(glDrawArraysInstanced, PFNGLDRAWARRAYSINSTANCEDPROC)                  \
+	X(glDrawElementsInstanced, PFNGLDRAWELEMENTSINSTANCEDPROC)              \
+	X(glDrawRangeElements, PFNGLDRAWRANGEELEMENTSPROC)                      \
+	X(glDrawArraysIndirect, PFNGLDRAWARRAYSINDIRECTPROC)                    \
+	X(glDrawElementsIndirect, PFNGLDRAWELEMENTSINDIRECTPROC)                \
+	X(glDrawElementsBaseVertex, PFNGLDRAWELEMENTSBASEVERTEXPROC)            \
+	X(glDrawRangeElementsBaseVertex, PFNGLDRAWRANGEELEMENTSBASEVERTEXPROC)  \
+	X(glDrawElementsInstancedBaseVertex, PFNGLDRAWELEMENTSINSTANCEDBASEVERTEXPROC) \
+	X(glDrawArraysInstancedEXT, PFNGLDRAWARRAYSINSTANCEDEXTPROC)            \
+	X(glDrawElementsInstancedEXT, PFNGLDRAWELEMENTSINSTANCEDEXTPROC)        \
+	X(glDrawElementsBaseVertexOES, PFNGLDRAWELEMENTSBASEVERTEXOESPROC)      \
+	X(glDrawElementsBaseVertexEXT, PFNGLDRAWELEMENTSBASEVERTEXEXTPROC)      \
+	X(glDispatchCompute, PFNGLDISPATCHCOMPUTEPROC)                          \
+	X(glDispatchComputeIndirect, PFNGLDISPATCHCOMPUTEINDIRECTPROC)          \
+	X(glMemoryBarrier, PFNGLMEMORYBARRIERPROC)                              \
+	X(glMemoryBarrierByRegion, PFNGLMEMORYBARRIERBYREGIONPROC)              \
+	/* pass boundaries (gles_pass_hooks.c) */                               \
+	X(glBindFramebuffer, PFNGLBINDFRAMEBUFFERPROC)                          \
+	X(glDeleteFramebuffers, PFNGLDELETEFRAMEBUFFERSPROC)                    \
+	X(glClear, PFNGLCLEARPROC)                                              \
+	X(glClearBufferfv, PFNGLCLEARBUFFERFVPROC)                              \
+	X(glClearBufferiv, PFNGLCLEARBUFFERIVPROC)                              \
+	X(glClearBufferuiv, PFNGLCLEARBUFFERUIVPROC)                            \
+	X(glClearBufferfi, PFNGLCLEARBUFFERFIPROC)                              \
+	X(glInvalidateFramebuffer, PFNGLINVALIDATEFRAMEBUFFERPROC)              \
+	X(glDiscardFramebufferEXT, PFNGLDISCARDFRAMEBUFFEREXTPROC)              \
+	X(glFlush, PFNGLFLUSHPROC)                                              \
+	X(glFinish, PFNGLFINISHPROC)                                            \
+	X(glFenceSync, PFNGLFENCESYNCPROC)                                      \
+	X(glReadPixels, PFNGLREADPIXELSPROC)                                    \
+	X(glBlitFramebuffer, PFNGLBLITFRAMEBUFFERPROC)                          \
+	X(glFramebufferTexture2D, PFNGLFRAMEBUFFERTEXTURE2DPROC)                \
+	X(glFramebufferTextureLayer, PFNGLFRAMEBUFFERTEXTURELAYERPROC)          \
+	X(glFramebufferRenderbuffer, PFNGLFRAMEBUFFERRENDERBUFFERPROC)          \
+	/* names (gles_pass_hooks.c) */                                         \
+	X(glPushDebugGroup, PFNGLPUSHDEBUGGROUPPROC)                            \
+	X(glPopDebugGroup, PFNGLPOPDEBUGGROUPPROC)                              \
+	X(glPushDebugGroupKHR, PFNGLPUSHDEBUGGROUPKHRPROC)                      \
+	X(glPopDebugGroupKHR, PFNGLPOPDEBUGGROUPKHRPROC)                        \
+	X(glObjectLabel, PFNGLOBJECTLABELPROC)                                  \
+	X(glObjectLabelKHR, PFNGLOBJECTLABELKHRPROC)                            \
+	/* image sizes for attachments (gles_images.c) */                       \
+	X(glTexStorage2D, PFNGLTEXSTORAGE2DPROC)                                \
+	X(glTexImage2D, PFNGLTEXIMAGE2DPROC)                                    \
+	X(glTexStorage2DMultisample, PFNGLTEXSTORAGE2DMULTISAMPLEPROC)          \
+	X(glRenderbufferStorage, PFNGLRENDERBUFFERSTORAGEPROC)                  \
+	X(glRenderbufferStorageMultisample, PFNGLRENDERBUFFERSTORAGEMULTISAMPLEPROC) \
+	X(glDeleteTextures, PFNGLDELETETEXTURESPROC)                            \
+	X(glDeleteRenderbuffers, PFNGLDELETERENDERBUFFERSPROC)
+
+#define PP_EGL_USED(X)                                                          \
+	X(eglGetConfigAttrib, PFNEGLGETCONFIGATTRIBPROC)                        \
+	X(eglQuerySurface, PFNEGLQUERYSURFACEPROC)                              \
+	X(eglQueryAPI, PFNEGLQUERYAPIPROC)                                      \
+	X(glGetString, PFNGLGETSTRINGPROC)                                      \
+	X(glGetIntegerv, PFNGLGETINTEGERVPROC)                                  \
+	X(glGetFramebufferAttachmentParameteriv, PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC) \
+	X(glGenQueriesEXT, PFNGLGENQUERIESEXTPROC)                              \
+	X(glDeleteQueriesEXT, PFNGLDELETEQUERIESEXTPROC)                        \
+	X(glQueryCounterEXT, PFNGLQUERYCOUNTEREXTPROC)                          \
+	X(glGetQueryObjectuivEXT, PFNGLGETQUERYOBJECTUIVEXTPROC)                \
+	X(glGetQueryObjectui64vEXT, PFNGLGETQUERYOBJECTUI64VEXTPROC)            \
+	X(glGetInteger64vEXT, PFNGLGETINTEGER64VEXTPROC)

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Checks the GLES shim's report.json (DIR/gles/report.json) against what a program says it
+did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
+
+  check_gles_report.py DIR [--expect FILE] [--devices N] [--min-frames N] [--frames N]
+                       [--delimiter D] [--gpu-order NAME>NAME>...] [--timed-percent P]
+                       [--min-draws N] [--min-passes N] [--no-drops]
+
+--expect FILE: the `expect` lines of pp_gles_demo --expect: every frame of every device has
+  exactly those passes, in that order, with that name (name_source label, or source=), draws, instances,
+  vertices, indices, dispatches, barriers, a CLEAR load where clear=1 and none where clear=0,
+  a DONT_CARE store where invalidate=1 and none where invalidate=0.
+--gpu-order: median GPU time of the named passes strictly decreasing in that order.
+--no-drops: no frame was dropped by the writer.
+--timed-percent: at least that share of passes (all frames but the last of each device)
+  has a GPU time; the rest say why not.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+def read_expect(path):
+    passes, threads = [], []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 4 and w[0] == "expect" and w[1] == "pass":
+                kv = dict(x.split("=", 1) for x in w[4:] if "=" in x)
+                passes.append((int(w[2]), w[3], kv))
+            elif len(w) >= 3 and w[0] == "expect" and w[1] == "thread":
+                threads.append(dict(x.split("=", 1) for x in w[3:] if "=" in x))
+    return passes, threads
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir")
+    ap.add_argument("--expect")
+    ap.add_argument("--devices", type=int)
+    ap.add_argument("--min-frames", type=int, default=1)
+    ap.add_argument("--frames", type=int)
+    ap.add_argument("--delimiter")
+    ap.add_argument("--gpu-order")
+    ap.add_argument("--timed-percent", type=float)
+    ap.add_argument("--min-draws", type=int)
+    ap.add_argument("--min-passes", type=int)
+    ap.add_argument("--no-drops", action="store_true")
+    a = ap.parse_args()
+    path = os.path.join(a.dir, "gles", "report.json")
+    try:
+        r = json.load(open(path))
+    except (OSError, ValueError) as e:
+        print(f"FAIL: {path}: {e}")
+        return 1
+    frames = r["frames"]
+    by_dev = {}
+    for f in frames:
+        by_dev.setdefault(f["device"], []).append(f)
+    # a device whose only frame was closed at exit holds what a context did before it went
+    # (set-up, a probe): not a device that rendered frames
+    by_dev = {d: fs for d, fs in by_dev.items() if any(f["delimiter"] != "shutdown" for f in fs)}
+    if a.devices is not None and len(by_dev) != a.devices:
+        fail(f"{len(by_dev)} devices with frames, expected {a.devices}")
+    if a.no_drops and r.get("frames_dropped"):
+        fail(f"{r['frames_dropped']} frames dropped")
+    expect, thread_expect = read_expect(a.expect) if a.expect else (None, [])
+    thread_devices = 0
+    timed = untimed = 0
+    gpu = {}
+    for dev, fs in sorted(by_dev.items()):
+        fs.sort(key=lambda f: f["index"])
+        # the last frame of a device may be closed at shutdown, or still unread when it ended
+        complete = [f for f in fs if f["delimiter"] != "shutdown"]
+        if len(complete) < a.min_frames:
+            fail(f"device {dev}: {len(complete)} frames, expected at least {a.min_frames}")
+        if a.frames is not None and len(complete) != a.frames:
+            fail(f"device {dev}: {len(complete)} frames, expected {a.frames}")
+        for f in complete:
+            if a.delimiter and f["delimiter"] != a.delimiter:
+                fail(f"device {dev} frame {f['index']}: delimiter {f['delimiter']}, expected {a.delimiter}")
+            ps = f["passes"]
+            if a.min_passes is not None and len(ps) < a.min_passes:
+                fail(f"device {dev} frame {f['index']}: {len(ps)} passes, expected at least {a.min_passes}")
+            if a.min_draws is not None and sum(p["draws"] for p in ps) < a.min_draws:
+                fail(f"device {dev} frame {f['index']}: fewer than {a.min_draws} draws")
+            if expect is not None and thread_expect and [p["name"] for p in complete[0]["passes"]] != \
+                    [e[1] for e in expect]:
+                # a thread of the demo's own (expect thread ... passes=N draws=N)
+                te = thread_expect[0]
+                if f is complete[0]:
+                    thread_devices += 1
+                if len(ps) != int(te["passes"]) or sum(p["draws"] for p in ps) != int(te["draws"]):
+                    fail(f"device {dev} frame {f['index']}: {len(ps)} passes, {sum(p['draws'] for p in ps)} draws; "
+                         f"a thread's frame has {te['passes']} passes, {te['draws']} draws")
+            elif expect is not None:
+                if len(ps) != len(expect):
+                    fail(f"device {dev} frame {f['index']}: {len(ps)} passes {[p['name'] for p in ps]}, "
+                         f"expected {len(expect)}")
+                    continue
+                for (i, name, kv), p in zip(expect, ps):
+                    wl = p["workload"]
+                    where = f"device {dev} frame {f['index']} pass {i}"
+                    source = kv.get("source", "label")
+                    if p["name"] != name or p["name_source"] != source:
+                        fail(f"{where}: name {p['name']} ({p['name_source']}), expected {name} ({source})")
+                    got = {"draws": p["draws"], "instances": wl["instances"], "vertices": wl["vertices"],
+                           "indices": wl["indices"], "dispatches": wl["dispatches"] + wl["dispatches_indirect"],
+                           "barriers": wl["barriers"], "workgroups": wl["workgroups"],
+                           "draws_indexed": wl["draws_indexed"], "draws_arrays": wl["draws"]}
+                    for k, v in got.items():
+                        if k in kv and int(kv[k]) != v:
+                            fail(f"{where} ({name}): {k}={v}, expected {kv[k]}")
+                    loads = [x["load_op"] for x in p["attachments"]]
+                    stores = [x["store_op"] for x in p["attachments"]]
+                    if "clear" in kv and ("CLEAR" in loads) != (kv["clear"] == "1"):
+                        fail(f"{where} ({name}): loads {loads}, clear={kv['clear']}")
+                    if "invalidate" in kv and ("DONT_CARE" in stores) != (kv["invalidate"] == "1"):
+                        fail(f"{where} ({name}): stores {stores}, invalidate={kv['invalidate']}")
+                    if p["kind"] != ("render" if p["draws"] else "compute"):
+                        fail(f"{where} ({name}): kind {p['kind']}")
+        for f in complete[:-1]:
+            for p in f["passes"]:
+                if p.get("gpu_ns") is not None:
+                    timed += 1
+                    gpu.setdefault(p["name"], []).append(p["gpu_ns"])
+                else:
+                    untimed += 1
+                    if not p.get("gpu_unavailable"):
+                        fail(f"device {dev} frame {f['index']} pass {p['name']}: no GPU time and no reason")
+    if thread_devices != len(thread_expect):
+        fail(f"{thread_devices} devices look like the program's threads, expected {len(thread_expect)}")
+    if a.timed_percent is not None:
+        total = timed + untimed
+        share = 100.0 * timed / total if total else 0
+        if share < a.timed_percent:
+            fail(f"{share:.1f}% of passes timed ({timed}/{total}), expected at least {a.timed_percent}%")
+    if a.gpu_order:
+        names = a.gpu_order.split(">")
+        med = {n: statistics.median(gpu[n]) for n in names if gpu.get(n)}
+        missing = [n for n in names if n not in med]
+        if missing:
+            fail(f"no GPU times for {missing}")
+        else:
+            print("median GPU ns: " + ", ".join(f"{n}={med[n]:.0f}" for n in names))
+            for x, y in zip(names, names[1:]):
+                if not med[x] > med[y]:
+                    fail(f"GPU time of {x} ({med[x]:.0f} ns) not above {y} ({med[y]:.0f} ns)")
+    n = sum(len(fs) for fs in by_dev.values())
+    if failures:
+        print(f"{len(failures)} problems in {path}")
+        return 1
+    print(f"{path}: {n} frames on {len(by_dev)} devices as expected ({timed} passes timed, {untimed} not)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
