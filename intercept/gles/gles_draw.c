@@ -1,7 +1,9 @@
 /* The per-draw path: a draw bumps counters of the open render pass through the thread's
  * current context (pp_egl_tls, initial-exec TLS: a load from the thread pointer), then calls
- * down. Only a draw with no render pass open takes the slow path (gles_pass.c). Dispatches and
+ * down. Only a draw with no render pass open takes the slow path (gles_pass.c), and only the
+ * first draw after a binding change or a new frame the diagnostics' (gles_diag.c). Dispatches and
  * memory barriers are rarer and go through the pass machine each time. */
+#include "gles_diag.h"
 #include "gles_internal.h"
 
 #define NONNEG(x) ((uint64_t)((x) > 0 ? (x) : 0))
@@ -15,6 +17,8 @@
 			struct pp_workload *w = c->draw_work;                           \
 			if (__builtin_expect(w == NULL, 0))                             \
 				w = pp_gles_pass_for_draw(c);                           \
+			if (__builtin_expect(c->diag_dirty, 0))                         \
+				pp_gles_diag_draw(c);                                   \
 			count;                                                          \
 		}                                                                       \
 		PP_REAL(name) args;                                                     \
@@ -59,6 +63,8 @@ GL_APICALL void GL_APIENTRY glDispatchCompute(GLuint x, GLuint y, GLuint z)
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c) {
 		struct pp_workload *w = pp_gles_pass_for_dispatch(c);
+		if (c->diag_dirty)
+			pp_gles_diag_draw(c);
 		w->dispatches++;
 		w->workgroups += (uint64_t)x * y * z;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "attr_cpu.h"
+#include "gles_diag.h"
 #include "gles_internal.h"
 #include "pp_clock.h"
 #include "pp_log.h"
@@ -250,6 +251,7 @@ void pp_gles_device_setup(struct pp_gles_ctx *c)
 		c->rec = c->ring[0];
 		c->slot_used = PP_GL_CHUNK_SLOTS;
 		c->cur = &c->rec->stray;
+		pp_gles_diag_setup(c, sink_id);
 	}
 	pp_log(PP_LOG_INFO, "GLES context %u: %s, %s; GPU timing: %s", c->ordinal, renderer ? renderer : "?",
 	       version ? version : "?", c->timer ? "GL_EXT_disjoint_timer_query" : c->no_timer_reason);
@@ -265,6 +267,7 @@ void pp_gles_device_teardown(struct pp_gles_ctx *c, bool current)
 		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
 		pp_gles_submit(c, "eglDestroyContext", false, NULL);
 	}
+	pp_gles_diag_teardown(c);
 	/* Reads what can be read (only where the context is current), hands every frame on. */
 	pp_attr_device_destroy(c->attr);
 	pp_attr_queue_destroy(c->queue);
@@ -292,6 +295,7 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const st
 		pp_gl_timer_check_disjoint(c->timer);
 	/* frame_delimiter=label:<name>: a debug group of that name pushed in what is submitted */
 	bool label = pp_attr_recordings_have_label(c->attr, &c->rec, 1);
+	uint64_t frame = c->frame_open, ended = 0;
 	if (c->rec->npasses || present || label) {
 		struct pp_recording *recs[1] = { c->rec };
 		uint64_t handle = (uint64_t)(uintptr_t)c->handle;
@@ -308,12 +312,16 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const st
 		};
 		if (cpu && !present)
 			info.cpu = *cpu;
-		pp_attr_submit(c->attr, c->queue, &info);
+		frame = pp_attr_submit(c->attr, c->queue, &info);
 		c->submits++;
 		recording_next(c);
 	}
 	if (!present)
-		pp_attr_submit_done(c->attr, fence, label);
+		ended = pp_attr_submit_done(c->attr, fence, label);
+	if (ended > c->frame_open || frame > c->frame_open)
+		c->frame_open = ended > frame ? ended : frame;
+	pp_gles_diag_submitted(c, frame, ended, c->fence_sync);
+	c->fence_sync = 0;
 	pp_egl_guard_leave();
 }
 
@@ -322,6 +330,9 @@ void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu)
 	if (!c->attr)
 		return;
 	pp_egl_guard_enter();
-	pp_attr_present(c->attr, cpu);
+	uint64_t ended = pp_attr_present(c->attr, cpu);
+	if (ended > c->frame_open)
+		c->frame_open = ended;
+	pp_gles_diag_presented(c, ended, c->surface_preserved);
 	pp_egl_guard_leave();
 }
