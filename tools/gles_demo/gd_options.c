@@ -42,6 +42,7 @@ enum {
 	OPT_DEBUG_INSERT,
 	OPT_TIMINGS,
 	OPT_INFO,
+	OPT_DEBUG_MUTE,
 };
 
 static const struct option gd_long_options[] = {
@@ -59,6 +60,7 @@ static const struct option gd_long_options[] = {
 	{"debug-insert", no_argument, NULL, OPT_DEBUG_INSERT},
 	{"timings", no_argument, NULL, OPT_TIMINGS},
 	{"info", no_argument, NULL, OPT_INFO},
+	{"debug-mute", required_argument, NULL, OPT_DEBUG_MUTE},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -88,6 +90,9 @@ static void gd_usage_print(FILE *out)
 		"                      map-sync, texsubimage, bufsubdata-static, tile-load-store\n"
 		"  --debug-callback    print every KHR_debug performance message as\n"
 		"                      'debug-message <id> <text>'\n"
+		"  --debug-mute WHAT   with --debug-callback: 'third-party' disables third-party\n"
+		"                      performance messages (glDebugMessageControl), 'output'\n"
+		"                      disables GL_DEBUG_OUTPUT after installing the callback\n"
 		"  --debug-insert      before the first frame, send one performance message of\n"
 		"                      the demo's own (id 0x7070) with glDebugMessageInsert\n"
 		"  --gl-errors FILE    make a few invalid GL calls each frame and write the\n"
@@ -242,6 +247,14 @@ int gd_options_parse(struct gd_options *opt, int argc, char **argv)
 			break;
 		case OPT_DEBUG_INSERT:
 			opt->debug_insert = true;
+			break;
+		case OPT_DEBUG_MUTE:
+			if (!strcmp(optarg, "third-party"))
+				opt->debug_mute = GD_DEBUG_MUTE_THIRD_PARTY;
+			else if (!strcmp(optarg, "output"))
+				opt->debug_mute = GD_DEBUG_MUTE_OUTPUT;
+			else
+				return gd_usage_error("--debug-mute wants third-party or output, not '%s'", optarg);
 			break;
 		case OPT_TIMINGS:
 			opt->timings = true;
