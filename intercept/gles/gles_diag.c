@@ -41,7 +41,7 @@ void pp_gles_diag_setup(struct pp_gles_ctx *c, uint32_t sink_id)
 	}
 	g->debug_enabled = true; /* KHR_debug: messages of medium severity are enabled initially */
 	c->diag = g;
-	c->diag_dirty = true;
+	c->diag_dirty = PP_GLES_DIRTY_ALL;
 }
 
 void pp_gles_diag_teardown(struct pp_gles_ctx *c)
@@ -50,7 +50,7 @@ void pp_gles_diag_teardown(struct pp_gles_ctx *c)
 	if (!g)
 		return;
 	c->diag = NULL;
-	c->diag_dirty = false;
+	c->diag_dirty = 0;
 	/* Findings stay: the site table is process-wide. */
 	pp_diag_device_destroy(g->dd);
 	free(g);
@@ -93,18 +93,23 @@ static void buffer_used(struct pp_gles_diag *g, uint32_t name)
 void pp_gles_diag_draw(struct pp_gles_ctx *c)
 {
 	struct pp_gles_diag *g = c->diag;
-	c->diag_dirty = false;
+	uint32_t dirty = c->diag_dirty;
+	c->diag_dirty = 0;
 	if (!g)
 		return;
-	buffer_used(g, g->bound[GLES_BT_ARRAY]);
-	buffer_used(g, g->bound[GLES_BT_ELEMENT]);
-	buffer_used(g, g->bound[GLES_BT_DRAW_INDIRECT]);
-	buffer_used(g, g->bound[GLES_BT_DISPATCH_INDIRECT]);
-	for (uint32_t i = 0; i < GLES_DIAG_UNIFORM_INDICES; i++)
+	if (dirty & PP_GLES_DIRTY_ARRAY)
+		buffer_used(g, g->bound[GLES_BT_ARRAY]);
+	if (dirty & PP_GLES_DIRTY_ELEMENT)
+		buffer_used(g, g->bound[GLES_BT_ELEMENT]);
+	if (dirty & PP_GLES_DIRTY_INDIRECT) {
+		buffer_used(g, g->bound[GLES_BT_DRAW_INDIRECT]);
+		buffer_used(g, g->bound[GLES_BT_DISPATCH_INDIRECT]);
+	}
+	for (uint32_t i = 0; (dirty & PP_GLES_DIRTY_UNIFORM) && i < GLES_DIAG_UNIFORM_INDICES; i++)
 		buffer_used(g, g->uniform[i]);
-	for (uint32_t i = 0; i < GLES_DIAG_STORAGE_INDICES; i++)
+	for (uint32_t i = 0; (dirty & PP_GLES_DIRTY_STORAGE) && i < GLES_DIAG_STORAGE_INDICES; i++)
 		buffer_used(g, g->storage[i]);
-	for (uint32_t mask = g->units_bound; mask; mask &= mask - 1) {
+	for (uint32_t mask = dirty & PP_GLES_DIRTY_TEXTURES ? g->units_bound : 0; mask; mask &= mask - 1) {
 		uint32_t u = (uint32_t)__builtin_ctz(mask);
 		for (uint32_t k = 0; k < GLES_TT_COUNT; k++) {
 			struct gles_diag_texture *t = pp_gles_diag_texture(g, g->units[u][k], true);
@@ -121,7 +126,7 @@ static void frame_follow(struct pp_gles_ctx *c, struct pp_gles_diag *g)
 	if (c->frame_open != g->frame) {
 		/* A new frame: what stays bound is used again by its first draw. */
 		g->frame = c->frame_open;
-		c->diag_dirty = true;
+		c->diag_dirty = PP_GLES_DIRTY_ALL;
 	}
 }
 

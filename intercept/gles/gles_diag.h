@@ -20,7 +20,17 @@ void pp_gles_diag_setup(struct pp_gles_ctx *c, uint32_t sink_id);
 void pp_gles_diag_teardown(struct pp_gles_ctx *c);
 
 /* The draw path's slow part, taken only while c->diag_dirty is set (a binding changed, a new
- * frame began): what is bound now counts as used by draws of the current frame. */
+ * frame began): what is bound now counts as used by draws of the current frame; only the
+ * kinds of binding that changed are marked. */
+enum {
+	PP_GLES_DIRTY_ARRAY = 1u << 0,
+	PP_GLES_DIRTY_ELEMENT = 1u << 1,
+	PP_GLES_DIRTY_INDIRECT = 1u << 2,
+	PP_GLES_DIRTY_UNIFORM = 1u << 3,
+	PP_GLES_DIRTY_STORAGE = 1u << 4,
+	PP_GLES_DIRTY_TEXTURES = 1u << 5,
+	PP_GLES_DIRTY_ALL = (1u << 6) - 1,
+};
 void pp_gles_diag_draw(struct pp_gles_ctx *c);
 
 /* Every submission boundary (pp_gles_submit): frame is the model's frame of the submission

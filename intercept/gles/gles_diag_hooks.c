@@ -29,10 +29,16 @@ static int buffer_target(GLenum target)
 	}
 }
 
-/* Binding points whose buffer draws or dispatches read. */
-static bool draw_target(int t)
+/* Binding points whose buffer draws or dispatches read: what the next draw marks. */
+static uint32_t draw_dirty(int t)
 {
-	return t == GLES_BT_ARRAY || t == GLES_BT_ELEMENT || t == GLES_BT_DRAW_INDIRECT || t == GLES_BT_DISPATCH_INDIRECT;
+	switch (t) {
+	case GLES_BT_ARRAY: return PP_GLES_DIRTY_ARRAY;
+	case GLES_BT_ELEMENT: return PP_GLES_DIRTY_ELEMENT;
+	case GLES_BT_DRAW_INDIRECT:
+	case GLES_BT_DISPATCH_INDIRECT: return PP_GLES_DIRTY_INDIRECT;
+	default: return 0;
+	}
 }
 
 static int texture_target(GLenum target)
@@ -85,8 +91,7 @@ GL_APICALL void GL_APIENTRY glBindBuffer(GLenum target, GLuint buffer)
 		int t = buffer_target(target);
 		if (t >= 0) {
 			g->bound[t] = buffer;
-			if (draw_target(t))
-				c->diag_dirty = true;
+			c->diag_dirty |= draw_dirty(t);
 		}
 	}
 	PP_REAL(glBindBuffer)(target, buffer);
@@ -99,13 +104,13 @@ static void bind_indexed(struct pp_gles_ctx *c, struct pp_gles_diag *g, GLenum t
 		return;
 	/* Binding a range also binds the generic point. */
 	g->bound[t] = buffer;
-	if (t == GLES_BT_UNIFORM && index < GLES_DIAG_UNIFORM_INDICES)
+	if (t == GLES_BT_UNIFORM && index < GLES_DIAG_UNIFORM_INDICES) {
 		g->uniform[index] = buffer;
-	else if (t == GLES_BT_STORAGE && index < GLES_DIAG_STORAGE_INDICES)
+		c->diag_dirty |= PP_GLES_DIRTY_UNIFORM;
+	} else if (t == GLES_BT_STORAGE && index < GLES_DIAG_STORAGE_INDICES) {
 		g->storage[index] = buffer;
-	else
-		return;
-	c->diag_dirty = true;
+		c->diag_dirty |= PP_GLES_DIRTY_STORAGE;
+	}
 }
 
 GL_APICALL void GL_APIENTRY glBindBufferBase(GLenum target, GLuint index, GLuint buffer)
@@ -161,7 +166,7 @@ GL_APICALL void GL_APIENTRY glBindTexture(GLenum target, GLuint texture)
 		g->units[g->active_unit][t] = texture;
 		if (texture)
 			g->units_bound |= 1u << g->active_unit;
-		c->diag_dirty = true;
+		c->diag_dirty |= PP_GLES_DIRTY_TEXTURES;
 	}
 	PP_REAL(glBindTexture)(target, texture);
 }
