@@ -89,7 +89,9 @@ GL_APICALL void GL_APIENTRY glBindBuffer(GLenum target, GLuint buffer)
 	struct pp_gles_diag *g = diag_of(&c);
 	if (g) {
 		int t = buffer_target(target);
-		if (t >= 0) {
+		/* Rebinding what is bound changes nothing the draws use (a loop that binds its
+		 * vertex buffer before every draw takes the draw's slow path once). */
+		if (t >= 0 && g->bound[t] != buffer) {
 			g->bound[t] = buffer;
 			c->diag_dirty |= draw_dirty(t);
 		}
@@ -162,7 +164,7 @@ GL_APICALL void GL_APIENTRY glBindTexture(GLenum target, GLuint texture)
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	int t = texture_target(target);
-	if (g && t >= 0 && g->active_unit < GLES_DIAG_UNITS) {
+	if (g && t >= 0 && g->active_unit < GLES_DIAG_UNITS && g->units[g->active_unit][t] != texture) {
 		g->units[g->active_unit][t] = texture;
 		if (texture)
 			g->units_bound |= 1u << g->active_unit;

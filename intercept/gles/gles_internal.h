@@ -44,8 +44,9 @@ struct pp_gles_ctx {
 	/* hot: the per-draw path */
 	struct pp_workload *draw_work; /* the open render pass's workload; NULL when none is open */
 	struct pp_workload *cur;       /* where barriers go: the open pass, or the recording's stray */
+	uint32_t diag_dirty;           /* PP_GLES_DIRTY_*: the next draw marks these bindings as used (gles_diag.c);
+					* beside draw_work: one cache line for the draw path */
 	struct pp_workload dummy;      /* counts nothing anybody reads: a context that could not be set up */
-	uint32_t diag_dirty;           /* PP_GLES_DIRTY_*: the next draw marks these bindings as used (gles_diag.c) */
 	struct pp_gles_diag *diag;     /* diagnostics (gles_diag.c); NULL when off */
 	bool surface_preserved;        /* the draw surface keeps its colour across swaps (EGL_BUFFER_PRESERVED) */
 
