@@ -7,7 +7,6 @@
  *     remembers what the real lookup answered as the real entry point.
  * Inside the shim (re-entry guard) both answer what the real ones do. */
 #include <dlfcn.h>
-#include <link.h>
 #include <string.h>
 
 #include "gles_internal.h"
@@ -23,25 +22,34 @@ static const struct hook hooks[] = {
 #undef PP_EGL_X
 };
 
-static void *hook_find(const char *name)
+/* No C library call here (not even strcmp): reached while a sanitizer runtime starts. */
+PP_EGL_EARLY static bool same_name(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+PP_EGL_EARLY static void *hook_find(const char *name)
 {
 	if (!name || (name[0] != 'g' && name[0] != 'e'))
 		return NULL;
 	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
-		if (!strcmp(hooks[i].name, name))
+		if (same_name(hooks[i].name, name))
 			return hooks[i].fn;
 	return NULL;
 }
 
 /* What the application gets for name, given what the real lookup answered. */
-static void *answer(const char *name, void *real)
+PP_EGL_EARLY static void *answer(const char *name, void *real)
 {
-	if (!real || pp_egl_tls.guard || pp_egl_is_ours(real))
+	if (!real || pp_egl_tls.guard)
 		return real;
 	void *hook = hook_find(name);
-	if (hook || pp_egl_real_slot(name))
-		pp_egl_real_offer(name, real);
-	return hook ? hook : real;
+	if (!hook || pp_egl_is_ours(real))
+		return real;
+	pp_egl_real_offer(name, real);
+	return hook;
 }
 
 EGLAPI __eglMustCastToProperFunctionPointerType EGLAPIENTRY eglGetProcAddress(const char *procname)
@@ -52,25 +60,54 @@ EGLAPI __eglMustCastToProperFunctionPointerType EGLAPIENTRY eglGetProcAddress(co
 	return (__eglMustCastToProperFunctionPointerType)answer(procname, (void *)real(procname));
 }
 
-/* RTLD_NEXT means "after the caller", and the C library finds the caller from the return
- * address, which would be this function: the objects after the caller are searched here. */
-static void *dlsym_next(const void *caller, const char *name)
+/* dlsym(RTLD_NEXT, name) means "after the caller", and the C library finds the caller from
+ * the return address: the shim's dlsym must reach it with the caller's return address still
+ * in place, so for RTLD_NEXT it jumps (not calls) to the real dlsym. The sanitizer runtimes
+ * look functions up that way while they start, before anything instrumented may run. Other
+ * handles go to pp_gles_dlsym, which answers the hooks. */
+PP_EGL_EARLY void *pp_gles_dlsym(void *handle, const char *name);
+PP_EGL_EARLY void *pp_gles_dlsym(void *handle, const char *name)
 {
-	Dl_info info;
-	struct link_map *lm = NULL;
-	if (!dladdr1(caller, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
-		return NULL;
-	for (struct link_map *l = lm->l_next; l; l = l->l_next) {
-		void *p = pp_egl_real_dlsym(l, name);
-		if (p)
-			return p;
-	}
-	return NULL;
-}
-
-__attribute__((visibility("default"))) void *dlsym(void *handle, const char *name)
-{
-	if (handle == RTLD_NEXT)
-		return dlsym_next(__builtin_return_address(0), name);
 	return answer(name, pp_egl_real_dlsym(handle, name));
 }
+
+#if defined(__x86_64__)
+__asm__(".text\n"
+	".globl dlsym\n"
+	".type dlsym, @function\n"
+	"dlsym:\n"
+	"	cmpq $-1, %rdi\n" /* RTLD_NEXT */
+	"	jne pp_gles_dlsym\n"
+	"	pushq %rdi\n"
+	"	pushq %rsi\n"
+	"	subq $8, %rsp\n" /* the stack 16-byte aligned at the call */
+	"	call pp_egl_real_dlsym_fn\n"
+	"	addq $8, %rsp\n"
+	"	popq %rsi\n"
+	"	popq %rdi\n"
+	"	testq %rax, %rax\n"
+	"	jz 1f\n"
+	"	jmp *%rax\n"
+	"1:	ret\n" /* no real dlsym: NULL */
+	".size dlsym, .-dlsym\n");
+#elif defined(__aarch64__)
+__asm__(".text\n"
+	".globl dlsym\n"
+	".type dlsym, %function\n"
+	"dlsym:\n"
+	"	cmn x0, #1\n" /* RTLD_NEXT */
+	"	b.ne pp_gles_dlsym\n"
+	"	stp x29, x30, [sp, #-32]!\n"
+	"	stp x0, x1, [sp, #16]\n"
+	"	bl pp_egl_real_dlsym_fn\n"
+	"	mov x16, x0\n"
+	"	ldp x0, x1, [sp, #16]\n"
+	"	ldp x29, x30, [sp], #32\n"
+	"	cbz x16, 1f\n"
+	"	br x16\n"
+	"1:	mov x0, #0\n"
+	"	ret\n"
+	".size dlsym, .-dlsym\n");
+#else
+#error "the GLES shim's dlsym needs a jump to the real one on this architecture"
+#endif

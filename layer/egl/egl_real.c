@@ -33,7 +33,7 @@ void **pp_egl_real_slot(const char *name)
 	return NULL;
 }
 
-bool pp_egl_is_ours(const void *p)
+PP_EGL_EARLY bool pp_egl_is_ours(const void *p)
 {
 	static void *base;
 	Dl_info self, info;
@@ -47,22 +47,30 @@ bool pp_egl_is_ours(const void *p)
 	return p && dladdr(p, &info) && info.dli_fbase == b;
 }
 
-void *pp_egl_real_dlsym(void *handle, const char *name)
+PP_EGL_EARLY void *pp_egl_real_dlsym_fn(void)
 {
-	typedef void *(*dlsym_fn)(void *, const char *);
-	static dlsym_fn real;
-	dlsym_fn f = __atomic_load_n(&real, __ATOMIC_RELAXED);
+	static void *real;
+	void *f = __atomic_load_n(&real, __ATOMIC_RELAXED);
 	if (!f) {
 		/* dlsym has a version per glibc release that moved it; the newest first. */
-		f = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+		f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
 		if (!f)
-			f = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-		if (!f || pp_egl_is_ours((void *)f)) {
-			pp_log_once(PP_LOG_ERROR, "cannot find the C library's dlsym; GL/EGL entry points are "
-						  "looked up only through eglGetProcAddress");
+			f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+		if (!f || pp_egl_is_ours(f))
 			return NULL;
-		}
 		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
+	}
+	return f;
+}
+
+PP_EGL_EARLY void *pp_egl_real_dlsym(void *handle, const char *name)
+{
+	typedef void *(*dlsym_fn)(void *, const char *);
+	dlsym_fn f = (dlsym_fn)pp_egl_real_dlsym_fn();
+	if (!f) {
+		pp_log_once(PP_LOG_ERROR, "cannot find the C library's dlsym; GL/EGL entry points are "
+					  "looked up only through eglGetProcAddress");
+		return NULL;
 	}
 	return f(handle, name);
 }

@@ -15,6 +15,11 @@
 
 #include "egl_functions.h"
 
+/* Functions reached before a sanitizer runtime has started: the sanitizers' own start-up
+ * looks functions up with dlsym(RTLD_NEXT, ...), which the shim interposes. Instrumented code
+ * would touch shadow memory that does not exist yet. */
+#define PP_EGL_EARLY __attribute__((no_sanitize_address, no_sanitize_thread, no_sanitize_undefined, noinline))
+
 struct pp_egl_real {
 #define PP_EGL_X(name, type) type name;
 	PP_EGL_HOOKED(PP_EGL_X)
@@ -43,10 +48,12 @@ void **pp_egl_real_slot(const char *name);
 void pp_egl_real_offer(const char *name, void *p);
 
 /* Whether p lies in the shim's own library (dladdr). */
-bool pp_egl_is_ours(const void *p);
+PP_EGL_EARLY bool pp_egl_is_ours(const void *p);
 
-/* The C library's dlsym, found with dlvsym (GLIBC_2.34, then GLIBC_2.2.5), never the shim's. */
-void *pp_egl_real_dlsym(void *handle, const char *name);
+/* The C library's dlsym, found with dlvsym (GLIBC_2.34, then GLIBC_2.2.5), never the shim's;
+ * NULL when there is none. */
+PP_EGL_EARLY void *pp_egl_real_dlsym_fn(void);
+PP_EGL_EARLY void *pp_egl_real_dlsym(void *handle, const char *name);
 
 /* Re-entry guard, per thread: while it is held, the hooks pass every call straight down
  * (the driver's own calls into public names, and anything called from the shim's boundary

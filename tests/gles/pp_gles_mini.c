@@ -1,7 +1,7 @@
 /* A small OpenGL ES 3.1 program on the EGL surfaceless platform (Mesa llvmpipe) for the shim's
  * own tests: known passes per frame, linked directly or loading libEGL/libGLESv2 with dlopen.
  *
- *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context]
+ *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N]
  *
  * Per frame, per thread (each thread its own context; with --threads, contexts share with the
  * first one):
@@ -51,7 +51,16 @@ static struct {
 } gl;
 
 static int frames = 3, nthreads = 1, heavy = 1;
-static int no_swap, report_errors, expect, no_context;
+static int no_swap, report_errors, expect, no_context, bench_draws;
+
+/* The per-draw cost benchmark (tests/bench/gles/run_gles_bench.sh): callgrind collects only
+ * inside this function, with and without the shim. */
+__attribute__((noinline)) void bench_draw_loop(int n);
+__attribute__((noinline)) void bench_draw_loop(int n)
+{
+	for (int i = 0; i < n; i++)
+		gl.glDrawArrays(GL_TRIANGLES, 0, 3);
+}
 static EGLDisplay dpy;
 static EGLConfig config;
 static EGLContext first_ctx = EGL_NO_CONTEXT;
@@ -174,6 +183,17 @@ static void *run(void *arg)
 	gl.glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(idx), idx, GL_STATIC_DRAW);
 	gl.glViewport(0, 0, 128, 128);
 
+	if (bench_draws) {
+		gl.glUseProgram(draw_prog);
+		gl.glUniform1i(iters, 0);
+		gl.glBindFramebuffer(GL_FRAMEBUFFER, fbo[1]);
+		gl.glClear(GL_COLOR_BUFFER_BIT);
+		gl.glDrawArrays(GL_TRIANGLES, 0, 3); /* the pass is open before the loop */
+		bench_draw_loop(bench_draws);
+		gl.glFinish();
+		printf("bench: %d draws\n", bench_draws);
+		frames = 0;
+	}
 	if (report_errors) {
 		gl.glBindTexture(0x1234, 0); /* GL_INVALID_ENUM on purpose */
 		errors(-1);
@@ -251,8 +271,10 @@ int main(int argc, char **argv)
 			expect = 1;
 		else if (!strcmp(argv[i], "--no-context"))
 			no_context = 1;
+		else if (!strcmp(argv[i], "--bench-draws") && i + 1 < argc)
+			bench_draws = atoi(argv[++i]);
 		else {
-			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context]\n");
+			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N]\n");
 			return 2;
 		}
 	}

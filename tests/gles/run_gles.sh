@@ -28,14 +28,17 @@ export VK_PASSPROBE_PROFILER_OUTPUT_DIR="$work/out"
 export VK_PASSPROBE_PROFILER_REPORT_FRAMES=100000
 export VK_PASSPROBE_PROFILER_SUMMARY=1
 for e in ${envs[@]+"${envs[@]}"}; do export "$e"; done
+preload=${LD_PRELOAD:-}
 if [ $plain -eq 0 ]; then
-	if ! ldd "$1" 2>/dev/null | grep -q libasan; then
-		asan=$(ldd "$PP_GLES_SHIM" | sed -n 's/.*=> \(\/[^ ]*libasan[^ ]*\).*/\1/p' | head -n 1)
-		[ -n "$asan" ] && export LD_PRELOAD="$asan${LD_PRELOAD:+:$LD_PRELOAD}"
-	fi
-	export LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PP_GLES_SHIM"
+	# Only for the program: the tools of this script must not get an instrumented shim.
+	asan=$(ldd "$PP_GLES_SHIM" | sed -n 's/.*=> \(\/[^ ]*libasan[^ ]*\).*/\1/p' | head -n 1)
+	case "$preload" in
+	*libasan*) ;;
+	*) [ -n "$asan" ] && preload="$asan${preload:+:$preload}" ;;
+	esac
+	preload="${preload:+$preload:}$PP_GLES_SHIM"
 fi
-"$@" >"$work/stdout" 2>"$work/stderr"
+LD_PRELOAD="$preload" "$@" >"$work/stdout" 2>"$work/stderr"
 rc=$?
 cat "$work/stderr"
 [ $rc -eq 77 ] && { echo "SKIP: $1 found no EGL surfaceless / OpenGL ES 3 here"; exit 77; }
