@@ -301,17 +301,25 @@ static uint64_t call_site(void *ra, char *buf, size_t len)
 	return (uint64_t)(uintptr_t)ra;
 }
 
+/* The thread's name as the kernel has it, read once per thread (a flagged call in a loop
+ * must not open a file each time). */
 static void thread_name(uint32_t tid, char *buf, size_t len)
 {
-	char path[64];
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tid);
-	FILE *f = fopen(path, "re");
-	if (f) {
-		if (fgets(buf, (int)len, f))
-			buf[strcspn(buf, "\n")] = 0;
-		fclose(f);
+	static __thread uint32_t cached_tid;
+	static __thread char cached[32];
+	if (cached_tid != tid) {
+		char path[64];
+		cached[0] = '\0';
+		snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tid);
+		FILE *f = fopen(path, "re");
+		if (f) {
+			if (fgets(cached, (int)sizeof(cached), f))
+				cached[strcspn(cached, "\n")] = 0;
+			fclose(f);
+		}
+		cached_tid = tid;
 	}
+	snprintf(buf, len, "%s", cached);
 }
 
 static void report(struct pp_gles_ctx *c, struct pp_diag_blocking *b)
