@@ -17,9 +17,13 @@
 			struct pp_workload *w = c->draw_work;                           \
 			if (__builtin_expect(w == NULL, 0))                             \
 				w = pp_gles_pass_for_draw(c);                           \
-			if (__builtin_expect(c->diag_dirty, 0))                         \
-				pp_gles_diag_draw(c);                                   \
 			count;                                                          \
+			/* After counting, through the thread's pointer again: nothing \
+			 * but the arguments lives across the calls (no extra saved    \
+			 * registers on the fast path). */                              \
+			struct pp_gles_ctx *d = pp_gles_current();                      \
+			if (__builtin_expect(d->diag_dirty, 0))                         \
+				pp_gles_diag_draw(d);                                   \
 		}                                                                       \
 		PP_REAL(name) args;                                                     \
 	}
