@@ -294,6 +294,19 @@ enum pp_diag_rule {
 	PP_DIAG_SUBPASS_NOT_BY_REGION,
 	PP_DIAG_UNUSED,
 	PP_DIAG_MERGEABLE,
+	/* Calls of an API without explicit synchronization (OpenGL ES) that make the CPU wait
+	 * for the GPU, or make the driver stall or copy; described API-neutrally here, the API's
+	 * side names the call in the finding's detail (docs/diagnostics.md). */
+	PP_DIAG_READBACK_DRAIN,
+	PP_DIAG_FINISH,
+	PP_DIAG_QUERY_RESULT_WAIT,
+	PP_DIAG_SYNC_WAIT,
+	PP_DIAG_MAP_IN_USE,
+	PP_DIAG_TEXTURE_UPDATE_IN_USE,
+	PP_DIAG_STATIC_BUFFER_UPDATE,
+	/* Passes on tile-based GPUs: attachment contents loaded or stored for nothing. */
+	PP_DIAG_PASS_UNNEEDED_LOAD,
+	PP_DIAG_PASS_UNNEEDED_STORE,
 	PP_DIAG_RULE_COUNT
 };
 /* "PASSPROBE-Barrier-FullPipelineDrain", ... */
@@ -477,6 +490,9 @@ struct pp_diag_blocking {
 	const char *thread_name;
 	uint32_t nobjects;
 	struct pp_diag_object objects[PP_DIAG_MAX_OBJECTS];
+	/* Static: no CPU time belongs to the finding (cpu_ns ignored, the site's cost is
+	 * unavailable with this reason), e.g. a pass's attachment traffic; NULL: cpu_ns counts. */
+	const char *cost_unavailable;
 };
 /* Returns the site's key (for pp_diag_site_gpu_idle), 0 when not counted (yet). */
 uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_blocking *b);

@@ -124,6 +124,15 @@ static const char *const rule_ids[PP_DIAG_RULE_COUNT] = {
 	[PP_DIAG_SUBPASS_NOT_BY_REGION] = "PASSPROBE-Barrier-SubpassDependencyNotByRegion",
 	[PP_DIAG_UNUSED] = "PASSPROBE-Barrier-Unused",
 	[PP_DIAG_MERGEABLE] = "PASSPROBE-Barrier-Mergeable",
+	[PP_DIAG_READBACK_DRAIN] = "PASSPROBE-Blocking-SynchronousReadback",
+	[PP_DIAG_FINISH] = "PASSPROBE-Blocking-FinishInFrameLoop",
+	[PP_DIAG_QUERY_RESULT_WAIT] = "PASSPROBE-Blocking-QueryResultNotAvailable",
+	[PP_DIAG_SYNC_WAIT] = "PASSPROBE-Blocking-SyncWaitSameFrame",
+	[PP_DIAG_MAP_IN_USE] = "PASSPROBE-Blocking-MapBufferInUse",
+	[PP_DIAG_TEXTURE_UPDATE_IN_USE] = "PASSPROBE-Blocking-TextureUpdateAfterUse",
+	[PP_DIAG_STATIC_BUFFER_UPDATE] = "PASSPROBE-Blocking-StaticBufferUpdate",
+	[PP_DIAG_PASS_UNNEEDED_LOAD] = "PASSPROBE-Pass-UnneededLoad",
+	[PP_DIAG_PASS_UNNEEDED_STORE] = "PASSPROBE-Pass-UnneededStore",
 };
 
 const char *pp_diag_rule_id(enum pp_diag_rule rule)

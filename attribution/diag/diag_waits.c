@@ -119,6 +119,34 @@ static const char *blocking_message(enum pp_diag_rule rule)
 		return "vkWaitSemaphores waits for a timeline semaphore value signalled by a submission of the latest "
 		       "frame: the CPU cannot prepare the next frame while the GPU works on this one, and the GPU idles "
 		       "while the CPU prepares it.";
+	case PP_DIAG_READBACK_DRAIN:
+		return "a read of rendered pixels into CPU memory right after the work that renders them: the call "
+		       "returns only once the GPU has finished that work (a pipeline drain), and the GPU then idles "
+		       "until the CPU submits again.";
+	case PP_DIAG_FINISH:
+		return "a wait for all submitted GPU work to complete inside the frame loop (it recurs in later "
+		       "frames): it drains the pipeline every time and serializes CPU and GPU.";
+	case PP_DIAG_QUERY_RESULT_WAIT:
+		return "a blocking read of a query result that was not available yet: the CPU stalls until the GPU "
+		       "has finished the work the query measures, and the GPU then idles until the next submission.";
+	case PP_DIAG_SYNC_WAIT:
+		return "a host wait with a timeout on a fence set in the latest frame: the CPU cannot prepare the next "
+		       "frame while the GPU works on this one, and the GPU idles while the CPU prepares it.";
+	case PP_DIAG_MAP_IN_USE:
+		return "a synchronized map of a buffer that draws of the current or the previous frame read: the "
+		       "driver must wait until the GPU has finished those draws before it can return the pointer.";
+	case PP_DIAG_TEXTURE_UPDATE_IN_USE:
+		return "an update of an image's texels after draws of the same frame sampled it: the driver must "
+		       "either wait for those draws or copy the image (renaming it) so that they see the old texels.";
+	case PP_DIAG_STATIC_BUFFER_UPDATE:
+		return "repeated updates of a buffer created with a static usage hint: the driver placed it in memory "
+		       "meant to be written once, so each update may stall on draws using it or copy it.";
+	case PP_DIAG_PASS_UNNEEDED_LOAD:
+		return "a pass loads an attachment's old contents although they are undefined or entirely overwritten: "
+		       "on a tile-based GPU every tile is read from memory before rendering (bandwidth for nothing).";
+	case PP_DIAG_PASS_UNNEEDED_STORE:
+		return "a pass stores an attachment that nothing reads afterwards: on a tile-based GPU every tile is "
+		       "written to memory after rendering (bandwidth for nothing).";
 	default:
 		return "";
 	}
@@ -146,6 +174,34 @@ static const char *blocking_suggestion(enum pp_diag_rule rule)
 	case PP_DIAG_SEMAPHORE_WAIT:
 		return "Keep two or more frames in flight: wait on the host for the value frame N-2 signalled before "
 		       "reusing its resources, and order GPU work with semaphore waits in the next submission instead.";
+	case PP_DIAG_READBACK_DRAIN:
+		return "Read into a GPU buffer (OpenGL ES: glReadPixels into a GL_PIXEL_PACK_BUFFER, then a fence) and "
+		       "map it two or more frames later, once its fence has signalled (a wait with timeout 0).";
+	case PP_DIAG_FINISH:
+		return "Remove it from the frame loop; where the CPU must know the GPU is done with a resource, set a "
+		       "fence after its last use and wait for the fence of frame N-2.";
+	case PP_DIAG_QUERY_RESULT_WAIT:
+		return "Read query results two or more frames later, and only once their availability says they are "
+		       "there (OpenGL ES: GL_QUERY_RESULT_AVAILABLE); keep a ring of queries.";
+	case PP_DIAG_SYNC_WAIT:
+		return "Keep two or more frames in flight: poll (timeout 0) or wait for the fence of frame N-2, not for "
+		       "the one just set.";
+	case PP_DIAG_MAP_IN_USE:
+		return "Map without synchronization where the application knows the range is not in use (OpenGL ES: "
+		       "GL_MAP_UNSYNCHRONIZED_BIT with a ring of ranges), or orphan it (GL_MAP_INVALIDATE_BUFFER_BIT / "
+		       "_RANGE_BIT) when all of it is rewritten.";
+	case PP_DIAG_TEXTURE_UPDATE_IN_USE:
+		return "Update the image before the frame's first use of it, or cycle between several images (one per "
+		       "frame in flight).";
+	case PP_DIAG_STATIC_BUFFER_UPDATE:
+		return "Create buffers updated every frame with a dynamic or stream usage hint (OpenGL ES: "
+		       "GL_DYNAMIC_DRAW / GL_STREAM_DRAW), or use a ring of ranges mapped without synchronization.";
+	case PP_DIAG_PASS_UNNEEDED_LOAD:
+		return "Begin the pass with a clear of the attachment (OpenGL ES: glClear of its buffers right after "
+		       "binding the framebuffer), or invalidate it before rendering when it is entirely overwritten.";
+	case PP_DIAG_PASS_UNNEEDED_STORE:
+		return "Invalidate attachments nothing reads at the end of the pass (OpenGL ES: "
+		       "glInvalidateFramebuffer, typically of depth and stencil before the swap).";
 	default:
 		return "";
 	}
@@ -202,26 +258,31 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 		snprintf(s->d.message, sizeof(s->d.message), "%s%s%s", blocking_message(b->rule),
 			 b->detail ? " " : "", b->detail ? b->detail : "");
 		snprintf(s->d.suggestion, sizeof(s->d.suggestion), "%s", blocking_suggestion(b->rule));
-		s->d.cost_kind = "cpu_blocked";
-		s->d.gpu_idle_unavailable = "no GPU timestamps around this wait yet";
+		s->d.cost_kind = b->cost_unavailable ? NULL : "cpu_blocked";
+		s->d.cost_unavailable = b->cost_unavailable;
+		s->d.gpu_idle_unavailable = b->cost_unavailable ? "not a wait" : "no GPU timestamps around this wait yet";
 		s->d.thread_id = b->thread_id;
 		snprintf(s->d.thread_name, sizeof(s->d.thread_name), "%s", b->thread_name ? b->thread_name : "");
 		if (extra) {
 			/* the first occurrence, now confirmed; it belonged to an earlier frame */
 			diag_site_count_locked(s, extra_frame, extra);
-			s->cost_sum += extra_cpu;
-			s->cost_frames++;
-			s->cost_last_frame = extra_frame;
+			if (!b->cost_unavailable) {
+				s->cost_sum += extra_cpu;
+				s->cost_frames++;
+				s->cost_last_frame = extra_frame;
+			}
 		}
 	}
 	struct pp_diagnostic copy;
 	const char *trace_name = NULL;
 	if (s) {
 		diag_site_count_locked(s, frame, 1);
-		if (!s->cost_frames || s->cost_last_frame != frame)
-			s->cost_frames++;
-		s->cost_last_frame = frame;
-		s->cost_sum += b->cpu_ns;
+		if (!b->cost_unavailable) {
+			if (!s->cost_frames || s->cost_last_frame != frame)
+				s->cost_frames++;
+			s->cost_last_frame = frame;
+			s->cost_sum += b->cpu_ns;
+		}
 		counted = key;
 		if (created)
 			trace_name = diag_site_first_seen_locked(s, &copy);

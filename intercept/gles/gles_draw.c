@@ -1,14 +1,17 @@
 /* The per-draw path: a draw bumps counters of the open render pass through the thread's
  * current context (pp_egl_tls, initial-exec TLS: a load from the thread pointer), then calls
- * down. Only a draw with no render pass open takes the slow path (gles_pass.c). Dispatches and
+ * down. Only a draw with no render pass open takes the slow path (gles_pass.c), and only the
+ * first draw after a binding change or a new frame the diagnostics' (gles_diag.c). Dispatches and
  * memory barriers are rarer and go through the pass machine each time. */
+#include "gles_diag.h"
 #include "gles_internal.h"
 
 #define NONNEG(x) ((uint64_t)((x) > 0 ? (x) : 0))
 
 /* name, parameters, arguments, what it adds to the workload w. The fast path needs no
  * saved register and ends in a jump to the driver; everything else (no pass open, the real
- * entry point not known yet) is a tail call to the slow twin. */
+ * entry point not known yet, a binding the diagnostics have not seen used yet) is a tail call
+ * to the slow twin, which counts and then lets the diagnostics mark what the draw uses. */
 #define DRAW_HOOK(name, params, args, count)                                                   \
 	__attribute__((noinline, cold)) static void slow_##name params                         \
 	{                                                                                      \
@@ -18,6 +21,8 @@
 			if (!w)                                                                \
 				w = pp_gles_pass_for_draw(c);                                  \
 			count;                                                                 \
+			if (c->diag_dirty)                                                     \
+				pp_gles_diag_draw(c);                                          \
 		}                                                                              \
 		PP_REAL(name) args;                                                            \
 	}                                                                                      \
@@ -26,7 +31,7 @@
 		struct pp_gles_ctx *c = pp_gles_acting();                                      \
 		__typeof__(pp_egl_real.name) real = __atomic_load_n(&pp_egl_real.name, __ATOMIC_RELAXED); \
 		struct pp_workload *w = c ? c->draw_work : NULL;                               \
-		if (__builtin_expect(!real || (c && !w), 0)) {                                 \
+		if (__builtin_expect(!real || (c && (!w || c->diag_dirty)), 0)) {              \
 			slow_##name args;                                                      \
 			return;                                                                \
 		}                                                                              \
@@ -74,6 +79,8 @@ GL_APICALL void GL_APIENTRY glDispatchCompute(GLuint x, GLuint y, GLuint z)
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c) {
 		struct pp_workload *w = pp_gles_pass_for_dispatch(c);
+		if (c->diag_dirty)
+			pp_gles_diag_draw(c);
 		w->dispatches++;
 		w->workgroups += (uint64_t)x * y * z;
 	}

@@ -2,9 +2,10 @@
  * the model (a "submit"; glFinish and glFenceSync signal completion, the headless frame end of
  * frame_delimiter=auto); eglSwapBuffers and its WithDamage variants submit and present. The
  * open pass ends before the call goes down (its end timestamp must be in what is flushed);
- * the call's CPU cost is measured around it. Future diagnostics (glFinish in the frame loop)
- * observe these hooks too. */
+ * the call's CPU cost is measured around it. glFinish in the frame loop is a diagnostic
+ * (gles_diag.c). */
 #include "attr_cpu.h"
+#include "gles_diag.h"
 #include "gles_internal.h"
 
 struct call_cost {
@@ -58,6 +59,7 @@ GL_APICALL void GL_APIENTRY glFinish(void)
 	pp_egl_guard_leave();
 	cost_end(&k, &cpu);
 	pp_gles_submit(c, "glFinish", true, &cpu);
+	pp_gles_diag_finish(c, &cpu, __builtin_return_address(0));
 }
 
 GL_APICALL GLsync GL_APIENTRY glFenceSync(GLenum condition, GLbitfield flags)
@@ -69,6 +71,7 @@ GL_APICALL GLsync GL_APIENTRY glFenceSync(GLenum condition, GLbitfield flags)
 	pp_egl_guard_enter();
 	GLsync s = PP_REAL(glFenceSync)(condition, flags);
 	pp_egl_guard_leave();
+	c->fence_sync = (uint64_t)(uintptr_t)s;
 	pp_gles_submit(c, "glFenceSync", true, NULL);
 	return s;
 }
@@ -79,13 +82,15 @@ static struct pp_gles_ctx *swap_begin(EGLDisplay dpy, EGLSurface surface)
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (!c)
 		return NULL;
-	EGLint w = 0, h = 0;
+	EGLint w = 0, h = 0, behavior = EGL_BUFFER_DESTROYED;
 	pp_egl_guard_enter();
 	/* Before the call: the application's eglGetError is the swap's. */
 	if (PP_REAL(eglQuerySurface)(dpy, surface, EGL_WIDTH, &w) && PP_REAL(eglQuerySurface)(dpy, surface, EGL_HEIGHT, &h)) {
 		c->surface_w = w;
 		c->surface_h = h;
 	}
+	if (c->diag && PP_REAL(eglQuerySurface)(dpy, surface, EGL_SWAP_BEHAVIOR, &behavior))
+		c->surface_preserved = behavior == EGL_BUFFER_PRESERVED;
 	pp_egl_guard_leave();
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
 	return c;

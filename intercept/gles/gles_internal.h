@@ -25,6 +25,7 @@
 #define PP_GLES_TIMER_CHUNKS 64   /* x PP_GL_CHUNK_SLOTS query objects per context */
 
 struct pp_gles_share; /* gles_images.c */
+struct pp_gles_diag;  /* gles_diag_internal.h */
 
 /* Attachments of one framebuffer as last described (queried once per change, not per pass). */
 struct pp_gles_fbo {
@@ -44,7 +45,11 @@ struct pp_gles_ctx {
 	/* hot: the per-draw path */
 	struct pp_workload *draw_work; /* the open render pass's workload; NULL when none is open */
 	struct pp_workload *cur;       /* where barriers go: the open pass, or the recording's stray */
+	uint32_t diag_dirty;           /* PP_GLES_DIRTY_*: the next draw marks these bindings as used (gles_diag.c);
+					* beside draw_work: one cache line for the draw path */
 	struct pp_workload dummy;      /* counts nothing anybody reads: a context that could not be set up */
+	struct pp_gles_diag *diag;     /* diagnostics (gles_diag.c); NULL when off */
+	bool surface_preserved;        /* the draw surface keeps its colour across swaps (EGL_BUFFER_PRESERVED) */
 
 	struct pp_gles_ctx *next;      /* context list */
 	EGLDisplay dpy;
@@ -70,6 +75,8 @@ struct pp_gles_ctx {
 	struct pp_gl_timer *timer;
 	const char *no_timer_reason;
 	uint64_t submits;
+	uint64_t frame_open;           /* the model's index of the frame being built */
+	uint64_t fence_sync;           /* the GLsync of the glFenceSync being submitted; 0: none */
 
 	/* default framebuffer: from the EGL config and the draw surface */
 	struct pp_gles_fbo fb0;

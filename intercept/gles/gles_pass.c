@@ -4,6 +4,7 @@
  * framebuffer labels. */
 #include <string.h>
 
+#include "gles_diag.h"
 #include "gles_internal.h"
 #include "pp_log.h"
 
@@ -203,6 +204,8 @@ static void pass_close(struct pp_gles_ctx *c, const struct pp_gles_transition *t
 			a->load_op = cls & t->load_clear ? "CLEAR" : cls & t->load_dont_care ? "DONT_CARE" : "LOAD";
 			a->store_op = (cls & t->store_dont_care) == cls && cls ? "DONT_CARE" : "STORE";
 		}
+		if (c->diag && t->closed_kind == PP_GLES_RENDER)
+			pp_gles_diag_pass_closed(c, p);
 	}
 	pp_recording_pass_end(c->rec);
 	c->draw_work = NULL;

@@ -3,6 +3,7 @@
  * the shim or the driver pass straight through. Boundaries that must be measured before the
  * driver acts (the end timestamp belongs before a flush or a read-back) are fed before the
  * call down; an invalidate, after it. */
+#include "gles_diag.h"
 #include "gles_internal.h"
 
 /* The framebuffer a deletion leaves bound: deleting the bound draw framebuffer binds 0. */
@@ -118,9 +119,21 @@ GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsize
 					 void *pixels)
 {
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+	if (!c) {
+		PP_REAL(glReadPixels)(x, y, width, height, format, type, pixels);
+		return;
+	}
+	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+	if (!pp_gles_diag_readback_drains(c)) {
+		PP_REAL(glReadPixels)(x, y, width, height, format, type, pixels);
+		return;
+	}
+	/* Into client memory right after rendering: the call waits for the GPU (diagnostics). */
+	struct pp_gles_diag_span sp;
+	pp_gles_diag_span_begin(&sp);
 	PP_REAL(glReadPixels)(x, y, width, height, format, type, pixels);
+	uint64_t ns = pp_gles_diag_span_end(c, &sp, "glReadPixels");
+	pp_gles_diag_readback_done(c, width, height, ns, __builtin_return_address(0));
 }
 
 GL_APICALL void GL_APIENTRY glBlitFramebuffer(GLint srcX0, GLint srcY0, GLint srcX1, GLint srcY1, GLint dstX0,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "attr_cpu.h"
+#include "gles_diag.h"
 #include "gles_internal.h"
 #include "pp_clock.h"
 #include "pp_log.h"
@@ -58,8 +59,8 @@ static void recording_arm(struct pp_gles_ctx *c)
 {
 	uint32_t frame = pp_attr_frame_building(c->attr);
 	c->rec_ts_reason = NULL;
-	/* no GLES diagnostics yet: nothing needs the passes of an uncaptured frame */
-	pp_recording_quiet_set(c->rec, !(frame & PP_FRAME_CAPTURED), false);
+	/* Outside a capture window the diagnostics still read the passes (as on Vulkan). */
+	pp_recording_quiet_set(c->rec, !(frame & PP_FRAME_CAPTURED), c->diag != NULL);
 	if (!(frame & PP_FRAME_CAPTURED)) {
 		c->rec_ts_reason = "recorded outside a capture window";
 	} else if (!(frame & PP_FRAME_GPU_TIMED)) {
@@ -260,6 +261,7 @@ void pp_gles_device_setup(struct pp_gles_ctx *c)
 		c->rec = c->ring[0];
 		c->slot_used = PP_GL_CHUNK_SLOTS;
 		c->cur = &c->rec->stray;
+		pp_gles_diag_setup(c, sink_id);
 		recording_arm(c);
 	}
 	pp_log(PP_LOG_INFO, "GLES context %u: %s, %s; GPU timing: %s", c->ordinal, renderer ? renderer : "?",
@@ -276,6 +278,7 @@ void pp_gles_device_teardown(struct pp_gles_ctx *c, bool current)
 		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
 		pp_gles_submit(c, "eglDestroyContext", false, NULL);
 	}
+	pp_gles_diag_teardown(c);
 	/* Reads what can be read (only where the context is current), hands every frame on. */
 	pp_attr_device_destroy(c->attr);
 	pp_attr_queue_destroy(c->queue);
@@ -303,6 +306,7 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const st
 		pp_gl_timer_check_disjoint(c->timer);
 	/* frame_delimiter=label:<name>: a debug group of that name pushed in what is submitted */
 	bool label = pp_attr_recordings_have_label(c->attr, &c->rec, 1);
+	uint64_t frame = c->frame_open, ended = 0;
 	if (c->rec->npasses || present || label || c->rec->nlabels >= PP_GLES_MAX_LABELS) {
 		struct pp_recording *recs[1] = { c->rec };
 		uint64_t handle = (uint64_t)(uintptr_t)c->handle;
@@ -319,12 +323,16 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const st
 		};
 		if (cpu && !present)
 			info.cpu = *cpu;
-		pp_attr_submit(c->attr, c->queue, &info);
+		frame = pp_attr_submit(c->attr, c->queue, &info);
 		c->submits++;
 		recording_next(c);
 	}
 	if (!present)
-		pp_attr_submit_done(c->attr, fence, label);
+		ended = pp_attr_submit_done(c->attr, fence, label);
+	if (ended > c->frame_open || frame > c->frame_open)
+		c->frame_open = ended > frame ? ended : frame;
+	pp_gles_diag_submitted(c, frame, ended, c->fence_sync);
+	c->fence_sync = 0;
 	pp_egl_guard_leave();
 }
 
@@ -333,9 +341,12 @@ void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu)
 	if (!c->attr)
 		return;
 	pp_egl_guard_enter();
-	pp_attr_present(c->attr, cpu);
+	uint64_t ended = pp_attr_present(c->attr, cpu);
+	if (ended > c->frame_open)
+		c->frame_open = ended;
 	/* The swap ended the frame: the next recording belongs to the frame after it. */
 	if (c->rec && !c->rec->npasses)
 		recording_arm(c);
+	pp_gles_diag_presented(c, ended, c->surface_preserved);
 	pp_egl_guard_leave();
 }

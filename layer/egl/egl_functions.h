@@ -70,7 +70,29 @@
 	X(glRenderbufferStorage, PFNGLRENDERBUFFERSTORAGEPROC)                  \
 	X(glRenderbufferStorageMultisample, PFNGLRENDERBUFFERSTORAGEMULTISAMPLEPROC) \
 	X(glDeleteTextures, PFNGLDELETETEXTURESPROC)                            \
-	X(glDeleteRenderbuffers, PFNGLDELETERENDERBUFFERSPROC)
+	X(glDeleteRenderbuffers, PFNGLDELETERENDERBUFFERSPROC)                  \
+	/* diagnostics: bindings, updates, queries, fences, KHR_debug (gles_diag_hooks.c) */ \
+	X(glBindBuffer, PFNGLBINDBUFFERPROC)                                    \
+	X(glBindBufferBase, PFNGLBINDBUFFERBASEPROC)                            \
+	X(glBindBufferRange, PFNGLBINDBUFFERRANGEPROC)                          \
+	X(glDeleteBuffers, PFNGLDELETEBUFFERSPROC)                              \
+	X(glActiveTexture, PFNGLACTIVETEXTUREPROC)                              \
+	X(glBindTexture, PFNGLBINDTEXTUREPROC)                                  \
+	X(glBufferData, PFNGLBUFFERDATAPROC)                                    \
+	X(glBufferSubData, PFNGLBUFFERSUBDATAPROC)                              \
+	X(glMapBufferRange, PFNGLMAPBUFFERRANGEPROC)                            \
+	X(glTexSubImage2D, PFNGLTEXSUBIMAGE2DPROC)                              \
+	X(glTexSubImage3D, PFNGLTEXSUBIMAGE3DPROC)                              \
+	X(glBeginQuery, PFNGLBEGINQUERYPROC)                                    \
+	X(glEndQuery, PFNGLENDQUERYPROC)                                        \
+	X(glGetQueryObjectuiv, PFNGLGETQUERYOBJECTUIVPROC)                      \
+	X(glGetQueryObjectuivEXT, PFNGLGETQUERYOBJECTUIVEXTPROC)                \
+	X(glGetQueryObjectui64vEXT, PFNGLGETQUERYOBJECTUI64VEXTPROC)            \
+	X(glClientWaitSync, PFNGLCLIENTWAITSYNCPROC)                            \
+	X(glDebugMessageCallback, PFNGLDEBUGMESSAGECALLBACKPROC)                \
+	X(glDebugMessageCallbackKHR, PFNGLDEBUGMESSAGECALLBACKKHRPROC)          \
+	X(glDebugMessageControl, PFNGLDEBUGMESSAGECONTROLPROC)                  \
+	X(glDebugMessageControlKHR, PFNGLDEBUGMESSAGECONTROLKHRPROC)
 
 #define PP_EGL_USED(X)                                                          \
 	X(eglGetConfigAttrib, PFNEGLGETCONFIGATTRIBPROC)                        \
@@ -82,6 +104,6 @@
 	X(glGenQueriesEXT, PFNGLGENQUERIESEXTPROC)                              \
 	X(glDeleteQueriesEXT, PFNGLDELETEQUERIESEXTPROC)                        \
 	X(glQueryCounterEXT, PFNGLQUERYCOUNTEREXTPROC)                          \
-	X(glGetQueryObjectuivEXT, PFNGLGETQUERYOBJECTUIVEXTPROC)                \
-	X(glGetQueryObjectui64vEXT, PFNGLGETQUERYOBJECTUI64VEXTPROC)            \
-	X(glGetInteger64vEXT, PFNGLGETINTEGER64VEXTPROC)
+	X(glGetInteger64vEXT, PFNGLGETINTEGER64VEXTPROC)                        \
+	X(glIsQuery, PFNGLISQUERYPROC)                                          \
+	X(glIsEnabled, PFNGLISENABLEDPROC)

@@ -68,6 +68,7 @@ struct gd_options {
 	bool expect;
 	bool debug_callback;
 	bool debug_insert;
+	enum { GD_DEBUG_MUTE_NONE = 0, GD_DEBUG_MUTE_THIRD_PARTY, GD_DEBUG_MUTE_OUTPUT } debug_mute;
 	bool timings;
 	bool info;
 	const char *output;    /* PPM path, or NULL */
@@ -203,7 +204,7 @@ int gd_options_parse(struct gd_options *opt, int argc, char **argv);
 /* Returns 0, GD_EXIT_UNAVAILABLE or GD_EXIT_FAILURE (already reported). */
 int gd_egl_create(struct gd_context *ctx);
 void gd_egl_destroy(struct gd_context *ctx);
-int gd_debug_callback_install(void);
+int gd_debug_callback_install(int mute);
 /* --debug-insert: one performance message of the application's own, through the callback. */
 #define GD_DEBUG_INSERT_ID 0x7070u
 void gd_debug_insert(void);

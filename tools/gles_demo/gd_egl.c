@@ -135,11 +135,17 @@ static void GL_APIENTRY gd_debug_message(GLenum source, GLenum type, GLuint id, 
 /* A debug context is not needed: Mesa delivers messages to any context with
  * GL_DEBUG_OUTPUT enabled. Synchronous, so messages arrive on the thread and at the call
  * that caused them. */
-int gd_debug_callback_install(void)
+int gd_debug_callback_install(int mute)
 {
 	gd.glDebugMessageCallback(gd_debug_message, NULL);
 	gd.glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DONT_CARE, 0, NULL, GL_TRUE);
+	/* --debug-mute: what a tool delivering third-party messages must respect. */
+	if (mute == GD_DEBUG_MUTE_THIRD_PARTY)
+		gd.glDebugMessageControl(GL_DEBUG_SOURCE_THIRD_PARTY, GL_DEBUG_TYPE_PERFORMANCE, GL_DONT_CARE, 0,
+					 NULL, GL_FALSE);
 	gd.glEnable(GL_DEBUG_OUTPUT);
+	if (mute == GD_DEBUG_MUTE_OUTPUT)
+		gd.glDisable(GL_DEBUG_OUTPUT);
 	gd.glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
 	return gd_check_error("installing the debug callback");
 }

@@ -132,7 +132,7 @@ static int gd_run(struct gd_context *ctx)
 		return rc;
 	if (ctx->opt.info)
 		gd_info_print();
-	if (ctx->opt.debug_callback && gd_debug_callback_install())
+	if (ctx->opt.debug_callback && gd_debug_callback_install(ctx->opt.debug_mute))
 		return GD_EXIT_FAILURE;
 	if (ctx->opt.debug_insert)
 		gd_debug_insert();

@@ -48,6 +48,7 @@ enum {
 	OPT_INFO,
 	OPT_NO_SURFACE,
 	OPT_NO_GROUPS,
+	OPT_DEBUG_MUTE,
 };
 
 static const struct option gd_long_options[] = {
@@ -67,6 +68,7 @@ static const struct option gd_long_options[] = {
 	{"info", no_argument, NULL, OPT_INFO},
 	{"no-surface", no_argument, NULL, OPT_NO_SURFACE},
 	{"no-groups", no_argument, NULL, OPT_NO_GROUPS},
+	{"debug-mute", required_argument, NULL, OPT_DEBUG_MUTE},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -100,6 +102,9 @@ static void gd_usage_print(FILE *out)
 		"                      map-sync, texsubimage, bufsubdata-static, tile-load-store\n"
 		"  --debug-callback    print every KHR_debug performance message as\n"
 		"                      'debug-message <id> <text>'\n"
+		"  --debug-mute WHAT   with --debug-callback: 'third-party' disables third-party\n"
+		"                      performance messages (glDebugMessageControl), 'output'\n"
+		"                      disables GL_DEBUG_OUTPUT after installing the callback\n"
 		"  --debug-insert      before the first frame, send one performance message of\n"
 		"                      the demo's own (id 0x7070) with glDebugMessageInsert\n"
 		"  --gl-errors FILE    make a few invalid GL calls each frame and write the\n"
@@ -254,6 +259,14 @@ int gd_options_parse(struct gd_options *opt, int argc, char **argv)
 			break;
 		case OPT_DEBUG_INSERT:
 			opt->debug_insert = true;
+			break;
+		case OPT_DEBUG_MUTE:
+			if (!strcmp(optarg, "third-party"))
+				opt->debug_mute = GD_DEBUG_MUTE_THIRD_PARTY;
+			else if (!strcmp(optarg, "output"))
+				opt->debug_mute = GD_DEBUG_MUTE_OUTPUT;
+			else
+				return gd_usage_error("--debug-mute wants third-party or output, not '%s'", optarg);
 			break;
 		case OPT_TIMINGS:
 			opt->timings = true;

@@ -1,0 +1,65 @@
+#pragma once
+/* Diagnostics of a GLES context (docs/gles.md "Diagnostics", docs/diagnostics.md): the same
+ * API-neutral rules as Vulkan (attribution/diag), fed from the GL hooks. gles_diag.c holds the
+ * per-context state (what draws of recent frames used, buffer usage hints, the application's
+ * KHR_debug callback) and delivers findings; gles_diag_hooks.c has the GL hooks.
+ *
+ * Threads: the state belongs to the context and is touched only by the thread it is current
+ * on, like the rest of struct pp_gles_ctx. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "attr_cpu.h"
+#include "attr_diag.h"
+
+struct pp_gles_ctx;
+struct pp_pass_rec;
+
+/* At the context's set-up (diagnostics setting on), and before its record goes. */
+void pp_gles_diag_setup(struct pp_gles_ctx *c, uint32_t sink_id);
+void pp_gles_diag_teardown(struct pp_gles_ctx *c);
+
+/* The draw path's slow part, taken only while c->diag_dirty is set (a binding changed, a new
+ * frame began): what is bound now counts as used by draws of the current frame; only the
+ * kinds of binding that changed are marked. */
+enum {
+	PP_GLES_DIRTY_ARRAY = 1u << 0,
+	PP_GLES_DIRTY_ELEMENT = 1u << 1,
+	PP_GLES_DIRTY_INDIRECT = 1u << 2,
+	PP_GLES_DIRTY_UNIFORM = 1u << 3,
+	PP_GLES_DIRTY_STORAGE = 1u << 4,
+	PP_GLES_DIRTY_TEXTURES = 1u << 5,
+	PP_GLES_DIRTY_ALL = (1u << 6) - 1,
+};
+void pp_gles_diag_draw(struct pp_gles_ctx *c);
+
+/* Every submission boundary (pp_gles_submit): frame is the model's frame of the submission
+ * (or the open frame when nothing was submitted), ended the clock's "every frame below has
+ * ended"; sync: the GLsync glFenceSync made (0: none). */
+void pp_gles_diag_submitted(struct pp_gles_ctx *c, uint64_t frame, uint64_t ended, uint64_t sync);
+/* A swap, after its submission: frames below `ended` are over, and the default framebuffer's
+ * contents are gone (its colour kept where color_preserved). */
+void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended, bool color_preserved);
+/* A render pass closed, its attachments' load/store ops set. */
+void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p);
+
+/* glFinish returned after cpu->wall_ns; ra: the application's call site. */
+void pp_gles_diag_finish(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu, void *ra);
+/* glReadPixels: true when the read goes to client memory with rendering pending (a drain):
+ * then the hook times the call and reports it with pp_gles_diag_readback_done. */
+bool pp_gles_diag_readback_drains(struct pp_gles_ctx *c);
+void pp_gles_diag_readback_done(struct pp_gles_ctx *c, int32_t w, int32_t h, uint64_t blocked_ns, void *ra);
+
+/* Timing a call the rules flagged, on the application's thread: a "wait" slice on the
+ * thread's trace track and in its frame's totals. */
+struct pp_gles_diag_span {
+	struct pp_cpu_snapshot before;
+};
+void pp_gles_diag_span_begin(struct pp_gles_diag_span *s);
+uint64_t pp_gles_diag_span_end(struct pp_gles_ctx *c, struct pp_gles_diag_span *s, const char *name);
+
+/* One flagged occurrence: fn is the GL call (its site is ra + fn), detail what it was about.
+ * steady: counted once the site recurs in a later frame (start-up and shutdown calls happen
+ * once). */
+void pp_gles_diag_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const char *fn, void *ra, const char *detail,
+			 uint64_t blocked_ns, bool steady);

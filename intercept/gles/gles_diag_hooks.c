@@ -1,0 +1,431 @@
+/* The GL hooks of the diagnostics (docs/gles.md "Diagnostics"): bindings followed cheaply (what
+ * draws use, gles_diag.c), and the calls the rules judge: query result reads, client waits on
+ * fences, synchronized maps, texture and static buffer updates, the KHR_debug callback and its
+ * filter. Each flagged call is timed on the application's thread around the real call, which
+ * goes down unchanged; the only extra GL calls are reads that cannot block or raise an error
+ * (glIsQuery, GL_QUERY_RESULT_AVAILABLE of a query that exists and is not active,
+ * GL_ELEMENT_ARRAY_BUFFER_BINDING, glIsEnabled(GL_DEBUG_OUTPUT) once a callback is set). */
+#include <stdio.h>
+
+#include "gles_diag_internal.h"
+
+static int buffer_target(GLenum target)
+{
+	switch (target) {
+	case GL_ARRAY_BUFFER: return GLES_BT_ARRAY;
+	case GL_ELEMENT_ARRAY_BUFFER: return GLES_BT_ELEMENT;
+	case GL_UNIFORM_BUFFER: return GLES_BT_UNIFORM;
+	case GL_SHADER_STORAGE_BUFFER: return GLES_BT_STORAGE;
+	case GL_DRAW_INDIRECT_BUFFER: return GLES_BT_DRAW_INDIRECT;
+	case GL_DISPATCH_INDIRECT_BUFFER: return GLES_BT_DISPATCH_INDIRECT;
+	case GL_PIXEL_PACK_BUFFER: return GLES_BT_PIXEL_PACK;
+	case GL_PIXEL_UNPACK_BUFFER: return GLES_BT_PIXEL_UNPACK;
+	case GL_COPY_READ_BUFFER: return GLES_BT_COPY_READ;
+	case GL_COPY_WRITE_BUFFER: return GLES_BT_COPY_WRITE;
+	case GL_TRANSFORM_FEEDBACK_BUFFER: return GLES_BT_TRANSFORM_FEEDBACK;
+	case GL_ATOMIC_COUNTER_BUFFER: return GLES_BT_ATOMIC_COUNTER;
+	case GL_TEXTURE_BUFFER: return GLES_BT_TEXTURE_BUFFER;
+	default: return -1;
+	}
+}
+
+/* Binding points whose buffer draws or dispatches read: what the next draw marks. */
+static uint32_t draw_dirty(int t)
+{
+	switch (t) {
+	case GLES_BT_ARRAY: return PP_GLES_DIRTY_ARRAY;
+	case GLES_BT_ELEMENT: return PP_GLES_DIRTY_ELEMENT;
+	case GLES_BT_DRAW_INDIRECT:
+	case GLES_BT_DISPATCH_INDIRECT: return PP_GLES_DIRTY_INDIRECT;
+	default: return 0;
+	}
+}
+
+static int texture_target(GLenum target)
+{
+	switch (target) {
+	case GL_TEXTURE_2D: return GLES_TT_2D;
+	case GL_TEXTURE_CUBE_MAP:
+	case GL_TEXTURE_CUBE_MAP_POSITIVE_X:
+	case GL_TEXTURE_CUBE_MAP_NEGATIVE_X:
+	case GL_TEXTURE_CUBE_MAP_POSITIVE_Y:
+	case GL_TEXTURE_CUBE_MAP_NEGATIVE_Y:
+	case GL_TEXTURE_CUBE_MAP_POSITIVE_Z:
+	case GL_TEXTURE_CUBE_MAP_NEGATIVE_Z: return GLES_TT_CUBE;
+	case GL_TEXTURE_3D: return GLES_TT_3D;
+	case GL_TEXTURE_2D_ARRAY: return GLES_TT_2D_ARRAY;
+	default: return -1;
+	}
+}
+
+static struct pp_gles_diag *diag_of(struct pp_gles_ctx **out)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	*out = c;
+	return c ? c->diag : NULL;
+}
+
+/* The buffer bound to a target. GL_ELEMENT_ARRAY_BUFFER belongs to the vertex array object,
+ * so it is read (a plain state query, valid in every ES version). */
+static uint32_t buffer_bound(struct pp_gles_diag *g, int t)
+{
+	if (t != GLES_BT_ELEMENT)
+		return g->bound[t];
+	GLint name = 0;
+	PFNGLGETINTEGERVPROC get = PP_REAL(glGetIntegerv);
+	if (get) {
+		pp_egl_guard_enter();
+		get(GL_ELEMENT_ARRAY_BUFFER_BINDING, &name);
+		pp_egl_guard_leave();
+	}
+	return (uint32_t)name;
+}
+
+/* ---- bindings ----------------------------------------------------------------------------- */
+
+GL_APICALL void GL_APIENTRY glBindBuffer(GLenum target, GLuint buffer)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	if (g) {
+		int t = buffer_target(target);
+		/* Rebinding what is bound changes nothing the draws use (a loop that binds its
+		 * vertex buffer before every draw takes the draw's slow path once). */
+		if (t >= 0 && g->bound[t] != buffer) {
+			g->bound[t] = buffer;
+			c->diag_dirty |= draw_dirty(t);
+		}
+	}
+	PP_REAL(glBindBuffer)(target, buffer);
+}
+
+static void bind_indexed(struct pp_gles_ctx *c, struct pp_gles_diag *g, GLenum target, GLuint index, GLuint buffer)
+{
+	int t = buffer_target(target);
+	if (t < 0)
+		return;
+	/* Binding a range also binds the generic point. */
+	g->bound[t] = buffer;
+	if (t == GLES_BT_UNIFORM && index < GLES_DIAG_UNIFORM_INDICES) {
+		g->uniform[index] = buffer;
+		c->diag_dirty |= PP_GLES_DIRTY_UNIFORM;
+	} else if (t == GLES_BT_STORAGE && index < GLES_DIAG_STORAGE_INDICES) {
+		g->storage[index] = buffer;
+		c->diag_dirty |= PP_GLES_DIRTY_STORAGE;
+	}
+}
+
+GL_APICALL void GL_APIENTRY glBindBufferBase(GLenum target, GLuint index, GLuint buffer)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	if (g)
+		bind_indexed(c, g, target, index, buffer);
+	PP_REAL(glBindBufferBase)(target, index, buffer);
+}
+
+GL_APICALL void GL_APIENTRY glBindBufferRange(GLenum target, GLuint index, GLuint buffer, GLintptr offset,
+					      GLsizeiptr size)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	if (g)
+		bind_indexed(c, g, target, index, buffer);
+	PP_REAL(glBindBufferRange)(target, index, buffer, offset, size);
+}
+
+GL_APICALL void GL_APIENTRY glDeleteBuffers(GLsizei n, const GLuint *buffers)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	for (GLsizei i = 0; g && buffers && i < n; i++) {
+		struct gles_diag_buffer *b = pp_gles_diag_buffer(g, buffers[i], false);
+		if (b)
+			*b = (struct gles_diag_buffer){ 0 };
+		/* Deleting a bound buffer unbinds it. */
+		for (int t = 0; t < GLES_BT_COUNT; t++)
+			if (g->bound[t] == buffers[i])
+				g->bound[t] = 0;
+	}
+	PP_REAL(glDeleteBuffers)(n, buffers);
+}
+
+GL_APICALL void GL_APIENTRY glActiveTexture(GLenum texture)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	if (g)
+		g->active_unit = texture - GL_TEXTURE0;
+	PP_REAL(glActiveTexture)(texture);
+}
+
+GL_APICALL void GL_APIENTRY glBindTexture(GLenum target, GLuint texture)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	int t = texture_target(target);
+	if (g && t >= 0 && g->active_unit < GLES_DIAG_UNITS && g->units[g->active_unit][t] != texture) {
+		g->units[g->active_unit][t] = texture;
+		if (texture)
+			g->units_bound |= 1u << g->active_unit;
+		c->diag_dirty |= PP_GLES_DIRTY_TEXTURES;
+	}
+	PP_REAL(glBindTexture)(target, texture);
+}
+
+/* ---- updates ------------------------------------------------------------------------------- */
+
+GL_APICALL void GL_APIENTRY glBufferData(GLenum target, GLsizeiptr size, const void *data, GLenum usage)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	int t = g ? buffer_target(target) : -1;
+	if (t >= 0) {
+		struct gles_diag_buffer *b = pp_gles_diag_buffer(g, buffer_bound(g, t), true);
+		if (b) {
+			b->static_usage = usage == GL_STATIC_DRAW || usage == GL_STATIC_READ || usage == GL_STATIC_COPY;
+			b->updates = 0;
+		}
+	}
+	PP_REAL(glBufferData)(target, size, data, usage);
+}
+
+GL_APICALL void GL_APIENTRY glBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const void *data)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	int t = g ? buffer_target(target) : -1;
+	struct gles_diag_buffer *b = t >= 0 ? pp_gles_diag_buffer(g, buffer_bound(g, t), false) : NULL;
+	/* The first update after glBufferData may be its initial contents: from the second on. */
+	if (!b || !b->static_usage || ++b->updates < 2) {
+		PP_REAL(glBufferSubData)(target, offset, size, data);
+		return;
+	}
+	struct pp_gles_diag_span sp;
+	pp_gles_diag_span_begin(&sp);
+	PP_REAL(glBufferSubData)(target, offset, size, data);
+	uint64_t ns = pp_gles_diag_span_end(c, &sp, "glBufferSubData");
+	char detail[128];
+	snprintf(detail, sizeof(detail), "(glBufferSubData of buffer %u, update %u since its glBufferData with "
+		 "GL_STATIC_*)", b->name, b->updates);
+	pp_gles_diag_report(c, PP_DIAG_STATIC_BUFFER_UPDATE, "glBufferSubData", __builtin_return_address(0), detail,
+			    ns, false);
+}
+
+GL_APICALL void *GL_APIENTRY glMapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	int t = g ? buffer_target(target) : -1;
+	const GLbitfield unsynced = GL_MAP_UNSYNCHRONIZED_BIT | GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT;
+	struct gles_diag_buffer *b = t >= 0 && !(access & unsynced) ? pp_gles_diag_buffer(g, buffer_bound(g, t), false)
+								    : NULL;
+	/* Used by a draw of this frame or the previous one: not known to have completed. */
+	if (!b || !b->used_frame || b->used_frame < g->frame)
+		return PP_REAL(glMapBufferRange)(target, offset, length, access);
+	struct pp_gles_diag_span sp;
+	pp_gles_diag_span_begin(&sp);
+	void *p = PP_REAL(glMapBufferRange)(target, offset, length, access);
+	uint64_t ns = pp_gles_diag_span_end(c, &sp, "glMapBufferRange");
+	char detail[160];
+	snprintf(detail, sizeof(detail), "(glMapBufferRange of buffer %u, access 0x%x, used by draws of %s)", b->name,
+		 (unsigned)access, b->used_frame == g->frame + 1 ? "this frame" : "the previous frame");
+	pp_gles_diag_report(c, PP_DIAG_MAP_IN_USE, "glMapBufferRange", __builtin_return_address(0), detail, ns, true);
+	return p;
+}
+
+/* The texture a glTexSubImage* call updates, when draws of this frame had it bound. */
+static struct gles_diag_texture *texture_sampled(struct pp_gles_diag *g, GLenum target)
+{
+	int t = g ? texture_target(target) : -1;
+	if (t < 0 || g->active_unit >= GLES_DIAG_UNITS)
+		return NULL;
+	struct gles_diag_texture *x = pp_gles_diag_texture(g, g->units[g->active_unit][t], false);
+	return x && x->sampled_frame == g->frame + 1 ? x : NULL;
+}
+
+static void texture_report(struct pp_gles_ctx *c, struct gles_diag_texture *x, const char *fn, void *ra, uint64_t ns)
+{
+	char detail[128];
+	snprintf(detail, sizeof(detail), "(%s of texture %u, bound for draws earlier in this frame)", fn, x->name);
+	pp_gles_diag_report(c, PP_DIAG_TEXTURE_UPDATE_IN_USE, fn, ra, detail, ns, false);
+}
+
+GL_APICALL void GL_APIENTRY glTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width,
+					    GLsizei height, GLenum format, GLenum type, const void *pixels)
+{
+	struct pp_gles_ctx *c;
+	struct gles_diag_texture *x = texture_sampled(diag_of(&c), target);
+	if (!x) {
+		PP_REAL(glTexSubImage2D)(target, level, xoffset, yoffset, width, height, format, type, pixels);
+		return;
+	}
+	struct pp_gles_diag_span sp;
+	pp_gles_diag_span_begin(&sp);
+	PP_REAL(glTexSubImage2D)(target, level, xoffset, yoffset, width, height, format, type, pixels);
+	texture_report(c, x, "glTexSubImage2D", __builtin_return_address(0),
+		       pp_gles_diag_span_end(c, &sp, "glTexSubImage2D"));
+}
+
+GL_APICALL void GL_APIENTRY glTexSubImage3D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset,
+					    GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type,
+					    const void *pixels)
+{
+	struct pp_gles_ctx *c;
+	struct gles_diag_texture *x = texture_sampled(diag_of(&c), target);
+	if (!x) {
+		PP_REAL(glTexSubImage3D)(target, level, xoffset, yoffset, zoffset, width, height, depth, format, type,
+					 pixels);
+		return;
+	}
+	struct pp_gles_diag_span sp;
+	pp_gles_diag_span_begin(&sp);
+	PP_REAL(glTexSubImage3D)(target, level, xoffset, yoffset, zoffset, width, height, depth, format, type, pixels);
+	texture_report(c, x, "glTexSubImage3D", __builtin_return_address(0),
+		       pp_gles_diag_span_end(c, &sp, "glTexSubImage3D"));
+}
+
+/* ---- queries --------------------------------------------------------------------------------- */
+
+/* Active queries per target, from the application's own begin/end calls. A begin that fails
+ * because the target is busy leaves the slot as it is (GL keeps the active query too). */
+static int query_target(GLenum target)
+{
+	switch (target) {
+	case GL_ANY_SAMPLES_PASSED: return 0;
+	case GL_ANY_SAMPLES_PASSED_CONSERVATIVE: return 1;
+	case GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN: return 2;
+	case GL_PRIMITIVES_GENERATED: return 3;
+	default: return -1;
+	}
+}
+
+GL_APICALL void GL_APIENTRY glBeginQuery(GLenum target, GLuint id)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	int t = g ? query_target(target) : -1;
+	if (t >= 0 && !g->active_queries[t])
+		g->active_queries[t] = id;
+	PP_REAL(glBeginQuery)(target, id);
+}
+
+GL_APICALL void GL_APIENTRY glEndQuery(GLenum target)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	int t = g ? query_target(target) : -1;
+	if (t >= 0)
+		g->active_queries[t] = 0;
+	PP_REAL(glEndQuery)(target);
+}
+
+/* Whether a GL_QUERY_RESULT read of query `id` would wait: its result is not available. Only
+ * asked where the read cannot raise an error (the query exists and is not active), so the
+ * application's error state is untouched. */
+static bool query_would_wait(struct pp_gles_ctx *c, struct pp_gles_diag *g, GLuint id)
+{
+	if (!c->es3 || !id)
+		return false;
+	for (uint32_t i = 0; i < 4; i++)
+		if (g->active_queries[i] == id)
+			return false;
+	PFNGLISQUERYPROC is_query = PP_REAL(glIsQuery);
+	PFNGLGETQUERYOBJECTUIVPROC get = PP_REAL(glGetQueryObjectuiv);
+	if (!is_query || !get)
+		return false;
+	GLuint available = GL_TRUE;
+	pp_egl_guard_enter();
+	if (is_query(id))
+		get(id, GL_QUERY_RESULT_AVAILABLE, &available);
+	pp_egl_guard_leave();
+	return available == GL_FALSE;
+}
+
+#define QUERY_HOOK(name, type)                                                                     \
+	GL_APICALL void GL_APIENTRY name(GLuint id, GLenum pname, type *params)                    \
+	{                                                                                          \
+		struct pp_gles_ctx *c;                                                             \
+		struct pp_gles_diag *g = diag_of(&c);                                              \
+		if (!g || pname != GL_QUERY_RESULT || !query_would_wait(c, g, id)) {               \
+			PP_REAL(name)(id, pname, params);                                          \
+			return;                                                                    \
+		}                                                                                  \
+		struct pp_gles_diag_span sp;                                                       \
+		pp_gles_diag_span_begin(&sp);                                                      \
+		PP_REAL(name)(id, pname, params);                                                  \
+		uint64_t ns = pp_gles_diag_span_end(c, &sp, #name);                                \
+		char detail[96];                                                                   \
+		snprintf(detail, sizeof(detail), "(query %u, GL_QUERY_RESULT_AVAILABLE was false)", id); \
+		pp_gles_diag_report(c, PP_DIAG_QUERY_RESULT_WAIT, #name, __builtin_return_address(0), \
+				    detail, ns, true);                                             \
+	}
+
+QUERY_HOOK(glGetQueryObjectuiv, GLuint)
+QUERY_HOOK(glGetQueryObjectuivEXT, GLuint)
+QUERY_HOOK(glGetQueryObjectui64vEXT, GLuint64)
+
+/* ---- fences ------------------------------------------------------------------------------------ */
+
+GL_APICALL GLenum GL_APIENTRY glClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
+{
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	if (!g)
+		return PP_REAL(glClientWaitSync)(sync, flags, timeout);
+	uint64_t seq = 0;
+	enum pp_diag_wait_verdict v = pp_diag_fence_check(g->dd, (uint64_t)(uintptr_t)sync, &seq);
+	/* A zero timeout is a status poll, not a wait. */
+	bool flagged = timeout > 0 && v == PP_WAIT_CURRENT_FRAME;
+	struct pp_gles_diag_span sp;
+	if (flagged)
+		pp_gles_diag_span_begin(&sp);
+	GLenum r = PP_REAL(glClientWaitSync)(sync, flags, timeout);
+	if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED)
+		pp_diag_completed(g->dd, seq);
+	if (flagged) {
+		uint64_t ns = pp_gles_diag_span_end(c, &sp, "glClientWaitSync");
+		char detail[160];
+		snprintf(detail, sizeof(detail), "(the fence of submission %llu, frame %llu, timeout %llu ns)",
+			 (unsigned long long)seq, (unsigned long long)g->frame, (unsigned long long)timeout);
+		pp_gles_diag_report(c, PP_DIAG_SYNC_WAIT, "glClientWaitSync", __builtin_return_address(0), detail, ns,
+				    true);
+	}
+	return r;
+}
+
+/* ---- KHR_debug ------------------------------------------------------------------------------- */
+
+GL_APICALL void GL_APIENTRY glDebugMessageCallback(GLDEBUGPROC callback, const void *user)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		pp_gles_diag_debug_callback(c, callback, user);
+	PP_REAL(glDebugMessageCallback)(callback, user);
+}
+
+GL_APICALL void GL_APIENTRY glDebugMessageCallbackKHR(GLDEBUGPROCKHR callback, const void *user)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		pp_gles_diag_debug_callback(c, (GLDEBUGPROC)callback, user);
+	PP_REAL(glDebugMessageCallbackKHR)(callback, user);
+}
+
+GL_APICALL void GL_APIENTRY glDebugMessageControl(GLenum source, GLenum type, GLenum severity, GLsizei count,
+						  const GLuint *ids, GLboolean enabled)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		pp_gles_diag_debug_control(c, source, type, severity, count, ids, enabled);
+	PP_REAL(glDebugMessageControl)(source, type, severity, count, ids, enabled);
+}
+
+GL_APICALL void GL_APIENTRY glDebugMessageControlKHR(GLenum source, GLenum type, GLenum severity, GLsizei count,
+						     const GLuint *ids, GLboolean enabled)
+{
+	struct pp_gles_ctx *c = pp_gles_acting();
+	if (c)
+		pp_gles_diag_debug_control(c, source, type, severity, count, ids, enabled);
+	PP_REAL(glDebugMessageControlKHR)(source, type, severity, count, ids, enabled);
+}
