@@ -7,14 +7,18 @@ void pp_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot
 	pp_cpu_snapshot_delta(a, b, &d);
 	span.wall_ns = d.wall_ns;
 	span.thread_cpu_ns = d.thread_cpu_ns;
-	unsigned n = pp_cpu_event_count();
-	for (unsigned i = 0; i < n && i < PP_CPU_COUNTERS_MAX; i++)
-		if (d.valid & (1u << i)) {
-			span.counter[i] = d.value[i];
-			span.counters_valid |= 1u << i;
-			if (d.scaled & (1u << i))
-				span.counters_scaled |= 1u << i;
-		}
+	/* A delta is valid only for events configured when both snapshots were taken (one
+	 * session): its bits are the configured events', with no need to ask the configuration
+	 * (a lock) at every pass end. */
+	for (uint32_t m = d.valid; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		if (i >= PP_CPU_COUNTERS_MAX)
+			break;
+		span.counter[i] = d.value[i];
+		span.counters_valid |= 1u << i;
+		if (d.scaled & (1u << i))
+			span.counters_scaled |= 1u << i;
+	}
 	pp_cpu_cost_add(cost, &span);
 }
 
