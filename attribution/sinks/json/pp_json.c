@@ -90,10 +90,69 @@ static void json_format_g(char *out, size_t outsz, int prec, double v)
 	out[o] = '\0';
 }
 
+size_t pp_json_format_uint(char *out, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	out[n] = '\0';
+	return n;
+}
+
+static size_t json_format_int(char *out, int64_t v)
+{
+	if (v >= 0)
+		return pp_json_format_uint(out, (uint64_t)v);
+	out[0] = '-';
+	return 1 + pp_json_format_uint(out + 1, 0 - (uint64_t)v);
+}
+
+/* Most doubles written are times, whole nanoseconds in microseconds (ns / 1000.0). Such a
+ * value, v == n / 1000.0 for an integer n, is the double nearest the decimal n/1000; with at
+ * most 15 significant digits that decimal is what "%.15g" prints (every decimal of 15 digits
+ * or fewer survives the trip through a double), trailing zeros dropped, and it reads back to
+ * v: exactly json_format_double's answer, without snprintf and strtod (a few thousand
+ * instructions per number, and the trace writes several per pass). Returns false for every
+ * other value. */
+static bool json_format_thousandths(char *out, size_t outsz, double v)
+{
+	/* |n| < 1e14: 14 digits at most; 0 goes the slow way ("-0" keeps its sign there). */
+	if (!(v > -1e11 && v < 1e11) || v == 0 || outsz < 32)
+		return false;
+	double scaled = v * 1000.0;
+	int64_t n = (int64_t)(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
+	if ((double)n / 1000.0 != v)
+		return false;
+	size_t o = 0;
+	uint64_t m = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
+	if (n < 0)
+		out[o++] = '-';
+	o += pp_json_format_uint(out + o, m / 1000);
+	uint32_t frac = (uint32_t)(m % 1000);
+	if (frac) {
+		out[o++] = '.';
+		out[o++] = (char)('0' + frac / 100);
+		if (frac % 100) {
+			out[o++] = (char)('0' + frac / 10 % 10);
+			if (frac % 10)
+				out[o++] = (char)('0' + frac % 10);
+		}
+	}
+	out[o] = '\0';
+	return true;
+}
+
 /* Fewest significant digits (15, 16 or 17) that read back to exactly v. */
 static void json_format_double(char *out, size_t outsz, double v)
 {
 	bool can_check = json_c_locale() != (locale_t)0;
+	if (can_check && json_format_thousandths(out, outsz, v))
+		return;
 	for (int prec = 15; prec < 17 && can_check; prec++) {
 		json_format_g(out, outsz, prec, v);
 		if (json_strtod(out) == v)
@@ -473,26 +532,29 @@ int pp_json_write_string(struct pp_json_writer *w, const char *s)
 	return pp_json_write_string_n(w, s, s ? strlen(s) : 0);
 }
 
-static int writer_token(struct pp_json_writer *w, const char *tok)
+static int writer_token_n(struct pp_json_writer *w, const char *tok, size_t len)
 {
 	if (writer_before_value(w))
 		return w->error;
-	writer_raw(w, tok, strlen(tok));
+	writer_raw(w, tok, len);
 	return writer_after_value(w);
+}
+
+static int writer_token(struct pp_json_writer *w, const char *tok)
+{
+	return writer_token_n(w, tok, strlen(tok));
 }
 
 int pp_json_write_int(struct pp_json_writer *w, int64_t v)
 {
 	char buf[32];
-	snprintf(buf, sizeof(buf), "%lld", (long long)v);
-	return writer_token(w, buf);
+	return writer_token_n(w, buf, json_format_int(buf, v));
 }
 
 int pp_json_write_uint(struct pp_json_writer *w, uint64_t v)
 {
 	char buf[32];
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	return writer_token(w, buf);
+	return writer_token_n(w, buf, pp_json_format_uint(buf, v));
 }
 
 int pp_json_write_double(struct pp_json_writer *w, double v)
