@@ -241,7 +241,7 @@ static int writer_fail(struct pp_json_writer *w, int err)
 	return w->error;
 }
 
-static void writer_raw(struct pp_json_writer *w, const char *s, size_t n)
+static void writer_raw_slow(struct pp_json_writer *w, const char *s, size_t n)
 {
 	if (w->error || n == 0)
 		return;
@@ -275,6 +275,21 @@ static void writer_raw(struct pp_json_writer *w, const char *s, size_t n)
 	memcpy(w->buf + w->len, s, n);
 	w->len += n;
 	w->buf[w->len] = '\0';
+}
+
+/* Appending to a memory writer with room (every token of the trace's events and of the
+ * frames report.json keeps, thousands per frame) is a copy; the rest, the checks, growth and
+ * files, is writer_raw_slow. Room means what the slow path checks: not past max, and the
+ * buffer holds the bytes and the NUL. */
+static inline void writer_raw(struct pp_json_writer *w, const char *s, size_t n)
+{
+	if (__builtin_expect(!w->file && !w->error && n < w->cap - w->len && (!w->max || n <= w->max - w->len), 1)) {
+		memcpy(w->buf + w->len, s, n);
+		w->len += n;
+		w->buf[w->len] = '\0';
+		return;
+	}
+	writer_raw_slow(w, s, n);
 }
 
 static void writer_newline(struct pp_json_writer *w)
