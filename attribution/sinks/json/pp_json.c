@@ -459,8 +459,16 @@ static void writer_quoted(struct pp_json_writer *w, const char *str, size_t len)
 	size_t i = 0;
 
 	writer_raw(w, "\"", 1);
-	while (i < len && !w->error) {
+	while (i < len) {
 		unsigned char c = s[i];
+		/* Printable ASCII but the quote and the backslash: the bytes of nearly every
+		 * string and key, passed over without further tests. */
+		if (c - 0x20u < 0x60u && c != '"' && c != '\\') {
+			i++;
+			continue;
+		}
+		if (w->error)
+			break;
 		char esc[8];
 		const char *rep = NULL;
 		size_t rep_len = 2, adv = 1;
