@@ -451,19 +451,67 @@ int pp_json_end_array(struct pp_json_writer *w)
 	return writer_end(w, 'a', "]");
 }
 
+static void writer_quoted_from(struct pp_json_writer *w, const char *str, size_t len, size_t plain);
+
+static inline bool json_plain(unsigned char c)
+{
+	return c - 0x20u < 0x60u && c != '"' && c != '\\';
+}
+
+/* Room in a memory writer for n more bytes and the NUL, as writer_raw would find it. */
+static inline char *writer_room(struct pp_json_writer *w, size_t n)
+{
+	if (!w->file && !w->error && n < w->cap - w->len && (!w->max || n <= w->max - w->len))
+		return w->buf + w->len;
+	return NULL;
+}
+
+/* pre (0 to 2 bytes), then str quoted, then post (0 to 2 bytes), as writer_raw calls for
+ * each would write them; in one copy when str needs no escapes and the buffer has room (the
+ * keys and names of every event and frame). */
+static void writer_quoted_with(struct pp_json_writer *w, const char *pre, size_t npre, const char *str,
+			       size_t len, const char *post, size_t npost)
+{
+	size_t plain = 0;
+	while (plain < len && json_plain((unsigned char)str[plain]))
+		plain++;
+	char *o;
+	if (plain == len && (o = writer_room(w, npre + len + npost + 2))) {
+		memcpy(o, pre, npre);
+		o += npre;
+		*o++ = '"';
+		memcpy(o, str, len);
+		o += len;
+		*o++ = '"';
+		memcpy(o, post, npost);
+		w->len += npre + len + npost + 2;
+		w->buf[w->len] = '\0';
+		return;
+	}
+	writer_raw(w, pre, npre);
+	writer_quoted_from(w, str, len, plain);
+	writer_raw(w, post, npost);
+}
+
 static void writer_quoted(struct pp_json_writer *w, const char *str, size_t len)
+{
+	writer_quoted_with(w, "", 0, str, len, "", 0);
+}
+
+/* str quoted; its first `plain` bytes are known to need no escape. */
+static void writer_quoted_from(struct pp_json_writer *w, const char *str, size_t len, size_t plain)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
 	size_t run = 0; /* start of the pending run of bytes that need no change */
-	size_t i = 0;
+	size_t i = plain;
 
 	writer_raw(w, "\"", 1);
 	while (i < len) {
 		unsigned char c = s[i];
 		/* Printable ASCII but the quote and the backslash: the bytes of nearly every
 		 * string and key, passed over without further tests. */
-		if (c - 0x20u < 0x60u && c != '"' && c != '\\') {
+		if (json_plain(c)) {
 			i++;
 			continue;
 		}
@@ -520,12 +568,16 @@ int pp_json_write_key(struct pp_json_writer *w, const char *key)
 		return w->error;
 	if (w->depth == 0 || w->kind[w->depth - 1] != 'o' || w->after_key || !key)
 		return writer_fail(w, -EINVAL);
-	if (w->nonempty[w->depth - 1])
-		writer_raw(w, ",", 1);
+	bool comma = w->nonempty[w->depth - 1];
 	w->nonempty[w->depth - 1] = true;
-	writer_newline(w);
-	writer_quoted(w, key, strlen(key));
-	writer_raw(w, w->indent ? ": " : ":", w->indent ? 2 : 1);
+	if (w->indent) {
+		if (comma)
+			writer_raw(w, ",", 1);
+		writer_newline(w);
+		writer_quoted_with(w, "", 0, key, strlen(key), ": ", 2);
+	} else {
+		writer_quoted_with(w, ",", comma, key, strlen(key), ":", 1);
+	}
 	w->after_key = true;
 	return w->error;
 }
