@@ -3,10 +3,14 @@
 void pp_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b)
 {
 	struct pp_cpu_delta d;
-	struct pp_cpu_cost span = { .valid = true, .begin_ns = a->wall_ns, .spans = 1, .tid = b->tid };
 	pp_cpu_snapshot_delta(a, b, &d);
-	span.wall_ns = d.wall_ns;
-	span.thread_cpu_ns = d.thread_cpu_ns;
+	/* The first span of a cost (every pass's: one span per pass) is written in place: what
+	 * adding it to an empty cost would copy. */
+	struct pp_cpu_cost local;
+	struct pp_cpu_cost *out = cost->valid ? &local : cost;
+	*out = (struct pp_cpu_cost){ .valid = true, .begin_ns = a->wall_ns, .spans = 1, .tid = b->tid };
+	out->wall_ns = d.wall_ns;
+	out->thread_cpu_ns = d.thread_cpu_ns;
 	/* A delta is valid only for events configured when both snapshots were taken (one
 	 * session): its bits are the configured events', with no need to ask the configuration
 	 * (a lock) at every pass end. */
@@ -14,12 +18,13 @@ void pp_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot
 		unsigned i = (unsigned)__builtin_ctz(m);
 		if (i >= PP_CPU_COUNTERS_MAX)
 			break;
-		span.counter[i] = d.value[i];
-		span.counters_valid |= 1u << i;
+		out->counter[i] = d.value[i];
+		out->counters_valid |= 1u << i;
 		if (d.scaled & (1u << i))
-			span.counters_scaled |= 1u << i;
+			out->counters_scaled |= 1u << i;
 	}
-	pp_cpu_cost_add(cost, &span);
+	if (out == &local)
+		pp_cpu_cost_add(cost, &local);
 }
 
 void pp_cpu_cost_add(struct pp_cpu_cost *a, const struct pp_cpu_cost *b)
