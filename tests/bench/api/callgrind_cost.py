@@ -20,7 +20,8 @@ Usage: callgrind_cost.py [--top N] SHORT_RUN LONG_RUN FRAMES_DIFF PASSES DRAWS
   SHORT_RUN, LONG_RUN: callgrind output file prefixes (files PREFIX-01, PREFIX-02, ...) of the
   same program with fewer and more frames; the difference over FRAMES_DIFF frames is the steady
   per-frame cost (set-up and exit cancel out). Prints per-frame, per-pass and per-draw figures
-  for the application's thread and passprobe's writer thread.
+  for the application's thread (from the hooks: what runs at exit is left out) and passprobe's
+  writer thread, then one RESULT line with the headline figures.
 """
 import glob
 import re
@@ -56,11 +57,9 @@ def names_of(paths):
 
 def parse(path, names):
     prof = Profile()
-    kind_of = {"ob": "ob", "cob": "ob", "fl": "fl", "fi": "fl", "fe": "fl", "cfi": "fl", "cfl": "fl",
-               "fn": "fn", "cfn": "fn"}
 
     def name(key, value):
-        space = names[kind_of[key]]
+        space = names[KIND_OF[key]]
         m = re.match(r"\((\d+)\)(?: (.*))?$", value)
         if not m:
             return value
@@ -124,8 +123,9 @@ def owner(ob):
     return "other"
 
 
-def ours_of(prof):
-    """ours(f) for every layer function; also the helper functions' ours when called by us."""
+def ours_of(prof, helpers=True):
+    """ours(f), inclusive, for every layer function; helpers=False leaves out what the layer's
+    functions spend in libc (the layer's own instructions only)."""
     memo = {}
     incl_memo = {}
 
@@ -145,7 +145,7 @@ def ours_of(prof):
         for g, (count, incl) in prof.calls.get(f, {}).items():
             o = owner(g[0])
             if o == "helper":
-                v += incl
+                v += incl if helpers else 0
             elif o == "ours":
                 gi = inclusive(g)
                 v += incl * (ours(g) / gi) if gi else 0
@@ -167,6 +167,7 @@ def summarize(prefix):
     for path in paths:
         prof = parse(path, names)
         ours, inclusive = ours_of(prof)
+        ours_own, _ = ours_of(prof, helpers=False)
         # Ours in total: each layer function's own instructions and its helper calls.
         flat = {}
         for f in ours:
@@ -189,6 +190,7 @@ def summarize(prefix):
             "ours_total": sum(flat.values()),
             "flat": flat,
             "incl": {f[1]: v for f, v in ours.items()},
+            "own": {f[1]: v for f, v in ours_own.items()},
             "calls": ncalls,
             "driver_calls": injected,
         })
@@ -222,23 +224,34 @@ def main(argv):
 
     flat = diff(app_s["flat"], app_l["flat"], frames)
     incl = diff(app_s["incl"], app_l["incl"], frames)
+    own = diff(app_s["own"], app_l["own"], frames)
     calls = diff(app_s["calls"], app_l["calls"], frames)
-    ours_frame = sum(flat.values())
-    draw_hooks = [k for k in flat if re.match(r"pp_CmdDraw|CmdDraw[A-Za-z]*_(slow|timed)$", k)]
-    draw_cost = sum(flat[k] for k in draw_hooks)
     ndraws = passes * draws
-    rest = ours_frame - draw_cost
-    print("passprobe's own instructions per frame (callgrind, application thread, steady state over %d frames)"
-          % frames)
-    print("  all: %.0f   draws: %.0f (%.1f per draw)   everything else: %.0f (%.0f per pass)" %
-          (ours_frame, draw_cost, draw_cost / ndraws if ndraws else 0, rest, rest / passes))
+    draw_hooks = [k for k in incl if re.match(r"pp_CmdDraw", k)]
+    draw_cost = sum(incl[k] for k in draw_hooks)
     rec_hooks = ["pp_BeginCommandBuffer", "pp_EndCommandBuffer", "pp_ResetCommandBuffer", "pp_CmdBeginRenderPass",
                  "pp_CmdEndRenderPass", "pp_CmdBeginRenderPass2", "pp_CmdEndRenderPass2", "pp_CmdBeginRendering",
                  "pp_CmdEndRendering", "pp_CmdBindPipeline", "pp_CmdBeginDebugUtilsLabelEXT",
                  "pp_CmdEndDebugUtilsLabelEXT"]
     recording = sum(incl.get(h, 0) for h in rec_hooks)
-    print("  recording, pass boundaries (hooks above, excluding draws): %.0f per frame, %.0f per pass"
-          % (recording, recording / passes))
+    recording_own = sum(own.get(h, 0) for h in rec_hooks)
+    submit = sum(incl.get(h, 0) for h in ("pp_QueueSubmit", "pp_QueueSubmit2"))
+    waits = sum(incl.get(h, 0) for h in ("pp_WaitForFences", "pp_ResetFences", "pp_GetFenceStatus"))
+    # Everything the application's calls cost in passprobe (hooks only: what runs at exit,
+    # the final report.json on the application's thread, is left out).
+    hooks_all = sum(v for k, v in incl.items() if re.match(r"pp_[A-Z]", k))
+    print("passprobe's own instructions, application thread, per frame of %d passes x %d draws "
+          "(callgrind, steady state over %d frames; libc calls made by passprobe included, driver excluded):"
+          % (passes, draws, frames))
+    print("  draws: %.0f per frame, %.1f per draw" % (draw_cost, draw_cost / ndraws if ndraws else 0))
+    print("  recording, pass boundaries (command buffer begin/end/reset, render pass begin/end, binds, labels): "
+          "%.0f per frame, %.0f per pass (passprobe's functions alone, without libc: %.0f per pass)"
+          % (recording, recording / passes, recording_own / passes))
+    print("  vkQueueSubmit: %.0f per frame (%.0f per pass)" % (submit, submit / passes))
+    print("  fence waits and resets (results harvested, frames assembled): %.0f per frame (%.0f per pass)"
+          % (waits, waits / passes))
+    print("  every hook, draws excluded: %.0f per frame (%.0f per pass)" % (hooks_all - draw_cost,
+                                                                          (hooks_all - draw_cost) / passes))
     print("\nper hook (inclusive of what it calls in passprobe and libc; the driver excluded), per frame / per pass:")
     hooks = sorted((k for k in incl if re.match(r"pp_[A-Z]", k) and abs(incl[k]) >= 0.5), key=lambda k: -incl[k])
     for h in hooks:
@@ -249,7 +262,9 @@ def main(argv):
             break
         print("  %-40s %10.0f %8.0f   %6.0f" % (k, flat[k], flat[k] / passes, calls.get(k, 0)))
     inj = diff(app_s["driver_calls"], app_l["driver_calls"], frames)
-    forwarded = {k: v for k, v in inj.items() if re.sub(r"^pp_", "", k[0]).split("_")[0] in k[1]}
+    # The driver's functions may have no names (a stripped driver): a hook's own calls down
+    # are the application's commands, calls from passprobe's other functions are its own.
+    forwarded = {k: v for k, v in inj.items() if re.match(r"pp_[A-Z]|.*_(slow|timed)$", k[0])}
     injected = {k: v for k, v in inj.items() if k not in forwarded}
     print("\ndriver instructions under passprobe per frame: forwarded %.0f, injected by passprobe %.0f (not ours)"
           % (sum(forwarded.values()), sum(injected.values())))
@@ -272,9 +287,10 @@ def main(argv):
         for k in sorted(w, key=lambda k: -w[k])[:10]:
             if w[k] >= 0.5:
                 print("    %-38s %10.0f" % (k, w[k]))
-    print("\nRESULT per_pass_recording=%.0f per_pass_app=%.0f per_draw=%.1f writer_per_frame=%.0f" %
-          (recording / passes, rest / passes, draw_cost / ndraws if ndraws else 0,
-           wt))
+    print("\nRESULT per_pass_recording=%.0f per_pass_recording_own=%.0f per_pass_submit=%.0f per_pass_waits=%.0f "
+          "per_pass_app=%.0f per_draw=%.1f writer_per_frame=%.0f" %
+          (recording / passes, recording_own / passes, submit / passes, waits / passes,
+           (hooks_all - draw_cost) / passes, draw_cost / ndraws if ndraws else 0, wt))
     return 0
 
 
