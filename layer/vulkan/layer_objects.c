@@ -80,8 +80,10 @@ struct object_cache_entry {
 	VkObjectType type;
 	struct pp_object *object;
 };
-static _Thread_local struct object_cache_entry object_cache[OBJECT_CACHE_SIZE]
-	__attribute__((tls_model("initial-exec")));
+/* The default TLS model, not initial-exec: 640 bytes would take much of the static TLS that
+ * glibc keeps for libraries loaded with dlopen (the loader dlopens the layer), which other
+ * libraries of the process may need; a lookup pays a __tls_get_addr for it. */
+static _Thread_local struct object_cache_entry object_cache[OBJECT_CACHE_SIZE];
 
 static void object_epoch_bump(void)
 {
