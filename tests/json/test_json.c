@@ -678,6 +678,42 @@ static void test_writer_numbers_match_printf(void)
 	}
 }
 
+/* The string writer's shortcut passes over plain text eight bytes at a time: every byte that
+ * needs an escape is still found, at every position of a word and after it. */
+static void test_writer_escape_positions(void)
+{
+	static const struct {
+		char c;
+		const char *out;
+	} special[] = { { '"', "\\\"" }, { '\\', "\\\\" }, { '\n', "\\n" }, { 0x01, "\\u0001" },
+			{ 0x1f, "\\u001f" }, { (char)0x80, "\xef\xbf\xbd" }, { (char)0xff, "\xef\xbf\xbd" },
+			{ 0x7f, "\x7f" }, { ' ', " " }, { '~', "~" } };
+	for (size_t k = 0; k < sizeof(special) / sizeof(special[0]); k++)
+		for (size_t len = 1; len <= 26; len++)
+			for (size_t at = 0; at < len; at++) {
+				char in[32], want[64];
+				memset(in, 'a', len);
+				in[at] = special[k].c;
+				size_t o = 0;
+				want[o++] = '"';
+				for (size_t i = 0; i < len; i++) {
+					if (i == at) {
+						memcpy(want + o, special[k].out, strlen(special[k].out));
+						o += strlen(special[k].out);
+					} else {
+						want[o++] = 'a';
+					}
+				}
+				want[o++] = '"';
+				want[o] = '\0';
+				const char *got = write_string_n(in, len);
+				if (strcmp(got, want) != 0) {
+					CHECK_STR(got, want);
+					return;
+				}
+			}
+}
+
 int main(void)
 {
 	test_writer_basic();
@@ -685,6 +721,7 @@ int main(void)
 	test_writer_escaping();
 	test_writer_numbers();
 	test_writer_numbers_match_printf();
+	test_writer_escape_positions();
 	test_writer_misuse();
 	test_writer_file();
 	test_reader_table();

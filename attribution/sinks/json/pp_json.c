@@ -458,6 +458,17 @@ static inline bool json_plain(unsigned char c)
 	return c - 0x20u < 0x60u && c != '"' && c != '\\';
 }
 
+/* Whether all 8 bytes of x are json_plain: none has its top bit set, none is below 0x20,
+ * none is '"' or '\\' (the classic tests for a byte below n and for a zero byte, exact as to
+ * whether there is one; which byte does not matter here). */
+static inline bool json_word_plain(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
+	return !((x & highs) | ((x - ones * 0x20) & ~x & highs) | ((quote - ones) & ~quote & highs) |
+		 ((backslash - ones) & ~backslash & highs));
+}
+
 /* Room in a memory writer for n more bytes and the NUL, as writer_raw would find it. */
 static inline char *writer_room(struct pp_json_writer *w, size_t n)
 {
@@ -473,6 +484,11 @@ static void writer_quoted_with(struct pp_json_writer *w, const char *pre, size_t
 			       size_t len, const char *post, size_t npost)
 {
 	size_t plain = 0;
+	for (uint64_t x; plain + 8 <= len; plain += 8) {
+		memcpy(&x, str + plain, 8);
+		if (!json_word_plain(x))
+			break;
+	}
 	while (plain < len && json_plain((unsigned char)str[plain]))
 		plain++;
 	char *o;
