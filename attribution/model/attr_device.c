@@ -134,11 +134,22 @@ void pp_attr_queue_destroy(struct pp_attr_queue *q)
 	free(q);
 }
 
+/* snprintf(dst, size, "%s", src) without printf's cost: every label and pass name of every
+ * submission goes through here (docs/performance.md). */
+static void name_copy(char *dst, size_t size, const char *src)
+{
+	if (!src)
+		src = "(null)"; /* what glibc's printf writes for it */
+	size_t n = strnlen(src, size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 static void label_apply(struct pp_attr_queue *q, enum pp_label_op op, const char *name)
 {
 	if (op == PP_LABEL_PUSH) {
 		if (q->depth < LABEL_DEPTH)
-			snprintf(q->labels[q->depth], sizeof(q->labels[0]), "%s", name);
+			name_copy(q->labels[q->depth], sizeof(q->labels[0]), name);
 		q->depth++;
 	} else if (op == PP_LABEL_POP && q->depth > 0) {
 		q->depth--;
@@ -553,15 +564,21 @@ uint64_t pp_attr_frame_recording(struct pp_attr_device *d)
 /* ---- frames --------------------------------------------------------------------------- */
 
 /* Overlap-aware exclusive time: every instant covered by k passes of the submission gives
- * 1/k of itself to each, so the exclusive times add up to the union of the intervals. */
+ * 1/k of itself to each, so the exclusive times add up to the union of the intervals.
+ * The segments between consecutive interval ends are walked in order, each against the
+ * passes that have begun and not yet ended (a sweep: most passes follow each other, so that is
+ * one or two), adding the same terms in the same order as testing every pass would. */
 static void submission_exclusive_times(struct pp_pass_result *passes, uint32_t n)
 {
 	uint64_t stack_pts[64];
 	uint64_t *pts = 2 * n <= 64 ? stack_pts : malloc(2 * n * sizeof(*pts));
 	double acc_stack[32];
 	double *acc = n <= 32 ? acc_stack : calloc(n, sizeof(*acc));
-	uint32_t m = 0;
-	if (!pts || !acc)
+	uint32_t idx_stack[64];
+	uint32_t *order = 2 * n <= 64 ? idx_stack : malloc(2 * n * sizeof(*order));
+	uint32_t *active = order ? order + n : NULL;
+	uint32_t m = 0, nv = 0;
+	if (!pts || !acc || !order)
 		goto out;
 	memset(acc, 0, n * sizeof(*acc));
 	for (uint32_t i = 0; i < n; i++) {
@@ -570,9 +587,10 @@ static void submission_exclusive_times(struct pp_pass_result *passes, uint32_t n
 		if (passes[i].gpu.valid) {
 			pts[m++] = passes[i].gpu.begin_ns;
 			pts[m++] = passes[i].gpu.end_ns;
+			order[nv++] = i;
 		}
 	}
-	/* insertion sort: m is small (two per pass) and usually nearly sorted already */
+	/* insertion sorts: m is small (two per pass) and usually nearly sorted already */
 	for (uint32_t i = 1; i < m; i++) {
 		uint64_t v = pts[i];
 		uint32_t j = i;
@@ -580,20 +598,38 @@ static void submission_exclusive_times(struct pp_pass_result *passes, uint32_t n
 			pts[j] = pts[j - 1];
 		pts[j] = v;
 	}
+	for (uint32_t i = 1; i < nv; i++) {
+		uint32_t v = order[i], j = i;
+		for (; j > 0 && passes[order[j - 1]].gpu.begin_ns > passes[v].gpu.begin_ns; j--)
+			order[j] = order[j - 1];
+		order[j] = v;
+	}
+	uint32_t next = 0, nactive = 0;
 	for (uint32_t s = 0; s + 1 < m; s++) {
 		uint64_t a = pts[s], b = pts[s + 1];
 		if (a == b)
 			continue;
-		uint32_t k = 0;
-		for (uint32_t i = 0; i < n; i++)
-			k += passes[i].gpu.valid && passes[i].gpu.begin_ns <= a && passes[i].gpu.end_ns >= b;
+		/* Passes not begun by a cannot cover [a, b]; nor, from here on, those ended by a. */
+		while (next < nv && passes[order[next]].gpu.begin_ns <= a)
+			active[nactive++] = order[next++];
+		uint32_t k = 0, kept = 0;
+		for (uint32_t j = 0; j < nactive; j++) {
+			const struct pp_pass_result *p = &passes[active[j]];
+			if (p->gpu.end_ns <= a)
+				continue;
+			active[kept++] = active[j];
+			k += p->gpu.begin_ns <= a && p->gpu.end_ns >= b;
+		}
+		nactive = kept;
 		if (!k)
 			continue;
-		for (uint32_t i = 0; i < n; i++)
-			if (passes[i].gpu.valid && passes[i].gpu.begin_ns <= a && passes[i].gpu.end_ns >= b) {
-				acc[i] += (double)(b - a) / k;
-				passes[i].overlapped |= k > 1;
+		for (uint32_t j = 0; j < nactive; j++) {
+			struct pp_pass_result *p = &passes[active[j]];
+			if (p->gpu.begin_ns <= a && p->gpu.end_ns >= b) {
+				acc[active[j]] += (double)(b - a) / k;
+				p->overlapped |= k > 1;
 			}
+		}
 	}
 	for (uint32_t i = 0; i < n; i++)
 		passes[i].gpu_exclusive_ns = (uint64_t)(acc[i] + 0.5);
@@ -602,6 +638,8 @@ out:
 		free(pts);
 	if (acc != acc_stack)
 		free(acc);
+	if (order != idx_stack)
+		free(order);
 }
 
 static void submission_free(struct pp_submission *s)
@@ -854,10 +892,10 @@ static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, c
 {
 	static const char *const kind_names[] = { "render", "compute", "transfer" };
 	if (q->depth > 0 && q->depth <= LABEL_DEPTH) {
-		snprintf(out->name, sizeof(out->name), "%s", q->labels[q->depth - 1]);
+		name_copy(out->name, sizeof(out->name), q->labels[q->depth - 1]);
 		out->name_source = PP_NAME_LABEL;
 	} else if (p->object_name[0]) {
-		snprintf(out->name, sizeof(out->name), "%s", p->object_name);
+		name_copy(out->name, sizeof(out->name), p->object_name);
 		out->name_source = PP_NAME_OBJECT;
 	} else {
 		/* Stable across frames for the same command stream: kind and position. */

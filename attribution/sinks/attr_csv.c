@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "attr_sink_internal.h"
+#include "pp_json.h"
 
 #define CSV_NAME "passes.csv"
 
@@ -75,8 +76,8 @@ static void str_field(struct csv_line *l, const char *s)
 static void uint_field(struct csv_line *l, uint64_t v)
 {
 	char num[24];
-	int n = snprintf(num, sizeof(num), ",%" PRIu64, v);
-	line_write(l, num, (size_t)n);
+	num[0] = ',';
+	line_write(l, num, 1 + pp_json_format_uint(num + 1, v));
 }
 
 static void empty_field(struct csv_line *l)
@@ -164,7 +165,7 @@ static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size
 		seq = fr->submissions[p->submission].seq;
 
 	char num[24];
-	line_write(f, num, (size_t)snprintf(num, sizeof(num), "%" PRIu64, fr->index));
+	line_write(f, num, pp_json_format_uint(num, fr->index));
 	uint_field(f, fr->device_id);
 	uint_field(f, p->submission);
 	if (have_seq)

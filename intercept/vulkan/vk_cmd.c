@@ -352,12 +352,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_ResetCommandBuffer(VkCommandBuffer cb, VkComma
 
 /* ---- render passes ---------------------------------------------------------------------- */
 
-static void name_from_object(struct pp_device *dev, struct pp_pass_rec *p, VkObjectType type, uint64_t handle)
+/* An object's debug name names a pass that has none yet. */
+static void name_from(struct pp_pass_rec *p, const struct pp_object *o)
 {
-	if (p->object_name[0] || !handle)
-		return;
-	struct pp_object *o = pp_object_lookup(dev, type, handle);
-	if (o && o->name[0])
+	if (!p->object_name[0] && o && o->name[0])
 		memcpy(p->object_name, o->name, sizeof(p->object_name));
 }
 
@@ -389,8 +387,10 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 			o->depth_stencil = a->format >= VK_FORMAT_D16_UNORM && a->format <= VK_FORMAT_D32_SFLOAT_S8_UINT;
 		}
 	}
-	name_from_object(dev, p, VK_OBJECT_TYPE_RENDER_PASS, (uint64_t)info->renderPass);
-	name_from_object(dev, p, VK_OBJECT_TYPE_FRAMEBUFFER, (uint64_t)info->framebuffer);
+	/* The name of the render pass, else of the framebuffer: the objects found above (a
+	 * lookup by the same handle would find them again). */
+	name_from(p, rp);
+	name_from(p, fb);
 }
 
 static struct pp_pass_rec *render_pass_open(struct pp_command_buffer *c, const char *api)
@@ -513,10 +513,11 @@ static void describe_rendering_attachment(struct pp_command_buffer *c, struct pp
 	o->height = info->renderArea.extent.height;
 	o->layers = info->layerCount;
 	o->depth_stencil = depth;
+	/* The view's name, else its image's: the objects found above. */
 	if (view)
-		name_from_object(dev, p, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)a->imageView);
-	if (view)
-		name_from_object(dev, p, VK_OBJECT_TYPE_IMAGE, view->u.image_view.image);
+		name_from(p, view);
+	if (view && view->u.image_view.image)
+		name_from(p, image);
 	if (a->resolveImageView && a->resolveMode && p->nattachments < PP_MAX_ATTACHMENTS) {
 		struct pp_attachment *res = &p->attachments[p->nattachments++];
 		*res = *o;

@@ -300,7 +300,9 @@ void pp_command_buffers_untrack_all(struct pp_device *dev,
 struct pp_command_buffer *pp_command_buffer_lookup(struct pp_device *dev, VkCommandBuffer cb);
 /* The record stays valid while the object is (the application may not destroy it meanwhile);
  * read fields another thread may rewrite (a re-created handle) under the lock instead, with
- * pp_object_find_locked. */
+ * pp_object_find_locked. Answered from a per-thread cache while no object table changed
+ * (pp_object_epoch): no lock, no hash on the pass boundaries' repeated lookups. */
+extern uint64_t pp_object_epoch;
 struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle);
 /* Caller holds the device lock (for reading or writing). */
 struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type, uint64_t handle);

@@ -64,11 +64,45 @@ struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type
 	return o;
 }
 
+/* Pass boundaries look the same few objects up again and again (a render pass, its
+ * framebuffer, their names: five lookups per vkCmdBeginRenderPass), each a lock and a hash of
+ * the key. A small per-thread cache answers those: an entry is good while no object table
+ * anywhere changed since it was filled (pp_object_epoch, bumped under the table's write lock
+ * by every insert, replace and remove, and when a device's table goes), so it answers exactly
+ * what the table would, absent objects (NULL) included. It returns what pp_object_lookup
+ * always returned: a pointer read without the lock. */
+uint64_t pp_object_epoch = 1;
+#define OBJECT_CACHE_SIZE 16
+struct object_cache_entry {
+	const struct pp_device *dev;
+	uint64_t handle;
+	uint64_t epoch;
+	VkObjectType type;
+	struct pp_object *object;
+};
+/* The default TLS model, not initial-exec: 640 bytes would take much of the static TLS that
+ * glibc keeps for libraries loaded with dlopen (the loader dlopens the layer), which other
+ * libraries of the process may need; a lookup pays a __tls_get_addr for it. */
+static _Thread_local struct object_cache_entry object_cache[OBJECT_CACHE_SIZE];
+
+static void object_epoch_bump(void)
+{
+	__atomic_add_fetch(&pp_object_epoch, 1, __ATOMIC_ACQ_REL);
+}
+
 struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
+	/* Handles are often addresses: drop the alignment bits, fold in the type. */
+	uint32_t slot = (uint32_t)((handle >> 4) ^ (handle >> 12) ^ (uint64_t)type) % OBJECT_CACHE_SIZE;
+	struct object_cache_entry *e = &object_cache[slot];
+	/* Read before the lookup: a change made meanwhile leaves the entry already stale. */
+	uint64_t epoch = __atomic_load_n(&pp_object_epoch, __ATOMIC_ACQUIRE);
+	if (e->epoch == epoch && e->handle == handle && e->type == type && e->dev == dev)
+		return e->object;
 	pthread_rwlock_rdlock(&dev->lock);
 	struct pp_object *o = pp_object_find_locked(dev, type, handle);
 	pthread_rwlock_unlock(&dev->lock);
+	*e = (struct object_cache_entry){ dev, handle, epoch, type, o };
 	return o;
 }
 
@@ -90,6 +124,7 @@ struct pp_object *pp_object_insert_locked(struct pp_device *dev, VkObjectType ty
 		free(o);
 		return NULL;
 	}
+	object_epoch_bump();
 	return o;
 }
 
@@ -126,6 +161,7 @@ void pp_object_record(struct pp_device *dev, VkObjectType type, uint64_t handle,
 		/* A handle the driver reused: the old description goes, the name stays. */
 		object_desc_free(type, &o->u);
 		o->u = *desc;
+		object_epoch_bump();
 	}
 	pthread_rwlock_unlock(&dev->lock);
 	if (!o)
@@ -136,8 +172,10 @@ void pp_object_remove(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
 	pthread_rwlock_wrlock(&dev->lock);
 	struct pp_object *o = pp_object_find_locked(dev, type, handle);
-	if (o)
+	if (o) {
 		HASH_DEL(dev->objects, o);
+		object_epoch_bump();
+	}
 	pthread_rwlock_unlock(&dev->lock);
 	if (o)
 		object_free(o);
@@ -298,6 +336,8 @@ void pp_device_objects_destroy(struct pp_device *dev)
 		HASH_DEL(dev->pools, p);
 		free(p);
 	}
+	/* Entries of this device (whose address a later device may get) are stale from here. */
+	object_epoch_bump();
 	HASH_ITER(hh, dev->objects, o, otmp) {
 		HASH_DEL(dev->objects, o);
 		object_free(o);

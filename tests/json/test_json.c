@@ -597,12 +597,131 @@ static void test_round_trip(void)
 	}
 }
 
+/* What the writer printed before its shortcuts (C locale): the fewest of 15, 16 or 17
+ * significant digits that read back to v. */
+static void reference_double(char *out, size_t n, double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(out, n, "%.*g", prec, v);
+		if (prec == 17 || strtod(out, NULL) == v)
+			return;
+	}
+}
+
+static const char *write_uint(uint64_t v)
+{
+	struct pp_json_writer w;
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_write_uint(&w, v);
+	int rc = pp_json_writer_finish(&w);
+	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_writer_mem(&w, NULL));
+	pp_json_writer_release(&w);
+	return g_out;
+}
+
+static const char *write_int(int64_t v)
+{
+	struct pp_json_writer w;
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_write_int(&w, v);
+	int rc = pp_json_writer_finish(&w);
+	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_writer_mem(&w, NULL));
+	pp_json_writer_release(&w);
+	return g_out;
+}
+
+/* The number writers' shortcuts (integers without snprintf, times in thousandths without
+ * snprintf and strtod: docs/performance.md) print exactly what printf did, over the values
+ * the sinks write (nanoseconds as microseconds) and around the shortcuts' edges. */
+static void test_writer_numbers_match_printf(void)
+{
+	char ref[64];
+	const uint64_t us[] = { 0, 1, 9, 10, 99, 100, 12345, 4294967295u, 4294967296u, 999999999999999999u,
+				1000000000000000000u, UINT64_MAX - 1, UINT64_MAX };
+	for (size_t i = 0; i < sizeof(us) / sizeof(us[0]); i++) {
+		snprintf(ref, sizeof(ref), "%llu", (unsigned long long)us[i]);
+		CHECK_STR(write_uint(us[i]), ref);
+		char buf[32];
+		CHECK(pp_json_format_uint(buf, us[i]) == strlen(ref) && strcmp(buf, ref) == 0);
+	}
+	const int64_t is[] = { 0, 1, -1, -9, -10, INT64_MAX, INT64_MIN, INT64_MIN + 1, -1234567890123 };
+	for (size_t i = 0; i < sizeof(is) / sizeof(is[0]); i++) {
+		snprintf(ref, sizeof(ref), "%lld", (long long)is[i]);
+		CHECK_STR(write_int(is[i]), ref);
+	}
+	const double ds[] = { 0.0, -0.0, 0.001, -0.001, 0.01, 0.1, 0.5, 1, 1.001, 1.01, 1.1, 1.999, 12.34,
+			      999.999, 1000, 123456.789, 99999999999.999, 100000000000.0, 100000000000.001,
+			      -99999999999.999, 1e-4, 0.0001, 0.0005, 1.0 / 3.0, 2.0 / 3.0, 1e15, 1e16, 1e-7,
+			      0.1 + 0.2, 4503599627370.496, 9007199254.740993 };
+	for (size_t i = 0; i < sizeof(ds) / sizeof(ds[0]); i++) {
+		reference_double(ref, sizeof(ref), ds[i]);
+		CHECK_STR(write_double(ds[i]), ref);
+	}
+	/* Nanosecond counts as the trace writes them, over every magnitude, and their neighbours. */
+	uint64_t x = 88172645463325252ull;
+	for (int i = 0; i < 200000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t ns = x >> (x % 50);
+		double v = (double)(int64_t)(ns & 0x3fffffffffffffull) / 1000.0;
+		if (i & 1)
+			v = -v;
+		if (i % 7 == 0)
+			v = nextafter(v, INFINITY);
+		reference_double(ref, sizeof(ref), v);
+		const char *got = write_double(v);
+		if (strcmp(got, ref) != 0) {
+			CHECK_STR(got, ref);
+			break;
+		}
+	}
+}
+
+/* The string writer's shortcut passes over plain text eight bytes at a time: every byte that
+ * needs an escape is still found, at every position of a word and after it. */
+static void test_writer_escape_positions(void)
+{
+	static const struct {
+		char c;
+		const char *out;
+	} special[] = { { '"', "\\\"" }, { '\\', "\\\\" }, { '\n', "\\n" }, { 0x01, "\\u0001" },
+			{ 0x1f, "\\u001f" }, { (char)0x80, "\xef\xbf\xbd" }, { (char)0xff, "\xef\xbf\xbd" },
+			{ 0x7f, "\x7f" }, { ' ', " " }, { '~', "~" } };
+	for (size_t k = 0; k < sizeof(special) / sizeof(special[0]); k++)
+		for (size_t len = 1; len <= 26; len++)
+			for (size_t at = 0; at < len; at++) {
+				char in[32], want[64];
+				memset(in, 'a', len);
+				in[at] = special[k].c;
+				size_t o = 0;
+				want[o++] = '"';
+				for (size_t i = 0; i < len; i++) {
+					if (i == at) {
+						memcpy(want + o, special[k].out, strlen(special[k].out));
+						o += strlen(special[k].out);
+					} else {
+						want[o++] = 'a';
+					}
+				}
+				want[o++] = '"';
+				want[o] = '\0';
+				const char *got = write_string_n(in, len);
+				if (strcmp(got, want) != 0) {
+					CHECK_STR(got, want);
+					return;
+				}
+			}
+}
+
 int main(void)
 {
 	test_writer_basic();
 	test_writer_pretty();
 	test_writer_escaping();
 	test_writer_numbers();
+	test_writer_numbers_match_printf();
+	test_writer_escape_positions();
 	test_writer_misuse();
 	test_writer_file();
 	test_reader_table();

@@ -90,10 +90,69 @@ static void json_format_g(char *out, size_t outsz, int prec, double v)
 	out[o] = '\0';
 }
 
+size_t pp_json_format_uint(char *out, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	out[n] = '\0';
+	return n;
+}
+
+static size_t json_format_int(char *out, int64_t v)
+{
+	if (v >= 0)
+		return pp_json_format_uint(out, (uint64_t)v);
+	out[0] = '-';
+	return 1 + pp_json_format_uint(out + 1, 0 - (uint64_t)v);
+}
+
+/* Most doubles written are times, whole nanoseconds in microseconds (ns / 1000.0). Such a
+ * value, v == n / 1000.0 for an integer n, is the double nearest the decimal n/1000; with at
+ * most 15 significant digits that decimal is what "%.15g" prints (every decimal of 15 digits
+ * or fewer survives the trip through a double), trailing zeros dropped, and it reads back to
+ * v: exactly json_format_double's answer, without snprintf and strtod (a few thousand
+ * instructions per number, and the trace writes several per pass). Returns false for every
+ * other value. */
+static bool json_format_thousandths(char *out, size_t outsz, double v)
+{
+	/* |n| < 1e14: 14 digits at most; 0 goes the slow way ("-0" keeps its sign there). */
+	if (!(v > -1e11 && v < 1e11) || v == 0 || outsz < 32)
+		return false;
+	double scaled = v * 1000.0;
+	int64_t n = (int64_t)(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
+	if ((double)n / 1000.0 != v)
+		return false;
+	size_t o = 0;
+	uint64_t m = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
+	if (n < 0)
+		out[o++] = '-';
+	o += pp_json_format_uint(out + o, m / 1000);
+	uint32_t frac = (uint32_t)(m % 1000);
+	if (frac) {
+		out[o++] = '.';
+		out[o++] = (char)('0' + frac / 100);
+		if (frac % 100) {
+			out[o++] = (char)('0' + frac / 10 % 10);
+			if (frac % 10)
+				out[o++] = (char)('0' + frac % 10);
+		}
+	}
+	out[o] = '\0';
+	return true;
+}
+
 /* Fewest significant digits (15, 16 or 17) that read back to exactly v. */
 static void json_format_double(char *out, size_t outsz, double v)
 {
 	bool can_check = json_c_locale() != (locale_t)0;
+	if (can_check && json_format_thousandths(out, outsz, v))
+		return;
 	for (int prec = 15; prec < 17 && can_check; prec++) {
 		json_format_g(out, outsz, prec, v);
 		if (json_strtod(out) == v)
@@ -182,7 +241,7 @@ static int writer_fail(struct pp_json_writer *w, int err)
 	return w->error;
 }
 
-static void writer_raw(struct pp_json_writer *w, const char *s, size_t n)
+static void writer_raw_slow(struct pp_json_writer *w, const char *s, size_t n)
 {
 	if (w->error || n == 0)
 		return;
@@ -216,6 +275,21 @@ static void writer_raw(struct pp_json_writer *w, const char *s, size_t n)
 	memcpy(w->buf + w->len, s, n);
 	w->len += n;
 	w->buf[w->len] = '\0';
+}
+
+/* Appending to a memory writer with room (every token of the trace's events and of the
+ * frames report.json keeps, thousands per frame) is a copy; the rest, the checks, growth and
+ * files, is writer_raw_slow. Room means what the slow path checks: not past max, and the
+ * buffer holds the bytes and the NUL. */
+static inline void writer_raw(struct pp_json_writer *w, const char *s, size_t n)
+{
+	if (__builtin_expect(!w->file && !w->error && n < w->cap - w->len && (!w->max || n <= w->max - w->len), 1)) {
+		memcpy(w->buf + w->len, s, n);
+		w->len += n;
+		w->buf[w->len] = '\0';
+		return;
+	}
+	writer_raw_slow(w, s, n);
 }
 
 static void writer_newline(struct pp_json_writer *w)
@@ -377,16 +451,88 @@ int pp_json_end_array(struct pp_json_writer *w)
 	return writer_end(w, 'a', "]");
 }
 
+static void writer_quoted_from(struct pp_json_writer *w, const char *str, size_t len, size_t plain);
+
+static inline bool json_plain(unsigned char c)
+{
+	return c - 0x20u < 0x60u && c != '"' && c != '\\';
+}
+
+/* Whether all 8 bytes of x are json_plain: none has its top bit set, none is below 0x20,
+ * none is '"' or '\\' (the classic tests for a byte below n and for a zero byte, exact as to
+ * whether there is one; which byte does not matter here). */
+static inline bool json_word_plain(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
+	return !((x & highs) | ((x - ones * 0x20) & ~x & highs) | ((quote - ones) & ~quote & highs) |
+		 ((backslash - ones) & ~backslash & highs));
+}
+
+/* Room in a memory writer for n more bytes and the NUL, as writer_raw would find it. */
+static inline char *writer_room(struct pp_json_writer *w, size_t n)
+{
+	if (!w->file && !w->error && n < w->cap - w->len && (!w->max || n <= w->max - w->len))
+		return w->buf + w->len;
+	return NULL;
+}
+
+/* pre (0 to 2 bytes), then str quoted, then post (0 to 2 bytes), as writer_raw calls for
+ * each would write them; in one copy when str needs no escapes and the buffer has room (the
+ * keys and names of every event and frame). */
+static void writer_quoted_with(struct pp_json_writer *w, const char *pre, size_t npre, const char *str,
+			       size_t len, const char *post, size_t npost)
+{
+	size_t plain = 0;
+	for (uint64_t x; plain + 8 <= len; plain += 8) {
+		memcpy(&x, str + plain, 8);
+		if (!json_word_plain(x))
+			break;
+	}
+	while (plain < len && json_plain((unsigned char)str[plain]))
+		plain++;
+	char *o;
+	if (plain == len && (o = writer_room(w, npre + len + npost + 2))) {
+		memcpy(o, pre, npre);
+		o += npre;
+		*o++ = '"';
+		memcpy(o, str, len);
+		o += len;
+		*o++ = '"';
+		memcpy(o, post, npost);
+		w->len += npre + len + npost + 2;
+		w->buf[w->len] = '\0';
+		return;
+	}
+	writer_raw(w, pre, npre);
+	writer_quoted_from(w, str, len, plain);
+	writer_raw(w, post, npost);
+}
+
 static void writer_quoted(struct pp_json_writer *w, const char *str, size_t len)
+{
+	writer_quoted_with(w, "", 0, str, len, "", 0);
+}
+
+/* str quoted; its first `plain` bytes are known to need no escape. */
+static void writer_quoted_from(struct pp_json_writer *w, const char *str, size_t len, size_t plain)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
 	size_t run = 0; /* start of the pending run of bytes that need no change */
-	size_t i = 0;
+	size_t i = plain;
 
 	writer_raw(w, "\"", 1);
-	while (i < len && !w->error) {
+	while (i < len) {
 		unsigned char c = s[i];
+		/* Printable ASCII but the quote and the backslash: the bytes of nearly every
+		 * string and key, passed over without further tests. */
+		if (json_plain(c)) {
+			i++;
+			continue;
+		}
+		if (w->error)
+			break;
 		char esc[8];
 		const char *rep = NULL;
 		size_t rep_len = 2, adv = 1;
@@ -438,12 +584,16 @@ int pp_json_write_key(struct pp_json_writer *w, const char *key)
 		return w->error;
 	if (w->depth == 0 || w->kind[w->depth - 1] != 'o' || w->after_key || !key)
 		return writer_fail(w, -EINVAL);
-	if (w->nonempty[w->depth - 1])
-		writer_raw(w, ",", 1);
+	bool comma = w->nonempty[w->depth - 1];
 	w->nonempty[w->depth - 1] = true;
-	writer_newline(w);
-	writer_quoted(w, key, strlen(key));
-	writer_raw(w, w->indent ? ": " : ":", w->indent ? 2 : 1);
+	if (w->indent) {
+		if (comma)
+			writer_raw(w, ",", 1);
+		writer_newline(w);
+		writer_quoted_with(w, "", 0, key, strlen(key), ": ", 2);
+	} else {
+		writer_quoted_with(w, ",", comma, key, strlen(key), ":", 1);
+	}
 	w->after_key = true;
 	return w->error;
 }
@@ -473,26 +623,29 @@ int pp_json_write_string(struct pp_json_writer *w, const char *s)
 	return pp_json_write_string_n(w, s, s ? strlen(s) : 0);
 }
 
-static int writer_token(struct pp_json_writer *w, const char *tok)
+static int writer_token_n(struct pp_json_writer *w, const char *tok, size_t len)
 {
 	if (writer_before_value(w))
 		return w->error;
-	writer_raw(w, tok, strlen(tok));
+	writer_raw(w, tok, len);
 	return writer_after_value(w);
+}
+
+static int writer_token(struct pp_json_writer *w, const char *tok)
+{
+	return writer_token_n(w, tok, strlen(tok));
 }
 
 int pp_json_write_int(struct pp_json_writer *w, int64_t v)
 {
 	char buf[32];
-	snprintf(buf, sizeof(buf), "%lld", (long long)v);
-	return writer_token(w, buf);
+	return writer_token_n(w, buf, json_format_int(buf, v));
 }
 
 int pp_json_write_uint(struct pp_json_writer *w, uint64_t v)
 {
 	char buf[32];
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	return writer_token(w, buf);
+	return writer_token_n(w, buf, pp_json_format_uint(buf, v));
 }
 
 int pp_json_write_double(struct pp_json_writer *w, double v)
