@@ -3,12 +3,13 @@
 # docs/testing-integration.md, *Real programs*.
 #
 #   run_program.sh [--plain] [--above LAYER]... [--below LAYER]... [--env NAME=VALUE]...
-#                  [--preload LIBRARY]... [--no-leak-check]
+#                  [--preload LIBRARY]... [--no-leak-check] [--vulkan-only]
 #                  WORKDIR -- PROGRAM [ARGS...]
 #
 # WORKDIR is emptied; passprobe writes to WORKDIR/out (every frame kept: report_frames
 # 100000), the program's output goes to WORKDIR/app.log and the program runs in WORKDIR.
-# --plain runs the program without passprobe (to make a capture).
+# --plain runs the program without passprobe (to make a capture). --vulkan-only: `passprobe run
+# --vulkan-only` (no OpenGL ES shim preloaded).
 #
 # --above/--below put an installed layer (explicit or implicit) between the program and
 # passprobe, or between passprobe and the driver. The Debian loader (1.3.239) ignores the order
@@ -30,6 +31,7 @@ below=()
 extra_env=()
 preload=()
 leak_check=1
+run_opts=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--plain) plain=1; shift ;;
@@ -38,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--env) extra_env+=("$2"); shift 2 ;;
 	--preload) preload+=("$2"); shift 2 ;;
 	--no-leak-check) leak_check=0; shift ;;
+	--vulkan-only) run_opts+=(--vulkan-only); shift ;;
 	*) break ;;
 	esac
 done
@@ -94,7 +97,7 @@ for l in ${below[@]+"${below[@]}"}; do manifest_copy "$l" "$work/layers/below"; 
 	[ $leak_check = 0 ] && [ -n "${ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 	cd "$work" || exit 1
 	[ $plain = 1 ] && exec "$@"
-	exec "$PP_PASSPROBE" run -o "$work/out" --set report_frames=100000 -- "$@"
+	exec "$PP_PASSPROBE" run ${run_opts[@]+"${run_opts[@]}"} -o "$work/out" --set report_frames=100000 -- "$@"
 ) >"$work/app.log" 2>&1
 rc=$?
 if [ $rc -ne 0 ]; then

@@ -31,7 +31,7 @@ static const char *const run_output_files[] = { "report.json", "report.html", "t
 void cli_run_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: passprobe run [-o DIR] [--set KEY=VALUE]... [--] PROGRAM [ARGS...]\n"
+		"usage: passprobe run [-o DIR] [--set KEY=VALUE]... [--vulkan-only] [--] PROGRAM [ARGS...]\n"
 		"\n"
 		"Runs PROGRAM with the passprobe Vulkan layer enabled (VK_INSTANCE_LAYERS,\n"
 		"VK_ADD_LAYER_PATH) and the OpenGL ES shim preloaded (LD_PRELOAD), and prints\n"
@@ -47,6 +47,8 @@ void cli_run_usage(FILE *f)
 		"  --set KEY=VALUE     set a layer setting (passed as " PP_SETTINGS_ENV_PREFIX
 		"<KEY>);\n"
 		"                      `passprobe help settings` lists them\n"
+		"  --vulkan-only       do not preload the OpenGL ES shim (for a program that\n"
+		"                      must not get an LD_PRELOAD; its GLES calls go unmeasured)\n"
 		"  -h, --help          show this help\n");
 }
 
@@ -519,6 +521,7 @@ int cli_run_main(int argc, char **argv)
 	char **program = NULL;
 	/* --set pairs, checked before anything is changed or started. */
 	char **sets = calloc((size_t)argc + 1, sizeof(*sets));
+	bool vulkan_only = false;
 	size_t nsets = 0;
 	int rc = CLI_EXIT_USAGE;
 
@@ -531,6 +534,10 @@ int cli_run_main(int argc, char **argv)
 		if (strcmp(a, "--") == 0) {
 			program = argv + i + 1;
 			break;
+		}
+		if (strcmp(a, "--vulkan-only") == 0) {
+			vulkan_only = true;
+			continue;
 		}
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			cli_run_usage(stdout);
@@ -662,7 +669,7 @@ int cli_run_main(int argc, char **argv)
 	}
 	/* OpenGL ES programs: the shim does nothing in a program that never makes an EGL
 	 * context current, so both go in without asking which API the program uses. */
-	if (run_preload_gles() != 0) {
+	if (!vulkan_only && run_preload_gles() != 0) {
 		fprintf(stderr, "passprobe: cannot set LD_PRELOAD\n");
 		goto out;
 	}
