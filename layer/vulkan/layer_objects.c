@@ -80,10 +80,44 @@ struct object_cache_entry {
 	VkObjectType type;
 	struct pp_object *object;
 };
-/* The default TLS model, not initial-exec: 640 bytes would take much of the static TLS that
- * glibc keeps for libraries loaded with dlopen (the loader dlopens the layer), which other
- * libraries of the process may need; a lookup pays a __tls_get_addr for it. */
-static _Thread_local struct object_cache_entry object_cache[OBJECT_CACHE_SIZE];
+/* On the heap, one per thread, reached through a thread-local pointer: the layer has an
+ * initial-exec variable (pp_command_buffer_cache_tls), so glibc puts the module's whole TLS
+ * block in the static TLS surplus it keeps for libraries loaded with dlopen (the loader
+ * dlopens the layer). 640 bytes there made dlopen fail ("cannot allocate memory in static TLS
+ * block") in a program that had used up most of the surplus (gfxrecon-replay beside a
+ * preloaded sanitizer runtime). The key's destructor frees a thread's cache at its exit. */
+static _Thread_local struct object_cache_entry *object_cache;
+static pthread_key_t object_cache_key;
+static pthread_once_t object_cache_once = PTHREAD_ONCE_INIT;
+static bool object_cache_key_ok;
+
+static void object_cache_free(void *cache)
+{
+	object_cache = NULL;
+	free(cache);
+}
+
+static void object_cache_key_create(void)
+{
+	object_cache_key_ok = pthread_key_create(&object_cache_key, object_cache_free) == 0;
+}
+
+/* This thread's cache, or NULL when it cannot have one (lookups then take the lock). */
+__attribute__((noinline)) static struct object_cache_entry *object_cache_make(void)
+{
+	pthread_once(&object_cache_once, object_cache_key_create);
+	if (!object_cache_key_ok)
+		return NULL;
+	struct object_cache_entry *c = calloc(OBJECT_CACHE_SIZE, sizeof(*c));
+	if (!c)
+		return NULL;
+	if (pthread_setspecific(object_cache_key, c) != 0) {
+		free(c);
+		return NULL;
+	}
+	object_cache = c;
+	return c;
+}
 
 static void object_epoch_bump(void)
 {
@@ -94,15 +128,19 @@ struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uin
 {
 	/* Handles are often addresses: drop the alignment bits, fold in the type. */
 	uint32_t slot = (uint32_t)((handle >> 4) ^ (handle >> 12) ^ (uint64_t)type) % OBJECT_CACHE_SIZE;
-	struct object_cache_entry *e = &object_cache[slot];
+	struct object_cache_entry *cache = object_cache;
+	if (__builtin_expect(!cache, 0))
+		cache = object_cache_make();
+	struct object_cache_entry *e = cache ? &cache[slot] : NULL;
 	/* Read before the lookup: a change made meanwhile leaves the entry already stale. */
 	uint64_t epoch = __atomic_load_n(&pp_object_epoch, __ATOMIC_ACQUIRE);
-	if (e->epoch == epoch && e->handle == handle && e->type == type && e->dev == dev)
+	if (e && e->epoch == epoch && e->handle == handle && e->type == type && e->dev == dev)
 		return e->object;
 	pthread_rwlock_rdlock(&dev->lock);
 	struct pp_object *o = pp_object_find_locked(dev, type, handle);
 	pthread_rwlock_unlock(&dev->lock);
-	*e = (struct object_cache_entry){ dev, handle, epoch, type, o };
+	if (e)
+		*e = (struct object_cache_entry){ dev, handle, epoch, type, o };
 	return o;
 }
 
