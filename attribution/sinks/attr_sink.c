@@ -22,6 +22,7 @@
 #include "attr_stats.h"
 #include "pp_summary.h"
 #include "pp_clock.h"
+#include "pp_cpu_counters.h"
 #include "pp_dir.h"
 #include "pp_log.h"
 
@@ -497,6 +498,22 @@ void pp_sink_cpu_counters_set(const char *const *names, unsigned n)
 	/* Set once at start-up, before the first frame; the writer only reads it. */
 	attr_cpu_counter_names = names;
 	attr_cpu_counter_count = n > PP_CPU_COUNTERS_MAX ? PP_CPU_COUNTERS_MAX : n;
+}
+
+void pp_sink_cpu_counters_configure(const char *spec)
+{
+	static const char *names[PP_CPU_COUNTERS_MAX];
+	char err[512];
+	if (pp_cpu_counters_configure(spec && spec[0] ? spec : "default", err, sizeof(err)) < 0) {
+		pp_log(PP_LOG_WARN, "cpu_counters: %s; using the default events", err);
+		pp_cpu_counters_configure("default", NULL, 0);
+	}
+	unsigned n = pp_cpu_event_count();
+	if (n > PP_CPU_COUNTERS_MAX)
+		n = PP_CPU_COUNTERS_MAX;
+	for (unsigned i = 0; i < n; i++)
+		names[i] = pp_cpu_event_name(i);
+	pp_sink_cpu_counters_set(names, n);
 }
 
 void pp_sink_cpu_event(const struct pp_cpu_event *ev)

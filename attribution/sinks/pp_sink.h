@@ -36,6 +36,12 @@ void pp_sink_cpu_event(const struct pp_cpu_event *ev);
  * strings must stay valid for the life of the process). */
 void pp_sink_cpu_counters_set(const char *const *names, unsigned n);
 
+/* Chooses the CPU events from the cpu_counters setting (counters/cpu), logging one clear
+ * message and keeping the defaults on a bad list, then sets their names as above. Once per
+ * process, before any thread takes a snapshot: configuring closes every thread's counters.
+ * The Vulkan layer and the GLES shim both start this way. */
+void pp_sink_cpu_counters_configure(const char *spec);
+
 /* Flushes everything, writes the final report.json, closes trace.json, prints the summary on
  * stderr (summary setting). Idempotent; called from the library destructor at process exit. */
 void pp_sink_shutdown(void);

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "gles_internal.h"
-#include "pp_cpu_counters.h"
 #include "pp_log.h"
 #include "pp_sink.h"
 
@@ -19,27 +18,11 @@ struct pp_settings pp_gles_settings;
 bool pp_gles_exiting;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
-static void cpu_counters_setup(const char *spec)
-{
-	static const char *names[PP_CPU_COUNTERS_MAX];
-	char err[512];
-	if (pp_cpu_counters_configure(spec && spec[0] ? spec : "default", err, sizeof(err)) < 0) {
-		pp_log(PP_LOG_WARN, "cpu_counters: %s; using the default events", err);
-		pp_cpu_counters_configure("default", NULL, 0);
-	}
-	unsigned n = pp_cpu_event_count();
-	if (n > PP_CPU_COUNTERS_MAX)
-		n = PP_CPU_COUNTERS_MAX;
-	for (unsigned i = 0; i < n; i++)
-		names[i] = pp_cpu_event_name(i);
-	pp_sink_cpu_counters_set(names, n);
-}
-
 static void gles_init(void)
 {
 	pp_settings_load(&pp_gles_settings, NULL);
 	pp_log_set_level(pp_gles_settings.log_level);
-	cpu_counters_setup(pp_gles_settings.cpu_counters);
+	pp_sink_cpu_counters_configure(pp_gles_settings.cpu_counters);
 	struct pp_settings out = pp_gles_settings;
 	if (out.output_dir[0]) {
 		size_t len = strlen(out.output_dir);

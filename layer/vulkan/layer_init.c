@@ -8,7 +8,6 @@
 
 #include "layer_internal.h"
 #include "pp_capture.h"
-#include "pp_cpu_counters.h"
 #include "pp_gpu_counters.h"
 #include "pp_log.h"
 #include "pp_sink.h"
@@ -16,30 +15,12 @@
 struct pp_settings pp_layer_settings;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
-/* Chooses the CPU events from the cpu_counters setting; logs one clear message and keeps the
- * defaults on a bad list. Then tells the sinks their names. */
-static void cpu_counters_setup(const char *spec)
-{
-	static const char *names[PP_CPU_COUNTERS_MAX];
-	char err[512];
-	if (pp_cpu_counters_configure(spec && spec[0] ? spec : "default", err, sizeof(err)) < 0) {
-		pp_log(PP_LOG_WARN, "cpu_counters: %s; using the default events", err);
-		pp_cpu_counters_configure("default", NULL, 0);
-	}
-	unsigned n = pp_cpu_event_count();
-	if (n > PP_CPU_COUNTERS_MAX)
-		n = PP_CPU_COUNTERS_MAX;
-	for (unsigned i = 0; i < n; i++)
-		names[i] = pp_cpu_event_name(i);
-	pp_sink_cpu_counters_set(names, n);
-}
-
 static void layer_init(void)
 {
 	pp_settings_load(&pp_layer_settings, NULL);
 	pp_log_set_level(pp_layer_settings.log_level);
 	/* Before any thread takes a snapshot: configuring closes every thread's counters. */
-	cpu_counters_setup(pp_layer_settings.cpu_counters);
+	pp_sink_cpu_counters_configure(pp_layer_settings.cpu_counters);
 	if (pp_layer_settings.capture_signal) {
 		int err = pp_capture_signal_install();
 		if (err == -EBUSY)
