@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "attr_cpu.h"
 
 void pp_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b)
@@ -8,21 +10,19 @@ void pp_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot
 	 * adding it to an empty cost would copy. */
 	struct pp_cpu_cost local;
 	struct pp_cpu_cost *out = cost->valid ? &local : cost;
-	*out = (struct pp_cpu_cost){ .valid = true, .begin_ns = a->wall_ns, .spans = 1, .tid = b->tid };
+	out->valid = true;
+	out->begin_ns = a->wall_ns;
 	out->wall_ns = d.wall_ns;
 	out->thread_cpu_ns = d.thread_cpu_ns;
+	out->spans = 1;
+	out->tid = b->tid;
 	/* A delta is valid only for events configured when both snapshots were taken (one
 	 * session): its bits are the configured events', with no need to ask the configuration
-	 * (a lock) at every pass end. */
-	for (uint32_t m = d.valid; m; m &= m - 1) {
-		unsigned i = (unsigned)__builtin_ctz(m);
-		if (i >= PP_CPU_COUNTERS_MAX)
-			break;
-		out->counter[i] = d.value[i];
-		out->counters_valid |= 1u << i;
-		if (d.scaled & (1u << i))
-			out->counters_scaled |= 1u << i;
-	}
+	 * (a lock) at every pass end. Its invalid values are 0, as an empty cost's. */
+	_Static_assert(sizeof(out->counter) == sizeof(d.value), "one counter per configurable event");
+	memcpy(out->counter, d.value, sizeof(out->counter));
+	out->counters_valid = d.valid;
+	out->counters_scaled = d.scaled & d.valid;
 	if (out == &local)
 		pp_cpu_cost_add(cost, &local);
 }

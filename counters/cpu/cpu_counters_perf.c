@@ -318,8 +318,11 @@ bool pp_cpu_group_read(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t
 
 	if (!g->n)
 		return false;
-	ssize_t r = read(g->fd[0], buf, want);
-	if (r != (ssize_t)want || buf[0] != g->n)
+	/* The system call itself, not libc's read(): that one is a cancellation point (the
+	 * application's pthread_cancel must not land inside passprobe) and its cancellation
+	 * bookkeeping is half of this function's user-space instructions. */
+	long r = syscall(SYS_read, g->fd[0], buf, want);
+	if (r != (long)want || buf[0] != g->n)
 		return false;
 	*enabled = buf[1];
 	*running = buf[2];

@@ -349,20 +349,36 @@ void pp_cpu_snapshot_delta(const struct pp_cpu_snapshot *a, const struct pp_cpu_
 	uint64_t sw_dr = b->sw_time_running - a->sw_time_running;
 	bool hw_ok = b->hw_time_enabled >= a->hw_time_enabled && b->hw_time_running >= a->hw_time_running;
 	bool sw_ok = b->sw_time_enabled >= a->sw_time_enabled && b->sw_time_running >= a->sw_time_running;
+	uint32_t hw = a->hw_mask & b->hw_mask, sw = a->sw_mask & b->sw_mask;
+	uint32_t from_perf_a = a->hw_mask | a->sw_mask, from_perf_b = b->hw_mask | b->sw_mask;
+	uint32_t both = a->valid & b->valid & ((1u << PP_CPU_MAX_EVENTS) - 1);
 
-	for (uint32_t m = a->valid & b->valid; m; m &= m - 1) {
+	/* Values that need no scaling, the common case (every value of a pass boundary while the
+	 * kernel did not multiplex): a group that ran the whole interval, and values read outside
+	 * perf in both snapshots. One from perf and one from a fallback have different zero
+	 * points: never valid. */
+	uint32_t exact = both & ~(from_perf_a | from_perf_b);
+	if (hw_ok && hw_dr >= hw_de)
+		exact |= both & hw;
+	if (sw_ok && sw_dr >= sw_de)
+		exact |= both & sw;
+	for (uint32_t m = exact; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		if (b->value[i] >= a->value[i]) {
+			out->value[i] = b->value[i] - a->value[i];
+			out->valid |= 1u << i;
+		}
+	}
+	/* The rest: scaled by the share of the interval their group spent on the PMU. */
+	for (uint32_t m = both & (hw | sw) & ~exact; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctz(m);
 		uint32_t bit = 1u << i;
-		if (i >= PP_CPU_MAX_EVENTS || b->value[i] < a->value[i])
+		if (b->value[i] < a->value[i])
 			continue;
 		uint64_t d = b->value[i] - a->value[i];
-		bool scaled = false, ok = true;
-		if ((a->hw_mask & b->hw_mask) & bit)
-			ok = hw_ok && scale_count(d, hw_de, hw_dr, &d, &scaled);
-		else if ((a->sw_mask & b->sw_mask) & bit)
-			ok = sw_ok && scale_count(d, sw_de, sw_dr, &d, &scaled);
-		else if (((a->hw_mask | a->sw_mask) ^ (b->hw_mask | b->sw_mask)) & bit)
-			ok = false; /* one from perf, one from a fallback: different zero points */
+		bool scaled = false;
+		bool ok = (hw & bit) ? hw_ok && scale_count(d, hw_de, hw_dr, &d, &scaled)
+				     : sw_ok && scale_count(d, sw_de, sw_dr, &d, &scaled);
 		if (!ok)
 			continue;
 		out->value[i] = d;
