@@ -1012,7 +1012,7 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 				pr->cpu = p->cpu;
 				pr->recording_reused = r->submissions > 0;
 				pr->nattachments = p->nattachments;
-				memcpy(pr->attachments, p->attachments, sizeof(pr->attachments));
+				memcpy(pr->attachments, p->attachments, p->nattachments * sizeof(pr->attachments[0]));
 				s->ts_slots[2 * out] = slot_mapped(m, p->ts_begin);
 				s->ts_slots[2 * out + 1] = slot_mapped(m, p->ts_end);
 				s->ts_reasons[out] = m && m->reason && p->ts_begin != PP_NO_SLOT ? m->reason : p->ts_reason;

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +76,9 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 		return NULL;
 	}
 	struct pp_pass_rec *p = &r->passes[r->npasses];
-	memset(p, 0, sizeof(*p));
+	memset(p, 0, offsetof(struct pp_pass_rec, object_name));
+	p->object_name[0] = '\0';
+	p->cpu.valid = false;
 	p->kind = kind;
 	p->api = api;
 	p->ts_begin = p->ts_end = p->stats_slot = p->perf_slot = PP_NO_SLOT;

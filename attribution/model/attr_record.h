@@ -24,10 +24,10 @@ struct pp_label_event {
 };
 
 struct pp_pass_rec {
+	/* Zeroed when the pass begins (pp_recording_pass_begin) ... */
 	enum pp_pass_kind kind;
 	const char *api;
 	uint32_t flags;
-	char object_name[64];      /* debug name of the render pass/framebuffer/attachment, or "" */
 	uint64_t render_pass;      /* the API's render pass object, 0 when none (diagnostics) */
 	uint32_t ts_begin, ts_end; /* timestamp slots, PP_NO_SLOT when none */
 	const char *ts_reason;     /* why there are no timestamps */
@@ -39,8 +39,12 @@ struct pp_pass_rec {
 	uint32_t secondaries;
 	struct pp_workload work;
 	uint32_t nattachments;
-	struct pp_attachment attachments[PP_MAX_ATTACHMENTS];
 	uint32_t first_draw_slot, ndraw_slots; /* per-draw timing: pairs in recording->draw_slots */
+	/* ... up to here. What follows is large and read only as far as it is filled (a pass
+	 * boundary is measured in instructions: docs/performance.md): the name up to its NUL, the
+	 * first nattachments attachments, the cost once valid. */
+	char object_name[64];      /* debug name of the render pass/framebuffer/attachment, or "" */
+	struct pp_attachment attachments[PP_MAX_ATTACHMENTS];
 	struct pp_cpu_cost cpu;    /* recording it, between its begin and end */
 };
 
