@@ -72,7 +72,9 @@ struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type
  * what the table would, absent objects (NULL) included. It returns what pp_object_lookup
  * always returned: a pointer read without the lock. */
 uint64_t pp_object_epoch = 1;
-#define OBJECT_CACHE_SIZE 16
+/* A frame's passes bind a few dozen objects (render passes, framebuffers, pipelines): 32
+ * sets of two entries of 40 bytes, 2.5 KiB per recording thread. */
+#define OBJECT_CACHE_SIZE 64
 struct object_cache_entry {
 	const struct pp_device *dev;
 	uint64_t handle;
@@ -124,23 +126,39 @@ static void object_epoch_bump(void)
 	__atomic_add_fetch(&pp_object_epoch, 1, __ATOMIC_ACQ_REL);
 }
 
+static inline bool object_cache_hit(const struct object_cache_entry *e, const struct pp_device *dev,
+				    VkObjectType type, uint64_t handle, uint64_t epoch)
+{
+	return e->epoch == epoch && e->handle == handle && e->type == type && e->dev == dev;
+}
+
 struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
-	/* Handles are often addresses: drop the alignment bits, fold in the type. */
-	uint32_t slot = (uint32_t)((handle >> 4) ^ (handle >> 12) ^ (uint64_t)type) % OBJECT_CACHE_SIZE;
+	/* Two ways per set: a frame's few dozen objects then rarely evict each other. Handles are
+	 * often addresses of equal-sized driver objects, alike in their low bits: a
+	 * multiplicative (Fibonacci) hash takes the set from the product's top bits, which every
+	 * bit of the handle reaches. */
+	_Static_assert((OBJECT_CACHE_SIZE & (OBJECT_CACHE_SIZE - 1)) == 0, "a power of two");
+	uint32_t set = (uint32_t)(((handle ^ (uint64_t)type) * 0x9E3779B97F4A7C15ull) >>
+				  (64 - __builtin_ctz(OBJECT_CACHE_SIZE / 2)));
 	struct object_cache_entry *cache = object_cache;
 	if (__builtin_expect(!cache, 0))
 		cache = object_cache_make();
-	struct object_cache_entry *e = cache ? &cache[slot] : NULL;
+	struct object_cache_entry *e = cache ? &cache[2 * set] : NULL;
 	/* Read before the lookup: a change made meanwhile leaves the entry already stale. */
 	uint64_t epoch = __atomic_load_n(&pp_object_epoch, __ATOMIC_ACQUIRE);
-	if (e && e->epoch == epoch && e->handle == handle && e->type == type && e->dev == dev)
-		return e->object;
+	if (e && object_cache_hit(&e[0], dev, type, handle, epoch))
+		return e[0].object;
+	if (e && object_cache_hit(&e[1], dev, type, handle, epoch))
+		return e[1].object;
 	pthread_rwlock_rdlock(&dev->lock);
 	struct pp_object *o = pp_object_find_locked(dev, type, handle);
 	pthread_rwlock_unlock(&dev->lock);
-	if (e)
-		*e = (struct object_cache_entry){ dev, handle, epoch, type, o };
+	if (e) {
+		/* The newest in way 0, the one it displaces in way 1. */
+		e[1] = e[0];
+		e[0] = (struct object_cache_entry){ dev, handle, epoch, type, o };
+	}
 	return o;
 }
 
