@@ -555,15 +555,16 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBind
 	pp_vk_quirk_pipeline_bound(c, bp);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
 	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE)) {
-		vk_diag_state_observe(c, s);
 		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
+		/* Binding the pipeline that is bound changes nothing the rules judge: the work after
+		 * it is observed with the work before, as if the call were not there. Engines rebind
+		 * at every pass; a bind that changes the pipeline hands the work before it to the
+		 * rules first, with what it used. */
 		if (b->pipeline != (uint64_t)pipeline) {
-			struct pp_device *dev = c->device;
+			vk_diag_state_observe(c, s);
 			uint64_t h = (uint64_t)pipeline;
-			pthread_rwlock_rdlock(&dev->lock);
-			struct pp_object *p = pp_object_find_locked(dev, VK_OBJECT_TYPE_PIPELINE, h);
+			struct pp_object *p = pp_object_lookup(c->device, VK_OBJECT_TYPE_PIPELINE, h);
 			b->stages = p ? p->u.pipeline.stages : 0;
-			pthread_rwlock_unlock(&dev->lock);
 			b->pipeline = h;
 			b->dirty = true;
 		}

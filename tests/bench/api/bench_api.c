@@ -40,6 +40,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 #define BENCH_MAX_IN_FLIGHT 4
+#define BENCH_MAX_PIPELINES 64
 
 struct bench {
 	VkInstance instance;
@@ -52,7 +53,10 @@ struct bench {
 	uint32_t in_flight;
 	VkRenderPass rp;
 	VkFramebuffer fb;
-	VkPipeline pipeline;
+	/* Pass p binds pipelines[p % npipelines]: with one, every bind after the first rebinds
+	 * what is bound (engines often do); with as many as passes, every bind changes it. */
+	VkPipeline pipelines[BENCH_MAX_PIPELINES];
+	uint32_t npipelines;
 	VkPipelineLayout layout;
 	VkImage image;
 	VkImageView view;
@@ -164,7 +168,9 @@ static void bench_init(struct bench *b, uint32_t api_version)
 					     .pStages = stages, .pVertexInputState = &vin, .pInputAssemblyState = &ia,
 					     .pViewportState = &vps, .pRasterizationState = &rs, .pMultisampleState = &ms,
 					     .pColorBlendState = &cb, .layout = b->layout, .renderPass = b->rp };
-	CHECK(vkCreateGraphicsPipelines(b->device, VK_NULL_HANDLE, 1, &gpi, NULL, &b->pipeline));
+	/* Identical pipelines, distinct objects: what a bind costs, not what drawing with it does. */
+	for (uint32_t i = 0; i < b->npipelines; i++)
+		CHECK(vkCreateGraphicsPipelines(b->device, VK_NULL_HANDLE, 1, &gpi, NULL, &b->pipelines[i]));
 	vkDestroyShaderModule(b->device, vs, NULL);
 	vkDestroyShaderModule(b->device, fs, NULL);
 
@@ -188,7 +194,8 @@ static void bench_fini(struct bench *b)
 	for (uint32_t i = 0; i < b->in_flight; i++)
 		vkDestroyFence(b->device, b->fences[i], NULL);
 	vkDestroyCommandPool(b->device, b->pool, NULL);
-	vkDestroyPipeline(b->device, b->pipeline, NULL);
+	for (uint32_t i = 0; i < b->npipelines; i++)
+		vkDestroyPipeline(b->device, b->pipelines[i], NULL);
 	vkDestroyPipelineLayout(b->device, b->layout, NULL);
 	vkDestroyFramebuffer(b->device, b->fb, NULL);
 	vkDestroyRenderPass(b->device, b->rp, NULL);
@@ -222,7 +229,7 @@ static void record_frame(struct bench *b, uint32_t passes, uint32_t draws)
 					      .framebuffer = b->fb, .renderArea = { { 0, 0 }, { 64, 64 } },
 					      .clearValueCount = 1, .pClearValues = &clear };
 		vkCmdBeginRenderPass(b->cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
-		vkCmdBindPipeline(b->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, b->pipeline);
+		vkCmdBindPipeline(b->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, b->pipelines[p % b->npipelines]);
 		bench_record_draws(b->cb, draws);
 		vkCmdEndRenderPass(b->cb);
 		if (b->end_label)
@@ -233,7 +240,7 @@ static void record_frame(struct bench *b, uint32_t passes, uint32_t draws)
 
 int main(int argc, char **argv)
 {
-	uint32_t frames = 200, passes = 20, draws = 50, record_only = 0, in_flight = 1;
+	uint32_t frames = 200, passes = 20, draws = 50, record_only = 0, in_flight = 1, pipelines = 1;
 	/* --vulkan 1.0|1.1: the instance's apiVersion (the device enables nothing either way), to
 	 * compare passprobe's query reset paths (docs/timing.md, "Resetting queries"). */
 	uint32_t api_version = VK_API_VERSION_1_3;
@@ -248,21 +255,26 @@ int main(int argc, char **argv)
 			record_only = (uint32_t)atoi(argv[++i]);
 		else if (i + 1 < argc && !strcmp(argv[i], "--in-flight"))
 			in_flight = (uint32_t)atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--pipelines"))
+			pipelines = (uint32_t)atoi(argv[++i]);
 		else if (i + 1 < argc && !strcmp(argv[i], "--vulkan") && !strcmp(argv[i + 1], "1.0") && ++i)
 			api_version = VK_API_VERSION_1_0;
 		else if (i + 1 < argc && !strcmp(argv[i], "--vulkan") && !strcmp(argv[i + 1], "1.1") && ++i)
 			api_version = VK_API_VERSION_1_1;
 		else {
 			fprintf(stderr, "usage: bench_api [--frames N] [--passes P] [--draws D] [--in-flight 1..%d] "
-					"[--record-only K] [--vulkan 1.0|1.1]\n", BENCH_MAX_IN_FLIGHT);
+					"[--pipelines 1..%d] [--record-only K] [--vulkan 1.0|1.1]\n", BENCH_MAX_IN_FLIGHT,
+				BENCH_MAX_PIPELINES);
 			return 2;
 		}
 	}
-	if (frames < 2 || in_flight < 1 || in_flight > BENCH_MAX_IN_FLIGHT) {
-		fprintf(stderr, "bench_api: --frames must be at least 2 and --in-flight 1 to %d\n", BENCH_MAX_IN_FLIGHT);
+	if (frames < 2 || in_flight < 1 || in_flight > BENCH_MAX_IN_FLIGHT || pipelines < 1 ||
+	    pipelines > BENCH_MAX_PIPELINES) {
+		fprintf(stderr, "bench_api: --frames must be at least 2, --in-flight 1 to %d, --pipelines 1 to %d\n",
+			BENCH_MAX_IN_FLIGHT, BENCH_MAX_PIPELINES);
 		return 2;
 	}
-	struct bench b = { .in_flight = in_flight };
+	struct bench b = { .in_flight = in_flight, .npipelines = pipelines };
 	bench_init(&b, api_version);
 	if (record_only) {
 		/* One pass, K draws, recorded once and never submitted: pure recording cost. */

@@ -5,7 +5,9 @@
 # the difference is the steady per-frame cost, split by callgrind_cost.py into the layer's own
 # instructions (with the libc they call) and the driver's (never counted). Instruction counts
 # do not depend on the machine's load.
-# usage: tests/bench/api/run_pass_cost.sh [BUILD_DIR] [MODE] [PASSES] [DRAWS]
+# usage: tests/bench/api/run_pass_cost.sh [BUILD_DIR] [MODE] [PASSES] [DRAWS] [PIPELINES]
+#   PIPELINES (default 1): pass p binds pipeline p % PIPELINES; 1: every bind after the first
+#   rebinds the bound pipeline; PASSES: every bind changes it.
 #   MODE: default (passprobe's default settings) or no_gpu (timestamps and pipeline
 #   statistics off: nothing injected); report.json is written only at exit in both (a long
 #   flush_interval_ms), so that the writer thread's figure does not depend on how slowly the
@@ -15,6 +17,7 @@ build=${1:-build}
 mode=${2:-default}
 passes=${3:-20}
 draws=${4:-50}
+pipelines=${5:-1}
 short=${PP_COST_SHORT_FRAMES:-6}
 long=${PP_COST_LONG_FRAMES:-18}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,8 +37,8 @@ for n in "$short" "$long"; do
 	env VK_ADD_LAYER_PATH="$build/layer_manifest" VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_profiler \
 		VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out$n" VK_PASSPROBE_PROFILER_SUMMARY=off "${settings[@]}" \
 		valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out/cg.$n" \
-		"$bench" --frames "$n" --passes "$passes" --draws "$draws" >"$out/log.$n" 2>&1 ||
+		"$bench" --frames "$n" --passes "$passes" --draws "$draws" --pipelines "$pipelines" >"$out/log.$n" 2>&1 ||
 		{ cat "$out/log.$n" >&2; exit 1; }
 done
-echo "bench_api --passes $passes --draws $draws, mode $mode, callgrind: $short and $long frames"
+echo "bench_api --passes $passes --draws $draws --pipelines $pipelines, mode $mode, callgrind: $short and $long frames"
 python3 "$here/callgrind_cost.py" "$out/cg.$short" "$out/cg.$long" $((long - short)) "$passes" "$draws"
