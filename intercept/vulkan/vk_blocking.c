@@ -6,6 +6,7 @@
  * WAIT_BIT read of an older frame would have waited at all. */
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,10 +101,22 @@ static __thread struct {
 } call_site_cache[CALL_SITE_CACHE];
 static __thread uint32_t call_site_next;
 
-static uint64_t call_site_walk(void **frames, int n, char *buf, size_t len, bool *found)
+/* passprobe's own load address: dladdr walks every loaded object (about 60,000 instructions
+ * in a program with a driver loaded), so it is asked once. */
+static void *self_base;
+static pthread_once_t self_base_once = PTHREAD_ONCE_INIT;
+
+static void self_base_find(void)
 {
 	Dl_info self;
-	bool have_self = dladdr((void *)pp_vk_call_site, &self) != 0;
+	if (dladdr((void *)pp_vk_call_site, &self))
+		self_base = self.dli_fbase;
+}
+
+static uint64_t call_site_walk(void **frames, int n, char *buf, size_t len, bool *found)
+{
+	pthread_once(&self_base_once, self_base_find);
+	bool have_self = self_base != NULL;
 	*found = false;
 	for (int i = 1; i < n; i++) {
 		/* Frames of passprobe itself: no dladdr needed once the cache knows them. */
@@ -116,7 +129,7 @@ static uint64_t call_site_walk(void **frames, int n, char *buf, size_t len, bool
 		Dl_info info;
 		if (!dladdr(frames[i], &info) || !info.dli_fname)
 			continue;
-		if (have_self && info.dli_fbase == self.dli_fbase)
+		if (have_self && info.dli_fbase == self_base)
 			continue;
 		const char *base = strrchr(info.dli_fname, '/');
 		base = base ? base + 1 : info.dli_fname;
@@ -173,19 +186,28 @@ uint64_t pp_vk_call_site(void *hook_return, char *buf, size_t len)
 /* The thread that waited, as the kernel names it: a wait found in a driver's or a
  * translation layer's worker thread (vkd3d's fence worker) is that thread's wait, not the
  * render thread's (docs/diagnostics.md). */
+/* The name is read once per thread (three system calls at every report of a wait made in
+ * every frame otherwise), keyed by the kernel's id so that a forked child reads its own; a
+ * name the thread sets later is not seen, as on GLES. */
 static void thread_describe(char *buf, size_t len, uint32_t *tid)
 {
+	static __thread uint32_t cached_tid;
+	static __thread char cached[16]; /* the kernel's limit: 15 characters */
 	*tid = pp_thread_id();
-	char name[32] = "";
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/task/%u/comm", *tid);
-	FILE *f = fopen(path, "re");
-	if (f) {
-		if (fgets(name, sizeof(name), f))
-			name[strcspn(name, "\n")] = 0;
-		fclose(f);
+	if (cached_tid != *tid) {
+		char name[32] = "";
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/self/task/%u/comm", *tid);
+		FILE *f = fopen(path, "re");
+		if (f) {
+			if (fgets(name, sizeof(name), f))
+				name[strcspn(name, "\n")] = 0;
+			fclose(f);
+		}
+		snprintf(cached, sizeof(cached), "%s", name);
+		cached_tid = *tid;
 	}
-	snprintf(buf, len, "%s", name);
+	snprintf(buf, len, "%s", cached);
 }
 
 static uint64_t call_site(const char *fn, void *hook_return, char *buf, size_t len, const char *tname, uint32_t tid)
