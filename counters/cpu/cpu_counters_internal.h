@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <sys/types.h>
 
 #include "pp_cpu_counters.h"
@@ -78,6 +80,7 @@ struct pp_cpu_thread {
 	uint32_t flags;             /* PP_CPU_FLAG_USER_ONLY */
 	bool user_read;             /* hardware pages mapped: try the user-space read */
 	int cpu_group;              /* group whose enabled time gives thread_cpu_ns, or -1 */
+	bool sw_only;               /* one software group and nothing else: the snapshot's short path */
 	int64_t cpu_base;           /* CLOCK_THREAD_CPUTIME_ID minus that enabled time */
 	size_t page_size;
 	int err[PP_CPU_MAX_EVENTS]; /* per position: 0 counted by perf, errno, or PP_CPU_ERR_* */
@@ -92,9 +95,28 @@ void pp_cpu_perf_close_thread(struct pp_cpu_thread *st);
  * unsupported events); after configure or a hook change. */
 void pp_cpu_perf_reset_memo(void);
 
-/* One read(2) of a group. Returns false, leaving out untouched, when the read fails. */
-bool pp_cpu_group_read(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t *running,
-		       uint64_t *value);
+/* One read(2) of a group. Returns false, leaving out untouched, when the read fails. Inline:
+ * a pass boundary's snapshot is little more than this. */
+static inline bool pp_cpu_group_read(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t *running,
+				     uint64_t *value)
+{
+	uint64_t buf[3 + PP_CPU_MAX_EVENTS];
+	size_t want = (3 + (size_t)g->n) * sizeof(uint64_t);
+
+	if (!g->n)
+		return false;
+	/* The system call itself, not libc's read(): that one is a cancellation point (the
+	 * application's pthread_cancel must not land inside passprobe) and its cancellation
+	 * bookkeeping costs as much as the rest of a snapshot's user-space instructions. */
+	long r = syscall(SYS_read, g->fd[0], buf, want);
+	if (r != (long)want || buf[0] != g->n)
+		return false;
+	*enabled = buf[1];
+	*running = buf[2];
+	for (unsigned k = 0; k < g->n; k++)
+		value[g->slot[k]] = buf[3 + k];
+	return true;
+}
 /* Reads the hardware group in user space. Returns false when the kernel does not allow it right
  * now (no cap_user_rdpmc or cap_user_time, or the group is not on the PMU: multiplexed out); the
  * caller then uses pp_cpu_group_read(). */

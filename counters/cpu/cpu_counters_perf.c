@@ -310,27 +310,6 @@ void pp_cpu_perf_close_thread(struct pp_cpu_thread *st)
 	st->user_read = false;
 }
 
-bool pp_cpu_group_read(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t *running,
-		       uint64_t *value)
-{
-	uint64_t buf[3 + PP_CPU_MAX_EVENTS];
-	size_t want = (3 + (size_t)g->n) * sizeof(uint64_t);
-
-	if (!g->n)
-		return false;
-	/* The system call itself, not libc's read(): that one is a cancellation point (the
-	 * application's pthread_cancel must not land inside passprobe) and its cancellation
-	 * bookkeeping is half of this function's user-space instructions. */
-	long r = syscall(SYS_read, g->fd[0], buf, want);
-	if (r != (long)want || buf[0] != g->n)
-		return false;
-	*enabled = buf[1];
-	*running = buf[2];
-	for (unsigned k = 0; k < g->n; k++)
-		value[g->slot[k]] = buf[3 + k];
-	return true;
-}
-
 /* ---- user-space reads ---- */
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -194,6 +194,8 @@ static struct pp_cpu_thread *thread_open(void)
 	/* The syscalls happen outside the lock: opening takes tens of microseconds. */
 	pp_cpu_perf_open_thread(st, &cfg);
 	calibrate_cpu_time(st);
+	st->sw_only = !st->group[PP_CPU_GROUP_HW].n && st->group[PP_CPU_GROUP_SW].n && !st->rusage_mask &&
+		      st->cpu_group == PP_CPU_GROUP_SW;
 
 	bool need_log = false;
 	for (unsigned i = 0; i < cfg.n; i++)
@@ -229,6 +231,33 @@ static struct pp_cpu_thread *thread_open(void)
 	return st;
 }
 
+/* Where no PMU is exposed to the thread (virtual machines, most containers) a snapshot is one
+ * read(2) of the software group, with the thread's CPU time from that group's enabled time:
+ * what the general path below does, without its branches for the hardware group and the
+ * fallbacks (a pass boundary takes two snapshots: docs/performance.md). False when the read
+ * failed: the general path then records what it can. */
+static bool snapshot_sw_only(const struct pp_cpu_thread *st, struct pp_cpu_snapshot *out)
+{
+	uint64_t wall = clock_ns(CLOCK_MONOTONIC);
+	memset(out->value, 0, sizeof(out->value));
+	if (!pp_cpu_group_read(&st->group[PP_CPU_GROUP_SW], &out->sw_time_enabled, &out->sw_time_running,
+			       out->value))
+		return false;
+	uint64_t cpu = (uint64_t)((int64_t)out->sw_time_enabled + st->cpu_base);
+	for (uint32_t m = st->cpu_time_mask; m; m &= m - 1)
+		out->value[__builtin_ctz(m)] = cpu;
+	out->wall_ns = wall;
+	out->thread_cpu_ns = cpu;
+	out->hw_time_enabled = out->hw_time_running = 0;
+	out->valid = st->sw_mask | st->cpu_time_mask;
+	out->hw_mask = 0;
+	out->sw_mask = st->sw_mask;
+	out->flags = st->flags | PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_CPU_TIME_PERF;
+	out->tid = st->tid;
+	out->session = st->session;
+	return true;
+}
+
 void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out)
 {
 	if (!out)
@@ -237,6 +266,8 @@ void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out)
 	if (__builtin_expect(!st || t_gen != __atomic_load_n(&g_gen, __ATOMIC_ACQUIRE), 0))
 		st = thread_open();
 
+	if (st && st->sw_only && snapshot_sw_only(st, out))
+		return;
 	memset(out, 0, sizeof(*out));
 	/* Opening (above) comes before the clocks so that its cost is not measured. */
 	out->wall_ns = clock_ns(CLOCK_MONOTONIC);
