@@ -47,3 +47,16 @@ void pp_cpu_cost_add(struct pp_cpu_cost *a, const struct pp_cpu_cost *b)
 	for (unsigned i = 0; i < PP_CPU_COUNTERS_MAX; i++)
 		a->counter[i] += b->counter[i];
 }
+
+void pp_frame_result_cpu_resolve(struct pp_frame_result *f)
+{
+	for (size_t i = 0; i < f->npasses; i++) {
+		struct pp_pass_result *p = &f->passes[i];
+		if (!p->cpu_pending)
+			continue;
+		pp_cpu_cost_add_span(&p->cpu, &p->cpu_begin, &p->cpu_end);
+		p->cpu_pending = false;
+		if (!p->recording_reused)
+			pp_cpu_cost_add(&f->cpu, &p->cpu);
+	}
+}

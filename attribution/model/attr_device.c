@@ -672,7 +672,8 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		npasses += s->npasses;
 	if (out) {
 		out->submissions = calloc(f->nsubs ? f->nsubs : 1, sizeof(*out->submissions));
-		out->passes = calloc(npasses ? npasses : 1, sizeof(*out->passes));
+		/* Not zeroed: each of the npasses is copied in whole from its submission below. */
+		out->passes = malloc((npasses ? npasses : 1) * sizeof(*out->passes));
 	}
 	if (captured && (!out || !out->submissions || !out->passes)) {
 		pp_log_once(PP_LOG_ERROR, "out of memory assembling a frame; frames are being dropped");
@@ -717,8 +718,9 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		pp_cpu_cost_add(&out->cpu, &f->blocked);
 		for (uint32_t i = 0; i < si; i++)
 			pp_cpu_cost_add(&out->cpu, &out->submissions[i].cpu);
+		/* Pending spans are added where they are subtracted (pp_frame_result_cpu_resolve). */
 		for (uint32_t i = 0; i < pi; i++)
-			if (!out->passes[i].recording_reused)
+			if (!out->passes[i].recording_reused && !out->passes[i].cpu_pending)
 				pp_cpu_cost_add(&out->cpu, &out->passes[i].cpu);
 		out->index = f->index;
 		out->device_id = d->sink_id;
@@ -904,6 +906,28 @@ static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, c
 	}
 }
 
+/* A pass's recording cost travels as its two snapshots, subtracted on the writer thread. */
+static void pass_cpu_take(struct pp_pass_result *pr, const struct pp_pass_rec *p)
+{
+	pr->cpu_pending = p->cpu_ended;
+	if (p->cpu_ended) {
+		pr->cpu_begin = p->cpu_begin;
+		pr->cpu_end = p->cpu_end;
+	}
+}
+
+/* A pass resumed in another recording: one result, several spans, summed here (rare: dynamic
+ * rendering split over command buffers). */
+static void pass_cpu_merge(struct pp_pass_result *pr, const struct pp_pass_rec *p)
+{
+	if (pr->cpu_pending) {
+		pp_cpu_cost_add_span(&pr->cpu, &pr->cpu_begin, &pr->cpu_end);
+		pr->cpu_pending = false;
+	}
+	if (p->cpu_ended)
+		pp_cpu_cost_add_span(&pr->cpu, &p->cpu_begin, &p->cpu_end);
+}
+
 /* Where this execution's result for `slot` is: the recording's own slot, or its copy. */
 static uint32_t slot_mapped(const struct pp_attr_slot_map *m, uint32_t slot)
 {
@@ -942,7 +966,8 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 	struct pp_submission *s = calloc(1, sizeof(*s));
 	struct pp_frame_acc *f = s ? frame_current(d, index, info->cpu_begin_ns) : NULL;
 	if (s) {
-		s->passes = calloc(npasses ? npasses : 1, sizeof(*s->passes));
+		/* Not zeroed: each pass used clears its head (pass_result_start). */
+		s->passes = malloc((npasses ? npasses : 1) * sizeof(*s->passes));
 		s->ts_slots = malloc((2 * npasses + 1) * sizeof(uint32_t));
 		s->stats_slots = malloc((npasses + 1) * sizeof(uint32_t));
 		s->ts_reasons = calloc(npasses + 1, sizeof(char *));
@@ -994,13 +1019,14 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 			if ((p->flags & PP_PASS_RESUMING) && suspended >= 0) {
 				pr = &s->passes[suspended];
 				pp_workload_add(&pr->work, &p->work);
-				pp_cpu_cost_add(&pr->cpu, &p->cpu);
+				pass_cpu_merge(pr, p);
 				pr->secondaries += p->secondaries;
 				s->ts_slots[2 * suspended + 1] = slot_mapped(m, p->ts_end);
 				if (p->ts_end == PP_NO_SLOT && !(p->flags & PP_PASS_SUSPENDING))
 					s->ts_reasons[suspended] = p->ts_reason;
 			} else {
 				pr = &s->passes[out];
+				memset(pr, 0, PP_PASS_RESULT_HEAD);
 				pass_name(pr, p, q, out);
 				pr->kind = p->kind;
 				pr->api = p->api;
@@ -1009,7 +1035,7 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 				pr->subpasses = p->subpasses;
 				pr->secondaries = p->secondaries;
 				pr->work = p->work;
-				pr->cpu = p->cpu;
+				pass_cpu_take(pr, p);
 				pr->recording_reused = r->submissions > 0;
 				pr->nattachments = p->nattachments;
 				memcpy(pr->attachments, p->attachments, p->nattachments * sizeof(pr->attachments[0]));

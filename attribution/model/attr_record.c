@@ -78,7 +78,6 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 	struct pp_pass_rec *p = &r->passes[r->npasses];
 	memset(p, 0, offsetof(struct pp_pass_rec, object_name));
 	p->object_name[0] = '\0';
-	p->cpu.valid = false;
 	p->kind = kind;
 	p->api = api;
 	p->ts_begin = p->ts_end = p->stats_slot = p->perf_slot = PP_NO_SLOT;
@@ -88,16 +87,16 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 	r->cur = &p->work;
 	/* Pass boundaries are where recording cost is measured: two snapshots per pass. */
 	if (!r->quiet)
-		pp_cpu_snapshot_take(&r->cpu_open);
+		pp_cpu_snapshot_take(&p->cpu_begin);
 	return p;
 }
 
 void pp_recording_pass_end(struct pp_recording *r)
 {
 	if (r->state != PP_REC_IDLE && r->open < r->npasses && !r->quiet) {
-		struct pp_cpu_snapshot now;
-		pp_cpu_snapshot_take(&now);
-		pp_cpu_cost_add_span(&r->passes[r->open].cpu, &r->cpu_open, &now);
+		struct pp_pass_rec *p = &r->passes[r->open];
+		pp_cpu_snapshot_take(&p->cpu_end);
+		p->cpu_ended = true;
 	}
 	r->state = PP_REC_IDLE;
 	r->cur = &r->stray;

@@ -40,12 +40,15 @@ struct pp_pass_rec {
 	struct pp_workload work;
 	uint32_t nattachments;
 	uint32_t first_draw_slot, ndraw_slots; /* per-draw timing: pairs in recording->draw_slots */
+	bool cpu_ended;            /* cpu_begin and cpu_end taken: its recording cost, to subtract */
 	/* ... up to here. What follows is large and read only as far as it is filled (a pass
 	 * boundary is measured in instructions: docs/performance.md): the name up to its NUL, the
 	 * first nattachments attachments, the cost once valid. */
 	char object_name[64];      /* debug name of the render pass/framebuffer/attachment, or "" */
 	struct pp_attachment attachments[PP_MAX_ATTACHMENTS];
-	struct pp_cpu_cost cpu;    /* recording it, between its begin and end */
+	/* The recording thread's counters at its begin and end: subtracted off that thread
+	 * (pp_frame_result_cpu_resolve), so a pass boundary only reads them. */
+	struct pp_cpu_snapshot cpu_begin, cpu_end;
 };
 
 enum pp_recording_state { PP_REC_IDLE, PP_REC_RENDER, PP_REC_OUTSIDE };
@@ -73,7 +76,6 @@ struct pp_recording {
 	bool quiet;                   /* begun outside a capture window: no CPU snapshots */
 	bool passless;                /* quiet, and no one needs its passes: none recorded */
 	struct pp_submission *last_submission; /* not yet harvested, reads this recording's slots */
-	struct pp_cpu_snapshot cpu_open; /* the recording thread's counters when the open pass began */
 	struct pp_workload stray;
 };
 

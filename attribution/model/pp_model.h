@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pp_cpu_counters.h"
 #include "pp_gpu_counters.h"
 
 enum pp_pass_kind {
@@ -131,8 +132,7 @@ struct pp_pass_result {
 	bool suspended_resumed;      /* dynamic rendering split over command buffers */
 	uint32_t secondaries;        /* secondary command buffers executed inside */
 	struct pp_workload work;
-	uint32_t nattachments;
-	struct pp_attachment attachments[PP_MAX_ATTACHMENTS];
+	uint32_t nattachments;       /* of attachments[], at the end */
 
 	struct pp_gpu_interval gpu;  /* from the pass's begin to end timestamp */
 	/* gpu time not shared with another pass of the same submission: where k passes overlap,
@@ -145,12 +145,22 @@ struct pp_pass_result {
 	struct pp_counter_value *counters;
 
 	struct pp_cpu_cost cpu;      /* recording it: from its begin to its end command, on the recording thread(s) */
+	/* Until pp_frame_result_cpu_resolve: `cpu` is still the recording thread's two snapshots
+	 * around the pass (cpu_begin, cpu_end below), subtracted on the writer thread rather than
+	 * at every pass end: the application's thread takes the snapshots and nothing more. */
+	bool cpu_pending;
 	bool recording_reused;       /* its command buffer was submitted before without re-recording: the
 	                                recording cost was counted in that earlier frame */
 
 	uint32_t ndraw_timings;      /* per_draw_timing mode only */
 	struct pp_draw_timing *draw_timings; /* owned by the frame */
+
+	/* The large parts last, meaningful only as far as the fields above say (the model clears
+	 * what is above, PP_PASS_RESULT_HEAD, and fills these as far as they are used). */
+	struct pp_attachment attachments[PP_MAX_ATTACHMENTS]; /* the first nattachments */
+	struct pp_cpu_snapshot cpu_begin, cpu_end;             /* while cpu_pending */
 };
+#define PP_PASS_RESULT_HEAD offsetof(struct pp_pass_result, attachments)
 
 struct pp_submission_result {
 	uint64_t seq;                /* device-wide submission sequence number */
@@ -200,6 +210,11 @@ const struct pp_counter_value *pp_pass_counter_find(const struct pp_pass_result 
 
 /* Frees a frame and everything it owns. */
 void pp_frame_result_free(struct pp_frame_result *f);
+
+/* Turns the passes' pending CPU spans (cpu_pending) into their `cpu` and adds them to the
+ * frame's `cpu` (a recording submitted again counted in its first frame, as before). The
+ * writer thread calls it before any sink reads the frame. Idempotent. */
+void pp_frame_result_cpu_resolve(struct pp_frame_result *f);
 
 /* A device as the sinks describe it. */
 struct pp_device_info {
