@@ -376,15 +376,17 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 		uint32_t n = rp->u.render_pass.nattachments;
 		for (uint32_t i = 0; i < n && p->nattachments < PP_MAX_ATTACHMENTS; i++) {
 			const struct pp_rp_attachment *a = &rp->u.render_pass.attachments[i];
-			struct pp_attachment *o = &p->attachments[p->nattachments++];
-			o->format = pp_vk_format_name(a->format);
-			o->load_op = pp_vk_load_op_name(a->load_op);
-			o->store_op = pp_vk_store_op_name(a->store_op);
-			o->samples = (uint32_t)a->samples;
-			o->width = width;
-			o->height = height;
-			o->layers = layers;
-			o->depth_stencil = a->format >= VK_FORMAT_D16_UNORM && a->format <= VK_FORMAT_D32_SFLOAT_S8_UINT;
+			/* Whole: a pass record's attachments are not cleared when it begins. */
+			p->attachments[p->nattachments++] = (struct pp_attachment){
+				.format = pp_vk_format_name(a->format),
+				.load_op = pp_vk_load_op_name(a->load_op),
+				.store_op = pp_vk_store_op_name(a->store_op),
+				.samples = (uint32_t)a->samples,
+				.width = width,
+				.height = height,
+				.layers = layers,
+				.depth_stencil = a->format >= VK_FORMAT_D16_UNORM && a->format <= VK_FORMAT_D32_SFLOAT_S8_UINT,
+			};
 		}
 	}
 	/* The name of the render pass, else of the framebuffer: the objects found above (a
@@ -505,14 +507,17 @@ static void describe_rendering_attachment(struct pp_command_buffer *c, struct pp
 	struct pp_attachment *o = &p->attachments[p->nattachments++];
 	struct pp_object *view = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)a->imageView);
 	struct pp_object *image = view ? pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE, view->u.image_view.image) : NULL;
-	o->format = view ? pp_vk_format_name(view->u.image_view.format) : "unknown";
-	o->samples = image ? (uint32_t)image->u.image.samples : 0;
-	o->load_op = pp_vk_load_op_name(a->loadOp);
-	o->store_op = pp_vk_store_op_name(a->storeOp);
-	o->width = info->renderArea.extent.width;
-	o->height = info->renderArea.extent.height;
-	o->layers = info->layerCount;
-	o->depth_stencil = depth;
+	/* Whole: a pass record's attachments are not cleared when it begins. */
+	*o = (struct pp_attachment){
+		.format = view ? pp_vk_format_name(view->u.image_view.format) : "unknown",
+		.samples = image ? (uint32_t)image->u.image.samples : 0,
+		.load_op = pp_vk_load_op_name(a->loadOp),
+		.store_op = pp_vk_store_op_name(a->storeOp),
+		.width = info->renderArea.extent.width,
+		.height = info->renderArea.extent.height,
+		.layers = info->layerCount,
+		.depth_stencil = depth,
+	};
 	/* The view's name, else its image's: the objects found above. */
 	if (view)
 		name_from(p, view);
