@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "pp_json.h"
 #include "pp_model.h"
 #include "pp_settings.h"
 #include "pp_sink.h"
@@ -112,6 +113,7 @@ struct attr_sink_ctx {
 	uint32_t nqueues;
 	struct attr_trace_thread threads[PP_SINK_TRACE_THREADS];
 	uint32_t nthreads;
+	struct pp_json_writer trace_event; /* one event's text (attr_trace.c); its buffer is kept */
 
 	/* passes.csv */
 	FILE *csv;
