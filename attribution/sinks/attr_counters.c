@@ -11,13 +11,39 @@ static bool is_source(const struct pp_counter_value *c, const char *source)
 	return c->desc && !strcmp(c->desc->source, source);
 }
 
+/* The statistic a counter is (PP_STAT_*), or -1. The outputs ask for every counter of every
+ * pass, so the model's own descriptors are recognised by address, as pp_pass_statistics_set
+ * appends them (&pp_gpu_pipeline_statistics_counters[i] is statistic i); a backend's copy of
+ * one is recognised by name, as pp_pass_counter_find would. */
+static int stat_index(const struct pp_gpu_counter_desc *d)
+{
+	for (int i = 0; i < PP_STAT_COUNT; i++)
+		if (d == &pp_gpu_pipeline_statistics_counters[i])
+			return i;
+	if (d == &pp_gpu_timestamp_counter || strcmp(d->source, "pipeline_statistics") != 0)
+		return -1;
+	for (int i = 0; i < PP_STAT_COUNT; i++)
+		if (!strcmp(d->name, pp_stat_names[i]))
+			return i;
+	return -1;
+}
+
 uint32_t attr_pass_statistics(const struct pp_pass_result *p, uint64_t v[PP_STAT_COUNT], const char **reason)
 {
+	/* One pass over the set, keeping the first counter of each statistic (what a search by
+	 * name per statistic finds), instead of a search per statistic. */
+	const struct pp_counter_value *found[PP_STAT_COUNT] = { 0 };
+	for (uint32_t k = 0; k < p->ncounters; k++) {
+		const struct pp_counter_value *c = &p->counters[k];
+		int i = c->desc ? stat_index(c->desc) : -1;
+		if (i >= 0 && !found[i])
+			found[i] = c;
+	}
 	uint32_t valid = 0;
 	*reason = NULL;
 	memset(v, 0, PP_STAT_COUNT * sizeof(*v));
 	for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
-		const struct pp_counter_value *c = pp_pass_counter_find(p, "pipeline_statistics", pp_stat_names[i]);
+		const struct pp_counter_value *c = found[i];
 		if (c && c->v.valid) {
 			valid |= 1u << i;
 			v[i] = c->v.is_float ? (uint64_t)c->v.f : c->v.u;
@@ -38,6 +64,15 @@ bool attr_counter_value(const struct pp_counter_value *c, double *out)
 
 bool attr_counter_has_own_column(const struct pp_counter_value *c)
 {
+	const struct pp_gpu_counter_desc *d = c->desc;
+	if (!d)
+		return false;
+	/* The model's descriptors by address first: every pass carries them. */
+	if (d == &pp_gpu_timestamp_counter)
+		return true;
+	for (int i = 0; i < PP_STAT_COUNT; i++)
+		if (d == &pp_gpu_pipeline_statistics_counters[i])
+			return true;
 	return is_source(c, "pipeline_statistics") || is_source(c, "timestamps");
 }
 
@@ -57,28 +92,26 @@ void attr_counters_write(struct pp_json_writer *w, const struct pp_pass_result *
 		if (!c->desc || attr_counter_has_own_column(c))
 			continue;
 		pp_json_begin_object(w);
-		pp_json_kv_str(w, "source", c->desc->source);
-		pp_json_kv_str(w, "name", c->desc->name);
-		pp_json_kv_str(w, "unit", c->desc->unit);
+		pp_json_kv_str_lit(w, "source", c->desc->source);
+		pp_json_kv_str_lit(w, "name", c->desc->name);
+		pp_json_kv_str_lit(w, "unit", c->desc->unit);
 		if (c->desc->block && c->desc->block[0])
-			pp_json_kv_str(w, "block", c->desc->block);
-		pp_json_write_key(w, "value");
+			pp_json_kv_str_lit(w, "block", c->desc->block);
+		pp_json_key_lit(w, "value");
 		if (c->v.valid) {
 			value_write(w, &c->v);
 		} else {
 			pp_json_write_null(w);
-			pp_json_kv_str(w, "unavailable", c->unavailable_reason ? c->unavailable_reason : "not measured");
+			pp_json_kv_str_lit(w, "unavailable", c->unavailable_reason ? c->unavailable_reason : "not measured");
 		}
 		if (c->estimated && c->v.valid) {
-			pp_json_kv_bool(w, "estimated", true);
-			pp_json_write_key(w, "lower");
-			pp_json_write_double(w, c->lower);
-			pp_json_write_key(w, "upper");
-			pp_json_write_double(w, c->upper);
-			pp_json_kv_bool(w, "shared", c->shared);
+			pp_json_kv_bool_lit(w, "estimated", true);
+			pp_json_kv_double_lit(w, "lower", c->lower);
+			pp_json_kv_double_lit(w, "upper", c->upper);
+			pp_json_kv_bool_lit(w, "shared", c->shared);
 		}
 		if (c->other_frame)
-			pp_json_kv_uint(w, "frame", c->frame);
+			pp_json_kv_uint_lit(w, "frame", c->frame);
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);
