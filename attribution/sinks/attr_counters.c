@@ -1,6 +1,7 @@
 /* A pass's generic GPU counter set as the outputs show it: report.json's "gpu_counters" and
  * its "pipeline_statistics" object (generated from the set), passes.csv, trace.json's counter
- * tracks and the summary take their values here. */
+ * tracks and the summary take their values here. Also the statistics' and the CPU counters'
+ * names as JSON member names, pre-quoted once. */
 #include <string.h>
 
 #include "pp_json.h"
@@ -115,4 +116,53 @@ void attr_counters_write(struct pp_json_writer *w, const struct pp_pass_result *
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);
+}
+
+/* ---- member names fixed for the process ------------------------------------------------ */
+
+static void json_name_make(struct attr_json_name *n, const char *name)
+{
+	size_t len = strlen(name);
+	n->len = 0;
+	if (len + 3 >= sizeof(n->text))
+		return;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)name[i];
+		if (ch < 0x20 || ch >= 0x80 || ch == '"' || ch == '\\')
+			return; /* needs an escape: pp_json_write_key's */
+	}
+	n->text[0] = '"';
+	memcpy(n->text + 1, name, len);
+	memcpy(n->text + 1 + len, "\":", 3);
+	n->len = len + 3;
+}
+
+/* Built on first use by the holder of the I/O lock, the only caller: the statistics' names
+ * never change, the CPU counters' are set once before the first frame
+ * (pp_sink_cpu_counters_set), and rebuilt should they be set again. */
+static struct attr_json_name stat_json_names[PP_STAT_COUNT];
+static bool stat_json_names_made;
+static struct attr_json_name cpu_json_names[PP_CPU_COUNTERS_MAX];
+static const char *const *cpu_json_names_of;
+static unsigned cpu_json_names_count;
+
+const struct attr_json_name *attr_stat_json_names(void)
+{
+	if (!stat_json_names_made) {
+		for (unsigned i = 0; i < PP_STAT_COUNT; i++)
+			json_name_make(&stat_json_names[i], pp_stat_names[i]);
+		stat_json_names_made = true;
+	}
+	return stat_json_names;
+}
+
+const struct attr_json_name *attr_cpu_counter_json_names(void)
+{
+	if (cpu_json_names_of != attr_cpu_counter_names || cpu_json_names_count != attr_cpu_counter_count) {
+		for (unsigned i = 0; i < attr_cpu_counter_count; i++)
+			json_name_make(&cpu_json_names[i], attr_cpu_counter_names[i]);
+		cpu_json_names_of = attr_cpu_counter_names;
+		cpu_json_names_count = attr_cpu_counter_count;
+	}
+	return cpu_json_names;
 }

@@ -27,10 +27,15 @@ void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
 	}
 	struct pp_json_writer w;
 	pp_json_writer_init_mem(&w, 0, 0);
+	/* Frames of a program are alike: room for the last one's text and an eighth more, in one
+	 * allocation, instead of growing from nothing by doubling. */
+	pp_json_writer_reserve(&w, c->window_frame_hint);
 	frame_write(&w, f);
 	struct attr_window_frame entry = { .index = f->index };
 	if (pp_json_writer_finish(&w) == 0)
 		entry.json = pp_json_writer_mem_take(&w, &entry.len);
+	if (entry.json)
+		c->window_frame_hint = entry.len + entry.len / 8;
 	pp_json_writer_release(&w);
 	pp_frame_result_free(f);
 	if (!entry.json) {
@@ -160,8 +165,9 @@ static void cpu_write_as(struct pp_json_writer *w, const char *name, size_t name
 		pp_json_kv_null_lit(w, "tid");
 	pp_json_key_lit(w, "counters");
 	pp_json_begin_object(w);
+	const struct attr_json_name *names = attr_cpu_counter_json_names();
 	for (unsigned i = 0; i < attr_cpu_counter_count; i++) {
-		pp_json_write_key(w, attr_cpu_counter_names[i]);
+		attr_json_key(w, &names[i], attr_cpu_counter_names[i]);
 		if (c->counters_valid & (1u << i))
 			pp_json_write_uint(w, c->counter[i]);
 		else
@@ -239,8 +245,9 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 		pp_json_kv_str_lit(w, "pipeline_statistics_unavailable", stats_reason);
 	} else {
 		pp_json_begin_object(w);
+		const struct attr_json_name *names = attr_stat_json_names();
 		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
-			pp_json_write_key(w, pp_stat_names[i]);
+			attr_json_key(w, &names[i], pp_stat_names[i]);
 			if (stats_valid & (1u << i))
 				pp_json_write_uint(w, stats[i]);
 			else

@@ -446,9 +446,10 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 		pp_json_begin_object(e.w);
 		pp_json_kv_uint_lit(e.w, "frame", f->index);
 		pp_json_kv_uint_lit(e.w, "thread_cpu_ns", p->cpu.thread_cpu_ns);
+		const struct attr_json_name *names = attr_cpu_counter_json_names();
 		for (unsigned k = 0; k < attr_cpu_counter_count; k++)
 			if (p->cpu.counters_valid & (1u << k))
-				pp_json_kv_uint(e.w, attr_cpu_counter_names[k], p->cpu.counter[k]);
+				attr_json_kv_uint(e.w, &names[k], attr_cpu_counter_names[k], p->cpu.counter[k]);
 		pp_json_end_object(e.w);
 		ev_end(&e);
 	}

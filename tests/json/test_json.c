@@ -851,7 +851,7 @@ static void test_writer_members_lit(void)
 }
 
 /* A reset memory writer starts a new document in the same buffer, its limit and indent kept
- * and its error cleared. */
+ * and its error cleared; room reserved ahead changes nothing but the allocations. */
 static void test_writer_reset(void)
 {
 	struct pp_json_writer w;
@@ -877,6 +877,26 @@ static void test_writer_reset(void)
 	pp_json_write_string(&w, "a string longer than the sixty-four byte limit of this writer, by far");
 	CHECK(pp_json_writer_error(&w) == -ENOSPC);
 	pp_json_writer_release(&w);
+
+	/* Reserving room changes nothing written, and the limit still holds. */
+	for (size_t room = 0; room < 40; room += 13) {
+		pp_json_writer_init_mem(&w, 20, 0);
+		pp_json_writer_reserve(&w, room);
+		CHECK_STR(pp_json_writer_mem(&w, NULL), "");
+		pp_json_begin_array(&w);
+		pp_json_writer_reserve(&w, room);
+		pp_json_write_string(&w, "0123456789");
+		pp_json_end_array(&w);
+		CHECK(pp_json_writer_finish(&w) == 0);
+		CHECK_STR(pp_json_writer_mem(&w, NULL), "[\"0123456789\"]");
+		pp_json_begin_array(&w);
+		CHECK(pp_json_writer_error(&w) == -EINVAL);
+		pp_json_writer_reset(&w);
+		pp_json_writer_reserve(&w, room);
+		pp_json_write_string(&w, "01234567890123456789");
+		CHECK(pp_json_writer_error(&w) == -ENOSPC);
+		pp_json_writer_release(&w);
+	}
 }
 
 int main(void)

@@ -414,6 +414,19 @@ void pp_json_writer_release(struct pp_json_writer *w)
 	w->len = w->cap = 0;
 }
 
+void pp_json_writer_reserve(struct pp_json_writer *w, size_t n)
+{
+	if (w->file || w->error || n >= SIZE_MAX / 2 - w->len || w->cap - w->len > n)
+		return;
+	char *nb = realloc(w->buf, w->len + n + 1);
+	if (!nb)
+		return;
+	if (!w->buf)
+		nb[0] = '\0';
+	w->buf = nb;
+	w->cap = w->len + n + 1;
+}
+
 void pp_json_writer_reset(struct pp_json_writer *w)
 {
 	char *buf = w->buf;

@@ -68,6 +68,11 @@ void pp_json_writer_release(struct pp_json_writer *w);
  * limit and indent, no error latched) but keeps its buffer, so a writer used for many small
  * documents (trace.json's events) allocates once. */
 void pp_json_writer_reset(struct pp_json_writer *w);
+/* Memory sink: room for n more bytes in one allocation now, where the writer would otherwise
+ * grow by doubling as it writes (report.json keeps each frame's text: one allocation of about
+ * the right size instead of a dozen reallocations). A hint: out of memory here is not an
+ * error, and the limit still applies. */
+void pp_json_writer_reserve(struct pp_json_writer *w, size_t n);
 
 int pp_json_begin_object(struct pp_json_writer *w);
 int pp_json_end_object(struct pp_json_writer *w);
