@@ -738,6 +738,26 @@ static void test_writer_format_integers(void)
 			CHECK_STR(buf, ref);
 		}
 	}
+	/* And values of every length in between. */
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < 100000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t v = x >> (x % 64);
+		snprintf(ref, sizeof(ref), "%llu", (unsigned long long)v);
+		size_t n = pp_json_format_uint(buf, v);
+		if (n != strlen(ref) || strcmp(buf, ref) != 0) {
+			CHECK_STR(buf, ref);
+			break;
+		}
+		snprintf(ref, sizeof(ref), "0x%llx", (unsigned long long)v);
+		n = pp_json_format_hex(buf, v);
+		if (n != strlen(ref) || strcmp(buf, ref) != 0) {
+			CHECK_STR(buf, ref);
+			break;
+		}
+	}
 }
 
 /* One document with every kind of member, through the general functions (lit false) or the

@@ -95,40 +95,49 @@ static const char json_digit_pairs[] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Decimal digits of v (1 for 0). */
+/* Decimal digits of v, v > 0: log10 from the bit length (1233 / 4096 is just above
+ * log10(2)), corrected by one comparison. */
 static unsigned json_decimal_digits(uint64_t v)
 {
-	unsigned n = 1;
-	for (;;) {
-		if (v < 10)
-			return n;
-		if (v < 100)
-			return n + 1;
-		if (v < 1000)
-			return n + 2;
-		if (v < 10000)
-			return n + 3;
-		v /= 10000;
-		n += 4;
-	}
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
+	};
+	unsigned t = ((unsigned)(64 - __builtin_clzll(v)) * 1233) >> 12;
+	return t + (v >= pow10[t]);
 }
 
 size_t pp_json_format_uint(char *out, uint64_t v)
 {
-	/* Written from the last digit back, the length known first: no reversal, no copy. */
+	if (v < 10) {
+		out[0] = (char)('0' + v);
+		out[1] = '\0';
+		return 1;
+	}
+	/* Written from the last digit back, the length known first: no reversal, no copy. Four
+	 * digits per 64-bit division, split in two pairs with 32-bit arithmetic. */
 	unsigned n = json_decimal_digits(v);
 	char *p = out + n;
 	*p = '\0';
-	while (v >= 100) {
-		unsigned pair = (unsigned)(v % 100);
-		v /= 100;
-		p -= 2;
-		memcpy(p, &json_digit_pairs[2 * pair], 2);
+	while (v >= 10000) {
+		uint32_t four = (uint32_t)(v % 10000);
+		v /= 10000;
+		p -= 4;
+		memcpy(p, &json_digit_pairs[2 * (four / 100)], 2);
+		memcpy(p + 2, &json_digit_pairs[2 * (four % 100)], 2);
 	}
-	if (v >= 10)
-		memcpy(p - 2, &json_digit_pairs[2 * v], 2);
+	uint32_t r = (uint32_t)v;
+	if (r >= 100) {
+		p -= 2;
+		memcpy(p, &json_digit_pairs[2 * (r % 100)], 2);
+		r /= 100;
+	}
+	if (r >= 10)
+		memcpy(p - 2, &json_digit_pairs[2 * r], 2);
 	else
-		p[-1] = (char)('0' + v);
+		p[-1] = (char)('0' + r);
 	return n;
 }
 
