@@ -386,7 +386,9 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 			t->submit_cursor_ns = cpu_end;
 	}
 
-	snprintf(name, sizeof(name), "submit #%" PRIu64, s->seq);
+	/* "submit #<seq>", without snprintf: once per submission. */
+	memcpy(name, "submit #", 8);
+	pp_json_format_uint(name + 8, s->seq);
 	bool shown = false;
 	uint64_t sb = 0, se = 0;
 	if (s->gpu.valid) {
@@ -490,13 +492,15 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 static void counter_write(struct attr_sink_ctx *c, const char *name, uint32_t device,
 			  uint64_t at_ns, const char *series, double v)
 {
+	/* Device 0's tracks have the bare name (every caller's name is shorter than full). */
 	char full[224];
-	if (device == 0)
-		snprintf(full, sizeof(full), "%s", name);
-	else
+	const char *track = name;
+	if (device != 0) {
 		snprintf(full, sizeof(full), "%s (device %u)", name, device);
+		track = full;
+	}
 	struct trace_event e;
-	ev_begin(&e, c, "C", full, "counter", (uint32_t)c->pid, attr_trace_us(c, at_ns));
+	ev_begin(&e, c, "C", track, "counter", (uint32_t)c->pid, attr_trace_us(c, at_ns));
 	pp_json_key_lit(e.w, "args");
 	pp_json_begin_object(e.w);
 	pp_json_write_key(e.w, series);

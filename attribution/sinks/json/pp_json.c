@@ -199,6 +199,11 @@ static bool json_format_thousandths(char *out, size_t outsz, double v)
 /* Fewest significant digits (15, 16 or 17) that read back to exactly v. */
 static void json_format_double(char *out, size_t outsz, double v)
 {
+	/* Zero, the value of every counter track between passes, is "%.15g"'s "0". */
+	if (v == 0 && !signbit(v) && outsz >= 2) {
+		memcpy(out, "0", 2);
+		return;
+	}
 	bool can_check = json_c_locale() != (locale_t)0;
 	if (can_check && json_format_thousandths(out, outsz, v))
 		return;
