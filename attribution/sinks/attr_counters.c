@@ -2,6 +2,7 @@
  * its "pipeline_statistics" object (generated from the set), passes.csv, trace.json's counter
  * tracks and the summary take their values here. Also the statistics' and the CPU counters'
  * names as JSON member names, pre-quoted once. */
+#include <stdint.h>
 #include <string.h>
 
 #include "pp_json.h"
@@ -12,15 +13,25 @@ static bool is_source(const struct pp_counter_value *c, const char *source)
 	return c->desc && !strcmp(c->desc->source, source);
 }
 
+/* Which of the model's own statistics descriptors d is, or -1. Compared as integers:
+ * relational operators on pointers into different objects are undefined in C. */
+static int model_stat_index(const struct pp_gpu_counter_desc *d)
+{
+	uintptr_t off = (uintptr_t)d - (uintptr_t)pp_gpu_pipeline_statistics_counters;
+	if (off < sizeof(pp_gpu_pipeline_statistics_counters) && off % sizeof(*d) == 0)
+		return (int)(off / sizeof(*d));
+	return -1;
+}
+
 /* The statistic a counter is (PP_STAT_*), or -1. The outputs ask for every counter of every
  * pass, so the model's own descriptors are recognised by address, as pp_pass_statistics_set
  * appends them (&pp_gpu_pipeline_statistics_counters[i] is statistic i); a backend's copy of
  * one is recognised by name, as pp_pass_counter_find would. */
 static int stat_index(const struct pp_gpu_counter_desc *d)
 {
-	for (int i = 0; i < PP_STAT_COUNT; i++)
-		if (d == &pp_gpu_pipeline_statistics_counters[i])
-			return i;
+	int model = model_stat_index(d);
+	if (model >= 0)
+		return model;
 	if (d == &pp_gpu_timestamp_counter || strcmp(d->source, "pipeline_statistics") != 0)
 		return -1;
 	for (int i = 0; i < PP_STAT_COUNT; i++)
@@ -69,11 +80,8 @@ bool attr_counter_has_own_column(const struct pp_counter_value *c)
 	if (!d)
 		return false;
 	/* The model's descriptors by address first: every pass carries them. */
-	if (d == &pp_gpu_timestamp_counter)
+	if (d == &pp_gpu_timestamp_counter || model_stat_index(d) >= 0)
 		return true;
-	for (int i = 0; i < PP_STAT_COUNT; i++)
-		if (d == &pp_gpu_pipeline_statistics_counters[i])
-			return true;
 	return is_source(c, "pipeline_statistics") || is_source(c, "timestamps");
 }
 

@@ -167,11 +167,10 @@ static void cpu_write_as(struct pp_json_writer *w, const char *name, size_t name
 	pp_json_begin_object(w);
 	const struct attr_json_name *names = attr_cpu_counter_json_names();
 	for (unsigned i = 0; i < attr_cpu_counter_count; i++) {
-		attr_json_key(w, &names[i], attr_cpu_counter_names[i]);
 		if (c->counters_valid & (1u << i))
-			pp_json_write_uint(w, c->counter[i]);
+			attr_json_kv_uint(w, &names[i], attr_cpu_counter_names[i], c->counter[i]);
 		else
-			pp_json_write_null(w);
+			attr_json_kv_null(w, &names[i], attr_cpu_counter_names[i]);
 	}
 	pp_json_end_object(w);
 	pp_json_key_lit(w, "scaled");
@@ -247,11 +246,10 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 		pp_json_begin_object(w);
 		const struct attr_json_name *names = attr_stat_json_names();
 		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
-			attr_json_key(w, &names[i], pp_stat_names[i]);
 			if (stats_valid & (1u << i))
-				pp_json_write_uint(w, stats[i]);
+				attr_json_kv_uint(w, &names[i], pp_stat_names[i], stats[i]);
 			else
-				pp_json_write_null(w);
+				attr_json_kv_null(w, &names[i], pp_stat_names[i]);
 		}
 		pp_json_end_object(w);
 		if ((stats_valid & all) != all)

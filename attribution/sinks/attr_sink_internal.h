@@ -231,7 +231,7 @@ uint32_t attr_pass_statistics(const struct pp_pass_result *p, uint64_t v[PP_STAT
 void attr_counters_write(struct pp_json_writer *w, const struct pp_pass_result *p);
 /* A member name known only at run time but fixed for the process, pre-quoted as PP_JSON_NAME
  * makes them (`"name":`), so that writing it is a copy; len 0 when the name needs an escape or
- * is too long: attr_json_key then writes it the general way. */
+ * is too long: attr_json_kv_* then write it the general way. */
 struct attr_json_name {
 	char text[64];
 	size_t len;
@@ -240,13 +240,13 @@ struct attr_json_name {
  * (attr_cpu_counter_count, attr_cpu_counter_names order). For the I/O lock holder. */
 const struct attr_json_name *attr_stat_json_names(void);
 const struct attr_json_name *attr_cpu_counter_json_names(void);
-/* The member name n, pre-quoted from `name`. */
-static inline void attr_json_key(struct pp_json_writer *w, const struct attr_json_name *n, const char *name)
+/* Members named n, pre-quoted from `name`. */
+static inline void attr_json_kv_null(struct pp_json_writer *w, const struct attr_json_name *n, const char *name)
 {
 	if (n->len)
-		pp_json_member_name(w, n->text, n->len);
+		pp_json_member_null(w, n->text, n->len);
 	else
-		pp_json_write_key(w, name);
+		pp_json_kv_null(w, name);
 }
 static inline void attr_json_kv_uint(struct pp_json_writer *w, const struct attr_json_name *n, const char *name,
 				     uint64_t v)
