@@ -30,7 +30,8 @@
  * numbers, and passprobe uses null for "unavailable"). Output does not depend on the locale.
  * ---------------------------------------------------------------------------------------- */
 
-/* Fields are private; the struct is public only so callers can keep it on the stack. */
+/* Fields are private; the struct is public only so callers can keep it on the stack, and so
+ * that the member functions below can be inline. */
 struct pp_json_writer {
 	FILE *file;            /* file sink, or NULL for the memory sink */
 	char *buf;             /* memory sink */
