@@ -93,14 +93,14 @@ static void limit_write(struct pp_json_writer *w, const char *key, const struct 
 		return;
 	}
 	pp_json_begin_object(w);
-	pp_json_kv_uint(w, "bytes", l->bytes);
-	pp_json_kv_uint(w, "frames", l->frames);
-	pp_json_kv_bool(w, "limit_reached", l->reached);
+	pp_json_kv_uint_lit(w, "bytes", l->bytes);
+	pp_json_kv_uint_lit(w, "frames", l->frames);
+	pp_json_kv_bool_lit(w, "limit_reached", l->reached);
 	if (l->reached)
-		pp_json_kv_uint(w, "first_frame_left_out", l->first_left_out);
+		pp_json_kv_uint_lit(w, "first_frame_left_out", l->first_left_out);
 	else
-		pp_json_kv_null(w, "first_frame_left_out");
-	pp_json_kv_uint(w, "frames_left_out", l->frames_left_out);
+		pp_json_kv_null_lit(w, "first_frame_left_out");
+	pp_json_kv_uint_lit(w, "frames_left_out", l->frames_left_out);
 	pp_json_end_object(w);
 }
 
@@ -108,43 +108,43 @@ void attr_capture_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w
 {
 	const struct pp_settings *s = &c->settings;
 	char frames[768];
-	pp_json_write_key(w, "capture");
+	pp_json_key_lit(w, "capture");
 	pp_json_begin_object(w);
 	if (pp_settings_format_value(s, "frames", frames, sizeof(frames)) < 0)
 		frames[0] = '\0';
-	pp_json_kv_str(w, "frames", frames); /* as the setting is written: "all", "none", "300-420,1000-" */
-	pp_json_kv_bool(w, "capture_signal", s->capture_signal);
+	pp_json_kv_str_lit(w, "frames", frames); /* as the setting is written: "all", "none", "300-420,1000-" */
+	pp_json_kv_bool_lit(w, "capture_signal", s->capture_signal);
 	if (s->trigger_file[0])
-		pp_json_kv_str(w, "trigger_file", s->trigger_file);
+		pp_json_kv_str_lit(w, "trigger_file", s->trigger_file);
 	else
-		pp_json_kv_null(w, "trigger_file");
-	pp_json_kv_uint(w, "trigger_frames", s->trigger_frames);
-	pp_json_kv_uint(w, "gpu_timing_interval", s->gpu_timing_interval);
-	pp_json_kv_uint(w, "frames_gpu_timed", c->frames_gpu_timed);
-	pp_json_kv_uint(w, "windows_total", c->windows_total);
-	pp_json_write_key(w, "windows");
+		pp_json_kv_null_lit(w, "trigger_file");
+	pp_json_kv_uint_lit(w, "trigger_frames", s->trigger_frames);
+	pp_json_kv_uint_lit(w, "gpu_timing_interval", s->gpu_timing_interval);
+	pp_json_kv_uint_lit(w, "frames_gpu_timed", c->frames_gpu_timed);
+	pp_json_kv_uint_lit(w, "windows_total", c->windows_total);
+	pp_json_key_lit(w, "windows");
 	pp_json_begin_array(w);
 	for (uint32_t i = 0; i < c->windows_count; i++) {
 		const struct attr_capture_window *x = &c->windows[(c->windows_head + i) % PP_SINK_WINDOWS];
 		pp_json_begin_object(w);
-		pp_json_kv_uint(w, "device", x->device);
-		pp_json_kv_uint(w, "first_frame", x->first);
-		pp_json_kv_uint(w, "last_frame", x->last);
-		pp_json_kv_uint(w, "frames", x->last - x->first + 1);
-		pp_json_kv_uint(w, "frames_gpu_timed", x->frames_gpu_timed);
-		pp_json_kv_str(w, "captured_by", x->by);
+		pp_json_kv_uint_lit(w, "device", x->device);
+		pp_json_kv_uint_lit(w, "first_frame", x->first);
+		pp_json_kv_uint_lit(w, "last_frame", x->last);
+		pp_json_kv_uint_lit(w, "frames", x->last - x->first + 1);
+		pp_json_kv_uint_lit(w, "frames_gpu_timed", x->frames_gpu_timed);
+		pp_json_kv_str_lit(w, "captured_by", x->by);
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);
 	pp_json_end_object(w);
 
-	pp_json_write_key(w, "output_limit");
+	pp_json_key_lit(w, "output_limit");
 	pp_json_begin_object(w);
 	if (c->limit_bytes)
-		pp_json_kv_uint(w, "limit_bytes", c->limit_bytes);
+		pp_json_kv_uint_lit(w, "limit_bytes", c->limit_bytes);
 	else
-		pp_json_kv_null(w, "limit_bytes");
-	pp_json_kv_str(w, "keeps", "first");
+		pp_json_kv_null_lit(w, "limit_bytes");
+	pp_json_kv_str_lit(w, "keeps", "first");
 	limit_write(w, "trace", &c->trace_limit, s->trace);
 	limit_write(w, "csv", &c->csv_limit, s->csv);
 	pp_json_end_object(w);

@@ -27,10 +27,15 @@ void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
 	}
 	struct pp_json_writer w;
 	pp_json_writer_init_mem(&w, 0, 0);
+	/* Frames of a program are alike: room for the last one's text and an eighth more, in one
+	 * allocation, instead of growing from nothing by doubling. */
+	pp_json_writer_reserve(&w, c->window_frame_hint);
 	frame_write(&w, f);
 	struct attr_window_frame entry = { .index = f->index };
 	if (pp_json_writer_finish(&w) == 0)
 		entry.json = pp_json_writer_mem_take(&w, &entry.len);
+	if (entry.json)
+		c->window_frame_hint = entry.len + entry.len / 8;
 	pp_json_writer_release(&w);
 	pp_frame_result_free(f);
 	if (!entry.json) {
@@ -77,20 +82,21 @@ static uint64_t span(uint64_t begin, uint64_t end)
 	return end > begin ? end - begin : 0;
 }
 
-/* gpu_begin_ns, gpu_end_ns, <len_key>, and gpu_unavailable when there is no time. */
+/* gpu_begin_ns, gpu_end_ns, the length (its name pre-quoted: PP_JSON_NAME), and
+ * gpu_unavailable when there is no time. */
 static void gpu_interval_write(struct pp_json_writer *w, const struct pp_gpu_interval *g,
-			       const char *len_key)
+			       const char *len_name, size_t len_name_len)
 {
 	if (g->valid) {
-		pp_json_kv_uint(w, "gpu_begin_ns", g->begin_ns);
-		pp_json_kv_uint(w, "gpu_end_ns", g->end_ns);
-		pp_json_kv_uint(w, len_key, span(g->begin_ns, g->end_ns));
+		pp_json_kv_uint_lit(w, "gpu_begin_ns", g->begin_ns);
+		pp_json_kv_uint_lit(w, "gpu_end_ns", g->end_ns);
+		pp_json_member_uint(w, len_name, len_name_len, span(g->begin_ns, g->end_ns));
 		return;
 	}
-	pp_json_kv_null(w, "gpu_begin_ns");
-	pp_json_kv_null(w, "gpu_end_ns");
-	pp_json_kv_null(w, len_key);
-	pp_json_kv_str(w, "gpu_unavailable", g->unavailable_reason ? g->unavailable_reason : "not measured");
+	pp_json_kv_null_lit(w, "gpu_begin_ns");
+	pp_json_kv_null_lit(w, "gpu_end_ns");
+	pp_json_member_null(w, len_name, len_name_len);
+	pp_json_kv_str_lit(w, "gpu_unavailable", g->unavailable_reason ? g->unavailable_reason : "not measured");
 }
 
 const char *attr_kind_name(enum pp_pass_kind k)
@@ -121,52 +127,53 @@ uint64_t attr_workload_draws(const struct pp_workload *wl)
 void attr_report_workload_write(struct pp_json_writer *w, const struct pp_workload *wl)
 {
 	pp_json_begin_object(w);
-	pp_json_kv_uint(w, "draws", wl->draws);
-	pp_json_kv_uint(w, "draws_indexed", wl->draws_indexed);
-	pp_json_kv_uint(w, "draws_indirect", wl->draws_indirect);
-	pp_json_kv_uint(w, "draws_indirect_count", wl->draws_indirect_count);
-	pp_json_kv_uint(w, "instances", wl->instances);
-	pp_json_kv_uint(w, "vertices", wl->vertices);
-	pp_json_kv_uint(w, "indices", wl->indices);
-	pp_json_kv_uint(w, "dispatches", wl->dispatches);
-	pp_json_kv_uint(w, "dispatches_indirect", wl->dispatches_indirect);
-	pp_json_kv_uint(w, "workgroups", wl->workgroups);
-	pp_json_kv_uint(w, "copies", wl->copies);
-	pp_json_kv_uint(w, "copy_bytes", wl->copy_bytes);
-	pp_json_kv_uint(w, "clears", wl->clears);
-	pp_json_kv_uint(w, "barriers", wl->barriers);
+	pp_json_kv_uint_lit(w, "draws", wl->draws);
+	pp_json_kv_uint_lit(w, "draws_indexed", wl->draws_indexed);
+	pp_json_kv_uint_lit(w, "draws_indirect", wl->draws_indirect);
+	pp_json_kv_uint_lit(w, "draws_indirect_count", wl->draws_indirect_count);
+	pp_json_kv_uint_lit(w, "instances", wl->instances);
+	pp_json_kv_uint_lit(w, "vertices", wl->vertices);
+	pp_json_kv_uint_lit(w, "indices", wl->indices);
+	pp_json_kv_uint_lit(w, "dispatches", wl->dispatches);
+	pp_json_kv_uint_lit(w, "dispatches_indirect", wl->dispatches_indirect);
+	pp_json_kv_uint_lit(w, "workgroups", wl->workgroups);
+	pp_json_kv_uint_lit(w, "copies", wl->copies);
+	pp_json_kv_uint_lit(w, "copy_bytes", wl->copy_bytes);
+	pp_json_kv_uint_lit(w, "clears", wl->clears);
+	pp_json_kv_uint_lit(w, "barriers", wl->barriers);
 	pp_json_end_object(w);
 }
 
 /* "cpu": {"wall_ns", "thread_cpu_ns", "spans", "tid", "counters": {name: value|null},
  * "scaled": [names]} or null. */
-static void cpu_write_as(struct pp_json_writer *w, const char *key, const struct pp_cpu_cost *c)
+static void cpu_write_as(struct pp_json_writer *w, const char *name, size_t name_len,
+			 const struct pp_cpu_cost *c)
 {
-	pp_json_write_key(w, key);
+	pp_json_member_name(w, name, name_len);
 	if (!c->valid) {
 		pp_json_write_null(w);
 		return;
 	}
 	pp_json_begin_object(w);
-	pp_json_kv_uint(w, "begin_ns", c->begin_ns);
-	pp_json_kv_uint(w, "wall_ns", c->wall_ns);
-	pp_json_kv_uint(w, "thread_cpu_ns", c->thread_cpu_ns);
-	pp_json_kv_uint(w, "spans", c->spans);
+	pp_json_kv_uint_lit(w, "begin_ns", c->begin_ns);
+	pp_json_kv_uint_lit(w, "wall_ns", c->wall_ns);
+	pp_json_kv_uint_lit(w, "thread_cpu_ns", c->thread_cpu_ns);
+	pp_json_kv_uint_lit(w, "spans", c->spans);
 	if (c->tid)
-		pp_json_kv_uint(w, "tid", c->tid);
+		pp_json_kv_uint_lit(w, "tid", c->tid);
 	else
-		pp_json_kv_null(w, "tid");
-	pp_json_write_key(w, "counters");
+		pp_json_kv_null_lit(w, "tid");
+	pp_json_key_lit(w, "counters");
 	pp_json_begin_object(w);
+	const struct attr_json_name *names = attr_cpu_counter_json_names();
 	for (unsigned i = 0; i < attr_cpu_counter_count; i++) {
-		pp_json_write_key(w, attr_cpu_counter_names[i]);
 		if (c->counters_valid & (1u << i))
-			pp_json_write_uint(w, c->counter[i]);
+			attr_json_kv_uint(w, &names[i], attr_cpu_counter_names[i], c->counter[i]);
 		else
-			pp_json_write_null(w);
+			attr_json_kv_null(w, &names[i], attr_cpu_counter_names[i]);
 	}
 	pp_json_end_object(w);
-	pp_json_write_key(w, "scaled");
+	pp_json_key_lit(w, "scaled");
 	pp_json_begin_array(w);
 	for (unsigned i = 0; i < attr_cpu_counter_count; i++)
 		if (c->counters_valid & c->counters_scaled & (1u << i))
@@ -177,53 +184,53 @@ static void cpu_write_as(struct pp_json_writer *w, const char *key, const struct
 
 static void cpu_write(struct pp_json_writer *w, const struct pp_cpu_cost *c)
 {
-	cpu_write_as(w, "cpu", c);
+	cpu_write_as(w, PP_JSON_NAME("cpu"), c);
 }
 
 static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 {
 	pp_json_begin_object(w);
-	pp_json_write_key(w, "name");
+	pp_json_key_lit(w, "name");
 	pp_json_write_string_n(w, p->name, strnlen(p->name, sizeof(p->name)));
-	pp_json_kv_str(w, "name_source", attr_name_source_name(p->name_source));
-	pp_json_kv_str(w, "kind", attr_kind_name(p->kind));
-	pp_json_kv_str(w, "api", p->api);
-	pp_json_kv_uint(w, "submission", p->submission);
-	pp_json_kv_uint(w, "command_buffer", p->command_buffer);
-	pp_json_kv_handle(w, "command_buffer_handle", p->command_buffer_handle);
-	pp_json_kv_uint(w, "subpasses", p->subpasses);
-	pp_json_kv_bool(w, "suspended_resumed", p->suspended_resumed);
-	pp_json_kv_uint(w, "secondaries", p->secondaries);
-	pp_json_kv_uint(w, "draws", attr_workload_draws(&p->work));
-	pp_json_write_key(w, "workload");
+	pp_json_kv_str_lit(w, "name_source", attr_name_source_name(p->name_source));
+	pp_json_kv_str_lit(w, "kind", attr_kind_name(p->kind));
+	pp_json_kv_str_lit(w, "api", p->api);
+	pp_json_kv_uint_lit(w, "submission", p->submission);
+	pp_json_kv_uint_lit(w, "command_buffer", p->command_buffer);
+	pp_json_kv_handle_lit(w, "command_buffer_handle", p->command_buffer_handle);
+	pp_json_kv_uint_lit(w, "subpasses", p->subpasses);
+	pp_json_kv_bool_lit(w, "suspended_resumed", p->suspended_resumed);
+	pp_json_kv_uint_lit(w, "secondaries", p->secondaries);
+	pp_json_kv_uint_lit(w, "draws", attr_workload_draws(&p->work));
+	pp_json_key_lit(w, "workload");
 	attr_report_workload_write(w, &p->work);
 
-	pp_json_write_key(w, "attachments");
+	pp_json_key_lit(w, "attachments");
 	pp_json_begin_array(w);
 	uint32_t na = p->nattachments < PP_MAX_ATTACHMENTS ? p->nattachments : PP_MAX_ATTACHMENTS;
 	for (uint32_t i = 0; i < na; i++) {
 		const struct pp_attachment *a = &p->attachments[i];
 		pp_json_begin_object(w);
-		pp_json_kv_str(w, "format", a->format);
-		pp_json_kv_uint(w, "width", a->width);
-		pp_json_kv_uint(w, "height", a->height);
-		pp_json_kv_uint(w, "layers", a->layers);
-		pp_json_kv_uint(w, "samples", a->samples);
-		pp_json_kv_str(w, "load_op", a->load_op);
-		pp_json_kv_str(w, "store_op", a->store_op);
-		pp_json_kv_bool(w, "depth_stencil", a->depth_stencil);
-		pp_json_kv_bool(w, "resolve", a->resolve);
+		pp_json_kv_str_lit(w, "format", a->format);
+		pp_json_kv_uint_lit(w, "width", a->width);
+		pp_json_kv_uint_lit(w, "height", a->height);
+		pp_json_kv_uint_lit(w, "layers", a->layers);
+		pp_json_kv_uint_lit(w, "samples", a->samples);
+		pp_json_kv_str_lit(w, "load_op", a->load_op);
+		pp_json_kv_str_lit(w, "store_op", a->store_op);
+		pp_json_kv_bool_lit(w, "depth_stencil", a->depth_stencil);
+		pp_json_kv_bool_lit(w, "resolve", a->resolve);
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);
 
-	gpu_interval_write(w, &p->gpu, "gpu_ns");
+	gpu_interval_write(w, &p->gpu, PP_JSON_NAME("gpu_ns"));
 	if (p->gpu.valid) {
-		pp_json_kv_uint(w, "gpu_exclusive_ns", p->gpu_exclusive_ns);
-		pp_json_kv_bool(w, "overlapped", p->overlapped);
+		pp_json_kv_uint_lit(w, "gpu_exclusive_ns", p->gpu_exclusive_ns);
+		pp_json_kv_bool_lit(w, "overlapped", p->overlapped);
 	} else {
-		pp_json_kv_null(w, "gpu_exclusive_ns");
-		pp_json_kv_null(w, "overlapped");
+		pp_json_kv_null_lit(w, "gpu_exclusive_ns");
+		pp_json_kv_null_lit(w, "overlapped");
 	}
 
 	/* Generated from the generic counter set: the pipeline statistics backend's counters. */
@@ -231,36 +238,36 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 	uint64_t stats[PP_STAT_COUNT];
 	const char *stats_reason;
 	uint32_t stats_valid = attr_pass_statistics(p, stats, &stats_reason);
-	pp_json_write_key(w, "pipeline_statistics");
+	pp_json_key_lit(w, "pipeline_statistics");
 	if ((stats_valid & all) == 0) {
 		pp_json_write_null(w);
-		pp_json_kv_str(w, "pipeline_statistics_unavailable", stats_reason);
+		pp_json_kv_str_lit(w, "pipeline_statistics_unavailable", stats_reason);
 	} else {
 		pp_json_begin_object(w);
+		const struct attr_json_name *names = attr_stat_json_names();
 		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
-			pp_json_write_key(w, pp_stat_names[i]);
 			if (stats_valid & (1u << i))
-				pp_json_write_uint(w, stats[i]);
+				attr_json_kv_uint(w, &names[i], pp_stat_names[i], stats[i]);
 			else
-				pp_json_write_null(w);
+				attr_json_kv_null(w, &names[i], pp_stat_names[i]);
 		}
 		pp_json_end_object(w);
 		if ((stats_valid & all) != all)
-			pp_json_kv_str(w, "pipeline_statistics_unavailable", stats_reason);
+			pp_json_kv_str_lit(w, "pipeline_statistics_unavailable", stats_reason);
 	}
-	pp_json_write_key(w, "gpu_counters");
+	pp_json_key_lit(w, "gpu_counters");
 	attr_counters_write(w, p);
 
 	cpu_write(w, &p->cpu);
-	pp_json_kv_bool(w, "recording_reused", p->recording_reused);
+	pp_json_kv_bool_lit(w, "recording_reused", p->recording_reused);
 
 	if (p->ndraw_timings && p->draw_timings) {
-		pp_json_write_key(w, "draw_timings");
+		pp_json_key_lit(w, "draw_timings");
 		pp_json_begin_array(w);
 		for (uint32_t i = 0; i < p->ndraw_timings; i++) {
 			pp_json_begin_object(w);
-			pp_json_kv_uint(w, "index", p->draw_timings[i].index);
-			gpu_interval_write(w, &p->draw_timings[i].gpu, "gpu_ns");
+			pp_json_kv_uint_lit(w, "index", p->draw_timings[i].index);
+			gpu_interval_write(w, &p->draw_timings[i].gpu, PP_JSON_NAME("gpu_ns"));
 			pp_json_end_object(w);
 		}
 		pp_json_end_array(w);
@@ -271,22 +278,22 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 static void submission_write(struct pp_json_writer *w, const struct pp_submission_result *s)
 {
 	pp_json_begin_object(w);
-	pp_json_kv_uint(w, "seq", s->seq);
-	pp_json_kv_str(w, "api", s->api);
-	pp_json_write_key(w, "queue");
+	pp_json_kv_uint_lit(w, "seq", s->seq);
+	pp_json_kv_str_lit(w, "api", s->api);
+	pp_json_key_lit(w, "queue");
 	pp_json_begin_object(w);
-	pp_json_kv_handle(w, "handle", s->queue_handle);
-	pp_json_kv_uint(w, "family", s->queue_family);
-	pp_json_kv_uint(w, "index", s->queue_index);
+	pp_json_kv_handle_lit(w, "handle", s->queue_handle);
+	pp_json_kv_uint_lit(w, "family", s->queue_family);
+	pp_json_kv_uint_lit(w, "index", s->queue_index);
 	pp_json_end_object(w);
-	pp_json_kv_uint(w, "tid", s->tid);
-	pp_json_kv_uint(w, "cpu_begin_ns", s->cpu_begin_ns);
-	pp_json_kv_uint(w, "cpu_end_ns", s->cpu_end_ns);
-	pp_json_kv_uint(w, "cpu_ns", span(s->cpu_begin_ns, s->cpu_end_ns));
-	gpu_interval_write(w, &s->gpu, "gpu_span_ns");
-	pp_json_kv_uint(w, "first_pass", s->first_pass);
-	pp_json_kv_uint(w, "passes", s->npasses);
-	pp_json_kv_uint(w, "command_buffers", s->command_buffers);
+	pp_json_kv_uint_lit(w, "tid", s->tid);
+	pp_json_kv_uint_lit(w, "cpu_begin_ns", s->cpu_begin_ns);
+	pp_json_kv_uint_lit(w, "cpu_end_ns", s->cpu_end_ns);
+	pp_json_kv_uint_lit(w, "cpu_ns", span(s->cpu_begin_ns, s->cpu_end_ns));
+	gpu_interval_write(w, &s->gpu, PP_JSON_NAME("gpu_span_ns"));
+	pp_json_kv_uint_lit(w, "first_pass", s->first_pass);
+	pp_json_kv_uint_lit(w, "passes", s->npasses);
+	pp_json_kv_uint_lit(w, "command_buffers", s->command_buffers);
 	cpu_write(w, &s->cpu);
 	pp_json_end_object(w);
 }
@@ -294,30 +301,30 @@ static void submission_write(struct pp_json_writer *w, const struct pp_submissio
 static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *f)
 {
 	pp_json_begin_object(w);
-	pp_json_kv_uint(w, "index", f->index);
-	pp_json_kv_uint(w, "device", f->device_id);
-	pp_json_kv_str(w, "delimiter", f->delimiter);
-	pp_json_kv_uint(w, "cpu_begin_ns", f->cpu_begin_ns);
-	pp_json_kv_uint(w, "cpu_end_ns", f->cpu_end_ns);
+	pp_json_kv_uint_lit(w, "index", f->index);
+	pp_json_kv_uint_lit(w, "device", f->device_id);
+	pp_json_kv_str_lit(w, "delimiter", f->delimiter);
+	pp_json_kv_uint_lit(w, "cpu_begin_ns", f->cpu_begin_ns);
+	pp_json_kv_uint_lit(w, "cpu_end_ns", f->cpu_end_ns);
 	uint64_t gpu;
 	if (attr_frame_gpu_ns(f, &gpu)) {
-		pp_json_kv_uint(w, "gpu_ns", gpu);
+		pp_json_kv_uint_lit(w, "gpu_ns", gpu);
 	} else {
-		pp_json_kv_null(w, "gpu_ns");
-		pp_json_kv_str(w, "gpu_unavailable", f->npasses ? "no pass of the frame has a GPU time"
+		pp_json_kv_null_lit(w, "gpu_ns");
+		pp_json_kv_str_lit(w, "gpu_unavailable", f->npasses ? "no pass of the frame has a GPU time"
 							: "the frame has no passes");
 	}
 	cpu_write(w, &f->cpu);
-	cpu_write_as(w, "blocked", &f->blocked);
-	pp_json_kv_bool(w, "gpu_timed", f->gpu_timed);
-	pp_json_kv_str(w, "captured_by", f->captured_by ? f->captured_by : "frames");
-	pp_json_kv_uint(w, "recordings_outside_window", f->recordings_outside_window);
-	pp_json_write_key(w, "submissions");
+	cpu_write_as(w, PP_JSON_NAME("blocked"), &f->blocked);
+	pp_json_kv_bool_lit(w, "gpu_timed", f->gpu_timed);
+	pp_json_kv_str_lit(w, "captured_by", f->captured_by ? f->captured_by : "frames");
+	pp_json_kv_uint_lit(w, "recordings_outside_window", f->recordings_outside_window);
+	pp_json_key_lit(w, "submissions");
 	pp_json_begin_array(w);
 	for (size_t i = 0; i < f->nsubmissions; i++)
 		submission_write(w, &f->submissions[i]);
 	pp_json_end_array(w);
-	pp_json_write_key(w, "passes");
+	pp_json_key_lit(w, "passes");
 	pp_json_begin_array(w);
 	for (size_t i = 0; i < f->npasses; i++)
 		pass_write(w, &f->passes[i]);
@@ -333,23 +340,23 @@ static void devices_write(struct pp_json_writer *w)
 	for (size_t i = 0; i < n; i++) {
 		const struct pp_device_info *d = &devs[i].info;
 		pp_json_begin_object(w);
-		pp_json_kv_uint(w, "id", devs[i].id);
-		pp_json_write_key(w, "name");
+		pp_json_kv_uint_lit(w, "id", devs[i].id);
+		pp_json_key_lit(w, "name");
 		pp_json_write_string_n(w, d->name, strnlen(d->name, sizeof(d->name)));
-		pp_json_write_key(w, "driver");
+		pp_json_key_lit(w, "driver");
 		pp_json_write_string_n(w, d->driver, strnlen(d->driver, sizeof(d->driver)));
-		pp_json_kv_uint(w, "vendor_id", d->vendor_id);
-		pp_json_kv_uint(w, "device_id", d->device_id);
-		pp_json_write_key(w, "timestamp_period_ns");
+		pp_json_kv_uint_lit(w, "vendor_id", d->vendor_id);
+		pp_json_kv_uint_lit(w, "device_id", d->device_id);
+		pp_json_key_lit(w, "timestamp_period_ns");
 		if (d->timestamp_valid_bits)
 			pp_json_write_double(w, d->timestamp_period_ns);
 		else
 			pp_json_write_null(w);
-		pp_json_kv_uint(w, "timestamp_valid_bits", d->timestamp_valid_bits);
-		pp_json_kv_str(w, "time_domain", d->time_domain);
-		pp_json_kv_bool(w, "pipeline_statistics", d->pipeline_statistics);
-		pp_json_kv_str(w, "query_results", d->query_results);
-		pp_json_kv_str(w, "notes", d->notes);
+		pp_json_kv_uint_lit(w, "timestamp_valid_bits", d->timestamp_valid_bits);
+		pp_json_kv_str_lit(w, "time_domain", d->time_domain);
+		pp_json_kv_bool_lit(w, "pipeline_statistics", d->pipeline_statistics);
+		pp_json_kv_str_lit(w, "query_results", d->query_results);
+		pp_json_kv_str_lit(w, "notes", d->notes);
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);
@@ -358,7 +365,7 @@ static void devices_write(struct pp_json_writer *w)
 /* Every diagnostic site so far (attribution/diag/diag_sites.c; docs/diagnostics.md). */
 static void diagnostics_write(struct pp_json_writer *w)
 {
-	pp_json_write_key(w, "diagnostics");
+	pp_json_key_lit(w, "diagnostics");
 	pp_json_begin_array(w);
 	pp_sink_diagnostics_fn source = attr_diagnostics_source();
 	uint64_t other = 0;
@@ -369,49 +376,49 @@ static void diagnostics_write(struct pp_json_writer *w)
 	for (size_t i = 0; d && i < n; i++) {
 		const struct pp_diagnostic *x = &d[i];
 		pp_json_begin_object(w);
-		pp_json_kv_str(w, "id", x->id);
-		pp_json_kv_uint(w, "device", x->device_id);
-		pp_json_kv_uint(w, "count", x->count);
-		pp_json_kv_uint(w, "frames", x->frames);
-		pp_json_kv_uint(w, "first_frame", x->first_frame);
-		pp_json_kv_uint(w, "last_frame", x->last_frame);
-		pp_json_kv_str(w, "site", x->site);
+		pp_json_kv_str_lit(w, "id", x->id);
+		pp_json_kv_uint_lit(w, "device", x->device_id);
+		pp_json_kv_uint_lit(w, "count", x->count);
+		pp_json_kv_uint_lit(w, "frames", x->frames);
+		pp_json_kv_uint_lit(w, "first_frame", x->first_frame);
+		pp_json_kv_uint_lit(w, "last_frame", x->last_frame);
+		pp_json_kv_str_lit(w, "site", x->site);
 		if (x->command_buffers)
-			pp_json_kv_uint(w, "command_buffers", x->command_buffers);
+			pp_json_kv_uint_lit(w, "command_buffers", x->command_buffers);
 		if (x->thread_id) {
-			pp_json_kv_uint(w, "thread_id", x->thread_id);
-			pp_json_kv_str(w, "thread_name", x->thread_name);
+			pp_json_kv_uint_lit(w, "thread_id", x->thread_id);
+			pp_json_kv_str_lit(w, "thread_name", x->thread_name);
 		}
-		pp_json_kv_str(w, "message", x->message);
-		pp_json_kv_str(w, "suggestion", x->suggestion);
-		pp_json_kv_str(w, "cost_kind", x->cost_kind ? x->cost_kind : "none");
+		pp_json_kv_str_lit(w, "message", x->message);
+		pp_json_kv_str_lit(w, "suggestion", x->suggestion);
+		pp_json_kv_str_lit(w, "cost_kind", x->cost_kind ? x->cost_kind : "none");
 		if (x->cost_valid) {
-			pp_json_kv_uint(w, "cost_ns", x->cost_ns);
-			pp_json_kv_null(w, "cost_unavailable");
+			pp_json_kv_uint_lit(w, "cost_ns", x->cost_ns);
+			pp_json_kv_null_lit(w, "cost_unavailable");
 		} else {
-			pp_json_kv_null(w, "cost_ns");
-			pp_json_kv_str(w, "cost_unavailable", x->cost_unavailable ? x->cost_unavailable : "not measured");
+			pp_json_kv_null_lit(w, "cost_ns");
+			pp_json_kv_str_lit(w, "cost_unavailable", x->cost_unavailable ? x->cost_unavailable : "not measured");
 		}
-		pp_json_write_key(w, "share_of_frame");
+		pp_json_key_lit(w, "share_of_frame");
 		if (x->cost_valid && x->share_of_frame >= 0)
 			pp_json_write_double(w, x->share_of_frame);
 		else
 			pp_json_write_null(w);
 		if (x->gpu_idle_valid) {
-			pp_json_kv_uint(w, "gpu_idle_ns", x->gpu_idle_ns);
-			pp_json_kv_null(w, "gpu_idle_unavailable");
+			pp_json_kv_uint_lit(w, "gpu_idle_ns", x->gpu_idle_ns);
+			pp_json_kv_null_lit(w, "gpu_idle_unavailable");
 		} else if (x->gpu_idle_unavailable) {
-			pp_json_kv_null(w, "gpu_idle_ns");
-			pp_json_kv_str(w, "gpu_idle_unavailable", x->gpu_idle_unavailable);
+			pp_json_kv_null_lit(w, "gpu_idle_ns");
+			pp_json_kv_str_lit(w, "gpu_idle_unavailable", x->gpu_idle_unavailable);
 		}
 		pp_json_end_object(w);
 	}
 	free(d);
 	if (other) {
 		pp_json_begin_object(w);
-		pp_json_kv_str(w, "id", "PASSPROBE-Other");
-		pp_json_kv_uint(w, "count", other);
-		pp_json_kv_str(w, "message", "occurrences at sites beyond the bound of distinct sites kept");
+		pp_json_kv_str_lit(w, "id", "PASSPROBE-Other");
+		pp_json_kv_uint_lit(w, "count", other);
+		pp_json_kv_str_lit(w, "message", "occurrences at sites beyond the bound of distinct sites kept");
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);
@@ -431,20 +438,20 @@ static void settings_write(struct pp_json_writer *w, const struct pp_settings *s
 	default: snprintf(delim, sizeof(delim), "auto"); break;
 	}
 	pp_json_begin_object(w);
-	pp_json_kv_str(w, "log_level", (unsigned)s->log_level < 4 ? levels[s->log_level] : "?");
-	pp_json_kv_str(w, "frame_delimiter", delim);
-	pp_json_kv_bool(w, "timestamps", s->timestamps);
-	pp_json_kv_bool(w, "pipeline_statistics", s->pipeline_statistics);
-	pp_json_kv_bool(w, "per_draw_timing", s->per_draw_timing);
-	pp_json_kv_bool(w, "diagnostics", s->diagnostics);
-	pp_json_kv_bool(w, "barrier_cost", s->barrier_cost);
-	pp_json_kv_str(w, "cpu_counters", s->cpu_counters);
-	pp_json_kv_uint(w, "report_frames", s->report_frames);
-	pp_json_kv_uint(w, "flush_interval_ms", s->flush_interval_ms);
-	pp_json_kv_bool(w, "trace", s->trace);
-	pp_json_kv_bool(w, "csv", s->csv);
-	pp_json_kv_bool(w, "summary", s->summary);
-	pp_json_kv_str(w, "copy_results",
+	pp_json_kv_str_lit(w, "log_level", (unsigned)s->log_level < 4 ? levels[s->log_level] : "?");
+	pp_json_kv_str_lit(w, "frame_delimiter", delim);
+	pp_json_kv_bool_lit(w, "timestamps", s->timestamps);
+	pp_json_kv_bool_lit(w, "pipeline_statistics", s->pipeline_statistics);
+	pp_json_kv_bool_lit(w, "per_draw_timing", s->per_draw_timing);
+	pp_json_kv_bool_lit(w, "diagnostics", s->diagnostics);
+	pp_json_kv_bool_lit(w, "barrier_cost", s->barrier_cost);
+	pp_json_kv_str_lit(w, "cpu_counters", s->cpu_counters);
+	pp_json_kv_uint_lit(w, "report_frames", s->report_frames);
+	pp_json_kv_uint_lit(w, "flush_interval_ms", s->flush_interval_ms);
+	pp_json_kv_bool_lit(w, "trace", s->trace);
+	pp_json_kv_bool_lit(w, "csv", s->csv);
+	pp_json_kv_bool_lit(w, "summary", s->summary);
+	pp_json_kv_str_lit(w, "copy_results",
 		       (unsigned)s->copy_results < 3 ? switches[s->copy_results] : "?");
 	pp_json_end_object(w);
 }
@@ -453,32 +460,32 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 			   uint64_t frames_dropped, uint64_t events_dropped)
 {
 	pp_json_begin_object(w);
-	pp_json_kv_str(w, "schema", "passprobe-report");
-	pp_json_kv_uint(w, "version", 1);
-	pp_json_kv_str(w, "generator", "passprobe 0.1.0");
-	pp_json_kv_str(w, "clock", "CLOCK_MONOTONIC");
-	pp_json_write_key(w, "process");
+	pp_json_kv_str_lit(w, "schema", "passprobe-report");
+	pp_json_kv_uint_lit(w, "version", 1);
+	pp_json_kv_str_lit(w, "generator", "passprobe 0.1.0");
+	pp_json_kv_str_lit(w, "clock", "CLOCK_MONOTONIC");
+	pp_json_key_lit(w, "process");
 	pp_json_begin_object(w);
-	pp_json_kv_uint(w, "pid", (uint64_t)c->pid);
-	pp_json_kv_str(w, "name", c->process_name);
+	pp_json_kv_uint_lit(w, "pid", (uint64_t)c->pid);
+	pp_json_kv_str_lit(w, "name", c->process_name);
 	pp_json_end_object(w);
-	pp_json_write_key(w, "settings");
+	pp_json_key_lit(w, "settings");
 	settings_write(w, &c->settings);
-	pp_json_write_key(w, "devices");
+	pp_json_key_lit(w, "devices");
 	devices_write(w);
-	pp_json_kv_uint(w, "frames_total", c->frames_total);
-	pp_json_kv_uint(w, "frames_dropped", frames_dropped);
-	pp_json_kv_uint(w, "cpu_events_dropped", events_dropped);
-	pp_json_write_key(w, "frames_window");
+	pp_json_kv_uint_lit(w, "frames_total", c->frames_total);
+	pp_json_kv_uint_lit(w, "frames_dropped", frames_dropped);
+	pp_json_kv_uint_lit(w, "cpu_events_dropped", events_dropped);
+	pp_json_key_lit(w, "frames_window");
 	pp_json_begin_object(w);
 	if (c->window_count)
-		pp_json_kv_uint(w, "first", c->window[c->window_head].index);
+		pp_json_kv_uint_lit(w, "first", c->window[c->window_head].index);
 	else
-		pp_json_kv_null(w, "first");
-	pp_json_kv_uint(w, "count", c->window_count);
-	pp_json_kv_uint(w, "limit", c->window_cap);
+		pp_json_kv_null_lit(w, "first");
+	pp_json_kv_uint_lit(w, "count", c->window_count);
+	pp_json_kv_uint_lit(w, "limit", c->window_cap);
 	pp_json_end_object(w);
-	pp_json_write_key(w, "frames");
+	pp_json_key_lit(w, "frames");
 	pp_json_begin_array(w);
 	for (uint32_t i = 0; i < c->window_count; i++) {
 		const struct attr_window_frame *e = &c->window[(c->window_head + i) % c->window_cap];
@@ -488,7 +495,7 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 
 	struct pp_summary sum;
 	attr_summary_build(c, frames_dropped, &sum);
-	pp_json_write_key(w, "summary");
+	pp_json_key_lit(w, "summary");
 	pp_summary_write_json(w, &sum);
 	pp_summary_free(&sum);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "pp_json.h"
 #include "pp_model.h"
 #include "pp_settings.h"
 #include "pp_sink.h"
@@ -98,6 +99,7 @@ struct attr_sink_ctx {
 	/* report.json: the last report_frames frames, oldest at window_head */
 	struct attr_window_frame *window; /* each frame serialized once, on arrival */
 	uint32_t window_cap, window_head, window_count;
+	size_t window_frame_hint;         /* bytes to reserve for the next frame's text */
 	bool report_failed;
 	bool report_dirty;      /* frames arrived since the last rewrite */
 	uint64_t report_writes;
@@ -112,6 +114,7 @@ struct attr_sink_ctx {
 	uint32_t nqueues;
 	struct attr_trace_thread threads[PP_SINK_TRACE_THREADS];
 	uint32_t nthreads;
+	struct pp_json_writer trace_event; /* one event's text (attr_trace.c); its buffer is kept */
 
 	/* passes.csv */
 	FILE *csv;
@@ -226,6 +229,33 @@ uint32_t attr_pass_statistics(const struct pp_pass_result *p, uint64_t v[PP_STAT
 /* report.json's "gpu_counters" array of a pass: its counters but those shown in members of
  * their own (docs/report-format.md). */
 void attr_counters_write(struct pp_json_writer *w, const struct pp_pass_result *p);
+/* A member name known only at run time but fixed for the process, pre-quoted as PP_JSON_NAME
+ * makes them (`"name":`), so that writing it is a copy; len 0 when the name needs an escape or
+ * is too long: attr_json_kv_* then write it the general way. */
+struct attr_json_name {
+	char text[64];
+	size_t len;
+};
+/* The statistics' names (PP_STAT_COUNT, pp_stat_names order) and the CPU counters' names
+ * (attr_cpu_counter_count, attr_cpu_counter_names order). For the I/O lock holder. */
+const struct attr_json_name *attr_stat_json_names(void);
+const struct attr_json_name *attr_cpu_counter_json_names(void);
+/* Members named n, pre-quoted from `name`. */
+static inline void attr_json_kv_null(struct pp_json_writer *w, const struct attr_json_name *n, const char *name)
+{
+	if (n->len)
+		pp_json_member_null(w, n->text, n->len);
+	else
+		pp_json_kv_null(w, name);
+}
+static inline void attr_json_kv_uint(struct pp_json_writer *w, const struct attr_json_name *n, const char *name,
+				     uint64_t v)
+{
+	if (n->len)
+		pp_json_member_uint(w, n->text, n->len, v);
+	else
+		pp_json_kv_uint(w, name, v);
+}
 /* A counter's value as a double (the estimate for sampled counters); false when unavailable. */
 bool attr_counter_value(const struct pp_counter_value *c, double *out);
 /* Whether a counter is one the outputs show in members and columns of their own already

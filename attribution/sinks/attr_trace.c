@@ -36,8 +36,11 @@
 /* One event's text; bigger would mean a runaway name, and the event is skipped. */
 #define TRACE_EVENT_MAX (64 * 1024)
 
+/* One event being written, into the context's event writer: one event at a time, so nothing
+ * that writes an event (metadata_write: thread_seen, queue_track) may run between ev_begin
+ * and ev_end. */
 struct trace_event {
-	struct pp_json_writer w;
+	struct pp_json_writer *w;
 	struct attr_sink_ctx *c;
 };
 
@@ -45,46 +48,41 @@ static void ev_begin(struct trace_event *e, struct attr_sink_ctx *c, const char 
 		     const char *name, const char *cat, uint32_t tid, double ts_us)
 {
 	e->c = c;
-	struct pp_json_writer *w = &e->w;
-	pp_json_writer_init_mem(w, TRACE_EVENT_MAX, 0);
+	e->w = &c->trace_event;
+	struct pp_json_writer *w = e->w;
+	/* The buffer is kept from event to event: a malloc, realloc and free per event (two
+	 * hundred per frame on a busy one) cost more than writing the event. */
+	pp_json_writer_reset(w);
 	pp_json_begin_object(w);
-	pp_json_write_key(w, "name");
-	pp_json_write_string(w, name ? name : "(unnamed)");
-	if (cat) {
-		pp_json_write_key(w, "cat");
-		pp_json_write_string(w, cat);
-	}
-	pp_json_write_key(w, "ph");
-	pp_json_write_string(w, ph);
-	pp_json_write_key(w, "ts");
-	pp_json_write_double(w, ts_us);
-	pp_json_write_key(w, "pid");
-	pp_json_write_uint(w, (uint64_t)c->pid);
-	pp_json_write_key(w, "tid");
-	pp_json_write_uint(w, tid);
+	pp_json_kv_str_lit(w, "name", name ? name : "(unnamed)");
+	if (cat)
+		pp_json_kv_str_lit(w, "cat", cat);
+	pp_json_kv_str_lit(w, "ph", ph);
+	pp_json_kv_double_lit(w, "ts", ts_us);
+	pp_json_kv_uint_lit(w, "pid", (uint64_t)c->pid);
+	pp_json_kv_uint_lit(w, "tid", tid);
 }
 
 static void ev_end(struct trace_event *e)
 {
-	struct pp_json_writer *w = &e->w;
+	struct pp_json_writer *w = e->w;
 	struct attr_sink_ctx *c = e->c;
 	pp_json_end_object(w);
 	if (pp_json_writer_finish(w) == 0 && c->trace) {
 		size_t len;
 		const char *text = pp_json_writer_mem(w, &len);
 		attr_file_reserve(c->trace, &c->trace_buffered, len + 2);
-		fwrite(text, 1, len, c->trace);
-		fputs(",\n", c->trace);
+		/* Only the holder of the I/O lock writes this stream: no stdio lock per event. */
+		fwrite_unlocked(text, 1, len, c->trace);
+		fwrite_unlocked(",\n", 1, 2, c->trace);
 		c->trace_events++;
 		c->trace_limit.bytes += len + 2;
 	}
-	pp_json_writer_release(w);
 }
 
 static void dur_write(struct pp_json_writer *w, uint64_t begin, uint64_t end)
 {
-	pp_json_write_key(w, "dur");
-	pp_json_write_double(w, (double)(end > begin ? end - begin : 0) / 1000.0);
+	pp_json_kv_double_lit(w, "dur", (double)(end > begin ? end - begin : 0) / 1000.0);
 }
 
 static void metadata_write(struct attr_sink_ctx *c, const char *what, uint32_t tid,
@@ -92,10 +90,10 @@ static void metadata_write(struct attr_sink_ctx *c, const char *what, uint32_t t
 {
 	struct trace_event e;
 	ev_begin(&e, c, "M", what, NULL, tid, 0.0);
-	pp_json_write_key(&e.w, "args");
-	pp_json_begin_object(&e.w);
-	pp_json_kv_str(&e.w, key, value);
-	pp_json_end_object(&e.w);
+	pp_json_key_lit(e.w, "args");
+	pp_json_begin_object(e.w);
+	pp_json_kv_str(e.w, key, value);
+	pp_json_end_object(e.w);
 	ev_end(&e);
 }
 
@@ -103,11 +101,11 @@ static void sort_index_write(struct attr_sink_ctx *c, uint32_t tid, int64_t inde
 {
 	struct trace_event e;
 	ev_begin(&e, c, "M", "thread_sort_index", NULL, tid, 0.0);
-	pp_json_write_key(&e.w, "args");
-	pp_json_begin_object(&e.w);
-	pp_json_write_key(&e.w, "sort_index");
-	pp_json_write_int(&e.w, index);
-	pp_json_end_object(&e.w);
+	pp_json_key_lit(e.w, "args");
+	pp_json_begin_object(e.w);
+	pp_json_key_lit(e.w, "sort_index");
+	pp_json_write_int(e.w, index);
+	pp_json_end_object(e.w);
 	ev_end(&e);
 }
 
@@ -120,19 +118,20 @@ int attr_trace_open(struct attr_sink_ctx *c)
 		return -err;
 	}
 	c->trace = f;
+	pp_json_writer_init_mem(&c->trace_event, TRACE_EVENT_MAX, 0);
 	fputs("[\n", f);
 	c->trace_limit.bytes += 2;
 	metadata_write(c, "process_name", (uint32_t)c->pid, "name", c->process_name);
 
 	struct trace_event e;
 	ev_begin(&e, c, "M", "passprobe_time_origin", NULL, (uint32_t)c->pid, 0.0);
-	pp_json_write_key(&e.w, "args");
-	pp_json_begin_object(&e.w);
-	pp_json_kv_uint(&e.w, "passprobe_time_origin_ns", c->trace_origin_ns);
-	pp_json_kv_str(&e.w, "clock", "CLOCK_MONOTONIC");
-	pp_json_kv_str(&e.w, "units", "ts and dur: microseconds since passprobe_time_origin_ns");
-	pp_json_kv_str(&e.w, "generator", "passprobe 0.1.0");
-	pp_json_end_object(&e.w);
+	pp_json_key_lit(e.w, "args");
+	pp_json_begin_object(e.w);
+	pp_json_kv_uint_lit(e.w, "passprobe_time_origin_ns", c->trace_origin_ns);
+	pp_json_kv_str_lit(e.w, "clock", "CLOCK_MONOTONIC");
+	pp_json_kv_str_lit(e.w, "units", "ts and dur: microseconds since passprobe_time_origin_ns");
+	pp_json_kv_str_lit(e.w, "generator", "passprobe 0.1.0");
+	pp_json_end_object(e.w);
 	ev_end(&e);
 	attr_trace_flush(c);
 	return c->trace ? 0 : -EIO;
@@ -143,6 +142,7 @@ static void trace_forget(struct attr_sink_ctx *c)
 	c->trace = NULL;
 	free(c->trace_buf);
 	c->trace_buf = NULL;
+	pp_json_writer_release(&c->trace_event);
 }
 
 void attr_trace_flush(struct attr_sink_ctx *c)
@@ -160,23 +160,22 @@ void attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t
 	struct pp_json_writer w;
 	pp_json_writer_init_mem(&w, TRACE_EVENT_MAX, 0);
 	pp_json_begin_object(&w);
-	pp_json_kv_str(&w, "name", "passprobe_trace_end");
-	pp_json_kv_str(&w, "ph", "M");
-	pp_json_write_key(&w, "ts");
-	pp_json_write_double(&w, 0.0);
-	pp_json_kv_uint(&w, "pid", (uint64_t)c->pid);
-	pp_json_kv_uint(&w, "tid", (uint64_t)c->pid);
-	pp_json_write_key(&w, "args");
+	pp_json_kv_str_lit(&w, "name", "passprobe_trace_end");
+	pp_json_kv_str_lit(&w, "ph", "M");
+	pp_json_kv_double_lit(&w, "ts", 0.0);
+	pp_json_kv_uint_lit(&w, "pid", (uint64_t)c->pid);
+	pp_json_kv_uint_lit(&w, "tid", (uint64_t)c->pid);
+	pp_json_key_lit(&w, "args");
 	pp_json_begin_object(&w);
-	pp_json_kv_uint(&w, "events", c->trace_events);
-	pp_json_kv_uint(&w, "frames", c->frames_total);
-	pp_json_kv_uint(&w, "frames_dropped", frames_dropped);
-	pp_json_kv_uint(&w, "cpu_events_dropped", events_dropped);
-	pp_json_kv_bool(&w, "output_limit_reached", c->trace_limit.reached);
+	pp_json_kv_uint_lit(&w, "events", c->trace_events);
+	pp_json_kv_uint_lit(&w, "frames", c->frames_total);
+	pp_json_kv_uint_lit(&w, "frames_dropped", frames_dropped);
+	pp_json_kv_uint_lit(&w, "cpu_events_dropped", events_dropped);
+	pp_json_kv_bool_lit(&w, "output_limit_reached", c->trace_limit.reached);
 	if (c->trace_limit.reached) {
-		pp_json_kv_uint(&w, "output_limit_bytes", c->limit_bytes);
-		pp_json_kv_uint(&w, "first_frame_left_out", c->trace_limit.first_left_out);
-		pp_json_kv_uint(&w, "frames_left_out", c->trace_limit.frames_left_out);
+		pp_json_kv_uint_lit(&w, "output_limit_bytes", c->limit_bytes);
+		pp_json_kv_uint_lit(&w, "first_frame_left_out", c->trace_limit.first_left_out);
+		pp_json_kv_uint_lit(&w, "frames_left_out", c->trace_limit.frames_left_out);
 	}
 	pp_json_end_object(&w);
 	pp_json_end_object(&w);
@@ -257,15 +256,15 @@ static struct attr_trace_queue *queue_track(struct attr_sink_ctx *c, uint32_t de
 static void pass_args_common(struct pp_json_writer *w, const struct pp_frame_result *f,
 			     const struct pp_submission_result *s, const struct pp_pass_result *p)
 {
-	pp_json_kv_uint(w, "frame", f->index);
-	pp_json_kv_uint(w, "device", f->device_id);
-	pp_json_kv_uint(w, "seq", s->seq);
-	pp_json_kv_str(w, "kind", attr_kind_name(p->kind));
-	pp_json_kv_str(w, "api", p->api);
-	pp_json_kv_str(w, "name_source", attr_name_source_name(p->name_source));
-	pp_json_kv_handle(w, "command_buffer", p->command_buffer_handle);
-	pp_json_kv_uint(w, "draws", attr_workload_draws(&p->work));
-	pp_json_write_key(w, "workload");
+	pp_json_kv_uint_lit(w, "frame", f->index);
+	pp_json_kv_uint_lit(w, "device", f->device_id);
+	pp_json_kv_uint_lit(w, "seq", s->seq);
+	pp_json_kv_str_lit(w, "kind", attr_kind_name(p->kind));
+	pp_json_kv_str_lit(w, "api", p->api);
+	pp_json_kv_str_lit(w, "name_source", attr_name_source_name(p->name_source));
+	pp_json_kv_handle_lit(w, "command_buffer", p->command_buffer_handle);
+	pp_json_kv_uint_lit(w, "draws", attr_workload_draws(&p->work));
+	pp_json_key_lit(w, "workload");
 	attr_report_workload_write(w, &p->work);
 }
 
@@ -275,19 +274,18 @@ static void pass_instant(struct attr_sink_ctx *c, const struct pp_frame_result *
 {
 	struct trace_event e;
 	ev_begin(&e, c, "i", p->name, "gpu.pass.unavailable", tid, attr_trace_us(c, at_ns));
-	pp_json_kv_str(&e.w, "s", "t");
-	pp_json_write_key(&e.w, "args");
-	pp_json_begin_object(&e.w);
-	pp_json_kv_str(&e.w, "reason", reason);
+	pp_json_kv_str_lit(e.w, "s", "t");
+	pp_json_key_lit(e.w, "args");
+	pp_json_begin_object(e.w);
+	pp_json_kv_str_lit(e.w, "reason", reason);
 	if (p->gpu.valid) {
-		pp_json_kv_uint(&e.w, "gpu_begin_ns", p->gpu.begin_ns);
-		pp_json_kv_uint(&e.w, "gpu_end_ns", p->gpu.end_ns);
+		pp_json_kv_uint_lit(e.w, "gpu_begin_ns", p->gpu.begin_ns);
+		pp_json_kv_uint_lit(e.w, "gpu_end_ns", p->gpu.end_ns);
 	} else {
-		pp_json_write_key(&e.w, "gpu_ns");
-		pp_json_write_null(&e.w);
+		pp_json_kv_null_lit(e.w, "gpu_ns");
 	}
-	pass_args_common(&e.w, f, s, p);
-	pp_json_end_object(&e.w);
+	pass_args_common(e.w, f, s, p);
+	pp_json_end_object(e.w);
 	ev_end(&e);
 }
 
@@ -297,22 +295,21 @@ static void pass_slice(struct attr_sink_ctx *c, const struct pp_frame_result *f,
 {
 	struct trace_event e;
 	ev_begin(&e, c, "X", p->name, "gpu.pass", tid, attr_trace_us(c, b));
-	dur_write(&e.w, b, end);
-	pp_json_write_key(&e.w, "args");
-	pp_json_begin_object(&e.w);
+	dur_write(e.w, b, end);
+	pp_json_key_lit(e.w, "args");
+	pp_json_begin_object(e.w);
 	uint64_t gpu = p->gpu.end_ns > p->gpu.begin_ns ? p->gpu.end_ns - p->gpu.begin_ns : 0;
-	pp_json_kv_uint(&e.w, "gpu_ns", gpu);
-	pp_json_kv_uint(&e.w, "exclusive_ns", p->gpu_exclusive_ns);
-	pp_json_write_key(&e.w, "overlapped");
-	pp_json_write_bool(&e.w, p->overlapped);
+	pp_json_kv_uint_lit(e.w, "gpu_ns", gpu);
+	pp_json_kv_uint_lit(e.w, "exclusive_ns", p->gpu_exclusive_ns);
+	pp_json_kv_bool_lit(e.w, "overlapped", p->overlapped);
 	if (b != p->gpu.begin_ns || end != p->gpu.end_ns) {
-		pp_json_kv_str(&e.w, "clamped", "slice cut to nest within its track; true interval in "
+		pp_json_kv_str_lit(e.w, "clamped", "slice cut to nest within its track; true interval in "
 			"gpu_begin_ns/gpu_end_ns");
-		pp_json_kv_uint(&e.w, "gpu_begin_ns", p->gpu.begin_ns);
-		pp_json_kv_uint(&e.w, "gpu_end_ns", p->gpu.end_ns);
+		pp_json_kv_uint_lit(e.w, "gpu_begin_ns", p->gpu.begin_ns);
+		pp_json_kv_uint_lit(e.w, "gpu_end_ns", p->gpu.end_ns);
 	}
-	pass_args_common(&e.w, f, s, p);
-	pp_json_end_object(&e.w);
+	pass_args_common(e.w, f, s, p);
+	pp_json_end_object(e.w);
 	ev_end(&e);
 }
 
@@ -346,9 +343,9 @@ static void flow_write(struct attr_sink_ctx *c, const char *ph, uint64_t id, uin
 {
 	struct trace_event e;
 	ev_begin(&e, c, ph, "submit", "flow.submit", tid, attr_trace_us(c, at_ns));
-	pp_json_kv_uint(&e.w, "id", id);
+	pp_json_kv_uint_lit(e.w, "id", id);
 	if (ph[0] == 'f')
-		pp_json_kv_str(&e.w, "bp", "e");
+		pp_json_kv_str_lit(e.w, "bp", "e");
 	ev_end(&e);
 }
 
@@ -370,26 +367,28 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 	if (cpu_shown) {
 		ev_begin(&e, c, "X", s->api ? s->api : "submit", "cpu.submit", s->tid,
 			 attr_trace_us(c, cb));
-		dur_write(&e.w, cb, cpu_end);
-		pp_json_write_key(&e.w, "args");
-		pp_json_begin_object(&e.w);
-		pp_json_kv_uint(&e.w, "seq", s->seq);
-		pp_json_kv_uint(&e.w, "frame", f->index);
-		pp_json_kv_uint(&e.w, "device", f->device_id);
-		pp_json_kv_handle(&e.w, "queue", s->queue_handle);
-		pp_json_kv_uint(&e.w, "command_buffers", s->command_buffers);
+		dur_write(e.w, cb, cpu_end);
+		pp_json_key_lit(e.w, "args");
+		pp_json_begin_object(e.w);
+		pp_json_kv_uint_lit(e.w, "seq", s->seq);
+		pp_json_kv_uint_lit(e.w, "frame", f->index);
+		pp_json_kv_uint_lit(e.w, "device", f->device_id);
+		pp_json_kv_handle_lit(e.w, "queue", s->queue_handle);
+		pp_json_kv_uint_lit(e.w, "command_buffers", s->command_buffers);
 		if (cb != s->cpu_begin_ns) {
-			pp_json_kv_str(&e.w, "clamped", "starts where the previous submit call on this thread "
+			pp_json_kv_str_lit(e.w, "clamped", "starts where the previous submit call on this thread "
 				"ended; true begin in cpu_begin_ns");
-			pp_json_kv_uint(&e.w, "cpu_begin_ns", s->cpu_begin_ns);
+			pp_json_kv_uint_lit(e.w, "cpu_begin_ns", s->cpu_begin_ns);
 		}
-		pp_json_end_object(&e.w);
+		pp_json_end_object(e.w);
 		ev_end(&e);
 		if (t)
 			t->submit_cursor_ns = cpu_end;
 	}
 
-	snprintf(name, sizeof(name), "submit #%" PRIu64, s->seq);
+	/* "submit #<seq>", without snprintf: once per submission. */
+	memcpy(name, "submit #", 8);
+	pp_json_format_uint(name + 8, s->seq);
 	bool shown = false;
 	uint64_t sb = 0, se = 0;
 	if (s->gpu.valid) {
@@ -399,21 +398,21 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 	}
 	if (shown) {
 		ev_begin(&e, c, "X", name, "gpu.submission", q->tid, attr_trace_us(c, sb));
-		dur_write(&e.w, sb, se);
-		pp_json_write_key(&e.w, "args");
-		pp_json_begin_object(&e.w);
-		pp_json_kv_uint(&e.w, "seq", s->seq);
-		pp_json_kv_uint(&e.w, "frame", f->index);
-		pp_json_kv_uint(&e.w, "device", f->device_id);
-		pp_json_kv_uint(&e.w, "passes", s->npasses);
-		pp_json_kv_uint(&e.w, "command_buffers", s->command_buffers);
-		pp_json_kv_uint(&e.w, "gpu_span_ns", s->gpu.end_ns - s->gpu.begin_ns);
+		dur_write(e.w, sb, se);
+		pp_json_key_lit(e.w, "args");
+		pp_json_begin_object(e.w);
+		pp_json_kv_uint_lit(e.w, "seq", s->seq);
+		pp_json_kv_uint_lit(e.w, "frame", f->index);
+		pp_json_kv_uint_lit(e.w, "device", f->device_id);
+		pp_json_kv_uint_lit(e.w, "passes", s->npasses);
+		pp_json_kv_uint_lit(e.w, "command_buffers", s->command_buffers);
+		pp_json_kv_uint_lit(e.w, "gpu_span_ns", s->gpu.end_ns - s->gpu.begin_ns);
 		if (sb != s->gpu.begin_ns) {
-			pp_json_kv_str(&e.w, "clamped", "starts where the previous slice on this queue ended; "
+			pp_json_kv_str_lit(e.w, "clamped", "starts where the previous slice on this queue ended; "
 				"true begin in gpu_begin_ns");
-			pp_json_kv_uint(&e.w, "gpu_begin_ns", s->gpu.begin_ns);
+			pp_json_kv_uint_lit(e.w, "gpu_begin_ns", s->gpu.begin_ns);
 		}
-		pp_json_end_object(&e.w);
+		pp_json_end_object(e.w);
 		ev_end(&e);
 		if (cpu_shown) {
 			uint64_t id = flow_id(f, s);
@@ -426,13 +425,13 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 					       : s->gpu.unavailable_reason;
 		ev_begin(&e, c, "i", name, "gpu.submission.unavailable", q->tid,
 			 attr_trace_us(c, cpu_end));
-		pp_json_kv_str(&e.w, "s", "t");
-		pp_json_write_key(&e.w, "args");
-		pp_json_begin_object(&e.w);
-		pp_json_kv_str(&e.w, "reason", why ? why : "not measured");
-		pp_json_kv_uint(&e.w, "seq", s->seq);
-		pp_json_kv_uint(&e.w, "frame", f->index);
-		pp_json_end_object(&e.w);
+		pp_json_kv_str_lit(e.w, "s", "t");
+		pp_json_key_lit(e.w, "args");
+		pp_json_begin_object(e.w);
+		pp_json_kv_str_lit(e.w, "reason", why ? why : "not measured");
+		pp_json_kv_uint_lit(e.w, "seq", s->seq);
+		pp_json_kv_uint_lit(e.w, "frame", f->index);
+		pp_json_end_object(e.w);
 		ev_end(&e);
 	}
 
@@ -444,15 +443,16 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 			continue;
 		thread_seen(c, p->cpu.tid);
 		ev_begin(&e, c, "X", p->name, "cpu.record", p->cpu.tid, attr_trace_us(c, p->cpu.begin_ns));
-		dur_write(&e.w, p->cpu.begin_ns, p->cpu.begin_ns + p->cpu.wall_ns);
-		pp_json_write_key(&e.w, "args");
-		pp_json_begin_object(&e.w);
-		pp_json_kv_uint(&e.w, "frame", f->index);
-		pp_json_kv_uint(&e.w, "thread_cpu_ns", p->cpu.thread_cpu_ns);
+		dur_write(e.w, p->cpu.begin_ns, p->cpu.begin_ns + p->cpu.wall_ns);
+		pp_json_key_lit(e.w, "args");
+		pp_json_begin_object(e.w);
+		pp_json_kv_uint_lit(e.w, "frame", f->index);
+		pp_json_kv_uint_lit(e.w, "thread_cpu_ns", p->cpu.thread_cpu_ns);
+		const struct attr_json_name *names = attr_cpu_counter_json_names();
 		for (unsigned k = 0; k < attr_cpu_counter_count; k++)
 			if (p->cpu.counters_valid & (1u << k))
-				pp_json_kv_uint(&e.w, attr_cpu_counter_names[k], p->cpu.counter[k]);
-		pp_json_end_object(&e.w);
+				attr_json_kv_uint(e.w, &names[k], attr_cpu_counter_names[k], p->cpu.counter[k]);
+		pp_json_end_object(e.w);
 		ev_end(&e);
 	}
 
@@ -492,18 +492,20 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 static void counter_write(struct attr_sink_ctx *c, const char *name, uint32_t device,
 			  uint64_t at_ns, const char *series, double v)
 {
+	/* Device 0's tracks have the bare name (every caller's name is shorter than full). */
 	char full[224];
-	if (device == 0)
-		snprintf(full, sizeof(full), "%s", name);
-	else
+	const char *track = name;
+	if (device != 0) {
 		snprintf(full, sizeof(full), "%s (device %u)", name, device);
+		track = full;
+	}
 	struct trace_event e;
-	ev_begin(&e, c, "C", full, "counter", (uint32_t)c->pid, attr_trace_us(c, at_ns));
-	pp_json_write_key(&e.w, "args");
-	pp_json_begin_object(&e.w);
-	pp_json_write_key(&e.w, series);
-	pp_json_write_double(&e.w, v);
-	pp_json_end_object(&e.w);
+	ev_begin(&e, c, "C", track, "counter", (uint32_t)c->pid, attr_trace_us(c, at_ns));
+	pp_json_key_lit(e.w, "args");
+	pp_json_begin_object(e.w);
+	pp_json_write_key(e.w, series);
+	pp_json_write_double(e.w, v);
+	pp_json_end_object(e.w);
 	ev_end(&e);
 }
 
@@ -595,12 +597,12 @@ void attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_eve
 	if (strcmp(cat, "diagnostic") == 0) {
 		/* A diagnostic site's first occurrence: an instant event on its thread. */
 		ev_begin(&e, c, "i", ev->name, cat, ev->tid, attr_trace_us(c, ev->begin_ns));
-		pp_json_kv_str(&e.w, "s", "t");
+		pp_json_kv_str_lit(e.w, "s", "t");
 		ev_end(&e);
 		return;
 	}
 	ev_begin(&e, c, "X", ev->name, full, ev->tid, attr_trace_us(c, ev->begin_ns));
-	dur_write(&e.w, ev->begin_ns, ev->end_ns);
+	dur_write(e.w, ev->begin_ns, ev->end_ns);
 	ev_end(&e);
 }
 
@@ -611,14 +613,14 @@ void attr_trace_instant_write(struct attr_sink_ctx *c, const char *name, uint64_
 		return;
 	struct trace_event e;
 	ev_begin(&e, c, "i", name, "capture", (uint32_t)c->pid, attr_trace_us(c, ns));
-	pp_json_kv_str(&e.w, "s", "g");
-	pp_json_write_key(&e.w, "args");
-	pp_json_begin_object(&e.w);
-	pp_json_kv_uint(&e.w, "device", device);
-	pp_json_kv_uint(&e.w, "first_frame", first_frame);
+	pp_json_kv_str_lit(e.w, "s", "g");
+	pp_json_key_lit(e.w, "args");
+	pp_json_begin_object(e.w);
+	pp_json_kv_uint_lit(e.w, "device", device);
+	pp_json_kv_uint_lit(e.w, "first_frame", first_frame);
 	if (have_last)
-		pp_json_kv_uint(&e.w, "last_frame", last_frame);
-	pp_json_kv_str(&e.w, "captured_by", by);
-	pp_json_end_object(&e.w);
+		pp_json_kv_uint_lit(e.w, "last_frame", last_frame);
+	pp_json_kv_str_lit(e.w, "captured_by", by);
+	pp_json_end_object(e.w);
 	ev_end(&e);
 }

@@ -714,6 +714,211 @@ static void test_writer_escape_positions(void)
 			}
 }
 
+/* pp_json_format_hex is printf's "0x%" PRIx64, pp_json_format_uint its "%llu", at every length
+ * and around every power of the base. */
+static void test_writer_format_integers(void)
+{
+	char ref[32], buf[32];
+	for (int bits = 0; bits <= 64; bits++) {
+		uint64_t p = bits == 64 ? UINT64_MAX : (1ull << bits);
+		const uint64_t around[] = { p - 1, p, p + 1 };
+		for (int k = 0; k < 3; k++) {
+			snprintf(ref, sizeof(ref), "0x%llx", (unsigned long long)around[k]);
+			CHECK(pp_json_format_hex(buf, around[k]) == strlen(ref));
+			CHECK_STR(buf, ref);
+		}
+	}
+	uint64_t ten = 1;
+	for (int digits = 1; digits <= 20; digits++, ten *= 10) {
+		const uint64_t around[] = { ten - 1, ten, ten + 1, ten * 9 + ten - 1 };
+		for (int k = 0; k < 4; k++) {
+			uint64_t v = digits == 20 && k == 3 ? UINT64_MAX : around[k];
+			snprintf(ref, sizeof(ref), "%llu", (unsigned long long)v);
+			CHECK(pp_json_format_uint(buf, v) == strlen(ref));
+			CHECK_STR(buf, ref);
+		}
+	}
+	/* And values of every length in between. */
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < 100000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t v = x >> (x % 64);
+		snprintf(ref, sizeof(ref), "%llu", (unsigned long long)v);
+		size_t n = pp_json_format_uint(buf, v);
+		if (n != strlen(ref) || strcmp(buf, ref) != 0) {
+			CHECK_STR(buf, ref);
+			break;
+		}
+		snprintf(ref, sizeof(ref), "0x%llx", (unsigned long long)v);
+		n = pp_json_format_hex(buf, v);
+		if (n != strlen(ref) || strcmp(buf, ref) != 0) {
+			CHECK_STR(buf, ref);
+			break;
+		}
+	}
+}
+
+/* One document with every kind of member, through the general functions (lit false) or the
+ * literal-name forms (lit true). */
+static void members_write(struct pp_json_writer *w, bool lit)
+{
+#define KV(fn, name, ...) (lit ? fn##_lit(w, name, __VA_ARGS__) : fn(w, name, __VA_ARGS__))
+	pp_json_begin_object(w);
+	KV(pp_json_kv_uint, "zero", 0);
+	KV(pp_json_kv_uint, "big", UINT64_MAX);
+	KV(pp_json_kv_str, "plain", "text");
+	KV(pp_json_kv_str, "escaped", "a \"q\"\tb\\c\x01\xff\xc3\xa9");
+	KV(pp_json_kv_str, "empty", "");
+	KV(pp_json_kv_str, "none", NULL);
+	KV(pp_json_kv_bool, "yes", true);
+	KV(pp_json_kv_bool, "no", false);
+	KV(pp_json_kv_handle, "handle", 0xdeadbeef00ull);
+	KV(pp_json_kv_handle, "null_handle", 0);
+	KV(pp_json_kv_double, "ms", 1.5);
+	KV(pp_json_kv_double, "us", 123456.789);
+	KV(pp_json_kv_double, "third", 1.0 / 3.0);
+	KV(pp_json_kv_double, "nan", NAN);
+	if (lit)
+		pp_json_kv_null_lit(w, "nothing");
+	else
+		pp_json_kv_null(w, "nothing");
+	if (lit)
+		pp_json_key_lit(w, "nested");
+	else
+		pp_json_write_key(w, "nested");
+	pp_json_begin_object(w);
+	KV(pp_json_kv_uint, "first", 1);
+	if (lit)
+		pp_json_key_lit(w, "list");
+	else
+		pp_json_write_key(w, "list");
+	pp_json_begin_array(w);
+	pp_json_write_uint(w, 2);
+	pp_json_begin_object(w);
+	KV(pp_json_kv_str, "in_array", "x");
+	pp_json_end_object(w);
+	pp_json_end_array(w);
+	pp_json_end_object(w);
+	pp_json_end_object(w);
+#undef KV
+}
+
+/* The literal-name forms write what the general functions write, byte for byte and error for
+ * error: compact and indented, in memory (under every size limit) and to a FILE, and when
+ * misused. */
+static void test_writer_members_lit(void)
+{
+	char want[2048];
+	for (int indent = 0; indent <= 2; indent += 2) {
+		struct pp_json_writer w;
+		pp_json_writer_init_mem(&w, 0, indent);
+		members_write(&w, false);
+		CHECK(pp_json_writer_finish(&w) == 0);
+		size_t full;
+		snprintf(want, sizeof(want), "%s", pp_json_writer_mem(&w, &full));
+		pp_json_writer_release(&w);
+		CHECK(strstr(want, "\"escaped\"") != NULL);
+
+		for (size_t max = 1; max <= full + 1; max++) {
+			struct pp_json_writer a, b;
+			pp_json_writer_init_mem(&a, max, indent);
+			pp_json_writer_init_mem(&b, max, indent);
+			members_write(&a, false);
+			members_write(&b, true);
+			int ea = pp_json_writer_finish(&a), eb = pp_json_writer_finish(&b);
+			CHECK(ea == eb);
+			CHECK(ea == (max < full ? -ENOSPC : 0));
+			if (ea == 0)
+				CHECK_STR(pp_json_writer_mem(&b, NULL), want);
+			pp_json_writer_release(&a);
+			pp_json_writer_release(&b);
+		}
+
+		FILE *f = tmpfile();
+		CHECK(f != NULL);
+		if (f) {
+			pp_json_writer_init_file(&w, f, indent);
+			members_write(&w, true);
+			CHECK(pp_json_writer_finish(&w) == 0);
+			rewind(f);
+			char got[2048] = { 0 };
+			size_t n = fread(got, 1, sizeof(got) - 1, f);
+			CHECK(n == full);
+			CHECK_STR(got, want);
+			fclose(f);
+		}
+	}
+
+	/* Misuse latches -EINVAL as pp_json_write_key does: a name in an array, at the top level,
+	 * twice in a row. */
+	struct pp_json_writer w;
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_begin_array(&w);
+	pp_json_kv_uint_lit(&w, "a", 1);
+	CHECK(pp_json_writer_error(&w) == -EINVAL);
+	pp_json_writer_release(&w);
+	pp_json_writer_init_mem(&w, 0, 0);
+	CHECK(pp_json_key_lit(&w, "a") == -EINVAL);
+	pp_json_writer_release(&w);
+	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_begin_object(&w);
+	CHECK(pp_json_key_lit(&w, "a") == 0);
+	pp_json_kv_bool_lit(&w, "b", true);
+	CHECK(pp_json_writer_error(&w) == -EINVAL);
+	pp_json_writer_release(&w);
+}
+
+/* A reset memory writer starts a new document in the same buffer, its limit and indent kept
+ * and its error cleared; room reserved ahead changes nothing but the allocations. */
+static void test_writer_reset(void)
+{
+	struct pp_json_writer w;
+	pp_json_writer_init_mem(&w, 64, 0);
+	pp_json_begin_array(&w);
+	pp_json_write_string(&w, "a string longer than the sixty-four byte limit of this writer, by far");
+	CHECK(pp_json_writer_error(&w) == -ENOSPC);
+	pp_json_writer_reset(&w);
+	CHECK(pp_json_writer_error(&w) == 0);
+	size_t len = 1;
+	CHECK_STR(pp_json_writer_mem(&w, &len), "");
+	CHECK(len == 0);
+	for (int round = 0; round < 3; round++) {
+		pp_json_begin_object(&w);
+		pp_json_kv_uint_lit(&w, "round", (uint64_t)round);
+		pp_json_end_object(&w);
+		CHECK(pp_json_writer_finish(&w) == 0);
+		char want[32];
+		snprintf(want, sizeof(want), "{\"round\":%d}", round);
+		CHECK_STR(pp_json_writer_mem(&w, NULL), want);
+		pp_json_writer_reset(&w);
+	}
+	pp_json_write_string(&w, "a string longer than the sixty-four byte limit of this writer, by far");
+	CHECK(pp_json_writer_error(&w) == -ENOSPC);
+	pp_json_writer_release(&w);
+
+	/* Reserving room changes nothing written, and the limit still holds. */
+	for (size_t room = 0; room < 40; room += 13) {
+		pp_json_writer_init_mem(&w, 20, 0);
+		pp_json_writer_reserve(&w, room);
+		CHECK_STR(pp_json_writer_mem(&w, NULL), "");
+		pp_json_begin_array(&w);
+		pp_json_writer_reserve(&w, room);
+		pp_json_write_string(&w, "0123456789");
+		pp_json_end_array(&w);
+		CHECK(pp_json_writer_finish(&w) == 0);
+		CHECK_STR(pp_json_writer_mem(&w, NULL), "[\"0123456789\"]");
+		pp_json_begin_array(&w);
+		CHECK(pp_json_writer_error(&w) == -EINVAL);
+		pp_json_writer_reset(&w);
+		pp_json_writer_reserve(&w, room);
+		pp_json_write_string(&w, "01234567890123456789");
+		CHECK(pp_json_writer_error(&w) == -ENOSPC);
+		pp_json_writer_release(&w);
+	}
+}
+
 int main(void)
 {
 	test_writer_basic();
@@ -722,6 +927,9 @@ int main(void)
 	test_writer_numbers();
 	test_writer_numbers_match_printf();
 	test_writer_escape_positions();
+	test_writer_format_integers();
+	test_writer_members_lit();
+	test_writer_reset();
 	test_writer_misuse();
 	test_writer_file();
 	test_reader_table();

@@ -4,7 +4,6 @@
 #include "pp_json.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
@@ -90,18 +89,68 @@ static void json_format_g(char *out, size_t outsz, int prec, double v)
 	out[o] = '\0';
 }
 
+/* "00" to "99": two digits per division, half the divisions of one digit at a time. */
+static const char json_digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Decimal digits of v, v > 0: log10 from the bit length (1233 / 4096 is just above
+ * log10(2)), corrected by one comparison. */
+static unsigned json_decimal_digits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
+	};
+	unsigned t = ((unsigned)(64 - __builtin_clzll(v)) * 1233) >> 12;
+	return t + (v >= pow10[t]);
+}
+
 size_t pp_json_format_uint(char *out, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		out[i] = tmp[n - 1 - i];
-	out[n] = '\0';
+	if (v < 10) {
+		out[0] = (char)('0' + v);
+		out[1] = '\0';
+		return 1;
+	}
+	/* Written from the last digit back, the length known first: no reversal, no copy. Four
+	 * digits per 64-bit division, split in two pairs with 32-bit arithmetic. */
+	unsigned n = json_decimal_digits(v);
+	char *p = out + n;
+	*p = '\0';
+	while (v >= 10000) {
+		uint32_t four = (uint32_t)(v % 10000);
+		v /= 10000;
+		p -= 4;
+		memcpy(p, &json_digit_pairs[2 * (four / 100)], 2);
+		memcpy(p + 2, &json_digit_pairs[2 * (four % 100)], 2);
+	}
+	uint32_t r = (uint32_t)v;
+	if (r >= 100) {
+		p -= 2;
+		memcpy(p, &json_digit_pairs[2 * (r % 100)], 2);
+		r /= 100;
+	}
+	if (r >= 10)
+		memcpy(p - 2, &json_digit_pairs[2 * r], 2);
+	else
+		p[-1] = (char)('0' + r);
 	return n;
+}
+
+size_t pp_json_format_hex(char *out, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+	out[0] = '0';
+	out[1] = 'x';
+	out[2 + n] = '\0';
+	for (char *p = out + 2 + n; p > out + 2; v >>= 4)
+		*--p = hex[v & 15];
+	return 2 + n;
 }
 
 static size_t json_format_int(char *out, int64_t v)
@@ -150,6 +199,11 @@ static bool json_format_thousandths(char *out, size_t outsz, double v)
 /* Fewest significant digits (15, 16 or 17) that read back to exactly v. */
 static void json_format_double(char *out, size_t outsz, double v)
 {
+	/* Zero, the value of every counter track between passes, is "%.15g"'s "0". */
+	if (v == 0 && !signbit(v) && outsz >= 2) {
+		memcpy(out, "0", 2);
+		return;
+	}
 	bool can_check = json_c_locale() != (locale_t)0;
 	if (can_check && json_format_thousandths(out, outsz, v))
 		return;
@@ -374,6 +428,33 @@ void pp_json_writer_release(struct pp_json_writer *w)
 	w->len = w->cap = 0;
 }
 
+void pp_json_writer_reserve(struct pp_json_writer *w, size_t n)
+{
+	if (w->file || w->error || n >= SIZE_MAX / 2 - w->len || w->cap - w->len > n)
+		return;
+	char *nb = realloc(w->buf, w->len + n + 1);
+	if (!nb)
+		return;
+	if (!w->buf)
+		nb[0] = '\0';
+	w->buf = nb;
+	w->cap = w->len + n + 1;
+}
+
+void pp_json_writer_reset(struct pp_json_writer *w)
+{
+	char *buf = w->buf;
+	size_t cap = w->cap, max = w->max;
+	FILE *file = w->file;
+	writer_init(w, w->indent);
+	w->file = file;
+	w->buf = buf;
+	w->cap = cap;
+	w->max = max;
+	if (buf)
+		buf[0] = '\0';
+}
+
 /* Everything that must happen before a value: structure checks, comma, indentation. */
 static int writer_before_value(struct pp_json_writer *w)
 {
@@ -578,7 +659,7 @@ static void writer_quoted_from(struct pp_json_writer *w, const char *str, size_t
 	writer_raw(w, "\"", 1);
 }
 
-int pp_json_write_key(struct pp_json_writer *w, const char *key)
+static int writer_key(struct pp_json_writer *w, const char *key, size_t len)
 {
 	if (w->error)
 		return w->error;
@@ -590,12 +671,17 @@ int pp_json_write_key(struct pp_json_writer *w, const char *key)
 		if (comma)
 			writer_raw(w, ",", 1);
 		writer_newline(w);
-		writer_quoted_with(w, "", 0, key, strlen(key), ": ", 2);
+		writer_quoted_with(w, "", 0, key, len, ": ", 2);
 	} else {
-		writer_quoted_with(w, ",", comma, key, strlen(key), ":", 1);
+		writer_quoted_with(w, ",", comma, key, len, ":", 1);
 	}
 	w->after_key = true;
 	return w->error;
+}
+
+int pp_json_write_key(struct pp_json_writer *w, const char *key)
+{
+	return writer_key(w, key, key ? strlen(key) : 0);
 }
 
 int pp_json_write_raw_value(struct pp_json_writer *w, const char *json, size_t len)
@@ -1427,6 +1513,95 @@ bool pp_json_get_bool(const struct pp_json_value *v, bool *out)
 
 /* ---- members -------------------------------------------------------------------------- */
 
+/* The bytes a string needs no escape for (json_plain), NUL excluded: one table lookup per
+ * byte finds the end of a NUL-terminated string and whether it is plain in the same pass. */
+static const bool json_plain_table[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* 0x00 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* 0x10 */
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  /* 0x20; the quote is 0x22 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  /* 0x30 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  /* 0x40 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,  /* 0x50; the backslash is 0x5c */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  /* 0x60 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  /* 0x70 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* 0x80 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* 0x90 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* 0xa0 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* 0xb0 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* 0xc0 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* 0xd0 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* 0xe0 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* 0xf0 */
+};
+
+int pp_json_member_name_general(struct pp_json_writer *w, const char *name, size_t len)
+{
+	/* name is `"key":`; the key itself is between the quotes. */
+	return writer_key(w, name + 1, len - 3);
+}
+
+void pp_json_member_str(struct pp_json_writer *w, const char *name, size_t len, const char *s)
+{
+	if (!s) {
+		pp_json_member_null(w, name, len);
+		return;
+	}
+	size_t n = 0;
+	while (json_plain_table[(unsigned char)s[n]])
+		n++;
+	char *o;
+	if (s[n] == '\0' && (o = pp_json_member_room(w, len + n + 2))) {
+		memcpy(o, name, len);
+		o += len;
+		*o++ = '"';
+		memcpy(o, s, n);
+		o += n;
+		*o++ = '"';
+		pp_json_member_end(w, o);
+		return;
+	}
+	pp_json_member_name(w, name, len);
+	pp_json_write_string_n(w, s, n + strlen(s + n));
+}
+
+void pp_json_member_handle(struct pp_json_writer *w, const char *name, size_t len, uint64_t h)
+{
+	char *o = pp_json_member_room(w, len + 20);
+	if (!o) {
+		char buf[24];
+		pp_json_format_hex(buf, h);
+		pp_json_member_name_general(w, name, len);
+		pp_json_write_string(w, buf);
+		return;
+	}
+	memcpy(o, name, len);
+	o += len;
+	*o++ = '"';
+	o += pp_json_format_hex(o, h);
+	*o++ = '"';
+	pp_json_member_end(w, o);
+}
+
+void pp_json_member_double(struct pp_json_writer *w, const char *name, size_t len, double v)
+{
+	char buf[64];
+	char *o;
+	if (!isfinite(v)) {
+		pp_json_member_null(w, name, len);
+		return;
+	}
+	json_format_double(buf, sizeof(buf), v);
+	size_t n = strlen(buf);
+	if (!(o = pp_json_member_room(w, len + n))) {
+		pp_json_member_name_general(w, name, len);
+		pp_json_write_double(w, v);
+		return;
+	}
+	memcpy(o, name, len);
+	memcpy(o + len, buf, n);
+	pp_json_member_end(w, o + len + n);
+}
+
 void pp_json_kv_uint(struct pp_json_writer *w, const char *key, uint64_t v)
 {
 	pp_json_write_key(w, key);
@@ -1454,6 +1629,12 @@ void pp_json_kv_null(struct pp_json_writer *w, const char *key)
 void pp_json_kv_handle(struct pp_json_writer *w, const char *key, uint64_t h)
 {
 	char buf[24];
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, h);
+	pp_json_format_hex(buf, h);
 	pp_json_kv_str(w, key, buf);
+}
+
+void pp_json_kv_double(struct pp_json_writer *w, const char *key, double v)
+{
+	pp_json_write_key(w, key);
+	pp_json_write_double(w, v);
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Containers deeper than this are refused by both sides, so whatever the writer accepts the
  * reader can read back. */
@@ -29,7 +30,8 @@
  * numbers, and passprobe uses null for "unavailable"). Output does not depend on the locale.
  * ---------------------------------------------------------------------------------------- */
 
-/* Fields are private; the struct is public only so callers can keep it on the stack. */
+/* Fields are private; the struct is public only so callers can keep it on the stack, and so
+ * that the member functions below can be inline. */
 struct pp_json_writer {
 	FILE *file;            /* file sink, or NULL for the memory sink */
 	char *buf;             /* memory sink */
@@ -63,6 +65,15 @@ const char *pp_json_writer_mem(const struct pp_json_writer *w, size_t *len_out);
 char *pp_json_writer_mem_take(struct pp_json_writer *w, size_t *len_out);
 /* Frees the memory buffer (no-op for a FILE sink). The writer may be initialised again. */
 void pp_json_writer_release(struct pp_json_writer *w);
+/* Memory sink: empties the writer for a new document as pp_json_writer_init_mem would (same
+ * limit and indent, no error latched) but keeps its buffer, so a writer used for many small
+ * documents (trace.json's events) allocates once. */
+void pp_json_writer_reset(struct pp_json_writer *w);
+/* Memory sink: room for n more bytes in one allocation now, where the writer would otherwise
+ * grow by doubling as it writes (report.json keeps each frame's text: one allocation of about
+ * the right size instead of a dozen reallocations). A hint: out of memory here is not an
+ * error, and the limit still applies. */
+void pp_json_writer_reserve(struct pp_json_writer *w, size_t n);
 
 int pp_json_begin_object(struct pp_json_writer *w);
 int pp_json_end_object(struct pp_json_writer *w);
@@ -77,6 +88,9 @@ int pp_json_write_string_n(struct pp_json_writer *w, const char *s, size_t len);
 /* The decimal digits of v, as printf's "%llu" writes them, into out (21 bytes at least),
  * NUL-terminated; returns their number. Cheaper than snprintf: the sinks write many. */
 size_t pp_json_format_uint(char *out, uint64_t v);
+/* v as printf's "0x%" PRIx64 writes it, into out (19 bytes at least), NUL-terminated; returns
+ * its length. */
+size_t pp_json_format_hex(char *out, uint64_t v);
 int pp_json_write_int(struct pp_json_writer *w, int64_t v);
 int pp_json_write_uint(struct pp_json_writer *w, uint64_t v);
 /* Non-finite values are written as null. */
@@ -94,6 +108,119 @@ void pp_json_kv_str(struct pp_json_writer *w, const char *key, const char *s);
 void pp_json_kv_bool(struct pp_json_writer *w, const char *key, bool v);
 void pp_json_kv_null(struct pp_json_writer *w, const char *key);
 void pp_json_kv_handle(struct pp_json_writer *w, const char *key, uint64_t h);
+void pp_json_kv_double(struct pp_json_writer *w, const char *key, double v);
+
+/* ------------------------------------------------------------------------------------------
+ * Members named by string literals: the sinks' fast path
+ *
+ * The sinks write a few thousand members per frame, nearly all named by string literals.
+ * pp_json_key_lit(w, "name") does what pp_json_write_key(w, "name") does, and each
+ * pp_json_kv_*_lit(w, "name", v) what pp_json_kv_*(w, "name", v) does, byte for byte, indented
+ * or not, errors included. Only the cost differs: `"name":` is put together at compile time
+ * and its length taken from sizeof, so nothing measures or scans the name, and on a compact
+ * memory writer with room a member is a comma, a copy of constant length and the value, with
+ * no call for the integers. The name must need no escape (printable ASCII but '"' and '\\'),
+ * and be a literal (anything else does not compile).
+ * ---------------------------------------------------------------------------------------- */
+
+/* `"lit":` and its length: the pre-quoted name the pp_json_member_* functions take. */
+#define PP_JSON_NAME(lit) ("\"" lit "\":"), (sizeof(lit) + 2)
+
+#define pp_json_key_lit(w, lit) pp_json_member_name((w), PP_JSON_NAME(lit))
+#define pp_json_kv_uint_lit(w, lit, v) pp_json_member_uint((w), PP_JSON_NAME(lit), (v))
+#define pp_json_kv_bool_lit(w, lit, v) pp_json_member_bool((w), PP_JSON_NAME(lit), (v))
+#define pp_json_kv_null_lit(w, lit) pp_json_member_null((w), PP_JSON_NAME(lit))
+#define pp_json_kv_str_lit(w, lit, s) pp_json_member_str((w), PP_JSON_NAME(lit), (s))
+#define pp_json_kv_handle_lit(w, lit, h) pp_json_member_handle((w), PP_JSON_NAME(lit), (h))
+#define pp_json_kv_double_lit(w, lit, v) pp_json_member_double((w), PP_JSON_NAME(lit), (v))
+
+/* The member functions proper, for names pre-quoted as PP_JSON_NAME makes them. The general
+ * path (a FILE, indentation, misuse, a latched error, a full buffer) is pp_json_write_key's. */
+int pp_json_member_name_general(struct pp_json_writer *w, const char *name, size_t len);
+void pp_json_member_str(struct pp_json_writer *w, const char *name, size_t len, const char *s);
+void pp_json_member_handle(struct pp_json_writer *w, const char *name, size_t len, uint64_t h);
+void pp_json_member_double(struct pp_json_writer *w, const char *name, size_t len, double v);
+
+/* Where a member goes in a compact memory writer that expects a member name and has room for
+ * `need` bytes after a comma, and for the NUL: the comma written when one is due, the place for
+ * the name and value returned. NULL: the general path must write the member. Internal to the
+ * member functions. */
+static inline char *pp_json_member_room(struct pp_json_writer *w, size_t need)
+{
+	int top = w->depth - 1;
+	if (w->file || w->error || w->indent || top < 0 || w->kind[top] != 'o' || w->after_key ||
+	    need + 2 > w->cap - w->len || (w->max && need + 1 > w->max - w->len))
+		return NULL;
+	char *o = w->buf + w->len;
+	*o = ',';
+	o += w->nonempty[top];
+	w->nonempty[top] = true;
+	return o;
+}
+
+/* Ends a member that pp_json_member_room placed: end is one past its last byte. */
+static inline void pp_json_member_end(struct pp_json_writer *w, char *end)
+{
+	*end = '\0';
+	w->len = (size_t)(end - w->buf);
+}
+
+static inline int pp_json_member_name(struct pp_json_writer *w, const char *name, size_t len)
+{
+	char *o = pp_json_member_room(w, len);
+	if (!o)
+		return pp_json_member_name_general(w, name, len);
+	memcpy(o, name, len);
+	pp_json_member_end(w, o + len);
+	w->after_key = true;
+	return 0;
+}
+
+static inline void pp_json_member_uint(struct pp_json_writer *w, const char *name, size_t len, uint64_t v)
+{
+	char *o = pp_json_member_room(w, len + 20);
+	if (!o) {
+		pp_json_member_name_general(w, name, len);
+		pp_json_write_uint(w, v);
+		return;
+	}
+	memcpy(o, name, len);
+	o += len;
+	pp_json_member_end(w, o + pp_json_format_uint(o, v));
+}
+
+static inline void pp_json_member_bool(struct pp_json_writer *w, const char *name, size_t len, bool v)
+{
+	char *o = pp_json_member_room(w, len + 5);
+	if (!o) {
+		pp_json_member_name_general(w, name, len);
+		pp_json_write_bool(w, v);
+		return;
+	}
+	memcpy(o, name, len);
+	o += len;
+	if (v) {
+		memcpy(o, "true", 4);
+		o += 4;
+	} else {
+		memcpy(o, "false", 5);
+		o += 5;
+	}
+	pp_json_member_end(w, o);
+}
+
+static inline void pp_json_member_null(struct pp_json_writer *w, const char *name, size_t len)
+{
+	char *o = pp_json_member_room(w, len + 4);
+	if (!o) {
+		pp_json_member_name_general(w, name, len);
+		pp_json_write_null(w);
+		return;
+	}
+	memcpy(o, name, len);
+	memcpy(o + len, "null", 4);
+	pp_json_member_end(w, o + len + 4);
+}
 
 /* ------------------------------------------------------------------------------------------
  * Reader
