@@ -51,16 +51,21 @@ struct pp_counter_value *pp_pass_counters_add(struct pp_pass_result *p, const st
 int pp_pass_statistics_set(struct pp_pass_result *p, const uint64_t stats[PP_STAT_COUNT], uint32_t valid,
 			   const char *reason)
 {
-	const struct pp_gpu_counter_desc *descs[PP_STAT_COUNT];
-	for (unsigned i = 0; i < PP_STAT_COUNT; i++)
-		descs[i] = &pp_gpu_pipeline_statistics_counters[i];
-	struct pp_counter_value *v = pp_pass_counters_add(p, descs, PP_STAT_COUNT);
+	/* Every pass of every frame gets its statistics (measured or not): written in one go,
+	 * without pp_pass_counters_add's descriptor list and clearing. */
+	struct pp_counter_value *v = realloc(p->counters, (p->ncounters + PP_STAT_COUNT) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
+	p->counters = v;
+	v += p->ncounters;
+	p->ncounters += PP_STAT_COUNT;
 	for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
-		v[i].v.valid = (valid >> i) & 1;
-		v[i].v.u = v[i].v.valid && stats ? stats[i] : 0;
-		v[i].unavailable_reason = v[i].v.valid ? NULL : reason ? reason : "not measured";
+		bool ok = (valid >> i) & 1;
+		v[i] = (struct pp_counter_value){
+			.desc = &pp_gpu_pipeline_statistics_counters[i],
+			.v = { .valid = ok, .u = ok && stats ? stats[i] : 0 },
+			.unavailable_reason = ok ? NULL : reason ? reason : "not measured",
+		};
 	}
 	return 0;
 }
