@@ -370,8 +370,13 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 	if (!pstages)
 		pstages = bpi == BP_GRAPHICS ? PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER : PP_STAGE_COMPUTE;
 	uint32_t unknown = b->sets_overflow ? pstages : 0;
-	pthread_rwlock_rdlock(&vd->lock);
-	for (uint32_t i = 0; i < MAX_BOUND_SETS; i++) {
+	bool any_set = false;
+	for (uint32_t i = 0; i < MAX_BOUND_SETS; i++)
+		any_set |= b->sets[i] != 0;
+	/* Nothing bound: no set to look up, no lock to take. */
+	if (any_set)
+		pthread_rwlock_rdlock(&vd->lock);
+	for (uint32_t i = 0; any_set && i < MAX_BOUND_SETS; i++) {
 		if (!b->sets[i])
 			continue;
 		struct dset *set;
@@ -396,7 +401,8 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 			}
 		}
 	}
-	pthread_rwlock_unlock(&vd->lock);
+	if (any_set)
+		pthread_rwlock_unlock(&vd->lock);
 	for (uint32_t i = 0; i < b->npush; i++) {
 		uint32_t st = b->push[i].stages & pstages;
 		if (st)
