@@ -220,7 +220,9 @@ static void pass_render(struct pp_gles_ctx *c, struct pp_pass_rec *p, uint32_t f
 	p->api = fb ? "framebuffer object" : "default framebuffer";
 	p->render_pass = fb;
 	p->nattachments = f->natt;
-	memcpy(p->attachments, f->att, sizeof(p->attachments));
+	/* The rest of both arrays is zero: pass records start cleared (pp_recording_pass_begin),
+	 * descriptions too (fbo_describe, default_fb_describe). */
+	memcpy(p->attachments, f->att, f->natt * sizeof(p->attachments[0]));
 	memcpy(c->open_cls, f->cls, sizeof(c->open_cls));
 	for (uint32_t i = 0; fb && i < c->nlabels; i++)
 		if (c->labels[i].fbo == fb) {
