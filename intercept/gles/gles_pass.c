@@ -64,11 +64,15 @@ static void fbo_describe(struct pp_gles_ctx *c, struct pp_gles_fbo *f, uint32_t 
 	if (!get || !geti)
 		return;
 	GLenum target = c->es3 ? GL_DRAW_FRAMEBUFFER : GL_FRAMEBUFFER;
-	GLint max_color = 1;
-	if (c->es3)
-		geti(GL_MAX_COLOR_ATTACHMENTS, &max_color);
-	if (max_color > 8)
-		max_color = 8;
+	/* An implementation limit: asked at the first description, not at every one (a program
+	 * that attaches every frame describes every frame). */
+	if (!c->max_color) {
+		GLint m = 1;
+		if (c->es3)
+			geti(GL_MAX_COLOR_ATTACHMENTS, &m);
+		c->max_color = m > 8 ? 8 : m;
+	}
+	GLint max_color = c->max_color;
 	GLint depth_name = -1, depth_type = GL_NONE;
 	for (GLint i = 0; i < max_color + 2 && f->natt < PP_MAX_ATTACHMENTS; i++) {
 		GLenum point = i < max_color ? GL_COLOR_ATTACHMENT0 + (GLenum)i
