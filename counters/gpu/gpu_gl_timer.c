@@ -23,6 +23,8 @@ struct pp_gl_timer {
 	uint32_t max_chunks, nchunks;
 	GLuint *names;          /* nchunks * PP_GL_CHUNK_SLOTS query objects */
 	uint32_t *epoch;        /* per slot: disjoint epoch it was written in */
+	uint64_t *raw;          /* per slot: the result, once read (a written query's result never changes) */
+	uint8_t *have_raw;      /* per slot: raw holds the result of the latest write */
 	uint8_t *chunk_used;    /* per chunk */
 	uint32_t disjoint_epoch;/* bumped at every disjoint event */
 	uint64_t disjoints;
@@ -42,8 +44,10 @@ struct pp_gl_timer *pp_gl_timer_create(const struct pp_gl_timer_funcs *fns, uint
 	t->max_chunks = max_chunks;
 	t->names = calloc((size_t)max_chunks * PP_GL_CHUNK_SLOTS, sizeof(*t->names));
 	t->epoch = calloc((size_t)max_chunks * PP_GL_CHUNK_SLOTS, sizeof(*t->epoch));
+	t->raw = calloc((size_t)max_chunks * PP_GL_CHUNK_SLOTS, sizeof(*t->raw));
+	t->have_raw = calloc((size_t)max_chunks * PP_GL_CHUNK_SLOTS, 1);
 	t->chunk_used = calloc(max_chunks, 1);
-	if (!t->names || !t->epoch || !t->chunk_used) {
+	if (!t->names || !t->epoch || !t->raw || !t->have_raw || !t->chunk_used) {
 		pp_gl_timer_destroy(t, false);
 		return NULL;
 	}
@@ -62,6 +66,8 @@ void pp_gl_timer_destroy(struct pp_gl_timer *t, bool current)
 		t->gl.DeleteQueriesEXT((GLsizei)(t->nchunks * PP_GL_CHUNK_SLOTS), t->names);
 	free(t->names);
 	free(t->epoch);
+	free(t->raw);
+	free(t->have_raw);
 	free(t->chunk_used);
 	free(t);
 }
@@ -98,6 +104,7 @@ const char *pp_gl_timer_no_slot_reason(const struct pp_gl_timer *t)
 void pp_gl_timer_write(struct pp_gl_timer *t, uint32_t slot)
 {
 	t->epoch[slot] = t->disjoint_epoch;
+	t->have_raw[slot] = 0;
 	t->gl.QueryCounterEXT(t->names[slot], GL_TIMESTAMP_EXT);
 }
 
@@ -110,11 +117,18 @@ void pp_gl_timer_read(struct pp_gl_timer *t, const uint32_t *slots, uint32_t n, 
 		ns[i] = 0;
 		if (s >= t->nchunks * PP_GL_CHUNK_SLOTS)
 			continue;
-		t->gl.GetQueryObjectuivEXT(t->names[s], GL_QUERY_RESULT_AVAILABLE_EXT, &ready);
-		if (!ready)
-			continue;
-		GLuint64 v = 0;
-		t->gl.GetQueryObjectui64vEXT(t->names[s], GL_QUERY_RESULT_EXT, &v);
+		/* The model asks again for every slot of a submission while one of them is not
+		 * there yet: those already read are not asked of GL twice. */
+		if (!t->have_raw[s]) {
+			t->gl.GetQueryObjectuivEXT(t->names[s], GL_QUERY_RESULT_AVAILABLE_EXT, &ready);
+			if (!ready)
+				continue;
+			GLuint64 r = 0;
+			t->gl.GetQueryObjectui64vEXT(t->names[s], GL_QUERY_RESULT_EXT, &r);
+			t->raw[s] = r;
+			t->have_raw[s] = 1;
+		}
+		uint64_t v = t->raw[s];
 		if (t->epoch[s] != t->disjoint_epoch) {
 			avail[i] = 2;
 			continue;

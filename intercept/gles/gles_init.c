@@ -1,6 +1,7 @@
 /* Process-wide set-up of the GLES shim: settings (the one reader, layer/common/pp_settings.c),
- * CPU counter events and the outputs, once, at the first context made current, so a program
- * that never makes a GL context current is not touched. Outputs finished at exit.
+ * CPU counter events, the capture signal (pp_process.c, shared with the Vulkan layer) and the
+ * outputs, once, at the first context made current, so a program that never makes a GL
+ * context current is not touched. Outputs finished at exit.
  *
  * Where the outputs go: the GLES shim is a library of its own with its own writer, so a
  * program that uses both APIs would have two writers of one output_dir. The shim writes into
@@ -12,6 +13,7 @@
 
 #include "gles_internal.h"
 #include "pp_log.h"
+#include "pp_process.h"
 #include "pp_sink.h"
 
 struct pp_settings pp_gles_settings;
@@ -20,9 +22,8 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static void gles_init(void)
 {
-	pp_settings_load(&pp_gles_settings, NULL);
-	pp_log_set_level(pp_gles_settings.log_level);
-	pp_sink_cpu_counters_configure(pp_gles_settings.cpu_counters);
+	/* Settings, log level, CPU counter events, the capture signal: as the Vulkan layer does. */
+	pp_process_setup(&pp_gles_settings);
 	struct pp_settings out = pp_gles_settings;
 	if (out.output_dir[0]) {
 		size_t len = strlen(out.output_dir);

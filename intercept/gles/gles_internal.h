@@ -60,6 +60,7 @@ struct pp_gles_ctx {
 	bool destroy_pending;          /* destroyed while current: freed when released */
 	bool set_up;                   /* first made current: device, timer */
 	bool es3;                      /* GL_DRAW_FRAMEBUFFER exists */
+	int32_t max_color;             /* GL_MAX_COLOR_ATTACHMENTS, asked once (0: not yet) */
 	uint32_t ordinal;
 
 	struct pp_gles_pass_machine pm;

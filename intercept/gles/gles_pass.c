@@ -64,11 +64,15 @@ static void fbo_describe(struct pp_gles_ctx *c, struct pp_gles_fbo *f, uint32_t 
 	if (!get || !geti)
 		return;
 	GLenum target = c->es3 ? GL_DRAW_FRAMEBUFFER : GL_FRAMEBUFFER;
-	GLint max_color = 1;
-	if (c->es3)
-		geti(GL_MAX_COLOR_ATTACHMENTS, &max_color);
-	if (max_color > 8)
-		max_color = 8;
+	/* An implementation limit: asked at the first description, not at every one (a program
+	 * that attaches every frame describes every frame). */
+	if (!c->max_color) {
+		GLint m = 1;
+		if (c->es3)
+			geti(GL_MAX_COLOR_ATTACHMENTS, &m);
+		c->max_color = m > 8 ? 8 : m;
+	}
+	GLint max_color = c->max_color;
 	GLint depth_name = -1, depth_type = GL_NONE;
 	for (GLint i = 0; i < max_color + 2 && f->natt < PP_MAX_ATTACHMENTS; i++) {
 		GLenum point = i < max_color ? GL_COLOR_ATTACHMENT0 + (GLenum)i
@@ -220,7 +224,9 @@ static void pass_render(struct pp_gles_ctx *c, struct pp_pass_rec *p, uint32_t f
 	p->api = fb ? "framebuffer object" : "default framebuffer";
 	p->render_pass = fb;
 	p->nattachments = f->natt;
-	memcpy(p->attachments, f->att, sizeof(p->attachments));
+	/* The rest of both arrays is zero: pass records start cleared (pp_recording_pass_begin),
+	 * descriptions too (fbo_describe, default_fb_describe). */
+	memcpy(p->attachments, f->att, f->natt * sizeof(p->attachments[0]));
 	memcpy(c->open_cls, f->cls, sizeof(c->open_cls));
 	for (uint32_t i = 0; fb && i < c->nlabels; i++)
 		if (c->labels[i].fbo == fb) {

@@ -13,7 +13,6 @@
 #include "pp_clock.h"
 #include "pp_log.h"
 #include "pp_sink.h"
-#include "pp_thread.h"
 
 static const char *const reason_no_ext = "the context has no GL_EXT_disjoint_timer_query";
 static const char *const reason_setting = "GPU timestamps disabled by the timestamps setting";
@@ -315,7 +314,8 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const st
 			.api = api,
 			.cpu_begin_ns = cpu && cpu->valid ? cpu->begin_ns : now,
 			.cpu_end_ns = cpu && cpu->valid ? cpu->begin_ns + cpu->wall_ns : now,
-			.tid = pp_thread_id(),
+			/* The thread it is current on (eglMakeCurrent took the id): no system call per frame. */
+			.tid = c->current_tid,
 			.nrecordings = 1,
 			.recordings = recs,
 			.command_buffer_handles = &handle,

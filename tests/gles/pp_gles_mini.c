@@ -2,6 +2,7 @@
  * own tests: known passes per frame, linked directly or loading libEGL/libGLESv2 with dlopen.
  *
  *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]
+ *               [--signal-at 3,7]
  *
  * Per frame, per thread (each thread its own context; with --threads, contexts share with the
  * first one):
@@ -12,12 +13,14 @@
  *                     triangle drawn `heavy` times more instances (the configured load);
  *   pass 2            compute, framebuffer 0 bound: 2 dispatches of 4x1x1 groups and a
  *                     glMemoryBarrier;
- * then eglSwapBuffers on a pbuffer (or glFinish with --no-swap).
+ * then eglSwapBuffers on a pbuffer (or glFinish with --no-swap). --signal-at: raise(SIGUSR2)
+ * before the first call of each frame listed (thread 0), for the capture-signal test.
  * Prints "frame <i> done" lines and, with --errors, every glGetError value it sees after a
  * deliberately bad call and after each frame ("glerror <frame> <hex>"), so a run with and
  * without the shim can be compared. Exit 77: no EGL surfaceless/GLES 3.1 here. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +55,7 @@ static struct {
 
 static int frames = 3, nthreads = 1, heavy = 1;
 static int no_swap, report_errors, expect, no_context, bench_draws, destroy_current;
+static int signal_at[8], nsignal_at;
 
 /* The per-draw cost benchmark (tests/bench/gles/run_gles_bench.sh): callgrind collects only
  * inside this function, with and without the shim. */
@@ -201,6 +205,9 @@ static void *run(void *arg)
 		errors(-1);
 	}
 	for (int f = 0; f < frames; f++) {
+		for (int i = 0; i < nsignal_at && index == 0; i++)
+			if (signal_at[i] == f)
+				raise(SIGUSR2);
 		gl.glUseProgram(draw_prog);
 		gl.glBindFramebuffer(GL_FRAMEBUFFER, fbo[0]);
 		gl.glUniform1i(iters, 4);
@@ -287,8 +294,11 @@ int main(int argc, char **argv)
 			destroy_current = 1;
 		else if (!strcmp(argv[i], "--bench-draws") && i + 1 < argc)
 			bench_draws = atoi(argv[++i]);
-		else {
-			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]\n");
+		else if (!strcmp(argv[i], "--signal-at") && i + 1 < argc) {
+			for (char *t = strtok(argv[++i], ","); t && nsignal_at < 8; t = strtok(NULL, ","))
+				signal_at[nsignal_at++] = atoi(t);
+		} else {
+			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current] [--signal-at F,...]\n");
 			return 2;
 		}
 	}

@@ -26,6 +26,7 @@ FLOORS = [
     ["attribution/model"],                   # recordings, submissions, frames
     ["attribution/sinks"],                   # writer thread and outputs: consume the model
     ["attribution/diag"],                    # diagnostics rules
+    ["intercept/common"],                    # the front ends' shared process set-up
     ["intercept/vulkan", "intercept/gles"],  # Vulkan / GL hooks -> model events
 ]
 
@@ -44,6 +45,7 @@ KNOWN = {
     # layer_init.c: process-wide set-up of the whole library: the sinks learn the CPU
     # counters' names, and finish the outputs at exit.
     ("layer/vulkan/layer_init.c", "pp_sink.h"): "entry: process set-up and exit",
+    ("layer/vulkan/layer_init.c", "pp_process.h"): "entry: the process set-up shared with the GLES shim",
     # The shared library the loader loads is linked from every part.
     ("VkLayer_passprobe", "*"): "the product",
     # The GLES shim's shared library (LD_PRELOAD), likewise.

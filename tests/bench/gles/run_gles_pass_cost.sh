@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The GLES shim's own instructions per pass boundary and per frame (docs/performance.md,
+# "Frame time (GLES)"): pp_gles_demo's API-heavy frame (--size 32x24 --load 1,1,1,1,1: 5 passes,
+# 19 draws, 8 boundaries on tiny targets) under callgrind, for two frame counts, with and
+# without LD_PRELOAD of the shim; the difference between the frame counts is the steady
+# per-frame cost, split by gles_callgrind_cost.py into the shim's own instructions (with the
+# libc they call) and the driver's. LP_NUM_THREADS=0: llvmpipe rasterizes on the calling
+# thread, the same work in every run. Instruction counts do not depend on the machine's load.
+# report.json is written only at exit (a long flush_interval_ms), so the writer thread's
+# figure does not depend on how slowly the program runs under callgrind.
+# usage: tests/bench/gles/run_gles_pass_cost.sh [BUILD_DIR] [SHORT_FRAMES] [LONG_FRAMES] [NAME=VALUE...]
+#   NAME=VALUE: more environment for the shim runs (VK_PASSPROBE_PROFILER_TIMESTAMPS=off ...).
+#   A RelWithDebInfo build names the functions (cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo).
+set -euo pipefail
+build=${1:-build}
+short=${2:-50}
+long=${3:-150}
+shift $(($# < 3 ? $# : 3))
+here=$(cd "$(dirname "$0")" && pwd)
+demo=$build/tools/gles_demo/pp_gles_demo
+shim=$build/layer_manifest/libpassprobe_gles.so
+command -v valgrind >/dev/null || { echo "run_gles_pass_cost.sh: valgrind is not installed" >&2; exit 77; }
+[ -x "$demo" ] && [ -f "$shim" ] || { echo "run_gles_pass_cost.sh: build pp_gles_demo and passprobe_gles in $build" >&2; exit 1; }
+out=$(mktemp -d /tmp/passprobe-gles-cost.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$out}
+export LP_NUM_THREADS=0
+# Shaders compiled in every run (a warm disk cache in one run and not the other would count
+# LLVM's work as the frames').
+export MESA_SHADER_CACHE_DISABLE=true
+args=(--size 32x24 --load 1,1,1,1,1)
+for n in "$short" "$long"; do
+	valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out/plain.$n" \
+		"$demo" "${args[@]}" --frames "$n" >"$out/plain.log.$n" 2>&1 || { cat "$out/plain.log.$n" >&2; exit 1; }
+	env LD_PRELOAD="$shim" VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out$n" VK_PASSPROBE_PROFILER_SUMMARY=off \
+		VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=600000 "$@" \
+		valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out/shim.$n" \
+		"$demo" "${args[@]}" --frames "$n" >"$out/shim.log.$n" 2>&1 || { cat "$out/shim.log.$n" >&2; exit 1; }
+done
+echo "pp_gles_demo ${args[*]}, callgrind: $short and $long frames${*:+, $*}"
+python3 "$here/gles_callgrind_cost.py" "$out/plain.$short" "$out/plain.$long" "$out/shim.$short" "$out/shim.$long" \
+	$((long - short)) 5 8
