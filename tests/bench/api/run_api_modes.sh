@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Frame time of bench_api (20 passes x 50 draws, lavapipe) without passprobe and with it in
+# several settings, one run of each per round, rounds alternating (docs/performance.md, "Pass
+# boundaries"): for each mode the median of its runs' median frame times, and the median of
+# its ratios to the run without passprobe of the same round (pairs close in time share the
+# machine's state, which on a small VM drifts more than the differences being measured).
+# A wall-clock figure: run it on an otherwise idle machine, with many rounds.
+# usage: tests/bench/api/run_api_modes.sh BUILD ROUNDS FRAMES [NAME=SETTING,SETTING...]...
+#   Each mode is a name and the layer's environment settings, comma-separated; the mode
+#   "none" (no layer) always comes first. Default modes:
+#     no_gpu     VK_PASSPROBE_PROFILER_TIMESTAMPS=off,VK_PASSPROBE_PROFILER_PIPELINE_STATISTICS=off
+#     no_gpu_no_cpu_counters   the same and VK_PASSPROBE_PROFILER_CPU_COUNTERS=none
+#     outside_window           VK_PASSPROBE_PROFILER_FRAMES=none
+# example: tests/bench/api/run_api_modes.sh build 21 500
+set -euo pipefail
+build=${1:?usage: run_api_modes.sh BUILD ROUNDS FRAMES [NAME=SETTINGS]...}
+rounds=${2:-11}
+frames=${3:-300}
+shift $(($# < 3 ? $# : 3))
+no_gpu=VK_PASSPROBE_PROFILER_TIMESTAMPS=off,VK_PASSPROBE_PROFILER_PIPELINE_STATISTICS=off
+modes=("$@")
+if ((${#modes[@]} == 0)); then
+	modes=("no_gpu=$no_gpu" "no_gpu_no_cpu_counters=$no_gpu,VK_PASSPROBE_PROFILER_CPU_COUNTERS=none"
+		"outside_window=VK_PASSPROBE_PROFILER_FRAMES=none")
+fi
+bench=$build/tests/bench/api/bench_api
+[ -x "$bench" ] || { echo "run_api_modes.sh: $bench not built" >&2; exit 1; }
+out=$(mktemp -d /tmp/passprobe-modes.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$out}
+
+frame_ns() { sed -n 's/.*median_frame_ns=\([0-9]*\).*/\1/p' "$out/line"; }
+
+names=(none)
+for m in "${modes[@]}"; do
+	[[ $m == *=* ]] || { echo "run_api_modes.sh: a mode is NAME=SETTING[,SETTING...], not '$m'" >&2; exit 2; }
+	names+=("${m%%=*}")
+done
+for ((r = 0; r < rounds; r++)); do
+	"$bench" --frames "$frames" >"$out/line"
+	frame_ns >>"$out/none"
+	for m in "${modes[@]}"; do
+		IFS=, read -ra settings <<<"${m#*=}"
+		env VK_ADD_LAYER_PATH="$build/layer_manifest" VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_profiler \
+			VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out" VK_PASSPROBE_PROFILER_SUMMARY=off "${settings[@]}" \
+			"$bench" --frames "$frames" >"$out/line" 2>/dev/null
+		frame_ns >>"$out/${m%%=*}"
+	done
+done
+echo "bench_api, 20 passes x 50 draws, $frames frames per run, $rounds alternating rounds; build $build"
+python3 - "$out" "${names[@]}" <<'EOF'
+import statistics
+import sys
+
+d, names = sys.argv[1], sys.argv[2:]
+runs = {n: [int(x) for x in open(f"{d}/{n}")] for n in names}
+base = runs["none"]
+print(f"{'mode':28s} {'median ms':>10s} {'min ms':>8s} {'median ratio':>13s} {'ratio range':>14s}")
+for n in names:
+    ratios = [a / b for a, b in zip(runs[n], base)]
+    print(f"{n:28s} {statistics.median(runs[n]) / 1e6:10.3f} {min(runs[n]) / 1e6:8.3f} "
+          f"{statistics.median(ratios):13.3f} {min(ratios):6.3f}-{max(ratios):.3f}")
+EOF
