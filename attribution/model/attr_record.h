@@ -43,7 +43,7 @@ struct pp_pass_rec {
 	bool cpu_ended;            /* cpu_begin and cpu_end taken: its recording cost, to subtract */
 	/* ... up to here. What follows is large and read only as far as it is filled (a pass
 	 * boundary is measured in instructions: docs/performance.md): the name up to its NUL, the
-	 * first nattachments attachments, the cost once valid. */
+	 * first nattachments attachments, the snapshots once cpu_ended. */
 	char object_name[64];      /* debug name of the render pass/framebuffer/attachment, or "" */
 	struct pp_attachment attachments[PP_MAX_ATTACHMENTS];
 	/* The recording thread's counters at its begin and end: subtracted off that thread
