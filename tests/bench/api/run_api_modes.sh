@@ -5,22 +5,23 @@
 # its ratios to the run without passprobe of the same round (pairs close in time share the
 # machine's state, which on a small VM drifts more than the differences being measured).
 # A wall-clock figure: run it on an otherwise idle machine, with many rounds.
-# usage: tests/bench/api/run_api_modes.sh BUILD ROUNDS FRAMES [NAME=SETTING,SETTING...]...
-#   Each mode is a name and the layer's environment settings, comma-separated; the mode
-#   "none" (no layer) always comes first. Default modes:
-#     no_gpu     VK_PASSPROBE_PROFILER_TIMESTAMPS=off,VK_PASSPROBE_PROFILER_PIPELINE_STATISTICS=off
+# usage: tests/bench/api/run_api_modes.sh BUILD ROUNDS FRAMES ['NAME=SETTING SETTING...']...
+#   Each mode is a name and the layer's environment settings, separated by spaces (a value may
+#   hold commas: VK_PASSPROBE_PROFILER_CPU_COUNTERS=task-clock,page-faults); the mode "none"
+#   (no layer) always comes first. Default modes:
+#     no_gpu     VK_PASSPROBE_PROFILER_TIMESTAMPS=off VK_PASSPROBE_PROFILER_PIPELINE_STATISTICS=off
 #     no_gpu_no_cpu_counters   the same and VK_PASSPROBE_PROFILER_CPU_COUNTERS=none
 #     outside_window           VK_PASSPROBE_PROFILER_FRAMES=none
 # example: tests/bench/api/run_api_modes.sh build 21 500
 set -euo pipefail
-build=${1:?usage: run_api_modes.sh BUILD ROUNDS FRAMES [NAME=SETTINGS]...}
+build=${1:?usage: run_api_modes.sh BUILD ROUNDS FRAMES ['NAME=SETTING SETTING...']...}
 rounds=${2:-11}
 frames=${3:-300}
 shift $(($# < 3 ? $# : 3))
-no_gpu=VK_PASSPROBE_PROFILER_TIMESTAMPS=off,VK_PASSPROBE_PROFILER_PIPELINE_STATISTICS=off
+no_gpu="VK_PASSPROBE_PROFILER_TIMESTAMPS=off VK_PASSPROBE_PROFILER_PIPELINE_STATISTICS=off"
 modes=("$@")
 if ((${#modes[@]} == 0)); then
-	modes=("no_gpu=$no_gpu" "no_gpu_no_cpu_counters=$no_gpu,VK_PASSPROBE_PROFILER_CPU_COUNTERS=none"
+	modes=("no_gpu=$no_gpu" "no_gpu_no_cpu_counters=$no_gpu VK_PASSPROBE_PROFILER_CPU_COUNTERS=none"
 		"outside_window=VK_PASSPROBE_PROFILER_FRAMES=none")
 fi
 bench=$build/tests/bench/api/bench_api
@@ -33,14 +34,17 @@ frame_ns() { sed -n 's/.*median_frame_ns=\([0-9]*\).*/\1/p' "$out/line"; }
 
 names=(none)
 for m in "${modes[@]}"; do
-	[[ $m == *=* ]] || { echo "run_api_modes.sh: a mode is NAME=SETTING[,SETTING...], not '$m'" >&2; exit 2; }
+	[[ $m == *=* ]] || { echo "run_api_modes.sh: a mode is 'NAME=SETTING [SETTING...]', not '$m'" >&2; exit 2; }
+	for setting in ${m#*=}; do
+		[[ $setting == *=* ]] || { echo "run_api_modes.sh: '$setting' in mode '${m%%=*}' is not NAME=VALUE" >&2; exit 2; }
+	done
 	names+=("${m%%=*}")
 done
 for ((r = 0; r < rounds; r++)); do
 	"$bench" --frames "$frames" >"$out/line"
 	frame_ns >>"$out/none"
 	for m in "${modes[@]}"; do
-		IFS=, read -ra settings <<<"${m#*=}"
+		read -ra settings <<<"${m#*=}"
 		env VK_ADD_LAYER_PATH="$build/layer_manifest" VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_profiler \
 			VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out" VK_PASSPROBE_PROFILER_SUMMARY=off "${settings[@]}" \
 			"$bench" --frames "$frames" >"$out/line" 2>/dev/null
