@@ -966,7 +966,7 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 	struct pp_submission *s = calloc(1, sizeof(*s));
 	struct pp_frame_acc *f = s ? frame_current(d, index, info->cpu_begin_ns) : NULL;
 	if (s) {
-		/* Not zeroed: each pass used clears its head (pass_result_start). */
+		/* Not zeroed: each pass used clears its head (PP_PASS_RESULT_HEAD) when it is filled. */
 		s->passes = malloc((npasses ? npasses : 1) * sizeof(*s->passes));
 		s->ts_slots = malloc((2 * npasses + 1) * sizeof(uint32_t));
 		s->stats_slots = malloc((npasses + 1) * sizeof(uint32_t));

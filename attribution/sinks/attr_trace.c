@@ -349,6 +349,17 @@ static void flow_write(struct attr_sink_ctx *c, const char *ph, uint64_t id, uin
 	ev_end(&e);
 }
 
+/* The args both slices of a submission (its submit call, its GPU span) open with. */
+static void submission_args_begin(struct pp_json_writer *w, const struct pp_frame_result *f,
+				  const struct pp_submission_result *s)
+{
+	pp_json_key_lit(w, "args");
+	pp_json_begin_object(w);
+	pp_json_kv_uint_lit(w, "seq", s->seq);
+	pp_json_kv_uint_lit(w, "frame", f->index);
+	pp_json_kv_uint_lit(w, "device", f->device_id);
+}
+
 static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_result *f,
 			     const struct pp_submission_result *s, uint32_t *idx)
 {
@@ -368,11 +379,7 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 		ev_begin(&e, c, "X", s->api ? s->api : "submit", "cpu.submit", s->tid,
 			 attr_trace_us(c, cb));
 		dur_write(e.w, cb, cpu_end);
-		pp_json_key_lit(e.w, "args");
-		pp_json_begin_object(e.w);
-		pp_json_kv_uint_lit(e.w, "seq", s->seq);
-		pp_json_kv_uint_lit(e.w, "frame", f->index);
-		pp_json_kv_uint_lit(e.w, "device", f->device_id);
+		submission_args_begin(e.w, f, s);
 		pp_json_kv_handle_lit(e.w, "queue", s->queue_handle);
 		pp_json_kv_uint_lit(e.w, "command_buffers", s->command_buffers);
 		if (cb != s->cpu_begin_ns) {
@@ -399,11 +406,7 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 	if (shown) {
 		ev_begin(&e, c, "X", name, "gpu.submission", q->tid, attr_trace_us(c, sb));
 		dur_write(e.w, sb, se);
-		pp_json_key_lit(e.w, "args");
-		pp_json_begin_object(e.w);
-		pp_json_kv_uint_lit(e.w, "seq", s->seq);
-		pp_json_kv_uint_lit(e.w, "frame", f->index);
-		pp_json_kv_uint_lit(e.w, "device", f->device_id);
+		submission_args_begin(e.w, f, s);
 		pp_json_kv_uint_lit(e.w, "passes", s->npasses);
 		pp_json_kv_uint_lit(e.w, "command_buffers", s->command_buffers);
 		pp_json_kv_uint_lit(e.w, "gpu_span_ns", s->gpu.end_ns - s->gpu.begin_ns);

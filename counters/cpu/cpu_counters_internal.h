@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "pp_cpu_counters.h"
 

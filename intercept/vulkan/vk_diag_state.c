@@ -360,23 +360,14 @@ static void observed_render_pass(struct vk_diag_observed *o, struct pp_device *d
 	}
 }
 
-/* Registers what the bound state of one bind point makes the work after it use. Returns the
- * stages whose descriptors passprobe cannot see. */
-static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, struct pp_vk_diag_cb *s, int bpi,
-			       struct vk_diag_observed *obs)
+/* The uses of one bind point's descriptor sets, under the sets' lock. Returns the stages
+ * whose descriptors passprobe cannot see. */
+static uint32_t bound_sets_register(struct pp_vk_diag *vd, const struct bind_point *b, uint32_t pstages,
+				    struct vk_diag_observed *obs)
 {
-	struct bind_point *b = &s->bp[bpi];
-	uint32_t pstages = b->stages;
-	if (!pstages)
-		pstages = bpi == BP_GRAPHICS ? PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER : PP_STAGE_COMPUTE;
-	uint32_t unknown = b->sets_overflow ? pstages : 0;
-	bool any_set = false;
-	for (uint32_t i = 0; i < MAX_BOUND_SETS; i++)
-		any_set |= b->sets[i] != 0;
-	/* Nothing bound: no set to look up, no lock to take. */
-	if (any_set)
-		pthread_rwlock_rdlock(&vd->lock);
-	for (uint32_t i = 0; any_set && i < MAX_BOUND_SETS; i++) {
+	uint32_t unknown = 0;
+	pthread_rwlock_rdlock(&vd->lock);
+	for (uint32_t i = 0; i < MAX_BOUND_SETS; i++) {
 		if (!b->sets[i])
 			continue;
 		struct dset *set;
@@ -401,8 +392,26 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 			}
 		}
 	}
+	pthread_rwlock_unlock(&vd->lock);
+	return unknown;
+}
+
+/* Registers what the bound state of one bind point makes the work after it use. Returns the
+ * stages whose descriptors passprobe cannot see. */
+static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, struct pp_vk_diag_cb *s, int bpi,
+			       struct vk_diag_observed *obs)
+{
+	struct bind_point *b = &s->bp[bpi];
+	uint32_t pstages = b->stages;
+	if (!pstages)
+		pstages = bpi == BP_GRAPHICS ? PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER : PP_STAGE_COMPUTE;
+	uint32_t unknown = b->sets_overflow ? pstages : 0;
+	/* Nothing bound: no set to look up, no lock to take. */
+	bool any_set = false;
+	for (uint32_t i = 0; i < MAX_BOUND_SETS; i++)
+		any_set |= b->sets[i] != 0;
 	if (any_set)
-		pthread_rwlock_unlock(&vd->lock);
+		unknown |= bound_sets_register(vd, b, pstages, obs);
 	for (uint32_t i = 0; i < b->npush; i++) {
 		uint32_t st = b->push[i].stages & pstages;
 		if (st)

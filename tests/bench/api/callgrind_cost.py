@@ -202,11 +202,15 @@ def diff(a, b, scale):
     return {k: (b.get(k, 0) - a.get(k, 0)) / scale for k in keys}
 
 
-def main(argv):
-    top = 25
+def top_option(argv, default=25):
+    """The --top N option, if first: (N, argv without it)."""
     if len(argv) > 2 and argv[1] == "--top":
-        top = int(argv[2])
-        argv = argv[:1] + argv[3:]
+        return int(argv[2]), argv[:1] + argv[3:]
+    return default, argv
+
+
+def main(argv):
+    top, argv = top_option(argv)
     if len(argv) != 6:
         print(__doc__, file=sys.stderr)
         return 2

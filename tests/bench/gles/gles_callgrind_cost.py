@@ -30,10 +30,7 @@ HOOK_RE = re.compile(r"(gl|egl)[A-Z]")
 
 
 def main(argv):
-    top = 25
-    if len(argv) > 2 and argv[1] == "--top":
-        top = int(argv[2])
-        argv = argv[:1] + argv[3:]
+    top, argv = cc.top_option(argv)
     if len(argv) != 8:
         print(__doc__, file=sys.stderr)
         return 2
