@@ -15,7 +15,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -343,22 +342,6 @@ static bool batch_ready(void)
 	return g_queue_count >= SINK_WAKE_FRAMES || g_events_count >= PP_SINK_CPU_EVENTS / 2;
 }
 
-/* The writer yields to the application's and the driver's threads when they compete for a
- * core: 10 steps nicer than the process (the scheduler then gives it about a tenth of a
- * contended core, still hundreds of frames a second). Only its own thread; lowering one's
- * own priority needs no privilege. */
-#define SINK_WRITER_NICE 10
-
-static void writer_deprioritize(void)
-{
-	id_t tid = (id_t)pp_thread_id();
-	errno = 0;
-	int nice = getpriority(PRIO_PROCESS, tid);
-	if (nice == -1 && errno)
-		return;
-	setpriority(PRIO_PROCESS, tid, nice + SINK_WRITER_NICE > 19 ? 19 : nice + SINK_WRITER_NICE);
-}
-
 static void *writer_main(void *arg)
 {
 	struct pp_frame_result *frames[PP_SINK_QUEUE_FRAMES];
@@ -367,7 +350,6 @@ static void *writer_main(void *arg)
 	uint64_t last_report = pp_clock_now_ns();
 	bool pending = false; /* frames arrived since the last report.json */
 
-	writer_deprioritize();
 	pthread_mutex_lock(&g_lock);
 	for (;;) {
 		while (!g_stop && !batch_ready()) {
