@@ -6,9 +6,16 @@
  * for their own ends, e.g. garbage collectors stopping threads), and every one of theirs
  * would toggle capturing: with a handler in place, passprobe leaves the signal alone. An
  * application that installs a handler after passprobe simply replaces ours. SA_RESTART keeps
- * the application's interrupted system calls going as if nothing happened. */
+ * the application's interrupted system calls going as if nothing happened.
+ *
+ * The Vulkan layer and the GLES shim each have a copy of this file, and a program may load
+ * both (GL and Vulkan in one process, or a GL driver over Vulkan). Whichever installs second
+ * finds the other's handler in place: that one is not the application's, so the second
+ * chains to it (counts, then calls it) and one signal toggles both libraries' windows. Both
+ * libraries are linked -z nodelete, so the chained handler's code stays mapped. */
 #include "pp_capture.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -22,10 +29,26 @@ static uint64_t g_signals;
 static pthread_once_t g_signal_once = PTHREAD_ONCE_INIT;
 static int g_signal_result;
 
+/* The other passprobe library's handler, when it installed first (set before ours is). */
+static void (*g_chained)(int);
+
 static void capture_on_signal(int sig)
 {
-	(void)sig;
 	__atomic_fetch_add(&g_signals, 1, __ATOMIC_RELAXED);
+	if (g_chained)
+		g_chained(sig);
+}
+
+/* Whether `handler` lies in another passprobe library (by its file name: libVkLayer_passprobe.so,
+ * libpassprobe_gles.so). The handler is static, so its name is not in any symbol table. */
+static bool handler_is_other_passprobe(void (*handler)(int))
+{
+	Dl_info theirs, ours;
+	if (!dladdr((void *)handler, &theirs) || !theirs.dli_fname || !dladdr((void *)capture_on_signal, &ours) ||
+	    theirs.dli_fbase == ours.dli_fbase)
+		return false;
+	const char *base = strrchr(theirs.dli_fname, '/');
+	return strstr(base ? base + 1 : theirs.dli_fname, "passprobe") != NULL;
 }
 
 static void capture_signal_install_once(void)
@@ -36,7 +59,11 @@ static void capture_signal_install_once(void)
 		g_signal_result = -errno;
 		return;
 	}
-	if (!(old.sa_flags & SA_SIGINFO) && (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN)) {
+	bool ours = !(old.sa_flags & SA_SIGINFO) && old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN &&
+		    handler_is_other_passprobe(old.sa_handler);
+	if (!(old.sa_flags & SA_SIGINFO) && (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN || ours)) {
+		if (ours)
+			g_chained = old.sa_handler;
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = capture_on_signal;
 		sa.sa_flags = SA_RESTART;

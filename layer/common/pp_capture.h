@@ -11,9 +11,10 @@
 
 #define PP_CAPTURE_SIGNAL SIGUSR2
 /* Installs the capture signal's handler if the process has none of its own (disposition
- * SIG_DFL or SIG_IGN). Returns 0, -EBUSY when the application handles the signal itself (the
- * signal is then left alone: the trigger file still works), or -errno. Once per process;
- * later calls return the first result. */
+ * SIG_DFL or SIG_IGN, or the handler of passprobe's other library, which ours then calls).
+ * Returns 0, -EBUSY when the application handles the signal itself (the signal is then left
+ * alone: the trigger file still works), or -errno. Once per library; later calls return the
+ * first result. */
 int pp_capture_signal_install(void);
 
 /* How many capture signals arrived so far (each one toggles). */
