@@ -35,8 +35,9 @@ static void (*g_chained)(int);
 static void capture_on_signal(int sig)
 {
 	__atomic_fetch_add(&g_signals, 1, __ATOMIC_RELAXED);
-	if (g_chained)
-		g_chained(sig);
+	void (*next)(int) = __atomic_load_n(&g_chained, __ATOMIC_ACQUIRE);
+	if (next)
+		next(sig);
 }
 
 /* Whether `handler` lies in another passprobe library (by its file name: libVkLayer_passprobe.so,
@@ -63,7 +64,7 @@ static void capture_signal_install_once(void)
 		    handler_is_other_passprobe(old.sa_handler);
 	if (!(old.sa_flags & SA_SIGINFO) && (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN || ours)) {
 		if (ours)
-			g_chained = old.sa_handler;
+			__atomic_store_n(&g_chained, old.sa_handler, __ATOMIC_RELEASE);
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = capture_on_signal;
 		sa.sa_flags = SA_RESTART;
