@@ -448,25 +448,39 @@ void pp_gpu_timer_copy_barrier(struct pp_gpu_timer *t, VkCommandBuffer cb)
 				     NULL);
 }
 
+/* A slot's pool and query, for the commands recorded at every pass boundary: only the
+ * chunk's immutable fields (slot_chunk's copy of the rest is for the readers). */
+static inline VkQueryPool slot_query(const struct pp_gpu_timer *t, uint32_t slot, uint32_t *query)
+{
+	uint32_t k = slot / PP_GPU_CHUNK_SLOTS;
+	if (k >= __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE))
+		return VK_NULL_HANDLE;
+	*query = t->chunks[k].first + slot % PP_GPU_CHUNK_SLOTS;
+	return t->chunks[k].pool;
+}
+
 void pp_gpu_timer_write(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot, VkPipelineStageFlagBits stage)
 {
-	struct chunk c = slot_chunk(t, slot);
-	if (c.pool)
-		t->cfg.vk.CmdWriteTimestamp(cb, stage, c.pool, c.first + slot % PP_GPU_CHUNK_SLOTS);
+	uint32_t query;
+	VkQueryPool pool = slot_query(t, slot, &query);
+	if (pool)
+		t->cfg.vk.CmdWriteTimestamp(cb, stage, pool, query);
 }
 
 void pp_gpu_timer_stats_begin(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot)
 {
-	struct chunk c = slot_chunk(t, slot);
-	if (c.pool)
-		t->cfg.vk.CmdBeginQuery(cb, c.pool, c.first + slot % PP_GPU_CHUNK_SLOTS, 0);
+	uint32_t query;
+	VkQueryPool pool = slot_query(t, slot, &query);
+	if (pool)
+		t->cfg.vk.CmdBeginQuery(cb, pool, query, 0);
 }
 
 void pp_gpu_timer_stats_end(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot)
 {
-	struct chunk c = slot_chunk(t, slot);
-	if (c.pool)
-		t->cfg.vk.CmdEndQuery(cb, c.pool, c.first + slot % PP_GPU_CHUNK_SLOTS);
+	uint32_t query;
+	VkQueryPool pool = slot_query(t, slot, &query);
+	if (pool)
+		t->cfg.vk.CmdEndQuery(cb, pool, query);
 }
 
 /* raw - ref in ticks, modulo the valid bits and signed: a counter wrap between the two is

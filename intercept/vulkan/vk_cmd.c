@@ -30,7 +30,7 @@ uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind
  * pipeline statistics are two backends of the device's timer. */
 static void counters_scope(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind, bool begin, uint32_t slot)
 {
-	const struct pp_gpu_counter_backend *b = pp_gpu_timer_backend(c->device->timer, kind);
+	const struct pp_gpu_counter_backend *b = c->device->timer_backends[kind == PP_GPU_STATISTICS];
 	(begin ? b->scope_begin : b->scope_end)(b->ctx, (void *)c->vk_cb, slot);
 }
 
@@ -168,7 +168,10 @@ static bool quirk_stats_unsafe(const struct pp_command_buffer *c)
 
 static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
 {
-	pp_vk_perf_begin(c, p, allowed, why_not);
+	/* Hardware counters (VK_KHR_performance_query, Mali kbase) only where the device has them:
+	 * no call at every pass boundary where it has not. */
+	if (c->device->perf)
+		pp_vk_perf_begin(c, p, allowed, why_not);
 	if (!p)
 		return;
 	if (!c->statistics) {
@@ -194,23 +197,29 @@ static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p,
 
 static void statistics_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
-	pp_vk_perf_end(c, p);
+	if (c->device->perf)
+		pp_vk_perf_end(c, p);
 	if (p && p->stats_slot != PP_NO_SLOT)
 		counters_scope(c, PP_GPU_STATISTICS, false, p->stats_slot);
 }
 
 /* ---- pseudo-passes: work outside render passes ---------------------------------------- */
 
-/* Closes an open compute/transfer pass: a boundary (render pass, label, execute, end). */
-static void outside_close(struct pp_command_buffer *c)
+static __attribute__((noinline)) void outside_pass_close(struct pp_command_buffer *c)
 {
 	struct pp_recording *r = c->rec;
-	if (r->state != PP_REC_OUTSIDE)
-		return;
 	struct pp_pass_rec *p = pp_recording_open_pass(r);
 	statistics_end(c, p);
 	timestamp_end(c, p);
 	pp_recording_pass_end(r);
+}
+
+/* Closes an open compute/transfer pass: a boundary (render pass, label, execute, end). Most
+ * boundaries find none open: that check is inline. */
+static inline void outside_close(struct pp_command_buffer *c)
+{
+	if (c->rec->state == PP_REC_OUTSIDE)
+		outside_pass_close(c);
 }
 
 static __attribute__((noinline)) void outside_open(struct pp_command_buffer *c)

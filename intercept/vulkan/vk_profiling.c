@@ -98,6 +98,8 @@ void pp_device_profiling_init(struct pp_device *dev)
 			}
 		}
 		dev->timer = pp_gpu_timer_create(&cfg);
+		dev->timer_backends[0] = pp_gpu_timer_backend(dev->timer, PP_GPU_TIMESTAMP);
+		dev->timer_backends[1] = pp_gpu_timer_backend(dev->timer, PP_GPU_STATISTICS);
 		if (!dev->timer)
 			pp_log(PP_LOG_ERROR, "%s: out of memory setting up GPU timing; no GPU pass times",
 			       dev->props.deviceName);
@@ -158,6 +160,7 @@ void pp_device_profiling_finish(struct pp_device *dev)
 			c->rec->nchunks = 0; /* the pools go with the timer */
 	pp_gpu_timer_destroy(dev->timer);
 	dev->timer = NULL;
+	dev->timer_backends[0] = dev->timer_backends[1] = NULL;
 	pp_vk_perf_device_finish(dev);
 	pp_vk_device_objects_release(dev);
 }

@@ -260,6 +260,9 @@ struct pp_device {
 	struct pp_object *objects;
 
 	struct pp_gpu_timer *timer;       /* counters/gpu: layer-owned query pools */
+	/* The timer's two backends (pp_gpu_timer_backend), looked up once: every pass boundary
+	 * goes through them. [0] timestamps, [1] pipeline statistics; NULL without a timer. */
+	const struct pp_gpu_counter_backend *timer_backends[2];
 	struct pp_attr_device *attr;      /* attribution: submissions, frames */
 	struct pp_vk_diag *diag;          /* diagnostics: descriptor, pipeline, wait state (vk_diag_state.c) */
 
