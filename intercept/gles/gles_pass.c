@@ -84,7 +84,8 @@ static void fbo_describe(struct pp_gles_ctx *c, struct pp_gles_fbo *f, uint32_t 
 		get(target, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
 		if (point == GL_STENCIL_ATTACHMENT && name == depth_name && type == depth_type) {
 			/* one depth/stencil image behind both points */
-			for (uint32_t k = 0; k < f->natt; k++)
+			/* (natt never exceeds the array; the second bound tells GCC's overflow check so) */
+			for (uint32_t k = 0; k < f->natt && k < PP_MAX_ATTACHMENTS; k++)
 				if (f->cls[k] & PP_GLES_ATT_DEPTH)
 					f->cls[k] |= PP_GLES_ATT_STENCIL;
 			continue;
