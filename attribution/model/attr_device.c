@@ -134,22 +134,11 @@ void pp_attr_queue_destroy(struct pp_attr_queue *q)
 	free(q);
 }
 
-/* snprintf(dst, size, "%s", src) without printf's cost: every label and pass name of every
- * submission goes through here (docs/performance.md). */
-static void name_copy(char *dst, size_t size, const char *src)
-{
-	if (!src)
-		src = "(null)"; /* what glibc's printf writes for it */
-	size_t n = strnlen(src, size - 1);
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 static void label_apply(struct pp_attr_queue *q, enum pp_label_op op, const char *name)
 {
 	if (op == PP_LABEL_PUSH) {
 		if (q->depth < LABEL_DEPTH)
-			name_copy(q->labels[q->depth], sizeof(q->labels[0]), name);
+			pp_name_copy(q->labels[q->depth], sizeof(q->labels[0]), name);
 		q->depth++;
 	} else if (op == PP_LABEL_POP && q->depth > 0) {
 		q->depth--;
@@ -894,10 +883,10 @@ static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, c
 {
 	static const char *const kind_names[] = { "render", "compute", "transfer" };
 	if (q->depth > 0 && q->depth <= LABEL_DEPTH) {
-		name_copy(out->name, sizeof(out->name), q->labels[q->depth - 1]);
+		pp_name_copy(out->name, sizeof(out->name), q->labels[q->depth - 1]);
 		out->name_source = PP_NAME_LABEL;
 	} else if (p->object_name[0]) {
-		name_copy(out->name, sizeof(out->name), p->object_name);
+		pp_name_copy(out->name, sizeof(out->name), p->object_name);
 		out->name_source = PP_NAME_OBJECT;
 	} else {
 		/* Stable across frames for the same command stream: kind and position. */

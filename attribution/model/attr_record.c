@@ -110,10 +110,7 @@ int pp_recording_label(struct pp_recording *r, enum pp_label_op op, const char *
 	/* A label that opens while a pass is open names later passes, not this one. */
 	e->pos = r->npasses;
 	e->op = op;
-	/* strncat into an empty name, without its second pass over the text */
-	size_t n = name ? strnlen(name, sizeof(e->name) - 1) : 0;
-	memcpy(e->name, name ? name : "", n);
-	e->name[n] = '\0';
+	pp_name_copy(e->name, sizeof(e->name), name ? name : "");
 	return 0;
 }
 

@@ -8,9 +8,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pp_cpu_counters.h"
 #include "pp_gpu_counters.h"
+
+/* snprintf(dst, size, "%s", src) without printf's cost, for the pass and label names that
+ * every pass boundary and submission copies (docs/performance.md). size > 0. */
+static inline void pp_name_copy(char *dst, size_t size, const char *src)
+{
+	if (!src)
+		src = "(null)"; /* what glibc's printf writes for it */
+	size_t n = strnlen(src, size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
 
 enum pp_pass_kind {
 	PP_PASS_RENDER = 0,

@@ -171,17 +171,9 @@ void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended, bool color_pr
 }
 
 /* The pass's name: the innermost debug group open when it began (as the model names it). */
-/* snprintf(out, len, "%s", src) without the formatting machinery: the same bytes. */
-static void name_copy(char *out, size_t len, const char *src)
-{
-	size_t n = strnlen(src, len - 1);
-	memcpy(out, src, n);
-	out[n] = '\0';
-}
-
 static void pass_group_name(const struct pp_gles_ctx *c, const struct pp_pass_rec *p, char *out, size_t len)
 {
-	name_copy(out, len, p->object_name[0] ? p->object_name : "unnamed");
+	pp_name_copy(out, len, p->object_name[0] ? p->object_name : "unnamed");
 	if (!c->rec || p < c->rec->passes || p >= c->rec->passes + c->rec->npasses)
 		return;
 	uint32_t index = (uint32_t)(p - c->rec->passes);
@@ -193,7 +185,7 @@ static void pass_group_name(const struct pp_gles_ctx *c, const struct pp_pass_re
 		if (e->op == PP_LABEL_POP)
 			depth++;
 		else if (e->op == PP_LABEL_PUSH && depth-- == 0) {
-			name_copy(out, len, e->name);
+			pp_name_copy(out, len, e->name);
 			return;
 		}
 	}
@@ -206,9 +198,8 @@ void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p
 		return;
 	/* The default framebuffer. After a swap its contents are undefined (EGL: colour unless
 	 * EGL_SWAP_BEHAVIOR is EGL_BUFFER_PRESERVED, depth and stencil always), so the first pass
-	 * of a frame that loads them loads garbage it must then overwrite. */
-	/* The pass's name is looked up only where a finding or the next swap needs it (not
-	 * every frame). */
+	 * of a frame that loads them loads garbage it must then overwrite. The pass's name is
+	 * looked up only where a finding or the next swap needs it, not every frame. */
 	char name[64];
 	bool named = false;
 	bool ancillary_stored = false;
@@ -235,7 +226,7 @@ void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p
 	/* Read only at the swap after a pass that stored depth/stencil (pp_gles_diag_presented). */
 	if (ancillary_stored) {
 		if (named)
-			name_copy(g->fb0_last_pass, sizeof(g->fb0_last_pass), name);
+			pp_name_copy(g->fb0_last_pass, sizeof(g->fb0_last_pass), name);
 		else
 			pass_group_name(c, p, g->fb0_last_pass, sizeof(g->fb0_last_pass));
 	}

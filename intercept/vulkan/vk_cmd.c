@@ -168,7 +168,7 @@ static bool quirk_stats_unsafe(const struct pp_command_buffer *c)
 
 static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
 {
-	/* Hardware counters (VK_KHR_performance_query, Mali kbase) only where the device has them:
+	/* VK_KHR_performance_query's hardware counters only where the device has them running:
 	 * no call at every pass boundary where it has not. */
 	if (c->device->perf)
 		pp_vk_perf_begin(c, p, allowed, why_not);

@@ -98,11 +98,11 @@ void pp_device_profiling_init(struct pp_device *dev)
 			}
 		}
 		dev->timer = pp_gpu_timer_create(&cfg);
-		dev->timer_backends[0] = pp_gpu_timer_backend(dev->timer, PP_GPU_TIMESTAMP);
-		dev->timer_backends[1] = pp_gpu_timer_backend(dev->timer, PP_GPU_STATISTICS);
 		if (!dev->timer)
 			pp_log(PP_LOG_ERROR, "%s: out of memory setting up GPU timing; no GPU pass times",
 			       dev->props.deviceName);
+		dev->timer_backends[0] = pp_gpu_timer_backend(dev->timer, PP_GPU_TIMESTAMP);
+		dev->timer_backends[1] = pp_gpu_timer_backend(dev->timer, PP_GPU_STATISTICS);
 	} else {
 		dev->pipeline_statistics = false;
 	}

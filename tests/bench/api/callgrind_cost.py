@@ -209,6 +209,15 @@ def top_option(argv, default=25):
     return default, argv
 
 
+def print_functions(flat, calls, passes, top):
+    """The top functions by their own instructions (with the libc they call), per frame."""
+    print("\nper function (own instructions + libc it calls), top %d, per frame / per pass / calls per frame:" % top)
+    for k in sorted(flat, key=lambda k: -flat[k])[:top]:
+        if abs(flat[k]) < 0.5:
+            break
+        print("  %-40s %10.0f %8.0f   %6.0f" % (k, flat[k], flat[k] / passes, calls.get(k, 0)))
+
+
 def main(argv):
     top, argv = top_option(argv)
     if len(argv) != 6:
@@ -260,11 +269,7 @@ def main(argv):
     hooks = sorted((k for k in incl if re.match(r"pp_[A-Z]", k) and abs(incl[k]) >= 0.5), key=lambda k: -incl[k])
     for h in hooks:
         print("  %-40s %10.0f %8.0f   calls/frame %5.0f" % (h, incl[h], incl[h] / passes, calls.get(h, 0)))
-    print("\nper function (own instructions + libc it calls), top %d, per frame / per pass / calls per frame:" % top)
-    for k in sorted(flat, key=lambda k: -flat[k])[:top]:
-        if abs(flat[k]) < 0.5:
-            break
-        print("  %-40s %10.0f %8.0f   %6.0f" % (k, flat[k], flat[k] / passes, calls.get(k, 0)))
+    print_functions(flat, calls, passes, top)
     inj = diff(app_s["driver_calls"], app_l["driver_calls"], frames)
     # The driver's functions may have no names (a stripped driver): a hook's own calls down
     # are the application's commands, calls from passprobe's other functions are its own.

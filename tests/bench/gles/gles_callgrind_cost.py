@@ -64,11 +64,7 @@ def main(argv):
     print("\nper hook (inclusive of the shim and libc below it), per frame / per pass / calls per frame:")
     for h in sorted((k for k in incl if HOOK_RE.match(k) and abs(incl[k]) >= 0.5), key=lambda k: -incl[k]):
         print("  %-40s %10.0f %8.0f   %6.0f" % (h, incl[h], incl[h] / passes, calls.get(h, 0)))
-    print("\nper function (own instructions + libc it calls), top %d, per frame / per pass / calls per frame:" % top)
-    for k in sorted(flat, key=lambda k: -flat[k])[:top]:
-        if abs(flat[k]) < 0.5:
-            break
-        print("  %-40s %10.0f %8.0f   %6.0f" % (k, flat[k], flat[k] / passes, calls.get(k, 0)))
+    cc.print_functions(flat, calls, passes, top)
     wt = 0
     ws = max(ss[1:], key=lambda t: t["ours_total"], default=None)
     wl = max(sl[1:], key=lambda t: t["ours_total"], default=None)
