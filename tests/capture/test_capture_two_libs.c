@@ -1,8 +1,9 @@
-/* The capture signal with two passprobe libraries in one process (a program using Vulkan and
+/* The capture triggers with two passprobe libraries in one process (a program using Vulkan and
  * GLES loads the layer and the shim, each with its own copy of layer/common/pp_capture.c):
  * every SIGUSR2 must reach both, whichever installed first, and an application's own handler
- * must still keep passprobe away (never chained). Each case runs in a child process: a
- * library's install happens once.
+ * must still keep passprobe away (never chained); a trigger file found and removed by one
+ * must count in both where both look at that path, once, and only there. Each case runs in a
+ * child process: a library's install happens once.
  * usage: test_capture_two_libs LIB_A LIB_B */
 #include <dlfcn.h>
 #include <errno.h>
@@ -11,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 struct lib {
 	int (*install)(void);
 	uint64_t (*signals)(void);
+	uint64_t (*triggers)(const char *path);
 };
 
 static const char *g_path[2];
@@ -37,7 +40,8 @@ static int load(int i, struct lib *l)
 	}
 	l->install = (int (*)(void))dlsym(h, "capture_lib_install");
 	l->signals = (uint64_t (*)(void))dlsym(h, "capture_lib_signals");
-	return l->install && l->signals ? 0 : -1;
+	l->triggers = (uint64_t (*)(const char *))dlsym(h, "capture_lib_triggers");
+	return l->install && l->signals && l->triggers ? 0 : -1;
 }
 
 #define EXPECT(cond)                                                                     \
@@ -74,12 +78,61 @@ static int scenario(const char *name, int first, int app)
 	return 0;
 }
 
-static int in_child(const char *name, int first, int app)
+static int touch(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	return f && fclose(f) == 0 ? 0 : -1;
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* The trigger file: a (A) and b (B) look at the same path, c (B's second path) only B. */
+static int triggers(const char *name, int first, int app)
+{
+	(void)first;
+	(void)app;
+	struct lib l[2];
+	if (load(0, &l[0]) || load(1, &l[1]))
+		return 1;
+	char dir[] = "/tmp/passprobe-two-libs.XXXXXX";
+	if (!mkdtemp(dir))
+		return 1;
+	char shared[64], other[64];
+	snprintf(shared, sizeof(shared), "%s/trigger", dir);
+	snprintf(other, sizeof(other), "%s/other", dir);
+	/* Each looks once before any file exists, as a frame clock does at set-up. */
+	EXPECT(l[0].triggers(shared) == 0 && l[1].triggers(shared) == 0);
+	/* A finds it and removes it; B counts it without finding it. */
+	EXPECT(touch(shared) == 0);
+	EXPECT(l[0].triggers(shared) == 1 && !exists(shared));
+	EXPECT(l[1].triggers(shared) == 1);
+	EXPECT(l[0].triggers(shared) == 1 && l[1].triggers(shared) == 1);
+	/* Again, B first this time. */
+	EXPECT(touch(shared) == 0);
+	EXPECT(l[1].triggers(shared) == 2 && !exists(shared));
+	EXPECT(l[0].triggers(shared) == 2);
+	/* B now looks at another path (its setting changed): A's file no longer counts in B, and
+	 * B's counts only in B. */
+	EXPECT(l[1].triggers(other) == 2);
+	EXPECT(touch(shared) == 0);
+	EXPECT(l[0].triggers(shared) == 3 && l[1].triggers(other) == 2);
+	EXPECT(touch(other) == 0);
+	EXPECT(l[1].triggers(other) == 3 && l[0].triggers(shared) == 3);
+	rmdir(dir);
+	printf("%s: ok\n", name);
+	return 0;
+}
+
+static int in_child_run(const char *name, int (*run)(const char *, int, int), int first, int app)
 {
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0)
-		_exit(scenario(name, first, app) + fflush(stdout));
+		_exit(run(name, first, app) + fflush(stdout));
 	int st = 0;
 	if (pid < 0 || waitpid(pid, &st, 0) != pid)
 		return 1;
@@ -91,6 +144,11 @@ static int in_child(const char *name, int first, int app)
 	return WEXITSTATUS(st);
 }
 
+static int in_child(const char *name, int first, int app)
+{
+	return in_child_run(name, scenario, first, app);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -100,7 +158,7 @@ int main(int argc, char **argv)
 	g_path[0] = argv[1];
 	g_path[1] = argv[2];
 	int fails = in_child("a installs first", 0, 0) + in_child("b installs first", 1, 0) +
-		    in_child("the application's handler", 0, 1);
+		    in_child("the application's handler", 0, 1) + in_child_run("the trigger file", triggers, 0, 0);
 	printf("capture_two_libs: %d failed\n", fails);
 	return fails ? 1 : 0;
 }

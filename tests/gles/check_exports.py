@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""check_exports.py SHIM egl_functions.h: the shim exports exactly dlsym and the names of the
-PP_EGL_HOOKED list (every hook, nothing of passprobe's own), as functions."""
+"""check_exports.py SHIM egl_functions.h: the shim exports exactly dlsym, the names of the
+PP_EGL_HOOKED list (every hook) and one name of passprobe's own, the capture trigger's entry
+point for the Vulkan layer in the same process (layer/common/pp_capture.c), as functions."""
 import re
 import subprocess
 import sys
@@ -8,7 +9,7 @@ import sys
 shim, header = sys.argv[1], sys.argv[2]
 text = open(header).read()
 hooked = text[text.index("#define PP_EGL_HOOKED"):text.index("#define PP_EGL_USED")]
-want = set(re.findall(r"X\((\w+),", hooked)) | {"dlsym"}
+want = set(re.findall(r"X\((\w+),", hooked)) | {"dlsym", "passprobe_capture_trigger_found"}
 out = subprocess.run(["nm", "-D", "--defined-only", shim], capture_output=True, text=True, check=True).stdout
 got = {}
 for line in out.splitlines():
@@ -28,4 +29,4 @@ for n in sorted(want & set(got)):
         bad = True
 if bad:
     sys.exit(1)
-print(f"{shim}: exports exactly the {len(want)} interposed names")
+print(f"{shim}: exports exactly the {len(want) - 1} interposed names and passprobe_capture_trigger_found")

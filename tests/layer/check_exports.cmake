@@ -1,8 +1,8 @@
 # cmake -DNM=<nm> -DLIB=<library> -DEXPECTED=sym,sym,... -P check_exports.cmake
 cmake_minimum_required(VERSION 3.22)
 # The library's dynamic symbol table, defined symbols only, must be exactly EXPECTED: the
-# loader-facing entry points and nothing else (no helper leaking out of -fvisibility=hidden
-# or the version script).
+# names the caller lists and nothing else (no helper leaking out of -fvisibility=hidden or the
+# version script).
 foreach(var NM LIB EXPECTED)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_exports.cmake: ${var} not set")
@@ -38,7 +38,7 @@ foreach(name IN LISTS expected)
 endforeach()
 foreach(name IN LISTS found)
   if(NOT name IN_LIST expected)
-    message("FAIL: ${name} is exported but is not a loader-facing entry point")
+    message("FAIL: ${name} is exported but not in the expected list")
     math(EXPR failed "${failed} + 1")
   endif()
 endforeach()
