@@ -119,7 +119,7 @@ struct stat_row {
 	uint64_t cpu_measured, cpu_sum_ns; /* thread CPU time of recording, where measured */
 	uint64_t sum_ns;        /* of GPU intervals of measured instances */
 	uint64_t max_ns;
-	double share_sum;       /* of per-frame fractions, over frames with GPU time > 0 */
+	uint64_t excl_sum_ns;   /* of exclusive GPU times of measured instances: its share */
 	struct pp_hist hist;    /* GPU intervals */
 	/* GPU counters without columns of their own: sums over the instances that had them */
 	uint32_t nctr;
@@ -128,9 +128,6 @@ struct stat_row {
 		double sum;
 		uint64_t n;
 	} ctr[PP_SUMMARY_COUNTERS];
-	/* per-frame scratch for the share */
-	uint64_t frame_stamp;
-	uint64_t frame_excl_ns;
 };
 
 struct pp_stats {
@@ -143,11 +140,8 @@ struct pp_stats {
 	uint64_t names_aggregated; /* pass instances counted under "(other)" because of the cap */
 	uint64_t frames;
 	uint64_t frames_measured;  /* frames with at least one measured pass */
-	uint64_t share_frames;     /* measured frames with a summed time > 0 */
-	uint64_t frame_sum_ns;
+	uint64_t frame_sum_ns;     /* of the measured frames' summed exclusive pass times */
 	struct pp_hist frame_hist;
-	uint32_t *touched;      /* rows a frame touched, scratch */
-	size_t cap_touched;
 };
 
 #define STATS_KINDS 3
@@ -179,7 +173,6 @@ void pp_stats_destroy(struct pp_stats *s)
 	pp_hist_free(&s->frame_hist);
 	free(s->rows);
 	free(s->slots);
-	free(s->touched);
 	free(s);
 }
 
@@ -220,7 +213,6 @@ static struct stat_row *row_new(struct pp_stats *s, const char *name, size_t len
 	memcpy(r->name, name, len);
 	r->name[len] = '\0';
 	r->kind = kind;
-	r->frame_stamp = UINT64_MAX;
 	return r;
 }
 
@@ -296,15 +288,7 @@ void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
 {
 	if (!s || !f)
 		return;
-	uint64_t stamp = s->frames++;
-	if (f->npasses > s->cap_touched) {
-		uint32_t *t = realloc(s->touched, f->npasses * sizeof(*t));
-		if (t) {
-			s->touched = t;
-			s->cap_touched = f->npasses;
-		}
-	}
-	size_t ntouched = 0;
+	s->frames++;
 	uint64_t total = 0;
 	bool measured = false;
 	for (size_t i = 0; i < f->npasses; i++) {
@@ -329,26 +313,13 @@ void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
 		pp_hist_add(&r->hist, ns);
 		measured = true;
 		total += p->gpu_exclusive_ns;
-		if (r->frame_stamp != stamp) {
-			r->frame_stamp = stamp;
-			r->frame_excl_ns = 0;
-			if (ntouched < s->cap_touched)
-				s->touched[ntouched++] = (uint32_t)idx;
-		}
-		r->frame_excl_ns += p->gpu_exclusive_ns;
+		r->excl_sum_ns += p->gpu_exclusive_ns;
 	}
 	if (!measured)
 		return;
 	s->frames_measured++;
 	s->frame_sum_ns += total;
 	pp_hist_add(&s->frame_hist, total);
-	if (total == 0)
-		return;
-	s->share_frames++;
-	for (size_t i = 0; i < ntouched; i++) {
-		struct stat_row *r = &s->rows[s->touched[i]];
-		r->share_sum += (double)r->frame_excl_ns / (double)total;
-	}
 }
 
 static const char *kind_name(enum pp_pass_kind k)
@@ -408,8 +379,12 @@ int pp_stats_summary_make(const struct pp_stats *s, struct pp_summary *out)
 			o->gpu_p50_ns = pp_hist_quantile(&r->hist, 0.50);
 			o->gpu_p95_ns = pp_hist_quantile(&r->hist, 0.95);
 			o->gpu_max_ns = (double)r->max_ns;
-			if (s->share_frames)
-				o->share_of_frame = r->share_sum / (double)s->share_frames;
+			/* Its part of all the GPU time measured, not a mean of per-frame fractions:
+			 * where frames differ (a headless program's "frames" are its fenced
+			 * submits, each with other passes) a mean of fractions counts frames, and
+			 * a 1 ms pass alone in half the frames would show 50% beside a 100 ms one. */
+			if (s->frame_sum_ns)
+				o->share_of_frame = (double)r->excl_sum_ns / (double)s->frame_sum_ns;
 		}
 	}
 	pp_summary_sort(out);

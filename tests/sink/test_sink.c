@@ -539,6 +539,29 @@ static void scenario_stats(void)
 	pp_summary_free(&sum);
 	pp_stats_destroy(st);
 
+	/* Frames that differ (a headless program's frames are its fenced submits): a 1 ms pass
+	 * alone in even frames, a 100 ms one alone in odd frames. Each pass's share is its part of
+	 * all the GPU time measured (1/101 and 100/101), not the mean of per-frame fractions (one
+	 * half each, as if they cost the same). */
+	st = pp_stats_create(0);
+	for (uint64_t i = 0; i < 8; i++) {
+		struct pass_spec one = { i % 2 ? "slow" : "fast", PP_PASS_COMPUTE, 0, 0,
+					 i % 2 ? 100000000 : 1000000, 0, false, 0, 0, 0 };
+		struct sub_spec alone = { i, 0, 1, false };
+		f = frame_make(i, 0, base + i * 200000000, &alone, 1, &one, 1);
+		pp_stats_frame_add(st, f);
+		pp_frame_result_free(f);
+	}
+	CHECK(pp_stats_summary_make(st, &sum) == 0 && sum.nrows == 2, "alternating frames: 2 rows");
+	for (size_t i = 0; i < sum.nrows; i++) {
+		const struct pp_summary_row *r = &sum.rows[i];
+		double want = !strcmp(r->name, "slow") ? 100.0 / 101.0 : 1.0 / 101.0;
+		CHECK(fabs(r->share_of_frame - want) < 1e-9, "%s share %g, want %g", r->name, r->share_of_frame, want);
+		CHECK(fabs(r->per_frame - 0.5) < 1e-9, "%s per frame %g", r->name, r->per_frame);
+	}
+	pp_summary_free(&sum);
+	pp_stats_destroy(st);
+
 	/* the name cap */
 	st = pp_stats_create(8);
 	struct pass_spec many[20];

@@ -137,7 +137,7 @@ static void html_page(FILE *f, const struct cli_report *r, const char *json, siz
 	      "<section id=\"pp-summary\"><h2>Passes</h2><p id=\"pp-frame-line\"></p>\n"
 	      "<p class=\"explain\">Over every frame of the run (the report's summary, as "
 	      "<code>passprobe report</code> prints it). GPU times are those of one pass "
-	      "instance; share is the mean fraction of its frame's GPU time; cpu record is the "
+	      "instance; share is its part of all the GPU time measured; cpu record is the "
 	      "mean CPU time of recording one instance. Click a column's title to sort by it.</p>\n"
 	      "</section>\n"
 	      "<section id=\"pp-diagnostics\"><h2>Diagnostics</h2>\n"

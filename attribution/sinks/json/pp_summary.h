@@ -19,8 +19,8 @@ struct pp_summary_row {
 	uint64_t count;            /* pass instances with this name (and kind) */
 	uint64_t measured;         /* how many of them had a GPU time */
 	double gpu_mean_ns, gpu_p50_ns, gpu_p95_ns, gpu_max_ns; /* NAN when measured == 0 */
-	double share_of_frame;     /* mean fraction of its frame's summed pass GPU time, 0..1,
-	                              NAN if unmeasured */
+	double share_of_frame;     /* its part of all the pass GPU time measured (exclusive
+	                              times summed over timed frames), 0..1, NAN if unmeasured */
 	double per_frame;          /* mean instances per frame */
 	double cpu_record_mean_ns; /* NAN when unavailable */
 	/* GPU hardware counters (any backend but timestamps and pipeline statistics, which have
