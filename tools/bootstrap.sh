@@ -22,7 +22,8 @@ build=${BUILD_DIR:-$src/build}
 jobs=${JOBS:-$(nproc)}
 
 # vkd3d-demos, gfxreconstruct, librenderdoc (RenderDoc's capture layer, without the Qt
-# interface of the renderdoc package): the real programs and layers of tests/thirdparty.
+# interface of the renderdoc package), ffmpeg (its Vulkan filters: a headless compute
+# program): the real programs and layers of tests/thirdparty.
 # libegl-dev, libgles-dev, libegl-mesa0: the GLES demo (EGL surfaceless platform, llvmpipe).
 # mesa-utils (the es2gears_x11 name: mesa-utils-bin alone installs only es2gears_x11.<triplet>),
 # glmark2-es2-x11: the OpenGL ES programs of tests/thirdparty.
@@ -30,7 +31,7 @@ jobs=${JOBS:-$(nproc)}
 packages=(cmake make gcc pkg-config libvulkan-dev libvulkan1 uthash-dev mesa-vulkan-drivers glslc
 	vulkan-validationlayers vulkan-tools python3 clang libclang-rt-dev valgrind libxcb1-dev xvfb
 	vkd3d-demos gfxreconstruct librenderdoc libegl-dev libgles-dev libegl-mesa0 chromium
-	mesa-utils glmark2-es2-x11)
+	mesa-utils glmark2-es2-x11 ffmpeg)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
