@@ -17,7 +17,7 @@
 #include "pp_model.h"
 
 #define PP_GLES_GROUP_DEPTH 32
-#define PP_GLES_FBO_CACHE 16
+#define PP_GLES_FBO_CACHE 64   /* framebuffer descriptions, by name modulo this (gles_pass.c) */
 #define PP_GLES_FBO_LABELS 32
 #define PP_GLES_RING 32           /* recordings in flight per context */
 #define PP_GLES_MAX_PASSES 1024   /* passes in one recording before it is submitted anyway */
@@ -83,8 +83,7 @@ struct pp_gles_ctx {
 	struct pp_gles_fbo fb0;
 	int32_t surface_w, surface_h;
 
-	struct pp_gles_fbo fbos[PP_GLES_FBO_CACHE];
-	uint32_t nfbos, fbo_next;
+	struct pp_gles_fbo fbos[PP_GLES_FBO_CACHE]; /* name 0: empty */
 	struct pp_gles_label labels[PP_GLES_FBO_LABELS];
 	uint32_t nlabels;
 	uint64_t fbo_generation;       /* bumped by every attachment change */

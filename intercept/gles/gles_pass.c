@@ -112,28 +112,22 @@ static const struct pp_gles_fbo *fbo_get(struct pp_gles_ctx *c, uint32_t fb)
 		}
 		return &c->fb0;
 	}
-	for (uint32_t i = 0; i < c->nfbos; i++)
-		if (c->fbos[i].name == fb && c->fbos[i].generation == c->fbo_generation)
-			return &c->fbos[i];
-	struct pp_gles_fbo *f = NULL;
-	for (uint32_t i = 0; i < c->nfbos && !f; i++)
-		if (c->fbos[i].name == fb)
-			f = &c->fbos[i];
-	if (!f) {
-		if (c->nfbos < PP_GLES_FBO_CACHE)
-			f = &c->fbos[c->nfbos++];
-		else
-			f = &c->fbos[c->fbo_next++ % PP_GLES_FBO_CACHE];
-	}
-	fbo_describe(c, f, fb);
+	/* By name modulo the size: GL hands out the smallest unused names, so a program's
+	 * framebuffers take distinct entries up to 64 of them, whatever order its passes bind
+	 * them in. (A list searched in order and refilled round-robin, as before, missed at every
+	 * pass once a frame cycled through more framebuffers than it held: a description, with
+	 * its GL queries, at every pass.) */
+	struct pp_gles_fbo *f = &c->fbos[fb % PP_GLES_FBO_CACHE];
+	if (f->name != fb || f->generation != c->fbo_generation)
+		fbo_describe(c, f, fb);
 	return f;
 }
 
 void pp_gles_fbo_forget(struct pp_gles_ctx *c, uint32_t fbo)
 {
-	for (uint32_t i = 0; i < c->nfbos; i++)
-		if (c->fbos[i].name == fbo)
-			c->fbos[i].generation = UINT64_MAX;
+	struct pp_gles_fbo *f = &c->fbos[fbo % PP_GLES_FBO_CACHE];
+	if (f->name == fbo)
+		f->generation = UINT64_MAX;
 	for (uint32_t i = 0; i < c->nlabels; i++)
 		if (c->labels[i].fbo == fbo) {
 			c->labels[i] = c->labels[--c->nlabels];
