@@ -222,32 +222,20 @@ static void pass_perf_fill(struct pp_attr_device *d, struct pp_submission *s, ui
 static void pass_counters_fill(struct pp_attr_device *d, struct pp_submission *s, uint32_t p, const char *missing)
 {
 	struct pp_pass_result *r = &s->passes[p];
-	/* One allocation for both backends' counters: this runs on the application's thread. */
-	const struct pp_gpu_counter_desc *descs[1 + PP_STAT_COUNT] = { &pp_gpu_timestamp_counter };
-	for (unsigned i = 0; i < PP_STAT_COUNT; i++)
-		descs[1 + i] = &pp_gpu_pipeline_statistics_counters[i];
-	struct pp_counter_value *t = pp_pass_counters_add(r, descs, 1 + PP_STAT_COUNT);
-	if (t) {
-		r->ncounters = 1; /* the statistics are filled in place below */
-		t->v.valid = r->gpu.valid;
-		t->v.u = r->gpu.valid ? r->gpu.end_ns - r->gpu.begin_ns : 0;
-		t->unavailable_reason = r->gpu.valid ? NULL : r->gpu.unavailable_reason;
-	}
-
-	uint64_t stats[PP_STAT_COUNT] = { 0 };
-	uint32_t valid = 0;
-	const char *reason = missing;
+	/* Read here, made into counters on the writer thread (pp_frame_result_counters_resolve). */
+	r->stats_valid = 0;
+	r->stats_reason = missing;
 	struct pp_gpu_counter_value v[PP_STAT_COUNT];
 	if (s->stats_slots[p] == PP_NO_SLOT) {
-		reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
+		r->stats_reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
 	} else if (missing != reason_lost && statistics_read(d, s->stats_slots[p], v) > 0) {
 		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
-			stats[i] = v[i].u;
-			valid |= (uint32_t)v[i].valid << i;
+			r->stats[i] = v[i].u;
+			r->stats_valid |= (uint32_t)v[i].valid << i;
 		}
-		reason = NULL;
+		r->stats_reason = NULL;
 	}
-	pp_pass_statistics_set(r, stats, valid, reason);
+	r->counters_pending = true;
 	pass_perf_fill(d, s, p, missing);
 }
 

@@ -48,6 +48,19 @@ struct pp_counter_value *pp_pass_counters_add(struct pp_pass_result *p, const st
 	return v;
 }
 
+static void statistics_write(struct pp_counter_value *v, const uint64_t stats[PP_STAT_COUNT], uint32_t valid,
+			     const char *reason)
+{
+	for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
+		bool ok = (valid >> i) & 1;
+		v[i] = (struct pp_counter_value){
+			.desc = &pp_gpu_pipeline_statistics_counters[i],
+			.v = { .valid = ok, .u = ok && stats ? stats[i] : 0 },
+			.unavailable_reason = ok ? NULL : reason ? reason : "not measured",
+		};
+	}
+}
+
 int pp_pass_statistics_set(struct pp_pass_result *p, const uint64_t stats[PP_STAT_COUNT], uint32_t valid,
 			   const char *reason)
 {
@@ -57,17 +70,36 @@ int pp_pass_statistics_set(struct pp_pass_result *p, const uint64_t stats[PP_STA
 	if (!v)
 		return -ENOMEM;
 	p->counters = v;
-	v += p->ncounters;
+	statistics_write(v + p->ncounters, stats, valid, reason);
 	p->ncounters += PP_STAT_COUNT;
-	for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
-		bool ok = (valid >> i) & 1;
-		v[i] = (struct pp_counter_value){
-			.desc = &pp_gpu_pipeline_statistics_counters[i],
-			.v = { .valid = ok, .u = ok && stats ? stats[i] : 0 },
-			.unavailable_reason = ok ? NULL : reason ? reason : "not measured",
-		};
-	}
 	return 0;
+}
+
+void pp_frame_result_counters_resolve(struct pp_frame_result *f)
+{
+	for (size_t i = 0; i < f->npasses; i++) {
+		struct pp_pass_result *p = &f->passes[i];
+		if (!p->counters_pending)
+			continue;
+		p->counters_pending = false;
+		/* In front of what the other backends added meanwhile (hardware, sampled): the
+		 * order the set has always had. */
+		const uint32_t n = 1 + PP_STAT_COUNT;
+		struct pp_counter_value *v = malloc((n + p->ncounters) * sizeof(*v));
+		if (!v)
+			continue;
+		v[0] = (struct pp_counter_value){
+			.desc = &pp_gpu_timestamp_counter,
+			.v = { .valid = p->gpu.valid, .u = p->gpu.valid ? p->gpu.end_ns - p->gpu.begin_ns : 0 },
+			.unavailable_reason = p->gpu.valid ? NULL : p->gpu.unavailable_reason,
+		};
+		statistics_write(v + 1, p->stats, p->stats_valid, p->stats_reason);
+		if (p->ncounters)
+			memcpy(v + n, p->counters, p->ncounters * sizeof(*v));
+		free(p->counters);
+		p->counters = v;
+		p->ncounters += n;
+	}
 }
 
 const struct pp_counter_value *pp_pass_counter_find(const struct pp_pass_result *p, const char *source,

@@ -155,6 +155,11 @@ struct pp_pass_result {
 	/* The pass's GPU counters, any backend's (owned by the frame; may be 0/NULL). */
 	uint32_t ncounters;
 	struct pp_counter_value *counters;
+	/* Until pp_frame_result_counters_resolve: the timestamps backend's value (from `gpu`)
+	 * and the pipeline statistics (stats, stats_valid, stats_reason below) are not yet the
+	 * first 1 + PP_STAT_COUNT entries of `counters`. The writer thread puts them there: an
+	 * allocation and eight entries per pass that the application's thread need not make. */
+	bool counters_pending;
 
 	struct pp_cpu_cost cpu;      /* recording it: from its begin to its end command, on the recording thread(s) */
 	/* Until pp_frame_result_cpu_resolve: `cpu` is still the recording thread's two snapshots
@@ -171,6 +176,9 @@ struct pp_pass_result {
 	 * what is above, PP_PASS_RESULT_HEAD, and fills these as far as they are used). */
 	struct pp_attachment attachments[PP_MAX_ATTACHMENTS]; /* the first nattachments */
 	struct pp_cpu_snapshot cpu_begin, cpu_end;             /* while cpu_pending */
+	uint64_t stats[PP_STAT_COUNT];                         /* while counters_pending: */
+	uint32_t stats_valid;                                  /* bit i: stats[i] measured */
+	const char *stats_reason;                              /* why not, where not */
 };
 #define PP_PASS_RESULT_HEAD offsetof(struct pp_pass_result, attachments)
 
@@ -227,6 +235,12 @@ void pp_frame_result_free(struct pp_frame_result *f);
  * frame's `cpu` (a recording submitted again counted in its first frame, as before). The
  * writer thread calls it before any sink reads the frame. Idempotent. */
 void pp_frame_result_cpu_resolve(struct pp_frame_result *f);
+
+/* Puts the passes' pending timestamps and statistics values (counters_pending) at the front
+ * of their `counters`, as pp_pass_statistics_set would have. The writer thread calls it
+ * before any sink reads the frame. Out of memory leaves a pass's set without them, which the
+ * sinks show as not measured. Idempotent. */
+void pp_frame_result_counters_resolve(struct pp_frame_result *f);
 
 /* A device as the sinks describe it. */
 struct pp_device_info {

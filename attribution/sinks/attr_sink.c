@@ -253,6 +253,7 @@ static void process_name_read(char *buf, size_t len)
 static void frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 {
 	pp_frame_result_cpu_resolve(f);
+	pp_frame_result_counters_resolve(f);
 	c->frames_total++;
 	pp_stats_frame_add(c->stats, f);
 	attr_capture_frame(c, f);
