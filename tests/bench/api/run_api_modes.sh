@@ -13,6 +13,8 @@
 #     no_gpu_no_cpu_counters   the same and VK_PASSPROBE_PROFILER_CPU_COUNTERS=none
 #     outside_window           VK_PASSPROBE_PROFILER_FRAMES=none
 # example: tests/bench/api/run_api_modes.sh build 21 500
+# PP_BENCH=gles: the same for OpenGL ES, bench_gles (tests/bench/gles) with the shim preloaded
+# instead of bench_api with the layer (tests/bench/gles/run_gles_modes.sh sets it).
 set -euo pipefail
 build=${1:?usage: run_api_modes.sh BUILD ROUNDS FRAMES ['NAME=SETTING SETTING...']...}
 rounds=${2:-11}
@@ -24,7 +26,17 @@ if ((${#modes[@]} == 0)); then
 	modes=("no_gpu=$no_gpu" "no_gpu_no_cpu_counters=$no_gpu VK_PASSPROBE_PROFILER_CPU_COUNTERS=none"
 		"outside_window=VK_PASSPROBE_PROFILER_FRAMES=none")
 fi
-bench=$build/tests/bench/api/bench_api
+case ${PP_BENCH:-api} in
+api)
+	bench=$build/tests/bench/api/bench_api
+	what="bench_api, 20 passes x 50 draws"
+	enable=(VK_ADD_LAYER_PATH="$build/layer_manifest" VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_profiler) ;;
+gles)
+	bench=$build/tests/bench/gles/bench_gles
+	what="bench_gles, 20 passes x 50 draws"
+	enable=(LD_PRELOAD="$build/layer_manifest/libpassprobe_gles.so") ;;
+*) echo "run_api_modes.sh: PP_BENCH is api or gles, not '$PP_BENCH'" >&2; exit 2 ;;
+esac
 [ -x "$bench" ] || { echo "run_api_modes.sh: $bench not built" >&2; exit 1; }
 out=$(mktemp -d /tmp/passprobe-modes.XXXXXX)
 trap 'rm -rf "$out"' EXIT
@@ -45,13 +57,12 @@ for ((r = 0; r < rounds; r++)); do
 	frame_ns >>"$out/none"
 	for m in "${modes[@]}"; do
 		read -ra settings <<<"${m#*=}"
-		env VK_ADD_LAYER_PATH="$build/layer_manifest" VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_profiler \
-			VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out" VK_PASSPROBE_PROFILER_SUMMARY=off "${settings[@]}" \
+		env "${enable[@]}" VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out" VK_PASSPROBE_PROFILER_SUMMARY=off "${settings[@]}" \
 			"$bench" --frames "$frames" >"$out/line" 2>/dev/null
 		frame_ns >>"$out/${m%%=*}"
 	done
 done
-echo "bench_api, 20 passes x 50 draws, $frames frames per run, $rounds alternating rounds; build $build"
+echo "$what, $frames frames per run, $rounds alternating rounds; build $build"
 python3 - "$out" "${names[@]}" <<'EOF'
 import statistics
 import sys

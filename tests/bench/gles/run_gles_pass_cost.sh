@@ -10,6 +10,9 @@
 # figure does not depend on how slowly the program runs under callgrind.
 # usage: tests/bench/gles/run_gles_pass_cost.sh [BUILD_DIR] [SHORT_FRAMES] [LONG_FRAMES] [NAME=VALUE...]
 #   NAME=VALUE: more environment for the shim runs (VK_PASSPROBE_PROFILER_TIMESTAMPS=off ...).
+#   PP_GLES_COST_PROGRAM=bench_gles: bench_gles's frame instead (20 passes x 50 draws, 40
+#   boundaries: a framebuffer bind and a debug group per pass), the benchmark of
+#   run_gles_modes.sh.
 #   A RelWithDebInfo build names the functions (cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo).
 set -euo pipefail
 build=${1:-build}
@@ -17,10 +20,20 @@ short=${2:-50}
 long=${3:-150}
 shift $(($# < 3 ? $# : 3))
 here=$(cd "$(dirname "$0")" && pwd)
-demo=$build/tools/gles_demo/pp_gles_demo
 shim=$build/layer_manifest/libpassprobe_gles.so
+case ${PP_GLES_COST_PROGRAM:-pp_gles_demo} in
+pp_gles_demo)
+	demo=$build/tools/gles_demo/pp_gles_demo
+	args=(--size 32x24 --load 1,1,1,1,1)
+	passes=5 bounds=8 ;;
+bench_gles)
+	demo=$build/tests/bench/gles/bench_gles
+	args=(--passes 20 --draws 50)
+	passes=20 bounds=40 ;;
+*) echo "run_gles_pass_cost.sh: PP_GLES_COST_PROGRAM is pp_gles_demo or bench_gles" >&2; exit 2 ;;
+esac
 command -v valgrind >/dev/null || { echo "run_gles_pass_cost.sh: valgrind is not installed" >&2; exit 77; }
-[ -x "$demo" ] && [ -f "$shim" ] || { echo "run_gles_pass_cost.sh: build pp_gles_demo and passprobe_gles in $build" >&2; exit 1; }
+[ -x "$demo" ] && [ -f "$shim" ] || { echo "run_gles_pass_cost.sh: build ${demo##*/} and passprobe_gles in $build" >&2; exit 1; }
 out=$(mktemp -d /tmp/passprobe-gles-cost.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$out}
@@ -28,7 +41,6 @@ export LP_NUM_THREADS=0
 # Shaders compiled in every run (a warm disk cache in one run and not the other would count
 # LLVM's work as the frames').
 export MESA_SHADER_CACHE_DISABLE=true
-args=(--size 32x24 --load 1,1,1,1,1)
 for n in "$short" "$long"; do
 	valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out/plain.$n" \
 		"$demo" "${args[@]}" --frames "$n" >"$out/plain.log.$n" 2>&1 || { cat "$out/plain.log.$n" >&2; exit 1; }
@@ -37,6 +49,6 @@ for n in "$short" "$long"; do
 		valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out/shim.$n" \
 		"$demo" "${args[@]}" --frames "$n" >"$out/shim.log.$n" 2>&1 || { cat "$out/shim.log.$n" >&2; exit 1; }
 done
-echo "pp_gles_demo ${args[*]}, callgrind: $short and $long frames${*:+, $*}"
+echo "${demo##*/} ${args[*]}, callgrind: $short and $long frames${*:+, $*}"
 python3 "$here/gles_callgrind_cost.py" "$out/plain.$short" "$out/plain.$long" "$out/shim.$short" "$out/shim.$long" \
-	$((long - short)) 5 8
+	$((long - short)) $passes $bounds
