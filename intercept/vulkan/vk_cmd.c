@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pp_log.h"
+#include "vk_formats.h"
 #include "vk_hooks.h"
 #include "vk_intercept.h"
 
@@ -879,30 +880,93 @@ static uint64_t buffer_copy2_bytes(const VkCopyBufferInfo2 *info)
 	return b;
 }
 
+/* Copies that touch images: the bytes of the regions by the image's format, one aspect or
+ * plane at a time (vk_formats.c); 0 where the image, its format or a layer count
+ * (VK_REMAINING_ARRAY_LAYERS) is not known here. Blits and resolves are counted as copies
+ * without bytes: a scaled blit reads and writes different amounts. */
+static VkFormat image_format(struct pp_device *dev, VkImage image)
+{
+	struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)image);
+	return o ? o->u.image.format : VK_FORMAT_UNDEFINED;
+}
+
+static uint64_t aspects_bytes(VkFormat f, VkImageAspectFlags aspects, VkExtent3D extent, uint32_t layers)
+{
+	uint64_t b = 0;
+	struct pp_vk_block blk;
+	if (f == VK_FORMAT_UNDEFINED || layers == VK_REMAINING_ARRAY_LAYERS)
+		return 0;
+	for (VkImageAspectFlags m = aspects; m; m &= m - 1)
+		if (pp_vk_copy_block(f, m & -m, &blk))
+			b += pp_vk_copy_region_bytes(&blk, extent, layers);
+	return b;
+}
+
+static uint64_t buffer_image_bytes(struct pp_device *dev, VkImage image, uint32_t n, const VkBufferImageCopy *r)
+{
+	VkFormat f = image_format(dev, image);
+	uint64_t b = 0;
+	for (uint32_t i = 0; i < n; i++)
+		b += aspects_bytes(f, r[i].imageSubresource.aspectMask, r[i].imageExtent, r[i].imageSubresource.layerCount);
+	return b;
+}
+
+static uint64_t buffer_image2_bytes(struct pp_device *dev, VkImage image, uint32_t n, const VkBufferImageCopy2 *r)
+{
+	VkFormat f = image_format(dev, image);
+	uint64_t b = 0;
+	for (uint32_t i = 0; i < n; i++)
+		b += aspects_bytes(f, r[i].imageSubresource.aspectMask, r[i].imageExtent, r[i].imageSubresource.layerCount);
+	return b;
+}
+
+/* Image to image: the extent is in the source's texels. */
+static uint64_t image_copy_bytes(struct pp_device *dev, VkImage src, uint32_t n, const VkImageCopy *r)
+{
+	VkFormat f = image_format(dev, src);
+	uint64_t b = 0;
+	for (uint32_t i = 0; i < n; i++)
+		b += aspects_bytes(f, r[i].srcSubresource.aspectMask, r[i].extent, r[i].srcSubresource.layerCount);
+	return b;
+}
+
+static uint64_t image_copy2_bytes(struct pp_device *dev, const VkCopyImageInfo2 *info)
+{
+	VkFormat f = image_format(dev, info->srcImage);
+	uint64_t b = 0;
+	for (uint32_t i = 0; i < info->regionCount; i++)
+		b += aspects_bytes(f, info->pRegions[i].srcSubresource.aspectMask, info->pRegions[i].extent,
+				   info->pRegions[i].srcSubresource.layerCount);
+	return b;
+}
+
 TRANSFER_HOOK(CmdCopyBuffer, buffer_copy_bytes(n, r),
 	      (VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint32_t n, const VkBufferCopy *r), (cb, src, dst, n, r))
 TRANSFER_HOOK(CmdCopyBuffer2, buffer_copy2_bytes(info), (VkCommandBuffer cb, const VkCopyBufferInfo2 *info),
 	      (cb, info))
-TRANSFER_HOOK(CmdCopyImage, 0,
+TRANSFER_HOOK(CmdCopyImage, image_copy_bytes(c->device, src, n, r),
 	      (VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst, VkImageLayout dl, uint32_t n,
 	       const VkImageCopy *r),
 	      (cb, src, sl, dst, dl, n, r))
-TRANSFER_HOOK(CmdCopyImage2, 0, (VkCommandBuffer cb, const VkCopyImageInfo2 *info), (cb, info))
+TRANSFER_HOOK(CmdCopyImage2, image_copy2_bytes(c->device, info), (VkCommandBuffer cb, const VkCopyImageInfo2 *info),
+	      (cb, info))
 TRANSFER_HOOK(CmdBlitImage, 0,
 	      (VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst, VkImageLayout dl, uint32_t n,
 	       const VkImageBlit *r, VkFilter f),
 	      (cb, src, sl, dst, dl, n, r, f))
 TRANSFER_HOOK(CmdBlitImage2, 0, (VkCommandBuffer cb, const VkBlitImageInfo2 *info), (cb, info))
-TRANSFER_HOOK(CmdCopyBufferToImage, 0,
+TRANSFER_HOOK(CmdCopyBufferToImage, buffer_image_bytes(c->device, dst, n, r),
 	      (VkCommandBuffer cb, VkBuffer src, VkImage dst, VkImageLayout dl, uint32_t n,
 	       const VkBufferImageCopy *r),
 	      (cb, src, dst, dl, n, r))
-TRANSFER_HOOK(CmdCopyBufferToImage2, 0, (VkCommandBuffer cb, const VkCopyBufferToImageInfo2 *info), (cb, info))
-TRANSFER_HOOK(CmdCopyImageToBuffer, 0,
+TRANSFER_HOOK(CmdCopyBufferToImage2, buffer_image2_bytes(c->device, info->dstImage, info->regionCount, info->pRegions),
+	      (VkCommandBuffer cb, const VkCopyBufferToImageInfo2 *info), (cb, info))
+TRANSFER_HOOK(CmdCopyImageToBuffer, buffer_image_bytes(c->device, src, n, r),
 	      (VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkBuffer dst, uint32_t n,
 	       const VkBufferImageCopy *r),
 	      (cb, src, sl, dst, n, r))
-TRANSFER_HOOK(CmdCopyImageToBuffer2, 0, (VkCommandBuffer cb, const VkCopyImageToBufferInfo2 *info), (cb, info))
+TRANSFER_HOOK(CmdCopyImageToBuffer2, buffer_image2_bytes(c->device, info->srcImage, info->regionCount, info->pRegions),
+	      (VkCommandBuffer cb, const VkCopyImageToBufferInfo2 *info), (cb, info))
 TRANSFER_HOOK(CmdResolveImage, 0,
 	      (VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst, VkImageLayout dl, uint32_t n,
 	       const VkImageResolve *r),

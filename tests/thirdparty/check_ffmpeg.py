@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_ffmpeg.py PLAIN_DIR PROFILED_DIR VIDEO_FRAMES: ffmpeg's Vulkan filters (a headless
+"""check_ffmpeg.py PLAIN_DIR PROFILED_DIR VIDEO_FRAMES COPY_BYTES: ffmpeg's Vulkan filters (a headless
 compute and transfer program: no window, no present, no render pass) through passprobe.
 
 PLAIN_DIR and PROFILED_DIR are run_program.sh work directories of the same ffmpeg command
@@ -8,7 +8,9 @@ PLAIN_DIR and PROFILED_DIR are run_program.sh work directories of the same ffmpe
   nothing the program computed);
 - passes.csv: at least VIDEO_FRAMES compute passes with dispatches and workgroups (the blur
   and the scale of each video frame) and at least VIDEO_FRAMES transfer passes with copies
-  (uploads and downloads), at least 90% of each kind with a GPU time;
+  (uploads and downloads), at least 90% of each kind with a GPU time; every transfer pass
+  moves one of COPY_BYTES (comma-separated: a whole frame's planes up or down, counted from
+  the images' formats);
 - report.json's summary: the pass shares add up to 1 and the compute passes, which take
   nearly all the GPU time, have nearly all the share (a share counted by frames would give
   each kind about half: the program's frames are its fenced submits, each with one kind).
@@ -38,10 +40,11 @@ def md5_of(work):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 5:
         print(__doc__)
         sys.exit(2)
     plain, profiled, video_frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    copy_bytes = {int(x) for x in sys.argv[4].split(",")}
     a, b = md5_of(plain), md5_of(profiled)
     if a != b:
         fail(f"ffmpeg's output differs with passprobe: MD5 {b}, without it {a}")
@@ -55,6 +58,11 @@ def main():
             for col in need:
                 if int(r[col]) < 1:
                     fail(f"frame {r['frame']}: {kind} pass {r['name']} has {col} {r[col]}")
+        if kind == "transfer":
+            for r in mine:
+                if int(r["copy_bytes"]) not in copy_bytes:
+                    fail(f"frame {r['frame']}: transfer pass moves {r['copy_bytes']} bytes, expected one of "
+                         f"{sorted(copy_bytes)}")
         timed = sum(1 for r in mine if r["gpu_ns"] != "")
         if timed < 0.9 * len(mine):
             fail(f"{timed} of {len(mine)} {kind} passes have a GPU time, expected at least 90%")
