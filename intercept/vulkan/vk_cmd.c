@@ -902,43 +902,21 @@ static uint64_t aspects_bytes(VkFormat f, VkImageAspectFlags aspects, VkExtent3D
 	return b;
 }
 
-static uint64_t buffer_image_bytes(struct pp_device *dev, VkImage image, uint32_t n, const VkBufferImageCopy *r)
-{
-	VkFormat f = image_format(dev, image);
-	uint64_t b = 0;
-	for (uint32_t i = 0; i < n; i++)
-		b += aspects_bytes(f, r[i].imageSubresource.aspectMask, r[i].imageExtent, r[i].imageSubresource.layerCount);
-	return b;
-}
-
-static uint64_t buffer_image2_bytes(struct pp_device *dev, VkImage image, uint32_t n, const VkBufferImageCopy2 *r)
-{
-	VkFormat f = image_format(dev, image);
-	uint64_t b = 0;
-	for (uint32_t i = 0; i < n; i++)
-		b += aspects_bytes(f, r[i].imageSubresource.aspectMask, r[i].imageExtent, r[i].imageSubresource.layerCount);
-	return b;
-}
-
-/* Image to image: the extent is in the source's texels. */
-static uint64_t image_copy_bytes(struct pp_device *dev, VkImage src, uint32_t n, const VkImageCopy *r)
-{
-	VkFormat f = image_format(dev, src);
-	uint64_t b = 0;
-	for (uint32_t i = 0; i < n; i++)
-		b += aspects_bytes(f, r[i].srcSubresource.aspectMask, r[i].extent, r[i].srcSubresource.layerCount);
-	return b;
-}
-
-static uint64_t image_copy2_bytes(struct pp_device *dev, const VkCopyImageInfo2 *info)
-{
-	VkFormat f = image_format(dev, info->srcImage);
-	uint64_t b = 0;
-	for (uint32_t i = 0; i < info->regionCount; i++)
-		b += aspects_bytes(f, info->pRegions[i].srcSubresource.aspectMask, info->pRegions[i].extent,
-				   info->pRegions[i].srcSubresource.layerCount);
-	return b;
-}
+/* The bytes of n regions of one image: the four region types name the image's subresource
+ * and extent differently (image to image: the extent is in the source's texels). */
+#define IMAGE_REGIONS_BYTES(name, type, sub, ext)                                                          \
+	static uint64_t name(struct pp_device *dev, VkImage image, uint32_t n, const type *r)                \
+	{                                                                                                  \
+		VkFormat f = image_format(dev, image);                                                     \
+		uint64_t b = 0;                                                                            \
+		for (uint32_t i = 0; i < n; i++)                                                           \
+			b += aspects_bytes(f, r[i].sub.aspectMask, r[i].ext, r[i].sub.layerCount);         \
+		return b;                                                                                  \
+	}
+IMAGE_REGIONS_BYTES(buffer_image_bytes, VkBufferImageCopy, imageSubresource, imageExtent)
+IMAGE_REGIONS_BYTES(buffer_image2_bytes, VkBufferImageCopy2, imageSubresource, imageExtent)
+IMAGE_REGIONS_BYTES(image_copy_bytes, VkImageCopy, srcSubresource, extent)
+IMAGE_REGIONS_BYTES(image_copy2_bytes, VkImageCopy2, srcSubresource, extent)
 
 TRANSFER_HOOK(CmdCopyBuffer, buffer_copy_bytes(n, r),
 	      (VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint32_t n, const VkBufferCopy *r), (cb, src, dst, n, r))
@@ -948,8 +926,8 @@ TRANSFER_HOOK(CmdCopyImage, image_copy_bytes(c->device, src, n, r),
 	      (VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst, VkImageLayout dl, uint32_t n,
 	       const VkImageCopy *r),
 	      (cb, src, sl, dst, dl, n, r))
-TRANSFER_HOOK(CmdCopyImage2, image_copy2_bytes(c->device, info), (VkCommandBuffer cb, const VkCopyImageInfo2 *info),
-	      (cb, info))
+TRANSFER_HOOK(CmdCopyImage2, image_copy2_bytes(c->device, info->srcImage, info->regionCount, info->pRegions),
+	      (VkCommandBuffer cb, const VkCopyImageInfo2 *info), (cb, info))
 TRANSFER_HOOK(CmdBlitImage, 0,
 	      (VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst, VkImageLayout dl, uint32_t n,
 	       const VkImageBlit *r, VkFilter f),

@@ -51,16 +51,16 @@ static uint32_t core_color_bytes(uint32_t f)
 	return 0;
 }
 
-/* Multi-planar formats: the plane count and the bytes of one texel of each plane (the
- * second plane of a two-plane format holds two components). 0 planes: not multi-planar. */
-static unsigned planes_of(VkFormat f, uint32_t *texel)
+/* Multi-planar formats: the plane count, and in *bytes the bytes of one texel of the first
+ * plane (every plane of a three-plane format holds one component, the second plane of a
+ * two-plane format two). 0 planes: not multi-planar. */
+static unsigned planes_of(VkFormat f, uint32_t *bytes)
 {
-	uint32_t b;
 	switch (f) {
 	case VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM:
 	case VK_FORMAT_G8_B8_R8_3PLANE_422_UNORM:
 	case VK_FORMAT_G8_B8_R8_3PLANE_444_UNORM:
-		*texel = 1;
+		*bytes = 1;
 		return 3;
 	case VK_FORMAT_G10X6_B10X6_R10X6_3PLANE_420_UNORM_3PACK16:
 	case VK_FORMAT_G10X6_B10X6_R10X6_3PLANE_422_UNORM_3PACK16:
@@ -71,13 +71,13 @@ static unsigned planes_of(VkFormat f, uint32_t *texel)
 	case VK_FORMAT_G16_B16_R16_3PLANE_420_UNORM:
 	case VK_FORMAT_G16_B16_R16_3PLANE_422_UNORM:
 	case VK_FORMAT_G16_B16_R16_3PLANE_444_UNORM:
-		*texel = 2;
+		*bytes = 2;
 		return 3;
 	case VK_FORMAT_G8_B8R8_2PLANE_420_UNORM:
 	case VK_FORMAT_G8_B8R8_2PLANE_422_UNORM:
 	case VK_FORMAT_G8_B8R8_2PLANE_444_UNORM:
-		b = 1;
-		break;
+		*bytes = 1;
+		return 2;
 	case VK_FORMAT_G10X6_B10X6R10X6_2PLANE_420_UNORM_3PACK16:
 	case VK_FORMAT_G10X6_B10X6R10X6_2PLANE_422_UNORM_3PACK16:
 	case VK_FORMAT_G10X6_B10X6R10X6_2PLANE_444_UNORM_3PACK16:
@@ -87,14 +87,11 @@ static unsigned planes_of(VkFormat f, uint32_t *texel)
 	case VK_FORMAT_G16_B16R16_2PLANE_420_UNORM:
 	case VK_FORMAT_G16_B16R16_2PLANE_422_UNORM:
 	case VK_FORMAT_G16_B16R16_2PLANE_444_UNORM:
-		b = 2;
-		break;
+		*bytes = 2;
+		return 2;
 	default:
 		return 0;
 	}
-	texel[0] = b;
-	texel[1] = 2 * b;
-	return 2;
 }
 
 bool pp_vk_copy_block(VkFormat f, VkImageAspectFlags aspect, struct pp_vk_block *out)
@@ -116,8 +113,8 @@ bool pp_vk_copy_block(VkFormat f, VkImageAspectFlags aspect, struct pp_vk_block 
 	if (depth || stencil)
 		return false;
 
-	uint32_t texel[3];
-	unsigned planes = planes_of(f, texel);
+	uint32_t first;
+	unsigned planes = planes_of(f, &first);
 	if (planes) {
 		unsigned p = aspect == VK_IMAGE_ASPECT_PLANE_0_BIT ? 0
 			     : aspect == VK_IMAGE_ASPECT_PLANE_1_BIT ? 1
@@ -125,7 +122,7 @@ bool pp_vk_copy_block(VkFormat f, VkImageAspectFlags aspect, struct pp_vk_block 
 								      : 3;
 		if (p >= planes)
 			return false;
-		return block(out, planes == 3 ? texel[0] : texel[p], 1, 1);
+		return block(out, planes == 2 && p == 1 ? 2 * first : first, 1, 1);
 	}
 	if (aspect != VK_IMAGE_ASPECT_COLOR_BIT)
 		return false;

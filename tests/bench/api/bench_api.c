@@ -10,6 +10,8 @@
 #include <time.h>
 #include <vulkan/vulkan.h>
 
+#include "../bench_time.h"
+
 static const uint32_t vert_spv[] =
 #include "tiny.vert.inc"
 	;
@@ -25,19 +27,6 @@ static const uint32_t frag_spv[] =
 			exit(1);                                                    \
 		}                                                                   \
 	} while (0)
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
 
 #define BENCH_MAX_IN_FLIGHT 4
 #define BENCH_MAX_PIPELINES 64

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../bench_time.h"
 #include "cpu_counters_internal.h"
 #include "pp_cpu_counters.h"
 #include "pp_log.h"
@@ -16,13 +17,6 @@
 #define BATCHES 7
 
 static unsigned g_iterations = 200000;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b)
 {

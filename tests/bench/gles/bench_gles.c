@@ -21,20 +21,9 @@
 #include <GLES3/gl32.h>
 #include <GLES2/gl2ext.h>
 
+#include "../bench_time.h"
+
 #define SKIP 77
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
 
 static const char *vs_src = "#version 310 es\n"
 			    "uniform vec2 offset;\n"
