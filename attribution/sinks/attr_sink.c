@@ -5,7 +5,12 @@
  * pointer moves, never across I/O, so pp_sink_frame_submit and pp_sink_cpu_event never wait
  * on a disk. g_io_lock guards g_ctx (statistics, report window, open files): the writer
  * holds it while it processes a batch, shutdown takes it over at the end. g_init_lock orders
- * init against shutdown. Order: g_init_lock, g_io_lock, g_lock. */
+ * init against shutdown. Order: g_init_lock, g_io_lock, g_lock.
+ *
+ * fork(): the child has only the forking thread, and copies of locks other threads may have
+ * held at that instant. The writer, its files and the queue belong to the parent, so the
+ * child's sink is closed (its frames are freed and counted as dropped) and its locks are
+ * made anew; see sink_atfork_child. */
 #include "attr_sink_internal.h"
 
 #include <errno.h>
@@ -404,6 +409,48 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
+/* ---- fork ----------------------------------------------------------------------------- */
+
+/* g_lock and g_dev_lock are held across fork() so that the queue and the device table are
+ * whole in the child; both are held only for pointer moves and copies, so fork() waits
+ * for no I/O. g_init_lock and g_io_lock can be held for seconds (shutdown joining the
+ * writer, the writer writing) and are not taken: no thread of the child holds them, and the
+ * child uses nothing they guard, so they are made anew there. */
+static void sink_atfork_prepare(void)
+{
+	pthread_mutex_lock(&g_dev_lock);
+	pthread_mutex_lock(&g_lock);
+}
+
+static void sink_atfork_parent(void)
+{
+	pthread_mutex_unlock(&g_lock);
+	pthread_mutex_unlock(&g_dev_lock);
+}
+
+static void sink_atfork_child(void)
+{
+	/* The parent's queued frames stay where they are, reachable and untouched: freeing them
+	 * here would call free() in a child whose allocator may not be fork-safe (ASan's). */
+	if (g_state == SINK_RUNNING)
+		g_state = SINK_CLOSED;
+	g_thread_started = false;
+	g_writer_idle = false;
+	pthread_mutex_init(&g_init_lock, NULL);
+	pthread_mutex_init(&g_io_lock, NULL);
+	pthread_mutex_init(&g_lock, NULL);
+	pthread_mutex_init(&g_dev_lock, NULL);
+}
+
+static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
+
+static void sink_atfork_register(void)
+{
+	if (pthread_atfork(sink_atfork_prepare, sink_atfork_parent, sink_atfork_child) != 0)
+		pp_log(PP_LOG_WARN, "cannot register fork handlers: a child forked while the output "
+		       "writer works may hang at exit");
+}
+
 /* ---- public entry points -------------------------------------------------------------- */
 
 static void ctx_free(struct attr_sink_ctx *c)
@@ -421,6 +468,7 @@ int pp_sink_init(const struct pp_settings *settings)
 	int ret = 0;
 	if (!settings)
 		return -EINVAL;
+	pthread_once(&g_atfork_once, sink_atfork_register);
 	pthread_mutex_lock(&g_init_lock);
 	pthread_mutex_lock(&g_lock);
 	enum sink_state state = g_state;
