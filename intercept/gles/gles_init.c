@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gles_internal.h"
 #include "pp_log.h"
@@ -40,8 +41,19 @@ void pp_gles_init_once(void)
 	pthread_once(&g_once, gles_init);
 }
 
+static pid_t g_load_pid;
+
+__attribute__((constructor)) static void gles_load(void)
+{
+	g_load_pid = getpid();
+}
+
 __attribute__((destructor)) static void gles_fini(void)
 {
+	/* A forked child that exits: the context records, their devices and the outputs are the
+	 * parent's, and their locks may have been held by a parent thread at fork(). */
+	if (getpid() != g_load_pid)
+		return;
 	pp_gles_exiting = true;
 	pp_gles_contexts_shutdown();
 	pp_sink_shutdown();
