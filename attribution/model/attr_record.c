@@ -58,8 +58,8 @@ static int grow(void **array, uint32_t *cap, uint32_t need, size_t elem)
 	return 0;
 }
 
-struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind, const char *api,
-					    enum pp_recording_state state)
+static struct pp_pass_rec *pass_begin(struct pp_recording *r, enum pp_pass_kind kind, const char *api,
+				      enum pp_recording_state state, bool after_last)
 {
 	if (r->passless) {
 		r->state = state;
@@ -86,9 +86,26 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 	r->state = state;
 	r->cur = &p->work;
 	/* Pass boundaries are where recording cost is measured: two snapshots per pass. */
-	if (!r->quiet)
+	if (r->quiet)
+		return p;
+	const struct pp_pass_rec *prev = r->open > 0 ? &r->passes[r->open - 1] : NULL;
+	if (after_last && prev && prev->cpu_ended)
+		p->cpu_begin = prev->cpu_end;
+	else
 		pp_cpu_snapshot_take(&p->cpu_begin);
 	return p;
+}
+
+struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind, const char *api,
+					    enum pp_recording_state state)
+{
+	return pass_begin(r, kind, api, state, false);
+}
+
+struct pp_pass_rec *pp_recording_pass_begin_after_last(struct pp_recording *r, enum pp_pass_kind kind,
+						       const char *api, enum pp_recording_state state)
+{
+	return pass_begin(r, kind, api, state, true);
 }
 
 void pp_recording_pass_end(struct pp_recording *r)

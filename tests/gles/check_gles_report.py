@@ -14,6 +14,8 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
 --no-drops: no frame was dropped by the writer.
 --timed-percent: at least that share of passes (all frames but the last of each device)
   has a GPU time; the rest say why not.
+Always: within a submission, each pass's CPU span begins where the previous pass's ended
+  (docs/gles.md, "CPU counters").
 """
 import argparse
 import json
@@ -128,6 +130,15 @@ def main():
                         fail(f"{where} ({name}): stores {stores}, invalidate={kv['invalidate']}")
                     if p["kind"] != ("render" if p["draws"] else "compute"):
                         fail(f"{where} ({name}): kind {p['kind']}")
+        for f in complete:
+            for prev, p in zip(f["passes"], f["passes"][1:]):
+                a_cpu, b_cpu = prev.get("cpu"), p.get("cpu")
+                if not a_cpu or not b_cpu or prev.get("submission") != p.get("submission"):
+                    continue
+                if b_cpu["begin_ns"] != a_cpu["begin_ns"] + a_cpu["wall_ns"]:
+                    fail(f"device {dev} frame {f['index']} pass {p['name']}: CPU span begins at "
+                         f"{b_cpu['begin_ns']}, not where {prev['name']}'s ended "
+                         f"({a_cpu['begin_ns'] + a_cpu['wall_ns']})")
         for f in complete[:-1]:
             for p in f["passes"]:
                 if p.get("gpu_ns") is not None:
