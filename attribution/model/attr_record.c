@@ -85,7 +85,8 @@ static struct pp_pass_rec *pass_begin(struct pp_recording *r, enum pp_pass_kind 
 	r->open = r->npasses++;
 	r->state = state;
 	r->cur = &p->work;
-	/* Pass boundaries are where recording cost is measured: two snapshots per pass. */
+	/* Pass boundaries are where recording cost is measured: two snapshots per pass, or one
+	 * where the pass begins at the last one's end (pp_recording_pass_begin_after_last). */
 	if (r->quiet)
 		return p;
 	const struct pp_pass_rec *prev = r->open > 0 ? &r->passes[r->open - 1] : NULL;
