@@ -30,8 +30,12 @@ static uint32_t g_gen = 1;
 
 static bool g_cpu_time_from_perf = true;
 
-static __thread struct pp_cpu_thread *t_state;
-static __thread uint32_t t_gen;
+/* initial-exec: read at every snapshot, two per pass boundary, where the general model's
+ * __tls_get_addr call is a tenth of the snapshot's instructions. It costs no static TLS: both
+ * libraries that link this code already have an initial-exec variable of their own
+ * (pp_command_buffer_cache_tls, pp_egl_tls), which puts their whole TLS block there. */
+static __thread struct pp_cpu_thread *t_state __attribute__((tls_model("initial-exec")));
+static __thread uint32_t t_gen __attribute__((tls_model("initial-exec")));
 
 static void config_get_locked(struct pp_cpu_config *out)
 {

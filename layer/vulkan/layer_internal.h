@@ -306,7 +306,58 @@ struct pp_command_buffer *pp_command_buffer_lookup(struct pp_device *dev, VkComm
  * pp_object_find_locked. Answered from a per-thread cache while no object table changed
  * (pp_object_epoch): no lock, no hash on the pass boundaries' repeated lookups. */
 extern uint64_t pp_object_epoch;
-struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle);
+/* A frame's passes bind a few dozen objects (render passes, framebuffers, pipelines): 32 sets
+ * of two entries of 40 bytes, 2.5 KiB per recording thread, made at its first lookup. */
+#define PP_OBJECT_CACHE_SIZE 64
+struct pp_object_cache_entry {
+	const struct pp_device *dev;
+	uint64_t handle;
+	uint64_t epoch;
+	VkObjectType type;
+	struct pp_object *object;
+};
+/* On the heap, one per thread, reached through a thread-local pointer: the layer has an
+ * initial-exec variable (pp_command_buffer_cache_tls), so glibc puts the module's whole TLS
+ * block in the static TLS surplus it keeps for libraries loaded with dlopen (the loader
+ * dlopens the layer). 640 bytes there made dlopen fail ("cannot allocate memory in static TLS
+ * block") in a program that had used up most of the surplus (gfxrecon-replay beside a
+ * preloaded sanitizer runtime). A key's destructor frees a thread's cache at its exit. The
+ * pointer is initial-exec too: it is in that block already, and a lookup then makes no
+ * __tls_get_addr call. */
+extern _Thread_local struct pp_object_cache_entry *pp_object_cache __attribute__((tls_model("initial-exec")));
+struct pp_object *pp_object_lookup_slow(struct pp_device *dev, VkObjectType type, uint64_t handle);
+
+/* Two ways per set: a frame's few dozen objects then rarely evict each other. Handles are
+ * often addresses of equal-sized driver objects, alike in their low bits: a multiplicative
+ * (Fibonacci) hash takes the set from the product's top bits, which every bit of the handle
+ * reaches. */
+static inline uint32_t pp_object_cache_set(VkObjectType type, uint64_t handle)
+{
+	_Static_assert((PP_OBJECT_CACHE_SIZE & (PP_OBJECT_CACHE_SIZE - 1)) == 0, "a power of two");
+	return (uint32_t)(((handle ^ (uint64_t)type) * 0x9E3779B97F4A7C15ull) >>
+			  (64 - __builtin_ctz(PP_OBJECT_CACHE_SIZE / 2)));
+}
+
+static inline bool pp_object_cache_hit(const struct pp_object_cache_entry *e, const struct pp_device *dev,
+				       VkObjectType type, uint64_t handle, uint64_t epoch)
+{
+	return e->epoch == epoch && e->handle == handle && e->type == type && e->dev == dev;
+}
+
+/* Inline: a hit is a dozen instructions with no call, and pass boundaries make two or three. */
+static inline struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle)
+{
+	struct pp_object_cache_entry *cache = pp_object_cache;
+	if (__builtin_expect(cache != NULL, 1)) {
+		struct pp_object_cache_entry *e = &cache[2 * pp_object_cache_set(type, handle)];
+		uint64_t epoch = __atomic_load_n(&pp_object_epoch, __ATOMIC_ACQUIRE);
+		if (pp_object_cache_hit(&e[0], dev, type, handle, epoch))
+			return e[0].object;
+		if (pp_object_cache_hit(&e[1], dev, type, handle, epoch))
+			return e[1].object;
+	}
+	return pp_object_lookup_slow(dev, type, handle);
+}
 /* Caller holds the device lock (for reading or writing). */
 struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type, uint64_t handle);
 /* Inserts (or returns the existing) object record; NULL on allocation failure. Caller holds

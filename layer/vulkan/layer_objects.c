@@ -72,30 +72,14 @@ struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type
  * what the table would, absent objects (NULL) included. It returns what pp_object_lookup
  * always returned: a pointer read without the lock. */
 uint64_t pp_object_epoch = 1;
-/* A frame's passes bind a few dozen objects (render passes, framebuffers, pipelines): 32
- * sets of two entries of 40 bytes, 2.5 KiB per recording thread. */
-#define OBJECT_CACHE_SIZE 64
-struct object_cache_entry {
-	const struct pp_device *dev;
-	uint64_t handle;
-	uint64_t epoch;
-	VkObjectType type;
-	struct pp_object *object;
-};
-/* On the heap, one per thread, reached through a thread-local pointer: the layer has an
- * initial-exec variable (pp_command_buffer_cache_tls), so glibc puts the module's whole TLS
- * block in the static TLS surplus it keeps for libraries loaded with dlopen (the loader
- * dlopens the layer). 640 bytes there made dlopen fail ("cannot allocate memory in static TLS
- * block") in a program that had used up most of the surplus (gfxrecon-replay beside a
- * preloaded sanitizer runtime). The key's destructor frees a thread's cache at its exit. */
-static _Thread_local struct object_cache_entry *object_cache;
+_Thread_local struct pp_object_cache_entry *pp_object_cache __attribute__((tls_model("initial-exec")));
 static pthread_key_t object_cache_key;
 static pthread_once_t object_cache_once = PTHREAD_ONCE_INIT;
 static bool object_cache_key_ok;
 
 static void object_cache_free(void *cache)
 {
-	object_cache = NULL;
+	pp_object_cache = NULL;
 	free(cache);
 }
 
@@ -105,19 +89,19 @@ static void object_cache_key_create(void)
 }
 
 /* This thread's cache, or NULL when it cannot have one (lookups then take the lock). */
-__attribute__((noinline)) static struct object_cache_entry *object_cache_make(void)
+static struct pp_object_cache_entry *object_cache_make(void)
 {
 	pthread_once(&object_cache_once, object_cache_key_create);
 	if (!object_cache_key_ok)
 		return NULL;
-	struct object_cache_entry *c = calloc(OBJECT_CACHE_SIZE, sizeof(*c));
+	struct pp_object_cache_entry *c = calloc(PP_OBJECT_CACHE_SIZE, sizeof(*c));
 	if (!c)
 		return NULL;
 	if (pthread_setspecific(object_cache_key, c) != 0) {
 		free(c);
 		return NULL;
 	}
-	object_cache = c;
+	pp_object_cache = c;
 	return c;
 }
 
@@ -126,38 +110,22 @@ static void object_epoch_bump(void)
 	__atomic_add_fetch(&pp_object_epoch, 1, __ATOMIC_ACQ_REL);
 }
 
-static inline bool object_cache_hit(const struct object_cache_entry *e, const struct pp_device *dev,
-				    VkObjectType type, uint64_t handle, uint64_t epoch)
+/* The miss (and a thread's first lookup): the table under its read lock, the answer cached. */
+struct pp_object *pp_object_lookup_slow(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
-	return e->epoch == epoch && e->handle == handle && e->type == type && e->dev == dev;
-}
-
-struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle)
-{
-	/* Two ways per set: a frame's few dozen objects then rarely evict each other. Handles are
-	 * often addresses of equal-sized driver objects, alike in their low bits: a
-	 * multiplicative (Fibonacci) hash takes the set from the product's top bits, which every
-	 * bit of the handle reaches. */
-	_Static_assert((OBJECT_CACHE_SIZE & (OBJECT_CACHE_SIZE - 1)) == 0, "a power of two");
-	uint32_t set = (uint32_t)(((handle ^ (uint64_t)type) * 0x9E3779B97F4A7C15ull) >>
-				  (64 - __builtin_ctz(OBJECT_CACHE_SIZE / 2)));
-	struct object_cache_entry *cache = object_cache;
-	if (__builtin_expect(!cache, 0))
+	struct pp_object_cache_entry *cache = pp_object_cache;
+	if (!cache)
 		cache = object_cache_make();
-	struct object_cache_entry *e = cache ? &cache[2 * set] : NULL;
+	struct pp_object_cache_entry *e = cache ? &cache[2 * pp_object_cache_set(type, handle)] : NULL;
 	/* Read before the lookup: a change made meanwhile leaves the entry already stale. */
 	uint64_t epoch = __atomic_load_n(&pp_object_epoch, __ATOMIC_ACQUIRE);
-	if (e && object_cache_hit(&e[0], dev, type, handle, epoch))
-		return e[0].object;
-	if (e && object_cache_hit(&e[1], dev, type, handle, epoch))
-		return e[1].object;
 	pthread_rwlock_rdlock(&dev->lock);
 	struct pp_object *o = pp_object_find_locked(dev, type, handle);
 	pthread_rwlock_unlock(&dev->lock);
 	if (e) {
 		/* The newest in way 0, the one it displaces in way 1. */
 		e[1] = e[0];
-		e[0] = (struct object_cache_entry){ dev, handle, epoch, type, o };
+		e[0] = (struct pp_object_cache_entry){ dev, handle, epoch, type, o };
 	}
 	return o;
 }
