@@ -267,6 +267,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	memset(c->uniforms_unbound, 0, sizeof(c->uniforms_unbound));
 	c->per_draw = false;
 	c->submissions = 0;
+	c->recording++;
 	c->timestamps = false;
 	c->statistics = false;
 	if (!dev->timer)

@@ -126,6 +126,7 @@ struct pp_vk_diag_cb {
 	uint64_t handle;
 	struct pp_diag_rec *rec;
 	uint32_t gen;
+	uint32_t recording;   /* the owner's recording (pp_command_buffer.recording) this state follows */
 	bool submitted;       /* since the last reset; the rules closed rec then (pp_diag_submitted) */
 	bool rec_anew;        /* rec is to be forgotten before the next events go to the rules */
 	uint32_t last_subs;   /* the command buffer's submission count when it was last submitted */

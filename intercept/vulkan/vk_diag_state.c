@@ -164,6 +164,7 @@ struct pp_vk_diag_cb *vk_diag_state_cb(struct pp_command_buffer *c)
 		}
 		s->owner = c;
 		s->handle = c->handle;
+		s->recording = c->recording;
 		vk_diag_state_cursor_reset(s);
 		pthread_mutex_lock(&vd->cbs_lock);
 		s->next = vd->cbs;
@@ -173,22 +174,11 @@ struct pp_vk_diag_cb *vk_diag_state_cb(struct pp_command_buffer *c)
 		pthread_mutex_unlock(&vd->cbs_lock);
 		return s;
 	}
-	/* A new recording: nothing can be recorded into a submitted command buffer before it is
-	 * begun again, and a re-begun one restarts the lead's counters. */
-	struct pp_recording *r = c->rec;
-	bool reset = s->submitted || r->npasses < s->npasses_seen;
-	if (!reset) {
-		struct cursor_work stray;
-		work_of(&stray, &r->stray, 0);
-		reset = stray.draws < s->seen_stray.draws || stray.transfers < s->seen_stray.transfers ||
-			stray.dispatches < s->seen_stray.dispatches || stray.barriers < s->seen_stray.barriers;
-		if (!reset && s->pass_seen != NONE && s->pass_seen < r->npasses) {
-			struct cursor_work p;
-			work_of(&p, &r->passes[s->pass_seen].work, r->passes[s->pass_seen].secondaries);
-			reset = p.barriers < s->seen_pass.barriers || p.draws < s->seen_pass.draws;
-		}
-	}
+	/* A new recording (every one begins with vkBeginCommandBuffer): the rules start over. A
+	 * bind is where this is checked, so it is a compare, not a look at the recording. */
+	bool reset = s->recording != c->recording;
 	if (reset) {
+		s->recording = c->recording;
 		pp_diag_rec_reset(s->rec);
 		vk_diag_state_cursor_reset(s);
 		s->gen++;

@@ -97,6 +97,7 @@ struct pp_command_buffer {
 	bool suspended;               /* the last render pass was suspended: nothing may follow it */
 	const char *ts_reason;        /* why this recording has no timestamps */
 	uint32_t submissions;         /* of the current recording */
+	uint32_t recording;           /* counts vkBeginCommandBuffer calls: which recording is current */
 	uint32_t ts_chunk, ts_next;   /* slot allocation in the current chunks */
 	uint32_t stats_chunk, stats_next;
 	struct pp_recording *rec;     /* API-neutral recording: passes, workload, labels */
