@@ -27,6 +27,16 @@ uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind
 	return pp_gpu_slot(*chunk, (*next)++);
 }
 
+/* Inline where a chunk has room, as it has at 63 boundaries of 64: four take a slot per pass. */
+static inline uint32_t slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind)
+{
+	uint32_t chunk = kind == PP_GPU_TIMESTAMP ? c->ts_chunk : c->stats_chunk;
+	uint32_t *next = kind == PP_GPU_TIMESTAMP ? &c->ts_next : &c->stats_next;
+	if (__builtin_expect(chunk != PP_GPU_NO_SLOT && *next < PP_GPU_CHUNK_SLOTS, 1))
+		return pp_gpu_slot(chunk, (*next)++);
+	return pp_vk_slot_take(c, kind);
+}
+
 /* A pass boundary through the GPU counter interface (pp_gpu_counters.h): timestamps and
  * pipeline statistics are two backends of the device's timer. */
 static void counters_scope(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind, bool begin, uint32_t slot)
@@ -43,7 +53,7 @@ static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 		p->ts_reason = c->ts_reason;
 		return;
 	}
-	p->ts_begin = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
+	p->ts_begin = slot_take(c, PP_GPU_TIMESTAMP);
 	if (p->ts_begin == PP_NO_SLOT)
 		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
 	else
@@ -60,7 +70,7 @@ static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 			p->ts_reason = c->ts_reason;
 		return;
 	}
-	p->ts_end = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
+	p->ts_end = slot_take(c, PP_GPU_TIMESTAMP);
 	if (p->ts_end == PP_NO_SLOT)
 		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
 	else
@@ -189,7 +199,7 @@ static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p,
 		p->stats_reason = reason_uniforms_before_pipeline;
 		return;
 	}
-	p->stats_slot = pp_vk_slot_take(c, PP_GPU_STATISTICS);
+	p->stats_slot = slot_take(c, PP_GPU_STATISTICS);
 	if (p->stats_slot == PP_NO_SLOT)
 		p->stats_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_STATISTICS);
 	else
