@@ -122,13 +122,18 @@ void pp_recording_pass_end(struct pp_recording *r)
 
 int pp_recording_label(struct pp_recording *r, enum pp_label_op op, const char *name)
 {
-	if (grow((void **)&r->labels, &r->cap_labels, r->nlabels + 1, sizeof(*r->labels)))
+	if (r->nlabels == r->cap_labels &&
+	    grow((void **)&r->labels, &r->cap_labels, r->nlabels + 1, sizeof(*r->labels)))
 		return -ENOMEM;
 	struct pp_label_event *e = &r->labels[r->nlabels++];
 	/* A label that opens while a pass is open names later passes, not this one. */
 	e->pos = r->npasses;
 	e->op = op;
-	pp_name_copy(e->name, sizeof(e->name), name ? name : "");
+	/* A pop names nothing (label_apply in attr_device.c reads push names only). */
+	if (op == PP_LABEL_POP)
+		e->name[0] = '\0';
+	else
+		pp_name_copy(e->name, sizeof(e->name), name ? name : "");
 	return 0;
 }
 
