@@ -58,8 +58,8 @@ static int grow(void **array, uint32_t *cap, uint32_t need, size_t elem)
 	return 0;
 }
 
-static struct pp_pass_rec *pass_begin(struct pp_recording *r, enum pp_pass_kind kind, const char *api,
-				      enum pp_recording_state state, bool after_last)
+struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind, const char *api,
+					    enum pp_recording_state state)
 {
 	if (r->passless) {
 		r->state = state;
@@ -68,7 +68,8 @@ static struct pp_pass_rec *pass_begin(struct pp_recording *r, enum pp_pass_kind 
 		return NULL;
 	}
 	if (r->npasses >= PP_RECORDING_MAX_PASSES ||
-	    grow((void **)&r->passes, &r->cap_passes, r->npasses + 1, sizeof(*r->passes))) {
+	    (r->npasses == r->cap_passes &&
+	     grow((void **)&r->passes, &r->cap_passes, r->npasses + 1, sizeof(*r->passes)))) {
 		r->passes_dropped++;
 		r->state = state;
 		r->open = UINT32_MAX;
@@ -85,28 +86,20 @@ static struct pp_pass_rec *pass_begin(struct pp_recording *r, enum pp_pass_kind 
 	r->open = r->npasses++;
 	r->state = state;
 	r->cur = &p->work;
-	/* Pass boundaries are where recording cost is measured: two snapshots per pass, or one
-	 * where the pass begins at the last one's end (pp_recording_pass_begin_after_last). */
 	if (r->quiet)
 		return p;
+	/* A pass's CPU span begins where the recording's previous pass ended, when that end was
+	 * taken on this thread with its current counters: the calls between two passes (labels,
+	 * binds, barriers, setting the next one up) are the next pass's recording cost, the
+	 * recording's passes tile its time from the first pass's begin to the last one's end, and
+	 * a boundary costs one snapshot (a system call) instead of two. The first pass of a
+	 * recording, or one continued on another thread, takes its own. */
 	const struct pp_pass_rec *prev = r->open > 0 ? &r->passes[r->open - 1] : NULL;
-	if (after_last && prev && prev->cpu_ended)
+	if (prev && prev->cpu_ended && pp_cpu_snapshot_is_current(&prev->cpu_end))
 		p->cpu_begin = prev->cpu_end;
 	else
 		pp_cpu_snapshot_take(&p->cpu_begin);
 	return p;
-}
-
-struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind, const char *api,
-					    enum pp_recording_state state)
-{
-	return pass_begin(r, kind, api, state, false);
-}
-
-struct pp_pass_rec *pp_recording_pass_begin_after_last(struct pp_recording *r, enum pp_pass_kind kind,
-						       const char *api, enum pp_recording_state state)
-{
-	return pass_begin(r, kind, api, state, true);
 }
 
 void pp_recording_pass_end(struct pp_recording *r)

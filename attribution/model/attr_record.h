@@ -86,16 +86,12 @@ void pp_recording_destroy(struct pp_recording *r);
 /* Forgets passes and labels. The caller first releases slots and pending submissions. */
 void pp_recording_clear(struct pp_recording *r);
 /* Opens a pass and returns it (zeroed, slots PP_NO_SLOT), or NULL when the recording is full
- * or out of memory (its work then counts as stray). */
+ * or out of memory (its work then counts as stray). Its CPU span starts where the recording's
+ * previous pass ended (that pass's end snapshot), where that was on this thread: so the
+ * calls between two passes count in the next one's recording cost, and a boundary costs one
+ * CPU snapshot (a system call) instead of two. The first pass of a recording takes its own. */
 struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind,
 					    const char *api, enum pp_recording_state state);
-/* As pp_recording_pass_begin, but the pass's CPU span starts where the recording's last pass
- * ended (its end snapshot), not at this call: for a front end whose passes open lazily (GLES:
- * at the first clear or draw after the framebuffer binding that closed the previous one), so
- * the calls that set the pass up count in its recording cost, and a boundary costs one CPU
- * snapshot (a system call) instead of two. The first pass of a recording takes its own. */
-struct pp_pass_rec *pp_recording_pass_begin_after_last(struct pp_recording *r, enum pp_pass_kind kind,
-						       const char *api, enum pp_recording_state state);
 void pp_recording_pass_end(struct pp_recording *r);
 /* A recording begun outside a capture window (set after pp_recording_clear, before its first
  * pass): no CPU snapshots at its pass boundaries, and with keep_passes false (nothing, e.g.

@@ -262,6 +262,14 @@ static bool snapshot_sw_only(const struct pp_cpu_thread *st, struct pp_cpu_snaps
 	return true;
 }
 
+bool pp_cpu_snapshot_is_current(const struct pp_cpu_snapshot *s)
+{
+	const struct pp_cpu_thread *st = t_state;
+	/* t_gen first: a state of an older generation was freed with it. */
+	return s && st && t_gen == __atomic_load_n(&g_gen, __ATOMIC_ACQUIRE) && s->session &&
+	       s->session == st->session;
+}
+
 void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out)
 {
 	if (!out)

@@ -90,6 +90,11 @@ int pp_cpu_counters_configure(const char *spec, char *err, size_t err_len);
  * (about 0.1 ms), later calls cost one read(2) per perf group read through the kernel, or a
  * clock read and getrusage() in the fallback (docs/performance-cpu.md). NULL out is ignored. */
 void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out);
+/* Whether s was taken on the calling thread with the counters it has open now (same counter
+ * session): a snapshot that can stand for one this thread would take now, at the cost of a
+ * few loads. False for a snapshot of another thread, of counters since reopened, or of a
+ * thread without counters. */
+bool pp_cpu_snapshot_is_current(const struct pp_cpu_snapshot *s);
 
 /* *out = b - a, scaled for multiplexing. a and b should be from the same thread, a taken first;
  * a value is valid only when valid in both and not decreasing. */

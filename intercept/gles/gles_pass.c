@@ -232,15 +232,14 @@ static void pass_render(struct pp_gles_ctx *c, struct pp_pass_rec *p, uint32_t f
 	c->draw_work = &p->work;
 }
 
-/* A pass's CPU span starts where the recording's previous pass ended (docs/gles.md, "CPU
- * counters"): the calls between, which set this pass up, are its recording cost, and a
- * boundary takes one CPU snapshot, not two. */
+/* A pass's CPU span starts where the recording's previous pass ended (pp_recording_pass_begin;
+ * docs/gles.md, "CPU counters"): the calls between, which set this pass up after the binding
+ * that closed the previous one, are its recording cost. */
 static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 {
 	bool render = t->opened_kind == PP_GLES_RENDER;
-	struct pp_pass_rec *p = pp_recording_pass_begin_after_last(c->rec, render ? PP_PASS_RENDER : PP_PASS_COMPUTE,
-								   "glDispatchCompute",
-								   render ? PP_REC_RENDER : PP_REC_OUTSIDE);
+	struct pp_pass_rec *p = pp_recording_pass_begin(c->rec, render ? PP_PASS_RENDER : PP_PASS_COMPUTE,
+							"glDispatchCompute", render ? PP_REC_RENDER : PP_REC_OUTSIDE);
 	if (!p) {
 		c->cur = &c->rec->stray;
 		c->draw_work = render ? &c->rec->stray : NULL;

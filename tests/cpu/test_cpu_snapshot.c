@@ -182,6 +182,8 @@ struct worker {
 	pthread_barrier_t *barrier;
 	struct pp_cpu_delta d;
 	uint32_t tid, session;
+	bool current_here;            /* pp_cpu_snapshot_is_current(last) on its own thread */
+	struct pp_cpu_snapshot last;
 };
 
 static void *worker_main(void *arg)
@@ -205,6 +207,8 @@ static void *worker_main(void *arg)
 	pp_cpu_snapshot_delta(&a, &b, &w->d);
 	w->tid = b.tid;
 	w->session = b.session;
+	w->current_here = pp_cpu_snapshot_is_current(&b);
+	w->last = b;
 	return NULL;
 }
 
@@ -223,6 +227,11 @@ static void test_two_threads(void)
 	pthread_barrier_destroy(&barrier);
 
 	CHECK(a.tid != b.tid && a.session != b.session);
+	/* A pass may begin at the previous pass's end snapshot only on the thread that took it
+	 * (pp_recording_pass_begin). */
+	CHECK(a.current_here && b.current_here, "a thread's own snapshot stands for one it would take now");
+	CHECK(!pp_cpu_snapshot_is_current(&a.last) && !pp_cpu_snapshot_is_current(&b.last),
+	      "another thread's snapshot does not");
 	CHECK(!(a.d.flags & PP_CPU_FLAG_MISMATCH) && !(b.d.flags & PP_CPU_FLAG_MISMATCH));
 	CHECK(a.d.thread_cpu_ns >= 60000000ull, "busy %llu", (unsigned long long)a.d.thread_cpu_ns);
 	CHECK(b.d.thread_cpu_ns < 20000000ull, "sleeping %llu", (unsigned long long)b.d.thread_cpu_ns);
@@ -270,6 +279,8 @@ static void test_thread_lifetimes(void)
 	pp_cpu_counters_thread_exit(); /* twice is harmless */
 	pp_cpu_snapshot_take(&b);
 	CHECK(a.session != b.session);
+	CHECK(!pp_cpu_snapshot_is_current(&a) && pp_cpu_snapshot_is_current(&b),
+	      "a snapshot of counters since reopened is not current");
 	pp_cpu_snapshot_delta(&a, &b, &d);
 	CHECK((d.flags & PP_CPU_FLAG_MISMATCH) && d.valid == 0);
 

@@ -1684,6 +1684,13 @@ static void check_cpu_work(const struct options *o)
 		if (!cl || !ch)
 			continue;
 		uint64_t tl = u64(cl, "thread_cpu_ns", what), th = u64(ch, "thread_cpu_ns", what);
+		/* One command buffer, one thread: "heavy"'s span begins where "light"'s ended
+		 * (docs/report-format.md, "CPU cost objects"), so the labels between them are
+		 * "heavy"'s and nothing between the two passes is lost. */
+		uint64_t end_light = u64(cl, "begin_ns", what) + u64(cl, "wall_ns", what);
+		if (u64(ch, "begin_ns", what) != end_light)
+			fail("%s: 'heavy' CPU span begins at %" PRIu64 ", not where 'light' ended (%" PRIu64 ")", what,
+			     u64(ch, "begin_ns", what), end_light);
 		if (!(th > tl))
 			fail("%s: recording 'heavy' (%" PRIu64 " draws) took %" PRIu64 " ns of CPU, not more than "
 			     "'light' (10 draws, %" PRIu64 " ns)", what, o->draws, th, tl);
