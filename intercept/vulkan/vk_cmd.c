@@ -169,12 +169,22 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushConstants(VkCommandBuffer cb, VkPipelineLay
 
 /* Whether beginning a statistics query now would hit the quirk. A pipeline bound since the
  * uniforms were set makes it safe again: lavapipe then finds one. */
-static bool quirk_stats_unsafe(const struct pp_command_buffer *c)
+static inline bool quirk_stats_unsafe(const struct pp_command_buffer *c)
 {
-	for (int bp = 0; bp < 2; bp++)
-		if (c->uniforms_unbound[bp] && !c->pipeline_bound[bp])
-			return true;
-	return false;
+	return (c->uniforms_unbound[0] && !c->pipeline_bound[0]) || (c->uniforms_unbound[1] && !c->pipeline_bound[1]);
+}
+
+/* Why a pass that may have statistics has none; only for a pass without them. */
+static const char *statistics_reason(const struct pp_command_buffer *c, bool allowed, const char *why_not)
+{
+	if (!c->statistics)
+		return !c->device->pipeline_statistics ? "pipeline statistics unsupported or disabled"
+		       : c->ts_reason ? c->ts_reason : "not measured in this command buffer";
+	if (c->app_stats_query_active)
+		return "the application's own pipeline statistics query was active";
+	if (!allowed)
+		return why_not;
+	return reason_uniforms_before_pipeline;
 }
 
 static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
@@ -185,18 +195,8 @@ static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p,
 		pp_vk_perf_begin(c, p, allowed, why_not);
 	if (!p)
 		return;
-	if (!c->statistics) {
-		p->stats_reason = !c->device->pipeline_statistics ? "pipeline statistics unsupported or disabled"
-				  : c->ts_reason ? c->ts_reason : "not measured in this command buffer";
-		return;
-	}
-	if (!allowed || c->app_stats_query_active) {
-		p->stats_reason = c->app_stats_query_active ? "the application's own pipeline statistics query was active"
-							    : why_not;
-		return;
-	}
-	if (quirk_stats_unsafe(c)) {
-		p->stats_reason = reason_uniforms_before_pipeline;
+	if (__builtin_expect(!c->statistics || !allowed || c->app_stats_query_active || quirk_stats_unsafe(c), 0)) {
+		p->stats_reason = statistics_reason(c, allowed, why_not);
 		return;
 	}
 	p->stats_slot = slot_take(c, PP_GPU_STATISTICS);
@@ -399,14 +399,14 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 			const struct pp_rp_attachment *a = &rp->u.render_pass.attachments[i];
 			/* Whole: a pass record's attachments are not cleared when it begins. */
 			p->attachments[p->nattachments++] = (struct pp_attachment){
-				.format = pp_vk_format_name(a->format),
-				.load_op = pp_vk_load_op_name(a->load_op),
-				.store_op = pp_vk_store_op_name(a->store_op),
+				.format = a->format_name,
+				.load_op = a->load_op_name,
+				.store_op = a->store_op_name,
 				.samples = (uint32_t)a->samples,
 				.width = width,
 				.height = height,
 				.layers = layers,
-				.depth_stencil = a->format >= VK_FORMAT_D16_UNORM && a->format <= VK_FORMAT_D32_SFLOAT_S8_UINT,
+				.depth_stencil = a->depth_stencil,
 			};
 		}
 	}

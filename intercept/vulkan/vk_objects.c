@@ -216,11 +216,19 @@ static void render_pass_attachments(union pp_object_desc *d, uint32_t natt, cons
 		const char *base = (const char *)atts + i * stride;
 		if (v2) {
 			const VkAttachmentDescription2 *s = (const void *)base;
-			a[i] = (struct pp_rp_attachment){ s->format, s->samples, s->loadOp, s->storeOp };
+			a[i] = (struct pp_rp_attachment){
+				.format = s->format, .samples = s->samples, .load_op = s->loadOp, .store_op = s->storeOp
+			};
 		} else {
 			const VkAttachmentDescription *s = (const void *)base;
-			a[i] = (struct pp_rp_attachment){ s->format, s->samples, s->loadOp, s->storeOp };
+			a[i] = (struct pp_rp_attachment){
+				.format = s->format, .samples = s->samples, .load_op = s->loadOp, .store_op = s->storeOp
+			};
 		}
+		a[i].format_name = pp_vk_format_name(a[i].format);
+		a[i].load_op_name = pp_vk_load_op_name(a[i].load_op);
+		a[i].store_op_name = pp_vk_store_op_name(a[i].store_op);
+		a[i].depth_stencil = a[i].format >= VK_FORMAT_D16_UNORM && a[i].format <= VK_FORMAT_D32_SFLOAT_S8_UINT;
 	}
 	d->render_pass.attachments = a;
 	d->render_pass.nattachments = a ? natt : 0;

@@ -118,6 +118,10 @@ struct pp_rp_attachment {
 	VkSampleCountFlagBits samples;
 	VkAttachmentLoadOp load_op;
 	VkAttachmentStoreOp store_op;
+	/* What a pass records of it (pp_vk_format_name ...), found once when the render pass is
+	 * created rather than at every vkCmdBeginRenderPass. */
+	const char *format_name, *load_op_name, *store_op_name;
+	bool depth_stencil;
 };
 
 /* A subpass dependency between two subpasses without VK_DEPENDENCY_BY_REGION_BIT: what the
