@@ -159,7 +159,17 @@ static inline struct pp_vk_diag *diag_of(struct pp_device *dev)
 
 /* Shared between these files; each is defined in the file its prefix names. */
 /* vk_diag_state.c */
-struct pp_vk_diag_cb *vk_diag_state_cb(struct pp_command_buffer *c);
+struct pp_vk_diag_cb *vk_diag_state_cb_slow(struct pp_command_buffer *c);
+/* The command buffer's diagnostics state for the recording in progress; NULL when the
+ * diagnostics are off or it is a secondary (judged where it is executed: not followed).
+ * Inline for the state already following this recording: every bind asks. */
+static inline struct pp_vk_diag_cb *vk_diag_state_cb(struct pp_command_buffer *c)
+{
+	struct pp_vk_diag_cb *s = c->diag;
+	if (__builtin_expect(s && s->recording == c->recording && pp_layer_settings.diagnostics, 1))
+		return s;
+	return vk_diag_state_cb_slow(c);
+}
 /* What a recording did between two diagnostics hooks, translated for the rules (struct
  * pp_diag_observed, vk_diag_state_collect): in place, growing onto the heap; where it cannot grow, what it holds goes to the rules early (the order of the uses
  * and of the render passes is kept, and the work comes last). */

@@ -142,9 +142,9 @@ static void work_of(struct cursor_work *w, const struct pp_workload *wl, uint32_
 	w->secondaries = secondaries;
 }
 
-/* The command buffer's diagnostics state for the recording in progress; NULL when the
- * diagnostics are off or it is a secondary (judged where it is executed: not followed). */
-struct pp_vk_diag_cb *vk_diag_state_cb(struct pp_command_buffer *c)
+/* vk_diag_state_cb's (vk_diag_internal.h) first call of a recording: the state made, or
+ * started over for the new recording. */
+struct pp_vk_diag_cb *vk_diag_state_cb_slow(struct pp_command_buffer *c)
 {
 	if (c->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY || !diag_enabled())
 		return NULL;
