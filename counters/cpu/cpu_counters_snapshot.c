@@ -243,7 +243,7 @@ static struct pp_cpu_thread *thread_open(void)
 static bool snapshot_sw_only(const struct pp_cpu_thread *st, struct pp_cpu_snapshot *out)
 {
 	uint64_t wall = clock_ns(CLOCK_MONOTONIC);
-	memset(out->value, 0, sizeof(out->value));
+	/* value[] is not cleared: only the valid ones are ever read (pp_cpu_snapshot_delta). */
 	if (!pp_cpu_group_read(&st->group[PP_CPU_GROUP_SW], &out->sw_time_enabled, &out->sw_time_running,
 			       out->value))
 		return false;

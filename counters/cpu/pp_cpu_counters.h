@@ -46,7 +46,9 @@ struct pp_cpu_snapshot {
 	 * and steal time while the thread runs: the two agreed within 0.2% on a quiet machine,
 	 * 2% on a loaded VM. task-clock and cpu-clock, when configured, report this value. */
 	uint64_t thread_cpu_ns;
-	uint64_t value[PP_CPU_MAX_EVENTS]; /* by configured event index; cumulative, not deltas */
+	/* By configured event index; cumulative, not deltas; meaningful only where `valid` says so
+	 * (the others are not cleared). */
+	uint64_t value[PP_CPU_MAX_EVENTS];
 	/* Times of each perf group, for scaling counts when the kernel multiplexed the group. */
 	uint64_t hw_time_enabled, hw_time_running;
 	uint64_t sw_time_enabled, sw_time_running;
