@@ -888,7 +888,7 @@ static void pass_cpu_take(struct pp_pass_result *pr, const struct pp_pass_rec *p
 {
 	pr->cpu_pending = p->cpu_ended;
 	if (p->cpu_ended) {
-		pr->cpu_begin = p->cpu_begin;
+		pr->cpu_begin = *pp_pass_rec_cpu_begin(p);
 		pr->cpu_end = p->cpu_end;
 	}
 }
@@ -902,7 +902,7 @@ static void pass_cpu_merge(struct pp_pass_result *pr, const struct pp_pass_rec *
 		pr->cpu_pending = false;
 	}
 	if (p->cpu_ended)
-		pp_cpu_cost_add_span(&pr->cpu, &p->cpu_begin, &p->cpu_end);
+		pp_cpu_cost_add_span(&pr->cpu, pp_pass_rec_cpu_begin(p), &p->cpu_end);
 }
 
 /* Where this execution's result for `slot` is: the recording's own slot, or its copy. */

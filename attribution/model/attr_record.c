@@ -96,7 +96,7 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 	 * recording, or one continued on another thread, takes its own. */
 	const struct pp_pass_rec *prev = r->open > 0 ? &r->passes[r->open - 1] : NULL;
 	if (prev && prev->cpu_ended && pp_cpu_snapshot_is_current(&prev->cpu_end))
-		p->cpu_begin = prev->cpu_end;
+		p->cpu_begin_prev = true;
 	else
 		pp_cpu_snapshot_take(&p->cpu_begin);
 	return p;

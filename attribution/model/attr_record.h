@@ -40,16 +40,26 @@ struct pp_pass_rec {
 	struct pp_workload work;
 	uint32_t nattachments;
 	uint32_t first_draw_slot, ndraw_slots; /* per-draw timing: pairs in recording->draw_slots */
-	bool cpu_ended;            /* cpu_begin and cpu_end taken: its recording cost, to subtract */
+	bool cpu_ended;            /* its CPU span's two ends taken: its recording cost, to subtract */
+	bool cpu_begin_prev;       /* the span begins at the previous pass's cpu_end (this[-1]), not
+				    * at cpu_begin: pp_pass_rec_cpu_begin() */
 	/* ... up to here. What follows is large and read only as far as it is filled (a pass
 	 * boundary is measured in instructions: docs/performance.md): the name up to its NUL, the
 	 * first nattachments attachments, the snapshots once cpu_ended. */
 	char object_name[64];      /* debug name of the render pass/framebuffer/attachment, or "" */
 	struct pp_attachment attachments[PP_MAX_ATTACHMENTS];
 	/* The recording thread's counters at its begin and end: subtracted off that thread
-	 * (pp_frame_result_cpu_resolve), so a pass boundary only reads them. */
+	 * (pp_frame_result_cpu_resolve), so a pass boundary only reads them. Read the begin with
+	 * pp_pass_rec_cpu_begin(). */
 	struct pp_cpu_snapshot cpu_begin, cpu_end;
 };
+
+/* Where a pass record's CPU span begins: its own snapshot, or the previous pass's end in the
+ * same recording's array (pp_recording_pass_begin), not copied at the boundary. */
+static inline const struct pp_cpu_snapshot *pp_pass_rec_cpu_begin(const struct pp_pass_rec *p)
+{
+	return p->cpu_begin_prev ? &p[-1].cpu_end : &p->cpu_begin;
+}
 
 enum pp_recording_state { PP_REC_IDLE, PP_REC_RENDER, PP_REC_OUTSIDE };
 
