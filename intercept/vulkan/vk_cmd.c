@@ -39,13 +39,13 @@ static inline uint32_t slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_k
 
 /* A pass boundary through the GPU counter interface (pp_gpu_counters.h): timestamps and
  * pipeline statistics are two backends of the device's timer. */
-static void counters_scope(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind, bool begin, uint32_t slot)
+static inline void counters_scope(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind, bool begin, uint32_t slot)
 {
 	const struct pp_gpu_counter_backend *b = c->device->timer_backends[kind == PP_GPU_STATISTICS];
 	(begin ? b->scope_begin : b->scope_end)(b->ctx, (void *)c->vk_cb, slot);
 }
 
-static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
+static inline __attribute__((always_inline)) void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
 	if (!p)
 		return;
@@ -60,7 +60,7 @@ static void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 		counters_scope(c, PP_GPU_TIMESTAMP, true, p->ts_begin);
 }
 
-static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
+static inline __attribute__((always_inline)) void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
 	if (!p)
 		return;
@@ -87,12 +87,6 @@ static void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
  * begins the query there; its passes go without statistics instead (docs/timing.md). */
 static const char *const reason_uniforms_before_pipeline =
 	"lavapipe crashes on a statistics query begun after uniforms were set and before a pipeline was bound";
-
-void pp_vk_quirk_pipeline_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp)
-{
-	if (c && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE))
-		c->pipeline_bound[bp] = true;
-}
 
 void pp_vk_quirk_uniforms_set(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkShaderStageFlags stages)
 {
@@ -187,7 +181,7 @@ static const char *statistics_reason(const struct pp_command_buffer *c, bool all
 	return reason_uniforms_before_pipeline;
 }
 
-static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
+static inline __attribute__((always_inline)) void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
 {
 	/* VK_KHR_performance_query's hardware counters only where the device has them running:
 	 * no call at every pass boundary where it has not. */
@@ -206,7 +200,7 @@ static void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p,
 		counters_scope(c, PP_GPU_STATISTICS, true, p->stats_slot);
 }
 
-static void statistics_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
+static inline __attribute__((always_inline)) void statistics_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
 	if (c->device->perf)
 		pp_vk_perf_end(c, p);
@@ -394,11 +388,14 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 	if (rp) {
 		c->multiview_mask = rp->u.render_pass.multiview_mask;
 		p->subpasses = rp->u.render_pass.subpasses;
-		uint32_t n = rp->u.render_pass.nattachments;
-		for (uint32_t i = 0; i < n && p->nattachments < PP_MAX_ATTACHMENTS; i++) {
+		/* A pass record begins with no attachments. */
+		uint32_t n = rp->u.render_pass.nattachments < PP_MAX_ATTACHMENTS ? rp->u.render_pass.nattachments
+										 : PP_MAX_ATTACHMENTS;
+		p->nattachments = n;
+		for (uint32_t i = 0; i < n; i++) {
 			const struct pp_rp_attachment *a = &rp->u.render_pass.attachments[i];
 			/* Whole: a pass record's attachments are not cleared when it begins. */
-			p->attachments[p->nattachments++] = (struct pp_attachment){
+			p->attachments[i] = (struct pp_attachment){
 				.format = a->format_name,
 				.load_op = a->load_op_name,
 				.store_op = a->store_op_name,

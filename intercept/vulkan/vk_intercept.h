@@ -31,7 +31,11 @@ uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind
  * were set. The bind point is the command's; push constants have none (PP_VK_ANY_BIND_POINT:
  * the stages decide). */
 #define PP_VK_ANY_BIND_POINT ((VkPipelineBindPoint)0x7fffffff)
-void pp_vk_quirk_pipeline_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp);
+static inline void pp_vk_quirk_pipeline_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp)
+{
+	if (c && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE))
+		c->pipeline_bound[bp] = true;
+}
 void pp_vk_quirk_uniforms_set(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkShaderStageFlags stages);
 /* The same, worked out from the bound sets' layouts / the pushed descriptors' types. */
 void pp_vk_quirk_sets_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkPipelineLayout layout,
