@@ -102,32 +102,10 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 	return p;
 }
 
-void pp_recording_pass_end(struct pp_recording *r)
+/* The labels' array is full: grown (by doubling), or -ENOMEM leaving it unchanged. */
+int pp_recording_labels_grow(struct pp_recording *r)
 {
-	if (r->state != PP_REC_IDLE && r->open < r->npasses && !r->quiet) {
-		struct pp_pass_rec *p = &r->passes[r->open];
-		pp_cpu_snapshot_take(&p->cpu_end);
-		p->cpu_ended = true;
-	}
-	r->state = PP_REC_IDLE;
-	r->cur = &r->stray;
-}
-
-int pp_recording_label(struct pp_recording *r, enum pp_label_op op, const char *name)
-{
-	if (r->nlabels == r->cap_labels &&
-	    grow((void **)&r->labels, &r->cap_labels, r->nlabels + 1, sizeof(*r->labels)))
-		return -ENOMEM;
-	struct pp_label_event *e = &r->labels[r->nlabels++];
-	/* A label that opens while a pass is open names later passes, not this one. */
-	e->pos = r->npasses;
-	e->op = op;
-	/* A pop names nothing (label_apply in attr_device.c reads push names only). */
-	if (op == PP_LABEL_POP)
-		e->name[0] = '\0';
-	else
-		pp_name_copy(e->name, sizeof(e->name), name ? name : "");
-	return 0;
+	return grow((void **)&r->labels, &r->cap_labels, r->nlabels + 1, sizeof(*r->labels));
 }
 
 int pp_recording_draw_slot_add(struct pp_recording *r, uint32_t begin_slot, uint32_t end_slot)

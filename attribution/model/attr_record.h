@@ -1,6 +1,7 @@
 #pragma once
 /* Recording: what one command buffer recording contains, API-neutral. The Vulkan intercept
  * appends passes and label events at boundaries; draws only bump counters in *cur. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -102,7 +103,17 @@ void pp_recording_clear(struct pp_recording *r);
  * CPU snapshot (a system call) instead of two. The first pass of a recording takes its own. */
 struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind,
 					    const char *api, enum pp_recording_state state);
-void pp_recording_pass_end(struct pp_recording *r);
+/* Closes the open pass: its CPU span's end snapshot. Inline: one per pass boundary. */
+static inline void pp_recording_pass_end(struct pp_recording *r)
+{
+	if (r->state != PP_REC_IDLE && r->open < r->npasses && !r->quiet) {
+		struct pp_pass_rec *p = &r->passes[r->open];
+		pp_cpu_snapshot_take(&p->cpu_end);
+		p->cpu_ended = true;
+	}
+	r->state = PP_REC_IDLE;
+	r->cur = &r->stray;
+}
 /* A recording begun outside a capture window (set after pp_recording_clear, before its first
  * pass): no CPU snapshots at its pass boundaries, and with keep_passes false (nothing, e.g.
  * the diagnostics, reads them) no pass records either: pass_begin returns NULL and its work
@@ -116,7 +127,24 @@ static inline struct pp_pass_rec *pp_recording_open_pass(struct pp_recording *r)
 {
 	return r->state != PP_REC_IDLE && r->open < r->npasses ? &r->passes[r->open] : NULL;
 }
-int pp_recording_label(struct pp_recording *r, enum pp_label_op op, const char *name);
+int pp_recording_labels_grow(struct pp_recording *r);
+/* A debug label pushed, popped or inserted: where in the pass sequence, and its name (a pop
+ * names nothing: the queue's label stack reads push names only). -ENOMEM when the labels'
+ * array cannot grow. Inline: engines label every pass. */
+static inline int pp_recording_label(struct pp_recording *r, enum pp_label_op op, const char *name)
+{
+	if (r->nlabels == r->cap_labels && pp_recording_labels_grow(r))
+		return -ENOMEM;
+	struct pp_label_event *e = &r->labels[r->nlabels++];
+	/* A label that opens while a pass is open names later passes, not this one. */
+	e->pos = r->npasses;
+	e->op = op;
+	if (op == PP_LABEL_POP)
+		e->name[0] = '\0';
+	else
+		pp_name_copy(e->name, sizeof(e->name), name ? name : "");
+	return 0;
+}
 int pp_recording_draw_slot_add(struct pp_recording *r, uint32_t begin_slot, uint32_t end_slot);
 int pp_recording_chunk_add(struct pp_recording *r, uint32_t chunk);
 /* Adds a secondary recording's work to the open pass (inside a render pass). */

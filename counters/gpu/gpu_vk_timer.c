@@ -59,6 +59,9 @@ struct pp_gpu_timer {
 	uint32_t nchunks, cap;
 	struct chunk *chunks;
 	uint32_t free_ts, free_stats; /* counts of free chunks per kind */
+	/* Per kind, the chunk freed last: a command buffer recorded every frame frees its chunks
+	 * and takes them again, so an allocation looks there before it searches. */
+	uint32_t freed_last[2];
 	uint32_t npools;
 	struct pool_rec *pools;
 	uint32_t nblocks;
@@ -330,13 +333,20 @@ uint32_t pp_gpu_timer_chunk_alloc(struct pp_gpu_timer *t, enum pp_gpu_slot_kind 
 		t->budget_logged = true;
 		goto out;
 	}
-	for (uint32_t i = 0; i < t->nchunks; i++)
-		if (!t->chunks[i].used && t->chunks[i].kind == kind) {
-			t->chunks[i].used = true;
-			(*nfree)--;
-			found = i;
-			break;
-		}
+	uint32_t hint = t->freed_last[kind == PP_GPU_STATISTICS];
+	if (hint < t->nchunks && !t->chunks[hint].used && t->chunks[hint].kind == kind) {
+		found = hint;
+	} else {
+		for (uint32_t i = 0; i < t->nchunks; i++)
+			if (!t->chunks[i].used && t->chunks[i].kind == kind) {
+				found = i;
+				break;
+			}
+	}
+	if (found != PP_GPU_NO_SLOT) {
+		t->chunks[found].used = true;
+		(*nfree)--;
+	}
 out:
 	pthread_mutex_unlock(&t->lock);
 	return found;
@@ -368,6 +378,7 @@ void pp_gpu_timer_chunk_free(struct pp_gpu_timer *t, uint32_t chunk)
 	__atomic_store_n(&c->copied, false, __ATOMIC_RELEASE);
 	if (c->used) {
 		c->used = false;
+		t->freed_last[c->kind == PP_GPU_STATISTICS] = chunk;
 		if (c->kind == PP_GPU_TIMESTAMP)
 			t->free_ts++;
 		else

@@ -35,12 +35,19 @@ static uint32_t reads_poll(struct pp_device *dev, struct pp_vk_diag *vd, uint64_
 		return 0;
 	uint32_t nout = 0;
 	pthread_mutex_lock(&vd->reads_lock);
+	/* Polled at every recording's release and every present: the usual handful of reads on
+	 * the stack, more on the heap. The results only once one is ready. */
+	enum { STACK_SLOTS = 48 };
+	uint32_t slots_stack[STACK_SLOTS];
+	uint64_t ns_stack[STACK_SLOTS];
+	uint8_t avail_stack[STACK_SLOTS];
 	uint32_t cap = 3 * vd->nreads, n = 0;
-	uint32_t *slots = cap ? malloc(cap * sizeof(*slots)) : NULL;
-	uint64_t *ns = cap ? malloc(cap * sizeof(*ns)) : NULL;
-	uint8_t *avail = cap ? malloc(cap) : NULL;
-	struct pp_diag_measured *m = cap ? malloc(vd->nreads * sizeof(*m)) : NULL;
-	if (!slots || !ns || !avail || !m)
+	bool heap = cap > STACK_SLOTS;
+	uint32_t *slots = heap ? malloc(cap * sizeof(*slots)) : slots_stack;
+	uint64_t *ns = heap ? malloc(cap * sizeof(*ns)) : ns_stack;
+	uint8_t *avail = heap ? malloc(cap) : avail_stack;
+	struct pp_diag_measured *m = NULL;
+	if (!cap || !slots || !ns || !avail)
 		goto out;
 	/* Reads whose recording was reset or submitted again are gone already
 	 * (pp_vk_diag_recording_forget); what never arrives is dropped after 16 frames. */
@@ -73,6 +80,8 @@ static uint32_t reads_poll(struct pp_device *dev, struct pp_vk_diag *vd, uint64_
 			i++;
 			continue;
 		}
+		if (!m && !(m = malloc(vd->nreads * sizeof(*m))))
+			break; /* out of memory: the reads stay pending */
 		if (p->kind == READ_COST && ns[k1] >= ns[k0])
 			m[nout++] = (struct pp_diag_measured){ false, p->key, ns[k1] - ns[k0], p->frame };
 		else if (p->kind == READ_IDLE && ns[k0] >= p->base_ns)
@@ -81,9 +90,11 @@ static uint32_t reads_poll(struct pp_device *dev, struct pp_vk_diag *vd, uint64_
 	}
 out:
 	pthread_mutex_unlock(&vd->reads_lock);
-	free(slots);
-	free(ns);
-	free(avail);
+	if (heap) {
+		free(slots);
+		free(ns);
+		free(avail);
+	}
 	if (!nout)
 		free(m);
 	else
