@@ -37,6 +37,10 @@ static inline uint32_t slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_k
 	return pp_vk_slot_take(c, kind);
 }
 
+/* The GPU queries of a pass boundary are inlined into the render pass hooks: one prologue for
+ * the boundary rather than one per query (docs/performance.md, "Pass boundaries"). */
+#define BOUNDARY_STEP static inline __attribute__((always_inline)) void
+
 /* A pass boundary through the GPU counter interface (pp_gpu_counters.h): timestamps and
  * pipeline statistics are two backends of the device's timer. */
 static inline void counters_scope(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind, bool begin, uint32_t slot)
@@ -45,7 +49,7 @@ static inline void counters_scope(struct pp_command_buffer *c, enum pp_gpu_slot_
 	(begin ? b->scope_begin : b->scope_end)(b->ctx, (void *)c->vk_cb, slot);
 }
 
-static inline __attribute__((always_inline)) void timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
+BOUNDARY_STEP timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
 	if (!p)
 		return;
@@ -60,7 +64,7 @@ static inline __attribute__((always_inline)) void timestamp_begin(struct pp_comm
 		counters_scope(c, PP_GPU_TIMESTAMP, true, p->ts_begin);
 }
 
-static inline __attribute__((always_inline)) void timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
+BOUNDARY_STEP timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
 	if (!p)
 		return;
@@ -181,7 +185,7 @@ static const char *statistics_reason(const struct pp_command_buffer *c, bool all
 	return reason_uniforms_before_pipeline;
 }
 
-static inline __attribute__((always_inline)) void statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
+BOUNDARY_STEP statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool allowed, const char *why_not)
 {
 	/* VK_KHR_performance_query's hardware counters only where the device has them running:
 	 * no call at every pass boundary where it has not. */
@@ -200,7 +204,7 @@ static inline __attribute__((always_inline)) void statistics_begin(struct pp_com
 		counters_scope(c, PP_GPU_STATISTICS, true, p->stats_slot);
 }
 
-static inline __attribute__((always_inline)) void statistics_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
+BOUNDARY_STEP statistics_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
 	if (c->device->perf)
 		pp_vk_perf_end(c, p);
