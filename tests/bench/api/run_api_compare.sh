@@ -3,8 +3,10 @@
 # with two builds of it, runs alternating (none, A, B, none, A, B, ...), with GPU queries off
 # and with the default settings: the before/after of docs/performance.md, "Pass boundaries".
 # Prints, per mode, the minimum and the median over the rounds of each run's median frame
-# time, and their ratios to the run without passprobe. A wall-clock figure: run it on a quiet
-# machine; the instruction counts of run_pass_cost.sh are the load-independent ones.
+# time, and their ratios to the run without passprobe; then the same of its median recording
+# time (the application thread's recording of the frame, where the pass boundary hooks run).
+# A wall-clock figure: run it on a quiet machine; the instruction counts of run_pass_cost.sh
+# are the load-independent ones.
 # usage: tests/bench/api/run_api_compare.sh BUILD_A BUILD_B [ROUNDS] [FRAMES]
 #   BUILD_A, BUILD_B: build directories (their layer_manifest); bench_api is BUILD_B's.
 set -euo pipefail
@@ -29,6 +31,7 @@ run() { # label build-or-none settings...
 			"$bench" --frames "$frames" >"$out/line" 2>/dev/null
 	fi
 	sed -n 's/.*median_frame_ns=\([0-9]*\).*/\1/p' "$out/line" >>"$out/$label"
+	sed -n 's/.*median_record_ns=\([0-9]*\).*/\1/p' "$out/line" >>"$out/$label.record"
 }
 
 for ((r = 0; r < rounds; r++)); do
@@ -45,6 +48,16 @@ echo "bench_api, 20 passes x 50 draws, $frames frames per run, $rounds alternati
 printf '%-36s %12s %12s %8s %8s\n' mode "min (ns)" "median (ns)" "min/none" "med/none"
 for m in none a_no_gpu b_no_gpu a_default b_default; do
 	read -r mn md < <(stat $m)
+	printf '%-36s %12d %12d %8.3f %8.3f\n' "$m" "$mn" "$md" "$(awk -v x="$mn" -v y="$nmin" 'BEGIN{print x/y}')" \
+		"$(awk -v x="$md" -v y="$nmed" 'BEGIN{print x/y}')"
+done
+# Recording alone (bench_api's median_record_ns: the application thread recording the frame's
+# command buffer, where the pass boundary hooks run; no GPU work, no submit, no wait).
+read -r nmin nmed < <(stat none.record)
+echo "recording the frame (median_record_ns)"
+printf '%-36s %12s %12s %8s %8s\n' mode "min (ns)" "median (ns)" "min/none" "med/none"
+for m in none a_no_gpu b_no_gpu a_default b_default; do
+	read -r mn md < <(stat $m.record)
 	printf '%-36s %12d %12d %8.3f %8.3f\n' "$m" "$mn" "$md" "$(awk -v x="$mn" -v y="$nmin" 'BEGIN{print x/y}')" \
 		"$(awk -v x="$md" -v y="$nmed" 'BEGIN{print x/y}')"
 done
