@@ -378,6 +378,19 @@ static void path_make(char *buf, size_t len, const char *dir, const char *name)
 	snprintf(buf, len, "%s/%s", dir, name);
 }
 
+/* report.json's frames_total in dir; 0 when the file is missing, not JSON or without it. */
+static uint64_t report_frames_total(const char *dir)
+{
+	char path[512];
+	path_make(path, sizeof(path), dir, "report.json");
+	struct pp_json_value *root = json_load(path);
+	uint64_t u = 0;
+	if (!root || !get_u(root, "frames_total", &u))
+		u = 0;
+	pp_json_free(root);
+	return u;
+}
+
 /* Redirects stderr into a file so the summary can be checked. */
 static char g_stderr_path[512];
 static int g_stderr_saved = -1;
@@ -1346,7 +1359,7 @@ static int scenario_rofs(void)
  * on. Runs anywhere. */
 static void scenario_write_fail(void)
 {
-	char dir[512], path[600];
+	char dir[512];
 	snprintf(dir, sizeof(dir), "%s/out", g_tmp);
 	signal(SIGXFSZ, SIG_IGN);
 	struct rlimit rl = { 48 * 1024, 48 * 1024 };
@@ -1369,11 +1382,7 @@ static void scenario_write_fail(void)
 	CHECK(log_count("report.json") == 0, "report.json (small) kept working");
 	CHECK(err && strstr(err, "per-pass GPU time over 300 frames"), "summary printed");
 	free(err);
-	path_make(path, sizeof(path), dir, "report.json");
-	struct pp_json_value *root = json_load(path);
-	uint64_t u;
-	CHECK(root && get_u(root, "frames_total", &u) && u == 300, "final report complete");
-	pp_json_free(root);
+	CHECK(report_frames_total(dir) == 300, "final report complete");
 }
 
 /* ---- scenario: lifecycle -------------------------------------------------------------- */
@@ -1491,11 +1500,7 @@ static void scenario_exit(void)
 	struct pp_json_value *root = json_load(path);
 	CHECK(root != NULL, "trace.json closed by the exit-time shutdown");
 	pp_json_free(root);
-	path_make(path, sizeof(path), dir, "report.json");
-	root = json_load(path);
-	uint64_t u;
-	CHECK(root && get_u(root, "frames_total", &u) && u > 0, "final report.json");
-	pp_json_free(root);
+	CHECK(report_frames_total(dir) > 0, "final report.json");
 	size_t len;
 	char *err = file_read(errpath, &len);
 	CHECK(err && strstr(err, "per-pass GPU time over"), "summary at exit");
@@ -1608,11 +1613,7 @@ static int scenario_fork(void)
 	if (root && !hung) /* after a hang the trace is long enough to make this slow */
 		trace_check(root, true, getpid());
 	pp_json_free(root);
-	path_make(path, sizeof(path), dir, "report.json");
-	root = json_load(path);
-	uint64_t u;
-	CHECK(root && get_u(root, "frames_total", &u) && u > 0, "the parent's report.json");
-	pp_json_free(root);
+	CHECK(report_frames_total(dir) > 0, "the parent's report.json");
 	return 0;
 }
 
