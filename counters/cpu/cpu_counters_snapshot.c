@@ -266,8 +266,8 @@ bool pp_cpu_snapshot_is_current(const struct pp_cpu_snapshot *s)
 {
 	const struct pp_cpu_thread *st = t_state;
 	/* t_gen first: a state of an older generation was freed with it. */
-	return s && st && t_gen == __atomic_load_n(&g_gen, __ATOMIC_ACQUIRE) && s->session &&
-	       s->session == st->session;
+	/* A thread's session is never 0 (thread_open), so 0 (no counters) never matches. */
+	return s && st && t_gen == __atomic_load_n(&g_gen, __ATOMIC_ACQUIRE) && s->session == st->session;
 }
 
 void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out)

@@ -64,13 +64,14 @@ struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type
 	return o;
 }
 
-/* Pass boundaries look the same few objects up again and again (a render pass, its
- * framebuffer, their names: five lookups per vkCmdBeginRenderPass), each a lock and a hash of
- * the key. A small per-thread cache answers those: an entry is good while no object table
+/* Pass boundaries look the same few objects up again and again (a render pass and its
+ * framebuffer at every vkCmdBeginRenderPass, a pipeline at every bind that changes it), each a
+ * lock and a hash of the key. A small per-thread cache answers those: an entry is good while no object table
  * anywhere changed since it was filled (pp_object_epoch, bumped under the table's write lock
  * by every insert, replace and remove, and when a device's table goes), so it answers exactly
  * what the table would, absent objects (NULL) included. It returns what pp_object_lookup
- * always returned: a pointer read without the lock. */
+ * always returned: a pointer read without the lock. The hit is inline (pp_object_lookup,
+ * layer_internal.h); a miss comes here (pp_object_lookup_slow). */
 uint64_t pp_object_epoch = 1;
 _Thread_local struct pp_object_cache_entry *pp_object_cache __attribute__((tls_model("initial-exec")));
 static pthread_key_t object_cache_key;
