@@ -2,7 +2,8 @@
  * frame, N frames in flight (--in-flight, default 1: each frame waits for its own fence).
  * Prints the median frame time (start of one frame to the start of the next); with
  * --record-only, records K draws into one command buffer (for callgrind:
- * --toggle-collect=bench_record_draws). */
+ * --toggle-collect=bench_record_draws); with --frame-times FILE, writes every frame's time, one
+ * line each in frame order (tests/bench/run_window_ab.sh). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +231,7 @@ static void record_frame(struct bench *b, uint32_t passes, uint32_t draws)
 int main(int argc, char **argv)
 {
 	uint32_t frames = 200, passes = 20, draws = 50, record_only = 0, in_flight = 1, pipelines = 1;
+	const char *frame_times = NULL;
 	/* --vulkan 1.0|1.1: the instance's apiVersion (the device enables nothing either way), to
 	 * compare passprobe's query reset paths (docs/timing.md, "Resetting queries"). */
 	uint32_t api_version = VK_API_VERSION_1_3;
@@ -246,13 +248,15 @@ int main(int argc, char **argv)
 			in_flight = (uint32_t)atoi(argv[++i]);
 		else if (i + 1 < argc && !strcmp(argv[i], "--pipelines"))
 			pipelines = (uint32_t)atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--frame-times"))
+			frame_times = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--vulkan") && !strcmp(argv[i + 1], "1.0") && ++i)
 			api_version = VK_API_VERSION_1_0;
 		else if (i + 1 < argc && !strcmp(argv[i], "--vulkan") && !strcmp(argv[i + 1], "1.1") && ++i)
 			api_version = VK_API_VERSION_1_1;
 		else {
 			fprintf(stderr, "usage: bench_api [--frames N] [--passes P] [--draws D] [--in-flight 1..%d] "
-					"[--pipelines 1..%d] [--record-only K] [--vulkan 1.0|1.1]\n", BENCH_MAX_IN_FLIGHT,
+					"[--pipelines 1..%d] [--record-only K] [--vulkan 1.0|1.1] [--frame-times FILE]\n", BENCH_MAX_IN_FLIGHT,
 				BENCH_MAX_PIPELINES);
 			return 2;
 		}
@@ -294,6 +298,8 @@ int main(int argc, char **argv)
 	for (uint32_t f = 0; f < frames; f++)
 		frame_ns[f] = start_ns[f + 1] - start_ns[f];
 	free(start_ns);
+	if (frame_times && frame_times_write(frame_times, frame_ns, frames) != 0)
+		return 1;
 	qsort(frame_ns, frames, sizeof(*frame_ns), cmp_u64);
 	qsort(record_ns, frames, sizeof(*record_ns), cmp_u64);
 	printf("frames=%u passes=%u draws=%u in_flight=%u median_frame_ns=%llu median_record_ns=%llu record_ns_per_draw=%.1f\n",

@@ -6,7 +6,9 @@
  * frame. Prints the median frame time (start of one frame to the start of the next) over
  * the frames after the first 10% (set-up and shader compiles).
  *
- *   bench_gles [--frames N] [--passes P] [--draws D] [--size S]
+ *   bench_gles [--frames N] [--passes P] [--draws D] [--size S] [--frame-times FILE]
+ *
+ * --frame-times FILE: every frame's time, one line each in frame order (tests/bench/run_window_ab.sh).
  *
  * Linked to libEGL and libGLESv2, so that LD_PRELOAD of the shim interposes as on any
  * program. Exit 77: no EGL surfaceless platform or GLES 3.1 here. */
@@ -59,6 +61,7 @@ static int arg_uint(const char *s, unsigned lo, unsigned hi, const char *name, u
 int main(int argc, char **argv)
 {
 	unsigned frames = 300, passes = 20, draws = 50, size = 64;
+	const char *frame_times = NULL;
 	for (int i = 1; i < argc; i++) {
 		int bad = i + 1 >= argc;
 		if (!bad && !strcmp(argv[i], "--frames"))
@@ -69,10 +72,12 @@ int main(int argc, char **argv)
 			bad = arg_uint(argv[++i], 1, 100000, "--draws", &draws);
 		else if (!bad && !strcmp(argv[i], "--size"))
 			bad = arg_uint(argv[++i], 1, 4096, "--size", &size);
+		else if (!bad && !strcmp(argv[i], "--frame-times"))
+			frame_times = argv[++i];
 		else
 			bad = 1;
 		if (bad) {
-			fprintf(stderr, "usage: bench_gles [--frames N] [--passes P] [--draws D] [--size S]\n");
+			fprintf(stderr, "usage: bench_gles [--frames N] [--passes P] [--draws D] [--size S] [--frame-times FILE]\n");
 			return 2;
 		}
 	}
@@ -151,6 +156,8 @@ int main(int argc, char **argv)
 		start = t;
 	}
 	glFinish();
+	if (frame_times && frame_times_write(frame_times, frame_ns, frames) != 0)
+		return 1;
 	unsigned skip = frames / 10, m = frames - skip;
 	qsort(frame_ns + skip, m, sizeof(*frame_ns), cmp_u64);
 	printf("frames=%u passes=%u draws=%u size=%u median_frame_ns=%llu\n", frames, passes, draws, size,

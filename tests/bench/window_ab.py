@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Frame time with passprobe measuring against passprobe idle, in one process: the frames of a
+run are cut into blocks of BLOCK frames, every other block is a capture window (the frames
+setting), and each window block is compared with its neighbour outside a window. The blocks
+alternate within one process, so what changes from one run to the next on a small VM (2x in
+per-run medians here) cancels out; run_window_ab.sh drives it (docs/performance.md, "Frame
+time in one process").
+
+Block 0 warms up and is never counted. Blocks 1 to 2*PAIRS form pairs (1,2), (3,4), ...: with
+parity 0 the first block of each pair is the window, with parity 1 the second, and runs
+alternate parities so that neither side is always first. The first SKIP frames of each block
+are left out (the switch itself, and the writer thread finishing a window's frames), and a
+block's time is the median of the rest.
+
+  window_ab.py frames BLOCK PAIRS PARITY   the frames setting for one run
+  window_ab.py total BLOCK PAIRS           the number of frames a run needs
+  window_ab.py analyse BLOCK PAIRS SKIP PARITY:FILE [PARITY:FILE...] [--base FILE...]
+      FILE: a run's frame times (bench_api/bench_gles --frame-times), nanoseconds, a line per
+      frame. --base: runs without passprobe, one per run in the same order (its round), whose
+      blocks at the same places the run's blocks outside windows are compared with (across
+      processes: noisy).
+"""
+import math
+import statistics
+import sys
+
+
+def windows(block, pairs, parity):
+    """The window blocks' frame ranges, inclusive."""
+    out = []
+    for p in range(pairs):
+        b = 1 + 2 * p + (1 if parity else 0)
+        out.append((b * block, (b + 1) * block - 1))
+    return out
+
+
+def frames_setting(block, pairs, parity):
+    return ",".join("%d-%d" % r for r in windows(block, pairs, parity))
+
+
+def total_frames(block, pairs):
+    return (1 + 2 * pairs) * block
+
+
+def block_median(times, block, b, skip):
+    part = times[b * block + skip:(b + 1) * block]
+    return statistics.median(part) if part else None
+
+
+def pair_ratios(times, block, pairs, skip, parity):
+    """Per pair: the window block's median over the other block's."""
+    out = []
+    for p in range(pairs):
+        first, second = 1 + 2 * p, 2 + 2 * p
+        inside, outside = (second, first) if parity else (first, second)
+        a, b = block_median(times, block, inside, skip), block_median(times, block, outside, skip)
+        if a and b:
+            out.append(a / b)
+    return out
+
+
+def outside_medians(times, block, pairs, skip, parity):
+    """{block: median} of the blocks outside windows."""
+    inside = {1 + 2 * p + (1 if parity else 0) for p in range(pairs)}
+    return {b: block_median(times, block, b, skip) for b in range(1, 1 + 2 * pairs) if b not in inside}
+
+
+def summary(ratios):
+    """Median, quartiles, and the geometric mean with its 95% interval (normal, on logs)."""
+    n = len(ratios)
+    q = statistics.quantiles(ratios, n=4) if n >= 2 else [ratios[0]] * 3
+    logs = [math.log(r) for r in ratios]
+    mean = statistics.fmean(logs)
+    half = 1.96 * statistics.stdev(logs) / math.sqrt(n) if n >= 2 else float("inf")
+    return {"n": n, "median": statistics.median(ratios), "q1": q[0], "q3": q[2],
+            "geomean": math.exp(mean), "low": math.exp(mean - half), "high": math.exp(mean + half)}
+
+
+def read_times(path):
+    with open(path) as f:
+        return [int(line) for line in f if line.strip()]
+
+
+def analyse(block, pairs, skip, runs, base):
+    """runs: [(parity, path)]; base: paths of runs without passprobe, none or one per run (the
+    run's own round)."""
+    if base and len(base) != len(runs):
+        raise ValueError("%d runs and %d runs without passprobe: one of each per round" % (len(runs), len(base)))
+    ratios, floor = [], []
+    need = total_frames(block, pairs)
+    for i, (parity, path) in enumerate(runs):
+        times = read_times(path)
+        if len(times) < need:
+            raise ValueError("%s has %d frames, %d needed" % (path, len(times), need))
+        ratios += pair_ratios(times, block, pairs, skip, parity)
+        if base:
+            btimes = read_times(base[i])
+            for b, m in outside_medians(times, block, pairs, skip, parity).items():
+                bm = block_median(btimes, block, b, skip)
+                if m and bm:
+                    floor.append(m / bm)
+    return summary(ratios), (summary(floor) if floor else None)
+
+
+def main(argv):
+    try:
+        if len(argv) == 5 and argv[1] == "frames":
+            print(frames_setting(int(argv[2]), int(argv[3]), int(argv[4])))
+            return 0
+        if len(argv) == 4 and argv[1] == "total":
+            print(total_frames(int(argv[2]), int(argv[3])))
+            return 0
+        if len(argv) >= 6 and argv[1] == "analyse":
+            block, pairs, skip = int(argv[2]), int(argv[3]), int(argv[4])
+            rest = argv[5:]
+            base = rest[rest.index("--base") + 1:] if "--base" in rest else []
+            rest = rest[:rest.index("--base")] if "--base" in rest else rest
+            runs = [(int(a.split(":", 1)[0]), a.split(":", 1)[1]) for a in rest]
+            if skip >= block or not runs:
+                raise ValueError("SKIP must be below BLOCK, and at least one run is needed")
+            inside, floor = analyse(block, pairs, skip, runs, base)
+            print("in a window / outside, pairs of neighbouring blocks in one process: %d pairs" % inside["n"])
+            print("  median %.3f (quartiles %.3f-%.3f); geometric mean %.3f, 95%% interval %.3f-%.3f"
+                  % (inside["median"], inside["q1"], inside["q3"], inside["geomean"], inside["low"], inside["high"]))
+            if floor:
+                print("outside a window / without passprobe, same blocks, across processes: %d blocks" % floor["n"])
+                print("  median %.3f (quartiles %.3f-%.3f); geometric mean %.3f, 95%% interval %.3f-%.3f"
+                      % (floor["median"], floor["q1"], floor["q3"], floor["geomean"], floor["low"], floor["high"]))
+            print("RESULT window_ratio=%.4f window_low=%.4f window_high=%.4f%s"
+                  % (inside["geomean"], inside["low"], inside["high"],
+                     " floor_ratio=%.4f" % floor["geomean"] if floor else ""))
+            return 0
+    except (ValueError, OSError) as e:
+        print("window_ab.py: %s" % e, file=sys.stderr)
+        return 2
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
