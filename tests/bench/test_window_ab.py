@@ -56,7 +56,7 @@ with tempfile.TemporaryDirectory() as d:
             f.write("".join("%d\n" % t for t in run(parity, scale, 1.0)))
         base.append(b)
     inside, floor = w.analyse(block, pairs, skip, paths, base)
-    check(inside["n"] == 16, "16 pairs, got %d" % inside["n"])
+    check(inside["n"] == 16 and inside["runs"] == 4, "16 pairs in 4 runs, got %d in %d" % (inside["n"], inside["runs"]))
     # The runs differ 2.5x from each other; the pairs inside each run do not.
     check(abs(inside["median"] - 1.10) < 0.02, "window ratio 1.10, got %.3f" % inside["median"])
     check(inside["low"] < 1.10 < inside["high"] and inside["high"] - inside["low"] < 0.03,

@@ -10,7 +10,8 @@ Block 0 warms up and is never counted. Blocks 1 to 2*PAIRS form pairs (1,2), (3,
 parity 0 the first block of each pair is the window, with parity 1 the second, and runs
 alternate parities so that neither side is always first. The first SKIP frames of each block
 are left out (the switch itself, and the writer thread finishing a window's frames), and a
-block's time is the median of the rest.
+block's time is the median of the rest. The interval is over runs (each run's geometric mean of
+its pairs), not over pairs: the pairs of one run share that run's state.
 
   window_ab.py frames BLOCK PAIRS PARITY   the frames setting for one run
   window_ab.py total BLOCK PAIRS           the number of frames a run needs
@@ -65,14 +66,23 @@ def outside_medians(times, block, pairs, skip, parity):
     return {b: block_median(times, block, b, skip) for b in range(1, 1 + 2 * pairs) if b not in inside}
 
 
-def summary(ratios):
-    """Median, quartiles, and the geometric mean with its 95% interval (normal, on logs)."""
+# Student's t, two-sided 95%, by degrees of freedom (1 to 30; above, 2.0).
+T95 = [12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14, 2.13,
+       2.12, 2.11, 2.10, 2.09, 2.09, 2.08, 2.07, 2.07, 2.06, 2.06, 2.06, 2.05, 2.05, 2.05, 2.04]
+
+
+def summary(groups):
+    """groups: one list of ratios per run. The median and quartiles of all ratios; the
+    geometric mean of the runs' geometric means, with a 95% interval over the runs (the
+    pairs of one run share its state, so the run is the independent unit)."""
+    ratios = [r for g in groups for r in g]
     n = len(ratios)
     q = statistics.quantiles(ratios, n=4) if n >= 2 else [ratios[0]] * 3
-    logs = [math.log(r) for r in ratios]
-    mean = statistics.fmean(logs)
-    half = 1.96 * statistics.stdev(logs) / math.sqrt(n) if n >= 2 else float("inf")
-    return {"n": n, "median": statistics.median(ratios), "q1": q[0], "q3": q[2],
+    means = [statistics.fmean(math.log(r) for r in g) for g in groups if g]
+    mean = statistics.fmean(means)
+    k = len(means)
+    half = (T95[k - 2] if k - 2 < len(T95) else 2.0) * statistics.stdev(means) / math.sqrt(k) if k >= 2 else math.inf
+    return {"n": n, "runs": k, "median": statistics.median(ratios), "q1": q[0], "q3": q[2],
             "geomean": math.exp(mean), "low": math.exp(mean - half), "high": math.exp(mean + half)}
 
 
@@ -92,13 +102,11 @@ def analyse(block, pairs, skip, runs, base):
         times = read_times(path)
         if len(times) < need:
             raise ValueError("%s has %d frames, %d needed" % (path, len(times), need))
-        ratios += pair_ratios(times, block, pairs, skip, parity)
+        ratios.append(pair_ratios(times, block, pairs, skip, parity))
         if base:
             btimes = read_times(base[i])
-            for b, m in outside_medians(times, block, pairs, skip, parity).items():
-                bm = block_median(btimes, block, b, skip)
-                if m and bm:
-                    floor.append(m / bm)
+            floor.append([m / bm for b, m in outside_medians(times, block, pairs, skip, parity).items()
+                          for bm in [block_median(btimes, block, b, skip)] if m and bm])
     return summary(ratios), (summary(floor) if floor else None)
 
 
@@ -119,12 +127,14 @@ def main(argv):
             if skip >= block or not runs:
                 raise ValueError("SKIP must be below BLOCK, and at least one run is needed")
             inside, floor = analyse(block, pairs, skip, runs, base)
-            print("in a window / outside, pairs of neighbouring blocks in one process: %d pairs" % inside["n"])
-            print("  median %.3f (quartiles %.3f-%.3f); geometric mean %.3f, 95%% interval %.3f-%.3f"
+            print("in a window / outside, pairs of neighbouring blocks in one process: %d pairs in %d runs"
+                  % (inside["n"], inside["runs"]))
+            print("  median %.3f (quartiles %.3f-%.3f); geometric mean %.3f, 95%% interval over the runs %.3f-%.3f"
                   % (inside["median"], inside["q1"], inside["q3"], inside["geomean"], inside["low"], inside["high"]))
             if floor:
-                print("outside a window / without passprobe, same blocks, across processes: %d blocks" % floor["n"])
-                print("  median %.3f (quartiles %.3f-%.3f); geometric mean %.3f, 95%% interval %.3f-%.3f"
+                print("outside a window / without passprobe, same blocks, across processes: %d blocks in %d runs"
+                      % (floor["n"], floor["runs"]))
+                print("  median %.3f (quartiles %.3f-%.3f); geometric mean %.3f, 95%% interval over the runs %.3f-%.3f"
                       % (floor["median"], floor["q1"], floor["q3"], floor["geomean"], floor["low"], floor["high"]))
             print("RESULT window_ratio=%.4f window_low=%.4f window_high=%.4f%s"
                   % (inside["geomean"], inside["low"], inside["high"],
