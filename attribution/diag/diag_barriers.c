@@ -703,6 +703,18 @@ void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const 
 	}
 }
 
+/* pp_diag_format_bucket(name) for a static name, remembered by its address. */
+static uint32_t format_memo_of(struct pp_diag_rec *r, const char *name)
+{
+	uint32_t i = (uint32_t)((uintptr_t)name >> 4) & 3u;
+	if (name && r->format_memo_name[i] == name)
+		return r->format_memo_bucket[i];
+	uint32_t bucket = pp_diag_format_bucket(name);
+	r->format_memo_name[i] = name;
+	r->format_memo_bucket[i] = bucket;
+	return bucket;
+}
+
 void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *o)
 {
 	if (o->reset)
@@ -720,11 +732,12 @@ void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *
 	for (uint32_t i = 0; i < o->nuses; i++)
 		pp_diag_rec_use_range(r, o->uses[i].kind, o->uses[i].handle, &o->uses[i].range, o->uses[i].stages,
 				      o->uses[i].write);
-	uint32_t formats = o->attachment_formats;
-	for (uint32_t i = 0; i < o->nformat_names; i++)
-		formats |= pp_diag_format_bucket(o->format_names[i]);
-	if (o->work)
+	if (o->work && r) {
+		uint32_t formats = o->attachment_formats;
+		for (uint32_t i = 0; i < o->nformat_names; i++)
+			formats |= format_memo_of(r, o->format_names[i]);
 		pp_diag_rec_work(r, o->work, o->draw_stages, o->unknown_stages, formats);
+	}
 }
 
 static uint64_t barrier_hash(const struct pp_diag_barrier *b)

@@ -256,6 +256,13 @@ struct pp_diag_rec {
 	uint32_t nevents, cap_events;
 	struct rec_subpass *subpasses;
 	uint32_t nsubpasses, cap_subpasses;
+
+	/* pp_diag_format_bucket() of the attachment format names observed last (format_memo_of):
+	 * the names are static strings, so one address is one format for the whole process, and
+	 * this survives the recording's resets. A render pass begins at every observation of the
+	 * passes, and hashing its formats' names again cost more than the rest of the rules' step. */
+	const char *format_memo_name[4];
+	uint32_t format_memo_bucket[4];
 };
 
 

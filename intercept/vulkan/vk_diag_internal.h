@@ -106,6 +106,7 @@ struct bind_point {
 	uint64_t pipeline;
 	uint32_t stages;
 	uint64_t sets[MAX_BOUND_SETS];
+	uint32_t sets_bound; /* bit i: sets[i] is not VK_NULL_HANDLE (nothing bound: no set looked up) */
 	bool sets_overflow;
 	uint32_t npush;
 	struct {

@@ -130,7 +130,7 @@ void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s)
 	s->last_subs = 0;
 }
 
-static void work_of(struct cursor_work *w, const struct pp_workload *wl, uint32_t secondaries)
+static inline __attribute__((always_inline)) void work_of(struct cursor_work *w, const struct pp_workload *wl, uint32_t secondaries)
 {
 	w->draws = wl->draws + wl->draws_indexed + wl->draws_indirect + wl->draws_indirect_count;
 	w->indirect = wl->draws_indirect + wl->draws_indirect_count;
@@ -357,9 +357,8 @@ static uint32_t bound_sets_register(struct pp_vk_diag *vd, const struct bind_poi
 {
 	uint32_t unknown = 0;
 	pthread_rwlock_rdlock(&vd->lock);
-	for (uint32_t i = 0; i < MAX_BOUND_SETS; i++) {
-		if (!b->sets[i])
-			continue;
+	for (uint32_t bits = b->sets_bound; bits; bits &= bits - 1) {
+		unsigned i = (unsigned)__builtin_ctz(bits);
 		struct dset *set;
 		HASH_FIND(hh, vd->sets, &b->sets[i], sizeof(uint64_t), set);
 		if (!set) {
@@ -397,10 +396,7 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 		pstages = bpi == BP_GRAPHICS ? PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER : PP_STAGE_COMPUTE;
 	uint32_t unknown = b->sets_overflow ? pstages : 0;
 	/* Nothing bound: no set to look up, no lock to take. */
-	bool any_set = false;
-	for (uint32_t i = 0; i < MAX_BOUND_SETS; i++)
-		any_set |= b->sets[i] != 0;
-	if (any_set)
+	if (b->sets_bound)
 		unknown |= bound_sets_register(vd, b, pstages, obs);
 	for (uint32_t i = 0; i < b->npush; i++) {
 		uint32_t st = b->push[i].stages & pstages;
@@ -413,7 +409,7 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 	return unknown;
 }
 
-static void delta_add(struct cursor_work *acc, const struct cursor_work *now, const struct cursor_work *seen)
+static inline __attribute__((always_inline)) void delta_add(struct cursor_work *acc, const struct cursor_work *now, const struct cursor_work *seen)
 {
 	acc->draws += now->draws - seen->draws;
 	acc->indirect += now->indirect - seen->indirect;
@@ -588,9 +584,13 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipeli
 		vk_diag_state_observe(c, s);
 		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
 		for (uint32_t i = 0; i < n; i++) {
-			if (first + i < MAX_BOUND_SETS)
+			if (first + i < MAX_BOUND_SETS) {
 				b->sets[first + i] = (uint64_t)sets[i];
-			else
+				if (sets[i])
+					b->sets_bound |= 1u << (first + i);
+				else
+					b->sets_bound &= ~(1u << (first + i));
+			} else
 				b->sets_overflow = true;
 		}
 		b->dirty = true;
