@@ -302,11 +302,10 @@ void vk_diag_state_observed_free(struct vk_diag_observed *o)
 		free(o->formats);
 }
 
-/* Room for `more` elements of size `size` in *arr (which starts at `stack`). */
-static bool observed_room(void **arr, const void *stack, uint32_t *cap, uint32_t n, uint32_t more, size_t size)
+/* observed_room's growth, past the stack arrays (rare: more than 32 uses, 16 attachment formats
+ * or 2 render passes between two hooks). */
+static bool observed_grow(void **arr, const void *stack, uint32_t *cap, uint32_t n, uint32_t more, size_t size)
 {
-	if (n + more <= *cap)
-		return true;
 	uint32_t cap2 = *cap * 2 > n + more ? *cap * 2 : n + more;
 	void *p = *arr == stack ? malloc(cap2 * size) : realloc(*arr, cap2 * size);
 	if (!p)
@@ -316,6 +315,12 @@ static bool observed_room(void **arr, const void *stack, uint32_t *cap, uint32_t
 	*arr = p;
 	*cap = cap2;
 	return true;
+}
+
+/* Room for `more` elements of size `size` in *arr (which starts at `stack`). */
+static inline bool observed_room(void **arr, const void *stack, uint32_t *cap, uint32_t n, uint32_t more, size_t size)
+{
+	return n + more <= *cap || observed_grow(arr, stack, cap, n, more, size);
 }
 
 static void observed_format(struct vk_diag_observed *o, const char *name)
@@ -420,6 +425,17 @@ static inline __attribute__((always_inline)) void delta_add(struct cursor_work *
 	acc->secondaries += now->secondaries - seen->secondaries;
 }
 
+static inline __attribute__((always_inline)) void work_add(struct cursor_work *acc, const struct cursor_work *now)
+{
+	acc->draws += now->draws;
+	acc->indirect += now->indirect;
+	acc->dispatches += now->dispatches;
+	acc->dispatches_indirect += now->dispatches_indirect;
+	acc->transfers += now->transfers;
+	acc->clears += now->clears;
+	acc->secondaries += now->secondaries;
+}
+
 
 /* Reads what the recording did since the previous hook of this file, translated into *out:
  * render passes begun, anonymous work, and the bound resources the draws and dispatches used
@@ -430,18 +446,16 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 	out->reset = s->rec_anew;
 	s->rec_anew = false;
 	struct pp_recording *r = c->rec;
-	struct cursor_work d = { 0 }, now, zero = { 0 };
+	struct cursor_work d = { 0 }, now;
 	uint32_t work = 0, formats = 0;
 	bool render_clears = false;
 
 	if (s->pass_seen != NONE && s->pass_seen < r->npasses) {
 		const struct pp_pass_rec *p = &r->passes[s->pass_seen];
 		work_of(&now, &p->work, p->secondaries);
-		struct cursor_work one = { 0 };
-		delta_add(&one, &now, &s->seen_pass);
-		if (p->kind == PP_PASS_RENDER && one.clears)
+		if (p->kind == PP_PASS_RENDER && now.clears != s->seen_pass.clears)
 			render_clears = true;
-		delta_add(&d, &one, &zero);
+		delta_add(&d, &now, &s->seen_pass);
 	}
 	work_of(&now, &r->stray, 0);
 	delta_add(&d, &now, &s->seen_stray);
@@ -465,7 +479,7 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 		}
 		if (p->flags & PP_PASS_EXECUTE)
 			work |= PP_WORK_UNKNOWN;
-		delta_add(&d, &now, &zero);
+		work_add(&d, &now);
 	}
 	s->npasses_seen = r->npasses;
 	if (r->cur != &r->stray && r->open < r->npasses) {
