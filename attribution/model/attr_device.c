@@ -647,12 +647,16 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 	size_t npasses = 0;
 	for (struct pp_submission *s = f->subs; s; s = s->next)
 		npasses += s->npasses;
+	/* A frame of one submission (most are) takes that submission's passes as they are; several
+	 * are copied into one array. A pass result is over a kilobyte: the copy was about 190
+	 * instructions a pass on the application's thread. */
+	bool take = f->subs && !f->subs->next;
 	if (out) {
 		out->submissions = calloc(f->nsubs ? f->nsubs : 1, sizeof(*out->submissions));
 		/* Not zeroed: each of the npasses is copied in whole from its submission below. */
-		out->passes = malloc((npasses ? npasses : 1) * sizeof(*out->passes));
+		out->passes = take ? NULL : malloc((npasses ? npasses : 1) * sizeof(*out->passes));
 	}
-	if (captured && (!out || !out->submissions || !out->passes)) {
+	if (captured && (!out || !out->submissions || (!take && !out->passes))) {
 		pp_log_once(PP_LOG_ERROR, "out of memory assembling a frame; frames are being dropped");
 		if (out)
 			pp_frame_result_free(out);
@@ -680,10 +684,18 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 					sr->gpu.valid = true;
 					sr->gpu.unavailable_reason = NULL;
 				}
-				out->passes[pi++] = *pr;
+				pi++;
+				if (take)
+					continue;
+				out->passes[pi - 1] = *pr;
 				pr->draw_timings = NULL; /* moved */
 				pr->counters = NULL;
 				pr->ncounters = 0;
+			}
+			if (take) {
+				out->passes = s->passes; /* moved, with what its passes own */
+				s->passes = NULL;
+				s->npasses = 0;
 			}
 			si++;
 		}
