@@ -653,7 +653,8 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 	bool take = f->subs && !f->subs->next;
 	if (out) {
 		out->submissions = calloc(f->nsubs ? f->nsubs : 1, sizeof(*out->submissions));
-		/* Not zeroed: each of the npasses is copied in whole from its submission below. */
+		/* Not zeroed: each of the npasses is copied in whole from its submission below (or
+		 * the one submission's array is taken). */
 		out->passes = take ? NULL : malloc((npasses ? npasses : 1) * sizeof(*out->passes));
 	}
 	if (captured && (!out || !out->submissions || (!take && !out->passes))) {

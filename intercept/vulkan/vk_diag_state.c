@@ -130,7 +130,8 @@ void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s)
 	s->last_subs = 0;
 }
 
-static inline __attribute__((always_inline)) void work_of(struct cursor_work *w, const struct pp_workload *wl, uint32_t secondaries)
+static inline __attribute__((always_inline)) void work_of(struct cursor_work *w, const struct pp_workload *wl,
+							  uint32_t secondaries)
 {
 	w->draws = wl->draws + wl->draws_indexed + wl->draws_indirect + wl->draws_indirect_count;
 	w->indirect = wl->draws_indirect + wl->draws_indirect_count;
@@ -414,7 +415,8 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 	return unknown;
 }
 
-static inline __attribute__((always_inline)) void delta_add(struct cursor_work *acc, const struct cursor_work *now, const struct cursor_work *seen)
+static inline __attribute__((always_inline)) void delta_add(struct cursor_work *acc, const struct cursor_work *now,
+							    const struct cursor_work *seen)
 {
 	acc->draws += now->draws - seen->draws;
 	acc->indirect += now->indirect - seen->indirect;
@@ -604,8 +606,9 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipeli
 					b->sets_bound |= 1u << (first + i);
 				else
 					b->sets_bound &= ~(1u << (first + i));
-			} else
+			} else {
 				b->sets_overflow = true;
+			}
 		}
 		b->dirty = true;
 	}
