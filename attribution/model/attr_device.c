@@ -216,24 +216,41 @@ static void pass_perf_fill(struct pp_attr_device *d, struct pp_submission *s, ui
 	}
 }
 
-/* The pass's generic counter set, after its GPU interval is known: its GPU time (the
- * timestamps backend) and its pipeline statistics. Out of memory leaves the set short, which
- * the sinks show as counters not measured. */
-static void pass_counters_fill(struct pp_attr_device *d, struct pp_submission *s, uint32_t p, const char *missing)
+/* Reads pass p's pipeline statistics into its result (values and valid bits, not the reason):
+ * 1 read, 0 not yet, negative never. */
+static int statistics_take(struct pp_attr_device *d, struct pp_submission *s, uint32_t p)
 {
 	struct pp_pass_result *r = &s->passes[p];
-	/* Read here, made into counters on the writer thread (pp_frame_result_counters_resolve). */
-	r->stats_valid = 0;
-	r->stats_reason = missing;
 	struct pp_gpu_counter_value v[PP_STAT_COUNT];
-	if (s->stats_slots[p] == PP_NO_SLOT) {
-		r->stats_reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
-	} else if (missing != reason_lost && statistics_read(d, s->stats_slots[p], v) > 0) {
+	int rc = statistics_read(d, s->stats_slots[p], v);
+	if (rc > 0) {
+		r->stats_valid = 0;
 		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
 			r->stats[i] = v[i].u;
 			r->stats_valid |= (uint32_t)v[i].valid << i;
 		}
+	}
+	return rc;
+}
+
+/* The pass's generic counter set, after its GPU interval is known: its GPU time (the
+ * timestamps backend) and its pipeline statistics. stats_taken: the harvest's completeness
+ * check read every pass's statistics into its result already (statistics_take), so they are
+ * not read twice. Out of memory leaves the set short, which the sinks show as counters not
+ * measured. */
+static void pass_counters_fill(struct pp_attr_device *d, struct pp_submission *s, uint32_t p, const char *missing,
+			       bool stats_taken)
+{
+	struct pp_pass_result *r = &s->passes[p];
+	/* Read here, made into counters on the writer thread (pp_frame_result_counters_resolve). */
+	if (s->stats_slots[p] == PP_NO_SLOT) {
+		r->stats_valid = 0;
+		r->stats_reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
+	} else if (stats_taken || (missing != reason_lost && statistics_take(d, s, p) > 0)) {
 		r->stats_reason = NULL;
+	} else {
+		r->stats_valid = 0;
+		r->stats_reason = missing;
 	}
 	r->counters_pending = true;
 	pass_perf_fill(d, s, p, missing);
@@ -277,11 +294,13 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 	for (uint32_t i = 0; i < n; i++)
 		complete &= avail[i] != 0;
 
-	struct pp_gpu_counter_value stats[PP_STAT_COUNT];
+	/* Complete only when every pass's statistics are there too: read into the passes' results
+	 * as they are checked (a harvest that finds one missing tries again whole, later). */
 	if (complete && !forced)
 		for (uint32_t p = 0; p < s->npasses && complete; p++)
 			if (s->stats_slots[p] != PP_NO_SLOT)
-				complete = statistics_read(d, s->stats_slots[p], stats) > 0;
+				complete = statistics_take(d, s, p) > 0;
+	bool stats_taken = complete && !forced;
 	if (complete && !forced)
 		for (uint32_t p = 0; p < s->npasses && complete; p++)
 			if (s->perf_slots[p] != PP_NO_SLOT)
@@ -326,7 +345,7 @@ static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s
 			r->gpu.unavailable_reason = NULL;
 		}
 
-		pass_counters_fill(d, s, p, missing);
+		pass_counters_fill(d, s, p, missing, stats_taken);
 
 		for (uint32_t i = 0; i < r->ndraw_timings; i++, draw_pair++) {
 			struct pp_draw_timing *t = &r->draw_timings[i];
