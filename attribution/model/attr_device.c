@@ -704,13 +704,13 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 					sr->gpu.valid = true;
 					sr->gpu.unavailable_reason = NULL;
 				}
+				if (!take) {
+					out->passes[pi] = *pr;
+					pr->draw_timings = NULL; /* moved */
+					pr->counters = NULL;
+					pr->ncounters = 0;
+				}
 				pi++;
-				if (take)
-					continue;
-				out->passes[pi - 1] = *pr;
-				pr->draw_timings = NULL; /* moved */
-				pr->counters = NULL;
-				pr->ncounters = 0;
 			}
 			if (take) {
 				out->passes = s->passes; /* moved, with what its passes own */
