@@ -208,7 +208,7 @@ void pp_diag_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_fram
 {
 	pthread_mutex_lock(&d->lock);
 	fence_note_locked(d, fence);
-	if (pp_frame_clock_submit_done(&d->own_clock, fence != 0, saw_frame_label))
+	if (pp_frame_clock_submit_done(&d->own_clock, fence ? PP_SUBMIT_FENCE : PP_SUBMIT_ASYNC, saw_frame_label))
 		frames_ended_locked(d, d->own_clock.ended);
 	pthread_mutex_unlock(&d->lock);
 }

@@ -831,12 +831,12 @@ static void frame_close(struct pp_attr_device *d, const char *why)
 	f->cpu_end_ns = pp_clock_now_ns();
 }
 
-uint64_t pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label)
+uint64_t pp_attr_submit_done(struct pp_attr_device *d, enum pp_submit_sync sync, bool saw_frame_label)
 {
 	if (!d)
 		return 0;
 	pthread_mutex_lock(&d->lock);
-	if (pp_frame_clock_submit_done(&d->clock, signalled_fence, saw_frame_label))
+	if (pp_frame_clock_submit_done(&d->clock, sync, saw_frame_label))
 		frame_close(d, d->clock.why);
 	frames_drain(d, false);
 	uint64_t ended = d->clock.ended;

@@ -96,9 +96,10 @@ bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r)
 /* Frame delimiters, through the device's frame clock. Each returns the clock's "every frame
  * below this index has ended" for the diagnostics to follow (0 when d is NULL). */
 /* Call after a submit call returned. */
-uint64_t pp_attr_submit_done(struct pp_attr_device *d, bool signalled_fence, bool saw_frame_label);
+uint64_t pp_attr_submit_done(struct pp_attr_device *d, enum pp_submit_sync sync, bool saw_frame_label);
 /* The device has a swapchain: frame_delimiter=auto ends frames at presents only, from the
- * first frame on (not at fence-signalling submits before the first present). */
+ * first frame on (not at fence-signalling submits before the first present; a drained one
+ * still ends a frame until the first present: pp_frame_clock_swapchain_created). */
 void pp_attr_swapchain_created(struct pp_attr_device *d);
 /* cpu: the present call's cost, added to the frame it ends (may be NULL). */
 uint64_t pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu);

@@ -1,6 +1,7 @@
 /* The frame clock (attr_frame.h). The frame_delimiter setting decides:
- *   auto    - a present ends a frame; before any present and without a swapchain, a submit
- *             that signals a fence does (headless programs);
+ *   auto    - a present ends a frame; before any present, a submit that signals a fence
+ *             does when there is no swapchain (headless programs), and one that drained the
+ *             GPU (glFinish) does even with one (a window made current but never presented);
  *   present - presents only;  submit - every submit call;  label:<name> - a submit whose
  *             recordings push the named debug label. */
 #include "attr_frame.h"
@@ -85,13 +86,13 @@ bool pp_frame_clock_end(struct pp_frame_clock *c, const char *why)
 	return true;
 }
 
-bool pp_frame_clock_submit_done(struct pp_frame_clock *c, bool signalled_fence, bool saw_frame_label)
+bool pp_frame_clock_submit_done(struct pp_frame_clock *c, enum pp_submit_sync sync, bool saw_frame_label)
 {
 	switch (c->delimiter) {
 	case PP_FRAME_SUBMIT:
 		return pp_frame_clock_end(c, "submit");
 	case PP_FRAME_AUTO:
-		if (!c->presented && !c->swapchain && signalled_fence)
+		if (!c->presented && (sync == PP_SUBMIT_DRAINED || (sync == PP_SUBMIT_FENCE && !c->swapchain)))
 			return pp_frame_clock_end(c, "fence");
 		return false;
 	case PP_FRAME_LABEL:

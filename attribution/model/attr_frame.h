@@ -78,11 +78,20 @@ static inline uint32_t pp_frame_clock_flags(const struct pp_frame_clock *c)
 /* Work was submitted: the index of the frame it belongs to (opens one when none is open). */
 uint64_t pp_frame_clock_submit(struct pp_frame_clock *c);
 
+/* How a submit call's work reaches completion, as far as the application can tell. */
+enum pp_submit_sync {
+	PP_SUBMIT_ASYNC = 0, /* nothing the application can wait on (vkQueueSubmit without a fence, glFlush) */
+	PP_SUBMIT_FENCE,     /* signals a fence the application can wait on (a fence, glFenceSync) */
+	PP_SUBMIT_DRAINED,   /* the call returned after the GPU finished everything (glFinish) */
+};
+
 /* After a submit call returned. Returns true when that ended the open frame. */
-bool pp_frame_clock_submit_done(struct pp_frame_clock *c, bool signalled_fence, bool saw_frame_label);
+bool pp_frame_clock_submit_done(struct pp_frame_clock *c, enum pp_submit_sync sync, bool saw_frame_label);
 
 /* A swapchain was created: with frame_delimiter=auto, frames end at presents only from now
- * on (fence-signalling submits before the first present stay in the first frame). */
+ * on: fence-signalling submits before the first present stay in the first frame, but a
+ * drained one (glFinish) still ends a frame until the first present, so a program that makes
+ * a window current and never presents (glmark2-es2 --off-screen) gets its frames. */
 void pp_frame_clock_swapchain_created(struct pp_frame_clock *c);
 
 /* A present call, whatever its result. Returns true when that ended the open frame. */

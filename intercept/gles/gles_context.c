@@ -103,7 +103,7 @@ static void release_current(struct pp_gles_ctx *old)
 	if (!old || !old->set_up)
 		return;
 	pp_gles_pass_event(old, PP_GLES_EV_END, 0, 0);
-	pp_gles_submit(old, "eglMakeCurrent", false, NULL);
+	pp_gles_submit(old, "eglMakeCurrent", PP_SUBMIT_ASYNC, NULL);
 }
 
 static void after_release(struct pp_gles_ctx *old)
@@ -153,7 +153,8 @@ EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EG
 		pp_egl_guard_leave();
 	}
 	/* A draw surface is what a swapchain is on Vulkan: frame_delimiter=auto then ends frames
-	 * at swaps only, from the first frame on (not at a glFenceSync before the first swap). */
+	 * at swaps from the first frame on, not at a glFenceSync before the first swap (a
+	 * glFinish before it still ends one: a program that never swaps, attr_frame.h). */
 	if (draw != EGL_NO_SURFACE && c->attr)
 		pp_attr_swapchain_created(c->attr);
 	pp_egl_tls.ctx = c;

@@ -40,7 +40,7 @@ GL_APICALL void GL_APIENTRY glFlush(void)
 	PP_REAL(glFlush)();
 	pp_egl_guard_leave();
 	cost_end(&k, &cpu);
-	pp_gles_submit(c, "glFlush", false, &cpu);
+	pp_gles_submit(c, "glFlush", PP_SUBMIT_ASYNC, &cpu);
 }
 
 GL_APICALL void GL_APIENTRY glFinish(void)
@@ -58,7 +58,7 @@ GL_APICALL void GL_APIENTRY glFinish(void)
 	PP_REAL(glFinish)();
 	pp_egl_guard_leave();
 	cost_end(&k, &cpu);
-	pp_gles_submit(c, "glFinish", true, &cpu);
+	pp_gles_submit(c, "glFinish", PP_SUBMIT_DRAINED, &cpu);
 	pp_gles_diag_finish(c, &cpu, __builtin_return_address(0));
 }
 
@@ -72,7 +72,7 @@ GL_APICALL GLsync GL_APIENTRY glFenceSync(GLenum condition, GLbitfield flags)
 	GLsync s = PP_REAL(glFenceSync)(condition, flags);
 	pp_egl_guard_leave();
 	c->fence_sync = (uint64_t)(uintptr_t)s;
-	pp_gles_submit(c, "glFenceSync", true, NULL);
+	pp_gles_submit(c, "glFenceSync", PP_SUBMIT_FENCE, NULL);
 	return s;
 }
 
@@ -100,7 +100,7 @@ static void swap_end(struct pp_gles_ctx *c, const char *api, struct call_cost *k
 {
 	struct pp_cpu_cost cpu;
 	cost_end(k, &cpu);
-	pp_gles_submit(c, api, false, &cpu);
+	pp_gles_submit(c, api, PP_SUBMIT_ASYNC, &cpu);
 	pp_gles_present(c, &cpu);
 }
 

@@ -116,9 +116,10 @@ uint32_t pp_gles_clear_mask(uint32_t gl_mask);
 uint32_t pp_gles_invalidate_mask(const uint32_t *attachments, int32_t n, bool default_fb);
 
 /* gles_submit.c: a submission boundary ends the open pass and hands the recording to the
- * model. fence: the call signals completion (glFinish, glFenceSync): a headless frame end
- * under frame_delimiter=auto. cpu: the call's own cost, or NULL. */
-void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const struct pp_cpu_cost *cpu);
+ * model. sync: how the application can know the work completed (glFenceSync: a fence,
+ * glFinish: drained), which decides frame ends under frame_delimiter=auto (attr_frame.h).
+ * cpu: the call's own cost, or NULL. */
+void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync sync, const struct pp_cpu_cost *cpu);
 /* eglSwapBuffers after the real call: the frame ends. */
 void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu);
 /* Timestamp slot for the recording, PP_NO_SLOT (and *why) when none. */

@@ -177,7 +177,7 @@ void pp_gles_pass_label(struct pp_gles_ctx *c, bool push, const char *name, int3
 	if (c->rec->nlabels >= PP_GLES_MAX_LABELS) {
 		/* Debug groups with no work between submissions: hand them on, memory bounded. */
 		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
-		pp_gles_submit(c, "passprobe (debug groups per recording bound)", false, NULL);
+		pp_gles_submit(c, "passprobe (debug groups per recording bound)", PP_SUBMIT_ASYNC, NULL);
 		if (!c->rec)
 			return;
 	}
@@ -281,7 +281,7 @@ void pp_gles_pass_event(struct pp_gles_ctx *c, enum pp_gles_ev_kind kind, uint32
 		if (c->rec->npasses >= PP_GLES_MAX_PASSES) {
 			/* A program that never flushes nor swaps: hand what it has on, keeping memory
 			 * bounded (the new pass goes into the next recording). */
-			pp_gles_submit(c, "passprobe (passes per recording bound)", false, NULL);
+			pp_gles_submit(c, "passprobe (passes per recording bound)", PP_SUBMIT_ASYNC, NULL);
 		}
 		pass_open(c, &t);
 	}

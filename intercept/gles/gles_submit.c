@@ -275,7 +275,7 @@ void pp_gles_device_teardown(struct pp_gles_ctx *c, bool current)
 	bool read = current && pp_egl_tls.ctx == c && !pp_gles_exiting;
 	if (read) {
 		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
-		pp_gles_submit(c, "eglDestroyContext", false, NULL);
+		pp_gles_submit(c, "eglDestroyContext", PP_SUBMIT_ASYNC, NULL);
 	}
 	pp_gles_diag_teardown(c);
 	/* Reads what can be read (only where the context is current), hands every frame on. */
@@ -295,7 +295,7 @@ void pp_gles_device_teardown(struct pp_gles_ctx *c, bool current)
 
 /* ---- submissions and frames ----------------------------------------------------------- */
 
-void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const struct pp_cpu_cost *cpu)
+void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync sync, const struct pp_cpu_cost *cpu)
 {
 	if (!c->attr || !c->rec)
 		return;
@@ -319,7 +319,7 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const st
 			.nrecordings = 1,
 			.recordings = recs,
 			.command_buffer_handles = &handle,
-			.signals_fence = fence,
+			.signals_fence = sync != PP_SUBMIT_ASYNC,
 		};
 		if (cpu && !present)
 			info.cpu = *cpu;
@@ -328,7 +328,7 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, bool fence, const st
 		recording_next(c);
 	}
 	if (!present)
-		ended = pp_attr_submit_done(c->attr, fence, label);
+		ended = pp_attr_submit_done(c->attr, sync, label);
 	if (ended > c->frame_open || frame > c->frame_open)
 		c->frame_open = ended > frame ? ended : frame;
 	pp_gles_diag_submitted(c, frame, ended, c->fence_sync);

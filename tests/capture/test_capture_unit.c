@@ -1,6 +1,7 @@
 /* Capture windows and sampled GPU timing without a GPU: the frames setting's parser and the
  * frame clock's decisions (attribution/model/attr_frame.c) with the real triggers
- * (layer/common/pp_capture.c): a raised SIGUSR2 and a trigger file. */
+ * (layer/common/pp_capture.c): a raised SIGUSR2 and a trigger file; and which submits end a
+ * frame under frame_delimiter=auto. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -119,7 +120,7 @@ static void run_frames(struct pp_frame_clock *c, uint32_t n, uint32_t *flags, vo
 		flags[f] = pp_frame_clock_building(c);
 		CHECK(pp_frame_clock_submit(c) == f);
 		CHECK(pp_frame_clock_flags(c) == flags[f]); /* the frame keeps what its recordings saw */
-		CHECK(pp_frame_clock_submit_done(c, false, false));
+		CHECK(pp_frame_clock_submit_done(c, PP_SUBMIT_ASYNC, false));
 	}
 }
 
@@ -248,7 +249,7 @@ static void test_clock_triggers(void)
 	for (uint32_t f = 0; f < 5; f++) {
 		more[f] = pp_frame_clock_building(&c);
 		pp_frame_clock_submit(&c);
-		pp_frame_clock_submit_done(&c, false, false);
+		pp_frame_clock_submit_done(&c, PP_SUBMIT_ASYNC, false);
 	}
 	/* Created between frames: found at the end of the next frame (8), window 9..11. */
 	expect(more, 5, ".xxx.", ".x.x.", PP_FRAME_BY_FILE);
@@ -261,6 +262,53 @@ static void test_clock_triggers(void)
 	run_frames(&c, 5, fl, NULL);
 	expect(fl, 5, "xxx..", "x.x..", PP_FRAME_BY_FILE);
 	unlink(g_trigger);
+}
+
+/* One submit under frame_delimiter=auto: whether it ended the open frame. */
+static bool auto_submit(struct pp_frame_clock *c, enum pp_submit_sync sync)
+{
+	pp_frame_clock_submit(c);
+	return pp_frame_clock_submit_done(c, sync, false);
+}
+
+/* frame_delimiter=auto: which submits end a frame, with and without a swapchain (a GLES draw
+ * surface), before and after the first present. */
+static void test_clock_auto(void)
+{
+	struct pp_frame_clock c;
+	/* Headless: a fence or a drain ends a frame, an async submit does not. */
+	pp_frame_clock_init(&c, PP_FRAME_AUTO);
+	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC));
+	CHECK(auto_submit(&c, PP_SUBMIT_FENCE) && !strcmp(c.why, "fence") && c.ended == 1);
+	CHECK(auto_submit(&c, PP_SUBMIT_DRAINED) && c.ended == 2);
+
+	/* A swapchain: fences stay in the frame (uploads before the first present, a fence per
+	 * frame for streaming), a drain still ends it (a window made current, never presented). */
+	pp_frame_clock_init(&c, PP_FRAME_AUTO);
+	pp_frame_clock_swapchain_created(&c);
+	CHECK(!auto_submit(&c, PP_SUBMIT_FENCE));
+	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC));
+	CHECK(auto_submit(&c, PP_SUBMIT_DRAINED) && !strcmp(c.why, "fence") && c.ended == 1);
+	CHECK(auto_submit(&c, PP_SUBMIT_DRAINED) && c.ended == 2);
+
+	/* From the first present on, presents only: neither a fence nor a drain ends a frame. */
+	pp_frame_clock_submit(&c);
+	CHECK(pp_frame_clock_present(&c) && !strcmp(c.why, "present") && c.ended == 3);
+	CHECK(!auto_submit(&c, PP_SUBMIT_DRAINED));
+	CHECK(!auto_submit(&c, PP_SUBMIT_FENCE));
+	CHECK(pp_frame_clock_present(&c) && c.ended == 4);
+
+	/* Without a swapchain too, once a present was seen. */
+	pp_frame_clock_init(&c, PP_FRAME_AUTO);
+	pp_frame_clock_submit(&c);
+	CHECK(pp_frame_clock_present(&c));
+	CHECK(!auto_submit(&c, PP_SUBMIT_DRAINED) && !auto_submit(&c, PP_SUBMIT_FENCE));
+
+	/* present: a drain never ends a frame; submit: every submit does. */
+	pp_frame_clock_init(&c, PP_FRAME_PRESENT);
+	CHECK(!auto_submit(&c, PP_SUBMIT_DRAINED) && !auto_submit(&c, PP_SUBMIT_FENCE));
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	CHECK(auto_submit(&c, PP_SUBMIT_ASYNC) && !strcmp(c.why, "submit"));
 }
 
 /* An application's own SIGUSR2 handler stays, untouched (in a child: installing is once per
@@ -290,6 +338,7 @@ int main(void)
 	test_app_handler_kept();
 	test_clock_ranges();
 	test_clock_triggers();
+	test_clock_auto();
 	printf("%d passed, %d failed\n", g_pass, g_fail);
 	return g_fail ? 1 : 0;
 }

@@ -129,7 +129,7 @@ int main(void)
 		.signals_fence = true,
 	};
 	pp_attr_submit(d, q, &info);
-	pp_attr_submit_done(d, true, false);
+	pp_attr_submit_done(d, PP_SUBMIT_FENCE, false);
 	pp_attr_poll(d);
 	CHECK(g_frame && g_frame->npasses == 4, "one frame of four passes");
 	if (g_frame && g_frame->npasses == 4) {

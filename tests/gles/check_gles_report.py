@@ -4,13 +4,14 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
 
   check_gles_report.py DIR [--expect FILE] [--devices N] [--min-frames N] [--frames N]
                        [--delimiter D] [--gpu-order NAME>NAME>...] [--timed-percent P]
-                       [--min-draws N] [--min-passes N] [--no-drops]
+                       [--min-draws N] [--min-passes N] [--max-passes N] [--no-drops]
 
 --expect FILE: the `expect` lines of pp_gles_demo --expect: every frame of every device has
   exactly those passes, in that order, with that name (name_source label, or source=), draws, instances,
   vertices, indices, dispatches, barriers, a CLEAR load where clear=1 and none where clear=0,
   a DONT_CARE store where invalidate=1 and none where invalidate=0.
 --gpu-order: median GPU time of the named passes strictly decreasing in that order.
+--max-passes: no frame has more passes (frames end where the program's frames do).
 --no-drops: no frame was dropped by the writer.
 --timed-percent: at least that share of passes (all frames but the last of each device)
   has a GPU time; the rest say why not.
@@ -56,6 +57,7 @@ def main():
     ap.add_argument("--timed-percent", type=float)
     ap.add_argument("--min-draws", type=int)
     ap.add_argument("--min-passes", type=int)
+    ap.add_argument("--max-passes", type=int)
     ap.add_argument("--no-drops", action="store_true")
     a = ap.parse_args()
     path = os.path.join(a.dir, "gles", "report.json")
@@ -93,6 +95,8 @@ def main():
             ps = f["passes"]
             if a.min_passes is not None and len(ps) < a.min_passes:
                 fail(f"device {dev} frame {f['index']}: {len(ps)} passes, expected at least {a.min_passes}")
+            if a.max_passes is not None and len(ps) > a.max_passes:
+                fail(f"device {dev} frame {f['index']}: {len(ps)} passes, expected at most {a.max_passes}")
             if a.min_draws is not None and sum(p["draws"] for p in ps) < a.min_draws:
                 fail(f"device {dev} frame {f['index']}: fewer than {a.min_draws} draws")
             if expect is not None and thread_expect and [p["name"] for p in complete[0]["passes"]] != \

@@ -1,7 +1,7 @@
 /* A small OpenGL ES 3.1 program on the EGL surfaceless platform (Mesa llvmpipe) for the shim's
  * own tests: known passes per frame, linked directly or loading libEGL/libGLESv2 with dlopen.
  *
- *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]
+ *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]
  *               [--signal-at 3,7]
  *
  * Per frame, per thread (each thread its own context; with --threads, contexts share with the
@@ -13,7 +13,8 @@
  *                     triangle drawn `heavy` times more instances (the configured load);
  *   pass 2            compute, framebuffer 0 bound: 2 dispatches of 4x1x1 groups and a
  *                     glMemoryBarrier;
- * then eglSwapBuffers on a pbuffer (or glFinish with --no-swap). --signal-at: raise(SIGUSR2)
+ * then eglSwapBuffers on a pbuffer (or glFinish with --no-swap, surfaceless; or glFinish with
+ * --finish, the pbuffer current but never swapped, as glmark2-es2 --off-screen does). --signal-at: raise(SIGUSR2)
  * before the first call of each frame listed (thread 0), for the capture-signal test.
  * Prints "frame <i> done" lines and, with --errors, every glGetError value it sees after a
  * deliberately bad call and after each frame ("glerror <frame> <hex>"), so a run with and
@@ -54,7 +55,7 @@ static struct {
 } gl;
 
 static int frames = 3, nthreads = 1, heavy = 1;
-static int no_swap, report_errors, expect, no_context, bench_draws, destroy_current;
+static int no_swap, finish_frames, report_errors, expect, no_context, bench_draws, destroy_current;
 static int signal_at[8], nsignal_at;
 
 /* The per-draw cost benchmark (tests/bench/gles/run_gles_bench.sh): callgrind collects only
@@ -235,7 +236,7 @@ static void *run(void *arg)
 		gl.glDispatchCompute(4, 1, 1);
 		if (report_errors && f == 1)
 			gl.glDrawArrays(0x1234, 0, 3); /* GL_INVALID_ENUM on purpose, mid-frame */
-		if (no_swap)
+		if (no_swap || finish_frames)
 			gl.glFinish();
 		else
 			gl.eglSwapBuffers(dpy, surf);
@@ -284,6 +285,8 @@ int main(int argc, char **argv)
 			use_dlopen = 1;
 		else if (!strcmp(argv[i], "--no-swap"))
 			no_swap = 1;
+		else if (!strcmp(argv[i], "--finish"))
+			finish_frames = 1;
 		else if (!strcmp(argv[i], "--errors"))
 			report_errors = 1;
 		else if (!strcmp(argv[i], "--expect"))
@@ -298,7 +301,7 @@ int main(int argc, char **argv)
 			for (char *t = strtok(argv[++i], ","); t && nsignal_at < 8; t = strtok(NULL, ","))
 				signal_at[nsignal_at++] = atoi(t);
 		} else {
-			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current] [--signal-at F,...]\n");
+			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current] [--signal-at F,...]\n");
 			return 2;
 		}
 	}
