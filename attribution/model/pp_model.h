@@ -254,6 +254,9 @@ struct pp_device_info {
 	bool pipeline_statistics;
 	const char *query_results;   /* static: how GPU query results are read (PP_QUERY_RESULTS_*), or NULL */
 	const char *notes;           /* static, may be NULL */
+	/* static: why this driver's per-pass GPU times are not pass durations, or NULL (the
+	 * summary prints it as a note) */
+	const char *gpu_time_caveat;
 };
 #define PP_QUERY_RESULTS_COPIED "copied to host memory on the GPU (copy_results)"
 #define PP_QUERY_RESULTS_READ "read with vkGetQueryPoolResults"

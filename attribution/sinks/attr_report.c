@@ -357,6 +357,7 @@ static void devices_write(struct pp_json_writer *w)
 		pp_json_kv_bool_lit(w, "pipeline_statistics", d->pipeline_statistics);
 		pp_json_kv_str_lit(w, "query_results", d->query_results);
 		pp_json_kv_str_lit(w, "notes", d->notes);
+		pp_json_kv_str_lit(w, "gpu_time_caveat", d->gpu_time_caveat);
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);

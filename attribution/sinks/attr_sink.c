@@ -88,7 +88,8 @@ static bool device_same(const struct attr_device *d, const struct pp_device_info
 	       o->timestamp_valid_bits == info->timestamp_valid_bits &&
 	       o->pipeline_statistics == info->pipeline_statistics &&
 	       str_eq(d->time_domain, info->time_domain) && str_eq(o->query_results, info->query_results) &&
-	       d->has_notes == (info->notes != NULL) && str_eq(d->notes, info->notes);
+	       d->has_notes == (info->notes != NULL) && str_eq(d->notes, info->notes) &&
+	       str_eq(o->gpu_time_caveat, info->gpu_time_caveat);
 }
 
 uint32_t pp_sink_device_register(const struct pp_device_info *info)
@@ -625,6 +626,18 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 		used += (size_t)n;
 	}
 	attr_capture_summary_notes(c, sum.notes, sizeof(sum.notes));
+	/* A driver whose GPU times are not durations (llvmpipe's per-tile timestamps) says so
+	 * next to the numbers, once per distinct caveat. */
+	for (size_t i = 0; i < ndev; i++) {
+		const char *caveat = devs[i].info.gpu_time_caveat;
+		bool seen = !caveat;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = str_eq(devs[j].info.gpu_time_caveat, caveat);
+		if (!seen) {
+			size_t len = strnlen(sum.notes, sizeof(sum.notes));
+			snprintf(sum.notes + len, sizeof(sum.notes) - len, "%s%s", len ? "; " : "", caveat);
+		}
+	}
 	if (frames_dropped) {
 		size_t len = strnlen(sum.notes, sizeof(sum.notes));
 		snprintf(sum.notes + len, sizeof(sum.notes) - len,

@@ -202,6 +202,14 @@ static void sink_device_register(struct pp_gles_ctx *c, const char *renderer, co
 	info.notes = c->timer ? "OpenGL ES through EGL (passprobe GLES shim); GPU times from glQueryCounterEXT "
 				"timestamps at pass boundaries"
 			      : c->no_timer_reason;
+	/* Mesa's llvmpipe puts a timestamp query into every 64x64 tile (bin) of its scene; each
+	 * rasterizer thread overwrites its value at every tile it draws, and the result is the
+	 * latest thread's: a pass's two timestamps are about its last tile's work apart
+	 * (lp_rast.c lp_rast_end_query, lp_query.c; docs/gles.md "GPU time"). */
+	if (c->timer && renderer && strstr(renderer, "llvmpipe"))
+		info.gpu_time_caveat = "llvmpipe timestamps every 64x64 tile apart, so a pass's GPU time is about "
+				       "one tile's work (the whole pass only on a one-tile target): read them as an "
+				       "ordering, not durations (docs/gles.md)";
 	*id = pp_sink_device_register(&info);
 }
 

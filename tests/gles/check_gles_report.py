@@ -16,7 +16,9 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
 --timed-percent: at least that share of passes (all frames but the last of each device)
   has a GPU time; the rest say why not.
 Always: within a submission, each pass's CPU span begins where the previous pass's ended
-  (docs/gles.md, "CPU counters").
+  (docs/gles.md, "CPU counters"); an llvmpipe device with timestamps has a gpu_time_caveat
+  (per-tile timestamps, docs/gles.md "GPU time") that the summary's notes repeat, and no
+  other device has one.
 """
 import argparse
 import json
@@ -66,6 +68,15 @@ def main():
     except (OSError, ValueError) as e:
         print(f"FAIL: {path}: {e}")
         return 1
+    for d in r["devices"]:
+        caveat = d.get("gpu_time_caveat", "missing")
+        if "llvmpipe" in d["name"] and d["timestamp_valid_bits"]:
+            if not isinstance(caveat, str) or "tile" not in caveat:
+                fail(f"device {d['id']} ({d['name']}): gpu_time_caveat {caveat!r}, expected llvmpipe's per-tile caveat")
+            elif caveat not in r["summary"]["notes"]:
+                fail(f"summary notes {r['summary']['notes']!r} do not say device {d['id']}'s gpu_time_caveat")
+        elif caveat is not None:
+            fail(f"device {d['id']} ({d['name']}): gpu_time_caveat {caveat!r}, expected null")
     frames = r["frames"]
     by_dev = {}
     for f in frames:

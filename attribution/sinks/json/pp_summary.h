@@ -43,7 +43,7 @@ struct pp_summary {
 	size_t nrows;
 	struct pp_summary_row *rows; /* owned (malloc); sorted as pp_summary_sort() does */
 	char device[128];          /* device name, may be empty */
-	char notes[256];           /* e.g. "timestamps unavailable: ..."; may be empty */
+	char notes[512];           /* e.g. "timestamps unavailable: ..."; may be empty */
 };
 
 /* Sets every duration and share to NAN and the rest to zero/empty (rows NULL). */

@@ -85,7 +85,7 @@
 		Object.keys(obj).forEach(function (k) {
 			var tr = el('tr');
 			tr.appendChild(el('th', null, k));
-			var none = obj[k] === null && k === 'notes';
+			var none = obj[k] === null && (k === 'notes' || k === 'gpu_time_caveat');
 			tr.appendChild(el('td', { 'data-v': obj[k] === null ? '' : fmtPlain(obj[k]) },
 				none ? 'none' : fmtPlain(obj[k])));
 			t.appendChild(tr);
