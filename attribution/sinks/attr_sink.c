@@ -617,13 +617,24 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 	pp_stats_summary_make(c->stats, &sum);
 	const struct attr_device *devs;
 	size_t ndev = attr_devices_snapshot(&devs);
-	size_t used = 0;
-	for (size_t i = 0; i < ndev && used < sizeof(sum.device) - 1; i++) {
-		int n = snprintf(sum.device + used, sizeof(sum.device) - used, "%s%s", i ? "; " : "",
-				 devs[i].info.name);
-		if (n < 0)
+	/* Whole names while they fit, then how many more: never a name cut short (a program with
+	 * several GLES contexts has a device each). */
+	const size_t cap = sizeof(sum.device) - 1, more_room = sizeof("; and 99 more devices") - 1;
+	size_t used = 0, shown = 0;
+	for (; shown < ndev; shown++) {
+		const char *name = devs[shown].info.name;
+		size_t need = (shown ? 2 : 0) + strnlen(name, sizeof(devs[shown].info.name));
+		size_t reserve = shown + 1 < ndev ? more_room : 0;
+		if (shown && used + need + reserve > cap)
 			break;
-		used += (size_t)n;
+		snprintf(sum.device + used, cap + 1 - used, "%s%s", shown ? "; " : "", name);
+		used = strnlen(sum.device, cap + 1);
+	}
+	if (shown < ndev) {
+		char more[32];
+		int n = snprintf(more, sizeof(more), "; and %zu more device%s", ndev - shown, ndev - shown == 1 ? "" : "s");
+		if (n > 0 && used + (size_t)n <= cap)
+			memcpy(sum.device + used, more, (size_t)n + 1);
 	}
 	attr_capture_summary_notes(c, sum.notes, sizeof(sum.notes));
 	/* A driver whose GPU times are not durations (llvmpipe's per-tile timestamps) says so

@@ -18,7 +18,8 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
 Always: within a submission, each pass's CPU span begins where the previous pass's ended
   (docs/gles.md, "CPU counters"); an llvmpipe device with timestamps has a gpu_time_caveat
   (per-tile timestamps, docs/gles.md "GPU time") that the summary's notes repeat, and no
-  other device has one.
+  other device has one; the summary's device list holds whole device names, in order, then
+  "and N more device(s)" for the rest.
 """
 import argparse
 import json
@@ -77,6 +78,14 @@ def main():
                 fail(f"summary notes {r['summary']['notes']!r} do not say device {d['id']}'s gpu_time_caveat")
         elif caveat is not None:
             fail(f"device {d['id']} ({d['name']}): gpu_time_caveat {caveat!r}, expected null")
+    names = [d["name"] for d in r["devices"]]
+    listed = r["summary"]["device"].split("; ") if r["summary"]["device"] else []
+    more = 0
+    if listed and listed[-1].startswith("and "):
+        w = listed.pop().split()
+        more = int(w[1]) if len(w) == 4 and w[1].isdigit() and w[2:] == ["more", "device" + ("s" if w[1] != "1" else "")] else -1
+    if listed != names[:len(listed)] or len(listed) + more != len(names) or more < 0:
+        fail(f"summary device {r['summary']['device']!r} is not the whole names of {names} in order")
     frames = r["frames"]
     by_dev = {}
     for f in frames:
