@@ -638,8 +638,8 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 	}
 	attr_capture_summary_notes(c, sum.notes, sizeof(sum.notes));
 	/* A driver whose GPU times are not durations (llvmpipe's per-tile timestamps) says so
-	 * next to the numbers, once per distinct caveat. */
-	for (size_t i = 0; i < ndev; i++) {
+	 * next to the numbers, once per distinct caveat; not where there are no numbers. */
+	for (size_t i = 0; i < ndev && sum.frames_gpu_timed; i++) {
 		const char *caveat = devs[i].info.gpu_time_caveat;
 		bool seen = !caveat;
 		for (size_t j = 0; j < i && !seen; j++)

@@ -29,6 +29,8 @@ cat "$work/none.err"
 [ $rc -eq 0 ] || fail "the program without a context exited $rc"
 [ -e "$work/none/gles" ] && fail "the shim wrote outputs for a program that never made a context current"
 grep -q "^passprobe: [a-z]*:" "$work/none.err" && fail "the shim logged something for a program without a context"
+grep -q "made no OpenGL ES context current" "$work/none.err" ||
+	fail "passprobe run's no-output message does not say the program made no OpenGL ES context current"
 # Settings: the same reader and checks as the Vulkan layer (one message naming the key, the
 # value and what is allowed; the default kept).
 VK_PASSPROBE_PROFILER_FRAME_DELIMITER=bogus "$pp" run -o "$work/bad" -- "$mini" --frames 2 >"$work/bad.out" 2>"$work/bad.err"

@@ -412,9 +412,16 @@ static size_t run_outputs_in(const char *dir, const struct timespec *start, char
 }
 
 /* Lists the outputs written since the run started: the Vulkan layer's in dir, the GLES
- * shim's in dir/gles (docs/gles.md). */
-static void run_report_outputs(const char *dir, const struct timespec *start, bool killed)
+ * shim's in dir/gles (docs/gles.md). gles: the shim was preloaded. */
+static void run_report_outputs(const char *dir, const struct timespec *start, bool killed, bool gles)
 {
+	/* What no output means: the layer saw no Vulkan device (or was not loaded), and the shim,
+	 * when there, no OpenGL ES context made current (eglinfo never makes one). */
+	const char *why = gles ? "passprobe: the program created no Vulkan device through the layer and made no "
+				 "OpenGL ES context current. If it uses Vulkan, was the layer loaded? "
+				 "VK_LOADER_DEBUG=layer shows the loader's layer search.\n"
+			       : "passprobe: was the layer loaded? Does the program use Vulkan? "
+				 "VK_LOADER_DEBUG=layer shows the loader's layer search.\n";
 	char written[128], gles_written[128], gles_dir[PATH_MAX];
 	size_t nstale = 0, ngles = 0;
 	size_t nwritten = run_outputs_in(dir, start, written, sizeof(written), &nstale);
@@ -432,17 +439,10 @@ static void run_report_outputs(const char *dir, const struct timespec *start, bo
 	} else if (killed) {
 		fprintf(stderr, "passprobe: no output was written to %s before the program died.\n", dir);
 	} else if (nstale) {
-		fprintf(stderr,
-			"passprobe: no new output in %s; the files there are from an earlier run.\n"
-			"passprobe: was the layer loaded? Does the program use Vulkan? "
-			"VK_LOADER_DEBUG=layer shows the loader's layer search.\n",
-			dir);
+		fprintf(stderr, "passprobe: no new output in %s; the files there are from an earlier run.\n%s", dir,
+			why);
 	} else {
-		fprintf(stderr,
-			"passprobe: no output was written to %s.\n"
-			"passprobe: was the layer loaded? Does the program use Vulkan? "
-			"VK_LOADER_DEBUG=layer shows the loader's layer search.\n",
-			dir);
+		fprintf(stderr, "passprobe: no output was written to %s.\n%s", dir, why);
 	}
 }
 
@@ -734,7 +734,7 @@ int cli_run_main(int argc, char **argv)
 		/* The OpenGL ES shim's report, in DIR/gles, gets its page too. */
 		if (snprintf(gles_dir, sizeof(gles_dir), "%s/gles", out_dir) < (int)sizeof(gles_dir))
 			cli_html_after_run(gles_dir, (long long)start.tv_sec);
-		run_report_outputs(out_dir, &start, signo != 0);
+		run_report_outputs(out_dir, &start, signo != 0, !vulkan_only);
 	}
 out:
 	free(sets);
