@@ -632,7 +632,8 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 	}
 	if (shown < ndev) {
 		char more[32];
-		int n = snprintf(more, sizeof(more), "; and %zu more device%s", ndev - shown, ndev - shown == 1 ? "" : "s");
+		int n = snprintf(more, sizeof(more), "; and %zu more device%s", ndev - shown,
+				 ndev - shown == 1 ? "" : "s");
 		if (n > 0 && used + (size_t)n <= cap)
 			memcpy(sum.device + used, more, (size_t)n + 1);
 	}

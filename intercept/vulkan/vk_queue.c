@@ -304,7 +304,8 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 		/* A counter sample at the submission boundary (taken on the sampler's thread). */
 		pp_vk_kbase_submitted(dev);
 		/* One frame clock (the model's) decides for the diagnostics too. */
-		uint64_t ended = pp_attr_submit_done(dev->attr, fence != VK_NULL_HANDLE ? PP_SUBMIT_FENCE : PP_SUBMIT_ASYNC, label);
+		enum pp_submit_sync sync = fence != VK_NULL_HANDLE ? PP_SUBMIT_FENCE : PP_SUBMIT_ASYNC;
+		uint64_t ended = pp_attr_submit_done(dev->attr, sync, label);
 		if (nsubmits) {
 			pp_vk_diag_submitted(dev, q, total, s.handles, fence, frame, ended, nsubmits, v1, v2);
 		} else {
