@@ -898,10 +898,15 @@ bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_rec
 
 /* ---- submission ----------------------------------------------------------------------- */
 
+void pp_pass_generated_name(char *out, size_t len, enum pp_pass_kind kind, uint32_t index)
+{
+	static const char *const kind_names[] = { "render", "compute", "transfer" };
+	snprintf(out, len, "%s#%u", kind <= PP_PASS_TRANSFER ? kind_names[kind] : "pass", index);
+}
+
 static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, const struct pp_attr_queue *q,
 		      uint32_t index)
 {
-	static const char *const kind_names[] = { "render", "compute", "transfer" };
 	if (q->depth > 0 && q->depth <= LABEL_DEPTH) {
 		pp_name_copy(out->name, sizeof(out->name), q->labels[q->depth - 1]);
 		out->name_source = PP_NAME_LABEL;
@@ -909,8 +914,7 @@ static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, c
 		pp_name_copy(out->name, sizeof(out->name), p->object_name);
 		out->name_source = PP_NAME_OBJECT;
 	} else {
-		/* Stable across frames for the same command stream: kind and position. */
-		snprintf(out->name, sizeof(out->name), "%s#%u", kind_names[p->kind], index);
+		pp_pass_generated_name(out->name, sizeof(out->name), p->kind, index);
 		out->name_source = PP_NAME_GENERATED;
 	}
 }

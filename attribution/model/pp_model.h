@@ -33,8 +33,13 @@ enum pp_pass_kind {
 enum pp_name_source {
 	PP_NAME_LABEL = 0,  /* innermost open VK_EXT_debug_utils label */
 	PP_NAME_OBJECT,     /* debug object name of the render pass / framebuffer / attachment */
-	PP_NAME_GENERATED,  /* stable generated name, e.g. "renderpass#3" */
+	PP_NAME_GENERATED,  /* stable generated name, e.g. "render#3" (pp_pass_generated_name) */
 };
+
+/* The name of a pass with neither a label nor an object name: its kind and its position in
+ * its submission ("render#3"), stable across frames for the same command stream. What the
+ * model names such passes, for whoever names them elsewhere (a diagnostic's message). */
+void pp_pass_generated_name(char *out, size_t len, enum pp_pass_kind kind, uint32_t index);
 
 /* What the application asked the GPU to do inside one pass. Counted at record time. */
 struct pp_workload {

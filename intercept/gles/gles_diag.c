@@ -170,13 +170,19 @@ void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended, bool color_pr
 	g->fb0_color_preserved = color_preserved;
 }
 
-/* The pass's name: the innermost debug group open when it began (as the model names it). */
+/* The pass's name as the model gives it: the innermost debug group open when it began, else
+ * the framebuffer's label, else its kind and position in the submission (one recording per
+ * submission on GLES), so that a finding names the pass the report lists. */
 static void pass_group_name(const struct pp_gles_ctx *c, const struct pp_pass_rec *p, char *out, size_t len)
 {
-	pp_name_copy(out, len, p->object_name[0] ? p->object_name : "unnamed");
-	if (!c->rec || p < c->rec->passes || p >= c->rec->passes + c->rec->npasses)
+	bool ours = c->rec && p >= c->rec->passes && p < c->rec->passes + c->rec->npasses;
+	uint32_t index = ours ? (uint32_t)(p - c->rec->passes) : 0;
+	if (p->object_name[0])
+		pp_name_copy(out, len, p->object_name);
+	else
+		pp_pass_generated_name(out, len, p->kind, index);
+	if (!ours)
 		return;
-	uint32_t index = (uint32_t)(p - c->rec->passes);
 	int depth = 0;
 	for (uint32_t i = c->rec->nlabels; i-- > 0;) {
 		const struct pp_label_event *e = &c->rec->labels[i];

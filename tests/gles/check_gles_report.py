@@ -18,12 +18,14 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
 Always: within a submission, each pass's CPU span begins where the previous pass's ended
   (docs/gles.md, "CPU counters"); an llvmpipe device with timestamps has a gpu_time_caveat
   (per-tile timestamps, docs/gles.md "GPU time") that the summary's notes repeat when some
-  frame has GPU times, and no other device has one; the summary's device list holds whole device names, in order, then
-  "and N more device(s)" for the rest.
+  frame has GPU times, and no other device has one; the summary's device list holds whole
+  device names, in order, then "and N more device(s)" for the rest; a diagnostic that names
+  a pass (site 'pass "NAME"') names one its device's frames list.
 """
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -191,6 +193,12 @@ def main():
             for x, y in zip(names, names[1:]):
                 if not med[x] > med[y]:
                     fail(f"GPU time of {x} ({med[x]:.0f} ns) not above {y} ({med[y]:.0f} ns)")
+    for d in r.get("diagnostics", []):
+        m = re.search(r'pass "([^"]*)"', d.get("site", ""))
+        listed = {p["name"] for f in frames if f["device"] == d["device"] for p in f["passes"]}
+        if m and listed and m.group(1) not in listed:
+            fail(f"{d['id']} names pass \"{m.group(1)}\", which device {d['device']}'s frames do not list "
+                 f"({sorted(listed)[:8]})")
     n = sum(len(fs) for fs in by_dev.values())
     if failures:
         print(f"{len(failures)} problems in {path}")
