@@ -115,6 +115,14 @@ GL_APICALL void GL_APIENTRY glDiscardFramebufferEXT(GLenum target, GLsizei numAt
 		invalidate_event(c, target, numAttachments, attachments);
 }
 
+/* The name bound to a binding point: glGetIntegerv of a binding never raises an error. */
+static uint32_t bound(GLenum binding)
+{
+	GLint name = 0;
+	PP_REAL(glGetIntegerv)(binding, &name);
+	return (uint32_t)name;
+}
+
 GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type,
 					 void *pixels)
 {
@@ -124,8 +132,15 @@ GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsize
 		return;
 	}
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+	/* Into client memory (no pixel pack buffer bound; ES 2 has none) the call returns the
+	 * pixels, so it waits for the read framebuffer's rendering: a submission, which ends a
+	 * frame where a fence would (frame_delimiter=auto on a surfaceless context: an offscreen
+	 * renderer that reads every frame back). Into a pack buffer it is queued like a draw. */
+	bool client = !c->es3 || !bound(GL_PIXEL_PACK_BUFFER_BINDING);
 	if (!pp_gles_diag_readback_drains(c)) {
 		PP_REAL(glReadPixels)(x, y, width, height, format, type, pixels);
+		if (client)
+			pp_gles_submit(c, "glReadPixels", PP_SUBMIT_FENCE, NULL);
 		return;
 	}
 	/* Into client memory right after rendering: the call waits for the GPU (diagnostics). */
@@ -133,6 +148,7 @@ GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsize
 	pp_gles_diag_span_begin(&sp);
 	PP_REAL(glReadPixels)(x, y, width, height, format, type, pixels);
 	uint64_t ns = pp_gles_diag_span_end(c, &sp, "glReadPixels");
+	pp_gles_submit(c, "glReadPixels", PP_SUBMIT_FENCE, NULL);
 	pp_gles_diag_readback_done(c, width, height, ns, __builtin_return_address(0));
 }
 
@@ -224,14 +240,6 @@ GL_APICALL void GL_APIENTRY glObjectLabelKHR(GLenum identifier, GLuint name, GLs
 }
 
 /* ---- image sizes ---------------------------------------------------------------------- */
-
-/* The name bound to a binding point: glGetIntegerv of a binding never raises an error. */
-static uint32_t bound(GLenum binding)
-{
-	GLint name = 0;
-	PP_REAL(glGetIntegerv)(binding, &name);
-	return (uint32_t)name;
-}
 
 GL_APICALL void GL_APIENTRY glTexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width,
 					   GLsizei height)

@@ -1,7 +1,7 @@
 /* A small OpenGL ES 3.1 program on the EGL surfaceless platform (Mesa llvmpipe) for the shim's
  * own tests: known passes per frame, linked directly or loading libEGL/libGLESv2 with dlopen.
  *
- *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]
+ *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] [--readback] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]
  *               [--signal-at 3,7]
  *
  * Per frame, per thread (each thread its own context; with --threads, contexts share with the
@@ -14,7 +14,8 @@
  *   pass 2            compute, framebuffer 0 bound: 2 dispatches of 4x1x1 groups and a
  *                     glMemoryBarrier;
  * then eglSwapBuffers on a pbuffer (or glFinish with --no-swap, surfaceless; or glFinish with
- * --finish, the pbuffer current but never swapped, as glmark2-es2 --off-screen does). --signal-at: raise(SIGUSR2)
+ * --finish, the pbuffer current but never swapped, as glmark2-es2 --off-screen does; or, with
+ * --readback, surfaceless, glReadPixels of framebuffer A into client memory). --signal-at: raise(SIGUSR2)
  * before the first call of each frame listed (thread 0), for the capture-signal test.
  * Prints "frame <i> done" lines and, with --errors, every glGetError value it sees after a
  * deliberately bad call and after each frame ("glerror <frame> <hex>"), so a run with and
@@ -41,7 +42,7 @@
 	X(glFramebufferTexture2D) X(glGenRenderbuffers) X(glBindRenderbuffer) X(glRenderbufferStorage) \
 	X(glFramebufferRenderbuffer) X(glClear) X(glClearColor) X(glDrawArrays) X(glDrawArraysInstanced) \
 	X(glDrawElements) X(glDispatchCompute) X(glMemoryBarrier) X(glInvalidateFramebuffer)        \
-	X(glPushDebugGroup) X(glPopDebugGroup) X(glObjectLabel) X(glFinish) X(glGetError)           \
+	X(glPushDebugGroup) X(glPopDebugGroup) X(glObjectLabel) X(glFinish) X(glGetError) X(glReadPixels) \
 	X(glCreateShader) X(glShaderSource) X(glCompileShader) X(glCreateProgram) X(glAttachShader) \
 	X(glLinkProgram) X(glUseProgram) X(glViewport) X(glGenBuffers) X(glBindBuffer) X(glBufferData) \
 	X(glGetShaderiv) X(glGetProgramiv) X(glUniform1i) X(glGetUniformLocation) X(glBindBufferBase) \
@@ -55,7 +56,7 @@ static struct {
 } gl;
 
 static int frames = 3, nthreads = 1, heavy = 1;
-static int no_swap, finish_frames, report_errors, expect, no_context, bench_draws, destroy_current;
+static int no_swap, finish_frames, readback_frames, report_errors, expect, no_context, bench_draws, destroy_current;
 static int signal_at[8], nsignal_at;
 
 /* The per-draw cost benchmark (tests/bench/gles/run_gles_bench.sh): callgrind collects only
@@ -153,8 +154,9 @@ static void *run(void *arg)
 	pthread_mutex_unlock(&first_lock);
 	const EGLint pb_attr[] = { EGL_WIDTH, 64, EGL_HEIGHT, 64, EGL_NONE };
 	EGLSurface surf = gl.eglCreatePbufferSurface(dpy, config, pb_attr);
-	/* --no-swap: no surface at all (surfaceless), the headless program of frame_delimiter=auto */
-	EGLSurface bind = no_swap ? EGL_NO_SURFACE : surf;
+	/* --no-swap, --readback: no surface at all (surfaceless), the headless program of
+	 * frame_delimiter=auto */
+	EGLSurface bind = no_swap || readback_frames ? EGL_NO_SURFACE : surf;
 	if (ctx == EGL_NO_CONTEXT || surf == EGL_NO_SURFACE || !gl.eglMakeCurrent(dpy, bind, bind, ctx)) {
 		fprintf(stderr, "pp_gles_mini: no GLES 3.1 context\n");
 		return (void *)1;
@@ -236,7 +238,12 @@ static void *run(void *arg)
 		gl.glDispatchCompute(4, 1, 1);
 		if (report_errors && f == 1)
 			gl.glDrawArrays(0x1234, 0, 3); /* GL_INVALID_ENUM on purpose, mid-frame */
-		if (no_swap || finish_frames)
+		if (readback_frames) {
+			uint8_t px[4 * 4 * 4];
+			gl.glBindFramebuffer(GL_FRAMEBUFFER, fbo[0]);
+			gl.glReadPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, px);
+			gl.glBindFramebuffer(GL_FRAMEBUFFER, 0);
+		} else if (no_swap || finish_frames)
 			gl.glFinish();
 		else
 			gl.eglSwapBuffers(dpy, surf);
@@ -287,6 +294,8 @@ int main(int argc, char **argv)
 			no_swap = 1;
 		else if (!strcmp(argv[i], "--finish"))
 			finish_frames = 1;
+		else if (!strcmp(argv[i], "--readback"))
+			readback_frames = 1;
 		else if (!strcmp(argv[i], "--errors"))
 			report_errors = 1;
 		else if (!strcmp(argv[i], "--expect"))
@@ -301,7 +310,7 @@ int main(int argc, char **argv)
 			for (char *t = strtok(argv[++i], ","); t && nsignal_at < 8; t = strtok(NULL, ","))
 				signal_at[nsignal_at++] = atoi(t);
 		} else {
-			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current] [--signal-at F,...]\n");
+			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] [--readback] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current] [--signal-at F,...]\n");
 			return 2;
 		}
 	}
