@@ -844,6 +844,19 @@ uint64_t pp_attr_submit_done(struct pp_attr_device *d, enum pp_submit_sync sync,
 	return ended;
 }
 
+uint64_t pp_attr_waited_idle(struct pp_attr_device *d)
+{
+	if (!d)
+		return 0;
+	pthread_mutex_lock(&d->lock);
+	if (pp_frame_clock_waited_idle(&d->clock))
+		frame_close(d, d->clock.why);
+	frames_drain(d, false);
+	uint64_t ended = d->clock.ended;
+	pthread_mutex_unlock(&d->lock);
+	return ended;
+}
+
 void pp_attr_swapchain_created(struct pp_attr_device *d)
 {
 	if (!d)

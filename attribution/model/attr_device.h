@@ -97,6 +97,8 @@ bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r)
  * below this index has ended" for the diagnostics to follow (0 when d is NULL). */
 /* Call after a submit call returned. */
 uint64_t pp_attr_submit_done(struct pp_attr_device *d, enum pp_submit_sync sync, bool saw_frame_label);
+/* After vkQueueWaitIdle or vkDeviceWaitIdle returned success (pp_frame_clock_waited_idle). */
+uint64_t pp_attr_waited_idle(struct pp_attr_device *d);
 /* The device has a swapchain: frame_delimiter=auto ends frames at presents only, from the
  * first frame on (not at fence-signalling submits before the first present; a drained one
  * still ends a frame until the first present: pp_frame_clock_swapchain_created). */

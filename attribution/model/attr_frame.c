@@ -1,7 +1,8 @@
 /* The frame clock (attr_frame.h). The frame_delimiter setting decides:
  *   auto    - a present ends a frame; before any present, a submit that signals a fence
  *             does when there is no swapchain (headless programs), and one that drained the
- *             GPU (glFinish) does even with one (a window made current but never presented);
+ *             GPU (glFinish) does even with one (a window made current but never presented),
+ *             and without a swapchain so does a wait for the whole queue or device;
  *   present - presents only;  submit - every submit call;  label:<name> - a submit whose
  *             recordings push the named debug label. */
 #include "attr_frame.h"
@@ -101,6 +102,13 @@ bool pp_frame_clock_submit_done(struct pp_frame_clock *c, enum pp_submit_sync sy
 		break;
 	}
 	return false;
+}
+
+bool pp_frame_clock_waited_idle(struct pp_frame_clock *c)
+{
+	if (c->delimiter != PP_FRAME_AUTO || c->presented || c->swapchain)
+		return false;
+	return pp_frame_clock_end(c, "fence");
 }
 
 void pp_frame_clock_swapchain_created(struct pp_frame_clock *c)

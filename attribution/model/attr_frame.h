@@ -88,6 +88,14 @@ enum pp_submit_sync {
 /* After a submit call returned. Returns true when that ended the open frame. */
 bool pp_frame_clock_submit_done(struct pp_frame_clock *c, enum pp_submit_sync sync, bool saw_frame_label);
 
+/* The application waited for all the work it had submitted (vkQueueWaitIdle,
+ * vkDeviceWaitIdle). Under frame_delimiter=auto, before any present and without a swapchain,
+ * that ends the open frame as a fence-signalling submit would: a headless program that
+ * submits without a fence and waits for the queue gets a frame per wait. With a swapchain it
+ * does not (programs upload with a submit and vkQueueWaitIdle before their first present).
+ * Returns true when that ended the open frame. */
+bool pp_frame_clock_waited_idle(struct pp_frame_clock *c);
+
 /* A swapchain was created: with frame_delimiter=auto, frames end at presents only from now
  * on: fence-signalling submits before the first present stay in the first frame, but a
  * drained one (glFinish) still ends a frame until the first present, so a program that makes

@@ -336,6 +336,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueWaitIdle(VkQueue queue)
 	void *ra = __builtin_return_address(0);
 	uint64_t frame = dd ? pp_diag_frame(dd) : 0, blocked_ns;
 	VkResult r = BLOCKING_DOWN(dev, "vkQueueWaitIdle", true, true, &blocked_ns, dev->vk.QueueWaitIdle(queue));
+	if (r == VK_SUCCESS)
+		pp_vk_diag_frames_ended(dev, pp_attr_waited_idle(dev->attr));
 	if (!dd)
 		return r;
 	if (r == VK_SUCCESS)
@@ -356,6 +358,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_DeviceWaitIdle(VkDevice device)
 	void *ra = __builtin_return_address(0);
 	uint64_t frame = dd ? pp_diag_frame(dd) : 0, last = dd ? pp_diag_last_seq(dd) : 0, blocked_ns;
 	VkResult r = BLOCKING_DOWN(dev, "vkDeviceWaitIdle", true, true, &blocked_ns, dev->vk.DeviceWaitIdle(device));
+	if (r == VK_SUCCESS)
+		pp_vk_diag_frames_ended(dev, pp_attr_waited_idle(dev->attr));
 	if (!dd)
 		return r;
 	if (r == VK_SUCCESS)

@@ -62,6 +62,9 @@ struct app_options {
 			  * executions in one batch */
 	bool use_submit2; /* simultaneous: vkQueueSubmit2 */
 	bool span_label; /* multi-submit: a label open from the first submit to the third */
+	/* waits: 0 fence wait (and a vkQueueWaitIdle); 'q'/'d': no fence, vkQueueWaitIdle or
+	 * vkDeviceWaitIdle alone ends each frame's wait */
+	char idle_wait;
 	/* --vulkan: the instance's apiVersion; below 1.3 the device enables no feature or
 	 * extension (what a Vulkan 1.0 program such as vkcube does). */
 	uint32_t vulkan;
@@ -169,6 +172,8 @@ static const char usage_text[] =
 	"         --loads 1,4,16 --base-iterations N --times N --d1 N --d2 N --size PIXELS\n"
 	"         --one-call --span-label (multi-submit)\n"
 	"         --one-call --submit2 (simultaneous)\n"
+	"         --idle-wait queue|device (waits: submit without a fence, then vkQueueWaitIdle or\n"
+	"           vkDeviceWaitIdle instead of the fence wait, the headless frame of a tutorial)\n"
 	"         --vulkan 1.0|1.1|1.3 (instance apiVersion; below 1.3 no device features or\n"
 	"           extensions: --api renderpass, no vkQueueSubmit2)\n"
 	"         --provoke-validation-error --provoke-sync-hazard (compute-transfer)\n"
@@ -221,6 +226,11 @@ static void options_parse(struct app_options *o, int argc, char **argv)
 			o->draws = parse_uint(a, v, 0, 100000);
 		else if (!strcmp(a, "--frames"))
 			o->frames = parse_uint(a, v, 1, 100000);
+		else if (!strcmp(a, "--idle-wait")) {
+			if (strcmp(v, "queue") && strcmp(v, "device"))
+				die("--idle-wait: queue or device, not '%s'\n", v);
+			o->idle_wait = v[0] == 'q' ? 'q' : 'd';
+		}
 		else if (!strcmp(a, "--signal-at")) {
 			char buf[128];
 			snprintf(buf, sizeof(buf), "%s", v);
@@ -1310,7 +1320,8 @@ static void scenario_state_before_pipeline(struct app *a)
 
 /* counts-like frames ("pass0"...), plus per frame exactly one vkWaitForFences, one
  * vkQueueWaitIdle and one vkGetQueryPoolResults with WAIT_BIT on the application's own
- * timestamp query; one vkDeviceWaitIdle at the end (app_destroy). */
+ * timestamp query; one vkDeviceWaitIdle at the end (app_destroy). --idle-wait queue|device:
+ * the submit signals no fence and vkQueueWaitIdle or vkDeviceWaitIdle is the frame's wait. */
 static void scenario_waits(struct app *a)
 {
 	graphics_create(a);
@@ -1342,13 +1353,18 @@ static void scenario_waits(struct app *a)
 			.commandBufferCount = 1,
 			.pCommandBuffers = &cb,
 		};
-		VK_CHECK(vkQueueSubmit(a->queue, 1, &info, a->fence));
-		VK_CHECK(vkWaitForFences(a->device, 1, &a->fence, VK_TRUE, UINT64_MAX));
-		VK_CHECK(vkQueueWaitIdle(a->queue));
+		VK_CHECK(vkQueueSubmit(a->queue, 1, &info, a->opt.idle_wait ? VK_NULL_HANDLE : a->fence));
+		if (!a->opt.idle_wait)
+			VK_CHECK(vkWaitForFences(a->device, 1, &a->fence, VK_TRUE, UINT64_MAX));
+		if (a->opt.idle_wait == 'd')
+			VK_CHECK(vkDeviceWaitIdle(a->device));
+		else
+			VK_CHECK(vkQueueWaitIdle(a->queue));
 		uint64_t ts = 0;
 		VK_CHECK(vkGetQueryPoolResults(a->device, qp, 0, 1, sizeof(ts), &ts, sizeof(ts),
 					       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-		VK_CHECK(vkResetFences(a->device, 1, &a->fence));
+		if (!a->opt.idle_wait)
+			VK_CHECK(vkResetFences(a->device, 1, &a->fence));
 	}
 	vkDestroyQueryPool(a->device, qp, NULL);
 }

@@ -304,6 +304,20 @@ static void test_clock_auto(void)
 	CHECK(pp_frame_clock_present(&c));
 	CHECK(!auto_submit(&c, PP_SUBMIT_DRAINED) && !auto_submit(&c, PP_SUBMIT_FENCE));
 
+	/* A wait for the whole queue or device: a frame end without a swapchain, before any
+	 * present, under auto only. */
+	pp_frame_clock_init(&c, PP_FRAME_AUTO);
+	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && pp_frame_clock_waited_idle(&c) && c.ended == 1);
+	CHECK(!pp_frame_clock_waited_idle(&c)); /* no frame open */
+	pp_frame_clock_swapchain_created(&c);
+	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && !pp_frame_clock_waited_idle(&c));
+	pp_frame_clock_init(&c, PP_FRAME_AUTO);
+	pp_frame_clock_submit(&c);
+	CHECK(pp_frame_clock_present(&c));
+	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && !pp_frame_clock_waited_idle(&c));
+	pp_frame_clock_init(&c, PP_FRAME_PRESENT);
+	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && !pp_frame_clock_waited_idle(&c));
+
 	/* present: a drain never ends a frame; submit: every submit does. */
 	pp_frame_clock_init(&c, PP_FRAME_PRESENT);
 	CHECK(!auto_submit(&c, PP_SUBMIT_DRAINED) && !auto_submit(&c, PP_SUBMIT_FENCE));
