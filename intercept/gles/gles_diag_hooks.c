@@ -196,8 +196,10 @@ GL_APICALL void GL_APIENTRY glBufferSubData(GLenum target, GLintptr offset, GLsi
 	struct pp_gles_diag *g = diag_of(&c);
 	int t = g ? buffer_target(target) : -1;
 	struct gles_diag_buffer *b = t >= 0 ? pp_gles_diag_buffer(g, buffer_bound(g, t), false) : NULL;
-	/* The first update after glBufferData may be its initial contents: from the second on. */
-	if (!b || !b->static_usage || ++b->updates < 2) {
+	/* The first update after glBufferData may be its initial contents, and so may several
+	 * before any draw used the buffer (a mesh filled attribute by attribute, as glmark2
+	 * does): from the second on, once a draw has read it. */
+	if (!b || !b->static_usage || ++b->updates < 2 || !b->used_frame) {
 		PP_REAL(glBufferSubData)(target, offset, size, data);
 		return;
 	}

@@ -5,6 +5,7 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
   check_gles_report.py DIR [--expect FILE] [--devices N] [--min-frames N] [--frames N]
                        [--delimiter D] [--gpu-order NAME>NAME>...] [--timed-percent P]
                        [--min-draws N] [--min-passes N] [--max-passes N] [--no-drops]
+                       [--no-finding ID]...
 
 --expect FILE: the `expect` lines of pp_gles_demo --expect: every frame of every device has
   exactly those passes, in that order, with that name (name_source label, or source=), draws, instances,
@@ -13,6 +14,7 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
 --gpu-order: median GPU time of the named passes strictly decreasing in that order.
 --max-passes: no frame has more passes (frames end where the program's frames do).
 --no-drops: no frame was dropped by the writer.
+--no-finding ID: report.json has no diagnostic ID (repeatable).
 --timed-percent: at least that share of passes (all frames but the last of each device)
   has a GPU time; the rest say why not.
 Always: within a submission, each pass's CPU span begins where the previous pass's ended
@@ -64,6 +66,7 @@ def main():
     ap.add_argument("--min-passes", type=int)
     ap.add_argument("--max-passes", type=int)
     ap.add_argument("--no-drops", action="store_true")
+    ap.add_argument("--no-finding", action="append", default=[])
     a = ap.parse_args()
     path = os.path.join(a.dir, "gles", "report.json")
     try:
@@ -194,6 +197,8 @@ def main():
                 if not med[x] > med[y]:
                     fail(f"GPU time of {x} ({med[x]:.0f} ns) not above {y} ({med[y]:.0f} ns)")
     for d in r.get("diagnostics", []):
+        if d["id"] in a.no_finding:
+            fail(f"{d['id']} at {d.get('site')}: {d.get('message', '')[-160:]}")
         m = re.search(r'pass "([^"]*)"', d.get("site", ""))
         listed = {p["name"] for f in frames if f["device"] == d["device"] for p in f["passes"]}
         if m and listed and m.group(1) not in listed:
