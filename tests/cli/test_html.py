@@ -434,6 +434,71 @@ if orders:
     check("sort: a text column sorts, and back", sorted(orders[2]) == sorted([evil, bold, uni])
           and orders[3] == orders[2][::-1], orders[2:])
 
+# ---- devices alike: a GLES program's contexts (one device each) share one header table
+alike = json.loads(json.dumps(hostile))
+gles = {"driver": "OpenGL ES 3.2", "vendor_id": 0, "device_id": 0, "timestamp_period_ns": 1,
+        "timestamp_valid_bits": 64, "time_domain": "calibrated", "pipeline_statistics": False,
+        "query_results": "read", "notes": "GLES", "gpu_time_caveat": "per tile"}
+alike["settings"] = demo_report["settings"]  # three pairs of columns wide, beside the capture group
+alike["devices"] = [dict(gles, id=i, name=f"llvmpipe (GLES context {i})") for i in range(3)] + \
+                   [dict(gles, id=3, name="llvmpipe (GLES context 3)", gpu_time_caveat=None)]
+adir = os.path.join(T, "alike")
+os.makedirs(adir)
+with open(os.path.join(adir, "report.json"), "w") as f:
+    json.dump(alike, f)
+apage = os.path.join(T, "alike.html")
+subprocess.run([PP, "report", "--html", apage, adir], capture_output=True)
+root = dom_of(apage)
+
+
+def kv(table):
+    """A header table's rows as {th text: td text}."""
+    return {r.find("th")[0].text(): r.find("td")[0].text() for r in table.find("tr")
+            if r.find("th") and r.find("td")} if table else {}
+
+
+d0, d3 = kv(root.by_id("pp-device-0")), kv(root.by_id("pp-device-3"))
+check("devices alike: one table for devices 0-2, naming them",
+      d0.get("devices alike", "").startswith("0-2 (3 devices") and root.by_id("pp-device-1") is None
+      and root.by_id("pp-device-2") is None, d0)
+check("devices alike: a device that differs keeps its own table, a null caveat reads 'none'",
+      d3.get("name") == "llvmpipe (GLES context 3)" and "devices alike" not in d3
+      and d3.get("gpu_time_caveat") == "none", d3)
+
+# ---- layout: no header table is wider than its group (the settings' three pairs of columns
+# once ran out of their 440-pixel group into the capture group beside it)
+layout = os.path.join(T, "layout-probe.html")
+with open(layout, "w") as f:
+    f.write("""<!DOCTYPE html><html><body><pre id="result"></pre>
+<iframe id="r" src="alike.html" style="width:1200px;height:900px" onload="probe()"></iframe>
+<script>
+function probe() {
+  var d = document.getElementById('r').contentDocument, out = [];
+  var g = d.querySelectorAll('#pp-meta .group');
+  for (var i = 0; i < g.length; i++) {
+    var box = g[i].getBoundingClientRect(), cells = g[i].querySelectorAll('th, td'), right = box.left;
+    for (var k = 0; k < cells.length; k++)
+      right = Math.max(right, cells[k].getBoundingClientRect().right);
+    if (right > box.right + 0.5)
+      out.push(g[i].querySelector('h3').textContent + ': cells reach ' + (right - box.left) + ' px in a group of ' +
+               box.width);
+  }
+  document.getElementById('result').textContent = JSON.stringify({groups: g.length, overlaps: out});
+}
+</script></body></html>""")
+dumped, console, p = chromium("--allow-file-access-from-files", "--dump-dom", "file://" + os.path.abspath(layout))
+tree = Tree()
+tree.feed(dumped)
+res = tree.root.by_id("result")
+try:
+    lay = json.loads(res.text()) if res else None
+except ValueError:
+    lay = None
+check("layout: the probe ran", lay is not None and lay["groups"] >= 4 and not console,
+      (res.text() if res else dumped[-500:], console))
+if lay:
+    check("layout: no header table is wider than its group", not lay["overlaps"], lay["overlaps"])
+
 # ---- a screenshot for a person ----------------------------------------------------------------
 os.makedirs(os.path.dirname(os.path.abspath(SHOT)), exist_ok=True)
 if os.path.exists(SHOT):

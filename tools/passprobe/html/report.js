@@ -85,7 +85,7 @@
 		Object.keys(obj).forEach(function (k) {
 			var tr = el('tr');
 			tr.appendChild(el('th', null, k));
-			var none = obj[k] === null && (k === 'notes' || k === 'gpu_time_caveat');
+			var none = obj[k] === null && (k === 'notes' || k === 'gpu_time_caveat' || k === 'trigger_file');
 			tr.appendChild(el('td', { 'data-v': obj[k] === null ? '' : fmtPlain(obj[k]) },
 				none ? 'none' : fmtPlain(obj[k])));
 			t.appendChild(tr);
@@ -108,14 +108,44 @@
 		if (S.notes) meta.notes = S.notes;
 		var box = byId('pp-meta');
 		function group(title, obj, id) {
-			var g = el('div', { 'class': 'group' });
+			/* The settings' table is three pairs of columns wide: its group takes the width
+			 * it needs instead of overflowing into the group beside it. */
+			var g = el('div', { 'class': id === 'pp-settings' ? 'group wide' : 'group' });
 			g.appendChild(el('h3', null, title));
 			g.appendChild(kvTable(obj, id));
 			box.appendChild(g);
 		}
 		group('Run', meta, 'pp-meta-table');
+		/* Devices alike but for their id and name (a GLES program's contexts, one device
+		 * each: glmark2 makes one per scene) share one table, which names their ids. */
+		var alike = [];
 		(D.devices || []).forEach(function (d, i) {
-			group('Device ' + (isNum(d.id) ? d.id : i) + ': ' + d.name, d, 'pp-device-' + i);
+			var key = JSON.stringify(Object.keys(d).filter(function (k) { return k !== 'id' && k !== 'name'; })
+				.sort().map(function (k) { return [k, d[k]]; }));
+			var id = isNum(d.id) ? d.id : i;
+			for (var j = 0; j < alike.length; j++)
+				if (alike[j].key === key) { alike[j].ids.push(id); return; }
+			alike.push({ key: key, d: d, i: i, ids: [id] });
+		});
+		function idRanges(ids) {
+			var out = [];
+			for (var k = 0; k < ids.length; k++) {
+				var a = ids[k];
+				while (k + 1 < ids.length && ids[k + 1] === ids[k] + 1) k++;
+				out.push(a === ids[k] ? String(a) : a + '-' + ids[k]);
+			}
+			return out.join(', ');
+		}
+		alike.forEach(function (g) {
+			if (g.ids.length === 1) {
+				group('Device ' + g.ids[0] + ': ' + g.d.name, g.d, 'pp-device-' + g.i);
+				return;
+			}
+			var obj = {};
+			Object.keys(g.d).forEach(function (k) { obj[k] = g.d[k]; });
+			obj['devices alike'] = idRanges(g.ids) + ' (' + g.ids.length + ' devices: the same but for id and name)';
+			group('Devices ' + idRanges(g.ids) + ': ' + g.d.name + ' and ' + (g.ids.length - 1) + ' alike', obj,
+			      'pp-device-' + g.i);
 		});
 		if (D.settings && typeof D.settings === 'object') group('Settings', D.settings, 'pp-settings');
 		/* Written by passprobe versions with capture windows and bounded outputs. */
