@@ -831,12 +831,11 @@ static void frame_close(struct pp_attr_device *d, const char *why)
 	f->cpu_end_ns = pp_clock_now_ns();
 }
 
-uint64_t pp_attr_submit_done(struct pp_attr_device *d, enum pp_submit_sync sync, bool saw_frame_label)
+/* After the frame clock decided (under d->lock): closes the frame it ended, hands finished
+ * frames on, and unlocks. Returns the clock's "every frame below this has ended". */
+static uint64_t clock_decided_unlock(struct pp_attr_device *d, bool frame_ended)
 {
-	if (!d)
-		return 0;
-	pthread_mutex_lock(&d->lock);
-	if (pp_frame_clock_submit_done(&d->clock, sync, saw_frame_label))
+	if (frame_ended)
 		frame_close(d, d->clock.why);
 	frames_drain(d, false);
 	uint64_t ended = d->clock.ended;
@@ -844,17 +843,20 @@ uint64_t pp_attr_submit_done(struct pp_attr_device *d, enum pp_submit_sync sync,
 	return ended;
 }
 
+uint64_t pp_attr_submit_done(struct pp_attr_device *d, enum pp_submit_sync sync, bool saw_frame_label)
+{
+	if (!d)
+		return 0;
+	pthread_mutex_lock(&d->lock);
+	return clock_decided_unlock(d, pp_frame_clock_submit_done(&d->clock, sync, saw_frame_label));
+}
+
 uint64_t pp_attr_waited_idle(struct pp_attr_device *d)
 {
 	if (!d)
 		return 0;
 	pthread_mutex_lock(&d->lock);
-	if (pp_frame_clock_waited_idle(&d->clock))
-		frame_close(d, d->clock.why);
-	frames_drain(d, false);
-	uint64_t ended = d->clock.ended;
-	pthread_mutex_unlock(&d->lock);
-	return ended;
+	return clock_decided_unlock(d, pp_frame_clock_waited_idle(&d->clock));
 }
 
 void pp_attr_swapchain_created(struct pp_attr_device *d)
@@ -873,12 +875,7 @@ uint64_t pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu
 	pthread_mutex_lock(&d->lock);
 	if (cpu && d->frames_tail && !d->frames_tail->closed)
 		pp_cpu_cost_add(&d->frames_tail->present_cpu, cpu);
-	if (pp_frame_clock_present(&d->clock))
-		frame_close(d, d->clock.why);
-	frames_drain(d, false);
-	uint64_t ended = d->clock.ended;
-	pthread_mutex_unlock(&d->lock);
-	return ended;
+	return clock_decided_unlock(d, pp_frame_clock_present(&d->clock));
 }
 
 void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost)

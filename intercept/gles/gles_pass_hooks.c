@@ -137,19 +137,17 @@ GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsize
 	 * frame where a fence would (frame_delimiter=auto on a surfaceless context: an offscreen
 	 * renderer that reads every frame back). Into a pack buffer it is queued like a draw. */
 	bool client = !c->es3 || !bound(GL_PIXEL_PACK_BUFFER_BINDING);
-	if (!pp_gles_diag_readback_drains(c)) {
-		PP_REAL(glReadPixels)(x, y, width, height, format, type, pixels);
-		if (client)
-			pp_gles_submit(c, "glReadPixels", PP_SUBMIT_FENCE, NULL);
-		return;
-	}
 	/* Into client memory right after rendering: the call waits for the GPU (diagnostics). */
+	bool drains = pp_gles_diag_readback_drains(c);
 	struct pp_gles_diag_span sp;
-	pp_gles_diag_span_begin(&sp);
+	if (drains)
+		pp_gles_diag_span_begin(&sp);
 	PP_REAL(glReadPixels)(x, y, width, height, format, type, pixels);
-	uint64_t ns = pp_gles_diag_span_end(c, &sp, "glReadPixels");
-	pp_gles_submit(c, "glReadPixels", PP_SUBMIT_FENCE, NULL);
-	pp_gles_diag_readback_done(c, width, height, ns, __builtin_return_address(0));
+	uint64_t ns = drains ? pp_gles_diag_span_end(c, &sp, "glReadPixels") : 0;
+	if (client)
+		pp_gles_submit(c, "glReadPixels", PP_SUBMIT_FENCE, NULL);
+	if (drains)
+		pp_gles_diag_readback_done(c, width, height, ns, __builtin_return_address(0));
 }
 
 GL_APICALL void GL_APIENTRY glBlitFramebuffer(GLint srcX0, GLint srcY0, GLint srcX1, GLint srcY1, GLint dstX0,

@@ -398,6 +398,19 @@ for k, g in enumerate(cols):
     ok &= abs(float(g.attrs["data-total"]) - want) <= 1e-6 * want and g.attrs["data-frame"] == str(group[0]["index"])
 check("many frames: each column is its frames' mean GPU time", ok)
 
+def probe_result(page):
+    """Loads a probe page of ours (it holds a report page in a frame and writes what it finds as
+    JSON into #result); returns (that JSON or None, console lines, the text seen)."""
+    dumped, console, _ = chromium("--allow-file-access-from-files", "--dump-dom", "file://" + os.path.abspath(page))
+    tree = Tree()
+    tree.feed(dumped)
+    res = tree.root.by_id("result")
+    try:
+        return (json.loads(res.text()) if res else None), console, (res.text() if res else dumped[-500:])
+    except ValueError:
+        return None, console, res.text()
+
+
 # ---- sorting by a click: a page of ours holds the report in a frame, clicks the summary's
 # column titles and writes down the order the rows are in after each click.
 probe = os.path.join(T, "sort-probe.html")
@@ -419,15 +432,8 @@ function probe() {
   document.getElementById('result').textContent = JSON.stringify(out);
 }
 </script></body></html>""")
-dumped, console, p = chromium("--allow-file-access-from-files", "--dump-dom", "file://" + os.path.abspath(probe))
-tree = Tree()
-tree.feed(dumped)
-res = tree.root.by_id("result")
-try:
-    orders = json.loads(res.text()) if res else None
-except ValueError:
-    orders = None
-check("sort: the probe ran", orders is not None and not console, (res.text() if res else dumped[-500:], console))
+orders, console, seen = probe_result(probe)
+check("sort: the probe ran", orders is not None and not console, (seen, console))
 if orders:
     check("sort: a click sorts by p50, largest first, unavailable last", orders[0] == ["1002500.5", "250500", ""], orders[0])
     check("sort: a second click reverses, unavailable still last", orders[1] == ["250500", "1002500.5", ""], orders[1])
@@ -486,16 +492,8 @@ function probe() {
   document.getElementById('result').textContent = JSON.stringify({groups: g.length, overlaps: out});
 }
 </script></body></html>""")
-dumped, console, p = chromium("--allow-file-access-from-files", "--dump-dom", "file://" + os.path.abspath(layout))
-tree = Tree()
-tree.feed(dumped)
-res = tree.root.by_id("result")
-try:
-    lay = json.loads(res.text()) if res else None
-except ValueError:
-    lay = None
-check("layout: the probe ran", lay is not None and lay["groups"] >= 4 and not console,
-      (res.text() if res else dumped[-500:], console))
+lay, console, seen = probe_result(layout)
+check("layout: the probe ran", lay is not None and lay["groups"] >= 4 and not console, (seen, console))
 if lay:
     check("layout: no header table is wider than its group", not lay["overlaps"], lay["overlaps"])
 
