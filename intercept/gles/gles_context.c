@@ -1,6 +1,7 @@
-/* EGL context hooks: one record per context (struct pp_gles_ctx), the thread's current one,
- * contexts moving between threads, destroyed (deferred while current, as EGL defers it) and
- * terminated with their display. */
+/* Context records: one per OpenGL ES context (struct pp_gles_ctx), made with EGL or with GLX
+ * (gles_glx.c); the thread's current one, contexts moving between threads, destroyed
+ * (deferred while current, as EGL and GLX defer it) and terminated with their EGL display.
+ * The EGL hooks are here. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ static struct pp_gles_ctx *g_contexts;
  * contexts never share a device of the report; the sinks bound the devices they list. */
 static uint32_t g_ordinals;
 
-static struct pp_gles_ctx *find_locked(EGLContext handle)
+static struct pp_gles_ctx *find_locked(void *handle)
 {
 	for (struct pp_gles_ctx *c = g_contexts; c; c = c->next)
 		if (c->handle == handle)
@@ -25,9 +26,9 @@ static struct pp_gles_ctx *find_locked(EGLContext handle)
 	return NULL;
 }
 
-static struct pp_gles_ctx *ctx_find(EGLContext handle)
+static struct pp_gles_ctx *ctx_find(void *handle)
 {
-	if (handle == EGL_NO_CONTEXT)
+	if (!handle)
 		return NULL;
 	pthread_mutex_lock(&g_lock);
 	struct pp_gles_ctx *c = find_locked(handle);
@@ -61,28 +62,20 @@ static bool client_is_gles(void)
 	return !query || query() == EGL_OPENGL_ES_API;
 }
 
-EGLAPI EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share_context,
-					       const EGLint *attrib_list)
+/* A context the application created (EGL, or GLX with the ES profile): its record. */
+void pp_gles_context_created(void *dpy, void *handle, void *config, void *share_handle, bool glx)
 {
-	if (pp_egl_tls.guard)
-		return PP_REAL(eglCreateContext)(dpy, config, share_context, attrib_list);
-	/* Asked before the call: the application's eglGetError is the create's. */
-	bool gles = client_is_gles();
-	pp_egl_guard_enter();
-	EGLContext ctx = PP_REAL(eglCreateContext)(dpy, config, share_context, attrib_list);
-	pp_egl_guard_leave();
-	if (ctx == EGL_NO_CONTEXT || !gles)
-		return ctx;
 	struct pp_gles_ctx *c = calloc(1, sizeof(*c));
 	if (!c) {
-		pp_log_once(PP_LOG_ERROR, "out of memory recording an EGL context; it is not measured");
-		return ctx;
+		pp_log_once(PP_LOG_ERROR, "out of memory recording an OpenGL ES context; it is not measured");
+		return;
 	}
 	c->dpy = dpy;
-	c->handle = ctx;
+	c->handle = handle;
 	c->config = config;
+	c->glx = glx;
 	pthread_mutex_lock(&g_lock);
-	struct pp_gles_ctx *shared = share_context != EGL_NO_CONTEXT ? find_locked(share_context) : NULL;
+	struct pp_gles_ctx *shared = share_handle ? find_locked(share_handle) : NULL;
 	if (shared && shared->share) {
 		c->share = shared->share;
 		pp_gles_share_ref(c->share);
@@ -93,6 +86,20 @@ EGLAPI EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config,
 	pthread_mutex_unlock(&g_lock);
 	if (!c->share)
 		c->share = pp_gles_share_create();
+}
+
+EGLAPI EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share_context,
+					       const EGLint *attrib_list)
+{
+	if (pp_egl_tls.guard)
+		return PP_REAL(eglCreateContext)(dpy, config, share_context, attrib_list);
+	/* Asked before the call: the application's eglGetError is the create's. */
+	bool gles = client_is_gles();
+	pp_egl_guard_enter();
+	EGLContext ctx = PP_REAL(eglCreateContext)(dpy, config, share_context, attrib_list);
+	pp_egl_guard_leave();
+	if (ctx != EGL_NO_CONTEXT && gles)
+		pp_gles_context_created(dpy, ctx, config, share_context, false);
 	return ctx;
 }
 
@@ -115,34 +122,30 @@ static void after_release(struct pp_gles_ctx *old)
 		ctx_free(old, false);
 }
 
-EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx)
+struct pp_gles_switch pp_gles_switch_begin(void *handle)
 {
-	if (pp_egl_tls.guard)
-		return PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
-	struct pp_gles_ctx *old = pp_gles_current();
-	struct pp_gles_ctx *c = ctx_find(ctx);
-	EGLint w = 0, h = 0;
-	pp_egl_guard_enter();
-	if (c && draw != EGL_NO_SURFACE) {
-		/* Before the call, so the application's eglGetError is eglMakeCurrent's. */
-		PP_REAL(eglQuerySurface)(dpy, draw, EGL_WIDTH, &w);
-		PP_REAL(eglQuerySurface)(dpy, draw, EGL_HEIGHT, &h);
+	struct pp_gles_switch s = { .old = pp_gles_current(), .c = ctx_find(handle) };
+	if (s.old && s.old != s.c && !pp_gles_exiting) {
+		pp_egl_guard_enter();
+		release_current(s.old);
+		if (s.old->destroy_pending)
+			pp_gles_device_teardown(s.old, true);
+		pp_egl_guard_leave();
 	}
-	if (old && old != c && !pp_gles_exiting) {
-		release_current(old);
-		if (old->destroy_pending)
-			pp_gles_device_teardown(old, true);
-	}
-	EGLBoolean ok = PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
-	pp_egl_guard_leave();
+	return s;
+}
+
+void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surface, int32_t w, int32_t h)
+{
 	if (!ok)
-		return ok;
-	if (old != c) {
-		after_release(old);
+		return;
+	struct pp_gles_ctx *c = s->c;
+	if (s->old != c) {
+		after_release(s->old);
 		pp_egl_tls.ctx = NULL;
 	}
 	if (!c)
-		return ok;
+		return;
 	c->surface_w = w;
 	c->surface_h = h;
 	c->current_tid = pp_thread_id();
@@ -155,9 +158,26 @@ EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EG
 	/* A draw surface is what a swapchain is on Vulkan: frame_delimiter=auto then ends frames
 	 * at swaps from the first frame on, not at a glFenceSync before the first swap (a
 	 * glFinish before it still ends one: a program that never swaps, attr_frame.h). */
-	if (draw != EGL_NO_SURFACE && c->attr)
+	if (draw_surface && c->attr)
 		pp_attr_swapchain_created(c->attr);
 	pp_egl_tls.ctx = c;
+}
+
+EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx)
+{
+	if (pp_egl_tls.guard)
+		return PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
+	struct pp_gles_switch s = pp_gles_switch_begin(ctx);
+	EGLint w = 0, h = 0;
+	pp_egl_guard_enter();
+	if (s.c && draw != EGL_NO_SURFACE) {
+		/* Before the call, so the application's eglGetError is eglMakeCurrent's. */
+		PP_REAL(eglQuerySurface)(dpy, draw, EGL_WIDTH, &w);
+		PP_REAL(eglQuerySurface)(dpy, draw, EGL_HEIGHT, &h);
+	}
+	EGLBoolean ok = PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
+	pp_egl_guard_leave();
+	pp_gles_switch_end(&s, ok, draw != EGL_NO_SURFACE, w, h);
 	return ok;
 }
 
@@ -181,18 +201,23 @@ EGLAPI EGLBoolean EGLAPIENTRY eglReleaseThread(void)
 	return ok;
 }
 
+void pp_gles_context_destroyed(void *handle)
+{
+	struct pp_gles_ctx *c = ctx_find(handle);
+	if (!c)
+		return;
+	/* EGL and GLX keep a context that is current somewhere until it is released. */
+	if (c->current_tid)
+		c->destroy_pending = true;
+	else
+		ctx_free(c, false);
+}
+
 EGLAPI EGLBoolean EGLAPIENTRY eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
 {
 	if (pp_egl_tls.guard)
 		return PP_REAL(eglDestroyContext)(dpy, ctx);
-	struct pp_gles_ctx *c = ctx_find(ctx);
-	if (c) {
-		/* EGL keeps a context that is current somewhere until it is released. */
-		if (c->current_tid)
-			c->destroy_pending = true;
-		else
-			ctx_free(c, false);
-	}
+	pp_gles_context_destroyed(ctx);
 	pp_egl_guard_enter();
 	EGLBoolean ok = PP_REAL(eglDestroyContext)(dpy, ctx);
 	pp_egl_guard_leave();

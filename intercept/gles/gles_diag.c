@@ -162,7 +162,7 @@ void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended, bool color_pr
 		char detail[160];
 		snprintf(detail, sizeof(detail),
 			 "(the depth/stencil of the default framebuffer, stored by pass \"%s\": undefined after "
-			 "eglSwapBuffers, so nothing can read it)", g->fb0_last_pass);
+			 "%s, so nothing can read it)", g->fb0_last_pass, c->glx ? "glXSwapBuffers" : "eglSwapBuffers");
 		pp_gles_diag_pass_report(c, PP_DIAG_PASS_UNNEEDED_STORE, g->fb0_last_pass, 0, "depth/stencil", detail);
 	}
 	g->fb0_ancillary_stored = false;

@@ -1,6 +1,7 @@
 /* Submissions and frames: glFlush, glFinish and glFenceSync hand the context's recording to
  * the model (a "submit"; glFinish and glFenceSync signal completion, the headless frame end of
- * frame_delimiter=auto); eglSwapBuffers and its WithDamage variants submit and present. The
+ * frame_delimiter=auto); eglSwapBuffers and its WithDamage variants (and glXSwapBuffers,
+ * gles_glx.c) submit and present. The
  * open pass ends before the call goes down (its end timestamp must be in what is flushed);
  * the call's CPU cost is measured around it. glFinish in the frame loop is a diagnostic
  * (gles_diag.c). */
@@ -8,16 +9,12 @@
 #include "gles_diag.h"
 #include "gles_internal.h"
 
-struct call_cost {
-	struct pp_cpu_snapshot a;
-};
-
-static void cost_begin(struct call_cost *k)
+void pp_gles_call_cost_begin(struct pp_gles_call_cost *k)
 {
 	pp_cpu_snapshot_take(&k->a);
 }
 
-static void cost_end(struct call_cost *k, struct pp_cpu_cost *out)
+static void cost_end(struct pp_gles_call_cost *k, struct pp_cpu_cost *out)
 {
 	struct pp_cpu_snapshot b;
 	pp_cpu_snapshot_take(&b);
@@ -33,9 +30,9 @@ GL_APICALL void GL_APIENTRY glFlush(void)
 		return;
 	}
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
-	struct call_cost k;
+	struct pp_gles_call_cost k;
 	struct pp_cpu_cost cpu;
-	cost_begin(&k);
+	pp_gles_call_cost_begin(&k);
 	pp_egl_guard_enter();
 	PP_REAL(glFlush)();
 	pp_egl_guard_leave();
@@ -51,9 +48,9 @@ GL_APICALL void GL_APIENTRY glFinish(void)
 		return;
 	}
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
-	struct call_cost k;
+	struct pp_gles_call_cost k;
 	struct pp_cpu_cost cpu;
-	cost_begin(&k);
+	pp_gles_call_cost_begin(&k);
 	pp_egl_guard_enter();
 	PP_REAL(glFinish)();
 	pp_egl_guard_leave();
@@ -96,7 +93,7 @@ static struct pp_gles_ctx *swap_begin(EGLDisplay dpy, EGLSurface surface)
 	return c;
 }
 
-static void swap_end(struct pp_gles_ctx *c, const char *api, struct call_cost *k)
+void pp_gles_swap_end(struct pp_gles_ctx *c, const char *api, struct pp_gles_call_cost *k)
 {
 	struct pp_cpu_cost cpu;
 	cost_end(k, &cpu);
@@ -107,14 +104,14 @@ static void swap_end(struct pp_gles_ctx *c, const char *api, struct call_cost *k
 EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
 {
 	struct pp_gles_ctx *c = swap_begin(dpy, surface);
-	struct call_cost k;
+	struct pp_gles_call_cost k;
 	if (c)
-		cost_begin(&k);
+		pp_gles_call_cost_begin(&k);
 	pp_egl_guard_enter();
 	EGLBoolean ok = PP_REAL(eglSwapBuffers)(dpy, surface);
 	pp_egl_guard_leave();
 	if (c)
-		swap_end(c, "eglSwapBuffers", &k);
+		pp_gles_swap_end(c, "eglSwapBuffers", &k);
 	return ok;
 }
 
@@ -122,14 +119,14 @@ EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSur
 							  EGLint n_rects)
 {
 	struct pp_gles_ctx *c = swap_begin(dpy, surface);
-	struct call_cost k;
+	struct pp_gles_call_cost k;
 	if (c)
-		cost_begin(&k);
+		pp_gles_call_cost_begin(&k);
 	pp_egl_guard_enter();
 	EGLBoolean ok = PP_REAL(eglSwapBuffersWithDamageEXT)(dpy, surface, rects, n_rects);
 	pp_egl_guard_leave();
 	if (c)
-		swap_end(c, "eglSwapBuffersWithDamageEXT", &k);
+		pp_gles_swap_end(c, "eglSwapBuffersWithDamageEXT", &k);
 	return ok;
 }
 
@@ -137,13 +134,13 @@ EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSur
 							  EGLint n_rects)
 {
 	struct pp_gles_ctx *c = swap_begin(dpy, surface);
-	struct call_cost k;
+	struct pp_gles_call_cost k;
 	if (c)
-		cost_begin(&k);
+		pp_gles_call_cost_begin(&k);
 	pp_egl_guard_enter();
 	EGLBoolean ok = PP_REAL(eglSwapBuffersWithDamageKHR)(dpy, surface, rects, n_rects);
 	pp_egl_guard_leave();
 	if (c)
-		swap_end(c, "eglSwapBuffersWithDamageKHR", &k);
+		pp_gles_swap_end(c, "eglSwapBuffersWithDamageKHR", &k);
 	return ok;
 }

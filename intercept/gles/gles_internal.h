@@ -14,6 +14,7 @@
 #include "egl_real.h"
 #include "gles_pass_machine.h"
 #include "gpu_gl_timer.h"
+#include "pp_cpu_counters.h"
 #include "pp_model.h"
 
 #define PP_GLES_GROUP_DEPTH 32
@@ -54,7 +55,8 @@ struct pp_gles_ctx {
 	struct pp_gles_ctx *next;      /* context list */
 	EGLDisplay dpy;
 	EGLContext handle;
-	EGLConfig config;
+	EGLConfig config;              /* with glx: Display *, GLXContext, GLXFBConfig */
+	bool glx;                      /* made with glXCreateContextAttribsARB (gles_glx.c), not EGL */
 	struct pp_gles_share *share;
 	uint32_t current_tid;          /* 0: not current anywhere */
 	bool destroy_pending;          /* destroyed while current: freed when released */
@@ -122,6 +124,13 @@ uint32_t pp_gles_invalidate_mask(const uint32_t *attachments, int32_t n, bool de
 void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync sync, const struct pp_cpu_cost *cpu);
 /* eglSwapBuffers after the real call: the frame ends. */
 void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu);
+/* gles_frame.c: a swap's own CPU cost, measured around the real call; after it the swap is
+ * submitted and presented (api: the call's name). */
+struct pp_gles_call_cost {
+	struct pp_cpu_snapshot a;
+};
+void pp_gles_call_cost_begin(struct pp_gles_call_cost *k);
+void pp_gles_swap_end(struct pp_gles_ctx *c, const char *api, struct pp_gles_call_cost *k);
 /* Timestamp slot for the recording, PP_NO_SLOT (and *why) when none. */
 uint32_t pp_gles_slot_take(struct pp_gles_ctx *c, const char **why);
 /* First made current on this thread: GL queries, timer, model device. */
@@ -142,6 +151,21 @@ const char *pp_gles_format_name(uint32_t internal_format);
 
 /* gles_context.c: every context's frames handed on (process exit). */
 void pp_gles_contexts_shutdown(void);
+/* An OpenGL ES context the application created: its record (share_handle: the context it
+ * shares objects with, or NULL). */
+void pp_gles_context_created(void *dpy, void *handle, void *config, void *share_handle, bool glx);
+/* Before the real destroy: the record goes, or when the context is current somewhere, when
+ * it is released. */
+void pp_gles_context_destroyed(void *handle);
+/* A make-current, around the real call: begin (before it) ends the work of the context the
+ * thread lets go of; end (after it; ok: whether it succeeded) sets the new one up, with its
+ * draw surface's size (draw_surface: whether it has one). c is NULL for a context passprobe
+ * does not measure (desktop OpenGL, or none). */
+struct pp_gles_switch {
+	struct pp_gles_ctx *old, *c;
+};
+struct pp_gles_switch pp_gles_switch_begin(void *handle);
+void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surface, int32_t w, int32_t h);
 /* gles_init.c: process set-up at the first context made current (settings, CPU counter
  * events, outputs); the settings after it. */
 void pp_gles_init_once(void);

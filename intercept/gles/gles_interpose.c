@@ -1,7 +1,8 @@
 /* How the application reaches the hooks. Three ways, all ending at the same functions:
  *   - linked directly: the hooks are exported under the GL/EGL names (version script
  *     libpassprobe_gles.map), and LD_PRELOAD puts the shim first in the search order;
- *   - eglGetProcAddress: answers a hook for a hooked name, where the real one answers at all;
+ *   - eglGetProcAddress, glXGetProcAddress[ARB]: answer a hook for a hooked name, where the
+ *     real one answers at all;
  *   - dlopen + dlsym: the shim's dlsym answers a hook for a hooked name found in any handle
  *     (an application that dlopens libGLESv2 and dlsyms glDrawArrays gets the hook), and
  *     remembers what the real lookup answered as the real entry point.
@@ -40,10 +41,18 @@ PP_EGL_EARLY static void *hook_find(const char *name)
 	return NULL;
 }
 
+/* Which hooked names a lookup answers with a hook: each only those its real counterpart
+ * serves. eglGetProcAddress: EGL and GL names, not glX ones; glXGetProcAddress: GL and glX
+ * names, not EGL ones (glvnd answers any name beginning with gl with a dispatch stub). */
+enum lookup { LOOKUP_DLSYM, LOOKUP_EGL, LOOKUP_GLX };
+
 /* What the application gets for name, given what the real lookup answered. */
-PP_EGL_EARLY static void *answer(const char *name, void *real)
+PP_EGL_EARLY static void *answer(const char *name, void *real, enum lookup by)
 {
 	if (!real || pp_egl_tls.guard)
+		return real;
+	bool glx_name = name && name[0] == 'g' && name[1] == 'l' && name[2] == 'X';
+	if ((by == LOOKUP_EGL && glx_name) || (by == LOOKUP_GLX && name && name[0] == 'e'))
 		return real;
 	void *hook = hook_find(name);
 	if (!hook || pp_egl_is_ours(real))
@@ -57,7 +66,23 @@ EGLAPI __eglMustCastToProperFunctionPointerType EGLAPIENTRY eglGetProcAddress(co
 	PFNEGLGETPROCADDRESSPROC real = PP_REAL(eglGetProcAddress);
 	if (!real)
 		return NULL;
-	return (__eglMustCastToProperFunctionPointerType)answer(procname, (void *)real(procname));
+	return (__eglMustCastToProperFunctionPointerType)answer(procname, (void *)real(procname), LOOKUP_EGL);
+}
+
+pp_glx_proc glXGetProcAddressARB(const GLubyte *procname)
+{
+	PFNPPGLXGETPROCADDRESSPROC real = PP_REAL(glXGetProcAddressARB);
+	if (!real)
+		return NULL;
+	return (pp_glx_proc)answer((const char *)procname, (void *)real(procname), LOOKUP_GLX);
+}
+
+pp_glx_proc glXGetProcAddress(const GLubyte *procname)
+{
+	PFNPPGLXGETPROCADDRESSPROC real = PP_REAL(glXGetProcAddress);
+	if (!real)
+		return NULL;
+	return (pp_glx_proc)answer((const char *)procname, (void *)real(procname), LOOKUP_GLX);
 }
 
 /* dlsym(RTLD_NEXT, name) means "after the caller", and the C library finds the caller from
@@ -68,7 +93,7 @@ EGLAPI __eglMustCastToProperFunctionPointerType EGLAPIENTRY eglGetProcAddress(co
 PP_EGL_EARLY void *pp_gles_dlsym(void *handle, const char *name);
 PP_EGL_EARLY void *pp_gles_dlsym(void *handle, const char *name)
 {
-	return answer(name, pp_egl_real_dlsym(handle, name));
+	return answer(name, pp_egl_real_dlsym(handle, name), LOOKUP_DLSYM);
 }
 
 #if defined(__x86_64__)

@@ -163,16 +163,31 @@ static void default_fb_describe(struct pp_gles_ctx *c)
 	if (c->config == (EGLConfig)0)
 		return;
 	EGLint r = 0, g = 0, b = 0, a = 0, d = 0, s = 0, samples = 0;
-	PFNEGLGETCONFIGATTRIBPROC get = PP_REAL(eglGetConfigAttrib);
-	if (!get)
-		return;
-	get(c->dpy, c->config, EGL_RED_SIZE, &r);
-	get(c->dpy, c->config, EGL_GREEN_SIZE, &g);
-	get(c->dpy, c->config, EGL_BLUE_SIZE, &b);
-	get(c->dpy, c->config, EGL_ALPHA_SIZE, &a);
-	get(c->dpy, c->config, EGL_DEPTH_SIZE, &d);
-	get(c->dpy, c->config, EGL_STENCIL_SIZE, &s);
-	get(c->dpy, c->config, EGL_SAMPLES, &samples);
+	if (c->glx) {
+		PFNPPGLXGETFBCONFIGATTRIBPROC get = PP_REAL(glXGetFBConfigAttrib);
+		if (!get)
+			return;
+		struct _XDisplay *dpy = c->dpy;
+		GLXFBConfig config = c->config;
+		get(dpy, config, GLX_RED_SIZE, &r);
+		get(dpy, config, GLX_GREEN_SIZE, &g);
+		get(dpy, config, GLX_BLUE_SIZE, &b);
+		get(dpy, config, GLX_ALPHA_SIZE, &a);
+		get(dpy, config, GLX_DEPTH_SIZE, &d);
+		get(dpy, config, GLX_STENCIL_SIZE, &s);
+		get(dpy, config, GLX_SAMPLES, &samples);
+	} else {
+		PFNEGLGETCONFIGATTRIBPROC get = PP_REAL(eglGetConfigAttrib);
+		if (!get)
+			return;
+		get(c->dpy, c->config, EGL_RED_SIZE, &r);
+		get(c->dpy, c->config, EGL_GREEN_SIZE, &g);
+		get(c->dpy, c->config, EGL_BLUE_SIZE, &b);
+		get(c->dpy, c->config, EGL_ALPHA_SIZE, &a);
+		get(c->dpy, c->config, EGL_DEPTH_SIZE, &d);
+		get(c->dpy, c->config, EGL_STENCIL_SIZE, &s);
+		get(c->dpy, c->config, EGL_SAMPLES, &samples);
+	}
 	f->att[0].format = config_color_name(r, g, b, a);
 	f->cls[0] = PP_GLES_ATT_COLOR;
 	f->natt = 1;
@@ -199,9 +214,11 @@ static void sink_device_register(struct pp_gles_ctx *c, const char *renderer, co
 	info.time_domain = pp_gl_timer_time_domain(c->timer);
 	info.pipeline_statistics = false;
 	info.query_results = c->timer ? "read with glGetQueryObjectui64vEXT once GL_QUERY_RESULT_AVAILABLE" : NULL;
-	info.notes = c->timer ? "OpenGL ES through EGL (passprobe GLES shim); GPU times from glQueryCounterEXT "
+	info.notes = !c->timer ? c->no_timer_reason
+		     : c->glx ? "OpenGL ES through GLX (passprobe GLES shim); GPU times from glQueryCounterEXT "
 				"timestamps at pass boundaries"
-			      : c->no_timer_reason;
+			      : "OpenGL ES through EGL (passprobe GLES shim); GPU times from glQueryCounterEXT "
+				"timestamps at pass boundaries";
 	/* Mesa's llvmpipe puts a timestamp query into every 64x64 tile (bin) of its scene; each
 	 * rasterizer thread overwrites its value at every tile it draws, and the result is the
 	 * latest thread's: a pass's two timestamps are about its last tile's work apart
@@ -307,7 +324,7 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync 
 {
 	if (!c->attr || !c->rec)
 		return;
-	bool present = !strcmp(api, "eglSwapBuffers") || !strncmp(api, "eglSwapBuffersWithDamage", 24);
+	bool present = !strncmp(api, "eglSwapBuffers", 14) || !strcmp(api, "glXSwapBuffers");
 	pp_egl_guard_enter();
 	if (c->timer)
 		pp_gl_timer_check_disjoint(c->timer);

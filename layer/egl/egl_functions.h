@@ -19,6 +19,14 @@
 	X(eglSwapBuffers, PFNEGLSWAPBUFFERSPROC)                                \
 	X(eglSwapBuffersWithDamageEXT, PFNEGLSWAPBUFFERSWITHDAMAGEEXTPROC)      \
 	X(eglSwapBuffersWithDamageKHR, PFNEGLSWAPBUFFERSWITHDAMAGEKHRPROC)      \
+	/* GLX: OpenGL ES contexts made through it (gles_glx.c) */              \
+	X(glXGetProcAddress, PFNPPGLXGETPROCADDRESSPROC)                        \
+	X(glXGetProcAddressARB, PFNPPGLXGETPROCADDRESSPROC)                     \
+	X(glXCreateContextAttribsARB, PFNPPGLXCREATECONTEXTATTRIBSARBPROC)      \
+	X(glXDestroyContext, PFNPPGLXDESTROYCONTEXTPROC)                        \
+	X(glXMakeCurrent, PFNPPGLXMAKECURRENTPROC)                              \
+	X(glXMakeContextCurrent, PFNPPGLXMAKECONTEXTCURRENTPROC)                \
+	X(glXSwapBuffers, PFNPPGLXSWAPBUFFERSPROC)                              \
 	/* draws (gles_draw.c) */                                               \
 	X(glDrawArrays, PFNGLDRAWARRAYSPROC)                                    \
 	X(glDrawElements, PFNGLDRAWELEMENTSPROC)                                \
@@ -98,6 +106,8 @@
 	X(eglGetConfigAttrib, PFNEGLGETCONFIGATTRIBPROC)                        \
 	X(eglQuerySurface, PFNEGLQUERYSURFACEPROC)                              \
 	X(eglQueryAPI, PFNEGLQUERYAPIPROC)                                      \
+	X(glXGetFBConfigAttrib, PFNPPGLXGETFBCONFIGATTRIBPROC)                  \
+	X(glXQueryDrawable, PFNPPGLXQUERYDRAWABLEPROC)                          \
 	X(glGetString, PFNGLGETSTRINGPROC)                                      \
 	X(glGetIntegerv, PFNGLGETINTEGERVPROC)                                  \
 	X(glGetFramebufferAttachmentParameteriv, PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC) \

@@ -85,7 +85,7 @@ static void *accept(void *p)
 static void *from_loaded_libraries(const char *name)
 {
 	static const char *const libs[] = { "libEGL.so.1", "libGLESv2.so.2", "libEGL.so", "libGLESv2.so",
-					    "libGLESv1_CM.so.1" };
+					    "libGLESv1_CM.so.1", "libGLX.so.0", "libGL.so.1", "libGL.so" };
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
 		void *h = dlopen(libs[i], RTLD_LAZY | RTLD_NOLOAD);
 		if (!h)
@@ -104,14 +104,23 @@ void *pp_egl_real_resolve(void **slot, const char *name)
 	if (p)
 		return p;
 	pp_egl_guard_enter();
-	if (name[0] == 'g') {
-		/* glvnd's dispatch stub, which follows the current context's vendor. */
+	if (name[0] == 'g' && name[1] == 'l' && name[2] != 'X') {
+		/* glvnd's dispatch stub, which follows the current context's vendor: libEGL's or
+		 * libGLX's (a program using GLX alone may have no libEGL loaded); both libraries
+		 * dispatch through the one libGLdispatch. glX names are not GL functions: neither
+		 * is asked for them (glvnd would make a dispatch stub of any gl name). */
 		PFNEGLGETPROCADDRESSPROC gpa = pp_egl_real.eglGetProcAddress;
 		if (!gpa)
 			gpa = (PFNEGLGETPROCADDRESSPROC)pp_egl_real_resolve((void **)&pp_egl_real.eglGetProcAddress,
 									    "eglGetProcAddress");
 		if (gpa)
 			p = accept((void *)gpa(name));
+		PFNPPGLXGETPROCADDRESSPROC glx_gpa = NULL;
+		if (!p)
+			glx_gpa = (PFNPPGLXGETPROCADDRESSPROC)pp_egl_real_resolve(
+				(void **)&pp_egl_real.glXGetProcAddressARB, "glXGetProcAddressARB");
+		if (glx_gpa)
+			p = accept((void *)glx_gpa((const GLubyte *)name));
 	}
 	if (!p)
 		p = accept(pp_egl_real_dlsym(RTLD_NEXT, name));

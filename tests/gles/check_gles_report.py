@@ -5,7 +5,7 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
   check_gles_report.py DIR [--expect FILE] [--devices N] [--min-frames N] [--frames N]
                        [--delimiter D] [--gpu-order NAME>NAME>...] [--timed-percent P]
                        [--min-draws N] [--min-passes N] [--max-passes N] [--no-drops]
-                       [--no-finding ID]...
+                       [--no-finding ID]... [--swap eglSwapBuffers|glXSwapBuffers]
 
 --expect FILE: the `expect` lines of pp_gles_demo --expect: every frame of every device has
   exactly those passes, in that order, with that name (name_source label, or source=), draws, instances,
@@ -15,6 +15,8 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
 --max-passes: no frame has more passes (frames end where the program's frames do).
 --no-drops: no frame was dropped by the writer.
 --no-finding ID: report.json has no diagnostic ID (repeatable).
+--swap: every frame ends at a submission of that swap call, and every device's notes say
+  the context came through that window system ("OpenGL ES through EGL/GLX").
 --timed-percent: at least that share of passes (all frames but the last of each device)
   has a GPU time; the rest say why not.
 Always: within a submission, each pass's CPU span begins where the previous pass's ended
@@ -67,6 +69,7 @@ def main():
     ap.add_argument("--max-passes", type=int)
     ap.add_argument("--no-drops", action="store_true")
     ap.add_argument("--no-finding", action="append", default=[])
+    ap.add_argument("--swap", choices=["eglSwapBuffers", "glXSwapBuffers"])
     a = ap.parse_args()
     path = os.path.join(a.dir, "gles", "report.json")
     try:
@@ -84,6 +87,9 @@ def main():
                      "exactly when some frame has GPU times")
         elif caveat is not None:
             fail(f"device {d['id']} ({d['name']}): gpu_time_caveat {caveat!r}, expected null")
+        system = "OpenGL ES through " + ("GLX" if a.swap == "glXSwapBuffers" else "EGL")
+        if a.swap and d["timestamp_valid_bits"] and system not in (d.get("notes") or ""):
+            fail(f"device {d['id']} ({d['name']}): notes {d.get('notes')!r} do not say {system!r}")
     names = [d["name"] for d in r["devices"]]
     listed = r["summary"]["device"].split("; ") if r["summary"]["device"] else []
     more = 0
@@ -118,6 +124,9 @@ def main():
         for f in complete:
             if a.delimiter and f["delimiter"] != a.delimiter:
                 fail(f"device {dev} frame {f['index']}: delimiter {f['delimiter']}, expected {a.delimiter}")
+            if a.swap and (not f["submissions"] or f["submissions"][-1]["api"] != a.swap):
+                fail(f"device {dev} frame {f['index']}: does not end at {a.swap}: "
+                     f"{[s['api'] for s in f['submissions']]}")
             ps = f["passes"]
             if a.min_passes is not None and len(ps) < a.min_passes:
                 fail(f"device {dev} frame {f['index']}: {len(ps)} passes, expected at least {a.min_passes}")
