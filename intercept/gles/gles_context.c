@@ -110,7 +110,7 @@ static void release_current(struct pp_gles_ctx *old)
 	if (!old || !old->set_up)
 		return;
 	pp_gles_pass_event(old, PP_GLES_EV_END, 0, 0);
-	pp_gles_submit(old, "eglMakeCurrent", PP_SUBMIT_ASYNC, NULL);
+	pp_gles_submit(old, old->glx ? "glXMakeCurrent" : "eglMakeCurrent", PP_SUBMIT_ASYNC, NULL);
 }
 
 static void after_release(struct pp_gles_ctx *old)

@@ -300,7 +300,7 @@ void pp_gles_device_teardown(struct pp_gles_ctx *c, bool current)
 	bool read = current && pp_egl_tls.ctx == c && !pp_gles_exiting;
 	if (read) {
 		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
-		pp_gles_submit(c, "eglDestroyContext", PP_SUBMIT_ASYNC, NULL);
+		pp_gles_submit(c, c->glx ? "glXDestroyContext" : "eglDestroyContext", PP_SUBMIT_ASYNC, NULL);
 	}
 	pp_gles_diag_teardown(c);
 	/* Reads what can be read (only where the context is current), hands every frame on. */

@@ -10,7 +10,8 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
 --expect FILE: the `expect` lines of pp_gles_demo --expect: every frame of every device has
   exactly those passes, in that order, with that name (name_source label, or source=), draws, instances,
   vertices, indices, dispatches, barriers, a CLEAR load where clear=1 and none where clear=0,
-  a DONT_CARE store where invalidate=1 and none where invalidate=0.
+  a DONT_CARE store where invalidate=1 and none where invalidate=0, and the first
+  attachment's width=, height= and format= where given.
 --gpu-order: median GPU time of the named passes strictly decreasing in that order.
 --max-passes: no frame has more passes (frames end where the program's frames do).
 --no-drops: no frame was dropped by the writer.
@@ -167,6 +168,10 @@ def main():
                         fail(f"{where} ({name}): loads {loads}, clear={kv['clear']}")
                     if "invalidate" in kv and ("DONT_CARE" in stores) != (kv["invalidate"] == "1"):
                         fail(f"{where} ({name}): stores {stores}, invalidate={kv['invalidate']}")
+                    first = p["attachments"][0] if p["attachments"] else {}
+                    for k in ("width", "height", "format"):
+                        if k in kv and str(first.get(k)) != kv[k]:
+                            fail(f"{where} ({name}): first attachment {k} {first.get(k)}, expected {kv[k]}")
                     if p["kind"] != ("render" if p["draws"] else "compute"):
                         fail(f"{where} ({name}): kind {p['kind']}")
         for f in complete:
