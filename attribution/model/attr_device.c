@@ -47,6 +47,7 @@ struct pp_frame_acc {
 	struct pp_cpu_cost blocked;
 	uint32_t flags;         /* enum pp_frame_flags, from the clock when the frame opened */
 	uint32_t recs_outside;  /* recordings begun outside a capture window submitted in it */
+	uint32_t named_passes;  /* passes of its submissions so far: where generated names go on */
 };
 
 #define PERF_MERGE_NAMES 256
@@ -914,6 +915,9 @@ void pp_pass_generated_name(char *out, size_t len, enum pp_pass_kind kind, uint3
 	snprintf(out, len, "%s#%u", kind <= PP_PASS_TRANSFER ? kind_names[kind] : "pass", index);
 }
 
+/* index: the pass's position in its frame, over all the frame's submissions, so that a
+ * generated name ("render#3") is one pass of the frame, the same pass in every frame of a
+ * program that renders its frames alike. */
 static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, const struct pp_attr_queue *q,
 		      uint32_t index)
 {
@@ -1050,7 +1054,7 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 			} else {
 				pr = &s->passes[out];
 				memset(pr, 0, PP_PASS_RESULT_HEAD);
-				pass_name(pr, p, q, out);
+				pass_name(pr, p, q, f->named_passes + out);
 				pr->kind = p->kind;
 				pr->api = p->api;
 				pr->command_buffer = c;
@@ -1103,6 +1107,7 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 	}
 	s->npasses = out;
 	s->ndraw_slots = nd;
+	f->named_passes += out;
 
 	if (f->subs_tail)
 		f->subs_tail->next = s;

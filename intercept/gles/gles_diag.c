@@ -171,16 +171,18 @@ void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended, bool color_pr
 }
 
 /* The pass's name as the model gives it: the innermost debug group open when it began, else
- * the framebuffer's label, else its kind and position in the submission (one recording per
- * submission on GLES), so that a finding names the pass the report lists. */
+ * the framebuffer's label, else its kind and position in its frame (over the frame's
+ * submissions so far: one recording per submission on GLES), so that a finding names the
+ * pass the report lists. */
 static void pass_group_name(const struct pp_gles_ctx *c, const struct pp_pass_rec *p, char *out, size_t len)
 {
 	bool ours = c->rec && p >= c->rec->passes && p < c->rec->passes + c->rec->npasses;
 	uint32_t index = ours ? (uint32_t)(p - c->rec->passes) : 0;
+	uint32_t base = c->names_frame == c->frame_open ? c->names_base : 0;
 	if (p->object_name[0])
 		pp_name_copy(out, len, p->object_name);
 	else
-		pp_pass_generated_name(out, len, p->kind, index);
+		pp_pass_generated_name(out, len, p->kind, base + index);
 	if (!ours)
 		return;
 	int depth = 0;

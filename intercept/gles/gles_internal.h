@@ -79,6 +79,8 @@ struct pp_gles_ctx {
 	const char *no_timer_reason;
 	uint64_t submits;
 	uint64_t frame_open;           /* the model's index of the frame being built */
+	uint64_t names_frame;          /* the frame of the last submission with passes, and */
+	uint32_t names_base;           /* its passes so far: where generated pass names go on */
 	uint64_t fence_sync;           /* the GLsync of the glFenceSync being submitted; 0: none */
 
 	/* default framebuffer: from the EGL config and the draw surface */

@@ -23,7 +23,9 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
 Always: within a submission, each pass's CPU span begins where the previous pass's ended
   (docs/gles.md, "CPU counters"); an llvmpipe device with timestamps has a gpu_time_caveat
   (per-tile timestamps, docs/gles.md "GPU time") that the summary's notes repeat when some
-  frame has GPU times, and no other device has one; the summary's device list holds whole
+  frame has GPU times, and no other device has one;
+  no two generated pass names (render#N...) repeat within a frame (N counts the frame's
+  passes over all its submissions); the summary's device list holds whole
   device names, in order, then "and N more device(s)" for the rest; a diagnostic that names
   a pass (site 'pass "NAME"') names one its device's frames list.
 """
@@ -125,6 +127,9 @@ def main():
         for f in complete:
             if a.delimiter and f["delimiter"] != a.delimiter:
                 fail(f"device {dev} frame {f['index']}: delimiter {f['delimiter']}, expected {a.delimiter}")
+            generated = [p["name"] for p in f["passes"] if p["name_source"] == "generated"]
+            if len(set(generated)) != len(generated):
+                fail(f"device {dev} frame {f['index']}: generated pass names repeat: {generated}")
             if a.swap and (not f["submissions"] or f["submissions"][-1]["api"] != a.swap):
                 fail(f"device {dev} frame {f['index']}: does not end at {a.swap}: "
                      f"{[s['api'] for s in f['submissions']]}")

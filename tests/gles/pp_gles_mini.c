@@ -1,8 +1,9 @@
 /* A small OpenGL ES 3.1 program on the EGL surfaceless platform (Mesa llvmpipe) for the shim's
  * own tests: known passes per frame, linked directly or loading libEGL/libGLESv2 with dlopen.
  *
- *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] [--readback] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]
- *               [--signal-at 3,7]
+ *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] [--readback] [--heavy N]
+ *               [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]
+ *               [--flush-passes] [--signal-at 3,7]
  *
  * Per frame, per thread (each thread its own context; with --threads, contexts share with the
  * first one):
@@ -15,7 +16,9 @@
  *                     glMemoryBarrier;
  * then eglSwapBuffers on a pbuffer (or glFinish with --no-swap, surfaceless; or glFinish with
  * --finish, the pbuffer current but never swapped, as glmark2-es2 --off-screen does; or, with
- * --readback, surfaceless, glReadPixels of framebuffer A into client memory). --signal-at: raise(SIGUSR2)
+ * --readback, surfaceless, glReadPixels of framebuffer A into client memory). --flush-passes:
+ * glFlush after passes 0 and 1, so a frame is three submissions (the compute pass is still
+ * "compute#2": generated names count passes over the frame). --signal-at: raise(SIGUSR2)
  * before the first call of each frame listed (thread 0), for the capture-signal test.
  * Prints "frame <i> done" lines and, with --errors, every glGetError value it sees after a
  * deliberately bad call and after each frame ("glerror <frame> <hex>"), so a run with and
@@ -42,7 +45,7 @@
 	X(glFramebufferTexture2D) X(glGenRenderbuffers) X(glBindRenderbuffer) X(glRenderbufferStorage) \
 	X(glFramebufferRenderbuffer) X(glClear) X(glClearColor) X(glDrawArrays) X(glDrawArraysInstanced) \
 	X(glDrawElements) X(glDispatchCompute) X(glMemoryBarrier) X(glInvalidateFramebuffer)        \
-	X(glPushDebugGroup) X(glPopDebugGroup) X(glObjectLabel) X(glFinish) X(glGetError) X(glReadPixels) \
+	X(glPushDebugGroup) X(glPopDebugGroup) X(glObjectLabel) X(glFinish) X(glFlush) X(glGetError) X(glReadPixels) \
 	X(glCreateShader) X(glShaderSource) X(glCompileShader) X(glCreateProgram) X(glAttachShader) \
 	X(glLinkProgram) X(glUseProgram) X(glViewport) X(glGenBuffers) X(glBindBuffer) X(glBufferData) \
 	X(glGetShaderiv) X(glGetProgramiv) X(glUniform1i) X(glGetUniformLocation) X(glBindBufferBase) \
@@ -57,6 +60,7 @@ static struct {
 
 static int frames = 3, nthreads = 1, heavy = 1;
 static int no_swap, finish_frames, readback_frames, report_errors, expect, no_context, bench_draws, destroy_current;
+static int flush_passes;
 static int signal_at[8], nsignal_at;
 
 /* The per-draw cost benchmark (tests/bench/gles/run_gles_bench.sh): callgrind collects only
@@ -220,6 +224,8 @@ static void *run(void *arg)
 			gl.glDrawArrays(GL_TRIANGLES, 0, 3);
 		const GLenum depth = GL_DEPTH_ATTACHMENT;
 		gl.glInvalidateFramebuffer(GL_FRAMEBUFFER, 1, &depth);
+		if (flush_passes)
+			gl.glFlush();
 
 		gl.glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 1, -1, "lighting");
 		gl.glBindFramebuffer(GL_FRAMEBUFFER, fbo[1]);
@@ -229,6 +235,8 @@ static void *run(void *arg)
 		gl.glDrawArraysInstanced(GL_TRIANGLES, 0, 3, 4);
 		gl.glDrawElements(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, 0);
 		gl.glPopDebugGroup();
+		if (flush_passes)
+			gl.glFlush();
 
 		/* The binding change ends "lighting"; the dispatches make a pass of their own. */
 		gl.glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -304,13 +312,17 @@ int main(int argc, char **argv)
 			no_context = 1;
 		else if (!strcmp(argv[i], "--destroy-current"))
 			destroy_current = 1;
+		else if (!strcmp(argv[i], "--flush-passes"))
+			flush_passes = 1;
 		else if (!strcmp(argv[i], "--bench-draws") && i + 1 < argc)
 			bench_draws = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--signal-at") && i + 1 < argc) {
 			for (char *t = strtok(argv[++i], ","); t && nsignal_at < 8; t = strtok(NULL, ","))
 				signal_at[nsignal_at++] = atoi(t);
 		} else {
-			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] [--readback] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current] [--signal-at F,...]\n");
+			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] "
+				"[--readback] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] "
+				"[--destroy-current] [--flush-passes] [--signal-at F,...]\n");
 			return 2;
 		}
 	}
