@@ -1,10 +1,9 @@
 /* Submissions and frames: glFlush, glFinish and glFenceSync hand the context's recording to
  * the model (a "submit"; glFinish and glFenceSync signal completion, the headless frame end of
  * frame_delimiter=auto); eglSwapBuffers and its WithDamage variants (and glXSwapBuffers,
- * gles_glx.c) submit and present. The
- * open pass ends before the call goes down (its end timestamp must be in what is flushed);
- * the call's CPU cost is measured around it. glFinish in the frame loop is a diagnostic
- * (gles_diag.c). */
+ * gles_glx.c) submit and present. The open pass ends before the call goes down (its end
+ * timestamp must be in what is flushed); the call's CPU cost is measured around it. glFinish
+ * in the frame loop is a diagnostic (gles_diag.c). */
 #include "attr_cpu.h"
 #include "gles_diag.h"
 #include "gles_internal.h"
