@@ -28,13 +28,15 @@ jobs=${JOBS:-$(nproc)}
 # mesa-utils (the es2gears_x11 name: mesa-utils-bin alone installs only es2gears_x11.<triplet>),
 # glmark2-es2-x11, libsdl2-tests (SDL 2's testgles2: OpenGL ES through GLX and through EGL),
 # mpv (a video player: OpenGL ES through EGL, several passes a frame), gstreamer1.0-gl and
-# gstreamer1.0-tools (GStreamer's GL elements on their own GL thread): the OpenGL ES programs
-# of tests/thirdparty.
+# gstreamer1.0-tools (GStreamer's GL elements on their own GL thread), weston (a compositor
+# with a GL renderer, and its EGL client weston-simple-egl): the OpenGL ES programs of
+# tests/thirdparty.
 # chromium: the headless browser the HTML report is tested in (tests/cli/test_html.py).
 packages=(cmake make gcc pkg-config libvulkan-dev libvulkan1 uthash-dev mesa-vulkan-drivers glslc
 	vulkan-validationlayers vulkan-tools python3 clang libclang-rt-dev valgrind libxcb1-dev xvfb
 	vkd3d-demos gfxreconstruct librenderdoc libegl-dev libgles-dev libegl-mesa0 chromium
-	mesa-utils glmark2-es2-x11 libsdl2-tests mpv gstreamer1.0-gl gstreamer1.0-tools ffmpeg)
+	mesa-utils glmark2-es2-x11 libsdl2-tests mpv gstreamer1.0-gl gstreamer1.0-tools weston
+	ffmpeg)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

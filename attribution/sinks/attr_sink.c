@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -201,6 +202,48 @@ double attr_trace_us(const struct attr_sink_ctx *c, uint64_t ns)
 	return (double)d / 1000.0;
 }
 
+/* One process writes one output directory: a second one writing the same directory at the
+ * same time (a program that starts others with passprobe preloaded too: Weston launching its
+ * clients) would replace the first one's files. Each process holds an flock on
+ * <dir>/.passprobe.lock while it lives (close-on-exec: a program it execs claims anew). Returns
+ * false when another live process holds it; true when this one does, or when the file system
+ * has no locks (the directory is then used as before). */
+static bool dir_claim(struct attr_sink_ctx *c)
+{
+	int fd = openat(c->dirfd, ".passprobe.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return true;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int err = errno;
+		close(fd);
+		return err != EWOULDBLOCK;
+	}
+	/* The holder's pid, for a person who finds the file. */
+	char pid[24];
+	int n = snprintf(pid, sizeof(pid), "%d\n", (int)c->pid);
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)
+		pp_log(PP_LOG_DEBUG, "cannot write the pid into '%s/.passprobe.lock'", c->dir);
+	c->lockfd = fd;
+	return true;
+}
+
+/* Where a process writes when another holds its output directory: <dir>/<name>.<pid>, the
+ * name made of file-name-safe characters. */
+static bool dir_own(struct attr_sink_ctx *c, char *out, size_t len)
+{
+	char name[64];
+	size_t i = 0;
+	for (; c->process_name[i] && i + 1 < sizeof(name); i++) {
+		char ch = c->process_name[i];
+		bool safe = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+			    ch == '-' || ch == '_' || (ch == '.' && i > 0);
+		name[i] = safe ? ch : '_';
+	}
+	name[i] = '\0';
+	int n = snprintf(out, len, "%s/%s.%d", c->dir, i ? name : "process", (int)c->pid);
+	return n > 0 && (size_t)n < len;
+}
+
 static int outputs_open(struct attr_sink_ctx *c)
 {
 	char failed_at[PATH_MAX] = "";
@@ -218,6 +261,24 @@ static int outputs_open(struct attr_sink_ctx *c)
 		what = "cannot write into";
 		if (faccessat(c->dirfd, ".", W_OK, AT_EACCESS) != 0)
 			ret = -errno;
+	}
+	char own[PATH_MAX];
+	if (ret == 0 && !dir_claim(c) && dir_own(c, own, sizeof(own))) {
+		pp_log(PP_LOG_WARN, "output directory '%s' is being written by another process; this one "
+		       "(%s, pid %d) writes into '%s'", c->dir, c->process_name, (int)c->pid, own);
+		close(c->dirfd);
+		c->dirfd = -1;
+		memcpy(c->dir, own, sizeof(c->dir));
+		what = "cannot create";
+		ret = pp_dir_make(c->dir, failed_at, sizeof(failed_at));
+		if (ret == 0) {
+			what = "cannot open";
+			c->dirfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (c->dirfd < 0)
+				ret = -errno;
+		}
+		if (ret == 0)
+			dir_claim(c);
 	}
 	if (ret != 0) {
 		char at[PATH_MAX + 16] = "";
@@ -462,6 +523,9 @@ static void ctx_free(struct attr_sink_ctx *c)
 	if (c->dirfd >= 0)
 		close(c->dirfd);
 	c->dirfd = -1;
+	if (c->lockfd >= 0)
+		close(c->lockfd);
+	c->lockfd = -1;
 }
 
 int pp_sink_init(const struct pp_settings *settings)
@@ -491,6 +555,7 @@ int pp_sink_init(const struct pp_settings *settings)
 	_Static_assert(sizeof(c->dir) == sizeof(c->settings.output_dir), "dir holds output_dir");
 	memcpy(c->dir, c->settings.output_dir, sizeof(c->dir));
 	c->dirfd = -1;
+	c->lockfd = -1;
 	c->pid = getpid();
 	process_name_read(c->process_name, sizeof(c->process_name));
 	c->trace_origin_ns = pp_clock_now_ns();

@@ -92,6 +92,7 @@ struct attr_sink_ctx {
 	pid_t pid;
 	char process_name[64];
 	int dirfd;              /* -1: no file outputs (the summary still works) */
+	int lockfd;             /* the output directory's claim (outputs_open); -1: none */
 	char dir[PATH_MAX];     /* for messages */
 	struct pp_stats *stats;
 	uint64_t frames_total;  /* frames that reached the writer */

@@ -135,7 +135,8 @@ struct pp_gles_switch pp_gles_switch_begin(void *handle)
 	return s;
 }
 
-void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surface, int32_t w, int32_t h)
+void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surface, int32_t w, int32_t h,
+			void *surface_config)
 {
 	if (!ok)
 		return;
@@ -149,10 +150,16 @@ void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surfa
 	c->surface_w = w;
 	c->surface_h = h;
 	c->current_tid = pp_thread_id();
+	bool redescribe = c->set_up && surface_config != c->surface_config;
+	c->surface_config = surface_config;
 	if (!c->set_up) {
 		pp_gles_init_once();
 		pp_egl_guard_enter();
 		pp_gles_device_setup(c);
+		pp_egl_guard_leave();
+	} else if (redescribe) {
+		pp_egl_guard_enter();
+		pp_gles_default_fb_describe(c);
 		pp_egl_guard_leave();
 	}
 	/* A draw surface is what a swapchain is on Vulkan: frame_delimiter=auto then ends frames
@@ -163,21 +170,40 @@ void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surfa
 	pp_egl_tls.ctx = c;
 }
 
+/* A context made without a config (EGL_KHR_no_config_context: Weston, and other compositors)
+ * takes its default framebuffer's format from its draw surface: that surface's config, by the
+ * EGL_CONFIG_ID it reports. NULL when EGL cannot say. */
+static EGLConfig config_of_surface(EGLDisplay dpy, EGLSurface surface)
+{
+	PFNEGLCHOOSECONFIGPROC choose = PP_REAL(eglChooseConfig);
+	EGLint id = 0, n = 0;
+	EGLConfig config = (EGLConfig)0;
+	if (!choose || !PP_REAL(eglQuerySurface)(dpy, surface, EGL_CONFIG_ID, &id))
+		return (EGLConfig)0;
+	const EGLint attribs[] = { EGL_CONFIG_ID, id, EGL_NONE };
+	if (!choose(dpy, attribs, &config, 1, &n) || n < 1)
+		return (EGLConfig)0;
+	return config;
+}
+
 EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx)
 {
 	if (pp_egl_tls.guard)
 		return PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
 	struct pp_gles_switch s = pp_gles_switch_begin(ctx);
 	EGLint w = 0, h = 0;
+	EGLConfig surface_config = (EGLConfig)0;
 	pp_egl_guard_enter();
 	if (s.c && draw != EGL_NO_SURFACE) {
 		/* Before the call, so the application's eglGetError is eglMakeCurrent's. */
 		PP_REAL(eglQuerySurface)(dpy, draw, EGL_WIDTH, &w);
 		PP_REAL(eglQuerySurface)(dpy, draw, EGL_HEIGHT, &h);
+		if (s.c->config == (EGLConfig)0)
+			surface_config = config_of_surface(dpy, draw);
 	}
 	EGLBoolean ok = PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
 	pp_egl_guard_leave();
-	pp_gles_switch_end(&s, ok, draw != EGL_NO_SURFACE, w, h);
+	pp_gles_switch_end(&s, ok, draw != EGL_NO_SURFACE, w, h, surface_config);
 	return ok;
 }
 

@@ -68,7 +68,7 @@ static int make_current_end(const struct pp_gles_switch *s, int ok, struct _XDis
 		drawable_size(dpy, draw, &w, &h);
 		pp_egl_guard_leave();
 	}
-	pp_gles_switch_end(s, ok, draw != 0, w, h);
+	pp_gles_switch_end(s, ok, draw != 0, w, h, NULL);
 	return ok;
 }
 

@@ -56,6 +56,8 @@ struct pp_gles_ctx {
 	EGLDisplay dpy;
 	EGLContext handle;
 	EGLConfig config;              /* with glx: Display *, GLXContext, GLXFBConfig */
+	EGLConfig surface_config;      /* a context made without a config (EGL_KHR_no_config_context):
+					* its draw surface's, which describes the default framebuffer */
 	bool glx;                      /* made with glXCreateContextAttribsARB (gles_glx.c), not EGL */
 	struct pp_gles_share *share;
 	uint32_t current_tid;          /* 0: not current anywhere */
@@ -167,7 +169,11 @@ struct pp_gles_switch {
 	struct pp_gles_ctx *old, *c;
 };
 struct pp_gles_switch pp_gles_switch_begin(void *handle);
-void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surface, int32_t w, int32_t h);
+void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surface, int32_t w, int32_t h,
+			void *surface_config);
+/* gles_submit.c: the default framebuffer's attachments from the context's config, or its draw
+ * surface's (surface_config) when it was made without one. */
+void pp_gles_default_fb_describe(struct pp_gles_ctx *c);
 /* gles_init.c: process set-up at the first context made current (settings, CPU counter
  * events, outputs); the settings after it. */
 void pp_gles_init_once(void);

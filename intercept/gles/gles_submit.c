@@ -154,13 +154,15 @@ static const char *config_depth_name(EGLint d, EGLint s)
 	return "unknown";
 }
 
-/* The default framebuffer's attachments from the context's config (none for a context made
- * without a config: surfaceless programs render into framebuffer objects). */
-static void default_fb_describe(struct pp_gles_ctx *c)
+/* The default framebuffer's attachments from the context's config, or from its draw surface's
+ * for a context made without one (none when neither: surfaceless programs render into
+ * framebuffer objects). */
+void pp_gles_default_fb_describe(struct pp_gles_ctx *c)
 {
 	struct pp_gles_fbo *f = &c->fb0;
 	memset(f, 0, sizeof(*f));
-	if (c->config == (EGLConfig)0)
+	EGLConfig config = c->config != (EGLConfig)0 ? c->config : c->surface_config;
+	if (config == (EGLConfig)0)
 		return;
 	EGLint r = 0, g = 0, b = 0, a = 0, d = 0, s = 0, samples = 0;
 	if (c->glx) {
@@ -168,25 +170,25 @@ static void default_fb_describe(struct pp_gles_ctx *c)
 		if (!get)
 			return;
 		struct _XDisplay *dpy = c->dpy;
-		GLXFBConfig config = c->config;
-		get(dpy, config, GLX_RED_SIZE, &r);
-		get(dpy, config, GLX_GREEN_SIZE, &g);
-		get(dpy, config, GLX_BLUE_SIZE, &b);
-		get(dpy, config, GLX_ALPHA_SIZE, &a);
-		get(dpy, config, GLX_DEPTH_SIZE, &d);
-		get(dpy, config, GLX_STENCIL_SIZE, &s);
-		get(dpy, config, GLX_SAMPLES, &samples);
+		GLXFBConfig fbconfig = config;
+		get(dpy, fbconfig, GLX_RED_SIZE, &r);
+		get(dpy, fbconfig, GLX_GREEN_SIZE, &g);
+		get(dpy, fbconfig, GLX_BLUE_SIZE, &b);
+		get(dpy, fbconfig, GLX_ALPHA_SIZE, &a);
+		get(dpy, fbconfig, GLX_DEPTH_SIZE, &d);
+		get(dpy, fbconfig, GLX_STENCIL_SIZE, &s);
+		get(dpy, fbconfig, GLX_SAMPLES, &samples);
 	} else {
 		PFNEGLGETCONFIGATTRIBPROC get = PP_REAL(eglGetConfigAttrib);
 		if (!get)
 			return;
-		get(c->dpy, c->config, EGL_RED_SIZE, &r);
-		get(c->dpy, c->config, EGL_GREEN_SIZE, &g);
-		get(c->dpy, c->config, EGL_BLUE_SIZE, &b);
-		get(c->dpy, c->config, EGL_ALPHA_SIZE, &a);
-		get(c->dpy, c->config, EGL_DEPTH_SIZE, &d);
-		get(c->dpy, c->config, EGL_STENCIL_SIZE, &s);
-		get(c->dpy, c->config, EGL_SAMPLES, &samples);
+		get(c->dpy, config, EGL_RED_SIZE, &r);
+		get(c->dpy, config, EGL_GREEN_SIZE, &g);
+		get(c->dpy, config, EGL_BLUE_SIZE, &b);
+		get(c->dpy, config, EGL_ALPHA_SIZE, &a);
+		get(c->dpy, config, EGL_DEPTH_SIZE, &d);
+		get(c->dpy, config, EGL_STENCIL_SIZE, &s);
+		get(c->dpy, config, EGL_SAMPLES, &samples);
 	}
 	f->att[0].format = config_color_name(r, g, b, a);
 	f->cls[0] = PP_GLES_ATT_COLOR;
@@ -235,7 +237,7 @@ void pp_gles_device_setup(struct pp_gles_ctx *c)
 	c->set_up = true;
 	c->cur = &c->dummy;
 	pp_gles_pass_machine_init(&c->pm);
-	default_fb_describe(c);
+	pp_gles_default_fb_describe(c);
 
 	PFNGLGETSTRINGPROC get_string = PP_REAL(glGetString);
 	const char *version = get_string ? (const char *)get_string(GL_VERSION) : NULL;

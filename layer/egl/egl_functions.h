@@ -104,6 +104,7 @@
 
 #define PP_EGL_USED(X)                                                          \
 	X(eglGetConfigAttrib, PFNEGLGETCONFIGATTRIBPROC)                        \
+	X(eglChooseConfig, PFNEGLCHOOSECONFIGPROC)                              \
 	X(eglQuerySurface, PFNEGLQUERYSURFACEPROC)                              \
 	X(eglQueryAPI, PFNEGLQUERYAPIPROC)                                      \
 	X(glXGetFBConfigAttrib, PFNPPGLXGETFBCONFIGATTRIBPROC)                  \

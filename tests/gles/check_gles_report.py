@@ -6,6 +6,7 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
                        [--delimiter D] [--gpu-order NAME>NAME>...] [--timed-percent P]
                        [--min-draws N] [--min-passes N] [--max-passes N] [--no-drops]
                        [--no-finding ID]... [--swap eglSwapBuffers|glXSwapBuffers]
+                       [--process NAME] [--default-fb WxH]
 
 --expect FILE: the `expect` lines of pp_gles_demo --expect: every frame of every device has
   exactly those passes, in that order, with that name (name_source label, or source=), draws, instances,
@@ -18,6 +19,11 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
 --no-finding ID: report.json has no diagnostic ID (repeatable).
 --swap: every frame ends at a submission of that swap call, and every device's notes say
   the context came through that window system ("OpenGL ES through EGL/GLX").
+--process NAME: check the report of the program's other process NAME instead, in its own
+  folder DIR/gles/NAME.<pid> (a process that found the output directory taken by another).
+--default-fb WxH: every pass on the default framebuffer has a first attachment of that size
+  and a known format (from the context's config, or its surface's for a context made
+  without one).
 --timed-percent: at least that share of passes (all frames but the last of each device)
   has a GPU time; the rest say why not.
 Always: within a submission, each pass's CPU span begins where the previous pass's ended
@@ -30,6 +36,7 @@ Always: within a submission, each pass's CPU span begins where the previous pass
   a pass (site 'pass "NAME"') names one its device's frames list.
 """
 import argparse
+import glob
 import json
 import os
 import re
@@ -73,8 +80,17 @@ def main():
     ap.add_argument("--no-drops", action="store_true")
     ap.add_argument("--no-finding", action="append", default=[])
     ap.add_argument("--swap", choices=["eglSwapBuffers", "glXSwapBuffers"])
+    ap.add_argument("--process")
+    ap.add_argument("--default-fb")
     a = ap.parse_args()
     path = os.path.join(a.dir, "gles", "report.json")
+    if a.process:
+        # another process of the program: its own folder, DIR/gles/NAME.PID
+        subs = glob.glob(os.path.join(a.dir, "gles", glob.escape(a.process) + ".[0-9]*", "report.json"))
+        if len(subs) != 1:
+            print(f"FAIL: {len(subs)} reports of process {a.process} in {a.dir}/gles, expected 1: {subs}")
+            return 1
+        path = subs[0]
     try:
         r = json.load(open(path))
     except (OSError, ValueError) as e:
@@ -127,6 +143,13 @@ def main():
         for f in complete:
             if a.delimiter and f["delimiter"] != a.delimiter:
                 fail(f"device {dev} frame {f['index']}: delimiter {f['delimiter']}, expected {a.delimiter}")
+            for p in f["passes"]:
+                if a.default_fb and p["api"] == "default framebuffer":
+                    first = p["attachments"][0] if p["attachments"] else {}
+                    if f"{first.get('width')}x{first.get('height')}" != a.default_fb or \
+                            first.get("format") in (None, "unknown"):
+                        fail(f"device {dev} frame {f['index']} pass {p['name']}: default framebuffer "
+                             f"{p['attachments']}, expected a known format of {a.default_fb}")
             generated = [p["name"] for p in f["passes"] if p["name_source"] == "generated"]
             if len(set(generated)) != len(generated):
                 fail(f"device {dev} frame {f['index']}: generated pass names repeat: {generated}")

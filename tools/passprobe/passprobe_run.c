@@ -1,6 +1,7 @@
 /* `passprobe run`: run a program with the passprobe layer enabled through the Vulkan loader's
  * environment variables, forward its exit status, and say where the outputs went. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -411,8 +412,38 @@ static size_t run_outputs_in(const char *dir, const struct timespec *start, char
 	return nwritten;
 }
 
+/* The outputs of the program's other processes: a process that found dir being written by
+ * another one writes into dir/<name>.<pid> (attr_sink.c, dir_claim). Gives each report
+ * written since the run started its report.html and lists its outputs; returns how many. */
+static size_t run_finish_other_processes(const char *dir, const struct timespec *start, bool killed,
+					 const char *what)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	size_t n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		const char *dot = strrchr(e->d_name, '.');
+		if (!dot || dot == e->d_name || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1))
+			continue;
+		char sub[PATH_MAX], written[128];
+		size_t nstale = 0;
+		if (snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) >= (int)sizeof(sub))
+			continue;
+		cli_html_after_run(sub, (long long)start->tv_sec);
+		if (run_outputs_in(sub, start, written, sizeof(written), &nstale)) {
+			fprintf(stderr, "passprobe: %s%s of process %.*s (pid %s) in %s (%s)\n", killed ? "partial " : "",
+				what, (int)(dot - e->d_name), e->d_name, dot + 1, sub, written);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
 /* Lists the outputs written since the run started: the Vulkan layer's in dir, the GLES
- * shim's in dir/gles (docs/gles.md). gles: the shim was preloaded. */
+ * shim's in dir/gles (docs/gles.md), and those of the program's other processes in their
+ * own folders inside them (their report.html written here). gles: the shim was preloaded. */
 static void run_report_outputs(const char *dir, const struct timespec *start, bool killed, bool gles)
 {
 	/* What no output means: the layer saw no Vulkan device (or was not loaded), and the shim,
@@ -434,7 +465,10 @@ static void run_report_outputs(const char *dir, const struct timespec *start, bo
 	if (ngles)
 		fprintf(stderr, "passprobe: %s in %s (%s)\n",
 			killed ? "partial OpenGL ES output" : "OpenGL ES output", gles_dir, gles_written);
-	if (nwritten || ngles) {
+	size_t nothers = run_finish_other_processes(dir, start, killed, "output");
+	if (gles)
+		nothers += run_finish_other_processes(gles_dir, start, killed, "OpenGL ES output");
+	if (nwritten || ngles || nothers) {
 		return;
 	} else if (killed) {
 		fprintf(stderr, "passprobe: no output was written to %s before the program died.\n", dir);
