@@ -2,7 +2,8 @@
 # gles_cli.sh PASSPROBE MINI DEMO WORKDIR [VULKAN_APP]
 # `passprobe run` measures an OpenGL ES program without being told it is one (the demo's
 # outputs land in DIR/gles and `passprobe report DIR` prints them), and a program that uses
-# EGL but never makes a context current runs untouched (no output, nothing logged).
+# EGL but never makes a context current runs untouched (no output, nothing logged); with a
+# Vulkan program too, both APIs in one run, and two Vulkan processes sharing one directory.
 set -u
 pp=$1 mini=$2 demo=$3 work=$4 vkapp=${5:-}
 rm -rf "$work"
@@ -53,5 +54,21 @@ if [ -n "$vkapp" ]; then
 	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["frames"], "no Vulkan frames"' \
 		"$work/both/report.json" || fail "the Vulkan report has no frames"
 	python3 "$(dirname "$0")/check_gles_report.py" "$work/both" --frames 3 || fail "the OpenGL ES report"
+	# Two Vulkan processes at once, one output directory: the second writes into a folder of
+	# its own, and passprobe run lists it with its report.html (docs/gles.md, "Programs of
+	# several processes"). The copy started first runs longer, so the two always overlap.
+	"$pp" run -o "$work/two" -- sh -c '"$1" --scenario counts --frames 300 & "$1" --scenario counts --frames 30; s=$?
+		wait $! && exit $s' sh "$vkapp" >"$work/two.out" 2>"$work/two.err"
+	rc=$?
+	cat "$work/two.err"
+	[ $rc -eq 0 ] || fail "two Vulkan processes under one passprobe run exited $rc"
+	grep -q "passprobe: output in $work/two (report.json" "$work/two.err" || fail "no outputs listed for the first"
+	listed="passprobe: output of process pp_testapp \\(pid [0-9]+\\) in $work/two/pp_testapp\\.[0-9]+"
+	grep -Eq "$listed \\(report.json, report.html" "$work/two.err" ||
+		fail "the second process's outputs are not listed in their own folder"
+	for r in "$work/two/report.json" "$work"/two/pp_testapp.*/report.json; do
+		python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert len(r["frames"]) >= 30, sys.argv[1]' "$r" ||
+			fail "$r: fewer than 30 frames"
+	done
 fi
 echo "passprobe run: OpenGL ES measured in DIR/gles; a program without a context untouched; a bad setting reported once"
