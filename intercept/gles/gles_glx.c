@@ -4,14 +4,14 @@
  * glXGetProcAddressARB: a shim that watched EGL alone would see none of its frames.
  *
  * Only contexts created with the ES profile are measured; a desktop OpenGL context's first
- * swap is said once, and its calls pass straight through (passprobe measures OpenGL ES). The same records,
- * passes and frames as EGL contexts (gles_context.c, gles_frame.c); what differs:
+ * swap is said once, and its calls pass straight through (passprobe measures OpenGL ES). The
+ * same records, passes and frames as EGL contexts (gles_context.c, gles_frame.c); what
+ * differs:
  *   - the default framebuffer is described from the GLXFBConfig (glXGetFBConfigAttrib);
  *   - the draw surface's size comes from glXQueryDrawable, a round trip to the X server (there
  *     is no local query as EGL has): asked at each make-current and each swap, as RenderDoc's
  *     GLX hooks do, so a resized window is seen at its next frame;
  *   - GLX has no EGL_SWAP_BEHAVIOR: a swapped back buffer is taken as undefined. */
-#include "gles_diag.h"
 #include "gles_internal.h"
 #include "pp_log.h"
 
