@@ -15,6 +15,7 @@
 
 #include "gles_diag_internal.h"
 #include "pp_clock.h"
+#include "pp_module.h"
 #include "pp_log.h"
 #include "pp_sink.h"
 #include "pp_thread.h"
@@ -305,8 +306,7 @@ static uint64_t call_site(void *ra, char *buf, size_t len)
 {
 	Dl_info info;
 	if (ra && dladdr(ra, &info) && info.dli_fname) {
-		const char *base = strrchr(info.dli_fname, '/');
-		base = base ? base + 1 : info.dli_fname;
+		const char *base = pp_module_name(&info);
 		uintptr_t off = (uintptr_t)ra - (uintptr_t)info.dli_fbase;
 		if (info.dli_sname && info.dli_saddr)
 			snprintf(buf, len, "%s (%s+0x%lx)", base, info.dli_sname,

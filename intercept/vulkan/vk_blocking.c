@@ -16,6 +16,7 @@
 #include "attr_diag.h"
 #include "pp_sink.h"
 #include "pp_log.h"
+#include "pp_module.h"
 #include "pp_thread.h"
 #include "vk_hooks.h"
 #include "vk_intercept.h"
@@ -131,8 +132,7 @@ static uint64_t call_site_walk(void **frames, int n, char *buf, size_t len, bool
 			continue;
 		if (have_self && info.dli_fbase == self_base)
 			continue;
-		const char *base = strrchr(info.dli_fname, '/');
-		base = base ? base + 1 : info.dli_fname;
+		const char *base = pp_module_name(&info);
 		if (!*base || !strncmp(base, "libvulkan", 9) || strstr(base, "VkLayer"))
 			continue;
 		uintptr_t off = (uintptr_t)frames[i] - (uintptr_t)info.dli_fbase;

@@ -44,6 +44,7 @@ enum app_early { EARLY_PUSH_CONSTANTS, EARLY_UNIFORM, EARLY_STORAGE, EARLY_COMPU
 
 struct app_options {
 	const char *scenario;
+	bool proc_title; /* overwrite argv[0] before Vulkan starts, as a process title does */
 	uint32_t passes, draws, frames, vertices, instances;
 	uint32_t loads[MAX_LOADS], nloads;
 	uint32_t base_iterations;
@@ -179,7 +180,9 @@ static const char usage_text[] =
 	"         --provoke-validation-error --provoke-sync-hazard (compute-transfer)\n"
 	"         --early push-constants|uniform|storage|compute-uniform (state-before-pipeline)\n"
 	"         --signal-at 3,7 (counts: raise SIGUSR2 before recording these frames)\n"
-	"         --trigger-at N --trigger-file PATH (counts: create PATH before recording frame N)\n";
+	"         --trigger-at N --trigger-file PATH (counts: create PATH before recording frame N)\n"
+	"         --proc-title (write a process title over argv[0]'s memory before Vulkan starts, as\n"
+	"           Chromium's GPU process does)\n";
 
 static void options_parse(struct app_options *o, int argc, char **argv)
 {
@@ -209,6 +212,10 @@ static void options_parse(struct app_options *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--span-label")) {
 			o->span_label = true;
+			continue;
+		}
+		if (!strcmp(a, "--proc-title")) {
+			o->proc_title = true;
 			continue;
 		}
 		if (!strcmp(a, "--help")) {
@@ -1534,6 +1541,12 @@ int main(int argc, char **argv)
 {
 	struct app a = { 0 };
 	options_parse(&a.opt, argc, argv);
+	if (a.opt.proc_title) {
+		/* What setproctitle-style code does: argv[0]'s bytes now hold a title with flags. */
+		static const char title[] = "gpu-process --flag=1 ";
+		for (size_t i = 0, n = strlen(argv[0]); i < n; i++)
+			argv[0][i] = title[i % (sizeof(title) - 1)];
+	}
 	const char *s = a.opt.scenario;
 	static const char *const known[] = { "counts", "load", "resubmit", "secondary", "suspend-resume",
 					     "free-pending", "compute-transfer", "waits", "submit2",

@@ -80,6 +80,8 @@ static const char *expected_delimiter = "fence";
 static const char *expected_query_results;
 /* --no-diagnostics yes: report.json's diagnostics must be empty (report_load checks it). */
 static bool expect_no_diagnostics;
+/* --site-module NAME: every diagnostic's site is "... called from NAME+0x..." or "NAME (...)" */
+static const char *expected_site_module;
 /* How GPU times were put on the host time line (--time-domain calibrated|estimated;
  * report_load checks it when given): the prefix of the device's time_domain. */
 static const char *expected_time_domain;
@@ -158,6 +160,8 @@ static void options_parse(struct options *o, int argc, char **argv)
 			expected_delimiter = v;
 		else if (!strcmp(k, "--no-diagnostics"))
 			expect_no_diagnostics = !strcmp(v, "yes");
+		else if (!strcmp(k, "--site-module"))
+			expected_site_module = v;
 		else if (!strcmp(k, "--query-results"))
 			expected_query_results = !strcmp(v, "copied") ? "copied to host memory on the GPU (copy_results)"
 						 : !strcmp(v, "read")  ? "read with vkGetQueryPoolResults"
@@ -451,6 +455,20 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 		for (size_t i = 0; i < pp_json_array_size(diags); i++)
 			fail("report: diagnostic %s at %s, none expected", str(pp_json_array_at(diags, i), "id"),
 			     str(pp_json_array_at(diags, i), "site"));
+	}
+	if (expected_site_module) {
+		const jv *diags = get(root, "diagnostics");
+		char plus[160], paren[160];
+		snprintf(plus, sizeof(plus), "called from %s+0x", expected_site_module);
+		snprintf(paren, sizeof(paren), "called from %s (", expected_site_module);
+		if (!pp_json_array_size(diags))
+			fail("report: no diagnostic, expected some called from %s", expected_site_module);
+		for (size_t i = 0; i < pp_json_array_size(diags); i++) {
+			const char *site = str(pp_json_array_at(diags, i), "site");
+			if (!strstr(site, plus) && !strstr(site, paren))
+				fail("report: diagnostic %s at \"%s\", expected one called from %s",
+				     str(pp_json_array_at(diags, i), "id"), site, expected_site_module);
+		}
 	}
 	if (expected_time_domain && strncmp(str(dev, "time_domain"), expected_time_domain, strlen(expected_time_domain)))
 		fail("devices[0]: time_domain \"%s\" does not begin with \"%s\"", str(dev, "time_domain"),
