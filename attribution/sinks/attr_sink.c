@@ -244,13 +244,14 @@ static bool dir_own(struct attr_sink_ctx *c, char *out, size_t len)
 	return n > 0 && (size_t)n < len;
 }
 
-static int outputs_open(struct attr_sink_ctx *c)
+/* Makes c->dir, opens it as c->dirfd and checks it can be written into; *what names the step
+ * that failed. */
+static int dir_open(struct attr_sink_ctx *c, char *failed_at, size_t failed_len, const char **what)
 {
-	char failed_at[PATH_MAX] = "";
-	const char *what = "cannot create";
-	int ret = pp_dir_make(c->dir, failed_at, sizeof(failed_at));
+	*what = "cannot create";
+	int ret = pp_dir_make(c->dir, failed_at, failed_len);
 	if (ret == 0) {
-		what = "cannot open";
+		*what = "cannot open";
 		c->dirfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (c->dirfd < 0)
 			ret = -errno;
@@ -258,10 +259,18 @@ static int outputs_open(struct attr_sink_ctx *c)
 	if (ret == 0) {
 		/* Catches a read-only file system or missing permission now, with one message,
 		 * instead of one per file later. (root passes permission checks, not EROFS.) */
-		what = "cannot write into";
+		*what = "cannot write into";
 		if (faccessat(c->dirfd, ".", W_OK, AT_EACCESS) != 0)
 			ret = -errno;
 	}
+	return ret;
+}
+
+static int outputs_open(struct attr_sink_ctx *c)
+{
+	char failed_at[PATH_MAX] = "";
+	const char *what;
+	int ret = dir_open(c, failed_at, sizeof(failed_at), &what);
 	char own[PATH_MAX];
 	if (ret == 0 && !dir_claim(c) && dir_own(c, own, sizeof(own))) {
 		pp_log(PP_LOG_WARN, "output directory '%s' is being written by another process; this one "
@@ -269,14 +278,7 @@ static int outputs_open(struct attr_sink_ctx *c)
 		close(c->dirfd);
 		c->dirfd = -1;
 		memcpy(c->dir, own, sizeof(c->dir));
-		what = "cannot create";
-		ret = pp_dir_make(c->dir, failed_at, sizeof(failed_at));
-		if (ret == 0) {
-			what = "cannot open";
-			c->dirfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (c->dirfd < 0)
-				ret = -errno;
-		}
+		ret = dir_open(c, failed_at, sizeof(failed_at), &what);
 		if (ret == 0)
 			dir_claim(c);
 	}

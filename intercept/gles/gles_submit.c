@@ -353,8 +353,10 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync 
 		frame = pp_attr_submit(c->attr, c->queue, &info);
 		/* Generated pass names count passes over the frame's submissions, as the model does
 		 * (gles_diag.c names a finding's pass before it is submitted). */
-		if (frame != c->names_frame)
-			c->names_frame = frame, c->names_base = 0;
+		if (frame != c->names_frame) {
+			c->names_frame = frame;
+			c->names_base = 0;
+		}
 		c->names_base += c->rec->quiet ? 0 : c->rec->npasses;
 		c->submits++;
 		recording_next(c);
