@@ -485,7 +485,7 @@ struct pp_diag_blocking {
 	const char *site;     /* for people */
 	const char *detail;   /* what was waited on, e.g. "fence of submission 12 (frame 3)" */
 	uint64_t cpu_ns;      /* CPU time blocked in the call */
-	bool steady_state;    /* count only once the site recurs in a later frame */
+	bool steady_state;    /* count only once the site recurs in the frame loop (three frames) */
 	uint32_t thread_id;   /* the thread that waited (kernel id) and its name, for people */
 	const char *thread_name;
 	uint32_t nobjects;

@@ -32,6 +32,10 @@
 #define DEV_MAX_POOL_QUERIES 65536u
 #define DEV_MAX_POLLS 64u
 #define DEV_MAX_PENDING 64u
+/* A steady-state site is counted once it waits in a third frame within this many frames of the
+ * first of the three (docs/diagnostics.md, "Steady state"). */
+#define STEADY_FRAMES 3u
+#define STEADY_WINDOW 64u
 #define DEV_MAX_TAINT 256u
 #define DEV_MESSAGES 64u
 #define TAINT_FRAMES 2u
@@ -285,9 +289,16 @@ struct poll_rec {
 	uint32_t count;
 };
 
+/* A steady-state site not counted yet: the latest frames in which it waited, oldest first, each
+ * with its calls and their CPU time, kept until a further frame confirms the site. */
+struct pending_frame {
+	uint64_t frame, calls, cpu_ns;
+};
+
 struct pending_site {
-	uint64_t key, frame;
-	uint64_t cpu_ns;
+	uint64_t key;
+	struct pending_frame seen[STEADY_FRAMES - 1];
+	uint32_t nseen;
 	bool used;
 };
 

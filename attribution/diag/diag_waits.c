@@ -207,6 +207,54 @@ static const char *blocking_suggestion(enum pp_diag_rule rule)
 	}
 }
 
+/* Steady state: a wait at start-up, at a resize or at shutdown is not the frame loop's, even
+ * when one helper makes all of them (one call site: SDL's testvulkan idles the device through
+ * one function at start-up and at shutdown). A site is confirmed when it waits in a third frame
+ * within STEADY_WINDOW frames of the first of the three; until then its occurrences wait in a
+ * pending slot (bounded: the slot of the site seen longest ago is reused). Returns how many
+ * earlier frames the confirmation brings in (copied to confirmed, oldest first), 0 while the
+ * site is pending. Caller holds d->lock. */
+static uint32_t steady_pending(struct pp_diag_device *d, uint64_t key, uint64_t frame, uint64_t cpu_ns,
+			       struct pending_frame *confirmed)
+{
+	struct pending_site *p = NULL, *free_slot = NULL;
+	for (uint32_t i = 0; i < DEV_MAX_PENDING && !p; i++) {
+		if (d->pending[i].used && d->pending[i].key == key)
+			p = &d->pending[i];
+		else if (!d->pending[i].used && !free_slot)
+			free_slot = &d->pending[i];
+	}
+	if (!p) {
+		if (!free_slot) {
+			free_slot = &d->pending[0];
+			for (uint32_t i = 1; i < DEV_MAX_PENDING; i++)
+				if (d->pending[i].seen[d->pending[i].nseen - 1].frame <
+				    free_slot->seen[free_slot->nseen - 1].frame)
+					free_slot = &d->pending[i];
+		}
+		*free_slot = (struct pending_site){ .key = key, .seen = { { frame, 1, cpu_ns } }, .nseen = 1, .used = true };
+		return 0;
+	}
+	struct pending_frame *last = &p->seen[p->nseen - 1];
+	if (last->frame == frame) {
+		last->calls++;
+		last->cpu_ns += cpu_ns;
+		return 0;
+	}
+	uint32_t kept = 0;
+	for (uint32_t i = 0; i < p->nseen; i++)
+		if (frame <= p->seen[i].frame + STEADY_WINDOW)
+			p->seen[kept++] = p->seen[i];
+	p->nseen = kept;
+	if (kept < STEADY_FRAMES - 1) {
+		p->seen[p->nseen++] = (struct pending_frame){ frame, 1, cpu_ns };
+		return 0;
+	}
+	memcpy(confirmed, p->seen, kept * sizeof(*confirmed));
+	p->used = false;
+	return kept;
+}
+
 uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_blocking *b)
 {
 	uint64_t key = mix64(mix64(d->cfg.sink_device_id + 1, b->rule + 101), b->site_key);
@@ -216,37 +264,14 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 	pthread_mutex_lock(&diag_site_table.lock);
 	struct site *s = diag_site_find_locked(key);
 	pthread_mutex_unlock(&diag_site_table.lock);
-	uint64_t extra = 0, extra_cpu = 0, extra_frame = 0;
+	struct pending_frame confirmed[STEADY_FRAMES - 1];
+	uint32_t nconfirmed = 0;
 	if (!s && b->steady_state) {
-		/* A wait counts once its site recurs in a later frame: start-up and shutdown waits
-		 * happen once. */
-		struct pending_site *p = NULL, *free_slot = NULL;
-		for (uint32_t i = 0; i < DEV_MAX_PENDING; i++) {
-			if (d->pending[i].used && d->pending[i].key == key)
-				p = &d->pending[i];
-			else if (!d->pending[i].used && !free_slot)
-				free_slot = &d->pending[i];
-		}
-		if (!p) {
-			if (!free_slot) {
-				free_slot = &d->pending[0];
-				for (uint32_t i = 1; i < DEV_MAX_PENDING; i++)
-					if (d->pending[i].frame < free_slot->frame)
-						free_slot = &d->pending[i];
-			}
-			*free_slot = (struct pending_site){ key, frame, b->cpu_ns, true };
+		nconfirmed = steady_pending(d, key, frame, b->cpu_ns, confirmed);
+		if (!nconfirmed) {
 			pthread_mutex_unlock(&d->lock);
 			return 0;
 		}
-		if (p->frame == frame) {
-			p->cpu_ns += b->cpu_ns;
-			pthread_mutex_unlock(&d->lock);
-			return 0;
-		}
-		extra = 1;
-		extra_cpu = p->cpu_ns;
-		extra_frame = p->frame;
-		p->used = false;
 	}
 	pthread_mutex_lock(&diag_site_table.lock);
 	bool created = false;
@@ -263,13 +288,13 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 		s->d.gpu_idle_unavailable = b->cost_unavailable ? "not a wait" : "no GPU timestamps around this wait yet";
 		s->d.thread_id = b->thread_id;
 		snprintf(s->d.thread_name, sizeof(s->d.thread_name), "%s", b->thread_name ? b->thread_name : "");
-		if (extra) {
-			/* the first occurrence, now confirmed; it belonged to an earlier frame */
-			diag_site_count_locked(s, extra_frame, extra);
+		for (uint32_t i = 0; i < nconfirmed; i++) {
+			/* the earlier occurrences, now confirmed, in the frames they belonged to */
+			diag_site_count_locked(s, confirmed[i].frame, confirmed[i].calls);
 			if (!b->cost_unavailable) {
-				s->cost_sum += extra_cpu;
+				s->cost_sum += confirmed[i].cpu_ns;
 				s->cost_frames++;
-				s->cost_last_frame = extra_frame;
+				s->cost_last_frame = confirmed[i].frame;
 			}
 		}
 	}

@@ -276,17 +276,34 @@ static void test_blocking(void)
 	CHECK(pp_diag_fence_check(d, 0xfe, &seq) == PP_WAIT_FINE);
 	CHECK(pp_diag_query_check(d, 500, 0, 2, &seq) == PP_WAIT_FINE);
 
-	/* steady state: a site that waits once is not counted; one that recurs is */
+	/* steady state: a site is counted once it waits in a third frame within STEADY_WINDOW
+	 * frames of the first; start-up and shutdown through one helper (SDL's testvulkan) are
+	 * two frames, and a third frame long after them starts a new count */
 	struct pp_diag_blocking b = { .rule = PP_DIAG_QUEUE_WAIT_IDLE, .site_key = 42, .site = "here", .cpu_ns = 1000,
 				      .steady_state = true };
-	CHECK(pp_diag_blocking_report(d, &b) == 0);
+	CHECK(pp_diag_blocking_report(d, &b) == 0); /* start-up */
+	for (int f = 0; f < 70; f++) {
+		pp_diag_submit(d, 1, 0, NULL, NULL);
+		pp_diag_submit_done(d, 0xb0 + f, false);
+	}
+	CHECK(pp_diag_blocking_report(d, &b) == 0); /* a resize 70 frames later */
+	CHECK(pp_diag_blocking_report(d, &b) == 0); /* twice in that frame: still two frames */
+	for (int f = 0; f < 70; f++) {
+		pp_diag_submit(d, 1, 0, NULL, NULL);
+		pp_diag_submit_done(d, 0x100 + f, false);
+	}
+	CHECK(pp_diag_blocking_report(d, &b) == 0); /* shutdown: a third frame, but not near the first */
 	CHECK(fired("PASSPROBE-Blocking-QueueWaitIdle") == 0);
 	pp_diag_submit(d, 1, 0, NULL, NULL);
-	pp_diag_submit_done(d, 0xb0, false);
-	CHECK(pp_diag_blocking_report(d, &b) != 0);
-	CHECK(fired("PASSPROBE-Blocking-QueueWaitIdle") == 2);
+	pp_diag_submit_done(d, 0x200, false);
+	CHECK(pp_diag_blocking_report(d, &b) == 0); /* ... it goes on: two frames in a row */
+	CHECK(fired("PASSPROBE-Blocking-QueueWaitIdle") == 0);
+	pp_diag_submit(d, 1, 0, NULL, NULL);
+	pp_diag_submit_done(d, 0x201, false);
+	CHECK(pp_diag_blocking_report(d, &b) != 0); /* the third in a row: the frame loop's */
+	CHECK(fired("PASSPROBE-Blocking-QueueWaitIdle") == 3);
 	const struct pp_diagnostic *s = find("PASSPROBE-Blocking-QueueWaitIdle");
-	CHECK(s && s->cost_valid && s->cost_ns == 1000);
+	CHECK(s && s->frames == 3 && s->cost_valid && s->cost_ns == 1000);
 
 	/* polls */
 	uint64_t since;
@@ -362,8 +379,11 @@ static void test_semaphores(void)
 	CHECK(pp_diag_blocking_report(d, &b) == 0);
 	pp_diag_submit(d, 1, 0, NULL, NULL);
 	pp_diag_submit_done(d, 0xc0, false);
+	CHECK(pp_diag_blocking_report(d, &b) == 0);
+	pp_diag_submit(d, 1, 0, NULL, NULL);
+	pp_diag_submit_done(d, 0xc1, false);
 	CHECK(pp_diag_blocking_report(d, &b) != 0);
-	CHECK(fired("PASSPROBE-Blocking-SemaphoreWaitSameFrame") == 2);
+	CHECK(fired("PASSPROBE-Blocking-SemaphoreWaitSameFrame") == 3);
 	CHECK(!pp_diag_rule_is_barrier(PP_DIAG_SEMAPHORE_WAIT));
 	pp_diag_device_destroy(d);
 }
