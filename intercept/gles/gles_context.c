@@ -122,7 +122,7 @@ static void after_release(struct pp_gles_ctx *old)
 		ctx_free(old, false);
 }
 
-struct pp_gles_switch pp_gles_switch_begin(void *handle)
+struct pp_gles_switch pp_gles_switch_begin(void *handle, void *draw)
 {
 	struct pp_gles_switch s = { .old = pp_gles_current(), .c = ctx_find(handle) };
 	if (s.old && s.old != s.c && !pp_gles_exiting) {
@@ -131,11 +131,18 @@ struct pp_gles_switch pp_gles_switch_begin(void *handle)
 		if (s.old->destroy_pending)
 			pp_gles_device_teardown(s.old, true);
 		pp_egl_guard_leave();
+	} else if (s.old && s.old == s.c && s.c->set_up && draw != s.c->draw_surface && !pp_gles_exiting) {
+		/* The same context made current with another draw surface: the default framebuffer
+		 * is another one from here on, so the open pass ends before the real call (its end
+		 * timestamp in what the old surface's rendering is flushed with). */
+		pp_egl_guard_enter();
+		pp_gles_pass_event(s.c, PP_GLES_EV_END, 0, 0);
+		pp_egl_guard_leave();
 	}
 	return s;
 }
 
-void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surface, int32_t w, int32_t h,
+void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, void *draw, int32_t w, int32_t h,
 			void *surface_config)
 {
 	if (!ok)
@@ -149,6 +156,7 @@ void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surfa
 		return;
 	c->surface_w = w;
 	c->surface_h = h;
+	c->draw_surface = draw;
 	c->current_tid = pp_thread_id();
 	bool redescribe = c->set_up && surface_config != c->surface_config;
 	c->surface_config = surface_config;
@@ -165,7 +173,7 @@ void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surfa
 	/* A draw surface is what a swapchain is on Vulkan: frame_delimiter=auto then ends frames
 	 * at swaps from the first frame on, not at a glFenceSync before the first swap (a
 	 * glFinish before it still ends one: a program that never swaps, attr_frame.h). */
-	if (draw_surface && c->attr)
+	if (draw && c->attr)
 		pp_attr_swapchain_created(c->attr);
 	pp_egl_tls.ctx = c;
 }
@@ -190,7 +198,7 @@ EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EG
 {
 	if (pp_egl_tls.guard)
 		return PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
-	struct pp_gles_switch s = pp_gles_switch_begin(ctx);
+	struct pp_gles_switch s = pp_gles_switch_begin(ctx, draw);
 	EGLint w = 0, h = 0;
 	EGLConfig surface_config = (EGLConfig)0;
 	pp_egl_guard_enter();
@@ -203,7 +211,7 @@ EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EG
 	}
 	EGLBoolean ok = PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
 	pp_egl_guard_leave();
-	pp_gles_switch_end(&s, ok, draw != EGL_NO_SURFACE, w, h, surface_config);
+	pp_gles_switch_end(&s, ok, draw, w, h, surface_config);
 	return ok;
 }
 

@@ -68,7 +68,7 @@ static int make_current_end(const struct pp_gles_switch *s, int ok, struct _XDis
 		drawable_size(dpy, draw, &w, &h);
 		pp_egl_guard_leave();
 	}
-	pp_gles_switch_end(s, ok, draw != 0, w, h, NULL);
+	pp_gles_switch_end(s, ok, (void *)(uintptr_t)draw, w, h, NULL);
 	return ok;
 }
 
@@ -76,7 +76,7 @@ int glXMakeCurrent(struct _XDisplay *dpy, GLXDrawable drawable, GLXContext ctx)
 {
 	if (pp_egl_tls.guard)
 		return PP_REAL(glXMakeCurrent)(dpy, drawable, ctx);
-	struct pp_gles_switch s = pp_gles_switch_begin(ctx);
+	struct pp_gles_switch s = pp_gles_switch_begin(ctx, (void *)(uintptr_t)drawable);
 	pp_egl_guard_enter();
 	int ok = PP_REAL(glXMakeCurrent)(dpy, drawable, ctx);
 	pp_egl_guard_leave();
@@ -87,7 +87,7 @@ int glXMakeContextCurrent(struct _XDisplay *dpy, GLXDrawable draw, GLXDrawable r
 {
 	if (pp_egl_tls.guard)
 		return PP_REAL(glXMakeContextCurrent)(dpy, draw, read, ctx);
-	struct pp_gles_switch s = pp_gles_switch_begin(ctx);
+	struct pp_gles_switch s = pp_gles_switch_begin(ctx, (void *)(uintptr_t)draw);
 	pp_egl_guard_enter();
 	int ok = PP_REAL(glXMakeContextCurrent)(dpy, draw, read, ctx);
 	pp_egl_guard_leave();

@@ -58,6 +58,7 @@ struct pp_gles_ctx {
 	EGLConfig config;              /* with glx: Display *, GLXContext, GLXFBConfig */
 	EGLConfig surface_config;      /* a context made without a config (EGL_KHR_no_config_context):
 					* its draw surface's, which describes the default framebuffer */
+	void *draw_surface;            /* the EGLSurface or GLXDrawable it draws into; NULL: none */
 	bool glx;                      /* made with glXCreateContextAttribsARB (gles_glx.c), not EGL */
 	struct pp_gles_share *share;
 	uint32_t current_tid;          /* 0: not current anywhere */
@@ -168,8 +169,10 @@ void pp_gles_context_destroyed(void *handle);
 struct pp_gles_switch {
 	struct pp_gles_ctx *old, *c;
 };
-struct pp_gles_switch pp_gles_switch_begin(void *handle);
-void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, bool draw_surface, int32_t w, int32_t h,
+/* A make-current of context `handle` with draw surface `draw` (an EGLSurface or GLXDrawable;
+ * NULL for none) on the calling thread, around the real call. */
+struct pp_gles_switch pp_gles_switch_begin(void *handle, void *draw);
+void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, void *draw, int32_t w, int32_t h,
 			void *surface_config);
 /* gles_submit.c: the default framebuffer's attachments from the context's config, or its draw
  * surface's (surface_config) when it was made without one. */

@@ -3,7 +3,7 @@
  *
  *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] [--readback] [--heavy N]
  *               [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]
- *               [--flush-passes] [--signal-at 3,7]
+ *               [--flush-passes] [--signal-at 3,7] [--two-surfaces]
  *
  * Per frame, per thread (each thread its own context; with --threads, contexts share with the
  * first one):
@@ -18,7 +18,11 @@
  * --finish, the pbuffer current but never swapped, as glmark2-es2 --off-screen does; or, with
  * --readback, surfaceless, glReadPixels of framebuffer A into client memory). --flush-passes:
  * glFlush after passes 0 and 1, so a frame is three submissions (the compute pass is still
- * "compute#2": generated names count passes over the frame). --signal-at: raise(SIGUSR2)
+ * "compute#2": generated names count passes over the frame). --two-surfaces: after the compute
+ * pass, a clear and a draw into the pbuffer, then the same context made current with a second
+ * pbuffer (48x32) and a draw into it, and the frame ends with that one's swap: two passes on
+ * framebuffer 0, one per surface (a context's default framebuffer is its draw surface's).
+ * --signal-at: raise(SIGUSR2)
  * before the first call of each frame listed (thread 0), for the capture-signal test.
  * Prints "frame <i> done" lines and, with --errors, every glGetError value it sees after a
  * deliberately bad call and after each frame ("glerror <frame> <hex>"), so a run with and
@@ -60,6 +64,7 @@ static struct {
 
 static int frames = 3, nthreads = 1, heavy = 1;
 static int no_swap, finish_frames, readback_frames, report_errors, expect, no_context, bench_draws, destroy_current;
+static int two_surfaces;
 static int flush_passes;
 static int signal_at[8], nsignal_at;
 
@@ -158,6 +163,8 @@ static void *run(void *arg)
 	pthread_mutex_unlock(&first_lock);
 	const EGLint pb_attr[] = { EGL_WIDTH, 64, EGL_HEIGHT, 64, EGL_NONE };
 	EGLSurface surf = gl.eglCreatePbufferSurface(dpy, config, pb_attr);
+	const EGLint pb2_attr[] = { EGL_WIDTH, 48, EGL_HEIGHT, 32, EGL_NONE };
+	EGLSurface surf2 = two_surfaces ? gl.eglCreatePbufferSurface(dpy, config, pb2_attr) : EGL_NO_SURFACE;
 	/* --no-swap, --readback: no surface at all (surfaceless), the headless program of
 	 * frame_delimiter=auto */
 	EGLSurface bind = no_swap || readback_frames ? EGL_NO_SURFACE : surf;
@@ -251,10 +258,24 @@ static void *run(void *arg)
 			gl.glBindFramebuffer(GL_FRAMEBUFFER, fbo[0]);
 			gl.glReadPixels(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, px);
 			gl.glBindFramebuffer(GL_FRAMEBUFFER, 0);
-		} else if (no_swap || finish_frames)
+		} else if (no_swap || finish_frames) {
 			gl.glFinish();
-		else
+		} else if (two_surfaces) {
+			/* A binding change ends the compute pass (work on framebuffer 0 after it would
+			 * make it a render pass: the pass machine's promotion). */
+			gl.glBindFramebuffer(GL_FRAMEBUFFER, fbo[0]);
+			gl.glBindFramebuffer(GL_FRAMEBUFFER, 0);
+			gl.glUseProgram(draw_prog);
+			gl.glUniform1i(iters, 0);
+			gl.glClear(GL_COLOR_BUFFER_BIT);
+			gl.glDrawArrays(GL_TRIANGLES, 0, 3);
+			gl.eglMakeCurrent(dpy, surf2, surf2, ctx);
+			gl.glDrawArrays(GL_TRIANGLES, 0, 3);
+			gl.eglSwapBuffers(dpy, surf2);
+			gl.eglMakeCurrent(dpy, surf, surf, ctx);
+		} else {
 			gl.eglSwapBuffers(dpy, surf);
+		}
 		errors(f);
 		printf("thread %ld frame %d done\n", index, f);
 	}
@@ -280,6 +301,8 @@ static void *run(void *arg)
 	}
 	gl.eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 	gl.eglDestroySurface(dpy, surf);
+	if (surf2 != EGL_NO_SURFACE)
+		gl.eglDestroySurface(dpy, surf2);
 	if (ctx != first_ctx)
 		gl.eglDestroyContext(dpy, ctx);
 	gl.eglReleaseThread();
@@ -312,6 +335,8 @@ int main(int argc, char **argv)
 			no_context = 1;
 		else if (!strcmp(argv[i], "--destroy-current"))
 			destroy_current = 1;
+		else if (!strcmp(argv[i], "--two-surfaces"))
+			two_surfaces = 1;
 		else if (!strcmp(argv[i], "--flush-passes"))
 			flush_passes = 1;
 		else if (!strcmp(argv[i], "--bench-draws") && i + 1 < argc)
@@ -322,7 +347,7 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] "
 				"[--readback] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] "
-				"[--destroy-current] [--flush-passes] [--signal-at F,...]\n");
+				"[--destroy-current] [--flush-passes] [--signal-at F,...] [--two-surfaces]\n");
 			return 2;
 		}
 	}
@@ -336,6 +361,12 @@ int main(int argc, char **argv)
 		       "barriers=0 clear=1 invalidate=0\n");
 		printf("expect pass 2 compute#2 source=generated draws=0 instances=0 vertices=0 indices=0 "
 		       "dispatches=2 workgroups=8 barriers=1 clear=0 invalidate=0\n");
+		if (two_surfaces) {
+			printf("expect pass 3 render#3 source=generated draws=1 instances=1 vertices=3 indices=0 "
+			       "dispatches=0 barriers=0 clear=1 invalidate=0 width=64 height=64\n");
+			printf("expect pass 4 render#4 source=generated draws=1 instances=1 vertices=3 indices=0 "
+			       "dispatches=0 barriers=0 clear=0 invalidate=0 width=48 height=32\n");
+		}
 	}
 	PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display =
 		(PFNEGLGETPLATFORMDISPLAYEXTPROC)gl.eglGetProcAddress("eglGetPlatformDisplayEXT");
