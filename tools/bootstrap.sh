@@ -26,8 +26,9 @@ jobs=${JOBS:-$(nproc)}
 # program): the real programs and layers of tests/thirdparty.
 # libegl-dev, libgles-dev, libegl-mesa0: the GLES demo (EGL surfaceless platform, llvmpipe).
 # mesa-utils (the es2gears_x11 name: mesa-utils-bin alone installs only es2gears_x11.<triplet>),
-# glmark2-es2-x11, libsdl2-tests (SDL 2's testgles2: OpenGL ES through GLX and through EGL),
-# mpv (a video player: OpenGL ES through EGL, several passes a frame), gstreamer1.0-gl and
+# glmark2-es2-x11, libsdl2-tests (SDL 2's testgles2: OpenGL ES through GLX and through EGL;
+# and testvulkan, a Vulkan 1.0 program), mpv (a video player: OpenGL ES through EGL, and
+# Vulkan through libplacebo; several passes a frame), gstreamer1.0-gl and
 # gstreamer1.0-tools (GStreamer's GL elements on their own GL thread), weston (a compositor
 # with a GL renderer, and its EGL client weston-simple-egl): the OpenGL ES programs of
 # tests/thirdparty.

@@ -80,6 +80,8 @@ static const char *expected_delimiter = "fence";
 static const char *expected_query_results;
 /* --no-diagnostics yes: report.json's diagnostics must be empty (report_load checks it). */
 static bool expect_no_diagnostics;
+/* --absent-diagnostics ID[,ID...]: none of report.json's diagnostics has one of these ids. */
+static const char *absent_diagnostics;
 /* --site-module NAME: every diagnostic's site is "... called from NAME+0x..." or "NAME (...)" */
 static const char *expected_site_module;
 /* How GPU times were put on the host time line (--time-domain calibrated|estimated;
@@ -160,6 +162,8 @@ static void options_parse(struct options *o, int argc, char **argv)
 			expected_delimiter = v;
 		else if (!strcmp(k, "--no-diagnostics"))
 			expect_no_diagnostics = !strcmp(v, "yes");
+		else if (!strcmp(k, "--absent-diagnostics"))
+			absent_diagnostics = v;
 		else if (!strcmp(k, "--site-module"))
 			expected_site_module = v;
 		else if (!strcmp(k, "--query-results"))
@@ -455,6 +459,19 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 		for (size_t i = 0; i < pp_json_array_size(diags); i++)
 			fail("report: diagnostic %s at %s, none expected", str(pp_json_array_at(diags, i), "id"),
 			     str(pp_json_array_at(diags, i), "site"));
+	}
+	if (absent_diagnostics) {
+		const jv *diags = get(root, "diagnostics");
+		for (size_t i = 0; i < pp_json_array_size(diags); i++) {
+			const char *id = str(pp_json_array_at(diags, i), "id");
+			size_t n = strlen(id);
+			for (const char *p = absent_diagnostics; *id && (p = strstr(p, id)); p += n)
+				if ((p == absent_diagnostics || p[-1] == ',') && (p[n] == ',' || !p[n])) {
+					fail("report: diagnostic %s at %s, not expected", id,
+					     str(pp_json_array_at(diags, i), "site"));
+					break;
+				}
+		}
 	}
 	if (expected_site_module) {
 		const jv *diags = get(root, "diagnostics");
