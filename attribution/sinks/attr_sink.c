@@ -417,7 +417,12 @@ static void *writer_main(void *arg)
 	struct pp_frame_result *frames[PP_SINK_QUEUE_FRAMES];
 	uint32_t nframes, nevents;
 	uint64_t interval_ns = (uint64_t)g_ctx.settings.flush_interval_ms * 1000000ull;
-	uint64_t last_report = pp_clock_now_ns();
+	/* The first report.json is written with the first frames, then every interval: a process
+	 * ended by a signal (Chromium's GPU process gets SIGTERM from the browser; a program
+	 * without a SIGINT handler stopped with Ctrl-C) keeps a report of all but its last
+	 * interval, however short it lived. */
+	uint64_t last_report = 0;
+	bool first_report = true;
 	bool pending = false; /* frames arrived since the last report.json */
 
 	pthread_mutex_lock(&g_lock);
@@ -432,7 +437,7 @@ static void *writer_main(void *arg)
 			}
 			uint64_t wait_ms = SINK_WAKE_MS, now = pp_clock_now_ns();
 			if (pending) {
-				uint64_t due = last_report + interval_ns;
+				uint64_t due = first_report ? now : last_report + interval_ns;
 				if (now >= due)
 					break;
 				if ((due - now + 999999) / 1000000 < wait_ms)
@@ -460,10 +465,11 @@ static void *writer_main(void *arg)
 		batch_process(&g_ctx, frames, nframes, g_batch_events, nevents);
 		pending = pending || nframes > 0;
 		uint64_t now = pp_clock_now_ns();
-		if (pending && now >= last_report + interval_ns) {
+		if (pending && (first_report || now >= last_report + interval_ns)) {
 			if (g_ctx.dirfd >= 0 && !g_ctx.report_failed)
 				report_write_now(&g_ctx);
 			pending = false;
+			first_report = false;
 			last_report = now;
 		}
 		pthread_mutex_unlock(&g_io_lock);

@@ -1119,6 +1119,42 @@ static void scenario_trace_killed(void)
 	free(text);
 }
 
+/* A process killed long before its first flush interval ends still has a report.json: the
+ * first one is written with the first frames (Chromium's GPU process lives a second and dies
+ * of the browser's SIGTERM). */
+static void scenario_report_killed(void)
+{
+	char dir[512], path[600];
+	snprintf(dir, sizeof(dir), "%s/out", g_tmp);
+	path_make(path, sizeof(path), dir, "report.json");
+	pid_t child = fork();
+	if (child == 0) {
+		struct pp_settings set;
+		settings_make(&set, dir);
+		set.flush_interval_ms = 600000; /* ten minutes: only the first report can come in time */
+		pp_sink_init(&set);
+		uint64_t base = now_ns();
+		for (uint64_t i = 0; i < 3; i++)
+			pp_sink_frame_submit(frame_standard(i, base + i * 1000000));
+		for (int waited = 0; waited < 30000 && access(path, F_OK) != 0; waited += 10)
+			usleep(10000);
+		kill(getpid(), SIGKILL);
+	}
+	int status;
+	waitpid(child, &status, 0);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "child killed");
+	size_t len;
+	char *text = file_read(path, &len);
+	CHECK(text != NULL, "report.json written before the first interval ended");
+	struct pp_json_value *r = NULL;
+	CHECK(text && pp_json_parse(text, len, NULL, &r, NULL, 0) == 0, "report.json parses");
+	uint64_t total = 0;
+	CHECK(r && pp_json_get_uint64(pp_json_object_get(r, "frames_total"), &total) && total >= 1,
+	      "report.json has the first frames (frames_total %" PRIu64 ")", total);
+	pp_json_free(r);
+	free(text);
+}
+
 /* ---- scenario: passes.csv ------------------------------------------------------------- */
 
 /* RFC 4180 parse of one record at *p; returns the number of fields, fields copied into f. */
@@ -1708,7 +1744,7 @@ static void scenario_memory_streams(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s stats|report|unmeasured|trace|trace_killed|csv|"
+		fprintf(stderr, "usage: %s stats|report|unmeasured|trace|trace_killed|report_killed|csv|"
 			"unwritable_file|unwritable_proc|enospc|rofs|write_fail|lifecycle|fork|exit|"
 			"memory|memory_streams\n", argv[0]);
 		return 2;
@@ -1727,6 +1763,8 @@ int main(int argc, char **argv)
 		scenario_trace();
 	else if (!strcmp(s, "trace_killed"))
 		scenario_trace_killed();
+	else if (!strcmp(s, "report_killed"))
+		scenario_report_killed();
 	else if (!strcmp(s, "csv"))
 		scenario_csv();
 	else if (!strcmp(s, "unwritable_file"))
