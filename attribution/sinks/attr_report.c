@@ -452,6 +452,7 @@ static void settings_write(struct pp_json_writer *w, const struct pp_settings *s
 	pp_json_kv_bool_lit(w, "trace", s->trace);
 	pp_json_kv_bool_lit(w, "csv", s->csv);
 	pp_json_kv_bool_lit(w, "summary", s->summary);
+	pp_json_kv_bool_lit(w, "finish_on_signal", s->finish_on_signal);
 	pp_json_kv_str_lit(w, "copy_results",
 		       (unsigned)s->copy_results < 3 ? switches[s->copy_results] : "?");
 	pp_json_end_object(w);

@@ -30,6 +30,7 @@
 #include "pp_clock.h"
 #include "pp_cpu_counters.h"
 #include "pp_dir.h"
+#include "pp_finish_signal.h"
 #include "pp_log.h"
 #include "pp_thread.h"
 
@@ -602,11 +603,10 @@ int pp_sink_init(const struct pp_settings *settings)
 	pthread_mutex_unlock(&g_lock);
 
 	/* The writer must never run the application's signal handlers. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	sigset_t old;
+	pp_signals_block_all(&old);
 	int err = pthread_create(&g_thread, NULL, writer_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pp_signals_restore(&old);
 	if (err != 0) {
 		/* Frames still queue (and drop past the queue's size); shutdown writes them. */
 		pp_log(PP_LOG_ERROR, "cannot start the output writer thread: %s; outputs are written "
@@ -615,6 +615,16 @@ int pp_sink_init(const struct pp_settings *settings)
 	} else {
 		g_thread_started = true;
 		pthread_setname_np(g_thread, "passprobe-out");
+	}
+	if (settings->finish_on_signal) {
+		int n = pp_finish_signals_install(pp_sink_shutdown);
+		if (n < 0)
+			pp_log(PP_LOG_WARN, "finish_on_signal: cannot install the SIGINT/SIGTERM handler: %s; a "
+			       "program ended by either keeps what was written before", strerror(-n));
+		else if (n < 2)
+			pp_log(PP_LOG_INFO, "finish_on_signal: the application handles or ignores %s itself; "
+			       "passprobe leaves %s alone", n ? "SIGINT or SIGTERM" : "SIGINT and SIGTERM",
+			       n ? "that one" : "both");
 	}
 out:
 	pthread_mutex_unlock(&g_init_lock);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "pp_log.h"
+#include "pp_module.h"
 
 static uint64_t g_signals;
 static pthread_once_t g_signal_once = PTHREAD_ONCE_INIT;
@@ -43,18 +44,6 @@ static void capture_on_signal(int sig)
 		next(sig);
 }
 
-/* Whether `handler` lies in another passprobe library (by its file name: libVkLayer_passprobe.so,
- * libpassprobe_gles.so). The handler is static, so its name is not in any symbol table. */
-static bool handler_is_other_passprobe(void (*handler)(int))
-{
-	Dl_info theirs, ours;
-	if (!dladdr((void *)handler, &theirs) || !theirs.dli_fname || !dladdr((void *)capture_on_signal, &ours) ||
-	    theirs.dli_fbase == ours.dli_fbase)
-		return false;
-	const char *base = strrchr(theirs.dli_fname, '/');
-	return strstr(base ? base + 1 : theirs.dli_fname, "passprobe") != NULL;
-}
-
 static void capture_signal_install_once(void)
 {
 	struct sigaction old, sa;
@@ -64,7 +53,7 @@ static void capture_signal_install_once(void)
 		return;
 	}
 	bool ours = !(old.sa_flags & SA_SIGINFO) && old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN &&
-		    handler_is_other_passprobe(old.sa_handler);
+		    pp_module_is_other_passprobe((void *)old.sa_handler, (void *)capture_on_signal);
 	if (!(old.sa_flags & SA_SIGINFO) && (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN || ours)) {
 		if (ours)
 			__atomic_store_n(&g_chained, old.sa_handler, __ATOMIC_RELEASE);

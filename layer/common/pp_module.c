@@ -36,3 +36,12 @@ const char *pp_module_name(const Dl_info *info)
 	const char *slash = strrchr(f, '/');
 	return slash ? slash + 1 : f;
 }
+
+bool pp_module_is_other_passprobe(const void *fn, const void *ours)
+{
+	Dl_info theirs, mine;
+	if (!dladdr(fn, &theirs) || !theirs.dli_fname || !dladdr(ours, &mine) || theirs.dli_fbase == mine.dli_fbase)
+		return false;
+	const char *base = strrchr(theirs.dli_fname, '/');
+	return strstr(base ? base + 1 : theirs.dli_fname, "passprobe") != NULL;
+}

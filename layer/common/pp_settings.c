@@ -106,6 +106,7 @@ static const struct settings_desc settings_table[] = {
 	  0, 1048576, "a decimal integer from 0 (no limit) to 1048576" },
 	{ "gpu_counters", PP_SETTINGS_ENV_PREFIX "GPU_COUNTERS", SETTINGS_TEXT, SETTINGS_FIELD(gpu_counters), 0, 0,
 	  "none, default, or a comma-separated list of GPU counter names (at most 511 bytes, no control characters)" },
+	SETTINGS_BOOL_DESC(finish_on_signal, "FINISH_ON_SIGNAL"),
 };
 
 #define SETTINGS_COUNT (sizeof(settings_table) / sizeof(settings_table[0]))
@@ -115,7 +116,8 @@ static const char *const settings_key_names[] = {
 	"output_dir", "log_level", "frame_delimiter", "timestamps", "pipeline_statistics",
 	"per_draw_timing", "diagnostics", "barrier_cost", "cpu_counters", "report_frames",
 	"flush_interval_ms", "trace", "csv", "summary", "copy_results", "frames", "capture_signal",
-	"trigger_file", "trigger_frames", "gpu_timing_interval", "output_limit_mb", "gpu_counters", NULL,
+	"trigger_file", "trigger_frames", "gpu_timing_interval", "output_limit_mb", "gpu_counters",
+	"finish_on_signal", NULL,
 };
 _Static_assert(sizeof(settings_key_names) / sizeof(settings_key_names[0]) == SETTINGS_COUNT + 1,
 	       "settings_key_names and settings_table disagree");
@@ -908,6 +910,7 @@ void pp_settings_defaults(struct pp_settings *out)
 	out->gpu_timing_interval = 1;
 	out->output_limit_mb = 256;
 	snprintf(out->gpu_counters, sizeof(out->gpu_counters), "none");
+	out->finish_on_signal = true;
 }
 
 int pp_settings_load_ex(struct pp_settings *out, char *const *envp, bool secure)

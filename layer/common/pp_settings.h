@@ -61,6 +61,8 @@ struct pp_settings {
 	char gpu_counters[512];            /* gpu_counters: none|default|comma list of GPU hardware counters
 					    * (VK_KHR_performance_query, Mali kbase), default none; checked by
 					    * counters/gpu (docs/counters.md) */
+	bool finish_on_signal;             /* finish_on_signal: SIGINT/SIGTERM finish the outputs before
+					    * the process ends, default on (layer/common/pp_finish_signal.h) */
 };
 
 /* Where a setting's value came from, for messages and for `passprobe` to explain itself. */

@@ -114,11 +114,25 @@ check "installed layout: manifest dir prepended" '[ $rc -eq 0 ] && [ "$(cat "$T/
 VK_ADD_LAYER_PATH="$T/prefix/share/vulkan/explicit_layer.d" "$T/prefix/bin/passprobe" run -- sh -c 'echo "$VK_ADD_LAYER_PATH"' >"$T/out" 2>"$T/err"
 check "manifest dir not duplicated" '[ "$(cat "$T/out")" = "$T/prefix/share/vulkan/explicit_layer.d" ]'
 
-pp run -- sh -c 'kill -TERM $$'
-check "signal death becomes 128+N" '[ $rc -eq 143 ]'
-check "signal death is said, with name and number" 'has_err "was killed by signal 15 (SIGTERM, Terminated)"'
+pp run -- sh -c 'kill -HUP $$'
+check "signal death becomes 128+N" '[ $rc -eq 129 ]'
+check "signal death is said, with name and number" 'has_err "was killed by signal 1 (SIGHUP, Hangup)"'
 check "signal death: outputs may be partial" 'has_err "outputs may be partial or missing"'
 check "signal death: no clean output message" '! has_err "no output was written to $T/passprobe-out."'
+# SIGTERM and SIGINT ask a program to stop: where it leaves them at their default, passprobe
+# finishes its outputs first (finish_on_signal; reliability_finish_on_signal checks them), so
+# they are not announced as partial up front; each folder listed says whether it is.
+pp run -- sh -c 'kill -TERM $$'
+check "SIGTERM: 128+15" '[ $rc -eq 143 ]'
+check "SIGTERM: said as a stop, with name and number" 'has_err "was stopped by signal 15 (SIGTERM, Terminated)"'
+check "SIGTERM: no blanket partial warning" '! has_err "outputs may be partial or missing"'
+# Outputs the writer finished (trace.json closed by its end event) are listed as output; those
+# it did not, as partial. (Files written by the stand-in program, as the layer would.)
+finished='printf "{}" >"$0/report.json"; printf "[\n{\"name\":\"passprobe_trace_end\",\"ph\":\"i\"}\n]\n" >"$0/trace.json"'
+pp run -o "$T/fin" -- sh -c "$finished; kill -TERM \$\$" "$T/fin"
+check "SIGTERM, outputs finished: listed as output" 'has_err "passprobe: output in $T/fin (report.json, trace.json)"'
+pp run -o "$T/cut" -- sh -c 'printf "{}" >"$0/report.json"; printf "[\n{\"name\":\"x\"},\n" >"$0/trace.json"; kill -TERM $$' "$T/cut"
+check "SIGTERM, trace.json not closed: listed as partial" 'has_err "passprobe: partial output in $T/cut (report.json, trace.json)"'
 
 # A crash with partial files: they are listed as partial, never as a normal output. `passprobe
 # run` preloads the GLES shim into every program; in a sanitizer build the shim brings the

@@ -1,7 +1,7 @@
 /* rel_app: the Vulkan program of the reliability tests (tests/reliability, docs/reliability.md).
  *
  *   rel_app frames [--frames F] [--passes P] [--draws D] [--end destroy|exit|quick-destroy]
- *                  [--exit-thread-after N] [--app-query-pool] [--frame-ms MS]
+ *                  [--exit-thread-after N] [--app-query-pool] [--frame-ms MS] [--term-handler]
  *   rel_app stress [--recorders R] [--cbs C] [--passes P] [--submitters S]
  *                  [--churn K] [--churn-iterations N]
  *
@@ -15,6 +15,8 @@
  * submitted, while the main thread goes on submitting. --app-query-pool: the program creates a
  * timestamp query pool of its own first and prints the result ("app vkCreateQueryPool <r>").
  * --frame-ms: sleep that long after each frame (so that outputs are flushed during the run).
+ * --term-handler: a SIGTERM handler of the program's own, installed before Vulkan starts, ends
+ * the frame loop (then the --end path as usual): passprobe must leave it alone.
  *
  * stress: R recorder threads each record C command buffers of P passes (label
  * "t<thread>.c<cb>.p<pass>", stress_draws() draws each) and hand them to S submitter threads,
@@ -29,6 +31,7 @@
  * Exit 0 on success; a setup failure prints one line on stderr and exits 1. */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -371,7 +374,7 @@ struct options {
 	const char *end;
 	uint32_t exit_thread_after;
 	uint32_t frame_ms;
-	bool app_query_pool;
+	bool app_query_pool, term_handler;
 	uint32_t recorders, cbs, submitters, churn, churn_iterations;
 };
 
@@ -391,6 +394,10 @@ static void options_parse(struct options *o, int argc, char **argv, int first)
 		const char *a = argv[i];
 		if (!strcmp(a, "--app-query-pool")) {
 			o->app_query_pool = true;
+			continue;
+		}
+		if (!strcmp(a, "--term-handler")) {
+			o->term_handler = true;
 			continue;
 		}
 		if (i + 1 >= argc)
@@ -428,6 +435,13 @@ static void options_parse(struct options *o, int argc, char **argv, int first)
 /* ---- frames ----------------------------------------------------------------------------- */
 
 static uint32_t g_submitted; /* atomic: frames submitted so far */
+static volatile sig_atomic_t g_term; /* --term-handler: SIGTERM arrived */
+
+static void on_term(int sig)
+{
+	(void)sig;
+	g_term = 1;
+}
 static uint32_t g_exit_after;
 
 static void *exit_thread_main(void *arg)
@@ -446,6 +460,11 @@ static int run_frames(const struct options *o)
 	struct gpu g = { 0 };
 	if (getenv("REL_APP_SHOW_SECURE")) /* the set-uid test: is this process in secure mode? */
 		printf("AT_SECURE %lu\n", getauxval(AT_SECURE));
+	if (o->term_handler) {
+		struct sigaction sa = { .sa_handler = on_term };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGTERM, &sa, NULL);
+	}
 	instance_create(&g);
 	device_create(&g);
 	if (o->app_query_pool) {
@@ -481,7 +500,7 @@ static int run_frames(const struct options *o)
 
 	uint32_t frames = 0;
 	bool failed = false;
-	for (uint32_t f = 0; (!o->frames || f < o->frames) && !failed; f++) {
+	for (uint32_t f = 0; (!o->frames || f < o->frames) && !failed && !g_term; f++) {
 		VK_CHECK(vkResetCommandBuffer(cb, 0));
 		VkCommandBufferBeginInfo bi = {
 			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
@@ -519,7 +538,7 @@ static int run_frames(const struct options *o)
 			nanosleep(&ts, NULL);
 		}
 	}
-	printf("frames %u\n", frames);
+	printf("frames %u%s\n", frames, g_term ? " (SIGTERM)" : "");
 	fflush(stdout);
 
 	if (!strcmp(o->end, "exit"))

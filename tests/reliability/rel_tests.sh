@@ -518,6 +518,59 @@ case_sigkill() {
 }
 
 
+# Asked to stop (finish_on_signal): SIGTERM and SIGINT, which end a program without its exit
+# handlers, finish the outputs first, and the program still ends by that signal. report.json
+# is rewritten only every ten minutes here, so every frame in it comes from the finish.
+signal_midway() { # signal_midway NAME SIGNAL [NAME=VALUE] -- PROGRAM ARGS...: the exit status in $status
+	local name=$1 sig=$2 extra=() out=$W/$1 pid i
+	shift 2
+	while [ "$1" != "--" ]; do extra+=("$1"); shift; done
+	shift
+	(
+		for v in $(env | sed -n 's/^\(VK_PASSPROBE_PROFILER_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+		export XDG_DATA_HOME="$W/xdg" XDG_RUNTIME_DIR="$W/xdg"
+		export VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out" VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=600000
+		export VK_PASSPROBE_PROFILER_REPORT_FRAMES=100000
+		[ ${#extra[@]} -gt 0 ] && export "${extra[@]}"
+		[ -n "${REL_DRIVER_FILES:-}" ] && export VK_DRIVER_FILES="$REL_DRIVER_FILES"
+		export VK_ADD_LAYER_PATH="$REL_LAYER_DIR" VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_profiler
+		# A background job of a script starts with SIGINT ignored: the program gets it at its
+		# default, as one started from a terminal has it.
+		exec env --default-signal=INT "$@"
+	) >"$W/$name.out" 2>"$W/$name.err" &
+	pid=$!
+	for i in $(seq 1 200); do
+		[ "$(stat -c %s "$out/trace.json" 2>/dev/null || echo 0)" -gt 200000 ] && break
+		sleep 0.1
+	done
+	kill -"$sig" "$pid"
+	{ wait "$pid"; } 2>/dev/null
+	status=$?
+}
+
+case_finish_on_signal() {
+	local status
+	signal_midway term TERM -- "$REL_APP" frames --frames 0 --passes 6 --frame-ms 2
+	expect "SIGTERM still ends the program (status $status, 143 expected)" test "$status" -eq 143
+	expect "SIGTERM: every frame in report.json, trace.json closed" \
+		$CHECK outputs "$W/term" --min-frames 20 --passes 6 --allow-dropped
+	signal_midway int INT -- "$REL_APP" frames --frames 0 --passes 6 --frame-ms 2
+	expect "SIGINT still ends the program (status $status, 130 expected)" test "$status" -eq 130
+	expect "SIGINT: every frame in report.json, trace.json closed" \
+		$CHECK outputs "$W/int" --min-frames 20 --passes 6 --allow-dropped
+	# The program's own handler is left alone: it ends the loop, the program exits 0.
+	signal_midway own TERM -- "$REL_APP" frames --frames 0 --passes 6 --frame-ms 2 --term-handler
+	expect "a SIGTERM handler of the program's runs (status $status, 0 expected)" test "$status" -eq 0
+	expect "... and prints that it stopped" grep -q "(SIGTERM)" "$W/own.out"
+	expect "... the outputs written at its exit" $CHECK outputs "$W/own" --min-frames 20 --passes 6
+	# Off: the signal ends the program with what was written before (the first report.json).
+	signal_midway off TERM VK_PASSPROBE_PROFILER_FINISH_ON_SIGNAL=off -- \
+		"$REL_APP" frames --frames 0 --passes 6 --frame-ms 2
+	expect "finish_on_signal=off: SIGTERM ends the program (status $status)" test "$status" -eq 143
+	expect "finish_on_signal=off: outputs as a kill leaves them" $CHECK killed "$W/off"
+	expect "finish_on_signal=off: trace.json not closed" bash -c "! grep -q passprobe_trace_end '$W/off/trace.json'"
+}
+
 # ---- 6. application behaviour unchanged --------------------------------------------------
 
 # passprobe-demo's final image, without and with passprobe, in every mode: the same bytes.

@@ -234,11 +234,11 @@ static void test_defaults(void)
 	CHECK(d.timestamps && d.pipeline_statistics && !d.per_draw_timing && d.diagnostics && d.barrier_cost);
 	CHECK(strcmp(d.cpu_counters, "default") == 0);
 	CHECK(d.report_frames == 300 && d.flush_interval_ms == 1000);
-	CHECK(d.trace && d.csv && d.summary && d.copy_results == PP_SWITCH_AUTO);
+	CHECK(d.trace && d.csv && d.summary && d.copy_results == PP_SWITCH_AUTO && d.finish_on_signal);
 
 	for (; keys[nkeys]; nkeys++)
 		CHECK(pp_settings_allowed(keys[nkeys]) != NULL);
-	CHECK(nkeys == 22);
+	CHECK(nkeys == 23);
 	CHECK(pp_settings_allowed("nope") == NULL && pp_settings_allowed(NULL) == NULL);
 	CHECK(strcmp(pp_settings_allowed("log_level"), "error, warn, info, debug") == 0);
 

@@ -37,8 +37,9 @@ void cli_run_usage(FILE *f)
 		"Runs PROGRAM with the passprobe Vulkan layer enabled (VK_INSTANCE_LAYERS,\n"
 		"VK_ADD_LAYER_PATH) and the OpenGL ES shim preloaded (LD_PRELOAD), and prints\n"
 		"where its outputs went (OpenGL ES: in DIR/gles). Exits with PROGRAM's\n"
-		"exit status (128 + N when signal N ended it, said on stderr with a warning that\n"
-		"the outputs may be partial or missing).\n"
+		"exit status (128 + N when signal N ended it, said on stderr; outputs the program\n"
+		"did not finish are called partial: SIGINT and SIGTERM finish them first where\n"
+		"the program leaves those signals at their default, see finish_on_signal).\n"
 		"\n"
 		"options:\n"
 		"  -o, --output DIR    write report.json, report.html, trace.json and passes.csv\n"
@@ -412,6 +413,31 @@ static size_t run_outputs_in(const char *dir, const struct timespec *start, char
 	return nwritten;
 }
 
+/* Whether the writer finished dir's outputs as at an exit, although a signal ended the program
+ * (finish_on_signal: SIGINT, SIGTERM): report.json is there and trace.json, where written,
+ * ends with the event the writer closes it with. */
+static bool run_outputs_finished(const char *dir)
+{
+	char path[PATH_MAX], tail[256];
+	struct stat st;
+	if (snprintf(path, sizeof(path), "%s/report.json", dir) >= (int)sizeof(path) || stat(path, &st) != 0)
+		return false;
+	snprintf(path, sizeof(path), "%s/trace.json", dir);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	ssize_t n = 0;
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		off_t at = st.st_size > (off_t)sizeof(tail) - 1 ? st.st_size - (off_t)sizeof(tail) + 1 : 0;
+		n = pread(fd, tail, sizeof(tail) - 1, at);
+	}
+	close(fd);
+	if (n <= 0)
+		return false;
+	tail[n] = '\0';
+	return strstr(tail, "\"passprobe_trace_end\"") != NULL;
+}
+
 /* The outputs of the program's other processes: a process that found dir being written by
  * another one writes into dir/<name>.<pid> (attr_sink.c, dir_claim). Gives each report
  * written since the run started its report.html and lists its outputs; returns how many. */
@@ -432,7 +458,8 @@ static size_t run_finish_other_processes(const char *dir, const struct timespec 
 			continue;
 		cli_html_after_run(sub, (long long)start->tv_sec);
 		if (run_outputs_in(sub, start, written, sizeof(written), &nstale)) {
-			fprintf(stderr, "passprobe: %s%s of process %.*s (pid %s) in %s (%s)\n", killed ? "partial " : "",
+			bool partial = killed && !run_outputs_finished(sub);
+			fprintf(stderr, "passprobe: %s%s of process %.*s (pid %s) in %s (%s)\n", partial ? "partial " : "",
 				what, (int)(dot - e->d_name), e->d_name, dot + 1, sub, written);
 			n++;
 		}
@@ -460,11 +487,12 @@ static void run_report_outputs(const char *dir, const struct timespec *start, bo
 		ngles = run_outputs_in(gles_dir, start, gles_written, sizeof(gles_written), &nstale);
 
 	if (nwritten)
-		fprintf(stderr, "passprobe: %s in %s (%s)\n", killed ? "partial output" : "output", dir,
-			written);
+		fprintf(stderr, "passprobe: %s in %s (%s)\n",
+			killed && !run_outputs_finished(dir) ? "partial output" : "output", dir, written);
 	if (ngles)
 		fprintf(stderr, "passprobe: %s in %s (%s)\n",
-			killed ? "partial OpenGL ES output" : "OpenGL ES output", gles_dir, gles_written);
+			killed && !run_outputs_finished(gles_dir) ? "partial OpenGL ES output" : "OpenGL ES output",
+			gles_dir, gles_written);
 	size_t nothers = run_finish_other_processes(dir, start, killed, "output");
 	if (gles)
 		nothers += run_finish_other_processes(gles_dir, start, killed, "OpenGL ES output");
@@ -757,10 +785,15 @@ int cli_run_main(int argc, char **argv)
 		 * signal leaves what the writer thread had flushed so far, or nothing. */
 		char what[96];
 		run_signal_describe(signo, what, sizeof(what));
-		fprintf(stderr,
-			"passprobe: '%s' was killed by signal %d (%s); passprobe's outputs may be "
-			"partial or missing\n",
-			program[0], signo, what);
+		if (signo == SIGINT || signo == SIGTERM)
+			/* finish_on_signal: the outputs were finished first where the program left
+			 * the signal at its default; each folder below says whether they were. */
+			fprintf(stderr, "passprobe: '%s' was stopped by signal %d (%s)\n", program[0], signo, what);
+		else
+			fprintf(stderr,
+				"passprobe: '%s' was killed by signal %d (%s); passprobe's outputs may be "
+				"partial or missing\n",
+				program[0], signo, what);
 	}
 	if (out_dir[0]) {
 		char gles_dir[PATH_MAX];
