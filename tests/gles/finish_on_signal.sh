@@ -7,6 +7,7 @@ set -u
 here=$(dirname "$0")
 work=$1
 mini=$2
+rm -rf "$work" # no trace.json of an earlier run to mistake for this one's
 bash "$here/run_gles.sh" --env VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=600000 "$work" -- "$mini" --frames 10000000 &
 runner=$!
 trace=$work/out/gles/trace.json
@@ -14,8 +15,14 @@ for _ in $(seq 1 300); do
 	[ "$(stat -c %s "$trace" 2>/dev/null || echo 0)" -gt 100000 ] && break
 	sleep 0.1
 done
-program=$(pgrep -P "$runner" | head -n 1)
-[ -n "$program" ] || { echo "finish_on_signal.sh: the program is not running"; wait "$runner"; exit 1; }
+program=$(pgrep -P "$runner" -f "$mini" | head -n 1)
+if [ -z "$program" ]; then
+	echo "finish_on_signal.sh: the program is not running"
+	kill "$runner" 2>/dev/null
+	wait "$runner"
+	exit 1
+fi
+echo "SIGTERM to $program, trace.json $(stat -c %s "$trace") bytes"
 kill -TERM "$program"
 wait "$runner"
 rc=$?
