@@ -161,6 +161,34 @@ const char *pp_gles_format_name(uint32_t f)
 	case GL_DEPTH_STENCIL: return "DEPTH_STENCIL";
 	case GL_LUMINANCE: return "LUMINANCE";
 	case GL_ALPHA: return "ALPHA";
+	/* EXT_texture_format_BGRA8888: ANGLE (Chromium's WebGL) renders into these. */
+	case GL_BGRA_EXT: return "BGRA";
+	case GL_BGRA8_EXT: return "BGRA8";
+	case GL_LUMINANCE_ALPHA: return "LUMINANCE_ALPHA";
+	case GL_SRGB8: return "SRGB8";
+	case GL_RGB16F: return "RGB16F";
+	case GL_RGB32F: return "RGB32F";
+	case GL_RGB9_E5: return "RGB9_E5";
+	case GL_RGB10_A2UI: return "RGB10_A2UI";
+	case GL_R8_SNORM: return "R8_SNORM";
+	case GL_RGBA8_SNORM: return "RGBA8_SNORM";
+	case GL_R8UI: return "R8UI";
+	case GL_R8I: return "R8I";
+	case GL_RG8UI: return "RG8UI";
+	case GL_RGBA8I: return "RGBA8I";
+	case GL_R16UI: return "R16UI";
+	case GL_R16I: return "R16I";
+	case GL_RG16UI: return "RG16UI";
+	case GL_RGBA16UI: return "RGBA16UI";
+	case GL_RGBA16I: return "RGBA16I";
+	case GL_R32I: return "R32I";
+	case GL_RG32UI: return "RG32UI";
+	case GL_RGBA32UI: return "RGBA32UI";
+	case GL_RGBA32I: return "RGBA32I";
+	case GL_R16_EXT: return "R16";
+	case GL_RG16_EXT: return "RG16";
+	case GL_RGBA16_EXT: return "RGBA16";
+	case GL_DEPTH_COMPONENT32_OES: return "DEPTH_COMPONENT32";
 	default: return "unknown";
 	}
 }

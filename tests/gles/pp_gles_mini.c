@@ -3,7 +3,7 @@
  *
  *   pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] [--readback] [--heavy N]
  *               [--errors] [--expect] [--no-context] [--bench-draws N] [--destroy-current]
- *               [--flush-passes] [--signal-at 3,7] [--two-surfaces]
+ *               [--flush-passes] [--signal-at 3,7] [--two-surfaces] [--bgra]
  *
  * Per frame, per thread (each thread its own context; with --threads, contexts share with the
  * first one):
@@ -22,6 +22,8 @@
  * pass, a clear and a draw into the pbuffer, then the same context made current with a second
  * pbuffer (48x32) and a draw into it, and the frame ends with that one's swap: two passes on
  * framebuffer 0, one per surface (a context's default framebuffer is its draw surface's).
+ * --bgra: framebuffer B's colour is a GL_BGRA_EXT texture (EXT_texture_format_BGRA8888, what
+ * ANGLE renders Chromium's canvases into) made with glTexImage2D instead of an RGBA8 one.
  * --signal-at: raise(SIGUSR2)
  * before the first call of each frame listed (thread 0), for the capture-signal test.
  * Prints "frame <i> done" lines and, with --errors, every glGetError value it sees after a
@@ -45,7 +47,7 @@
 	X(eglGetProcAddress) X(eglGetDisplay) X(eglInitialize) X(eglChooseConfig) X(eglCreateContext) \
 	X(eglCreatePbufferSurface) X(eglMakeCurrent) X(eglSwapBuffers) X(eglDestroyContext)          \
 	X(eglDestroySurface) X(eglTerminate) X(eglBindAPI) X(eglReleaseThread)                      \
-	X(glGenFramebuffers) X(glBindFramebuffer) X(glGenTextures) X(glBindTexture) X(glTexStorage2D) \
+	X(glGenFramebuffers) X(glBindFramebuffer) X(glGenTextures) X(glBindTexture) X(glTexStorage2D) X(glTexImage2D) \
 	X(glFramebufferTexture2D) X(glGenRenderbuffers) X(glBindRenderbuffer) X(glRenderbufferStorage) \
 	X(glFramebufferRenderbuffer) X(glClear) X(glClearColor) X(glDrawArrays) X(glDrawArraysInstanced) \
 	X(glDrawElements) X(glDispatchCompute) X(glMemoryBarrier) X(glInvalidateFramebuffer)        \
@@ -64,7 +66,7 @@ static struct {
 
 static int frames = 3, nthreads = 1, heavy = 1;
 static int no_swap, finish_frames, readback_frames, report_errors, expect, no_context, bench_draws, destroy_current;
-static int two_surfaces;
+static int two_surfaces, bgra;
 static int flush_passes;
 static int signal_at[8], nsignal_at;
 
@@ -185,7 +187,10 @@ static void *run(void *arg)
 	gl.glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, 128, 128);
 	for (int i = 0; i < 2; i++) {
 		gl.glBindTexture(GL_TEXTURE_2D, tex[i]);
-		gl.glTexStorage2D(GL_TEXTURE_2D, 1, i ? GL_RGBA8 : GL_RGBA16F, 128, 128);
+		if (i && bgra)
+			gl.glTexImage2D(GL_TEXTURE_2D, 0, GL_BGRA_EXT, 128, 128, 0, GL_BGRA_EXT, GL_UNSIGNED_BYTE, NULL);
+		else
+			gl.glTexStorage2D(GL_TEXTURE_2D, 1, i ? GL_RGBA8 : GL_RGBA16F, 128, 128);
 		gl.glBindFramebuffer(GL_FRAMEBUFFER, fbo[i]);
 		gl.glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex[i], 0);
 	}
@@ -337,6 +342,8 @@ int main(int argc, char **argv)
 			destroy_current = 1;
 		else if (!strcmp(argv[i], "--two-surfaces"))
 			two_surfaces = 1;
+		else if (!strcmp(argv[i], "--bgra"))
+			bgra = 1;
 		else if (!strcmp(argv[i], "--flush-passes"))
 			flush_passes = 1;
 		else if (!strcmp(argv[i], "--bench-draws") && i + 1 < argc)
@@ -347,7 +354,7 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: pp_gles_mini [--frames N] [--dlopen] [--threads N] [--no-swap] [--finish] "
 				"[--readback] [--heavy N] [--errors] [--expect] [--no-context] [--bench-draws N] "
-				"[--destroy-current] [--flush-passes] [--signal-at F,...] [--two-surfaces]\n");
+				"[--destroy-current] [--flush-passes] [--signal-at F,...] [--two-surfaces] [--bgra]\n");
 			return 2;
 		}
 	}
@@ -358,7 +365,7 @@ int main(int argc, char **argv)
 		printf("expect pass 0 shadow source=object draws=3 instances=3 vertices=9 indices=0 dispatches=0 "
 		       "barriers=0 clear=1 invalidate=1\n");
 		printf("expect pass 1 lighting source=label draws=3 instances=9 vertices=24 indices=6 dispatches=0 "
-		       "barriers=0 clear=1 invalidate=0\n");
+		       "barriers=0 clear=1 invalidate=0%s\n", bgra ? " width=128 height=128 format=BGRA" : "");
 		printf("expect pass 2 compute#2 source=generated draws=0 instances=0 vertices=0 indices=0 "
 		       "dispatches=2 workgroups=8 barriers=1 clear=0 invalidate=0\n");
 		if (two_surfaces) {
