@@ -23,7 +23,8 @@ jobs=${JOBS:-$(nproc)}
 
 # vkd3d-demos, gfxreconstruct, librenderdoc (RenderDoc's capture layer, without the Qt
 # interface of the renderdoc package), ffmpeg (its Vulkan filters: a headless compute
-# program): the real programs and layers of tests/thirdparty.
+# program), mangohud (an overlay layer, implicit but off unless MANGOHUD=1): the real programs
+# and layers of tests/thirdparty.
 # libegl-dev, libgles-dev, libegl-mesa0: the GLES demo (EGL surfaceless platform, llvmpipe).
 # mesa-utils (the es2gears_x11 name: mesa-utils-bin alone installs only es2gears_x11.<triplet>),
 # glmark2-es2-x11, libsdl2-tests (SDL 2's testgles2: OpenGL ES through GLX and through EGL;
@@ -37,7 +38,7 @@ packages=(cmake make gcc pkg-config libvulkan-dev libvulkan1 uthash-dev mesa-vul
 	vulkan-validationlayers vulkan-tools python3 clang libclang-rt-dev valgrind libxcb1-dev xvfb
 	vkd3d-demos gfxreconstruct librenderdoc libegl-dev libgles-dev libegl-mesa0 chromium
 	mesa-utils glmark2-es2-x11 libsdl2-tests mpv gstreamer1.0-gl gstreamer1.0-tools weston
-	ffmpeg)
+	ffmpeg mangohud)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
