@@ -128,11 +128,15 @@ check "SIGTERM: said as a stop, with name and number" 'has_err "was stopped by s
 check "SIGTERM: no blanket partial warning" '! has_err "outputs may be partial or missing"'
 # Outputs the writer finished (trace.json closed by its end event) are listed as output; those
 # it did not, as partial. (Files written by the stand-in program, as the layer would.)
-finished='printf "{}" >"$0/report.json"; printf "[\n{\"name\":\"passprobe_trace_end\",\"ph\":\"i\"}\n]\n" >"$0/trace.json"'
-pp run -o "$T/fin" -- sh -c "$finished; kill -TERM \$\$" "$T/fin"
-check "SIGTERM, outputs finished: listed as output" 'has_err "passprobe: output in $T/fin (report.json, trace.json)"'
-pp run -o "$T/cut" -- sh -c 'printf "{}" >"$0/report.json"; printf "[\n{\"name\":\"x\"},\n" >"$0/trace.json"; kill -TERM $$' "$T/cut"
-check "SIGTERM, trace.json not closed: listed as partial" 'has_err "passprobe: partial output in $T/cut (report.json, trace.json)"'
+report='printf "{}" >"$0/report.json"'
+closed='printf "[\n{\"name\":\"passprobe_trace_end\",\"ph\":\"i\"}\n]\n" >"$0/trace.json"'
+cut='printf "[\n{\"name\":\"x\"},\n" >"$0/trace.json"'
+pp run -o "$T/fin" -- sh -c "$report; $closed; kill -TERM \$\$" "$T/fin"
+check "SIGTERM, outputs finished: listed as output" \
+	'has_err "passprobe: output in $T/fin (report.json, trace.json)"'
+pp run -o "$T/cut" -- sh -c "$report; $cut; kill -TERM \$\$" "$T/cut"
+check "SIGTERM, trace.json not closed: listed as partial" \
+	'has_err "passprobe: partial output in $T/cut (report.json, trace.json)"'
 
 # A crash with partial files: they are listed as partial, never as a normal output. `passprobe
 # run` preloads the GLES shim into every program; in a sanitizer build the shim brings the

@@ -5,7 +5,8 @@
 # on this machine rather than written into the test: with no layer (vulkaninfo is not what is
 # measured) and no display (it needs none to list devices). docs/testing-integration.md.
 set -u
-info=$(env -u DISPLAY -u WAYLAND_DISPLAY -u VK_INSTANCE_LAYERS -u VK_LOADER_LAYERS_ENABLE -u LD_PRELOAD vulkaninfo --summary 2>&1)
+info=$(env -u DISPLAY -u WAYLAND_DISPLAY -u VK_INSTANCE_LAYERS -u VK_LOADER_LAYERS_ENABLE -u LD_PRELOAD \
+	vulkaninfo --summary 2>&1)
 name=$(sed -n 's/^[[:space:]]*deviceName[[:space:]]*= *//p' <<<"$info" | grep -m1 '^llvmpipe')
 if [ -z "$name" ]; then
 	echo "mpv_vulkan.sh: vulkaninfo --summary lists no llvmpipe (lavapipe) device:" >&2
