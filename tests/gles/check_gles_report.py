@@ -6,7 +6,7 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
                        [--delimiter D] [--gpu-order NAME>NAME>...] [--timed-percent P]
                        [--min-draws N] [--min-passes N] [--max-passes N] [--no-drops]
                        [--no-finding ID]... [--swap eglSwapBuffers|glXSwapBuffers]
-                       [--process NAME] [--default-fb WxH]
+                       [--process NAME] [--default-fb WxH] [--skip-frames N]
 
 --expect FILE: the `expect` lines of pp_gles_demo --expect: every frame of every device has
   exactly those passes, in that order, with that name (name_source label, or source=), draws, instances,
@@ -15,6 +15,8 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
   attachment's width=, height= and format= where given.
 --gpu-order: median GPU time of the named passes strictly decreasing in that order.
 --max-passes: no frame has more passes (frames end where the program's frames do).
+--skip-frames N: --min-passes, --max-passes, --min-draws and --expect leave out each device's
+  first N frames (a program's start-up: GStreamer's sink swaps before its first buffer).
 --no-drops: no frame was dropped by the writer.
 --no-finding ID: report.json has no diagnostic ID (repeatable).
 --swap: every frame ends at a submission of that swap call, and every device's notes say
@@ -76,6 +78,7 @@ def main():
     ap.add_argument("--timed-percent", type=float)
     ap.add_argument("--min-draws", type=int)
     ap.add_argument("--min-passes", type=int)
+    ap.add_argument("--skip-frames", type=int, default=0)
     ap.add_argument("--max-passes", type=int)
     ap.add_argument("--no-drops", action="store_true")
     ap.add_argument("--no-finding", action="append", default=[])
@@ -140,7 +143,7 @@ def main():
             fail(f"device {dev}: {len(complete)} frames, expected at least {a.min_frames}")
         if a.frames is not None and len(complete) != a.frames:
             fail(f"device {dev}: {len(complete)} frames, expected {a.frames}")
-        for f in complete:
+        for fi, f in enumerate(complete):
             if a.delimiter and f["delimiter"] != a.delimiter:
                 fail(f"device {dev} frame {f['index']}: delimiter {f['delimiter']}, expected {a.delimiter}")
             for p in f["passes"]:
@@ -157,6 +160,8 @@ def main():
                 fail(f"device {dev} frame {f['index']}: does not end at {a.swap}: "
                      f"{[s['api'] for s in f['submissions']]}")
             ps = f["passes"]
+            if fi < a.skip_frames:
+                continue  # start-up frames: the per-frame pass and draw counts below do not apply
             if a.min_passes is not None and len(ps) < a.min_passes:
                 fail(f"device {dev} frame {f['index']}: {len(ps)} passes, expected at least {a.min_passes}")
             if a.max_passes is not None and len(ps) > a.max_passes:
