@@ -422,8 +422,7 @@ static void *writer_main(void *arg)
 	 * ended by a signal (Chromium's GPU process gets SIGTERM from the browser; a program
 	 * without a SIGINT handler stopped with Ctrl-C) keeps a report of all but its last
 	 * interval, however short it lived. */
-	uint64_t last_report = 0;
-	bool first_report = true;
+	uint64_t last_report = 0; /* 0: none written yet */
 	bool pending = false; /* frames arrived since the last report.json */
 
 	pthread_mutex_lock(&g_lock);
@@ -438,7 +437,7 @@ static void *writer_main(void *arg)
 			}
 			uint64_t wait_ms = SINK_WAKE_MS, now = pp_clock_now_ns();
 			if (pending) {
-				uint64_t due = first_report ? now : last_report + interval_ns;
+				uint64_t due = last_report ? last_report + interval_ns : now;
 				if (now >= due)
 					break;
 				if ((due - now + 999999) / 1000000 < wait_ms)
@@ -466,11 +465,10 @@ static void *writer_main(void *arg)
 		batch_process(&g_ctx, frames, nframes, g_batch_events, nevents);
 		pending = pending || nframes > 0;
 		uint64_t now = pp_clock_now_ns();
-		if (pending && (first_report || now >= last_report + interval_ns)) {
+		if (pending && (!last_report || now >= last_report + interval_ns)) {
 			if (g_ctx.dirfd >= 0 && !g_ctx.report_failed)
 				report_write_now(&g_ctx);
 			pending = false;
-			first_report = false;
 			last_report = now;
 		}
 		pthread_mutex_unlock(&g_io_lock);

@@ -52,10 +52,9 @@ static void capture_signal_install_once(void)
 		g_signal_result = -errno;
 		return;
 	}
-	bool ours = !(old.sa_flags & SA_SIGINFO) && old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN &&
-		    pp_module_is_other_passprobe((void *)old.sa_handler, (void *)capture_on_signal);
-	if (!(old.sa_flags & SA_SIGINFO) && (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN || ours)) {
-		if (ours)
+	enum pp_handler_owner owner = pp_handler_owner(&old, (void *)capture_on_signal);
+	if (owner != PP_HANDLER_APPLICATION) {
+		if (owner == PP_HANDLER_OTHER_PASSPROBE)
 			__atomic_store_n(&g_chained, old.sa_handler, __ATOMIC_RELEASE);
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = capture_on_signal;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -89,10 +90,8 @@ static void install_once(void)
 			g_result = -errno;
 			return;
 		}
-		bool plain = !(old[i].sa_flags & SA_SIGINFO);
-		bool other = plain && old[i].sa_handler != SIG_DFL && old[i].sa_handler != SIG_IGN &&
-			     pp_module_is_other_passprobe((void *)old[i].sa_handler, (void *)on_finish_signal);
-		take[i] = plain && (old[i].sa_handler == SIG_DFL || other);
+		enum pp_handler_owner owner = pp_handler_owner(&old[i], (void *)on_finish_signal);
+		take[i] = owner == PP_HANDLER_DEFAULT || owner == PP_HANDLER_OTHER_PASSPROBE;
 		n += take[i];
 	}
 	if (!n)
@@ -118,7 +117,7 @@ static void install_once(void)
 	for (unsigned i = 0; i < NFINISH; i++) {
 		if (!take[i])
 			continue;
-		if (old[i].sa_handler != SIG_DFL)
+		if (old[i].sa_handler != SIG_DFL) /* passprobe's other library's */
 			__atomic_store_n(&g_chained[i], old[i].sa_handler, __ATOMIC_RELEASE);
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));

@@ -37,11 +37,19 @@ const char *pp_module_name(const Dl_info *info)
 	return slash ? slash + 1 : f;
 }
 
-bool pp_module_is_other_passprobe(const void *fn, const void *ours)
+enum pp_handler_owner pp_handler_owner(const struct sigaction *sa, const void *ours)
 {
+	if (sa->sa_flags & SA_SIGINFO)
+		return PP_HANDLER_APPLICATION;
+	if (sa->sa_handler == SIG_DFL)
+		return PP_HANDLER_DEFAULT;
+	if (sa->sa_handler == SIG_IGN)
+		return PP_HANDLER_IGNORED;
 	Dl_info theirs, mine;
-	if (!dladdr(fn, &theirs) || !theirs.dli_fname || !dladdr(ours, &mine) || theirs.dli_fbase == mine.dli_fbase)
-		return false;
+	if (!dladdr((void *)sa->sa_handler, &theirs) || !theirs.dli_fname || !dladdr(ours, &mine) ||
+	    theirs.dli_fbase == mine.dli_fbase)
+		return PP_HANDLER_APPLICATION;
 	const char *base = strrchr(theirs.dli_fname, '/');
-	return strstr(base ? base + 1 : theirs.dli_fname, "passprobe") != NULL;
+	return strstr(base ? base + 1 : theirs.dli_fname, "passprobe") ? PP_HANDLER_OTHER_PASSPROBE
+									: PP_HANDLER_APPLICATION;
 }

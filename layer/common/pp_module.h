@@ -1,7 +1,7 @@
 #pragma once
 /* The name of the loaded object a code address lies in, for call sites ("module+0x..."). */
 #include <dlfcn.h>
-#include <stdbool.h>
+#include <signal.h>
 
 /* The file name (no directory) of info's object (from dladdr). For the program itself that is
  * its executable's, read once from /proc/self/exe: dladdr names the program by argv[0], whose
@@ -9,8 +9,11 @@
  * would put its flags into every call site. Never NULL. */
 const char *pp_module_name(const Dl_info *info);
 
-/* Whether code address `fn` lies in passprobe's other library (the Vulkan layer and the GLES
- * shim, each with its own copy of this code, may share a process): an object other than the
- * one `ours` lies in whose file name has "passprobe" in it (libVkLayer_passprobe.so,
- * libpassprobe_gles.so). For signal handlers, whose static functions no symbol table names. */
-bool pp_module_is_other_passprobe(const void *fn, const void *ours);
+/* Whose a signal disposition is, for the handlers passprobe installs only where the program
+ * has none of its own (pp_capture.c, pp_finish_signal.c): the default, ignored, the handler of
+ * passprobe's other library (the Vulkan layer and the GLES shim, each with its own copy of this
+ * code, may share a process: an object other than the one `ours` lies in whose file name has
+ * "passprobe" in it; the handlers are static, so no symbol table names them), or the
+ * application's (any other handler, and every SA_SIGINFO one). */
+enum pp_handler_owner { PP_HANDLER_DEFAULT, PP_HANDLER_IGNORED, PP_HANDLER_OTHER_PASSPROBE, PP_HANDLER_APPLICATION };
+enum pp_handler_owner pp_handler_owner(const struct sigaction *sa, const void *ours);
