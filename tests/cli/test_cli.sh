@@ -137,6 +137,10 @@ check "SIGTERM, outputs finished: listed as output" \
 pp run -o "$T/cut" -- sh -c "$report; $cut; kill -TERM \$\$" "$T/cut"
 check "SIGTERM, trace.json not closed: listed as partial" \
 	'has_err "passprobe: partial output in $T/cut (report.json, trace.json)"'
+# Without trace.json (trace=off, or a SIGKILL before it was written) nothing tells a finished
+# report.json from one written before the end: partial.
+pp run -o "$T/notrace" -- sh -c "$report; kill -TERM \$\$" "$T/notrace"
+check "SIGTERM, no trace.json: listed as partial" 'has_err "passprobe: partial output in $T/notrace (report.json)"'
 
 # A crash with partial files: they are listed as partial, never as a normal output. `passprobe
 # run` preloads the GLES shim into every program; in a sanitizer build the shim brings the

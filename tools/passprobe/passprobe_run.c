@@ -413,19 +413,22 @@ static size_t run_outputs_in(const char *dir, const struct timespec *start, char
 	return nwritten;
 }
 
-/* Whether the writer finished dir's outputs as at an exit, although a signal ended the program
- * (finish_on_signal: SIGINT, SIGTERM): report.json is there and trace.json, where written,
- * ends with the event the writer closes it with. */
-static bool run_outputs_finished(const char *dir)
+/* Whether dir's outputs may be cut short: a signal ended the program (killed) and the writer
+ * did not finish them as at an exit (finish_on_signal: SIGINT, SIGTERM). Finished means
+ * report.json is there and trace.json ends with the event the writer closes it with; without a
+ * trace.json there is no telling (report.json is also written before the end), so partial. */
+static bool run_outputs_partial(const char *dir, bool killed)
 {
+	if (!killed)
+		return false;
 	char path[PATH_MAX], tail[256];
 	struct stat st;
 	if (snprintf(path, sizeof(path), "%s/report.json", dir) >= (int)sizeof(path) || stat(path, &st) != 0)
-		return false;
+		return true;
 	snprintf(path, sizeof(path), "%s/trace.json", dir);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT;
+		return true;
 	ssize_t n = 0;
 	if (fstat(fd, &st) == 0 && st.st_size > 0) {
 		off_t at = st.st_size > (off_t)sizeof(tail) - 1 ? st.st_size - (off_t)sizeof(tail) + 1 : 0;
@@ -433,9 +436,9 @@ static bool run_outputs_finished(const char *dir)
 	}
 	close(fd);
 	if (n <= 0)
-		return false;
+		return true;
 	tail[n] = '\0';
-	return strstr(tail, "\"passprobe_trace_end\"") != NULL;
+	return strstr(tail, "\"passprobe_trace_end\"") == NULL;
 }
 
 /* The outputs of the program's other processes: a process that found dir being written by
@@ -458,8 +461,8 @@ static size_t run_finish_other_processes(const char *dir, const struct timespec 
 			continue;
 		cli_html_after_run(sub, (long long)start->tv_sec);
 		if (run_outputs_in(sub, start, written, sizeof(written), &nstale)) {
-			bool partial = killed && !run_outputs_finished(sub);
-			fprintf(stderr, "passprobe: %s%s of process %.*s (pid %s) in %s (%s)\n", partial ? "partial " : "",
+			fprintf(stderr, "passprobe: %s%s of process %.*s (pid %s) in %s (%s)\n",
+				run_outputs_partial(sub, killed) ? "partial " : "",
 				what, (int)(dot - e->d_name), e->d_name, dot + 1, sub, written);
 			n++;
 		}
@@ -488,10 +491,10 @@ static void run_report_outputs(const char *dir, const struct timespec *start, bo
 
 	if (nwritten)
 		fprintf(stderr, "passprobe: %s in %s (%s)\n",
-			killed && !run_outputs_finished(dir) ? "partial output" : "output", dir, written);
+			run_outputs_partial(dir, killed) ? "partial output" : "output", dir, written);
 	if (ngles)
 		fprintf(stderr, "passprobe: %s in %s (%s)\n",
-			killed && !run_outputs_finished(gles_dir) ? "partial OpenGL ES output" : "OpenGL ES output",
+			run_outputs_partial(gles_dir, killed) ? "partial OpenGL ES output" : "OpenGL ES output",
 			gles_dir, gles_written);
 	size_t nothers = run_finish_other_processes(dir, start, killed, "output");
 	if (gles)
