@@ -483,18 +483,31 @@ case_exit_from_thread() {
 # SIGKILL in the middle of a long run (rel_app and passprobe-demo), after a few report
 # flushes: what is on disk parses (report.json whole, trace.json after the documented repair,
 # passes.csv complete lines).
-kill_midway() { # kill_midway NAME PROGRAM ARGS...
-	local name=$1 out=$W/$1 pid i
+# start_midway NAME [SETTING=VALUE]... -- PROGRAM ARGS...: PROGRAM in the background with the
+# layer (outputs in $W/NAME, the given settings), its pid in $pid. A background job of a script
+# starts with SIGINT ignored: the program gets it at its default, as one started from a
+# terminal has it.
+start_midway() {
+	local name=$1 extra=()
+	shift
+	while [ "$1" != "--" ]; do extra+=("$1"); shift; done
 	shift
 	(
 		for v in $(env | sed -n 's/^\(VK_PASSPROBE_PROFILER_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 		export XDG_DATA_HOME="$W/xdg" XDG_RUNTIME_DIR="$W/xdg"
-		export VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out" VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=100
+		export VK_PASSPROBE_PROFILER_OUTPUT_DIR="$W/$name"
+		[ ${#extra[@]} -gt 0 ] && export "${extra[@]}"
 		[ -n "${REL_DRIVER_FILES:-}" ] && export VK_DRIVER_FILES="$REL_DRIVER_FILES"
 		export VK_ADD_LAYER_PATH="$REL_LAYER_DIR" VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_profiler
-		exec "$@"
+		exec env --default-signal=INT "$@"
 	) >"$W/$name.out" 2>"$W/$name.err" &
 	pid=$!
+}
+
+kill_midway() { # kill_midway NAME PROGRAM ARGS...
+	local name=$1 out=$W/$1 pid i
+	shift
+	start_midway "$name" VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=100 -- "$@"
 	# Until report.json has been replaced a few times (or 20 s).
 	for i in $(seq 1 200); do
 		[ -f "$out/report.json" ] && [ "$(stat -c %s "$out/trace.json" 2>/dev/null || echo 0)" -gt 200000 ] && break
@@ -521,24 +534,10 @@ case_sigkill() {
 # Asked to stop (finish_on_signal): SIGTERM and SIGINT, which end a program without its exit
 # handlers, finish the outputs first, and the program still ends by that signal. report.json
 # is rewritten only every ten minutes here, so every frame in it comes from the finish.
-signal_midway() { # signal_midway NAME SIGNAL [NAME=VALUE] -- PROGRAM ARGS...: the exit status in $status
-	local name=$1 sig=$2 extra=() out=$W/$1 pid i
+signal_midway() { # signal_midway NAME SIGNAL [SETTING=VALUE]... -- PROGRAM ARGS...: the exit status in $status
+	local name=$1 sig=$2 out=$W/$1 pid i
 	shift 2
-	while [ "$1" != "--" ]; do extra+=("$1"); shift; done
-	shift
-	(
-		for v in $(env | sed -n 's/^\(VK_PASSPROBE_PROFILER_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
-		export XDG_DATA_HOME="$W/xdg" XDG_RUNTIME_DIR="$W/xdg"
-		export VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out" VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=600000
-		export VK_PASSPROBE_PROFILER_REPORT_FRAMES=100000
-		[ ${#extra[@]} -gt 0 ] && export "${extra[@]}"
-		[ -n "${REL_DRIVER_FILES:-}" ] && export VK_DRIVER_FILES="$REL_DRIVER_FILES"
-		export VK_ADD_LAYER_PATH="$REL_LAYER_DIR" VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_profiler
-		# A background job of a script starts with SIGINT ignored: the program gets it at its
-		# default, as one started from a terminal has it.
-		exec env --default-signal=INT "$@"
-	) >"$W/$name.out" 2>"$W/$name.err" &
-	pid=$!
+	start_midway "$name" VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=600000 VK_PASSPROBE_PROFILER_REPORT_FRAMES=100000 "$@"
 	for i in $(seq 1 200); do
 		[ "$(stat -c %s "$out/trace.json" 2>/dev/null || echo 0)" -gt 200000 ] && break
 		sleep 0.1
