@@ -3,7 +3,12 @@
  * Prints the median frame time (start of one frame to the start of the next); with
  * --record-only, records K draws into one command buffer (for callgrind:
  * --toggle-collect=bench_record_draws); with --frame-times FILE, writes every frame's time, one
- * line each in frame order (tests/bench/run_window_ab.sh). */
+ * line each in frame order (tests/bench/run_window_ab.sh). With --binds-per-draw, every draw is
+ * an engine's: a descriptor set bound with a dynamic offset, vertex and index buffers bound,
+ * push constants, vkCmdDrawIndexed (what the diagnostics' bind hooks see per draw); draw i uses
+ * object i % K of K (descriptor set and vertex buffer offset; K 1: every bind rebinds what is
+ * bound). */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +36,7 @@ static const uint32_t frag_spv[] =
 
 #define BENCH_MAX_IN_FLIGHT 4
 #define BENCH_MAX_PIPELINES 64
+#define BENCH_MAX_OBJECTS 16
 
 struct bench {
 	VkInstance instance;
@@ -51,9 +57,69 @@ struct bench {
 	VkImage image;
 	VkImageView view;
 	VkDeviceMemory memory;
+	/* --binds-per-draw: one buffer holds the indices, the vertices and the uniforms. */
+	uint32_t binds_per_draw; /* K objects, 0: none */
+	VkBuffer buffer;
+	VkDeviceMemory buffer_memory;
+	VkDescriptorSetLayout set_layout;
+	VkDescriptorPool descriptor_pool;
+	VkDescriptorSet sets[BENCH_MAX_OBJECTS];
 	PFN_vkCmdBeginDebugUtilsLabelEXT begin_label;
 	PFN_vkCmdEndDebugUtilsLabelEXT end_label;
 };
+
+/* --binds-per-draw's resources: a host-visible buffer (indices at 0, vertices at 256 and up,
+ * one 256-byte slot per object; uniforms at 512 + 256 * BENCH_MAX_OBJECTS and up, one 256-byte
+ * slot per dynamic offset), K sets of one dynamic uniform buffer each. */
+#define BENCH_UNIFORM_SLOTS 16
+static void buffer_init(struct bench *b, VkPhysicalDevice pd)
+{
+	VkBufferCreateInfo bci = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+				   .size = 512 + 256 * BENCH_MAX_OBJECTS + 256 * BENCH_UNIFORM_SLOTS,
+				   .usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
+					    VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT };
+	CHECK(vkCreateBuffer(b->device, &bci, NULL, &b->buffer));
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(b->device, b->buffer, &req);
+	VkPhysicalDeviceMemoryProperties mp;
+	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+	uint32_t type = 0;
+	while (type < mp.memoryTypeCount &&
+	       (!(req.memoryTypeBits & (1u << type)) ||
+		!(mp.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)))
+		type++;
+	VkMemoryAllocateInfo mai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+				     .memoryTypeIndex = type };
+	CHECK(vkAllocateMemory(b->device, &mai, NULL, &b->buffer_memory));
+	CHECK(vkBindBufferMemory(b->device, b->buffer, b->buffer_memory, 0));
+	void *map;
+	CHECK(vkMapMemory(b->device, b->buffer_memory, 0, VK_WHOLE_SIZE, 0, &map));
+	memset(map, 0, (size_t)bci.size);
+	uint16_t indices[3] = { 0, 1, 2 };
+	memcpy(map, indices, sizeof(indices));
+	vkUnmapMemory(b->device, b->buffer_memory);
+
+	VkDescriptorSetLayoutBinding binding = { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1,
+						 VK_SHADER_STAGE_VERTEX_BIT, NULL };
+	VkDescriptorSetLayoutCreateInfo dli = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+						.bindingCount = 1, .pBindings = &binding };
+	CHECK(vkCreateDescriptorSetLayout(b->device, &dli, NULL, &b->set_layout));
+	VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, b->binds_per_draw };
+	VkDescriptorPoolCreateInfo dpi = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+					   .maxSets = b->binds_per_draw, .poolSizeCount = 1, .pPoolSizes = &size };
+	CHECK(vkCreateDescriptorPool(b->device, &dpi, NULL, &b->descriptor_pool));
+	for (uint32_t i = 0; i < b->binds_per_draw; i++) {
+		VkDescriptorSetAllocateInfo dai = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+						    .descriptorPool = b->descriptor_pool, .descriptorSetCount = 1,
+						    .pSetLayouts = &b->set_layout };
+		CHECK(vkAllocateDescriptorSets(b->device, &dai, &b->sets[i]));
+		VkDescriptorBufferInfo dbi = { b->buffer, 512 + 256 * BENCH_MAX_OBJECTS, 256 };
+		VkWriteDescriptorSet w = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = b->sets[i],
+					   .descriptorCount = 1,
+					   .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, .pBufferInfo = &dbi };
+		vkUpdateDescriptorSets(b->device, 1, &w, 0, NULL);
+	}
+}
 
 static void bench_init(struct bench *b, uint32_t api_version)
 {
@@ -153,6 +219,17 @@ static void bench_init(struct bench *b, uint32_t api_version)
 	VkPipelineColorBlendStateCreateInfo cb = { .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
 						   .attachmentCount = 1, .pAttachments = &cba };
 	VkPipelineLayoutCreateInfo pli = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
+	VkVertexInputBindingDescription vbind = { 0, 8, VK_VERTEX_INPUT_RATE_VERTEX };
+	VkPushConstantRange push = { VK_SHADER_STAGE_VERTEX_BIT, 0, 16 };
+	if (b->binds_per_draw) {
+		buffer_init(b, pd);
+		vin.vertexBindingDescriptionCount = 1;
+		vin.pVertexBindingDescriptions = &vbind;
+		pli.setLayoutCount = 1;
+		pli.pSetLayouts = &b->set_layout;
+		pli.pushConstantRangeCount = 1;
+		pli.pPushConstantRanges = &push;
+	}
 	CHECK(vkCreatePipelineLayout(b->device, &pli, NULL, &b->layout));
 	VkGraphicsPipelineCreateInfo gpi = { .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .stageCount = 2,
 					     .pStages = stages, .pVertexInputState = &vin, .pInputAssemblyState = &ia,
@@ -187,6 +264,12 @@ static void bench_fini(struct bench *b)
 	for (uint32_t i = 0; i < b->npipelines; i++)
 		vkDestroyPipeline(b->device, b->pipelines[i], NULL);
 	vkDestroyPipelineLayout(b->device, b->layout, NULL);
+	if (b->binds_per_draw) {
+		vkDestroyDescriptorPool(b->device, b->descriptor_pool, NULL);
+		vkDestroyDescriptorSetLayout(b->device, b->set_layout, NULL);
+		vkDestroyBuffer(b->device, b->buffer, NULL);
+		vkFreeMemory(b->device, b->buffer_memory, NULL);
+	}
 	vkDestroyFramebuffer(b->device, b->fb, NULL);
 	vkDestroyRenderPass(b->device, b->rp, NULL);
 	vkDestroyImageView(b->device, b->view, NULL);
@@ -201,6 +284,24 @@ __attribute__((noinline)) void bench_record_draws(VkCommandBuffer cb, uint32_t d
 {
 	for (uint32_t i = 0; i < draws; i++)
 		vkCmdDraw(cb, 3, 1, 0, i);
+}
+
+/* The same, each draw an engine's: its object's uniforms (a dynamic offset), its mesh (vertex
+ * and index buffers) and push constants bound before it. */
+__attribute__((noinline)) void bench_record_bound_draws(const struct bench *b, uint32_t draws)
+{
+	float push[4] = { 0 };
+	for (uint32_t i = 0; i < draws; i++) {
+		uint32_t object = i % b->binds_per_draw, dyn = 256 * (i % BENCH_UNIFORM_SLOTS);
+		VkDeviceSize vb_offset = 256 + 256 * (VkDeviceSize)object;
+		vkCmdBindDescriptorSets(b->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, b->layout, 0, 1, &b->sets[object], 1,
+					&dyn);
+		vkCmdBindVertexBuffers(b->cb, 0, 1, &b->buffer, &vb_offset);
+		vkCmdBindIndexBuffer(b->cb, b->buffer, 0, VK_INDEX_TYPE_UINT16);
+		push[0] = (float)i;
+		vkCmdPushConstants(b->cb, b->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(push), push);
+		vkCmdDrawIndexed(b->cb, 3, 1, 0, 0, i);
+	}
 }
 
 static void record_frame(struct bench *b, uint32_t passes, uint32_t draws)
@@ -220,7 +321,10 @@ static void record_frame(struct bench *b, uint32_t passes, uint32_t draws)
 					      .clearValueCount = 1, .pClearValues = &clear };
 		vkCmdBeginRenderPass(b->cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
 		vkCmdBindPipeline(b->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, b->pipelines[p % b->npipelines]);
-		bench_record_draws(b->cb, draws);
+		if (b->binds_per_draw)
+			bench_record_bound_draws(b, draws);
+		else
+			bench_record_draws(b->cb, draws);
 		vkCmdEndRenderPass(b->cb);
 		if (b->end_label)
 			b->end_label(b->cb);
@@ -232,6 +336,7 @@ int main(int argc, char **argv)
 {
 	uint32_t frames = 200, passes = 20, draws = 50, record_only = 0, in_flight = 1, pipelines = 1;
 	const char *frame_times = NULL;
+	uint32_t binds_per_draw = 0;
 	/* --vulkan 1.0|1.1: the instance's apiVersion (the device enables nothing either way), to
 	 * compare passprobe's query reset paths (docs/timing.md, "Resetting queries"). */
 	uint32_t api_version = VK_API_VERSION_1_3;
@@ -248,6 +353,8 @@ int main(int argc, char **argv)
 			in_flight = (uint32_t)atoi(argv[++i]);
 		else if (i + 1 < argc && !strcmp(argv[i], "--pipelines"))
 			pipelines = (uint32_t)atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--binds-per-draw"))
+			binds_per_draw = (uint32_t)atoi(argv[++i]);
 		else if (i + 1 < argc && !strcmp(argv[i], "--frame-times"))
 			frame_times = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--vulkan") && !strcmp(argv[i + 1], "1.0") && ++i)
@@ -256,18 +363,20 @@ int main(int argc, char **argv)
 			api_version = VK_API_VERSION_1_1;
 		else {
 			fprintf(stderr, "usage: bench_api [--frames N] [--passes P] [--draws D] [--in-flight 1..%d] "
-					"[--pipelines 1..%d] [--record-only K] [--vulkan 1.0|1.1] [--frame-times FILE]\n", BENCH_MAX_IN_FLIGHT,
-				BENCH_MAX_PIPELINES);
+					"[--pipelines 1..%d] [--record-only K] [--vulkan 1.0|1.1] [--binds-per-draw 1..%d] "
+					"[--frame-times FILE]\n", BENCH_MAX_IN_FLIGHT,
+				BENCH_MAX_PIPELINES, BENCH_MAX_OBJECTS);
 			return 2;
 		}
 	}
 	if (frames < 2 || in_flight < 1 || in_flight > BENCH_MAX_IN_FLIGHT || pipelines < 1 ||
-	    pipelines > BENCH_MAX_PIPELINES) {
-		fprintf(stderr, "bench_api: --frames must be at least 2, --in-flight 1 to %d, --pipelines 1 to %d\n",
-			BENCH_MAX_IN_FLIGHT, BENCH_MAX_PIPELINES);
+	    pipelines > BENCH_MAX_PIPELINES || binds_per_draw > BENCH_MAX_OBJECTS) {
+		fprintf(stderr, "bench_api: --frames must be at least 2, --in-flight 1 to %d, --pipelines 1 to %d, "
+				"--binds-per-draw 1 to %d\n",
+			BENCH_MAX_IN_FLIGHT, BENCH_MAX_PIPELINES, BENCH_MAX_OBJECTS);
 		return 2;
 	}
-	struct bench b = { .in_flight = in_flight, .npipelines = pipelines };
+	struct bench b = { .in_flight = in_flight, .npipelines = pipelines, .binds_per_draw = binds_per_draw };
 	bench_init(&b, api_version);
 	if (record_only) {
 		/* One pass, K draws, recorded once and never submitted: pure recording cost. */

@@ -37,7 +37,7 @@ for n in "$short" "$long"; do
 	env VK_ADD_LAYER_PATH="$build/layer_manifest" VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_profiler \
 		VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out$n" VK_PASSPROBE_PROFILER_SUMMARY=off "${settings[@]}" \
 		valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out/cg.$n" \
-		"$bench" --frames "$n" --passes "$passes" --draws "$draws" --pipelines "$pipelines" >"$out/log.$n" 2>&1 ||
+		"$bench" --frames "$n" --passes "$passes" --draws "$draws" --pipelines "$pipelines" ${PP_COST_BENCH_ARGS:-} >"$out/log.$n" 2>&1 ||
 		{ cat "$out/log.$n" >&2; exit 1; }
 done
 echo "bench_api --passes $passes --draws $draws --pipelines $pipelines, mode $mode, callgrind: $short and $long frames"
