@@ -162,7 +162,7 @@ static void range_bound(struct pp_diag_range *a, const struct pp_diag_range *b)
 static uint32_t *map_slot(struct pp_diag_rec *r, uint64_t key, bool insert)
 {
 	if (insert && (r->map_used + 1) * 2 > r->map_cap) {
-		uint32_t cap = r->map_cap ? r->map_cap * 2 : 256;
+		uint32_t cap = r->map_cap ? r->map_cap * 2 : REC_MAP_KEPT;
 		if (cap / 2 > REC_MAX_RESOURCES)
 			return NULL;
 		uint32_t *m = calloc(cap, sizeof(*m));
@@ -1123,14 +1123,26 @@ void diag_barrier_rec_compact(struct pp_diag_rec *r)
 		r->barriers = NULL;
 		r->cap_barriers = 0;
 	}
-	free(r->entries);
-	r->entries = NULL;
-	r->nentries = r->cap_entries = 0;
-	free(r->map);
-	free(r->map_keys);
-	r->map = NULL;
-	r->map_keys = NULL;
-	r->map_cap = r->map_used = 0;
+	/* A recording that is reset and recorded again every frame (most) would allocate these
+	 * again at its first use: the first map's size (REC_MAP_KEPT) is kept, emptied. Its
+	 * allocation is a large-bin request, for which glibc first consolidates every freed small
+	 * chunk: about 400,000 instructions a recording under lavapipe (docs/performance.md). */
+	r->nentries = 0;
+	if (r->cap_entries > REC_ENTRIES_KEPT) {
+		free(r->entries);
+		r->entries = NULL;
+		r->cap_entries = 0;
+	}
+	if (r->map_cap > REC_MAP_KEPT) {
+		free(r->map);
+		free(r->map_keys);
+		r->map = NULL;
+		r->map_keys = NULL;
+		r->map_cap = 0;
+	} else if (r->map_used) {
+		memset(r->map, 0, r->map_cap * sizeof(*r->map));
+	}
+	r->map_used = 0;
 	free(r->cwrites);
 	r->cwrites = NULL;
 	r->ncwrites = r->cap_cwrites = 0;

@@ -21,6 +21,9 @@
 #define REC_MAX_BARRIERS 16384u
 #define REC_MAX_ENTRIES 65536u
 #define REC_MAX_RESOURCES 16384u
+/* What a closed recording keeps of its resource map and entries (diag_barrier_rec_compact). */
+#define REC_MAP_KEPT 256u
+#define REC_ENTRIES_KEPT 64u
 #define REC_MAX_QUERIES 1024u
 #define REC_MAX_EVENTS 64u
 #define REC_MAX_COMPUTE_WRITES 1024u

@@ -92,18 +92,6 @@ BOUNDARY_STEP timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 static const char *const reason_uniforms_before_pipeline =
 	"lavapipe crashes on a statistics query begun after uniforms were set and before a pipeline was bound";
 
-void pp_vk_quirk_uniforms_set(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkShaderStageFlags stages)
-{
-	if (!c || !c->device->quirk_uniforms_before_pipeline)
-		return;
-	if ((bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == PP_VK_ANY_BIND_POINT) &&
-	    (stages & VK_SHADER_STAGE_ALL_GRAPHICS) && !c->pipeline_bound[VK_PIPELINE_BIND_POINT_GRAPHICS])
-		c->uniforms_unbound[VK_PIPELINE_BIND_POINT_GRAPHICS] = true;
-	if ((bp == VK_PIPELINE_BIND_POINT_COMPUTE || bp == PP_VK_ANY_BIND_POINT) &&
-	    (stages & VK_SHADER_STAGE_COMPUTE_BIT) && !c->pipeline_bound[VK_PIPELINE_BIND_POINT_COMPUTE])
-		c->uniforms_unbound[VK_PIPELINE_BIND_POINT_COMPUTE] = true;
-}
-
 static bool descriptor_is_uniform(VkDescriptorType t)
 {
 	return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
@@ -129,25 +117,16 @@ static VkShaderStageFlags layout_uniform_stages(struct pp_device *dev, VkPipelin
 	return stages;
 }
 
-/* Whether the bind hooks must tell the quirk about uniforms set on this bind point now. */
-static inline bool quirk_watches(const struct pp_command_buffer *c, VkPipelineBindPoint bp)
+void pp_vk_quirk_sets_bound_slow(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkPipelineLayout layout,
+				 uint32_t first, uint32_t n)
 {
-	return c && c->device->quirk_uniforms_before_pipeline &&
-	       (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE) &&
-	       !c->pipeline_bound[bp];
-}
-
-void pp_vk_quirk_sets_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkPipelineLayout layout,
-			    uint32_t first, uint32_t n)
-{
-	if (quirk_watches(c, bp) && n)
-		pp_vk_quirk_uniforms_set(c, bp, layout_uniform_stages(c->device, layout, first, n));
+	pp_vk_quirk_uniforms_set(c, bp, layout_uniform_stages(c->device, layout, first, n));
 }
 
 void pp_vk_quirk_descriptors_pushed(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkPipelineLayout layout,
 				    uint32_t set, uint32_t nw, const VkWriteDescriptorSet *writes)
 {
-	if (!quirk_watches(c, bp))
+	if (!pp_vk_quirk_watches(c, bp))
 		return;
 	for (uint32_t i = 0; i < nw; i++)
 		if (descriptor_is_uniform(writes[i].descriptorType)) {

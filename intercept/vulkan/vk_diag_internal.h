@@ -119,6 +119,21 @@ struct bind_point {
 	bool push_unknown;
 	uint32_t push_unknown_stages;
 	bool dirty;
+	/* The recording's work serial (draws for graphics, dispatches for compute) when what is
+	 * bound began to count (its bind, or the last hand-over to the rules): work since then
+	 * used it. pipeline_stamp: the same for the pipeline alone (the draws' stages). */
+	uint64_t stamp, pipeline_stamp;
+};
+
+/* Bound state that work used and a bind replaced, held for the rules until the next hook that
+ * hands them what the recording did (vk_diag_state_collect): engines bind before every draw,
+ * and one hand-over per barrier window is what the rules need (docs/performance.md). */
+#define MAX_PENDING 32
+enum pending_what { PENDING_SET_GRAPHICS, PENDING_SET_COMPUTE, PENDING_BUFFER };
+struct pending_bound {
+	uint64_t handle, offset; /* a descriptor set, or a vertex/index buffer from offset on */
+	uint32_t stages;         /* a set: the bound pipeline's stages then */
+	enum pending_what what;
 };
 
 struct pp_vk_diag_cb {
@@ -147,7 +162,17 @@ struct pp_vk_diag_cb {
 	VkDeviceSize vb_offset[MAX_VERTEX_BUFFERS];
 	uint64_t ib;
 	VkDeviceSize ib_offset;
+	uint32_t vb_bound; /* bit i: vb[i] is not VK_NULL_HANDLE */
 	bool vb_dirty;
+	uint64_t vb_stamp; /* draw serial, as bind_point.stamp */
+	/* replaced bound state that work used (struct pending_bound), and the stages of draws
+	 * made with pipelines bound since replaced */
+	struct pending_bound pending[MAX_PENDING];
+	uint32_t npending;
+	uint32_t pending_draw_stages;
+	/* the work serial: the closed passes' draws and dispatches, summed up to pass ser_n */
+	uint64_t ser_draws, ser_dispatches;
+	uint32_t ser_n;
 };
 
 

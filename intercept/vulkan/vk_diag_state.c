@@ -122,9 +122,15 @@ void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s)
 	memset(s->bp, 0, sizeof(s->bp));
 	memset(s->vb, 0, sizeof(s->vb));
 	memset(s->vb_offset, 0, sizeof(s->vb_offset));
+	s->vb_bound = 0;
 	s->ib = 0;
 	s->ib_offset = 0;
 	s->vb_dirty = false;
+	s->vb_stamp = 0;
+	s->npending = 0;
+	s->pending_draw_stages = 0;
+	s->ser_draws = s->ser_dispatches = 0;
+	s->ser_n = 0;
 	s->barrier_calls = 0;
 	s->submitted = false;
 	s->last_subs = 0;
@@ -141,6 +147,55 @@ static inline __attribute__((always_inline)) void work_of(struct cursor_work *w,
 	w->clears = wl->clears;
 	w->barriers = wl->barriers;
 	w->secondaries = secondaries;
+}
+
+/* The recording's work serial: a count of its draws and of its dispatches that grows with
+ * every one recorded, so that a bind tells whether work used what it replaces with a compare.
+ * Closed passes do not change: their counts are summed once (up to ser_n). */
+struct work_serial {
+	uint64_t draws, dispatches;
+};
+
+static inline void serial_add(uint64_t *draws, uint64_t *dispatches, const struct pp_workload *w)
+{
+	*draws += w->draws + w->draws_indexed + w->draws_indirect + w->draws_indirect_count;
+	*dispatches += w->dispatches + w->dispatches_indirect;
+}
+
+/* The open pass (r->npasses: none), the closed ones before it summed. */
+static inline uint32_t serial_sync(struct pp_vk_diag_cb *s, const struct pp_recording *r)
+{
+	uint32_t open = r->cur != &r->stray && r->open < r->npasses ? r->open : r->npasses;
+	for (; s->ser_n < open; s->ser_n++)
+		serial_add(&s->ser_draws, &s->ser_dispatches, &r->passes[s->ser_n].work);
+	return open;
+}
+
+static inline uint64_t draws_of(const struct pp_workload *w)
+{
+	return w->draws + w->draws_indexed + w->draws_indirect + w->draws_indirect_count;
+}
+
+static void serial_now(struct pp_vk_diag_cb *s, const struct pp_recording *r, struct work_serial *out)
+{
+	uint32_t open = serial_sync(s, r);
+	out->draws = s->ser_draws;
+	out->dispatches = s->ser_dispatches;
+	serial_add(&out->draws, &out->dispatches, &r->stray);
+	if (open < r->npasses)
+		serial_add(&out->draws, &out->dispatches, &r->passes[open].work);
+}
+
+/* One bind point's serial: draws for graphics, dispatches for compute. */
+static uint64_t serial_bp(struct pp_vk_diag_cb *s, const struct pp_recording *r, int bpi)
+{
+	uint32_t open = serial_sync(s, r);
+	if (bpi == BP_GRAPHICS)
+		return s->ser_draws + draws_of(&r->stray) + (open < r->npasses ? draws_of(&r->passes[open].work) : 0);
+	uint64_t n = s->ser_dispatches + r->stray.dispatches + r->stray.dispatches_indirect;
+	if (open < r->npasses)
+		n += r->passes[open].work.dispatches + r->passes[open].work.dispatches_indirect;
+	return n;
 }
 
 /* vk_diag_state_cb's (vk_diag_internal.h) first call of a recording: the state made, or
@@ -356,38 +411,76 @@ static void observed_render_pass(struct vk_diag_observed *o, struct pp_device *d
 	}
 }
 
-/* The uses of one bind point's descriptor sets, under the sets' lock. Returns the stages
- * whose descriptors passprobe cannot see. */
+/* The uses of one descriptor set by work of stages pstages. Caller holds the sets' lock.
+ * Returns the stages whose descriptors passprobe cannot see. */
+static uint32_t set_register_locked(struct pp_vk_diag *vd, uint64_t handle, uint32_t pstages,
+				    struct vk_diag_observed *obs)
+{
+	struct dset *set;
+	HASH_FIND(hh, vd->sets, &handle, sizeof(uint64_t), set);
+	if (!set)
+		return pstages;
+	uint32_t unknown = 0;
+	for (uint32_t k = 0; k < set->nbindings; k++) {
+		const struct pp_dsl_binding *bd = &set->b[k];
+		uint32_t st = bd->stages & pstages;
+		if (!st)
+			continue;
+		if (set->unknown) {
+			unknown |= st;
+			continue;
+		}
+		for (uint32_t e = 0; e < bd->count && bd->base + e < set->total; e++) {
+			const struct dslot *sl = &set->slots[bd->base + e];
+			if (sl->handle)
+				observed_use(obs, bd->kind, sl->handle, &sl->range, st, bd->write);
+		}
+	}
+	return unknown;
+}
+
+/* The uses of one bind point's descriptor sets. */
 static uint32_t bound_sets_register(struct pp_vk_diag *vd, const struct bind_point *b, uint32_t pstages,
 				    struct vk_diag_observed *obs)
 {
 	uint32_t unknown = 0;
 	pthread_rwlock_rdlock(&vd->lock);
-	for (uint32_t bits = b->sets_bound; bits; bits &= bits - 1) {
-		unsigned i = (unsigned)__builtin_ctz(bits);
-		struct dset *set;
-		HASH_FIND(hh, vd->sets, &b->sets[i], sizeof(uint64_t), set);
-		if (!set) {
-			unknown |= pstages;
+	for (uint32_t bits = b->sets_bound; bits; bits &= bits - 1)
+		unknown |= set_register_locked(vd, b->sets[__builtin_ctz(bits)], pstages, obs);
+	pthread_rwlock_unlock(&vd->lock);
+	return unknown;
+}
+
+/* The stages of the work on a bind point: its pipeline's, else any it may have. */
+static inline uint32_t bound_stages(const struct bind_point *b, int bpi)
+{
+	if (b->stages)
+		return b->stages;
+	return bpi == BP_GRAPHICS ? PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER : PP_STAGE_COMPUTE;
+}
+
+/* What replaced bound state held for the rules (pending) registers: the uses of its sets and
+ * buffers. Returns the stages whose descriptors passprobe cannot see. */
+static uint32_t pending_register(struct pp_vk_diag *vd, struct pp_vk_diag_cb *s, struct vk_diag_observed *obs)
+{
+	uint32_t unknown = 0;
+	bool locked = false;
+	for (uint32_t i = 0; i < s->npending; i++) {
+		const struct pending_bound *e = &s->pending[i];
+		if (e->what == PENDING_BUFFER) {
+			struct pp_diag_range rg = vk_diag_state_buffer_range(e->offset, VK_WHOLE_SIZE);
+			observed_use(obs, PP_RES_BUFFER, e->handle, &rg, PP_STAGE_VERTEX_INPUT, false);
 			continue;
 		}
-		for (uint32_t k = 0; k < set->nbindings; k++) {
-			const struct pp_dsl_binding *bd = &set->b[k];
-			uint32_t st = bd->stages & pstages;
-			if (!st)
-				continue;
-			if (set->unknown) {
-				unknown |= st;
-				continue;
-			}
-			for (uint32_t e = 0; e < bd->count && bd->base + e < set->total; e++) {
-				const struct dslot *sl = &set->slots[bd->base + e];
-				if (sl->handle)
-					observed_use(obs, bd->kind, sl->handle, &sl->range, st, bd->write);
-			}
+		if (!locked) {
+			pthread_rwlock_rdlock(&vd->lock);
+			locked = true;
 		}
+		unknown |= set_register_locked(vd, e->handle, e->stages, obs);
 	}
-	pthread_rwlock_unlock(&vd->lock);
+	if (locked)
+		pthread_rwlock_unlock(&vd->lock);
+	s->npending = 0;
 	return unknown;
 }
 
@@ -397,9 +490,7 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 			       struct vk_diag_observed *obs)
 {
 	struct bind_point *b = &s->bp[bpi];
-	uint32_t pstages = b->stages;
-	if (!pstages)
-		pstages = bpi == BP_GRAPHICS ? PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER : PP_STAGE_COMPUTE;
+	uint32_t pstages = bound_stages(b, bpi);
 	uint32_t unknown = b->sets_overflow ? pstages : 0;
 	/* Nothing bound: no set to look up, no lock to take. */
 	if (b->sets_bound)
@@ -451,6 +542,8 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 	struct cursor_work d = { 0 }, now;
 	uint32_t work = 0, formats = 0;
 	bool render_clears = false;
+	struct work_serial serial;
+	serial_now(s, r, &serial);
 
 	if (s->pass_seen != NONE && s->pass_seen < r->npasses) {
 		const struct pp_pass_rec *p = &r->passes[s->pass_seen];
@@ -508,21 +601,24 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 
 	struct pp_vk_diag *vd = diag_of(c->device);
 	uint32_t unknown = 0, draw_stages = 0;
+	/* What the binds since the last hook replaced after work used it (bound_save), then what
+	 * is bound now where work used it since it was bound. */
+	unknown |= pending_register(vd, s, out);
 	if (d.draws) {
-		draw_stages = s->bp[BP_GRAPHICS].stages ? s->bp[BP_GRAPHICS].stages
-							 : PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
-		draw_stages |= PP_STAGE_VERTEX_INPUT;
-		if (s->bp[BP_GRAPHICS].dirty) {
+		draw_stages = s->pending_draw_stages;
+		if (serial.draws != s->bp[BP_GRAPHICS].pipeline_stamp || !draw_stages)
+			draw_stages |= bound_stages(&s->bp[BP_GRAPHICS], BP_GRAPHICS) | PP_STAGE_VERTEX_INPUT;
+		if (s->bp[BP_GRAPHICS].dirty && serial.draws != s->bp[BP_GRAPHICS].stamp) {
 			unknown |= bound_register(c->device, vd, s, BP_GRAPHICS, out);
 			s->bp[BP_GRAPHICS].dirty = false;
 		}
-		if (s->vb_dirty) {
+		if (s->vb_dirty && serial.draws != s->vb_stamp) {
 			/* From the bound offset to the end: what a draw fetches is not known here. */
-			for (uint32_t i = 0; i < MAX_VERTEX_BUFFERS; i++)
-				if (s->vb[i]) {
-					struct pp_diag_range rg = vk_diag_state_buffer_range(s->vb_offset[i], VK_WHOLE_SIZE);
-					observed_use(out, PP_RES_BUFFER, s->vb[i], &rg, PP_STAGE_VERTEX_INPUT, false);
-				}
+			for (uint32_t bits = s->vb_bound; bits; bits &= bits - 1) {
+				unsigned i = (unsigned)__builtin_ctz(bits);
+				struct pp_diag_range rg = vk_diag_state_buffer_range(s->vb_offset[i], VK_WHOLE_SIZE);
+				observed_use(out, PP_RES_BUFFER, s->vb[i], &rg, PP_STAGE_VERTEX_INPUT, false);
+			}
 			if (s->ib) {
 				struct pp_diag_range rg = vk_diag_state_buffer_range(s->ib_offset, VK_WHOLE_SIZE);
 				observed_use(out, PP_RES_BUFFER, s->ib, &rg, PP_STAGE_VERTEX_INPUT, false);
@@ -530,10 +626,14 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 			s->vb_dirty = false;
 		}
 	}
-	if (d.dispatches && s->bp[BP_COMPUTE].dirty) {
+	if (d.dispatches && s->bp[BP_COMPUTE].dirty && serial.dispatches != s->bp[BP_COMPUTE].stamp) {
 		unknown |= bound_register(c->device, vd, s, BP_COMPUTE, out);
 		s->bp[BP_COMPUTE].dirty = false;
 	}
+	/* Everything up to here is with the rules: work from now on counts anew. */
+	s->pending_draw_stages = 0;
+	s->bp[BP_GRAPHICS].stamp = s->bp[BP_GRAPHICS].pipeline_stamp = s->vb_stamp = serial.draws;
+	s->bp[BP_COMPUTE].stamp = s->bp[BP_COMPUTE].pipeline_stamp = serial.dispatches;
 	if (unknown)
 		work |= PP_WORK_UNKNOWN_DESCRIPTORS;
 	if (render_clears)
@@ -556,6 +656,68 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 	vk_diag_state_observed_free(&obs);
 }
 
+/* ---- binds: replaced state held for the rules ------------------------------------------------ */
+
+static bool pending_add(struct pp_vk_diag_cb *s, enum pending_what what, uint64_t handle, uint64_t offset,
+			uint32_t stages)
+{
+	for (uint32_t i = 0; i < s->npending; i++) {
+		struct pending_bound *e = &s->pending[i];
+		if (e->handle != handle || e->stages != stages || e->what != what)
+			continue;
+		/* A buffer is used from its bound offset to its end: one entry, from the lowest (a
+		 * set's offset is always 0). */
+		if (offset < e->offset)
+			e->offset = offset;
+		return true;
+	}
+	if (s->npending == MAX_PENDING)
+		return false;
+	s->pending[s->npending++] = (struct pending_bound){ handle, offset, stages, what };
+	return true;
+}
+
+/* What is bound to bind point bpi is about to be replaced (its sets, or with pipeline_too its
+ * pipeline as well). Where work used it since it began to count and its uses are not with the
+ * rules yet, they are held until the next hook that hands the rules what the recording did:
+ * engines bind before every draw, and the rules need each resource once per barrier window.
+ * What cannot be held (push descriptors, sets past MAX_BOUND_SETS, no room) goes to the
+ * rules now with everything else, as at a barrier. */
+static void bound_save(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, int bpi, bool pipeline_too, uint64_t n)
+{
+	struct bind_point *b = &s->bp[bpi];
+	if (pipeline_too && bpi == BP_GRAPHICS && n != b->pipeline_stamp)
+		s->pending_draw_stages |= bound_stages(b, bpi) | PP_STAGE_VERTEX_INPUT;
+	if (!b->dirty || n == b->stamp)
+		return;
+	uint32_t pstages = bound_stages(b, bpi);
+	bool held = !b->npush && !b->push_unknown && !b->sets_overflow;
+	for (uint32_t bits = b->sets_bound; held && bits; bits &= bits - 1)
+		held = pending_add(s, bpi == BP_GRAPHICS ? PENDING_SET_GRAPHICS : PENDING_SET_COMPUTE,
+				   b->sets[__builtin_ctz(bits)], 0, pstages);
+	/* Not held (or held in part): the rules take it all now, what is bound with it. */
+	if (!held)
+		vk_diag_state_observe(c, s);
+	b->dirty = false;
+}
+
+/* The same for the vertex and index buffers. */
+static void buffers_save(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, uint64_t draws)
+{
+	if (!s->vb_dirty || draws == s->vb_stamp)
+		return;
+	bool held = true;
+	for (uint32_t bits = s->vb_bound; held && bits; bits &= bits - 1) {
+		unsigned i = (unsigned)__builtin_ctz(bits);
+		held = pending_add(s, PENDING_BUFFER, s->vb[i], s->vb_offset[i], 0);
+	}
+	if (held && s->ib)
+		held = pending_add(s, PENDING_BUFFER, s->ib, s->ib_offset, 0);
+	if (!held)
+		vk_diag_state_observe(c, s);
+	s->vb_dirty = false;
+}
+
 /* After a barrier, whatever is bound is used again by the work that follows. */
 void vk_diag_state_bound_dirty(struct pp_vk_diag_cb *s)
 {
@@ -575,18 +737,35 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBind
 		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
 		/* Binding the pipeline that is bound changes nothing the rules judge: the work after
 		 * it is observed with the work before, as if the call were not there. Engines rebind
-		 * at every pass; a bind that changes the pipeline hands the work before it to the
-		 * rules first, with what it used. */
+		 * at every pass; a bind that changes the pipeline holds what the work before it used
+		 * for the rules first (bound_save). */
 		if (b->pipeline != (uint64_t)pipeline) {
-			vk_diag_state_observe(c, s);
+			int bpi = bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE;
+			uint64_t now = serial_bp(s, c->rec, bpi);
+			bound_save(c, s, bpi, true, now);
 			uint64_t h = (uint64_t)pipeline;
 			struct pp_object *p = pp_object_lookup(c->device, VK_OBJECT_TYPE_PIPELINE, h);
 			b->stages = p ? p->u.pipeline.stages : 0;
 			b->pipeline = h;
 			b->dirty = true;
+			b->stamp = b->pipeline_stamp = now;
 		}
 	}
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindPipeline(cb, bp, pipeline);
+}
+
+/* Binding the sets that are bound changes nothing the rules judge, as for pipelines: engines
+ * bind an object's sets before each of its draws, often the same sets with other dynamic
+ * offsets (which the rules do not follow: a dynamic descriptor covers its whole buffer). A
+ * slot's bit in sets_bound is whether its handle is not VK_NULL_HANDLE: the handles say it. */
+static bool sets_same(const struct bind_point *b, uint32_t first, uint32_t n, const VkDescriptorSet *sets)
+{
+	if (first >= MAX_BOUND_SETS || n > MAX_BOUND_SETS - first)
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		if (b->sets[first + i] != (uint64_t)sets[i])
+			return false;
+	return true;
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipelineLayout layout,
@@ -596,9 +775,12 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipeli
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	pp_vk_quirk_sets_bound(c, bp, layout, first, n);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
-	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE)) {
-		vk_diag_state_observe(c, s);
-		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
+	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE) &&
+	    !sets_same(&s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE], first, n, sets)) {
+		int bpi = bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE;
+		struct bind_point *b = &s->bp[bpi];
+		uint64_t now = serial_bp(s, c->rec, bpi);
+		bound_save(c, s, bpi, false, now);
 		for (uint32_t i = 0; i < n; i++) {
 			if (first + i < MAX_BOUND_SETS) {
 				b->sets[first + i] = (uint64_t)sets[i];
@@ -611,6 +793,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipeli
 			}
 		}
 		b->dirty = true;
+		b->stamp = now;
 	}
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindDescriptorSets(cb, bp, layout, first, n, sets, ndyn, dyn);
 }
@@ -621,13 +804,25 @@ static void vertex_buffers_bind(struct pp_command_buffer *c, uint32_t first, uin
 	struct pp_vk_diag_cb *s = vk_diag_state_cb(c);
 	if (!s)
 		return;
-	vk_diag_state_observe(c, s);
+	/* The buffers that are bound, at their offsets: nothing changes (as for pipelines). */
+	bool same = first < MAX_VERTEX_BUFFERS && n <= MAX_VERTEX_BUFFERS - first;
+	for (uint32_t i = 0; same && i < n; i++)
+		same = s->vb[first + i] == (uint64_t)buffers[i] && s->vb_offset[first + i] == (offsets ? offsets[i] : 0);
+	if (same)
+		return;
+	uint64_t now = serial_bp(s, c->rec, BP_GRAPHICS);
+	buffers_save(c, s, now);
 	for (uint32_t i = 0; i < n; i++)
 		if (first + i < MAX_VERTEX_BUFFERS) {
 			s->vb[first + i] = (uint64_t)buffers[i];
 			s->vb_offset[first + i] = offsets ? offsets[i] : 0;
+			if (buffers[i])
+				s->vb_bound |= 1u << (first + i);
+			else
+				s->vb_bound &= ~(1u << (first + i));
 		}
 	s->vb_dirty = true;
+	s->vb_stamp = now;
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
@@ -654,11 +849,13 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer bu
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
-	if (s) {
-		vk_diag_state_observe(c, s);
+	if (s && (s->ib != (uint64_t)buffer || s->ib_offset != offset)) {
+		uint64_t now = serial_bp(s, c->rec, BP_GRAPHICS);
+		buffers_save(c, s, now);
 		s->ib = (uint64_t)buffer;
 		s->ib_offset = offset;
 		s->vb_dirty = true;
+		s->vb_stamp = now;
 	}
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindIndexBuffer(cb, buffer, offset, type);
 }

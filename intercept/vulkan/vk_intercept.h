@@ -36,10 +36,35 @@ static inline void pp_vk_quirk_pipeline_bound(struct pp_command_buffer *c, VkPip
 	if (c && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE))
 		c->pipeline_bound[bp] = true;
 }
-void pp_vk_quirk_uniforms_set(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkShaderStageFlags stages);
+/* Engines set uniforms before every draw: inline, so that once the bind point has a pipeline
+ * the hooks pay a few compares, not a call. */
+static inline void pp_vk_quirk_uniforms_set(struct pp_command_buffer *c, VkPipelineBindPoint bp,
+					    VkShaderStageFlags stages)
+{
+	if (!c || !c->device->quirk_uniforms_before_pipeline)
+		return;
+	if ((bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == PP_VK_ANY_BIND_POINT) &&
+	    (stages & VK_SHADER_STAGE_ALL_GRAPHICS) && !c->pipeline_bound[VK_PIPELINE_BIND_POINT_GRAPHICS])
+		c->uniforms_unbound[VK_PIPELINE_BIND_POINT_GRAPHICS] = true;
+	if ((bp == VK_PIPELINE_BIND_POINT_COMPUTE || bp == PP_VK_ANY_BIND_POINT) &&
+	    (stages & VK_SHADER_STAGE_COMPUTE_BIT) && !c->pipeline_bound[VK_PIPELINE_BIND_POINT_COMPUTE])
+		c->uniforms_unbound[VK_PIPELINE_BIND_POINT_COMPUTE] = true;
+}
+/* Whether a bind on bp must tell the quirk about the uniforms it sets. */
+static inline bool pp_vk_quirk_watches(const struct pp_command_buffer *c, VkPipelineBindPoint bp)
+{
+	return c && c->device->quirk_uniforms_before_pipeline &&
+	       (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE) && !c->pipeline_bound[bp];
+}
 /* The same, worked out from the bound sets' layouts / the pushed descriptors' types. */
-void pp_vk_quirk_sets_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkPipelineLayout layout,
-			    uint32_t first, uint32_t n);
+void pp_vk_quirk_sets_bound_slow(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkPipelineLayout layout,
+				 uint32_t first, uint32_t n);
+static inline void pp_vk_quirk_sets_bound(struct pp_command_buffer *c, VkPipelineBindPoint bp,
+					  VkPipelineLayout layout, uint32_t first, uint32_t n)
+{
+	if (n && pp_vk_quirk_watches(c, bp))
+		pp_vk_quirk_sets_bound_slow(c, bp, layout, first, n);
+}
 void pp_vk_quirk_descriptors_pushed(struct pp_command_buffer *c, VkPipelineBindPoint bp, VkPipelineLayout layout,
 				    uint32_t set, uint32_t nw, const VkWriteDescriptorSet *writes);
 

@@ -144,7 +144,7 @@ struct app {
 	 * pass B; storage_hi / chain_hi name v from RANGE_HI on (the upper half), storage_lo
 	 * [0, RANGE_HI) */
 	struct image mip;
-	VkDescriptorSet sample_mip, storage_lo, storage_hi, chain_hi;
+	VkDescriptorSet sample_mip, storage_lo, storage_hi, chain_hi, storage_s;
 
 	/* the timeline semaphore cases: frame f signals timeline = f + 1 */
 	VkSemaphore timeline, host_timeline;
@@ -828,6 +828,8 @@ static void range_resources_create(struct app *a)
 	write_buffer_range(a, a->storage_lo, 0, a->v.buffer, 0, RANGE_HI);
 	a->storage_hi = set_alloc(a, a->storage.set_layout);
 	write_buffer_range(a, a->storage_hi, 0, a->v.buffer, RANGE_HI, VK_WHOLE_SIZE);
+	a->storage_s = set_alloc(a, a->storage.set_layout);
+	write_buffer_range(a, a->storage_s, 0, a->s.buffer, 0, RANGE_HI);
 	a->chain_hi = set_alloc(a, a->chain.set_layout);
 	write_image(a, a->chain_hi, 0);
 	write_buffer_range(a, a->chain_hi, 1, a->v.buffer, RANGE_HI, VK_WHOLE_SIZE);
@@ -851,7 +853,7 @@ static void resources_create(struct app *a)
 
 	const VkBufferUsageFlags xfer = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 	buffer_create(a, &a->v, 256, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | xfer);
-	buffer_create(a, &a->s, 256, xfer);
+	buffer_create(a, &a->s, 256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | xfer);
 	buffer_create(a, &a->t1, 65536, xfer);
 	buffer_create(a, &a->t2, 65536, xfer);
 	buffer_create(a, &a->t3, 65536, xfer);
@@ -1653,6 +1655,9 @@ static void buffer_range_barrier(VkCommandBuffer cmd, VkBuffer buffer, VkDeviceS
  * writes [RANGE_HI, ...) and pass B's fragment shader reads [0, RANGE_HI): only the fragment
  * shader consumes the barriered range (per whole buffer the compute write counted too, and a
  * compute consumer cannot be narrowed to a graphics stage).
+ * range-buffer-rebind: as range-buffer-missed, but the set that reads [0, RANGE_HI) is replaced
+ * by one reading s before the pass ends, so the read is known only from the replaced bind
+ * (passprobe holds replaced bound state for the rules: the barrier still has its consumer).
  * range-buffer-false: a barrier on [0, RANGE_HI) with dstStageMask VERTEX_INPUT (right), then
  * a pass whose fragment shader reads [RANGE_HI, ...), a barrier and a copy on [RANGE_HI, 256),
  * and the vertex fetch from 0: per whole buffer the fragment read was taken for the first
@@ -1674,8 +1679,8 @@ static void record_range_buffer(struct app *a, VkCommandBuffer cmd)
 			     AC(TRANSFER_WRITE) | AC(SHADER_WRITE));
 	copy(cmd, &a->s, &a->v, 24);
 	if (compute) {
-		VkPipelineStageFlags dst = is(a, "range-buffer-missed") ? ST(VERTEX_SHADER) | ST(FRAGMENT_SHADER)
-									  : ST(FRAGMENT_SHADER);
+		VkPipelineStageFlags dst = is(a, "range-buffer-narrow") ? ST(FRAGMENT_SHADER)
+									  : ST(VERTEX_SHADER) | ST(FRAGMENT_SHADER);
 		buffer_range_barrier(cmd, a->v.buffer, 0, RANGE_HI, ST(TRANSFER), AC(TRANSFER_WRITE), dst, AC(SHADER_READ));
 		vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, a->chain.pipeline);
 		vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, a->chain.layout, 0, 1, &a->chain_hi, 0,
@@ -1686,6 +1691,11 @@ static void record_range_buffer(struct app *a, VkCommandBuffer cmd)
 		vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->storage.layout, 0, 1, &a->storage_lo, 0,
 					NULL);
 		vkCmdDraw(cmd, 3, 1, 0, 0);
+		if (is(a, "range-buffer-rebind")) {
+			vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, a->storage.layout, 0, 1,
+						&a->storage_s, 0, NULL);
+			vkCmdDraw(cmd, 3, 1, 0, 0);
+		}
 		vkCmdEndRenderPass(cmd);
 		return;
 	}
@@ -1831,7 +1841,7 @@ static const char *const cases[] = {
 	"split-gbuffer-vs", "split-gbuffer-vs-reads",
 	"split-gbuffer-vs-separate", "unused-barrier", "unused-barrier-used-next", "mergeable", "mergeable2",
 	"mergeable-draw", "mip-chain", "mip-chain-all", "range-buffer-missed", "range-buffer-narrow",
-	"range-buffer-false", "stress-ranges", "renderer", "renderer-query-wait", NULL,
+	"range-buffer-rebind", "range-buffer-false", "stress-ranges", "renderer", "renderer-query-wait", NULL,
 };
 
 /* ---- the frame loop --------------------------------------------------------------------- */
