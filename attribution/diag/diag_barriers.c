@@ -69,7 +69,7 @@ void pp_diag_rec_reset(struct pp_diag_rec *r)
 	r->tails_overflow = r->first_uses_overflow = r->sub_valid = false;
 	r->nbarriers = r->nentries = 0;
 	r->global_open = NO_INDEX;
-	if (r->map)
+	if (r->map_used) /* a compacted recording's map is empty already */
 		memset(r->map, 0, r->map_cap * sizeof(*r->map));
 	r->map_used = 0;
 	r->ncwrites = r->nqueries = r->nevents = r->nsubpasses = 0;

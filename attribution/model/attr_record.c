@@ -146,10 +146,6 @@ void pp_workload_add(struct pp_workload *into, const struct pp_workload *w)
 	into->barriers += w->barriers;
 }
 
-uint64_t pp_workload_draws(const struct pp_workload *w)
-{
-	return w->draws + w->draws_indexed + w->draws_indirect + w->draws_indirect_count;
-}
 
 void pp_recording_merge_secondary(struct pp_pass_rec *into, const struct pp_recording *secondary)
 {

@@ -150,4 +150,12 @@ int pp_recording_chunk_add(struct pp_recording *r, uint32_t chunk);
 /* Adds a secondary recording's work to the open pass (inside a render pass). */
 void pp_recording_merge_secondary(struct pp_pass_rec *into, const struct pp_recording *secondary);
 void pp_workload_add(struct pp_workload *into, const struct pp_workload *w);
-uint64_t pp_workload_draws(const struct pp_workload *w);
+/* Draws of every form; dispatches of every form. */
+static inline uint64_t pp_workload_draws(const struct pp_workload *w)
+{
+	return w->draws + w->draws_indexed + w->draws_indirect + w->draws_indirect_count;
+}
+static inline uint64_t pp_workload_dispatches(const struct pp_workload *w)
+{
+	return w->dispatches + w->dispatches_indirect;
+}

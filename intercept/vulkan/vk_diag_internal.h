@@ -121,7 +121,8 @@ struct bind_point {
 	bool dirty;
 	/* The recording's work serial (draws for graphics, dispatches for compute) when what is
 	 * bound began to count (its bind, or the last hand-over to the rules): work since then
-	 * used it. pipeline_stamp: the same for the pipeline alone (the draws' stages). */
+	 * used it. pipeline_stamp (graphics): the same for the pipeline alone (the draws'
+	 * stages). */
 	uint64_t stamp, pipeline_stamp;
 };
 
@@ -129,7 +130,7 @@ struct bind_point {
  * hands them what the recording did (vk_diag_state_collect): engines bind before every draw,
  * and one hand-over per barrier window is what the rules need (docs/performance.md). */
 #define MAX_PENDING 32
-enum pending_what { PENDING_SET_GRAPHICS, PENDING_SET_COMPUTE, PENDING_BUFFER };
+enum pending_what { PENDING_SET, PENDING_BUFFER };
 struct pending_bound {
 	uint64_t handle, offset; /* a descriptor set, or a vertex/index buffer from offset on */
 	uint32_t stages;         /* a set: the bound pipeline's stages then */

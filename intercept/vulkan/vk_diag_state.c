@@ -139,9 +139,9 @@ void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s)
 static inline __attribute__((always_inline)) void work_of(struct cursor_work *w, const struct pp_workload *wl,
 							  uint32_t secondaries)
 {
-	w->draws = wl->draws + wl->draws_indexed + wl->draws_indirect + wl->draws_indirect_count;
+	w->draws = pp_workload_draws(wl);
 	w->indirect = wl->draws_indirect + wl->draws_indirect_count;
-	w->dispatches = wl->dispatches + wl->dispatches_indirect;
+	w->dispatches = pp_workload_dispatches(wl);
 	w->dispatches_indirect = wl->dispatches_indirect;
 	w->transfers = wl->copies;
 	w->clears = wl->clears;
@@ -152,50 +152,18 @@ static inline __attribute__((always_inline)) void work_of(struct cursor_work *w,
 /* The recording's work serial: a count of its draws and of its dispatches that grows with
  * every one recorded, so that a bind tells whether work used what it replaces with a compare.
  * Closed passes do not change: their counts are summed once (up to ser_n). */
-struct work_serial {
-	uint64_t draws, dispatches;
-};
-
-static inline void serial_add(uint64_t *draws, uint64_t *dispatches, const struct pp_workload *w)
-{
-	*draws += w->draws + w->draws_indexed + w->draws_indirect + w->draws_indirect_count;
-	*dispatches += w->dispatches + w->dispatches_indirect;
-}
-
-/* The open pass (r->npasses: none), the closed ones before it summed. */
-static inline uint32_t serial_sync(struct pp_vk_diag_cb *s, const struct pp_recording *r)
-{
-	uint32_t open = r->cur != &r->stray && r->open < r->npasses ? r->open : r->npasses;
-	for (; s->ser_n < open; s->ser_n++)
-		serial_add(&s->ser_draws, &s->ser_dispatches, &r->passes[s->ser_n].work);
-	return open;
-}
-
-static inline uint64_t draws_of(const struct pp_workload *w)
-{
-	return w->draws + w->draws_indexed + w->draws_indirect + w->draws_indirect_count;
-}
-
-static void serial_now(struct pp_vk_diag_cb *s, const struct pp_recording *r, struct work_serial *out)
-{
-	uint32_t open = serial_sync(s, r);
-	out->draws = s->ser_draws;
-	out->dispatches = s->ser_dispatches;
-	serial_add(&out->draws, &out->dispatches, &r->stray);
-	if (open < r->npasses)
-		serial_add(&out->draws, &out->dispatches, &r->passes[open].work);
-}
-
 /* One bind point's serial: draws for graphics, dispatches for compute. */
 static uint64_t serial_bp(struct pp_vk_diag_cb *s, const struct pp_recording *r, int bpi)
 {
-	uint32_t open = serial_sync(s, r);
+	uint32_t open = r->cur != &r->stray && r->open < r->npasses ? r->open : r->npasses;
+	for (; s->ser_n < open; s->ser_n++) {
+		s->ser_draws += pp_workload_draws(&r->passes[s->ser_n].work);
+		s->ser_dispatches += pp_workload_dispatches(&r->passes[s->ser_n].work);
+	}
+	const struct pp_workload *w = open < r->npasses ? &r->passes[open].work : NULL;
 	if (bpi == BP_GRAPHICS)
-		return s->ser_draws + draws_of(&r->stray) + (open < r->npasses ? draws_of(&r->passes[open].work) : 0);
-	uint64_t n = s->ser_dispatches + r->stray.dispatches + r->stray.dispatches_indirect;
-	if (open < r->npasses)
-		n += r->passes[open].work.dispatches + r->passes[open].work.dispatches_indirect;
-	return n;
+		return s->ser_draws + pp_workload_draws(&r->stray) + (w ? pp_workload_draws(w) : 0);
+	return s->ser_dispatches + pp_workload_dispatches(&r->stray) + (w ? pp_workload_dispatches(w) : 0);
 }
 
 /* vk_diag_state_cb's (vk_diag_internal.h) first call of a recording: the state made, or
@@ -542,8 +510,7 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 	struct cursor_work d = { 0 }, now;
 	uint32_t work = 0, formats = 0;
 	bool render_clears = false;
-	struct work_serial serial;
-	serial_now(s, r, &serial);
+	uint64_t serial_draws = serial_bp(s, r, BP_GRAPHICS), serial_dispatches = serial_bp(s, r, BP_COMPUTE);
 
 	if (s->pass_seen != NONE && s->pass_seen < r->npasses) {
 		const struct pp_pass_rec *p = &r->passes[s->pass_seen];
@@ -606,13 +573,13 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 	unknown |= pending_register(vd, s, out);
 	if (d.draws) {
 		draw_stages = s->pending_draw_stages;
-		if (serial.draws != s->bp[BP_GRAPHICS].pipeline_stamp || !draw_stages)
+		if (serial_draws != s->bp[BP_GRAPHICS].pipeline_stamp || !draw_stages)
 			draw_stages |= bound_stages(&s->bp[BP_GRAPHICS], BP_GRAPHICS) | PP_STAGE_VERTEX_INPUT;
-		if (s->bp[BP_GRAPHICS].dirty && serial.draws != s->bp[BP_GRAPHICS].stamp) {
+		if (s->bp[BP_GRAPHICS].dirty && serial_draws != s->bp[BP_GRAPHICS].stamp) {
 			unknown |= bound_register(c->device, vd, s, BP_GRAPHICS, out);
 			s->bp[BP_GRAPHICS].dirty = false;
 		}
-		if (s->vb_dirty && serial.draws != s->vb_stamp) {
+		if (s->vb_dirty && serial_draws != s->vb_stamp) {
 			/* From the bound offset to the end: what a draw fetches is not known here. */
 			for (uint32_t bits = s->vb_bound; bits; bits &= bits - 1) {
 				unsigned i = (unsigned)__builtin_ctz(bits);
@@ -626,14 +593,14 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 			s->vb_dirty = false;
 		}
 	}
-	if (d.dispatches && s->bp[BP_COMPUTE].dirty && serial.dispatches != s->bp[BP_COMPUTE].stamp) {
+	if (d.dispatches && s->bp[BP_COMPUTE].dirty && serial_dispatches != s->bp[BP_COMPUTE].stamp) {
 		unknown |= bound_register(c->device, vd, s, BP_COMPUTE, out);
 		s->bp[BP_COMPUTE].dirty = false;
 	}
 	/* Everything up to here is with the rules: work from now on counts anew. */
 	s->pending_draw_stages = 0;
-	s->bp[BP_GRAPHICS].stamp = s->bp[BP_GRAPHICS].pipeline_stamp = s->vb_stamp = serial.draws;
-	s->bp[BP_COMPUTE].stamp = s->bp[BP_COMPUTE].pipeline_stamp = serial.dispatches;
+	s->bp[BP_GRAPHICS].stamp = s->bp[BP_GRAPHICS].pipeline_stamp = s->vb_stamp = serial_draws;
+	s->bp[BP_COMPUTE].stamp = serial_dispatches;
 	if (unknown)
 		work |= PP_WORK_UNKNOWN_DESCRIPTORS;
 	if (render_clears)
@@ -654,6 +621,12 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 	if (b.reset || b.nrender_passes || b.nuses || b.work)
 		pp_diag_rec_observed(obs.rec, &b);
 	vk_diag_state_observed_free(&obs);
+}
+
+/* BP_GRAPHICS or BP_COMPUTE; -1 for bind points the diagnostics do not follow. */
+static inline int bind_point_index(VkPipelineBindPoint bp)
+{
+	return bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : bp == VK_PIPELINE_BIND_POINT_COMPUTE ? BP_COMPUTE : -1;
 }
 
 /* ---- binds: replaced state held for the rules ------------------------------------------------ */
@@ -693,8 +666,7 @@ static void bound_save(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, int
 	uint32_t pstages = bound_stages(b, bpi);
 	bool held = !b->npush && !b->push_unknown && !b->sets_overflow;
 	for (uint32_t bits = b->sets_bound; held && bits; bits &= bits - 1)
-		held = pending_add(s, bpi == BP_GRAPHICS ? PENDING_SET_GRAPHICS : PENDING_SET_COMPUTE,
-				   b->sets[__builtin_ctz(bits)], 0, pstages);
+		held = pending_add(s, PENDING_SET, b->sets[__builtin_ctz(bits)], 0, pstages);
 	/* Not held (or held in part): the rules take it all now, what is bound with it. */
 	if (!held)
 		vk_diag_state_observe(c, s);
@@ -733,14 +705,14 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBind
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	pp_vk_quirk_pipeline_bound(c, bp);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
-	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE)) {
-		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
+	int bpi = bind_point_index(bp);
+	if (s && bpi >= 0) {
+		struct bind_point *b = &s->bp[bpi];
 		/* Binding the pipeline that is bound changes nothing the rules judge: the work after
 		 * it is observed with the work before, as if the call were not there. Engines rebind
 		 * at every pass; a bind that changes the pipeline holds what the work before it used
 		 * for the rules first (bound_save). */
 		if (b->pipeline != (uint64_t)pipeline) {
-			int bpi = bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE;
 			uint64_t now = serial_bp(s, c->rec, bpi);
 			bound_save(c, s, bpi, true, now);
 			uint64_t h = (uint64_t)pipeline;
@@ -775,9 +747,8 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipeli
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	pp_vk_quirk_sets_bound(c, bp, layout, first, n);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
-	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE) &&
-	    !sets_same(&s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE], first, n, sets)) {
-		int bpi = bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE;
+	int bpi = bind_point_index(bp);
+	if (s && bpi >= 0 && !sets_same(&s->bp[bpi], first, n, sets)) {
 		struct bind_point *b = &s->bp[bpi];
 		uint64_t now = serial_bp(s, c->rec, bpi);
 		bound_save(c, s, bpi, false, now);

@@ -68,6 +68,18 @@ struct bench {
 	PFN_vkCmdEndDebugUtilsLabelEXT end_label;
 };
 
+/* The first memory type of `bits` with all of `flags`. */
+static uint32_t memory_type(VkPhysicalDevice pd, uint32_t bits, VkMemoryPropertyFlags flags)
+{
+	VkPhysicalDeviceMemoryProperties mp;
+	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+	for (uint32_t type = 0; type < mp.memoryTypeCount; type++)
+		if ((bits & (1u << type)) && (mp.memoryTypes[type].propertyFlags & flags) == flags)
+			return type;
+	fprintf(stderr, "bench_api: no memory type for the benchmark's resources\n");
+	exit(1);
+}
+
 /* --binds-per-draw's resources: a host-visible buffer (indices at 0, vertices at 256 and up,
  * one 256-byte slot per object; uniforms at 512 + 256 * BENCH_MAX_OBJECTS and up, one 256-byte
  * slot per dynamic offset), K sets of one dynamic uniform buffer each. */
@@ -81,15 +93,9 @@ static void buffer_init(struct bench *b, VkPhysicalDevice pd)
 	CHECK(vkCreateBuffer(b->device, &bci, NULL, &b->buffer));
 	VkMemoryRequirements req;
 	vkGetBufferMemoryRequirements(b->device, b->buffer, &req);
-	VkPhysicalDeviceMemoryProperties mp;
-	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
-	uint32_t type = 0;
-	while (type < mp.memoryTypeCount &&
-	       (!(req.memoryTypeBits & (1u << type)) ||
-		!(mp.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)))
-		type++;
 	VkMemoryAllocateInfo mai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-				     .memoryTypeIndex = type };
+				     .memoryTypeIndex = memory_type(pd, req.memoryTypeBits,
+								    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) };
 	CHECK(vkAllocateMemory(b->device, &mai, NULL, &b->buffer_memory));
 	CHECK(vkBindBufferMemory(b->device, b->buffer, b->buffer_memory, 0));
 	void *map;
@@ -152,13 +158,8 @@ static void bench_init(struct bench *b, uint32_t api_version)
 	CHECK(vkCreateImage(b->device, &ii, NULL, &b->image));
 	VkMemoryRequirements req;
 	vkGetImageMemoryRequirements(b->device, b->image, &req);
-	VkPhysicalDeviceMemoryProperties mp;
-	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
-	uint32_t type = 0;
-	while (!(req.memoryTypeBits & (1u << type)))
-		type++;
 	VkMemoryAllocateInfo mai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-				     .memoryTypeIndex = type };
+				     .memoryTypeIndex = memory_type(pd, req.memoryTypeBits, 0) };
 	CHECK(vkAllocateMemory(b->device, &mai, NULL, &b->memory));
 	CHECK(vkBindImageMemory(b->device, b->image, b->memory, 0));
 	VkImageViewCreateInfo vi = { .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = b->image,
