@@ -875,7 +875,7 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice 
 	if (!next)
 		return NULL;
 	PFN_vkVoidFunction hook = device_hook_find(name);
-	return hook ? hook : next;
+	return hook && pp_vk_hook_serves(dev, hook) ? hook : next;
 }
 
 PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char *name)

@@ -445,3 +445,6 @@ struct pp_hook {
  * (intercept/vulkan/vk_hooks.c), so that this layer needs none of their symbols itself. */
 extern const struct pp_hook pp_vk_device_hooks[];
 extern const size_t pp_vk_device_hook_count;
+/* Whether one of those hooks serves this device (vk_hooks.c): where it does not,
+ * vkGetDeviceProcAddr answers the function below. */
+bool pp_vk_hook_serves(const struct pp_device *dev, PFN_vkVoidFunction hook);

@@ -7,8 +7,13 @@
  *     wherever the chain below says NULL (passprobe never invents an entry point);
  *   - vkQueueSubmit2 and vkQueueSubmit2KHR: the same pointer, passprobe's hook (not the one
  *     below), and both work;
- *   - vkGetDeviceProcAddr: passprobe's own. */
+ *   - vkGetDeviceProcAddr: passprobe's own;
+ *   - the binds engines make before every draw: passprobe's hooks only where they serve the
+ *     device (the diagnostics, lavapipe's quirk with pipeline statistics), else the function
+ *     below (argv[2]: "diagnostics", "no-diagnostics"; the statistics setting is read from the
+ *     environment, as passprobe reads it). */
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lt_common.h"
@@ -64,10 +69,45 @@ static bool submit2(struct lt_device *d, PFN_vkQueueSubmit2 fn, uint32_t value)
 	return ok;
 }
 
+/* What each bind hook serves: the diagnostics (D), lavapipe's quirk (Q). */
+enum { SERVES_DIAG = 1, SERVES_QUIRK = 2 };
+static const struct {
+	const char *name;
+	unsigned serves;
+} bind_hooks[] = {
+	{ "vkCmdBindPipeline", SERVES_DIAG | SERVES_QUIRK },
+	{ "vkCmdBindDescriptorSets", SERVES_DIAG | SERVES_QUIRK },
+	{ "vkCmdPushConstants", SERVES_QUIRK },
+	{ "vkCmdBindVertexBuffers", SERVES_DIAG },
+	{ "vkCmdBindVertexBuffers2", SERVES_DIAG },
+	{ "vkCmdBindIndexBuffer", SERVES_DIAG },
+};
+
+static void check_bind_hooks(struct lt_device *d, PFN_vkGetDeviceProcAddr pp, PFN_vkGetDeviceProcAddr below,
+			     bool diagnostics)
+{
+	VkPhysicalDeviceProperties props;
+	vkGetPhysicalDeviceProperties(d->pd, &props);
+	const char *stats = getenv("VK_PASSPROBE_PROFILER_PIPELINE_STATISTICS");
+	bool quirk = strstr(props.deviceName, "llvmpipe") && !(stats && !strcmp(stats, "off"));
+	unsigned serving = (diagnostics ? SERVES_DIAG : 0) | (quirk ? SERVES_QUIRK : 0);
+	for (unsigned i = 0; i < sizeof(bind_hooks) / sizeof(bind_hooks[0]); i++) {
+		const char *name = bind_hooks[i].name;
+		PFN_vkVoidFunction b = below(d->device, name), p = pp(d->device, name);
+		bool hooked = bind_hooks[i].serves & serving;
+		CHECKF(b != NULL, "%s: nothing below passprobe", name);
+		CHECKF(hooked ? p != b : p == b, "%s: %s, expected %s (diagnostics %s, quirk %s)", name,
+		       p == b ? "the function below" : "passprobe's hook", hooked ? "passprobe's hook" : "the function below",
+		       diagnostics ? "on" : "off", quirk ? "on" : "off");
+		/* The application's dispatch (the loader) holds the same answer. */
+		CHECKF(vkGetDeviceProcAddr(d->device, name) == p, "%s: the loader answers another function", name);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s path/to/libVkLayer_passprobe.so\n", argv[0]);
+	if (argc < 3 || (strcmp(argv[2], "diagnostics") && strcmp(argv[2], "no-diagnostics"))) {
+		fprintf(stderr, "usage: %s path/to/libVkLayer_passprobe.so diagnostics|no-diagnostics\n", argv[0]);
 		return 2;
 	}
 	VkInstance instance;
@@ -139,6 +179,7 @@ int main(int argc, char **argv)
 	      below(d.device, "vkCmdPipelineBarrier2KHR") == NULL);
 	/* A command passprobe does not hook comes straight from below. */
 	CHECK(pp(d.device, "vkCmdSetViewport") == below(d.device, "vkCmdSetViewport"));
+	check_bind_hooks(&d, pp, below, !strcmp(argv[2], "diagnostics"));
 
 	/* Both submit entry points work, through the loader and through passprobe's pointers. */
 	CHECK(submit2(&d, (PFN_vkQueueSubmit2)vkGetDeviceProcAddr(d.device, "vkQueueSubmit2"), 0xa1));

@@ -9,7 +9,9 @@
 #   PIPELINES (default 1): pass p binds pipeline p % PIPELINES; 1: every bind after the first
 #   rebinds the bound pipeline; PASSES: every bind changes it.
 #   MODE: default (passprobe's default settings) or no_gpu (timestamps and pipeline
-#   statistics off: nothing injected); report.json is written only at exit in both (a long
+#   statistics off: nothing injected), or no_diag (no_gpu with the diagnostics off as well:
+#   the binds before draws then reach the driver without passprobe, vk_hooks.c);
+#   report.json is written only at exit in all three (a long
 #   flush_interval_ms), so that the writer thread's figure does not depend on how slowly the
 #   program runs under callgrind: every frame is formatted into report.json once.
 set -euo pipefail
@@ -31,7 +33,9 @@ settings=(VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=600000)
 case $mode in
 default) ;;
 no_gpu) settings+=(VK_PASSPROBE_PROFILER_TIMESTAMPS=off VK_PASSPROBE_PROFILER_PIPELINE_STATISTICS=off) ;;
-*) echo "run_pass_cost.sh: MODE is default or no_gpu, not '$mode'" >&2; exit 2 ;;
+no_diag) settings+=(VK_PASSPROBE_PROFILER_TIMESTAMPS=off VK_PASSPROBE_PROFILER_PIPELINE_STATISTICS=off
+	VK_PASSPROBE_PROFILER_DIAGNOSTICS=off) ;;
+*) echo "run_pass_cost.sh: MODE is default, no_gpu or no_diag, not '$mode'" >&2; exit 2 ;;
 esac
 for n in "$short" "$long"; do
 	env VK_ADD_LAYER_PATH="$build/layer_manifest" VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_profiler \
