@@ -153,7 +153,8 @@ static inline __attribute__((always_inline)) void work_of(struct cursor_work *w,
  * every one recorded, so that a bind tells whether work used what it replaces with a compare.
  * Closed passes do not change: their counts are summed once (up to ser_n). */
 /* One bind point's serial: draws for graphics, dispatches for compute. */
-static uint64_t serial_bp(struct pp_vk_diag_cb *s, const struct pp_recording *r, int bpi)
+static inline __attribute__((always_inline)) uint64_t serial_bp(struct pp_vk_diag_cb *s, const struct pp_recording *r,
+								    int bpi)
 {
 	uint32_t open = r->cur != &r->stray && r->open < r->npasses ? r->open : r->npasses;
 	for (; s->ser_n < open; s->ser_n++) {
@@ -656,7 +657,8 @@ static bool pending_add(struct pp_vk_diag_cb *s, enum pending_what what, uint64_
  * engines bind before every draw, and the rules need each resource once per barrier window.
  * What cannot be held (push descriptors, sets past MAX_BOUND_SETS, no room) goes to the
  * rules now with everything else, as at a barrier. */
-static void bound_save(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, int bpi, bool pipeline_too, uint64_t n)
+static inline __attribute__((always_inline)) void bound_save(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
+							      int bpi, bool pipeline_too, uint64_t n)
 {
 	struct bind_point *b = &s->bp[bpi];
 	if (pipeline_too && bpi == BP_GRAPHICS && n != b->pipeline_stamp)
