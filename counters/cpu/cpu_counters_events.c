@@ -123,15 +123,21 @@ static int parse_error(char *err, size_t err_len, const char *what)
 	return -EINVAL;
 }
 
-static bool config_add(struct pp_cpu_config *cfg, uint8_t id, unsigned *wanted)
+static bool config_add(struct pp_cpu_config *cfg, uint8_t id, unsigned *wanted, bool named)
 {
 	for (unsigned i = 0; i < cfg->n; i++) {
-		if (cfg->ids[i] == id)
-			return true; /* duplicates (also through aliases or "default") count once */
+		if (cfg->ids[i] == id) {
+			/* duplicates (also through aliases or "default") count once */
+			if (named)
+				cfg->named |= 1u << i;
+			return true;
+		}
 	}
 	(*wanted)++;
 	if (cfg->n >= PP_CPU_MAX_EVENTS)
 		return false;
+	if (named)
+		cfg->named |= 1u << cfg->n;
 	cfg->ids[cfg->n++] = id;
 	return true;
 }
@@ -170,7 +176,7 @@ int pp_cpu_config_parse(const char *spec, struct pp_cpu_config *out, char *err, 
 		}
 		if (len == 7 && strncasecmp(start, "default", 7) == 0) {
 			for (size_t i = 0; i < sizeof(g_default_ids); i++)
-				config_add(&cfg, g_default_ids[i], &wanted);
+				config_add(&cfg, g_default_ids[i], &wanted, false);
 			continue;
 		}
 		int id = event_lookup(start, len);
@@ -180,7 +186,7 @@ int pp_cpu_config_parse(const char *spec, struct pp_cpu_config *out, char *err, 
 				 start);
 			return parse_error(err, err_len, what);
 		}
-		config_add(&cfg, (uint8_t)id, &wanted);
+		config_add(&cfg, (uint8_t)id, &wanted, true);
 	}
 	if (!any)
 		return parse_error(err, err_len, "empty value");

@@ -47,6 +47,10 @@ const struct pp_cpu_event_desc *pp_cpu_event_table(unsigned *count);
 struct pp_cpu_config {
 	unsigned n;
 	uint8_t ids[PP_CPU_MAX_EVENTS]; /* table indices, in value[] order */
+	/* Positions the user named, as opposed to those only `default` brought: a thread with
+	 * no hardware counters does without the latter rather than open a perf event that has
+	 * no other source (cpu_counters_perf.c, accounting_instead). */
+	uint32_t named;
 };
 
 void pp_cpu_config_default(struct pp_cpu_config *out);
@@ -66,6 +70,7 @@ struct pp_cpu_group {
 
 /* Why a configured event is not counted by perf (positive values are errno). */
 #define PP_CPU_ERR_KERNEL_ONLY (-1) /* needs kernel-mode counting, which is refused */
+#define PP_CPU_ERR_NO_PMU (-2)      /* software event not opened: no hardware counter on the thread */
 
 struct pp_cpu_thread {
 	struct pp_cpu_thread *next; /* all open states, under the backend's lock */
@@ -81,6 +86,7 @@ struct pp_cpu_thread {
 	bool user_read;             /* hardware pages mapped: try the user-space read */
 	int cpu_group;              /* group whose enabled time gives thread_cpu_ns, or -1 */
 	bool sw_only;               /* one software group and nothing else: the snapshot's short path */
+	bool no_perf;               /* no group at all: the short path of the kernel's accounting */
 	int64_t cpu_base;           /* CLOCK_THREAD_CPUTIME_ID minus that enabled time */
 	size_t page_size;
 	int err[PP_CPU_MAX_EVENTS]; /* per position: 0 counted by perf, errno, or PP_CPU_ERR_* */

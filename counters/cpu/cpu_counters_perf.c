@@ -244,6 +244,36 @@ static void map_user_pages(struct pp_cpu_thread *st)
 	st->user_read = true;
 }
 
+/* A thread with perf events attached pays the kernel's perf context switch at each of its own
+ * context switches, about 0.5 us per event and switch on the 2-core VM (docs/cpu-counters.md,
+ * "What counting costs besides the reads"); a frame that waits for its driver switches dozens
+ * of times. Where the thread has no hardware counter, the software group is that cost and
+ * nothing else: its CPU time, context switches and faults are the kernel's own accounting,
+ * which CLOCK_THREAD_CPUTIME_ID and getrusage(RUSAGE_THREAD) read without a perf event, for
+ * about what the group's read costs. So the group is closed and those events take their
+ * fallbacks, unless it holds an event the user named that has no other source (cpu-migrations,
+ * alignment-faults, emulation-faults): such an event that only `default` brought is not
+ * measured instead. */
+static void accounting_instead(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg)
+{
+	const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
+	struct pp_cpu_group *g = &st->group[PP_CPU_GROUP_SW];
+
+	if (st->group[PP_CPU_GROUP_HW].n || !g->n)
+		return;
+	for (unsigned k = 0; k < g->n; k++) {
+		unsigned i = g->slot[k];
+		if (table[cfg->ids[i]].fallback == PP_CPU_FB_NONE && (cfg->named & (1u << i)))
+			return;
+	}
+	for (unsigned k = 0; k < g->n; k++) {
+		close(g->fd[k]);
+		st->err[g->slot[k]] = PP_CPU_ERR_NO_PMU;
+	}
+	g->n = 0;
+	st->sw_mask = 0;
+}
+
 void pp_cpu_perf_open_thread(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg)
 {
 	unsigned count;
@@ -262,10 +292,13 @@ void pp_cpu_perf_open_thread(struct pp_cpu_thread *st, const struct pp_cpu_confi
 	bool attempted = false;
 	open_group(st, cfg, PP_CPU_GROUP_SW, &user_only, &attempted, want_user_read);
 	open_group(st, cfg, PP_CPU_GROUP_HW, &user_only, &attempted, want_user_read);
+	/* What opened decides the process's mode (refused, user mode only) even where the
+	 * software group is closed again. */
+	bool any = opened_any(st), all_refused = true;
+	accounting_instead(st, cfg);
 	if (want_user_read)
 		map_user_pages(st);
 
-	bool any = opened_any(st), all_refused = true;
 	int refused = 0;
 	for (unsigned i = 0; i < cfg->n; i++) {
 		if (!st->err[i])
@@ -559,6 +592,25 @@ void pp_cpu_log_fallback(const struct pp_cpu_config *cfg, const struct pp_cpu_th
 		done |= same;
 		if (e == PP_CPU_ERR_KERNEL_ONLY) {
 			kernel_only |= same;
+			continue;
+		}
+		if (e == PP_CPU_ERR_NO_PMU) {
+			line_sep(&l, &first);
+			line_add_names(&l, cfg, same);
+			line_add(&l, ": no perf event without hardware counters (each would slow the "
+				     "thread's context switches)");
+			const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
+			uint32_t only_perf = 0;
+			for (uint32_t m = same; m; m &= m - 1) {
+				unsigned j = (unsigned)__builtin_ctz(m);
+				if (table[cfg->ids[j]].fallback == PP_CPU_FB_NONE)
+					only_perf |= 1u << j;
+			}
+			if (only_perf) {
+				line_add(&l, ", name ");
+				line_add_names(&l, cfg, only_perf);
+				line_add(&l, " in cpu_counters to count it with perf anyway");
+			}
 			continue;
 		}
 		char msg[128];

@@ -200,10 +200,15 @@ static struct pp_cpu_thread *thread_open(void)
 	calibrate_cpu_time(st);
 	st->sw_only = !st->group[PP_CPU_GROUP_HW].n && st->group[PP_CPU_GROUP_SW].n && !st->rusage_mask &&
 		      st->cpu_group == PP_CPU_GROUP_SW;
+	st->no_perf = !st->group[PP_CPU_GROUP_HW].n && !st->group[PP_CPU_GROUP_SW].n;
 
+	/* Something not counted by perf is worth one warning, unless all of it is the kernel's
+	 * accounting read instead of a software group (accounting_instead): the same counts. */
 	bool need_log = false;
+	const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
 	for (unsigned i = 0; i < cfg.n; i++)
-		need_log |= st->err[i] != 0;
+		need_log |= st->err[i] != 0 &&
+			    !(st->err[i] == PP_CPU_ERR_NO_PMU && table[cfg.ids[i]].fallback != PP_CPU_FB_NONE);
 	need_log |= (st->flags & PP_CPU_FLAG_USER_ONLY) != 0;
 
 	pthread_mutex_lock(&g_lock);
@@ -262,6 +267,46 @@ static bool snapshot_sw_only(const struct pp_cpu_thread *st, struct pp_cpu_snaps
 	return true;
 }
 
+/* A getrusage(RUSAGE_THREAD) field for a fallback that reads it; false for the others. */
+static inline bool rusage_value(uint8_t fallback, const struct rusage *ru, uint64_t *v)
+{
+	switch (fallback) {
+	case PP_CPU_FB_CSW: *v = (uint64_t)ru->ru_nvcsw + (uint64_t)ru->ru_nivcsw; return true;
+	case PP_CPU_FB_FLT: *v = (uint64_t)ru->ru_minflt + (uint64_t)ru->ru_majflt; return true;
+	case PP_CPU_FB_MINFLT: *v = (uint64_t)ru->ru_minflt; return true;
+	case PP_CPU_FB_MAJFLT: *v = (uint64_t)ru->ru_majflt; return true;
+	default: return false;
+	}
+}
+
+/* Where the thread has no perf event (no PMU, cpu_counters=none, perf refused): the clocks and
+ * the kernel's accounting (accounting_instead, cpu_counters_perf.c), without the general
+ * path's branches for the groups. False when a call failed: the general path then records
+ * what it can. */
+static bool snapshot_no_perf(const struct pp_cpu_thread *st, struct pp_cpu_snapshot *out)
+{
+	uint64_t wall = clock_ns(CLOCK_MONOTONIC), cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	struct rusage ru;
+	if (!cpu || (st->rusage_mask && getrusage(RUSAGE_THREAD, &ru) != 0))
+		return false;
+	/* value[] is not cleared: only the valid ones are ever read (pp_cpu_snapshot_delta). */
+	for (uint32_t m = st->cpu_time_mask; m; m &= m - 1)
+		out->value[__builtin_ctz(m)] = cpu;
+	for (uint32_t m = st->rusage_mask; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		rusage_value(st->fallback[i], &ru, &out->value[i]);
+	}
+	out->wall_ns = wall;
+	out->thread_cpu_ns = cpu;
+	out->hw_time_enabled = out->hw_time_running = out->sw_time_enabled = out->sw_time_running = 0;
+	out->valid = st->cpu_time_mask | st->rusage_mask;
+	out->hw_mask = out->sw_mask = 0;
+	out->flags = st->flags | (st->rusage_mask ? PP_CPU_FLAG_RUSAGE : 0);
+	out->tid = st->tid;
+	out->session = st->session;
+	return true;
+}
+
 bool pp_cpu_snapshot_is_current(const struct pp_cpu_snapshot *s)
 {
 	const struct pp_cpu_thread *st = t_state;
@@ -279,6 +324,8 @@ void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out)
 		st = thread_open();
 
 	if (st && st->sw_only && snapshot_sw_only(st, out))
+		return;
+	if (st && st->no_perf && snapshot_no_perf(st, out))
 		return;
 	memset(out, 0, sizeof(*out));
 	/* Opening (above) comes before the clocks so that its cost is not measured. */
@@ -329,16 +376,8 @@ void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out)
 		if (getrusage(RUSAGE_THREAD, &ru) == 0) {
 			for (uint32_t m = st->rusage_mask; m; m &= m - 1) {
 				unsigned i = (unsigned)__builtin_ctz(m);
-				uint64_t v;
-				switch (st->fallback[i]) {
-				case PP_CPU_FB_CSW: v = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw; break;
-				case PP_CPU_FB_FLT: v = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt; break;
-				case PP_CPU_FB_MINFLT: v = (uint64_t)ru.ru_minflt; break;
-				case PP_CPU_FB_MAJFLT: v = (uint64_t)ru.ru_majflt; break;
-				default: continue;
-				}
-				out->value[i] = v;
-				out->valid |= 1u << i;
+				if (rusage_value(st->fallback[i], &ru, &out->value[i]))
+					out->valid |= 1u << i;
 			}
 			out->flags |= PP_CPU_FLAG_RUSAGE;
 		}

@@ -241,9 +241,39 @@ static void test_hook_partial(void)
 		printf("SKIP partial failures: perf_event_open refused here\n");
 		return;
 	}
-	/* No hardware: software from perf, hardware invalid. */
+	/* No hardware and the default list: no perf event at all (a software group would only
+	 * slow the thread's context switches); CPU time, context switches and faults from the
+	 * kernel's accounting, cpu-migrations (perf only, brought by `default`) not measured. */
 	pp_cpu_test_set_perf_open(fail_hardware);
 	CHECK(pp_cpu_counters_configure("default", err, sizeof(err)) == 0);
+	capture_reset();
+	work_delta(&a, &b, &d);
+	CHECK(!(b.flags & (PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_PERF_HW)) && (b.flags & PP_CPU_FLAG_RUSAGE));
+	CHECK(b.sw_mask == 0 && b.hw_mask == 0);
+	CHECK(bit(&d, "task-clock") && bit(&d, "context-switches") && bit(&d, "page-faults"));
+	CHECK(val(&d, "context-switches") >= 1, "work_delta sleeps: %llu",
+	      (unsigned long long)val(&d, "context-switches"));
+	CHECK(val(&d, "task-clock") == d.thread_cpu_ns && !(b.flags & PP_CPU_FLAG_CPU_TIME_PERF));
+	CHECK(!bit(&d, "cpu-migrations") && !bit(&d, "cycles") && !bit(&d, "instructions"));
+	CHECK(g_warn_lines == 1 && strstr(g_last_line, "ENOENT") && strstr(g_last_line, "PMU") &&
+	      strstr(g_last_line, "no perf event without hardware counters") &&
+	      strstr(g_last_line, "name cpu-migrations in cpu_counters") &&
+	      strstr(g_last_line, "context-switches, page-faults from getrusage"),
+	      "%s", g_last_line);
+	printf("log: %s\n", g_last_line);
+
+	/* Only software events named, all with a source outside perf: the same, without a
+	 * warning (every count is measured). */
+	CHECK(pp_cpu_counters_configure("task-clock,context-switches,page-faults", err, sizeof(err)) == 0);
+	capture_reset();
+	work_delta(&a, &b, &d);
+	CHECK(!(b.flags & PP_CPU_FLAG_PERF_SW) && (b.flags & PP_CPU_FLAG_RUSAGE));
+	CHECK(bit(&d, "task-clock") && bit(&d, "context-switches") && bit(&d, "page-faults"));
+	CHECK(g_warn_lines == 0, "%s", g_last_line);
+
+	/* cpu-migrations named (it has no other source): the software group stays, every software
+	 * count from perf, hardware invalid. */
+	CHECK(pp_cpu_counters_configure("default,cpu-migrations", err, sizeof(err)) == 0);
 	capture_reset();
 	work_delta(&a, &b, &d);
 	CHECK((b.flags & PP_CPU_FLAG_PERF_SW) && !(b.flags & PP_CPU_FLAG_PERF_HW));
@@ -283,9 +313,10 @@ static void test_hook_partial(void)
 	CHECK(bit(&d, "context-switches") && bit(&d, "task-clock"));
 	CHECK(b.flags & PP_CPU_FLAG_CPU_TIME_PERF);
 
-	/* The software leader fails: the next event leads, context-switches from getrusage. */
+	/* The software leader fails: the next event leads, context-switches from getrusage (the
+	 * group kept open by the named cpu-migrations). */
 	pp_cpu_test_set_perf_open(fail_context_switches);
-	CHECK(pp_cpu_counters_configure("default", err, sizeof(err)) == 0);
+	CHECK(pp_cpu_counters_configure("default,cpu-migrations", err, sizeof(err)) == 0);
 	capture_reset();
 	work_delta(&a, &b, &d);
 	cs = pp_cpu_event_index("context-switches");
