@@ -15,6 +15,10 @@
 # example: tests/bench/api/run_api_modes.sh build 21 500
 # PP_BENCH=gles: the same for OpenGL ES, bench_gles (tests/bench/gles) with the shim preloaded
 # instead of bench_api with the layer (tests/bench/gles/run_gles_modes.sh sets it).
+# PP_BENCH_PIN=CPUS (e.g. 0): every run pinned there with taskset. On one CPU the application,
+# the driver's threads and passprobe's writer share it and no wake-up crosses cores, so runs
+# agree to a few per cent where unpinned runs on a small VM differ by up to 2x: a measure of
+# the CPU time passprobe adds, not of what a program sees on an idle multi-core machine.
 set -euo pipefail
 build=${1:?usage: run_api_modes.sh BUILD ROUNDS FRAMES ['NAME=SETTING SETTING...']...}
 rounds=${2:-11}
@@ -38,6 +42,13 @@ gles)
 *) echo "run_api_modes.sh: PP_BENCH is api or gles, not '$PP_BENCH'" >&2; exit 2 ;;
 esac
 [ -x "$bench" ] || { echo "run_api_modes.sh: $bench not built" >&2; exit 1; }
+pin=()
+if [ -n "${PP_BENCH_PIN:-}" ]; then
+	command -v taskset >/dev/null || { echo "run_api_modes.sh: PP_BENCH_PIN needs taskset (util-linux)" >&2; exit 2; }
+	taskset -c "$PP_BENCH_PIN" true || { echo "run_api_modes.sh: PP_BENCH_PIN='$PP_BENCH_PIN' is not a CPU list taskset accepts" >&2; exit 2; }
+	pin=(taskset -c "$PP_BENCH_PIN")
+	what_pin=", pinned to CPU $PP_BENCH_PIN"
+fi
 out=$(mktemp -d /tmp/passprobe-modes.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$out}
@@ -53,16 +64,16 @@ for m in "${modes[@]}"; do
 	names+=("${m%%=*}")
 done
 for ((r = 0; r < rounds; r++)); do
-	"$bench" --frames "$frames" >"$out/line"
+	"${pin[@]}" "$bench" --frames "$frames" >"$out/line"
 	frame_ns >>"$out/none"
 	for m in "${modes[@]}"; do
 		read -ra settings <<<"${m#*=}"
 		env "${enable[@]}" VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out" VK_PASSPROBE_PROFILER_SUMMARY=off "${settings[@]}" \
-			"$bench" --frames "$frames" >"$out/line" 2>/dev/null
+			"${pin[@]}" "$bench" --frames "$frames" >"$out/line" 2>/dev/null
 		frame_ns >>"$out/${m%%=*}"
 	done
 done
-echo "$what, $frames frames per run, $rounds alternating rounds; build $build"
+echo "$what, $frames frames per run, $rounds alternating rounds${what_pin:-}; build $build"
 python3 - "$out" "${names[@]}" <<'EOF'
 import statistics
 import sys
