@@ -87,6 +87,9 @@ struct pp_cpu_thread {
 	int cpu_group;              /* group whose enabled time gives thread_cpu_ns, or -1 */
 	bool sw_only;               /* one software group and nothing else: the snapshot's short path */
 	bool no_perf;               /* no group at all: the short path of the kernel's accounting */
+	/* snapshot_no_perf: the last CLOCK_THREAD_CPUTIME_ID read, the wall clock right after it,
+	 * and the thread's context switches then (anchor_switches UINT64_MAX: none yet) */
+	uint64_t anchor_cpu, anchor_wall, anchor_switches;
 	int64_t cpu_base;           /* CLOCK_THREAD_CPUTIME_ID minus that enabled time */
 	size_t page_size;
 	int err[PP_CPU_MAX_EVENTS]; /* per position: 0 counted by perf, errno, or PP_CPU_ERR_* */

@@ -34,6 +34,9 @@ enum pp_cpu_flags {
 	PP_CPU_FLAG_MISMATCH = 1u << 5,
 	/* thread_cpu_ns came from a perf group's enabled time (see thread_cpu_ns) */
 	PP_CPU_FLAG_CPU_TIME_PERF = 1u << 6,
+	/* thread_cpu_ns is the last CLOCK_THREAD_CPUTIME_ID read plus the wall time since, the
+	 * thread having run all along: no context switch since that read (see thread_cpu_ns) */
+	PP_CPU_FLAG_CPU_TIME_WALL = 1u << 7,
 };
 
 /* One thread, one instant. Plain data: copy it, keep it, subtract it later. */
@@ -42,9 +45,12 @@ struct pp_cpu_snapshot {
 	/* CPU time of the thread since it started; always present. Where a perf group is open it
 	 * is that group's enabled time (which only advances while the thread runs) plus an offset
 	 * taken from CLOCK_THREAD_CPUTIME_ID when the group opened: one system call less per
-	 * snapshot. Otherwise CLOCK_THREAD_CPUTIME_ID itself. Perf's time also counts interrupt
-	 * and steal time while the thread runs: the two agreed within 0.2% on a quiet machine,
-	 * 2% on a loaded VM. task-clock and cpu-clock, when configured, report this value. */
+	 * snapshot. Otherwise CLOCK_THREAD_CPUTIME_ID, read again only after the thread's context
+	 * switches (getrusage) changed: between switches the thread ran all along, and its CPU time
+	 * grew with the wall clock (PP_CPU_FLAG_CPU_TIME_WALL). Perf's time, and the wall clock's,
+	 * also count interrupt and steal time while the thread runs: perf's and the clock agreed
+	 * within 0.2% on a quiet machine, 2% on a loaded VM. task-clock and cpu-clock, when
+	 * configured, report this value. */
 	uint64_t thread_cpu_ns;
 	/* By configured event index; cumulative, not deltas; meaningful only where `valid` says so
 	 * (the others are not cleared). */

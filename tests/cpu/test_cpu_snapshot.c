@@ -144,6 +144,53 @@ static void test_busy_loop(void)
 		CHECK((d.valid & (1u << i)) || d.value[i] == 0);
 }
 
+/* Without perf events (cpu_counters=none here, the default list on a machine without a PMU),
+ * thread_cpu_ns between two context switches is the last clock read plus the wall time since
+ * (PP_CPU_FLAG_CPU_TIME_WALL); a sleep in between makes the next snapshot read the clock
+ * again, so the sleep never counts as CPU time. */
+static void test_cpu_time_between_switches(void)
+{
+	char err[512];
+	struct pp_cpu_snapshot a, b;
+	struct pp_cpu_delta d;
+
+	CHECK(pp_cpu_counters_configure("none", err, sizeof(err)) == 0);
+	unsigned extended = 0;
+	for (int i = 0; i < 20; i++) {
+		pp_cpu_snapshot_take(&a);
+		uint64_t c0 = test_now_ns(CLOCK_THREAD_CPUTIME_ID);
+		busy_cpu_ms(2);
+		uint64_t c1 = test_now_ns(CLOCK_THREAD_CPUTIME_ID);
+		pp_cpu_snapshot_take(&b);
+		pp_cpu_snapshot_delta(&a, &b, &d);
+		extended += (b.flags & PP_CPU_FLAG_CPU_TIME_WALL) != 0;
+		/* Either way (a preemption in between reads the clock again), it is the clock's time. */
+		uint64_t slack = (c1 - c0) / 10 + 500000ull;
+		CHECK(d.thread_cpu_ns + slack >= c1 - c0 && d.thread_cpu_ns <= d.wall_ns,
+		      "spin %d: %llu ns of CPU, the clock %llu, wall %llu", i, (unsigned long long)d.thread_cpu_ns,
+		      (unsigned long long)(c1 - c0), (unsigned long long)d.wall_ns);
+	}
+	CHECK(extended > 0, "no snapshot of 20 after a 2 ms spin was extended by the wall clock");
+	printf("cpu time between switches: %u of 20 snapshots extended by the wall clock\n", extended);
+
+	pp_cpu_snapshot_take(&a);
+	struct timespec ts = { 0, 20000000 };
+	nanosleep(&ts, NULL);
+	pp_cpu_snapshot_take(&b);
+	pp_cpu_snapshot_delta(&a, &b, &d);
+	CHECK(!(b.flags & PP_CPU_FLAG_CPU_TIME_WALL), "a sleep switches: the clock is read again");
+	CHECK(d.wall_ns >= 20000000ull && d.thread_cpu_ns < 5000000ull,
+	      "20 ms asleep: %llu ns of CPU over %llu ns", (unsigned long long)d.thread_cpu_ns,
+	      (unsigned long long)d.wall_ns);
+	/* and the time after the sleep extends again from the new read */
+	pp_cpu_snapshot_take(&a);
+	busy_cpu_ms(1);
+	pp_cpu_snapshot_take(&b);
+	pp_cpu_snapshot_delta(&a, &b, &d);
+	CHECK(b.thread_cpu_ns >= a.thread_cpu_ns && d.thread_cpu_ns <= d.wall_ns);
+	CHECK(pp_cpu_counters_configure("default", err, sizeof(err)) == 0);
+}
+
 static void measure_spin(uint64_t iterations, struct pp_cpu_delta *d)
 {
 	struct pp_cpu_snapshot a, b;
@@ -405,6 +452,7 @@ int main(void)
 	print_availability();
 	test_monotone();
 	test_busy_loop();
+	test_cpu_time_between_switches();
 	test_more_work();
 	test_two_threads();
 	test_thread_lifetimes();
