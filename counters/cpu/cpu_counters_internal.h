@@ -90,6 +90,7 @@ struct pp_cpu_thread {
 	/* snapshot_no_perf: the last CLOCK_THREAD_CPUTIME_ID read, the wall clock right after it,
 	 * and the thread's context switches then (anchor_switches UINT64_MAX: none yet) */
 	uint64_t anchor_cpu, anchor_wall, anchor_switches;
+	uint64_t cpu_given;         /* the largest thread_cpu_ns it gave */
 	int64_t cpu_base;           /* CLOCK_THREAD_CPUTIME_ID minus that enabled time */
 	size_t page_size;
 	int err[PP_CPU_MAX_EVENTS]; /* per position: 0 counted by perf, errno, or PP_CPU_ERR_* */

@@ -308,6 +308,12 @@ static bool snapshot_no_perf(struct pp_cpu_thread *st, struct pp_cpu_snapshot *o
 		st->anchor_cpu = cpu;
 		st->anchor_switches = switches;
 	}
+	/* The wall clock also counts interrupts and steal time while the thread ran, which the
+	 * next clock read leaves out: never less than a value already given, so that the
+	 * thread's snapshots stay in order. */
+	if (cpu < st->cpu_given)
+		cpu = st->cpu_given;
+	st->cpu_given = cpu;
 	/* value[] is not cleared: only the valid ones are ever read (pp_cpu_snapshot_delta). */
 	for (uint32_t m = st->cpu_time_mask; m; m &= m - 1)
 		out->value[__builtin_ctz(m)] = cpu;
