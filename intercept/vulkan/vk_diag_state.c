@@ -149,10 +149,10 @@ static inline __attribute__((always_inline)) void work_of(struct cursor_work *w,
 	w->secondaries = secondaries;
 }
 
-/* The recording's work serial: a count of its draws and of its dispatches that grows with
- * every one recorded, so that a bind tells whether work used what it replaces with a compare.
- * Closed passes do not change: their counts are summed once (up to ser_n). */
-/* One bind point's serial: draws for graphics, dispatches for compute. */
+/* The recording's work serial of one bind point (its draws for graphics, its dispatches for
+ * compute): a count that grows with every one recorded, so that a bind tells whether work used
+ * what it replaces with a compare. Closed passes do not change: their counts are summed once
+ * (up to ser_n). */
 static inline __attribute__((always_inline)) uint64_t serial_bp(struct pp_vk_diag_cb *s, const struct pp_recording *r,
 								    int bpi)
 {
@@ -569,7 +569,7 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 
 	struct pp_vk_diag *vd = diag_of(c->device);
 	uint32_t unknown = 0, draw_stages = 0;
-	/* What the binds since the last hook replaced after work used it (bound_save), then what
+	/* What the binds since the last hook replaced after work used it (bound_replace), then what
 	 * is bound now where work used it since it was bound. */
 	unknown |= pending_register(vd, s, out);
 	if (d.draws) {
@@ -656,40 +656,47 @@ static bool pending_add(struct pp_vk_diag_cb *s, enum pending_what what, uint64_
  * rules yet, they are held until the next hook that hands the rules what the recording did:
  * engines bind before every draw, and the rules need each resource once per barrier window.
  * What cannot be held (push descriptors, sets past MAX_BOUND_SETS, no room) goes to the
- * rules now with everything else, as at a barrier. */
-static inline __attribute__((always_inline)) void bound_save(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
-							      int bpi, bool pipeline_too, uint64_t n)
+ * rules now with everything else, as at a barrier. What the caller then binds counts from
+ * here: dirty, stamped with the serial. */
+static inline __attribute__((always_inline)) void bound_replace(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
+								 int bpi, bool pipeline_too)
 {
 	struct bind_point *b = &s->bp[bpi];
+	uint64_t n = serial_bp(s, c->rec, bpi);
 	if (pipeline_too && bpi == BP_GRAPHICS && n != b->pipeline_stamp)
 		s->pending_draw_stages |= bound_stages(b, bpi) | PP_STAGE_VERTEX_INPUT;
-	if (!b->dirty || n == b->stamp)
-		return;
-	uint32_t pstages = bound_stages(b, bpi);
-	bool held = !b->npush && !b->push_unknown && !b->sets_overflow;
-	for (uint32_t bits = b->sets_bound; held && bits; bits &= bits - 1)
-		held = pending_add(s, PENDING_SET, b->sets[__builtin_ctz(bits)], 0, pstages);
-	/* Not held (or held in part): the rules take it all now, what is bound with it. */
-	if (!held)
-		vk_diag_state_observe(c, s);
-	b->dirty = false;
+	if (b->dirty && n != b->stamp) {
+		uint32_t pstages = bound_stages(b, bpi);
+		bool held = !b->npush && !b->push_unknown && !b->sets_overflow;
+		for (uint32_t bits = b->sets_bound; held && bits; bits &= bits - 1)
+			held = pending_add(s, PENDING_SET, b->sets[__builtin_ctz(bits)], 0, pstages);
+		/* Not held (or held in part): the rules take it all now, what is bound with it. */
+		if (!held)
+			vk_diag_state_observe(c, s);
+	}
+	b->dirty = true;
+	b->stamp = n;
+	if (pipeline_too)
+		b->pipeline_stamp = n;
 }
 
 /* The same for the vertex and index buffers. */
-static void buffers_save(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, uint64_t draws)
+static void buffers_replace(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 {
-	if (!s->vb_dirty || draws == s->vb_stamp)
-		return;
-	bool held = true;
-	for (uint32_t bits = s->vb_bound; held && bits; bits &= bits - 1) {
-		unsigned i = (unsigned)__builtin_ctz(bits);
-		held = pending_add(s, PENDING_BUFFER, s->vb[i], s->vb_offset[i], 0);
+	uint64_t n = serial_bp(s, c->rec, BP_GRAPHICS);
+	if (s->vb_dirty && n != s->vb_stamp) {
+		bool held = true;
+		for (uint32_t bits = s->vb_bound; held && bits; bits &= bits - 1) {
+			unsigned i = (unsigned)__builtin_ctz(bits);
+			held = pending_add(s, PENDING_BUFFER, s->vb[i], s->vb_offset[i], 0);
+		}
+		if (held && s->ib)
+			held = pending_add(s, PENDING_BUFFER, s->ib, s->ib_offset, 0);
+		if (!held)
+			vk_diag_state_observe(c, s);
 	}
-	if (held && s->ib)
-		held = pending_add(s, PENDING_BUFFER, s->ib, s->ib_offset, 0);
-	if (!held)
-		vk_diag_state_observe(c, s);
-	s->vb_dirty = false;
+	s->vb_dirty = true;
+	s->vb_stamp = n;
 }
 
 /* After a barrier, whatever is bound is used again by the work that follows. */
@@ -713,16 +720,13 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBind
 		/* Binding the pipeline that is bound changes nothing the rules judge: the work after
 		 * it is observed with the work before, as if the call were not there. Engines rebind
 		 * at every pass; a bind that changes the pipeline holds what the work before it used
-		 * for the rules first (bound_save). */
+		 * for the rules first (bound_replace). */
 		if (b->pipeline != (uint64_t)pipeline) {
-			uint64_t now = serial_bp(s, c->rec, bpi);
-			bound_save(c, s, bpi, true, now);
+			bound_replace(c, s, bpi, true);
 			uint64_t h = (uint64_t)pipeline;
 			struct pp_object *p = pp_object_lookup(c->device, VK_OBJECT_TYPE_PIPELINE, h);
 			b->stages = p ? p->u.pipeline.stages : 0;
 			b->pipeline = h;
-			b->dirty = true;
-			b->stamp = b->pipeline_stamp = now;
 		}
 	}
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindPipeline(cb, bp, pipeline);
@@ -752,8 +756,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipeli
 	int bpi = bind_point_index(bp);
 	if (s && bpi >= 0 && !sets_same(&s->bp[bpi], first, n, sets)) {
 		struct bind_point *b = &s->bp[bpi];
-		uint64_t now = serial_bp(s, c->rec, bpi);
-		bound_save(c, s, bpi, false, now);
+		bound_replace(c, s, bpi, false);
 		for (uint32_t i = 0; i < n; i++) {
 			if (first + i < MAX_BOUND_SETS) {
 				b->sets[first + i] = (uint64_t)sets[i];
@@ -765,8 +768,6 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipeli
 				b->sets_overflow = true;
 			}
 		}
-		b->dirty = true;
-		b->stamp = now;
 	}
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindDescriptorSets(cb, bp, layout, first, n, sets, ndyn, dyn);
 }
@@ -783,8 +784,7 @@ static void vertex_buffers_bind(struct pp_command_buffer *c, uint32_t first, uin
 		same = s->vb[first + i] == (uint64_t)buffers[i] && s->vb_offset[first + i] == (offsets ? offsets[i] : 0);
 	if (same)
 		return;
-	uint64_t now = serial_bp(s, c->rec, BP_GRAPHICS);
-	buffers_save(c, s, now);
+	buffers_replace(c, s);
 	for (uint32_t i = 0; i < n; i++)
 		if (first + i < MAX_VERTEX_BUFFERS) {
 			s->vb[first + i] = (uint64_t)buffers[i];
@@ -794,8 +794,6 @@ static void vertex_buffers_bind(struct pp_command_buffer *c, uint32_t first, uin
 			else
 				s->vb_bound &= ~(1u << (first + i));
 		}
-	s->vb_dirty = true;
-	s->vb_stamp = now;
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
@@ -823,12 +821,9 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer bu
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
 	if (s && (s->ib != (uint64_t)buffer || s->ib_offset != offset)) {
-		uint64_t now = serial_bp(s, c->rec, BP_GRAPHICS);
-		buffers_save(c, s, now);
+		buffers_replace(c, s);
 		s->ib = (uint64_t)buffer;
 		s->ib_offset = offset;
-		s->vb_dirty = true;
-		s->vb_stamp = now;
 	}
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindIndexBuffer(cb, buffer, offset, type);
 }
