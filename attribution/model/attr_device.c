@@ -8,6 +8,7 @@
 
 #include "attr_cpu.h"
 #include "attr_device.h"
+#include "pp_renderdoc.h"
 #include "attr_frame.h"
 #include "attr_overlap.h"
 #include "pp_clock.h"
@@ -47,9 +48,13 @@ struct pp_frame_acc {
 	struct pp_cpu_cost blocked;
 	uint32_t flags;         /* enum pp_frame_flags, from the clock when the frame opened */
 	uint32_t recs_outside;  /* recordings begun outside a capture window submitted in it */
-	uint32_t named_passes;  /* passes of its submissions so far: where generated names go on */
+	uint32_t named_passes;  /* the application's passes of its submissions so far: where
+				 * generated names go on */
+	uint32_t foreign_passes; /* the same for passes other layers recorded */
+	bool renderdoc_asked;   /* whether RenderDoc was capturing at its first application submission */
 };
 
+#define RDOC_FRAMES_KEPT 64
 #define PERF_MERGE_NAMES 256
 #define SAMPLES_KEPT 4096
 struct perf_merge {
@@ -92,6 +97,12 @@ struct pp_attr_device {
 	 * bounded (SAMPLES_KEPT, the oldest dropped). */
 	uint32_t nsamples;
 	struct pp_gpu_counter_sample samples[SAMPLES_KEPT];
+	/* Frames RenderDoc captured, waiting to be paired with their capture files. */
+	struct {
+		uint64_t frame;
+		bool requested;
+	} rdoc[RDOC_FRAMES_KEPT];
+	uint32_t rdoc_head, rdoc_count;
 };
 
 struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, pp_attr_frame_fn frame_out,
@@ -113,6 +124,7 @@ struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, 
 		.trigger_file = d->trigger_file,
 		.trigger_frames = s->trigger_frames,
 		.timing_interval = s->gpu_timing_interval,
+		.renderdoc = s->renderdoc_frames,
 	};
 	pp_frame_clock_capture_set(&d->clock, &cap);
 	return d;
@@ -739,7 +751,10 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		out->cpu_end_ns = f->cpu_end_ns;
 		out->gpu_timed = f->flags & PP_FRAME_GPU_TIMED;
 		out->captured_by = (f->flags & PP_FRAME_BY_FILE) ? "trigger_file"
-				   : (f->flags & PP_FRAME_BY_SIGNAL) ? "signal" : "frames";
+				   : (f->flags & PP_FRAME_BY_SIGNAL) ? "signal"
+				   : (f->flags & PP_FRAME_BY_RENDERDOC) ? "renderdoc" : "frames";
+		out->renderdoc = f->flags & PP_FRAME_RENDERDOC;
+		out->renderdoc_requested = f->flags & PP_FRAME_RENDERDOC_WANTED;
 		out->recordings_outside_window = f->recs_outside;
 		out->nsubmissions = si;
 		out->npasses = pi;
@@ -893,7 +908,43 @@ void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost)
 
 uint32_t pp_attr_frame_building(const struct pp_attr_device *d)
 {
-	return d ? pp_frame_clock_building(&d->clock) : PP_FRAME_ALL;
+	if (!d)
+		return PP_FRAME_ALL;
+	uint32_t f = pp_frame_clock_building(&d->clock);
+	/* A frame RenderDoc captures is measured in full even outside windows or sampled timing:
+	 * recordings begun while it captures are timed (RenderDoc began before the frame). */
+	if ((f & PP_FRAME_ALL) != PP_FRAME_ALL && pp_renderdoc_present() && pp_renderdoc_capturing())
+		f |= PP_FRAME_ALL;
+	return f;
+}
+
+bool pp_attr_frame_between(struct pp_attr_device *d, uint32_t *flags)
+{
+	if (!d) {
+		*flags = PP_FRAME_ALL;
+		return true;
+	}
+	pthread_mutex_lock(&d->lock);
+	bool between = !d->clock.open;
+	*flags = between ? d->clock.next_flags : d->clock.current_flags;
+	pthread_mutex_unlock(&d->lock);
+	return between;
+}
+
+bool pp_attr_renderdoc_frame_take(struct pp_attr_device *d, uint64_t *frame, bool *requested)
+{
+	if (!d)
+		return false;
+	pthread_mutex_lock(&d->lock);
+	bool got = d->rdoc_count && d->rdoc[d->rdoc_head].frame < d->clock.ended;
+	if (got) {
+		*frame = d->rdoc[d->rdoc_head].frame;
+		*requested = d->rdoc[d->rdoc_head].requested;
+		d->rdoc_head = (d->rdoc_head + 1) % RDOC_FRAMES_KEPT;
+		d->rdoc_count--;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return got;
 }
 
 bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n)
@@ -927,6 +978,11 @@ static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, c
 	} else if (p->object_name[0]) {
 		pp_name_copy(out->name, sizeof(out->name), p->object_name);
 		out->name_source = PP_NAME_OBJECT;
+	} else if (out->recorded_by) {
+		char gen[32];
+		pp_pass_generated_name(gen, sizeof(gen), p->kind, index);
+		snprintf(out->name, sizeof(out->name), "%s:%s", out->recorded_by, gen);
+		out->name_source = PP_NAME_GENERATED;
 	} else {
 		pp_pass_generated_name(out->name, sizeof(out->name), p->kind, index);
 		out->name_source = PP_NAME_GENERATED;
@@ -1012,6 +1068,26 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 		return index;
 	}
 
+	/* Whether RenderDoc captures the frame is asked once, at its first submission of the
+	 * application's: RenderDoc began capturing at a frame boundary before it (its own trigger
+	 * at a present, or passprobe's request between frames), never in the middle of one. */
+	if (!info->foreign && !f->renderdoc_asked) {
+		f->renderdoc_asked = true;
+		if (pp_renderdoc_present() && pp_renderdoc_capturing()) {
+			pp_frame_clock_renderdoc(&d->clock);
+			f->flags = pp_frame_clock_flags(&d->clock);
+			if (d->rdoc_count == RDOC_FRAMES_KEPT) {
+				pp_log_once(PP_LOG_WARN, "more than %d RenderDoc captures waiting for their files; the "
+							 "oldest is reported without one", RDOC_FRAMES_KEPT);
+				d->rdoc_head = (d->rdoc_head + 1) % RDOC_FRAMES_KEPT;
+				d->rdoc_count--;
+			}
+			uint32_t at = (d->rdoc_head + d->rdoc_count++) % RDOC_FRAMES_KEPT;
+			d->rdoc[at].frame = index;
+			d->rdoc[at].requested = f->flags & PP_FRAME_RENDERDOC_WANTED;
+		}
+	}
+
 	struct pp_submission_result *sr = &s->res;
 	sr->seq = d->next_seq++;
 	sr->api = info->api;
@@ -1026,7 +1102,7 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 
 	/* An open suspended render pass continues into the next command buffer of the batch. */
 	int32_t suspended = -1;
-	uint32_t out = 0, nd = 0;
+	uint32_t out = 0, nd = 0, own = 0, foreign = 0;
 	for (uint32_t c = 0; c < info->nrecordings; c++) {
 		struct pp_recording *r = info->recordings[c];
 		if (!r)
@@ -1054,7 +1130,14 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 			} else {
 				pr = &s->passes[out];
 				memset(pr, 0, PP_PASS_RESULT_HEAD);
-				pass_name(pr, p, q, f->named_passes + out);
+				/* Another layer's passes are counted apart, so that the application's
+				 * generated names ("render#3") stay the same whether a layer above added work
+				 * to the frame or not. */
+				pr->recorded_by = r->recorded_by;
+				if (r->recorded_by)
+					pass_name(pr, p, q, f->foreign_passes + foreign++);
+				else
+					pass_name(pr, p, q, f->named_passes + own++);
 				pr->kind = p->kind;
 				pr->api = p->api;
 				pr->command_buffer = c;
@@ -1107,7 +1190,8 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 	}
 	s->npasses = out;
 	s->ndraw_slots = nd;
-	f->named_passes += out;
+	f->named_passes += own;
+	f->foreign_passes += foreign;
 
 	if (f->subs_tail)
 		f->subs_tail->next = s;

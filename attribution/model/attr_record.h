@@ -85,6 +85,10 @@ struct pp_recording {
 	uint32_t perf_group;          /* the hardware counter group its passes measure, PP_NO_SLOT: none yet */
 	uint32_t submissions;         /* since it was recorded */
 	bool quiet;                   /* begun outside a capture window: no CPU snapshots */
+	/* Who records into it: NULL for the application, else the file name of the library of a
+	 * layer above passprobe recording work of its own (pp_callers.h). Static; set when its
+	 * command buffer is allocated, kept across recordings. */
+	const char *recorded_by;
 	bool passless;                /* quiet, and no one needs its passes: none recorded */
 	struct pp_submission *last_submission; /* not yet harvested, reads this recording's slots */
 	struct pp_workload stray;

@@ -37,6 +37,8 @@ void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
 	if (entry.json)
 		c->window_frame_hint = entry.len + entry.len / 8;
 	pp_json_writer_release(&w);
+	if (entry.json && f->renderdoc)
+		attr_renderdoc_frame_keep(c, f, entry.json, entry.len);
 	pp_frame_result_free(f);
 	if (!entry.json) {
 		pp_log_once(PP_LOG_WARN, "out of memory keeping frames for report.json; some are missing from it");
@@ -201,6 +203,8 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 	pp_json_kv_uint_lit(w, "subpasses", p->subpasses);
 	pp_json_kv_bool_lit(w, "suspended_resumed", p->suspended_resumed);
 	pp_json_kv_uint_lit(w, "secondaries", p->secondaries);
+	if (p->recorded_by)
+		pp_json_kv_str_lit(w, "recorded_by", p->recorded_by);
 	pp_json_kv_uint_lit(w, "draws", attr_workload_draws(&p->work));
 	pp_json_key_lit(w, "workload");
 	attr_report_workload_write(w, &p->work);
@@ -319,6 +323,8 @@ static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *
 	pp_json_kv_bool_lit(w, "gpu_timed", f->gpu_timed);
 	pp_json_kv_str_lit(w, "captured_by", f->captured_by ? f->captured_by : "frames");
 	pp_json_kv_uint_lit(w, "recordings_outside_window", f->recordings_outside_window);
+	if (f->renderdoc)
+		pp_json_kv_bool_lit(w, "renderdoc_capture", true);
 	pp_json_key_lit(w, "submissions");
 	pp_json_begin_array(w);
 	for (size_t i = 0; i < f->nsubmissions; i++)
@@ -455,6 +461,10 @@ static void settings_write(struct pp_json_writer *w, const struct pp_settings *s
 	pp_json_kv_bool_lit(w, "finish_on_signal", s->finish_on_signal);
 	pp_json_kv_str_lit(w, "copy_results",
 		       (unsigned)s->copy_results < 3 ? switches[s->copy_results] : "?");
+	char ranges[512];
+	pp_frame_ranges_format(&s->renderdoc_frames, ranges, sizeof(ranges));
+	pp_json_kv_str_lit(w, "renderdoc_frames", ranges);
+	pp_json_kv_bool_lit(w, "layer_passes", s->layer_passes);
 	pp_json_end_object(w);
 }
 
@@ -502,6 +512,7 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_summary_free(&sum);
 
 	attr_capture_report_write(c, w);
+	attr_renderdoc_report_write(c, w);
 	diagnostics_write(w);
 	pp_json_end_object(w);
 }

@@ -525,6 +525,7 @@ static void sink_atfork_register(void)
 static void ctx_free(struct attr_sink_ctx *c)
 {
 	attr_report_window_free(c);
+	attr_renderdoc_free(c);
 	pp_stats_destroy(c->stats);
 	c->stats = NULL;
 	if (c->dirfd >= 0)
@@ -567,6 +568,7 @@ int pp_sink_init(const struct pp_settings *settings)
 	process_name_read(c->process_name, sizeof(c->process_name));
 	c->trace_origin_ns = pp_clock_now_ns();
 	c->stats = pp_stats_create(0);
+	pp_stats_layer_passes_set(c->stats, c->settings.layer_passes);
 	c->window = calloc(c->settings.report_frames, sizeof(*c->window));
 	g_events = calloc(PP_SINK_CPU_EVENTS, sizeof(*g_events));
 	g_batch_events = calloc(PP_SINK_CPU_EVENTS, sizeof(*g_batch_events));
@@ -746,6 +748,7 @@ static void summary_print(struct attr_sink_ctx *c, uint64_t frames_dropped)
 	attr_summary_build(c, frames_dropped, &sum);
 	pp_summary_print(stderr, &sum, PP_SINK_SUMMARY_ROWS);
 	pp_summary_free(&sum);
+	attr_renderdoc_summary_print(stderr);
 }
 
 void pp_sink_shutdown(void)

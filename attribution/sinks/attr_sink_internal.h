@@ -76,6 +76,16 @@ struct attr_output_limit {
 	uint64_t frames_left_out;
 };
 
+/* RenderDoc's captures (attr_renderdoc.c): at most this many are listed in report.json, each
+ * with its frame's text kept whatever report_frames keeps. */
+#define PP_SINK_RENDERDOC_CAPTURES 64
+struct attr_renderdoc_frame {
+	uint32_t device;
+	uint64_t index;
+	char *json;
+	size_t len;
+};
+
 /* Capture windows seen by the sinks: runs of consecutive captured frames of one device with
  * the same trigger. The latest PP_SINK_WINDOWS are kept (report.json lists them). */
 #define PP_SINK_WINDOWS 64
@@ -131,8 +141,19 @@ struct attr_sink_ctx {
 	uint64_t windows_total;
 	uint64_t frames_gpu_timed;
 
+	/* frames RenderDoc captured (attr_renderdoc.c), oldest at rdoc_head */
+	struct attr_renderdoc_frame rdoc_frames[PP_SINK_RENDERDOC_CAPTURES];
+	uint32_t rdoc_head, rdoc_count;
+
 	bool closed;            /* shutdown finished: nothing may touch the files any more */
 };
+
+/* RenderDoc's captures (attr_renderdoc.c): keeps a captured frame's report.json text; writes
+ * report.json's "renderdoc" member; prints the captures under the summary; frees the kept. */
+void attr_renderdoc_frame_keep(struct attr_sink_ctx *c, const struct pp_frame_result *f, const char *json, size_t len);
+void attr_renderdoc_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w);
+void attr_renderdoc_summary_print(FILE *out);
+void attr_renderdoc_free(struct attr_sink_ctx *c);
 
 /* Where report.json's diagnostics come from (pp_sink_diagnostics_source); NULL: none. */
 pp_sink_diagnostics_fn attr_diagnostics_source(void);

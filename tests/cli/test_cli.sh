@@ -62,6 +62,27 @@ check "run without a program exits 2" '[ $rc -eq 2 ] && has_err "no program"'
 pp run --bogus -- true
 check "run with an unknown option exits 2" '[ $rc -eq 2 ] && has_err "--bogus"'
 
+# ---- run --renderdoc (docs/frame-debuggers.md): checked before anything runs
+rm -f marker
+pp run -o "$T/rd" --renderdoc none -- sh -c 'touch marker'
+check "--renderdoc none exits 2" '[ $rc -eq 2 ] && has_err "captures nothing" && [ ! -e marker ]'
+pp run -o "$T/rd" --renderdoc 5-3 -- sh -c 'touch marker'
+check "--renderdoc with a bad range exits 2" '[ $rc -eq 2 ] && has_err "5-3" && has_err "ends before it starts" && [ ! -e marker ]'
+pp run -o "$T/rd"
+check "--renderdoc without frames" '[ $rc -eq 2 ]'
+# Where the loader finds no RenderDoc layer (every implicit-layer folder emptied of it): one
+# message naming the places and the Debian package; nothing run, nothing made.
+mkdir -p "$T/empty"
+env HOME="$T/empty" XDG_CONFIG_HOME="$T/empty" XDG_CONFIG_DIRS="$T/empty" XDG_DATA_HOME="$T/empty" \
+	XDG_DATA_DIRS="$T/empty" "$PP" run -o "$T/rd" --renderdoc 3 -- sh -c 'touch marker' >"$T/out" 2>"$T/err"
+rc=$?
+if [ -e /etc/vulkan/implicit_layer.d/renderdoc_capture.json ]; then
+	echo "SKIP-CASE: RenderDoc's manifest is in /etc/vulkan, which the loader always searches"
+else
+	check "--renderdoc without RenderDoc's layer exits 1" '[ $rc -eq 1 ] && [ ! -e marker ] && [ ! -d "$T/rd/renderdoc" ]'
+	check "--renderdoc without RenderDoc names the package" 'has_err "VK_LAYER_RENDERDOC_Capture" && has_err "librenderdoc" && has_err "$T/empty/vulkan/implicit_layer.d"'
+fi
+
 # ---- run: settings are checked before anything runs
 rm -f marker
 pp run --set no_such_key=1 -- sh -c 'touch marker'

@@ -599,6 +599,35 @@ static void scenario_stats(void)
 	CHECK(strstr(sum.notes, "(other)") != NULL, "notes say so: %s", sum.notes);
 	pp_summary_free(&sum);
 	pp_stats_destroy(st);
+
+	/* Passes another layer recorded for itself (recorded_by, docs/frame-debuggers.md): left out
+	 * of the rows and of the frame's GPU time unless layer_passes counts them, and the notes
+	 * say so. */
+	for (int include = 0; include < 2; include++) {
+		st = pp_stats_create(0);
+		pp_stats_layer_passes_set(st, include);
+		struct pass_spec two[2] = {
+			{ "app", PP_PASS_RENDER, 0, 0, 1000000, 1000000, false, 0, 1, 0 },
+			{ "librenderdoc.so:transfer#0", PP_PASS_TRANSFER, 0, 2000000, 5000000, 3000000, false, 0, 0, 0 },
+		};
+		sub = (struct sub_spec){ 1, 0, 2, false };
+		for (uint64_t i = 0; i < 3; i++) {
+			f = frame_make(i, 0, base + i * 100000000, &sub, 1, two, 2);
+			f->passes[1].recorded_by = "librenderdoc.so";
+			pp_stats_frame_add(st, f);
+			pp_frame_result_free(f);
+		}
+		CHECK(pp_stats_summary_make(st, &sum) == 0, "summary with another layer's passes");
+		CHECK(sum.nrows == (include ? 2u : 1u), "layer_passes=%d: %zu rows", include, sum.nrows);
+		CHECK(!strcmp(sum.rows[0].name, include ? "librenderdoc.so:transfer#0" : "app"), "first row %s",
+		      sum.rows[0].name);
+		CHECK(fabs(sum.frame_gpu_mean_ns - (include ? 4000000 : 1000000)) < 1e-6, "layer_passes=%d: frame %g",
+		      include, sum.frame_gpu_mean_ns);
+		bool noted = strstr(sum.notes, "3 pass instances recorded by other layers (librenderdoc.so) left out");
+		CHECK(noted == !include, "layer_passes=%d: notes \"%s\"", include, sum.notes);
+		pp_summary_free(&sum);
+		pp_stats_destroy(st);
+	}
 }
 
 /* ---- scenario: report.json ------------------------------------------------------------ */
@@ -818,9 +847,10 @@ static void scenario_unmeasured(void)
 	path_make(path, sizeof(path), dir, "passes.csv");
 	size_t len;
 	char *csv = file_read(path, &len);
-	/* gpu_begin_ns .. overlapped empty, then the reason, then empty statistics and CPU cost */
+	/* gpu_begin_ns .. overlapped empty, then the reason, then empty statistics, CPU cost and
+	 * recorded_by (the application's pass) */
 	char want[256];
-	snprintf(want, sizeof(want), ",2,,,,,,%s,,,,,,,,,\n", k_reason_pass);
+	snprintf(want, sizeof(want), ",2,,,,,,%s,,,,,,,,,,\n", k_reason_pass);
 	CHECK(csv && strstr(csv, want), "csv: empty fields and the reason: %s", csv ? csv : "");
 	free(csv);
 }
@@ -1230,8 +1260,10 @@ static void scenario_csv(void)
 	static char fields[64][128];
 	const char *p = text;
 	int ncols = csv_record(&p, fields);
-	/* 31 fixed, the statistics, the two CPU recording columns (no CPU counters configured here) */
-	CHECK(ncols == 31 + PP_STAT_COUNT + 2, "header columns %d", ncols);
+	/* 31 fixed, the statistics, the two CPU recording columns (no CPU counters configured
+	 * here), recorded_by last */
+	CHECK(ncols == 31 + PP_STAT_COUNT + 2 + 1, "header columns %d", ncols);
+	CHECK(ncols > 0 && !strcmp(fields[ncols - 1], "recorded_by"), "recorded_by last: %s", ncols > 0 ? fields[ncols - 1] : "");
 	int col_name = -1, col_gpu = -1, col_reason = -1, col_fs = -1, col_cs = -1, col_excl = -1,
 	    col_ov = -1, col_seq = -1;
 	for (int i = 0; i < ncols; i++) {

@@ -211,7 +211,7 @@ int main(void)
 	size_t len;
 	snprintf(path, sizeof(path), "%s/passes.csv", dir);
 	char *csv = file_read(path, &len);
-	CHECK(csv && strstr(csv, ",gpu_counters\n"), "gpu_counters column last in the header");
+	CHECK(csv && strstr(csv, ",gpu_counters,recorded_by\n"), "gpu_counters column last but recorded_by in the header");
 	CHECK(csv && strstr(csv, "VK_KHR_performance_query/draws=7 draws (frame 3); mali_kbase/GPU_ACTIVE=150 cycles "
 				 "[100..200] shared"),
 	      "the counters of pass 0 with units, frame and bounds");

@@ -50,6 +50,10 @@ int cli_compare_main(int argc, char **argv);
 int cli_counters_main(int argc, char **argv);
 
 void cli_run_usage(FILE *f);
+/* `passprobe run --renderdoc FRAMES` (passprobe_run_renderdoc.c): finds RenderDoc's capture
+ * layer, makes OUTPUT_DIR/renderdoc and sets the environment that enables the layer and names
+ * the frames and the capture files. 0, or -1 after one message on stderr. */
+int cli_run_renderdoc_prepare(const char *frames, const char *output_dir, const char *program);
 void cli_report_usage(FILE *f);
 void cli_compare_usage(FILE *f);
 void cli_counters_usage(FILE *f);

@@ -32,7 +32,8 @@ static const char *const run_output_files[] = { "report.json", "report.html", "t
 void cli_run_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: passprobe run [-o DIR] [--set KEY=VALUE]... [--vulkan-only] [--] PROGRAM [ARGS...]\n"
+		"usage: passprobe run [-o DIR] [--set KEY=VALUE]... [--vulkan-only] [--renderdoc FRAMES]\n"
+		"                     [--] PROGRAM [ARGS...]\n"
 		"\n"
 		"Runs PROGRAM with the passprobe Vulkan layer enabled (VK_INSTANCE_LAYERS,\n"
 		"VK_ADD_LAYER_PATH) and the OpenGL ES shim preloaded (LD_PRELOAD), and prints\n"
@@ -51,6 +52,11 @@ void cli_run_usage(FILE *f)
 		"                      `passprobe help settings` lists them\n"
 		"  --vulkan-only       do not preload the OpenGL ES shim (for a program that\n"
 		"                      must not get an LD_PRELOAD; its GLES calls go unmeasured)\n"
+		"  --renderdoc FRAMES  RenderDoc's capture layer above passprobe captures these\n"
+		"                      frames (passprobe's frame indices, as the frames setting:\n"
+		"                      5, 10-12, 100-) into DIR/renderdoc; report.json lists each\n"
+		"                      capture with its frame's measurements\n"
+		"                      (docs/frame-debuggers.md)\n"
 		"  -h, --help          show this help\n");
 }
 
@@ -587,6 +593,7 @@ int cli_run_main(int argc, char **argv)
 	/* --set pairs, checked before anything is changed or started. */
 	char **sets = calloc((size_t)argc + 1, sizeof(*sets));
 	bool vulkan_only = false;
+	const char *renderdoc = NULL;
 	size_t nsets = 0;
 	int rc = CLI_EXIT_USAGE;
 
@@ -609,7 +616,8 @@ int cli_run_main(int argc, char **argv)
 			rc = CLI_EXIT_OK;
 			goto out;
 		}
-		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--set") == 0) {
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--set") == 0 ||
+		    strcmp(a, "--renderdoc") == 0) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "passprobe run: %s needs a value\n\n", a);
 				cli_run_usage(stderr);
@@ -617,8 +625,14 @@ int cli_run_main(int argc, char **argv)
 			}
 			if (strcmp(a, "--set") == 0)
 				sets[nsets++] = argv[++i];
+			else if (strcmp(a, "--renderdoc") == 0)
+				renderdoc = argv[++i];
 			else
 				output = argv[++i];
+			continue;
+		}
+		if (strncmp(a, "--renderdoc=", 12) == 0) {
+			renderdoc = a + 12;
 			continue;
 		}
 		if (strncmp(a, "--output=", 9) == 0) {
@@ -667,6 +681,19 @@ int cli_run_main(int argc, char **argv)
 	}
 	if (output && !run_check_setting("-o", "output_dir", output))
 		goto out;
+	if (renderdoc) {
+		if (!run_check_setting("--renderdoc", "renderdoc_frames", renderdoc))
+			goto out;
+		struct pp_settings s;
+		char err[256];
+		pp_settings_defaults(&s);
+		pp_settings_apply(&s, "renderdoc_frames", renderdoc, PP_ORIGIN_DEFAULT, err, sizeof(err));
+		if (!s.renderdoc_frames.n) {
+			fprintf(stderr, "passprobe: --renderdoc none captures nothing: give the frames to capture "
+					"(5, 10-12, 100-); nothing was run\n");
+			goto out;
+		}
+	}
 
 	rc = CLI_EXIT_FAILURE;
 	for (size_t i = 0; i < nsets; i++) {
@@ -715,6 +742,9 @@ int cli_run_main(int argc, char **argv)
 			goto out;
 		}
 	}
+
+	if (renderdoc && cli_run_renderdoc_prepare(renderdoc, getenv(RUN_OUTPUT_ENV), program[0]) != 0)
+		goto out;
 
 	char layer_dir[PATH_MAX], looked[2 * PATH_MAX + 8];
 	if (run_find_layer_dir(layer_dir, sizeof(layer_dir), looked, sizeof(looked))) {
