@@ -29,6 +29,7 @@ SLACK_NS = 50000       # calibration error allowed on the time line
 TIME_TOLERANCE = 0.10  # agreement with the programs' own timestamps (real GPU)
 TIME_FLOOR_NS = 20000  # differences below this are jitter (real GPU)
 OVERHEAD_TARGET = 1.05  # docs/performance.md: within 5% of no layer
+MAX_LISTED = 20        # failures printed per check
 
 
 def median(values):
@@ -896,8 +897,10 @@ def main(argv):
         for block in c.blocks:
             for line in block:
                 print("    " + line)
-        for f in c.failures[1:]:
+        for f in c.failures[1:MAX_LISTED]:
             print("    FAIL: " + f)
+        if len(c.failures) > MAX_LISTED:
+            print(f"    ... {len(c.failures) - MAX_LISTED} more failures (summary.json lists them all)")
     write_summary(an, results)
     failed = [c for c in results if c.verdict == "FAIL"]
     print(f"gpu_check: {sum(c.verdict == 'PASS' for c in results)} PASS, {len(failed)} FAIL, "
@@ -919,8 +922,10 @@ def write_summary(an, results):
         md += [f"## {c.number}. {c.title}: {c.verdict}", ""]
         if c.reason:
             md += [c.reason, ""]
-        for f in c.failures[1:]:
+        for f in c.failures[1:MAX_LISTED]:
             md.append(f"- FAIL: {f}")
+        if len(c.failures) > MAX_LISTED:
+            md.append(f"- ... {len(c.failures) - MAX_LISTED} more failures (summary.json lists them all)")
         if len(c.failures) > 1:
             md.append("")
         for block in c.blocks:
