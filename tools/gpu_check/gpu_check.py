@@ -752,11 +752,11 @@ class Analysis:
         if not r.exists or r.skipped:
             c.need(r)
             return
-        info = [x for x in r.stdout.splitlines() if x.startswith("info renderer") or x.startswith("info version")]
+        info = [x for x in r.stdout.splitlines() if x.split(" ")[:2] in (["info", "egl-platform"], ["info", "renderer"], ["info", "version"])]
         for x in info:
             c.figure(x)
         if r.rc == 77:
-            c.not_applicable("pp_gles_demo found no usable EGL/OpenGL ES 3.2: " +
+            c.not_applicable("pp_gles_demo found no usable EGL display or OpenGL ES 3.2: " +
                              (r.stderr.strip().splitlines() or ["(no reason printed)"])[-1])
             return
         if not c.need(r):

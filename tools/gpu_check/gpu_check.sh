@@ -323,16 +323,17 @@ check_runs() {
 
 	# Sizes, frames and loads of each profile (docs/real-gpu.md, "Two profiles").
 	local frames size_w size_h k_mid k_max rounds bench_frames demo_short demo_long limit
-	local gles_size gles_frames queues_args demo_size
+	local gles_size gles_frames gles_platform queues_args demo_size
 	if [ "$profile" = real ]; then
 		frames=12 size_w=1920 size_h=1080 k_mid=8 k_max=64 limit=45
 		rounds=7 bench_frames=500 demo_short=60 demo_long=600 demo_size=()
-		gles_size=1920x1080 gles_frames=40 queues_args=(--frames 8 --load 4096 --groups 1024)
+		gles_size=1920x1080 gles_frames=40 gles_platform=auto queues_args=(--frames 8 --load 4096 --groups 1024)
 		diag_size=(--width 640 --height 360) counter_frames=12
 	else
 		frames=3 size_w=128 size_h=72 k_mid=2 k_max=8 limit=120
 		rounds=1 bench_frames=20 demo_short=1 demo_long=3 demo_size=(--width 128 --height 72)
-		gles_size=160x120 gles_frames=8 queues_args=(--frames 3 --load 4 --groups 16)
+		# An EGL device's display, as NVIDIA's EGL gives it (Mesa has both platforms).
+		gles_size=160x120 gles_frames=8 gles_platform=device queues_args=(--frames 3 --load 4 --groups 16)
 		diag_size=(--width 128 --height 72) counter_frames=3
 	fi
 	local demo=(passprobe-demo --frames "$frames" --frames-in-flight 1 --width "$size_w" --height "$size_h" --draws 5 --timings)
@@ -364,7 +365,8 @@ check_runs() {
 	log "7: OpenGL ES through the shim"
 	run gles "$limit" VK_PASSPROBE_PROFILER_OUTPUT_DIR=out VK_PASSPROBE_PROFILER_SUMMARY=off "${quiet[@]}" \
 		LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$bundle/layer/libpassprobe_gles.so" -- \
-		pp_gles_demo --frames "$gles_frames" --size "$gles_size" --load 16,64,4,1,1 --timings --info
+		pp_gles_demo --frames "$gles_frames" --size "$gles_size" --egl-platform "$gles_platform" --load 16,64,4,1,1 \
+		--timings --info
 
 	log "8: diagnostics"
 	local ddemo=(passprobe-demo --frames 6 "${diag_size[@]}")
