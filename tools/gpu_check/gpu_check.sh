@@ -33,8 +33,8 @@ programs=(passprobe-demo pp_gles_demo bench_api pp_testapp pp_queues)
 loader_packages=(libvulkan1 libegl1 libglvnd0 libgles2)
 
 usage() {
-	sed -n '2,/^# Exit status/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
-	exit 2
+	sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
+	exit 0
 }
 die() { # die STATUS MESSAGE
 	echo "gpu_check.sh: $2" >&2
