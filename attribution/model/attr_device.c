@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "attr_cpu.h"
+#include "attr_frame_counters.h"
 #include "attr_device.h"
 #include "pp_renderdoc.h"
 #include "attr_frame.h"
@@ -55,18 +56,6 @@ struct pp_frame_acc {
 };
 
 #define RDOC_FRAMES_KEPT 64
-#define PERF_MERGE_NAMES 256
-#define SAMPLES_KEPT 4096
-struct perf_merge {
-	char name[64];
-	enum pp_pass_kind kind;
-	uint32_t n;
-	struct {
-		bool have;
-		uint64_t frame;
-		struct pp_gpu_counter_value v;
-	} value[];
-};
 
 struct pp_attr_queue {
 	struct pp_attr_device *device;
@@ -88,15 +77,8 @@ struct pp_attr_device {
 	uint32_t nframes;
 	struct pp_frame_acc *frames, *frames_tail; /* oldest first; the tail may be open */
 	struct pp_cpu_cost blocked_orphan; /* blocking calls while no frame was pending */
-	/* Counter sets measured over several hardware passes, one per frame: each pass name's
-	 * latest value of every counter, merged into the passes of frames that measured another
-	 * group (perf_merge). Bounded: PERF_MERGE_NAMES names, later names are not merged. */
-	uint32_t nmerge;
-	struct perf_merge *merge[PERF_MERGE_NAMES];
-	/* Samples of the sampling backend not yet past every pass they may overlap, oldest first;
-	 * bounded (SAMPLES_KEPT, the oldest dropped). */
-	uint32_t nsamples;
-	struct pp_gpu_counter_sample samples[SAMPLES_KEPT];
+	/* Counters measured over several frames or sampled (attr_frame_counters.c). */
+	struct attr_frame_counters *counters;
 	/* Frames RenderDoc captured, waiting to be paired with their capture files. */
 	struct {
 		uint64_t frame;
@@ -127,6 +109,10 @@ struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, 
 		.renderdoc = s->renderdoc_frames,
 	};
 	pp_frame_clock_capture_set(&d->clock, &cap);
+	d->counters = attr_frame_counters_create(ops);
+	if (!d->counters)
+		pp_log_once(PP_LOG_ERROR, "out of memory setting up GPU counters merged over frames; they are "
+					  "not merged");
 	return d;
 }
 
@@ -417,149 +403,6 @@ bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r)
 	return pending;
 }
 
-/* ---- counter sets measured over several frames --------------------------------------- */
-
-static struct perf_merge *perf_merge_find(struct pp_attr_device *d, const struct pp_pass_result *p, uint32_t n)
-{
-	for (uint32_t i = 0; i < d->nmerge; i++)
-		if (d->merge[i]->kind == p->kind && d->merge[i]->n == n &&
-		    !strncmp(d->merge[i]->name, p->name, sizeof(d->merge[i]->name)))
-			return d->merge[i];
-	if (d->nmerge == PERF_MERGE_NAMES)
-		return NULL;
-	struct perf_merge *m = calloc(1, sizeof(*m) + n * sizeof(m->value[0]));
-	if (!m)
-		return NULL;
-	snprintf(m->name, sizeof(m->name), "%.*s", (int)sizeof(p->name), p->name);
-	m->kind = p->kind;
-	m->n = n;
-	d->merge[d->nmerge++] = m;
-	return m;
-}
-
-/* Passes in frame order: a counter of another hardware pass takes the latest value measured
- * for the same pass name (and kind) in an earlier frame, saying which; the values measured
- * in this frame become the latest. Instances of one name in one frame share the merge. */
-static void perf_merge_frame(struct pp_attr_device *d, struct pp_frame_result *f)
-{
-	const struct pp_gpu_counter_backend *b = d->ops.perf;
-	if (!b || !b->passes || b->passes(b->ctx) < 2)
-		return;
-	for (size_t i = 0; i < f->npasses; i++) {
-		struct pp_pass_result *p = &f->passes[i];
-		uint32_t first = 0, n = 0;
-		for (uint32_t k = 0; k < p->ncounters; k++)
-			if (p->counters[k].desc && !strcmp(p->counters[k].desc->source, b->name)) {
-				if (!n)
-					first = k;
-				n++;
-			}
-		if (!n)
-			continue;
-		struct perf_merge *m = perf_merge_find(d, p, n);
-		if (!m)
-			continue;
-		struct pp_counter_value *c = &p->counters[first];
-		for (uint32_t k = 0; k < n; k++) {
-			if (c[k].v.valid) {
-				m->value[k].have = true;
-				m->value[k].frame = f->index;
-				m->value[k].v = c[k].v;
-			} else if (c[k].v.other_pass && m->value[k].have) {
-				c[k].v = m->value[k].v;
-				c[k].unavailable_reason = NULL;
-				c[k].other_frame = true;
-				c[k].frame = m->value[k].frame;
-			}
-		}
-	}
-}
-
-/* ---- sampled counters ------------------------------------------------------------------ */
-
-static void samples_drop(struct pp_attr_device *d, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		free(d->samples[i].values);
-	memmove(d->samples, d->samples + n, (d->nsamples - n) * sizeof(d->samples[0]));
-	d->nsamples -= n;
-}
-
-static const char *const reason_uncovered =
-	"the counter samples do not cover the pass (sampling stopped, behind, or samples dropped)";
-
-/* The frame's passes get the sampling backend's set, attributed by time overlap of the
- * samples with their GPU intervals: the estimate with its bounds, and whether other passes
- * ran at the same time. Then the samples that ended before every pass of this frame began
- * are let go (later frames' passes begin later). */
-static void sampled_attribute_frame(struct pp_attr_device *d, struct pp_frame_result *f)
-{
-	const struct pp_gpu_counter_backend *b = d->ops.sampled;
-	if (!b || !b->samples_take || !f->npasses)
-		return;
-	if (d->nsamples == SAMPLES_KEPT)
-		samples_drop(d, SAMPLES_KEPT / 4);
-	d->nsamples += b->samples_take(b->ctx, d->samples + d->nsamples, SAMPLES_KEPT - d->nsamples);
-	uint32_t n = b->set_count(b->ctx);
-	if (!n || n > PP_ATTR_PERF_SET_MAX)
-		return;
-	const struct pp_gpu_counter_desc *descs[PP_ATTR_PERF_SET_MAX];
-	for (uint32_t k = 0; k < n; k++)
-		descs[k] = b->set_desc(b->ctx, k);
-
-	struct pp_overlap_span *spans = calloc(f->npasses, sizeof(*spans));
-	struct pp_overlap_span *sspans = calloc(d->nsamples ? d->nsamples : 1, sizeof(*sspans));
-	double *vals = calloc(d->nsamples ? d->nsamples : 1, sizeof(*vals));
-	struct pp_overlap_share *share = calloc(f->npasses, sizeof(*share));
-	struct pp_counter_value **set = calloc(f->npasses, sizeof(*set));
-	if (!spans || !sspans || !vals || !share || !set)
-		goto out;
-	uint64_t first_begin = UINT64_MAX;
-	for (size_t i = 0; i < f->npasses; i++) {
-		const struct pp_gpu_interval *g = &f->passes[i].gpu;
-		spans[i] = (struct pp_overlap_span){ g->begin_ns, g->end_ns, g->valid };
-		if (g->valid && g->begin_ns < first_begin)
-			first_begin = g->begin_ns;
-		set[i] = pp_pass_counters_add(&f->passes[i], descs, n);
-	}
-	for (uint32_t s = 0; s < d->nsamples; s++)
-		sspans[s] = (struct pp_overlap_span){ d->samples[s].begin_ns, d->samples[s].end_ns, true };
-	for (uint32_t k = 0; k < n; k++) {
-		for (uint32_t s = 0; s < d->nsamples; s++) {
-			const struct pp_gpu_counter_sample *sm = &d->samples[s];
-			sspans[s].valid = k < sm->nvalues && sm->values[k].valid;
-			vals[s] = sspans[s].valid ? pp_gpu_counter_value_double(&sm->values[k]) : 0;
-		}
-		pp_overlap_attribute(spans, (uint32_t)f->npasses, sspans, vals, d->nsamples, share);
-		for (size_t i = 0; i < f->npasses; i++) {
-			struct pp_counter_value *c = set[i] ? &set[i][k] : NULL;
-			if (!c)
-				continue;
-			if (!f->passes[i].gpu.valid) {
-				c->unavailable_reason = "no GPU interval to attribute samples to";
-			} else if (!share[i].covered) {
-				c->unavailable_reason = reason_uncovered;
-			} else {
-				c->v = (struct pp_gpu_counter_value){ .valid = true, .is_float = true, .f = share[i].estimate };
-				c->estimated = true;
-				c->lower = share[i].lower;
-				c->upper = share[i].upper;
-				c->shared = share[i].shared;
-			}
-		}
-	}
-	uint32_t done = 0;
-	while (done < d->nsamples && first_begin != UINT64_MAX && d->samples[done].end_ns <= first_begin)
-		done++;
-	samples_drop(d, done);
-out:
-	free(spans);
-	free(sspans);
-	free(vals);
-	free(share);
-	free(set);
-}
-
 uint64_t pp_attr_frame_recording(struct pp_attr_device *d)
 {
 	if (!d)
@@ -758,8 +601,7 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		out->recordings_outside_window = f->recs_outside;
 		out->nsubmissions = si;
 		out->npasses = pi;
-		perf_merge_frame(d, out);
-		sampled_attribute_frame(d, out);
+		attr_frame_counters_add(d->counters, out);
 		d->frame_out(out);
 	}
 	free(f);
@@ -807,10 +649,7 @@ void pp_attr_device_destroy(struct pp_attr_device *d)
 	frames_drain(d, true);
 	pthread_mutex_unlock(&d->lock);
 	pthread_mutex_destroy(&d->lock);
-	for (uint32_t i = 0; i < d->nmerge; i++)
-		free(d->merge[i]);
-	for (uint32_t i = 0; i < d->nsamples; i++)
-		free(d->samples[i].values);
+	attr_frame_counters_destroy(d->counters);
 	free(d);
 }
 

@@ -1323,15 +1323,18 @@ static void check_csv(const struct options *o)
 	buf[len] = '\0';
 	char *p = buf, *fields[CSV_MAX_FIELDS];
 	size_t nf = csv_record(&p, fields, CSV_MAX_FIELDS);
-	/* The fixed columns, then one cpu_record_<event> column per configured CPU counter. */
+	/* The fixed columns, then one cpu_record_<event> column per configured CPU counter, then
+	 * recorded_by (with gpu_counters before it when GPU counters are configured). */
 	size_t ncols = nf;
-	if (nf < CSV_NCOLS)
-		fail("passes.csv: header has %zu columns, documented at least %zu", nf, CSV_NCOLS);
+	if (nf < CSV_NCOLS + 1)
+		fail("passes.csv: header has %zu columns, documented at least %zu", nf, CSV_NCOLS + 1);
 	for (size_t i = 0; i < nf && i < CSV_NCOLS; i++)
 		if (strcmp(fields[i], csv_columns[i]))
 			fail("passes.csv: column %zu is \"%s\", documented \"%s\"", i, fields[i], csv_columns[i]);
-	for (size_t i = CSV_NCOLS; i < nf; i++)
-		if (strncmp(fields[i], "cpu_record_", 11))
+	if (nf > CSV_NCOLS && strcmp(fields[nf - 1], "recorded_by"))
+		fail("passes.csv: last column is \"%s\", documented recorded_by", fields[nf - 1]);
+	for (size_t i = CSV_NCOLS; i + 1 < nf; i++)
+		if (strncmp(fields[i], "cpu_record_", 11) && !(i + 2 == nf && !strcmp(fields[i], "gpu_counters")))
 			fail("passes.csv: column %zu is \"%s\", documented cpu_record_<event>", i, fields[i]);
 
 	size_t rows = 0, passes = 0;
