@@ -51,6 +51,18 @@ void pp_sink_renderdoc_capture(uint32_t device_id, const uint64_t *frame, bool r
 		pp_log(PP_LOG_INFO, "RenderDoc captured frame %" PRIu64 ": %s", *frame, path ? path : "");
 }
 
+void attr_renderdoc_captures_record(struct attr_sink_ctx *c,
+				    void (*out)(struct attr_sink_ctx *c, uint32_t device, const uint64_t *frame,
+						bool requested, const char *path, uint64_t timestamp))
+{
+	pthread_mutex_lock(&captures_lock);
+	for (; c->rec_captures < ncaptures; c->rec_captures++) {
+		const struct capture *x = &captures[c->rec_captures];
+		out(c, x->device, x->frame_known ? &x->frame : NULL, x->requested, x->path, x->timestamp);
+	}
+	pthread_mutex_unlock(&captures_lock);
+}
+
 void attr_renderdoc_frame_keep(struct attr_sink_ctx *c, const struct pp_frame_result *f, const char *json, size_t len)
 {
 	char *copy = malloc(len);
@@ -87,14 +99,16 @@ void attr_renderdoc_report_write(struct attr_sink_ctx *c, struct pp_json_writer 
 {
 	pp_json_key_lit(w, "renderdoc");
 	pthread_mutex_lock(&captures_lock);
-	if (!pp_renderdoc_present() && !ncaptures) {
+	/* Made from a recording: what the process found. */
+	bool present = c->offline ? c->renderdoc_seen : pp_renderdoc_present();
+	if (!present && !ncaptures) {
 		pthread_mutex_unlock(&captures_lock);
 		pp_json_write_null(w);
 		return;
 	}
 	pp_json_begin_object(w);
-	pp_json_kv_str_lit(w, "library", pp_renderdoc_library());
-	pp_json_kv_str_lit(w, "api_version", pp_renderdoc_version());
+	pp_json_kv_str_lit(w, "library", c->offline ? c->renderdoc_library : pp_renderdoc_library());
+	pp_json_kv_str_lit(w, "api_version", c->offline ? c->renderdoc_version : pp_renderdoc_version());
 	if (c->settings.renderdoc_frames.n) {
 		char ranges[512];
 		pp_frame_ranges_format(&c->settings.renderdoc_frames, ranges, sizeof(ranges));

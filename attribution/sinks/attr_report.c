@@ -1,7 +1,8 @@
 /* report.json: the last report_frames frames in full plus the summary over every frame,
- * rewritten whole (atomically, by rename) every flush_interval_ms while frames arrive and at
- * shutdown. Layout: docs/report-format.md. The window is a ring of the frames themselves, so
- * memory is report_frames frames however long the program runs. */
+ * written whole (atomically, by rename) at the end: at process exit, and by `passprobe report`
+ * from a recording. Layout: docs/report-format.md. The window is a ring of the frames
+ * themselves, so memory is report_frames frames however long the program runs, and a frame
+ * is formatted once, when the report is written. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,35 +22,30 @@ static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *
 
 void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
 {
+	/* A frame RenderDoc captured keeps its text for the captures' list, whatever the window
+	 * keeps: one frame's formatting, for a frame a person asked to capture. */
+	if (f->renderdoc) {
+		struct pp_json_writer w;
+		pp_json_writer_init_mem(&w, 0, 0);
+		frame_write(&w, f);
+		size_t len = 0;
+		char *json = pp_json_writer_finish(&w) == 0 ? pp_json_writer_mem_take(&w, &len) : NULL;
+		pp_json_writer_release(&w);
+		if (json)
+			attr_renderdoc_frame_keep(c, f, json, len);
+		free(json);
+	}
 	if (!c->window || c->window_cap == 0) {
 		pp_frame_result_free(f);
 		return;
 	}
-	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, 0);
-	/* Frames of a program are alike: room for the last one's text and an eighth more, in one
-	 * allocation, instead of growing from nothing by doubling. */
-	pp_json_writer_reserve(&w, c->window_frame_hint);
-	frame_write(&w, f);
-	struct attr_window_frame entry = { .index = f->index };
-	if (pp_json_writer_finish(&w) == 0)
-		entry.json = pp_json_writer_mem_take(&w, &entry.len);
-	if (entry.json)
-		c->window_frame_hint = entry.len + entry.len / 8;
-	pp_json_writer_release(&w);
-	if (entry.json && f->renderdoc)
-		attr_renderdoc_frame_keep(c, f, entry.json, entry.len);
-	pp_frame_result_free(f);
-	if (!entry.json) {
-		pp_log_once(PP_LOG_WARN, "out of memory keeping frames for report.json; some are missing from it");
-		return;
-	}
+	struct attr_window_frame entry = { .index = f->index, .frame = f };
 	if (c->window_count < c->window_cap) {
 		c->window[(c->window_head + c->window_count) % c->window_cap] = entry;
 		c->window_count++;
 		return;
 	}
-	free(c->window[c->window_head].json);
+	pp_frame_result_free(c->window[c->window_head].frame);
 	c->window[c->window_head] = entry;
 	c->window_head = (c->window_head + 1) % c->window_cap;
 }
@@ -57,7 +53,7 @@ void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
 void attr_report_window_free(struct attr_sink_ctx *c)
 {
 	for (uint32_t i = 0; i < c->window_count; i++)
-		free(c->window[(c->window_head + i) % c->window_cap].json);
+		pp_frame_result_free(c->window[(c->window_head + i) % c->window_cap].frame);
 	free(c->window);
 	c->window = NULL;
 	c->window_count = c->window_head = c->window_cap = 0;
@@ -499,10 +495,8 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_json_end_object(w);
 	pp_json_key_lit(w, "frames");
 	pp_json_begin_array(w);
-	for (uint32_t i = 0; i < c->window_count; i++) {
-		const struct attr_window_frame *e = &c->window[(c->window_head + i) % c->window_cap];
-		pp_json_write_raw_value(w, e->json, e->len);
-	}
+	for (uint32_t i = 0; i < c->window_count; i++)
+		frame_write(w, c->window[(c->window_head + i) % c->window_cap].frame);
 	pp_json_end_array(w);
 
 	struct pp_summary sum;

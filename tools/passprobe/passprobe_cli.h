@@ -65,4 +65,8 @@ int cli_html_write(const struct cli_report *r, const char *html_path);
  * at or after start_sec (seconds on CLOCK_REALTIME, as file times are). Says nothing when
  * there is no fresh report.json; one message when the HTML cannot be written. */
 void cli_html_after_run(const char *dir, long long start_sec);
+/* Makes DIR's outputs from DIR/recording.ppr when that was written since start_sec (0: any):
+ * report.json, trace.json, passes.csv (passprobe_outputs.c, through pp_sink_replay), then
+ * report.html. 1 when made, 0 without a recording, -1 after one message on stderr. */
+int cli_outputs_make(const char *dir, long long start_sec);
 void cli_settings_help(FILE *f);

@@ -465,7 +465,7 @@ static size_t run_finish_other_processes(const char *dir, const struct timespec 
 		size_t nstale = 0;
 		if (snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) >= (int)sizeof(sub))
 			continue;
-		cli_html_after_run(sub, (long long)start->tv_sec);
+		cli_outputs_make(sub, (long long)start->tv_sec);
 		if (run_outputs_in(sub, start, written, sizeof(written), &nstale)) {
 			fprintf(stderr, "passprobe: %s%s of process %.*s (pid %s) in %s (%s)\n",
 				run_outputs_partial(sub, killed) ? "partial " : "",
@@ -830,10 +830,10 @@ int cli_run_main(int argc, char **argv)
 	}
 	if (out_dir[0]) {
 		char gles_dir[PATH_MAX];
-		cli_html_after_run(out_dir, (long long)start.tv_sec);
+		cli_outputs_make(out_dir, (long long)start.tv_sec);
 		/* The OpenGL ES shim's report, in DIR/gles, gets its page too. */
 		if (snprintf(gles_dir, sizeof(gles_dir), "%s/gles", out_dir) < (int)sizeof(gles_dir))
-			cli_html_after_run(gles_dir, (long long)start.tv_sec);
+			cli_outputs_make(gles_dir, (long long)start.tv_sec);
 		run_report_outputs(out_dir, &start, signo != 0, !vulkan_only);
 	}
 out:
