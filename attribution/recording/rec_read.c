@@ -501,20 +501,17 @@ int pp_rec_decode_frame(struct pp_rec_reader *r, const struct pp_rec_record *rec
 		}
 	}
 	f->npasses = np;
+	/* Ranges are kept within the frame, as the outputs index with them. */
 	for (uint32_t i = 0; i < ns; i++) {
-		const struct pp_submission_result *s = &f->submissions[i];
-		if (s->first_pass > np || s->npasses > np - s->first_pass) {
-			fail(err, err_len, "a frame record's submission names passes it does not hold", rec->offset);
-			pp_frame_result_free(f);
-			return -EINVAL;
-		}
+		struct pp_submission_result *s = &f->submissions[i];
+		if (s->first_pass > np)
+			s->first_pass = np;
+		if (s->npasses > np - s->first_pass)
+			s->npasses = np - s->first_pass;
 	}
 	for (uint32_t i = 0; i < np; i++)
-		if (f->passes[i].submission >= ns && ns) {
-			fail(err, err_len, "a pass of a frame record names a submission it does not hold", rec->offset);
-			pp_frame_result_free(f);
-			return -EINVAL;
-		}
+		if (f->passes[i].submission >= ns)
+			f->passes[i].submission = ns ? ns - 1 : 0;
 	*out = f;
 	return 0;
 }

@@ -160,6 +160,16 @@ void attr_renderdoc_summary_print(FILE *out)
 	pthread_mutex_unlock(&captures_lock);
 }
 
+void attr_renderdoc_forget(void)
+{
+	pthread_mutex_lock(&captures_lock);
+	for (uint32_t i = 0; i < ncaptures; i++)
+		free(captures[i].path);
+	ncaptures = 0;
+	captures_total = 0;
+	pthread_mutex_unlock(&captures_lock);
+}
+
 void attr_renderdoc_free(struct attr_sink_ctx *c)
 {
 	for (uint32_t i = 0; i < c->rdoc_count; i++)

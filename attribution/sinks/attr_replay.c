@@ -110,6 +110,8 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		return rc;
 	}
 
+	attr_devices_forget();
+	attr_renderdoc_forget();
 	static struct attr_sink_ctx ctx;
 	struct attr_sink_ctx *c = &ctx;
 	memset(c, 0, sizeof(*c));

@@ -135,6 +135,13 @@ out:
 	return id;
 }
 
+void attr_devices_forget(void)
+{
+	pthread_mutex_lock(&g_dev_lock);
+	__atomic_store_n(&g_ndevices, 0, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&g_dev_lock);
+}
+
 size_t attr_devices_snapshot(const struct attr_device **out)
 {
 	*out = g_devices;

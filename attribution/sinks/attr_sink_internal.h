@@ -186,6 +186,10 @@ pp_sink_diagnostics_fn attr_diagnostics_source(void);
 /* Device registry (attr_sink.c). Entries never change once listed, so a snapshot of the count
  * is enough to read them without the lock. */
 size_t attr_devices_snapshot(const struct attr_device **out);
+/* Empties the registry and the RenderDoc captures' list: each recording a `passprobe report`
+ * process reads brings its own (attr_replay.c). Never while a process's own sinks run. */
+void attr_devices_forget(void);
+void attr_renderdoc_forget(void);
 
 /* Creates (truncating) name in the output directory: O_CLOEXEC | O_NOFOLLOW, mode 0644.
  * excl adds O_EXCL. buf_out, if not NULL, gets a PP_SINK_FILE_BUFFER stdio buffer to free()

@@ -148,6 +148,13 @@ int main(void)
 	f->device_id = dev;
 	pp_sink_frame_submit(f);
 	pp_sink_shutdown();
+	/* trace.json and passes.csv are made from the recording, as `passprobe report` does. */
+	{
+		char rec[700], err[700];
+		snprintf(rec, sizeof(rec), "%s/recording.ppr", dir);
+		struct pp_sink_replay_result res;
+		CHECK(pp_sink_replay(rec, dir, &res, err, sizeof(err)) == 0, "outputs made from the recording");
+	}
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
