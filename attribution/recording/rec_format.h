@@ -38,6 +38,9 @@ enum pp_rec_type {
 	PP_REC_STATUS = 11,      /* counts so far: frames, dropped frames and events */
 	PP_REC_END = 12,         /* the process finished its outputs (the same counts) */
 	PP_REC_SUMMARY = 13,     /* the per-pass summary over every frame so far (pp_summary) */
+	PP_REC_REPORT_FRAME = 14, /* as FRAME, for report.json's window only: a frame of the last
+				   * report_frames that output_limit_mb kept out of the recording,
+				   * written at exit */
 	PP_REC_TYPE_COUNT
 };
 

@@ -660,6 +660,7 @@ int pp_rec_decode_status(const struct pp_rec_record *rec, struct pp_rec_status *
 	out->frames_left_out = get_u64(&c);
 	out->first_left_out = get_u64(&c);
 	out->limit_reached = get_u8(&c);
+	out->bytes = get_u64(&c);
 	return c.bad ? -EINVAL : 0;
 }
 

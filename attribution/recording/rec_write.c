@@ -21,6 +21,7 @@ const char *const pp_rec_type_names[PP_REC_TYPE_COUNT] = {
 	[PP_REC_STATUS] = "status",
 	[PP_REC_END] = "end",
 	[PP_REC_SUMMARY] = "summary",
+	[PP_REC_REPORT_FRAME] = "report_frame",
 };
 
 struct buf {
@@ -454,7 +455,7 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 	elem_end(b, at);
 }
 
-size_t pp_rec_write_frame(struct pp_rec_writer *w, const struct pp_frame_result *f, unsigned ncpu)
+size_t pp_rec_write_frame(struct pp_rec_writer *w, const struct pp_frame_result *f, unsigned ncpu, bool report_only)
 {
 	if (ncpu > PP_CPU_COUNTERS_MAX)
 		ncpu = PP_CPU_COUNTERS_MAX;
@@ -492,7 +493,7 @@ size_t pp_rec_write_frame(struct pp_rec_writer *w, const struct pp_frame_result 
 	put_u32(b, (uint32_t)f->npasses);
 	for (size_t i = 0; i < f->npasses; i++)
 		pass_put(w, b, &f->passes[i], ncpu);
-	payload_end(w, PP_REC_FRAME);
+	payload_end(w, report_only ? PP_REC_REPORT_FRAME : PP_REC_FRAME);
 	return w->out.len - before;
 }
 
@@ -580,6 +581,7 @@ void pp_rec_write_status(struct pp_rec_writer *w, bool end, const struct pp_rec_
 	put_u64(b, s->frames_left_out);
 	put_u64(b, s->first_left_out);
 	put_u8(b, s->limit_reached);
+	put_u64(b, s->bytes);
 	payload_end(w, end ? PP_REC_END : PP_REC_STATUS);
 }
 

@@ -30,7 +30,9 @@ void pp_rec_write_device(struct pp_rec_writer *w, uint32_t id, const struct pp_d
 /* A frame whose CPU spans and counters are resolved (pp_frame_result_cpu_resolve,
  * pp_frame_result_counters_resolve). ncpu_counters: how many of pp_cpu_cost.counter[] are
  * configured. Returns the bytes the frame record takes. */
-size_t pp_rec_write_frame(struct pp_rec_writer *w, const struct pp_frame_result *f, unsigned ncpu_counters);
+/* report_only: a PP_REC_REPORT_FRAME (report.json's window only) rather than a PP_REC_FRAME. */
+size_t pp_rec_write_frame(struct pp_rec_writer *w, const struct pp_frame_result *f, unsigned ncpu_counters,
+			  bool report_only);
 void pp_rec_write_cpu_event(struct pp_rec_writer *w, const char *name, const char *category, uint32_t tid,
 			    uint64_t begin_ns, uint64_t end_ns, uint64_t flow_id);
 void pp_rec_write_diagnostics(struct pp_rec_writer *w, const struct pp_diagnostic *d, size_t n, uint64_t other);
@@ -45,6 +47,8 @@ struct pp_rec_status {
 	uint64_t frames_left_out; /* not recorded: output_limit_mb reached */
 	uint64_t first_left_out;  /* index of the first of them (its device's) */
 	bool limit_reached;
+	uint64_t bytes; /* the recording's size when the record was made, less the report frames
+			 * written at exit: what output_limit_mb bounds */
 };
 void pp_rec_write_status(struct pp_rec_writer *w, bool end, const struct pp_rec_status *s);
 /* The summary the process keeps over every frame (also those output_limit_mb left out of

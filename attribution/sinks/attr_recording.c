@@ -22,11 +22,6 @@
 
 /* Writes out what the writer holds. Whole records, in one write where the kernel takes it:
  * a process killed in the middle leaves a readable prefix. */
-static void flush(struct attr_sink_ctx *c)
-{
-	attr_recording_flush(c);
-}
-
 void attr_recording_flush(struct attr_sink_ctx *c)
 {
 	if (!c->rec)
@@ -88,7 +83,7 @@ int attr_recording_open(struct attr_sink_ctx *c)
 	pp_rec_write_process(c->rec, (uint32_t)c->pid, c->process_name, c->trace_origin_ns, attr_cpu_counter_names,
 			     attr_cpu_counter_count);
 	settings_write(c);
-	flush(c);
+	attr_recording_flush(c);
 	return 0;
 }
 
@@ -100,15 +95,30 @@ static void devices_write(struct attr_sink_ctx *c)
 		pp_rec_write_device(c->rec, devs[c->rec_devices].id, &devs[c->rec_devices].info);
 }
 
-void attr_recording_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
+bool attr_recording_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
 {
 	if (!c->rec || c->rec_failed)
-		return;
+		return false;
 	/* A device registers before its first frame, from another thread. */
 	devices_write(c);
 	if (!attr_limit_admit(c, &c->rec_limit, REC_NAME, f))
+		return false;
+	pp_rec_write_frame(c->rec, f, attr_cpu_counter_count, false);
+	return true;
+}
+
+/* At exit, past output_limit_mb: the frames of report.json's window that the limit kept out,
+ * so that `passprobe report` makes the report.json the process made (its last report_frames
+ * frames). Bounded by report_frames; read by nothing but the report's window. */
+static void report_frames_write(struct attr_sink_ctx *c)
+{
+	if (!c->rec_limit.reached)
 		return;
-	pp_rec_write_frame(c->rec, f, attr_cpu_counter_count);
+	for (uint32_t i = 0; i < c->window_count; i++) {
+		const struct attr_window_frame *e = &c->window[(c->window_head + i) % c->window_cap];
+		if (!e->recorded)
+			pp_rec_write_frame(c->rec, e->frame, attr_cpu_counter_count, true);
+	}
 }
 
 void attr_recording_cpu_event(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
@@ -153,6 +163,7 @@ static void state_write(struct attr_sink_ctx *c, bool end, uint64_t frames_dropp
 		.frames_left_out = c->rec_limit.frames_left_out,
 		.first_left_out = c->rec_limit.first_left_out,
 		.limit_reached = c->rec_limit.reached,
+		.bytes = c->rec_limit.bytes,
 	};
 	pp_rec_write_status(c->rec, end, &st);
 }
@@ -162,7 +173,7 @@ void attr_recording_periodic(struct attr_sink_ctx *c, uint64_t frames_dropped, u
 	if (!c->rec || c->rec_failed)
 		return;
 	state_write(c, false, frames_dropped, events_dropped);
-	flush(c);
+	attr_recording_flush(c);
 }
 
 void attr_recording_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped)
@@ -170,8 +181,10 @@ void attr_recording_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint
 	if (!c->rec)
 		return;
 	if (!c->rec_failed) {
+		attr_recording_flush(c); /* the bytes output_limit_mb bounds, all counted */
+		report_frames_write(c);
 		state_write(c, true, frames_dropped, events_dropped);
-		flush(c);
+		attr_recording_flush(c);
 	}
 	pp_rec_writer_destroy(c->rec);
 	c->rec = NULL;

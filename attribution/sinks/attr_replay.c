@@ -183,6 +183,18 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 			res->frames++;
 			break;
 		}
+		case PP_REC_REPORT_FRAME: {
+			/* Past output_limit_mb, for report.json's last frames: nothing else sees it. */
+			struct pp_frame_result *f;
+			if (pp_rec_decode_frame(r, &rec, &f, why, sizeof(why)) != 0) {
+				decode_errors++;
+				break;
+			}
+			pp_frame_result_cpu_resolve(f);
+			pp_frame_result_counters_resolve(f);
+			attr_report_window_push(c, f, true);
+			break;
+		}
 		case PP_REC_CPU_EVENT: {
 			struct pp_rec_cpu_event e;
 			if (pp_rec_decode_cpu_event(r, &rec, &e) == 0) {
@@ -281,7 +293,7 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		c->rec_limit.frames_left_out = status.frames_left_out;
 		c->rec_limit.first_left_out = status.first_left_out;
 		c->rec_limit.frames = c->frames_total;
-		c->rec_limit.bytes = len;
+		c->rec_limit.bytes = status.bytes ? status.bytes : len;
 		if (status.frames_left_out && summary) {
 			c->offline_summary = summary;
 			summary = NULL;

@@ -20,7 +20,7 @@
 
 static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *f);
 
-void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
+void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f, bool recorded)
 {
 	/* A frame RenderDoc captured keeps its text for the captures' list, whatever the window
 	 * keeps: one frame's formatting, for a frame a person asked to capture. */
@@ -39,7 +39,7 @@ void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
 		pp_frame_result_free(f);
 		return;
 	}
-	struct attr_window_frame entry = { .index = f->index, .frame = f };
+	struct attr_window_frame entry = { .index = f->index, .frame = f, .recorded = recorded };
 	if (c->window_count < c->window_cap) {
 		c->window[(c->window_head + c->window_count) % c->window_cap] = entry;
 		c->window_count++;

@@ -337,13 +337,13 @@ void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 	c->frames_total++;
 	pp_stats_frame_add(c->stats, f);
 	attr_capture_frame(c, f);
-	attr_recording_frame(c, f);
+	bool recorded = attr_recording_frame(c, f);
 	if (c->csv && attr_limit_admit(c, &c->csv_limit, "passes.csv", f))
 		attr_csv_frame_write(c, f);
 	if (c->trace && attr_limit_admit(c, &c->trace_limit, "trace.json", f))
 		attr_trace_frame_write(c, f);
 	c->report_dirty = true;
-	attr_report_window_push(c, f); /* takes f */
+	attr_report_window_push(c, f, recorded); /* takes f */
 	__atomic_fetch_add(&g_frames_processed, 1, __ATOMIC_RELAXED);
 }
 

@@ -66,6 +66,7 @@ struct attr_trace_thread {
 struct attr_window_frame {
 	uint64_t index;
 	struct pp_frame_result *frame;
+	bool recorded; /* in the recording (output_limit_mb may have kept it out) */
 };
 
 /* output_limit_mb: one per streamed file. The first frames are kept: a stream cannot drop its
@@ -222,7 +223,7 @@ struct pp_summary;
 void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct pp_summary *out);
 
 /* report.json (attr_report.c) */
-void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f);
+void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f, bool recorded);
 void attr_report_window_free(struct attr_sink_ctx *c);
 /* Rewrites report.json atomically; logs and sets report_failed on failure. */
 void attr_report_write(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
@@ -265,7 +266,8 @@ int attr_outputs_open(struct attr_sink_ctx *c);
  * every frame (output_limit_mb permitting), CPU event, device, RenderDoc capture; every
  * flush_interval_ms and at the end the counts, the diagnostics and the summary. */
 int attr_recording_open(struct attr_sink_ctx *c);
-void attr_recording_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+/* A frame into the recording, unless output_limit_mb keeps it out: true when written. */
+bool attr_recording_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
 void attr_recording_cpu_event(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
 void attr_recording_periodic(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
 void attr_recording_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);

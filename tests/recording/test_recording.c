@@ -237,7 +237,7 @@ static struct file recording_make(size_t *starts, size_t *nstarts)
 	for (uint64_t i = 0; i < 4; i++) {
 		starts[(*nstarts)++] = f.len;
 		struct pp_frame_result *fr = frame_make(i);
-		pp_rec_write_frame(w, fr, 3);
+		pp_rec_write_frame(w, fr, 3, false);
 		pp_frame_result_free(fr);
 		take(w, &f);
 	}
@@ -262,9 +262,12 @@ static struct file recording_make(size_t *starts, size_t *nstarts)
 	sum.rows[0].gpu_mean_ns = 350;
 	pp_rec_write_summary(w, &sum);
 	pp_summary_free(&sum);
+	struct pp_frame_result *last = frame_make(9);
+	pp_rec_write_frame(w, last, 3, true); /* past output_limit_mb, for the report only */
+	pp_frame_result_free(last);
 	starts[(*nstarts)++] = f.len + 0; /* (status and end follow in the same take) */
 	take(w, &f);
-	struct pp_rec_status st = { .frames_total = 4, .frames_dropped = 1 };
+	struct pp_rec_status st = { .frames_total = 4, .frames_dropped = 1, .bytes = 1234 };
 	pp_rec_write_status(w, true, &st);
 	take(w, &f);
 	CHECK(!pp_rec_writer_failed(w), "no write failed");
@@ -314,6 +317,15 @@ static void test_round_trip(void)
 			frames++;
 			break;
 		}
+		case PP_REC_REPORT_FRAME: {
+			struct pp_frame_result *got, *want = frame_make(9);
+			CHECK(pp_rec_decode_frame(r, &rec, &got, err, sizeof(err)) == 0, "report frame: %s", err);
+			if (got)
+				frame_compare(want, got, 3);
+			pp_frame_result_free(got);
+			pp_frame_result_free(want);
+			break;
+		}
 		case PP_REC_CPU_EVENT: {
 			struct pp_rec_cpu_event e;
 			CHECK(pp_rec_decode_cpu_event(r, &rec, &e) == 0 && !strcmp(e.name, "vkQueuePresentKHR") &&
@@ -356,7 +368,9 @@ static void test_round_trip(void)
 		}
 		case PP_REC_END: {
 			struct pp_rec_status st;
-			CHECK(pp_rec_decode_status(&rec, &st) == 0 && st.frames_total == 4 && st.frames_dropped == 1, "end");
+			CHECK(pp_rec_decode_status(&rec, &st) == 0 && st.frames_total == 4 && st.frames_dropped == 1 &&
+				      st.bytes == 1234,
+			      "end");
 			break;
 		}
 		default:

@@ -21,7 +21,7 @@ static void frame_again(const struct pp_frame_result *f)
 	struct pp_rec_writer *w = pp_rec_writer_create();
 	if (!w)
 		return;
-	pp_rec_write_frame(w, f, PP_CPU_COUNTERS_MAX);
+	pp_rec_write_frame(w, f, PP_CPU_COUNTERS_MAX, false);
 	size_t len;
 	const uint8_t *p = pp_rec_writer_take(w, &len);
 	struct pp_rec_reader *r;
