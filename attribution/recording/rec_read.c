@@ -379,6 +379,13 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 	p->overlapped = get_u8(&c);
 	cpu_cost_get(&c, &p->cpu);
 	p->recording_reused = get_u8(&c);
+	p->counters_pending = get_u8(&c);
+	if (p->counters_pending) {
+		p->stats_valid = get_u32(&c);
+		p->stats_reason = pp_rec_reader_string(r, get_u32(&c));
+		if (p->stats_valid)
+			take(&c, p->stats, sizeof(p->stats));
+	}
 	uint32_t nc = get_u32(&c);
 	if (c.bad || nc > (uint32_t)(c.end - c.p) / 4)
 		return false;

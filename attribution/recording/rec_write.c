@@ -52,8 +52,14 @@ struct static_entry {
 };
 
 #define DESCS_MAX 4096
+#define OUT_INITIAL (256u << 10)
 struct pp_rec_writer {
-	struct buf out, scratch;
+	/* Records are built in place at the end of out. The STRING and COUNTER_DESC records a
+	 * record being built needs go to side meanwhile and are moved in front of it when it ends
+	 * (rare: a string is new once). */
+	struct buf out, side;
+	size_t record_at;
+	bool in_record;
 	uint32_t next_string;
 	uint32_t nstrings;
 	uint32_t generation; /* of the string table: a cache entry of another one is stale */
@@ -85,11 +91,24 @@ static bool reserve(struct buf *b, size_t n)
 	return true;
 }
 
-static inline void put(struct buf *b, const void *v, size_t n)
+static void put_slow(struct buf *b, const void *v, size_t n)
 {
 	if (reserve(b, n)) {
 		memcpy(b->p + b->len, v, n);
 		b->len += n;
+	}
+}
+
+/* Most puts are a compare and a store of a constant size (a frame's hundreds of fields). A
+ * failed buffer keeps its length and capacity, so the fast path may go on writing into it:
+ * the record is dropped when it ends. */
+static inline __attribute__((always_inline)) void put(struct buf *b, const void *v, size_t n)
+{
+	if (__builtin_expect(b->len + n <= b->cap, 1)) {
+		memcpy(b->p + b->len, v, n);
+		b->len += n;
+	} else {
+		put_slow(b, v, n);
 	}
 }
 
@@ -117,21 +136,28 @@ static void elem_end(struct buf *b, size_t at)
 	}
 }
 
+/* Where a whole record goes now: out, or side while another is being built in out. */
+static struct buf *records_out(struct pp_rec_writer *w)
+{
+	return w->in_record ? &w->side : &w->out;
+}
+
 static void record(struct pp_rec_writer *w, enum pp_rec_type type, const void *payload, size_t len)
 {
 	if (len > PP_REC_MAX_RECORD) {
 		w->failed = true;
 		return;
 	}
-	size_t at = w->out.len;
-	put_u16(&w->out, (uint16_t)type);
-	put_u16(&w->out, 0);
-	put_u32(&w->out, (uint32_t)len);
-	put(&w->out, payload, len);
-	if (w->out.failed) {
+	struct buf *o = records_out(w);
+	size_t at = o->len;
+	put_u16(o, (uint16_t)type);
+	put_u16(o, 0);
+	put_u32(o, (uint32_t)len);
+	put(o, payload, len);
+	if (o->failed) {
 		/* Never half a record: what fitted is taken back. */
-		w->out.failed = false;
-		w->out.len = at;
+		o->failed = false;
+		o->len = at;
 		w->failed = true;
 	}
 }
@@ -182,18 +208,17 @@ static uint32_t intern_n(struct pp_rec_writer *w, const char *text, size_t n)
 	}
 	memcpy(copy, text, n);
 	uint32_t id = ++w->next_string;
-	/* The STRING record goes to the output now, ahead of the record being built. */
-	uint8_t head[4];
-	memcpy(head, &id, 4);
-	size_t at = w->out.len;
-	put_u16(&w->out, PP_REC_STRING);
-	put_u16(&w->out, 0);
-	put_u32(&w->out, (uint32_t)(4 + n));
-	put(&w->out, head, 4);
-	put(&w->out, text, n);
-	if (w->out.failed) {
-		w->out.failed = false;
-		w->out.len = at;
+	/* The STRING record goes ahead of the record being built. */
+	struct buf *o = records_out(w);
+	size_t at = o->len;
+	put_u16(o, PP_REC_STRING);
+	put_u16(o, 0);
+	put_u32(o, (uint32_t)(4 + n));
+	put_u32(o, id);
+	put_slow(o, text, n);
+	if (o->failed) {
+		o->failed = false;
+		o->len = at;
 		w->failed = true;
 		free(copy);
 		return 0;
@@ -258,6 +283,9 @@ struct pp_rec_writer *pp_rec_writer_create(void)
 	struct pp_rec_writer *w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
+	/* Room for a batch of frames from the start (64 frames of 8 passes take about a third of
+	 * it): the buffer grows while the program runs only for frames of many passes. */
+	reserve(&w->out, OUT_INITIAL);
 	put(&w->out, PP_REC_MAGIC, 8);
 	put_u16(&w->out, PP_REC_MAJOR);
 	put_u16(&w->out, PP_REC_MINOR);
@@ -284,7 +312,7 @@ void pp_rec_writer_destroy(struct pp_rec_writer *w)
 		return;
 	strings_clear(w);
 	free(w->out.p);
-	free(w->scratch.p);
+	free(w->side.p);
 	free(w);
 }
 
@@ -300,21 +328,41 @@ bool pp_rec_writer_failed(const struct pp_rec_writer *w)
 	return w->failed;
 }
 
-/* Builds a record's payload in scratch (strings it refers to go out first), then writes it. */
+/* A record is built where it will stay, at the end of out, its header filled in when it
+ * ends; the records it needs first (new strings) wait in side and are moved in front. */
 static struct buf *payload_begin(struct pp_rec_writer *w)
 {
-	w->scratch.len = 0;
-	w->scratch.failed = false;
-	return &w->scratch;
+	w->record_at = w->out.len;
+	w->in_record = true;
+	w->side.len = 0;
+	uint8_t head[PP_REC_RECORD_HEADER] = { 0 };
+	put(&w->out, head, sizeof(head));
+	return &w->out;
 }
 
 static void payload_end(struct pp_rec_writer *w, enum pp_rec_type type)
 {
-	if (w->scratch.failed) {
-		w->failed = true;
+	struct buf *o = &w->out, *side = &w->side;
+	size_t at = w->record_at, len = o->len - at - PP_REC_RECORD_HEADER;
+	w->in_record = false;
+	if (!o->failed && !side->failed && len <= PP_REC_MAX_RECORD && (!side->len || reserve(o, side->len))) {
+		uint16_t t = (uint16_t)type;
+		uint32_t n = (uint32_t)len;
+		memcpy(o->p + at, &t, 2);
+		memcpy(o->p + at + 4, &n, 4);
+		if (side->len) {
+			memmove(o->p + at + side->len, o->p + at, PP_REC_RECORD_HEADER + len);
+			memcpy(o->p + at, side->p, side->len);
+			o->len += side->len;
+			side->len = 0;
+		}
 		return;
 	}
-	record(w, type, w->scratch.p, w->scratch.len);
+	/* Never half a record, nor the strings it needed: the writer has failed. */
+	o->failed = side->failed = false;
+	o->len = at;
+	side->len = 0;
+	w->failed = true;
 }
 
 void pp_rec_write_process(struct pp_rec_writer *w, uint32_t pid, const char *name, uint64_t trace_origin_ns,
@@ -426,6 +474,16 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 	put_u8(b, p->overlapped);
 	cpu_cost_put(b, &p->cpu, ncpu);
 	put_u8(b, p->recording_reused);
+	/* The timestamp and pipeline statistics as measured, not yet made into counter values
+	 * (pp_frame_result_counters_resolve, which the reader calls): 12 fewer counters a pass,
+	 * and 9 bytes where the statistics are off. */
+	put_u8(b, p->counters_pending);
+	if (p->counters_pending) {
+		put_u32(b, p->stats_valid);
+		put_u32(b, intern_static(w, p->stats_reason));
+		if (p->stats_valid)
+			put(b, p->stats, sizeof(p->stats));
+	}
 	put_u32(b, p->ncounters);
 	for (uint32_t i = 0; i < p->ncounters; i++) {
 		const struct pp_counter_value *c = &p->counters[i];

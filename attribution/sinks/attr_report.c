@@ -25,6 +25,7 @@ void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f,
 	/* A frame RenderDoc captured keeps its text for the captures' list, whatever the window
 	 * keeps: one frame's formatting, for a frame a person asked to capture. */
 	if (f->renderdoc) {
+		pp_frame_result_counters_resolve(f);
 		struct pp_json_writer w;
 		pp_json_writer_init_mem(&w, 0, 0);
 		frame_write(&w, f);
@@ -495,8 +496,11 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_json_end_object(w);
 	pp_json_key_lit(w, "frames");
 	pp_json_begin_array(w);
-	for (uint32_t i = 0; i < c->window_count; i++)
-		frame_write(w, c->window[(c->window_head + i) % c->window_cap].frame);
+	for (uint32_t i = 0; i < c->window_count; i++) {
+		struct pp_frame_result *f = c->window[(c->window_head + i) % c->window_cap].frame;
+		pp_frame_result_counters_resolve(f);
+		frame_write(w, f);
+	}
 	pp_json_end_array(w);
 
 	struct pp_summary sum;

@@ -333,7 +333,11 @@ static void process_name_read(char *buf, size_t len)
 void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 {
 	pp_frame_result_cpu_resolve(f);
-	pp_frame_result_counters_resolve(f);
+	/* The timestamp and statistics become counter values where text is made of them: by
+	 * passprobe report, and in the process only for report.json's frames at exit (the
+	 * statistics and the recording take them as measured). */
+	if (c->offline)
+		pp_frame_result_counters_resolve(f);
 	c->frames_total++;
 	pp_stats_frame_add(c->stats, f);
 	attr_capture_frame(c, f);

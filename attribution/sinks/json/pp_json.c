@@ -295,15 +295,45 @@ static int writer_fail(struct pp_json_writer *w, int err)
 	return w->error;
 }
 
+/* A file writer stages its text in buf and hands it to the stream this much at a time: a
+ * token is then a copy, as in a memory writer, not a call into stdio. */
+#define FILE_STAGE (64u << 10)
+
+static void file_put(struct pp_json_writer *w, const char *s, size_t n)
+{
+	errno = 0;
+	/* A writer owns its stream for its lifetime: no stdio lock per write. */
+	if (n && fwrite_unlocked(s, 1, n, w->file) != n)
+		writer_fail(w, errno ? -errno : -EIO);
+}
+
+/* The staged text to the stream. */
+static void file_drain(struct pp_json_writer *w)
+{
+	if (w->len && !w->error)
+		file_put(w, w->buf, w->len);
+	w->len = 0;
+	if (w->buf)
+		w->buf[0] = '\0';
+}
+
 static void writer_raw_slow(struct pp_json_writer *w, const char *s, size_t n)
 {
 	if (w->error || n == 0)
 		return;
 	if (w->file) {
-		errno = 0;
-		/* A writer owns its stream for its lifetime: no stdio lock per token. */
-		if (fwrite_unlocked(s, 1, n, w->file) != n)
-			writer_fail(w, errno ? -errno : -EIO);
+		if (!w->buf && (w->buf = malloc(FILE_STAGE)) != NULL) {
+			w->cap = FILE_STAGE;
+			w->len = 0;
+		}
+		file_drain(w);
+		if (n < w->cap) {
+			memcpy(w->buf, s, n);
+			w->len = n;
+			w->buf[n] = '\0';
+		} else {
+			file_put(w, s, n); /* larger than the stage, or no stage: straight through */
+		}
 		return;
 	}
 	if (w->max && (n > w->max || w->len > w->max - n)) {
@@ -337,7 +367,7 @@ static void writer_raw_slow(struct pp_json_writer *w, const char *s, size_t n)
  * buffer holds the bytes and the NUL. */
 static inline void writer_raw(struct pp_json_writer *w, const char *s, size_t n)
 {
-	if (__builtin_expect(!w->file && !w->error && n < w->cap - w->len && (!w->max || n <= w->max - w->len), 1)) {
+	if (__builtin_expect(!w->error && n < w->cap - w->len && (!w->max || n <= w->max - w->len), 1)) {
 		memcpy(w->buf + w->len, s, n);
 		w->len += n;
 		w->buf[w->len] = '\0';
@@ -390,6 +420,10 @@ int pp_json_writer_finish(struct pp_json_writer *w)
 	if (!w->error && (w->depth != 0 || !w->done || w->after_key))
 		writer_fail(w, -EINVAL);
 	if (w->file) {
+		file_drain(w);
+		free(w->buf);
+		w->buf = NULL;
+		w->cap = 0;
 		errno = 0;
 		if (fflush(w->file) != 0 || ferror(w->file))
 			writer_fail(w, errno ? -errno : -EIO);
@@ -443,6 +477,8 @@ void pp_json_writer_reserve(struct pp_json_writer *w, size_t n)
 
 void pp_json_writer_reset(struct pp_json_writer *w)
 {
+	if (w->file)
+		file_drain(w);
 	char *buf = w->buf;
 	size_t cap = w->cap, max = w->max;
 	FILE *file = w->file;
@@ -553,7 +589,7 @@ static inline bool json_word_plain(uint64_t x)
 /* Room in a memory writer for n more bytes and the NUL, as writer_raw would find it. */
 static inline char *writer_room(struct pp_json_writer *w, size_t n)
 {
-	if (!w->file && !w->error && n < w->cap - w->len && (!w->max || n <= w->max - w->len))
+	if (!w->error && n < w->cap - w->len && (!w->max || n <= w->max - w->len))
 		return w->buf + w->len;
 	return NULL;
 }
