@@ -26,9 +26,8 @@ static struct attr_capture_window *window_last_of(struct attr_sink_ctx *c, uint3
 
 static void window_end_mark(struct attr_sink_ctx *c, const struct attr_capture_window *w)
 {
-	if (c->trace && !c->trace_limit.reached)
-		attr_trace_instant_write(c, "capture window ends", w->end_ns, w->device, w->first, w->by, true,
-					 w->last);
+	if (c->text)
+		c->text->window_mark(c, "capture window ends", w->end_ns, w->device, w->first, w->by, true, w->last);
 }
 
 void attr_capture_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
@@ -52,9 +51,8 @@ void attr_capture_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f
 	*w = (struct attr_capture_window){ .device = f->device_id, .first = f->index, .last = f->index, .by = by,
 					   .frames_gpu_timed = f->gpu_timed, .end_ns = f->cpu_end_ns };
 	c->windows_total++;
-	if (c->trace && !c->trace_limit.reached)
-		attr_trace_instant_write(c, "capture window begins", f->cpu_begin_ns, f->device_id, f->index, by, false,
-					 0);
+	if (c->text)
+		c->text->window_mark(c, "capture window begins", f->cpu_begin_ns, f->device_id, f->index, by, false, 0);
 }
 
 void attr_capture_close(struct attr_sink_ctx *c)

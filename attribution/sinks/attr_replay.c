@@ -14,6 +14,7 @@
 #include "attr_sink_internal.h"
 #include "attr_stats.h"
 #include "pp_log.h"
+#include "pp_sink_replay.h"
 #include "pp_summary.h"
 #include "rec_read.h"
 
@@ -87,6 +88,49 @@ static int file_map(const char *path, const uint8_t **data, size_t *len, char *e
 	return 0;
 }
 
+/* ---- trace.json and passes.csv, each up to output_limit_mb -------------------------------- */
+
+static void text_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
+{
+	if (c->csv && attr_limit_admit(c, &c->csv_limit, "passes.csv", f))
+		attr_csv_frame_write(c, f);
+	if (c->trace && attr_limit_admit(c, &c->trace_limit, "trace.json", f))
+		attr_trace_frame_write(c, f);
+}
+
+static void text_cpu_event(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
+{
+	if (c->trace && !c->trace_limit.reached)
+		attr_trace_cpu_event_write(c, ev);
+}
+
+static void text_window_mark(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
+			     uint64_t first_frame, const char *by, bool have_last, uint64_t last_frame)
+{
+	if (c->trace && !c->trace_limit.reached)
+		attr_trace_instant_write(c, name, ns, device, first_frame, by, have_last, last_frame);
+}
+
+static const struct attr_text_outputs text_outputs = {
+	.frame = text_frame,
+	.cpu_event = text_cpu_event,
+	.window_mark = text_window_mark,
+};
+
+/* The output directory, then the text outputs the recording's settings ask for. */
+static int outputs_open(struct attr_sink_ctx *c)
+{
+	int rc = attr_outputs_open(c);
+	if (rc)
+		return rc;
+	c->text = &text_outputs;
+	if (c->settings.trace)
+		attr_trace_open(c);
+	if (c->settings.csv)
+		attr_csv_open(c);
+	return 0;
+}
+
 static void note_add(struct attr_sink_ctx *c, const char *text)
 {
 	size_t n = strnlen(c->offline_notes, sizeof(c->offline_notes));
@@ -143,7 +187,7 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 				rc = -ENOMEM;
 				break;
 			}
-			rc = attr_outputs_open(c);
+			rc = outputs_open(c);
 			if (rc) {
 				snprintf(err, err_len, "%s: cannot write the outputs there", out_dir);
 				break;
@@ -262,7 +306,7 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		c->stats = pp_stats_create(0);
 		c->window = calloc(1, sizeof(*c->window));
 		c->window_cap = 1;
-		rc = c->stats && c->window ? attr_outputs_open(c) : -ENOMEM;
+		rc = c->stats && c->window ? outputs_open(c) : -ENOMEM;
 		if (rc)
 			snprintf(err, err_len, "%s: cannot write the outputs there", out_dir);
 	}

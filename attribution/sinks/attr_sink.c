@@ -302,14 +302,9 @@ int attr_outputs_open(struct attr_sink_ctx *c)
 		c->dirfd = -1;
 		return ret;
 	}
-	/* In the application's process, the recording; made from one, trace.json and passes.csv. */
-	if (!c->offline)
-		return attr_recording_open(c);
-	if (c->settings.trace)
-		attr_trace_open(c);
-	if (c->settings.csv)
-		attr_csv_open(c);
-	return 0;
+	/* In the application's process, the recording; made from one, the text outputs (opened
+	 * by attr_replay.c). */
+	return c->offline ? 0 : attr_recording_open(c);
 }
 
 static void process_name_read(char *buf, size_t len)
@@ -342,10 +337,8 @@ void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 	pp_stats_frame_add(c->stats, f);
 	attr_capture_frame(c, f);
 	bool recorded = attr_recording_frame(c, f);
-	if (c->csv && attr_limit_admit(c, &c->csv_limit, "passes.csv", f))
-		attr_csv_frame_write(c, f);
-	if (c->trace && attr_limit_admit(c, &c->trace_limit, "trace.json", f))
-		attr_trace_frame_write(c, f);
+	if (c->text)
+		c->text->frame(c, f);
 	c->report_dirty = true;
 	attr_report_window_push(c, f, recorded); /* takes f */
 	__atomic_fetch_add(&g_frames_processed, 1, __ATOMIC_RELAXED);
@@ -354,8 +347,8 @@ void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 void attr_cpu_event_process(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
 {
 	attr_recording_cpu_event(c, ev);
-	if (c->trace && !c->trace_limit.reached)
-		attr_trace_cpu_event_write(c, ev);
+	if (c->text)
+		c->text->cpu_event(c, ev);
 }
 
 static void batch_process(struct attr_sink_ctx *c, struct pp_frame_result **frames, uint32_t nframes,

@@ -157,6 +157,7 @@ struct attr_sink_ctx {
 	 * process: trace.json and passes.csv are written, no recording; what the process said
 	 * about itself comes from the recording. */
 	bool offline;
+	const struct attr_text_outputs *text; /* trace.json, passes.csv (attr_replay.c) */
 	struct pp_summary *offline_summary; /* the process's own over every frame, when the
 					     * recording lacks frames (output_limit_mb) */
 	char offline_notes[512];    /* what reading the recording found (cut, unknown records) */
@@ -231,6 +232,18 @@ struct pp_json_writer;
 /* A pass's workload as one JSON object: report.json's passes and trace.json's pass args alike. */
 void attr_report_workload_write(struct pp_json_writer *w, const struct pp_workload *wl);
 
+/* The text outputs made from a recording, trace.json and passes.csv: attr_replay.c sets them
+ * (library pp_attribution_replay, which only the passprobe tool links). In the application's
+ * process there are none, and their code is not linked there. */
+struct attr_text_outputs {
+	/* A frame, after the recording's limit admitted it. */
+	void (*frame)(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+	void (*cpu_event)(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
+	/* A capture window's begin or end mark (attr_capture.c). */
+	void (*window_mark)(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
+			    uint64_t first_frame, const char *by, bool have_last, uint64_t last_frame);
+};
+
 /* trace.json (attr_trace.c) */
 int attr_trace_open(struct attr_sink_ctx *c);
 void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
@@ -242,6 +255,12 @@ void attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t
 /* An instant event on the process track (ph "i", scope global): capture window marks. */
 void attr_trace_instant_write(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
 			      uint64_t first_frame, const char *by, bool have_last, uint64_t last_frame);
+
+/* passes.csv (attr_csv.c) */
+int attr_csv_open(struct attr_sink_ctx *c);
+void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+void attr_csv_flush(struct attr_sink_ctx *c);
+void attr_csv_close(struct attr_sink_ctx *c);
 
 /* Capture windows and output limits (attr_capture.c) */
 /* A frame arrives at the writer: windows updated (trace marks written). */
@@ -257,7 +276,6 @@ void attr_capture_summary_notes(struct attr_sink_ctx *c, char *notes, size_t len
 /* Before the trace is closed: the end mark of the last window. */
 void attr_capture_close(struct attr_sink_ctx *c);
 
-/* passes.csv (attr_csv.c) */
 /* Opens the output directory (made as needed, claimed against another process) and the
  * outputs this context writes (attr_sink.c). 0 or -errno after one message. */
 int attr_outputs_open(struct attr_sink_ctx *c);
@@ -279,10 +297,6 @@ void attr_recording_flush(struct attr_sink_ctx *c);
 void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f);
 void attr_cpu_event_process(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
 
-int attr_csv_open(struct attr_sink_ctx *c);
-void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
-void attr_csv_flush(struct attr_sink_ctx *c);
-void attr_csv_close(struct attr_sink_ctx *c);
 
 /* For tests: counters the public API does not expose. */
 struct attr_sink_counters {

@@ -61,20 +61,5 @@ void pp_sink_diagnostics_source(pp_sink_diagnostics_fn fn);
 void pp_sink_renderdoc_capture(uint32_t device_id, const uint64_t *frame, bool requested, const char *path,
 			       uint64_t timestamp);
 
-/* Makes report.json, trace.json and passes.csv (as the recorded settings ask for them) in
- * out_dir from the recording at path, through the same outputs a process feeds (docs/cli.md,
- * `passprobe report`). A recording cut short (a killed process), or from a newer passprobe
- * with records this one does not know, gives outputs of what it holds, and the report's
- * summary notes say what was left out. 0, or -errno with one message in err (not a recording,
- * a newer format, cannot write out_dir). Not thread-safe; not while this process's own sinks
- * run. */
-struct pp_sink_replay_result {
-	uint64_t frames; /* frames read */
-	bool ended;      /* the process finished its recording */
-	char notes[512]; /* what reading found: cut short, unknown records, ... */
-};
-int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_result *res, char *err,
-		   size_t err_len);
-
 /* The id pp_sink_device_register gave the first device with this identity; 0 when none. */
 uint32_t pp_sink_device_find(const char *name, uint32_t vendor_id, uint32_t device_id);

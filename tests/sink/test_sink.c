@@ -32,6 +32,7 @@
 #include "pp_log.h"
 #include "pp_settings.h"
 #include "pp_sink.h"
+#include "pp_sink_replay.h"
 
 static int g_passed, g_failed;
 

@@ -13,6 +13,7 @@
 #include "pp_model.h"
 #include "pp_settings.h"
 #include "pp_sink.h"
+#include "pp_sink_replay.h"
 
 static int g_failed, g_passed;
 

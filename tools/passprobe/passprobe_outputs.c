@@ -8,6 +8,7 @@
 
 #include "passprobe_cli.h"
 #include "pp_sink.h"
+#include "pp_sink_replay.h"
 
 #define RECORDING_NAME "recording.ppr"
 
