@@ -12,10 +12,12 @@
 
 #define RECORDING_NAME "recording.ppr"
 
-int cli_outputs_make(const char *dir, long long start_sec)
+int cli_outputs_make(const char *dir, long long start_sec, bool *finished)
 {
 	char path[PATH_MAX], html[PATH_MAX];
 	struct stat st;
+	if (finished)
+		*finished = true;
 	if (snprintf(path, sizeof(path), "%s/" RECORDING_NAME, dir) >= (int)sizeof(path) ||
 	    snprintf(html, sizeof(html), "%s/report.html", dir) >= (int)sizeof(html))
 		return 0;
@@ -28,6 +30,8 @@ int cli_outputs_make(const char *dir, long long start_sec)
 		fprintf(stderr, "passprobe: %s; the outputs in %s were not made\n", err, dir);
 		return -1;
 	}
+	if (finished)
+		*finished = res.ended;
 	if (!res.ended)
 		fprintf(stderr, "passprobe: %s: %s\n", path, res.notes);
 	snprintf(path, sizeof(path), "%s/report.json", dir);

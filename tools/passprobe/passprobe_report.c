@@ -104,11 +104,16 @@ int cli_report_main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 
-	/* A run's directory: its outputs are (re)made from its recording first, which is what
-	 * a process killed before it finished left. */
+	/* A run's directory: its outputs (and the OpenGL ES shim's, in DIR/gles) are (re)made
+	 * from its recording first, which is what a process killed before it finished left. */
 	struct stat st;
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode) && cli_outputs_make(arg, 0) < 0)
-		return CLI_EXIT_FAILURE;
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char gles[PATH_MAX];
+		if (cli_outputs_make(arg, 0, NULL) < 0)
+			return CLI_EXIT_FAILURE;
+		if (snprintf(gles, sizeof(gles), "%s/gles", arg) < (int)sizeof(gles) && cli_outputs_make(gles, 0, NULL) < 0)
+			return CLI_EXIT_FAILURE;
+	}
 
 	struct cli_report rep;
 	if (cli_report_load(arg, &rep) != 0)

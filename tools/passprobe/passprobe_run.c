@@ -27,7 +27,7 @@
 #define RUN_GLES_SHIM "libpassprobe_gles.so"
 
 static const char *const run_output_files[] = { "report.json", "report.html", "trace.json",
-						 "passes.csv" };
+						 "passes.csv", "recording.ppr" };
 
 void cli_run_usage(FILE *f)
 {
@@ -419,32 +419,14 @@ static size_t run_outputs_in(const char *dir, const struct timespec *start, char
 	return nwritten;
 }
 
-/* Whether dir's outputs may be cut short: a signal ended the program (killed) and the writer
- * did not finish them as at an exit (finish_on_signal: SIGINT, SIGTERM). Finished means
- * report.json is there and trace.json ends with the event the writer closes it with; without a
- * trace.json there is no telling (report.json is also written before the end), so partial. */
-static bool run_outputs_partial(const char *dir, bool killed)
+/* Makes dir's outputs from its recording; true when they may be cut short: a signal ended
+ * the program (killed) and the process did not finish its recording as at an exit
+ * (finish_on_signal: SIGINT, SIGTERM), or there is no recording to tell. */
+static bool run_outputs_make(const char *dir, const struct timespec *start, bool killed)
 {
-	if (!killed)
-		return false;
-	char path[PATH_MAX], tail[256];
-	struct stat st;
-	if (snprintf(path, sizeof(path), "%s/report.json", dir) >= (int)sizeof(path) || stat(path, &st) != 0)
-		return true;
-	snprintf(path, sizeof(path), "%s/trace.json", dir);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return true;
-	ssize_t n = 0;
-	if (fstat(fd, &st) == 0 && st.st_size > 0) {
-		off_t at = st.st_size > (off_t)sizeof(tail) - 1 ? st.st_size - (off_t)sizeof(tail) + 1 : 0;
-		n = pread(fd, tail, sizeof(tail) - 1, at);
-	}
-	close(fd);
-	if (n <= 0)
-		return true;
-	tail[n] = '\0';
-	return strstr(tail, "\"passprobe_trace_end\"") == NULL;
+	bool finished = true;
+	int made = cli_outputs_make(dir, (long long)start->tv_sec, &finished);
+	return killed && (made <= 0 || !finished);
 }
 
 /* The outputs of the program's other processes: a process that found dir being written by
@@ -465,10 +447,10 @@ static size_t run_finish_other_processes(const char *dir, const struct timespec 
 		size_t nstale = 0;
 		if (snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) >= (int)sizeof(sub))
 			continue;
-		cli_outputs_make(sub, (long long)start->tv_sec);
+		bool partial = run_outputs_make(sub, start, killed);
 		if (run_outputs_in(sub, start, written, sizeof(written), &nstale)) {
 			fprintf(stderr, "passprobe: %s%s of process %.*s (pid %s) in %s (%s)\n",
-				run_outputs_partial(sub, killed) ? "partial " : "",
+				partial ? "partial " : "",
 				what, (int)(dot - e->d_name), e->d_name, dot + 1, sub, written);
 			n++;
 		}
@@ -491,17 +473,18 @@ static void run_report_outputs(const char *dir, const struct timespec *start, bo
 				 "VK_LOADER_DEBUG=layer shows the loader's layer search.\n";
 	char written[128], gles_written[128], gles_dir[PATH_MAX];
 	size_t nstale = 0, ngles = 0;
+	bool partial = run_outputs_make(dir, start, killed), gles_partial = false;
 	size_t nwritten = run_outputs_in(dir, start, written, sizeof(written), &nstale);
-	if (snprintf(gles_dir, sizeof(gles_dir), "%s/gles", dir) < (int)sizeof(gles_dir))
+	if (snprintf(gles_dir, sizeof(gles_dir), "%s/gles", dir) < (int)sizeof(gles_dir)) {
+		gles_partial = run_outputs_make(gles_dir, start, killed);
 		ngles = run_outputs_in(gles_dir, start, gles_written, sizeof(gles_written), &nstale);
+	}
 
 	if (nwritten)
-		fprintf(stderr, "passprobe: %s in %s (%s)\n",
-			run_outputs_partial(dir, killed) ? "partial output" : "output", dir, written);
+		fprintf(stderr, "passprobe: %s in %s (%s)\n", partial ? "partial output" : "output", dir, written);
 	if (ngles)
 		fprintf(stderr, "passprobe: %s in %s (%s)\n",
-			run_outputs_partial(gles_dir, killed) ? "partial OpenGL ES output" : "OpenGL ES output",
-			gles_dir, gles_written);
+			gles_partial ? "partial OpenGL ES output" : "OpenGL ES output", gles_dir, gles_written);
 	size_t nothers = run_finish_other_processes(dir, start, killed, "output");
 	if (gles)
 		nothers += run_finish_other_processes(gles_dir, start, killed, "OpenGL ES output");
@@ -828,14 +811,8 @@ int cli_run_main(int argc, char **argv)
 				"partial or missing\n",
 				program[0], signo, what);
 	}
-	if (out_dir[0]) {
-		char gles_dir[PATH_MAX];
-		cli_outputs_make(out_dir, (long long)start.tv_sec);
-		/* The OpenGL ES shim's report, in DIR/gles, gets its page too. */
-		if (snprintf(gles_dir, sizeof(gles_dir), "%s/gles", out_dir) < (int)sizeof(gles_dir))
-			cli_outputs_make(gles_dir, (long long)start.tv_sec);
+	if (out_dir[0])
 		run_report_outputs(out_dir, &start, signo != 0, !vulkan_only);
-	}
 out:
 	free(sets);
 	return rc;
