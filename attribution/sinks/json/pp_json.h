@@ -2,7 +2,15 @@
 /* JSON for passprobe's outputs and the `passprobe` command: a streaming writer and a small
  * strict DOM reader. API-neutral (no Vulkan or GL), no global state, safe to use from any
  * thread on distinct objects. Nothing here calls exit(), abort() or assert(): the writer runs
- * inside the profiled application and the reader is fed files we did not write. */
+ * inside the profiled application and the reader is fed files we did not write.
+ *
+ * One header, two libraries:
+ *   Writer (and the member functions): pp_json_write.c, library pp_attribution_json, linked
+ *     into the Vulkan layer and the GLES shim.
+ *   Reader (pp_json_parse, pp_json_free, the accessors): pp_json_read.c, library
+ *     pp_attribution_json_read, linked only by the passprobe command and the tests; the
+ *     in-process libraries write JSON and never read it.
+ * Both use pp_json_text.c (the C-locale strtod and the UTF-8 check, pp_json_text.h). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +22,7 @@
 #define PP_JSON_MAX_DEPTH 64
 
 /* ------------------------------------------------------------------------------------------
- * Writer
+ * Writer (pp_json_write.c; link pp_attribution_json)
  *
  * Usage: init on a FILE* or a memory buffer, emit values, then pp_json_writer_finish().
  * Commas, and indentation when indent > 0, are written automatically. Keys are required
@@ -224,7 +232,7 @@ static inline void pp_json_member_null(struct pp_json_writer *w, const char *nam
 }
 
 /* ------------------------------------------------------------------------------------------
- * Reader
+ * Reader (pp_json_read.c; link pp_attribution_json_read)
  *
  * pp_json_parse() builds a read-only tree from a buffer. Strict RFC 8259: one value with
  * optional surrounding whitespace (space, tab, CR, LF), no comments, no trailing commas, no
