@@ -20,6 +20,10 @@
 #define PP_REC_MINOR 0
 #define PP_REC_HEADER_FIXED 16 /* magic, major, minor, types_len */
 #define PP_REC_RECORD_HEADER 8 /* type, flags, len */
+/* A pass's workload: u16 mask, bit i set when count i (struct pp_workload's order) is not 0,
+ * then those counts as u64. A newer writer may set bits past these (more counts): a reader
+ * skips their values. */
+#define PP_REC_WORKLOAD_COUNTS 14
 /* No record is larger: a frame of 65536 passes with every counter still fits. */
 #define PP_REC_MAX_RECORD (256u << 20)
 

@@ -338,6 +338,19 @@ static void interval_get(const struct pp_rec_reader *r, struct cur *c, struct pp
 	}
 }
 
+static void workload_get(struct cur *c, struct pp_workload *wl)
+{
+	uint64_t v[PP_REC_WORKLOAD_COUNTS] = { 0 };
+	uint16_t mask = get_u16(c);
+	for (unsigned i = 0; i < 16; i++)
+		if (mask & (1u << i)) {
+			uint64_t x = get_u64(c);
+			if (i < PP_REC_WORKLOAD_COUNTS)
+				v[i] = x;
+		}
+	memcpy(wl, v, sizeof(*wl));
+}
+
 static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp_pass_result *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -354,7 +367,7 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 	p->suspended_resumed = get_u8(&c);
 	p->secondaries = get_u32(&c);
 	p->recorded_by = pp_rec_reader_string(r, get_u32(&c));
-	take(&c, &p->work, sizeof(p->work));
+	workload_get(&c, &p->work);
 	uint8_t na = get_u8(&c);
 	for (uint8_t i = 0; i < na; i++) {
 		struct cur a = elem(&c);

@@ -31,15 +31,19 @@ struct buf {
 };
 
 /* Strings written so far, by content: names in a frame's pass results are copies, the same
- * text at another address each frame. Bounded: when full it is emptied, and strings are
- * written again under new ids (the reader keeps every id it saw). */
-#define STRINGS_MAX 16384
+ * text at another address each frame. Their texts live in one arena allocated with the
+ * writer, so the table's memory is fixed however many strings a program makes (names with a
+ * frame number in them: a new string every frame). When the table or the arena is full it is
+ * emptied, and strings are written again under new ids (the reader keeps every id it saw). */
+#define STRINGS_MAX 2048
 #define STRINGS_SLOTS (2 * STRINGS_MAX)
+#define STRINGS_ARENA (64u << 10)
+#define STRINGS_LONG (STRINGS_ARENA / 16) /* longer: written every time, never kept */
 struct string_entry {
 	uint64_t hash;
 	uint32_t id; /* 0: empty slot */
 	uint32_t len;
-	char *text;
+	uint32_t at; /* in the arena */
 };
 
 /* Static strings (an api name, a reason, a format) by address, in front of the table: a
@@ -64,6 +68,8 @@ struct pp_rec_writer {
 	uint32_t nstrings;
 	uint32_t generation; /* of the string table: a cache entry of another one is stale */
 	struct string_entry strings[STRINGS_SLOTS];
+	char *arena;
+	size_t arena_used;
 	struct static_entry statics[STATIC_CACHE];
 	uint32_t ndescs;
 	const struct pp_gpu_counter_desc *descs[DESCS_MAX]; /* id = index + 1 */
@@ -174,11 +180,9 @@ static uint64_t hash_of(const char *s, size_t n)
 
 static void strings_clear(struct pp_rec_writer *w)
 {
-	for (size_t i = 0; i < STRINGS_SLOTS; i++) {
-		free(w->strings[i].text);
-		w->strings[i] = (struct string_entry){ 0 };
-	}
+	memset(w->strings, 0, sizeof(w->strings));
 	w->nstrings = 0;
+	w->arena_used = 0;
 	w->generation++;
 }
 
@@ -193,20 +197,15 @@ static uint32_t intern_n(struct pp_rec_writer *w, const char *text, size_t n)
 		struct string_entry *e = &w->strings[slot];
 		if (!e->id)
 			break;
-		if (e->hash == h && e->len == n && !memcmp(e->text, text, n))
+		if (e->hash == h && e->len == n && !memcmp(w->arena + e->at, text, n))
 			return e->id;
 		slot = (slot + 1) % STRINGS_SLOTS;
 	}
-	if (w->nstrings == STRINGS_MAX) {
+	bool keep = n <= STRINGS_LONG;
+	if (keep && (w->nstrings == STRINGS_MAX || w->arena_used + n > STRINGS_ARENA)) {
 		strings_clear(w);
 		slot = h % STRINGS_SLOTS;
 	}
-	char *copy = malloc(n ? n : 1);
-	if (!copy) {
-		w->failed = true;
-		return 0;
-	}
-	memcpy(copy, text, n);
 	uint32_t id = ++w->next_string;
 	/* The STRING record goes ahead of the record being built. */
 	struct buf *o = records_out(w);
@@ -220,11 +219,15 @@ static uint32_t intern_n(struct pp_rec_writer *w, const char *text, size_t n)
 		o->failed = false;
 		o->len = at;
 		w->failed = true;
-		free(copy);
 		return 0;
 	}
-	w->strings[slot] = (struct string_entry){ .hash = h, .id = id, .len = (uint32_t)n, .text = copy };
-	w->nstrings++;
+	if (keep) {
+		memcpy(w->arena + w->arena_used, text, n);
+		w->strings[slot] = (struct string_entry){ .hash = h, .id = id, .len = (uint32_t)n,
+							  .at = (uint32_t)w->arena_used };
+		w->arena_used += n;
+		w->nstrings++;
+	}
 	return id;
 }
 
@@ -286,6 +289,12 @@ struct pp_rec_writer *pp_rec_writer_create(void)
 	/* Room for a batch of frames from the start (64 frames of 8 passes take about a third of
 	 * it): the buffer grows while the program runs only for frames of many passes. */
 	reserve(&w->out, OUT_INITIAL);
+	w->arena = malloc(STRINGS_ARENA);
+	if (!w->arena) {
+		free(w->out.p);
+		free(w);
+		return NULL;
+	}
 	put(&w->out, PP_REC_MAGIC, 8);
 	put_u16(&w->out, PP_REC_MAJOR);
 	put_u16(&w->out, PP_REC_MINOR);
@@ -310,7 +319,7 @@ void pp_rec_writer_destroy(struct pp_rec_writer *w)
 {
 	if (!w)
 		return;
-	strings_clear(w);
+	free(w->arena);
 	free(w->out.p);
 	free(w->side.p);
 	free(w);
@@ -439,6 +448,22 @@ static void interval_put(struct pp_rec_writer *w, struct buf *b, const struct pp
 	}
 }
 
+/* The workload's counts, in struct pp_workload's order: a mask of those that are not 0, then
+ * those (a pass uses 3 or 4 of the 14: 30 bytes rather than 112). */
+_Static_assert(sizeof(struct pp_workload) == PP_REC_WORKLOAD_COUNTS * sizeof(uint64_t), "pp_workload is its counts");
+static void workload_put(struct buf *b, const struct pp_workload *wl)
+{
+	uint64_t v[PP_REC_WORKLOAD_COUNTS];
+	memcpy(v, wl, sizeof(v));
+	uint16_t mask = 0;
+	for (unsigned i = 0; i < PP_REC_WORKLOAD_COUNTS; i++)
+		mask |= (uint16_t)((v[i] != 0) << i);
+	put_u16(b, mask);
+	for (unsigned i = 0; i < PP_REC_WORKLOAD_COUNTS; i++)
+		if (v[i])
+			put_u64(b, v[i]);
+}
+
 static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pass_result *p, unsigned ncpu)
 {
 	size_t at = elem_begin(b);
@@ -453,7 +478,7 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 	put_u8(b, p->suspended_resumed);
 	put_u32(b, p->secondaries);
 	put_u32(b, intern_static(w, p->recorded_by));
-	put(b, &p->work, sizeof(p->work)); /* 14 counts, in struct pp_workload's order */
+	workload_put(b, &p->work);
 	uint32_t na = p->nattachments < PP_MAX_ATTACHMENTS ? p->nattachments : PP_MAX_ATTACHMENTS;
 	put_u8(b, (uint8_t)na);
 	for (uint32_t i = 0; i < na; i++) {
