@@ -455,13 +455,18 @@ static void workload_put(struct buf *b, const struct pp_workload *wl)
 {
 	uint64_t v[PP_REC_WORKLOAD_COUNTS];
 	memcpy(v, wl, sizeof(v));
+	if (!reserve(b, 2 + sizeof(v)))
+		return;
+	/* Room for all of them made once: each count is then a store and an add. */
+	uint8_t *o = b->p + b->len + 2;
 	uint16_t mask = 0;
-	for (unsigned i = 0; i < PP_REC_WORKLOAD_COUNTS; i++)
+	for (unsigned i = 0; i < PP_REC_WORKLOAD_COUNTS; i++) {
+		memcpy(o, &v[i], 8);
+		o += v[i] ? 8 : 0;
 		mask |= (uint16_t)((v[i] != 0) << i);
-	put_u16(b, mask);
-	for (unsigned i = 0; i < PP_REC_WORKLOAD_COUNTS; i++)
-		if (v[i])
-			put_u64(b, v[i]);
+	}
+	memcpy(b->p + b->len, &mask, 2);
+	b->len = (size_t)(o - b->p);
 }
 
 static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pass_result *p, unsigned ncpu)
