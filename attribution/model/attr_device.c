@@ -931,16 +931,6 @@ bool pp_attr_frame_between(struct pp_attr_device *d, uint32_t *flags)
 	return between;
 }
 
-uint64_t pp_attr_frames_ended(struct pp_attr_device *d)
-{
-	if (!d)
-		return 0;
-	pthread_mutex_lock(&d->lock);
-	uint64_t ended = d->clock.ended;
-	pthread_mutex_unlock(&d->lock);
-	return ended;
-}
-
 bool pp_attr_renderdoc_frame_take(struct pp_attr_device *d, uint64_t *frame, bool *requested)
 {
 	if (!d)

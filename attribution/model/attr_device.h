@@ -147,8 +147,6 @@ uint64_t pp_attr_frame_recording(struct pp_attr_device *d);
  * pp_frame_flags of the next frame; else those of the open one. What decides where passprobe
  * starts and ends RenderDoc's captures. */
 bool pp_attr_frame_between(struct pp_attr_device *d, uint32_t *flags);
-/* How many of the device's frames have ended (every frame below this index). */
-uint64_t pp_attr_frames_ended(struct pp_attr_device *d);
 
 /* Frames RenderDoc captured, oldest first, once they have ended: takes the oldest into *frame
  * (and whether passprobe asked for it) and returns true, or returns false when none is waiting.

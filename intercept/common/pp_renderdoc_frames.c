@@ -17,7 +17,7 @@ static bool driving;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool ours;            /* passprobe started the capture in progress */
 static void *ours_device;
-static uint64_t ours_ended;  /* the device's frames ended when it started */
+static uint64_t ours_frame;  /* the frame it captures */
 static bool switching;       /* a thread is starting or ending a capture, without the lock */
 static uint32_t reported;    /* RenderDoc's captures already paired or reported */
 
@@ -68,7 +68,8 @@ void pp_renderdoc_frames_between(struct pp_attr_device *attr, uint32_t sink_devi
 	uint32_t flags;
 	bool between = pp_attr_frame_between(attr, &flags);
 	bool want = flags & PP_FRAME_RENDERDOC_WANTED;
-	uint64_t frames_ended = pp_attr_frames_ended(attr);
+	/* The open frame, or the one the next work goes into. */
+	uint64_t frame = pp_attr_frame_recording(attr);
 	pthread_mutex_lock(&lock);
 	if (switching) {
 		/* Another thread is at it: this call's device gets its turn at its next boundary. */
@@ -79,7 +80,7 @@ void pp_renderdoc_frames_between(struct pp_attr_device *attr, uint32_t sink_devi
 	 * for the frames it captures itself (a capture started through the API spans presents):
 	 * once that frame has ended, or when the next is not asked for. Another device's frames say
 	 * nothing of it. */
-	bool end = ours && ours_device == device && (!want || (between && frames_ended > ours_ended));
+	bool end = ours && ours_device == device && (!want || (between && frame > ours_frame));
 	void *end_device = ours_device;
 	if (end)
 		ours = false;
@@ -102,7 +103,7 @@ void pp_renderdoc_frames_between(struct pp_attr_device *attr, uint32_t sink_devi
 	if (started) {
 		ours = true;
 		ours_device = device;
-		ours_ended = frames_ended;
+		ours_frame = frame;
 	}
 	switching = false;
 	pthread_mutex_unlock(&lock);
