@@ -57,24 +57,29 @@ static bool within(const void *p, const struct mapping *m)
 /* RenderDoc's library by its file name, as RenderDoc itself and pp_renderdoc.c name it; the
  * shim's by an address of its own. dl_iterate_phdr walks the objects in load order, which is
  * the order of the global symbol search for the preloaded ones. */
+struct mappings {
+	struct mapping rdoc, shim;
+	unsigned seen; /* objects walked so far */
+};
+
 static int find_mappings(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
-	struct mapping *found = data;
-	unsigned seq = found[2].seq++;
+	struct mappings *found = data;
+	unsigned seq = found->seen++;
 	const char *name = info->dlpi_name ? info->dlpi_name : "";
 	const char *base = strrchr(name, '/');
 	base = base ? base + 1 : name;
 	if (!strncmp(base, "librenderdoc.so", 15)) {
-		mapping_take(&found[0], info);
-		found[0].seq = seq;
+		mapping_take(&found->rdoc, info);
+		found->rdoc.seq = seq;
 	}
 	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uintptr_t a = info->dlpi_addr + ph->p_vaddr, self = (uintptr_t)find_mappings;
 		if (ph->p_type == PT_LOAD && self >= a && self < a + ph->p_memsz) {
-			mapping_take(&found[1], info);
-			found[1].seq = seq;
+			mapping_take(&found->shim, info);
+			found->shim.seq = seq;
 		}
 	}
 	return 0;
@@ -102,19 +107,18 @@ static void families_find(void)
 static void find(void)
 {
 	enum pp_egl_rdoc_mode found = PP_EGL_RDOC_NONE;
-	struct mapping m[3]; /* RenderDoc's, the shim's, a counter */
-	memset(m, 0, sizeof(m));
+	static struct mappings m; /* large: not on the stack of whichever hook asks first */
 	/* Loaded at all; then its exports in the global scope (preloaded): RenderDoc's Vulkan
 	 * layer, which the Vulkan loader opens privately, hooks no GL call. Nothing here may load
 	 * or open a library: RenderDoc's dlopen looks entry points up, and those lookups ask
 	 * this. */
-	dl_iterate_phdr(find_mappings, m);
-	if (m[0].hi && within(pp_egl_real_dlsym(RTLD_DEFAULT, "RENDERDOC_GetAPI"), &m[0])) {
+	dl_iterate_phdr(find_mappings, &m);
+	if (m.rdoc.hi && within(pp_egl_real_dlsym(RTLD_DEFAULT, "RENDERDOC_GetAPI"), &m.rdoc)) {
 		/* Which of the two an application's call of a name both export reaches first (another
 		 * library before both, exporting a few of those names, passes them on to the next). */
-		found = m[1].hi && m[1].seq < m[0].seq ? PP_EGL_RDOC_ABOVE : PP_EGL_RDOC_FIRST;
-		lib = m[0];
-		shim = m[1];
+		found = m.shim.hi && m.shim.seq < m.rdoc.seq ? PP_EGL_RDOC_ABOVE : PP_EGL_RDOC_FIRST;
+		lib = m.rdoc;
+		shim = m.shim;
 		families_find();
 	}
 	if (found == PP_EGL_RDOC_NONE)

@@ -37,11 +37,12 @@ enum pp_egl_rdoc_mode {
  * so that the draw path loads it in one instruction). */
 extern bool pp_egl_rdoc_maybe __attribute__((visibility("hidden")));
 
-/* Found once per process (later calls only read it); thread-safe. Never from a constructor
- * that runs before the dynamic loader has mapped every preloaded library. */
+/* Found once per process, at the first call that asks (later calls only read it);
+ * thread-safe. It opens no library: RenderDoc's dlopen looks entry points up, and those
+ * lookups ask this. */
 enum pp_egl_rdoc_mode pp_egl_rdoc_mode(void);
 
-/* Whether p lies in RenderDoc's library (false where RenderDoc hooks nothing). Two compares
+/* Whether p lies in RenderDoc's library (false where RenderDoc hooks nothing). One compare
  * once the mode is known. */
 bool pp_egl_in_rdoc(const void *p);
 
@@ -59,5 +60,3 @@ void *pp_egl_rdoc_entry(unsigned id);
  * glDrawArraysInstanced), else id. */
 unsigned pp_egl_rdoc_family(unsigned id);
 
-/* The name of hooked name id. */
-const char *pp_egl_hook_name(unsigned id);
