@@ -912,7 +912,9 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 	 * at a present, or passprobe's request between frames), never in the middle of one. */
 	if (!info->foreign && !f->renderdoc_asked) {
 		f->renderdoc_asked = true;
-		if (pp_renderdoc_present() && pp_renderdoc_capturing()) {
+		bool capturing = info->renderdoc == PP_ATTR_RDOC_ASK ? pp_renderdoc_present() && pp_renderdoc_capturing()
+								     : info->renderdoc == PP_ATTR_RDOC_YES;
+		if (capturing) {
 			pp_frame_clock_renderdoc(&d->clock);
 			f->flags = pp_frame_clock_flags(&d->clock);
 			if (d->rdoc_count == RDOC_FRAMES_KEPT) {
@@ -972,8 +974,8 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 				/* Another layer's passes are counted apart, so that the application's
 				 * generated names ("render#3") stay the same whether a layer above added work
 				 * to the frame or not. */
-				pr->recorded_by = r->recorded_by;
-				if (r->recorded_by)
+				pr->recorded_by = p->recorded_by ? p->recorded_by : r->recorded_by;
+				if (pr->recorded_by)
 					pass_name(pr, p, q, f->foreign_passes + foreign++);
 				else
 					pass_name(pr, p, q, f->named_passes + own++);

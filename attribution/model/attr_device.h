@@ -71,6 +71,13 @@ struct pp_attr_slot_map {
 	const char *reason;         /* non-NULL: this execution is not timed, and why */
 };
 
+/* Whether RenderDoc captures the frame a submission begins (pp_attr_submit_info.renderdoc). */
+enum pp_attr_rdoc_known {
+	PP_ATTR_RDOC_ASK = 0, /* RenderDoc is asked at the submission */
+	PP_ATTR_RDOC_NO,
+	PP_ATTR_RDOC_YES,
+};
+
 struct pp_attr_submit_info {
 	const char *api;
 	uint64_t cpu_begin_ns, cpu_end_ns;
@@ -85,6 +92,11 @@ struct pp_attr_submit_info {
 	 * never makes RenderDoc's capture of the frame known, and the caller does not let it end
 	 * a frame. */
 	bool foreign;
+	/* Where the front end knows better than RenderDoc's state at the submission whether
+	 * RenderDoc captures its frame. OpenGL ES: the swap ending a frame is one of its
+	 * submissions, and RenderDoc starts its own captures inside its swap hook, before it
+	 * passes the swap down: what counts is RenderDoc's state when the work began. */
+	enum pp_attr_rdoc_known renderdoc;
 };
 
 /* Records one submission (per vkQueueSubmit batch). Recordings still referenced by an

@@ -38,6 +38,10 @@ struct pp_pass_rec {
 	const char *perf_reason;   /* why there is none */
 	uint32_t subpasses;
 	uint32_t secondaries;
+	/* NULL: the recording's recorded_by. A front end whose recordings mix the application's
+	 * passes with another library's (OpenGL ES: one recording per context, RenderDoc's overlay
+	 * drawn into it at the swap) names the other library per pass. Static. */
+	const char *recorded_by;
 	struct pp_workload work;
 	uint32_t nattachments;
 	uint32_t first_draw_slot, ndraw_slots; /* per-draw timing: pairs in recording->draw_slots */

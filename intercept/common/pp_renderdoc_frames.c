@@ -11,11 +11,14 @@
 
 static bool driving;
 /* Guards the capture passprobe started and the captures already reported: the front ends may
- * reach here from several threads. Never held across a call into RenderDoc that reaches
- * passprobe's hooks on another thread: RenderDoc's own calls come back on this one. */
+ * reach here from several threads. Never held across RenderDoc's start or end of a capture:
+ * those take RenderDoc's own locks, which its hooks hold while they call passprobe, and those
+ * calls poll (pp_renderdoc_frames_poll takes this lock) on other threads. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool ours;            /* passprobe started the capture in progress */
 static void *ours_device;
+static uint64_t ours_frame;  /* the frame it captures */
+static bool switching;       /* a thread is starting or ending a capture, without the lock */
 static uint32_t reported;    /* RenderDoc's captures already paired or reported */
 
 bool pp_renderdoc_frames_driving(void)
@@ -65,23 +68,45 @@ void pp_renderdoc_frames_between(struct pp_attr_device *attr, uint32_t sink_devi
 	uint32_t flags;
 	bool between = pp_attr_frame_between(attr, &flags);
 	bool want = flags & PP_FRAME_RENDERDOC_WANTED;
-	bool ended = false;
+	/* The open frame, or the one the next work goes into. */
+	uint64_t frame = pp_attr_frame_recording(attr);
 	pthread_mutex_lock(&lock);
-	if (ours && (!want || ours_device != device)) {
-		ours = false;
-		ended = true;
-		if (!pp_renderdoc_end(ours_device))
-			pp_log(PP_LOG_WARN, "RenderDoc did not write the capture passprobe asked for");
+	if (switching) {
+		/* Another thread is at it: this call's device gets its turn at its next boundary. */
+		pthread_mutex_unlock(&lock);
+		return;
 	}
+	/* The device whose frame is captured ends it, one capture per frame, as RenderDoc writes
+	 * for the frames it captures itself (a capture started through the API spans presents):
+	 * once that frame has ended, or when the next is not asked for. Another device's frames say
+	 * nothing of it. */
+	bool end = ours && ours_device == device && (!want || (between && frame > ours_frame));
+	void *end_device = ours_device;
+	if (end)
+		ours = false;
 	/* Only between frames: a capture begun in the middle of one would hold part of it. */
-	if (!ours && want && between && !pp_renderdoc_capturing()) {
+	bool start = !ours && want && between;
+	switching = end || start;
+	pthread_mutex_unlock(&lock);
+	if (!switching)
+		return;
+	if (end && !pp_renderdoc_end(end_device))
+		pp_log(PP_LOG_WARN, "RenderDoc did not write the capture passprobe asked for");
+	bool started = false;
+	if (start && !pp_renderdoc_capturing()) {
 		pp_renderdoc_start(device);
-		ours = pp_renderdoc_capturing();
-		ours_device = device;
-		if (!ours)
+		started = pp_renderdoc_capturing();
+		if (!started)
 			pp_log_once(PP_LOG_WARN, "RenderDoc did not start the capture passprobe asked for");
 	}
+	pthread_mutex_lock(&lock);
+	if (started) {
+		ours = true;
+		ours_device = device;
+		ours_frame = frame;
+	}
+	switching = false;
 	pthread_mutex_unlock(&lock);
-	if (ended)
+	if (end)
 		pp_renderdoc_frames_poll(attr, sink_device, false);
 }

@@ -183,7 +183,7 @@ static void pass_group_name(const struct pp_gles_ctx *c, const struct pp_pass_re
 	if (p->object_name[0])
 		pp_name_copy(out, len, p->object_name);
 	else
-		pp_pass_generated_name(out, len, p->kind, base + index);
+		pp_pass_generated_name(out, len, p->kind, base + (ours ? pp_gles_app_passes(c->rec, index) : 0));
 	if (!ours)
 		return;
 	int depth = 0;
@@ -203,7 +203,7 @@ static void pass_group_name(const struct pp_gles_ctx *c, const struct pp_pass_re
 void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p)
 {
 	struct pp_gles_diag *g = c->diag;
-	if (!g || p->kind != PP_PASS_RENDER || p->render_pass != 0)
+	if (!g || p->kind != PP_PASS_RENDER || p->render_pass != 0 || p->recorded_by)
 		return;
 	/* The default framebuffer. After a swap its contents are undefined (EGL: colour unless
 	 * EGL_SWAP_BEHAVIOR is EGL_BUFFER_PRESERVED, depth and stencil always), so the first pass

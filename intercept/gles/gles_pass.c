@@ -238,6 +238,9 @@ static void pass_render(struct pp_gles_ctx *c, struct pp_pass_rec *p, uint32_t f
 static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 {
 	bool render = t->opened_kind == PP_GLES_RENDER;
+	/* A pass is the work of whoever's call opened it: RenderDoc's own work is marked
+	 * (gles_renderdoc.c). */
+	c->open_own = pp_egl_tls.rdoc_own;
 	struct pp_pass_rec *p = pp_recording_pass_begin(c->rec, render ? PP_PASS_RENDER : PP_PASS_COMPUTE,
 							"glDispatchCompute", render ? PP_REC_RENDER : PP_REC_OUTSIDE);
 	if (!p) {
@@ -250,6 +253,8 @@ static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 	if (p->ts_begin == PP_NO_SLOT)
 		p->ts_reason = why;
 	p->stats_reason = reason_stats;
+	if (c->open_own)
+		p->recorded_by = pp_gles_renderdoc_name();
 	if (render)
 		pass_render(c, p, t->opened_fb);
 	c->cur = &p->work;

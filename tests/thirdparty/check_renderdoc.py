@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""check_renderdoc.py OUT_DIR --captures FRAMES --requested-by passprobe|renderdoc [--replay]
+"""check_renderdoc.py OUT_DIR --captures FRAMES --requested-by passprobe|renderdoc [--replay] [--gles]
 
 RenderDoc's captures in passprobe's report (docs/frame-debuggers.md), for a run of a real program
 with RenderDoc's capture layer above passprobe. Checks, in OUT_DIR/report.json:
 - "renderdoc" names RenderDoc's library and API version;
-- its captures are of passprobe's frames FRAMES (comma-separated, in order), asked for by
+- its captures are of passprobe's frames FRAMES (comma-separated, in order; A-B a range), asked for by
   --requested-by, each file written (RenderDoc's "RDOC" header) and carrying the frame's
   measurements ("frame_data": that frame, with passes of the application's); the frames in
   frames[] marked "renderdoc_capture" are exactly those;
@@ -15,6 +15,9 @@ with RenderDoc's capture layer above passprobe. Checks, in OUT_DIR/report.json:
 /usr/bin/python3) and replayed on lavapipe in a process without passprobe: its actions hold the
 captured frame's application passes (as many render pass begins, dispatches and draws as the
 frame has), so the capture is of that frame and nothing else.
+--gles: OUT_DIR is the OpenGL ES shim's (passprobe's OUT/gles); the captures are OpenGL ES ones,
+replayed on llvmpipe through EGL's surfaceless platform, and hold as many draws and dispatches as
+the frame's application passes (RenderDoc has no render pass actions for OpenGL ES).
 docs/testing-integration.md, *Real programs*."""
 import json
 import os
@@ -56,11 +59,13 @@ print(json.dumps(counts))
 """
 
 
-def replay_counts(path):
+def replay_counts(path, gles):
     env = {k: v for k, v in os.environ.items() if not k.startswith("VK_PASSPROBE_PROFILER_")}
     for k in ("VK_INSTANCE_LAYERS", "VK_ADD_LAYER_PATH", "VK_LAYER_PATH", "ENABLE_VULKAN_RENDERDOC_CAPTURE",
               "LD_PRELOAD", "VK_LOADER_DEBUG"):
         env.pop(k, None)
+    if gles:
+        env["EGL_PLATFORM"] = "surfaceless"  # RenderDoc replays OpenGL ES through EGL: no window needed
     try:
         out = subprocess.run(["/usr/bin/python3", "-c", REPLAY, path], env=env, capture_output=True, text=True,
                              timeout=120)
@@ -83,8 +88,13 @@ def main():
     if len(args) < 5 or args[1] != "--captures" or args[3] != "--requested-by":
         print(__doc__)
         sys.exit(2)
-    out, frames, requested_by = args[0], [int(x) for x in args[2].split(",")], args[4]
+    frames = []
+    for x in args[2].split(","):
+        lo, _, hi = x.partition("-")
+        frames += range(int(lo), int(hi or lo) + 1)
+    out, requested_by = args[0], args[4]
     replay = "--replay" in args[5:]
+    gles = "--gles" in args[5:]
     path = os.path.join(out, "report.json")
     try:
         report = json.load(open(path, encoding="utf-8"))
@@ -122,9 +132,9 @@ def main():
         if untimed:
             fail(f"{what}: passes without a GPU time in a captured frame: {untimed}")
         if replay:
-            counts = replay_counts(c["path"])
+            counts = replay_counts(c["path"], gles)
             want = {
-                "begin_pass": sum(1 for p in app if p["kind"] == "render"),
+                "begin_pass": 0 if gles else sum(1 for p in app if p["kind"] == "render"),
                 "draws": sum(p["draws"] for p in app),
                 "dispatches": sum(p["workload"]["dispatches"] + p["workload"]["dispatches_indirect"] for p in app),
             }

@@ -55,6 +55,11 @@ void cli_run_usage(FILE *f);
  * layer, makes OUTPUT_DIR/renderdoc and sets the environment that enables the layer and names
  * the frames and the capture files. 0, or -1 after one message on stderr. */
 int cli_run_renderdoc_prepare(const char *frames, const char *output_dir, const char *program);
+/* After the OpenGL ES shim is in LD_PRELOAD: RenderDoc's library after it, for OpenGL ES
+ * programs (RenderDoc's Vulkan layer is the same library). 0, or -1 (errno set). */
+int cli_run_renderdoc_preload(void);
+/* Says so when RenderDoc was preloaded into passprobe itself. */
+void cli_run_renderdoc_self_check(const char *program, bool renderdoc);
 void cli_report_usage(FILE *f);
 void cli_compare_usage(FILE *f);
 void cli_counters_usage(FILE *f);

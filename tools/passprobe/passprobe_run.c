@@ -52,7 +52,8 @@ void cli_run_usage(FILE *f)
 		"                      `passprobe help settings` lists them\n"
 		"  --vulkan-only       do not preload the OpenGL ES shim (for a program that\n"
 		"                      must not get an LD_PRELOAD; its GLES calls go unmeasured)\n"
-		"  --renderdoc FRAMES  RenderDoc's capture layer above passprobe captures these\n"
+		"  --renderdoc FRAMES  RenderDoc above passprobe (its capture layer, and its\n"
+		"                      library preloaded after the OpenGL ES shim) captures these\n"
 		"                      frames (passprobe's frame indices, as the frames setting:\n"
 		"                      5, 10-12, 100-) into DIR/renderdoc; report.json lists each\n"
 		"                      capture with its frame's measurements\n"
@@ -728,6 +729,7 @@ int cli_run_main(int argc, char **argv)
 
 	if (renderdoc && cli_run_renderdoc_prepare(renderdoc, getenv(RUN_OUTPUT_ENV), program[0]) != 0)
 		goto out;
+	cli_run_renderdoc_self_check(program[0], renderdoc != NULL);
 
 	char layer_dir[PATH_MAX], looked[2 * PATH_MAX + 8];
 	if (run_find_layer_dir(layer_dir, sizeof(layer_dir), looked, sizeof(looked))) {
@@ -747,7 +749,7 @@ int cli_run_main(int argc, char **argv)
 	}
 	/* OpenGL ES programs: the shim does nothing in a program that never makes an EGL
 	 * context current, so both go in without asking which API the program uses. */
-	if (!vulkan_only && run_preload_gles() != 0) {
+	if (!vulkan_only && (run_preload_gles() != 0 || (renderdoc && cli_run_renderdoc_preload() != 0))) {
 		fprintf(stderr, "passprobe: cannot set LD_PRELOAD\n");
 		goto out;
 	}

@@ -1,7 +1,9 @@
-/* `passprobe run --renderdoc FRAMES`: RenderDoc's capture layer enabled above passprobe, the
- * frames to capture handed to the layer (renderdoc_frames), the captures written next to
- * passprobe's outputs (docs/frame-debuggers.md). */
+/* `passprobe run --renderdoc FRAMES`: RenderDoc's capture layer enabled above passprobe, its
+ * library preloaded after the OpenGL ES shim, the frames to capture handed to both
+ * (renderdoc_frames), the captures written next to passprobe's outputs
+ * (docs/frame-debuggers.md, docs/gles.md "RenderDoc"). */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +18,9 @@
 #include "pp_settings.h"
 
 #define RDOC_LAYER "VK_LAYER_RENDERDOC_Capture"
+
+/* RenderDoc's library, as its layer's manifest names it (cli_run_renderdoc_prepare). */
+static char rdoc_library[PATH_MAX];
 
 /* The implicit-layer folders the Vulkan loader searches (docs of the loader's
  * LoaderLayerInterface.md, "Linux Layer Discovery"), for RenderDoc's manifest. */
@@ -147,6 +152,48 @@ int cli_run_renderdoc_prepare(const char *frames, const char *output_dir, const 
 		fprintf(stderr, "passprobe: --renderdoc: cannot set the environment: %s\n", strerror(errno));
 		return -1;
 	}
+	snprintf(rdoc_library, sizeof(rdoc_library), "%s", library);
 	fprintf(stderr, "passprobe: RenderDoc (%s) captures frames %s into %s\n", library, frames, capture_dir);
 	return 0;
+}
+
+int cli_run_renderdoc_preload(void)
+{
+	const char *old = getenv("LD_PRELOAD");
+	if (!rdoc_library[0] || (old && strstr(old, rdoc_library)))
+		return 0;
+	/* After the shim, which must come first in the symbol search order: it passes the
+	 * application's OpenGL ES calls on to RenderDoc and measures RenderDoc's calls down, and
+	 * tells RenderDoc's own work apart (docs/gles.md, "RenderDoc"). */
+	size_t len = (old ? strlen(old) : 0) + 1 + strlen(rdoc_library) + 1;
+	char *v = malloc(len);
+	if (!v)
+		return -1;
+	snprintf(v, len, "%s%s%s", old && old[0] ? old : "", old && old[0] ? ":" : "", rdoc_library);
+	/* RenderDoc, loaded, sets LD_PRELOAD and LD_LIBRARY_PATH for the processes the program
+	 * starts to these (its own launcher passes the values from before it added itself):
+	 * unset, both would be emptied, and a program started through a launcher (a shell script)
+	 * would run with neither the shim nor RenderDoc. */
+	const char *libpath = getenv("LD_LIBRARY_PATH");
+	int rc = setenv("LD_PRELOAD", v, 1) || setenv("RENDERDOC_ORIGPRELOAD", v, 1) ||
+			 setenv("RENDERDOC_ORIGLIBPATH", libpath ? libpath : "", 1)
+		 ? -1
+		 : 0;
+	free(v);
+	return rc;
+}
+
+void cli_run_renderdoc_self_check(const char *program, bool renderdoc)
+{
+	/* RenderDoc preloaded into passprobe itself (LD_PRELOAD=librenderdoc.so passprobe run ...)
+	 * took itself out of LD_PRELOAD as it loaded, as it does in every process it is loaded
+	 * into: without a word, the program would run without it. */
+	void *h = dlopen("librenderdoc.so", RTLD_LAZY | RTLD_NOLOAD);
+	if (!h)
+		return;
+	dlclose(h);
+	fprintf(stderr, "passprobe: warning: RenderDoc is loaded into passprobe itself (LD_PRELOAD): as it loaded it "
+			"took itself out of LD_PRELOAD, so '%s' runs without it%s (docs/frame-debuggers.md)\n",
+		program, renderdoc ? "; --renderdoc preloads it for the program" : "; passprobe run --renderdoc FRAMES "
+										  "runs the program with it");
 }
