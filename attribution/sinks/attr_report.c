@@ -371,13 +371,11 @@ static void diagnostics_write(struct pp_json_writer *w)
 {
 	pp_json_key_lit(w, "diagnostics");
 	pp_json_begin_array(w);
-	pp_sink_diagnostics_fn source = attr_diagnostics_source();
-	uint64_t other = 0;
-	size_t n = source ? source(NULL, 0, &other) : 0;
-	struct pp_diagnostic *d = n ? malloc(n * sizeof(*d)) : NULL;
-	if (d)
-		n = source(d, n, &other);
-	for (size_t i = 0; d && i < n; i++) {
+	struct pp_diagnostic *d;
+	size_t n;
+	uint64_t other;
+	attr_diagnostics_snapshot(&d, &n, &other);
+	for (size_t i = 0; i < n; i++) {
 		const struct pp_diagnostic *x = &d[i];
 		pp_json_begin_object(w);
 		pp_json_kv_str_lit(w, "id", x->id);

@@ -872,6 +872,23 @@ pp_sink_diagnostics_fn attr_diagnostics_source(void)
 	return __atomic_load_n(&g_diag_source, __ATOMIC_ACQUIRE);
 }
 
+bool attr_diagnostics_snapshot(struct pp_diagnostic **out, size_t *n, uint64_t *other)
+{
+	pp_sink_diagnostics_fn source = attr_diagnostics_source();
+	*out = NULL;
+	*n = 0;
+	*other = 0;
+	if (!source)
+		return false;
+	size_t want = source(NULL, 0, other);
+	struct pp_diagnostic *d = want ? malloc(want * sizeof(*d)) : NULL;
+	if (d) {
+		*n = source(d, want, other);
+		*out = d;
+	}
+	return true;
+}
+
 void pp_sink_diagnostic(const char *name, uint32_t tid, uint64_t ns)
 {
 	const struct pp_cpu_event ev = { .name = name, .category = "diagnostic", .tid = tid, .begin_ns = ns, .end_ns = ns };
