@@ -395,5 +395,10 @@ struct pool_rec *diag_device_pool_find(struct pp_diag_device *d, uint64_t pool, 
 void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnostic *s, const char *trace_name,
 			  const struct pp_diag_object *objs, uint32_t nobjs, enum pp_diag_rule rule, uint64_t frame);
 
+/* diag_severity.c: a site's severity and verdict (the rule's, or what a finding says) */
+void diag_severity_set(struct pp_diagnostic *d, enum pp_diag_severity sev, const char *why);
+void diag_severity_of_rule(struct pp_diagnostic *d, enum pp_diag_rule rule);
+enum pp_diag_severity diag_severity_of(const struct pp_diagnostic *d);
+
 /* diag_waits.c */
 void diag_waits_semaphore_signal_locked(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host);
