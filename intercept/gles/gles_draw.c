@@ -90,8 +90,11 @@ GL_APICALL void GL_APIENTRY glDispatchCompute(GLuint x, GLuint y, GLuint z)
 GL_APICALL void GL_APIENTRY glDispatchComputeIndirect(GLintptr indirect)
 {
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
+	if (c) {
 		pp_gles_pass_for_dispatch(c)->dispatches_indirect++;
+		if (c->diag_dirty)
+			pp_gles_diag_draw(c);
+	}
 	PP_REAL(glDispatchComputeIndirect)(indirect);
 }
 
