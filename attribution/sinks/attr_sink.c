@@ -692,6 +692,26 @@ void pp_sink_cpu_event(const struct pp_cpu_event *ev)
 	pthread_mutex_unlock(&g_lock);
 }
 
+/* Where report.json's diagnostics and the summary's come from (pp_sink_diagnostics_source). */
+static pp_sink_diagnostics_fn g_diag_source;
+
+/* The diagnostics so far in the summary: sites per severity, the costliest warnings. */
+static void summary_diagnostics(struct pp_summary *sum)
+{
+	pp_sink_diagnostics_fn source = g_diag_source;
+	uint64_t other = 0;
+	size_t n = source ? source(NULL, 0, &other) : 0;
+	struct pp_diagnostic *d = n ? malloc(n * sizeof(*d)) : NULL;
+	if (d)
+		n = source(d, n, &other);
+	for (size_t i = 0; d && i < n; i++)
+		pp_summary_diagnostic_add(sum, d[i].id, d[i].severity, d[i].site, d[i].cost_valid ? (double)d[i].cost_ns : NAN,
+					  d[i].count, d[i].frames);
+	free(d);
+	if (other)
+		pp_summary_diagnostic_add(sum, "PASSPROBE-Other", "info", "", NAN, other, 0);
+}
+
 void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct pp_summary *out)
 {
 	struct pp_summary sum;
@@ -737,6 +757,7 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 			 "%s%llu frames dropped (the output writer fell behind)", len ? "; " : "",
 			 (unsigned long long)frames_dropped);
 	}
+	summary_diagnostics(&sum);
 	*out = sum;
 }
 
@@ -822,7 +843,6 @@ void pp_sink_shutdown(void)
 
 /* ---- diagnostics ---------------------------------------------------------------------- */
 
-static pp_sink_diagnostics_fn g_diag_source;
 
 void pp_sink_diagnostics_source(pp_sink_diagnostics_fn fn)
 {

@@ -37,6 +37,56 @@ void pp_summary_free(struct pp_summary *s)
 	s->nrows = 0;
 }
 
+/* Copies a string into a fixed field, cut at a character boundary (as the reader cuts). */
+static void summary_copy_str(char *out, size_t size, const char *in)
+{
+	size_t len = in ? strlen(in) : 0;
+	if (len >= size) {
+		len = size - 1;
+		while (len > 0 && ((unsigned char)in[len] & 0xc0) == 0x80)
+			len--;
+	}
+	if (len)
+		memcpy(out, in, len);
+	out[len] = '\0';
+}
+
+/* Where a warning goes among the costliest: more cost per frame first, unmeasured after the
+ * measured, then more occurrences. */
+static bool summary_diag_before(double cost, uint64_t count, const struct pp_summary_diag *d)
+{
+	bool m = isfinite(cost), md = isfinite(d->cost_ns);
+	if (m != md)
+		return m;
+	if (m && cost != d->cost_ns)
+		return cost > d->cost_ns;
+	return count > d->count;
+}
+
+void pp_summary_diagnostic_add(struct pp_summary *s, const char *id, const char *severity, const char *site,
+			       double cost_ns, uint64_t count, uint64_t frames)
+{
+	if (severity && !strcmp(severity, "info")) {
+		s->diag_info++;
+		return;
+	}
+	s->diag_warnings++;
+	uint32_t at = 0;
+	while (at < s->ndiags && !summary_diag_before(cost_ns, count, &s->diags[at]))
+		at++;
+	if (at == PP_SUMMARY_DIAGNOSTICS)
+		return;
+	uint32_t keep = s->ndiags < PP_SUMMARY_DIAGNOSTICS ? s->ndiags : PP_SUMMARY_DIAGNOSTICS - 1;
+	memmove(&s->diags[at + 1], &s->diags[at], (keep - at) * sizeof(s->diags[0]));
+	struct pp_summary_diag *d = &s->diags[at];
+	summary_copy_str(d->id, sizeof(d->id), id);
+	summary_copy_str(d->site, sizeof(d->site), site);
+	d->cost_ns = cost_ns;
+	d->count = count;
+	d->frames = frames;
+	s->ndiags = keep + 1;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Ordering
  * ----------------------------------------------------------------------------------------*/
@@ -291,6 +341,26 @@ static void summary_print_counters(FILE *f, const struct pp_summary *s, const si
 	}
 }
 
+/* Warnings with what they cost, costliest first; information counted only (report.json and the
+ * HTML report list it). */
+static void summary_print_diagnostics(FILE *f, const struct pp_summary *s)
+{
+	if (!s->diag_warnings && !s->diag_info)
+		return;
+	fprintf(f, "passprobe: diagnostics: %llu warning%s, %llu information (report.json%s)\n",
+		(unsigned long long)s->diag_warnings, s->diag_warnings == 1 ? "" : "s",
+		(unsigned long long)s->diag_info,
+		s->ndiags < s->diag_warnings ? "; the costliest warnings below" : "");
+	for (uint32_t i = 0; i < s->ndiags && i < PP_SUMMARY_DIAGNOSTICS; i++) {
+		const struct pp_summary_diag *d = &s->diags[i];
+		char cost[32], id[sizeof(d->id) * 2], site[sizeof(d->site) * 2];
+		pp_summary_format_ns(d->cost_ns, cost, sizeof(cost));
+		summary_display_name(d->id, sizeof(d->id), sizeof(d->id), id, sizeof(id));
+		summary_display_name(d->site, sizeof(d->site), 96, site, sizeof(site));
+		fprintf(f, "passprobe:   warning  %s/frame  %s  %s\n", cost, id, site);
+	}
+}
+
 void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows)
 {
 	char dev[sizeof(s->device) * 2];
@@ -364,6 +434,7 @@ void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows)
 				     sizeof(notes));
 		fprintf(f, "passprobe: note: %s\n", notes);
 	}
+	summary_print_diagnostics(f, s);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -446,6 +517,28 @@ int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s)
 			break;
 	}
 	pp_json_end_array(w);
+	pp_json_write_key(w, "diagnostics");
+	pp_json_begin_object(w);
+	pp_json_write_key(w, "warnings");
+	pp_json_write_uint(w, s->diag_warnings);
+	pp_json_write_key(w, "info");
+	pp_json_write_uint(w, s->diag_info);
+	pp_json_write_key(w, "costliest");
+	pp_json_begin_array(w);
+	for (uint32_t i = 0; i < s->ndiags && i < PP_SUMMARY_DIAGNOSTICS; i++) {
+		const struct pp_summary_diag *d = &s->diags[i];
+		pp_json_begin_object(w);
+		summary_write_str(w, "id", d->id, sizeof(d->id));
+		summary_write_str(w, "site", d->site, sizeof(d->site));
+		summary_write_num(w, "cost_ns", d->cost_ns);
+		pp_json_write_key(w, "count");
+		pp_json_write_uint(w, d->count);
+		pp_json_write_key(w, "frames");
+		pp_json_write_uint(w, d->frames);
+		pp_json_end_object(w);
+	}
+	pp_json_end_array(w);
+	pp_json_end_object(w);
 	pp_json_end_object(w);
 	return pp_json_writer_error(w);
 }
@@ -595,6 +688,55 @@ static int summary_read_row(struct summary_reader *rd, const struct pp_json_valu
 	return 0;
 }
 
+/* summary.diagnostics; a report from before it: the sites of the report's diagnostics list. */
+static int summary_read_diagnostics(struct summary_reader *rd, const struct pp_json_value *root,
+				    const struct pp_json_value *sum, struct pp_summary *out)
+{
+	char path[64];
+	const struct pp_json_value *dg = pp_json_object_get(sum, "diagnostics");
+	if (!dg || pp_json_is_null(dg)) {
+		const struct pp_json_value *list = pp_json_object_get(root, "diagnostics");
+		for (size_t i = 0; pp_json_is_array(list) && i < pp_json_array_size(list); i++) {
+			const struct pp_json_value *x = pp_json_array_at(list, i);
+			double cost = NAN;
+			uint64_t count = 0, frames = 0;
+			if (!pp_json_is_object(x))
+				continue;
+			pp_json_get_double(pp_json_object_get(x, "cost_ns"), &cost);
+			pp_json_get_uint64(pp_json_object_get(x, "count"), &count);
+			pp_json_get_uint64(pp_json_object_get(x, "frames"), &frames);
+			pp_summary_diagnostic_add(out, pp_json_get_string(pp_json_object_get(x, "id"), NULL),
+						  pp_json_get_string(pp_json_object_get(x, "severity"), NULL),
+						  pp_json_get_string(pp_json_object_get(x, "site"), NULL), cost, count,
+						  frames);
+		}
+		return 0;
+	}
+	if (!pp_json_is_object(dg))
+		return summary_fail(rd, "summary.diagnostics: expected an object or null");
+	const struct pp_json_value *top = pp_json_object_get(dg, "costliest");
+	if (summary_read_count(rd, dg, "summary.diagnostics", "warnings", false, &out->diag_warnings) ||
+	    summary_read_count(rd, dg, "summary.diagnostics", "info", false, &out->diag_info))
+		return rd->rc;
+	if (top && !pp_json_is_null(top) && !pp_json_is_array(top))
+		return summary_fail(rd, "summary.diagnostics.costliest: expected an array or null");
+	for (size_t i = 0; i < pp_json_array_size(top) && i < PP_SUMMARY_DIAGNOSTICS; i++) {
+		const struct pp_json_value *x = pp_json_array_at(top, i);
+		struct pp_summary_diag *d = &out->diags[i];
+		snprintf(path, sizeof(path), "summary.diagnostics.costliest[%zu]", i);
+		if (!pp_json_is_object(x))
+			return summary_fail(rd, "%s: expected an object", path);
+		if (summary_read_str(rd, x, path, "id", true, d->id, sizeof(d->id)) ||
+		    summary_read_str(rd, x, path, "site", false, d->site, sizeof(d->site)) ||
+		    summary_read_num(rd, x, path, "cost_ns", &d->cost_ns) ||
+		    summary_read_count(rd, x, path, "count", false, &d->count) ||
+		    summary_read_count(rd, x, path, "frames", false, &d->frames))
+			return rd->rc;
+		out->ndiags = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
 int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summary *out,
 			 char *err, size_t err_len)
 {
@@ -623,6 +765,8 @@ int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summ
 		return rd.rc;
 	if (!pp_json_object_get(sum, "frames_gpu_timed"))
 		out->frames_gpu_timed = out->frames; /* written only where they differ */
+	if (summary_read_diagnostics(&rd, report_root, sum, out))
+		return rd.rc;
 	passes = pp_json_object_get(sum, "passes");
 	if (!passes)
 		return summary_fail(&rd, "summary.passes: missing");
