@@ -200,8 +200,9 @@ static const char *blocking_suggestion(enum pp_diag_rule rule)
 		return "Begin the pass with a clear of the attachment (OpenGL ES: glClear of its buffers right after "
 		       "binding the framebuffer), or invalidate it before rendering when it is entirely overwritten.";
 	case PP_DIAG_PASS_UNNEEDED_STORE:
-		return "Invalidate attachments nothing reads at the end of the pass (OpenGL ES: "
-		       "glInvalidateFramebuffer, typically of depth and stencil before the swap).";
+		return "Invalidate an attachment nothing reads at the end of the pass that writes it (OpenGL ES: "
+		       "glInvalidateFramebuffer after the pass's last draw); a window surface's colour: "
+		       "EGL_SWAP_BEHAVIOR EGL_BUFFER_DESTROYED.";
 	default:
 		return "";
 	}
