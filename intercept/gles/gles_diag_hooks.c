@@ -210,8 +210,9 @@ GL_APICALL void GL_APIENTRY glBufferSubData(GLenum target, GLintptr offset, GLsi
 	char detail[128];
 	snprintf(detail, sizeof(detail), "(glBufferSubData of buffer %u, update %u since its glBufferData with "
 		 "GL_STATIC_*)", b->name, b->updates);
+	/* Steady state: updates made once (a level loaded) are not the frame loop's. */
 	pp_gles_diag_report(c, PP_DIAG_STATIC_BUFFER_UPDATE, "glBufferSubData", __builtin_return_address(0), detail,
-			    ns, false);
+			    ns, true);
 }
 
 GL_APICALL void *GL_APIENTRY glMapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access)
@@ -250,7 +251,8 @@ static void texture_report(struct pp_gles_ctx *c, struct gles_diag_texture *x, c
 {
 	char detail[128];
 	snprintf(detail, sizeof(detail), "(%s of texture %u, bound for draws earlier in this frame)", fn, x->name);
-	pp_gles_diag_report(c, PP_DIAG_TEXTURE_UPDATE_IN_USE, fn, ra, detail, ns, false);
+	/* Steady state: Chromium's GPU process (ANGLE) updates textures its first frame sampled. */
+	pp_gles_diag_report(c, PP_DIAG_TEXTURE_UPDATE_IN_USE, fn, ra, detail, ns, true);
 }
 
 GL_APICALL void GL_APIENTRY glTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width,
