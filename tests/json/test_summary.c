@@ -382,6 +382,7 @@ static void test_diagnostics(void)
 	const char *first = out ? strstr(out, "drain") : NULL, *second = out ? strstr(out, "fence") : NULL;
 	CHECK(first && second && first < second);
 	CHECK(out && !strstr(out, "worker")); /* information is counted, not listed */
+	CHECK(out && !strstr(out, "n/a/frame"));
 	free(out);
 	pp_summary_free(&s);
 
@@ -390,6 +391,12 @@ static void test_diagnostics(void)
 	out = print_to_string(&s, 0);
 	CHECK(out && !strstr(out, "diagnostics"));
 	free(out);
+	/* A warning whose cost is not measured says so. */
+	pp_summary_diagnostic_add(&s, "PASSPROBE-Pass-UnneededStore", "warning", "pass", NAN, 9, 9);
+	out = print_to_string(&s, 0);
+	CHECK(out && strstr(out, "passprobe:   warning  cost not measured  PASSPROBE-Pass-UnneededStore  pass\n"));
+	free(out);
+	pp_summary_free(&s);
 
 	/* A report from before the digest: its diagnostics list, every site without a severity a
 	 * warning. */

@@ -357,7 +357,8 @@ static void summary_print_diagnostics(FILE *f, const struct pp_summary *s)
 		pp_summary_format_ns(d->cost_ns, cost, sizeof(cost));
 		summary_display_name(d->id, sizeof(d->id), sizeof(d->id), id, sizeof(id));
 		summary_display_name(d->site, sizeof(d->site), 96, site, sizeof(site));
-		fprintf(f, "passprobe:   warning  %s/frame  %s  %s\n", cost, id, site);
+		fprintf(f, "passprobe:   warning  %s%s  %s  %s\n", isfinite(d->cost_ns) ? cost : "cost not measured",
+			isfinite(d->cost_ns) ? "/frame" : "", id, site);
 	}
 }
 
