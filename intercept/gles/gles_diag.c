@@ -192,31 +192,40 @@ void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended)
 
 /* The pass's name as the model gives it: the innermost debug group open when it began, else
  * the framebuffer's label, else its kind and position in its frame (over the frame's
- * submissions so far: one recording per submission on GLES), so that a finding names the
- * pass the report lists. */
-static void pass_group_name(const struct pp_gles_ctx *c, const struct pp_pass_rec *p, char *out, size_t len)
+ * submissions so far: one recording per submission on GLES), so that a finding names the pass
+ * the report lists. Copied, never formatted: a generated name is kept as its kind and
+ * position (tile_name_format). */
+static void pass_name_of(const struct pp_gles_ctx *c, const struct pp_pass_rec *p, struct gles_tile_name *n)
 {
 	bool ours = c->rec && p >= c->rec->passes && p < c->rec->passes + c->rec->npasses;
 	uint32_t index = ours ? (uint32_t)(p - c->rec->passes) : 0;
 	uint32_t base = c->names_frame == c->frame_open ? c->names_base : 0;
-	if (p->object_name[0])
-		pp_name_copy(out, len, p->object_name);
-	else
-		pp_pass_generated_name(out, len, p->kind, base + index);
-	if (!ours)
-		return;
+	n->kind = (uint8_t)p->kind;
+	n->position = base + index;
 	int depth = 0;
-	for (uint32_t i = c->rec->nlabels; i-- > 0;) {
+	for (uint32_t i = ours ? c->rec->nlabels : 0; i-- > 0;) {
 		const struct pp_label_event *e = &c->rec->labels[i];
 		if (e->pos > index)
 			continue;
 		if (e->op == PP_LABEL_POP)
 			depth++;
 		else if (e->op == PP_LABEL_PUSH && depth-- == 0) {
-			pp_name_copy(out, len, e->name);
+			pp_name_copy(n->text, sizeof(n->text), e->name);
 			return;
 		}
 	}
+	if (p->object_name[0])
+		pp_name_copy(n->text, sizeof(n->text), p->object_name);
+	else
+		n->text[0] = '\0';
+}
+
+static void tile_name_format(const struct gles_tile_name *n, char *out, size_t len)
+{
+	if (n->text[0])
+		pp_name_copy(out, len, n->text);
+	else
+		pp_pass_generated_name(out, len, (enum pp_pass_kind)n->kind, n->position);
 }
 
 /* ---- tile rules --------------------------------------------------------------------------- */
@@ -321,25 +330,96 @@ static const char *swap_name(const struct pp_gles_ctx *c)
 	return c->glx ? "glXSwapBuffers" : "eglSwapBuffers";
 }
 
+static uint64_t str_hash(const char *s);
+static uint64_t report(struct pp_gles_ctx *c, struct pp_diag_blocking *b);
+
+/* The site of a finding about a pass's attachment: the pass (by name), its framebuffer and
+ * the attachment; the same pass every frame is one site. A key from those parts, so that an
+ * occurrence of a site already counted formats nothing. */
+static uint64_t tile_site_key(enum pp_diag_rule rule, const struct gles_tile_name *n, uint32_t fb, uint32_t attachment)
+{
+	uint64_t h = n->text[0] ? str_hash(n->text) : ((uint64_t)n->kind << 32 | n->position) * 0x9e3779b97f4a7c15ull;
+	h ^= ((uint64_t)fb << 32 | attachment) * 0xbf58476d1ce4e5b9ull;
+	return (h ^ (h >> 29) ^ ((uint64_t)rule << 56)) | 1;
+}
+
+/* One occurrence of a pass finding; detail NULL: the site was counted before (*known), its
+ * texts are not needed. */
+static void tile_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, uint64_t key, const struct gles_tile_name *n,
+			uint32_t fb, const char *what, const char *detail, uint64_t *known)
+{
+	char site[192], where[48], name[64];
+	if (detail) {
+		framebuffer_words(fb, where, sizeof(where));
+		tile_name_format(n, name, sizeof(name));
+		snprintf(site, sizeof(site), "pass \"%s\" on %s, %s attachment", name, where, what);
+	}
+	struct pp_diag_blocking b = {
+		.rule = rule,
+		.site_key = key,
+		.site = detail ? site : NULL,
+		.detail = detail,
+		.cost_unavailable = "attachment bandwidth is not measured (no GPU counters for it on OpenGL ES)",
+		/* A pass that is the frame loop's: glmark2's scenes clear the window once more after a
+		 * first pass at their start, which is not worth a developer's time. */
+		.steady_state = true,
+	};
+	if (report(c, &b))
+		*known = key;
+}
+
 /* A store nothing read: reported at the pass that stored it (its site), now that the pass
  * `by` starts over the image (cleared: how = "clears", or invalidated). */
-static void tile_store_unneeded(struct pp_gles_ctx *c, const struct gles_diag_image *im, const char *by,
+static void tile_store_unneeded(struct pp_gles_ctx *c, struct gles_diag_image *im, const struct gles_tile_name *by,
 				const char *how)
 {
-	char detail[320], where[48];
+	uint64_t key = tile_site_key(PP_DIAG_PASS_UNNEEDED_STORE, &im->pass, im->fb, im->attachment);
+	if (im->store_site == key) {
+		tile_report(c, PP_DIAG_PASS_UNNEEDED_STORE, key, &im->pass, im->fb, im->what, NULL, &im->store_site);
+		return;
+	}
+	char detail[320], where[48], stored[64], next[64];
 	framebuffer_words(im->fb, where, sizeof(where));
+	tile_name_format(&im->pass, stored, sizeof(stored));
+	tile_name_format(by, next, sizeof(next));
 	if (im->preserved)
 		snprintf(detail, sizeof(detail),
 			 "(the colour of the window surface, kept across %s because its EGL_SWAP_BEHAVIOR is "
 			 "EGL_BUFFER_PRESERVED, and the next frame's pass \"%s\" %s it before anything reads it: with "
 			 "EGL_BUFFER_DESTROYED the driver need not keep it)",
-			 swap_name(c), by, how);
+			 swap_name(c), next, how);
 	else
 		snprintf(detail, sizeof(detail),
 			 "(pass \"%s\" stored the %s attachment of %s; the next pass on it, \"%s\", %s it before "
 			 "anything read it)",
-			 im->pass, im->what, where, by, how);
-	pp_gles_diag_pass_report(c, PP_DIAG_PASS_UNNEEDED_STORE, im->pass, im->fb, im->attachment, im->what, detail);
+			 stored, im->what, where, next, how);
+	tile_report(c, PP_DIAG_PASS_UNNEEDED_STORE, key, &im->pass, im->fb, im->what, detail, &im->store_site);
+}
+
+/* A load of contents that are undefined, at the loading pass's site. */
+static void tile_load_unneeded(struct pp_gles_ctx *c, struct gles_diag_image *im, const struct gles_tile_name *n,
+			       uint32_t fb, uint32_t attachment, const char *what)
+{
+	uint64_t key = tile_site_key(PP_DIAG_PASS_UNNEEDED_LOAD, n, fb, attachment);
+	if (im->load_site == key) {
+		tile_report(c, PP_DIAG_PASS_UNNEEDED_LOAD, key, n, fb, what, NULL, &im->load_site);
+		return;
+	}
+	char detail[320], where[48], name[64], earlier[64];
+	framebuffer_words(fb, where, sizeof(where));
+	tile_name_format(n, name, sizeof(name));
+	tile_name_format(&im->pass, earlier, sizeof(earlier));
+	if (!fb && !c->surface_pbuffer)
+		snprintf(detail, sizeof(detail),
+			 "(pass \"%s\" on the default framebuffer, %s attachment: its first pass after %s begins "
+			 "without a clear or invalidate, and the contents are undefined)",
+			 name, what, swap_name(c));
+	else
+		snprintf(detail, sizeof(detail),
+			 "(pass \"%s\" loads the %s attachment of %s, which the program invalidated at pass \"%s\": "
+			 "its contents are undefined)",
+			 name, what, where, earlier);
+	tile_report(c, PP_DIAG_PASS_UNNEEDED_LOAD, key, n, fb, what, detail, &im->load_site);
 }
 
 void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p)
@@ -351,8 +431,8 @@ void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p
 	/* Another context of the share group may sample what this one stores. */
 	if (fb && !pp_gles_share_alone(c->share))
 		return;
-	/* The pass's name, looked up only where a finding or a store needs it. */
-	char name[64];
+	/* The pass's name, looked up once and only where a finding or a store needs it. */
+	struct gles_tile_name name;
 	bool named = false;
 	bool stored_texture = false;
 	uint32_t colours = 0;
@@ -377,47 +457,29 @@ void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p
 				(g->pass_zs & (GLES_ZS_DEPTH_TEST | GLES_ZS_DEPTH_WRITE)) ==
 					(GLES_ZS_DEPTH_TEST | GLES_ZS_DEPTH_WRITE));
 		bool loaded = !cleared && !discarded && tested;
-		if ((im->state == GLES_TILE_STORED && (cleared || discarded)) ||
-		    (im->state == GLES_TILE_UNDEFINED && loaded)) {
-			if (!named)
-				pass_group_name(c, p, name, sizeof(name));
+		bool records = discarded || !stored || written;
+		if (!named && (records || (im->state == GLES_TILE_STORED && cleared) ||
+			       (im->state == GLES_TILE_UNDEFINED && loaded))) {
+			pass_name_of(c, p, &name);
 			named = true;
 		}
 		if (im->state == GLES_TILE_STORED && (cleared || discarded))
-			tile_store_unneeded(c, im, name, cleared ? "clears" : "invalidates");
-		if (im->state == GLES_TILE_UNDEFINED && loaded) {
-			char detail[320], where[48];
-			framebuffer_words(fb, where, sizeof(where));
-			if (!fb && !c->surface_pbuffer)
-				snprintf(detail, sizeof(detail),
-					 "(pass \"%s\" on the default framebuffer, %s attachment: its first pass after %s "
-					 "begins without a clear or invalidate, and the contents are undefined)",
-					 name, what, swap_name(c));
-			else
-				snprintf(detail, sizeof(detail),
-					 "(pass \"%s\" loads the %s attachment of %s, which the program invalidated at pass "
-					 "\"%s\": its contents are undefined)",
-					 name, what, where, im->pass[0] ? im->pass : "?");
-			pp_gles_diag_pass_report(c, PP_DIAG_PASS_UNNEEDED_LOAD, name, fb, i, what, detail);
-		}
+			tile_store_unneeded(c, im, &name, cleared ? "clears" : "invalidates");
+		if (im->state == GLES_TILE_UNDEFINED && loaded)
+			tile_load_unneeded(c, im, &name, fb, i, what);
 		if (discarded) {
-			if (!named)
-				pass_group_name(c, p, name, sizeof(name));
-			named = true;
 			tile_set(g, im, GLES_TILE_UNDEFINED);
-			pp_name_copy(im->pass, sizeof(im->pass), name);
-		} else if (cleared || loaded)
+			im->pass = name;
+		} else if (cleared || loaded) {
 			tile_set(g, im, GLES_TILE_DEFINED);
+		}
 		if (!stored || written) {
-			if (!named)
-				pass_group_name(c, p, name, sizeof(name));
-			named = true;
 			tile_set(g, im, stored ? GLES_TILE_STORED : GLES_TILE_UNDEFINED);
 			im->preserved = false;
 			im->fb = fb;
 			im->attachment = i;
 			im->what = what;
-			pp_name_copy(im->pass, sizeof(im->pass), name);
+			im->pass = name;
 			stored_texture |= stored && fb && !(im->key & PP_GLES_IMAGE_RB);
 		}
 	}
@@ -550,13 +612,15 @@ static void thread_name(uint32_t tid, char *buf, size_t len)
 	snprintf(buf, len, "%s", cached);
 }
 
-static void report(struct pp_gles_ctx *c, struct pp_diag_blocking *b)
+/* Counts one occurrence and delivers what it queued; returns the site's key once counted. */
+static uint64_t report(struct pp_gles_ctx *c, struct pp_diag_blocking *b)
 {
-	pp_diag_blocking_report(c->diag->dd, b);
+	uint64_t counted = pp_diag_blocking_report(c->diag->dd, b);
 	struct pp_diag_message m[4];
 	uint32_t n;
 	while ((n = pp_diag_messages_take(c->diag->dd, m, 4)))
 		pp_gles_diag_deliver(c, m, n);
+	return counted;
 }
 
 void pp_gles_diag_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const char *fn, void *ra, const char *detail,
@@ -585,25 +649,6 @@ void pp_gles_diag_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const ch
 	report(c, &b);
 }
 
-void pp_gles_diag_pass_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const char *pass, uint32_t fb,
-			      uint32_t attachment, const char *what, const char *detail)
-{
-	char site[192], where[48];
-	framebuffer_words(fb, where, sizeof(where));
-	snprintf(site, sizeof(site), "pass \"%s\" on %s, %s attachment", pass, where, what);
-	struct pp_diag_blocking b = {
-		.rule = rule,
-		/* A pass is its name and framebuffer: the same pass every frame is one site. */
-		.site_key = str_hash(site) ^ (attachment * 0x9e3779b97f4a7c15ull),
-		.site = site,
-		.detail = detail,
-		.cost_unavailable = "attachment bandwidth is not measured (no GPU counters for it on OpenGL ES)",
-		/* A pass that is the frame loop's: glmark2's scenes clear the window once more after a
-		 * first pass at their start, which is not worth a developer's time. */
-		.steady_state = true,
-	};
-	report(c, &b);
-}
 
 /* The application's KHR_debug state, as far as it concerns passprobe's messages (source
  * THIRD_PARTY, type PERFORMANCE, severity MEDIUM for warnings and NOTIFICATION for

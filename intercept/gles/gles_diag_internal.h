@@ -53,6 +53,13 @@ enum gles_tile_state {
 	GLES_TILE_UNDEFINED,   /* invalidated by the program, or a window's colour after a swap */
 	GLES_TILE_STORED,      /* written to memory by `pass` (or kept by a swap) and not read since */
 };
+/* A pass's name as the report gives it, kept without formatting: a debug group's or the
+ * framebuffer's label, else the kind and position of a generated "render#N". */
+struct gles_tile_name {
+	char text[64];         /* "": generated */
+	uint8_t kind;          /* enum pp_pass_kind */
+	uint32_t position;     /* in its frame */
+};
 #define GLES_DIAG_IMAGES 128 /* attachment images followed, direct-mapped by name */
 struct gles_diag_image {
 	uint32_t key;          /* pp_gles_fbo.image (0 for the default framebuffer's); 0: empty slot */
@@ -61,7 +68,10 @@ struct gles_diag_image {
 	uint32_t fb;           /* the framebuffer of the pass that stored or invalidated it */
 	uint32_t attachment;   /* its index there */
 	const char *what;      /* "colour", "depth/stencil", ... (static) */
-	char pass[64];         /* that pass's name */
+	struct gles_tile_name pass; /* that pass */
+	/* The sites of findings about it already counted (their texts are not formatted again:
+	 * a pass that stores for nothing does so every frame). */
+	uint64_t store_site, load_site;
 };
 
 struct pp_gles_diag {
@@ -104,10 +114,6 @@ enum {
 
 struct gles_diag_buffer *pp_gles_diag_buffer(struct pp_gles_diag *g, uint32_t name, bool create);
 struct gles_diag_texture *pp_gles_diag_texture(struct pp_gles_diag *g, uint32_t name, bool create);
-/* A finding about a pass's attachment: its site is the pass (by name) on framebuffer fb (0: the
- * default one) and the attachment. */
-void pp_gles_diag_pass_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const char *pass, uint32_t fb,
-			      uint32_t attachment, const char *what, const char *detail);
 void pp_gles_diag_deliver(struct pp_gles_ctx *c, const struct pp_diag_message *m, uint32_t n);
 void pp_gles_diag_debug_control(struct pp_gles_ctx *c, GLenum source, GLenum type, GLenum severity, GLsizei count,
 				const GLuint *ids, GLboolean enabled);

@@ -103,11 +103,14 @@ if(EXISTS "${WORK}/out/trace.json")
 endif()
 
 string(JSON ndiag LENGTH "${report}" diagnostics)
+# The sites alone: summary.diagnostics names the costliest ones again.
+string(JSON report_diagnostics GET "${report}" diagnostics)
 # report_sites(id severity out): how many report entries carry this id; the first is checked in
 # full, its severity too (string(JSON) re-parses the document each call, so only one entry is
 # walked field by field).
 function(report_sites id severity out_sites)
-  string(REGEX MATCHALL "\"id\":\"${id}\"" hits "${report}")
+  # (string(JSON GET) writes the array back with spaces around the colons)
+  string(REGEX MATCHALL "\"id\" *: *\"${id}\"" hits "${report_diagnostics}")
   list(LENGTH hits sites)
   if(sites GREATER 0)
     math(EXPR last "${ndiag} - 1")
