@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "attr_cpu.h"
+#include "attr_frame_counters.h"
 #include "attr_device.h"
+#include "pp_renderdoc.h"
 #include "attr_frame.h"
 #include "attr_overlap.h"
 #include "pp_clock.h"
@@ -47,21 +49,13 @@ struct pp_frame_acc {
 	struct pp_cpu_cost blocked;
 	uint32_t flags;         /* enum pp_frame_flags, from the clock when the frame opened */
 	uint32_t recs_outside;  /* recordings begun outside a capture window submitted in it */
-	uint32_t named_passes;  /* passes of its submissions so far: where generated names go on */
+	uint32_t named_passes;  /* the application's passes of its submissions so far: where
+				 * generated names go on */
+	uint32_t foreign_passes; /* the same for passes other layers recorded */
+	bool renderdoc_asked;   /* whether RenderDoc was capturing at its first application submission */
 };
 
-#define PERF_MERGE_NAMES 256
-#define SAMPLES_KEPT 4096
-struct perf_merge {
-	char name[64];
-	enum pp_pass_kind kind;
-	uint32_t n;
-	struct {
-		bool have;
-		uint64_t frame;
-		struct pp_gpu_counter_value v;
-	} value[];
-};
+#define RDOC_FRAMES_KEPT 64
 
 struct pp_attr_queue {
 	struct pp_attr_device *device;
@@ -83,15 +77,14 @@ struct pp_attr_device {
 	uint32_t nframes;
 	struct pp_frame_acc *frames, *frames_tail; /* oldest first; the tail may be open */
 	struct pp_cpu_cost blocked_orphan; /* blocking calls while no frame was pending */
-	/* Counter sets measured over several hardware passes, one per frame: each pass name's
-	 * latest value of every counter, merged into the passes of frames that measured another
-	 * group (perf_merge). Bounded: PERF_MERGE_NAMES names, later names are not merged. */
-	uint32_t nmerge;
-	struct perf_merge *merge[PERF_MERGE_NAMES];
-	/* Samples of the sampling backend not yet past every pass they may overlap, oldest first;
-	 * bounded (SAMPLES_KEPT, the oldest dropped). */
-	uint32_t nsamples;
-	struct pp_gpu_counter_sample samples[SAMPLES_KEPT];
+	/* Counters measured over several frames or sampled (attr_frame_counters.c). */
+	struct attr_frame_counters *counters;
+	/* Frames RenderDoc captured, waiting to be paired with their capture files. */
+	struct {
+		uint64_t frame;
+		bool requested;
+	} rdoc[RDOC_FRAMES_KEPT];
+	uint32_t rdoc_head, rdoc_count;
 };
 
 struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, pp_attr_frame_fn frame_out,
@@ -113,8 +106,13 @@ struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, 
 		.trigger_file = d->trigger_file,
 		.trigger_frames = s->trigger_frames,
 		.timing_interval = s->gpu_timing_interval,
+		.renderdoc = s->renderdoc_frames,
 	};
 	pp_frame_clock_capture_set(&d->clock, &cap);
+	d->counters = attr_frame_counters_create(ops);
+	if (!d->counters)
+		pp_log_once(PP_LOG_ERROR, "out of memory setting up GPU counters merged over frames; they are "
+					  "not merged");
 	return d;
 }
 
@@ -405,149 +403,6 @@ bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r)
 	return pending;
 }
 
-/* ---- counter sets measured over several frames --------------------------------------- */
-
-static struct perf_merge *perf_merge_find(struct pp_attr_device *d, const struct pp_pass_result *p, uint32_t n)
-{
-	for (uint32_t i = 0; i < d->nmerge; i++)
-		if (d->merge[i]->kind == p->kind && d->merge[i]->n == n &&
-		    !strncmp(d->merge[i]->name, p->name, sizeof(d->merge[i]->name)))
-			return d->merge[i];
-	if (d->nmerge == PERF_MERGE_NAMES)
-		return NULL;
-	struct perf_merge *m = calloc(1, sizeof(*m) + n * sizeof(m->value[0]));
-	if (!m)
-		return NULL;
-	snprintf(m->name, sizeof(m->name), "%.*s", (int)sizeof(p->name), p->name);
-	m->kind = p->kind;
-	m->n = n;
-	d->merge[d->nmerge++] = m;
-	return m;
-}
-
-/* Passes in frame order: a counter of another hardware pass takes the latest value measured
- * for the same pass name (and kind) in an earlier frame, saying which; the values measured
- * in this frame become the latest. Instances of one name in one frame share the merge. */
-static void perf_merge_frame(struct pp_attr_device *d, struct pp_frame_result *f)
-{
-	const struct pp_gpu_counter_backend *b = d->ops.perf;
-	if (!b || !b->passes || b->passes(b->ctx) < 2)
-		return;
-	for (size_t i = 0; i < f->npasses; i++) {
-		struct pp_pass_result *p = &f->passes[i];
-		uint32_t first = 0, n = 0;
-		for (uint32_t k = 0; k < p->ncounters; k++)
-			if (p->counters[k].desc && !strcmp(p->counters[k].desc->source, b->name)) {
-				if (!n)
-					first = k;
-				n++;
-			}
-		if (!n)
-			continue;
-		struct perf_merge *m = perf_merge_find(d, p, n);
-		if (!m)
-			continue;
-		struct pp_counter_value *c = &p->counters[first];
-		for (uint32_t k = 0; k < n; k++) {
-			if (c[k].v.valid) {
-				m->value[k].have = true;
-				m->value[k].frame = f->index;
-				m->value[k].v = c[k].v;
-			} else if (c[k].v.other_pass && m->value[k].have) {
-				c[k].v = m->value[k].v;
-				c[k].unavailable_reason = NULL;
-				c[k].other_frame = true;
-				c[k].frame = m->value[k].frame;
-			}
-		}
-	}
-}
-
-/* ---- sampled counters ------------------------------------------------------------------ */
-
-static void samples_drop(struct pp_attr_device *d, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		free(d->samples[i].values);
-	memmove(d->samples, d->samples + n, (d->nsamples - n) * sizeof(d->samples[0]));
-	d->nsamples -= n;
-}
-
-static const char *const reason_uncovered =
-	"the counter samples do not cover the pass (sampling stopped, behind, or samples dropped)";
-
-/* The frame's passes get the sampling backend's set, attributed by time overlap of the
- * samples with their GPU intervals: the estimate with its bounds, and whether other passes
- * ran at the same time. Then the samples that ended before every pass of this frame began
- * are let go (later frames' passes begin later). */
-static void sampled_attribute_frame(struct pp_attr_device *d, struct pp_frame_result *f)
-{
-	const struct pp_gpu_counter_backend *b = d->ops.sampled;
-	if (!b || !b->samples_take || !f->npasses)
-		return;
-	if (d->nsamples == SAMPLES_KEPT)
-		samples_drop(d, SAMPLES_KEPT / 4);
-	d->nsamples += b->samples_take(b->ctx, d->samples + d->nsamples, SAMPLES_KEPT - d->nsamples);
-	uint32_t n = b->set_count(b->ctx);
-	if (!n || n > PP_ATTR_PERF_SET_MAX)
-		return;
-	const struct pp_gpu_counter_desc *descs[PP_ATTR_PERF_SET_MAX];
-	for (uint32_t k = 0; k < n; k++)
-		descs[k] = b->set_desc(b->ctx, k);
-
-	struct pp_overlap_span *spans = calloc(f->npasses, sizeof(*spans));
-	struct pp_overlap_span *sspans = calloc(d->nsamples ? d->nsamples : 1, sizeof(*sspans));
-	double *vals = calloc(d->nsamples ? d->nsamples : 1, sizeof(*vals));
-	struct pp_overlap_share *share = calloc(f->npasses, sizeof(*share));
-	struct pp_counter_value **set = calloc(f->npasses, sizeof(*set));
-	if (!spans || !sspans || !vals || !share || !set)
-		goto out;
-	uint64_t first_begin = UINT64_MAX;
-	for (size_t i = 0; i < f->npasses; i++) {
-		const struct pp_gpu_interval *g = &f->passes[i].gpu;
-		spans[i] = (struct pp_overlap_span){ g->begin_ns, g->end_ns, g->valid };
-		if (g->valid && g->begin_ns < first_begin)
-			first_begin = g->begin_ns;
-		set[i] = pp_pass_counters_add(&f->passes[i], descs, n);
-	}
-	for (uint32_t s = 0; s < d->nsamples; s++)
-		sspans[s] = (struct pp_overlap_span){ d->samples[s].begin_ns, d->samples[s].end_ns, true };
-	for (uint32_t k = 0; k < n; k++) {
-		for (uint32_t s = 0; s < d->nsamples; s++) {
-			const struct pp_gpu_counter_sample *sm = &d->samples[s];
-			sspans[s].valid = k < sm->nvalues && sm->values[k].valid;
-			vals[s] = sspans[s].valid ? pp_gpu_counter_value_double(&sm->values[k]) : 0;
-		}
-		pp_overlap_attribute(spans, (uint32_t)f->npasses, sspans, vals, d->nsamples, share);
-		for (size_t i = 0; i < f->npasses; i++) {
-			struct pp_counter_value *c = set[i] ? &set[i][k] : NULL;
-			if (!c)
-				continue;
-			if (!f->passes[i].gpu.valid) {
-				c->unavailable_reason = "no GPU interval to attribute samples to";
-			} else if (!share[i].covered) {
-				c->unavailable_reason = reason_uncovered;
-			} else {
-				c->v = (struct pp_gpu_counter_value){ .valid = true, .is_float = true, .f = share[i].estimate };
-				c->estimated = true;
-				c->lower = share[i].lower;
-				c->upper = share[i].upper;
-				c->shared = share[i].shared;
-			}
-		}
-	}
-	uint32_t done = 0;
-	while (done < d->nsamples && first_begin != UINT64_MAX && d->samples[done].end_ns <= first_begin)
-		done++;
-	samples_drop(d, done);
-out:
-	free(spans);
-	free(sspans);
-	free(vals);
-	free(share);
-	free(set);
-}
-
 uint64_t pp_attr_frame_recording(struct pp_attr_device *d)
 {
 	if (!d)
@@ -739,12 +594,14 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		out->cpu_end_ns = f->cpu_end_ns;
 		out->gpu_timed = f->flags & PP_FRAME_GPU_TIMED;
 		out->captured_by = (f->flags & PP_FRAME_BY_FILE) ? "trigger_file"
-				   : (f->flags & PP_FRAME_BY_SIGNAL) ? "signal" : "frames";
+				   : (f->flags & PP_FRAME_BY_SIGNAL) ? "signal"
+				   : (f->flags & PP_FRAME_BY_RENDERDOC) ? "renderdoc" : "frames";
+		out->renderdoc = f->flags & PP_FRAME_RENDERDOC;
+		out->renderdoc_requested = f->flags & PP_FRAME_RENDERDOC_WANTED;
 		out->recordings_outside_window = f->recs_outside;
 		out->nsubmissions = si;
 		out->npasses = pi;
-		perf_merge_frame(d, out);
-		sampled_attribute_frame(d, out);
+		attr_frame_counters_add(d->counters, out);
 		d->frame_out(out);
 	}
 	free(f);
@@ -792,10 +649,7 @@ void pp_attr_device_destroy(struct pp_attr_device *d)
 	frames_drain(d, true);
 	pthread_mutex_unlock(&d->lock);
 	pthread_mutex_destroy(&d->lock);
-	for (uint32_t i = 0; i < d->nmerge; i++)
-		free(d->merge[i]);
-	for (uint32_t i = 0; i < d->nsamples; i++)
-		free(d->samples[i].values);
+	attr_frame_counters_destroy(d->counters);
 	free(d);
 }
 
@@ -893,7 +747,43 @@ void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost)
 
 uint32_t pp_attr_frame_building(const struct pp_attr_device *d)
 {
-	return d ? pp_frame_clock_building(&d->clock) : PP_FRAME_ALL;
+	if (!d)
+		return PP_FRAME_ALL;
+	uint32_t f = pp_frame_clock_building(&d->clock);
+	/* A frame RenderDoc captures is measured in full even outside windows or sampled timing:
+	 * recordings begun while it captures are timed (RenderDoc began before the frame). */
+	if ((f & PP_FRAME_ALL) != PP_FRAME_ALL && pp_renderdoc_present() && pp_renderdoc_capturing())
+		f |= PP_FRAME_ALL;
+	return f;
+}
+
+bool pp_attr_frame_between(struct pp_attr_device *d, uint32_t *flags)
+{
+	if (!d) {
+		*flags = PP_FRAME_ALL;
+		return true;
+	}
+	pthread_mutex_lock(&d->lock);
+	bool between = !d->clock.open;
+	*flags = between ? d->clock.next_flags : d->clock.current_flags;
+	pthread_mutex_unlock(&d->lock);
+	return between;
+}
+
+bool pp_attr_renderdoc_frame_take(struct pp_attr_device *d, uint64_t *frame, bool *requested)
+{
+	if (!d)
+		return false;
+	pthread_mutex_lock(&d->lock);
+	bool got = d->rdoc_count && d->rdoc[d->rdoc_head].frame < d->clock.ended;
+	if (got) {
+		*frame = d->rdoc[d->rdoc_head].frame;
+		*requested = d->rdoc[d->rdoc_head].requested;
+		d->rdoc_head = (d->rdoc_head + 1) % RDOC_FRAMES_KEPT;
+		d->rdoc_count--;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return got;
 }
 
 bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n)
@@ -927,6 +817,11 @@ static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, c
 	} else if (p->object_name[0]) {
 		pp_name_copy(out->name, sizeof(out->name), p->object_name);
 		out->name_source = PP_NAME_OBJECT;
+	} else if (out->recorded_by) {
+		char gen[32];
+		pp_pass_generated_name(gen, sizeof(gen), p->kind, index);
+		snprintf(out->name, sizeof(out->name), "%s:%s", out->recorded_by, gen);
+		out->name_source = PP_NAME_GENERATED;
 	} else {
 		pp_pass_generated_name(out->name, sizeof(out->name), p->kind, index);
 		out->name_source = PP_NAME_GENERATED;
@@ -1012,6 +907,28 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 		return index;
 	}
 
+	/* Whether RenderDoc captures the frame is asked once, at its first submission of the
+	 * application's: RenderDoc began capturing at a frame boundary before it (its own trigger
+	 * at a present, or passprobe's request between frames), never in the middle of one. */
+	if (!info->foreign && !f->renderdoc_asked) {
+		f->renderdoc_asked = true;
+		bool capturing = info->renderdoc == PP_ATTR_RDOC_ASK ? pp_renderdoc_present() && pp_renderdoc_capturing()
+								     : info->renderdoc == PP_ATTR_RDOC_YES;
+		if (capturing) {
+			pp_frame_clock_renderdoc(&d->clock);
+			f->flags = pp_frame_clock_flags(&d->clock);
+			if (d->rdoc_count == RDOC_FRAMES_KEPT) {
+				pp_log_once(PP_LOG_WARN, "more than %d RenderDoc captures waiting for their files; the "
+							 "oldest is reported without one", RDOC_FRAMES_KEPT);
+				d->rdoc_head = (d->rdoc_head + 1) % RDOC_FRAMES_KEPT;
+				d->rdoc_count--;
+			}
+			uint32_t at = (d->rdoc_head + d->rdoc_count++) % RDOC_FRAMES_KEPT;
+			d->rdoc[at].frame = index;
+			d->rdoc[at].requested = f->flags & PP_FRAME_RENDERDOC_WANTED;
+		}
+	}
+
 	struct pp_submission_result *sr = &s->res;
 	sr->seq = d->next_seq++;
 	sr->api = info->api;
@@ -1026,7 +943,7 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 
 	/* An open suspended render pass continues into the next command buffer of the batch. */
 	int32_t suspended = -1;
-	uint32_t out = 0, nd = 0;
+	uint32_t out = 0, nd = 0, own = 0, foreign = 0;
 	for (uint32_t c = 0; c < info->nrecordings; c++) {
 		struct pp_recording *r = info->recordings[c];
 		if (!r)
@@ -1054,7 +971,14 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 			} else {
 				pr = &s->passes[out];
 				memset(pr, 0, PP_PASS_RESULT_HEAD);
-				pass_name(pr, p, q, f->named_passes + out);
+				/* Another layer's passes are counted apart, so that the application's
+				 * generated names ("render#3") stay the same whether a layer above added work
+				 * to the frame or not. */
+				pr->recorded_by = p->recorded_by ? p->recorded_by : r->recorded_by;
+				if (pr->recorded_by)
+					pass_name(pr, p, q, f->foreign_passes + foreign++);
+				else
+					pass_name(pr, p, q, f->named_passes + own++);
 				pr->kind = p->kind;
 				pr->api = p->api;
 				pr->command_buffer = c;
@@ -1107,7 +1031,8 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 	}
 	s->npasses = out;
 	s->ndraw_slots = nd;
-	f->named_passes += out;
+	f->named_passes += own;
+	f->foreign_passes += foreign;
 
 	if (f->subs_tail)
 		f->subs_tail->next = s;

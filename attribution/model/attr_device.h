@@ -71,6 +71,13 @@ struct pp_attr_slot_map {
 	const char *reason;         /* non-NULL: this execution is not timed, and why */
 };
 
+/* Whether RenderDoc captures the frame a submission begins (pp_attr_submit_info.renderdoc). */
+enum pp_attr_rdoc_known {
+	PP_ATTR_RDOC_ASK = 0, /* RenderDoc is asked at the submission */
+	PP_ATTR_RDOC_NO,
+	PP_ATTR_RDOC_YES,
+};
+
 struct pp_attr_submit_info {
 	const char *api;
 	uint64_t cpu_begin_ns, cpu_end_ns;
@@ -81,6 +88,15 @@ struct pp_attr_submit_info {
 	const struct pp_attr_slot_map *const *maps; /* per recording, NULL entries or NULL: own slots */
 	bool signals_fence;
 	struct pp_cpu_cost cpu; /* the submit call */
+	/* A layer above passprobe submitted work of its own (pp_callers.h, pp_renderdoc.h): it
+	 * never makes RenderDoc's capture of the frame known, and the caller does not let it end
+	 * a frame. */
+	bool foreign;
+	/* Where the front end knows better than RenderDoc's state at the submission whether
+	 * RenderDoc captures its frame. OpenGL ES: the swap ending a frame is one of its
+	 * submissions, and RenderDoc starts its own captures inside its swap hook, before it
+	 * passes the swap down: what counts is RenderDoc's state when the work began. */
+	enum pp_attr_rdoc_known renderdoc;
 };
 
 /* Records one submission (per vkQueueSubmit batch). Recordings still referenced by an
@@ -126,6 +142,16 @@ uint32_t pp_attr_frame_building(const struct pp_attr_device *d);
 /* The frame a recording made now is expected to be submitted in (the open frame, or the next):
  * what rotates hardware counter groups over frames. */
 uint64_t pp_attr_frame_recording(struct pp_attr_device *d);
+
+/* Whether the application is between frames (no frame open): then *flags gets the enum
+ * pp_frame_flags of the next frame; else those of the open one. What decides where passprobe
+ * starts and ends RenderDoc's captures. */
+bool pp_attr_frame_between(struct pp_attr_device *d, uint32_t *flags);
+
+/* Frames RenderDoc captured, oldest first, once they have ended: takes the oldest into *frame
+ * (and whether passprobe asked for it) and returns true, or returns false when none is waiting.
+ * What pairs a capture file RenderDoc has written with passprobe's frame (at most 64 wait). */
+bool pp_attr_renderdoc_frame_take(struct pp_attr_device *d, uint64_t *frame, bool *requested);
 
 /* Whether the label named by the frame_delimiter setting occurs in these recordings. */
 bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n);

@@ -35,13 +35,16 @@ static void capture_decide(struct pp_frame_clock *c)
 	else if (ranged != c->sig_on)
 		f = PP_FRAME_CAPTURED | (c->sig_on ? PP_FRAME_BY_SIGNAL : 0);
 	if (f) {
-		/* next_flags still holds the previous frame's: captured, so the window goes on. */
-		if (!(c->next_flags & PP_FRAME_CAPTURED))
+		if (!c->window_open)
 			c->window_first = c->next;
 		uint32_t n = cap->timing_interval ? cap->timing_interval : 1;
 		if ((c->next - c->window_first) % n == 0)
 			f |= PP_FRAME_GPU_TIMED;
 	}
+	c->window_open = f != 0;
+	/* A frame RenderDoc captures is measured in full, in a window or not. */
+	if (pp_frame_ranges_have(&cap->renderdoc, c->next))
+		f |= PP_FRAME_ALL | PP_FRAME_RENDERDOC_WANTED | (f ? 0 : PP_FRAME_BY_RENDERDOC);
 	c->next_flags = f;
 	if (!c->open)
 		__atomic_store_n(&c->building, f, __ATOMIC_RELAXED);
@@ -49,7 +52,8 @@ static void capture_decide(struct pp_frame_clock *c)
 
 void pp_frame_clock_init(struct pp_frame_clock *c, enum pp_frame_delimiter delimiter)
 {
-	*c = (struct pp_frame_clock){ .delimiter = delimiter, .next_flags = PP_FRAME_ALL, .building = PP_FRAME_ALL };
+	*c = (struct pp_frame_clock){ .delimiter = delimiter, .next_flags = PP_FRAME_ALL, .building = PP_FRAME_ALL,
+				     .window_open = true };
 	c->cap.frames.n = 1;
 	c->cap.frames.r[0].last = PP_FRAME_INDEX_MAX;
 	c->cap.timing_interval = 1;
@@ -60,7 +64,7 @@ void pp_frame_clock_capture_set(struct pp_frame_clock *c, const struct pp_frame_
 	c->cap = *cap;
 	c->sig_seen = pp_capture_signal_count();
 	c->file_seen = 0;
-	c->next_flags = 0; /* the window (if any) begins at `next` */
+	c->window_open = false; /* the window (if any) begins at `next` */
 	capture_decide(c);
 }
 
@@ -72,6 +76,16 @@ uint64_t pp_frame_clock_submit(struct pp_frame_clock *c)
 		c->current_flags = c->next_flags;
 	}
 	return c->current;
+}
+
+void pp_frame_clock_renderdoc(struct pp_frame_clock *c)
+{
+	if (!c->open)
+		return;
+	if (!(c->current_flags & PP_FRAME_CAPTURED))
+		c->current_flags |= PP_FRAME_BY_RENDERDOC;
+	c->current_flags |= PP_FRAME_ALL | PP_FRAME_RENDERDOC;
+	__atomic_store_n(&c->building, c->current_flags, __ATOMIC_RELAXED);
 }
 
 bool pp_frame_clock_end(struct pp_frame_clock *c, const char *why)
@@ -89,6 +103,8 @@ bool pp_frame_clock_end(struct pp_frame_clock *c, const char *why)
 
 bool pp_frame_clock_submit_done(struct pp_frame_clock *c, enum pp_submit_sync sync, bool saw_frame_label)
 {
+	if (sync == PP_SUBMIT_FOREIGN)
+		return false;
 	switch (c->delimiter) {
 	case PP_FRAME_SUBMIT:
 		return pp_frame_clock_end(c, "submit");

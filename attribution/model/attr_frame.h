@@ -19,6 +19,13 @@ enum pp_frame_flags {
 	PP_FRAME_GPU_TIMED = 1u << 1, /* captured and GPU-timed (gpu_timing_interval) */
 	PP_FRAME_BY_SIGNAL = 1u << 2, /* captured because the capture signal toggled capturing on */
 	PP_FRAME_BY_FILE = 1u << 3,   /* captured because the trigger file started a window */
+	/* Frame debuggers (docs/frame-debuggers.md): passprobe asks RenderDoc to capture this frame
+	 * (the renderdoc_frames setting). Decided at the boundary before it, like a window. */
+	PP_FRAME_RENDERDOC_WANTED = 1u << 4,
+	/* RenderDoc captured this frame: it was capturing when the frame's first submission of
+	 * the application's came (whoever asked it to). Measured in full. */
+	PP_FRAME_RENDERDOC = 1u << 5,
+	PP_FRAME_BY_RENDERDOC = 1u << 6, /* captured only because RenderDoc captures it */
 };
 #define PP_FRAME_ALL (PP_FRAME_CAPTURED | PP_FRAME_GPU_TIMED)
 
@@ -29,6 +36,8 @@ struct pp_frame_capture {
 	const char *trigger_file;      /* "" or NULL: none; must outlive the clock */
 	uint32_t trigger_frames;
 	uint32_t timing_interval;      /* 1: every captured frame is GPU-timed */
+	struct pp_frame_ranges renderdoc; /* renderdoc_frames setting: captured and GPU-timed whatever
+					   * the above say */
 };
 
 struct pp_frame_clock {
@@ -48,6 +57,7 @@ struct pp_frame_clock {
 	uint64_t sig_seen, file_seen; /* trigger counts already acted on */
 	uint64_t file_left;      /* frames the trigger file's window still captures */
 	uint64_t window_first;   /* first frame of the current run of captured frames */
+	bool window_open;        /* frame `next` is in a capture window (not only a RenderDoc frame) */
 	uint32_t next_flags;     /* enum pp_frame_flags of frame `next` */
 	uint32_t current_flags;  /* of frame `current` */
 	uint32_t building;       /* of the frame the application is building (current while open,
@@ -83,6 +93,8 @@ enum pp_submit_sync {
 	PP_SUBMIT_ASYNC = 0, /* nothing the application can wait on (vkQueueSubmit without a fence, glFlush) */
 	PP_SUBMIT_FENCE,     /* signals a fence the application can wait on (a fence, glFenceSync) */
 	PP_SUBMIT_DRAINED,   /* the call returned after the GPU finished everything (glFinish) */
+	PP_SUBMIT_FOREIGN,   /* a layer above passprobe submitted work of its own: never the
+			      * application's frame boundary */
 };
 
 /* After a submit call returned. Returns true when that ended the open frame. */
@@ -104,6 +116,11 @@ void pp_frame_clock_swapchain_created(struct pp_frame_clock *c);
 
 /* A present call, whatever its result. Returns true when that ended the open frame. */
 bool pp_frame_clock_present(struct pp_frame_clock *c);
+
+/* RenderDoc is capturing the open frame (its owner asked RenderDoc when the frame's first
+ * submission came): the frame is measured in full, and recordings made for it from now on are
+ * timed. */
+void pp_frame_clock_renderdoc(struct pp_frame_clock *c);
 
 /* Ends the open frame for a reason of the owner's (a bound on submissions per frame).
  * Returns true when a frame was open. */

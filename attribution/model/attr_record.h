@@ -38,6 +38,10 @@ struct pp_pass_rec {
 	const char *perf_reason;   /* why there is none */
 	uint32_t subpasses;
 	uint32_t secondaries;
+	/* NULL: the recording's recorded_by. A front end whose recordings mix the application's
+	 * passes with another library's (OpenGL ES: one recording per context, RenderDoc's overlay
+	 * drawn into it at the swap) names the other library per pass. Static. */
+	const char *recorded_by;
 	struct pp_workload work;
 	uint32_t nattachments;
 	uint32_t first_draw_slot, ndraw_slots; /* per-draw timing: pairs in recording->draw_slots */
@@ -85,6 +89,10 @@ struct pp_recording {
 	uint32_t perf_group;          /* the hardware counter group its passes measure, PP_NO_SLOT: none yet */
 	uint32_t submissions;         /* since it was recorded */
 	bool quiet;                   /* begun outside a capture window: no CPU snapshots */
+	/* Who records into it: NULL for the application, else the file name of the library of a
+	 * layer above passprobe recording work of its own (pp_callers.h). Static; set when its
+	 * command buffer is allocated, kept across recordings. */
+	const char *recorded_by;
 	bool passless;                /* quiet, and no one needs its passes: none recorded */
 	struct pp_submission *last_submission; /* not yet harvested, reads this recording's slots */
 	struct pp_workload stray;

@@ -148,6 +148,9 @@ struct pp_pass_result {
 	uint32_t subpasses;
 	bool suspended_resumed;      /* dynamic rendering split over command buffers */
 	uint32_t secondaries;        /* secondary command buffers executed inside */
+	/* NULL: the application's. Else recorded by a layer above passprobe for its own purposes
+	 * (RenderDoc's capture copies, an overlay's HUD): that layer's library file name, static. */
+	const char *recorded_by;
 	struct pp_workload work;
 	uint32_t nattachments;       /* of attachments[], at the end */
 
@@ -218,6 +221,8 @@ struct pp_frame_result {
 	const char *captured_by;     /* "frames" (the frames setting), "signal", "trigger_file"; static */
 	uint32_t recordings_outside_window; /* recordings begun before the window opened and
 	                                       submitted in it: their passes are not in this frame */
+	bool renderdoc;              /* RenderDoc captured this frame (docs/frame-debuggers.md) */
+	bool renderdoc_requested;    /* passprobe asked RenderDoc to (renderdoc_frames) */
 };
 
 /* Appends the pipeline statistics to p's counter set (PP_STAT_* order): value i valid when bit

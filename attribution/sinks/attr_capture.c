@@ -26,9 +26,8 @@ static struct attr_capture_window *window_last_of(struct attr_sink_ctx *c, uint3
 
 static void window_end_mark(struct attr_sink_ctx *c, const struct attr_capture_window *w)
 {
-	if (c->trace && !c->trace_limit.reached)
-		attr_trace_instant_write(c, "capture window ends", w->end_ns, w->device, w->first, w->by, true,
-					 w->last);
+	if (c->text)
+		c->text->window_mark(c, "capture window ends", w->end_ns, w->device, w->first, w->by, true, w->last);
 }
 
 void attr_capture_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
@@ -52,9 +51,8 @@ void attr_capture_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f
 	*w = (struct attr_capture_window){ .device = f->device_id, .first = f->index, .last = f->index, .by = by,
 					   .frames_gpu_timed = f->gpu_timed, .end_ns = f->cpu_end_ns };
 	c->windows_total++;
-	if (c->trace && !c->trace_limit.reached)
-		attr_trace_instant_write(c, "capture window begins", f->cpu_begin_ns, f->device_id, f->index, by, false,
-					 0);
+	if (c->text)
+		c->text->window_mark(c, "capture window begins", f->cpu_begin_ns, f->device_id, f->index, by, false, 0);
 }
 
 void attr_capture_close(struct attr_sink_ctx *c)
@@ -145,21 +143,24 @@ void attr_capture_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w
 	else
 		pp_json_kv_null_lit(w, "limit_bytes");
 	pp_json_kv_str_lit(w, "keeps", "first");
-	limit_write(w, "trace", &c->trace_limit, s->trace);
-	limit_write(w, "csv", &c->csv_limit, s->csv);
+	limit_write(w, "recording", &c->rec_limit, true);
+	/* trace.json and passes.csv are made from the recording (passprobe report): a report the
+	 * process wrote itself at exit has not made them. */
+	limit_write(w, "trace", &c->trace_limit, s->trace && c->offline);
+	limit_write(w, "csv", &c->csv_limit, s->csv && c->offline);
 	pp_json_end_object(w);
 }
 
 void attr_capture_summary_notes(struct attr_sink_ctx *c, char *notes, size_t len)
 {
-	const struct attr_output_limit *ls[2] = { &c->trace_limit, &c->csv_limit };
-	const char *names[2] = { "trace.json", "passes.csv" };
+	const struct attr_output_limit *ls[3] = { &c->rec_limit, &c->trace_limit, &c->csv_limit };
+	const char *names[3] = { "the recording", "trace.json", "passes.csv" };
 	if (c->frames_total == 0 && c->settings.frames.n == 0) {
 		size_t used = strnlen(notes, len);
 		snprintf(notes + used, len - used, "%sno frame was in a capture window (frames=none: SIGUSR2 or "
 			 "trigger_file start one)", used ? "; " : "");
 	}
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		if (!ls[i]->reached)
 			continue;
 		size_t used = strnlen(notes, len);

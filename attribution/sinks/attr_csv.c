@@ -156,6 +156,8 @@ int attr_csv_open(struct attr_sink_ctx *c)
 		fprintf(f, ",cpu_record_%s", attr_cpu_counter_names[i]);
 	if (gpu_counters_column(c))
 		fputs(",gpu_counters", f);
+	/* Last, so that the columns before keep their places. */
+	fputs(",recorded_by", f);
 	putc('\n', f);
 	off_t header = ftello(f);
 	c->csv_limit.bytes = header > 0 ? (uint64_t)header : 0;
@@ -238,6 +240,10 @@ static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size
 	}
 	if (gpu_counters)
 		gpu_counters_field(f, p);
+	if (p->recorded_by)
+		str_field(f, p->recorded_by);
+	else
+		empty_field(f);
 	line_put(f, '\n');
 }
 

@@ -1,7 +1,8 @@
 /* report.json: the last report_frames frames in full plus the summary over every frame,
- * rewritten whole (atomically, by rename) every flush_interval_ms while frames arrive and at
- * shutdown. Layout: docs/report-format.md. The window is a ring of the frames themselves, so
- * memory is report_frames frames however long the program runs. */
+ * written whole (atomically, by rename) at the end: at process exit, and by `passprobe report`
+ * from a recording. Layout: docs/report-format.md. The window is a ring of the frames
+ * themselves, so memory is report_frames frames however long the program runs, and a frame
+ * is formatted once, when the report is written. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,35 +20,33 @@
 
 static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *f);
 
-void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
+void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f, bool recorded)
 {
+	/* A frame RenderDoc captured keeps its text for the captures' list, whatever the window
+	 * keeps: one frame's formatting, for a frame a person asked to capture. */
+	if (f->renderdoc) {
+		pp_frame_result_counters_resolve(f);
+		struct pp_json_writer w;
+		pp_json_writer_init_mem(&w, 0, 0);
+		frame_write(&w, f);
+		size_t len = 0;
+		char *json = pp_json_writer_finish(&w) == 0 ? pp_json_writer_mem_take(&w, &len) : NULL;
+		pp_json_writer_release(&w);
+		if (json)
+			attr_renderdoc_frame_keep(c, f, json, len);
+		free(json);
+	}
 	if (!c->window || c->window_cap == 0) {
 		pp_frame_result_free(f);
 		return;
 	}
-	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, 0);
-	/* Frames of a program are alike: room for the last one's text and an eighth more, in one
-	 * allocation, instead of growing from nothing by doubling. */
-	pp_json_writer_reserve(&w, c->window_frame_hint);
-	frame_write(&w, f);
-	struct attr_window_frame entry = { .index = f->index };
-	if (pp_json_writer_finish(&w) == 0)
-		entry.json = pp_json_writer_mem_take(&w, &entry.len);
-	if (entry.json)
-		c->window_frame_hint = entry.len + entry.len / 8;
-	pp_json_writer_release(&w);
-	pp_frame_result_free(f);
-	if (!entry.json) {
-		pp_log_once(PP_LOG_WARN, "out of memory keeping frames for report.json; some are missing from it");
-		return;
-	}
+	struct attr_window_frame entry = { .index = f->index, .frame = f, .recorded = recorded };
 	if (c->window_count < c->window_cap) {
 		c->window[(c->window_head + c->window_count) % c->window_cap] = entry;
 		c->window_count++;
 		return;
 	}
-	free(c->window[c->window_head].json);
+	pp_frame_result_free(c->window[c->window_head].frame);
 	c->window[c->window_head] = entry;
 	c->window_head = (c->window_head + 1) % c->window_cap;
 }
@@ -55,7 +54,7 @@ void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f)
 void attr_report_window_free(struct attr_sink_ctx *c)
 {
 	for (uint32_t i = 0; i < c->window_count; i++)
-		free(c->window[(c->window_head + i) % c->window_cap].json);
+		pp_frame_result_free(c->window[(c->window_head + i) % c->window_cap].frame);
 	free(c->window);
 	c->window = NULL;
 	c->window_count = c->window_head = c->window_cap = 0;
@@ -201,6 +200,8 @@ static void pass_write(struct pp_json_writer *w, const struct pp_pass_result *p)
 	pp_json_kv_uint_lit(w, "subpasses", p->subpasses);
 	pp_json_kv_bool_lit(w, "suspended_resumed", p->suspended_resumed);
 	pp_json_kv_uint_lit(w, "secondaries", p->secondaries);
+	if (p->recorded_by)
+		pp_json_kv_str_lit(w, "recorded_by", p->recorded_by);
 	pp_json_kv_uint_lit(w, "draws", attr_workload_draws(&p->work));
 	pp_json_key_lit(w, "workload");
 	attr_report_workload_write(w, &p->work);
@@ -319,6 +320,8 @@ static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *
 	pp_json_kv_bool_lit(w, "gpu_timed", f->gpu_timed);
 	pp_json_kv_str_lit(w, "captured_by", f->captured_by ? f->captured_by : "frames");
 	pp_json_kv_uint_lit(w, "recordings_outside_window", f->recordings_outside_window);
+	if (f->renderdoc)
+		pp_json_kv_bool_lit(w, "renderdoc_capture", true);
 	pp_json_key_lit(w, "submissions");
 	pp_json_begin_array(w);
 	for (size_t i = 0; i < f->nsubmissions; i++)
@@ -368,13 +371,11 @@ static void diagnostics_write(struct pp_json_writer *w)
 {
 	pp_json_key_lit(w, "diagnostics");
 	pp_json_begin_array(w);
-	pp_sink_diagnostics_fn source = attr_diagnostics_source();
-	uint64_t other = 0;
-	size_t n = source ? source(NULL, 0, &other) : 0;
-	struct pp_diagnostic *d = n ? malloc(n * sizeof(*d)) : NULL;
-	if (d)
-		n = source(d, n, &other);
-	for (size_t i = 0; d && i < n; i++) {
+	struct pp_diagnostic *d;
+	size_t n;
+	uint64_t other;
+	attr_diagnostics_snapshot(&d, &n, &other);
+	for (size_t i = 0; i < n; i++) {
 		const struct pp_diagnostic *x = &d[i];
 		pp_json_begin_object(w);
 		pp_json_kv_str_lit(w, "id", x->id);
@@ -459,6 +460,10 @@ static void settings_write(struct pp_json_writer *w, const struct pp_settings *s
 	pp_json_kv_bool_lit(w, "finish_on_signal", s->finish_on_signal);
 	pp_json_kv_str_lit(w, "copy_results",
 		       (unsigned)s->copy_results < 3 ? switches[s->copy_results] : "?");
+	char ranges[512];
+	pp_frame_ranges_format(&s->renderdoc_frames, ranges, sizeof(ranges));
+	pp_json_kv_str_lit(w, "renderdoc_frames", ranges);
+	pp_json_kv_bool_lit(w, "layer_passes", s->layer_passes);
 	pp_json_end_object(w);
 }
 
@@ -494,8 +499,9 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_json_key_lit(w, "frames");
 	pp_json_begin_array(w);
 	for (uint32_t i = 0; i < c->window_count; i++) {
-		const struct attr_window_frame *e = &c->window[(c->window_head + i) % c->window_cap];
-		pp_json_write_raw_value(w, e->json, e->len);
+		struct pp_frame_result *f = c->window[(c->window_head + i) % c->window_cap].frame;
+		pp_frame_result_counters_resolve(f);
+		frame_write(w, f);
 	}
 	pp_json_end_array(w);
 
@@ -506,6 +512,7 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_summary_free(&sum);
 
 	attr_capture_report_write(c, w);
+	attr_renderdoc_report_write(c, w);
 	diagnostics_write(w);
 	pp_json_end_object(w);
 }

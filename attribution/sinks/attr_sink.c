@@ -135,6 +135,13 @@ out:
 	return id;
 }
 
+void attr_devices_forget(void)
+{
+	pthread_mutex_lock(&g_dev_lock);
+	__atomic_store_n(&g_ndevices, 0, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&g_dev_lock);
+}
+
 size_t attr_devices_snapshot(const struct attr_device **out)
 {
 	*out = g_devices;
@@ -267,7 +274,7 @@ static int dir_open(struct attr_sink_ctx *c, char *failed_at, size_t failed_len,
 	return ret;
 }
 
-static int outputs_open(struct attr_sink_ctx *c)
+int attr_outputs_open(struct attr_sink_ctx *c)
 {
 	char failed_at[PATH_MAX] = "";
 	const char *what;
@@ -295,11 +302,9 @@ static int outputs_open(struct attr_sink_ctx *c)
 		c->dirfd = -1;
 		return ret;
 	}
-	if (c->settings.trace)
-		attr_trace_open(c);
-	if (c->settings.csv)
-		attr_csv_open(c);
-	return 0;
+	/* In the application's process, the recording; made from one, the text outputs (opened
+	 * by attr_replay.c). */
+	return c->offline ? 0 : attr_recording_open(c);
 }
 
 static void process_name_read(char *buf, size_t len)
@@ -320,35 +325,39 @@ static void process_name_read(char *buf, size_t len)
 
 /* ---- the writer ----------------------------------------------------------------------- */
 
-static void frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
+void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 {
 	pp_frame_result_cpu_resolve(f);
-	pp_frame_result_counters_resolve(f);
+	/* The timestamp and statistics become counter values where text is made of them: by
+	 * passprobe report, and in the process only for report.json's frames at exit (the
+	 * statistics and the recording take them as measured). */
+	if (c->offline)
+		pp_frame_result_counters_resolve(f);
 	c->frames_total++;
 	pp_stats_frame_add(c->stats, f);
 	attr_capture_frame(c, f);
-	if (c->csv && attr_limit_admit(c, &c->csv_limit, "passes.csv", f))
-		attr_csv_frame_write(c, f);
-	if (c->trace && attr_limit_admit(c, &c->trace_limit, "trace.json", f))
-		attr_trace_frame_write(c, f);
+	bool recorded = attr_recording_frame(c, f);
+	if (c->text)
+		c->text->frame(c, f);
 	c->report_dirty = true;
-	attr_report_window_push(c, f); /* takes f */
+	attr_report_window_push(c, f, recorded); /* takes f */
 	__atomic_fetch_add(&g_frames_processed, 1, __ATOMIC_RELAXED);
+}
+
+void attr_cpu_event_process(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
+{
+	attr_recording_cpu_event(c, ev);
+	if (c->text)
+		c->text->cpu_event(c, ev);
 }
 
 static void batch_process(struct attr_sink_ctx *c, struct pp_frame_result **frames, uint32_t nframes,
 			  const struct pp_cpu_event *events, uint32_t nevents)
 {
-	if (c->trace && !c->trace_limit.reached) {
-		for (uint32_t i = 0; i < nevents; i++)
-			attr_trace_cpu_event_write(c, &events[i]);
-	}
+	for (uint32_t i = 0; i < nevents; i++)
+		attr_cpu_event_process(c, &events[i]);
 	for (uint32_t i = 0; i < nframes; i++)
-		frame_process(c, frames[i]);
-	if (c->trace)
-		attr_trace_flush(c);
-	if (c->csv)
-		attr_csv_flush(c);
+		attr_frame_process(c, frames[i]);
 }
 
 /* Under g_lock: moves the queue's frames and events into the batch buffers. */
@@ -418,13 +427,13 @@ static void *writer_main(void *arg)
 	struct pp_frame_result *frames[PP_SINK_QUEUE_FRAMES];
 	uint32_t nframes, nevents;
 	uint64_t interval_ns = (uint64_t)g_ctx.settings.flush_interval_ms * 1000000ull;
-	/* The first report.json is written with the first frames, then every interval: a process
-	 * ended by a signal (Chromium's GPU process gets SIGTERM from the browser; a program
-	 * without a SIGINT handler stopped with Ctrl-C) keeps a report of all but its last
-	 * interval, however short it lived. */
-	uint64_t last_report = 0; /* 0: none written yet */
-	bool pending = false; /* frames arrived since the last report.json */
+	/* The recording's state (counts, diagnostics, summary) is written with the first frames,
+	 * then every interval: a process ended by a signal or killed leaves a recording that says
+	 * all but its last interval, however short it lived. */
+	uint64_t last_state = 0; /* 0: none written yet */
+	bool pending = false; /* frames arrived since the last state was written */
 
+	(void)arg;
 	pthread_mutex_lock(&g_lock);
 	for (;;) {
 		while (!g_stop && !batch_ready()) {
@@ -437,7 +446,7 @@ static void *writer_main(void *arg)
 			}
 			uint64_t wait_ms = SINK_WAKE_MS, now = pp_clock_now_ns();
 			if (pending) {
-				uint64_t due = last_report ? last_report + interval_ns : now;
+				uint64_t due = last_state ? last_state + interval_ns : now;
 				if (now >= due)
 					break;
 				if ((due - now + 999999) / 1000000 < wait_ms)
@@ -465,11 +474,14 @@ static void *writer_main(void *arg)
 		batch_process(&g_ctx, frames, nframes, g_batch_events, nevents);
 		pending = pending || nframes > 0;
 		uint64_t now = pp_clock_now_ns();
-		if (pending && (!last_report || now >= last_report + interval_ns)) {
-			if (g_ctx.dirfd >= 0 && !g_ctx.report_failed)
-				report_write_now(&g_ctx);
+		uint64_t fd, ed;
+		dropped_get(&fd, &ed);
+		if (pending && (!last_state || now >= last_state + interval_ns)) {
+			attr_recording_periodic(&g_ctx, fd, ed);
 			pending = false;
-			last_report = now;
+			last_state = now;
+		} else {
+			attr_recording_flush(&g_ctx);
 		}
 		pthread_mutex_unlock(&g_io_lock);
 		pthread_mutex_lock(&g_lock);
@@ -525,6 +537,7 @@ static void sink_atfork_register(void)
 static void ctx_free(struct attr_sink_ctx *c)
 {
 	attr_report_window_free(c);
+	attr_renderdoc_free(c);
 	pp_stats_destroy(c->stats);
 	c->stats = NULL;
 	if (c->dirfd >= 0)
@@ -563,10 +576,12 @@ int pp_sink_init(const struct pp_settings *settings)
 	memcpy(c->dir, c->settings.output_dir, sizeof(c->dir));
 	c->dirfd = -1;
 	c->lockfd = -1;
+	c->rec_fd = -1;
 	c->pid = getpid();
 	process_name_read(c->process_name, sizeof(c->process_name));
 	c->trace_origin_ns = pp_clock_now_ns();
 	c->stats = pp_stats_create(0);
+	pp_stats_layer_passes_set(c->stats, c->settings.layer_passes);
 	c->window = calloc(c->settings.report_frames, sizeof(*c->window));
 	g_events = calloc(PP_SINK_CPU_EVENTS, sizeof(*g_events));
 	g_batch_events = calloc(PP_SINK_CPU_EVENTS, sizeof(*g_batch_events));
@@ -585,7 +600,7 @@ int pp_sink_init(const struct pp_settings *settings)
 	}
 	c->window_cap = c->settings.report_frames;
 	c->limit_bytes = (uint64_t)c->settings.output_limit_mb << 20;
-	ret = outputs_open(c);
+	ret = attr_outputs_open(c);
 	pthread_mutex_unlock(&g_io_lock);
 
 	pthread_condattr_t ca;
@@ -692,18 +707,15 @@ void pp_sink_cpu_event(const struct pp_cpu_event *ev)
 	pthread_mutex_unlock(&g_lock);
 }
 
-/* Where report.json's diagnostics and the summary's come from (pp_sink_diagnostics_source). */
-static pp_sink_diagnostics_fn g_diag_source;
-
-/* The diagnostics so far in the summary: sites per severity, the costliest warnings. */
+/* The diagnostics so far in the summary: sites per severity, the costliest warnings (from the
+ * process's diagnostics, or from the recording's last diagnostics record when passprobe makes
+ * the outputs). */
 static void summary_diagnostics(struct pp_summary *sum)
 {
-	pp_sink_diagnostics_fn source = g_diag_source;
-	uint64_t other = 0;
-	size_t n = source ? source(NULL, 0, &other) : 0;
-	struct pp_diagnostic *d = n ? malloc(n * sizeof(*d)) : NULL;
-	if (d)
-		n = source(d, n, &other);
+	struct pp_diagnostic *d;
+	size_t n;
+	uint64_t other;
+	attr_diagnostics_snapshot(&d, &n, &other);
 	for (size_t i = 0; d && i < n; i++)
 		pp_summary_diagnostic_add(sum, d[i].id, d[i].severity, d[i].site, d[i].cost_valid ? (double)d[i].cost_ns : NAN,
 					  d[i].count, d[i].frames);
@@ -712,10 +724,37 @@ static void summary_diagnostics(struct pp_summary *sum)
 		pp_summary_diagnostic_add(sum, "PASSPROBE-Other", "info", "", NAN, other, 0);
 }
 
+/* The summary the process kept over every frame, read from its recording: the rows and the
+ * frame line as it made them (its notes are made again below, from the same state). */
+static void summary_copy(const struct pp_summary *from, struct pp_summary *to)
+{
+	pp_summary_init(to);
+	to->frames = from->frames;
+	to->frames_gpu_timed = from->frames_gpu_timed;
+	to->frame_gpu_mean_ns = from->frame_gpu_mean_ns;
+	to->frame_gpu_p50_ns = from->frame_gpu_p50_ns;
+	to->frame_gpu_p95_ns = from->frame_gpu_p95_ns;
+	to->rows = malloc((from->nrows ? from->nrows : 1) * sizeof(*to->rows));
+	if (to->rows) {
+		memcpy(to->rows, from->rows, from->nrows * sizeof(*to->rows));
+		to->nrows = from->nrows;
+	}
+}
+
 void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct pp_summary *out)
 {
 	struct pp_summary sum;
-	pp_stats_summary_make(c->stats, &sum);
+	if (c->offline_summary)
+		summary_copy(c->offline_summary, &sum);
+	else
+		pp_stats_summary_make(c->stats, &sum);
+	if (c->offline_summary || c->offline_notes[0]) {
+		size_t len = strnlen(sum.notes, sizeof(sum.notes));
+		snprintf(sum.notes + len, sizeof(sum.notes) - len, "%s%s%s", len ? "; " : "", c->offline_notes,
+			 c->offline_summary ? (c->offline_notes[0] ? "; the summary is the process's own, over every frame"
+								   : "the summary is the process's own, over every frame")
+					    : "");
+	}
 	const struct attr_device *devs;
 	size_t ndev = attr_devices_snapshot(&devs);
 	/* Whole names while they fit, then how many more: never a name cut short (a program with
@@ -767,6 +806,7 @@ static void summary_print(struct attr_sink_ctx *c, uint64_t frames_dropped)
 	attr_summary_build(c, frames_dropped, &sum);
 	pp_summary_print(stderr, &sum, PP_SINK_SUMMARY_ROWS);
 	pp_summary_free(&sum);
+	attr_renderdoc_summary_print(stderr);
 }
 
 void pp_sink_shutdown(void)
@@ -821,16 +861,11 @@ void pp_sink_shutdown(void)
 	pthread_mutex_unlock(&g_lock);
 
 	batch_process(c, frames, nframes, g_batch_events, nevents);
+	attr_recording_close(c, frames_dropped, events_dropped);
 	if (c->dirfd >= 0 && !c->report_failed)
 		report_write_now(c);
-	if (c->trace) {
-		attr_capture_close(c);
-		attr_trace_close(c, frames_dropped, events_dropped);
-	}
-	if (c->csv)
-		attr_csv_close(c);
 	if (c->dirfd >= 0)
-		fsync(c->dirfd); /* the renames of report.json */
+		fsync(c->dirfd); /* the rename of report.json */
 	if (c->settings.summary)
 		summary_print(c, frames_dropped);
 	c->closed = true;
@@ -843,6 +878,7 @@ void pp_sink_shutdown(void)
 
 /* ---- diagnostics ---------------------------------------------------------------------- */
 
+static pp_sink_diagnostics_fn g_diag_source;
 
 void pp_sink_diagnostics_source(pp_sink_diagnostics_fn fn)
 {
@@ -852,6 +888,23 @@ void pp_sink_diagnostics_source(pp_sink_diagnostics_fn fn)
 pp_sink_diagnostics_fn attr_diagnostics_source(void)
 {
 	return __atomic_load_n(&g_diag_source, __ATOMIC_ACQUIRE);
+}
+
+bool attr_diagnostics_snapshot(struct pp_diagnostic **out, size_t *n, uint64_t *other)
+{
+	pp_sink_diagnostics_fn source = attr_diagnostics_source();
+	*out = NULL;
+	*n = 0;
+	*other = 0;
+	if (!source)
+		return false;
+	size_t want = source(NULL, 0, other);
+	struct pp_diagnostic *d = want ? malloc(want * sizeof(*d)) : NULL;
+	if (d) {
+		*n = source(d, want, other);
+		*out = d;
+	}
+	return true;
 }
 
 void pp_sink_diagnostic(const char *name, uint32_t tid, uint64_t ns)

@@ -13,6 +13,9 @@
 #include "pp_settings.h"
 #include "pp_sink.h"
 
+struct pp_rec_writer;
+struct pp_summary;
+
 struct pp_stats;
 
 /* CPU counter names of pp_cpu_cost.counter[] (pp_sink_cpu_counters_set). */
@@ -58,12 +61,12 @@ struct attr_trace_thread {
 	uint64_t submit_cursor_ns; /* end of the last submit-call slice on this thread */
 };
 
-/* A frame of report.json's window, kept as its JSON text: rewriting the report every
- * flush_interval_ms is then I/O, not serialization of every frame again. */
+/* A frame of report.json's window, kept as it arrived: report.json is written at the end, so
+ * the frames are formatted once, there, not as they arrive. */
 struct attr_window_frame {
 	uint64_t index;
-	char *json;
-	size_t len;
+	struct pp_frame_result *frame;
+	bool recorded; /* in the recording (output_limit_mb may have kept it out) */
 };
 
 /* output_limit_mb: one per streamed file. The first frames are kept: a stream cannot drop its
@@ -74,6 +77,16 @@ struct attr_output_limit {
 	bool reached;            /* the limit stopped it: no frame written since */
 	uint64_t first_left_out; /* index of the first frame not written (its device's) */
 	uint64_t frames_left_out;
+};
+
+/* RenderDoc's captures (attr_renderdoc.c): at most this many are listed in report.json, each
+ * with its frame's text kept whatever report_frames keeps. */
+#define PP_SINK_RENDERDOC_CAPTURES 64
+struct attr_renderdoc_frame {
+	uint32_t device;
+	uint64_t index;
+	char *json;
+	size_t len;
 };
 
 /* Capture windows seen by the sinks: runs of consecutive captured frames of one device with
@@ -98,9 +111,8 @@ struct attr_sink_ctx {
 	uint64_t frames_total;  /* frames that reached the writer */
 
 	/* report.json: the last report_frames frames, oldest at window_head */
-	struct attr_window_frame *window; /* each frame serialized once, on arrival */
+	struct attr_window_frame *window;
 	uint32_t window_cap, window_head, window_count;
-	size_t window_frame_hint;         /* bytes to reserve for the next frame's text */
 	bool report_failed;
 	bool report_dirty;      /* frames arrived since the last rewrite */
 	uint64_t report_writes;
@@ -131,15 +143,58 @@ struct attr_sink_ctx {
 	uint64_t windows_total;
 	uint64_t frames_gpu_timed;
 
+	/* The recording (attr_recording.c), in the application's process: every other output is
+	 * made from it by `passprobe report`. */
+	int rec_fd;                 /* -1: none */
+	struct pp_rec_writer *rec;
+	struct attr_output_limit rec_limit;
+	size_t rec_devices;         /* devices written to it so far */
+	uint64_t rec_captures;      /* RenderDoc captures written to it so far */
+	bool rec_failed;            /* a write failed: no more is written */
+	bool rec_renderdoc;         /* RenderDoc's presence written */
+
+	/* Made from a recording by `passprobe report` (attr_replay.c), not in the application's
+	 * process: trace.json and passes.csv are written, no recording; what the process said
+	 * about itself comes from the recording. */
+	bool offline;
+	const struct attr_text_outputs *text; /* trace.json, passes.csv (attr_replay.c) */
+	struct pp_summary *offline_summary; /* the process's own over every frame, when the
+					     * recording lacks frames (output_limit_mb) */
+	char offline_notes[512];    /* what reading the recording found (cut, unknown records) */
+	char renderdoc_library[512], renderdoc_version[32]; /* from the recording */
+	bool renderdoc_seen;
+
+	/* frames RenderDoc captured (attr_renderdoc.c), oldest at rdoc_head */
+	struct attr_renderdoc_frame rdoc_frames[PP_SINK_RENDERDOC_CAPTURES];
+	uint32_t rdoc_head, rdoc_count;
+
 	bool closed;            /* shutdown finished: nothing may touch the files any more */
 };
 
+/* RenderDoc's captures (attr_renderdoc.c): keeps a captured frame's report.json text; writes
+ * report.json's "renderdoc" member; prints the captures under the summary; frees the kept. */
+void attr_renderdoc_frame_keep(struct attr_sink_ctx *c, const struct pp_frame_result *f, const char *json, size_t len);
+void attr_renderdoc_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w);
+/* Hands the captures not handed yet (from c->rec_captures on) to out, in order. */
+void attr_renderdoc_captures_record(struct attr_sink_ctx *c,
+				    void (*out)(struct attr_sink_ctx *c, uint32_t device, const uint64_t *frame,
+						bool requested, const char *path, uint64_t timestamp));
+void attr_renderdoc_summary_print(FILE *out);
+void attr_renderdoc_free(struct attr_sink_ctx *c);
+
 /* Where report.json's diagnostics come from (pp_sink_diagnostics_source); NULL: none. */
 pp_sink_diagnostics_fn attr_diagnostics_source(void);
+/* Every diagnostic site now, in an array to free(); false when there is no source (then
+ * *out is NULL and *n 0). *other: sites past the list's bound. */
+bool attr_diagnostics_snapshot(struct pp_diagnostic **out, size_t *n, uint64_t *other);
 
 /* Device registry (attr_sink.c). Entries never change once listed, so a snapshot of the count
  * is enough to read them without the lock. */
 size_t attr_devices_snapshot(const struct attr_device **out);
+/* Empties the registry and the RenderDoc captures' list: each recording a `passprobe report`
+ * process reads brings its own (attr_replay.c). Never while a process's own sinks run. */
+void attr_devices_forget(void);
+void attr_renderdoc_forget(void);
 
 /* Creates (truncating) name in the output directory: O_CLOEXEC | O_NOFOLLOW, mode 0644.
  * excl adds O_EXCL. buf_out, if not NULL, gets a PP_SINK_FILE_BUFFER stdio buffer to free()
@@ -172,13 +227,25 @@ struct pp_summary;
 void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct pp_summary *out);
 
 /* report.json (attr_report.c) */
-void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f);
+void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f, bool recorded);
 void attr_report_window_free(struct attr_sink_ctx *c);
 /* Rewrites report.json atomically; logs and sets report_failed on failure. */
 void attr_report_write(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
 struct pp_json_writer;
 /* A pass's workload as one JSON object: report.json's passes and trace.json's pass args alike. */
 void attr_report_workload_write(struct pp_json_writer *w, const struct pp_workload *wl);
+
+/* The text outputs made from a recording, trace.json and passes.csv: attr_replay.c sets them
+ * (library pp_attribution_replay, which only the passprobe tool links). In the application's
+ * process there are none, and their code is not linked there. */
+struct attr_text_outputs {
+	/* A frame, after the recording's limit admitted it. */
+	void (*frame)(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+	void (*cpu_event)(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
+	/* A capture window's begin or end mark (attr_capture.c). */
+	void (*window_mark)(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
+			    uint64_t first_frame, const char *by, bool have_last, uint64_t last_frame);
+};
 
 /* trace.json (attr_trace.c) */
 int attr_trace_open(struct attr_sink_ctx *c);
@@ -191,6 +258,12 @@ void attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t
 /* An instant event on the process track (ph "i", scope global): capture window marks. */
 void attr_trace_instant_write(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
 			      uint64_t first_frame, const char *by, bool have_last, uint64_t last_frame);
+
+/* passes.csv (attr_csv.c) */
+int attr_csv_open(struct attr_sink_ctx *c);
+void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+void attr_csv_flush(struct attr_sink_ctx *c);
+void attr_csv_close(struct attr_sink_ctx *c);
 
 /* Capture windows and output limits (attr_capture.c) */
 /* A frame arrives at the writer: windows updated (trace marks written). */
@@ -206,11 +279,27 @@ void attr_capture_summary_notes(struct attr_sink_ctx *c, char *notes, size_t len
 /* Before the trace is closed: the end mark of the last window. */
 void attr_capture_close(struct attr_sink_ctx *c);
 
-/* passes.csv (attr_csv.c) */
-int attr_csv_open(struct attr_sink_ctx *c);
-void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
-void attr_csv_flush(struct attr_sink_ctx *c);
-void attr_csv_close(struct attr_sink_ctx *c);
+/* Opens the output directory (made as needed, claimed against another process) and the
+ * outputs this context writes (attr_sink.c). 0 or -errno after one message. */
+int attr_outputs_open(struct attr_sink_ctx *c);
+
+/* The recording (attr_recording.c): opened with the outputs in the application's process;
+ * every frame (output_limit_mb permitting), CPU event, device, RenderDoc capture; every
+ * flush_interval_ms and at the end the counts, the diagnostics and the summary. */
+int attr_recording_open(struct attr_sink_ctx *c);
+/* A frame into the recording, unless output_limit_mb keeps it out: true when written. */
+bool attr_recording_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+void attr_recording_cpu_event(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
+void attr_recording_periodic(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
+void attr_recording_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
+/* Writes out the frames and events of a batch (between two state writes). */
+void attr_recording_flush(struct attr_sink_ctx *c);
+
+/* A frame or CPU event through every output of this context (attr_sink.c): the recording in
+ * the application's process, trace and csv when made from a recording. */
+void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f);
+void attr_cpu_event_process(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
+
 
 /* For tests: counters the public API does not expose. */
 struct attr_sink_counters {

@@ -138,6 +138,9 @@ struct pp_stats {
 	size_t nslots;          /* power of two, > 2 x (max_names + kinds) */
 	uint32_t other[3];      /* row index + 1 of "(other)" per kind, 0 = none yet */
 	uint64_t names_aggregated; /* pass instances counted under "(other)" because of the cap */
+	bool layer_passes;         /* other layers' passes count (layer_passes setting) */
+	uint64_t layer_instances;  /* other layers' pass instances left out */
+	const char *layer_example; /* the library of one of them, for the notes (static) */
 	uint64_t frames;
 	uint64_t frames_measured;  /* frames with at least one measured pass */
 	uint64_t frame_sum_ns;     /* of the measured frames' summed exclusive pass times */
@@ -284,6 +287,12 @@ static void row_counters_add(struct stat_row *r, const struct pp_pass_result *p)
 	}
 }
 
+void pp_stats_layer_passes_set(struct pp_stats *s, bool include)
+{
+	if (s)
+		s->layer_passes = include;
+}
+
 void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
 {
 	if (!s || !f)
@@ -293,6 +302,11 @@ void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
 	bool measured = false;
 	for (size_t i = 0; i < f->npasses; i++) {
 		const struct pp_pass_result *p = &f->passes[i];
+		if (p->recorded_by && !s->layer_passes) {
+			s->layer_instances++;
+			s->layer_example = p->recorded_by;
+			continue;
+		}
 		long idx = row_find(s, p->name, p->kind);
 		if (idx < 0)
 			continue;
@@ -344,11 +358,15 @@ int pp_stats_summary_make(const struct pp_stats *s, struct pp_summary *out)
 		out->frame_gpu_p50_ns = pp_hist_quantile(&s->frame_hist, 0.50);
 		out->frame_gpu_p95_ns = pp_hist_quantile(&s->frame_hist, 0.95);
 	}
-	if (s->names_aggregated) {
-		snprintf(out->notes, sizeof(out->notes),
-			 "more than %zu pass names: %llu pass instances counted under \"(other)\"",
-			 s->max_names, (unsigned long long)s->names_aggregated);
-	}
+	size_t at = 0;
+	if (s->names_aggregated)
+		at += (size_t)snprintf(out->notes, sizeof(out->notes),
+				       "more than %zu pass names: %llu pass instances counted under \"(other)\"",
+				       s->max_names, (unsigned long long)s->names_aggregated);
+	if (s->layer_instances && at < sizeof(out->notes))
+		snprintf(out->notes + at, sizeof(out->notes) - at,
+			 "%s%llu pass instances recorded by other layers (%s) left out (layer_passes=on counts them)",
+			 at ? "; " : "", (unsigned long long)s->layer_instances, s->layer_example);
 	if (s->nrows == 0)
 		return 0;
 	out->rows = malloc(s->nrows * sizeof(*out->rows));

@@ -14,6 +14,7 @@
  * further names are aggregated into one "(other)" row per kind and counted in the notes.
  *
  * Not thread-safe: the sinks' writer thread owns the object. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,11 @@ struct pp_stats;
 /* max_names: 0 for PP_STATS_MAX_NAMES. NULL when out of memory. */
 struct pp_stats *pp_stats_create(size_t max_names);
 void pp_stats_destroy(struct pp_stats *s);
+
+/* Passes other layers recorded themselves (pp_pass_result.recorded_by) count like the
+ * application's (the layer_passes setting); by default they are left out of every row and of
+ * the frames' GPU time, and only counted for the notes. */
+void pp_stats_layer_passes_set(struct pp_stats *s, bool include);
 
 /* Counts one frame: every pass instance under its (name, kind); the frame's GPU time as the
  * sum of its measured passes' exclusive times (unmeasured when no pass was measured). */

@@ -262,6 +262,8 @@ static void pass_args_common(struct pp_json_writer *w, const struct pp_frame_res
 	pp_json_kv_str_lit(w, "kind", attr_kind_name(p->kind));
 	pp_json_kv_str_lit(w, "api", p->api);
 	pp_json_kv_str_lit(w, "name_source", attr_name_source_name(p->name_source));
+	if (p->recorded_by)
+		pp_json_kv_str_lit(w, "recorded_by", p->recorded_by);
 	pp_json_kv_handle_lit(w, "command_buffer", p->command_buffer_handle);
 	pp_json_kv_uint_lit(w, "draws", attr_workload_draws(&p->work));
 	pp_json_key_lit(w, "workload");

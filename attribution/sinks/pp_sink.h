@@ -53,5 +53,13 @@ void pp_sink_shutdown(void);
 void pp_sink_diagnostic(const char *name, uint32_t tid, uint64_t ns);
 typedef size_t (*pp_sink_diagnostics_fn)(struct pp_diagnostic *out, size_t max, uint64_t *other);
 void pp_sink_diagnostics_source(pp_sink_diagnostics_fn fn);
+/* RenderDoc wrote a capture (docs/frame-debuggers.md): of passprobe's frame *frame of the device
+ * (NULL: a frame passprobe did not count), asked for by passprobe (renderdoc_frames) or not,
+ * RenderDoc's file and timestamp (seconds since the epoch). Listed in report.json with the
+ * frame's measurements. Any thread. */
+#include <stdbool.h>
+void pp_sink_renderdoc_capture(uint32_t device_id, const uint64_t *frame, bool requested, const char *path,
+			       uint64_t timestamp);
+
 /* The id pp_sink_device_register gave the first device with this identity; 0 when none. */
 uint32_t pp_sink_device_find(const char *name, uint32_t vendor_id, uint32_t device_id);

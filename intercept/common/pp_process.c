@@ -6,6 +6,8 @@
 
 #include "pp_capture.h"
 #include "pp_log.h"
+#include "pp_renderdoc.h"
+#include "pp_renderdoc_frames.h"
 #include "pp_settings.h"
 #include "pp_sink.h"
 
@@ -22,4 +24,8 @@ void pp_process_setup(struct pp_settings *settings)
 		else if (err)
 			pp_log(PP_LOG_WARN, "capture_signal: cannot install the SIGUSR2 handler: %s", strerror(-err));
 	}
+	/* RenderDoc is loaded before the first instance or context: its Vulkan layer sits above
+	 * passprobe's, its OpenGL hooks are preloaded. */
+	pp_renderdoc_find();
+	pp_renderdoc_frames_setup(&settings->renderdoc_frames);
 }

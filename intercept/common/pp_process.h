@@ -9,5 +9,6 @@ struct pp_settings;
 /* Reads the settings into *settings (environment, vk_layer_settings.txt, defaults), sets the
  * log level, chooses the CPU counter events (before any thread takes a snapshot: configuring
  * closes every thread's counters) and, with capture_signal on, installs the SIGUSR2 handler
- * where the program has none. Never fails: what cannot be set up is logged and left off. */
+ * where the program has none, and looks for RenderDoc in the process (pp_renderdoc.h). Never
+ * fails: what cannot be set up is logged and left off. */
 void pp_process_setup(struct pp_settings *settings);

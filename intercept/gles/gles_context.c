@@ -91,6 +91,7 @@ void pp_gles_context_created(void *dpy, void *handle, void *config, void *share_
 EGLAPI EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share_context,
 					       const EGLint *attrib_list)
 {
+	PP_GLES_ABOVE_RET(eglCreateContext, (dpy, config, share_context, attrib_list));
 	if (pp_egl_tls.guard)
 		return PP_REAL(eglCreateContext)(dpy, config, share_context, attrib_list);
 	/* Asked before the call: the application's eglGetError is the create's. */
@@ -98,7 +99,9 @@ EGLAPI EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config,
 	pp_egl_guard_enter();
 	EGLContext ctx = PP_REAL(eglCreateContext)(dpy, config, share_context, attrib_list);
 	pp_egl_guard_leave();
-	if (ctx != EGL_NO_CONTEXT && gles)
+	/* RenderDoc's own contexts (it makes some for itself when the application's first
+	 * becomes current) are not the application's to measure. */
+	if (ctx != EGL_NO_CONTEXT && gles && !pp_egl_tls.rdoc_own)
 		pp_gles_context_created(dpy, ctx, config, share_context, false);
 	return ctx;
 }
@@ -196,6 +199,7 @@ static EGLConfig config_of_surface(EGLDisplay dpy, EGLSurface surface)
 
 EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx)
 {
+	PP_GLES_ABOVE_RET(eglMakeCurrent, (dpy, draw, read, ctx));
 	if (pp_egl_tls.guard)
 		return PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
 	struct pp_gles_switch s = pp_gles_switch_begin(ctx, draw);
@@ -217,6 +221,7 @@ EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EG
 
 EGLAPI EGLBoolean EGLAPIENTRY eglReleaseThread(void)
 {
+	PP_GLES_ABOVE_RET(eglReleaseThread, ());
 	if (pp_egl_tls.guard)
 		return PP_REAL(eglReleaseThread)();
 	struct pp_gles_ctx *old = pp_gles_current();
@@ -249,6 +254,7 @@ void pp_gles_context_destroyed(void *handle)
 
 EGLAPI EGLBoolean EGLAPIENTRY eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
 {
+	PP_GLES_ABOVE_RET(eglDestroyContext, (dpy, ctx));
 	if (pp_egl_tls.guard)
 		return PP_REAL(eglDestroyContext)(dpy, ctx);
 	pp_gles_context_destroyed(ctx);
@@ -260,6 +266,7 @@ EGLAPI EGLBoolean EGLAPIENTRY eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
 
 EGLAPI EGLBoolean EGLAPIENTRY eglTerminate(EGLDisplay dpy)
 {
+	PP_GLES_ABOVE_RET(eglTerminate, (dpy));
 	if (pp_egl_tls.guard)
 		return PP_REAL(eglTerminate)(dpy);
 	for (;;) {

@@ -201,7 +201,8 @@ static void pass_name_of(const struct pp_gles_ctx *c, const struct pp_pass_rec *
 	uint32_t index = ours ? (uint32_t)(p - c->rec->passes) : 0;
 	uint32_t base = c->names_frame == c->frame_open ? c->names_base : 0;
 	n->kind = (uint8_t)p->kind;
-	n->position = base + index;
+	/* counted over the application's passes only (RenderDoc's own are not in its frame) */
+	n->position = base + (ours ? pp_gles_app_passes(c->rec, index) : 0);
 	int depth = 0;
 	for (uint32_t i = ours ? c->rec->nlabels : 0; i-- > 0;) {
 		const struct pp_label_event *e = &c->rec->labels[i];
@@ -425,7 +426,9 @@ static void tile_load_unneeded(struct pp_gles_ctx *c, struct gles_diag_image *im
 void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p)
 {
 	struct pp_gles_diag *g = c->diag;
-	if (!g || p->kind != PP_PASS_RENDER)
+	/* RenderDoc's own passes (its overlay) are not the application's: not judged, and what
+	 * they do to the application's images is not followed. */
+	if (!g || p->kind != PP_PASS_RENDER || p->recorded_by)
 		return;
 	uint32_t fb = p->render_pass;
 	/* Another context of the share group may sample what this one stores. */

@@ -58,11 +58,13 @@ static int texture_target(GLenum target)
 	}
 }
 
+/* RenderDoc's own calls (its overlay's buffers and textures, bound and then the application's
+ * bound back) are nothing of the application's to follow or judge. */
 static struct pp_gles_diag *diag_of(struct pp_gles_ctx **out)
 {
 	struct pp_gles_ctx *c = pp_gles_acting();
 	*out = c;
-	return c ? c->diag : NULL;
+	return c && !pp_egl_tls.rdoc_own ? c->diag : NULL;
 }
 
 /* The buffer bound to a target. GL_ELEMENT_ARRAY_BUFFER belongs to the vertex array object,
@@ -85,6 +87,7 @@ static uint32_t buffer_bound(struct pp_gles_diag *g, int t)
 
 GL_APICALL void GL_APIENTRY glBindBuffer(GLenum target, GLuint buffer)
 {
+	PP_GLES_ABOVE(glBindBuffer, (target, buffer));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	if (g) {
@@ -117,6 +120,7 @@ static void bind_indexed(struct pp_gles_ctx *c, struct pp_gles_diag *g, GLenum t
 
 GL_APICALL void GL_APIENTRY glBindBufferBase(GLenum target, GLuint index, GLuint buffer)
 {
+	PP_GLES_ABOVE(glBindBufferBase, (target, index, buffer));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	if (g)
@@ -127,6 +131,7 @@ GL_APICALL void GL_APIENTRY glBindBufferBase(GLenum target, GLuint index, GLuint
 GL_APICALL void GL_APIENTRY glBindBufferRange(GLenum target, GLuint index, GLuint buffer, GLintptr offset,
 					      GLsizeiptr size)
 {
+	PP_GLES_ABOVE(glBindBufferRange, (target, index, buffer, offset, size));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	if (g)
@@ -136,6 +141,7 @@ GL_APICALL void GL_APIENTRY glBindBufferRange(GLenum target, GLuint index, GLuin
 
 GL_APICALL void GL_APIENTRY glDeleteBuffers(GLsizei n, const GLuint *buffers)
 {
+	PP_GLES_ABOVE(glDeleteBuffers, (n, buffers));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	for (GLsizei i = 0; g && buffers && i < n; i++) {
@@ -152,6 +158,7 @@ GL_APICALL void GL_APIENTRY glDeleteBuffers(GLsizei n, const GLuint *buffers)
 
 GL_APICALL void GL_APIENTRY glActiveTexture(GLenum texture)
 {
+	PP_GLES_ABOVE(glActiveTexture, (texture));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	if (g)
@@ -161,6 +168,7 @@ GL_APICALL void GL_APIENTRY glActiveTexture(GLenum texture)
 
 GL_APICALL void GL_APIENTRY glBindTexture(GLenum target, GLuint texture)
 {
+	PP_GLES_ABOVE(glBindTexture, (target, texture));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	int t = texture_target(target);
@@ -177,6 +185,7 @@ GL_APICALL void GL_APIENTRY glBindTexture(GLenum target, GLuint texture)
 
 GL_APICALL void GL_APIENTRY glBufferData(GLenum target, GLsizeiptr size, const void *data, GLenum usage)
 {
+	PP_GLES_ABOVE(glBufferData, (target, size, data, usage));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	int t = g ? buffer_target(target) : -1;
@@ -192,6 +201,7 @@ GL_APICALL void GL_APIENTRY glBufferData(GLenum target, GLsizeiptr size, const v
 
 GL_APICALL void GL_APIENTRY glBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const void *data)
 {
+	PP_GLES_ABOVE(glBufferSubData, (target, offset, size, data));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	int t = g ? buffer_target(target) : -1;
@@ -210,13 +220,14 @@ GL_APICALL void GL_APIENTRY glBufferSubData(GLenum target, GLintptr offset, GLsi
 	char detail[128];
 	snprintf(detail, sizeof(detail), "(glBufferSubData of buffer %u, update %u since its glBufferData with "
 		 "GL_STATIC_*)", b->name, b->updates);
+	void *site = pp_gles_site(__builtin_return_address(0));
 	/* Steady state: updates made once (a level loaded) are not the frame loop's. */
-	pp_gles_diag_report(c, PP_DIAG_STATIC_BUFFER_UPDATE, "glBufferSubData", __builtin_return_address(0), detail,
-			    ns, true);
+	pp_gles_diag_report(c, PP_DIAG_STATIC_BUFFER_UPDATE, "glBufferSubData", site, detail, ns, true);
 }
 
 GL_APICALL void *GL_APIENTRY glMapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access)
 {
+	PP_GLES_ABOVE_RET(glMapBufferRange, (target, offset, length, access));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	int t = g ? buffer_target(target) : -1;
@@ -233,7 +244,8 @@ GL_APICALL void *GL_APIENTRY glMapBufferRange(GLenum target, GLintptr offset, GL
 	char detail[160];
 	snprintf(detail, sizeof(detail), "(glMapBufferRange of buffer %u, access 0x%x, used by draws of %s)", b->name,
 		 (unsigned)access, b->used_frame == g->frame + 1 ? "this frame" : "the previous frame");
-	pp_gles_diag_report(c, PP_DIAG_MAP_IN_USE, "glMapBufferRange", __builtin_return_address(0), detail, ns, true);
+	pp_gles_diag_report(c, PP_DIAG_MAP_IN_USE, "glMapBufferRange", pp_gles_site(__builtin_return_address(0)), detail,
+			    ns, true);
 	return p;
 }
 
@@ -258,6 +270,7 @@ static void texture_report(struct pp_gles_ctx *c, struct gles_diag_texture *x, c
 GL_APICALL void GL_APIENTRY glTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width,
 					    GLsizei height, GLenum format, GLenum type, const void *pixels)
 {
+	PP_GLES_ABOVE(glTexSubImage2D, (target, level, xoffset, yoffset, width, height, format, type, pixels));
 	struct pp_gles_ctx *c;
 	struct gles_diag_texture *x = texture_sampled(diag_of(&c), target);
 	if (!x) {
@@ -267,7 +280,7 @@ GL_APICALL void GL_APIENTRY glTexSubImage2D(GLenum target, GLint level, GLint xo
 	struct pp_gles_diag_span sp;
 	pp_gles_diag_span_begin(&sp);
 	PP_REAL(glTexSubImage2D)(target, level, xoffset, yoffset, width, height, format, type, pixels);
-	texture_report(c, x, "glTexSubImage2D", __builtin_return_address(0),
+	texture_report(c, x, "glTexSubImage2D", pp_gles_site(__builtin_return_address(0)),
 		       pp_gles_diag_span_end(c, &sp, "glTexSubImage2D"));
 }
 
@@ -275,6 +288,8 @@ GL_APICALL void GL_APIENTRY glTexSubImage3D(GLenum target, GLint level, GLint xo
 					    GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type,
 					    const void *pixels)
 {
+	PP_GLES_ABOVE(glTexSubImage3D,
+		      (target, level, xoffset, yoffset, zoffset, width, height, depth, format, type, pixels));
 	struct pp_gles_ctx *c;
 	struct gles_diag_texture *x = texture_sampled(diag_of(&c), target);
 	if (!x) {
@@ -285,7 +300,7 @@ GL_APICALL void GL_APIENTRY glTexSubImage3D(GLenum target, GLint level, GLint xo
 	struct pp_gles_diag_span sp;
 	pp_gles_diag_span_begin(&sp);
 	PP_REAL(glTexSubImage3D)(target, level, xoffset, yoffset, zoffset, width, height, depth, format, type, pixels);
-	texture_report(c, x, "glTexSubImage3D", __builtin_return_address(0),
+	texture_report(c, x, "glTexSubImage3D", pp_gles_site(__builtin_return_address(0)),
 		       pp_gles_diag_span_end(c, &sp, "glTexSubImage3D"));
 }
 
@@ -306,6 +321,7 @@ static int query_target(GLenum target)
 
 GL_APICALL void GL_APIENTRY glBeginQuery(GLenum target, GLuint id)
 {
+	PP_GLES_ABOVE(glBeginQuery, (target, id));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	int t = g ? query_target(target) : -1;
@@ -316,6 +332,7 @@ GL_APICALL void GL_APIENTRY glBeginQuery(GLenum target, GLuint id)
 
 GL_APICALL void GL_APIENTRY glEndQuery(GLenum target)
 {
+	PP_GLES_ABOVE(glEndQuery, (target));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	int t = g ? query_target(target) : -1;
@@ -349,6 +366,7 @@ static bool query_would_wait(struct pp_gles_ctx *c, struct pp_gles_diag *g, GLui
 #define QUERY_HOOK(name, type)                                                                     \
 	GL_APICALL void GL_APIENTRY name(GLuint id, GLenum pname, type *params)                    \
 	{                                                                                          \
+		PP_GLES_ABOVE(name, (id, pname, params));             \
 		struct pp_gles_ctx *c;                                                             \
 		struct pp_gles_diag *g = diag_of(&c);                                              \
 		if (!g || pname != GL_QUERY_RESULT || !query_would_wait(c, g, id)) {               \
@@ -361,7 +379,7 @@ static bool query_would_wait(struct pp_gles_ctx *c, struct pp_gles_diag *g, GLui
 		uint64_t ns = pp_gles_diag_span_end(c, &sp, #name);                                \
 		char detail[96];                                                                   \
 		snprintf(detail, sizeof(detail), "(query %u, GL_QUERY_RESULT_AVAILABLE was false)", id); \
-		pp_gles_diag_report(c, PP_DIAG_QUERY_RESULT_WAIT, #name, __builtin_return_address(0), \
+		pp_gles_diag_report(c, PP_DIAG_QUERY_RESULT_WAIT, #name, pp_gles_site(__builtin_return_address(0)), \
 				    detail, ns, true);                                             \
 	}
 
@@ -373,6 +391,7 @@ QUERY_HOOK(glGetQueryObjectui64vEXT, GLuint64)
 
 GL_APICALL GLenum GL_APIENTRY glClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
 {
+	PP_GLES_ABOVE_RET(glClientWaitSync, (sync, flags, timeout));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	if (!g)
@@ -392,8 +411,8 @@ GL_APICALL GLenum GL_APIENTRY glClientWaitSync(GLsync sync, GLbitfield flags, GL
 		char detail[160];
 		snprintf(detail, sizeof(detail), "(the fence of submission %llu, frame %llu, timeout %llu ns)",
 			 (unsigned long long)seq, (unsigned long long)g->frame, (unsigned long long)timeout);
-		pp_gles_diag_report(c, PP_DIAG_SYNC_WAIT, "glClientWaitSync", __builtin_return_address(0), detail, ns,
-				    true);
+		pp_gles_diag_report(c, PP_DIAG_SYNC_WAIT, "glClientWaitSync", pp_gles_site(__builtin_return_address(0)),
+				    detail, ns, true);
 	}
 	return r;
 }
@@ -402,16 +421,18 @@ GL_APICALL GLenum GL_APIENTRY glClientWaitSync(GLsync sync, GLbitfield flags, GL
 
 GL_APICALL void GL_APIENTRY glDebugMessageCallback(GLDEBUGPROC callback, const void *user)
 {
+	PP_GLES_ABOVE(glDebugMessageCallback, (callback, user));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
+	if (c && !pp_egl_tls.rdoc_own)
 		pp_gles_diag_debug_callback(c, callback, user);
 	PP_REAL(glDebugMessageCallback)(callback, user);
 }
 
 GL_APICALL void GL_APIENTRY glDebugMessageCallbackKHR(GLDEBUGPROCKHR callback, const void *user)
 {
+	PP_GLES_ABOVE(glDebugMessageCallbackKHR, (callback, user));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
+	if (c && !pp_egl_tls.rdoc_own)
 		pp_gles_diag_debug_callback(c, (GLDEBUGPROC)callback, user);
 	PP_REAL(glDebugMessageCallbackKHR)(callback, user);
 }
@@ -419,8 +440,9 @@ GL_APICALL void GL_APIENTRY glDebugMessageCallbackKHR(GLDEBUGPROCKHR callback, c
 GL_APICALL void GL_APIENTRY glDebugMessageControl(GLenum source, GLenum type, GLenum severity, GLsizei count,
 						  const GLuint *ids, GLboolean enabled)
 {
+	PP_GLES_ABOVE(glDebugMessageControl, (source, type, severity, count, ids, enabled));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
+	if (c && !pp_egl_tls.rdoc_own)
 		pp_gles_diag_debug_control(c, source, type, severity, count, ids, enabled);
 	PP_REAL(glDebugMessageControl)(source, type, severity, count, ids, enabled);
 }
@@ -428,8 +450,9 @@ GL_APICALL void GL_APIENTRY glDebugMessageControl(GLenum source, GLenum type, GL
 GL_APICALL void GL_APIENTRY glDebugMessageControlKHR(GLenum source, GLenum type, GLenum severity, GLsizei count,
 						     const GLuint *ids, GLboolean enabled)
 {
+	PP_GLES_ABOVE(glDebugMessageControlKHR, (source, type, severity, count, ids, enabled));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
+	if (c && !pp_egl_tls.rdoc_own)
 		pp_gles_diag_debug_control(c, source, type, severity, count, ids, enabled);
 	PP_REAL(glDebugMessageControlKHR)(source, type, severity, count, ids, enabled);
 }
@@ -453,6 +476,7 @@ static uint8_t zs_cap(GLenum cap)
 
 GL_APICALL void GL_APIENTRY glEnable(GLenum cap)
 {
+	PP_GLES_ABOVE(glEnable, (cap));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	if (g && zs_cap(cap))
@@ -462,6 +486,7 @@ GL_APICALL void GL_APIENTRY glEnable(GLenum cap)
 
 GL_APICALL void GL_APIENTRY glDisable(GLenum cap)
 {
+	PP_GLES_ABOVE(glDisable, (cap));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	if (g && zs_cap(cap))
@@ -471,6 +496,7 @@ GL_APICALL void GL_APIENTRY glDisable(GLenum cap)
 
 GL_APICALL void GL_APIENTRY glDepthMask(GLboolean flag)
 {
+	PP_GLES_ABOVE(glDepthMask, (flag));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	if (g)
@@ -483,6 +509,7 @@ GL_APICALL void GL_APIENTRY glDepthMask(GLboolean flag)
 GL_APICALL void GL_APIENTRY glBindImageTexture(GLuint unit, GLuint texture, GLint level, GLboolean layered, GLint layer,
 					       GLenum access, GLenum format)
 {
+	PP_GLES_ABOVE(glBindImageTexture, (unit, texture, level, layered, layer, access, format));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	if (g && unit < GLES_DIAG_IMAGE_UNITS) {
@@ -505,6 +532,7 @@ static uint32_t read_framebuffer(const struct pp_gles_ctx *c)
 GL_APICALL void GL_APIENTRY glCopyTexImage2D(GLenum target, GLint level, GLenum internalformat, GLint x, GLint y,
 					     GLsizei width, GLsizei height, GLint border)
 {
+	PP_GLES_ABOVE(glCopyTexImage2D, (target, level, internalformat, x, y, width, height, border));
 	struct pp_gles_ctx *c;
 	if (diag_of(&c))
 		pp_gles_diag_fb_read(c, read_framebuffer(c), PP_GLES_ATT_COLOR);
@@ -514,6 +542,7 @@ GL_APICALL void GL_APIENTRY glCopyTexImage2D(GLenum target, GLint level, GLenum 
 GL_APICALL void GL_APIENTRY glCopyTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint x,
 						GLint y, GLsizei width, GLsizei height)
 {
+	PP_GLES_ABOVE(glCopyTexSubImage2D, (target, level, xoffset, yoffset, x, y, width, height));
 	struct pp_gles_ctx *c;
 	if (diag_of(&c))
 		pp_gles_diag_fb_read(c, read_framebuffer(c), PP_GLES_ATT_COLOR);
@@ -522,6 +551,7 @@ GL_APICALL void GL_APIENTRY glCopyTexSubImage2D(GLenum target, GLint level, GLin
 
 GL_APICALL void GL_APIENTRY glGenerateMipmap(GLenum target)
 {
+	PP_GLES_ABOVE(glGenerateMipmap, (target));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
 	int t = texture_target(target);
@@ -534,7 +564,8 @@ GL_APICALL void GL_APIENTRY glGenerateMipmap(GLenum target)
  * of its back buffer (a compositor does): the first pass after a swap loads them on purpose. */
 EGLAPI EGLBoolean EGLAPIENTRY eglQuerySurface(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EGLint *value)
 {
-	struct pp_gles_ctx *c = attribute == EGL_BUFFER_AGE_EXT ? pp_gles_acting() : NULL;
+	PP_GLES_ABOVE_RET(eglQuerySurface, (dpy, surface, attribute, value));
+	struct pp_gles_ctx *c = attribute == EGL_BUFFER_AGE_EXT && !pp_egl_tls.rdoc_own ? pp_gles_acting() : NULL;
 	if (c)
 		c->surface_age_used = true;
 	return PP_REAL(eglQuerySurface)(dpy, surface, attribute, value);

@@ -12,27 +12,37 @@
  * saved register and ends in a jump to the driver; everything else (no pass open, the real
  * entry point not known yet, a binding the diagnostics have not seen used yet) is a tail call
  * to the slow twin, which counts and then lets the diagnostics mark what the draw uses. */
+#define UNPAREN(...) __VA_ARGS__
+/* Where RenderDoc's hooks may be in the process (pp_egl_rdoc_maybe), every draw takes the slow
+ * twin, which passes the application's to RenderDoc first (gles_renderdoc.c); the hook's
+ * return address goes with it, the twin being reached by a jump or by a call. RenderDoc's own
+ * draws change nothing the diagnostics follow. */
 #define DRAW_HOOK(name, params, args, count)                                                   \
-	__attribute__((noinline, cold)) static void slow_##name params                         \
+	__attribute__((noinline, cold)) static void slow_##name(const void *ra, UNPAREN params)  \
 	{                                                                                      \
+		PP_GLES_ABOVE_FROM(name, ra, args);                                                 \
 		struct pp_gles_ctx *c = pp_gles_acting();                                      \
 		if (c) {                                                                       \
 			struct pp_workload *w = c->draw_work;                                  \
 			if (!w)                                                                \
 				w = pp_gles_pass_for_draw(c);                                  \
 			count;                                                                 \
-			if (c->diag_dirty)                                                     \
+			if (c->diag_dirty && !pp_egl_tls.rdoc_own)                             \
 				pp_gles_diag_draw(c);                                          \
 		}                                                                              \
 		PP_REAL(name) args;                                                            \
 	}                                                                                      \
 	GL_APICALL void GL_APIENTRY name params                                                \
 	{                                                                                      \
+		if (__builtin_expect(__atomic_load_n(&pp_egl_rdoc_maybe, __ATOMIC_RELAXED), 0)) { \
+			slow_##name(__builtin_return_address(0), UNPAREN args);                \
+			return;                                                                \
+		}                                                                              \
 		struct pp_gles_ctx *c = pp_gles_acting();                                      \
 		__typeof__(pp_egl_real.name) real = __atomic_load_n(&pp_egl_real.name, __ATOMIC_RELAXED); \
 		struct pp_workload *w = c ? c->draw_work : NULL;                               \
 		if (__builtin_expect(!real || (c && (!w || c->diag_dirty)), 0)) {              \
-			slow_##name args;                                                      \
+			slow_##name(__builtin_return_address(0), UNPAREN args);                \
 			return;                                                                \
 		}                                                                              \
 		if (w)                                                                         \
@@ -76,10 +86,11 @@ DRAW_HOOK(glDrawElementsIndirect, (GLenum mode, GLenum type, const void *indirec
 
 GL_APICALL void GL_APIENTRY glDispatchCompute(GLuint x, GLuint y, GLuint z)
 {
+	PP_GLES_ABOVE(glDispatchCompute, (x, y, z));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c) {
 		struct pp_workload *w = pp_gles_pass_for_dispatch(c);
-		if (c->diag_dirty)
+		if (c->diag_dirty && !pp_egl_tls.rdoc_own)
 			pp_gles_diag_draw(c);
 		w->dispatches++;
 		w->workgroups += (uint64_t)x * y * z;
@@ -89,6 +100,7 @@ GL_APICALL void GL_APIENTRY glDispatchCompute(GLuint x, GLuint y, GLuint z)
 
 GL_APICALL void GL_APIENTRY glDispatchComputeIndirect(GLintptr indirect)
 {
+	PP_GLES_ABOVE(glDispatchComputeIndirect, (indirect));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c) {
 		pp_gles_pass_for_dispatch(c)->dispatches_indirect++;
@@ -100,6 +112,7 @@ GL_APICALL void GL_APIENTRY glDispatchComputeIndirect(GLintptr indirect)
 
 GL_APICALL void GL_APIENTRY glMemoryBarrier(GLbitfield barriers)
 {
+	PP_GLES_ABOVE(glMemoryBarrier, (barriers));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		c->cur->barriers++;
@@ -108,6 +121,7 @@ GL_APICALL void GL_APIENTRY glMemoryBarrier(GLbitfield barriers)
 
 GL_APICALL void GL_APIENTRY glMemoryBarrierByRegion(GLbitfield barriers)
 {
+	PP_GLES_ABOVE(glMemoryBarrierByRegion, (barriers));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		c->cur->barriers++;

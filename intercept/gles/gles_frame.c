@@ -23,7 +23,8 @@ static void cost_end(struct pp_gles_call_cost *k, struct pp_cpu_cost *out)
 
 GL_APICALL void GL_APIENTRY glFlush(void)
 {
-	struct pp_gles_ctx *c = pp_gles_acting();
+	PP_GLES_ABOVE(glFlush, ());
+	struct pp_gles_ctx *c = pp_gles_acting_app();
 	if (!c) {
 		PP_REAL(glFlush)();
 		return;
@@ -41,7 +42,8 @@ GL_APICALL void GL_APIENTRY glFlush(void)
 
 GL_APICALL void GL_APIENTRY glFinish(void)
 {
-	struct pp_gles_ctx *c = pp_gles_acting();
+	PP_GLES_ABOVE(glFinish, ());
+	struct pp_gles_ctx *c = pp_gles_acting_app();
 	if (!c) {
 		PP_REAL(glFinish)();
 		return;
@@ -55,12 +57,13 @@ GL_APICALL void GL_APIENTRY glFinish(void)
 	pp_egl_guard_leave();
 	cost_end(&k, &cpu);
 	pp_gles_submit(c, "glFinish", PP_SUBMIT_DRAINED, &cpu);
-	pp_gles_diag_finish(c, &cpu, __builtin_return_address(0));
+	pp_gles_diag_finish(c, &cpu, pp_gles_site(__builtin_return_address(0)));
 }
 
 GL_APICALL GLsync GL_APIENTRY glFenceSync(GLenum condition, GLbitfield flags)
 {
-	struct pp_gles_ctx *c = pp_gles_acting();
+	PP_GLES_ABOVE_RET(glFenceSync, (condition, flags));
+	struct pp_gles_ctx *c = pp_gles_acting_app();
 	if (!c)
 		return PP_REAL(glFenceSync)(condition, flags);
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
@@ -107,6 +110,7 @@ void pp_gles_swap_end(struct pp_gles_ctx *c, const char *api, struct pp_gles_cal
 
 EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
 {
+	PP_GLES_ABOVE_RET(eglSwapBuffers, (dpy, surface));
 	struct pp_gles_ctx *c = swap_begin(dpy, surface);
 	struct pp_gles_call_cost k;
 	if (c)
@@ -122,6 +126,7 @@ EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
 EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surface, const EGLint *rects,
 							  EGLint n_rects)
 {
+	PP_GLES_ABOVE_RET(eglSwapBuffersWithDamageEXT, (dpy, surface, rects, n_rects));
 	struct pp_gles_ctx *c = swap_begin(dpy, surface);
 	struct pp_gles_call_cost k;
 	if (c)
@@ -137,6 +142,7 @@ EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSur
 EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surface, const EGLint *rects,
 							  EGLint n_rects)
 {
+	PP_GLES_ABOVE_RET(eglSwapBuffersWithDamageKHR, (dpy, surface, rects, n_rects));
 	struct pp_gles_ctx *c = swap_begin(dpy, surface);
 	struct pp_gles_call_cost k;
 	if (c)

@@ -26,16 +26,18 @@ static bool attribs_es_profile(const int *attribs)
 GLXContext glXCreateContextAttribsARB(struct _XDisplay *dpy, GLXFBConfig config, GLXContext share_context,
 				      int direct, const int *attrib_list)
 {
+	PP_GLES_ABOVE_RET(glXCreateContextAttribsARB, (dpy, config, share_context, direct, attrib_list));
 	pp_egl_guard_enter();
 	GLXContext ctx = PP_REAL(glXCreateContextAttribsARB)(dpy, config, share_context, direct, attrib_list);
 	pp_egl_guard_leave();
-	if (ctx && !pp_egl_tls.guard && attribs_es_profile(attrib_list))
+	if (ctx && !pp_egl_tls.guard && !pp_egl_tls.rdoc_own && attribs_es_profile(attrib_list))
 		pp_gles_context_created(dpy, ctx, config, share_context, true);
 	return ctx;
 }
 
 void glXDestroyContext(struct _XDisplay *dpy, GLXContext ctx)
 {
+	PP_GLES_ABOVE(glXDestroyContext, (dpy, ctx));
 	if (!pp_egl_tls.guard)
 		pp_gles_context_destroyed(ctx);
 	pp_egl_guard_enter();
@@ -74,6 +76,7 @@ static int make_current_end(const struct pp_gles_switch *s, int ok, struct _XDis
 
 int glXMakeCurrent(struct _XDisplay *dpy, GLXDrawable drawable, GLXContext ctx)
 {
+	PP_GLES_ABOVE_RET(glXMakeCurrent, (dpy, drawable, ctx));
 	if (pp_egl_tls.guard)
 		return PP_REAL(glXMakeCurrent)(dpy, drawable, ctx);
 	struct pp_gles_switch s = pp_gles_switch_begin(ctx, (void *)(uintptr_t)drawable);
@@ -85,6 +88,7 @@ int glXMakeCurrent(struct _XDisplay *dpy, GLXDrawable drawable, GLXContext ctx)
 
 int glXMakeContextCurrent(struct _XDisplay *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx)
 {
+	PP_GLES_ABOVE_RET(glXMakeContextCurrent, (dpy, draw, read, ctx));
 	if (pp_egl_tls.guard)
 		return PP_REAL(glXMakeContextCurrent)(dpy, draw, read, ctx);
 	struct pp_gles_switch s = pp_gles_switch_begin(ctx, (void *)(uintptr_t)draw);
@@ -96,6 +100,7 @@ int glXMakeContextCurrent(struct _XDisplay *dpy, GLXDrawable draw, GLXDrawable r
 
 void glXSwapBuffers(struct _XDisplay *dpy, GLXDrawable drawable)
 {
+	PP_GLES_ABOVE(glXSwapBuffers, (dpy, drawable));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	struct pp_gles_call_cost k;
 	/* Said at a swap, not at the make-current: SDL makes a desktop context current to probe

@@ -25,6 +25,7 @@ static void gles_init(void)
 {
 	/* Settings, log level, CPU counter events, the capture signal: as the Vulkan layer does. */
 	pp_process_setup(&pp_gles_settings);
+	pp_gles_renderdoc_setup();
 	struct pp_settings out = pp_gles_settings;
 	if (out.output_dir[0]) {
 		size_t len = strlen(out.output_dir);

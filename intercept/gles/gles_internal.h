@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "attr_device.h"
+#include "egl_rdoc.h"
 #include "egl_real.h"
 #include "gles_pass_machine.h"
 #include "gpu_gl_timer.h"
@@ -86,6 +87,11 @@ struct pp_gles_ctx {
 
 	struct pp_attr_device *attr;
 	struct pp_attr_queue *queue;
+	uint32_t sink_id;              /* the sinks' device */
+	bool rec_rdoc;                 /* RenderDoc was capturing when the recording's work began */
+	bool open_own;                 /* the open pass is RenderDoc's own work (gles_renderdoc.c) */
+	bool own_bound;                /* RenderDoc's own call bound own_fb as the draw framebuffer */
+	uint32_t own_fb;
 	struct pp_gl_timer *timer;
 	const char *no_timer_reason;
 	uint64_t submits;
@@ -116,6 +122,91 @@ static inline struct pp_gles_ctx *pp_gles_acting(void)
 {
 	return pp_egl_tls.guard ? NULL : (struct pp_gles_ctx *)pp_egl_tls.ctx;
 }
+
+/* Like pp_gles_acting, for calls that hand work to the GPU (submission boundaries): NULL also
+ * for RenderDoc's own such calls, which end the open pass and are not the application's
+ * submissions (gles_renderdoc.c). */
+struct pp_gles_ctx *pp_gles_acting_app(void);
+
+/* Whether the call being handled moves the context's passes (bindings, invalidates, blits):
+ * the application's calls do, RenderDoc's own only inside a pass of its own. RenderDoc binds
+ * framebuffers of its own between the application's calls (to read attachments back while it
+ * captures) and binds the application's back: that is no boundary of the application's pass
+ * (gles_renderdoc.c). */
+static inline bool pp_gles_moves_passes(const struct pp_gles_ctx *c)
+{
+	return !pp_egl_tls.rdoc_own || (c->pm.open != PP_GLES_NONE && c->open_own);
+}
+
+/* The application's call site of the call being handled: the hook's return address, unless
+ * RenderDoc passed the application's call on (its hook is the return address then). */
+static inline void *pp_gles_site(void *ra)
+{
+	return pp_egl_tls.site ? (void *)pp_egl_tls.site : ra;
+}
+
+/* ---- RenderDoc above the shim (gles_renderdoc.c, layer/egl/egl_rdoc.h) ----------------- */
+
+struct pp_gles_above {
+	void *entry;          /* RenderDoc's entry point the application's call goes to */
+	unsigned id;
+	uint16_t prev_call;
+	const void *prev_ra;
+};
+/* At a hook's entry where RenderDoc's GL hooks may be in the process (pp_egl_rdoc_maybe),
+ * with the hook's return address: true for an application's call to pass on to RenderDoc
+ * first (a->entry, then pp_gles_above_leave); false for a call the hook handles itself: one
+ * from RenderDoc (the application's passed on, or RenderDoc's own work: pp_egl_tls.rdoc_own),
+ * one RenderDoc has no entry point for, or one made inside the shim. */
+bool pp_gles_above_enter(struct pp_gles_above *a, unsigned id, const void *ra);
+/* RenderDoc returned the application's call: none of RenderDoc's code is on the stack, none
+ * of its locks held, where its captures start and end (renderdoc_frames). */
+void pp_gles_above_leave(const struct pp_gles_above *a);
+
+/* The first statement of every hook: an application's call goes to RenderDoc first where
+ * RenderDoc's hooks are in the process and the shim comes first (egl_rdoc.h). args: the
+ * call's arguments, in parentheses; ra (_FROM): the hook's return address, where the hook
+ * itself is not the function it is expanded in. */
+#define PP_GLES_ABOVE_FROM(name, ra, args)                                                         \
+	do {                                                                                       \
+		struct pp_gles_above pp_a_;                                                        \
+		if (__builtin_expect(__atomic_load_n(&pp_egl_rdoc_maybe, __ATOMIC_RELAXED), 0) &&  \
+		    pp_gles_above_enter(&pp_a_, PP_EGL_ID_##name, (ra))) {                         \
+			((__typeof__(pp_egl_real.name))pp_a_.entry) args;                          \
+			pp_gles_above_leave(&pp_a_);                                               \
+			return;                                                                    \
+		}                                                                                  \
+	} while (0)
+#define PP_GLES_ABOVE(name, args) PP_GLES_ABOVE_FROM(name, __builtin_return_address(0), args)
+#define PP_GLES_ABOVE_RET(name, args)                                                              \
+	do {                                                                                       \
+		struct pp_gles_above pp_a_;                                                        \
+		if (__builtin_expect(__atomic_load_n(&pp_egl_rdoc_maybe, __ATOMIC_RELAXED), 0) &&  \
+		    pp_gles_above_enter(&pp_a_, PP_EGL_ID_##name, __builtin_return_address(0))) {  \
+			__typeof__(((__typeof__(pp_egl_real.name))0) args) pp_r_ =                \
+				((__typeof__(pp_egl_real.name))pp_a_.entry) args;                  \
+			pp_gles_above_leave(&pp_a_);                                               \
+			return pp_r_;                                                              \
+		}                                                                                  \
+	} while (0)
+
+/* Passes of the application's among the first n of a recording (the model counts the others'
+ * apart when it names passes). */
+static inline uint32_t pp_gles_app_passes(const struct pp_recording *r, uint32_t n)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n && i < r->npasses; i++)
+		k += !r->passes[i].recorded_by;
+	return k;
+}
+
+/* RenderDoc and passprobe's frames on this context: the capture files RenderDoc wrote since,
+ * paired with their frames (final: the context goes away). */
+void pp_gles_renderdoc_poll(struct pp_gles_ctx *c, bool final);
+/* Process set-up: says once where RenderDoc's hooks leave the shim (gles_init.c). */
+void pp_gles_renderdoc_setup(void);
+/* The file name passes of RenderDoc's own work carry as recorded_by. */
+const char *pp_gles_renderdoc_name(void);
 
 /* gles_pass.c: feeds an event through the pass machine and acts on the transition. */
 void pp_gles_pass_event(struct pp_gles_ctx *c, enum pp_gles_ev_kind kind, uint32_t fb, uint32_t mask);

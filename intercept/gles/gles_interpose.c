@@ -57,33 +57,36 @@ PP_EGL_EARLY static void *answer(const char *name, void *real, enum lookup by)
 	void *hook = hook_find(name);
 	if (!hook || pp_egl_is_ours(real))
 		return real;
+	/* RenderDoc's entry point, where RenderDoc comes first in the search order (egl_rdoc.h):
+	 * the application's calls go to RenderDoc, whose own lookups give it the shim's hooks.
+	 * Where the shim comes first its hook passes the application's calls to RenderDoc. */
+	if (pp_egl_in_rdoc(real) && pp_egl_rdoc_mode() == PP_EGL_RDOC_FIRST)
+		return real;
 	pp_egl_real_offer(name, real);
 	return hook;
 }
 
-EGLAPI __eglMustCastToProperFunctionPointerType EGLAPIENTRY eglGetProcAddress(const char *procname)
-{
-	PFNEGLGETPROCADDRESSPROC real = PP_REAL(eglGetProcAddress);
-	if (!real)
-		return NULL;
-	return (__eglMustCastToProperFunctionPointerType)answer(procname, (void *)real(procname), LOOKUP_EGL);
-}
+/* The lookups answer what the lookup they stand for found, a hook in place of a hooked name's
+ * entry point. Where RenderDoc's hooks are in the process after the shim (egl_rdoc.h), the
+ * application's lookup goes to RenderDoc's first: the names the shim does not hook stay
+ * RenderDoc's, so every call of the application's reaches RenderDoc. */
+#define LOOKUP_HOOK(decl, name, type, char_type, lookup)                                           \
+	decl name(const char_type *procname)                                                       \
+	{                                                                                          \
+		struct pp_gles_above a;                                                            \
+		bool above = __atomic_load_n(&pp_egl_rdoc_maybe, __ATOMIC_RELAXED) &&              \
+			     pp_gles_above_enter(&a, PP_EGL_ID_##name, __builtin_return_address(0)); \
+		__typeof__(pp_egl_real.name) real = above ? (__typeof__(real))a.entry : PP_REAL(name); \
+		void *p = real ? answer((const char *)procname, (void *)real(procname), lookup) : NULL; \
+		if (above)                                                                         \
+			pp_gles_above_leave(&a);                                                   \
+		return (type)p;                                                                    \
+	}
 
-pp_glx_proc glXGetProcAddressARB(const GLubyte *procname)
-{
-	PFNPPGLXGETPROCADDRESSPROC real = PP_REAL(glXGetProcAddressARB);
-	if (!real)
-		return NULL;
-	return (pp_glx_proc)answer((const char *)procname, (void *)real(procname), LOOKUP_GLX);
-}
-
-pp_glx_proc glXGetProcAddress(const GLubyte *procname)
-{
-	PFNPPGLXGETPROCADDRESSPROC real = PP_REAL(glXGetProcAddress);
-	if (!real)
-		return NULL;
-	return (pp_glx_proc)answer((const char *)procname, (void *)real(procname), LOOKUP_GLX);
-}
+LOOKUP_HOOK(EGLAPI __eglMustCastToProperFunctionPointerType EGLAPIENTRY, eglGetProcAddress,
+	    __eglMustCastToProperFunctionPointerType, char, LOOKUP_EGL)
+LOOKUP_HOOK(pp_glx_proc, glXGetProcAddressARB, pp_glx_proc, GLubyte, LOOKUP_GLX)
+LOOKUP_HOOK(pp_glx_proc, glXGetProcAddress, pp_glx_proc, GLubyte, LOOKUP_GLX)
 
 /* dlsym(RTLD_NEXT, name) means "after the caller", and the C library finds the caller from
  * the return address: the shim's dlsym must reach it with the caller's return address still

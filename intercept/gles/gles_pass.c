@@ -253,6 +253,9 @@ static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 	bool render = t->opened_kind == PP_GLES_RENDER;
 	/* A wait on this thread holds its frames back (the diagnostics): it issues their work. */
 	pp_thread_role_note(PP_THREAD_RECORDS);
+	/* A pass is the work of whoever's call opened it: RenderDoc's own work is marked
+	 * (gles_renderdoc.c). */
+	c->open_own = pp_egl_tls.rdoc_own;
 	struct pp_pass_rec *p = pp_recording_pass_begin(c->rec, render ? PP_PASS_RENDER : PP_PASS_COMPUTE,
 							"glDispatchCompute", render ? PP_REC_RENDER : PP_REC_OUTSIDE);
 	if (!p) {
@@ -265,6 +268,8 @@ static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 	if (p->ts_begin == PP_NO_SLOT)
 		p->ts_reason = why;
 	p->stats_reason = reason_stats;
+	if (c->open_own)
+		p->recorded_by = pp_gles_renderdoc_name();
 	if (render)
 		pass_render(c, p, t->opened_fb);
 	c->cur = &p->work;

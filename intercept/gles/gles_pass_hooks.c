@@ -9,10 +9,19 @@
 /* The framebuffer a deletion leaves bound: deleting the bound draw framebuffer binds 0. */
 GL_APICALL void GL_APIENTRY glBindFramebuffer(GLenum target, GLuint framebuffer)
 {
+	PP_GLES_ABOVE(glBindFramebuffer, (target, framebuffer));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c) {
-		if (target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER)
+	bool draw = target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER;
+	if (c && !pp_gles_moves_passes(c)) {
+		if (draw) {
+			c->own_fb = framebuffer;
+			c->own_bound = true;
+		}
+	} else if (c) {
+		if (draw) {
 			pp_gles_pass_event(c, PP_GLES_EV_BIND, framebuffer, 0);
+			c->own_bound = false;
+		}
 		if (target == GL_FRAMEBUFFER || target == GL_READ_FRAMEBUFFER)
 			c->read_fb = framebuffer;
 	}
@@ -21,14 +30,20 @@ GL_APICALL void GL_APIENTRY glBindFramebuffer(GLenum target, GLuint framebuffer)
 
 GL_APICALL void GL_APIENTRY glDeleteFramebuffers(GLsizei n, const GLuint *framebuffers)
 {
+	PP_GLES_ABOVE(glDeleteFramebuffers, (n, framebuffers));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	for (GLsizei i = 0; c && framebuffers && i < n; i++) {
 		if (!framebuffers[i])
 			continue;
-		if (framebuffers[i] == c->pm.fb)
-			pp_gles_pass_event(c, PP_GLES_EV_BIND, 0, 0);
-		if (framebuffers[i] == c->read_fb)
-			c->read_fb = 0;
+		if (!pp_gles_moves_passes(c)) {
+			if (c->own_bound && framebuffers[i] == c->own_fb)
+				c->own_fb = 0;
+		} else {
+			if (framebuffers[i] == c->pm.fb)
+				pp_gles_pass_event(c, PP_GLES_EV_BIND, 0, 0);
+			if (framebuffers[i] == c->read_fb)
+				c->read_fb = 0;
+		}
 		pp_gles_fbo_forget(c, framebuffers[i]);
 	}
 	PP_REAL(glDeleteFramebuffers)(n, framebuffers);
@@ -42,6 +57,7 @@ static void clear_event(struct pp_gles_ctx *c, uint32_t mask)
 
 GL_APICALL void GL_APIENTRY glClear(GLbitfield mask)
 {
+	PP_GLES_ABOVE(glClear, (mask));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		clear_event(c, pp_gles_clear_mask(mask));
@@ -58,6 +74,7 @@ static uint32_t clear_buffer_mask(GLenum buffer)
 
 GL_APICALL void GL_APIENTRY glClearBufferfv(GLenum buffer, GLint drawbuffer, const GLfloat *value)
 {
+	PP_GLES_ABOVE(glClearBufferfv, (buffer, drawbuffer, value));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		clear_event(c, clear_buffer_mask(buffer));
@@ -66,6 +83,7 @@ GL_APICALL void GL_APIENTRY glClearBufferfv(GLenum buffer, GLint drawbuffer, con
 
 GL_APICALL void GL_APIENTRY glClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)
 {
+	PP_GLES_ABOVE(glClearBufferiv, (buffer, drawbuffer, value));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		clear_event(c, clear_buffer_mask(buffer));
@@ -74,6 +92,7 @@ GL_APICALL void GL_APIENTRY glClearBufferiv(GLenum buffer, GLint drawbuffer, con
 
 GL_APICALL void GL_APIENTRY glClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint *value)
 {
+	PP_GLES_ABOVE(glClearBufferuiv, (buffer, drawbuffer, value));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		clear_event(c, clear_buffer_mask(buffer));
@@ -82,6 +101,7 @@ GL_APICALL void GL_APIENTRY glClearBufferuiv(GLenum buffer, GLint drawbuffer, co
 
 GL_APICALL void GL_APIENTRY glClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil)
 {
+	PP_GLES_ABOVE(glClearBufferfi, (buffer, drawbuffer, depth, stencil));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		clear_event(c, clear_buffer_mask(buffer));
@@ -101,17 +121,19 @@ static void invalidate_event(struct pp_gles_ctx *c, GLenum target, GLsizei n, co
 
 GL_APICALL void GL_APIENTRY glInvalidateFramebuffer(GLenum target, GLsizei numAttachments, const GLenum *attachments)
 {
+	PP_GLES_ABOVE(glInvalidateFramebuffer, (target, numAttachments, attachments));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	PP_REAL(glInvalidateFramebuffer)(target, numAttachments, attachments);
-	if (c)
+	if (c && pp_gles_moves_passes(c))
 		invalidate_event(c, target, numAttachments, attachments);
 }
 
 GL_APICALL void GL_APIENTRY glDiscardFramebufferEXT(GLenum target, GLsizei numAttachments, const GLenum *attachments)
 {
+	PP_GLES_ABOVE(glDiscardFramebufferEXT, (target, numAttachments, attachments));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	PP_REAL(glDiscardFramebufferEXT)(target, numAttachments, attachments);
-	if (c)
+	if (c && pp_gles_moves_passes(c))
 		invalidate_event(c, target, numAttachments, attachments);
 }
 
@@ -126,7 +148,8 @@ static uint32_t bound(GLenum binding)
 GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type,
 					 void *pixels)
 {
-	struct pp_gles_ctx *c = pp_gles_acting();
+	PP_GLES_ABOVE(glReadPixels, (x, y, width, height, format, type, pixels));
+	struct pp_gles_ctx *c = pp_gles_acting_app();
 	if (!c) {
 		PP_REAL(glReadPixels)(x, y, width, height, format, type, pixels);
 		return;
@@ -148,14 +171,15 @@ GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsize
 	if (client)
 		pp_gles_submit(c, "glReadPixels", PP_SUBMIT_FENCE, NULL);
 	if (drains)
-		pp_gles_diag_readback_done(c, width, height, ns, __builtin_return_address(0));
+		pp_gles_diag_readback_done(c, width, height, ns, pp_gles_site(__builtin_return_address(0)));
 }
 
 GL_APICALL void GL_APIENTRY glBlitFramebuffer(GLint srcX0, GLint srcY0, GLint srcX1, GLint srcY1, GLint dstX0,
 					      GLint dstY0, GLint dstX1, GLint dstY1, GLbitfield mask, GLenum filter)
 {
+	PP_GLES_ABOVE(glBlitFramebuffer, (srcX0, srcY0, srcX1, srcY1, dstX0, dstY0, dstX1, dstY1, mask, filter));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c) {
+	if (c && pp_gles_moves_passes(c)) {
 		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
 		pp_gles_diag_fb_read(c, c->read_fb, pp_gles_clear_mask(mask));
 	}
@@ -166,6 +190,7 @@ GL_APICALL void GL_APIENTRY glBlitFramebuffer(GLint srcX0, GLint srcY0, GLint sr
 GL_APICALL void GL_APIENTRY glFramebufferTexture2D(GLenum target, GLenum attachment, GLenum textarget, GLuint texture,
 						   GLint level)
 {
+	PP_GLES_ABOVE(glFramebufferTexture2D, (target, attachment, textarget, texture, level));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		c->fbo_generation++;
@@ -175,6 +200,7 @@ GL_APICALL void GL_APIENTRY glFramebufferTexture2D(GLenum target, GLenum attachm
 GL_APICALL void GL_APIENTRY glFramebufferTextureLayer(GLenum target, GLenum attachment, GLuint texture, GLint level,
 						      GLint layer)
 {
+	PP_GLES_ABOVE(glFramebufferTextureLayer, (target, attachment, texture, level, layer));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		c->fbo_generation++;
@@ -184,6 +210,7 @@ GL_APICALL void GL_APIENTRY glFramebufferTextureLayer(GLenum target, GLenum atta
 GL_APICALL void GL_APIENTRY glFramebufferRenderbuffer(GLenum target, GLenum attachment, GLenum renderbuffertarget,
 						      GLuint renderbuffer)
 {
+	PP_GLES_ABOVE(glFramebufferRenderbuffer, (target, attachment, renderbuffertarget, renderbuffer));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		c->fbo_generation++;
@@ -194,6 +221,7 @@ GL_APICALL void GL_APIENTRY glFramebufferRenderbuffer(GLenum target, GLenum atta
 
 GL_APICALL void GL_APIENTRY glPushDebugGroup(GLenum source, GLuint id, GLsizei length, const GLchar *message)
 {
+	PP_GLES_ABOVE(glPushDebugGroup, (source, id, length, message));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		pp_gles_pass_label(c, true, message, length);
@@ -202,6 +230,7 @@ GL_APICALL void GL_APIENTRY glPushDebugGroup(GLenum source, GLuint id, GLsizei l
 
 GL_APICALL void GL_APIENTRY glPushDebugGroupKHR(GLenum source, GLuint id, GLsizei length, const GLchar *message)
 {
+	PP_GLES_ABOVE(glPushDebugGroupKHR, (source, id, length, message));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		pp_gles_pass_label(c, true, message, length);
@@ -210,6 +239,7 @@ GL_APICALL void GL_APIENTRY glPushDebugGroupKHR(GLenum source, GLuint id, GLsize
 
 GL_APICALL void GL_APIENTRY glPopDebugGroup(void)
 {
+	PP_GLES_ABOVE(glPopDebugGroup, ());
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		pp_gles_pass_label(c, false, NULL, 0);
@@ -218,6 +248,7 @@ GL_APICALL void GL_APIENTRY glPopDebugGroup(void)
 
 GL_APICALL void GL_APIENTRY glPopDebugGroupKHR(void)
 {
+	PP_GLES_ABOVE(glPopDebugGroupKHR, ());
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
 		pp_gles_pass_label(c, false, NULL, 0);
@@ -226,6 +257,7 @@ GL_APICALL void GL_APIENTRY glPopDebugGroupKHR(void)
 
 GL_APICALL void GL_APIENTRY glObjectLabel(GLenum identifier, GLuint name, GLsizei length, const GLchar *label)
 {
+	PP_GLES_ABOVE(glObjectLabel, (identifier, name, length, label));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && identifier == GL_FRAMEBUFFER && name)
 		pp_gles_fbo_label(c, name, label, length);
@@ -234,6 +266,7 @@ GL_APICALL void GL_APIENTRY glObjectLabel(GLenum identifier, GLuint name, GLsize
 
 GL_APICALL void GL_APIENTRY glObjectLabelKHR(GLenum identifier, GLuint name, GLsizei length, const GLchar *label)
 {
+	PP_GLES_ABOVE(glObjectLabelKHR, (identifier, name, length, label));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && identifier == GL_FRAMEBUFFER && name)
 		pp_gles_fbo_label(c, name, label, length);
@@ -245,6 +278,7 @@ GL_APICALL void GL_APIENTRY glObjectLabelKHR(GLenum identifier, GLuint name, GLs
 GL_APICALL void GL_APIENTRY glTexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width,
 					   GLsizei height)
 {
+	PP_GLES_ABOVE(glTexStorage2D, (target, levels, internalformat, width, height));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && target == GL_TEXTURE_2D && width > 0 && height > 0) {
 		uint32_t name = bound(GL_TEXTURE_BINDING_2D);
@@ -257,6 +291,7 @@ GL_APICALL void GL_APIENTRY glTexStorage2D(GLenum target, GLsizei levels, GLenum
 GL_APICALL void GL_APIENTRY glTexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei width,
 					 GLsizei height, GLint border, GLenum format, GLenum type, const void *pixels)
 {
+	PP_GLES_ABOVE(glTexImage2D, (target, level, internalformat, width, height, border, format, type, pixels));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && target == GL_TEXTURE_2D && level == 0 && width > 0 && height > 0) {
 		uint32_t name = bound(GL_TEXTURE_BINDING_2D);
@@ -270,6 +305,7 @@ GL_APICALL void GL_APIENTRY glTexImage2D(GLenum target, GLint level, GLint inter
 GL_APICALL void GL_APIENTRY glTexStorage2DMultisample(GLenum target, GLsizei samples, GLenum internalformat,
 						      GLsizei width, GLsizei height, GLboolean fixedsamplelocations)
 {
+	PP_GLES_ABOVE(glTexStorage2DMultisample, (target, samples, internalformat, width, height, fixedsamplelocations));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && target == GL_TEXTURE_2D_MULTISAMPLE && width > 0 && height > 0)
 		pp_gles_image_store(c->share, false, bound(GL_TEXTURE_BINDING_2D_MULTISAMPLE), internalformat,
@@ -279,6 +315,7 @@ GL_APICALL void GL_APIENTRY glTexStorage2DMultisample(GLenum target, GLsizei sam
 
 GL_APICALL void GL_APIENTRY glRenderbufferStorage(GLenum target, GLenum internalformat, GLsizei width, GLsizei height)
 {
+	PP_GLES_ABOVE(glRenderbufferStorage, (target, internalformat, width, height));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && width > 0 && height > 0) {
 		uint32_t name = bound(GL_RENDERBUFFER_BINDING);
@@ -291,6 +328,7 @@ GL_APICALL void GL_APIENTRY glRenderbufferStorage(GLenum target, GLenum internal
 GL_APICALL void GL_APIENTRY glRenderbufferStorageMultisample(GLenum target, GLsizei samples, GLenum internalformat,
 							     GLsizei width, GLsizei height)
 {
+	PP_GLES_ABOVE(glRenderbufferStorageMultisample, (target, samples, internalformat, width, height));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && width > 0 && height > 0)
 		pp_gles_image_store(c->share, true, bound(GL_RENDERBUFFER_BINDING), internalformat, (uint32_t)width,
@@ -300,6 +338,7 @@ GL_APICALL void GL_APIENTRY glRenderbufferStorageMultisample(GLenum target, GLsi
 
 GL_APICALL void GL_APIENTRY glDeleteTextures(GLsizei n, const GLuint *textures)
 {
+	PP_GLES_ABOVE(glDeleteTextures, (n, textures));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	for (GLsizei i = 0; c && textures && i < n; i++) {
 		pp_gles_image_forget(c->share, false, textures[i]);
@@ -310,6 +349,7 @@ GL_APICALL void GL_APIENTRY glDeleteTextures(GLsizei n, const GLuint *textures)
 
 GL_APICALL void GL_APIENTRY glDeleteRenderbuffers(GLsizei n, const GLuint *renderbuffers)
 {
+	PP_GLES_ABOVE(glDeleteRenderbuffers, (n, renderbuffers));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	for (GLsizei i = 0; c && renderbuffers && i < n; i++) {
 		pp_gles_image_forget(c->share, true, renderbuffers[i]);

@@ -12,6 +12,7 @@
 #include "gles_internal.h"
 #include "pp_clock.h"
 #include "pp_log.h"
+#include "pp_renderdoc.h"
 #include "pp_sink.h"
 
 static const char *const reason_no_ext = "the context has no GL_EXT_disjoint_timer_query";
@@ -58,6 +59,10 @@ static void recording_arm(struct pp_gles_ctx *c)
 {
 	uint32_t frame = pp_attr_frame_building(c->attr);
 	c->rec_ts_reason = NULL;
+	/* RenderDoc starts and ends its own captures inside its swap hook, before the shim's swap
+	 * submits the frame that ends: whether it captures the next frame is known here, where
+	 * that frame's work begins (gles_renderdoc.c updates it when passprobe starts one). */
+	c->rec_rdoc = pp_renderdoc_present() && pp_renderdoc_capturing();
 	/* Outside a capture window the diagnostics still read the passes (as on Vulkan). */
 	pp_recording_quiet_set(c->rec, !(frame & PP_FRAME_CAPTURED), c->diag != NULL);
 	if (!(frame & PP_FRAME_CAPTURED)) {
@@ -268,6 +273,7 @@ void pp_gles_device_setup(struct pp_gles_ctx *c)
 
 	uint32_t sink_id;
 	sink_device_register(c, renderer, version, &sink_id);
+	c->sink_id = sink_id;
 	struct pp_attr_gpu_ops ops = {
 		.ctx = c,
 		.read_timestamps = ops_read_timestamps,
@@ -305,6 +311,7 @@ void pp_gles_device_teardown(struct pp_gles_ctx *c, bool current)
 		pp_gles_submit(c, c->glx ? "glXDestroyContext" : "eglDestroyContext", PP_SUBMIT_ASYNC, NULL);
 	}
 	pp_gles_diag_teardown(c);
+	pp_gles_renderdoc_poll(c, true);
 	/* Reads what can be read (only where the context is current), hands every frame on. */
 	pp_attr_device_destroy(c->attr);
 	pp_attr_queue_destroy(c->queue);
@@ -347,6 +354,8 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync 
 			.recordings = recs,
 			.command_buffer_handles = &handle,
 			.signals_fence = sync != PP_SUBMIT_ASYNC,
+			.renderdoc = !pp_renderdoc_present() ? PP_ATTR_RDOC_ASK
+				     : c->rec_rdoc ? PP_ATTR_RDOC_YES : PP_ATTR_RDOC_NO,
 		};
 		if (cpu && !present)
 			info.cpu = *cpu;
@@ -357,7 +366,7 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync 
 			c->names_frame = frame;
 			c->names_base = 0;
 		}
-		c->names_base += c->rec->quiet ? 0 : c->rec->npasses;
+		c->names_base += c->rec->quiet ? 0 : pp_gles_app_passes(c->rec, c->rec->npasses);
 		c->submits++;
 		recording_next(c);
 	}
@@ -368,6 +377,8 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync 
 	pp_gles_diag_submitted(c, frame, ended, c->fence_sync);
 	c->fence_sync = 0;
 	pp_egl_guard_leave();
+	if (ended)
+		pp_gles_renderdoc_poll(c, false);
 }
 
 void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu)
@@ -383,4 +394,5 @@ void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu)
 		recording_arm(c);
 	pp_gles_diag_presented(c, ended);
 	pp_egl_guard_leave();
+	pp_gles_renderdoc_poll(c, false);
 }

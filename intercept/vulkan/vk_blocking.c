@@ -267,8 +267,12 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 						uint64_t timeout)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
 	void *ra = __builtin_return_address(0);
+	/* A layer above waiting for work of its own: not the application's wait. */
+	if (pp_vk_foreign_caller(ra))
+		return dev->vk.WaitForFences(device, n, fences, all, timeout);
+	pp_vk_renderdoc_between(dev);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
 	bool current = false;
 	uint64_t max_seq = 0, cur_seq = 0;
 	for (uint32_t i = 0; dd && i < n; i++) {
@@ -326,6 +330,9 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetFenceStatus(VkDevice device, VkFence fence)
 VKAPI_ATTR VkResult VKAPI_CALL pp_ResetFences(VkDevice device, uint32_t n, const VkFence *fences)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
+	if (pp_vk_foreign_caller(__builtin_return_address(0)))
+		return dev->vk.ResetFences(device, n, fences);
+	pp_vk_renderdoc_between(dev);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
 	for (uint32_t i = 0; dd && i < n; i++)
 		pp_diag_fence_reset(dd, (uint64_t)fences[i]);
@@ -337,8 +344,13 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_ResetFences(VkDevice device, uint32_t n, const
 VKAPI_ATTR VkResult VKAPI_CALL pp_QueueWaitIdle(VkQueue queue)
 {
 	struct pp_device *dev = pp_vk_device_of(queue);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
 	void *ra = __builtin_return_address(0);
+	/* A layer above waiting for work of its own (RenderDoc while it captures): neither the
+	 * application's wait nor the end of its frame. */
+	if (pp_vk_foreign_caller(ra))
+		return dev->vk.QueueWaitIdle(queue);
+	pp_vk_renderdoc_between(dev);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
 	uint64_t frame = dd ? pp_diag_frame(dd) : 0, blocked_ns;
 	VkResult r = BLOCKING_DOWN(dev, "vkQueueWaitIdle", true, true, &blocked_ns, dev->vk.QueueWaitIdle(queue));
 	if (r == VK_SUCCESS)
@@ -359,8 +371,11 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueWaitIdle(VkQueue queue)
 VKAPI_ATTR VkResult VKAPI_CALL pp_DeviceWaitIdle(VkDevice device)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
 	void *ra = __builtin_return_address(0);
+	if (pp_vk_foreign_caller(ra))
+		return dev->vk.DeviceWaitIdle(device);
+	pp_vk_renderdoc_between(dev);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
 	uint64_t frame = dd ? pp_diag_frame(dd) : 0, last = dd ? pp_diag_last_seq(dd) : 0, blocked_ns;
 	VkResult r = BLOCKING_DOWN(dev, "vkDeviceWaitIdle", true, true, &blocked_ns, dev->vk.DeviceWaitIdle(device));
 	if (r == VK_SUCCESS)
@@ -522,8 +537,11 @@ uint32_t pp_vk_diag_signals_of(uint32_t nsubmits, const VkSubmitInfo *submits, c
 VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info, uint64_t timeout)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
 	void *ra = __builtin_return_address(0);
+	if (pp_vk_foreign_caller(ra))
+		return dev->vk.WaitSemaphores(device, info, timeout);
+	pp_vk_renderdoc_between(dev);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
 	uint32_t n = info->semaphoreCount;
 	bool any = (info->flags & VK_SEMAPHORE_WAIT_ANY_BIT) && n > 1;
 	/* Waiting for all: one value of the latest frame makes it a same-frame wait. Waiting for

@@ -5,6 +5,7 @@
 #include "gpu_vk_timer.h"
 #include "layer_internal.h"
 #include "pp_clock.h"
+#include "pp_renderdoc_frames.h"
 
 static inline struct pp_device *pp_vk_device_of(const void *dispatchable)
 {
@@ -12,6 +13,21 @@ static inline struct pp_device *pp_vk_device_of(const void *dispatchable)
 }
 
 uint32_t pp_vk_thread_id(void);
+
+/* Frame debuggers and other layers' work (vk_renderdoc.c). pp_vk_foreign_caller: the library of
+ * the layer above passprobe whose own work a call returning to `ra` is, NULL for the
+ * application's (pp_callers.h). pp_vk_renderdoc_between: at the application's calls between
+ * frames that no RenderDoc lock covers (fence waits and resets, idle waits, command buffer
+ * begins), where passprobe starts and ends the captures renderdoc_frames asks for.
+ * pp_vk_renderdoc_poll: pairs the capture files RenderDoc wrote with their frames. */
+const char *pp_vk_foreign_caller(const void *ra);
+void pp_vk_renderdoc_between_slow(struct pp_device *dev);
+static inline void pp_vk_renderdoc_between(struct pp_device *dev)
+{
+	if (pp_renderdoc_frames_driving())
+		pp_vk_renderdoc_between_slow(dev);
+}
+void pp_vk_renderdoc_poll(struct pp_device *dev, bool final);
 /* The application's code location calling a hook (vk_blocking.c): a key (0: not found) and
  * "module+0x..." in buf. */
 uint64_t pp_vk_call_site(void *hook_return, char *buf, size_t len);

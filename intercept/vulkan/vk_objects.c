@@ -40,7 +40,12 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateCommandPool(VkDevice device, const VkCom
 	VkResult r = dev->vk.CreateCommandPool(device, info, alloc, out);
 	if (r != VK_SUCCESS || dev->untracked)
 		return r;
-	if (!pp_command_pool_track(dev, *out, info->queueFamilyIndex, info->flags & VK_COMMAND_POOL_CREATE_PROTECTED_BIT))
+	/* A layer above creates its pools while it handles a call of the application's (its
+	 * vkCreateDevice, vkCreateSwapchainKHR, a present) or of its own API: what is recorded in
+	 * them is that layer's work, not the application's. */
+	const char *by = pp_vk_foreign_caller(__builtin_return_address(0));
+	if (!pp_command_pool_track(dev, *out, info->queueFamilyIndex, info->flags & VK_COMMAND_POOL_CREATE_PROTECTED_BIT,
+				   by))
 		pp_log_once(PP_LOG_ERROR, "out of memory tracking a command pool; its work is not measured");
 	return r;
 }
@@ -87,7 +92,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_AllocateCommandBuffers(VkDevice device, const 
 		if (!pp_command_buffer_track(dev, info->commandPool, c)) {
 			pp_recording_destroy(c->rec);
 			free(c);
+			continue;
 		}
+		/* The application cannot free or reset the pool meanwhile (external synchronization). */
+		rec->recorded_by = c->pool ? c->pool->recorded_by : NULL;
 	}
 	return r;
 }

@@ -126,6 +126,7 @@ void pp_device_profiling_init(struct pp_device *dev)
 				: !valid_bits	 ? "device has no timestamp support"
 						 : "GPU timing could not be set up on this device";
 	uint32_t sink_id = pp_sink_device_register(&info);
+	dev->sink_id = sink_id;
 
 	pp_vk_perf_device_init(dev);
 	pp_vk_kbase_device_init(dev);
@@ -153,6 +154,7 @@ void pp_device_profiling_finish(struct pp_device *dev)
 	HASH_ITER(hh, dev->command_buffers, c, tmp)
 		if (c->rec)
 			pp_attr_recording_release(dev->attr, c->rec);
+	pp_vk_renderdoc_poll(dev, true);
 	pp_attr_device_destroy(dev->attr);
 	dev->attr = NULL;
 	HASH_ITER(hh, dev->command_buffers, c, tmp)

@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "attr_cpu.h"
+#include "pp_callers.h"
 #include "pp_log.h"
+#include "pp_renderdoc.h"
 #include "pp_sink.h"
 #include "vk_hooks.h"
 #include "vk_intercept.h"
@@ -284,6 +286,14 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 	if (r == VK_SUCCESS) {
 		bool label = false;
 		uint64_t frame = 0;
+		/* A layer above submitting work of its own: inside passprobe's call into RenderDoc,
+		 * or every command buffer of the call recorded in a pool of a layer's own. */
+		bool foreign = pp_renderdoc_calling();
+		if (!foreign && total) {
+			foreign = true;
+			for (uint32_t i = 0; i < total && foreign; i++)
+				foreign = s.recs[i] && s.recs[i]->recorded_by;
+		}
 		for (uint32_t b = 0, off = 0; b < nsubmits; off += batch_count(v1, v2, b), b++) {
 			struct pp_attr_submit_info info = {
 				.api = sync2 ? "vkQueueSubmit2" : "vkQueueSubmit",
@@ -294,6 +304,7 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 				.recordings = s.recs + off,
 				.command_buffer_handles = s.handles + off,
 				.maps = s.maps + off,
+				.foreign = foreign,
 			};
 			/* The call's cost goes with its first batch, so frame totals count it once. */
 			if (b == 0)
@@ -304,8 +315,10 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 		/* A counter sample at the submission boundary (taken on the sampler's thread). */
 		pp_vk_kbase_submitted(dev);
 		/* One frame clock (the model's) decides for the diagnostics too. */
-		enum pp_submit_sync sync = fence != VK_NULL_HANDLE ? PP_SUBMIT_FENCE : PP_SUBMIT_ASYNC;
+		enum pp_submit_sync sync = foreign ? PP_SUBMIT_FOREIGN
+					   : fence != VK_NULL_HANDLE ? PP_SUBMIT_FENCE : PP_SUBMIT_ASYNC;
 		uint64_t ended = pp_attr_submit_done(dev->attr, sync, label);
+		pp_vk_renderdoc_poll(dev, false);
 		if (nsubmits) {
 			pp_vk_diag_submitted(dev, q, total, s.handles, fence, frame, ended, nsubmits, v1, v2);
 		} else {
@@ -332,6 +345,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateSwapchainKHR(VkDevice device, const VkSw
 						     const VkAllocationCallbacks *alloc, VkSwapchainKHR *out)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
+	/* Overlay layers make their HUD's pools and render passes once the swapchain exists. */
+	pp_callers_entry_note(__builtin_return_address(0));
 	VkResult r = dev->vk.CreateSwapchainKHR(device, info, alloc, out);
 	if (r == VK_SUCCESS)
 		pp_attr_swapchain_created(dev->attr);
@@ -341,6 +356,9 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateSwapchainKHR(VkDevice device, const VkSw
 VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info)
 {
 	struct pp_device *dev = pp_vk_device_of(queue);
+	/* RenderDoc ends and starts its own captures, and overlays submit their HUD, in their
+	 * present hooks around passprobe's. */
+	pp_callers_entry_note(__builtin_return_address(0));
 	struct pp_cpu_snapshot before, after;
 	bool captured = pp_attr_frame_building(dev->attr) & PP_FRAME_CAPTURED; /* the frame it ends */
 	pp_cpu_snapshot_take(&before);
@@ -354,6 +372,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresent
 		pp_sink_cpu_event(&ev);
 	/* Whatever the result (SUBOPTIMAL, OUT_OF_DATE), the application's frame ended here. */
 	pp_vk_diag_presented(dev, pp_attr_present(dev->attr, &cost));
+	pp_vk_renderdoc_poll(dev, false);
 	return r;
 }
 

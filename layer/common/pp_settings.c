@@ -107,6 +107,12 @@ static const struct settings_desc settings_table[] = {
 	{ "gpu_counters", PP_SETTINGS_ENV_PREFIX "GPU_COUNTERS", SETTINGS_TEXT, SETTINGS_FIELD(gpu_counters), 0, 0,
 	  "none, default, or a comma-separated list of GPU counter names (at most 511 bytes, no control characters)" },
 	SETTINGS_BOOL_DESC(finish_on_signal, "FINISH_ON_SIGNAL"),
+	{ "renderdoc_frames", PP_SETTINGS_ENV_PREFIX "RENDERDOC_FRAMES", SETTINGS_RANGES,
+	  SETTINGS_FIELD(renderdoc_frames), 0, 0,
+	  "none, all, or a comma-separated list of at most 16 frame ranges in increasing order without "
+	  "overlap, each FIRST-LAST, FIRST- (to the end), -LAST (from frame 0) or one frame N "
+	  "(decimal frame indices from 0, FIRST <= LAST)" },
+	SETTINGS_BOOL_DESC(layer_passes, "LAYER_PASSES"),
 };
 
 #define SETTINGS_COUNT (sizeof(settings_table) / sizeof(settings_table[0]))
@@ -117,7 +123,7 @@ static const char *const settings_key_names[] = {
 	"per_draw_timing", "diagnostics", "barrier_cost", "cpu_counters", "report_frames",
 	"flush_interval_ms", "trace", "csv", "summary", "copy_results", "frames", "capture_signal",
 	"trigger_file", "trigger_frames", "gpu_timing_interval", "output_limit_mb", "gpu_counters",
-	"finish_on_signal", NULL,
+	"finish_on_signal", "renderdoc_frames", "layer_passes", NULL,
 };
 _Static_assert(sizeof(settings_key_names) / sizeof(settings_key_names[0]) == SETTINGS_COUNT + 1,
 	       "settings_key_names and settings_table disagree");
@@ -911,6 +917,8 @@ void pp_settings_defaults(struct pp_settings *out)
 	out->output_limit_mb = 256;
 	snprintf(out->gpu_counters, sizeof(out->gpu_counters), "none");
 	out->finish_on_signal = true;
+	out->renderdoc_frames.n = 0;
+	out->layer_passes = false;
 }
 
 int pp_settings_load_ex(struct pp_settings *out, char *const *envp, bool secure)

@@ -63,6 +63,11 @@ struct pp_settings {
 					    * counters/gpu (docs/counters.md) */
 	bool finish_on_signal;             /* finish_on_signal: SIGINT/SIGTERM finish the outputs before
 					    * the process ends, default on (layer/common/pp_finish_signal.h) */
+	/* Frame debuggers (docs/frame-debuggers.md) */
+	struct pp_frame_ranges renderdoc_frames; /* renderdoc_frames: frames passprobe asks RenderDoc
+					    * (loaded in the process) to capture, default none */
+	bool layer_passes;                 /* layer_passes: passes other layers record themselves count in
+					    * the per-pass statistics, default off */
 };
 
 /* Where a setting's value came from, for messages and for `passprobe` to explain itself. */

@@ -128,3 +128,11 @@
 	X(glGetInteger64vEXT, PFNGLGETINTEGER64VEXTPROC)                        \
 	X(glIsQuery, PFNGLISQUERYPROC)                                          \
 	X(glIsEnabled, PFNGLISENABLEDPROC)
+
+/* Hooked names as small integers, in list order (egl_rdoc.h follows calls by them). */
+enum pp_egl_hook_id {
+#define PP_EGL_X(n, type) PP_EGL_ID_##n,
+	PP_EGL_HOOKED(PP_EGL_X)
+#undef PP_EGL_X
+	PP_EGL_NHOOKED
+};

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <string.h>
 
+#include "egl_rdoc.h"
 #include "egl_real.h"
 #include "pp_log.h"
 
@@ -22,6 +23,11 @@ static const struct slot_name slot_names[] = {
 	PP_EGL_USED(PP_EGL_X)
 #undef PP_EGL_X
 };
+
+const char *pp_egl_hook_name(unsigned id)
+{
+	return id < PP_EGL_NHOOKED ? slot_names[id].name : "";
+}
 
 void **pp_egl_real_slot(const char *name)
 {
@@ -75,9 +81,30 @@ PP_EGL_EARLY void *pp_egl_real_dlsym(void *handle, const char *name)
 	return f(handle, name);
 }
 
+/* Never the shim's own entry point, nor RenderDoc's: RenderDoc passes its calls down to the
+ * shim (egl_rdoc.h), so either would call back into the shim for ever. */
 static void *accept(void *p)
 {
-	return p && !pp_egl_is_ours(p) ? p : NULL;
+	return p && !pp_egl_is_ours(p) && !pp_egl_in_rdoc(p) ? p : NULL;
+}
+
+void *pp_egl_real_dlopen(const char *file, int flags)
+{
+	typedef void *(*dlopen_fn)(const char *, int);
+	static dlopen_fn real;
+	dlopen_fn f = __atomic_load_n(&real, __ATOMIC_RELAXED);
+	if (!f) {
+		/* The C library itself is no library RenderDoc's dlopen redirects. */
+		void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+		if (libc) {
+			f = (dlopen_fn)pp_egl_real_dlsym(libc, "dlopen");
+			dlclose(libc);
+		}
+		if (!f)
+			f = dlopen;
+		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
+	}
+	return f(file, flags);
 }
 
 /* The libraries an application may have loaded by themselves (dlopen, RTLD_LOCAL): looked up
@@ -87,7 +114,7 @@ static void *from_loaded_libraries(const char *name)
 	static const char *const libs[] = { "libEGL.so.1", "libGLESv2.so.2", "libEGL.so", "libGLESv2.so",
 					    "libGLESv1_CM.so.1", "libGLX.so.0", "libGL.so.1", "libGL.so" };
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
-		void *h = dlopen(libs[i], RTLD_LAZY | RTLD_NOLOAD);
+		void *h = pp_egl_real_dlopen(libs[i], RTLD_LAZY | RTLD_NOLOAD);
 		if (!h)
 			continue;
 		void *p = accept(pp_egl_real_dlsym(h, name));
@@ -136,6 +163,6 @@ void pp_egl_real_offer(const char *name, void *p)
 {
 	void **slot = pp_egl_real_slot(name);
 	void *expected = NULL;
-	if (slot && p && !pp_egl_is_ours(p))
+	if (slot && accept(p))
 		__atomic_compare_exchange_n(slot, &expected, p, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }

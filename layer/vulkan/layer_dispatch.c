@@ -8,6 +8,7 @@
 #include "layer_device_features.h"
 #include "layer_internal.h"
 #include "pp_gpu_counters.h"
+#include "pp_callers.h"
 #include "pp_log.h"
 #include "vk_hooks.h"
 
@@ -265,6 +266,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateInstance(const VkInstanceCreateIn
 		return VK_ERROR_INITIALIZATION_FAILED;
 
 	pp_layer_init_once();
+	/* The libraries between the loader and passprobe on the stack now are the layers above
+	 * passprobe: their own work is told apart from the application's (pp_callers.h). */
+	pp_callers_layers_learn();
 	__atomic_store_n(&g_untracked_gipa, next_gipa, __ATOMIC_RELEASE);
 	uint32_t app_version = info->pApplicationInfo && info->pApplicationInfo->apiVersion
 				       ? info->pApplicationInfo->apiVersion
@@ -586,6 +590,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 		return VK_ERROR_INITIALIZATION_FAILED;
 	__atomic_store_n(&g_untracked_gdpa, next_gdpa, __ATOMIC_RELEASE);
 	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+	pp_callers_layers_learn();
+	/* A layer above sets up work of its own once the device exists (RenderDoc's internal
+	 * command pools, an overlay's): remembered as its handling of this call. */
+	pp_callers_entry_note(__builtin_return_address(0));
 
 	struct pp_device *dev = inst ? calloc(1, sizeof(*dev)) : NULL;
 	if (!dev) {

@@ -68,6 +68,10 @@ struct pp_command_pool {
 	UT_hash_handle hh;
 	uint32_t family;
 	bool protected_pool;               /* VK_COMMAND_POOL_CREATE_PROTECTED_BIT */
+	/* NULL: the application's pool. Else created by a layer above passprobe for work of its
+	 * own (pp_vk_foreign_caller): that layer's library; its command buffers' passes are
+	 * marked recorded_by. Static. */
+	const char *recorded_by;
 	struct pp_command_buffer *buffers; /* doubly linked through pool_prev/pool_next */
 };
 
@@ -269,6 +273,7 @@ struct pp_device {
 	 * goes through them. [0] timestamps, [1] pipeline statistics; NULL without a timer. */
 	const struct pp_gpu_counter_backend *timer_backends[2];
 	struct pp_attr_device *attr;      /* attribution: submissions, frames */
+	uint32_t sink_id;                 /* the sinks' id of this device (pp_sink_device_register) */
 	struct pp_vk_diag *diag;          /* diagnostics: descriptor, pipeline, wait state (vk_diag_state.c) */
 
 	/* Command pools of passprobe's own, per queue family, for SIMULTANEOUS_USE executions
@@ -293,7 +298,8 @@ void pp_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint3
 /* Command pools and the command buffers they list. The records of command buffers are the
  * caller's (intercept/vulkan/vk_objects.c): it allocates them, and frees them when release is
  * called or untrack returns them. */
-bool pp_command_pool_track(struct pp_device *dev, VkCommandPool pool, uint32_t family, bool protected_pool);
+bool pp_command_pool_track(struct pp_device *dev, VkCommandPool pool, uint32_t family, bool protected_pool,
+			   const char *recorded_by);
 void pp_command_pool_untrack(struct pp_device *dev, VkCommandPool pool,
 			    void (*release)(struct pp_device *dev, struct pp_command_buffer *c));
 /* The pool's command buffers (linked through pool_next); they stay in the tables. */

@@ -244,7 +244,8 @@ static struct pp_command_pool *pool_find_locked(struct pp_device *dev, VkCommand
 	return p;
 }
 
-bool pp_command_pool_track(struct pp_device *dev, VkCommandPool pool, uint32_t family, bool protected_pool)
+bool pp_command_pool_track(struct pp_device *dev, VkCommandPool pool, uint32_t family, bool protected_pool,
+			   const char *recorded_by)
 {
 	struct pp_command_pool *p = calloc(1, sizeof(*p));
 	if (!p)
@@ -252,6 +253,7 @@ bool pp_command_pool_track(struct pp_device *dev, VkCommandPool pool, uint32_t f
 	p->handle = (uint64_t)pool;
 	p->family = family;
 	p->protected_pool = protected_pool;
+	p->recorded_by = recorded_by;
 	pthread_rwlock_wrlock(&dev->lock);
 	pp_hash_oom_ = false;
 	HASH_ADD(hh, dev->pools, handle, sizeof(p->handle), p);

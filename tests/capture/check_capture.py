@@ -5,7 +5,8 @@ list of failures, printing all of them.
 
   check_capture.py OUTDIR [--frames 3,4,5,8 | --run N --by signal] [--timed 3,5]
       [--passes P --draws D] [--summary-timed N] [--spy-below FILE --queries N]
-      [--windows N] [--limit-reached trace,csv] [--max-bytes N]
+      [--windows N] [--limit-reached recording,trace,csv] [--max-bytes N]
+      [--log FILE]... [--log-has TEXT]...
 """
 import argparse
 import csv
@@ -51,7 +52,7 @@ def main():
     ap.add_argument("--spy-below")
     ap.add_argument("--queries", type=int)
     ap.add_argument("--queries-per-frame-of", help="another run's spy output with one captured frame")
-    ap.add_argument("--log", help="the application's log")
+    ap.add_argument("--log", action="append", default=[], help="a log: the application's, passprobe report's")
     ap.add_argument("--log-has", action="append", default=[])
     ap.add_argument("--gone", help="a file that must not exist (a consumed trigger file)")
     ap.add_argument("--diag-before", nargs=2, metavar=("ID", "FRAME"),
@@ -111,7 +112,7 @@ def main():
         got = summary.get("frames_gpu_timed", summary["frames"])
         if got != o.summary_timed:
             fail(f"summary.frames_gpu_timed {got}, expected {o.summary_timed}")
-        if summary["frames"] != len(idx) and "csv" not in limited:
+        if summary["frames"] != len(idx) and not limited & {"csv", "recording"}:
             fail(f"summary.frames {summary['frames']}, report frames {len(idx)}")
 
     cap = report.get("capture")
@@ -132,7 +133,18 @@ def main():
             fail(f"passes.csv row with {len(r)} fields, header has {len(header)}")
             break
     csv_frames = sorted({int(r[0]) for r in body})
-    if "csv" not in limited and csv_frames != sorted(idx):
+    if "csv" in limited:
+        pass
+    elif "recording" in limited:
+        # The frames the recording holds, the first ones; report.json has the process's last
+        # ones (written past the limit at exit).
+        recorded = (report.get("output_limit", {}).get("recording") or {}).get("frames")
+        if not csv_frames or csv_frames != list(range(csv_frames[0], csv_frames[0] + len(csv_frames))) \
+                or len(csv_frames) != recorded:
+            fail(f"passes.csv frames {csv_frames[:3]}..{csv_frames[-3:]}: expected the {recorded} recorded frames")
+        if not idx or idx[-1] != report["frames_total"] - 1:
+            fail(f"report.json frames end at {idx[-1:]}, expected the process's last ({report['frames_total'] - 1})")
+    elif csv_frames != sorted(idx):
         fail(f"passes.csv frames {csv_frames}, report.json {sorted(idx)}")
 
     # trace.json: strict JSON after a clean exit; window marks.
@@ -146,12 +158,13 @@ def main():
         fail("trace.json has no passprobe_trace_end event")
 
     lim = report.get("output_limit", {})
-    for key, name in (("trace", "trace.json"), ("csv", "passes.csv")):
+    for key, name in (("recording", "recording.ppr"), ("trace", "trace.json"), ("csv", "passes.csv")):
         entry = lim.get(key) or {}
         want = key in limited
         if bool(entry.get("limit_reached")) != want:
             fail(f"output_limit.{key}.limit_reached {entry.get('limit_reached')}, expected {want}")
-        size = os.path.getsize(os.path.join(o.out, name))
+        # The recording's frames up to the limit (report.json's last frames follow at exit).
+        size = entry.get("bytes", 0) if key == "recording" else os.path.getsize(os.path.join(o.out, name))
         if o.max_bytes is not None and size > o.max_bytes:
             fail(f"{name}: {size} bytes, more than {o.max_bytes}")
         if want:
@@ -185,11 +198,13 @@ def main():
             fail(f"{did}: first_frame {[d.get('first_frame') for d in hits]}, expected one before frame {before}")
 
     if o.log:
-        with open(o.log, errors="replace") as f:
-            log = f.read()
+        log = ""
+        for name in o.log:
+            with open(name, errors="replace") as f:
+                log += f.read()
         for text in o.log_has:
             if text not in log:
-                fail(f"{o.log}: no line with {text!r}")
+                fail(f"{', '.join(o.log)}: no line with {text!r}")
     if o.gone and os.path.exists(o.gone):
         fail(f"{o.gone} still exists: the trigger file was not consumed")
 

@@ -174,6 +174,57 @@ static void test_clock_ranges(void)
 	expect(fl, 9, "xxxxxxxxx", "x...x...x", 0);
 }
 
+/* Frame debuggers (docs/frame-debuggers.md): frames passprobe asks RenderDoc to capture
+ * (renderdoc_frames) are captured and GPU-timed whatever the windows and the sampling say, and
+ * a frame RenderDoc turns out to capture (pp_frame_clock_renderdoc at its first submission) too;
+ * a layer's own submission never ends a frame. */
+static void test_clock_renderdoc(void)
+{
+	struct pp_frame_clock c;
+	uint32_t fl[10];
+	struct pp_frame_capture cap = capture_of("6-9", 3);
+	struct pp_settings s;
+	pp_settings_defaults(&s);
+	CHECK(pp_settings_apply(&s, "renderdoc_frames", "2,6-7", PP_ORIGIN_DEFAULT, NULL, 0) == 0);
+	cap.renderdoc = s.renderdoc_frames;
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	run_frames(&c, 10, fl, NULL);
+	/* Frame 7 is timed although the window samples 1 frame of 3 (6, 9). */
+	for (uint32_t f = 0; f < 10; f++) {
+		bool wanted = f == 2 || f == 6 || f == 7;
+		bool window = f >= 6;
+		bool timed = wanted || f == 6 || f == 9;
+		CHECK(!!(fl[f] & PP_FRAME_RENDERDOC_WANTED) == wanted);
+		CHECK(!!(fl[f] & PP_FRAME_CAPTURED) == (wanted || window));
+		CHECK(!!(fl[f] & PP_FRAME_GPU_TIMED) == timed);
+		/* captured_by "renderdoc" only where no window holds the frame */
+		CHECK(!!(fl[f] & PP_FRAME_BY_RENDERDOC) == (wanted && !window));
+	}
+	/* The window's sampling is not shifted by the RenderDoc frame before it. */
+	CHECK(!(fl[8] & PP_FRAME_GPU_TIMED));
+
+	/* A capture RenderDoc started itself: known at the frame's first submission. */
+	cap = capture_of("none", 1);
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	CHECK(pp_frame_clock_building(&c) == 0);
+	CHECK(pp_frame_clock_submit(&c) == 0);
+	pp_frame_clock_renderdoc(&c);
+	uint32_t f = pp_frame_clock_flags(&c);
+	CHECK((f & PP_FRAME_ALL) == PP_FRAME_ALL && (f & PP_FRAME_RENDERDOC) && (f & PP_FRAME_BY_RENDERDOC));
+	CHECK(pp_frame_clock_building(&c) == f); /* recordings made for it from now on are timed */
+	CHECK(!pp_frame_clock_submit_done(&c, PP_SUBMIT_FOREIGN, false)); /* RenderDoc's own */
+	CHECK(pp_frame_clock_submit_done(&c, PP_SUBMIT_ASYNC, false));
+	CHECK(pp_frame_clock_building(&c) == 0); /* the next frame is not captured */
+
+	/* Under auto, a layer's own fence-signalling submit of a headless program ends nothing. */
+	pp_frame_clock_init(&c, PP_FRAME_AUTO);
+	CHECK(pp_frame_clock_submit(&c) == 0);
+	CHECK(!pp_frame_clock_submit_done(&c, PP_SUBMIT_FOREIGN, false));
+	CHECK(pp_frame_clock_submit_done(&c, PP_SUBMIT_FENCE, false));
+}
+
 static const uint32_t *g_raise_at;
 static void raise_before(uint32_t f)
 {
@@ -353,6 +404,7 @@ int main(void)
 	test_clock_ranges();
 	test_clock_triggers();
 	test_clock_auto();
+	test_clock_renderdoc();
 	printf("%d passed, %d failed\n", g_pass, g_fail);
 	return g_fail ? 1 : 0;
 }

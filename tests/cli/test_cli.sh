@@ -62,6 +62,27 @@ check "run without a program exits 2" '[ $rc -eq 2 ] && has_err "no program"'
 pp run --bogus -- true
 check "run with an unknown option exits 2" '[ $rc -eq 2 ] && has_err "--bogus"'
 
+# ---- run --renderdoc (docs/frame-debuggers.md): checked before anything runs
+rm -f marker
+pp run -o "$T/rd" --renderdoc none -- sh -c 'touch marker'
+check "--renderdoc none exits 2" '[ $rc -eq 2 ] && has_err "captures nothing" && [ ! -e marker ]'
+pp run -o "$T/rd" --renderdoc 5-3 -- sh -c 'touch marker'
+check "--renderdoc with a bad range exits 2" '[ $rc -eq 2 ] && has_err "5-3" && has_err "ends before it starts" && [ ! -e marker ]'
+pp run -o "$T/rd"
+check "--renderdoc without frames" '[ $rc -eq 2 ]'
+# Where the loader finds no RenderDoc layer (every implicit-layer folder emptied of it): one
+# message naming the places and the Debian package; nothing run, nothing made.
+mkdir -p "$T/empty"
+env HOME="$T/empty" XDG_CONFIG_HOME="$T/empty" XDG_CONFIG_DIRS="$T/empty" XDG_DATA_HOME="$T/empty" \
+	XDG_DATA_DIRS="$T/empty" "$PP" run -o "$T/rd" --renderdoc 3 -- sh -c 'touch marker' >"$T/out" 2>"$T/err"
+rc=$?
+if [ -e /etc/vulkan/implicit_layer.d/renderdoc_capture.json ]; then
+	echo "SKIP-CASE: RenderDoc's manifest is in /etc/vulkan, which the loader always searches"
+else
+	check "--renderdoc without RenderDoc's layer exits 1" '[ $rc -eq 1 ] && [ ! -e marker ] && [ ! -d "$T/rd/renderdoc" ]'
+	check "--renderdoc without RenderDoc names the package" 'has_err "VK_LAYER_RENDERDOC_Capture" && has_err "librenderdoc" && has_err "$T/empty/vulkan/implicit_layer.d"'
+fi
+
 # ---- run: settings are checked before anything runs
 rm -f marker
 pp run --set no_such_key=1 -- sh -c 'touch marker'
@@ -126,21 +147,24 @@ pp run -- sh -c 'kill -TERM $$'
 check "SIGTERM: 128+15" '[ $rc -eq 143 ]'
 check "SIGTERM: said as a stop, with name and number" 'has_err "was stopped by signal 15 (SIGTERM, Terminated)"'
 check "SIGTERM: no blanket partial warning" '! has_err "outputs may be partial or missing"'
-# Outputs the writer finished (trace.json closed by its end event) are listed as output; those
-# it did not, as partial. (Files written by the stand-in program, as the layer would.)
+# Outputs the process finished (its recording ends with an end record) are listed as output;
+# those it did not, as partial. (Recordings written by the stand-in program, as the layer
+# would: the header, a process record, and the end record or not; docs/report-format.md.)
 report='printf "{}" >"$0/report.json"'
-closed='printf "[\n{\"name\":\"passprobe_trace_end\",\"ph\":\"i\"}\n]\n" >"$0/trace.json"'
-cut='printf "[\n{\"name\":\"x\"},\n" >"$0/trace.json"'
-pp run -o "$T/fin" -- sh -c "$report; $closed; kill -TERM \$\$" "$T/fin"
-check "SIGTERM, outputs finished: listed as output" \
-	'has_err "passprobe: output in $T/fin (report.json, trace.json)"'
-pp run -o "$T/cut" -- sh -c "$report; $cut; kill -TERM \$\$" "$T/cut"
-check "SIGTERM, trace.json not closed: listed as partial" \
-	'has_err "passprobe: partial output in $T/cut (report.json, trace.json)"'
-# Without trace.json (trace=off, or a SIGKILL before it was written) nothing tells a finished
-# report.json from one written before the end: partial.
-pp run -o "$T/notrace" -- sh -c "$report; kill -TERM \$\$" "$T/notrace"
-check "SIGTERM, no trace.json: listed as partial" 'has_err "passprobe: partial output in $T/notrace (report.json)"'
+rec_begin='{ printf "PPRECORD\001\000\000\000\000\000\000\000\002\000\000\000\024\000\000\000"; head -c 20 /dev/zero; }'
+rec_end='{ printf "\014\000\000\000\061\000\000\000"; head -c 49 /dev/zero; }'
+finished="{ $rec_begin; $rec_end; } >\"\$0/recording.ppr\""
+cut="$rec_begin >\"\$0/recording.ppr\""
+made="report.json, report.html, trace.json, passes.csv, recording.ppr"
+pp run -o "$T/fin" -- sh -c "$finished; kill -TERM \$\$" "$T/fin"
+check "SIGTERM, recording finished: listed as output" 'has_err "passprobe: output in $T/fin ($made)"'
+check "SIGTERM, recording finished: not said unfinished" '! has_err "did not finish"'
+pp run -o "$T/cut" -- sh -c "$cut; kill -TERM \$\$" "$T/cut"
+check "SIGTERM, recording not finished: listed as partial" 'has_err "passprobe: partial output in $T/cut ($made)"'
+check "SIGTERM, recording not finished: said so" 'has_err "$T/cut/recording.ppr: the process did not finish its outputs"'
+# Without a recording nothing tells a finished report.json from another: partial.
+pp run -o "$T/norec" -- sh -c "$report; kill -TERM \$\$" "$T/norec"
+check "SIGTERM, no recording: listed as partial" 'has_err "passprobe: partial output in $T/norec (report.json)"'
 
 # A crash with partial files: they are listed as partial, never as a normal output. `passprobe
 # run` preloads the GLES shim into every program; in a sanitizer build the shim brings the

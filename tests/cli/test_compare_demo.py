@@ -47,7 +47,7 @@ def compare(*args):
 
 
 plain, err = demo("plain")
-check("run lists report.html", f"output in {plain} (report.json, report.html, trace.json, passes.csv)" in err, err)
+check("run lists report.html", f"output in {plain} (report.json, report.html, trace.json, passes.csv, recording.ppr)" in err, err)
 check("run wrote report.html", os.path.getsize(os.path.join(plain, "report.html")) > 10000)
 misuse, err = demo("misuse", "--misuse-barriers")
 

@@ -8,6 +8,7 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
                        [--no-finding ID]... [--findings SPEC|...|SPEC]
                        [--swap eglSwapBuffers|glXSwapBuffers]
                        [--process NAME] [--default-fb WxH] [--skip-frames N]
+                       [--recorded-by LIB|none]
 
 --expect FILE: the `expect` lines of pp_gles_demo --expect: every frame of every device has
   exactly those passes, in that order, with that name (name_source label, or source=), draws, instances,
@@ -32,6 +33,9 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
   without one).
 --timed-percent: at least that share of passes (all frames but the last of each device)
   has a GPU time; the rest say why not.
+--recorded-by LIB: some pass is another library's own work (RenderDoc's overlay: recorded_by
+  LIB), and every such pass is LIB's; none: no pass is. Passes marked recorded_by are never the
+  application's: --expect, --min/--max-passes and --min-draws count the others.
 Always: within a submission, each pass's CPU span begins where the previous pass's ended
   (docs/gles.md, "CPU counters"); an llvmpipe device with timestamps has a gpu_time_caveat
   (per-tile timestamps, docs/gles.md "GPU time") that the summary's notes repeat when some
@@ -93,6 +97,7 @@ def main():
     ap.add_argument("--swap", choices=["eglSwapBuffers", "glXSwapBuffers"])
     ap.add_argument("--process")
     ap.add_argument("--default-fb")
+    ap.add_argument("--recorded-by")
     a = ap.parse_args()
     path = os.path.join(a.dir, "gles", "report.json")
     if a.process:
@@ -167,7 +172,7 @@ def main():
             if a.swap and (not f["submissions"] or f["submissions"][-1]["api"] != a.swap):
                 fail(f"device {dev} frame {f['index']}: does not end at {a.swap}: "
                      f"{[s['api'] for s in f['submissions']]}")
-            ps = f["passes"]
+            ps = [p for p in f["passes"] if not p.get("recorded_by")]
             if fi < a.skip_frames:
                 continue  # start-up frames: the per-frame pass and draw counts below do not apply
             if a.min_passes is not None and len(ps) < a.min_passes:
@@ -176,8 +181,8 @@ def main():
                 fail(f"device {dev} frame {f['index']}: {len(ps)} passes, expected at most {a.max_passes}")
             if a.min_draws is not None and sum(p["draws"] for p in ps) < a.min_draws:
                 fail(f"device {dev} frame {f['index']}: fewer than {a.min_draws} draws")
-            if expect is not None and thread_expect and [p["name"] for p in complete[0]["passes"]] != \
-                    [e[1] for e in expect]:
+            if expect is not None and thread_expect and \
+                    [p["name"] for p in complete[0]["passes"] if not p.get("recorded_by")] != [e[1] for e in expect]:
                 # a thread of the demo's own (expect thread ... passes=N draws=N)
                 te = thread_expect[0]
                 if f is complete[0]:
@@ -233,6 +238,11 @@ def main():
                     untimed += 1
                     if not p.get("gpu_unavailable"):
                         fail(f"device {dev} frame {f['index']} pass {p['name']}: no GPU time and no reason")
+    others = {p["recorded_by"] for f in frames for p in f["passes"] if p.get("recorded_by")}
+    if a.recorded_by == "none" and others:
+        fail(f"passes recorded by {sorted(others)}, expected none")
+    elif a.recorded_by and a.recorded_by != "none" and others != {a.recorded_by}:
+        fail(f"passes recorded by {sorted(others)}, expected {a.recorded_by}'s")
     if thread_devices != len(thread_expect):
         fail(f"{thread_devices} devices look like the program's threads, expected {len(thread_expect)}")
     if a.timed_percent is not None:

@@ -3,7 +3,8 @@
 # Runs PROGRAM with the GLES shim preloaded (PP_GLES_SHIM), its outputs in WORKDIR/out (every
 # frame kept), its stdout in WORKDIR/stdout and stderr in WORKDIR/stderr. --plain: without the
 # shim (the reference run of a comparison). Exits with PROGRAM's status (77: no EGL/GLES here,
-# skipped). Fails when the shim logged an error.
+# skipped). Fails when the shim logged an error. The outputs are then made from the program's
+# recording with `passprobe report` (PP_PASSPROBE), as `passprobe run` does.
 # The shim goes at the end of LD_PRELOAD, after anything already there (the sanitizer runs
 # preload a library that must stay first). An AddressSanitizer build of the shim needs the
 # sanitizer's runtime first in a program that is not instrumented itself.
@@ -44,6 +45,12 @@ cat "$work/stderr"
 [ $rc -eq 77 ] && { echo "SKIP: $1 found no EGL surfaceless / OpenGL ES 3 here"; exit 77; }
 if grep -q "^passprobe: error" "$work/stderr"; then
 	echo "run_gles.sh: the shim logged an error"
+	exit 1
+fi
+if [ $plain -eq 0 ] && [ -n "${PP_PASSPROBE:-}" ] && [ -f "$work/out/gles/recording.ppr" ] &&
+	! "$PP_PASSPROBE" report "$work/out/gles" >"$work/report.log" 2>&1; then
+	echo "run_gles.sh: passprobe report could not make the outputs:"
+	cat "$work/report.log"
 	exit 1
 fi
 exit $rc

@@ -23,6 +23,7 @@ set(cases
   "--misuse|finish|--control|finish" "--misuse finish and --control finish exclude each other"
   "--output=" "--output wants a file name"
   "--gl-errors=" "--gl-errors wants a file name"
+  "--egl-platform|x11" "--egl-platform wants surfaceless, device or auto, not 'x11'"
   "--bogus" "unknown option '--bogus'"
   "--frames" "option '--frames' needs a value"
   "extra" "unexpected argument 'extra'")

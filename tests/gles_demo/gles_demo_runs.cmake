@@ -14,3 +14,20 @@ endif()
 
 gles_demo_run(noswap "${DEMO_DLOPEN}" --frames 3 --no-swap --size 64x48)
 gles_demo_ok(noswap)
+
+# --egl-platform: the display from the surfaceless platform, from the first EGL device (how
+# NVIDIA's EGL runs without a window system), or auto (surfaceless where EGL has it); --info
+# says which. Mesa offers both.
+foreach(platform surfaceless device auto)
+  foreach(binary "${DEMO}" "${DEMO_DLOPEN}")
+    gles_demo_run(p "${binary}" --frames 2 --size 64x48 --egl-platform ${platform} --info)
+    gles_demo_ok(p)
+    set(want ${platform})
+    if(platform STREQUAL "auto")
+      set(want surfaceless)
+    endif()
+    if(NOT p_out MATCHES "(^|\n)info egl-platform ${want}\n")
+      message(FATAL_ERROR "--egl-platform ${platform}: --info does not say 'info egl-platform ${want}':\n${p_all}")
+    endif()
+  endforeach()
+endforeach()

@@ -66,6 +66,10 @@ struct options {
 	uint64_t min_frames, skip_last;
 	double measured_percent; /* share of checked passes that must have a GPU time */
 	const char *early;       /* state-before-pipeline: pp_testapp's --early */
+	/* shape: passes another layer recorded (recorded_by) are not the application's and not
+	 * in its shape; --recorded-by LIB: at least one checked frame has one of LIB's (a layer
+	 * that draws its own, e.g. an overlay); --recorded-by none: no frame has any. */
+	const char *recorded_by;
 };
 
 /* Real programs submit work without command buffers (a semaphore or fence signal alone, as
@@ -195,7 +199,9 @@ static void options_parse(struct options *o, int argc, char **argv)
 				exit(2);
 			}
 			o->pass_specs[o->npass_specs++] = v;
-		} else if (!strcmp(k, "--above"))
+		} else if (!strcmp(k, "--recorded-by"))
+			o->recorded_by = v;
+		else if (!strcmp(k, "--above"))
 			o->above = v;
 		else if (!strcmp(k, "--below"))
 			o->below = v;
@@ -1371,15 +1377,18 @@ static void check_csv(const struct options *o)
 	buf[len] = '\0';
 	char *p = buf, *fields[CSV_MAX_FIELDS];
 	size_t nf = csv_record(&p, fields, CSV_MAX_FIELDS);
-	/* The fixed columns, then one cpu_record_<event> column per configured CPU counter. */
+	/* The fixed columns, then one cpu_record_<event> column per configured CPU counter, then
+	 * recorded_by (with gpu_counters before it when GPU counters are configured). */
 	size_t ncols = nf;
-	if (nf < CSV_NCOLS)
-		fail("passes.csv: header has %zu columns, documented at least %zu", nf, CSV_NCOLS);
+	if (nf < CSV_NCOLS + 1)
+		fail("passes.csv: header has %zu columns, documented at least %zu", nf, CSV_NCOLS + 1);
 	for (size_t i = 0; i < nf && i < CSV_NCOLS; i++)
 		if (strcmp(fields[i], csv_columns[i]))
 			fail("passes.csv: column %zu is \"%s\", documented \"%s\"", i, fields[i], csv_columns[i]);
-	for (size_t i = CSV_NCOLS; i < nf; i++)
-		if (strncmp(fields[i], "cpu_record_", 11))
+	if (nf > CSV_NCOLS && strcmp(fields[nf - 1], "recorded_by"))
+		fail("passes.csv: last column is \"%s\", documented recorded_by", fields[nf - 1]);
+	for (size_t i = CSV_NCOLS; i + 1 < nf; i++)
+		if (strncmp(fields[i], "cpu_record_", 11) && !(i + 2 == nf && !strcmp(fields[i], "gpu_counters")))
 			fail("passes.csv: column %zu is \"%s\", documented cpu_record_<event>", i, fields[i]);
 
 	size_t rows = 0, passes = 0;
@@ -1585,19 +1594,36 @@ static void check_shape(const struct options *o)
 		pp_json_free(r.root);
 		return;
 	}
-	size_t checked = 0, measured = 0;
+	size_t checked = 0, measured = 0, foreign = 0, foreign_frames = 0;
 	for (size_t i = o->skip_frames; i < r.nframes - o->skip_last; i++) {
 		const jv *f = frame_at(&r, i);
 		char fwhat[64];
 		snprintf(fwhat, sizeof(fwhat), "frame %zu", i);
 		if (delimiter)
 			expect_str(f, "delimiter", delimiter, fwhat);
-		if (o->submissions)
-			expect_u64(pp_json_array_size(get(f, "submissions")), o->submissions, fwhat, "submissions");
-		if (frame_passes(f) != o->npass_specs)
-			fail("%s: %zu passes, expected %u", fwhat, frame_passes(f), o->npass_specs);
-		for (size_t p = 0; p < frame_passes(f) && p < o->npass_specs; p++) {
+		/* The application's passes, in order; another layer's are counted apart. */
+		const jv *app[64];
+		size_t napp = 0, nforeign = 0;
+		for (size_t p = 0; p < frame_passes(f); p++) {
 			const jv *pass = pass_at(f, p);
+			const char *by = pp_json_get_string(get(pass, "recorded_by"), NULL);
+			if (by) {
+				nforeign++;
+				if (o->recorded_by && strcmp(o->recorded_by, "none") && strcmp(by, o->recorded_by))
+					fail("%s pass %zu: recorded by %s, expected only %s's besides the application's", fwhat,
+					     p, by, o->recorded_by);
+			} else if (napp < 64) {
+				app[napp++] = pass;
+			}
+		}
+		foreign += nforeign;
+		foreign_frames += nforeign > 0;
+		if (o->submissions && !nforeign)
+			expect_u64(pp_json_array_size(get(f, "submissions")), o->submissions, fwhat, "submissions");
+		if (napp != o->npass_specs)
+			fail("%s: %zu passes of the application's, expected %u", fwhat, napp, o->npass_specs);
+		for (size_t p = 0; p < napp && p < o->npass_specs; p++) {
+			const jv *pass = app[p];
 			char what[160], spec[512];
 			snprintf(what, sizeof(what), "frame %zu pass %zu \"%s\"", i, p, str(pass, "name"));
 			snprintf(spec, sizeof(spec), "%s", o->pass_specs[p]);
@@ -1611,13 +1637,18 @@ static void check_shape(const struct options *o)
 				expect_field(pass, kv, eq + 1, what);
 			}
 		}
-		for (size_t p = 0; p < frame_passes(f); p++) {
+		for (size_t p = 0; p < napp; p++) {
 			checked++;
-			measured += pass_gpu(pass_at(f, p), NULL, NULL);
+			measured += pass_gpu(app[p], NULL, NULL);
 		}
 	}
-	printf("shape: %zu frames, %zu passes checked (frames %" PRIu64 "..%zu), %zu with a GPU time\n", r.nframes,
-	       checked, o->skip_frames, r.nframes - o->skip_last - 1, measured);
+	printf("shape: %zu frames, %zu passes checked (frames %" PRIu64 "..%zu), %zu with a GPU time; %zu passes "
+	       "of other layers in %zu frames\n",
+	       r.nframes, checked, o->skip_frames, r.nframes - o->skip_last - 1, measured, foreign, foreign_frames);
+	if (o->recorded_by && !strcmp(o->recorded_by, "none") && foreign)
+		fail("%zu passes recorded by other layers, expected none", foreign);
+	if (o->recorded_by && strcmp(o->recorded_by, "none") && !foreign)
+		fail("no pass recorded by %s in the frames checked", o->recorded_by);
 	if (o->measured_percent > 0 && (double)measured < (double)checked * o->measured_percent / 100.0) {
 		const jv *first = pass_at(frame_at(&r, o->skip_frames), 0);
 		fail("%zu of %zu passes have a GPU time, below %.1f%% (frame %" PRIu64 " pass 0: gpu_unavailable \"%s\")",

@@ -8,7 +8,9 @@
 # WORKDIR/app.log. --spy puts the test spy layers above and below passprobe, writing
 # WORKDIR/spy-above.jsonl and WORKDIR/spy-below.jsonl. --attempts N reruns application and
 # checker up to N times until the checker passes (used only where the checked quantity is a
-# timing). Environment from CTest: PP_LAYER_DIR (required), PP_DRIVER_FILES, PP_SPY_DIR.
+# timing). The outputs are then made from the program's recording with `passprobe report`
+# (PP_PASSPROBE). Environment from CTest: PP_LAYER_DIR (required), PP_DRIVER_FILES, PP_SPY_DIR,
+# PP_PASSPROBE.
 set -u
 attempts=1
 spy=0
@@ -74,6 +76,14 @@ run_once() {
 	if grep -q "passprobe: error" "$work/app.log"; then
 		echo "run_app.sh: passprobe logged an error:"
 		cat "$work/app.log"
+		return 2
+	fi
+	# The program left its recording; the outputs are made from it, as `passprobe run` does
+	# when the program ends.
+	if [ -n "${PP_PASSPROBE:-}" ] && [ -f "$work/out/recording.ppr" ] &&
+		! "$PP_PASSPROBE" report "$work/out" >"$work/report.log" 2>&1; then
+		echo "run_app.sh: passprobe report could not make the outputs:"
+		cat "$work/report.log"
 		return 2
 	fi
 	[ ${#check[@]} -eq 0 ] && return 0

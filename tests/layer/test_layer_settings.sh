@@ -8,9 +8,10 @@
 #     output_dir from the file is honoured; the environment wins over the file;
 #   - a bad line in the file: one warning naming file:line, the file's good lines still apply.
 # Where the report lands proves which output_dir was used (and that passprobe was loaded).
-# Usage: test_layer_settings.sh PROBE_APP   (environment from CTest)
+# Usage: test_layer_settings.sh PROBE_APP PASSPROBE   (environment from CTest)
 set -u
 app=$1
+passprobe=$2
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); }
@@ -61,6 +62,8 @@ expect_one_warning bad_case VK_PASSPROBE_PROFILER_Trace
 rm -rf "$default_out"
 run bad_bool VK_PASSPROBE_PROFILER_CSV=maybe
 expect_one_warning bad_bool VK_PASSPROBE_PROFILER_CSV
+# The recording says which outputs the run asked for; passprobe report makes them.
+"$passprobe" report "$default_out" >"$scratch/bad_bool.report" 2>&1 || { fail "bad_bool: passprobe report failed"; cat "$scratch/bad_bool.report"; }
 [ -s "$default_out/passes.csv" ] && ok || fail "bad_bool: the bad csv value did not fall back to the default (on)"
 
 # ---- a settings file ----------------------------------------------------------------------------

@@ -24,6 +24,7 @@ FLOORS = [
                                              # the GLES shim's real entry points
     ["attribution/sinks/json"],              # JSON writer/reader, summary table
     ["attribution/model"],                   # recordings, submissions, frames
+    ["attribution/recording"],               # the binary recording of the model's frames
     ["attribution/sinks"],                   # writer thread and outputs: consume the model
     ["attribution/diag"],                    # diagnostics rules
     ["intercept/common"],                    # the front ends' shared process set-up
@@ -31,7 +32,7 @@ FLOORS = [
 ]
 
 # Folders that stay API-neutral: no Vulkan, GL or EGL header, whatever the floors allow.
-API_NEUTRAL = ["attribution/model", "attribution/sinks", "attribution/sinks/json", "attribution/diag",
+API_NEUTRAL = ["attribution/model", "attribution/recording", "attribution/sinks", "attribution/sinks/json", "attribution/diag",
                "layer/common", "counters/cpu", "counters/db"]
 API_HEADER_RE = re.compile(r'^\s*#\s*include\s*[<"]((?:vulkan|GLES\d?|EGL|GL|KHR)/[^">]+)[">]', re.M)
 

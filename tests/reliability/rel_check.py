@@ -266,24 +266,26 @@ def cmd_stress(a):
 
 
 def cmd_killed(a):
+    """What a killed process leaves is its recording, cut anywhere; `passprobe report` made the
+    outputs from it: whole files, the report saying the process did not finish."""
     d = a.dir
     rp = os.path.join(d, "report.json")
     if os.path.exists(rp):
         r = load_report(d)
         check_frames_consistent(r)
-        print("report.json: %d frames (a complete report of the last flush)" % r["frames_total"])
+        check(r["frames_total"] > 0, "report.json: no frame recorded before the kill")
+        check("did not finish" in r["summary"].get("notes", ""),
+              "report.json's notes do not say the process did not finish: %r" % r["summary"].get("notes"))
+        print("report.json: %d frames, made from the recording" % r["frames_total"])
     else:
-        check(False, "report.json missing (the program ran past a flush interval)")
+        check(False, "report.json missing: not made from the recording")
     leftovers = [n for n in os.listdir(d) if n.startswith("report.json.tmp")]
     print("temporary files left by the kill: %s" % (leftovers or "none"))
-    events = load_trace(d, "repair")
+    events = load_trace(d, "strict")
     if events is not None:
-        print("trace.json: %d events after the documented repair" % len(events))
-    header, body = load_csv(d, require_complete=False)
-    with open(os.path.join(d, "passes.csv"), "rb") as f:
-        data = f.read()
-    complete = data.endswith(b"\n")
-    print("passes.csv: %d complete rows%s" % (len(body), "" if complete else " (plus a cut last line)"))
+        print("trace.json: %d events, strict JSON" % len(events))
+    header, body = load_csv(d)
+    print("passes.csv: %d rows" % len(body))
     finish("killed")
 
 

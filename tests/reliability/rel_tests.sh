@@ -3,7 +3,7 @@
 # Each case runs a program through the real loader with passprobe in a hermetic environment
 # (like tests/integration/run_app.sh), then checks what it did and what it left on disk
 # (rel_check.py). Prints "N passed, N failed"; exit 0, 1, or 77 (cannot run here: the reason
-# is printed). Environment from CTest: REL_APP, REL_TESTAPP, REL_DEMO, REL_LAYER_DIR,
+# is printed). Environment from CTest: REL_APP, REL_TESTAPP, REL_DEMO, REL_LAYER_DIR, REL_PASSPROBE,
 # REL_LAYER_LIB, REL_SPY_DIR, REL_DRIVER_FILES, REL_WORK, REL_SRC, REL_SANITIZE, REL_PYTHON.
 set -u
 case_name=${1:?usage: rel_tests.sh CASE}
@@ -72,6 +72,12 @@ run() {
 	) >"$W/app.out" 2>"$W/app.err"; } 2>/dev/null
 	rc=$?
 	[ "$rc" -gt 128 ] && echo "(the program was killed by signal $((rc - 128)))" >>"$W/app.err"
+	# The outputs are made from the program's recording, as `passprobe run` does when the
+	# program ends (also after a kill: what it recorded is readable).
+	if [ -n "${REL_PASSPROBE:-}" ] && [ -f "$out/recording.ppr" ]; then
+		"$REL_PASSPROBE" report "$out" >"$W/report.out" 2>"$W/report.err"
+		report_rc=$?
+	fi
 	return 0
 }
 
@@ -508,9 +514,9 @@ kill_midway() { # kill_midway NAME PROGRAM ARGS...
 	local name=$1 out=$W/$1 pid i
 	shift
 	start_midway "$name" VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=100 -- "$@"
-	# Until report.json has been replaced a few times (or 20 s).
+	# Until the recording holds a good many frames and state records (or 20 s).
 	for i in $(seq 1 200); do
-		[ -f "$out/report.json" ] && [ "$(stat -c %s "$out/trace.json" 2>/dev/null || echo 0)" -gt 200000 ] && break
+		[ "$(stat -c %s "$out/recording.ppr" 2>/dev/null || echo 0)" -gt 100000 ] && break
 		sleep 0.1
 	done
 	sleep 0.3
@@ -518,6 +524,10 @@ kill_midway() { # kill_midway NAME PROGRAM ARGS...
 	{ wait "$pid"; } 2>/dev/null
 	local status=$?
 	expect "$name was killed by SIGKILL (status $status)" test "$status" -eq 137
+	# What the kill left is the recording, cut anywhere: the outputs are made from it.
+	expect "$name: passprobe report makes the outputs from what was recorded" \
+		"$REL_PASSPROBE" report "$out" >"$W/$name.report" 2>&1
+	expect "$name: the outputs say the process did not finish" grep -q "did not finish its outputs" "$W/$name.report"
 	expect "$name: what is on disk parses" $CHECK killed "$out"
 }
 
@@ -539,12 +549,13 @@ signal_midway() { # signal_midway NAME SIGNAL [SETTING=VALUE]... -- PROGRAM ARGS
 	shift 2
 	start_midway "$name" VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=600000 VK_PASSPROBE_PROFILER_REPORT_FRAMES=100000 "$@"
 	for i in $(seq 1 200); do
-		[ "$(stat -c %s "$out/trace.json" 2>/dev/null || echo 0)" -gt 200000 ] && break
+		[ "$(stat -c %s "$out/recording.ppr" 2>/dev/null || echo 0)" -gt 100000 ] && break
 		sleep 0.1
 	done
 	kill -"$sig" "$pid"
 	{ wait "$pid"; } 2>/dev/null
 	status=$?
+	"$REL_PASSPROBE" report "$out" >"$W/$name.report" 2>&1
 }
 
 case_finish_on_signal() {
@@ -567,7 +578,9 @@ case_finish_on_signal() {
 		"$REL_APP" frames --frames 0 --passes 6 --frame-ms 2
 	expect "finish_on_signal=off: SIGTERM ends the program (status $status)" test "$status" -eq 143
 	expect "finish_on_signal=off: outputs as a kill leaves them" $CHECK killed "$W/off"
-	expect "finish_on_signal=off: trace.json not closed" bash -c "! grep -q passprobe_trace_end '$W/off/trace.json'"
+	expect "finish_on_signal=off: the recording not finished" grep -q "did not finish its outputs" "$W/off.report"
+	expect "finish_on_signal on: the recordings finished" \
+		bash -c "! grep -q 'did not finish' '$W/term.report' '$W/int.report' '$W/own.report'"
 }
 
 # ---- 6. application behaviour unchanged --------------------------------------------------
@@ -648,7 +661,7 @@ SCENARIOS
 case_safe_files_symlinks() {
 	local out=$W/out t
 	mkdir -p "$out"
-	for t in report trace passes tmp; do echo "precious $t" >"$W/target-$t"; done
+	for t in report trace passes tmp recording; do echo "precious $t" >"$W/target-$t"; done
 	ln -s "$W/target-report" "$out/report.json"
 	ln -s "$W/target-trace" "$out/trace.json"
 	ln -s "$W/target-passes" "$out/passes.csv"
@@ -659,12 +672,23 @@ case_safe_files_symlinks() {
 	for t in report trace passes tmp; do
 		expect "target of the $t link untouched" test "$(cat "$W/target-$t")" = "precious $t"
 	done
-	expect "one error for trace.json" test "$(grep -c "^passprobe: error: cannot write $out/trace.json: Too many levels of symbolic links" "$W/app.err")" -eq 1
-	expect "one error for passes.csv" test "$(grep -c "^passprobe: error: cannot write $out/passes.csv: Too many levels of symbolic links" "$W/app.err")" -eq 1
-	expect "no other error" test "$(pp_count '^passprobe: error')" -eq 2
+	# The process writes the recording and report.json; trace.json and passes.csv are made
+	# from the recording by `passprobe report` (run above), which refuses the links likewise.
+	expect "no error in the process" test "$(pp_count '^passprobe: error')" -eq 0
+	expect "one error for trace.json" test "$(grep -c "^passprobe: error: cannot write $out/trace.json: Too many levels of symbolic links" "$W/report.err")" -eq 1
+	expect "one error for passes.csv" test "$(grep -c "^passprobe: error: cannot write $out/passes.csv: Too many levels of symbolic links" "$W/report.err")" -eq 1
 	expect "report.json is now a regular file" test -f "$out/report.json" -a ! -L "$out/report.json"
 	expect "report.json complete" $CHECK outputs "$out" --frames 3 --trace skip --no-csv
 	pp_lines
+	# A link where the recording goes: refused, one error; report.json is still written.
+	rm -rf "$out"
+	mkdir -p "$out"
+	ln -s "$W/target-recording" "$out/recording.ppr"
+	run -- "$REL_APP" frames --frames 3
+	expect_ran 3 "rel_app"
+	expect "target of the recording link untouched" test "$(cat "$W/target-recording")" = "precious recording"
+	expect "one error for recording.ppr" test "$(grep -c "^passprobe: error: cannot write $out/recording.ppr: Too many levels of symbolic links" "$W/app.err")" -eq 1
+	expect "report.json written without a recording" $CHECK outputs "$out" --frames 3 --trace skip --no-csv
 }
 
 # Modes: with umask 000 the files are still 0644 (rw-r--r--) and the directory 0755.
@@ -672,7 +696,7 @@ case_safe_files_modes() {
 	run -- sh -c 'umask 000 && exec "$@"' sh "$REL_APP" frames --frames 2
 	expect_ran 2 "rel_app"
 	local f m
-	for f in report.json trace.json passes.csv; do
+	for f in report.json trace.json passes.csv recording.ppr; do
 		m=$(stat -c %a "$W/out/$f")
 		expect "$f mode $m is 644" test "$m" = 644
 	done
@@ -771,6 +795,7 @@ case_setuid() {
 			expect "$prog runs with AT_SECURE" grep -qx 'AT_SECURE 1' "$W/app.out"
 			expect "$prog: VK_PASSPROBE_PROFILER_OUTPUT_DIR ignored" test ! -e "$W/evil-env"
 			expect "$prog: ./vk_layer_settings.txt ignored" test ! -e "$W/evil-file"
+			"$REL_PASSPROBE" report "$W/cwd/passprobe-out" >/dev/null 2>&1
 			expect "$prog: outputs in the default ./passprobe-out" $CHECK outputs "$W/cwd/passprobe-out" --frames 3
 			expect "$prog: VK_PASSPROBE_PROFILER_SUMMARY=off ignored (summary printed)" \
 				grep -q '^passprobe: per-pass GPU time over' "$W/app.err"

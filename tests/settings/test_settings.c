@@ -238,7 +238,7 @@ static void test_defaults(void)
 
 	for (; keys[nkeys]; nkeys++)
 		CHECK(pp_settings_allowed(keys[nkeys]) != NULL);
-	CHECK(nkeys == 23);
+	CHECK(nkeys == 25);
 	CHECK(pp_settings_allowed("nope") == NULL && pp_settings_allowed(NULL) == NULL);
 	CHECK(strcmp(pp_settings_allowed("log_level"), "error, warn, info, debug") == 0);
 

@@ -32,6 +32,7 @@
 #include "pp_log.h"
 #include "pp_settings.h"
 #include "pp_sink.h"
+#include "pp_sink_replay.h"
 
 static int g_passed, g_failed;
 
@@ -378,6 +379,18 @@ static void path_make(char *buf, size_t len, const char *dir, const char *name)
 	snprintf(buf, len, "%s/%s", dir, name);
 }
 
+/* Makes the outputs of `dir` from its recording, as `passprobe report` does: trace.json and
+ * passes.csv are made there, never in the process that records (docs/report-format.md). */
+static bool outputs_make(const char *dir)
+{
+	char path[600], err[700];
+	path_make(path, sizeof(path), dir, "recording.ppr");
+	struct pp_sink_replay_result res;
+	int rc = pp_sink_replay(path, dir, &res, err, sizeof(err));
+	CHECK(rc == 0, "outputs made from the recording: %s", rc ? err : "");
+	return rc == 0;
+}
+
 /* report.json's frames_total in dir; 0 when the file is missing, not JSON or without it. */
 static uint64_t report_frames_total(const char *dir)
 {
@@ -599,6 +612,35 @@ static void scenario_stats(void)
 	CHECK(strstr(sum.notes, "(other)") != NULL, "notes say so: %s", sum.notes);
 	pp_summary_free(&sum);
 	pp_stats_destroy(st);
+
+	/* Passes another layer recorded for itself (recorded_by, docs/frame-debuggers.md): left out
+	 * of the rows and of the frame's GPU time unless layer_passes counts them, and the notes
+	 * say so. */
+	for (int include = 0; include < 2; include++) {
+		st = pp_stats_create(0);
+		pp_stats_layer_passes_set(st, include);
+		struct pass_spec two[2] = {
+			{ "app", PP_PASS_RENDER, 0, 0, 1000000, 1000000, false, 0, 1, 0 },
+			{ "librenderdoc.so:transfer#0", PP_PASS_TRANSFER, 0, 2000000, 5000000, 3000000, false, 0, 0, 0 },
+		};
+		sub = (struct sub_spec){ 1, 0, 2, false };
+		for (uint64_t i = 0; i < 3; i++) {
+			f = frame_make(i, 0, base + i * 100000000, &sub, 1, two, 2);
+			f->passes[1].recorded_by = "librenderdoc.so";
+			pp_stats_frame_add(st, f);
+			pp_frame_result_free(f);
+		}
+		CHECK(pp_stats_summary_make(st, &sum) == 0, "summary with another layer's passes");
+		CHECK(sum.nrows == (include ? 2u : 1u), "layer_passes=%d: %zu rows", include, sum.nrows);
+		CHECK(!strcmp(sum.rows[0].name, include ? "librenderdoc.so:transfer#0" : "app"), "first row %s",
+		      sum.rows[0].name);
+		CHECK(fabs(sum.frame_gpu_mean_ns - (include ? 4000000 : 1000000)) < 1e-6, "layer_passes=%d: frame %g",
+		      include, sum.frame_gpu_mean_ns);
+		bool noted = strstr(sum.notes, "3 pass instances recorded by other layers (librenderdoc.so) left out");
+		CHECK(noted == !include, "layer_passes=%d: notes \"%s\"", include, sum.notes);
+		pp_summary_free(&sum);
+		pp_stats_destroy(st);
+	}
 }
 
 /* ---- scenario: report.json ------------------------------------------------------------ */
@@ -656,19 +698,49 @@ static void scenario_report(void)
 		pp_sink_frame_submit(frame_standard(i, base + i * 16000000));
 	}
 	processed_wait(12);
-	/* the periodic rewrite happens without shutdown */
-	struct attr_sink_counters cnt;
+	/* While the process runs, the recording holds the frames so far: a report made from a
+	 * copy of it now (as `passprobe report` would from a process killed now) has them. */
+	char copy[600], copy_file[700], why[700];
+	snprintf(copy, sizeof(copy), "%s/copy", g_tmp);
+	mkdir(copy, 0755);
+	snprintf(copy_file, sizeof(copy_file), "%s/recording.ppr", copy);
+	path_make(path, sizeof(path), dir, "recording.ppr");
+	size_t rec_len = 0;
+	char *rec = NULL;
 	for (int i = 0; i < 400; i++) {
-		attr_sink_counters_get(&cnt);
-		if (cnt.report_writes > 0)
+		free(rec);
+		rec = file_read(path, &rec_len);
+		if (rec && rec_len > 1000)
 			break;
 		usleep(10000);
 	}
-	CHECK(cnt.report_writes > 0, "report.json rewritten within flush_interval_ms");
-	path_make(path, sizeof(path), dir, "report.json");
+	FILE *cf = fopen(copy_file, "wb");
+	if (cf && rec)
+		fwrite(rec, 1, rec_len, cf);
+	if (cf)
+		fclose(cf);
+	free(rec);
+	struct pp_sink_replay_result res;
+	CHECK(pp_sink_replay(copy_file, copy, &res, why, sizeof(why)) == 0, "a report from the running process's "
+	      "recording: %s", why);
+	CHECK(res.frames == 12 && !res.ended, "its frames so far (%" PRIu64 "), the process not finished", res.frames);
+	path_make(path, sizeof(path), copy, "report.json");
 	struct pp_json_value *root = json_load(path);
-	CHECK(root != NULL, "periodic report.json parses");
+	CHECK(root != NULL, "report.json of a running process parses");
+	/* The diagnostics through the recording: each site's severity and verdict, and the
+	 * summary's digest made again from them. */
+	const struct pp_json_value *rx1 = pp_json_array_at(get(root, "diagnostics"), 1);
+	CHECK(!strcmp(get_s(pp_json_array_at(get(root, "diagnostics"), 0), "severity") ?: "", "warning") &&
+		      !strcmp(get_s(rx1, "severity") ?: "", "info") &&
+		      !strcmp(get_s(rx1, "verdict") ?: "", "little to gain for the frame: a worker"),
+	      "from the recording: severity and verdict of each site");
+	uint64_t warnings = 0;
+	CHECK(pp_json_get_uint64(get(get(get(root, "summary"), "diagnostics"), "warnings"), &warnings) && warnings == 1,
+	      "from the recording: the summary's warnings");
 	pp_json_free(root);
+	path_make(path, sizeof(path), dir, "report.json");
+	/* The replay answered for the diagnostics meanwhile (as in passprobe's own process). */
+	pp_sink_diagnostics_source(test_diagnostics);
 
 	pp_sink_shutdown();
 	root = json_load(path);
@@ -823,6 +895,7 @@ static void scenario_unmeasured(void)
 	pp_sink_frame_submit(frame_make(0, 0, now_ns(), &s, 1, &p, 1));
 	pp_sink_frame_submit(frame_make(1, 0, now_ns(), &s, 1, &p, 0)); /* no passes at all */
 	pp_sink_shutdown();
+	outputs_make(dir);
 	path_make(path, sizeof(path), dir, "report.json");
 	struct pp_json_value *root = json_load(path);
 	CHECK(root != NULL, "report parses");
@@ -861,9 +934,10 @@ static void scenario_unmeasured(void)
 	path_make(path, sizeof(path), dir, "passes.csv");
 	size_t len;
 	char *csv = file_read(path, &len);
-	/* gpu_begin_ns .. overlapped empty, then the reason, then empty statistics and CPU cost */
+	/* gpu_begin_ns .. overlapped empty, then the reason, then empty statistics, CPU cost and
+	 * recorded_by (the application's pass) */
 	char want[256];
-	snprintf(want, sizeof(want), ",2,,,,,,%s,,,,,,,,,\n", k_reason_pass);
+	snprintf(want, sizeof(want), ",2,,,,,,%s,,,,,,,,,,\n", k_reason_pass);
 	CHECK(csv && strstr(csv, want), "csv: empty fields and the reason: %s", csv ? csv : "");
 	free(csv);
 }
@@ -1040,6 +1114,7 @@ static void scenario_trace(void)
 	uint64_t odd_base = base + 19 * 1000000 + 400000; /* inside frame 19's queue-0 work */
 	pp_sink_frame_submit(frame_make(20, 0, odd_base, &sub, 1, odd, 3));
 	pp_sink_shutdown();
+	outputs_make(dir);
 
 	path_make(path, sizeof(path), dir, "trace.json");
 	struct pp_json_value *root = json_load(path);
@@ -1133,27 +1208,25 @@ static void scenario_trace_killed(void)
 	int status;
 	waitpid(child, &status, 0);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "child killed");
+	/* The recording a killed process leaves reads up to its last whole record: the outputs
+	 * made from it are whole files, the trace strict JSON, the report saying what happened. */
+	char rec_path[600], err[700];
+	path_make(rec_path, sizeof(rec_path), dir, "recording.ppr");
+	struct pp_sink_replay_result res;
+	CHECK(pp_sink_replay(rec_path, dir, &res, err, sizeof(err)) == 0, "outputs from the killed process's "
+	      "recording: %s", err);
+	CHECK(res.frames > 100 && !res.ended && strstr(res.notes, "did not finish"),
+	      "%" PRIu64 " frames recorded before the kill, the process not finished: %s", res.frames, res.notes);
 	path_make(path, sizeof(path), dir, "trace.json");
 	size_t len;
 	char *text = file_read(path, &len);
-	CHECK(text && len > 100, "trace written before the kill");
+	CHECK(text && len > 100, "trace made from the recording");
 	if (!text)
 		return;
 	struct pp_json_value *r = NULL;
-	CHECK(pp_json_parse(text, len, NULL, &r, NULL, 0) != 0, "not strict JSON without ]");
-	/* Usually whole lines (writes are line-aligned), unless the kill landed inside a write;
-	 * informational only, since that depends on timing. */
-	printf("killed trace ends %s\n", text[len - 1] == '\n' ? "with a whole line"
-							      : "inside a line");
-	while (len > 0 && text[len - 1] != '\n')
-		len--;
-	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ','))
-		len--;
-	text = realloc(text, len + 2);
-	text[len++] = ']';
-	CHECK(pp_json_parse(text, len, NULL, &r, NULL, 0) == 0, "repaired trace parses");
+	CHECK(pp_json_parse(text, len, NULL, &r, NULL, 0) == 0, "the trace is strict JSON");
 	if (r)
-		trace_check(r, false, child);
+		trace_check(r, true, child);
 	pp_json_free(r);
 	free(text);
 	path_make(path, sizeof(path), dir, "passes.csv");
@@ -1179,16 +1252,27 @@ static void scenario_report_killed(void)
 		uint64_t base = now_ns();
 		for (uint64_t i = 0; i < 3; i++)
 			pp_sink_frame_submit(frame_standard(i, base + i * 1000000));
-		for (int waited = 0; waited < 30000 && access(path, F_OK) != 0; waited += 10)
+		/* The recording's state is written with the first frames: its summary record. */
+		char rec_path[600];
+		path_make(rec_path, sizeof(rec_path), dir, "recording.ppr");
+		for (int waited = 0; waited < 30000; waited += 10) {
+			size_t n = 0;
+			char *t = file_read(rec_path, &n);
+			bool has = t && memmem(t, n, "summary", 7) && n > 3000;
+			free(t);
+			if (has)
+				break;
 			usleep(10000);
+		}
 		kill(getpid(), SIGKILL);
 	}
 	int status;
 	waitpid(child, &status, 0);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "child killed");
+	outputs_make(dir);
 	size_t len;
 	char *text = file_read(path, &len);
-	CHECK(text != NULL, "report.json written before the first interval ended");
+	CHECK(text != NULL, "report.json made from the recording of a process killed in its first interval");
 	struct pp_json_value *r = NULL;
 	CHECK(text && pp_json_parse(text, len, NULL, &r, NULL, 0) == 0, "report.json parses");
 	uint64_t total = 0;
@@ -1263,6 +1347,7 @@ static void scenario_csv(void)
 	struct sub_spec sub = { 99, 0, 1, false };
 	pp_sink_frame_submit(frame_make(7, 0, base + 9000000, &sub, 1, &odd, 1));
 	pp_sink_shutdown();
+	outputs_make(dir);
 
 	path_make(path, sizeof(path), dir, "passes.csv");
 	size_t len;
@@ -1273,8 +1358,10 @@ static void scenario_csv(void)
 	static char fields[64][128];
 	const char *p = text;
 	int ncols = csv_record(&p, fields);
-	/* 31 fixed, the statistics, the two CPU recording columns (no CPU counters configured here) */
-	CHECK(ncols == 31 + PP_STAT_COUNT + 2, "header columns %d", ncols);
+	/* 31 fixed, the statistics, the two CPU recording columns (no CPU counters configured
+	 * here), recorded_by last */
+	CHECK(ncols == 31 + PP_STAT_COUNT + 2 + 1, "header columns %d", ncols);
+	CHECK(ncols > 0 && !strcmp(fields[ncols - 1], "recorded_by"), "recorded_by last: %s", ncols > 0 ? fields[ncols - 1] : "");
 	int col_name = -1, col_gpu = -1, col_reason = -1, col_fs = -1, col_cs = -1, col_excl = -1,
 	    col_ov = -1, col_seq = -1;
 	for (int i = 0; i < ncols; i++) {
@@ -1400,8 +1487,7 @@ static int scenario_enospc(void)
 	processed_wait(400);
 	pp_sink_shutdown();
 	char *err = stderr_capture_end();
-	CHECK(log_count("trace.json") == 1, "one message for trace.json: %d", log_count("trace.json"));
-	CHECK(log_count("passes.csv") <= 1, "at most one message for passes.csv");
+	CHECK(log_count("recording.ppr") == 1, "one message for recording.ppr: %d", log_count("recording.ppr"));
 	CHECK(log_count("report.json") <= 1, "at most one message for report.json");
 	CHECK(log_count("No space left on device") >= 1, "the errno text");
 	CHECK(err && strstr(err, "per-pass GPU time over 400 frames"), "summary printed");
@@ -1456,8 +1542,7 @@ static void scenario_write_fail(void)
 	processed_wait(300);
 	pp_sink_shutdown();
 	char *err = stderr_capture_end();
-	CHECK(log_count("trace.json") == 1, "one message for trace.json: %d", log_count("trace.json"));
-	CHECK(log_count("passes.csv") == 1, "one message for passes.csv: %d", log_count("passes.csv"));
+	CHECK(log_count("recording.ppr") == 1, "one message for recording.ppr: %d", log_count("recording.ppr"));
 	CHECK(log_count("report.json") == 0, "report.json (small) kept working");
 	CHECK(err && strstr(err, "per-pass GPU time over 300 frames"), "summary printed");
 	free(err);
@@ -1516,6 +1601,7 @@ static void scenario_lifecycle(void)
 	CHECK(c.events_dropped >= 1, "events dropped when full");
 	CHECK(pp_sink_init(&set) == 0, "init after shutdown is a no-op");
 	pp_sink_shutdown();
+	outputs_make(dir);
 
 	char path[600];
 	path_make(path, sizeof(path), dir, "trace.json");
@@ -1575,6 +1661,7 @@ static void scenario_exit(void)
 	int status;
 	waitpid(child, &status, 0);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child exited cleanly: %d", status);
+	outputs_make(dir);
 	path_make(path, sizeof(path), dir, "trace.json");
 	struct pp_json_value *root = json_load(path);
 	CHECK(root != NULL, "trace.json closed by the exit-time shutdown");
@@ -1686,6 +1773,7 @@ static int scenario_fork(void)
 	attr_sink_counters_get(&c);
 	CHECK(c.frames_processed > 0, "the parent's frames were written: %" PRIu64,
 	      c.frames_processed);
+	outputs_make(dir);
 	path_make(path, sizeof(path), dir, "trace.json");
 	struct pp_json_value *root = json_load(path);
 	CHECK(root != NULL, "trace.json is strict JSON: no child wrote to it");

@@ -13,6 +13,7 @@
 #include "pp_model.h"
 #include "pp_settings.h"
 #include "pp_sink.h"
+#include "pp_sink_replay.h"
 
 static int g_failed, g_passed;
 
@@ -148,6 +149,13 @@ int main(void)
 	f->device_id = dev;
 	pp_sink_frame_submit(f);
 	pp_sink_shutdown();
+	/* trace.json and passes.csv are made from the recording, as `passprobe report` does. */
+	{
+		char rec[700], err[700];
+		snprintf(rec, sizeof(rec), "%s/recording.ppr", dir);
+		struct pp_sink_replay_result res;
+		CHECK(pp_sink_replay(rec, dir, &res, err, sizeof(err)) == 0, "outputs made from the recording");
+	}
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -211,7 +219,7 @@ int main(void)
 	size_t len;
 	snprintf(path, sizeof(path), "%s/passes.csv", dir);
 	char *csv = file_read(path, &len);
-	CHECK(csv && strstr(csv, ",gpu_counters\n"), "gpu_counters column last in the header");
+	CHECK(csv && strstr(csv, ",gpu_counters,recorded_by\n"), "gpu_counters column last but recorded_by in the header");
 	CHECK(csv && strstr(csv, "VK_KHR_performance_query/draws=7 draws (frame 3); mali_kbase/GPU_ACTIVE=150 cycles "
 				 "[100..200] shared"),
 	      "the counters of pass 0 with units, frame and bounds");

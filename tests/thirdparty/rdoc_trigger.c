@@ -6,8 +6,9 @@
  * with a render pass and a submit of its own into every presented image, with a text (and a
  * draw count) that changes once a capture is taken, it would be work of varying shape in
  * every frame to the layers below RenderDoc. The program reaches vkQueuePresentKHR through vkGetDeviceProcAddr, which it
- * gets from vkGetInstanceProcAddr, so both are interposed here. One line on stderr says what
- * happened (docs/testing-integration.md, *Real programs*). */
+ * gets from vkGetInstanceProcAddr, so both are interposed here; an OpenGL ES program's
+ * eglSwapBuffers too. One line on stderr says what happened (docs/testing-integration.md,
+ * *Real programs*). */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,4 +96,19 @@ PFN_vkVoidFunction vkGetInstanceProcAddr(VkInstance instance, const char *name)
 		return f ? (PFN_vkVoidFunction)rdoc_QueuePresentKHR : NULL;
 	}
 	return next(instance, name);
+}
+
+/* OpenGL ES programs: preloaded before the GLES shim and RenderDoc, this is the application's
+ * eglSwapBuffers: the same trigger at its PP_RDOC_TRIGGER_AT-th swap, RenderDoc's overlay left
+ * on (the shim marks it as RenderDoc's own work). */
+__attribute__((visibility("default"))) unsigned eglSwapBuffers(void *dpy, void *surface);
+unsigned eglSwapBuffers(void *dpy, void *surface)
+{
+	static unsigned (*next)(void *, void *);
+	if (!next)
+		next = (unsigned (*)(void *, void *))dlsym(RTLD_NEXT, "eglSwapBuffers");
+	const char *at = getenv("PP_RDOC_TRIGGER_AT");
+	if (++presents == (at ? atoi(at) : 3))
+		rdoc_trigger();
+	return next ? next(dpy, surface) : 0;
 }

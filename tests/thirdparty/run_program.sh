@@ -3,13 +3,14 @@
 # docs/testing-integration.md, *Real programs*.
 #
 #   run_program.sh [--plain] [--above LAYER]... [--below LAYER]... [--env NAME=VALUE]...
-#                  [--preload LIBRARY]... [--no-leak-check] [--vulkan-only]
+#                  [--preload LIBRARY]... [--no-leak-check] [--vulkan-only] [--renderdoc FRAMES]
 #                  WORKDIR -- PROGRAM [ARGS...]
 #
 # WORKDIR is emptied; passprobe writes to WORKDIR/out (every frame kept: report_frames
 # 100000), the program's output goes to WORKDIR/app.log and the program runs in WORKDIR.
 # --plain runs the program without passprobe (to make a capture). --vulkan-only: `passprobe run
-# --vulkan-only` (no OpenGL ES shim preloaded).
+# --vulkan-only` (no OpenGL ES shim preloaded). --renderdoc FRAMES: `passprobe run --renderdoc
+# FRAMES` (RenderDoc's capture layer above passprobe; captures in WORKDIR/out/renderdoc).
 #
 # --above/--below put an installed layer (explicit or implicit) between the program and
 # passprobe, or between passprobe and the driver. The Debian loader (1.3.239) ignores the order
@@ -41,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--preload) preload+=("$2"); shift 2 ;;
 	--no-leak-check) leak_check=0; shift ;;
 	--vulkan-only) run_opts+=(--vulkan-only); shift ;;
+	--renderdoc) run_opts+=(--renderdoc "$2"); shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -75,7 +77,7 @@ for l in ${below[@]+"${below[@]}"}; do manifest_copy "$l" "$work/layers/below"; 
 	for v in $(env | sed -n 's/^\(VK_PASSPROBE_PROFILER_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 	unset VK_LAYER_SETTINGS_PATH VK_LOADER_LAYERS_ENABLE VK_LOADER_LAYERS_DISABLE VK_LAYER_PATH \
 		VK_INSTANCE_LAYERS VK_ADD_LAYER_PATH ENABLE_VULKAN_RENDERDOC_CAPTURE VK_LAYER_MESA_OVERLAY_CONFIG \
-		GFXRECON_CAPTURE_FILE MESA_VK_DEVICE_SELECT NODEVICE_SELECT
+		GFXRECON_CAPTURE_FILE MESA_VK_DEVICE_SELECT NODEVICE_SELECT RENDERDOC_CAPFILE RENDERDOC_CAPOPTS
 	export XDG_DATA_HOME="$work/xdg" XDG_RUNTIME_DIR="$work/xdg" VK_PASSPROBE_PROFILER_SUMMARY=off
 	if [ -n "${PP_DRIVER_FILES:-}" ]; then
 		export VK_DRIVER_FILES="$PP_DRIVER_FILES" VK_ICD_FILENAMES="$PP_DRIVER_FILES"

@@ -129,6 +129,12 @@ struct demo_context {
     PFN_vkCmdBeginDebugUtilsLabelEXT cmd_begin_label;
     PFN_vkCmdEndDebugUtilsLabelEXT cmd_end_label;
     PFN_vkSetDebugUtilsObjectNameEXT set_object_name;
+    /* Vulkan 1.3's commands, or their KHR extensions' on a 1.2 device (RenderDoc 1.24 shows
+     * lavapipe as 1.2 with VK_KHR_dynamic_rendering and VK_KHR_synchronization2). */
+    PFN_vkCmdBeginRendering cmd_begin_rendering;
+    PFN_vkCmdEndRendering cmd_end_rendering;
+    PFN_vkCmdPipelineBarrier2 cmd_pipeline_barrier2;
+    PFN_vkQueueSubmit2 queue_submit2;
 
     enum demo_api api[DEMO_PASS_COUNT];
 

@@ -86,11 +86,32 @@ static uint32_t demo_queue_family_find(VkPhysicalDevice pd, uint32_t *timestamp_
     return found;
 }
 
+static bool demo_device_extension_present(VkPhysicalDevice pd, const char *name)
+{
+    uint32_t count = 0;
+    if (vkEnumerateDeviceExtensionProperties(pd, NULL, &count, NULL) != VK_SUCCESS || !count)
+        return false;
+    VkExtensionProperties *props = calloc(count, sizeof(*props));
+    if (!props)
+        return false;
+    bool found = false;
+    if (vkEnumerateDeviceExtensionProperties(pd, NULL, &count, props) >= 0)
+        for (uint32_t i = 0; i < count && !found; i++)
+            found = !strcmp(props[i].extensionName, name);
+    free(props);
+    return found;
+}
+
+/* Vulkan 1.3, or 1.2 with what the demo uses of 1.3 as extensions: frame debuggers present
+ * devices that way (RenderDoc 1.24 shows lavapipe as 1.2). */
 static bool demo_device_suitable(VkPhysicalDevice pd, uint32_t *family, uint32_t *timestamp_bits)
 {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(pd, &props);
-    if (props.apiVersion < VK_API_VERSION_1_3)
+    if (props.apiVersion < VK_API_VERSION_1_3 &&
+        (props.apiVersion < VK_API_VERSION_1_2 ||
+         !demo_device_extension_present(pd, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME) ||
+         !demo_device_extension_present(pd, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME)))
         return false;
     *family = demo_queue_family_find(pd, timestamp_bits);
     return *family != UINT32_MAX;
@@ -124,7 +145,7 @@ static VkResult demo_physical_device_pick(struct demo_context *ctx)
                     env, count - 1);
         else if (!demo_device_suitable(devices[index], &family, &ts_bits))
             fprintf(stderr,
-                    DEMO_NAME ": PASSPROBE_DEMO_DEVICE=%s: device lacks Vulkan 1.3 or a "
+                    DEMO_NAME ": PASSPROBE_DEMO_DEVICE=%s: device lacks Vulkan 1.3 (or 1.2 with dynamic rendering and synchronization2) or a "
                               "graphics+compute queue\n",
                     env);
         else {
@@ -138,7 +159,7 @@ static VkResult demo_physical_device_pick(struct demo_context *ctx)
                 result = VK_SUCCESS;
             }
         if (result != VK_SUCCESS)
-            fprintf(stderr, DEMO_NAME ": no device with Vulkan 1.3 and a graphics+compute queue\n");
+            fprintf(stderr, DEMO_NAME ": no device with Vulkan 1.3 (or 1.2 with dynamic rendering and synchronization2) and a graphics+compute queue\n");
     }
     free(devices);
     if (result != VK_SUCCESS)
@@ -174,17 +195,24 @@ VkResult demo_device_create(struct demo_context *ctx)
         return VK_ERROR_FEATURE_NOT_PRESENT;
     }
 
-    VkPhysicalDeviceVulkan13Features have13 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceFeatures2 have = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                      .pNext = &have13};
-    vkGetPhysicalDeviceFeatures2(ctx->physical_device, &have);
     bool need_dynamic = demo_uses_dynamic_rendering(ctx);
     bool need_sync2 = ctx->opt.submit2 || ctx->opt.barrier2;
-    if ((need_dynamic && !have13.dynamicRendering) || (need_sync2 && !have13.synchronization2)) {
+    bool core13 = ctx->properties.apiVersion >= VK_API_VERSION_1_3;
+    VkPhysicalDeviceVulkan13Features have13 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceDynamicRenderingFeaturesKHR have_dynamic = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES_KHR};
+    VkPhysicalDeviceSynchronization2FeaturesKHR have_sync2 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES_KHR,
+        .pNext = &have_dynamic};
+    VkPhysicalDeviceFeatures2 have = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                      .pNext = core13 ? (void *)&have13 : (void *)&have_sync2};
+    vkGetPhysicalDeviceFeatures2(ctx->physical_device, &have);
+    bool has_dynamic = core13 ? have13.dynamicRendering : have_dynamic.dynamicRendering;
+    bool has_sync2 = core13 ? have13.synchronization2 : have_sync2.synchronization2;
+    if ((need_dynamic && !has_dynamic) || (need_sync2 && !has_sync2)) {
         fprintf(stderr, DEMO_NAME ": the device lacks %s\n",
-                need_dynamic && !have13.dynamicRendering ? "dynamicRendering"
-                                                         : "synchronization2");
+                need_dynamic && !has_dynamic ? "dynamicRendering" : "synchronization2");
         return VK_ERROR_FEATURE_NOT_PRESENT;
     }
 
@@ -195,6 +223,28 @@ VkResult demo_device_create(struct demo_context *ctx)
         .dynamicRendering = need_dynamic ? VK_TRUE : VK_FALSE,
         .synchronization2 = need_sync2 ? VK_TRUE : VK_FALSE,
     };
+    VkPhysicalDeviceDynamicRenderingFeaturesKHR want_dynamic = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES_KHR,
+        .dynamicRendering = VK_TRUE};
+    VkPhysicalDeviceSynchronization2FeaturesKHR want_sync2 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES_KHR,
+        .synchronization2 = VK_TRUE};
+    const char *extensions[2];
+    uint32_t nextensions = 0;
+    void *features = &want13;
+    if (!core13) {
+        features = NULL;
+        if (need_dynamic) {
+            want_dynamic.pNext = features;
+            features = &want_dynamic;
+            extensions[nextensions++] = VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME;
+        }
+        if (need_sync2) {
+            want_sync2.pNext = features;
+            features = &want_sync2;
+            extensions[nextensions++] = VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME;
+        }
+    }
     const float priority = 1.0f;
     const VkDeviceQueueCreateInfo queue_info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -204,12 +254,33 @@ VkResult demo_device_create(struct demo_context *ctx)
     };
     const VkDeviceCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &want13,
+        .pNext = features,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &queue_info,
+        .enabledExtensionCount = nextensions,
+        .ppEnabledExtensionNames = extensions,
     };
     DEMO_TRY(vkCreateDevice, (ctx->physical_device, &info, NULL, &ctx->device));
     vkGetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
+
+    const char *suffix = core13 ? "" : "KHR";
+    char name[64];
+#define DEMO_DEVICE_PROC(field, core)                                                              \
+    do {                                                                                           \
+        snprintf(name, sizeof(name), "%s%s", core, suffix);                                        \
+        ctx->field = (__typeof__(ctx->field))vkGetDeviceProcAddr(ctx->device, name);              \
+    } while (0)
+    DEMO_DEVICE_PROC(cmd_begin_rendering, "vkCmdBeginRendering");
+    DEMO_DEVICE_PROC(cmd_end_rendering, "vkCmdEndRendering");
+    DEMO_DEVICE_PROC(cmd_pipeline_barrier2, "vkCmdPipelineBarrier2");
+    DEMO_DEVICE_PROC(queue_submit2, "vkQueueSubmit2");
+#undef DEMO_DEVICE_PROC
+    if ((need_dynamic && (!ctx->cmd_begin_rendering || !ctx->cmd_end_rendering)) ||
+        (need_sync2 && (!ctx->cmd_pipeline_barrier2 || !ctx->queue_submit2))) {
+        fprintf(stderr, DEMO_NAME ": vkGetDeviceProcAddr has no %s commands\n",
+                need_dynamic && !ctx->cmd_begin_rendering ? "dynamic rendering" : "synchronization2");
+        return VK_ERROR_FEATURE_NOT_PRESENT;
+    }
     return VK_SUCCESS;
 }
 

@@ -66,7 +66,9 @@ static VkResult demo_submit(struct demo_context *ctx, struct demo_frame_slot *sl
             .commandBufferInfoCount = 1,
             .pCommandBufferInfos = &cmd,
         };
-        DEMO_TRY(vkQueueSubmit2, (ctx->queue, 1, &submit, slot->fence));
+        VkResult result = ctx->queue_submit2(ctx->queue, 1, &submit, slot->fence);
+        if (result < 0)
+            return demo_fail("vkQueueSubmit2", result);
     } else {
         const VkSubmitInfo submit = {
             .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,

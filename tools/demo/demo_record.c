@@ -97,7 +97,7 @@ static void demo_barriers_record(struct demo_context *ctx, VkCommandBuffer cmd,
             .imageMemoryBarrierCount = nimg,
             .pImageMemoryBarriers = img2,
         };
-        vkCmdPipelineBarrier2(cmd, &dep);
+        ctx->cmd_pipeline_barrier2(cmd, &dep);
     } else {
         /* Version 1 takes one stage pair per call: the union widens each image's stages a
          * little (never narrows them), and each image keeps its own access masks. */
@@ -192,7 +192,7 @@ static void demo_rendering_begin(struct demo_context *ctx, VkCommandBuffer cmd,
             .pColorAttachments = color,
             .pDepthAttachment = t->depth ? &depth : NULL,
         };
-        vkCmdBeginRendering(cmd, &info);
+        ctx->cmd_begin_rendering(cmd, &info);
         break;
     }
     }
@@ -215,7 +215,7 @@ static void demo_rendering_end(struct demo_context *ctx, VkCommandBuffer cmd, en
         break;
     }
     default:
-        vkCmdEndRendering(cmd);
+        ctx->cmd_end_rendering(cmd);
         break;
     }
 }

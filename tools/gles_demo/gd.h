@@ -71,6 +71,10 @@ struct gd_options {
 	enum { GD_DEBUG_MUTE_NONE = 0, GD_DEBUG_MUTE_THIRD_PARTY, GD_DEBUG_MUTE_OUTPUT } debug_mute;
 	bool timings;
 	bool info;
+	/* Where the display comes from: Mesa's surfaceless platform, or an EGL device
+	 * (EGL_EXT_platform_device: NVIDIA's EGL without a window system); auto: surfaceless
+	 * where EGL has it, else a device. */
+	enum { GD_EGL_PLATFORM_AUTO = 0, GD_EGL_PLATFORM_SURFACELESS, GD_EGL_PLATFORM_DEVICE } egl_platform;
 	const char *output;    /* PPM path, or NULL */
 	const char *gl_errors; /* glGetError sequence file, or NULL */
 };
@@ -157,6 +161,7 @@ struct gd_context {
 	struct gd_options opt;
 
 	EGLDisplay display;
+	const char *egl_platform; /* "surfaceless" or "device": the one the display came from */
 	EGLConfig config;
 	EGLContext context;
 	EGLSurface surface;

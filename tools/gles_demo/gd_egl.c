@@ -1,6 +1,6 @@
-/* The EGL side: the surfaceless platform's display, an OpenGL ES 3.2 context, a pbuffer
- * made current so that eglSwapBuffers marks real frame boundaries, and the optional
- * KHR_debug callback. */
+/* The EGL side: a display of the surfaceless platform or of an EGL device, an OpenGL ES 3.2
+ * context, a pbuffer made current so that eglSwapBuffers marks real frame boundaries, and the
+ * optional KHR_debug callback. */
 #include "gd.h"
 
 #include <stdlib.h>
@@ -34,23 +34,75 @@ static int gd_version_parse(struct gd_context *ctx)
 	return 0;
 }
 
-int gd_egl_create(struct gd_context *ctx)
+/* The first EGL device that is not Mesa's software renderer, else the first one: a GPU
+ * machine with Mesa installed beside its driver lists both. */
+static EGLDeviceEXT gd_device_choose(void)
+{
+	PFNEGLQUERYDEVICESEXTPROC query_devices =
+		(PFNEGLQUERYDEVICESEXTPROC)gd.eglGetProcAddress("eglQueryDevicesEXT");
+	PFNEGLQUERYDEVICESTRINGEXTPROC query_string =
+		(PFNEGLQUERYDEVICESTRINGEXTPROC)gd.eglGetProcAddress("eglQueryDeviceStringEXT");
+	EGLDeviceEXT devices[16];
+	EGLint n = 0;
+	if (!query_devices || !query_devices(16, devices, &n) || n < 1)
+		return EGL_NO_DEVICE_EXT;
+	for (EGLint i = 0; query_string && i < n; i++)
+		if (!gd_extension_has(query_string(devices[i], EGL_EXTENSIONS), "EGL_MESA_device_software"))
+			return devices[i];
+	return devices[0];
+}
+
+static int gd_display_open(struct gd_context *ctx)
 {
 	const char *client = gd.eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-	if (!gd_extension_has(client, "EGL_MESA_platform_surfaceless") ||
-	    !gd_extension_has(client, "EGL_EXT_platform_base")) {
-		fprintf(stderr, GD_NAME ": EGL has no surfaceless platform "
-				"(EGL_MESA_platform_surfaceless; Debian package libegl-mesa0)\n");
+	bool base = gd_extension_has(client, "EGL_EXT_platform_base");
+	bool surfaceless = base && gd_extension_has(client, "EGL_MESA_platform_surfaceless");
+	bool device = base && gd_extension_has(client, "EGL_EXT_platform_device") &&
+		      gd_extension_has(client, "EGL_EXT_device_enumeration");
+	int want = ctx->opt.egl_platform;
+	if (want == GD_EGL_PLATFORM_AUTO)
+		want = surfaceless || !device ? GD_EGL_PLATFORM_SURFACELESS : GD_EGL_PLATFORM_DEVICE;
+	if (want == GD_EGL_PLATFORM_SURFACELESS && !surfaceless) {
+		fprintf(stderr, GD_NAME ": EGL has no surfaceless platform (EGL_MESA_platform_surfaceless; "
+				"Debian package libegl-mesa0)%s\n",
+			ctx->opt.egl_platform == GD_EGL_PLATFORM_AUTO
+				? " and no devices (EGL_EXT_platform_device, EGL_EXT_device_enumeration)"
+				: "");
 		return GD_EXIT_UNAVAILABLE;
 	}
-	ctx->display = gd.eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
-						   NULL);
+	if (want == GD_EGL_PLATFORM_DEVICE && !device) {
+		fprintf(stderr, GD_NAME ": EGL has no devices (EGL_EXT_platform_device, "
+				"EGL_EXT_device_enumeration)\n");
+		return GD_EXIT_UNAVAILABLE;
+	}
+	if (want == GD_EGL_PLATFORM_SURFACELESS) {
+		ctx->egl_platform = "surfaceless";
+		ctx->display = gd.eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA,
+							   EGL_DEFAULT_DISPLAY, NULL);
+	} else {
+		EGLDeviceEXT dev = gd_device_choose();
+		if (dev == EGL_NO_DEVICE_EXT) {
+			fprintf(stderr, GD_NAME ": eglQueryDevicesEXT found no EGL device\n");
+			return GD_EXIT_UNAVAILABLE;
+		}
+		ctx->egl_platform = "device";
+		ctx->display = gd.eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, dev, NULL);
+	}
 	EGLint major = 0, minor = 0;
 	if (ctx->display == EGL_NO_DISPLAY || !gd.eglInitialize(ctx->display, &major, &minor)) {
-		gd_egl_fail("eglInitialize of the surfaceless display");
+		gd_egl_fail(want == GD_EGL_PLATFORM_SURFACELESS ? "eglInitialize of the surfaceless display"
+								: "eglInitialize of the EGL device's display");
 		ctx->display = EGL_NO_DISPLAY;
 		return GD_EXIT_UNAVAILABLE;
 	}
+	return 0;
+}
+
+int gd_egl_create(struct gd_context *ctx)
+{
+	int rc = gd_display_open(ctx);
+	if (rc)
+		return rc;
 	if (!gd.eglBindAPI(EGL_OPENGL_ES_API)) {
 		gd_egl_fail("eglBindAPI(EGL_OPENGL_ES_API)");
 		return GD_EXIT_UNAVAILABLE;
@@ -63,7 +115,7 @@ int gd_egl_create(struct gd_context *ctx)
 	EGLint count = 0;
 	if (!gd.eglChooseConfig(ctx->display, config_attribs, &ctx->config, 1, &count) || count < 1) {
 		fprintf(stderr, GD_NAME ": no EGL config with a pbuffer, OpenGL ES 3, RGBA8 and "
-				"depth 24 on the surfaceless display\n");
+				"depth 24 on the %s display\n", ctx->egl_platform);
 		return GD_EXIT_UNAVAILABLE;
 	}
 	const EGLint context_attribs[] = {

@@ -93,8 +93,9 @@ static void gd_attachments_print(const struct gd_context *ctx)
 	fflush(stdout);
 }
 
-static void gd_info_print(void)
+static void gd_info_print(const struct gd_context *ctx)
 {
+	printf("info egl-platform %s\n", ctx->egl_platform);
 	printf("info renderer %s\n", (const char *)gd.glGetString(GL_RENDERER));
 	printf("info version %s\n", (const char *)gd.glGetString(GL_VERSION));
 	static const char *const extensions[] = {"GL_EXT_disjoint_timer_query", "GL_KHR_debug",
@@ -131,7 +132,7 @@ static int gd_run(struct gd_context *ctx)
 	if (rc)
 		return rc;
 	if (ctx->opt.info)
-		gd_info_print();
+		gd_info_print(ctx);
 	if (ctx->opt.debug_callback && gd_debug_callback_install(ctx->opt.debug_mute))
 		return GD_EXIT_FAILURE;
 	if (ctx->opt.debug_insert)

@@ -49,6 +49,7 @@ enum {
 	OPT_NO_SURFACE,
 	OPT_NO_GROUPS,
 	OPT_DEBUG_MUTE,
+	OPT_EGL_PLATFORM,
 };
 
 static const struct option gd_long_options[] = {
@@ -69,6 +70,7 @@ static const struct option gd_long_options[] = {
 	{"no-surface", no_argument, NULL, OPT_NO_SURFACE},
 	{"no-groups", no_argument, NULL, OPT_NO_GROUPS},
 	{"debug-mute", required_argument, NULL, OPT_DEBUG_MUTE},
+	{"egl-platform", required_argument, NULL, OPT_EGL_PLATFORM},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -78,8 +80,8 @@ static void gd_usage_print(FILE *out)
 	fprintf(out,
 		"usage: " GD_NAME " [options]   (pp_gles_demo_dlopen: the same, loading libEGL and\n"
 		"       libGLESv2 with dlopen)\n"
-		"Renders 5 named passes per frame with OpenGL ES 3.2 on the EGL surfaceless platform,\n"
-		"into a pbuffer, calling eglSwapBuffers once per frame:\n"
+		"Renders 5 named passes per frame with OpenGL ES 3.2 on the EGL surfaceless platform\n"
+		"(or an EGL device), into a pbuffer, calling eglSwapBuffers once per frame:\n"
 		"  shadow, gbuffer, lighting, bloom (a compute dispatch, then blended sprites),\n"
 		"  composite (into the pbuffer). --expect prints the exact work of each.\n"
 		"\n"
@@ -111,7 +113,10 @@ static void gd_usage_print(FILE *out)
 		"                      glGetError sequence to FILE\n"
 		"  --timings           print the demo's own per-pass GPU times\n"
 		"                      (GL_EXT_disjoint_timer_query, read without waiting)\n"
-		"  --info              print the GL renderer, version and extensions used\n"
+		"  --egl-platform P    surfaceless (Mesa's), device (the first EGL device,\n"
+		"                      EGL_EXT_platform_device) or auto (default: surfaceless where\n"
+		"                      EGL has it, else device)\n"
+		"  --info              print the EGL platform, GL renderer, version and extensions\n"
 		"  --help              this text\n"
 		"Exit codes: 0 rendered, 1 failed, 2 bad option, 77 no EGL/GLES 3.2 available.\n",
 		GD_EXTENT_MAX, GD_LOAD_MAX, GD_THREADS_MAX);
@@ -279,6 +284,17 @@ int gd_options_parse(struct gd_options *opt, int argc, char **argv)
 			break;
 		case OPT_NO_GROUPS:
 			opt->no_groups = true;
+			break;
+		case OPT_EGL_PLATFORM:
+			if (!strcmp(optarg, "surfaceless"))
+				opt->egl_platform = GD_EGL_PLATFORM_SURFACELESS;
+			else if (!strcmp(optarg, "device"))
+				opt->egl_platform = GD_EGL_PLATFORM_DEVICE;
+			else if (!strcmp(optarg, "auto"))
+				opt->egl_platform = GD_EGL_PLATFORM_AUTO;
+			else
+				return gd_usage_error("--egl-platform wants surfaceless, device or auto, not '%s'",
+						      optarg);
 			break;
 		case 'h':
 			gd_usage_print(stdout);

@@ -3,6 +3,7 @@
  * 0 success, 1 a runtime failure (unreadable report, ...), 2 a usage error; `run` forwards
  * the program's own status (128 + signal number when a signal ended it). */
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +51,15 @@ int cli_compare_main(int argc, char **argv);
 int cli_counters_main(int argc, char **argv);
 
 void cli_run_usage(FILE *f);
+/* `passprobe run --renderdoc FRAMES` (passprobe_run_renderdoc.c): finds RenderDoc's capture
+ * layer, makes OUTPUT_DIR/renderdoc and sets the environment that enables the layer and names
+ * the frames and the capture files. 0, or -1 after one message on stderr. */
+int cli_run_renderdoc_prepare(const char *frames, const char *output_dir, const char *program);
+/* After the OpenGL ES shim is in LD_PRELOAD: RenderDoc's library after it, for OpenGL ES
+ * programs (RenderDoc's Vulkan layer is the same library). 0, or -1 (errno set). */
+int cli_run_renderdoc_preload(void);
+/* Says so when RenderDoc was preloaded into passprobe itself. */
+void cli_run_renderdoc_self_check(const char *program, bool renderdoc);
 void cli_report_usage(FILE *f);
 void cli_compare_usage(FILE *f);
 void cli_counters_usage(FILE *f);
@@ -57,8 +67,10 @@ void cli_counters_usage(FILE *f);
 /* Writes the HTML report of a loaded report to html_path (passprobe_html.c). 0, or -1 after
  * one message on stderr. */
 int cli_html_write(const struct cli_report *r, const char *html_path);
-/* After `passprobe run`: writes DIR/report.html from DIR/report.json when that was written
- * at or after start_sec (seconds on CLOCK_REALTIME, as file times are). Says nothing when
- * there is no fresh report.json; one message when the HTML cannot be written. */
-void cli_html_after_run(const char *dir, long long start_sec);
+/* Makes DIR's outputs from DIR/recording.ppr when that was written since start_sec (0: any):
+ * report.json, trace.json, passes.csv (passprobe_outputs.c, through pp_sink_replay), then
+ * report.html. 1 when made, 0 without a recording, -1 after one message on stderr. finished
+ * (may be NULL): false when the recording has no end (the process was killed before it
+ * finished its outputs), true otherwise. */
+int cli_outputs_make(const char *dir, long long start_sec, bool *finished);
 void cli_settings_help(FILE *f);

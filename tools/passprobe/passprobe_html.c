@@ -204,22 +204,3 @@ int cli_html_write(const struct cli_report *r, const char *html_path)
 	}
 	return 0;
 }
-
-void cli_html_after_run(const char *dir, long long start_sec)
-{
-	char path[PATH_MAX], html[PATH_MAX];
-	struct stat st;
-	if (snprintf(path, sizeof(path), "%s/report.json", dir) >= (int)sizeof(path) ||
-	    snprintf(html, sizeof(html), "%s/report.html", dir) >= (int)sizeof(html))
-		return;
-	/* Two seconds of slack for file systems with coarse timestamps, as the output list. */
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_mtim.tv_sec + 2 < start_sec)
-		return;
-	struct cli_report rep;
-	if (cli_report_load(path, &rep) != 0) {
-		fprintf(stderr, "passprobe: report.html not written\n");
-		return;
-	}
-	cli_html_write(&rep, html);
-	cli_report_free(&rep);
-}

@@ -104,6 +104,17 @@ int cli_report_main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 
+	/* A run's directory: its outputs (and the OpenGL ES shim's, in DIR/gles) are (re)made
+	 * from its recording first, which is what a process killed before it finished left. */
+	struct stat st;
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char gles[PATH_MAX];
+		if (cli_outputs_make(arg, 0, NULL) < 0)
+			return CLI_EXIT_FAILURE;
+		if (snprintf(gles, sizeof(gles), "%s/gles", arg) < (int)sizeof(gles) && cli_outputs_make(gles, 0, NULL) < 0)
+			return CLI_EXIT_FAILURE;
+	}
+
 	struct cli_report rep;
 	if (cli_report_load(arg, &rep) != 0)
 		return CLI_EXIT_FAILURE;
@@ -125,9 +136,22 @@ int cli_report_main(int argc, char **argv)
 		cli_report_free(&rep);
 		return CLI_EXIT_FAILURE;
 	}
-	cli_report_free(&rep);
 	pp_summary_print(stdout, &sum, top);
 	pp_summary_free(&sum);
+	/* The frames RenderDoc captured and where each capture is, as the summary at exit says. */
+	const struct pp_json_value *caps = pp_json_object_get(pp_json_object_get(rep.root, "renderdoc"), "captures");
+	for (size_t i = 0; i < pp_json_array_size(caps); i++) {
+		const struct pp_json_value *c = pp_json_array_at(caps, i);
+		const char *path = pp_json_get_string(pp_json_object_get(c, "path"), NULL);
+		uint64_t frame, device = 0;
+		pp_json_get_uint64(pp_json_object_get(c, "device"), &device);
+		if (pp_json_get_uint64(pp_json_object_get(c, "frame"), &frame))
+			printf("RenderDoc captured frame %llu (device %llu): %s\n", (unsigned long long)frame,
+			       (unsigned long long)device, path ? path : "?");
+		else
+			printf("RenderDoc captured a frame passprobe did not count: %s\n", path ? path : "?");
+	}
+	cli_report_free(&rep);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "passprobe: writing the table failed: %s\n", strerror(errno));
 		return CLI_EXIT_FAILURE;

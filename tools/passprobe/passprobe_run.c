@@ -27,12 +27,13 @@
 #define RUN_GLES_SHIM "libpassprobe_gles.so"
 
 static const char *const run_output_files[] = { "report.json", "report.html", "trace.json",
-						 "passes.csv" };
+						 "passes.csv", "recording.ppr" };
 
 void cli_run_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: passprobe run [-o DIR] [--set KEY=VALUE]... [--vulkan-only] [--] PROGRAM [ARGS...]\n"
+		"usage: passprobe run [-o DIR] [--set KEY=VALUE]... [--vulkan-only] [--renderdoc FRAMES]\n"
+		"                     [--] PROGRAM [ARGS...]\n"
 		"\n"
 		"Runs PROGRAM with the passprobe Vulkan layer enabled (VK_INSTANCE_LAYERS,\n"
 		"VK_ADD_LAYER_PATH) and the OpenGL ES shim preloaded (LD_PRELOAD), and prints\n"
@@ -51,6 +52,12 @@ void cli_run_usage(FILE *f)
 		"                      `passprobe help settings` lists them\n"
 		"  --vulkan-only       do not preload the OpenGL ES shim (for a program that\n"
 		"                      must not get an LD_PRELOAD; its GLES calls go unmeasured)\n"
+		"  --renderdoc FRAMES  RenderDoc above passprobe (its capture layer, and its\n"
+		"                      library preloaded after the OpenGL ES shim) captures these\n"
+		"                      frames (passprobe's frame indices, as the frames setting:\n"
+		"                      5, 10-12, 100-) into DIR/renderdoc; report.json lists each\n"
+		"                      capture with its frame's measurements\n"
+		"                      (docs/frame-debuggers.md)\n"
 		"  -h, --help          show this help\n");
 }
 
@@ -413,32 +420,14 @@ static size_t run_outputs_in(const char *dir, const struct timespec *start, char
 	return nwritten;
 }
 
-/* Whether dir's outputs may be cut short: a signal ended the program (killed) and the writer
- * did not finish them as at an exit (finish_on_signal: SIGINT, SIGTERM). Finished means
- * report.json is there and trace.json ends with the event the writer closes it with; without a
- * trace.json there is no telling (report.json is also written before the end), so partial. */
-static bool run_outputs_partial(const char *dir, bool killed)
+/* Makes dir's outputs from its recording; true when they may be cut short: a signal ended
+ * the program (killed) and the process did not finish its recording as at an exit
+ * (finish_on_signal: SIGINT, SIGTERM), or there is no recording to tell. */
+static bool run_outputs_make(const char *dir, const struct timespec *start, bool killed)
 {
-	if (!killed)
-		return false;
-	char path[PATH_MAX], tail[256];
-	struct stat st;
-	if (snprintf(path, sizeof(path), "%s/report.json", dir) >= (int)sizeof(path) || stat(path, &st) != 0)
-		return true;
-	snprintf(path, sizeof(path), "%s/trace.json", dir);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return true;
-	ssize_t n = 0;
-	if (fstat(fd, &st) == 0 && st.st_size > 0) {
-		off_t at = st.st_size > (off_t)sizeof(tail) - 1 ? st.st_size - (off_t)sizeof(tail) + 1 : 0;
-		n = pread(fd, tail, sizeof(tail) - 1, at);
-	}
-	close(fd);
-	if (n <= 0)
-		return true;
-	tail[n] = '\0';
-	return strstr(tail, "\"passprobe_trace_end\"") == NULL;
+	bool finished = true;
+	int made = cli_outputs_make(dir, (long long)start->tv_sec, &finished);
+	return killed && (made <= 0 || !finished);
 }
 
 /* The outputs of the program's other processes: a process that found dir being written by
@@ -459,10 +448,10 @@ static size_t run_finish_other_processes(const char *dir, const struct timespec 
 		size_t nstale = 0;
 		if (snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) >= (int)sizeof(sub))
 			continue;
-		cli_html_after_run(sub, (long long)start->tv_sec);
+		bool partial = run_outputs_make(sub, start, killed);
 		if (run_outputs_in(sub, start, written, sizeof(written), &nstale)) {
 			fprintf(stderr, "passprobe: %s%s of process %.*s (pid %s) in %s (%s)\n",
-				run_outputs_partial(sub, killed) ? "partial " : "",
+				partial ? "partial " : "",
 				what, (int)(dot - e->d_name), e->d_name, dot + 1, sub, written);
 			n++;
 		}
@@ -485,17 +474,18 @@ static void run_report_outputs(const char *dir, const struct timespec *start, bo
 				 "VK_LOADER_DEBUG=layer shows the loader's layer search.\n";
 	char written[128], gles_written[128], gles_dir[PATH_MAX];
 	size_t nstale = 0, ngles = 0;
+	bool partial = run_outputs_make(dir, start, killed), gles_partial = false;
 	size_t nwritten = run_outputs_in(dir, start, written, sizeof(written), &nstale);
-	if (snprintf(gles_dir, sizeof(gles_dir), "%s/gles", dir) < (int)sizeof(gles_dir))
+	if (snprintf(gles_dir, sizeof(gles_dir), "%s/gles", dir) < (int)sizeof(gles_dir)) {
+		gles_partial = run_outputs_make(gles_dir, start, killed);
 		ngles = run_outputs_in(gles_dir, start, gles_written, sizeof(gles_written), &nstale);
+	}
 
 	if (nwritten)
-		fprintf(stderr, "passprobe: %s in %s (%s)\n",
-			run_outputs_partial(dir, killed) ? "partial output" : "output", dir, written);
+		fprintf(stderr, "passprobe: %s in %s (%s)\n", partial ? "partial output" : "output", dir, written);
 	if (ngles)
 		fprintf(stderr, "passprobe: %s in %s (%s)\n",
-			run_outputs_partial(gles_dir, killed) ? "partial OpenGL ES output" : "OpenGL ES output",
-			gles_dir, gles_written);
+			gles_partial ? "partial OpenGL ES output" : "OpenGL ES output", gles_dir, gles_written);
 	size_t nothers = run_finish_other_processes(dir, start, killed, "output");
 	if (gles)
 		nothers += run_finish_other_processes(gles_dir, start, killed, "OpenGL ES output");
@@ -587,6 +577,7 @@ int cli_run_main(int argc, char **argv)
 	/* --set pairs, checked before anything is changed or started. */
 	char **sets = calloc((size_t)argc + 1, sizeof(*sets));
 	bool vulkan_only = false;
+	const char *renderdoc = NULL;
 	size_t nsets = 0;
 	int rc = CLI_EXIT_USAGE;
 
@@ -609,7 +600,8 @@ int cli_run_main(int argc, char **argv)
 			rc = CLI_EXIT_OK;
 			goto out;
 		}
-		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--set") == 0) {
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--set") == 0 ||
+		    strcmp(a, "--renderdoc") == 0) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "passprobe run: %s needs a value\n\n", a);
 				cli_run_usage(stderr);
@@ -617,8 +609,14 @@ int cli_run_main(int argc, char **argv)
 			}
 			if (strcmp(a, "--set") == 0)
 				sets[nsets++] = argv[++i];
+			else if (strcmp(a, "--renderdoc") == 0)
+				renderdoc = argv[++i];
 			else
 				output = argv[++i];
+			continue;
+		}
+		if (strncmp(a, "--renderdoc=", 12) == 0) {
+			renderdoc = a + 12;
 			continue;
 		}
 		if (strncmp(a, "--output=", 9) == 0) {
@@ -667,6 +665,19 @@ int cli_run_main(int argc, char **argv)
 	}
 	if (output && !run_check_setting("-o", "output_dir", output))
 		goto out;
+	if (renderdoc) {
+		if (!run_check_setting("--renderdoc", "renderdoc_frames", renderdoc))
+			goto out;
+		struct pp_settings s;
+		char err[256];
+		pp_settings_defaults(&s);
+		pp_settings_apply(&s, "renderdoc_frames", renderdoc, PP_ORIGIN_DEFAULT, err, sizeof(err));
+		if (!s.renderdoc_frames.n) {
+			fprintf(stderr, "passprobe: --renderdoc none captures nothing: give the frames to capture "
+					"(5, 10-12, 100-); nothing was run\n");
+			goto out;
+		}
+	}
 
 	rc = CLI_EXIT_FAILURE;
 	for (size_t i = 0; i < nsets; i++) {
@@ -716,6 +727,10 @@ int cli_run_main(int argc, char **argv)
 		}
 	}
 
+	if (renderdoc && cli_run_renderdoc_prepare(renderdoc, getenv(RUN_OUTPUT_ENV), program[0]) != 0)
+		goto out;
+	cli_run_renderdoc_self_check(program[0], renderdoc != NULL);
+
 	char layer_dir[PATH_MAX], looked[2 * PATH_MAX + 8];
 	if (run_find_layer_dir(layer_dir, sizeof(layer_dir), looked, sizeof(looked))) {
 		if (run_env_prepend("VK_ADD_LAYER_PATH", layer_dir) != 0) {
@@ -734,7 +749,7 @@ int cli_run_main(int argc, char **argv)
 	}
 	/* OpenGL ES programs: the shim does nothing in a program that never makes an EGL
 	 * context current, so both go in without asking which API the program uses. */
-	if (!vulkan_only && run_preload_gles() != 0) {
+	if (!vulkan_only && (run_preload_gles() != 0 || (renderdoc && cli_run_renderdoc_preload() != 0))) {
 		fprintf(stderr, "passprobe: cannot set LD_PRELOAD\n");
 		goto out;
 	}
@@ -798,14 +813,8 @@ int cli_run_main(int argc, char **argv)
 				"partial or missing\n",
 				program[0], signo, what);
 	}
-	if (out_dir[0]) {
-		char gles_dir[PATH_MAX];
-		cli_html_after_run(out_dir, (long long)start.tv_sec);
-		/* The OpenGL ES shim's report, in DIR/gles, gets its page too. */
-		if (snprintf(gles_dir, sizeof(gles_dir), "%s/gles", out_dir) < (int)sizeof(gles_dir))
-			cli_html_after_run(gles_dir, (long long)start.tv_sec);
+	if (out_dir[0])
 		run_report_outputs(out_dir, &start, signo != 0, !vulkan_only);
-	}
 out:
 	free(sets);
 	return rc;

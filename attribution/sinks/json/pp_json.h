@@ -2,7 +2,15 @@
 /* JSON for passprobe's outputs and the `passprobe` command: a streaming writer and a small
  * strict DOM reader. API-neutral (no Vulkan or GL), no global state, safe to use from any
  * thread on distinct objects. Nothing here calls exit(), abort() or assert(): the writer runs
- * inside the profiled application and the reader is fed files we did not write. */
+ * inside the profiled application and the reader is fed files we did not write.
+ *
+ * One header, two libraries:
+ *   Writer (and the member functions): pp_json_write.c, library pp_attribution_json, linked
+ *     into the Vulkan layer and the GLES shim.
+ *   Reader (pp_json_parse, pp_json_free, the accessors): pp_json_read.c, library
+ *     pp_attribution_json_read, linked only by the passprobe command and the tests; the
+ *     in-process libraries write JSON and never read it.
+ * Both use pp_json_text.c (the C-locale strtod and the UTF-8 check, pp_json_text.h). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +22,7 @@
 #define PP_JSON_MAX_DEPTH 64
 
 /* ------------------------------------------------------------------------------------------
- * Writer
+ * Writer (pp_json_write.c; link pp_attribution_json)
  *
  * Usage: init on a FILE* or a memory buffer, emit values, then pp_json_writer_finish().
  * Commas, and indentation when indent > 0, are written automatically. Keys are required
@@ -34,8 +42,8 @@
  * that the member functions below can be inline. */
 struct pp_json_writer {
 	FILE *file;            /* file sink, or NULL for the memory sink */
-	char *buf;             /* memory sink */
-	size_t len, cap, max;  /* memory sink: bytes used, allocated, allowed */
+	char *buf;             /* memory sink; file sink: text not yet handed to the FILE */
+	size_t len, cap, max;  /* bytes in buf, allocated; memory sink: allowed */
 	int error;             /* latched negative errno, 0 while fine */
 	int indent;            /* spaces per level, 0 = compact */
 	int depth;             /* open containers */
@@ -46,7 +54,8 @@ struct pp_json_writer {
 };
 
 /* indent: spaces per nesting level, 0 for compact output (clamped to 0..8). The FILE is not
- * closed by the writer. */
+ * closed by the writer; the text reaches it 64 KiB at a time and at pp_json_writer_finish(),
+ * which must be called. */
 void pp_json_writer_init_file(struct pp_json_writer *w, FILE *f, int indent);
 /* Memory sink growing up to max_bytes (0: no limit of ours); past it, -ENOSPC is latched. */
 void pp_json_writer_init_mem(struct pp_json_writer *w, size_t max_bytes, int indent);
@@ -135,7 +144,7 @@ void pp_json_kv_double(struct pp_json_writer *w, const char *key, double v);
 #define pp_json_kv_double_lit(w, lit, v) pp_json_member_double((w), PP_JSON_NAME(lit), (v))
 
 /* The member functions proper, for names pre-quoted as PP_JSON_NAME makes them. The general
- * path (a FILE, indentation, misuse, a latched error, a full buffer) is pp_json_write_key's. */
+ * path (indentation, misuse, a latched error, a full buffer or stage) is pp_json_write_key's. */
 int pp_json_member_name_general(struct pp_json_writer *w, const char *name, size_t len);
 void pp_json_member_str(struct pp_json_writer *w, const char *name, size_t len, const char *s);
 void pp_json_member_handle(struct pp_json_writer *w, const char *name, size_t len, uint64_t h);
@@ -148,7 +157,7 @@ void pp_json_member_double(struct pp_json_writer *w, const char *name, size_t le
 static inline char *pp_json_member_room(struct pp_json_writer *w, size_t need)
 {
 	int top = w->depth - 1;
-	if (w->file || w->error || w->indent || top < 0 || w->kind[top] != 'o' || w->after_key ||
+	if (w->error || w->indent || top < 0 || w->kind[top] != 'o' || w->after_key ||
 	    need + 2 > w->cap - w->len || (w->max && need + 1 > w->max - w->len))
 		return NULL;
 	char *o = w->buf + w->len;
@@ -223,7 +232,7 @@ static inline void pp_json_member_null(struct pp_json_writer *w, const char *nam
 }
 
 /* ------------------------------------------------------------------------------------------
- * Reader
+ * Reader (pp_json_read.c; link pp_attribution_json_read)
  *
  * pp_json_parse() builds a read-only tree from a buffer. Strict RFC 8259: one value with
  * optional surrounding whitespace (space, tab, CR, LF), no comments, no trailing commas, no

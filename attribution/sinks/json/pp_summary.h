@@ -90,7 +90,9 @@ const char *pp_summary_format_ns(double ns, char *buf, size_t len);
  * Returns the writer's latched error. */
 int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s);
 
-/* Reads report_root["summary"] into *out (which it initialises; free with pp_summary_free
+/* In pp_summary_read.c, library pp_attribution_json_read (the rest is pp_summary.c, library
+ * pp_attribution_json).
+ * Reads report_root["summary"] into *out (which it initialises; free with pp_summary_free
  * even on failure); its diagnostics digest from summary.diagnostics, or, in a report written
  * before there was one, from report_root["diagnostics"] (every site a warning there). Returns 0, -EINVAL with a message naming the offending field in err
  * ("summary.passes[2].count: expected a non-negative integer"), or -ENOMEM.

@@ -9,6 +9,8 @@
 # are the load-independent ones.
 # usage: tests/bench/api/run_api_compare.sh BUILD_A BUILD_B [ROUNDS] [FRAMES]
 #   BUILD_A, BUILD_B: build directories (their layer_manifest); bench_api is BUILD_B's.
+#   PP_BENCH_ARGS: more arguments for bench_api (e.g. "--in-flight 2"); PP_BENCH_PIN=CPUS:
+#   every run pinned there with taskset (run_api_modes.sh says what that measures).
 set -euo pipefail
 a=${1:?usage: run_api_compare.sh BUILD_A BUILD_B [ROUNDS] [FRAMES]}
 b=${2:?usage: run_api_compare.sh BUILD_A BUILD_B [ROUNDS] [FRAMES]}
@@ -19,16 +21,18 @@ out=$(mktemp -d /tmp/passprobe-compare.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$out}
 no_gpu=(VK_PASSPROBE_PROFILER_TIMESTAMPS=off VK_PASSPROBE_PROFILER_PIPELINE_STATISTICS=off)
+pin=()
+[ -n "${PP_BENCH_PIN:-}" ] && pin=(taskset -c "$PP_BENCH_PIN")
 
 run() { # label build-or-none settings...
 	local label=$1 build=$2
 	shift 2
 	if [ "$build" = none ]; then
-		env "$@" "$bench" --frames "$frames" >"$out/line"
+		env "$@" "${pin[@]}" "$bench" --frames "$frames" ${PP_BENCH_ARGS:-} >"$out/line"
 	else
 		env VK_ADD_LAYER_PATH="$build/layer_manifest" VK_INSTANCE_LAYERS=VK_LAYER_PASSPROBE_profiler \
 			VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out" VK_PASSPROBE_PROFILER_SUMMARY=off "$@" \
-			"$bench" --frames "$frames" >"$out/line" 2>/dev/null
+			"${pin[@]}" "$bench" --frames "$frames" ${PP_BENCH_ARGS:-} >"$out/line" 2>/dev/null
 	fi
 	sed -n 's/.*median_frame_ns=\([0-9]*\).*/\1/p' "$out/line" >>"$out/$label"
 	sed -n 's/.*median_record_ns=\([0-9]*\).*/\1/p' "$out/line" >>"$out/$label.record"

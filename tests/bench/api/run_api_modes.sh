@@ -15,6 +15,8 @@
 # example: tests/bench/api/run_api_modes.sh build 21 500
 # PP_BENCH=gles: the same for OpenGL ES, bench_gles (tests/bench/gles) with the shim preloaded
 # instead of bench_api with the layer (tests/bench/gles/run_gles_modes.sh sets it).
+# PP_BENCH_ARGS: more arguments for the benchmark, e.g. "--in-flight 2" (two command buffers
+# alternated, each re-recorded every frame, one fence wait a frame).
 # PP_BENCH_PIN=CPUS (e.g. 0): every run pinned there with taskset. On one CPU the application,
 # the driver's threads and passprobe's writer share it and no wake-up crosses cores, so runs
 # agree to a few per cent where unpinned runs on a small VM differ by up to 2x: a measure of
@@ -64,12 +66,12 @@ for m in "${modes[@]}"; do
 	names+=("${m%%=*}")
 done
 for ((r = 0; r < rounds; r++)); do
-	"${pin[@]}" "$bench" --frames "$frames" >"$out/line"
+	"${pin[@]}" "$bench" --frames "$frames" ${PP_BENCH_ARGS:-} >"$out/line"
 	frame_ns >>"$out/none"
 	for m in "${modes[@]}"; do
 		read -ra settings <<<"${m#*=}"
 		env "${enable[@]}" VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out" VK_PASSPROBE_PROFILER_SUMMARY=off "${settings[@]}" \
-			"${pin[@]}" "$bench" --frames "$frames" >"$out/line" 2>/dev/null
+			"${pin[@]}" "$bench" --frames "$frames" ${PP_BENCH_ARGS:-} >"$out/line" 2>/dev/null
 		frame_ns >>"$out/${m%%=*}"
 	done
 done

@@ -45,4 +45,4 @@ for n in "$short" "$long"; do
 		{ cat "$out/log.$n" >&2; exit 1; }
 done
 echo "bench_api --passes $passes --draws $draws --pipelines $pipelines, mode $mode, callgrind: $short and $long frames"
-python3 "$here/callgrind_cost.py" "$out/cg.$short" "$out/cg.$long" $((long - short)) "$passes" "$draws"
+python3 "$here/callgrind_cost.py" ${PP_COST_TOP:+--top "$PP_COST_TOP"} "$out/cg.$short" "$out/cg.$long" $((long - short)) "$passes" "$draws"

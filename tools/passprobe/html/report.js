@@ -151,7 +151,20 @@
 		/* Written by passprobe versions with capture windows and bounded outputs. */
 		if (D.capture && typeof D.capture === 'object') group('Capture', D.capture, 'pp-capture');
 		if (D.output_limit && typeof D.output_limit === 'object') group('Output limit', D.output_limit, 'pp-output-limit');
+		/* Frames RenderDoc captured (docs/frame-debuggers.md): where each capture is. */
+		if (D.renderdoc && typeof D.renderdoc === 'object') {
+			var rd = { library: D.renderdoc.library, 'API version': D.renderdoc.api_version,
+				'frames asked for': D.renderdoc.requested_frames, captures: D.renderdoc.captures_total };
+			(D.renderdoc.captures || []).forEach(function (c) {
+				rd[c.frame === null ? 'capture of no frame' : 'frame ' + c.frame] = c.path + ' (' + c.requested_by + ')';
+			});
+			group('RenderDoc captures', rd, 'pp-renderdoc');
+		}
 	}
+	/* Passes another layer recorded for itself (recorded_by): apart from the application's,
+	 * as in the summary, unless the run counted them (layer_passes). */
+	var layerPasses = !!(D.settings && D.settings.layer_passes);
+	function counted(p) { return layerPasses || !p.recorded_by; }
 
 	/* ---- per-pass GPU time over frames, stacked ---------------------------------------- */
 	/* Round steps from 0; cover: one past max, so the top tick is at or above it. */
@@ -166,7 +179,7 @@
 	function frameParts(f) {
 		var parts = Object.create(null), order = [];
 		(f.passes || []).forEach(function (p) {
-			if (!isNum(p.gpu_ns)) return;
+			if (!isNum(p.gpu_ns) || !counted(p)) return;
 			var k = passKey(p.name, p.kind);
 			if (!(k in parts)) { parts[k] = 0; order.push(k); }
 			parts[k] += isNum(p.gpu_exclusive_ns) ? p.gpu_exclusive_ns : 0;
@@ -321,8 +334,10 @@
 			add(qrow, s.gpu_begin_ns, s.gpu_end_ns, 'submission #' + s.seq, 'submission');
 			for (var i = s.first_pass; i < s.first_pass + s.passes && f.passes && i < f.passes.length; i++) {
 				var p = f.passes[i];
-				add(qrow + ' passes', p.gpu_begin_ns, p.gpu_end_ns, p.name + ' (' + fmtNs(p.gpu_ns) + ')',
-					'pass', colorOf(passKey(p.name, p.kind)), { 'data-pass': p.name, 'data-ns': p.gpu_ns });
+				add(qrow + ' passes', p.gpu_begin_ns, p.gpu_end_ns, p.name + ' (' + fmtNs(p.gpu_ns) + ')' +
+					(p.recorded_by ? ' [recorded by ' + p.recorded_by + ']' : ''),
+					p.recorded_by ? 'pass foreign' : 'pass', colorOf(passKey(p.name, p.kind)),
+					{ 'data-pass': p.name, 'data-ns': p.gpu_ns, 'data-recorded-by': p.recorded_by || null });
 				if (p.cpu && !p.recording_reused && isNum(p.cpu.begin_ns))
 					add('CPU thread ' + (p.cpu.tid === null ? 'several' : p.cpu.tid) + ' recording',
 						p.cpu.begin_ns, p.cpu.begin_ns + p.cpu.wall_ns, 'record ' + p.name, 'record',
@@ -343,7 +358,7 @@
 		}
 		var t0 = Infinity, t1 = -Infinity, inZoom = {
 			all: function () { return true; },
-			gpu: function (s) { return s.cls === 'pass' || s.cls === 'submission'; },
+			gpu: function (s) { return s.cls.indexOf('pass') === 0 || s.cls === 'submission'; },
 			cpu: function (s) { return s.cls === 'record' || s.cls === 'submit'; } }[zoom];
 		spans.forEach(function (s) { if (inZoom(s)) { t0 = Math.min(t0, s.b); t1 = Math.max(t1, s.e); } });
 		if (!isFinite(t0)) spans.forEach(function (s) { t0 = Math.min(t0, s.b); t1 = Math.max(t1, s.e); });

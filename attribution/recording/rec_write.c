@@ -1,0 +1,714 @@
+/* Writing the recording (rec_write.h). */
+#include "rec_write.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pp_summary.h"
+#include "rec_format.h"
+
+const char *const pp_rec_type_names[PP_REC_TYPE_COUNT] = {
+	[PP_REC_STRING] = "string",
+	[PP_REC_PROCESS] = "process",
+	[PP_REC_SETTINGS] = "settings",
+	[PP_REC_DEVICE] = "device",
+	[PP_REC_COUNTER_DESC] = "counter_desc",
+	[PP_REC_FRAME] = "frame",
+	[PP_REC_CPU_EVENT] = "cpu_event",
+	[PP_REC_DIAGNOSTICS] = "diagnostics",
+	[PP_REC_RENDERDOC] = "renderdoc",
+	[PP_REC_CAPTURE] = "capture",
+	[PP_REC_STATUS] = "status",
+	[PP_REC_END] = "end",
+	[PP_REC_SUMMARY] = "summary",
+	[PP_REC_REPORT_FRAME] = "report_frame",
+};
+
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+	bool failed;
+};
+
+/* Strings written so far, by content: names in a frame's pass results are copies, the same
+ * text at another address each frame. Their texts live in one arena allocated with the
+ * writer, so the table's memory is fixed however many strings a program makes (names with a
+ * frame number in them: a new string every frame). When the table or the arena is full it is
+ * emptied, and strings are written again under new ids (the reader keeps every id it saw). */
+#define STRINGS_MAX 2048
+#define STRINGS_SLOTS (2 * STRINGS_MAX)
+#define STRINGS_ARENA (64u << 10)
+#define STRINGS_LONG (STRINGS_ARENA / 16) /* longer: written every time, never kept */
+struct string_entry {
+	uint64_t hash;
+	uint32_t id; /* 0: empty slot */
+	uint32_t len;
+	uint32_t at; /* in the arena */
+};
+
+/* Static strings (an api name, a reason, a format) by address, in front of the table: a
+ * boundary's strings are found with a compare instead of a hash of their text. */
+#define STATIC_CACHE 256
+struct static_entry {
+	const char *ptr;
+	uint32_t id;
+	uint32_t generation;
+};
+
+#define DESCS_MAX 4096
+#define OUT_INITIAL (256u << 10)
+struct pp_rec_writer {
+	/* Records are built in place at the end of out. The STRING and COUNTER_DESC records a
+	 * record being built needs go to side meanwhile and are moved in front of it when it ends
+	 * (rare: a string is new once). */
+	struct buf out, side;
+	size_t record_at;
+	bool in_record;
+	uint32_t next_string;
+	uint32_t nstrings;
+	uint32_t generation; /* of the string table: a cache entry of another one is stale */
+	struct string_entry strings[STRINGS_SLOTS];
+	char *arena;
+	size_t arena_used;
+	struct static_entry statics[STATIC_CACHE];
+	uint32_t ndescs;
+	const struct pp_gpu_counter_desc *descs[DESCS_MAX]; /* id = index + 1 */
+	bool failed;
+};
+
+/* ---- bytes ----------------------------------------------------------------------------- */
+
+static bool reserve(struct buf *b, size_t n)
+{
+	if (b->failed)
+		return false;
+	if (b->len + n <= b->cap)
+		return true;
+	size_t cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + n)
+		cap *= 2;
+	uint8_t *p = realloc(b->p, cap);
+	if (!p) {
+		b->failed = true;
+		return false;
+	}
+	b->p = p;
+	b->cap = cap;
+	return true;
+}
+
+static void put_slow(struct buf *b, const void *v, size_t n)
+{
+	if (reserve(b, n)) {
+		memcpy(b->p + b->len, v, n);
+		b->len += n;
+	}
+}
+
+/* Most puts are a compare and a store of a constant size (a frame's hundreds of fields). A
+ * failed buffer keeps its length and capacity, so the fast path may go on writing into it:
+ * the record is dropped when it ends. */
+static inline __attribute__((always_inline)) void put(struct buf *b, const void *v, size_t n)
+{
+	if (__builtin_expect(b->len + n <= b->cap, 1)) {
+		memcpy(b->p + b->len, v, n);
+		b->len += n;
+	} else {
+		put_slow(b, v, n);
+	}
+}
+
+/* Little-endian on every host passprobe builds for (x86-64, AArch64): the value's own bytes. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the recording is little-endian");
+static inline void put_u8(struct buf *b, uint8_t v) { put(b, &v, 1); }
+static inline void put_u16(struct buf *b, uint16_t v) { put(b, &v, 2); }
+static inline void put_u32(struct buf *b, uint32_t v) { put(b, &v, 4); }
+static inline void put_u64(struct buf *b, uint64_t v) { put(b, &v, 8); }
+static inline void put_f64(struct buf *b, double v) { put(b, &v, 8); }
+
+/* A nested element: its length first, filled in when it ends. */
+static size_t elem_begin(struct buf *b)
+{
+	size_t at = b->len;
+	put_u32(b, 0);
+	return at;
+}
+
+static void elem_end(struct buf *b, size_t at)
+{
+	if (!b->failed) {
+		uint32_t n = (uint32_t)(b->len - at - 4);
+		memcpy(b->p + at, &n, 4);
+	}
+}
+
+/* Where a whole record goes now: out, or side while another is being built in out. */
+static struct buf *records_out(struct pp_rec_writer *w)
+{
+	return w->in_record ? &w->side : &w->out;
+}
+
+static void record(struct pp_rec_writer *w, enum pp_rec_type type, const void *payload, size_t len)
+{
+	if (len > PP_REC_MAX_RECORD) {
+		w->failed = true;
+		return;
+	}
+	struct buf *o = records_out(w);
+	size_t at = o->len;
+	put_u16(o, (uint16_t)type);
+	put_u16(o, 0);
+	put_u32(o, (uint32_t)len);
+	put(o, payload, len);
+	if (o->failed) {
+		/* Never half a record: what fitted is taken back. */
+		o->failed = false;
+		o->len = at;
+		w->failed = true;
+	}
+}
+
+/* ---- strings --------------------------------------------------------------------------- */
+
+static uint64_t hash_of(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+	return h | 1;
+}
+
+static void strings_clear(struct pp_rec_writer *w)
+{
+	memset(w->strings, 0, sizeof(w->strings));
+	w->nstrings = 0;
+	w->arena_used = 0;
+	w->generation++;
+}
+
+/* The id of text[0..n), writing its STRING record first when it is new. 0 for NULL. */
+static uint32_t intern_n(struct pp_rec_writer *w, const char *text, size_t n)
+{
+	if (!text)
+		return 0;
+	uint64_t h = hash_of(text, n);
+	size_t slot = h % STRINGS_SLOTS;
+	for (;;) {
+		struct string_entry *e = &w->strings[slot];
+		if (!e->id)
+			break;
+		if (e->hash == h && e->len == n && !memcmp(w->arena + e->at, text, n))
+			return e->id;
+		slot = (slot + 1) % STRINGS_SLOTS;
+	}
+	bool keep = n <= STRINGS_LONG;
+	if (keep && (w->nstrings == STRINGS_MAX || w->arena_used + n > STRINGS_ARENA)) {
+		strings_clear(w);
+		slot = h % STRINGS_SLOTS;
+	}
+	uint32_t id = ++w->next_string;
+	/* The STRING record goes ahead of the record being built. */
+	struct buf *o = records_out(w);
+	size_t at = o->len;
+	put_u16(o, PP_REC_STRING);
+	put_u16(o, 0);
+	put_u32(o, (uint32_t)(4 + n));
+	put_u32(o, id);
+	put_slow(o, text, n);
+	if (o->failed) {
+		o->failed = false;
+		o->len = at;
+		w->failed = true;
+		return 0;
+	}
+	if (keep) {
+		memcpy(w->arena + w->arena_used, text, n);
+		w->strings[slot] = (struct string_entry){ .hash = h, .id = id, .len = (uint32_t)n,
+							  .at = (uint32_t)w->arena_used };
+		w->arena_used += n;
+		w->nstrings++;
+	}
+	return id;
+}
+
+static uint32_t intern(struct pp_rec_writer *w, const char *text)
+{
+	return text ? intern_n(w, text, strlen(text)) : 0;
+}
+
+/* A string that lives as long as the process (static, or interned by its producer). */
+static uint32_t intern_static(struct pp_rec_writer *w, const char *text)
+{
+	if (!text)
+		return 0;
+	struct static_entry *e = &w->statics[((uintptr_t)text >> 3) % STATIC_CACHE];
+	if (e->ptr == text && e->generation == w->generation)
+		return e->id;
+	uint32_t id = intern(w, text);
+	*e = (struct static_entry){ .ptr = text, .id = id, .generation = w->generation };
+	return id;
+}
+
+static uint32_t desc_id(struct pp_rec_writer *w, const struct pp_gpu_counter_desc *d)
+{
+	if (!d)
+		return 0;
+	for (uint32_t i = w->ndescs; i > 0; i--)
+		if (w->descs[i - 1] == d)
+			return i;
+	if (w->ndescs == DESCS_MAX)
+		return 0; /* read back as an unnamed counter */
+	struct buf b = { 0 };
+	uint32_t id = w->ndescs + 1;
+	put_u32(&b, id);
+	put_u32(&b, intern_static(w, d->source));
+	put_u32(&b, intern_static(w, d->name));
+	put_u32(&b, intern_static(w, d->unit));
+	put_u32(&b, intern_static(w, d->block));
+	put_f64(&b, d->scale);
+	put_u8(&b, d->per_instance);
+	put_u32(&b, intern_static(w, d->description));
+	if (b.failed) {
+		w->failed = true;
+		free(b.p);
+		return 0;
+	}
+	record(w, PP_REC_COUNTER_DESC, b.p, b.len);
+	free(b.p);
+	w->descs[w->ndescs++] = d;
+	return id;
+}
+
+/* ---- the writer ------------------------------------------------------------------------ */
+
+struct pp_rec_writer *pp_rec_writer_create(void)
+{
+	struct pp_rec_writer *w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	/* Room for a batch of frames from the start (64 frames of 8 passes take about a third of
+	 * it): the buffer grows while the program runs only for frames of many passes. */
+	reserve(&w->out, OUT_INITIAL);
+	w->arena = malloc(STRINGS_ARENA);
+	if (!w->arena) {
+		free(w->out.p);
+		free(w);
+		return NULL;
+	}
+	put(&w->out, PP_REC_MAGIC, 8);
+	put_u16(&w->out, PP_REC_MAJOR);
+	put_u16(&w->out, PP_REC_MINOR);
+	size_t types_at = w->out.len;
+	put_u32(&w->out, 0);
+	for (uint16_t t = 1; t < PP_REC_TYPE_COUNT; t++) {
+		uint16_t n = (uint16_t)strlen(pp_rec_type_names[t]);
+		put_u16(&w->out, t);
+		put_u16(&w->out, n);
+		put(&w->out, pp_rec_type_names[t], n);
+	}
+	if (w->out.failed) {
+		pp_rec_writer_destroy(w);
+		return NULL;
+	}
+	uint32_t types_len = (uint32_t)(w->out.len - types_at - 4);
+	memcpy(w->out.p + types_at, &types_len, 4);
+	return w;
+}
+
+void pp_rec_writer_destroy(struct pp_rec_writer *w)
+{
+	if (!w)
+		return;
+	free(w->arena);
+	free(w->out.p);
+	free(w->side.p);
+	free(w);
+}
+
+const uint8_t *pp_rec_writer_take(struct pp_rec_writer *w, size_t *len)
+{
+	*len = w->out.len;
+	w->out.len = 0;
+	return w->out.p;
+}
+
+bool pp_rec_writer_failed(const struct pp_rec_writer *w)
+{
+	return w->failed;
+}
+
+/* A record is built where it will stay, at the end of out, its header filled in when it
+ * ends; the records it needs first (new strings) wait in side and are moved in front. */
+static struct buf *payload_begin(struct pp_rec_writer *w)
+{
+	w->record_at = w->out.len;
+	w->in_record = true;
+	w->side.len = 0;
+	uint8_t head[PP_REC_RECORD_HEADER] = { 0 };
+	put(&w->out, head, sizeof(head));
+	return &w->out;
+}
+
+static void payload_end(struct pp_rec_writer *w, enum pp_rec_type type)
+{
+	struct buf *o = &w->out, *side = &w->side;
+	size_t at = w->record_at, len = o->len - at - PP_REC_RECORD_HEADER;
+	w->in_record = false;
+	if (!o->failed && !side->failed && len <= PP_REC_MAX_RECORD && (!side->len || reserve(o, side->len))) {
+		uint16_t t = (uint16_t)type;
+		uint32_t n = (uint32_t)len;
+		memcpy(o->p + at, &t, 2);
+		memcpy(o->p + at + 4, &n, 4);
+		if (side->len) {
+			memmove(o->p + at + side->len, o->p + at, PP_REC_RECORD_HEADER + len);
+			memcpy(o->p + at, side->p, side->len);
+			o->len += side->len;
+			side->len = 0;
+		}
+		return;
+	}
+	/* Never half a record, nor the strings it needed: the writer has failed. */
+	o->failed = side->failed = false;
+	o->len = at;
+	side->len = 0;
+	w->failed = true;
+}
+
+void pp_rec_write_process(struct pp_rec_writer *w, uint32_t pid, const char *name, uint64_t trace_origin_ns,
+			  const char *const *cpu_counters, unsigned ncpu_counters)
+{
+	uint32_t ids[PP_CPU_COUNTERS_MAX];
+	unsigned n = ncpu_counters < PP_CPU_COUNTERS_MAX ? ncpu_counters : PP_CPU_COUNTERS_MAX;
+	for (unsigned i = 0; i < n; i++)
+		ids[i] = intern(w, cpu_counters[i]);
+	uint32_t name_id = intern(w, name);
+	struct buf *b = payload_begin(w);
+	put_u32(b, pid);
+	put_u32(b, name_id);
+	put_u64(b, trace_origin_ns);
+	put_u32(b, n);
+	for (unsigned i = 0; i < n; i++)
+		put_u32(b, ids[i]);
+	payload_end(w, PP_REC_PROCESS);
+}
+
+void pp_rec_write_settings(struct pp_rec_writer *w, const char *text, size_t len)
+{
+	record(w, PP_REC_SETTINGS, text, len);
+}
+
+void pp_rec_write_device(struct pp_rec_writer *w, uint32_t id, const struct pp_device_info *d)
+{
+	uint32_t s[8] = { intern_n(w, d->name, strnlen(d->name, sizeof(d->name))),
+			  intern_n(w, d->driver, strnlen(d->driver, sizeof(d->driver))),
+			  intern(w, d->time_domain),
+			  intern(w, d->query_results),
+			  intern(w, d->notes),
+			  intern(w, d->gpu_time_caveat) };
+	struct buf *b = payload_begin(w);
+	put_u32(b, id);
+	put_u32(b, s[0]);
+	put_u32(b, s[1]);
+	put_u32(b, d->vendor_id);
+	put_u32(b, d->device_id);
+	put_f64(b, d->timestamp_period_ns);
+	put_u32(b, d->timestamp_valid_bits);
+	put_u32(b, s[2]);
+	put_u8(b, d->pipeline_statistics);
+	put_u32(b, s[3]);
+	put_u32(b, s[4]);
+	put_u32(b, s[5]);
+	payload_end(w, PP_REC_DEVICE);
+}
+
+static void cpu_cost_put(struct buf *b, const struct pp_cpu_cost *c, unsigned ncounters)
+{
+	put_u8(b, c->valid);
+	if (!c->valid)
+		return;
+	put_u64(b, c->begin_ns);
+	put_u64(b, c->wall_ns);
+	put_u64(b, c->thread_cpu_ns);
+	put_u32(b, c->spans);
+	put_u32(b, c->tid);
+	put_u32(b, c->counters_valid);
+	put_u32(b, c->counters_scaled);
+	put_u8(b, (uint8_t)ncounters);
+	put(b, c->counter, ncounters * sizeof(uint64_t));
+}
+
+static void interval_put(struct pp_rec_writer *w, struct buf *b, const struct pp_gpu_interval *g)
+{
+	put_u8(b, g->valid);
+	if (g->valid) {
+		put_u64(b, g->begin_ns);
+		put_u64(b, g->end_ns);
+	} else {
+		put_u32(b, intern_static(w, g->unavailable_reason));
+	}
+}
+
+/* The workload's counts, in struct pp_workload's order: a mask of those that are not 0, then
+ * those (a pass uses 3 or 4 of the 14: 30 bytes rather than 112). */
+_Static_assert(sizeof(struct pp_workload) == PP_REC_WORKLOAD_COUNTS * sizeof(uint64_t), "pp_workload is its counts");
+static void workload_put(struct buf *b, const struct pp_workload *wl)
+{
+	uint64_t v[PP_REC_WORKLOAD_COUNTS];
+	memcpy(v, wl, sizeof(v));
+	if (!reserve(b, 2 + sizeof(v)))
+		return;
+	/* Room for all of them made once: each count is then a store and an add. */
+	uint8_t *o = b->p + b->len + 2;
+	uint16_t mask = 0;
+	for (unsigned i = 0; i < PP_REC_WORKLOAD_COUNTS; i++) {
+		memcpy(o, &v[i], 8);
+		o += v[i] ? 8 : 0;
+		mask |= (uint16_t)((v[i] != 0) << i);
+	}
+	memcpy(b->p + b->len, &mask, 2);
+	b->len = (size_t)(o - b->p);
+}
+
+static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pass_result *p, unsigned ncpu)
+{
+	size_t at = elem_begin(b);
+	put_u32(b, intern_n(w, p->name, strnlen(p->name, sizeof(p->name))));
+	put_u8(b, (uint8_t)p->name_source);
+	put_u8(b, (uint8_t)p->kind);
+	put_u32(b, intern_static(w, p->api));
+	put_u32(b, p->submission);
+	put_u32(b, p->command_buffer);
+	put_u64(b, p->command_buffer_handle);
+	put_u32(b, p->subpasses);
+	put_u8(b, p->suspended_resumed);
+	put_u32(b, p->secondaries);
+	put_u32(b, intern_static(w, p->recorded_by));
+	workload_put(b, &p->work);
+	uint32_t na = p->nattachments < PP_MAX_ATTACHMENTS ? p->nattachments : PP_MAX_ATTACHMENTS;
+	put_u8(b, (uint8_t)na);
+	for (uint32_t i = 0; i < na; i++) {
+		const struct pp_attachment *a = &p->attachments[i];
+		size_t ae = elem_begin(b);
+		put_u32(b, intern_static(w, a->format));
+		put_u32(b, intern_static(w, a->load_op));
+		put_u32(b, intern_static(w, a->store_op));
+		put_u32(b, a->width);
+		put_u32(b, a->height);
+		put_u32(b, a->layers);
+		put_u32(b, a->samples);
+		put_u8(b, (uint8_t)(a->depth_stencil | a->resolve << 1));
+		elem_end(b, ae);
+	}
+	interval_put(w, b, &p->gpu);
+	put_u64(b, p->gpu_exclusive_ns);
+	put_u8(b, p->overlapped);
+	cpu_cost_put(b, &p->cpu, ncpu);
+	put_u8(b, p->recording_reused);
+	/* The timestamp and pipeline statistics as measured, not yet made into counter values
+	 * (pp_frame_result_counters_resolve, which the reader calls): 12 fewer counters a pass,
+	 * and 9 bytes where the statistics are off. */
+	put_u8(b, p->counters_pending);
+	if (p->counters_pending) {
+		put_u32(b, p->stats_valid);
+		put_u32(b, intern_static(w, p->stats_reason));
+		if (p->stats_valid)
+			put(b, p->stats, sizeof(p->stats));
+	}
+	put_u32(b, p->ncounters);
+	for (uint32_t i = 0; i < p->ncounters; i++) {
+		const struct pp_counter_value *c = &p->counters[i];
+		size_t ce = elem_begin(b);
+		put_u32(b, desc_id(w, c->desc));
+		put_u8(b, (uint8_t)(c->v.valid | c->v.is_float << 1 | c->v.other_pass << 2 | c->estimated << 3 |
+				    c->shared << 4 | c->other_frame << 5));
+		if (c->v.is_float)
+			put_f64(b, c->v.f);
+		else
+			put_u64(b, c->v.u);
+		if (!c->v.valid)
+			put_u32(b, intern_static(w, c->unavailable_reason));
+		if (c->estimated) {
+			put_f64(b, c->lower);
+			put_f64(b, c->upper);
+		}
+		if (c->other_frame)
+			put_u64(b, c->frame);
+		elem_end(b, ce);
+	}
+	put_u32(b, p->draw_timings ? p->ndraw_timings : 0);
+	for (uint32_t i = 0; p->draw_timings && i < p->ndraw_timings; i++) {
+		put_u32(b, p->draw_timings[i].index);
+		interval_put(w, b, &p->draw_timings[i].gpu);
+	}
+	elem_end(b, at);
+}
+
+size_t pp_rec_write_frame(struct pp_rec_writer *w, const struct pp_frame_result *f, unsigned ncpu, bool report_only)
+{
+	if (ncpu > PP_CPU_COUNTERS_MAX)
+		ncpu = PP_CPU_COUNTERS_MAX;
+	size_t before = w->out.len;
+	struct buf *b = payload_begin(w);
+	put_u64(b, f->index);
+	put_u32(b, f->device_id);
+	put_u32(b, intern_static(w, f->delimiter));
+	put_u64(b, f->cpu_begin_ns);
+	put_u64(b, f->cpu_end_ns);
+	cpu_cost_put(b, &f->cpu, ncpu);
+	cpu_cost_put(b, &f->blocked, ncpu);
+	put_u8(b, (uint8_t)(f->gpu_timed | f->renderdoc << 1 | f->renderdoc_requested << 2));
+	put_u32(b, intern_static(w, f->captured_by));
+	put_u32(b, f->recordings_outside_window);
+	put_u32(b, (uint32_t)f->nsubmissions);
+	for (size_t i = 0; i < f->nsubmissions; i++) {
+		const struct pp_submission_result *s = &f->submissions[i];
+		size_t at = elem_begin(b);
+		put_u64(b, s->seq);
+		put_u32(b, intern_static(w, s->api));
+		put_u64(b, s->queue_handle);
+		put_u32(b, s->queue_family);
+		put_u32(b, s->queue_index);
+		put_u32(b, s->tid);
+		put_u64(b, s->cpu_begin_ns);
+		put_u64(b, s->cpu_end_ns);
+		interval_put(w, b, &s->gpu);
+		put_u32(b, s->first_pass);
+		put_u32(b, s->npasses);
+		put_u32(b, s->command_buffers);
+		cpu_cost_put(b, &s->cpu, ncpu);
+		elem_end(b, at);
+	}
+	put_u32(b, (uint32_t)f->npasses);
+	for (size_t i = 0; i < f->npasses; i++)
+		pass_put(w, b, &f->passes[i], ncpu);
+	payload_end(w, report_only ? PP_REC_REPORT_FRAME : PP_REC_FRAME);
+	return w->out.len - before;
+}
+
+void pp_rec_write_cpu_event(struct pp_rec_writer *w, const char *name, const char *category, uint32_t tid,
+			    uint64_t begin_ns, uint64_t end_ns, uint64_t flow_id)
+{
+	uint32_t n = intern_static(w, name), c = intern_static(w, category);
+	struct buf *b = payload_begin(w);
+	put_u32(b, n);
+	put_u32(b, c);
+	put_u32(b, tid);
+	put_u64(b, begin_ns);
+	put_u64(b, end_ns);
+	put_u64(b, flow_id);
+	payload_end(w, PP_REC_CPU_EVENT);
+}
+
+/* Texts of a diagnostic vary by site: inline, not in the string table. */
+static void text_put(struct buf *b, const char *s, size_t max)
+{
+	size_t n = s ? strnlen(s, max) : 0;
+	put_u32(b, (uint32_t)n);
+	put(b, s, n);
+}
+
+void pp_rec_write_diagnostics(struct pp_rec_writer *w, const struct pp_diagnostic *d, size_t n, uint64_t other)
+{
+	struct buf *b = payload_begin(w);
+	put_u64(b, other);
+	put_u32(b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		const struct pp_diagnostic *x = &d[i];
+		size_t at = elem_begin(b);
+		text_put(b, x->id, sizeof(x->id));
+		put_u32(b, x->device_id);
+		text_put(b, x->site, sizeof(x->site));
+		text_put(b, x->message, sizeof(x->message));
+		text_put(b, x->suggestion, sizeof(x->suggestion));
+		put_u64(b, x->count);
+		put_u64(b, x->frames);
+		put_u64(b, x->first_frame);
+		put_u64(b, x->last_frame);
+		put_u8(b, x->cost_valid);
+		put_u64(b, x->cost_ns);
+		text_put(b, x->cost_kind, 64);
+		text_put(b, x->cost_unavailable, 256);
+		put_f64(b, x->share_of_frame);
+		put_u8(b, x->gpu_idle_valid);
+		put_u64(b, x->gpu_idle_ns);
+		text_put(b, x->gpu_idle_unavailable, 256);
+		put_u32(b, x->thread_id);
+		text_put(b, x->thread_name, sizeof(x->thread_name));
+		put_u32(b, x->command_buffers);
+		/* format 1.1 */
+		text_put(b, x->severity, 16);
+		text_put(b, x->verdict, sizeof(x->verdict));
+		elem_end(b, at);
+	}
+	payload_end(w, PP_REC_DIAGNOSTICS);
+}
+
+void pp_rec_write_renderdoc(struct pp_rec_writer *w, const char *library, const char *api_version)
+{
+	struct buf *b = payload_begin(w);
+	text_put(b, library, 4096);
+	text_put(b, api_version, 64);
+	payload_end(w, PP_REC_RENDERDOC);
+}
+
+void pp_rec_write_capture(struct pp_rec_writer *w, uint32_t device, const uint64_t *frame, bool requested,
+			  const char *path, uint64_t timestamp)
+{
+	struct buf *b = payload_begin(w);
+	put_u32(b, device);
+	put_u8(b, (uint8_t)((frame != NULL) | requested << 1));
+	put_u64(b, frame ? *frame : 0);
+	put_u64(b, timestamp);
+	text_put(b, path, 4096);
+	payload_end(w, PP_REC_CAPTURE);
+}
+
+void pp_rec_write_status(struct pp_rec_writer *w, bool end, const struct pp_rec_status *s)
+{
+	struct buf *b = payload_begin(w);
+	put_u64(b, s->frames_total);
+	put_u64(b, s->frames_dropped);
+	put_u64(b, s->events_dropped);
+	put_u64(b, s->frames_left_out);
+	put_u64(b, s->first_left_out);
+	put_u8(b, s->limit_reached);
+	put_u64(b, s->bytes);
+	payload_end(w, end ? PP_REC_END : PP_REC_STATUS);
+}
+
+void pp_rec_write_summary(struct pp_rec_writer *w, const struct pp_summary *s)
+{
+	struct buf *b = payload_begin(w);
+	put_u64(b, s->frames);
+	put_u64(b, s->frames_gpu_timed);
+	put_f64(b, s->frame_gpu_mean_ns);
+	put_f64(b, s->frame_gpu_p50_ns);
+	put_f64(b, s->frame_gpu_p95_ns);
+	text_put(b, s->device, sizeof(s->device));
+	text_put(b, s->notes, sizeof(s->notes));
+	put_u32(b, (uint32_t)s->nrows);
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct pp_summary_row *r = &s->rows[i];
+		size_t at = elem_begin(b);
+		text_put(b, r->name, sizeof(r->name));
+		text_put(b, r->kind, sizeof(r->kind));
+		put_u64(b, r->count);
+		put_u64(b, r->measured);
+		put_f64(b, r->gpu_mean_ns);
+		put_f64(b, r->gpu_p50_ns);
+		put_f64(b, r->gpu_p95_ns);
+		put_f64(b, r->gpu_max_ns);
+		put_f64(b, r->share_of_frame);
+		put_f64(b, r->per_frame);
+		put_f64(b, r->cpu_record_mean_ns);
+		put_u32(b, r->ncounters);
+		for (uint32_t k = 0; k < r->ncounters && k < PP_SUMMARY_COUNTERS; k++) {
+			text_put(b, r->counters[k].name, sizeof(r->counters[k].name));
+			text_put(b, r->counters[k].unit, sizeof(r->counters[k].unit));
+			put_f64(b, r->counters[k].mean);
+			put_u64(b, r->counters[k].measured);
+		}
+		elem_end(b, at);
+	}
+	payload_end(w, PP_REC_SUMMARY);
+}

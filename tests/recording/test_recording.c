@@ -1,0 +1,591 @@
+/* The recording's format (attribution/recording, docs/report-format.md "The recording"):
+ * round trip of every record type; a file cut at every byte of its last record reads up to the
+ * record before; records of types this reader does not know are skipped and named; a newer
+ * major version is refused, a newer minor read (fields beyond the known ones ignored); a
+ * corrupted length ends the readable part there. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pp_summary.h"
+#include "rec_read.h"
+#include "rec_write.h"
+
+static int g_pass, g_fail;
+#define CHECK(cond, ...)                                                           \
+	do {                                                                       \
+		if (cond) {                                                        \
+			g_pass++;                                                  \
+		} else {                                                           \
+			g_fail++;                                                  \
+			fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                              \
+			fputc('\n', stderr);                                       \
+		}                                                                  \
+	} while (0)
+
+/* ---- a file in memory ------------------------------------------------------------------ */
+
+struct file {
+	uint8_t *p;
+	size_t len;
+};
+
+static void take(struct pp_rec_writer *w, struct file *f)
+{
+	size_t n;
+	const uint8_t *p = pp_rec_writer_take(w, &n);
+	f->p = realloc(f->p, f->len + n);
+	memcpy(f->p + f->len, p, n);
+	f->len += n;
+}
+
+static const struct pp_gpu_counter_desc desc_stat = { "pipeline_statistics", "input_assembly_vertices", "vertices",
+						      "", 1, false, "" };
+static const struct pp_gpu_counter_desc desc_mali = { "mali_kbase", "GPU_ACTIVE", "cycles", "job manager", 1, true,
+						      "cycles the GPU was active" };
+
+/* A frame with every kind of value: two submissions, three passes (attachments, counters of
+ * both value kinds, estimated and from another frame, draw timings, an unmeasured one, one
+ * another layer recorded). */
+static struct pp_frame_result *frame_make(uint64_t index)
+{
+	struct pp_frame_result *f = calloc(1, sizeof(*f));
+	f->index = index;
+	f->device_id = 1;
+	f->delimiter = "present";
+	f->cpu_begin_ns = 1000 + index;
+	f->cpu_end_ns = 5000 + index;
+	f->cpu = (struct pp_cpu_cost){ .valid = true, .begin_ns = 1000, .wall_ns = 40, .thread_cpu_ns = 30, .spans = 2,
+				       .tid = 77, .counters_valid = 5, .counters_scaled = 4, .counter = { 11, 22, 33 } };
+	f->gpu_timed = true;
+	f->captured_by = "frames";
+	f->renderdoc = index == 3;
+	f->recordings_outside_window = 2;
+	f->nsubmissions = 2;
+	f->submissions = calloc(2, sizeof(*f->submissions));
+	for (int i = 0; i < 2; i++) {
+		struct pp_submission_result *s = &f->submissions[i];
+		s->seq = 10 + (uint64_t)i;
+		s->api = i ? "vkQueueSubmit2" : "vkQueueSubmit";
+		s->queue_handle = 0xabc0 + (uint64_t)i;
+		s->queue_family = 1;
+		s->tid = 4242;
+		s->cpu_begin_ns = 2000;
+		s->cpu_end_ns = 2100;
+		s->gpu = i ? (struct pp_gpu_interval){ .valid = false, .unavailable_reason = "no pass measured" }
+			   : (struct pp_gpu_interval){ .valid = true, .begin_ns = 3000, .end_ns = 3500 };
+		s->first_pass = (uint32_t)i * 2;
+		s->npasses = i ? 1 : 2;
+		s->command_buffers = 1;
+	}
+	f->npasses = 3;
+	f->passes = calloc(3, sizeof(*f->passes));
+	for (int i = 0; i < 3; i++) {
+		struct pp_pass_result *p = &f->passes[i];
+		snprintf(p->name, sizeof(p->name), i == 1 ? "render#%d" : "pass %d \xc3\xa9", i);
+		p->name_source = i == 1 ? PP_NAME_GENERATED : PP_NAME_LABEL;
+		p->kind = (enum pp_pass_kind)i;
+		p->api = "vkCmdBeginRenderPass";
+		p->submission = i == 2;
+		p->command_buffer = (uint32_t)i;
+		p->command_buffer_handle = 0x5000 + (uint64_t)i;
+		p->subpasses = 1;
+		p->suspended_resumed = i == 1;
+		p->secondaries = (uint32_t)i;
+		p->recorded_by = i == 2 ? "librenderdoc.so" : NULL;
+		p->work = (struct pp_workload){ .draws = 8, .vertices = 2592 + (uint64_t)i, .copy_bytes = 1u << 20,
+						.barriers = 3 };
+		p->nattachments = 2;
+		p->attachments[0] = (struct pp_attachment){ "R8G8B8A8_UNORM", "CLEAR", "STORE", 64, 32, 1, 1, false, false };
+		p->attachments[1] = (struct pp_attachment){ "D32_SFLOAT", "DONT_CARE", "NONE", 64, 32, 1, 4, true, true };
+		if (i == 2) {
+			p->gpu = (struct pp_gpu_interval){ .valid = false, .unavailable_reason = "not a GPU-timed frame" };
+		} else {
+			p->gpu = (struct pp_gpu_interval){ .valid = true, .begin_ns = 3000 + (uint64_t)i, .end_ns = 3400 };
+			p->gpu_exclusive_ns = 350;
+			p->overlapped = i == 1;
+		}
+		p->cpu = f->cpu;
+		p->recording_reused = i == 1;
+		p->ncounters = 3;
+		p->counters = calloc(3, sizeof(*p->counters));
+		p->counters[0] = (struct pp_counter_value){ .desc = &desc_stat, .v = { .valid = true, .u = 2592 } };
+		p->counters[1] = (struct pp_counter_value){ .desc = &desc_mali,
+							    .v = { .valid = true, .is_float = true, .f = 1532.5 },
+							    .estimated = true, .lower = 0, .upper = 3065, .shared = true };
+		p->counters[2] = (struct pp_counter_value){ .desc = &desc_mali, .v = { .valid = i == 0 },
+							    .unavailable_reason = i ? "no counter sample covers the pass" : NULL,
+							    .other_frame = i == 0, .frame = 7 };
+		if (i == 0) {
+			p->ndraw_timings = 2;
+			p->draw_timings = calloc(2, sizeof(*p->draw_timings));
+			p->draw_timings[0] = (struct pp_draw_timing){ 0, { 3000, 3100, true, NULL } };
+			p->draw_timings[1] = (struct pp_draw_timing){ 1, { 0, 0, false, "query pool exhausted" } };
+		}
+	}
+	return f;
+}
+
+static bool str_same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static bool cost_same(const struct pp_cpu_cost *a, const struct pp_cpu_cost *b, unsigned ncounters)
+{
+	if (a->valid != b->valid)
+		return false;
+	if (!a->valid)
+		return true;
+	return a->begin_ns == b->begin_ns && a->wall_ns == b->wall_ns && a->thread_cpu_ns == b->thread_cpu_ns &&
+	       a->spans == b->spans && a->tid == b->tid && a->counters_valid == b->counters_valid &&
+	       a->counters_scaled == b->counters_scaled && !memcmp(a->counter, b->counter, ncounters * 8);
+}
+
+static bool interval_same(const struct pp_gpu_interval *a, const struct pp_gpu_interval *b)
+{
+	return a->valid == b->valid &&
+	       (a->valid ? a->begin_ns == b->begin_ns && a->end_ns == b->end_ns
+			 : str_same(a->unavailable_reason, b->unavailable_reason));
+}
+
+static void frame_compare(const struct pp_frame_result *a, const struct pp_frame_result *b, unsigned ncpu)
+{
+	CHECK(a->index == b->index && a->device_id == b->device_id && str_same(a->delimiter, b->delimiter), "frame head");
+	CHECK(a->cpu_begin_ns == b->cpu_begin_ns && a->cpu_end_ns == b->cpu_end_ns, "frame times");
+	CHECK(cost_same(&a->cpu, &b->cpu, ncpu) && cost_same(&a->blocked, &b->blocked, ncpu), "frame costs");
+	CHECK(a->gpu_timed == b->gpu_timed && a->renderdoc == b->renderdoc &&
+		      a->renderdoc_requested == b->renderdoc_requested && str_same(a->captured_by, b->captured_by) &&
+		      a->recordings_outside_window == b->recordings_outside_window,
+	      "frame flags");
+	CHECK(a->nsubmissions == b->nsubmissions && a->npasses == b->npasses, "counts %zu/%zu %zu/%zu", a->nsubmissions,
+	      b->nsubmissions, a->npasses, b->npasses);
+	for (size_t i = 0; i < a->nsubmissions && i < b->nsubmissions; i++) {
+		const struct pp_submission_result *x = &a->submissions[i], *y = &b->submissions[i];
+		CHECK(x->seq == y->seq && str_same(x->api, y->api) && x->queue_handle == y->queue_handle &&
+			      x->queue_family == y->queue_family && x->queue_index == y->queue_index && x->tid == y->tid &&
+			      x->cpu_begin_ns == y->cpu_begin_ns && x->cpu_end_ns == y->cpu_end_ns &&
+			      interval_same(&x->gpu, &y->gpu) && x->first_pass == y->first_pass &&
+			      x->npasses == y->npasses && x->command_buffers == y->command_buffers &&
+			      cost_same(&x->cpu, &y->cpu, ncpu),
+		      "submission %zu", i);
+	}
+	for (size_t i = 0; i < a->npasses && i < b->npasses; i++) {
+		const struct pp_pass_result *x = &a->passes[i], *y = &b->passes[i];
+		CHECK(!strcmp(x->name, y->name) && x->name_source == y->name_source && x->kind == y->kind &&
+			      str_same(x->api, y->api) && x->submission == y->submission &&
+			      x->command_buffer == y->command_buffer && x->command_buffer_handle == y->command_buffer_handle &&
+			      x->subpasses == y->subpasses && x->suspended_resumed == y->suspended_resumed &&
+			      x->secondaries == y->secondaries && str_same(x->recorded_by, y->recorded_by),
+		      "pass %zu head (%s / %s)", i, x->name, y->name);
+		CHECK(!memcmp(&x->work, &y->work, sizeof(x->work)), "pass %zu workload", i);
+		CHECK(x->nattachments == y->nattachments, "pass %zu attachments", i);
+		for (uint32_t k = 0; k < x->nattachments && k < y->nattachments; k++) {
+			const struct pp_attachment *p = &x->attachments[k], *q = &y->attachments[k];
+			CHECK(str_same(p->format, q->format) && str_same(p->load_op, q->load_op) &&
+				      str_same(p->store_op, q->store_op) && p->width == q->width && p->height == q->height &&
+				      p->layers == q->layers && p->samples == q->samples &&
+				      p->depth_stencil == q->depth_stencil && p->resolve == q->resolve,
+			      "pass %zu attachment %u", i, k);
+		}
+		CHECK(interval_same(&x->gpu, &y->gpu) && (!x->gpu.valid || (x->gpu_exclusive_ns == y->gpu_exclusive_ns &&
+									   x->overlapped == y->overlapped)),
+		      "pass %zu GPU", i);
+		CHECK(cost_same(&x->cpu, &y->cpu, ncpu) && x->recording_reused == y->recording_reused, "pass %zu CPU", i);
+		CHECK(x->ncounters == y->ncounters, "pass %zu counters", i);
+		for (uint32_t k = 0; k < x->ncounters && k < y->ncounters; k++) {
+			const struct pp_counter_value *p = &x->counters[k], *q = &y->counters[k];
+			CHECK(!strcmp(p->desc->source, q->desc->source) && !strcmp(p->desc->name, q->desc->name) &&
+				      !strcmp(p->desc->unit, q->desc->unit) && !strcmp(p->desc->block, q->desc->block) &&
+				      p->desc->per_instance == q->desc->per_instance &&
+				      !strcmp(p->desc->description, q->desc->description),
+			      "pass %zu counter %u description", i, k);
+			CHECK(p->v.valid == q->v.valid && p->v.is_float == q->v.is_float && p->v.other_pass == q->v.other_pass &&
+				      (p->v.is_float ? p->v.f == q->v.f : p->v.u == q->v.u) && p->estimated == q->estimated &&
+				      (!p->estimated || (p->lower == q->lower && p->upper == q->upper)) &&
+				      p->shared == q->shared && p->other_frame == q->other_frame &&
+				      (!p->other_frame || p->frame == q->frame) &&
+				      (p->v.valid || str_same(p->unavailable_reason, q->unavailable_reason)),
+			      "pass %zu counter %u value", i, k);
+		}
+		CHECK(x->ndraw_timings == y->ndraw_timings, "pass %zu draw timings", i);
+		for (uint32_t k = 0; k < x->ndraw_timings && k < y->ndraw_timings; k++)
+			CHECK(x->draw_timings[k].index == y->draw_timings[k].index &&
+				      interval_same(&x->draw_timings[k].gpu, &y->draw_timings[k].gpu),
+			      "pass %zu draw timing %u", i, k);
+	}
+}
+
+/* A recording of everything, and where its records begin. */
+static struct file recording_make(size_t *starts, size_t *nstarts)
+{
+	struct file f = { 0 };
+	struct pp_rec_writer *w = pp_rec_writer_create();
+	static const char *const counters[] = { "task-clock", "context-switches", "page-faults" };
+	pp_rec_write_process(w, 4242, "demo", 123456789, counters, 3);
+	pp_rec_write_settings(w, "log_level=warn\ntrace=on\n", 24);
+	struct pp_device_info info = { .name = "llvmpipe", .driver = "0.0.1", .vendor_id = 0x10005,
+				       .timestamp_period_ns = 1, .timestamp_valid_bits = 64,
+				       .time_domain = "calibrated", .pipeline_statistics = true,
+				       .query_results = PP_QUERY_RESULTS_COPIED };
+	pp_rec_write_device(w, 1, &info);
+	take(w, &f);
+	*nstarts = 0;
+	for (uint64_t i = 0; i < 4; i++) {
+		starts[(*nstarts)++] = f.len;
+		struct pp_frame_result *fr = frame_make(i);
+		pp_rec_write_frame(w, fr, 3, false);
+		pp_frame_result_free(fr);
+		take(w, &f);
+	}
+	pp_rec_write_cpu_event(w, "vkQueuePresentKHR", "present", 77, 10, 20, 0);
+	struct pp_diagnostic d = { .id = "PASSPROBE-Barrier-FullPipelineDrain", .device_id = 1, .site = "here",
+				   .message = "drains", .suggestion = "narrow it", .count = 4, .frames = 4,
+				   .last_frame = 3, .cost_valid = true, .cost_ns = 900, .cost_kind = "gpu_barrier_stall",
+				   .share_of_frame = 0.25, .command_buffers = 2, .severity = "info",
+				   .verdict = "little to gain: nothing else runs there" };
+	pp_rec_write_diagnostics(w, &d, 1, 5);
+	pp_rec_write_renderdoc(w, "/usr/lib/librenderdoc.so", "1.6.0");
+	uint64_t frame = 3;
+	pp_rec_write_capture(w, 1, &frame, true, "/tmp/cap.rdc", 1795760325);
+	struct pp_summary sum;
+	pp_summary_init(&sum);
+	sum.frames = 4;
+	sum.nrows = 1;
+	sum.rows = calloc(1, sizeof(*sum.rows));
+	pp_summary_row_init(&sum.rows[0]);
+	snprintf(sum.rows[0].name, sizeof(sum.rows[0].name), "gbuffer");
+	snprintf(sum.rows[0].kind, sizeof(sum.rows[0].kind), "render");
+	sum.rows[0].count = 4;
+	sum.rows[0].gpu_mean_ns = 350;
+	pp_rec_write_summary(w, &sum);
+	pp_summary_free(&sum);
+	struct pp_frame_result *last = frame_make(9);
+	pp_rec_write_frame(w, last, 3, true); /* past output_limit_mb, for the report only */
+	pp_frame_result_free(last);
+	starts[(*nstarts)++] = f.len + 0; /* (status and end follow in the same take) */
+	take(w, &f);
+	struct pp_rec_status st = { .frames_total = 4, .frames_dropped = 1, .bytes = 1234 };
+	pp_rec_write_status(w, true, &st);
+	take(w, &f);
+	CHECK(!pp_rec_writer_failed(w), "no write failed");
+	pp_rec_writer_destroy(w);
+	return f;
+}
+
+static void test_round_trip(void)
+{
+	size_t starts[16], n;
+	struct file f = recording_make(starts, &n);
+	struct pp_rec_reader *r;
+	char err[256];
+	CHECK(pp_rec_reader_open(f.p, f.len, &r, err, sizeof(err)) == 0, "open: %s", err);
+	struct pp_rec_record rec;
+	unsigned frames = 0, seen[PP_REC_TYPE_COUNT] = { 0 };
+	while (pp_rec_reader_next(r, &rec) == 1) {
+		seen[rec.type]++;
+		switch (rec.type) {
+		case PP_REC_PROCESS: {
+			struct pp_rec_process p;
+			CHECK(pp_rec_decode_process(r, &rec, &p) == 0 && p.pid == 4242 && !strcmp(p.name, "demo") &&
+				      p.trace_origin_ns == 123456789 && p.ncpu_counters == 3 &&
+				      !strcmp(p.cpu_counters[2], "page-faults"),
+			      "process");
+			break;
+		}
+		case PP_REC_SETTINGS:
+			CHECK(rec.len == 24 && !memcmp(rec.data, "log_level=warn\n", 15), "settings");
+			break;
+		case PP_REC_DEVICE: {
+			uint32_t id;
+			struct pp_device_info d;
+			CHECK(pp_rec_decode_device(r, &rec, &id, &d) == 0 && id == 1 && !strcmp(d.name, "llvmpipe") &&
+				      d.timestamp_valid_bits == 64 && !strcmp(d.query_results, PP_QUERY_RESULTS_COPIED) &&
+				      d.notes == NULL,
+			      "device");
+			break;
+		}
+		case PP_REC_FRAME: {
+			struct pp_frame_result *got, *want = frame_make(frames);
+			CHECK(pp_rec_decode_frame(r, &rec, &got, err, sizeof(err)) == 0, "frame %u: %s", frames, err);
+			if (got)
+				frame_compare(want, got, 3);
+			pp_frame_result_free(got);
+			pp_frame_result_free(want);
+			frames++;
+			break;
+		}
+		case PP_REC_REPORT_FRAME: {
+			struct pp_frame_result *got, *want = frame_make(9);
+			CHECK(pp_rec_decode_frame(r, &rec, &got, err, sizeof(err)) == 0, "report frame: %s", err);
+			if (got)
+				frame_compare(want, got, 3);
+			pp_frame_result_free(got);
+			pp_frame_result_free(want);
+			break;
+		}
+		case PP_REC_CPU_EVENT: {
+			struct pp_rec_cpu_event e;
+			CHECK(pp_rec_decode_cpu_event(r, &rec, &e) == 0 && !strcmp(e.name, "vkQueuePresentKHR") &&
+				      !strcmp(e.category, "present") && e.tid == 77 && e.end_ns == 20,
+			      "cpu event");
+			break;
+		}
+		case PP_REC_DIAGNOSTICS: {
+			struct pp_diagnostic *d;
+			size_t nd;
+			uint64_t other;
+			CHECK(pp_rec_decode_diagnostics(r, &rec, &d, &nd, &other) == 0 && nd == 1 && other == 5 &&
+				      !strcmp(d[0].id, "PASSPROBE-Barrier-FullPipelineDrain") && d[0].cost_ns == 900 &&
+				      !strcmp(d[0].cost_kind, "gpu_barrier_stall") && d[0].share_of_frame == 0.25 &&
+				      d[0].cost_unavailable == NULL && d[0].command_buffers == 2,
+			      "diagnostics");
+			CHECK(nd == 1 && d[0].severity && !strcmp(d[0].severity, "info") &&
+				      !strcmp(d[0].verdict, "little to gain: nothing else runs there"),
+			      "a diagnostic's severity and verdict");
+			free(d);
+			break;
+		}
+		case PP_REC_RENDERDOC: {
+			struct pp_rec_renderdoc rd;
+			CHECK(pp_rec_decode_renderdoc(&rec, &rd) == 0 && !strcmp(rd.api_version, "1.6.0"), "renderdoc");
+			break;
+		}
+		case PP_REC_CAPTURE: {
+			struct pp_rec_capture c;
+			CHECK(pp_rec_decode_capture(&rec, &c) == 0 && c.frame_known && c.frame == 3 && c.requested &&
+				      !strcmp(c.path, "/tmp/cap.rdc") && c.timestamp == 1795760325,
+			      "capture");
+			break;
+		}
+		case PP_REC_SUMMARY: {
+			struct pp_summary s;
+			CHECK(pp_rec_decode_summary(&rec, &s) == 0 && s.frames == 4 && s.nrows == 1 &&
+				      !strcmp(s.rows[0].name, "gbuffer") && s.rows[0].gpu_mean_ns == 350 &&
+				      isnan(s.rows[0].gpu_p95_ns),
+			      "summary");
+			pp_summary_free(&s);
+			break;
+		}
+		case PP_REC_END: {
+			struct pp_rec_status st;
+			CHECK(pp_rec_decode_status(&rec, &st) == 0 && st.frames_total == 4 && st.frames_dropped == 1 &&
+				      st.bytes == 1234,
+			      "end");
+			break;
+		}
+		default:
+			CHECK(false, "type %d returned", rec.type);
+		}
+	}
+	CHECK(frames == 4, "4 frames, read %u", frames);
+	/* Strings and counter descriptions are taken in by the reader (the frames above have them). */
+	for (int t = PP_REC_PROCESS; t < PP_REC_TYPE_COUNT; t++)
+		CHECK(t == PP_REC_STATUS || t == PP_REC_COUNTER_DESC || seen[t] >= 1, "a record of type %s read",
+		      pp_rec_type_names[t]);
+	const struct pp_rec_read_notes *notes = pp_rec_reader_notes(r);
+	CHECK(notes->ended && !notes->cut_bytes && !notes->unknown_records, "a whole file, ended");
+	pp_rec_reader_close(r);
+	free(f.p);
+}
+
+/* Reads everything; returns the frames read and the notes. */
+static unsigned read_all(const uint8_t *p, size_t len, struct pp_rec_read_notes *notes, int *open_rc)
+{
+	struct pp_rec_reader *r;
+	char err[256];
+	*open_rc = pp_rec_reader_open(p, len, &r, err, sizeof(err));
+	if (*open_rc)
+		return 0;
+	struct pp_rec_record rec;
+	unsigned frames = 0;
+	while (pp_rec_reader_next(r, &rec) == 1) {
+		if (rec.type != PP_REC_FRAME)
+			continue;
+		struct pp_frame_result *f;
+		if (pp_rec_decode_frame(r, &rec, &f, err, sizeof(err)) == 0) {
+			frames++;
+			pp_frame_result_free(f);
+		}
+	}
+	*notes = *pp_rec_reader_notes(r);
+	pp_rec_reader_close(r);
+	return frames;
+}
+
+/* A process killed while writing leaves the file cut anywhere: at every byte of the last frame
+ * record, the three frames before read whole and the rest is said to be cut. */
+static void test_truncation(void)
+{
+	size_t starts[16], n;
+	struct file f = recording_make(starts, &n);
+	size_t last = starts[3], end = starts[4];
+	unsigned bad = 0;
+	for (size_t cut = last; cut < end; cut++) {
+		struct pp_rec_read_notes notes;
+		int rc;
+		unsigned frames = read_all(f.p, cut, &notes, &rc);
+		bool ok = rc == 0 && frames == 3 && !notes.ended && (cut == last ? notes.cut_bytes == 0 : notes.cut_bytes == cut - last) &&
+			  (cut == last || notes.cut_offset == last);
+		bad += !ok;
+		if (!ok && bad < 5)
+			fprintf(stderr, "  cut at %zu: rc %d, %u frames, cut_bytes %llu\n", cut, rc, frames,
+				(unsigned long long)notes.cut_bytes);
+	}
+	CHECK(bad == 0, "%u of %zu cut points misread", bad, end - last);
+	/* Inside the header: refused with a reason. */
+	for (size_t cut = 0; cut < 16; cut++) {
+		struct pp_rec_read_notes notes;
+		int rc;
+		read_all(f.p, cut, &notes, &rc);
+		CHECK(rc == -EINVAL, "header cut at %zu refused", cut);
+	}
+	free(f.p);
+}
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+/* A newer minor version adds record types (named in the header) and fields at the end of a
+ * record: this reader skips the ones and ignores the others. A newer major version is
+ * refused. */
+static void test_versions(void)
+{
+	size_t starts[16], n;
+	struct file f = recording_make(starts, &n);
+	/* Header of a minor version 9 with a type 40 "future_thing", then the original records,
+	 * a type 40 record among them and a device record with 8 more bytes than known. */
+	uint32_t types_len;
+	memcpy(&types_len, f.p + 12, 4);
+	size_t records_at = 16 + types_len;
+	const char *extra_name = "future_thing";
+	size_t extra_len = 4 + strlen(extra_name);
+	struct file g = { malloc(f.len + 256), 0 };
+	memcpy(g.p, f.p, 16);
+	g.p[10] = 9; /* minor */
+	put32(g.p + 12, types_len + (uint32_t)extra_len);
+	memcpy(g.p + 16, f.p + 16, types_len);
+	uint8_t *t = g.p + 16 + types_len;
+	uint16_t id = 40, nl = (uint16_t)strlen(extra_name);
+	memcpy(t, &id, 2);
+	memcpy(t + 2, &nl, 2);
+	memcpy(t + 4, extra_name, nl);
+	g.len = 16 + types_len + extra_len;
+	/* an unknown record first */
+	uint8_t rec[8 + 5] = { 40, 0, 0, 0, 5, 0, 0, 0, 1, 2, 3, 4, 5 };
+	memcpy(g.p + g.len, rec, sizeof(rec));
+	g.len += sizeof(rec);
+	memcpy(g.p + g.len, f.p + records_at, f.len - records_at);
+	g.len += f.len - records_at;
+	struct pp_rec_read_notes notes;
+	int rc;
+	unsigned frames = read_all(g.p, g.len, &notes, &rc);
+	CHECK(rc == 0 && frames == 4, "newer minor read: rc %d, %u frames", rc, frames);
+	CHECK(notes.unknown_records == 1 && !strcmp(notes.unknown_types, "future_thing") && notes.minor == 9,
+	      "the unknown record skipped and named: %llu \"%s\"", (unsigned long long)notes.unknown_records,
+	      notes.unknown_types);
+
+	/* A device record with 8 more bytes than this reader knows. */
+	struct pp_rec_writer *w = pp_rec_writer_create();
+	struct pp_device_info info = { .name = "gpu", .time_domain = "none" };
+	pp_rec_write_device(w, 2, &info);
+	size_t len;
+	const uint8_t *p = pp_rec_writer_take(w, &len);
+	struct file h = { malloc(len + 8), len + 8 };
+	memcpy(h.p, p, len);
+	/* the last record is the device: lengthen it */
+	size_t dev_at = len;
+	for (size_t at = records_at; at < len;) {
+		uint32_t l;
+		memcpy(&l, h.p + at + 4, 4);
+		dev_at = at;
+		at += 8 + l;
+	}
+	uint32_t l;
+	memcpy(&l, h.p + dev_at + 4, 4);
+	put32(h.p + dev_at + 4, l + 8);
+	memset(h.p + len, 0xee, 8);
+	pp_rec_writer_destroy(w);
+	struct pp_rec_reader *r;
+	char err[256];
+	CHECK(pp_rec_reader_open(h.p, h.len, &r, err, sizeof(err)) == 0, "open");
+	struct pp_rec_record got;
+	uint32_t dev_id = 0;
+	struct pp_device_info d = { 0 };
+	while (pp_rec_reader_next(r, &got) == 1)
+		if (got.type == PP_REC_DEVICE)
+			CHECK(pp_rec_decode_device(r, &got, &dev_id, &d) == 0, "a longer device record decodes");
+	CHECK(dev_id == 2 && !strcmp(d.name, "gpu"), "its known fields: %u %s", dev_id, d.name);
+	pp_rec_reader_close(r);
+
+	/* A newer major version: refused, saying so. */
+	g.p[8] = PP_REC_MAJOR + 1;
+	CHECK(pp_rec_reader_open(g.p, g.len, &r, err, sizeof(err)) == -EINVAL && strstr(err, "newer passprobe"),
+	      "newer major refused: %s", err);
+	memcpy(g.p, "NOTAREC!", 8);
+	CHECK(pp_rec_reader_open(g.p, g.len, &r, err, sizeof(err)) == -EINVAL && strstr(err, "not a passprobe recording"),
+	      "not a recording: %s", err);
+	free(f.p);
+	free(g.p);
+	free(h.p);
+}
+
+/* A damaged length: no writer writes a record past the end of the file or larger than the
+ * largest record, so the readable part ends there; what came before is whole. */
+static void test_corrupt_length(void)
+{
+	size_t starts[16], n;
+	struct file f = recording_make(starts, &n);
+	put32(f.p + starts[2] + 4, 0xfffffff0u);
+	struct pp_rec_read_notes notes;
+	int rc;
+	unsigned frames = read_all(f.p, f.len, &notes, &rc);
+	CHECK(rc == 0 && frames == 2 && notes.cut_offset == starts[2] && notes.cut_bytes == f.len - starts[2] &&
+		      !notes.ended,
+	      "corrupt length: %u frames, cut at %llu", frames, (unsigned long long)notes.cut_offset);
+	free(f.p);
+	/* A frame whose inner counts lie (more passes than bytes): refused, the reader goes on. */
+	f = recording_make(starts, &n);
+	/* the frame's pass count sits after its submissions; scramble the submission count instead */
+	size_t payload = starts[1] + 8;
+	size_t at = payload + 8 + 4 + 4 + 8 + 8;
+	at += 1 + 8 * 3 + 4 * 4 + 1 + 3 * 8; /* the frame's cpu cost (valid, 3 counters) */
+	at += 1;                             /* blocked: not valid */
+	at += 1 + 4 + 4;                     /* flags, captured_by, outside window */
+	put32(f.p + at, 0x7fffffff);
+	frames = read_all(f.p, f.len, &notes, &rc);
+	CHECK(rc == 0 && frames == 3 && notes.ended, "a frame with a lying count skipped: %u frames", frames);
+	free(f.p);
+}
+
+int main(int argc, char **argv)
+{
+	/* With a folder: writes the test's recording there, whole and cut, as fuzzing seeds. */
+	if (argc == 2) {
+		size_t starts[16], n;
+		struct file f = recording_make(starts, &n);
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/whole.ppr", argv[1]);
+		FILE *out = fopen(path, "wb");
+		if (out) {
+			fwrite(f.p, 1, f.len, out);
+			fclose(out);
+		}
+		snprintf(path, sizeof(path), "%s/cut.ppr", argv[1]);
+		out = fopen(path, "wb");
+		if (out) {
+			fwrite(f.p, 1, starts[2] + 40, out);
+			fclose(out);
+		}
+		free(f.p);
+		return 0;
+	}
+	test_round_trip();
+	test_truncation();
+	test_versions();
+	test_corrupt_length();
+	printf("%d passed, %d failed\n", g_pass, g_fail);
+	return g_fail ? 1 : 0;
+}
