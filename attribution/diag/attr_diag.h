@@ -195,6 +195,11 @@ void pp_diag_rec_destroy(struct pp_diag_rec *r);
 void pp_diag_rec_reset(struct pp_diag_rec *r);
 /* Whether the recording was closed (submitted at least once). */
 bool pp_diag_rec_closed(const struct pp_diag_rec *r);
+/* Who recorded it: owner names a layer above passprobe that records work of its own (a HUD,
+ * RenderDoc: the model's recorded_by), NULL the application. Its findings are information
+ * (docs/diagnostics.md, "Severity"): the application's developer cannot change them. Static
+ * string; set before the submission that closes the recording. */
+void pp_diag_rec_owner(struct pp_diag_rec *r, const char *owner);
 
 /* Work since the previous call: PP_WORK_* bits; draw_stages: stages the draws ran (bound
  * pipeline); unknown_stages: stages of bound descriptors whose contents are unknown;

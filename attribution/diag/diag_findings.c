@@ -452,6 +452,8 @@ void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uin
 				snprintf(s->d.site, sizeof(s->d.site), "%s", b->site);
 				barrier_texts(b, rule, &s->d, rule == PP_DIAG_CHAIN ? chain_site_of(d, b) : NULL);
 				barrier_severity(b, rule, &s->d);
+				if (r->owner)
+					diag_severity_foreign(&s->d, r->owner);
 				s->d.cost_kind = "gpu_barrier_stall";
 				s->d.cost_unavailable = !d->cfg.barrier_cost ? "barrier_cost setting is off"
 							: b->in_render_pass ? "barrier inside a render pass: not measured"
@@ -530,6 +532,8 @@ void diag_finding_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r,
 			s->d.cost_kind = "gpu_barrier_stall";
 			s->d.cost_unavailable = "a subpass dependency inside a render pass: not measured";
 			diag_severity_of_rule(&s->d, PP_DIAG_SUBPASS_NOT_BY_REGION);
+			if (r->owner)
+				diag_severity_foreign(&s->d, r->owner);
 		}
 		struct pp_diagnostic copy;
 		const char *trace_name = NULL;

@@ -176,6 +176,16 @@ void diag_severity_of_rule(struct pp_diagnostic *d, enum pp_diag_rule rule)
 		 pp_diag_rule_severity_reason(rule));
 }
 
+void diag_severity_foreign(struct pp_diagnostic *d, const char *owner)
+{
+	char why[sizeof(d->verdict)];
+	snprintf(why, sizeof(why),
+		 "not the application's: %s, a layer above passprobe, recorded this work for itself (the "
+		 "application's developer cannot change it)",
+		 owner);
+	diag_severity_set(d, PP_DIAG_INFO, why);
+}
+
 enum pp_diag_severity diag_severity_of(const struct pp_diagnostic *d)
 {
 	return d->severity && !strcmp(d->severity, "info") ? PP_DIAG_INFO : PP_DIAG_WARNING;

@@ -198,6 +198,10 @@ static void recordings_describe(struct pp_device *dev, uint32_t n, const uint64_
 			s->submitted = true;
 			s->last_subs = c->submissions;
 		}
+		/* A layer's own work above passprobe (a HUD's pool): its findings are not the
+		 * application's to fix. */
+		if (s)
+			pp_diag_rec_owner(s->rec, c->rec ? c->rec->recorded_by : NULL);
 		recs[i] = s ? s->rec : NULL;
 		cbs[i] = s ? c : NULL;
 	}

@@ -329,6 +329,30 @@ static void test_unused(void)
 	}
 }
 
+/* A layer above passprobe recording work of its own (a HUD's font upload): the drain that is a
+ * warning in the application's recording is information there, its verdict naming the layer. */
+static void test_foreign(void)
+{
+	const char *id = "PASSPROBE-Barrier-FullPipelineDrain";
+	for (int foreign = 0; foreign < 2; foreign++) {
+		pp_diag_sites_clear();
+		struct pp_diag_device *d = device();
+		struct pp_diag_rec *r = pp_diag_rec_create();
+		pp_diag_rec_owner(r, foreign ? "libMangoHud.so" : NULL);
+		const struct pp_diag_barrier drain = { .api = "vkCmdPipelineBarrier", .src_stages = PP_STAGE_ALL_COMMANDS,
+						       .dst_stages = PP_STAGE_ALL_COMMANDS, .site = "drain",
+						       .ts_before = PP_DIAG_NO_SLOT, .ts_after = PP_DIAG_NO_SLOT };
+		pp_diag_rec_work(r, PP_WORK_UNKNOWN, 0, 0, 0);
+		pp_diag_rec_barrier(d, r, &drain);
+		submit(d, r);
+		const struct pp_diagnostic *s = find(id);
+		CHECK(s && s->severity && !strcmp(s->severity, foreign ? "info" : "warning"));
+		CHECK(s && !foreign == !strstr(s->verdict, "not the application's: libMangoHud.so"));
+		pp_diag_rec_destroy(r);
+		pp_diag_device_destroy(d);
+	}
+}
+
 /* A wait on a worker thread (vkd3d's vkd3d_fence) is information; the same call site waited on
  * by the frame's thread later is a warning; a wait that may never end stays a warning. */
 static void test_waits(void)
@@ -376,6 +400,7 @@ int main(void)
 	test_src_too_late();
 	test_barrier_rules();
 	test_unused();
+	test_foreign();
 	test_waits();
 	pp_diag_sites_clear();
 	if (failures)
