@@ -302,5 +302,9 @@ struct pp_diagnostic {
 	/* Barriers keyed by code location: distinct command buffers it was counted in (told
 	 * apart up to PP_DIAGNOSTIC_MAX_CBS; that many means at least that many); 0 otherwise. */
 	uint32_t command_buffers;
+	/* What fixing it would gain (docs/diagnostics.md, "Severity"): "warning" (worth a
+	 * developer's time) or "info" (little or nothing to gain), static; and why, for people. */
+	const char *severity;
+	char verdict[320];
 };
 #define PP_DIAGNOSTIC_MAX_CBS 16

@@ -640,6 +640,13 @@ int pp_rec_decode_diagnostics(struct pp_rec_reader *r, const struct pp_rec_recor
 		x->thread_id = get_u32(&e);
 		text_get(&e, x->thread_name, sizeof(x->thread_name));
 		x->command_buffers = get_u32(&e);
+		/* Format 1.1: the severity and its verdict. A recording of 1.0 has neither: its
+		 * sites read as warnings (report.json's "severity" says so), which every finding
+		 * was then. */
+		if (e.p < e.end && !e.bad) {
+			x->severity = text_static(r, &e);
+			text_get(&e, x->verdict, sizeof(x->verdict));
+		}
 		if (e.bad || c.bad) {
 			free(d);
 			return -EINVAL;

@@ -635,6 +635,9 @@ void pp_rec_write_diagnostics(struct pp_rec_writer *w, const struct pp_diagnosti
 		put_u32(b, x->thread_id);
 		text_put(b, x->thread_name, sizeof(x->thread_name));
 		put_u32(b, x->command_buffers);
+		/* format 1.1 */
+		text_put(b, x->severity, 16);
+		text_put(b, x->verdict, sizeof(x->verdict));
 		elem_end(b, at);
 	}
 	payload_end(w, PP_REC_DIAGNOSTICS);

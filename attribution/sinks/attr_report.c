@@ -393,6 +393,8 @@ static void diagnostics_write(struct pp_json_writer *w)
 		}
 		pp_json_kv_str_lit(w, "message", x->message);
 		pp_json_kv_str_lit(w, "suggestion", x->suggestion);
+		pp_json_kv_str_lit(w, "severity", x->severity ? x->severity : "warning");
+		pp_json_kv_str_lit(w, "verdict", x->verdict);
 		pp_json_kv_str_lit(w, "cost_kind", x->cost_kind ? x->cost_kind : "none");
 		if (x->cost_valid) {
 			pp_json_kv_uint_lit(w, "cost_ns", x->cost_ns);
@@ -421,6 +423,8 @@ static void diagnostics_write(struct pp_json_writer *w)
 		pp_json_kv_str_lit(w, "id", "PASSPROBE-Other");
 		pp_json_kv_uint_lit(w, "count", other);
 		pp_json_kv_str_lit(w, "message", "occurrences at sites beyond the bound of distinct sites kept");
+		/* Not judged one by one: not counted among the warnings (passprobe compare). */
+		pp_json_kv_str_lit(w, "severity", "info");
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);

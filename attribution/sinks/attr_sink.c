@@ -707,6 +707,23 @@ void pp_sink_cpu_event(const struct pp_cpu_event *ev)
 	pthread_mutex_unlock(&g_lock);
 }
 
+/* The diagnostics so far in the summary: sites per severity, the costliest warnings (from the
+ * process's diagnostics, or from the recording's last diagnostics record when passprobe makes
+ * the outputs). */
+static void summary_diagnostics(struct pp_summary *sum)
+{
+	struct pp_diagnostic *d;
+	size_t n;
+	uint64_t other;
+	attr_diagnostics_snapshot(&d, &n, &other);
+	for (size_t i = 0; d && i < n; i++)
+		pp_summary_diagnostic_add(sum, d[i].id, d[i].severity, d[i].site, d[i].cost_valid ? (double)d[i].cost_ns : NAN,
+					  d[i].count, d[i].frames);
+	free(d);
+	if (other)
+		pp_summary_diagnostic_add(sum, "PASSPROBE-Other", "info", "", NAN, other, 0);
+}
+
 /* The summary the process kept over every frame, read from its recording: the rows and the
  * frame line as it made them (its notes are made again below, from the same state). */
 static void summary_copy(const struct pp_summary *from, struct pp_summary *to)
@@ -779,6 +796,7 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 			 "%s%llu frames dropped (the output writer fell behind)", len ? "; " : "",
 			 (unsigned long long)frames_dropped);
 	}
+	summary_diagnostics(&sum);
 	*out = sum;
 }
 

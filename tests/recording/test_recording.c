@@ -245,7 +245,8 @@ static struct file recording_make(size_t *starts, size_t *nstarts)
 	struct pp_diagnostic d = { .id = "PASSPROBE-Barrier-FullPipelineDrain", .device_id = 1, .site = "here",
 				   .message = "drains", .suggestion = "narrow it", .count = 4, .frames = 4,
 				   .last_frame = 3, .cost_valid = true, .cost_ns = 900, .cost_kind = "gpu_barrier_stall",
-				   .share_of_frame = 0.25, .command_buffers = 2 };
+				   .share_of_frame = 0.25, .command_buffers = 2, .severity = "info",
+				   .verdict = "little to gain: nothing else runs there" };
 	pp_rec_write_diagnostics(w, &d, 1, 5);
 	pp_rec_write_renderdoc(w, "/usr/lib/librenderdoc.so", "1.6.0");
 	uint64_t frame = 3;
@@ -342,6 +343,9 @@ static void test_round_trip(void)
 				      !strcmp(d[0].cost_kind, "gpu_barrier_stall") && d[0].share_of_frame == 0.25 &&
 				      d[0].cost_unavailable == NULL && d[0].command_buffers == 2,
 			      "diagnostics");
+			CHECK(nd == 1 && d[0].severity && !strcmp(d[0].severity, "info") &&
+				      !strcmp(d[0].verdict, "little to gain: nothing else runs there"),
+			      "a diagnostic's severity and verdict");
 			free(d);
 			break;
 		}
