@@ -86,11 +86,29 @@ static uint32_t demo_queue_family_find(VkPhysicalDevice pd, uint32_t *timestamp_
     return found;
 }
 
-static bool demo_device_suitable(VkPhysicalDevice pd, uint32_t *family, uint32_t *timestamp_bits)
+static bool demo_uses_dynamic_rendering(const struct demo_context *ctx)
+{
+    for (int p = 0; p < DEMO_PASS_COUNT; p++)
+        if (ctx->api[p] == DEMO_API_DYNAMIC)
+            return true;
+    return false;
+}
+
+/* Vulkan 1.3 only for what this run uses of it (dynamic rendering, synchronization2): with
+ * --renderpass-only the demo runs on a 1.2 device, which is what RenderDoc 1.24's capture
+ * layer reports of every device (docs/frame-debuggers.md). */
+static uint32_t demo_device_version_needed(const struct demo_context *ctx)
+{
+    bool need13 = demo_uses_dynamic_rendering(ctx) || ctx->opt.submit2 || ctx->opt.barrier2;
+    return need13 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
+}
+
+static bool demo_device_suitable(VkPhysicalDevice pd, uint32_t version, uint32_t *family,
+                                 uint32_t *timestamp_bits)
 {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(pd, &props);
-    if (props.apiVersion < VK_API_VERSION_1_3)
+    if (props.apiVersion < version)
         return false;
     *family = demo_queue_family_find(pd, timestamp_bits);
     return *family != UINT32_MAX;
@@ -114,6 +132,7 @@ static VkResult demo_physical_device_pick(struct demo_context *ctx)
     }
 
     const char *env = getenv("PASSPROBE_DEMO_DEVICE");
+    uint32_t version = demo_device_version_needed(ctx);
     uint32_t family = UINT32_MAX, ts_bits = 0;
     result = VK_ERROR_INITIALIZATION_FAILED;
     if (env && *env) {
@@ -122,23 +141,29 @@ static VkResult demo_physical_device_pick(struct demo_context *ctx)
         if (*end || index >= count)
             fprintf(stderr, DEMO_NAME ": PASSPROBE_DEMO_DEVICE=%s: not a device index (0..%u)\n",
                     env, count - 1);
-        else if (!demo_device_suitable(devices[index], &family, &ts_bits))
+        else if (!demo_device_suitable(devices[index], version, &family, &ts_bits))
             fprintf(stderr,
-                    DEMO_NAME ": PASSPROBE_DEMO_DEVICE=%s: device lacks Vulkan 1.3 or a "
+                    DEMO_NAME ": PASSPROBE_DEMO_DEVICE=%s: device lacks Vulkan %u.%u or a "
                               "graphics+compute queue\n",
-                    env);
+                    env, VK_API_VERSION_MAJOR(version), VK_API_VERSION_MINOR(version));
         else {
             ctx->physical_device = devices[index];
             result = VK_SUCCESS;
         }
     } else {
         for (uint32_t i = 0; i < count && result != VK_SUCCESS; i++)
-            if (demo_device_suitable(devices[i], &family, &ts_bits)) {
+            if (demo_device_suitable(devices[i], version, &family, &ts_bits)) {
                 ctx->physical_device = devices[i];
                 result = VK_SUCCESS;
             }
         if (result != VK_SUCCESS)
-            fprintf(stderr, DEMO_NAME ": no device with Vulkan 1.3 and a graphics+compute queue\n");
+            fprintf(stderr,
+                    DEMO_NAME ": no device with Vulkan %u.%u and a graphics+compute queue%s\n",
+                    VK_API_VERSION_MAJOR(version), VK_API_VERSION_MINOR(version),
+                    version > VK_API_VERSION_1_2
+                        ? " (Vulkan 1.2 will do with --renderpass-only, without --submit2 "
+                          "and --barrier2)"
+                        : "");
     }
     free(devices);
     if (result != VK_SUCCESS)
@@ -148,14 +173,6 @@ static VkResult demo_physical_device_pick(struct demo_context *ctx)
     vkGetPhysicalDeviceProperties(ctx->physical_device, &ctx->properties);
     vkGetPhysicalDeviceMemoryProperties(ctx->physical_device, &ctx->memory_properties);
     return VK_SUCCESS;
-}
-
-static bool demo_uses_dynamic_rendering(const struct demo_context *ctx)
-{
-    for (int p = 0; p < DEMO_PASS_COUNT; p++)
-        if (ctx->api[p] == DEMO_API_DYNAMIC)
-            return true;
-    return false;
 }
 
 VkResult demo_device_create(struct demo_context *ctx)
@@ -174,13 +191,16 @@ VkResult demo_device_create(struct demo_context *ctx)
         return VK_ERROR_FEATURE_NOT_PRESENT;
     }
 
+    bool need_dynamic = demo_uses_dynamic_rendering(ctx);
+    bool need_sync2 = ctx->opt.submit2 || ctx->opt.barrier2;
+    /* A 1.2 device knows no Vulkan 1.3 structures: chained only when 1.3 is needed. */
+    bool need13 = need_dynamic || need_sync2;
     VkPhysicalDeviceVulkan13Features have13 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceFeatures2 have = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                       .pNext = &have13};
-    vkGetPhysicalDeviceFeatures2(ctx->physical_device, &have);
-    bool need_dynamic = demo_uses_dynamic_rendering(ctx);
-    bool need_sync2 = ctx->opt.submit2 || ctx->opt.barrier2;
+    if (need13)
+        vkGetPhysicalDeviceFeatures2(ctx->physical_device, &have);
     if ((need_dynamic && !have13.dynamicRendering) || (need_sync2 && !have13.synchronization2)) {
         fprintf(stderr, DEMO_NAME ": the device lacks %s\n",
                 need_dynamic && !have13.dynamicRendering ? "dynamicRendering"
@@ -204,7 +224,7 @@ VkResult demo_device_create(struct demo_context *ctx)
     };
     const VkDeviceCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &want13,
+        .pNext = need13 ? &want13 : NULL,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &queue_info,
     };
