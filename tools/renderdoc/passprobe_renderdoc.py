@@ -115,13 +115,12 @@ def section_write(cap, text, type_=None, name=None):
 # ------------------------------------------------------------------------------------------
 
 class CapturePass:
-    def __init__(self, kind, eid, cmdbuf, label, label_eid):
+    def __init__(self, kind, eid, cmdbuf, label):
         self.kind = kind          # "render", "compute", "transfer"
         self.eid = eid            # its first action: vkCmdBeginRenderPass*, the first dispatch or copy
         self.last_eid = eid       # its last action
         self.cmdbuf = cmdbuf      # index of its primary command buffer in the capture
         self.label = label        # the innermost debug label around its first action, or None
-        self.label_eid = label_eid
         self.draws = 0            # draw calls (an indirect multi-draw counts once, as passprobe counts calls)
         self.action_eids = []     # every action inside it, for replay timings
 
@@ -140,7 +139,7 @@ class CaptureFrame:
         self.last_eid = 0
         self._cmdbuf = None
         self._open = None         # the open pass
-        self._labels = []         # (name, eid) of open debug labels
+        self._labels = []         # names of the open debug labels
         self._walk(ctl.GetRootActions(), nested=False)
         self._close()
 
@@ -150,7 +149,7 @@ class CaptureFrame:
             self._open = None
 
     def _label(self):
-        return self._labels[-1] if self._labels else (None, None)
+        return self._labels[-1] if self._labels else None
 
     def _events(self, action, nested):
         for e in action.events:
@@ -179,7 +178,7 @@ class CaptureFrame:
                 # A label closes a run of compute/transfer work (it names what follows).
                 if not in_render:
                     self._close()
-                self._labels.append((a.customName or a.GetName(self.sd), eid))
+                self._labels.append(a.customName or a.GetName(self.sd))
                 self._walk(a.children, nested)
                 continue
             elif f & F.PopMarker:
@@ -189,8 +188,7 @@ class CaptureFrame:
                     self._labels.pop()
             elif f & F.BeginPass:
                 self._close()
-                name, leid = self._label()
-                self._open = CapturePass("render", eid, self._cmdbuf, name, leid)
+                self._open = CapturePass("render", eid, self._cmdbuf, self._label())
                 self._open.action_eids.append(eid)
             elif f & F.EndPass:
                 if in_render:
@@ -202,8 +200,7 @@ class CaptureFrame:
                 # the executed command buffers are one pass of their own, as passprobe counts them.
                 if not in_render:
                     self._close()
-                    name, leid = self._label()
-                    self._open = CapturePass("transfer", eid, self._cmdbuf, name, leid)
+                    self._open = CapturePass("transfer", eid, self._cmdbuf, self._label())
                 self._open.action_eids.append(eid)
                 outer = self._open
                 self._walk_secondary(a.children, outer)
@@ -234,8 +231,7 @@ class CaptureFrame:
         eid = a.eventId
         if self._open is None:
             # Work outside a render pass opens a compute/transfer pass on first use.
-            name, leid = self._label()
-            self._open = CapturePass("transfer", eid, self._cmdbuf, name, leid)
+            self._open = CapturePass("transfer", eid, self._cmdbuf, self._label())
         p = self._open
         if p.kind != "render":
             if f & F.Dispatch:
@@ -402,7 +398,7 @@ def num(x):
     return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
 
 
-def section_build(report, report_path, run_dir, entry, frame, pairs, cf, capture):
+def section_build(report, report_path, run_dir, entry, frame, pairs, cf):
     rows = summary_rows(report)
     app_total = sum(num(p.get("gpu_exclusive_ns")) or 0 for _, p, _ in pairs)
     passes = []
@@ -560,7 +556,7 @@ def cmd_annotate(args):
         finally:
             ctl.Shutdown()
         pairs = match(frame, entry, cf, capture)
-        doc = section_build(report, report_path, run_dir, entry, frame, pairs, cf, capture)
+        doc = section_build(report, report_path, run_dir, entry, frame, pairs, cf)
         previous = section_read(cap, name=section.SECTION_NAME)
         try:
             previous_doc = section.section_parse(previous) if previous else None
