@@ -27,10 +27,16 @@ import passprobe_section as section  # noqa: E402
 
 failures = []
 
-X11 = ctypes.CDLL("libX11.so.6")
-X11.XOpenDisplay.restype = ctypes.c_void_p
-X11.XOpenDisplay.argtypes = [ctypes.c_char_p]
-X11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+X11 = None
+
+
+def x11_load():
+    """Xlib, to see when Xvfb takes clients (qrenderdoc's Qt needs it too)."""
+    global X11
+    X11 = ctypes.CDLL("libX11.so.6")
+    X11.XOpenDisplay.restype = ctypes.c_void_p
+    X11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    X11.XCloseDisplay.argtypes = [ctypes.c_void_p]
 
 
 def xvfb_start(fbdir):
@@ -72,11 +78,20 @@ def capture_of(run):
 
 def main():
     passprobe, run, plain_run, work = sys.argv[1:5]
-    capture, plain = (capture_of(r) for r in (run, plain_run))
     for prog, pkg in (("qrenderdoc", "qrenderdoc"), ("Xvfb", "xvfb")):
         if not shutil.which(prog):
             print("SKIP: not installed: program %s (Debian: %s)" % (prog, pkg))
             return 77
+    try:
+        x11_load()
+    except OSError:
+        print("SKIP: not installed: libX11 (Debian: libx11-6)")
+        return 77
+    python = os.environ.get("PP_RDOC_PYTHON", "/usr/bin/python3")
+    if subprocess.run([python, "-c", "import renderdoc"], capture_output=True).returncode != 0:
+        print("SKIP: not installed: RenderDoc's Python module for %s (Debian: python3-renderdoc)" % python)
+        return 77
+    capture, plain = (capture_of(r) for r in (run, plain_run))
     shutil.rmtree(work, ignore_errors=True)
     home = os.path.join(work, "home")
     data = os.path.join(home, ".local", "share", "qrenderdoc")
@@ -93,9 +108,6 @@ def main():
 
     r = subprocess.run([passprobe, "renderdoc", "install"], env=env, capture_output=True, text=True)
     print(r.stdout + r.stderr, end="")
-    if r.returncode == 1 and "python3-renderdoc" in r.stderr:
-        print("SKIP: not installed: RenderDoc's Python module (Debian: python3-renderdoc)")
-        return 77
     check(r.returncode == 0, "passprobe renderdoc install exits 0")
     ext = os.path.join(data, "extensions", "passprobe")
     check(all(os.path.isfile(os.path.join(ext, n)) for n in ("extension.json", "__init__.py", "passprobe_section.py")),
@@ -111,7 +123,7 @@ def main():
     if r.returncode != 0:
         check(False, "passprobe renderdoc annotate exits 0")
         return 1
-    sec = subprocess.run([os.environ.get("PP_RDOC_PYTHON", "/usr/bin/python3"), "-c",
+    sec = subprocess.run([python, "-c",
                           "import renderdoc as rd,sys\nrd.InitialiseReplay(rd.GlobalEnvironment(),[])\n"
                           "c=rd.OpenCaptureFile();c.OpenFile(sys.argv[1],'',None)\n"
                           "i=c.FindSectionByName(sys.argv[2]);sys.stdout.write(bytes(c.GetSectionContents(i)).decode())\n"
