@@ -34,11 +34,14 @@ jobs=${JOBS:-$(nproc)}
 # with a GL renderer, and its EGL client weston-simple-egl): the OpenGL ES programs of
 # tests/thirdparty.
 # chromium: the headless browser the HTML report is tested in (tests/cli/test_html.py).
+# python3-renderdoc (RenderDoc's capture-file and replay API, which `passprobe renderdoc`
+# runs on) and qrenderdoc (RenderDoc's UI, which the passprobe panel is tested in under Xvfb):
+# tests/renderdoc, with librenderdoc above.
 packages=(cmake make gcc pkg-config libvulkan-dev libvulkan1 uthash-dev mesa-vulkan-drivers glslc
 	vulkan-validationlayers vulkan-tools python3 clang libclang-rt-dev valgrind libxcb1-dev xvfb
 	vkd3d-demos gfxreconstruct librenderdoc libegl-dev libgles-dev libegl-mesa0 chromium
 	mesa-utils glmark2-es2-x11 libsdl2-tests mpv gstreamer1.0-gl gstreamer1.0-tools weston
-	ffmpeg mangohud)
+	ffmpeg mangohud python3-renderdoc qrenderdoc)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -44,11 +44,12 @@ int cli_read_file(const char *path, size_t max, char **out, size_t *len_out);
 int cli_report_load(const char *arg, struct cli_report *out);
 void cli_report_free(struct cli_report *r);
 
-/* argv[0] is the subcommand name ("run", "report", "compare", "counters"). */
+/* argv[0] is the subcommand name ("run", "report", "compare", "counters", "renderdoc"). */
 int cli_run_main(int argc, char **argv);
 int cli_report_main(int argc, char **argv);
 int cli_compare_main(int argc, char **argv);
 int cli_counters_main(int argc, char **argv);
+int cli_renderdoc_main(int argc, char **argv);
 
 void cli_run_usage(FILE *f);
 /* `passprobe run --renderdoc FRAMES` (passprobe_run_renderdoc.c): finds RenderDoc's capture
@@ -63,6 +64,7 @@ void cli_run_renderdoc_self_check(const char *program, bool renderdoc);
 void cli_report_usage(FILE *f);
 void cli_compare_usage(FILE *f);
 void cli_counters_usage(FILE *f);
+void cli_renderdoc_usage(FILE *f);
 
 /* Writes the HTML report of a loaded report to html_path (passprobe_html.c). 0, or -1 after
  * one message on stderr. */

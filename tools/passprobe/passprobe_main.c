@@ -22,7 +22,10 @@ static void cli_usage(FILE *f)
 		"  counters list [--gpu NAME]\n"
 		"  counters eval --gpu NAME (--expr TEXT | --all) --values FILE\n"
 		"                    GPU counter databases and their derived-counter equations\n"
-		"  help [COMMAND]    show help for a command (run, report, compare, counters, settings)\n"
+		"  renderdoc annotate|show|replay|install ...\n"
+		"                    per-pass timing inside RenderDoc captures\n"
+		"  help [COMMAND]    show help for a command (run, report, compare, counters,\n"
+		"                    renderdoc, settings)\n"
 		"\n"
 		"options:\n"
 		"  -h, --help        show this help\n"
@@ -57,6 +60,8 @@ static int cli_help(int argc, char **argv)
 		cli_counters_usage(stdout);
 	} else if (strcmp(argv[1], "compare") == 0) {
 		cli_compare_usage(stdout);
+	} else if (strcmp(argv[1], "renderdoc") == 0) {
+		cli_renderdoc_usage(stdout);
 	} else if (strcmp(argv[1], "settings") == 0) {
 		cli_settings_help(stdout);
 	} else if (strcmp(argv[1], "help") == 0) {
@@ -92,6 +97,8 @@ int main(int argc, char **argv)
 		return cli_counters_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "compare") == 0)
 		return cli_compare_main(argc - 1, argv + 1);
+	if (strcmp(cmd, "renderdoc") == 0)
+		return cli_renderdoc_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "help") == 0)
 		return cli_help(argc - 1, argv + 1);
 	if (cmd[0] == '-')
