@@ -604,7 +604,8 @@ static void text_put(struct buf *b, const char *s, size_t max)
 {
 	size_t n = s ? strnlen(s, max) : 0;
 	put_u32(b, (uint32_t)n);
-	put(b, s, n);
+	if (n)
+		put(b, s, n); /* memcpy from NULL is undefined even for 0 bytes */
 }
 
 void pp_rec_write_diagnostics(struct pp_rec_writer *w, const struct pp_diagnostic *d, size_t n, uint64_t other)
