@@ -329,15 +329,27 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 	return r;
 }
 
+/* While passprobe drives RenderDoc's captures: RenderDoc's submit hook, capturing, idles the
+ * queue itself (vkQueueWaitIdle from its own code, holding its capture lock). Noted as its
+ * handling of the application's submit, that wait is RenderDoc's own, not a boundary of the
+ * application's where a capture may end (which would wait for that lock for ever). */
+static inline void submit_entry_note(void *ra)
+{
+	if (pp_renderdoc_frames_driving())
+		pp_callers_entry_note(ra);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit(VkQueue queue, uint32_t nsubmits, const VkSubmitInfo *submits,
 					      VkFence fence)
 {
+	submit_entry_note(__builtin_return_address(0));
 	return queue_submit(queue, false, nsubmits, submits, NULL, fence);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_QueueSubmit2(VkQueue queue, uint32_t nsubmits, const VkSubmitInfo2 *submits,
 					       VkFence fence)
 {
+	submit_entry_note(__builtin_return_address(0));
 	return queue_submit(queue, true, nsubmits, NULL, submits, fence);
 }
 
