@@ -434,6 +434,10 @@ struct pp_diag_submission {
 	const struct pp_diag_measured *measured;
 	uint32_t max_fired;                /* barrier_cost: fired barriers to return per recording;
 					    * 0: none, and no cost probes either */
+	/* RenderDoc captures the frame (pp_frame_result.renderdoc): each finding of the
+	 * application's recordings is also handed to pp_sink_renderdoc_diagnostic, with the call it
+	 * sits on. */
+	bool renderdoc;
 };
 
 /* What a recording of the call asks the API's side to do (barrier_cost). */

@@ -133,7 +133,7 @@ struct pool_rec *diag_device_pool_find(struct pp_diag_device *d, uint64_t pool, 
 }
 
 static uint64_t submit_locked(struct pp_diag_device *d, uint64_t frame, uint64_t queue, uint32_t n,
-			      struct pp_diag_rec *const *recs, const uint64_t *cbs)
+			      struct pp_diag_rec *const *recs, const uint64_t *cbs, bool renderdoc)
 {
 	if (!d->only_queue)
 		d->only_queue = queue;
@@ -155,7 +155,7 @@ static uint64_t submit_locked(struct pp_diag_device *d, uint64_t frame, uint64_t
 		if (!r)
 			continue;
 		diag_finding_judge_submission(recs, n, i);
-		diag_finding_rec_count(d, r, cbs[i], d->frame);
+		diag_finding_rec_count(d, r, cbs[i], d->frame, renderdoc);
 		diag_finding_subpass_count(d, r, cbs[i], d->frame);
 		for (uint32_t q = 0; q < r->nqueries; q++) {
 			const struct query_write *w = &r->queries[q];
@@ -173,7 +173,7 @@ uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, st
 			const uint64_t *cbs)
 {
 	pthread_mutex_lock(&d->lock);
-	uint64_t seq = submit_locked(d, pp_frame_clock_submit(&d->own_clock), queue, n, recs, cbs);
+	uint64_t seq = submit_locked(d, pp_frame_clock_submit(&d->own_clock), queue, n, recs, cbs, false);
 	pthread_mutex_unlock(&d->lock);
 	return seq;
 }
@@ -295,7 +295,7 @@ int pp_diag_submitted(struct pp_diag_device *d, const struct pp_diag_submission 
 		if (s->recs[i] && s->observed[i])
 			pp_diag_rec_observed(s->recs[i], s->observed[i]);
 	pthread_mutex_lock(&d->lock);
-	todo->seq = submit_locked(d, s->frame, s->queue, s->n, s->recs, s->cb_handles);
+	todo->seq = submit_locked(d, s->frame, s->queue, s->n, s->recs, s->cb_handles, s->renderdoc);
 	for (uint32_t i = 0; i < s->nsignals; i++)
 		diag_waits_semaphore_signal_locked(d, s->signals[i].semaphore, s->signals[i].value, false);
 	fence_note_locked(d, s->fence);

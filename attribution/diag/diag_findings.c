@@ -424,10 +424,30 @@ void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, 
 	}
 }
 
+/* A finding in a frame RenderDoc captures, with the call it sits on, for the captures' list
+ * (docs/frame-debuggers.md). Only in such frames: every other frame pays nothing for it. */
+static void occurrence_report(struct pp_diag_device *d, const struct pp_diagnostic *site, const struct rec_barrier *b,
+			      uint64_t cb, uint64_t frame)
+{
+	struct pp_diagnostic_occurrence o;
+	memset(&o, 0, sizeof(o));
+	snprintf(o.id, sizeof(o.id), "%s", site->id);
+	snprintf(o.severity, sizeof(o.severity), "%s", site->severity ? site->severity : "warning");
+	snprintf(o.message, sizeof(o.message), "%s", site->message);
+	snprintf(o.suggestion, sizeof(o.suggestion), "%s", site->suggestion);
+	snprintf(o.call, sizeof(o.call), "%s", b->api ? b->api : "");
+	o.call_index = b->api_index;
+	o.command_buffer = cb;
+	pp_sink_renderdoc_diagnostic(d->cfg.sink_device_id, frame, &o);
+}
+
 /* Counts the findings of one submitted recording (after rec_judge_submission). Caller holds
  * d->lock. */
-void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame)
+void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame,
+			    bool renderdoc)
 {
+	/* RenderDoc's capture holds the application's calls, not a layer's own work. */
+	renderdoc = renderdoc && !r->owner;
 	for (uint32_t bi = 0; bi < r->nbarriers; bi++) {
 		const struct rec_barrier *rb = &r->barriers[bi];
 		if (!rb->sub_fired)
@@ -470,8 +490,12 @@ void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uin
 					site_note_cb_locked(s, cb);
 				if (created)
 					trace_name = diag_site_first_seen_locked(s, &copy);
+				else if (renderdoc)
+					copy = s->d;
 			}
 			pthread_mutex_unlock(&diag_site_table.lock);
+			if (s && renderdoc)
+				occurrence_report(d, &copy, b, cb, frame);
 			if (created) {
 				struct pp_diag_object objs[2] = {
 					{ PP_OBJ_COMMAND_BUFFER, cb },

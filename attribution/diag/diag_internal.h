@@ -27,6 +27,7 @@
 #define REC_MAX_QUERIES 1024u
 #define REC_MAX_EVENTS 64u
 #define REC_MAX_COMPUTE_WRITES 1024u
+#define REC_API_NAMES 8u          /* barrier call names counted apart (vkCmdPipelineBarrier, ...) */
 #define REC_MAX_TAILS 4096u        /* windows open at the end of a recording that are followed on */
 #define REC_MAX_FIRST_USES 4096u   /* resources a recording's summary describes */
 #define MERGE_MAX_PAIRS 1024u      /* resource comparisons for two back-to-back barrier calls */
@@ -114,6 +115,7 @@ struct rec_barrier {
 	uint64_t loc_key; /* pp_diag_barrier::loc_key */
 	bool untimed;
 	uint32_t index;        /* call index in the recording (kept when closed recordings are compacted) */
+	uint32_t api_index;    /* ... among the calls named `api` only: where a frame debugger finds it */
 	char site[160];
 	const char *api;
 	uint32_t src_raw, dst_raw;
@@ -231,6 +233,9 @@ struct pp_diag_rec {
 	uint64_t last_barrier_tick;
 	uint64_t last_barrier_hash;
 	bool have_barrier;
+	/* Barrier calls so far by name (pp_diag_barrier::api, one of a few static names). */
+	const char *api_names[REC_API_NAMES];
+	uint32_t api_calls[REC_API_NAMES];
 	uint64_t gen;                  /* unique per recording (process-wide) */
 	/* A layer above passprobe recorded it, its own work (pp_diag_rec_owner); NULL: the
 	 * application. */
@@ -389,7 +394,9 @@ void diag_barrier_view_before(const struct pp_diag_rec *r, uint64_t until, struc
 
 /* diag_findings.c */
 void diag_finding_chain_evaluate(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t frame);
-void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame);
+/* renderdoc: the frame is one RenderDoc captures (pp_diag_submission.renderdoc). */
+void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame,
+			    bool renderdoc);
 void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i);
 void diag_finding_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame);
 

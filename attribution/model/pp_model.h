@@ -308,3 +308,16 @@ struct pp_diagnostic {
 	char verdict[320];
 };
 #define PP_DIAGNOSTIC_MAX_CBS 16
+
+/* One occurrence of a diagnostic in a frame RenderDoc captured (docs/frame-debuggers.md): the
+ * call it sits on, so that `passprobe renderdoc annotate` can put it at that call's event in the
+ * capture. The texts are its site's (struct pp_diagnostic). */
+struct pp_diagnostic_occurrence {
+	char id[48];
+	char severity[16];           /* "warning" | "info" */
+	char message[512];
+	char suggestion[384];
+	char call[48];               /* the call it sits on: "vkCmdPipelineBarrier", "vkCmdPipelineBarrier2", ... */
+	uint32_t call_index;         /* among the calls named `call` in its command buffer, from 0 */
+	uint64_t command_buffer;     /* the command buffer's handle; 0: a call outside command buffers */
+};

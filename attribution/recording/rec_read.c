@@ -665,9 +665,13 @@ int pp_rec_decode_renderdoc(const struct pp_rec_record *rec, struct pp_rec_rende
 	return c.bad ? -EINVAL : 0;
 }
 
+/* The smallest element of a capture's diagnostic: five empty texts, the index, the handle. */
+#define OCCURRENCE_MIN_LEN (4 + 5 * 4 + 4 + 8)
+
 int pp_rec_decode_capture(const struct pp_rec_record *rec, struct pp_rec_capture *out)
 {
 	struct cur c = { rec->data, rec->data + rec->len, false };
+	memset(out, 0, sizeof(*out));
 	out->device = get_u32(&c);
 	uint8_t bits = get_u8(&c);
 	out->frame_known = bits & 1;
@@ -675,7 +679,40 @@ int pp_rec_decode_capture(const struct pp_rec_record *rec, struct pp_rec_capture
 	out->frame = get_u64(&c);
 	out->timestamp = get_u64(&c);
 	text_get(&c, out->path, sizeof(out->path));
-	return c.bad ? -EINVAL : 0;
+	/* Format 1.2: the frame's diagnostics. A 1.0 or 1.1 record ends here. */
+	if (c.bad || c.p == c.end)
+		return c.bad ? -EINVAL : 0;
+	out->diags_dropped = get_u64(&c);
+	uint32_t n = get_u32(&c);
+	if (c.bad || n > (size_t)(c.end - c.p) / OCCURRENCE_MIN_LEN)
+		return -EINVAL;
+	if (!n)
+		return 0;
+	out->diags = calloc(n, sizeof(*out->diags));
+	if (!out->diags)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		struct cur e = elem(&c);
+		struct pp_diagnostic_occurrence *o = &out->diags[i];
+		text_get(&e, o->id, sizeof(o->id));
+		text_get(&e, o->severity, sizeof(o->severity));
+		text_get(&e, o->message, sizeof(o->message));
+		text_get(&e, o->suggestion, sizeof(o->suggestion));
+		text_get(&e, o->call, sizeof(o->call));
+		o->call_index = get_u32(&e);
+		o->command_buffer = get_u64(&e);
+		if (e.bad || c.bad)
+			return -EINVAL;
+		out->ndiags = i + 1;
+	}
+	return 0;
+}
+
+void pp_rec_capture_free(struct pp_rec_capture *c)
+{
+	free(c->diags);
+	c->diags = NULL;
+	c->ndiags = 0;
 }
 
 int pp_rec_decode_status(const struct pp_rec_record *rec, struct pp_rec_status *out)

@@ -81,8 +81,15 @@ struct pp_rec_capture {
 	bool frame_known, requested;
 	uint64_t frame, timestamp;
 	char path[4096];
+	/* Format 1.2: the diagnostic occurrences of its frame (malloc'd, NULL when none; an older
+	 * recording has none), and how many the process did not keep. */
+	struct pp_diagnostic_occurrence *diags;
+	uint32_t ndiags;
+	uint64_t diags_dropped;
 };
+/* *out is initialised here; free its diagnostics with pp_rec_capture_free, even on failure. */
 int pp_rec_decode_capture(const struct pp_rec_record *rec, struct pp_rec_capture *out);
+void pp_rec_capture_free(struct pp_rec_capture *c);
 int pp_rec_decode_status(const struct pp_rec_record *rec, struct pp_rec_status *out);
 /* *out is initialised here (free with pp_summary_free even on failure). */
 struct pp_summary;

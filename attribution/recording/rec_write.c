@@ -653,7 +653,8 @@ void pp_rec_write_renderdoc(struct pp_rec_writer *w, const char *library, const 
 }
 
 void pp_rec_write_capture(struct pp_rec_writer *w, uint32_t device, const uint64_t *frame, bool requested,
-			  const char *path, uint64_t timestamp)
+			  const char *path, uint64_t timestamp, const struct pp_diagnostic_occurrence *occ, uint32_t n,
+			  uint64_t dropped)
 {
 	struct buf *b = payload_begin(w);
 	put_u32(b, device);
@@ -661,6 +662,21 @@ void pp_rec_write_capture(struct pp_rec_writer *w, uint32_t device, const uint64
 	put_u64(b, frame ? *frame : 0);
 	put_u64(b, timestamp);
 	text_put(b, path, 4096);
+	/* format 1.2: the frame's diagnostic occurrences */
+	put_u64(b, dropped);
+	put_u32(b, occ ? n : 0);
+	for (uint32_t i = 0; occ && i < n; i++) {
+		const struct pp_diagnostic_occurrence *o = &occ[i];
+		size_t at = elem_begin(b);
+		text_put(b, o->id, sizeof(o->id));
+		text_put(b, o->severity, sizeof(o->severity));
+		text_put(b, o->message, sizeof(o->message));
+		text_put(b, o->suggestion, sizeof(o->suggestion));
+		text_put(b, o->call, sizeof(o->call));
+		put_u32(b, o->call_index);
+		put_u64(b, o->command_buffer);
+		elem_end(b, at);
+	}
 	payload_end(w, PP_REC_CAPTURE);
 }
 

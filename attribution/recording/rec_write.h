@@ -37,8 +37,11 @@ void pp_rec_write_cpu_event(struct pp_rec_writer *w, const char *name, const cha
 			    uint64_t begin_ns, uint64_t end_ns, uint64_t flow_id);
 void pp_rec_write_diagnostics(struct pp_rec_writer *w, const struct pp_diagnostic *d, size_t n, uint64_t other);
 void pp_rec_write_renderdoc(struct pp_rec_writer *w, const char *library, const char *api_version);
+/* A RenderDoc capture, with the diagnostic occurrences of its frame (occ[n]; dropped: those
+ * past the sinks' bound). */
 void pp_rec_write_capture(struct pp_rec_writer *w, uint32_t device, const uint64_t *frame, bool requested,
-			  const char *path, uint64_t timestamp);
+			  const char *path, uint64_t timestamp, const struct pp_diagnostic_occurrence *occ, uint32_t n,
+			  uint64_t dropped);
 /* Counts so far (PP_REC_STATUS), or at a clean end (PP_REC_END). */
 struct pp_rec_status {
 	uint64_t frames_total;   /* frames that reached the writer */

@@ -128,9 +128,9 @@ void attr_recording_cpu_event(struct attr_sink_ctx *c, const struct pp_cpu_event
 }
 
 static void capture_write(struct attr_sink_ctx *c, uint32_t device, const uint64_t *frame, bool requested,
-			  const char *path, uint64_t timestamp)
+			  const char *path, uint64_t timestamp, const struct attr_renderdoc_diags *d)
 {
-	pp_rec_write_capture(c->rec, device, frame, requested, path, timestamp);
+	pp_rec_write_capture(c->rec, device, frame, requested, path, timestamp, d->occ, d->n, d->dropped);
 }
 
 /* What changes as the program runs and is not a frame: written every flush_interval_ms, so a

@@ -271,9 +271,12 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		}
 		case PP_REC_CAPTURE: {
 			struct pp_rec_capture cap;
-			if (pp_rec_decode_capture(&rec, &cap) == 0)
-				pp_sink_renderdoc_capture(cap.device, cap.frame_known ? &cap.frame : NULL, cap.requested,
-							  cap.path, cap.timestamp);
+			if (pp_rec_decode_capture(&rec, &cap) == 0) {
+				struct attr_renderdoc_diags d = { cap.diags, cap.ndiags, cap.diags_dropped };
+				attr_renderdoc_capture_replayed(cap.device, cap.frame_known ? &cap.frame : NULL,
+								cap.requested, cap.path, cap.timestamp, &d);
+			}
+			pp_rec_capture_free(&cap);
 			break;
 		}
 		case PP_REC_STATUS:

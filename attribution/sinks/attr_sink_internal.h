@@ -82,11 +82,28 @@ struct attr_output_limit {
 /* RenderDoc's captures (attr_renderdoc.c): at most this many are listed in report.json, each
  * with its frame's text kept whatever report_frames keeps. */
 #define PP_SINK_RENDERDOC_CAPTURES 64
+/* Diagnostic occurrences listed per captured frame (pp_sink_renderdoc_diagnostic); more are
+ * counted. */
+#define PP_SINK_RENDERDOC_DIAGNOSTICS 64
+/* A pass's command buffer, as report.json numbers it: what a diagnostic's command buffer
+ * handle becomes. */
+struct attr_renderdoc_cb {
+	uint64_t handle;
+	uint32_t submission, command_buffer;
+};
 struct attr_renderdoc_frame {
 	uint32_t device;
 	uint64_t index;
 	char *json;
 	size_t len;
+	struct attr_renderdoc_cb *cbs; /* one per pass with a handle, in frame order */
+	uint32_t ncbs;
+};
+/* A frame's diagnostic occurrences as the recording carries them with its capture. */
+struct attr_renderdoc_diags {
+	const struct pp_diagnostic_occurrence *occ;
+	uint32_t n;
+	uint64_t dropped;
 };
 
 /* Capture windows seen by the sinks: runs of consecutive captured frames of one device with
@@ -178,7 +195,11 @@ void attr_renderdoc_report_write(struct attr_sink_ctx *c, struct pp_json_writer 
 /* Hands the captures not handed yet (from c->rec_captures on) to out, in order. */
 void attr_renderdoc_captures_record(struct attr_sink_ctx *c,
 				    void (*out)(struct attr_sink_ctx *c, uint32_t device, const uint64_t *frame,
-						bool requested, const char *path, uint64_t timestamp));
+						bool requested, const char *path, uint64_t timestamp,
+						const struct attr_renderdoc_diags *diags));
+/* A capture read from a recording, with its frame's diagnostic occurrences (attr_replay.c). */
+void attr_renderdoc_capture_replayed(uint32_t device, const uint64_t *frame, bool requested, const char *path,
+				     uint64_t timestamp, const struct attr_renderdoc_diags *diags);
 void attr_renderdoc_summary_print(FILE *out);
 void attr_renderdoc_free(struct attr_sink_ctx *c);
 

@@ -60,6 +60,12 @@ void pp_sink_diagnostics_source(pp_sink_diagnostics_fn fn);
 #include <stdbool.h>
 void pp_sink_renderdoc_capture(uint32_t device_id, const uint64_t *frame, bool requested, const char *path,
 			       uint64_t timestamp);
+/* A diagnostic occurred in frame `frame` of the device, a frame RenderDoc captures: listed
+ * with that frame's capture (report.json's renderdoc.captures[].diagnostics), up to
+ * PP_SINK_RENDERDOC_DIAGNOSTICS per frame (the rest counted). An occurrence equal to one the
+ * frame has (a command buffer submitted twice) is not listed again. Any thread; the diagnostics
+ * call it only for frames RenderDoc captures. */
+void pp_sink_renderdoc_diagnostic(uint32_t device_id, uint64_t frame, const struct pp_diagnostic_occurrence *o);
 
 /* The id pp_sink_device_register gave the first device with this identity; 0 when none. */
 uint32_t pp_sink_device_find(const char *name, uint32_t vendor_id, uint32_t device_id);

@@ -242,8 +242,8 @@ static void idle_arm(struct pp_device *dev, struct pp_vk_diag *vd, uint32_t n, c
 }
 
 void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
-			  VkFence fence, uint64_t frame, uint64_t ended, uint32_t nsubmits, const VkSubmitInfo *submits,
-			  const VkSubmitInfo2 *submits2)
+			  VkFence fence, uint64_t frame, bool renderdoc, uint64_t ended, uint32_t nsubmits,
+			  const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2)
 {
 	/* A wait on this thread holds its frames back (vk_blocking.c): it submits their work. A
 	 * submit of semaphores or a fence alone is signalling, not frame work. */
@@ -285,6 +285,7 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 		.nmeasured = nmeasured,
 		.measured = measured,
 		.max_fired = vd->cost ? COST_MAX_FLAGGED : 0,
+		.renderdoc = renderdoc,
 	};
 
 	/* 2. The rules judge it, in one call. */

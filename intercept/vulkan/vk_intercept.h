@@ -146,12 +146,13 @@ static inline bool pp_vk_descriptor_is_buffer(VkDescriptorType t)
  * debug messengers, reads barrier-cost timestamps that are ready. */
 struct pp_diag_device;
 /* A successful submit call with batches: cb_handles[n], every batch's, in order; frame: the
- * model's frame of the submission (pp_attr_submit); ended: its frame clock's "every frame below
- * this has ended" after the call (pp_attr_submit_done, pp_attr_present); submits / submits2:
- * the call's batches (for the semaphores they signal). */
+ * model's frame of the submission (pp_attr_submit); renderdoc: RenderDoc captures that frame;
+ * ended: its frame clock's "every frame below this has ended" after the call
+ * (pp_attr_submit_done, pp_attr_present); submits / submits2: the call's batches (for the
+ * semaphores they signal). */
 void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
-			  VkFence fence, uint64_t frame, uint64_t ended, uint32_t nsubmits, const VkSubmitInfo *submits,
-			  const VkSubmitInfo2 *submits2);
+			  VkFence fence, uint64_t frame, bool renderdoc, uint64_t ended, uint32_t nsubmits,
+			  const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2);
 void pp_vk_diag_presented(struct pp_device *dev, uint64_t ended);
 /* A submit call without batches ended a frame (a fence-only submit). */
 void pp_vk_diag_frames_ended(struct pp_device *dev, uint64_t ended);

@@ -312,6 +312,9 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 			frame = pp_attr_submit(dev->attr, q->attr, &info);
 			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
 		}
+		/* Whether RenderDoc captures the frame, asked while it is still open: the diagnostics
+		 * then say where in it each finding sits (docs/frame-debuggers.md). */
+		bool rdoc_frame = pp_renderdoc_present() && (pp_attr_frame_building(dev->attr) & PP_FRAME_RENDERDOC);
 		/* A counter sample at the submission boundary (taken on the sampler's thread). */
 		pp_vk_kbase_submitted(dev);
 		/* One frame clock (the model's) decides for the diagnostics too. */
@@ -320,7 +323,7 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 		uint64_t ended = pp_attr_submit_done(dev->attr, sync, label);
 		pp_vk_renderdoc_poll(dev, false);
 		if (nsubmits) {
-			pp_vk_diag_submitted(dev, q, total, s.handles, fence, frame, ended, nsubmits, v1, v2);
+			pp_vk_diag_submitted(dev, q, total, s.handles, fence, frame, rdoc_frame, ended, nsubmits, v1, v2);
 		} else {
 			pp_vk_diag_frames_ended(dev, ended);
 		}

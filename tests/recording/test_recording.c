@@ -1,8 +1,9 @@
 /* The recording's format (attribution/recording, docs/report-format.md "The recording"):
  * round trip of every record type; a file cut at every byte of its last record reads up to the
  * record before; records of types this reader does not know are skipped and named; a newer
- * major version is refused, a newer minor read (fields beyond the known ones ignored); a
- * corrupted length ends the readable part there. */
+ * major version is refused, a newer minor read (fields beyond the known ones ignored), an
+ * older minor's capture record read without what 1.2 added; a corrupted length ends the
+ * readable part there. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +47,15 @@ static const struct pp_gpu_counter_desc desc_stat = { "pipeline_statistics", "in
 						      "", 1, false, "" };
 static const struct pp_gpu_counter_desc desc_mali = { "mali_kbase", "GPU_ACTIVE", "cycles", "job manager", 1, true,
 						      "cycles the GPU was active" };
+
+/* A captured frame's diagnostics: a barrier in a command buffer, a wait outside any. */
+static const struct pp_diagnostic_occurrence capture_diags[2] = {
+	{ .id = "PASSPROBE-Barrier-FullPipelineDrain", .severity = "warning", .message = "drains",
+	  .suggestion = "narrow it", .call = "vkCmdPipelineBarrier2", .call_index = 3,
+	  .command_buffer = 0xdeadbeef0001ull },
+	{ .id = "PASSPROBE-Blocking-QueueWaitIdle", .severity = "info", .message = "idles",
+	  .suggestion = "", .call = "vkQueueWaitIdle", .call_index = 0, .command_buffer = 0 },
+};
 
 /* A frame with every kind of value: two submissions, three passes (attachments, counters of
  * both value kinds, estimated and from another frame, draw timings, an unmeasured one, one
@@ -250,7 +260,7 @@ static struct file recording_make(size_t *starts, size_t *nstarts)
 	pp_rec_write_diagnostics(w, &d, 1, 5);
 	pp_rec_write_renderdoc(w, "/usr/lib/librenderdoc.so", "1.6.0");
 	uint64_t frame = 3;
-	pp_rec_write_capture(w, 1, &frame, true, "/tmp/cap.rdc", 1795760325);
+	pp_rec_write_capture(w, 1, &frame, true, "/tmp/cap.rdc", 1795760325, capture_diags, 2, 7);
 	struct pp_summary sum;
 	pp_summary_init(&sum);
 	sum.frames = 4;
@@ -359,6 +369,17 @@ static void test_round_trip(void)
 			CHECK(pp_rec_decode_capture(&rec, &c) == 0 && c.frame_known && c.frame == 3 && c.requested &&
 				      !strcmp(c.path, "/tmp/cap.rdc") && c.timestamp == 1795760325,
 			      "capture");
+			CHECK(c.ndiags == 2 && c.diags_dropped == 7, "the capture's diagnostics: %u, %llu dropped", c.ndiags,
+			      (unsigned long long)c.diags_dropped);
+			for (uint32_t i = 0; i < c.ndiags && i < 2; i++) {
+				const struct pp_diagnostic_occurrence *a = &c.diags[i], *b = &capture_diags[i];
+				CHECK(!strcmp(a->id, b->id) && !strcmp(a->severity, b->severity) &&
+					      !strcmp(a->message, b->message) && !strcmp(a->suggestion, b->suggestion) &&
+					      !strcmp(a->call, b->call) && a->call_index == b->call_index &&
+					      a->command_buffer == b->command_buffer,
+				      "the capture's diagnostic %u read back as written", i);
+			}
+			pp_rec_capture_free(&c);
 			break;
 		}
 		case PP_REC_SUMMARY: {
@@ -532,6 +553,46 @@ static void test_versions(void)
 	free(h.p);
 }
 
+/* A capture record of format 1.1 (no diagnostics after the path) reads with none; one whose
+ * diagnostics' count says more than its bytes hold is refused, without allocating for them. */
+static void test_capture_compat(void)
+{
+	struct pp_rec_writer *w = pp_rec_writer_create();
+	uint64_t frame = 9;
+	pp_rec_write_capture(w, 0, &frame, false, "/tmp/old.rdc", 42, capture_diags, 2, 0);
+	size_t len;
+	const uint8_t *p = pp_rec_writer_take(w, &len);
+	struct file f = { malloc(len), len };
+	memcpy(f.p, p, len);
+	pp_rec_writer_destroy(w);
+	uint32_t types_len;
+	memcpy(&types_len, f.p + 12, 4);
+	size_t at = 16 + types_len;
+	/* 1.1's payload: device, bits, frame, timestamp, path */
+	uint32_t old_len = 4 + 1 + 8 + 8 + 4 + (uint32_t)strlen("/tmp/old.rdc");
+	uint32_t new_len;
+	memcpy(&new_len, f.p + at + 4, 4);
+	struct pp_rec_record rec = { PP_REC_CAPTURE, f.p + at + 8, old_len, at };
+	struct pp_rec_capture c;
+	CHECK(pp_rec_decode_capture(&rec, &c) == 0 && c.frame == 9 && !strcmp(c.path, "/tmp/old.rdc") && c.ndiags == 0 &&
+		      c.diags == NULL,
+	      "a 1.1 capture record reads, without diagnostics");
+	pp_rec_capture_free(&c);
+	rec.len = new_len;
+	CHECK(pp_rec_decode_capture(&rec, &c) == 0 && c.ndiags == 2, "the same with its diagnostics: %u", c.ndiags);
+	pp_rec_capture_free(&c);
+	/* the count of diagnostics, right after the dropped count: a lie */
+	put32(f.p + at + 8 + old_len + 8, 0x40000000u);
+	CHECK(pp_rec_decode_capture(&rec, &c) == -EINVAL && c.diags == NULL, "a lying count of diagnostics refused");
+	pp_rec_capture_free(&c);
+	/* cut inside the second diagnostic */
+	put32(f.p + at + 8 + old_len + 8, 2);
+	rec.len = new_len - 10;
+	CHECK(pp_rec_decode_capture(&rec, &c) == -EINVAL, "a diagnostic cut short refused");
+	pp_rec_capture_free(&c);
+	free(f.p);
+}
+
 /* A damaged length: no writer writes a record past the end of the file or larger than the
  * largest record, so the readable part ends there; what came before is whole. */
 static void test_corrupt_length(void)
@@ -586,6 +647,7 @@ int main(int argc, char **argv)
 	test_truncation();
 	test_versions();
 	test_corrupt_length();
+	test_capture_compat();
 	printf("%d passed, %d failed\n", g_pass, g_fail);
 	return g_fail ? 1 : 0;
 }

@@ -99,6 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case PP_REC_CAPTURE: {
 			struct pp_rec_capture c;
 			pp_rec_decode_capture(&rec, &c);
+			pp_rec_capture_free(&c);
 			break;
 		}
 		case PP_REC_SUMMARY: {
