@@ -104,6 +104,7 @@ try:
     ui(lambda: ctx.RaiseDockWindow(panel.top))
     time.sleep(3)  # the UI thread paints meanwhile
     sys.path.insert(0, os.environ["PP_PANEL_TESTDIR"])
+    sys.dont_write_bytecode = True  # nothing written into the source tree
     import xwd_png  # noqa: E402 (the test's folder)
     result["screenshot_colours"] = xwd_png.xwd_to_png(os.environ["PP_PANEL_FB"], os.environ["PP_PANEL_PNG"])
     step("screenshot written")

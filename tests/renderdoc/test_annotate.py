@@ -13,8 +13,11 @@ process of its own. Asserts:
     with the pass name, the GPU time report.json has for the pass in that frame and the run's
     p50 and p95 (within the rounding to three significant digits);
   - the comments hold the run's summary once, the section's passes and EIDs match the bookmarks,
-    and each diagnostic the section places at an EID is at a call of the name it gives (at
-    least N of them);
+    and each diagnostic the section places at an EID is at a call of the name it gives;
+  - each barrier diagnostic report.json lists with the capture (passprobe's own, from the
+    recording) is found here at its barrier, the call_index-th call of its name in the
+    capture's command buffer that holds its command buffer's passes, and the section and the
+    note in the capture's comments put it at that EID (at least N of them);
   - annotating a moved run directory in place, twice: found by file name, still one bookmark
     per pass, a bookmark and comment somebody else wrote are kept, passprobe's block is there
     once.
@@ -85,15 +88,43 @@ class Capture:
         self.sd = self.ctl.GetStructuredFile()
         self.actions = {}   # eid -> (action, names of the markers around it)
         self.events = {}    # eid -> chunk name
+        self.chunks = {}    # eid -> its chunk (the call's parameters)
         self._walk(self.ctl.GetRootActions(), [])
 
     def _walk(self, actions, markers):
         for a in actions:
             for e in a.events:
                 self.events[e.eventId] = self.sd.chunks[e.chunkIndex].name
+                self.chunks[e.eventId] = self.sd.chunks[e.chunkIndex]
             self.actions[a.eventId] = (a, list(markers))
             inner = markers + [a.GetName(self.sd)] if a.flags & rd.ActionFlags.PushMarker else markers
             self._walk(a.children, inner)
+
+    def calls_in_command_buffer(self, eid, call):
+        """The EIDs of the calls named call (KHR or not) in the command buffer that holds eid."""
+        order = sorted(self.events)
+        begin = max((e for e in order if e <= eid and self.events[e] == "vkBeginCommandBuffer"), default=None)
+        if begin is None:
+            return []
+        out = []
+        for e in order:
+            if e <= begin:
+                continue
+            if self.events[e] == "vkEndCommandBuffer":
+                break
+            if unsuffixed(self.events[e]) == unsuffixed(call):
+                out.append(e)
+        return out
+
+    def dst_stages(self, eid):
+        """The destStageMask of a vkCmdPipelineBarrier event as passprobe names stages
+        (VERTEX_SHADER, ...), or None for a call without one."""
+        ch = self.chunks.get(eid)
+        for i in range(ch.NumChildren() if ch else 0):
+            c = ch.GetChild(i)
+            if c.name == "destStageMask":
+                return {n.strip()[len("VK_PIPELINE_STAGE_"):-len("_BIT")] for n in c.AsString().split("|")}
+        return None
 
     def section(self, type_=None, name=None):
         i = self.cap.FindSectionByName(name) if name else self.cap.FindSectionByType(type_)
@@ -179,6 +210,41 @@ def check_annotated(path, entry, report, min_located):
                       "%s: at EID %d, a %s call (%s)" % (d["id"], d["eid"], d.get("call"), name))
                 check("EID %d" % d["eid"] in comments, "%s: the comments place it at EID %d" % (d["id"], d["eid"]))
         check(located >= min_located, "%d diagnostics placed at their EID (at least %d)" % (located, min_located))
+
+        # Each barrier diagnostic report.json lists with the capture, placed here without
+        # annotate's help: the command buffer of the capture that holds the first action of an
+        # application pass recorded in the same command buffer, then the call_index-th call of
+        # that name in it. The note (the comments' line) and the section put it there.
+        placed = 0
+        for want in entry.get("diagnostics") or []:
+            if want.get("command_buffer") is None:
+                continue
+            first = [m["eventId"] for m, p in zip(marks, apps)
+                     if (p.get("submission"), p.get("command_buffer")) == (want["submission"], want["command_buffer"])]
+            calls = c.calls_in_command_buffer(first[0], want["call"]) if first else []
+            eid = calls[want["call_index"]] if want["call_index"] < len(calls) else None
+            what = "%s (%s #%d, submission %d, command buffer %d)" % (
+                want["id"], want["call"], want["call_index"], want["submission"], want["command_buffer"])
+            check(eid is not None, "%s: the capture has that call (%d such calls in its command buffer)" %
+                  (what, len(calls)))
+            if eid is None:
+                continue
+            got = [x for x in doc["diagnostics"] if x.get("id") == want["id"] and x.get("call") == want["call"]
+                   and x.get("call_index") == want["call_index"]]
+            check(len(got) == 1 and got[0].get("eid") == eid, "%s: the section places it at EID %d (%s)" %
+                  (what, eid, [x.get("eid") for x in got]))
+            # The barrier there is the one the finding is about: the dstStageMask its message
+            # quotes is the call's.
+            quoted = re.search(r"dstStageMask ([A-Z0-9_|]+)", want.get("message", ""))
+            stages = c.dst_stages(eid)
+            if quoted and stages is not None:
+                check(set(quoted.group(1).split("|")) == stages, "%s: the barrier at EID %d has the dstStageMask "
+                      "its message quotes (%s; the capture's: %s)" % (what, eid, quoted.group(1), "|".join(sorted(stages))))
+            line = "EID %d: %s %s" % (eid, want["id"], want["call"])
+            check(line in comments, "%s: the note in the capture's comments says %r" % (what, line))
+            placed += 1
+        check(placed >= min_located, "%d of report.json's barrier diagnostics found at their barrier's EID (at "
+              "least %d)" % (placed, min_located))
         return len(marks), eids
     finally:
         c.close()

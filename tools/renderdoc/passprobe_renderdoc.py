@@ -429,7 +429,12 @@ def section_build(report, report_path, run_dir, entry, frame, pairs, cf):
                                      "submission", "command_buffer")}
         call = d.get("call") or ""
         index = d.get("call_index") if isinstance(d.get("call_index"), int) else 0
-        if d.get("command_buffer") is None:
+        if d.get("command_buffer") is None and call.startswith("vkCmd"):
+            # Recorded in a command buffer none of the frame's passes was recorded in.
+            eid = None
+            out["unlocated"] = "its command buffer (%s) holds none of the frame's passes" % (
+                d.get("command_buffer_handle") or "handle unknown")
+        elif d.get("command_buffer") is None:
             eid, n = cf.event_of(call, None, index)
             if eid is None:
                 out["unlocated"] = "the capture has %d %s call%s outside command buffers" % (n, call, "" if n == 1 else "s")
