@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_refuse.py PASSPROBE RUN_A RUN_B RUN_DEMO WORKDIR
+"""test_refuse.py PASSPROBE RUN_A RUN_B RUN_DEMO WORKDIR [RUN_GLES]
 
 `passprobe renderdoc annotate` refuses a capture that is not of the run's frame, with one
 message saying what did not match, exit status 1, and writes nothing. RUN_A and RUN_B are two
@@ -10,6 +10,7 @@ passprobe-demo. Cases:
   draws            the demo's report with one pass's draw count changed
   label            the demo's report with a labelled pass renamed
   no section       RUN_A's report without its renderdoc section
+  OpenGL ES        RUN_GLES's capture (an OpenGL ES program's), annotated and replayed
 Exit 77 when python3-renderdoc is missing (annotate says so).
 """
 import json
@@ -42,9 +43,10 @@ def run_copy(run, dest, edit):
     return dest
 
 
-def refused(passprobe, work, name, capture, run_dir, *phrases):
+def refused(passprobe, work, name, capture, run_dir, *phrases, command="annotate"):
     out = os.path.join(work, name + ".rdc")
-    r = subprocess.run([passprobe, "renderdoc", "annotate", capture, run_dir, "-o", out], capture_output=True, text=True)
+    args = [capture, run_dir, "-o", out] if command == "annotate" else [capture, run_dir]
+    r = subprocess.run([passprobe, "renderdoc", command] + args, capture_output=True, text=True)
     lines = [l for l in r.stderr.splitlines() if l.strip()]
     print("%s: exit %d, stderr: %s" % (name, r.returncode, r.stderr.strip()))
     if r.returncode == 1 and "python3-renderdoc" in r.stderr:
@@ -94,6 +96,14 @@ def main():
         del r["renderdoc"]
     d = run_copy(run_a, os.path.join(work, "no_section"), no_section)
     refused(passprobe, work, "no_section", cap_a, d, "has no renderdoc section")
+
+    if len(sys.argv) > 6:
+        run_gles = sys.argv[6]
+        gles = os.path.join(run_gles, "gles")
+        cap_gles = report_of(gles)["renderdoc"]["captures"][0]["path"]
+        for command in ("annotate", "replay"):
+            refused(passprobe, work, "gles_" + command, cap_gles, gles, "an OpenGLES capture",
+                    "Vulkan captures only", command=command)
     return 1 if failures else 0
 
 

@@ -74,9 +74,12 @@ def capture_file_open(path):
     if not res.OK():
         cap.Shutdown()
         fail("%s: RenderDoc cannot open it: %s", path, res.Message())
-    if cap.DriverName() != "Vulkan":
-        cap.Shutdown()
-        fail("%s: a %s capture; passprobe measures Vulkan frames only", path, cap.DriverName() or "non-API")
+    driver = cap.DriverName()
+    if driver != "Vulkan":
+        cap.Shutdown()  # the name first: the object is gone after this
+        fail("%s: an %s capture; passprobe renderdoc annotates and replays Vulkan captures only (an OpenGL ES "
+             "program's captures are listed in the gles/report.json of its run, not matched to passes)",
+             path, driver or "unknown API's")
     return cap
 
 
@@ -543,6 +546,7 @@ def cmd_annotate(args):
     capture = args.capture
     if not os.path.isfile(capture):
         fail("%s: no such capture file", capture)
+    capture_file_open(capture).Shutdown()  # a capture of an API annotate knows, before the run is looked for
     run_dir, report_path = run_dir_find(capture, args.run_dir)
     report = report_load(report_path)
     entry, matched_by = capture_entry(report, report_path, capture)
@@ -644,6 +648,7 @@ def cmd_replay(args):
     capture = args.capture
     if not os.path.isfile(capture):
         fail("%s: no such capture file", capture)
+    capture_file_open(capture).Shutdown()
     run_dir, report_path = run_dir_find(capture, args.run_dir)
     report = report_load(report_path)
     entry, _ = capture_entry(report, report_path, capture)
