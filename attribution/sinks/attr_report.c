@@ -462,6 +462,7 @@ static void settings_write(struct pp_json_writer *w, const struct pp_settings *s
 	pp_frame_ranges_format(&s->renderdoc_frames, ranges, sizeof(ranges));
 	pp_json_kv_str_lit(w, "renderdoc_frames", ranges);
 	pp_json_kv_bool_lit(w, "layer_passes", s->layer_passes);
+	pp_json_kv_str_lit(w, "experiment", s->experiment == PP_EXPERIMENT_BARRIER_FIXES ? "barrier-fixes" : "off");
 	pp_json_end_object(w);
 }
 
