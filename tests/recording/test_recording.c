@@ -99,8 +99,8 @@ static struct pp_frame_result *frame_make(uint64_t index)
 		p->work = (struct pp_workload){ .draws = 8, .vertices = 2592 + (uint64_t)i, .copy_bytes = 1u << 20,
 						.barriers = 3 };
 		p->nattachments = 2;
-		p->attachments[0] = (struct pp_attachment){ "R8G8B8A8_UNORM", "CLEAR", "STORE", 64, 32, 1, 1, false, false };
-		p->attachments[1] = (struct pp_attachment){ "D32_SFLOAT", "DONT_CARE", "NONE", 64, 32, 1, 4, true, true };
+		p->attachments[0] = (struct pp_attachment){ "R8G8B8A8_UNORM", "CLEAR", "STORE", 64, 32, 1, 1, false, false, 0 };
+		p->attachments[1] = (struct pp_attachment){ "D32_SFLOAT", "DONT_CARE", "NONE", 64, 32, 1, 4, true, true, 0 };
 		if (i == 2) {
 			p->gpu = (struct pp_gpu_interval){ .valid = false, .unavailable_reason = "not a GPU-timed frame" };
 		} else {
