@@ -194,6 +194,20 @@ void diag_exp_rec_close(struct pp_diag_rec *r)
 		b->exp_exposed = ex;
 		if (b->fired & (1u << PP_DIAG_READ_TO_READ))
 			b->exp_drop_why = drop_proof(r, b);
+		for (uint32_t k = b->first; k < b->first + b->n; k++) {
+			const struct rec_entry *e = &r->entries[k];
+			bool have = false;
+			for (uint32_t j = 0; j < b->nexp_pairs && !have; j++)
+				have = b->exp_pairs[j].access == e->dst_access && b->exp_pairs[j].stages == e->dst_stages;
+			if (have)
+				continue;
+			if (b->nexp_pairs == EXP_PAIRS) {
+				b->exp_pairs_overflow = true;
+				break;
+			}
+			b->exp_pairs[b->nexp_pairs].access = e->dst_access;
+			b->exp_pairs[b->nexp_pairs++].stages = e->dst_stages;
+		}
 	}
 	free(from);
 }
@@ -279,12 +293,13 @@ static const char *occurrence_fix(const struct pp_diag_device *d, const struct p
 	uint32_t removed = scope2(b->dst_raw) & ~scope2(dst) & PP_STAGE_WORK;
 	if (!removed)
 		return "no stage to take out of dstStageMask";
-	for (uint32_t i = b->first; i < b->first + b->n; i++) {
-		const struct rec_entry *e = &r->entries[i];
-		uint32_t mine = pp_stage_expand(e->dst_stages, true) & dst;
+	if (b->exp_pairs_overflow)
+		return "its barriers have more distinct destination masks than passprobe checks (4)";
+	for (uint32_t i = 0; i < b->nexp_pairs; i++) {
+		uint32_t mine = pp_stage_expand(b->exp_pairs[i].stages, true) & dst;
 		if (!mine)
-			mine = pp_stage_expand(e->dst_stages, true);
-		uint32_t need = e->dst_access & ~(uint32_t)(PP_ACCESS_MEMORY_READ | PP_ACCESS_MEMORY_WRITE);
+			mine = pp_stage_expand(b->exp_pairs[i].stages, true);
+		uint32_t need = b->exp_pairs[i].access & ~(uint32_t)(PP_ACCESS_MEMORY_READ | PP_ACCESS_MEMORY_WRITE);
 		for (uint32_t a = need; a; a &= a - 1) {
 			uint32_t bit = a & -a;
 			if (!(pp_access_stages(bit) & mine)) {
@@ -373,6 +388,19 @@ void diag_exp_occurrence(struct pp_diag_device *d, const struct pp_diag_rec *r, 
 	if (e->state == PP_DIAG_EXP_STATE_CANDIDATE && e->proof_frames >= EXP_PROOF_FRAMES)
 		e->state = PP_DIAG_EXP_STATE_IN;
 out:
+	pthread_mutex_unlock(&g_exp.lock);
+}
+
+void diag_exp_site_out(const struct pp_diag_device *d, struct site *s, const char *why)
+{
+	if (!d->cfg.experiment)
+		return;
+	pthread_mutex_lock(&g_exp.lock);
+	if (!s->exp_counted) {
+		s->exp_counted = true;
+		s->exp_entry = NO_INDEX;
+		snprintf(s->exp_why, sizeof(s->exp_why), "%s", why);
+	}
 	pthread_mutex_unlock(&g_exp.lock);
 }
 

@@ -494,6 +494,7 @@ void diag_finding_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r,
 			diag_site_count_locked(s, frame, e->begins);
 			if (created)
 				trace_name = diag_site_first_seen_locked(s, &copy);
+			diag_exp_site_out(d, s, "a subpass dependency of a render pass, not a barrier call: not rewritten");
 		}
 		pthread_mutex_unlock(&diag_site_table.lock);
 		if (created) {

@@ -168,7 +168,16 @@ struct rec_barrier {
 	uint32_t exp_exposed, sub_exposed;
 	const char *exp_drop_why;
 	bool exp_fixed;
+	/* its barrier structs' distinct (dstAccessMask, dstStageMask) pairs, kept at close for the
+	 * check that a narrowed mask still has a stage for each access (the entries are compacted
+	 * away before the findings are counted); more than EXP_PAIRS: exp_pairs_overflow */
+	uint8_t nexp_pairs;
+	bool exp_pairs_overflow;
+	struct {
+		uint32_t access, stages;
+	} exp_pairs[4];
 };
+#define EXP_PAIRS 4u
 
 /* A window still open at the end of its recording. */
 struct rec_tail {
@@ -449,6 +458,7 @@ void diag_exp_occurrence(struct pp_diag_device *d, const struct pp_diag_rec *r, 
 			 enum pp_diag_rule rule, struct site *s, uint64_t frame);
 void diag_exp_snapshot_locked(const struct site *s, struct pp_diagnostic *out);
 void diag_exp_fixed_unproven(struct pp_diag_device *d, const struct rec_barrier *b);
+void diag_exp_site_out(const struct pp_diag_device *d, struct site *s, const char *why);
 void diag_exp_clear(void);
 
 /* diag_waits.c */

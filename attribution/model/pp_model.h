@@ -69,7 +69,7 @@ struct pp_attachment {
 	uint32_t samples;
 	bool depth_stencil;
 	bool resolve;
-	uint64_t image;       /* the API's image object, where known (the experiment's proofs); 0: not known */
+	uint64_t view;        /* the API's image view object, where known (the experiment's proofs); 0: not known */
 };
 
 /* Pipeline statistics, in the order the sinks print them. */

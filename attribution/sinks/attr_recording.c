@@ -147,8 +147,10 @@ static void state_write(struct attr_sink_ctx *c, bool end, uint64_t frames_dropp
 	uint64_t other = 0;
 	size_t n = source ? source(NULL, 0, &other) : 0;
 	struct pp_diagnostic *d = n ? malloc(n * sizeof(*d)) : NULL;
-	if (d)
+	if (d) {
 		n = source(d, n, &other);
+		attr_experiment_fill(c, d, n);
+	}
 	if (source)
 		pp_rec_write_diagnostics(c->rec, d, d ? n : 0, other);
 	free(d);

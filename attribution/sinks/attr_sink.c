@@ -334,7 +334,9 @@ void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 	if (c->offline)
 		pp_frame_result_counters_resolve(f);
 	c->frames_total++;
-	pp_stats_frame_add(c->stats, f);
+	/* A frame passprobe changed for the experiment measures the fix, not the program. */
+	if (!attr_experiment_frame(c, f))
+		pp_stats_frame_add(c->stats, f);
 	attr_capture_frame(c, f);
 	bool recorded = attr_recording_frame(c, f);
 	if (c->text)
@@ -538,6 +540,7 @@ static void ctx_free(struct attr_sink_ctx *c)
 {
 	attr_report_window_free(c);
 	attr_renderdoc_free(c);
+	attr_experiment_free(c);
 	pp_stats_destroy(c->stats);
 	c->stats = NULL;
 	if (c->dirfd >= 0)
@@ -761,6 +764,22 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 			memcpy(sum.device + used, more, (size_t)n + 1);
 	}
 	attr_capture_summary_notes(c, sum.notes, sizeof(sum.notes));
+	if (c->exp_frames_fixed) {
+		size_t len = strnlen(sum.notes, sizeof(sum.notes));
+		snprintf(sum.notes + len, sizeof(sum.notes) - len,
+			 "%s%llu frames with passprobe's experiment fixes left out of these statistics", len ? "; " : "",
+			 (unsigned long long)c->exp_frames_fixed);
+	}
+	pp_sink_diagnostics_fn source = attr_diagnostics_source();
+	uint64_t other = 0;
+	size_t nd = source ? source(NULL, 0, &other) : 0;
+	struct pp_diagnostic *d = nd ? malloc(nd * sizeof(*d)) : NULL;
+	if (d) {
+		nd = source(d, nd, &other);
+		attr_experiment_fill(c, d, nd);
+		attr_experiment_summary(d, nd, sum.experiment, sizeof(sum.experiment));
+	}
+	free(d);
 	/* A driver whose GPU times are not durations (llvmpipe's per-tile timestamps) says so
 	 * next to the numbers, once per distinct caveat; not where there are no numbers. */
 	for (size_t i = 0; i < ndev && sum.frames_gpu_timed; i++) {

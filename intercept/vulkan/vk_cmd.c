@@ -386,11 +386,7 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 		p->nattachments = n;
 		for (uint32_t i = 0; i < n; i++) {
 			const struct pp_rp_attachment *a = &rp->u.render_pass.attachments[i];
-			uint64_t image = 0;
-			if (fb && i < fb->u.framebuffer.nviews) {
-				struct pp_object *v = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE_VIEW, fb->u.framebuffer.views[i]);
-				image = v ? v->u.image_view.image : 0;
-			}
+
 			/* Whole: a pass record's attachments are not cleared when it begins. */
 			p->attachments[i] = (struct pp_attachment){
 				.format = a->format_name,
@@ -401,7 +397,7 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 				.height = height,
 				.layers = layers,
 				.depth_stencil = a->depth_stencil,
-				.image = image,
+				.view = fb && i < fb->u.framebuffer.nviews ? fb->u.framebuffer.views[i] : 0,
 			};
 		}
 	}
@@ -533,7 +529,7 @@ static void describe_rendering_attachment(struct pp_command_buffer *c, struct pp
 		.height = info->renderArea.extent.height,
 		.layers = info->layerCount,
 		.depth_stencil = depth,
-		.image = view ? view->u.image_view.image : 0,
+		.view = (uint64_t)a->imageView,
 	};
 	/* The view's name, else its image's: the objects found above. */
 	if (view)
@@ -545,8 +541,7 @@ static void describe_rendering_attachment(struct pp_command_buffer *c, struct pp
 		*res = *o;
 		res->resolve = true;
 		res->samples = 1;
-		struct pp_object *rv = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)a->resolveImageView);
-		res->image = rv ? rv->u.image_view.image : 0;
+		res->view = (uint64_t)a->resolveImageView;
 	}
 }
 

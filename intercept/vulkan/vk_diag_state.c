@@ -372,8 +372,9 @@ static void observed_use(struct vk_diag_observed *o, enum pp_diag_res_kind kind,
 	o->uses[o->nuses++] = (struct pp_diag_use){ kind, handle, *range, stages, write };
 }
 
-/* The experiment: the images a render pass writes as attachments, where known. */
-static void observed_attachments(struct vk_diag_observed *o, const struct pp_pass_rec *p)
+/* The experiment: the images a render pass writes as attachments, where known (their views'
+ * subresources). */
+static void observed_attachments(struct vk_diag_observed *o, struct pp_device *dev, const struct pp_pass_rec *p)
 {
 	if (pp_layer_settings.experiment == PP_EXPERIMENT_OFF)
 		return;
@@ -382,13 +383,25 @@ static void observed_attachments(struct vk_diag_observed *o, const struct pp_pas
 		return;
 	}
 	for (uint32_t a = 0; a < p->nattachments; a++) {
-		if (!p->attachments[a].image ||
+		uint64_t image = 0;
+		VkImageSubresourceRange sr = { 0 };
+		pthread_rwlock_rdlock(&dev->lock);
+		struct pp_object *v = p->attachments[a].view
+					      ? pp_object_find_locked(dev, VK_OBJECT_TYPE_IMAGE_VIEW, p->attachments[a].view)
+					      : NULL;
+		if (v) {
+			image = v->u.image_view.image;
+			sr = v->u.image_view.range;
+		}
+		pthread_rwlock_unlock(&dev->lock);
+		if (!image ||
 		    !observed_room((void **)&o->atts, o->atts_stack, &o->cap_atts, o->natts, 1, sizeof(*o->atts))) {
 			o->atts_unnamed = true;
 			continue;
 		}
 		o->atts[o->natts++] = (struct pp_diag_use){
-			.kind = PP_RES_IMAGE, .handle = p->attachments[a].image, .write = true,
+			.kind = PP_RES_IMAGE, .handle = image, .write = true,
+			.range = vk_diag_state_image_range(dev, image, &sr),
 			.stages = p->attachments[a].depth_stencil ? PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS
 								  : PP_STAGE_COLOR_OUTPUT,
 		};
@@ -549,7 +562,7 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 		work_of(&now, &p->work, p->secondaries);
 		if (p->kind == PP_PASS_RENDER && now.clears != s->seen_pass.clears) {
 			render_clears = true;
-			observed_attachments(out, p);
+			observed_attachments(out, c->device, p);
 		}
 		delta_add(&d, &now, &s->seen_pass);
 	}
@@ -562,7 +575,7 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 		if (p->kind == PP_PASS_RENDER && p->render_pass)
 			observed_render_pass(out, c->device, p->render_pass);
 		if (p->kind == PP_PASS_RENDER) {
-			observed_attachments(out, p);
+			observed_attachments(out, c->device, p);
 			for (uint32_t a = 0; a < p->nattachments; a++) {
 				work |= p->attachments[a].depth_stencil ? PP_WORK_DEPTH_ATTACHMENT : PP_WORK_COLOR_ATTACHMENT;
 				observed_format(out, p->attachments[a].format);

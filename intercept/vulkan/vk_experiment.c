@@ -4,21 +4,26 @@
  * decide (attribution/diag/diag_experiment.c); here only what Vulkan needs for it. */
 #include "vk_diag_internal.h"
 
-/* Barrier structs a call held back may have (more: not held). */
+/* Barrier structs of each kind a call held back may have (more: not held). The fixed arm's
+ * recording cost includes passprobe's work to make the fix: kept small, one allocation. */
 #define EXP_HELD_MAX 64
+/* Merged calls up to this many structs of each kind are built on the stack. */
+#define EXP_MERGE_STACK 8
 
+/* A call held back, its structs copied after it in the same allocation (the synchronization 1
+ * or 2 arrays, as the call had them). */
 struct vk_exp_held {
 	uint32_t site;
 	bool sync2;
 	VkPipelineStageFlags src, dst; /* synchronization 1 */
 	VkDependencyFlags deps;
 	uint32_t nmem, nbuf, nimg;
-	VkMemoryBarrier mem[EXP_HELD_MAX];
-	VkBufferMemoryBarrier buf[EXP_HELD_MAX];
-	VkImageMemoryBarrier img[EXP_HELD_MAX];
-	VkMemoryBarrier2 mem2[EXP_HELD_MAX];
-	VkBufferMemoryBarrier2 buf2[EXP_HELD_MAX];
-	VkImageMemoryBarrier2 img2[EXP_HELD_MAX];
+	const VkMemoryBarrier *mem;
+	const VkBufferMemoryBarrier *buf;
+	const VkImageMemoryBarrier *img;
+	const VkMemoryBarrier2 *mem2;
+	const VkBufferMemoryBarrier2 *buf2;
+	const VkImageMemoryBarrier2 *img2;
 };
 
 /* PP_STAGE_* in Vulkan's flags (synchronization 1's are the low 32 bits); 0 for a stage it
@@ -119,9 +124,14 @@ const char *vk_exp_hold(struct pp_command_buffer *c, const struct barrier_call *
 	call_counts(a, &nmem, &nbuf, &nimg);
 	if (nmem > EXP_HELD_MAX || nbuf > EXP_HELD_MAX || nimg > EXP_HELD_MAX)
 		return "the call before it has more barriers than passprobe holds back (64 of each kind)";
-	struct vk_exp_held *h = calloc(1, sizeof(*h));
+	size_t msz = a->sync2 ? sizeof(VkMemoryBarrier2) : sizeof(VkMemoryBarrier);
+	size_t bsz = a->sync2 ? sizeof(VkBufferMemoryBarrier2) : sizeof(VkBufferMemoryBarrier);
+	size_t isz = a->sync2 ? sizeof(VkImageMemoryBarrier2) : sizeof(VkImageMemoryBarrier);
+	struct vk_exp_held *h = malloc(sizeof(*h) + nmem * msz + nbuf * bsz + nimg * isz);
 	if (!h)
 		return "out of memory";
+	*h = (struct vk_exp_held){ 0 };
+	char *m = (char *)(h + 1), *b = m + nmem * msz, *i = b + nbuf * bsz;
 	h->site = site;
 	h->sync2 = a->sync2;
 	h->src = a->src;
@@ -130,14 +140,17 @@ const char *vk_exp_hold(struct pp_command_buffer *c, const struct barrier_call *
 	h->nmem = nmem;
 	h->nbuf = nbuf;
 	h->nimg = nimg;
+	memcpy(m, a->sync2 ? (const void *)a->info->pMemoryBarriers : (const void *)a->mem, nmem * msz);
+	memcpy(b, a->sync2 ? (const void *)a->info->pBufferMemoryBarriers : (const void *)a->buf, nbuf * bsz);
+	memcpy(i, a->sync2 ? (const void *)a->info->pImageMemoryBarriers : (const void *)a->img, nimg * isz);
 	if (a->sync2) {
-		memcpy(h->mem2, a->info->pMemoryBarriers, nmem * sizeof(*h->mem2));
-		memcpy(h->buf2, a->info->pBufferMemoryBarriers, nbuf * sizeof(*h->buf2));
-		memcpy(h->img2, a->info->pImageMemoryBarriers, nimg * sizeof(*h->img2));
+		h->mem2 = (const VkMemoryBarrier2 *)m;
+		h->buf2 = (const VkBufferMemoryBarrier2 *)b;
+		h->img2 = (const VkImageMemoryBarrier2 *)i;
 	} else {
-		memcpy(h->mem, a->mem, nmem * sizeof(*h->mem));
-		memcpy(h->buf, a->buf, nbuf * sizeof(*h->buf));
-		memcpy(h->img, a->img, nimg * sizeof(*h->img));
+		h->mem = (const VkMemoryBarrier *)m;
+		h->buf = (const VkBufferMemoryBarrier *)b;
+		h->img = (const VkImageMemoryBarrier *)i;
 	}
 	c->exp_held = h;
 	return NULL;
@@ -234,18 +247,37 @@ bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uin
 		*why = "it has more barriers than passprobe merges (64 of each kind)";
 		return false;
 	}
+	uint32_t tm = h->nmem + nmem, tb = h->nbuf + nbuf, ti = h->nimg + nimg;
+	bool stack = tm <= EXP_MERGE_STACK && tb <= EXP_MERGE_STACK && ti <= EXP_MERGE_STACK;
 	if (how == PP_DIAG_MERGE_SYNC1 && !h->sync2 && !a->sync2) {
-		VkMemoryBarrier mem[2 * EXP_HELD_MAX];
-		VkBufferMemoryBarrier buf[2 * EXP_HELD_MAX];
-		VkImageMemoryBarrier img[2 * EXP_HELD_MAX];
+		VkMemoryBarrier mem_s[EXP_MERGE_STACK];
+		VkBufferMemoryBarrier buf_s[EXP_MERGE_STACK];
+		VkImageMemoryBarrier img_s[EXP_MERGE_STACK];
+		VkMemoryBarrier *mem = stack ? mem_s : malloc((tm ? tm : 1) * sizeof(*mem));
+		VkBufferMemoryBarrier *buf = stack ? buf_s : malloc((tb ? tb : 1) * sizeof(*buf));
+		VkImageMemoryBarrier *img = stack ? img_s : malloc((ti ? ti : 1) * sizeof(*img));
+		if (!mem || !buf || !img) {
+			if (!stack) {
+				free(mem);
+				free(buf);
+				free(img);
+			}
+			*why = "out of memory";
+			return false;
+		}
 		memcpy(mem, h->mem, h->nmem * sizeof(*mem));
 		memcpy(mem + h->nmem, a->mem, nmem * sizeof(*mem));
 		memcpy(buf, h->buf, h->nbuf * sizeof(*buf));
 		memcpy(buf + h->nbuf, a->buf, nbuf * sizeof(*buf));
 		memcpy(img, h->img, h->nimg * sizeof(*img));
 		memcpy(img + h->nimg, a->img, nimg * sizeof(*img));
-		c->device->vk.CmdPipelineBarrier(c->vk_cb, h->src | a->src, h->dst | a->dst, h->deps, h->nmem + nmem, mem,
-						 h->nbuf + nbuf, buf, h->nimg + nimg, img);
+		c->device->vk.CmdPipelineBarrier(c->vk_cb, h->src | a->src, h->dst | a->dst, h->deps, tm, mem, tb, buf, ti,
+						 img);
+		if (!stack) {
+			free(mem);
+			free(buf);
+			free(img);
+		}
 		pp_vk_exp_held_drop(c);
 		return true;
 	}
@@ -256,13 +288,18 @@ bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uin
 		       "synchronization2";
 		return false;
 	}
-	VkMemoryBarrier2 *mem = calloc(2 * EXP_HELD_MAX, sizeof(*mem));
-	VkBufferMemoryBarrier2 *buf = calloc(2 * EXP_HELD_MAX, sizeof(*buf));
-	VkImageMemoryBarrier2 *img = calloc(2 * EXP_HELD_MAX, sizeof(*img));
+	VkMemoryBarrier2 mem_s[EXP_MERGE_STACK];
+	VkBufferMemoryBarrier2 buf_s[EXP_MERGE_STACK];
+	VkImageMemoryBarrier2 img_s[EXP_MERGE_STACK];
+	VkMemoryBarrier2 *mem = stack ? mem_s : malloc((tm ? tm : 1) * sizeof(*mem));
+	VkBufferMemoryBarrier2 *buf = stack ? buf_s : malloc((tb ? tb : 1) * sizeof(*buf));
+	VkImageMemoryBarrier2 *img = stack ? img_s : malloc((ti ? ti : 1) * sizeof(*img));
 	if (!mem || !buf || !img) {
-		free(mem);
-		free(buf);
-		free(img);
+		if (!stack) {
+			free(mem);
+			free(buf);
+			free(img);
+		}
 		*why = "out of memory";
 		return false;
 	}
@@ -274,9 +311,11 @@ bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uin
 		     a->sync2 ? a->info->pBufferMemoryBarriers : NULL, nimg, a->img,
 		     a->sync2 ? a->info->pImageMemoryBarriers : NULL, &d, mem, buf, img);
 	c->device->vk.CmdPipelineBarrier2(c->vk_cb, &d);
-	free(mem);
-	free(buf);
-	free(img);
+	if (!stack) {
+		free(mem);
+		free(buf);
+		free(img);
+	}
 	pp_vk_exp_held_drop(c);
 	return true;
 }

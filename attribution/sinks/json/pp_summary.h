@@ -44,6 +44,9 @@ struct pp_summary {
 	struct pp_summary_row *rows; /* owned (malloc); sorted as pp_summary_sort() does */
 	char device[128];          /* device name, may be empty */
 	char notes[512];           /* e.g. "timestamps unavailable: ..."; may be empty */
+	/* The experiment's sites and verdicts (docs/diagnostics.md, "Experiment mode"): one line
+	 * each, '\n' between them; may be empty. */
+	char experiment[2048];
 };
 
 /* Sets every duration and share to NAN and the rest to zero/empty (rows NULL). */

@@ -186,6 +186,21 @@ int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summ
 		return rd.rc;
 	if (!pp_json_object_get(sum, "frames_gpu_timed"))
 		out->frames_gpu_timed = out->frames; /* written only where they differ */
+	/* The experiment's lines, where there are any: strings, kept as far as they fit. */
+	const struct pp_json_value *exp = pp_json_object_get(sum, "experiment");
+	if (exp && !pp_json_is_array(exp))
+		return summary_fail(&rd, "summary.experiment: expected an array of strings");
+	for (size_t i = 0, used = 0; i < pp_json_array_size(exp); i++) {
+		size_t len;
+		const char *line = pp_json_get_string(pp_json_array_at(exp, i), &len);
+		if (!line)
+			return summary_fail(&rd, "summary.experiment: expected an array of strings");
+		int w = snprintf(out->experiment + used, sizeof(out->experiment) - used, "%s%.*s", used ? "\n" : "",
+				 (int)strcspn(line, "\n") < (int)len ? (int)strcspn(line, "\n") : (int)len, line);
+		if (w < 0 || (size_t)w >= sizeof(out->experiment) - used)
+			break;
+		used += (size_t)w;
+	}
 	passes = pp_json_object_get(sum, "passes");
 	if (!passes)
 		return summary_fail(&rd, "summary.passes: missing");
