@@ -110,6 +110,10 @@ static struct pp_frame_result *frame_make(uint64_t index)
 		}
 		p->cpu = f->cpu;
 		p->recording_reused = i == 1;
+		/* the experiment: an arm with sites on two passes, none on the third */
+		p->exp_arm = i == 2 ? PP_EXP_ARM_NONE : i ? PP_EXP_ARM_FIXED : PP_EXP_ARM_AS_WRITTEN;
+		p->exp_seen = i == 2 ? 0 : 0x8000000000000005ull;
+		p->exp_fixed = i == 1 ? 4 : 0;
 		p->ncounters = 3;
 		p->counters = calloc(3, sizeof(*p->counters));
 		p->counters[0] = (struct pp_counter_value){ .desc = &desc_stat, .v = { .valid = true, .u = 2592 } };
@@ -195,6 +199,9 @@ static void frame_compare(const struct pp_frame_result *a, const struct pp_frame
 									   x->overlapped == y->overlapped)),
 		      "pass %zu GPU", i);
 		CHECK(cost_same(&x->cpu, &y->cpu, ncpu) && x->recording_reused == y->recording_reused, "pass %zu CPU", i);
+		CHECK(x->exp_arm == y->exp_arm && x->exp_seen == y->exp_seen && x->exp_fixed == y->exp_fixed,
+		      "pass %zu experiment: %u %llx %llx", i, y->exp_arm, (unsigned long long)y->exp_seen,
+		      (unsigned long long)y->exp_fixed);
 		CHECK(x->ncounters == y->ncounters, "pass %zu counters", i);
 		for (uint32_t k = 0; k < x->ncounters && k < y->ncounters; k++) {
 			const struct pp_counter_value *p = &x->counters[k], *q = &y->counters[k];
@@ -245,7 +252,17 @@ static struct file recording_make(size_t *starts, size_t *nstarts)
 	struct pp_diagnostic d = { .id = "PASSPROBE-Barrier-FullPipelineDrain", .device_id = 1, .site = "here",
 				   .message = "drains", .suggestion = "narrow it", .count = 4, .frames = 4,
 				   .last_frame = 3, .cost_valid = true, .cost_ns = 900, .cost_kind = "gpu_barrier_stall",
-				   .share_of_frame = 0.25, .command_buffers = 2 };
+				   .share_of_frame = 0.25, .command_buffers = 2,
+				   .exp_state = PP_DIAG_EXP_STATE_WITHDRAWN, .exp_site = 63,
+				   .exp_detail = "dstStageMask ALL_COMMANDS -> COMPUTE_SHADER",
+				   .exp_why = "a recording it rewrote did not prove the fix again", .exp_fixed = 12,
+				   .exp_frames_neither = 3 };
+	for (int a = 0; a < 2; a++) {
+		d.exp_arms[a].frames = 20 + (uint64_t)a;
+		for (int m = 0; m < PP_EXP_METRICS; m++)
+			d.exp_arms[a].m[m] = (struct pp_exp_stat){ 16 + (uint32_t)m, 100u * (uint64_t)(a + 1) + (uint64_t)m,
+								   200u * (uint64_t)(a + 1), 300u * (uint64_t)(a + 1) + 7 };
+	}
 	pp_rec_write_diagnostics(w, &d, 1, 5);
 	pp_rec_write_renderdoc(w, "/usr/lib/librenderdoc.so", "1.6.0");
 	uint64_t frame = 3;
@@ -342,6 +359,20 @@ static void test_round_trip(void)
 				      !strcmp(d[0].cost_kind, "gpu_barrier_stall") && d[0].share_of_frame == 0.25 &&
 				      d[0].cost_unavailable == NULL && d[0].command_buffers == 2,
 			      "diagnostics");
+			CHECK(nd == 1 && d[0].exp_state == PP_DIAG_EXP_STATE_WITHDRAWN && d[0].exp_site == 63 &&
+				      !strcmp(d[0].exp_detail, "dstStageMask ALL_COMMANDS -> COMPUTE_SHADER") &&
+				      !strcmp(d[0].exp_why, "a recording it rewrote did not prove the fix again") &&
+				      d[0].exp_fixed == 12 && d[0].exp_frames_neither == 3,
+			      "diagnostics: the experiment");
+			for (int a = 0; nd == 1 && a < 2; a++) {
+				CHECK(d[0].exp_arms[a].frames == 20 + (uint64_t)a, "arm %d frames", a);
+				for (int m = 0; m < PP_EXP_METRICS; m++) {
+					const struct pp_exp_stat *s = &d[0].exp_arms[a].m[m];
+					CHECK(s->n == 16 + (uint32_t)m && s->p25 == 100u * (uint64_t)(a + 1) + (uint64_t)m &&
+						      s->p50 == 200u * (uint64_t)(a + 1) && s->p75 == 300u * (uint64_t)(a + 1) + 7,
+					      "arm %d metric %d", a, m);
+				}
+			}
 			free(d);
 			break;
 		}
@@ -443,6 +474,58 @@ static void test_truncation(void)
 }
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+/* A diagnostic element of minor 0 ends before the experiment's fields: they read as "no
+ * experiment" (state none, no site), the rest as written. */
+static void test_older_minor(void)
+{
+	struct pp_rec_writer *w = pp_rec_writer_create();
+	struct pp_diagnostic d = { .id = "PASSPROBE-Barrier-Mergeable", .site = "s", .count = 2, .command_buffers = 2,
+				   .exp_state = PP_DIAG_EXP_STATE_IN, .exp_site = 3 };
+	pp_rec_write_diagnostics(w, &d, 1, 0);
+	size_t len;
+	const uint8_t *p = pp_rec_writer_take(w, &len);
+	uint8_t *q = malloc(len);
+	memcpy(q, p, len);
+	uint32_t types_len;
+	memcpy(&types_len, q + 12, 4);
+	size_t at = 16 + types_len, last = at;
+	for (uint32_t l; at < len; at += 8 + l) {
+		memcpy(&l, q + at + 4, 4);
+		last = at;
+	}
+	/* The experiment's fields with empty texts: state, site, two texts, rewritten, the two arms
+	 * (frames, three metrics of n and three percentiles), frames in neither arm. */
+	const uint32_t exp_bytes = 1 + 4 + 4 + 4 + 8 + 2 * (8 + PP_EXP_METRICS * (4 + 24)) + 8;
+	uint32_t rl, el;
+	memcpy(&rl, q + last + 4, 4);
+	memcpy(&el, q + last + 8 + 12, 4); /* after the record header: u64 other, u32 count */
+	put32(q + last + 4, rl - exp_bytes);
+	put32(q + last + 8 + 12, el - exp_bytes);
+	struct pp_rec_reader *r;
+	char err[256];
+	CHECK(pp_rec_reader_open(q, len - exp_bytes, &r, err, sizeof(err)) == 0, "open: %s", err);
+	struct pp_rec_record rec;
+	bool seen = false;
+	while (pp_rec_reader_next(r, &rec) == 1) {
+		if (rec.type != PP_REC_DIAGNOSTICS)
+			continue;
+		struct pp_diagnostic *x;
+		size_t n;
+		uint64_t other;
+		CHECK(pp_rec_decode_diagnostics(r, &rec, &x, &n, &other) == 0 && n == 1, "minor 0 diagnostics decode");
+		if (n == 1)
+			CHECK(x[0].exp_state == PP_DIAG_EXP_STATE_NONE && x[0].exp_site == -1 && x[0].count == 2 &&
+				      x[0].command_buffers == 2,
+			      "minor 0: no experiment (%u %d)", x[0].exp_state, x[0].exp_site);
+		free(x);
+		seen = true;
+	}
+	CHECK(seen, "the diagnostics record read");
+	pp_rec_reader_close(r);
+	pp_rec_writer_destroy(w);
+	free(q);
+}
 
 /* A newer minor version adds record types (named in the header) and fields at the end of a
  * record: this reader skips the ones and ignores the others. A newer major version is
@@ -581,6 +664,7 @@ int main(int argc, char **argv)
 	test_round_trip();
 	test_truncation();
 	test_versions();
+	test_older_minor();
 	test_corrupt_length();
 	printf("%d passed, %d failed\n", g_pass, g_fail);
 	return g_fail ? 1 : 0;

@@ -203,10 +203,16 @@ static bool get_number_or_null(const struct pp_json_value *obj, const char *key,
 
 static int run_from_frames(struct cmp_run *r, const struct pp_json_value *frames)
 {
-	size_t nf = pp_json_array_size(frames);
+	size_t nf = pp_json_array_size(frames), kept = 0;
 	for (size_t f = 0; f < nf; f++) {
 		const struct pp_json_value *fr = pp_json_array_at(frames, f);
 		double gpu;
+		/* Frames passprobe rewrote for its experiment measure a fix, not the program
+		 * (docs/diagnostics.md, "Experiment mode"): left out, as from the summary. */
+		bool modified = false;
+		if (pp_json_get_bool(pp_json_object_get(fr, "experiment_modified"), &modified) && modified)
+			continue;
+		kept++;
 		if (!pp_json_is_object(fr) || !get_number_or_null(fr, "gpu_ns", &gpu)) {
 			fprintf(stderr, "passprobe: %s: frames[%zu]: expected an object with a numeric "
 					"\"gpu_ns\" (or null)\n",
@@ -239,13 +245,13 @@ static int run_from_frames(struct cmp_run *r, const struct pp_json_value *frames
 				return -ENOMEM;
 		}
 	}
-	r->frames = nf;
+	r->frames = kept;
 	r->fg = samples_stat(&r->frame_gpu);
 	for (size_t i = 0; i < r->npasses; i++) {
 		struct cmp_pass *p = &r->passes[i];
 		p->g = samples_stat(&p->gpu);
 		p->c = samples_stat(&p->cpu);
-		p->per_frame = nf ? (double)p->instances / (double)nf : NAN;
+		p->per_frame = kept ? (double)p->instances / (double)kept : NAN;
 	}
 	return 0;
 }

@@ -507,9 +507,28 @@
 		], S.passes || [], 'no passes'));
 	}
 
+	/* The experiment's verdict on a site (docs/diagnostics.md, "Experiment mode"). */
+	function fmtExperiment(e) {
+		if (!e) return 'n/a (no experiment)';
+		var box = el('div');
+		box.appendChild(el('div', { 'class': 'message' }, e.verdict || ''));
+		if (e.fix) box.appendChild(el('div', { 'class': 'suggestion' }, 'Fix: ' + e.fix));
+		var s = e.saving || {}, arms = e.arms || {};
+		[['frame_gpu_ns', 'frame GPU'], ['passes_gpu_ns', 'passes after it'], ['cpu_record_ns', 'CPU recording']].forEach(function (m) {
+			var c = s[m[0]];
+			if (!c || !isNum(c.saving_ns)) return;
+			box.appendChild(el('div', null, m[1] + ': ' + (c.saving_ns >= 0 ? 'saved ' : 'grew by ') +
+				fmtNs(Math.abs(c.saving_ns)) + (isNum(c.noise_ns) ? ' (noise ' + fmtNs(c.noise_ns) + ')' : '') + ', ' + c.verdict));
+		});
+		if (arms.fixed && arms.as_written)
+			box.appendChild(el('div', null, arms.fixed.frames + ' frames fixed, ' + arms.as_written.frames + ' as written'));
+		return box;
+	}
+
 	function renderDiagnostics() {
 		var diags = Array.isArray(D.diagnostics) ? D.diagnostics : [];
 		var box = byId('pp-diagnostics');
+		var experiment = diags.some(function (d) { return d.experiment; });
 		box.appendChild(table('pp-diag-table', [
 			['diagnostic', function (d) { return d.id; }, ident, false],
 			['where', function (d) { return d.site === undefined ? null : d.site; }, function (v) { return v === null ? '' : v; }, false],
@@ -529,13 +548,15 @@
 				}, true],
 			['GPU idle after', function (d) { return d.gpu_idle_ns === undefined ? null : d.gpu_idle_ns; },
 				function (v, d) { return isNum(v) ? fmtNs(v) : d.gpu_idle_unavailable ? UNAVAILABLE + ': ' + d.gpu_idle_unavailable : 'n/a (not a blocking call)'; }, true]
-		], diags, 'no diagnostics'));
+		].concat(experiment ? [['experiment', function (d) { return d.experiment ? d.experiment.verdict : null; },
+			function (v, d) { return fmtExperiment(d.experiment); }, false]] : []), diags, 'no diagnostics'));
 	}
 
 	/* Mean per pass (name, kind) over the kept frames of its recording's CPU cost. */
 	function renderCpu() {
 		var rows = Object.create(null), order = [], names = [];
 		frames.forEach(function (f) {
+			if (f.experiment_modified) return; /* the experiment's fixed frames measure a fix */
 			(f.passes || []).forEach(function (p) {
 				var k = passKey(p.name, p.kind);
 				if (!(k in rows)) { rows[k] = { name: p.name, kind: p.kind, n: 0, sums: Object.create(null), counts: Object.create(null) }; order.push(k); }
