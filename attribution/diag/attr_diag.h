@@ -195,6 +195,11 @@ void pp_diag_rec_destroy(struct pp_diag_rec *r);
 void pp_diag_rec_reset(struct pp_diag_rec *r);
 /* Whether the recording was closed (submitted at least once). */
 bool pp_diag_rec_closed(const struct pp_diag_rec *r);
+/* Who recorded it: owner names a layer above passprobe that records work of its own (a HUD,
+ * RenderDoc: the model's recorded_by), NULL the application. Its findings are information
+ * (docs/diagnostics.md, "Severity"): the application's developer cannot change them. Static
+ * string; set before the submission that closes the recording. */
+void pp_diag_rec_owner(struct pp_diag_rec *r, const char *owner);
 
 /* Work since the previous call: PP_WORK_* bits; draw_stages: stages the draws ran (bound
  * pipeline); unknown_stages: stages of bound descriptors whose contents are unknown;
@@ -361,6 +366,31 @@ enum pp_diag_rule {
 const char *pp_diag_rule_id(enum pp_diag_rule rule);
 bool pp_diag_rule_is_barrier(enum pp_diag_rule rule);
 
+/* ---- severity (docs/diagnostics.md, "Severity") -------------------------------------------- */
+
+/* What fixing a finding would gain. A warning is worth a developer's time: the narrower or
+ * removed synchronization lets work overlap on a tile-based GPU, or saves a drain, a cache
+ * flush, a layout transition or tile bandwidth. Information has little or nothing to gain
+ * (a fix that changes no overlap, a wait on a thread the frame does not wait for). */
+enum pp_diag_severity { PP_DIAG_WARNING = 0, PP_DIAG_INFO };
+/* "warning" | "info" */
+const char *pp_diag_severity_name(enum pp_diag_severity s);
+/* A rule's severity before what one finding says (the per-finding adjustments are in
+ * pp_diag_barrier_gain and the blocking report's thread). */
+enum pp_diag_severity pp_diag_rule_severity(enum pp_diag_rule rule);
+/* Why a rule has its severity, one sentence (the table of docs/diagnostics.md). */
+const char *pp_diag_rule_severity_reason(enum pp_diag_rule rule);
+/* What replacing a barrier's stages src -> dst (PP_STAGE_*, as recorded) with src_narrow ->
+ * dst_narrow would gain: the dependencies the narrower form keeps (0 -> 0: the barrier
+ * removed; a side that cannot be narrowed: pass it as recorded). The phases of a tile-based GPU:
+ * the non-fragment queue (vertex shading and tiling, compute, transfers) and the fragment
+ * queue. A warning when it stops later non-fragment work from waiting for earlier fragment
+ * work (the queues can overlap again), unless a stage the narrower form keeps blocked stops
+ * that work right after anyway (a later stage of the same phase of the graphics pipeline);
+ * information otherwise. *why: the reason, for people (a verdict). */
+enum pp_diag_severity pp_diag_barrier_gain(uint32_t src, uint32_t dst, uint32_t src_narrow, uint32_t dst_narrow,
+					   char *why, size_t len);
+
 /* Objects a finding names, for the debug messengers. */
 enum pp_diag_object_kind {
 	PP_OBJ_NONE = 0,
@@ -384,6 +414,7 @@ struct pp_diag_object {
 /* A message for the application's debug messengers (first occurrence of a site). */
 struct pp_diag_message {
 	enum pp_diag_rule rule;
+	enum pp_diag_severity severity; /* the finding's: the messengers' message severity */
 	char text[768];
 	uint32_t nobjects;
 	struct pp_diag_object objects[PP_DIAG_MAX_OBJECTS];
@@ -537,6 +568,10 @@ struct pp_diag_blocking {
 	bool steady_state;    /* count only once the site recurs in the frame loop (three frames) */
 	uint32_t thread_id;   /* the thread that waited (kernel id) and its name, for people */
 	const char *thread_name;
+	/* The waiting thread records, submits and presents nothing (docs/diagnostics.md, "Whose
+	 * wait it is"): its wait holds back that thread, not the frame. Information, not a
+	 * warning (a site waited on by such a thread and by one of the frame's is a warning). */
+	bool worker_thread;
 	uint32_t nobjects;
 	struct pp_diag_object objects[PP_DIAG_MAX_OBJECTS];
 	/* Static: no CPU time belongs to the finding (cpu_ns ignored, the site's cost is

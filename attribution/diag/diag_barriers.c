@@ -12,6 +12,11 @@ static uint64_t rec_gen_next(void)
 	return __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELAXED);
 }
 
+void pp_diag_rec_owner(struct pp_diag_rec *r, const char *owner)
+{
+	r->owner = owner;
+}
+
 struct pp_diag_rec *pp_diag_rec_create(void)
 {
 	struct pp_diag_rec *r = calloc(1, sizeof(*r));

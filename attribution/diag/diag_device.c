@@ -82,9 +82,12 @@ uint32_t pp_diag_messages_take(struct pp_diag_device *d, struct pp_diag_message 
 void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnostic *s, const char *trace_name,
 			  const struct pp_diag_object *objs, uint32_t nobjs, enum pp_diag_rule rule, uint64_t frame)
 {
-	pp_log(PP_LOG_WARN, "%s (frame %llu, %s): %s Suggestion: %s", s->id, (unsigned long long)frame, s->site,
-	       s->message, s->suggestion);
-	struct pp_diag_message m = { .rule = rule };
+	/* Information stays out of the warnings: logged at info level, and at the messengers'
+	 * information severity. */
+	enum pp_diag_severity sev = diag_severity_of(s);
+	pp_log(sev == PP_DIAG_INFO ? PP_LOG_INFO : PP_LOG_WARN, "%s (frame %llu, %s): %s Suggestion: %s", s->id,
+	       (unsigned long long)frame, s->site, s->message, s->suggestion);
+	struct pp_diag_message m = { .rule = rule, .severity = sev };
 	snprintf(m.text, sizeof(m.text), "%s: %s Suggestion: %s [%s]", s->id, s->message, s->suggestion, s->site);
 	for (uint32_t i = 0; i < nobjs && m.nobjects < PP_DIAG_MAX_OBJECTS; i++)
 		if (objs[i].handle)

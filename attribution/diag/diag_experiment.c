@@ -252,6 +252,11 @@ static const char *occurrence_fix(const struct pp_diag_device *d, const struct p
 		return "not a fix the experiment makes (it narrows dstStageMask to the proven consumers, removes "
 		       "barriers that order reads after reads and merges adjacent calls)";
 	}
+	if (r->owner) {
+		snprintf(buf, len, "work %s recorded for itself, a layer above passprobe: not the application's to fix",
+			 r->owner);
+		return buf;
+	}
 	if (!b->loc_key)
 		return "no code location: its recordings cannot be told apart from other barriers of the command buffer";
 	if (b->in_render_pass)

@@ -140,6 +140,53 @@ static void barrier_texts(const struct rec_barrier *b, enum pp_diag_rule rule, s
 	}
 }
 
+/* What the finding's fix would gain (docs/diagnostics.md, "Severity"): the dependencies the
+ * narrower form keeps, judged by the phases of a tile-based GPU; a removed barrier also takes
+ * its cache flush with it. */
+static void barrier_severity(const struct rec_barrier *b, enum pp_diag_rule rule, struct pp_diagnostic *out)
+{
+	char why[sizeof(out->verdict)];
+	enum pp_diag_severity sev;
+	switch (rule) {
+	case PP_DIAG_FULL_DRAIN:
+		if (!b->producers && !b->dst_suggested) {
+			diag_severity_set(out, PP_DIAG_WARNING,
+					  "worth fixing: the narrowest masks cannot be proven here, and a full drain makes "
+					  "every later stage wait for every earlier one (both queues of a tile-based GPU run "
+					  "dry)");
+			return;
+		}
+		sev = pp_diag_barrier_gain(b->src_raw, b->dst_raw, b->producers ? b->producers : b->src_raw,
+					   b->dst_suggested ? b->dst_suggested : b->dst_raw, why, sizeof(why));
+		break;
+	case PP_DIAG_DST_TOO_EARLY:
+		sev = pp_diag_barrier_gain(b->src_raw, b->dst_raw, b->src_raw, b->dst_suggested, why, sizeof(why));
+		break;
+	case PP_DIAG_SRC_TOO_LATE:
+		sev = pp_diag_barrier_gain(b->src_raw, b->dst_raw, b->producers, b->dst_raw, why, sizeof(why));
+		break;
+	case PP_DIAG_READ_TO_READ:
+		sev = pp_diag_barrier_gain(b->src_raw, b->dst_raw, 0, 0, why, sizeof(why));
+		break;
+	case PP_DIAG_UNUSED:
+		sev = pp_diag_barrier_gain(b->src_raw, b->dst_raw, 0, 0, why, sizeof(why));
+		if (sev == PP_DIAG_INFO && (b->src_access & PP_ACCESS_WRITES)) {
+			char sa[160];
+			pp_access_names(b->src_access & PP_ACCESS_WRITES, sa, sizeof(sa));
+			snprintf(why, sizeof(why),
+				 "worth fixing: removing it also spares the cache flush that makes the %s before it "
+				 "visible to work nothing records after it",
+				 sa);
+			sev = PP_DIAG_WARNING;
+		}
+		break;
+	default:
+		diag_severity_of_rule(out, rule);
+		return;
+	}
+	diag_severity_set(out, sev, why);
+}
+
 /* What the user fixes: the code location (and label) that recorded the barrier, with its
  * masks; every command buffer and loop iteration recorded there is the same site. Without a
  * code location: the command buffer and the call index. */
@@ -409,6 +456,9 @@ void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uin
 				s->d.device_id = d->cfg.sink_device_id;
 				snprintf(s->d.site, sizeof(s->d.site), "%s", b->site);
 				barrier_texts(b, rule, &s->d, rule == PP_DIAG_CHAIN ? chain_site_of(d, b) : NULL);
+				barrier_severity(b, rule, &s->d);
+				if (r->owner)
+					diag_severity_foreign(&s->d, r->owner);
 				s->d.cost_kind = "gpu_barrier_stall";
 				s->d.cost_unavailable = !d->cfg.barrier_cost ? "barrier_cost setting is off"
 							: b->in_render_pass ? "barrier inside a render pass: not measured"
@@ -487,6 +537,9 @@ void diag_finding_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r,
 				 dep->index);
 			s->d.cost_kind = "gpu_barrier_stall";
 			s->d.cost_unavailable = "a subpass dependency inside a render pass: not measured";
+			diag_severity_of_rule(&s->d, PP_DIAG_SUBPASS_NOT_BY_REGION);
+			if (r->owner)
+				diag_severity_foreign(&s->d, r->owner);
 		}
 		struct pp_diagnostic copy;
 		const char *trace_name = NULL;

@@ -270,6 +270,9 @@ struct pp_diag_rec {
 	uint64_t last_barrier_hash;
 	bool have_barrier;
 	uint64_t gen;                  /* unique per recording (process-wide) */
+	/* A layer above passprobe recorded it, its own work (pp_diag_rec_owner); NULL: the
+	 * application. */
+	const char *owner;
 
 	/* summary kept after closing, for the submissions it is part of */
 	struct rec_tail *tails;
@@ -460,6 +463,13 @@ void diag_exp_snapshot_locked(const struct site *s, struct pp_diagnostic *out);
 void diag_exp_fixed_unproven(struct pp_diag_device *d, const struct rec_barrier *b);
 void diag_exp_site_out(const struct pp_diag_device *d, struct site *s, const char *why);
 void diag_exp_clear(void);
+
+/* diag_severity.c: a site's severity and verdict (the rule's, or what a finding says) */
+void diag_severity_set(struct pp_diagnostic *d, enum pp_diag_severity sev, const char *why);
+void diag_severity_of_rule(struct pp_diagnostic *d, enum pp_diag_rule rule);
+/* A finding in work a layer above passprobe recorded for itself (owner: its library). */
+void diag_severity_foreign(struct pp_diagnostic *d, const char *owner);
+enum pp_diag_severity diag_severity_of(const struct pp_diagnostic *d);
 
 /* diag_waits.c */
 void diag_waits_semaphore_signal_locked(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host);

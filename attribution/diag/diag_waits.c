@@ -200,11 +200,29 @@ static const char *blocking_suggestion(enum pp_diag_rule rule)
 		return "Begin the pass with a clear of the attachment (OpenGL ES: glClear of its buffers right after "
 		       "binding the framebuffer), or invalidate it before rendering when it is entirely overwritten.";
 	case PP_DIAG_PASS_UNNEEDED_STORE:
-		return "Invalidate attachments nothing reads at the end of the pass (OpenGL ES: "
-		       "glInvalidateFramebuffer, typically of depth and stencil before the swap).";
+		return "Invalidate an attachment nothing reads at the end of the pass that writes it (OpenGL ES: "
+		       "glInvalidateFramebuffer after the pass's last draw); a window surface's colour: "
+		       "EGL_SWAP_BEHAVIOR EGL_BUFFER_DESTROYED.";
 	default:
 		return "";
 	}
+}
+
+/* A wait holds the frame back only on a thread that does the frame's work (records, submits
+ * or presents it; docs/diagnostics.md, "Whose wait it is"). Elsewhere it is information, except
+ * a wait that may never end. */
+static void blocking_severity(struct pp_diagnostic *d, const struct pp_diag_blocking *b)
+{
+	if (!b->worker_thread || b->rule == PP_DIAG_QUERY_WAIT_UNSUBMITTED || b->cost_unavailable) {
+		diag_severity_of_rule(d, b->rule);
+		return;
+	}
+	char why[sizeof(d->verdict)];
+	snprintf(why, sizeof(why),
+		 "little to gain for the frame: thread %u \"%s\" records, submits and presents nothing, so its wait "
+		 "holds back that thread only, not the frame (which waits for it only in ways passprobe does not see)",
+		 b->thread_id, b->thread_name ? b->thread_name : "");
+	diag_severity_set(d, PP_DIAG_INFO, why);
 }
 
 /* Steady state: a wait at start-up, at a resize or at shutdown is not the frame loop's, even
@@ -288,6 +306,7 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 		s->d.gpu_idle_unavailable = b->cost_unavailable ? "not a wait" : "no GPU timestamps around this wait yet";
 		s->d.thread_id = b->thread_id;
 		snprintf(s->d.thread_name, sizeof(s->d.thread_name), "%s", b->thread_name ? b->thread_name : "");
+		blocking_severity(&s->d, b);
 		for (uint32_t i = 0; i < nconfirmed; i++) {
 			/* the earlier occurrences, now confirmed, in the frames they belonged to */
 			diag_site_count_locked(s, confirmed[i].frame, confirmed[i].calls);
@@ -301,6 +320,11 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 	struct pp_diagnostic copy;
 	const char *trace_name = NULL;
 	if (s) {
+		/* Waited on by a thread of the frame too: the frame waits (the site keeps the
+		 * thread of its first occurrence in its text). */
+		if (!created && !b->worker_thread && diag_severity_of(&s->d) == PP_DIAG_INFO &&
+		    pp_diag_rule_severity(b->rule) == PP_DIAG_WARNING)
+			blocking_severity(&s->d, b);
 		diag_site_count_locked(s, frame, 1);
 		if (!b->cost_unavailable) {
 			if (!s->cost_frames || s->cost_last_frame != frame)

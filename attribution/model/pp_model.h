@@ -344,6 +344,10 @@ struct pp_diagnostic {
 	/* Barriers keyed by code location: distinct command buffers it was counted in (told
 	 * apart up to PP_DIAGNOSTIC_MAX_CBS; that many means at least that many); 0 otherwise. */
 	uint32_t command_buffers;
+	/* What fixing it would gain (docs/diagnostics.md, "Severity"): "warning" (worth a
+	 * developer's time) or "info" (little or nothing to gain), static; and why, for people. */
+	const char *severity;
+	char verdict[320];
 	/* The experiment: exp_state (enum pp_diag_exp_state); exp_detail the fix (candidate, in,
 	 * withdrawn) and, out or withdrawn, why; exp_site the experiment site (bit of
 	 * pp_pass_result.exp_seen), -1: none; exp_fixed occurrences rewritten. The arms, [0] as

@@ -446,7 +446,7 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 		p->draw_timings[i].index = get_u32(&c);
 		interval_get(r, &c, &p->draw_timings[i].gpu);
 	}
-	/* The experiment (minor 1); an older writer's element ends before it. */
+	/* Format 1.2: the experiment; an older writer's element ends before it. */
 	if (!c.bad && c.p < c.end) {
 		p->exp_arm = get_u8(&c);
 		if (p->exp_arm) {
@@ -648,9 +648,16 @@ int pp_rec_decode_diagnostics(struct pp_rec_reader *r, const struct pp_rec_recor
 		x->thread_id = get_u32(&e);
 		text_get(&e, x->thread_name, sizeof(x->thread_name));
 		x->command_buffers = get_u32(&e);
+		/* Format 1.1: the severity and its verdict. A recording of 1.0 has neither: its
+		 * sites read as warnings (report.json's "severity" says so), which every finding
+		 * was then. */
+		if (e.p < e.end && !e.bad) {
+			x->severity = text_static(r, &e);
+			text_get(&e, x->verdict, sizeof(x->verdict));
+		}
+		/* Format 1.2: the experiment; before it, no site was in one. */
 		x->exp_site = -1;
-		if (!e.bad && e.p < e.end) {
-			/* The experiment (minor 1). */
+		if (e.p < e.end && !e.bad) {
 			x->exp_state = get_u8(&e);
 			x->exp_site = (int32_t)get_u32(&e);
 			text_get(&e, x->exp_detail, sizeof(x->exp_detail));

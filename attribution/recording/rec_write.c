@@ -540,7 +540,7 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 		put_u32(b, p->draw_timings[i].index);
 		interval_put(w, b, &p->draw_timings[i].gpu);
 	}
-	/* The experiment's arm and sites (minor 1): the sites only with an arm. */
+	/* format 1.2: the experiment's arm and sites, the sites only with an arm */
 	put_u8(b, p->exp_arm);
 	if (p->exp_arm) {
 		put_u64(b, p->exp_seen);
@@ -610,7 +610,8 @@ static void text_put(struct buf *b, const char *s, size_t max)
 {
 	size_t n = s ? strnlen(s, max) : 0;
 	put_u32(b, (uint32_t)n);
-	put(b, s, n);
+	if (n)
+		put(b, s, n); /* memcpy from NULL is undefined even for 0 bytes */
 }
 
 void pp_rec_write_diagnostics(struct pp_rec_writer *w, const struct pp_diagnostic *d, size_t n, uint64_t other)
@@ -641,7 +642,10 @@ void pp_rec_write_diagnostics(struct pp_rec_writer *w, const struct pp_diagnosti
 		put_u32(b, x->thread_id);
 		text_put(b, x->thread_name, sizeof(x->thread_name));
 		put_u32(b, x->command_buffers);
-		/* The experiment (minor 1). */
+		/* format 1.1 */
+		text_put(b, x->severity, 16);
+		text_put(b, x->verdict, sizeof(x->verdict));
+		/* format 1.2: the experiment */
 		put_u8(b, x->exp_state);
 		put_u32(b, (uint32_t)x->exp_site);
 		text_put(b, x->exp_detail, sizeof(x->exp_detail));

@@ -143,16 +143,11 @@ static void state_write(struct attr_sink_ctx *c, bool end, uint64_t frames_dropp
 		c->rec_renderdoc = true;
 	}
 	attr_renderdoc_captures_record(c, capture_write);
-	pp_sink_diagnostics_fn source = attr_diagnostics_source();
-	uint64_t other = 0;
-	size_t n = source ? source(NULL, 0, &other) : 0;
-	struct pp_diagnostic *d = n ? malloc(n * sizeof(*d)) : NULL;
-	if (d) {
-		n = source(d, n, &other);
-		attr_experiment_fill(c, d, n);
-	}
-	if (source)
-		pp_rec_write_diagnostics(c->rec, d, d ? n : 0, other);
+	struct pp_diagnostic *d;
+	size_t n;
+	uint64_t other;
+	if (attr_diagnostics_snapshot(c, &d, &n, &other))
+		pp_rec_write_diagnostics(c->rec, d, n, other);
 	free(d);
 	struct pp_summary sum;
 	attr_summary_build(c, frames_dropped, &sum);

@@ -388,15 +388,11 @@ static void diagnostics_write(struct attr_sink_ctx *c, struct pp_json_writer *w)
 {
 	pp_json_key_lit(w, "diagnostics");
 	pp_json_begin_array(w);
-	pp_sink_diagnostics_fn source = attr_diagnostics_source();
-	uint64_t other = 0;
-	size_t n = source ? source(NULL, 0, &other) : 0;
-	struct pp_diagnostic *d = n ? malloc(n * sizeof(*d)) : NULL;
-	if (d) {
-		n = source(d, n, &other);
-		attr_experiment_fill(c, d, n);
-	}
-	for (size_t i = 0; d && i < n; i++) {
+	struct pp_diagnostic *d;
+	size_t n;
+	uint64_t other;
+	attr_diagnostics_snapshot(c, &d, &n, &other);
+	for (size_t i = 0; i < n; i++) {
 		const struct pp_diagnostic *x = &d[i];
 		pp_json_begin_object(w);
 		pp_json_kv_str_lit(w, "id", x->id);
@@ -414,6 +410,8 @@ static void diagnostics_write(struct attr_sink_ctx *c, struct pp_json_writer *w)
 		}
 		pp_json_kv_str_lit(w, "message", x->message);
 		pp_json_kv_str_lit(w, "suggestion", x->suggestion);
+		pp_json_kv_str_lit(w, "severity", x->severity ? x->severity : "warning");
+		pp_json_kv_str_lit(w, "verdict", x->verdict);
 		pp_json_kv_str_lit(w, "cost_kind", x->cost_kind ? x->cost_kind : "none");
 		if (x->cost_valid) {
 			pp_json_kv_uint_lit(w, "cost_ns", x->cost_ns);
@@ -443,6 +441,8 @@ static void diagnostics_write(struct attr_sink_ctx *c, struct pp_json_writer *w)
 		pp_json_kv_str_lit(w, "id", "PASSPROBE-Other");
 		pp_json_kv_uint_lit(w, "count", other);
 		pp_json_kv_str_lit(w, "message", "occurrences at sites beyond the bound of distinct sites kept");
+		/* Not judged one by one: not counted among the warnings (passprobe compare). */
+		pp_json_kv_str_lit(w, "severity", "info");
 		pp_json_end_object(w);
 	}
 	pp_json_end_array(w);

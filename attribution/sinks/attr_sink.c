@@ -710,6 +710,25 @@ void pp_sink_cpu_event(const struct pp_cpu_event *ev)
 	pthread_mutex_unlock(&g_lock);
 }
 
+/* The diagnostics so far in the summary: sites per severity, the costliest warnings, the
+ * experiment's lines (from the process's diagnostics, or from the recording's last diagnostics
+ * record when passprobe makes the outputs). */
+static void summary_diagnostics(struct attr_sink_ctx *c, struct pp_summary *sum)
+{
+	struct pp_diagnostic *d;
+	size_t n;
+	uint64_t other;
+	attr_diagnostics_snapshot(c, &d, &n, &other);
+	for (size_t i = 0; d && i < n; i++)
+		pp_summary_diagnostic_add(sum, d[i].id, d[i].severity, d[i].site, d[i].cost_valid ? (double)d[i].cost_ns : NAN,
+					  d[i].count, d[i].frames);
+	if (d)
+		attr_experiment_summary(d, n, sum->experiment, sizeof(sum->experiment));
+	free(d);
+	if (other)
+		pp_summary_diagnostic_add(sum, "PASSPROBE-Other", "info", "", NAN, other, 0);
+}
+
 /* The summary the process kept over every frame, read from its recording: the rows and the
  * frame line as it made them (its notes are made again below, from the same state). */
 static void summary_copy(const struct pp_summary *from, struct pp_summary *to)
@@ -770,16 +789,6 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 			 "%s%llu frames with passprobe's experiment fixes left out of these statistics", len ? "; " : "",
 			 (unsigned long long)c->exp_frames_fixed);
 	}
-	pp_sink_diagnostics_fn source = attr_diagnostics_source();
-	uint64_t other = 0;
-	size_t nd = source ? source(NULL, 0, &other) : 0;
-	struct pp_diagnostic *d = nd ? malloc(nd * sizeof(*d)) : NULL;
-	if (d) {
-		nd = source(d, nd, &other);
-		attr_experiment_fill(c, d, nd);
-		attr_experiment_summary(d, nd, sum.experiment, sizeof(sum.experiment));
-	}
-	free(d);
 	/* A driver whose GPU times are not durations (llvmpipe's per-tile timestamps) says so
 	 * next to the numbers, once per distinct caveat; not where there are no numbers. */
 	for (size_t i = 0; i < ndev && sum.frames_gpu_timed; i++) {
@@ -798,6 +807,7 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 			 "%s%llu frames dropped (the output writer fell behind)", len ? "; " : "",
 			 (unsigned long long)frames_dropped);
 	}
+	summary_diagnostics(c, &sum);
 	*out = sum;
 }
 
@@ -889,6 +899,24 @@ void pp_sink_diagnostics_source(pp_sink_diagnostics_fn fn)
 pp_sink_diagnostics_fn attr_diagnostics_source(void)
 {
 	return __atomic_load_n(&g_diag_source, __ATOMIC_ACQUIRE);
+}
+
+bool attr_diagnostics_snapshot(struct attr_sink_ctx *c, struct pp_diagnostic **out, size_t *n, uint64_t *other)
+{
+	pp_sink_diagnostics_fn source = attr_diagnostics_source();
+	*out = NULL;
+	*n = 0;
+	*other = 0;
+	if (!source)
+		return false;
+	size_t want = source(NULL, 0, other);
+	struct pp_diagnostic *d = want ? malloc(want * sizeof(*d)) : NULL;
+	if (d) {
+		*n = source(d, want, other);
+		*out = d;
+		attr_experiment_fill(c, d, *n);
+	}
+	return true;
 }
 
 void pp_sink_diagnostic(const char *name, uint32_t tid, uint64_t ns)

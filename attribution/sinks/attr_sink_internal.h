@@ -188,6 +188,10 @@ void attr_renderdoc_free(struct attr_sink_ctx *c);
 
 /* Where report.json's diagnostics come from (pp_sink_diagnostics_source); NULL: none. */
 pp_sink_diagnostics_fn attr_diagnostics_source(void);
+/* Every diagnostic site now, in an array to free(), with the experiment's arms of context c
+ * (attr_experiment_fill); false when there is no source (then *out is NULL and *n 0).
+ * *other: sites past the list's bound. */
+bool attr_diagnostics_snapshot(struct attr_sink_ctx *c, struct pp_diagnostic **out, size_t *n, uint64_t *other);
 
 /* Device registry (attr_sink.c). Entries never change once listed, so a snapshot of the count
  * is enough to read them without the lock. */

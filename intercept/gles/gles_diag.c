@@ -40,7 +40,9 @@ void pp_gles_diag_setup(struct pp_gles_ctx *c, uint32_t sink_id)
 		free(g);
 		return;
 	}
-	g->debug_enabled = true; /* KHR_debug: messages of medium severity are enabled initially */
+	/* KHR_debug: messages of every severity but LOW are enabled initially */
+	g->debug_enabled = g->debug_info_enabled = true;
+	g->zs_state = GLES_ZS_DEPTH_WRITE; /* GL's initial state: tests off, depth writes on */
 	c->diag = g;
 	c->diag_dirty = PP_GLES_DIRTY_ALL;
 }
@@ -91,6 +93,17 @@ static void buffer_used(struct pp_gles_diag *g, uint32_t name)
 		b->used_frame = g->frame + 1;
 }
 
+/* Texture `name` is an attachment of the render pass open now. */
+static bool attached_now(const struct pp_gles_ctx *c, uint32_t name)
+{
+	if (!c->draw_work || !c->pm.open_fb)
+		return false;
+	for (uint32_t i = 0; i < PP_MAX_ATTACHMENTS; i++)
+		if (c->open_image[i] == name)
+			return true;
+	return false;
+}
+
 void pp_gles_diag_draw(struct pp_gles_ctx *c)
 {
 	struct pp_gles_diag *g = c->diag;
@@ -116,11 +129,25 @@ void pp_gles_diag_draw(struct pp_gles_ctx *c)
 			struct gles_diag_texture *t = pp_gles_diag_texture(g, g->units[u][k], true);
 			if (t)
 				t->sampled_frame = g->frame + 1;
+			/* Sampling reads what a pass stored, unless it is an attachment of the pass
+			 * drawing now (bound, but not what the draw reads). */
+			if (t && g->images_stored && !attached_now(c, t->name))
+				pp_gles_diag_texture_read(g, t->name);
 		}
+	}
+	/* Images bound for load/store (glBindImageTexture) read what a pass stored too. */
+	for (uint32_t mask = dirty & PP_GLES_DIRTY_TEXTURES && g->images_stored ? g->image_units_bound : 0; mask;
+	     mask &= mask - 1) {
+		uint32_t u = (uint32_t)__builtin_ctz(mask);
+		if (!attached_now(c, g->image_units[u]))
+			pp_gles_diag_texture_read(g, g->image_units[u]);
 	}
 }
 
+
 /* ---- frames and submissions ------------------------------------------------------------- */
+
+static void tile_swapped(struct pp_gles_ctx *c, struct pp_gles_diag *g);
 
 static void frame_follow(struct pp_gles_ctx *c, struct pp_gles_diag *g)
 {
@@ -149,8 +176,9 @@ void pp_gles_diag_submitted(struct pp_gles_ctx *c, uint64_t frame, uint64_t ende
 	frame_follow(c, g);
 }
 
-void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended, bool color_preserved)
+void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended)
 {
+	pp_thread_role_note(PP_THREAD_PRESENTS);
 	struct pp_gles_diag *g = c->diag;
 	if (!g)
 		return;
@@ -159,85 +187,332 @@ void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended, bool color_pr
 	pp_gles_diag_deliver(c, todo.messages, todo.nmessages);
 	pp_diag_submit_todo_free(&todo);
 	frame_follow(c, g);
-	if (g->fb0_ancillary_stored) {
-		char detail[160];
-		snprintf(detail, sizeof(detail),
-			 "(the depth/stencil of the default framebuffer, stored by pass \"%s\": undefined after "
-			 "%s, so nothing can read it)", g->fb0_last_pass, c->glx ? "glXSwapBuffers" : "eglSwapBuffers");
-		pp_gles_diag_pass_report(c, PP_DIAG_PASS_UNNEEDED_STORE, g->fb0_last_pass, 0, "depth/stencil", detail);
-	}
-	g->fb0_ancillary_stored = false;
-	g->fb0_fresh = true;
-	g->fb0_color_preserved = color_preserved;
+	tile_swapped(c, g);
 }
 
 /* The pass's name as the model gives it: the innermost debug group open when it began, else
  * the framebuffer's label, else its kind and position in its frame (over the frame's
- * submissions so far: one recording per submission on GLES), so that a finding names the
- * pass the report lists. */
-static void pass_group_name(const struct pp_gles_ctx *c, const struct pp_pass_rec *p, char *out, size_t len)
+ * submissions so far: one recording per submission on GLES), so that a finding names the pass
+ * the report lists. Copied, never formatted: a generated name is kept as its kind and
+ * position (tile_name_format). */
+static void pass_name_of(const struct pp_gles_ctx *c, const struct pp_pass_rec *p, struct gles_tile_name *n)
 {
 	bool ours = c->rec && p >= c->rec->passes && p < c->rec->passes + c->rec->npasses;
 	uint32_t index = ours ? (uint32_t)(p - c->rec->passes) : 0;
 	uint32_t base = c->names_frame == c->frame_open ? c->names_base : 0;
-	if (p->object_name[0])
-		pp_name_copy(out, len, p->object_name);
-	else
-		pp_pass_generated_name(out, len, p->kind, base + (ours ? pp_gles_app_passes(c->rec, index) : 0));
-	if (!ours)
-		return;
+	n->kind = (uint8_t)p->kind;
+	/* counted over the application's passes only (RenderDoc's own are not in its frame) */
+	n->position = base + (ours ? pp_gles_app_passes(c->rec, index) : 0);
 	int depth = 0;
-	for (uint32_t i = c->rec->nlabels; i-- > 0;) {
+	for (uint32_t i = ours ? c->rec->nlabels : 0; i-- > 0;) {
 		const struct pp_label_event *e = &c->rec->labels[i];
 		if (e->pos > index)
 			continue;
 		if (e->op == PP_LABEL_POP)
 			depth++;
 		else if (e->op == PP_LABEL_PUSH && depth-- == 0) {
-			pp_name_copy(out, len, e->name);
+			pp_name_copy(n->text, sizeof(n->text), e->name);
 			return;
 		}
 	}
+	if (p->object_name[0])
+		pp_name_copy(n->text, sizeof(n->text), p->object_name);
+	else
+		n->text[0] = '\0';
+}
+
+static void tile_name_format(const struct gles_tile_name *n, char *out, size_t len)
+{
+	if (n->text[0])
+		pp_name_copy(out, len, n->text);
+	else
+		pp_pass_generated_name(out, len, (enum pp_pass_kind)n->kind, n->position);
+}
+
+/* ---- tile rules --------------------------------------------------------------------------- */
+
+/* The tile rules follow each attachment image's contents from pass to pass (docs/diagnostics.md,
+ * "PASSPROBE-Pass-UnneededLoad, PASSPROBE-Pass-UnneededStore"): a store matters only if something
+ * reads it before the next clear or invalidate, a load only if the contents are defined. What a
+ * driver knows by itself is left out: a window surface's depth and stencil, which EGL leaves
+ * undefined at every swap (Mesa's EGL invalidates them before the swap's flush, so panfrost and
+ * freedreno neither write them back nor load them again), and a window's colour, which the swap
+ * reads. Images another context may use (a share group of several contexts) are not judged. */
+static struct gles_diag_image *tile_image(struct pp_gles_diag *g, uint32_t key, bool create)
+{
+	if (!key)
+		return NULL;
+	struct gles_diag_image *im = &g->images[(key ^ (key >> 31)) % GLES_DIAG_IMAGES];
+	if (im->key == key)
+		return im;
+	if (!create)
+		return NULL;
+	/* Direct-mapped: a name that collides replaces the older one (what it stored is no longer
+	 * judged: never a finding from a guess). */
+	if (im->key && im->state == GLES_TILE_STORED && !(im->key & PP_GLES_IMAGE_RB))
+		g->images_stored--;
+	*im = (struct gles_diag_image){ .key = key };
+	return im;
+}
+
+static void tile_set(struct pp_gles_diag *g, struct gles_diag_image *im, enum gles_tile_state state)
+{
+	bool texture = im->key && !(im->key & PP_GLES_IMAGE_RB);
+	if (texture && im->state == GLES_TILE_STORED)
+		g->images_stored--;
+	if (texture && state == GLES_TILE_STORED)
+		g->images_stored++;
+	im->state = (uint8_t)state;
+}
+
+void pp_gles_diag_image_forget(struct pp_gles_ctx *c, uint32_t key)
+{
+	struct pp_gles_diag *g = c->diag;
+	struct gles_diag_image *im = g ? tile_image(g, key, false) : NULL;
+	if (im) {
+		tile_set(g, im, GLES_TILE_DEFINED);
+		im->key = 0;
+	}
+}
+
+void pp_gles_diag_texture_read(struct pp_gles_diag *g, uint32_t name)
+{
+	struct gles_diag_image *im = g && g->images_stored ? tile_image(g, name, false) : NULL;
+	if (im && im->state == GLES_TILE_STORED)
+		tile_set(g, im, GLES_TILE_DEFINED);
+}
+
+/* What a read of a framebuffer's attachments of classes `mask` reads. A framebuffer not
+ * described (never the draw framebuffer of a pass since its attachments changed) may show
+ * any image: every stored one counts as read. */
+void pp_gles_diag_fb_read(struct pp_gles_ctx *c, uint32_t fb, uint32_t mask)
+{
+	struct pp_gles_diag *g = c->diag;
+	if (!g)
+		return;
+	const struct pp_gles_fbo *f = pp_gles_fbo_known(c, fb);
+	for (uint32_t i = 0; !f && i < GLES_DIAG_IMAGES; i++)
+		if (g->images[i].key && g->images[i].state == GLES_TILE_STORED)
+			tile_set(g, &g->images[i], GLES_TILE_DEFINED);
+	for (uint32_t i = 0; f && i < f->natt && i < PP_MAX_ATTACHMENTS; i++) {
+		if (!(f->cls[i] & mask))
+			continue;
+		struct gles_diag_image *im = fb ? tile_image(g, f->image[i], false) : &g->fb0[i];
+		if (im && im->state == GLES_TILE_STORED)
+			tile_set(g, im, GLES_TILE_DEFINED);
+	}
+}
+
+void pp_gles_diag_pass_opened(struct pp_gles_ctx *c)
+{
+	c->diag->pass_zs = c->diag->zs_state;
+}
+
+/* A pass's attachment in words: "colour", "colour 1", "depth/stencil". */
+static const char *attachment_what(uint8_t cls, uint32_t colour_index)
+{
+	static const char *const colours[] = { "colour", "colour 1", "colour 2", "colour 3",
+					       "colour 4", "colour 5", "colour 6", "colour 7" };
+	if (cls & (PP_GLES_ATT_DEPTH | PP_GLES_ATT_STENCIL))
+		return cls & PP_GLES_ATT_DEPTH ? (cls & PP_GLES_ATT_STENCIL ? "depth/stencil" : "depth") : "stencil";
+	return colours[colour_index < 8 ? colour_index : 7];
+}
+
+static void framebuffer_words(uint32_t fb, char *buf, size_t len)
+{
+	if (fb)
+		snprintf(buf, len, "framebuffer object %u", fb);
+	else
+		snprintf(buf, len, "the default framebuffer");
+}
+
+static const char *swap_name(const struct pp_gles_ctx *c)
+{
+	return c->glx ? "glXSwapBuffers" : "eglSwapBuffers";
+}
+
+static uint64_t str_hash(const char *s);
+static uint64_t report(struct pp_gles_ctx *c, struct pp_diag_blocking *b);
+
+/* The site of a finding about a pass's attachment: the pass (by name), its framebuffer and
+ * the attachment; the same pass every frame is one site. A key from those parts, so that an
+ * occurrence of a site already counted formats nothing. */
+static uint64_t tile_site_key(enum pp_diag_rule rule, const struct gles_tile_name *n, uint32_t fb, uint32_t attachment)
+{
+	uint64_t h = n->text[0] ? str_hash(n->text) : ((uint64_t)n->kind << 32 | n->position) * 0x9e3779b97f4a7c15ull;
+	h ^= ((uint64_t)fb << 32 | attachment) * 0xbf58476d1ce4e5b9ull;
+	return (h ^ (h >> 29) ^ ((uint64_t)rule << 56)) | 1;
+}
+
+/* One occurrence of a pass finding; detail NULL: the site was counted before (*known), its
+ * texts are not needed. */
+static void tile_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, uint64_t key, const struct gles_tile_name *n,
+			uint32_t fb, const char *what, const char *detail, uint64_t *known)
+{
+	char site[192], where[48], name[64];
+	if (detail) {
+		framebuffer_words(fb, where, sizeof(where));
+		tile_name_format(n, name, sizeof(name));
+		snprintf(site, sizeof(site), "pass \"%s\" on %s, %s attachment", name, where, what);
+	}
+	struct pp_diag_blocking b = {
+		.rule = rule,
+		.site_key = key,
+		.site = detail ? site : NULL,
+		.detail = detail,
+		.cost_unavailable = "attachment bandwidth is not measured (no GPU counters for it on OpenGL ES)",
+		/* A pass that is the frame loop's: glmark2's scenes clear the window once more after a
+		 * first pass at their start, which is not worth a developer's time. */
+		.steady_state = true,
+	};
+	if (report(c, &b))
+		*known = key;
+}
+
+/* A store nothing read: reported at the pass that stored it (its site), now that the pass
+ * `by` starts over the image (cleared: how = "clears", or invalidated). */
+static void tile_store_unneeded(struct pp_gles_ctx *c, struct gles_diag_image *im, const struct gles_tile_name *by,
+				const char *how)
+{
+	uint64_t key = tile_site_key(PP_DIAG_PASS_UNNEEDED_STORE, &im->pass, im->fb, im->attachment);
+	if (im->store_site == key) {
+		tile_report(c, PP_DIAG_PASS_UNNEEDED_STORE, key, &im->pass, im->fb, im->what, NULL, &im->store_site);
+		return;
+	}
+	char detail[320], where[48], stored[64], next[64];
+	framebuffer_words(im->fb, where, sizeof(where));
+	tile_name_format(&im->pass, stored, sizeof(stored));
+	tile_name_format(by, next, sizeof(next));
+	if (im->preserved)
+		snprintf(detail, sizeof(detail),
+			 "(the colour of the window surface, kept across %s because its EGL_SWAP_BEHAVIOR is "
+			 "EGL_BUFFER_PRESERVED, and the next frame's pass \"%s\" %s it before anything reads it: with "
+			 "EGL_BUFFER_DESTROYED the driver need not keep it)",
+			 swap_name(c), next, how);
+	else
+		snprintf(detail, sizeof(detail),
+			 "(pass \"%s\" stored the %s attachment of %s; the next pass on it, \"%s\", %s it before "
+			 "anything read it)",
+			 stored, im->what, where, next, how);
+	tile_report(c, PP_DIAG_PASS_UNNEEDED_STORE, key, &im->pass, im->fb, im->what, detail, &im->store_site);
+}
+
+/* A load of contents that are undefined, at the loading pass's site. */
+static void tile_load_unneeded(struct pp_gles_ctx *c, struct gles_diag_image *im, const struct gles_tile_name *n,
+			       uint32_t fb, uint32_t attachment, const char *what)
+{
+	uint64_t key = tile_site_key(PP_DIAG_PASS_UNNEEDED_LOAD, n, fb, attachment);
+	if (im->load_site == key) {
+		tile_report(c, PP_DIAG_PASS_UNNEEDED_LOAD, key, n, fb, what, NULL, &im->load_site);
+		return;
+	}
+	char detail[320], where[48], name[64], earlier[64];
+	framebuffer_words(fb, where, sizeof(where));
+	tile_name_format(n, name, sizeof(name));
+	tile_name_format(&im->pass, earlier, sizeof(earlier));
+	if (!fb && !c->surface_pbuffer)
+		snprintf(detail, sizeof(detail),
+			 "(pass \"%s\" on the default framebuffer, %s attachment: its first pass after %s begins "
+			 "without a clear or invalidate, and the contents are undefined)",
+			 name, what, swap_name(c));
+	else
+		snprintf(detail, sizeof(detail),
+			 "(pass \"%s\" loads the %s attachment of %s, which the program invalidated at pass \"%s\": "
+			 "its contents are undefined)",
+			 name, what, where, earlier);
+	tile_report(c, PP_DIAG_PASS_UNNEEDED_LOAD, key, n, fb, what, detail, &im->load_site);
 }
 
 void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p)
 {
 	struct pp_gles_diag *g = c->diag;
-	if (!g || p->kind != PP_PASS_RENDER || p->render_pass != 0 || p->recorded_by)
+	/* RenderDoc's own passes (its overlay) are not the application's: not judged, and what
+	 * they do to the application's images is not followed. */
+	if (!g || p->kind != PP_PASS_RENDER || p->recorded_by)
 		return;
-	/* The default framebuffer. After a swap its contents are undefined (EGL: colour unless
-	 * EGL_SWAP_BEHAVIOR is EGL_BUFFER_PRESERVED, depth and stencil always), so the first pass
-	 * of a frame that loads them loads garbage it must then overwrite. The pass's name is
-	 * looked up only where a finding or the next swap needs it, not every frame. */
-	char name[64];
+	uint32_t fb = p->render_pass;
+	/* Another context of the share group may sample what this one stores. */
+	if (fb && !pp_gles_share_alone(c->share))
+		return;
+	/* The pass's name, looked up once and only where a finding or a store needs it. */
+	struct gles_tile_name name;
 	bool named = false;
-	bool ancillary_stored = false;
-	for (uint32_t i = 0; i < p->nattachments; i++) {
+	bool stored_texture = false;
+	uint32_t colours = 0;
+	for (uint32_t i = 0; i < p->nattachments && i < PP_MAX_ATTACHMENTS; i++) {
 		const struct pp_attachment *a = &p->attachments[i];
-		bool load = a->load_op && !strcmp(a->load_op, "LOAD");
-		if (g->fb0_fresh && load && (a->depth_stencil || !g->fb0_color_preserved)) {
-			if (!named)
-				pass_group_name(c, p, name, sizeof(name));
+		uint8_t cls = c->open_cls[i];
+		const char *what = attachment_what(cls, cls & PP_GLES_ATT_COLOR ? colours++ : 0);
+		struct gles_diag_image *im = fb ? tile_image(g, c->open_image[i], true) : &g->fb0[i];
+		if (!im)
+			continue;
+		bool cleared = a->load_op && !strcmp(a->load_op, "CLEAR");
+		bool discarded = a->load_op && !strcmp(a->load_op, "DONT_CARE");
+		bool stored = !a->store_op || strcmp(a->store_op, "DONT_CARE");
+		/* Whether the pass touched it at all: draws write colour; depth and stencil only
+		 * with their tests on (a pass that never tests depth neither loads nor writes it, and
+		 * a tile-based driver leaves it in memory). A store is counted only where the
+		 * pass surely wrote: colour, a clear, depth tested with writes on. */
+		bool tested = (cls & PP_GLES_ATT_COLOR) || ((cls & PP_GLES_ATT_DEPTH) && (g->pass_zs & GLES_ZS_DEPTH_TEST)) ||
+			      ((cls & PP_GLES_ATT_STENCIL) && (g->pass_zs & GLES_ZS_STENCIL_TEST));
+		bool written = (cls & PP_GLES_ATT_COLOR) || cleared ||
+			       ((cls & PP_GLES_ATT_DEPTH) &&
+				(g->pass_zs & (GLES_ZS_DEPTH_TEST | GLES_ZS_DEPTH_WRITE)) ==
+					(GLES_ZS_DEPTH_TEST | GLES_ZS_DEPTH_WRITE));
+		bool loaded = !cleared && !discarded && tested;
+		bool records = discarded || !stored || written;
+		if (!named && (records || (im->state == GLES_TILE_STORED && cleared) ||
+			       (im->state == GLES_TILE_UNDEFINED && loaded))) {
+			pass_name_of(c, p, &name);
 			named = true;
-			char detail[192];
-			snprintf(detail, sizeof(detail),
-				 "(pass \"%s\" on the default framebuffer, %s attachment: its first pass after "
-				 "eglSwapBuffers begins without a clear or invalidate, and the contents are undefined)",
-				 name, a->depth_stencil ? "depth/stencil" : "colour");
-			pp_gles_diag_pass_report(c, PP_DIAG_PASS_UNNEEDED_LOAD, name, i + 1,
-						 a->depth_stencil ? "depth/stencil" : "colour", detail);
 		}
-		if (a->depth_stencil && a->store_op && !strcmp(a->store_op, "STORE"))
-			ancillary_stored = true;
+		if (im->state == GLES_TILE_STORED && (cleared || discarded))
+			tile_store_unneeded(c, im, &name, cleared ? "clears" : "invalidates");
+		if (im->state == GLES_TILE_UNDEFINED && loaded)
+			tile_load_unneeded(c, im, &name, fb, i, what);
+		if (discarded) {
+			tile_set(g, im, GLES_TILE_UNDEFINED);
+			im->pass = name;
+		} else if (cleared || loaded) {
+			tile_set(g, im, GLES_TILE_DEFINED);
+		}
+		if (!stored || written) {
+			tile_set(g, im, stored ? GLES_TILE_STORED : GLES_TILE_UNDEFINED);
+			im->preserved = false;
+			im->fb = fb;
+			im->attachment = i;
+			im->what = what;
+			im->pass = name;
+			stored_texture |= stored && fb && !(im->key & PP_GLES_IMAGE_RB);
+		}
 	}
-	g->fb0_fresh = false;
-	g->fb0_ancillary_stored = ancillary_stored;
-	/* Read only at the swap after a pass that stored depth/stencil (pp_gles_diag_presented). */
-	if (ancillary_stored) {
-		if (named)
-			pp_name_copy(g->fb0_last_pass, sizeof(g->fb0_last_pass), name);
-		else
-			pass_group_name(c, p, g->fb0_last_pass, sizeof(g->fb0_last_pass));
+	/* A texture stored here may stay bound to a unit and be sampled by a later pass without
+	 * being bound again: the next draw marks what is bound once more. */
+	if (stored_texture)
+		c->diag_dirty |= PP_GLES_DIRTY_TEXTURES;
+}
+
+/* A swap reads a window's colour (it is shown); what it leaves: a window's colour undefined
+ * (EGL_BUFFER_DESTROYED) unless the program repaints on the old contents (buffer age), or
+ * kept (EGL_BUFFER_PRESERVED: a store the next frame may not need); a window's depth and
+ * stencil undefined, which the driver knows (never judged); a pbuffer as it was. */
+static void tile_swapped(struct pp_gles_ctx *c, struct pp_gles_diag *g)
+{
+	for (uint32_t i = 0; i < c->fb0.natt && i < PP_MAX_ATTACHMENTS; i++) {
+		struct gles_diag_image *im = &g->fb0[i];
+		bool colour = c->fb0.cls[i] & PP_GLES_ATT_COLOR;
+		if (colour && im->state == GLES_TILE_STORED)
+			tile_set(g, im, GLES_TILE_DEFINED);
+		if (c->surface_pbuffer)
+			continue;
+		if (!colour) {
+			tile_set(g, im, GLES_TILE_DEFINED);
+		} else if (c->surface_preserved) {
+			tile_set(g, im, GLES_TILE_STORED);
+			im->preserved = true;
+		} else {
+			tile_set(g, im, c->surface_age_used ? GLES_TILE_DEFINED : GLES_TILE_UNDEFINED);
+		}
 	}
 }
 
@@ -340,13 +615,15 @@ static void thread_name(uint32_t tid, char *buf, size_t len)
 	snprintf(buf, len, "%s", cached);
 }
 
-static void report(struct pp_gles_ctx *c, struct pp_diag_blocking *b)
+/* Counts one occurrence and delivers what it queued; returns the site's key once counted. */
+static uint64_t report(struct pp_gles_ctx *c, struct pp_diag_blocking *b)
 {
-	pp_diag_blocking_report(c->diag->dd, b);
+	uint64_t counted = pp_diag_blocking_report(c->diag->dd, b);
 	struct pp_diag_message m[4];
 	uint32_t n;
 	while ((n = pp_diag_messages_take(c->diag->dd, m, 4)))
 		pp_gles_diag_deliver(c, m, n);
+	return counted;
 }
 
 void pp_gles_diag_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const char *fn, void *ra, const char *detail,
@@ -368,28 +645,17 @@ void pp_gles_diag_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const ch
 		.steady_state = steady,
 		.thread_id = tid,
 		.thread_name = tname,
+		/* A context current on a thread that draws nothing and swaps nothing (an upload
+		 * thread of a share group): its wait is not the frame's. */
+		.worker_thread = !(pp_thread_roles & (PP_THREAD_RECORDS | PP_THREAD_PRESENTS)),
 	};
 	report(c, &b);
 }
 
-void pp_gles_diag_pass_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const char *pass, uint32_t attachment,
-			      const char *what, const char *detail)
-{
-	char site[192];
-	snprintf(site, sizeof(site), "pass \"%s\" on the default framebuffer, %s attachment", pass, what);
-	struct pp_diag_blocking b = {
-		.rule = rule,
-		/* A pass is its name and framebuffer: the same pass every frame is one site. */
-		.site_key = str_hash(site) ^ (attachment * 0x9e3779b97f4a7c15ull),
-		.site = site,
-		.detail = detail,
-		.cost_unavailable = "attachment bandwidth is not measured (no GPU counters for it on OpenGL ES)",
-	};
-	report(c, &b);
-}
 
 /* The application's KHR_debug state, as far as it concerns passprobe's messages (source
- * THIRD_PARTY, type PERFORMANCE, severity MEDIUM, ids GLES_DIAG_ID_BASE + rule). */
+ * THIRD_PARTY, type PERFORMANCE, severity MEDIUM for warnings and NOTIFICATION for
+ * information, ids GLES_DIAG_ID_BASE + rule). */
 void pp_gles_diag_debug_control(struct pp_gles_ctx *c, GLenum source, GLenum type, GLenum severity, GLsizei count,
 				const GLuint *ids, GLboolean enabled)
 {
@@ -411,10 +677,14 @@ void pp_gles_diag_debug_control(struct pp_gles_ctx *c, GLenum source, GLenum typ
 		}
 		return;
 	}
-	if (count != 0 || (severity != GL_DONT_CARE && severity != GL_DEBUG_SEVERITY_MEDIUM))
+	if (count != 0)
 		return;
-	g->debug_enabled = enabled != GL_FALSE;
-	g->ids_disabled = 0;
+	if (severity == GL_DONT_CARE || severity == GL_DEBUG_SEVERITY_MEDIUM)
+		g->debug_enabled = enabled != GL_FALSE;
+	if (severity == GL_DONT_CARE || severity == GL_DEBUG_SEVERITY_NOTIFICATION)
+		g->debug_info_enabled = enabled != GL_FALSE;
+	if (severity == GL_DONT_CARE || severity == GL_DEBUG_SEVERITY_MEDIUM || severity == GL_DEBUG_SEVERITY_NOTIFICATION)
+		g->ids_disabled = 0;
 }
 
 void pp_gles_diag_debug_callback(struct pp_gles_ctx *c, GLDEBUGPROC fn, const void *user)
@@ -428,7 +698,7 @@ void pp_gles_diag_debug_callback(struct pp_gles_ctx *c, GLDEBUGPROC fn, const vo
 void pp_gles_diag_deliver(struct pp_gles_ctx *c, const struct pp_diag_message *m, uint32_t n)
 {
 	struct pp_gles_diag *g = c->diag;
-	if (!g || !n || !g->callback || !g->debug_enabled || pp_gles_exiting)
+	if (!g || !n || !g->callback || (!g->debug_enabled && !g->debug_info_enabled) || pp_gles_exiting)
 		return;
 	/* GL_DEBUG_OUTPUT off: the context delivers no message (a callback is registered, so the
 	 * context has KHR_debug and the enum is valid: no error). */
@@ -438,11 +708,13 @@ void pp_gles_diag_deliver(struct pp_gles_ctx *c, const struct pp_diag_message *m
 	pp_egl_guard_leave();
 	for (uint32_t i = 0; on && i < n; i++) {
 		uint32_t rule = (uint32_t)m[i].rule;
-		if (rule < 64 && (g->ids_disabled >> rule & 1))
+		bool info = m[i].severity == PP_DIAG_INFO;
+		if ((rule < 64 && (g->ids_disabled >> rule & 1)) || !(info ? g->debug_info_enabled : g->debug_enabled))
 			continue;
 		pp_egl_guard_enter();
 		g->callback(GL_DEBUG_SOURCE_THIRD_PARTY, GL_DEBUG_TYPE_PERFORMANCE, GLES_DIAG_ID_BASE + rule,
-			    GL_DEBUG_SEVERITY_MEDIUM, (GLsizei)strlen(m[i].text), m[i].text, g->callback_user);
+			    info ? GL_DEBUG_SEVERITY_NOTIFICATION : GL_DEBUG_SEVERITY_MEDIUM, (GLsizei)strlen(m[i].text),
+			    m[i].text, g->callback_user);
 		pp_egl_guard_leave();
 	}
 }

@@ -19,9 +19,9 @@ struct pp_pass_rec;
 void pp_gles_diag_setup(struct pp_gles_ctx *c, uint32_t sink_id);
 void pp_gles_diag_teardown(struct pp_gles_ctx *c);
 
-/* The draw path's slow part, taken only while c->diag_dirty is set (a binding changed, a new
- * frame began): what is bound now counts as used by draws of the current frame; only the
- * kinds of binding that changed are marked. */
+/* The draw path's slow part (and a dispatch's), taken only while c->diag_dirty is set (a binding
+ * changed, a new frame began): what is bound now counts as used by draws of the current frame;
+ * only the kinds of binding that changed are marked. */
 enum {
 	PP_GLES_DIRTY_ARRAY = 1u << 0,
 	PP_GLES_DIRTY_ELEMENT = 1u << 1,
@@ -33,15 +33,23 @@ enum {
 };
 void pp_gles_diag_draw(struct pp_gles_ctx *c);
 
+
 /* Every submission boundary (pp_gles_submit): frame is the model's frame of the submission
  * (or the open frame when nothing was submitted), ended the clock's "every frame below has
  * ended"; sync: the GLsync glFenceSync made (0: none). */
 void pp_gles_diag_submitted(struct pp_gles_ctx *c, uint64_t frame, uint64_t ended, uint64_t sync);
 /* A swap, after its submission: frames below `ended` are over, and the default framebuffer's
- * contents are gone (its colour kept where color_preserved). */
-void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended, bool color_preserved);
-/* A render pass closed, its attachments' load/store ops set. */
+ * contents are what the surface keeps (c->surface_preserved, _pbuffer, _age_used). */
+void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended);
+/* A render pass opened (c->diag set), and closed, its attachments' load/store ops set: the tile
+ * rules (PASSPROBE-Pass-*). */
+void pp_gles_diag_pass_opened(struct pp_gles_ctx *c);
 void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p);
+/* The tile rules: a read of the attachments of classes `mask` (enum pp_gles_att) of
+ * framebuffer fb (glReadPixels, glBlitFramebuffer, glCopyTex*Image2D), and an image gone
+ * (deleted, or its storage specified again; key as pp_gles_fbo.image). */
+void pp_gles_diag_fb_read(struct pp_gles_ctx *c, uint32_t fb, uint32_t mask);
+void pp_gles_diag_image_forget(struct pp_gles_ctx *c, uint32_t key);
 
 /* glFinish returned after cpu->wall_ns; ra: the application's call site. */
 void pp_gles_diag_finish(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu, void *ra);

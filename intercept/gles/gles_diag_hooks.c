@@ -221,7 +221,8 @@ GL_APICALL void GL_APIENTRY glBufferSubData(GLenum target, GLintptr offset, GLsi
 	snprintf(detail, sizeof(detail), "(glBufferSubData of buffer %u, update %u since its glBufferData with "
 		 "GL_STATIC_*)", b->name, b->updates);
 	void *site = pp_gles_site(__builtin_return_address(0));
-	pp_gles_diag_report(c, PP_DIAG_STATIC_BUFFER_UPDATE, "glBufferSubData", site, detail, ns, false);
+	/* Steady state: updates made once (a level loaded) are not the frame loop's. */
+	pp_gles_diag_report(c, PP_DIAG_STATIC_BUFFER_UPDATE, "glBufferSubData", site, detail, ns, true);
 }
 
 GL_APICALL void *GL_APIENTRY glMapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access)
@@ -262,7 +263,8 @@ static void texture_report(struct pp_gles_ctx *c, struct gles_diag_texture *x, c
 {
 	char detail[128];
 	snprintf(detail, sizeof(detail), "(%s of texture %u, bound for draws earlier in this frame)", fn, x->name);
-	pp_gles_diag_report(c, PP_DIAG_TEXTURE_UPDATE_IN_USE, fn, ra, detail, ns, false);
+	/* Steady state: Chromium's GPU process (ANGLE) updates textures its first frame sampled. */
+	pp_gles_diag_report(c, PP_DIAG_TEXTURE_UPDATE_IN_USE, fn, ra, detail, ns, true);
 }
 
 GL_APICALL void GL_APIENTRY glTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width,
@@ -453,4 +455,118 @@ GL_APICALL void GL_APIENTRY glDebugMessageControlKHR(GLenum source, GLenum type,
 	if (c && !pp_egl_tls.rdoc_own)
 		pp_gles_diag_debug_control(c, source, type, severity, count, ids, enabled);
 	PP_REAL(glDebugMessageControlKHR)(source, type, severity, count, ids, enabled);
+}
+
+/* ---- the tile rules' inputs --------------------------------------------------------------- */
+
+/* Depth and stencil tests and depth writes: whether a pass loads and writes its depth and
+ * stencil attachments at all (state calls, never the draw path). */
+static void zs_state_set(struct pp_gles_diag *g, uint8_t bit, bool on)
+{
+	g->zs_state = on ? g->zs_state | bit : g->zs_state & (uint8_t)~bit;
+	/* A render pass open: it ran with this on from here. */
+	if (on)
+		g->pass_zs |= bit;
+}
+
+static uint8_t zs_cap(GLenum cap)
+{
+	return cap == GL_DEPTH_TEST ? GLES_ZS_DEPTH_TEST : cap == GL_STENCIL_TEST ? GLES_ZS_STENCIL_TEST : 0;
+}
+
+GL_APICALL void GL_APIENTRY glEnable(GLenum cap)
+{
+	PP_GLES_ABOVE(glEnable, (cap));
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	if (g && zs_cap(cap))
+		zs_state_set(g, zs_cap(cap), true);
+	PP_REAL(glEnable)(cap);
+}
+
+GL_APICALL void GL_APIENTRY glDisable(GLenum cap)
+{
+	PP_GLES_ABOVE(glDisable, (cap));
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	if (g && zs_cap(cap))
+		zs_state_set(g, zs_cap(cap), false);
+	PP_REAL(glDisable)(cap);
+}
+
+GL_APICALL void GL_APIENTRY glDepthMask(GLboolean flag)
+{
+	PP_GLES_ABOVE(glDepthMask, (flag));
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	if (g)
+		zs_state_set(g, GLES_ZS_DEPTH_WRITE, flag != GL_FALSE);
+	PP_REAL(glDepthMask)(flag);
+}
+
+/* Textures bound for image load/store: what shaders (compute above all) may read besides what
+ * they sample. Beyond the units followed, the texture counts as read when bound. */
+GL_APICALL void GL_APIENTRY glBindImageTexture(GLuint unit, GLuint texture, GLint level, GLboolean layered, GLint layer,
+					       GLenum access, GLenum format)
+{
+	PP_GLES_ABOVE(glBindImageTexture, (unit, texture, level, layered, layer, access, format));
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	if (g && unit < GLES_DIAG_IMAGE_UNITS) {
+		g->image_units[unit] = texture;
+		g->image_units_bound = texture ? g->image_units_bound | 1u << unit : g->image_units_bound & ~(1u << unit);
+		c->diag_dirty |= PP_GLES_DIRTY_TEXTURES;
+	} else if (g) {
+		pp_gles_diag_texture_read(g, texture);
+	}
+	PP_REAL(glBindImageTexture)(unit, texture, level, layered, layer, access, format);
+}
+
+/* Reads of what a pass stored: a copy from the read framebuffer's colour, mipmaps made from a
+ * texture's level 0. */
+static uint32_t read_framebuffer(const struct pp_gles_ctx *c)
+{
+	return c->es3 ? c->read_fb : c->pm.fb;
+}
+
+GL_APICALL void GL_APIENTRY glCopyTexImage2D(GLenum target, GLint level, GLenum internalformat, GLint x, GLint y,
+					     GLsizei width, GLsizei height, GLint border)
+{
+	PP_GLES_ABOVE(glCopyTexImage2D, (target, level, internalformat, x, y, width, height, border));
+	struct pp_gles_ctx *c;
+	if (diag_of(&c))
+		pp_gles_diag_fb_read(c, read_framebuffer(c), PP_GLES_ATT_COLOR);
+	PP_REAL(glCopyTexImage2D)(target, level, internalformat, x, y, width, height, border);
+}
+
+GL_APICALL void GL_APIENTRY glCopyTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint x,
+						GLint y, GLsizei width, GLsizei height)
+{
+	PP_GLES_ABOVE(glCopyTexSubImage2D, (target, level, xoffset, yoffset, x, y, width, height));
+	struct pp_gles_ctx *c;
+	if (diag_of(&c))
+		pp_gles_diag_fb_read(c, read_framebuffer(c), PP_GLES_ATT_COLOR);
+	PP_REAL(glCopyTexSubImage2D)(target, level, xoffset, yoffset, x, y, width, height);
+}
+
+GL_APICALL void GL_APIENTRY glGenerateMipmap(GLenum target)
+{
+	PP_GLES_ABOVE(glGenerateMipmap, (target));
+	struct pp_gles_ctx *c;
+	struct pp_gles_diag *g = diag_of(&c);
+	int t = texture_target(target);
+	if (g && t >= 0 && g->active_unit < GLES_DIAG_UNITS)
+		pp_gles_diag_texture_read(g, g->units[g->active_unit][t]);
+	PP_REAL(glGenerateMipmap)(target);
+}
+
+/* A program that asks a surface's buffer age repaints only what changed, on the old contents
+ * of its back buffer (a compositor does): the first pass after a swap loads them on purpose. */
+EGLAPI EGLBoolean EGLAPIENTRY eglQuerySurface(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EGLint *value)
+{
+	PP_GLES_ABOVE_RET(eglQuerySurface, (dpy, surface, attribute, value));
+	struct pp_gles_ctx *c = attribute == EGL_BUFFER_AGE_EXT && !pp_egl_tls.rdoc_own ? pp_gles_acting() : NULL;
+	if (c)
+		c->surface_age_used = true;
+	return PP_REAL(eglQuerySurface)(dpy, surface, attribute, value);
 }

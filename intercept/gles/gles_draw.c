@@ -102,8 +102,11 @@ GL_APICALL void GL_APIENTRY glDispatchComputeIndirect(GLintptr indirect)
 {
 	PP_GLES_ABOVE(glDispatchComputeIndirect, (indirect));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
+	if (c) {
 		pp_gles_pass_for_dispatch(c)->dispatches_indirect++;
+		if (c->diag_dirty)
+			pp_gles_diag_draw(c);
+	}
 	PP_REAL(glDispatchComputeIndirect)(indirect);
 }
 

@@ -90,6 +90,11 @@ static struct pp_gles_ctx *swap_begin(EGLDisplay dpy, EGLSurface surface)
 	}
 	if (c->diag && PP_REAL(eglQuerySurface)(dpy, surface, EGL_SWAP_BEHAVIOR, &behavior))
 		c->surface_preserved = behavior == EGL_BUFFER_PRESERVED;
+	/* EGL_LARGEST_PBUFFER is answered for a pbuffer only (other surfaces leave the value as
+	 * it was, without an error): a swap of a pbuffer has no effect on its buffers. */
+	EGLint largest = -1;
+	if (c->diag && PP_REAL(eglQuerySurface)(dpy, surface, EGL_LARGEST_PBUFFER, &largest))
+		c->surface_pbuffer = largest != -1;
 	pp_egl_guard_leave();
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
 	return c;

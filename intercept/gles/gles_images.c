@@ -34,6 +34,11 @@ struct pp_gles_share *pp_gles_share_create(void)
 	return s;
 }
 
+bool pp_gles_share_alone(struct pp_gles_share *s)
+{
+	return !s || __atomic_load_n(&s->refs, __ATOMIC_RELAXED) <= 1;
+}
+
 void pp_gles_share_ref(struct pp_gles_share *s)
 {
 	if (s)

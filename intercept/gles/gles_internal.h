@@ -36,7 +36,11 @@ struct pp_gles_fbo {
 	uint32_t natt;
 	struct pp_attachment att[PP_MAX_ATTACHMENTS];
 	uint8_t cls[PP_MAX_ATTACHMENTS]; /* enum pp_gles_att of each */
+	/* The image behind each: a texture's name, a renderbuffer's | PP_GLES_IMAGE_RB; 0 for
+	 * the default framebuffer's (what the diagnostics' tile rules follow). */
+	uint32_t image[PP_MAX_ATTACHMENTS];
 };
+#define PP_GLES_IMAGE_RB 0x80000000u
 
 struct pp_gles_label {
 	uint32_t fbo;
@@ -52,6 +56,9 @@ struct pp_gles_ctx {
 	struct pp_workload dummy;      /* counts nothing anybody reads: a context that could not be set up */
 	struct pp_gles_diag *diag;     /* diagnostics (gles_diag.c); NULL when off */
 	bool surface_preserved;        /* the draw surface keeps its colour across swaps (EGL_BUFFER_PRESERVED) */
+	bool surface_pbuffer;          /* ... is a pbuffer: a swap leaves every buffer as it is */
+	bool surface_age_used;         /* the program asked a surface's EGL_BUFFER_AGE: it repaints on the
+					* old contents of its back buffer */
 
 	struct pp_gles_ctx *next;      /* context list */
 	EGLDisplay dpy;
@@ -71,6 +78,7 @@ struct pp_gles_ctx {
 
 	struct pp_gles_pass_machine pm;
 	uint8_t open_cls[PP_MAX_ATTACHMENTS]; /* attachment classes of the open render pass */
+	uint32_t open_image[PP_MAX_ATTACHMENTS]; /* and their images (pp_gles_fbo.image) */
 	struct pp_recording *rec;      /* being recorded */
 	struct pp_recording *ring[PP_GLES_RING];
 	uint32_t nring, ring_next;
@@ -209,6 +217,9 @@ struct pp_workload *pp_gles_pass_for_dispatch(struct pp_gles_ctx *c);
 void pp_gles_pass_label(struct pp_gles_ctx *c, bool push, const char *name, int32_t length);
 void pp_gles_fbo_label(struct pp_gles_ctx *c, uint32_t fbo, const char *name, int32_t length);
 void pp_gles_fbo_forget(struct pp_gles_ctx *c, uint32_t fbo);
+/* The framebuffer's description as last taken (the default one's always), or NULL where it is
+ * not current: describing needs it bound as the draw framebuffer. */
+const struct pp_gles_fbo *pp_gles_fbo_known(const struct pp_gles_ctx *c, uint32_t fb);
 /* Attachment masks of a glClear mask / glInvalidateFramebuffer list. */
 uint32_t pp_gles_clear_mask(uint32_t gl_mask);
 uint32_t pp_gles_invalidate_mask(const uint32_t *attachments, int32_t n, bool default_fb);
@@ -238,6 +249,8 @@ void pp_gles_device_teardown(struct pp_gles_ctx *c, bool current);
 struct pp_gles_share *pp_gles_share_create(void);
 void pp_gles_share_ref(struct pp_gles_share *s);
 void pp_gles_share_unref(struct pp_gles_share *s);
+/* No other context shares its objects (its images are this context's alone). */
+bool pp_gles_share_alone(struct pp_gles_share *s);
 void pp_gles_image_store(struct pp_gles_share *s, bool renderbuffer, uint32_t name, uint32_t internal_format,
 			 uint32_t w, uint32_t h, uint32_t samples);
 void pp_gles_image_forget(struct pp_gles_share *s, bool renderbuffer, uint32_t name);

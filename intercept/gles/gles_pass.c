@@ -7,6 +7,7 @@
 #include "gles_diag.h"
 #include "gles_internal.h"
 #include "pp_log.h"
+#include "pp_thread.h"
 
 static const char *const reason_stats = "pipeline statistics are not measured on OpenGL ES";
 
@@ -97,6 +98,7 @@ static void fbo_describe(struct pp_gles_ctx *c, struct pp_gles_fbo *f, uint32_t 
 			depth_type = type;
 		}
 		a->depth_stencil = point == GL_DEPTH_ATTACHMENT || point == GL_STENCIL_ATTACHMENT;
+		f->image[f->natt] = (uint32_t)name | (type == GL_RENDERBUFFER ? PP_GLES_IMAGE_RB : 0);
 		f->cls[f->natt++] = point == GL_DEPTH_ATTACHMENT     ? PP_GLES_ATT_DEPTH
 				    : point == GL_STENCIL_ATTACHMENT ? PP_GLES_ATT_STENCIL
 								     : PP_GLES_ATT_COLOR;
@@ -121,6 +123,14 @@ static const struct pp_gles_fbo *fbo_get(struct pp_gles_ctx *c, uint32_t fb)
 	if (f->name != fb || f->generation != c->fbo_generation)
 		fbo_describe(c, f, fb);
 	return f;
+}
+
+const struct pp_gles_fbo *pp_gles_fbo_known(const struct pp_gles_ctx *c, uint32_t fb)
+{
+	if (!fb)
+		return &c->fb0;
+	const struct pp_gles_fbo *f = &c->fbos[fb % PP_GLES_FBO_CACHE];
+	return f->name == fb && f->generation == c->fbo_generation ? f : NULL;
 }
 
 void pp_gles_fbo_forget(struct pp_gles_ctx *c, uint32_t fbo)
@@ -223,6 +233,9 @@ static void pass_render(struct pp_gles_ctx *c, struct pp_pass_rec *p, uint32_t f
 	 * descriptions too (fbo_describe, default_fb_describe). */
 	memcpy(p->attachments, f->att, f->natt * sizeof(p->attachments[0]));
 	memcpy(c->open_cls, f->cls, sizeof(c->open_cls));
+	memcpy(c->open_image, f->image, sizeof(c->open_image));
+	if (c->diag)
+		pp_gles_diag_pass_opened(c);
 	for (uint32_t i = 0; fb && i < c->nlabels; i++)
 		if (c->labels[i].fbo == fb) {
 			memcpy(p->object_name, c->labels[i].name, sizeof(p->object_name));
@@ -238,6 +251,8 @@ static void pass_render(struct pp_gles_ctx *c, struct pp_pass_rec *p, uint32_t f
 static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 {
 	bool render = t->opened_kind == PP_GLES_RENDER;
+	/* A wait on this thread holds its frames back (the diagnostics): it issues their work. */
+	pp_thread_role_note(PP_THREAD_RECORDS);
 	/* A pass is the work of whoever's call opened it: RenderDoc's own work is marked
 	 * (gles_renderdoc.c). */
 	c->open_own = pp_egl_tls.rdoc_own;

@@ -155,6 +155,7 @@ GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsize
 		return;
 	}
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+	pp_gles_diag_fb_read(c, c->es3 ? c->read_fb : c->pm.fb, PP_GLES_ATT_COLOR);
 	/* Into client memory (no pixel pack buffer bound; ES 2 has none) the call returns the
 	 * pixels, so it waits for the read framebuffer's rendering: a submission, which ends a
 	 * frame where a fence would (frame_delimiter=auto on a surfaceless context: an offscreen
@@ -178,8 +179,10 @@ GL_APICALL void GL_APIENTRY glBlitFramebuffer(GLint srcX0, GLint srcY0, GLint sr
 {
 	PP_GLES_ABOVE(glBlitFramebuffer, (srcX0, srcY0, srcX1, srcY1, dstX0, dstY0, dstX1, dstY1, mask, filter));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c && pp_gles_moves_passes(c))
+	if (c && pp_gles_moves_passes(c)) {
 		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
+		pp_gles_diag_fb_read(c, c->read_fb, pp_gles_clear_mask(mask));
+	}
 	PP_REAL(glBlitFramebuffer)(srcX0, srcY0, srcX1, srcY1, dstX0, dstY0, dstX1, dstY1, mask, filter);
 }
 
@@ -277,9 +280,11 @@ GL_APICALL void GL_APIENTRY glTexStorage2D(GLenum target, GLsizei levels, GLenum
 {
 	PP_GLES_ABOVE(glTexStorage2D, (target, levels, internalformat, width, height));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c && target == GL_TEXTURE_2D && width > 0 && height > 0)
-		pp_gles_image_store(c->share, false, bound(GL_TEXTURE_BINDING_2D), internalformat, (uint32_t)width,
-				    (uint32_t)height, 1);
+	if (c && target == GL_TEXTURE_2D && width > 0 && height > 0) {
+		uint32_t name = bound(GL_TEXTURE_BINDING_2D);
+		pp_gles_image_store(c->share, false, name, internalformat, (uint32_t)width, (uint32_t)height, 1);
+		pp_gles_diag_image_forget(c, name);
+	}
 	PP_REAL(glTexStorage2D)(target, levels, internalformat, width, height);
 }
 
@@ -288,9 +293,12 @@ GL_APICALL void GL_APIENTRY glTexImage2D(GLenum target, GLint level, GLint inter
 {
 	PP_GLES_ABOVE(glTexImage2D, (target, level, internalformat, width, height, border, format, type, pixels));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c && target == GL_TEXTURE_2D && level == 0 && width > 0 && height > 0)
-		pp_gles_image_store(c->share, false, bound(GL_TEXTURE_BINDING_2D), (uint32_t)internalformat,
-				    (uint32_t)width, (uint32_t)height, 1);
+	if (c && target == GL_TEXTURE_2D && level == 0 && width > 0 && height > 0) {
+		uint32_t name = bound(GL_TEXTURE_BINDING_2D);
+		pp_gles_image_store(c->share, false, name, (uint32_t)internalformat, (uint32_t)width, (uint32_t)height,
+				    1);
+		pp_gles_diag_image_forget(c, name);
+	}
 	PP_REAL(glTexImage2D)(target, level, internalformat, width, height, border, format, type, pixels);
 }
 
@@ -309,9 +317,11 @@ GL_APICALL void GL_APIENTRY glRenderbufferStorage(GLenum target, GLenum internal
 {
 	PP_GLES_ABOVE(glRenderbufferStorage, (target, internalformat, width, height));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c && width > 0 && height > 0)
-		pp_gles_image_store(c->share, true, bound(GL_RENDERBUFFER_BINDING), internalformat, (uint32_t)width,
-				    (uint32_t)height, 1);
+	if (c && width > 0 && height > 0) {
+		uint32_t name = bound(GL_RENDERBUFFER_BINDING);
+		pp_gles_image_store(c->share, true, name, internalformat, (uint32_t)width, (uint32_t)height, 1);
+		pp_gles_diag_image_forget(c, name | PP_GLES_IMAGE_RB);
+	}
 	PP_REAL(glRenderbufferStorage)(target, internalformat, width, height);
 }
 
@@ -330,8 +340,10 @@ GL_APICALL void GL_APIENTRY glDeleteTextures(GLsizei n, const GLuint *textures)
 {
 	PP_GLES_ABOVE(glDeleteTextures, (n, textures));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	for (GLsizei i = 0; c && textures && i < n; i++)
+	for (GLsizei i = 0; c && textures && i < n; i++) {
 		pp_gles_image_forget(c->share, false, textures[i]);
+		pp_gles_diag_image_forget(c, textures[i]);
+	}
 	PP_REAL(glDeleteTextures)(n, textures);
 }
 
@@ -339,7 +351,9 @@ GL_APICALL void GL_APIENTRY glDeleteRenderbuffers(GLsizei n, const GLuint *rende
 {
 	PP_GLES_ABOVE(glDeleteRenderbuffers, (n, renderbuffers));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	for (GLsizei i = 0; c && renderbuffers && i < n; i++)
+	for (GLsizei i = 0; c && renderbuffers && i < n; i++) {
 		pp_gles_image_forget(c->share, true, renderbuffers[i]);
+		pp_gles_diag_image_forget(c, renderbuffers[i] | PP_GLES_IMAGE_RB);
+	}
 	PP_REAL(glDeleteRenderbuffers)(n, renderbuffers);
 }

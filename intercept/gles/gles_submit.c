@@ -392,7 +392,7 @@ void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu)
 	/* The swap ended the frame: the next recording belongs to the frame after it. */
 	if (c->rec && !c->rec->npasses)
 		recording_arm(c);
-	pp_gles_diag_presented(c, ended, c->surface_preserved);
+	pp_gles_diag_presented(c, ended);
 	pp_egl_guard_leave();
 	pp_gles_renderdoc_poll(c, false);
 }

@@ -236,6 +236,9 @@ static uint64_t blocking_report(struct pp_diag_device *dd, enum pp_diag_rule rul
 		.detail = detail,
 		.cpu_ns = cpu_ns,
 		.steady_state = steady,
+		/* Nothing recorded, submitted or presented on this thread: a worker's wait (vkd3d's
+		 * fence thread), not the frame's. */
+		.worker_thread = !(pp_thread_roles & (PP_THREAD_RECORDS | PP_THREAD_SUBMITS | PP_THREAD_PRESENTS)),
 		.nobjects = 2,
 		.objects = { { kind, handle }, { PP_OBJ_DEVICE, device } },
 	};
@@ -253,7 +256,9 @@ static void poll_note(struct pp_diag_device *dd, enum pp_diag_object_kind kind, 
 		return;
 	char detail[96];
 	snprintf(detail, sizeof(detail), "(%u polls of the same object not ready within one frame)", n);
-	blocking_report(dd, PP_DIAG_POLLING, fn, ra, detail, now - since, false, kind, handle, device);
+	/* A loop at start-up or shutdown is not the frame loop's (libplacebo polls its first
+	 * uploads' fence in mpv's first frame): steady state, as for waits. */
+	blocking_report(dd, PP_DIAG_POLLING, fn, ra, detail, now - since, true, kind, handle, device);
 }
 
 /* ---- fences ---------------------------------------------------------------------------------- */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pp_log.h"
+#include "pp_thread.h"
 #include "vk_formats.h"
 #include "vk_hooks.h"
 #include "vk_intercept.h"
@@ -244,6 +245,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	if (!c)
 		return pp_vk_device_of(cb)->vk.BeginCommandBuffer(cb, info);
 	struct pp_device *dev = c->device;
+	/* The diagnostics judge a wait on this thread as the frame's (vk_blocking.c). */
+	pp_thread_role_note(PP_THREAD_RECORDS);
 	/* Beginning implicitly resets: the previous recording's results are read first. */
 	pp_vk_recording_release(dev, c);
 

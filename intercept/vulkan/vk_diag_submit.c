@@ -4,6 +4,7 @@
  * what comes back (struct pp_diag_submit_todo: barriers to time, timestamps to read, messages)
  * is acted on here afterwards. Barrier-cost and GPU-idle timestamps are read once the GPU
  * wrote them (never waiting), and messages go to the application's debug messengers. */
+#include "pp_thread.h"
 #include "vk_diag_internal.h"
 
 /* ---- submit and present --------------------------------------------------------------------- */
@@ -148,7 +149,8 @@ static void messages_deliver(struct pp_device *dev, const struct pp_diag_message
 		struct pp_messenger_object objs[PP_DIAG_MAX_OBJECTS];
 		for (uint32_t k = 0; k < m[i].nobjects; k++)
 			objs[k] = (struct pp_messenger_object){ object_type(m[i].objects[k].kind), m[i].objects[k].handle };
-		pp_messengers_deliver(dev->instance, pp_diag_rule_id(m[i].rule), m[i].text, m[i].nobjects, objs);
+		pp_messengers_deliver(dev->instance, pp_diag_rule_id(m[i].rule), m[i].severity == PP_DIAG_INFO, m[i].text,
+				      m[i].nobjects, objs);
 	}
 }
 
@@ -196,6 +198,10 @@ static void recordings_describe(struct pp_device *dev, uint32_t n, const uint64_
 			s->submitted = true;
 			s->last_subs = c->submissions;
 		}
+		/* A layer's own work above passprobe (a HUD's pool): its findings are not the
+		 * application's to fix. */
+		if (s)
+			pp_diag_rec_owner(s->rec, c->rec ? c->rec->recorded_by : NULL);
 		recs[i] = s ? s->rec : NULL;
 		cbs[i] = s ? c : NULL;
 	}
@@ -239,6 +245,10 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 			  VkFence fence, uint64_t frame, uint64_t ended, uint32_t nsubmits, const VkSubmitInfo *submits,
 			  const VkSubmitInfo2 *submits2)
 {
+	/* A wait on this thread holds its frames back (vk_blocking.c): it submits their work. A
+	 * submit of semaphores or a fence alone is signalling, not frame work. */
+	if (n)
+		pp_thread_role_note(PP_THREAD_SUBMITS);
 	struct pp_vk_diag *vd = vk_diag_state_get(dev);
 	if (!vd)
 		return;
@@ -322,6 +332,7 @@ void pp_vk_diag_frames_ended(struct pp_device *dev, uint64_t ended)
 
 void pp_vk_diag_presented(struct pp_device *dev, uint64_t ended)
 {
+	pp_thread_role_note(PP_THREAD_PRESENTS);
 	struct pp_vk_diag *vd = diag_of(dev);
 	if (!vd)
 		return;

@@ -100,12 +100,22 @@
 	X(glDebugMessageCallback, PFNGLDEBUGMESSAGECALLBACKPROC)                \
 	X(glDebugMessageCallbackKHR, PFNGLDEBUGMESSAGECALLBACKKHRPROC)          \
 	X(glDebugMessageControl, PFNGLDEBUGMESSAGECONTROLPROC)                  \
-	X(glDebugMessageControlKHR, PFNGLDEBUGMESSAGECONTROLKHRPROC)
+	X(glDebugMessageControlKHR, PFNGLDEBUGMESSAGECONTROLKHRPROC)          \
+	/* the tile rules: which attachments a pass tests and writes, reads of \
+	 * what passes stored, surfaces repainted on their old contents          \
+	 * (gles_diag_hooks.c) */                                               \
+	X(glEnable, PFNGLENABLEPROC)                                            \
+	X(glDisable, PFNGLDISABLEPROC)                                          \
+	X(glDepthMask, PFNGLDEPTHMASKPROC)                                      \
+	X(glCopyTexImage2D, PFNGLCOPYTEXIMAGE2DPROC)                            \
+	X(glCopyTexSubImage2D, PFNGLCOPYTEXSUBIMAGE2DPROC)                      \
+	X(glGenerateMipmap, PFNGLGENERATEMIPMAPPROC)                            \
+	X(glBindImageTexture, PFNGLBINDIMAGETEXTUREPROC)                        \
+	X(eglQuerySurface, PFNEGLQUERYSURFACEPROC)
 
 #define PP_EGL_USED(X)                                                          \
 	X(eglGetConfigAttrib, PFNEGLGETCONFIGATTRIBPROC)                        \
 	X(eglChooseConfig, PFNEGLCHOOSECONFIGPROC)                              \
-	X(eglQuerySurface, PFNEGLQUERYSURFACEPROC)                              \
 	X(eglQueryAPI, PFNEGLQUERYAPIPROC)                                      \
 	X(glXGetFBConfigAttrib, PFNPPGLXGETFBCONFIGATTRIBPROC)                  \
 	X(glXQueryDrawable, PFNPPGLXQUERYDRAWABLEPROC)                          \

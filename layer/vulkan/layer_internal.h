@@ -450,7 +450,9 @@ struct pp_messenger_object {
 	VkObjectType type;
 	uint64_t handle;
 };
-void pp_messengers_deliver(struct pp_instance *inst, const char *id, const char *text, uint32_t nobjects,
+/* A performance message to the application's messengers: at warning severity (debug-utils
+ * WARNING, debug-report PERFORMANCE_WARNING), or information (INFO, INFORMATION). */
+void pp_messengers_deliver(struct pp_instance *inst, const char *id, bool info, const char *text, uint32_t nobjects,
 			   const struct pp_messenger_object *objects);
 bool pp_messengers_any(struct pp_instance *inst);
 

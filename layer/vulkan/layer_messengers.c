@@ -174,16 +174,20 @@ static int32_t id_number(const char *id)
 
 #define DELIVER_MAX 16
 
-void pp_messengers_deliver(struct pp_instance *inst, const char *id, const char *text, uint32_t nobjects,
+void pp_messengers_deliver(struct pp_instance *inst, const char *id, bool info, const char *text, uint32_t nobjects,
 			   const struct pp_messenger_object *objects)
 {
 	struct messenger copy[DELIVER_MAX];
 	uint32_t n = 0;
+	const VkDebugReportFlagsEXT report_flag =
+		info ? VK_DEBUG_REPORT_INFORMATION_BIT_EXT : VK_DEBUG_REPORT_PERFORMANCE_WARNING_BIT_EXT;
+	const VkDebugUtilsMessageSeverityFlagBitsEXT severity =
+		info ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT : VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
 	pthread_mutex_lock(&g_lock);
 	for (struct messenger *m = inst && inst->messengers ? inst->messengers->list : NULL; m && n < DELIVER_MAX;
 	     m = m->next) {
-		bool wants = m->report ? (m->report_flags & VK_DEBUG_REPORT_PERFORMANCE_WARNING_BIT_EXT) != 0
-				       : (m->severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) &&
+		bool wants = m->report ? (m->report_flags & report_flag) != 0
+				       : (m->severity & severity) &&
 						 (m->types & VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT);
 		if (wants)
 			copy[n++] = *m;
@@ -211,13 +215,13 @@ void pp_messengers_deliver(struct pp_instance *inst, const char *id, const char 
 	};
 	for (uint32_t i = 0; i < n; i++) {
 		if (copy[i].report)
-			copy[i].report_fn(VK_DEBUG_REPORT_PERFORMANCE_WARNING_BIT_EXT,
+			copy[i].report_fn(report_flag,
 					  nobjects ? report_object_type(objects[0].type)
 						   : VK_DEBUG_REPORT_OBJECT_TYPE_UNKNOWN_EXT,
 					  nobjects ? objects[0].handle : 0, 0, id_number(id), "passprobe", text,
 					  copy[i].user);
 		else
-			copy[i].utils_fn(VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+			copy[i].utils_fn(severity,
 					 VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT, &data, copy[i].user);
 	}
 }

@@ -105,6 +105,7 @@ struct app {
 
 	VkInstance instance;
 	VkDebugUtilsMessengerEXT messenger;
+	VkDebugUtilsMessengerEXT messenger_info; /* information about performance (passprobe's, by severity) */
 	VkDebugReportCallbackEXT report;
 	VkPhysicalDevice physical;
 	VkPhysicalDeviceMemoryProperties memory;
@@ -262,6 +263,15 @@ static void instance_create(struct app *a)
 		.pfnUserCallback = on_message,
 	};
 	VK_CHECK(create(a->instance, &mi, NULL, &a->messenger));
+	/* passprobe sends findings with little to gain at information severity: a messenger of its
+	 * own, so that the one above sees what it always saw. */
+	const VkDebugUtilsMessengerCreateInfoEXT ii = {
+		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+		.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT,
+		.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+		.pfnUserCallback = on_message,
+	};
+	VK_CHECK(create(a->instance, &ii, NULL, &a->messenger_info));
 	if (a->report_callback) {
 		PFN_vkCreateDebugReportCallbackEXT create_report = (PFN_vkCreateDebugReportCallbackEXT)vkGetInstanceProcAddr(
 			a->instance, "vkCreateDebugReportCallbackEXT");
@@ -1019,6 +1029,7 @@ static void teardown(struct app *a)
 	PFN_vkDestroyDebugUtilsMessengerEXT dm =
 		(PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(a->instance, "vkDestroyDebugUtilsMessengerEXT");
 	dm(a->instance, a->messenger, NULL);
+	dm(a->instance, a->messenger_info, NULL);
 	vkDestroyInstance(a->instance, NULL);
 }
 

@@ -255,12 +255,19 @@ pp report "$FIX/bad_summary"
 check "report with a bad summary names the field" '[ $rc -eq 1 ] && has_err "summary.passes[0].count"'
 pp report "$FIX/valid"
 check "valid report exits 0" '[ $rc -eq 0 ]'
+check "no diagnostics, no line about them" '! grep -q "diagnostics" "$T/out"'
 check "valid report: header" 'has_out "passprobe: per-pass GPU time over 240 frames (llvmpipe (LLVM 15.0.6, 256 bits))"'
 check "valid report: frame line" 'has_out "frame GPU time: mean 6.54 ms, p50 6.40 ms, p95 7.10 ms"'
 check "valid report: columns" 'grep -q "pass *kind *per frame *mean *p50 *p95 *max *share" "$T/out"'
 check "valid report: ranked by GPU time per frame" '[ "$(grep -n -o "gbuffer\|shadow\|blur\|upload" "$T/out" | cut -d: -f2 | tr "\n" " ")" = "gbuffer shadow blur upload " ]'
 check "valid report: values" 'grep -q "gbuffer *render *1 *3.00 ms *2.95 ms *3.30 ms *4.10 ms *46.0%" "$T/out"'
 check "valid report: unmeasured is n/a" 'grep -q "upload *transfer *1 *n/a *n/a *n/a *n/a *n/a" "$T/out"'
+# The summary counts diagnostics by severity and lists the costliest warnings (a report from
+# before summary.diagnostics: from its diagnostics list).
+pp report "$FIX/diagnostics"
+check "report counts diagnostics by severity" '[ $rc -eq 0 ] && grep -q "^passprobe: diagnostics: 1 warning, 1 information" "$T/out"'
+check "report lists the costliest warning, not the information" \
+	'grep -q "^passprobe:   warning  75.9 µs/frame  PASSPROBE-Barrier-FullPipelineDrain  vkCmdPipelineBarrier called from app+0x1a2b" "$T/out" && ! grep -q vkd3d_fence "$T/out"'
 pp report --top 1 "$FIX/valid/report.json"
 check "--top 1" '[ $rc -eq 0 ] && has_out "gbuffer" && ! has_out "shadow" && has_out "3 more passes not shown"'
 pp report --top x "$FIX/valid"

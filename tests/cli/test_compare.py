@@ -251,12 +251,31 @@ check("fixed: the wait is in both despite a new offset and thread",
       [d["id"] for d in dd["both"]] == ["PASSPROBE-Blocking-QueueWaitIdle"], dd)
 rc, out, err = run(a_dir, fixed_dir)
 check("fixed: text lists the disappeared one", "diagnostics that disappeared (only in A):" in out
-      and "- PASSPROBE-Barrier-FullPipelineDrain" in out, out)
+      and "- warning PASSPROBE-Barrier-FullPipelineDrain" in out, out)
 rc, out, err = run("--fail-on-new-diagnostics", fixed_dir, a_dir)
 check("regressed: a new diagnostic fails with --fail-on-new-diagnostics", rc == 1
-      and "+ PASSPROBE-Barrier-FullPipelineDrain" in out and "FAIL: 1 new diagnostic" in out, out)
+      and "+ warning PASSPROBE-Barrier-FullPipelineDrain" in out and "FAIL: 1 new warning in B" in out, out)
 rc, out, err = run(fixed_dir, a_dir)
 check("regressed: without the option, exit 0", rc == 0, out)
+
+# ---- severities: new information does not fail a build; a site that became a warning does
+info = [dict(diag("PASSPROBE-Blocking-FenceWaitSameFrame", 'vkWaitForFences called from lib+0x10 on thread 9 "worker"',
+                  5000), severity="info")]
+info_dir, _ = make_report("info", BASE, seed=9, diagnostics=moved + info)
+rc, doc, err = run_json("--fail-on-new-diagnostics", fixed_dir, info_dir)
+check("information appeared: listed with its severity, exit 0", rc == 0
+      and [(d["id"], d["severity"]) for d in doc["diagnostics"]["appeared"]] ==
+      [("PASSPROBE-Blocking-FenceWaitSameFrame", "info")] and doc["new_diagnostics"] == 0, (rc, doc["diagnostics"]))
+rc, out, err = run("--fail-on-new-diagnostics", fixed_dir, info_dir)
+check("information appeared: text", rc == 0 and "+ info    PASSPROBE-Blocking-FenceWaitSameFrame" in out
+      and "ok: 0 new warnings in B (information not counted)" in out, out)
+warned = [dict(info[0], severity="warning")]
+warned_dir, _ = make_report("warned", BASE, seed=10, diagnostics=moved + warned)
+rc, out, err = run("--fail-on-new-diagnostics", info_dir, warned_dir)
+check("information -> warning at the same site: a new warning, exit 1", rc == 1
+      and "now a warning" in out and "FAIL: 1 new warning in B" in out, out)
+rc, out, err = run("--fail-on-new-diagnostics", warned_dir, info_dir)
+check("warning -> information: exit 0", rc == 0 and "now information" in out, out)
 
 # ---- a report without frames: the summary's values, noise not judged
 nf_dir, _ = make_report("noframes", slow, seed=9, keep_frames=False)

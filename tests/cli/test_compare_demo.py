@@ -74,7 +74,7 @@ check("every diagnostic of the misuse run is listed", sorted(set(rep_ids)) == so
 rc, out, err = compare("--fail-on-new-diagnostics", misuse, plain)
 check("misuse -> plain: exit 0", rc == 0, out + err)
 check("misuse -> plain: the fixed ones are listed", "diagnostics that disappeared (only in A):" in out
-      and "- PASSPROBE-Barrier-FullPipelineDrain" in out and "ok: 0 new diagnostics in B" in out, out)
+      and "- warning PASSPROBE-Barrier-FullPipelineDrain" in out and "ok: 0 new warnings in B" in out, out)
 check("text has the pass table", "gpu p50 A" in out and "postprocess" in out, out)
 
 # The same run against itself: no change at all, whatever the limit.

@@ -218,20 +218,38 @@ def check_page(label, html_path, report):
     picker = root.by_id("pp-frame-select")
     check(f"{label}: a frame picker with every frame", picker is not None and len(picker.find("option")) == len(frames))
 
-    # Diagnostics: every site, its cost or "unavailable".
+    # Diagnostics: every site with its severity, what fixing it gains, its cost or
+    # "unavailable"; warnings first, the costliest per frame first (unmeasured after measured).
     dt = root.by_id("pp-diag-table")
     drows = [r for r in dt.find("tr") if len(r.find("td")) > 1] if dt else []
     diags = report["diagnostics"]
     check(f"{label}: one diagnostics row per site", len(drows) == len(diags), (len(drows), len(diags)))
-    for r, d in zip(drows, diags):
+    by_site = {(d["id"], d.get("site", "")): d for d in diags}
+    shown = []
+    for r in drows:
         cells = r.find("td")
-        check(f"{label}: diagnostic {d['id']}: id, site, suggestion", cells[0].text() == d["id"]
-              and cells[1].text() == d.get("site", "") and (d.get("suggestion") or "") in cells[2].text())
+        d = by_site.get((cells[0].text(), cells[2].text()))
+        check(f"{label}: diagnostic row {cells[0].text()!r} is a site of the report", d is not None)
+        if d is None:
+            continue
+        severity = d.get("severity", "warning")
+        shown.append(d)
+        check(f"{label}: diagnostic {d['id']}: severity", cells[1].attrs["data-v"] == severity
+              and cells[1].text() == ("information" if severity == "info" else "warning"), cells[1].text())
+        check(f"{label}: diagnostic {d['id']}: suggestion and verdict", (d.get("suggestion") or "") in cells[3].text()
+              and (d.get("verdict") or "") in cells[3].text())
         cost = d.get("cost_ns")
-        check(f"{label}: diagnostic {d['id']}: cost", same_number(cells[5].attrs["data-v"], cost)
-              and cells[5].text().startswith(fmt_ns(cost)), (cells[5].attrs, cells[5].text()))
+        check(f"{label}: diagnostic {d['id']}: cost", same_number(cells[6].attrs["data-v"], cost)
+              and cells[6].text().startswith(fmt_ns(cost)), (cells[6].attrs, cells[6].text()))
         if cost is None and d.get("cost_unavailable"):
-            check(f"{label}: diagnostic {d['id']}: why the cost is unavailable", d["cost_unavailable"] in cells[5].text())
+            check(f"{label}: diagnostic {d['id']}: why the cost is unavailable", d["cost_unavailable"] in cells[6].text())
+    order = [(d.get("severity") == "info", d.get("cost_ns") is None, -(d.get("cost_ns") or 0)) for d in shown]
+    check(f"{label}: diagnostics ordered warnings first, costliest first", order == sorted(order), order)
+    counts = root.by_id("pp-diag-counts")
+    nwarn = sum(d.get("severity", "warning") == "warning" for d in diags)
+    check(f"{label}: diagnostics counted by severity", counts is not None
+          and counts.attrs["data-warnings"] == str(nwarn) and counts.attrs["data-info"] == str(len(diags) - nwarn),
+          counts.attrs if counts else None)
 
     # CPU counters: the mean thread CPU time of recording each pass over the kept frames.
     ct = root.by_id("pp-cpu-table")
@@ -345,7 +363,18 @@ hostile = {"schema": "passprobe-report", "version": 1, "generator": "test", "clo
                             "first_frame": 100, "last_frame": 102, "site": evil, "message": bold,
                             "suggestion": "<i>do</i> this", "cost_kind": "gpu_barrier_stall",
                             "cost_ns": None, "cost_unavailable": "barrier_cost is off",
-                            "share_of_frame": None}]}
+                            "share_of_frame": None},
+                           # information costs most but comes last; a measured warning comes first
+                           {"id": "PASSPROBE-Blocking-FenceWaitSameFrame", "device": 0, "count": 6, "frames": 6,
+                            "first_frame": 100, "last_frame": 105, "site": "vkWaitForFences on thread 9 \"worker\"",
+                            "message": "m", "suggestion": "s", "severity": "info", "verdict": "little to gain: a worker",
+                            "cost_kind": "cpu_blocked", "cost_ns": 900000, "cost_unavailable": None,
+                            "share_of_frame": 0.7},
+                           {"id": "PASSPROBE-Barrier-DstStageTooEarly", "device": 0, "count": 6, "frames": 6,
+                            "first_frame": 100, "last_frame": 105, "site": "vkCmdPipelineBarrier", "message": "m",
+                            "suggestion": "s", "severity": "warning", "verdict": "worth fixing: <b>overlap</b>",
+                            "cost_kind": "gpu_barrier_stall", "cost_ns": 500, "cost_unavailable": None,
+                            "share_of_frame": 0.0004}]}
 hdir = os.path.join(T, "hostile")
 os.makedirs(hdir)
 with open(os.path.join(hdir, "report.json"), "w") as f:

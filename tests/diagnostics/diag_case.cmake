@@ -3,11 +3,15 @@
 # OFF) and checks every delivery path of passprobe's findings:
 #  - FIRES ids reached the application's debug messenger (PERFORMANCE warning, with objects),
 #    the log (once per site, warn level), report.json's "diagnostics" (id, count, frames,
-#    message, suggestion, site, cost or the reason it has none) and trace.json (instant event);
+#    message, suggestion, site, severity "warning", verdict, cost or the reason it has none) and
+#    trace.json (instant event);
+#  - INFORMS ids the same as information: the messenger at INFO severity, the log once per site
+#    at info level (the case runs with log_level=info) and never at warn level, severity "info";
 #  - SILENT ids reached none of them;
 #  - no validation message of error severity; the application ran to "done".
 # EXPECT: regular expressions (separated by |||) matched against the application's output,
 # the log, report.json, and a line "sites <n>" (report entries of the first FIRES id).
+cmake_policy(SET CMP0057 NEW) # if(... IN_LIST ...)
 foreach(v APP CASE WORK LAYER_DIR)
   if(NOT ${v})
     message(FATAL_ERROR "${v} is not set")
@@ -30,6 +34,10 @@ unset(ENV{VK_PASSPROBE_PROFILER_DIAGNOSTICS})
 set(ENV{VK_ADD_LAYER_PATH} "${LAYER_DIR}")
 set(ENV{VK_PASSPROBE_PROFILER_OUTPUT_DIR} "${WORK}/out")
 set(ENV{VK_PASSPROBE_PROFILER_SUMMARY} "off")
+unset(ENV{VK_PASSPROBE_PROFILER_LOG_LEVEL})
+if(INFORMS)
+  set(ENV{VK_PASSPROBE_PROFILER_LOG_LEVEL} "info")
+endif()
 if(VALIDATION)
   set(ENV{VK_INSTANCE_LAYERS} "VK_LAYER_PASSPROBE_profiler:VK_LAYER_KHRONOS_validation")
   set(ENV{VK_LAYER_ENABLES} "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT")
@@ -95,10 +103,14 @@ if(EXISTS "${WORK}/out/trace.json")
 endif()
 
 string(JSON ndiag LENGTH "${report}" diagnostics)
-# report_sites(id out): how many report entries carry this id; the first is checked in full
-# (string(JSON) re-parses the document each call, so only one entry is walked field by field).
-function(report_sites id out_sites)
-  string(REGEX MATCHALL "\"id\":\"${id}\"" hits "${report}")
+# The sites alone: summary.diagnostics names the costliest ones again.
+string(JSON report_diagnostics GET "${report}" diagnostics)
+# report_sites(id severity out): how many report entries carry this id; the first is checked in
+# full, its severity too (string(JSON) re-parses the document each call, so only one entry is
+# walked field by field).
+function(report_sites id severity out_sites)
+  # (string(JSON GET) writes the array back with spaces around the colons)
+  string(REGEX MATCHALL "\"id\" *: *\"${id}\"" hits "${report_diagnostics}")
   list(LENGTH hits sites)
   if(sites GREATER 0)
     math(EXPR last "${ndiag} - 1")
@@ -107,12 +119,16 @@ function(report_sites id out_sites)
       if(NOT eid STREQUAL id)
         continue()
       endif()
-      foreach(key count frames first_frame last_frame message suggestion site cost_kind)
+      foreach(key count frames first_frame last_frame message suggestion site cost_kind severity verdict)
         string(JSON v ERROR_VARIABLE e GET "${report}" diagnostics ${i} ${key})
         if(e OR "${v}" STREQUAL "")
           message(FATAL_ERROR "report.json diagnostics[${i}] (${id}) lacks ${key}:\n${report}")
         endif()
       endforeach()
+      string(JSON v GET "${report}" diagnostics ${i} severity)
+      if(NOT v STREQUAL severity)
+        message(FATAL_ERROR "report.json diagnostics[${i}] (${id}): severity ${v}, expected ${severity}")
+      endif()
       string(JSON cost ERROR_VARIABLE e1 GET "${report}" diagnostics ${i} cost_ns)
       string(JSON why ERROR_VARIABLE e2 GET "${report}" diagnostics ${i} cost_unavailable)
       if((cost STREQUAL "null" OR e1) AND (why STREQUAL "null" OR e2))
@@ -125,21 +141,31 @@ function(report_sites id out_sites)
 endfunction()
 
 string(REPLACE "," ";" fires "${FIRES}")
+string(REPLACE "," ";" informs "${INFORMS}")
 string(REPLACE "," ";" silent "${SILENT}")
 set(first_sites "")
-foreach(id ${fires})
-  if(NOT DEMO AND NOT out MATCHES "message warning ${id} [0-9]+ [1-9]")
-    message(FATAL_ERROR "${id} did not reach the application's messenger (with objects):\n${out}\nlog:\n${log}")
+foreach(id ${fires} ${informs})
+  set(severity warning)
+  set(level warning)
+  if(id IN_LIST informs)
+    set(severity info)
+    set(level info)
+    if(log MATCHES "passprobe: warning: ${id} ")
+      message(FATAL_ERROR "${id}: information logged as a warning:\n${log}")
+    endif()
   endif()
-  report_sites(${id} sites)
+  if(NOT DEMO AND NOT out MATCHES "message ${level} ${id} [0-9]+ [1-9]")
+    message(FATAL_ERROR "${id} did not reach the application's messenger at ${level} severity (with objects):\n${out}\nlog:\n${log}")
+  endif()
+  report_sites(${id} ${severity} sites)
   if(sites EQUAL 0)
     message(FATAL_ERROR "${id} is not in report.json's diagnostics:\n${report}")
   endif()
   if(first_sites STREQUAL "")
     set(first_sites ${sites})
   endif()
-  # Rate-limited log: one warning per site, never more.
-  string(REGEX MATCHALL "passprobe: warning: ${id} " logged "${log}")
+  # Rate-limited log: one line per site, never more.
+  string(REGEX MATCHALL "passprobe: ${level}: ${id} " logged "${log}")
   list(LENGTH logged nlogged)
   if(NOT nlogged EQUAL sites)
     message(FATAL_ERROR "${id}: ${nlogged} log lines for ${sites} sites:\n${log}")

@@ -5,7 +5,8 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
   check_gles_report.py DIR [--expect FILE] [--devices N] [--min-frames N] [--frames N]
                        [--delimiter D] [--gpu-order NAME>NAME>...] [--timed-percent P]
                        [--min-draws N] [--min-passes N] [--max-passes N] [--no-drops]
-                       [--no-finding ID]... [--swap eglSwapBuffers|glXSwapBuffers]
+                       [--no-finding ID]... [--findings SPEC|...|SPEC]
+                       [--swap eglSwapBuffers|glXSwapBuffers]
                        [--process NAME] [--default-fb WxH] [--skip-frames N]
                        [--recorded-by LIB|none]
 
@@ -20,6 +21,9 @@ did. docs/gles.md; tests/gles/CMakeLists.txt runs it.
   first N frames (a program's start-up: GStreamer's sink swaps before its first buffer).
 --no-drops: no frame was dropped by the writer.
 --no-finding ID: report.json has no diagnostic ID (repeatable).
+--findings: report.json's diagnostics are exactly these (a real program's pinned findings,
+  docs/diagnostics.md "On real programs"): SPEC is ID:SEVERITY[@TEXT] or the list is "none"
+  (tests/thirdparty/findings.py).
 --swap: every frame ends at a submission of that swap call, and every device's notes say
   the context came through that window system ("OpenGL ES through EGL/GLX").
 --process NAME: check the report of the program's other process NAME instead, in its own
@@ -48,6 +52,9 @@ import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "thirdparty"))
+import findings  # noqa: E402
 
 failures = []
 
@@ -86,6 +93,7 @@ def main():
     ap.add_argument("--max-passes", type=int)
     ap.add_argument("--no-drops", action="store_true")
     ap.add_argument("--no-finding", action="append", default=[])
+    ap.add_argument("--findings")
     ap.add_argument("--swap", choices=["eglSwapBuffers", "glXSwapBuffers"])
     ap.add_argument("--process")
     ap.add_argument("--default-fb")
@@ -261,6 +269,9 @@ def main():
         if m and listed and m.group(1) not in listed:
             fail(f"{d['id']} names pass \"{m.group(1)}\", which device {d['device']}'s frames do not list "
                  f"({sorted(listed)[:8]})")
+    if a.findings:
+        for e in findings.check(r.get("diagnostics", []), a.findings):
+            fail(e)
     n = sum(len(fs) for fs in by_dev.values())
     if failures:
         print(f"{len(failures)} problems in {path}")

@@ -180,11 +180,13 @@ if(NOT reads_out MATCHES "\nissued reads readpixels=6 query_results=6 fences_sig
 endif()
 check_mode(control 0 ${all_control})
 
-# The tile-load-store switch is composite's clear and invalidate; nothing else changes.
+# The tile-load-store switch is composite's clear and gbuffer's invalidate; nothing else changes.
 if(NOT default_composite_clear EQUAL 1 OR NOT default_composite_invalidate EQUAL 1 OR
-   NOT misuse_composite_clear EQUAL 0 OR NOT misuse_composite_invalidate EQUAL 0 OR
-   NOT control_composite_clear EQUAL 1 OR NOT control_composite_invalidate EQUAL 1)
-  message(FATAL_ERROR "composite's clear/invalidate do not follow tile-load-store")
+   NOT misuse_composite_clear EQUAL 0 OR NOT misuse_composite_invalidate EQUAL 1 OR
+   NOT control_composite_clear EQUAL 1 OR NOT control_composite_invalidate EQUAL 1 OR
+   NOT default_gbuffer_invalidate EQUAL 1 OR NOT misuse_gbuffer_invalidate EQUAL 0 OR
+   NOT control_gbuffer_invalidate EQUAL 1 OR NOT misuse_gbuffer_clear EQUAL 1)
+  message(FATAL_ERROR "composite's clear and gbuffer's invalidate do not follow tile-load-store")
 endif()
 # Composite renders into the pbuffer, or with --no-surface into a framebuffer of its own.
 if(NOT default_composite_framebuffer STREQUAL "default" OR

@@ -86,6 +86,11 @@ static const char *expected_query_results;
 static bool expect_no_diagnostics;
 /* --absent-diagnostics ID[,ID...]: none of report.json's diagnostics has one of these ids. */
 static const char *absent_diagnostics;
+/* --findings SPEC|...|SPEC or none: report.json's diagnostics are exactly these (a real
+ * program's pinned findings, docs/diagnostics.md "On real programs"): each SPEC is
+ * ID:SEVERITY[@TEXT], matched by a site with that id and severity whose site text holds TEXT;
+ * every diagnostic must match a SPEC and every SPEC a diagnostic. */
+static const char *expected_findings;
 /* --site-module NAME: every diagnostic's site is "... called from NAME+0x..." or "NAME (...)" */
 static const char *expected_site_module;
 /* How GPU times were put on the host time line (--time-domain calibrated|estimated;
@@ -168,6 +173,8 @@ static void options_parse(struct options *o, int argc, char **argv)
 			expect_no_diagnostics = !strcmp(v, "yes");
 		else if (!strcmp(k, "--absent-diagnostics"))
 			absent_diagnostics = v;
+		else if (!strcmp(k, "--findings"))
+			expected_findings = v;
 		else if (!strcmp(k, "--site-module"))
 			expected_site_module = v;
 		else if (!strcmp(k, "--query-results"))
@@ -438,6 +445,51 @@ static void check_submission(const jv *frame, const jv *s, size_t si, size_t *ne
 		fail("%s: has a GPU interval but no measured pass", what);
 }
 
+/* One SPEC of --findings (ID:SEVERITY[@TEXT], ended by '|' or the end) against a diagnostic. */
+static bool finding_matches(const char *spec, size_t len, const jv *d)
+{
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) ? len : sizeof(buf) - 1), spec);
+	char *at = strchr(buf, '@');
+	const char *text = at ? at + 1 : NULL;
+	if (at)
+		*at = '\0';
+	char *colon = strrchr(buf, ':');
+	if (!colon)
+		return false;
+	*colon = '\0';
+	const char *severity = pp_json_get_string(get(d, "severity"), NULL);
+	return !strcmp(buf, str(d, "id")) && !strcmp(colon + 1, severity ? severity : "(no severity)") &&
+	       (!text || strstr(str(d, "site"), text));
+}
+
+static void findings_check(const jv *diags, const char *specs)
+{
+	size_t n = pp_json_array_size(diags);
+	bool none = !strcmp(specs, "none");
+	for (size_t i = 0; i < n; i++) {
+		const jv *d = pp_json_array_at(diags, i);
+		bool matched = false;
+		for (const char *p = specs; !none && *p && !matched;) {
+			size_t len = strcspn(p, "|");
+			matched = finding_matches(p, len, d);
+			p += len + (p[len] == '|');
+		}
+		if (!matched)
+			fail("report: diagnostic %s (%s) at %s is not among the expected findings %s", str(d, "id"),
+			     str(d, "severity"), str(d, "site"), specs);
+	}
+	for (const char *p = specs; !none && *p;) {
+		size_t len = strcspn(p, "|");
+		bool found = false;
+		for (size_t i = 0; i < n && !found; i++)
+			found = finding_matches(p, len, pp_json_array_at(diags, i));
+		if (!found)
+			fail("report: expected finding %.*s is missing", (int)len, p);
+		p += len + (p[len] == '|');
+	}
+}
+
 /* Checks that hold for every report; expected_frames 0: any number. */
 static bool report_load(struct report *r, const char *dir, uint64_t expected_frames)
 {
@@ -479,6 +531,8 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 				}
 		}
 	}
+	if (expected_findings)
+		findings_check(get(root, "diagnostics"), expected_findings);
 	if (expected_site_module) {
 		const jv *diags = get(root, "diagnostics");
 		char plus[160], paren[160];

@@ -149,7 +149,7 @@ static void test_round_trip(void)
 	text = summary_to_json(&empty, 0);
 	CHECK(text && strstr(text, "\"summary\":{\"frames\":0,\"frame_gpu_ns\":{\"mean\":null,"
 				   "\"p50\":null,\"p95\":null},\"device\":\"\",\"notes\":\"\","
-				   "\"passes\":[]}"));
+				   "\"passes\":[],\"diagnostics\":{\"warnings\":0,\"info\":0,\"costliest\":[]}}"));
 	CHECK(text && summary_from_text(text, &back, err, sizeof(err)) == 0);
 	CHECK(back.nrows == 0 && back.rows == NULL && isnan(back.frame_gpu_mean_ns));
 	pp_summary_free(&back);
@@ -342,8 +342,82 @@ static void test_print(void)
 	free(out);
 }
 
+/* The diagnostics digest: sites per severity, the costliest warnings (measured first, most
+ * cost first), through JSON and back, printed; a report from before it is read from its
+ * diagnostics list. */
+static void test_diagnostics(void)
+{
+	struct pp_summary s;
+	pp_summary_init(&s);
+	pp_summary_diagnostic_add(&s, "PASSPROBE-Barrier-Mergeable", "info", "b", 5000, 4, 4);
+	pp_summary_diagnostic_add(&s, "PASSPROBE-Pass-UnneededStore", "warning", "pass", NAN, 9, 9);
+	pp_summary_diagnostic_add(&s, "PASSPROBE-Barrier-FullPipelineDrain", "warning", "drain", 75900, 12, 12);
+	pp_summary_diagnostic_add(&s, "PASSPROBE-Blocking-FenceWaitSameFrame", NULL, "fence", 1200, 3, 3);
+	pp_summary_diagnostic_add(&s, "PASSPROBE-Blocking-FenceWaitSameFrame", "info", "worker", 900000, 3, 3);
+	for (int i = 0; i < 6; i++)
+		pp_summary_diagnostic_add(&s, "PASSPROBE-Barrier-DstStageTooEarly", "warning", "cheap", 10 + i, 1, 1);
+	CHECK(s.diag_warnings == 9 && s.diag_info == 2);
+	CHECK(s.ndiags == PP_SUMMARY_DIAGNOSTICS);
+	CHECK(!strcmp(s.diags[0].site, "drain") && !strcmp(s.diags[1].site, "fence"));
+	CHECK(!strcmp(s.diags[2].site, "cheap") && s.diags[2].cost_ns == 15);
+	CHECK(s.diags[4].cost_ns == 13); /* the unmeasured one is beyond the five */
+
+	char *text = summary_to_json(&s, 0);
+	CHECK(text && strstr(text, "\"diagnostics\":{\"warnings\":9,\"info\":2,\"costliest\":[{\"id\":"
+				   "\"PASSPROBE-Barrier-FullPipelineDrain\",\"site\":\"drain\",\"cost_ns\":75900,"
+				   "\"count\":12,\"frames\":12},"));
+	struct pp_summary back;
+	char err[256];
+	CHECK(text && summary_from_text(text, &back, err, sizeof(err)) == 0);
+	CHECK(back.diag_warnings == 9 && back.diag_info == 2 && back.ndiags == PP_SUMMARY_DIAGNOSTICS);
+	for (uint32_t i = 0; i < PP_SUMMARY_DIAGNOSTICS; i++)
+		CHECK(!strcmp(back.diags[i].id, s.diags[i].id) && !strcmp(back.diags[i].site, s.diags[i].site) &&
+		      same_double(back.diags[i].cost_ns, s.diags[i].cost_ns) && back.diags[i].count == s.diags[i].count);
+	pp_summary_free(&back);
+	free(text);
+
+	char *out = print_to_string(&s, 0);
+	CHECK(out && strstr(out, "passprobe: diagnostics: 9 warnings, 2 information"));
+	CHECK(out && strstr(out, "passprobe:   warning  75.9 \xc2\xb5s/frame  PASSPROBE-Barrier-FullPipelineDrain  drain\n"));
+	const char *first = out ? strstr(out, "drain") : NULL, *second = out ? strstr(out, "fence") : NULL;
+	CHECK(first && second && first < second);
+	CHECK(out && !strstr(out, "worker")); /* information is counted, not listed */
+	CHECK(out && !strstr(out, "n/a/frame"));
+	free(out);
+	pp_summary_free(&s);
+
+	/* No diagnostics: no line about them. */
+	pp_summary_init(&s);
+	out = print_to_string(&s, 0);
+	CHECK(out && !strstr(out, "diagnostics"));
+	free(out);
+	/* A warning whose cost is not measured says so. */
+	pp_summary_diagnostic_add(&s, "PASSPROBE-Pass-UnneededStore", "warning", "pass", NAN, 9, 9);
+	out = print_to_string(&s, 0);
+	CHECK(out && strstr(out, "passprobe:   warning  cost not measured  PASSPROBE-Pass-UnneededStore  pass\n"));
+	free(out);
+	pp_summary_free(&s);
+
+	/* A report from before the digest: its diagnostics list, every site without a severity a
+	 * warning. */
+	static const char old[] = "{\"schema\":\"passprobe-report\",\"version\":1,\"summary\":{\"frames\":2,"
+				  "\"passes\":[]},\"diagnostics\":[{\"id\":\"PASSPROBE-Barrier-Duplicate\",\"site\":"
+				  "\"s\",\"count\":2,\"frames\":2,\"cost_ns\":null},{\"id\":\"PASSPROBE-Other\","
+				  "\"count\":3,\"severity\":\"info\"}]}";
+	CHECK(summary_from_text(old, &back, err, sizeof(err)) == 0);
+	CHECK(back.diag_warnings == 1 && back.diag_info == 1 && back.ndiags == 1 && isnan(back.diags[0].cost_ns));
+	pp_summary_free(&back);
+	/* A digest of the wrong shape is named. */
+	static const char bad[] = "{\"summary\":{\"frames\":2,\"passes\":[],\"diagnostics\":{\"costliest\":"
+				  "[{\"site\":\"x\"}]}}}";
+	CHECK(summary_from_text(bad, &back, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "summary.diagnostics.costliest[0].id: missing"));
+	pp_summary_free(&back);
+}
+
 int main(void)
 {
+	test_diagnostics();
 	test_round_trip();
 	test_reader();
 	test_sort();

@@ -252,7 +252,8 @@ static struct file recording_make(size_t *starts, size_t *nstarts)
 	struct pp_diagnostic d = { .id = "PASSPROBE-Barrier-FullPipelineDrain", .device_id = 1, .site = "here",
 				   .message = "drains", .suggestion = "narrow it", .count = 4, .frames = 4,
 				   .last_frame = 3, .cost_valid = true, .cost_ns = 900, .cost_kind = "gpu_barrier_stall",
-				   .share_of_frame = 0.25, .command_buffers = 2,
+				   .share_of_frame = 0.25, .command_buffers = 2, .severity = "info",
+				   .verdict = "little to gain: nothing else runs there",
 				   .exp_state = PP_DIAG_EXP_STATE_WITHDRAWN, .exp_site = 63,
 				   .exp_detail = "dstStageMask ALL_COMMANDS -> COMPUTE_SHADER",
 				   .exp_why = "a recording it rewrote did not prove the fix again", .exp_fixed = 12,
@@ -359,6 +360,9 @@ static void test_round_trip(void)
 				      !strcmp(d[0].cost_kind, "gpu_barrier_stall") && d[0].share_of_frame == 0.25 &&
 				      d[0].cost_unavailable == NULL && d[0].command_buffers == 2,
 			      "diagnostics");
+			CHECK(nd == 1 && d[0].severity && !strcmp(d[0].severity, "info") &&
+				      !strcmp(d[0].verdict, "little to gain: nothing else runs there"),
+			      "a diagnostic's severity and verdict");
 			CHECK(nd == 1 && d[0].exp_state == PP_DIAG_EXP_STATE_WITHDRAWN && d[0].exp_site == 63 &&
 				      !strcmp(d[0].exp_detail, "dstStageMask ALL_COMMANDS -> COMPUTE_SHADER") &&
 				      !strcmp(d[0].exp_why, "a recording it rewrote did not prove the fix again") &&
@@ -475,18 +479,18 @@ static void test_truncation(void)
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
-/* A diagnostic element of minor 0 ends before the experiment's fields: they read as "no
- * experiment" (state none, no site), the rest as written. */
-static void test_older_minor(void)
+/* The diagnostics record of a writer of an older minor version: the element ends cut_bytes
+ * earlier (the fields that minor did not have), the header says minor. Returns the one
+ * diagnostic decoded (to free()), or NULL. */
+static struct pp_diagnostic *diagnostic_of_older_minor(const struct pp_diagnostic *d, uint16_t minor, uint32_t cut_bytes)
 {
 	struct pp_rec_writer *w = pp_rec_writer_create();
-	struct pp_diagnostic d = { .id = "PASSPROBE-Barrier-Mergeable", .site = "s", .count = 2, .command_buffers = 2,
-				   .exp_state = PP_DIAG_EXP_STATE_IN, .exp_site = 3 };
-	pp_rec_write_diagnostics(w, &d, 1, 0);
+	pp_rec_write_diagnostics(w, d, 1, 0);
 	size_t len;
 	const uint8_t *p = pp_rec_writer_take(w, &len);
 	uint8_t *q = malloc(len);
 	memcpy(q, p, len);
+	memcpy(q + 10, &minor, 2);
 	uint32_t types_len;
 	memcpy(&types_len, q + 12, 4);
 	size_t at = 16 + types_len, last = at;
@@ -494,37 +498,70 @@ static void test_older_minor(void)
 		memcpy(&l, q + at + 4, 4);
 		last = at;
 	}
-	/* The experiment's fields with empty texts: state, site, two texts, rewritten, the two arms
-	 * (frames, three metrics of n and three percentiles), frames in neither arm. */
-	const uint32_t exp_bytes = 1 + 4 + 4 + 4 + 8 + 2 * (8 + PP_EXP_METRICS * (4 + 24)) + 8;
 	uint32_t rl, el;
 	memcpy(&rl, q + last + 4, 4);
 	memcpy(&el, q + last + 8 + 12, 4); /* after the record header: u64 other, u32 count */
-	put32(q + last + 4, rl - exp_bytes);
-	put32(q + last + 8 + 12, el - exp_bytes);
+	put32(q + last + 4, rl - cut_bytes);
+	put32(q + last + 8 + 12, el - cut_bytes);
 	struct pp_rec_reader *r;
 	char err[256];
-	CHECK(pp_rec_reader_open(q, len - exp_bytes, &r, err, sizeof(err)) == 0, "open: %s", err);
+	struct pp_diagnostic *out = NULL;
+	CHECK(pp_rec_reader_open(q, len - cut_bytes, &r, err, sizeof(err)) == 0, "minor %u: open: %s", minor, err);
 	struct pp_rec_record rec;
-	bool seen = false;
-	while (pp_rec_reader_next(r, &rec) == 1) {
+	while (r && pp_rec_reader_next(r, &rec) == 1) {
 		if (rec.type != PP_REC_DIAGNOSTICS)
 			continue;
 		struct pp_diagnostic *x;
 		size_t n;
 		uint64_t other;
-		CHECK(pp_rec_decode_diagnostics(r, &rec, &x, &n, &other) == 0 && n == 1, "minor 0 diagnostics decode");
-		if (n == 1)
-			CHECK(x[0].exp_state == PP_DIAG_EXP_STATE_NONE && x[0].exp_site == -1 && x[0].count == 2 &&
-				      x[0].command_buffers == 2,
-			      "minor 0: no experiment (%u %d)", x[0].exp_state, x[0].exp_site);
+		CHECK(pp_rec_decode_diagnostics(r, &rec, &x, &n, &other) == 0 && n == 1, "minor %u diagnostics decode",
+		      minor);
+		if (n == 1 && (out = malloc(sizeof(*out)))) {
+			/* The reader's texts (severity) live as long as the reader. */
+			*out = x[0];
+			out->severity = x[0].severity ? (strcmp(x[0].severity, "info") ? "?" : "info") : NULL;
+		}
 		free(x);
-		seen = true;
 	}
-	CHECK(seen, "the diagnostics record read");
-	pp_rec_reader_close(r);
+	CHECK(out != NULL, "minor %u: the diagnostics record read", minor);
+	if (r)
+		pp_rec_reader_close(r);
 	pp_rec_writer_destroy(w);
 	free(q);
+	return out;
+}
+
+/* Diagnostic elements of minor 1 end before the experiment's fields (they read as "no
+ * experiment": state none, no site), of minor 0 also before the severity and its verdict
+ * (none); the rest as written. */
+static void test_older_minor(void)
+{
+	struct pp_diagnostic d = { .id = "PASSPROBE-Barrier-Mergeable", .site = "s", .count = 2, .command_buffers = 2,
+				   .severity = "info", .verdict = "why", .exp_state = PP_DIAG_EXP_STATE_IN, .exp_site = 3 };
+	/* The experiment's fields with empty texts: state, site, two texts, rewritten, the two arms
+	 * (frames, three metrics of n and three percentiles), frames in neither arm. */
+	const uint32_t exp_bytes = 1 + 4 + 4 + 4 + 8 + 2 * (8 + PP_EXP_METRICS * (4 + 24)) + 8;
+	const uint32_t severity_bytes = 4 + 4 + 4 + 3; /* "info", "why" */
+	struct pp_diagnostic *x = diagnostic_of_older_minor(&d, 1, exp_bytes);
+	if (x)
+		CHECK(x->exp_state == PP_DIAG_EXP_STATE_NONE && x->exp_site == -1 && x->count == 2 &&
+			      x->command_buffers == 2 && x->severity && !strcmp(x->severity, "info") &&
+			      !strcmp(x->verdict, "why"),
+		      "minor 1: severity and verdict, no experiment (%u %d)", x->exp_state, x->exp_site);
+	free(x);
+	x = diagnostic_of_older_minor(&d, 0, exp_bytes + severity_bytes);
+	if (x)
+		CHECK(x->exp_state == PP_DIAG_EXP_STATE_NONE && x->exp_site == -1 && x->count == 2 &&
+			      x->command_buffers == 2 && !x->severity && !x->verdict[0],
+		      "minor 0: no severity, no experiment (%u %d)", x->exp_state, x->exp_site);
+	free(x);
+	/* Minor 2 as written. */
+	x = diagnostic_of_older_minor(&d, 2, 0);
+	if (x)
+		CHECK(x->exp_state == PP_DIAG_EXP_STATE_IN && x->exp_site == 3 && x->severity &&
+			      !strcmp(x->severity, "info") && !strcmp(x->verdict, "why"),
+		      "minor 2: severity, verdict and the experiment (%u %d)", x->exp_state, x->exp_site);
+	free(x);
 }
 
 /* A newer minor version adds record types (named in the header) and fields at the end of a

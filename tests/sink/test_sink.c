@@ -645,6 +645,35 @@ static void scenario_stats(void)
 
 /* ---- scenario: report.json ------------------------------------------------------------ */
 
+/* Two diagnostic sites as the rules hand them to the sinks: a measured warning and an
+ * information site that costs more (information is counted, never among the costliest). */
+static size_t test_diagnostics(struct pp_diagnostic *out, size_t max, uint64_t *other)
+{
+	*other = 0;
+	if (!out)
+		return 2;
+	memset(out, 0, max * sizeof(*out));
+	snprintf(out[0].id, sizeof(out[0].id), "PASSPROBE-Barrier-FullPipelineDrain");
+	snprintf(out[0].site, sizeof(out[0].site), "vkCmdPipelineBarrier called from app+0x10");
+	out[0].severity = "warning";
+	snprintf(out[0].verdict, sizeof(out[0].verdict), "worth fixing: the queues overlap again");
+	out[0].count = out[0].frames = 12;
+	out[0].cost_valid = true;
+	out[0].cost_ns = 75900;
+	out[0].cost_kind = "gpu_barrier_stall";
+	if (max < 2)
+		return 1;
+	snprintf(out[1].id, sizeof(out[1].id), "PASSPROBE-Blocking-FenceWaitSameFrame");
+	snprintf(out[1].site, sizeof(out[1].site), "vkWaitForFences called from lib+0x20 on thread 9 \"worker\"");
+	out[1].severity = "info";
+	snprintf(out[1].verdict, sizeof(out[1].verdict), "little to gain for the frame: a worker");
+	out[1].count = out[1].frames = 12;
+	out[1].cost_valid = true;
+	out[1].cost_ns = 900000;
+	out[1].cost_kind = "cpu_blocked";
+	return 2;
+}
+
 static void scenario_report(void)
 {
 	struct pp_settings set;
@@ -655,6 +684,7 @@ static void scenario_report(void)
 	set.summary = false;
 
 	CHECK(pp_sink_init(&set) == 0, "init");
+	pp_sink_diagnostics_source(test_diagnostics);
 	struct stat st;
 	CHECK(stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0755,
 	      "output dir made with mode 0755");
@@ -697,8 +727,20 @@ static void scenario_report(void)
 	path_make(path, sizeof(path), copy, "report.json");
 	struct pp_json_value *root = json_load(path);
 	CHECK(root != NULL, "report.json of a running process parses");
+	/* The diagnostics through the recording: each site's severity and verdict, and the
+	 * summary's digest made again from them. */
+	const struct pp_json_value *rx1 = pp_json_array_at(get(root, "diagnostics"), 1);
+	CHECK(!strcmp(get_s(pp_json_array_at(get(root, "diagnostics"), 0), "severity") ?: "", "warning") &&
+		      !strcmp(get_s(rx1, "severity") ?: "", "info") &&
+		      !strcmp(get_s(rx1, "verdict") ?: "", "little to gain for the frame: a worker"),
+	      "from the recording: severity and verdict of each site");
+	uint64_t warnings = 0;
+	CHECK(pp_json_get_uint64(get(get(get(root, "summary"), "diagnostics"), "warnings"), &warnings) && warnings == 1,
+	      "from the recording: the summary's warnings");
 	pp_json_free(root);
 	path_make(path, sizeof(path), dir, "report.json");
+	/* The replay answered for the diagnostics meanwhile (as in passprobe's own process). */
+	pp_sink_diagnostics_source(test_diagnostics);
 
 	pp_sink_shutdown();
 	root = json_load(path);
@@ -803,10 +845,23 @@ static void scenario_report(void)
 	CHECK(!strcmp(get_s(p3, "pipeline_statistics_unavailable") ?: "", k_reason_stats),
 	      "no stats: reason");
 	CHECK(pp_json_is_array(get(root, "diagnostics")), "diagnostics array");
+	const struct pp_json_value *dx0 = pp_json_array_at(get(root, "diagnostics"), 0);
+	const struct pp_json_value *dx1 = pp_json_array_at(get(root, "diagnostics"), 1);
+	CHECK(!strcmp(get_s(dx0, "severity") ?: "", "warning") && !strcmp(get_s(dx1, "severity") ?: "", "info"),
+	      "diagnostics: severity of each site");
+	CHECK(!strcmp(get_s(dx1, "verdict") ?: "", "little to gain for the frame: a worker"), "diagnostics: verdict");
+	const struct pp_json_value *dg = get(get(root, "summary"), "diagnostics");
+	CHECK(pp_json_get_uint64(get(dg, "warnings"), &u) && u == 1 && pp_json_get_uint64(get(dg, "info"), &u) && u == 1,
+	      "summary: diagnostic sites counted by severity");
+	CHECK(pp_json_array_size(get(dg, "costliest")) == 1 &&
+	      !strcmp(get_s(pp_json_array_at(get(dg, "costliest"), 0), "id") ?: "", "PASSPROBE-Barrier-FullPipelineDrain"),
+	      "summary: the costliest warnings, no information");
 
 	struct pp_summary sum;
 	char err[256] = "";
 	CHECK(pp_summary_from_json(root, &sum, err, sizeof(err)) == 0, "summary reads back: %s", err);
+	CHECK(sum.diag_warnings == 1 && sum.diag_info == 1 && sum.ndiags == 1 && sum.diags[0].cost_ns == 75900,
+	      "summary's diagnostics read back");
 	CHECK(sum.frames == 12, "summary over all 12 frames, not the window: %" PRIu64, sum.frames);
 	CHECK(sum.nrows == 5, "summary rows %zu", sum.nrows);
 	CHECK(!strcmp(sum.device, "Test GPU \"X\""), "summary device %s", sum.device);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_ffmpeg.py PLAIN_DIR PROFILED_DIR VIDEO_FRAMES COPY_BYTES: ffmpeg's Vulkan filters (a headless
+"""check_ffmpeg.py PLAIN_DIR PROFILED_DIR VIDEO_FRAMES COPY_BYTES FINDINGS: ffmpeg's Vulkan filters (a headless
 compute and transfer program: no window, no present, no render pass) through passprobe.
 
 PLAIN_DIR and PROFILED_DIR are run_program.sh work directories of the same ffmpeg command
@@ -13,13 +13,17 @@ PLAIN_DIR and PROFILED_DIR are run_program.sh work directories of the same ffmpe
   the images' formats);
 - report.json's summary: the pass shares add up to 1 and the compute passes, which take
   nearly all the GPU time, have nearly all the share (a share counted by frames would give
-  each kind about half: the program's frames are its fenced submits, each with one kind).
+  each kind about half: the program's frames are its fenced submits, each with one kind);
+- report.json's diagnostics are exactly FINDINGS (tests/thirdparty/findings.py: SPEC|...|SPEC,
+  each ID:SEVERITY[@TEXT], or none).
 docs/testing-integration.md, *Real programs*."""
 import csv
 import json
 import os
 import re
 import sys
+
+import findings
 
 
 def fail(msg):
@@ -40,7 +44,7 @@ def md5_of(work):
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) != 6:
         print(__doc__)
         sys.exit(2)
     plain, profiled, video_frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -66,7 +70,10 @@ def main():
         timed = sum(1 for r in mine if r["gpu_ns"] != "")
         if timed < 0.9 * len(mine):
             fail(f"{timed} of {len(mine)} {kind} passes have a GPU time, expected at least 90%")
-    summary = json.load(open(os.path.join(out, "report.json")))["summary"]
+    report = json.load(open(os.path.join(out, "report.json")))
+    for e in findings.check(report.get("diagnostics", []), sys.argv[5]):
+        fail(e)
+    summary = report["summary"]
     shares = {}
     for p in summary["passes"]:
         if p["share_of_frame"] is not None:

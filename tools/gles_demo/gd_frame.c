@@ -126,8 +126,8 @@ static void gd_pass_state(struct gd_context *ctx, enum gd_pass pass)
 		gd.glEnable(GL_DEPTH_TEST);
 	else
 		gd.glDisable(GL_DEPTH_TEST);
-	/* Composite writes depth everywhere (GL_ALWAYS) so the pbuffer's depth has contents to
-	 * store or invalidate: the subject of tile-load-store. */
+	/* Composite writes depth everywhere (GL_ALWAYS), so its image is the same whether it
+	 * clears the depth first or loads what it invalidated (tile-load-store's misuse). */
 	gd.glDepthFunc(pass == GD_PASS_COMPOSITE ? GL_ALWAYS : GL_LESS);
 	gd.glDepthMask(GL_TRUE);
 	gd.glDisable(GL_BLEND);

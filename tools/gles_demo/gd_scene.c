@@ -87,8 +87,9 @@ const char *gd_pass_framebuffer_label(const struct gd_options *opt, enum gd_pass
 }
 
 /* Whether a pass clears at its start and invalidates depth at its end. Bloom loads the
- * lighting result on purpose (its sprites blend onto it); lighting has no depth. Composite
- * is the tile-load-store switch's pass. */
+ * lighting result on purpose (its sprites blend onto it); lighting has no depth. The
+ * tile-load-store switch's misuse: gbuffer keeps the depth it invalidates (stored for its own
+ * next clear), composite skips its clear (loads the depth it invalidated a frame before). */
 void gd_pass_counts_get(const struct gd_options *opt, enum gd_pass pass,
 			struct gd_pass_counts *out)
 {
@@ -102,8 +103,11 @@ void gd_pass_counts_get(const struct gd_options *opt, enum gd_pass pass,
 	bool tile_misuse = opt->mode[GD_MISUSE_TILE_LOAD_STORE] == GD_MODE_MISUSE;
 	switch (pass) {
 	case GD_PASS_SHADOW:
-	case GD_PASS_GBUFFER:
 		out->clear = out->invalidate = true;
+		break;
+	case GD_PASS_GBUFFER:
+		out->clear = true;
+		out->invalidate = !tile_misuse;
 		break;
 	case GD_PASS_LIGHTING:
 		out->clear = true;
@@ -111,7 +115,8 @@ void gd_pass_counts_get(const struct gd_options *opt, enum gd_pass pass,
 	case GD_PASS_BLOOM:
 		break;
 	case GD_PASS_COMPOSITE:
-		out->clear = out->invalidate = !tile_misuse;
+		out->clear = !tile_misuse;
+		out->invalidate = true;
 		break;
 	default:
 		break;

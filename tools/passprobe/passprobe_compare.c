@@ -40,7 +40,8 @@ void cli_compare_usage(FILE *f)
 		"  --metric METRIC    what --fail-above checks: gpu-p50 (default), gpu-p95,\n"
 		"                     cpu-p50 (CPU recording cost)\n"
 		"  --fail-on-new-diagnostics\n"
-		"                     exit 1 when B has a diagnostic A does not\n"
+		"                     exit 1 when B has a warning A does not (information\n"
+		"                     does not count)\n"
 		"  --noise K          a change must exceed K times the larger spread of the two\n"
 		"                     runs (p50: interquartile range; p95: p95 - p50; default %g)\n"
 		"  --min-change P%%    and at least P percent of A's value (default %g%%)\n"
@@ -338,6 +339,8 @@ static int run_diagnostics(struct cmp_run *r)
 				c = &r->diags[k];
 		uint64_t count = 0, frames = 0;
 		double cost = NAN;
+		const char *severity = pp_json_get_string(pp_json_object_get(x, "severity"), NULL);
+		bool info = severity && !strcmp(severity, "info");
 		pp_json_get_uint64(pp_json_object_get(x, "count"), &count);
 		pp_json_get_uint64(pp_json_object_get(x, "frames"), &frames);
 		pp_json_get_double(pp_json_object_get(x, "cost_ns"), &cost);
@@ -348,8 +351,12 @@ static int run_diagnostics(struct cmp_run *r)
 			c->message = pp_json_get_string(pp_json_object_get(x, "message"), NULL);
 			memcpy(c->key, key, sizeof(key));
 			c->cost_ns = cost;
-		} else if (!isnan(cost)) {
-			c->cost_ns = isnan(c->cost_ns) ? cost : c->cost_ns + cost;
+			c->info = info;
+		} else {
+			if (!isnan(cost))
+				c->cost_ns = isnan(c->cost_ns) ? cost : c->cost_ns + cost;
+			/* Sites counted as one: a warning if any of them is. */
+			c->info = c->info && info;
 		}
 		c->count += count;
 		c->frames = frames > c->frames ? frames : c->frames;
@@ -664,14 +671,18 @@ int cli_compare_main(int argc, char **argv)
 	qsort(rows, nrows, sizeof(*rows), row_weight_cmp);
 	struct cmp_row frame = { .g50 = judge(&a.fg, &b.fg, false, &o),
 				 .g95 = judge(&a.fg, &b.fg, true, &o) };
+	/* New warnings: B's warnings that A had not, or had as information. Information that
+	 * appears does not fail a build (docs/diagnostics.md, "Severity"). */
 	for (size_t i = 0; i < b.ndiags; i++) {
+		bool warned_in_a = false;
 		for (size_t k = 0; k < a.ndiags; k++) {
 			if (strcmp(a.diags[k].key, b.diags[i].key) == 0) {
 				a.diags[k].matched = b.diags[i].matched = true;
+				warned_in_a = !a.diags[k].info;
 				break;
 			}
 		}
-		nnew += !b.diags[i].matched;
+		nnew += !b.diags[i].info && !warned_in_a;
 	}
 
 	if (o.json) {
@@ -690,7 +701,7 @@ int cli_compare_main(int argc, char **argv)
 			rc = CMP_EXIT_REGRESSION;
 	}
 	if (o.fail_new_diag) {
-		fprintf(o.json ? stderr : stdout, "%s: %zu new diagnostic%s in B\n",
+		fprintf(o.json ? stderr : stdout, "%s: %zu new warning%s in B (information not counted)\n",
 			nnew ? "FAIL" : "ok", nnew, nnew == 1 ? "" : "s");
 		if (nnew)
 			rc = CMP_EXIT_REGRESSION;

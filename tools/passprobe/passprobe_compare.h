@@ -35,6 +35,7 @@ struct cmp_pass {
 
 struct cmp_diag {
 	const char *id, *site, *message;
+	bool info;         /* severity "info" (a report from before severities: every site a warning) */
 	char key[512];     /* id and site without what changes from run to run */
 	uint64_t count, frames;
 	double cost_ns;    /* NAN when not measured */

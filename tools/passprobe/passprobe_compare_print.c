@@ -106,11 +106,12 @@ static void print_diag(char mark, const struct cmp_diag *d, const struct cmp_dia
 {
 	char cost[24], cost2[24];
 	pp_summary_format_ns(d->cost_ns, cost, sizeof(cost));
-	printf("  %c %s  %s\n", mark, d->id, d->site);
+	printf("  %c %s %s  %s\n", mark, d->info ? "info   " : "warning", d->id, d->site);
 	if (other) {
 		pp_summary_format_ns(other->cost_ns, cost2, sizeof(cost2));
-		printf("      frames %llu -> %llu, cost per frame %s -> %s\n",
-		       (unsigned long long)d->frames, (unsigned long long)other->frames, cost, cost2);
+		printf("      frames %llu -> %llu, cost per frame %s -> %s%s\n",
+		       (unsigned long long)d->frames, (unsigned long long)other->frames, cost, cost2,
+		       d->info == other->info ? "" : other->info ? ", now information" : ", now a warning");
 	} else {
 		printf("      %llu occurrences in %llu frames, cost per frame %s\n",
 		       (unsigned long long)d->count, (unsigned long long)d->frames, cost);
@@ -285,6 +286,7 @@ static void json_diags(struct pp_json_writer *w, const char *key, const struct c
 			continue;
 		pp_json_begin_object(w);
 		pp_json_kv_str(w, "id", d->id);
+		pp_json_kv_str(w, "severity", d->info ? "info" : "warning");
 		pp_json_kv_str(w, "site", d->site);
 		pp_json_kv_str(w, "key", d->key);
 		pp_json_kv_uint(w, "count", d->count);

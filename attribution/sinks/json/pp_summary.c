@@ -35,6 +35,56 @@ void pp_summary_free(struct pp_summary *s)
 	s->nrows = 0;
 }
 
+/* Copies a string into a fixed field, cut at a character boundary (as the reader cuts). */
+static void summary_copy_str(char *out, size_t size, const char *in)
+{
+	size_t len = in ? strlen(in) : 0;
+	if (len >= size) {
+		len = size - 1;
+		while (len > 0 && ((unsigned char)in[len] & 0xc0) == 0x80)
+			len--;
+	}
+	if (len)
+		memcpy(out, in, len);
+	out[len] = '\0';
+}
+
+/* Where a warning goes among the costliest: more cost per frame first, unmeasured after the
+ * measured, then more occurrences. */
+static bool summary_diag_before(double cost, uint64_t count, const struct pp_summary_diag *d)
+{
+	bool m = isfinite(cost), md = isfinite(d->cost_ns);
+	if (m != md)
+		return m;
+	if (m && cost != d->cost_ns)
+		return cost > d->cost_ns;
+	return count > d->count;
+}
+
+void pp_summary_diagnostic_add(struct pp_summary *s, const char *id, const char *severity, const char *site,
+			       double cost_ns, uint64_t count, uint64_t frames)
+{
+	if (severity && !strcmp(severity, "info")) {
+		s->diag_info++;
+		return;
+	}
+	s->diag_warnings++;
+	uint32_t at = 0;
+	while (at < s->ndiags && !summary_diag_before(cost_ns, count, &s->diags[at]))
+		at++;
+	if (at == PP_SUMMARY_DIAGNOSTICS)
+		return;
+	uint32_t keep = s->ndiags < PP_SUMMARY_DIAGNOSTICS ? s->ndiags : PP_SUMMARY_DIAGNOSTICS - 1;
+	memmove(&s->diags[at + 1], &s->diags[at], (keep - at) * sizeof(s->diags[0]));
+	struct pp_summary_diag *d = &s->diags[at];
+	summary_copy_str(d->id, sizeof(d->id), id);
+	summary_copy_str(d->site, sizeof(d->site), site);
+	d->cost_ns = cost_ns;
+	d->count = count;
+	d->frames = frames;
+	s->ndiags = keep + 1;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Ordering
  * ----------------------------------------------------------------------------------------*/
@@ -289,6 +339,27 @@ static void summary_print_counters(FILE *f, const struct pp_summary *s, const si
 	}
 }
 
+/* Warnings with what they cost, costliest first; information counted only (report.json and the
+ * HTML report list it). */
+static void summary_print_diagnostics(FILE *f, const struct pp_summary *s)
+{
+	if (!s->diag_warnings && !s->diag_info)
+		return;
+	fprintf(f, "passprobe: diagnostics: %llu warning%s, %llu information (report.json%s)\n",
+		(unsigned long long)s->diag_warnings, s->diag_warnings == 1 ? "" : "s",
+		(unsigned long long)s->diag_info,
+		s->ndiags < s->diag_warnings ? "; the costliest warnings below" : "");
+	for (uint32_t i = 0; i < s->ndiags && i < PP_SUMMARY_DIAGNOSTICS; i++) {
+		const struct pp_summary_diag *d = &s->diags[i];
+		char cost[32], id[sizeof(d->id) * 2], site[sizeof(d->site) * 2];
+		pp_summary_format_ns(d->cost_ns, cost, sizeof(cost));
+		summary_display_name(d->id, sizeof(d->id), sizeof(d->id), id, sizeof(id));
+		summary_display_name(d->site, sizeof(d->site), 96, site, sizeof(site));
+		fprintf(f, "passprobe:   warning  %s%s  %s  %s\n", isfinite(d->cost_ns) ? cost : "cost not measured",
+			isfinite(d->cost_ns) ? "/frame" : "", id, site);
+	}
+}
+
 void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows)
 {
 	char dev[sizeof(s->device) * 2];
@@ -362,6 +433,7 @@ void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows)
 				     sizeof(notes));
 		fprintf(f, "passprobe: note: %s\n", notes);
 	}
+	summary_print_diagnostics(f, s);
 	for (const char *line = s->experiment; *line;) {
 		size_t n = strcspn(line, "\n");
 		fprintf(f, "passprobe: experiment: %.*s\n", (int)n, line);
@@ -459,6 +531,28 @@ int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s)
 			break;
 	}
 	pp_json_end_array(w);
+	pp_json_write_key(w, "diagnostics");
+	pp_json_begin_object(w);
+	pp_json_write_key(w, "warnings");
+	pp_json_write_uint(w, s->diag_warnings);
+	pp_json_write_key(w, "info");
+	pp_json_write_uint(w, s->diag_info);
+	pp_json_write_key(w, "costliest");
+	pp_json_begin_array(w);
+	for (uint32_t i = 0; i < s->ndiags && i < PP_SUMMARY_DIAGNOSTICS; i++) {
+		const struct pp_summary_diag *d = &s->diags[i];
+		pp_json_begin_object(w);
+		summary_write_str(w, "id", d->id, sizeof(d->id));
+		summary_write_str(w, "site", d->site, sizeof(d->site));
+		summary_write_num(w, "cost_ns", d->cost_ns);
+		pp_json_write_key(w, "count");
+		pp_json_write_uint(w, d->count);
+		pp_json_write_key(w, "frames");
+		pp_json_write_uint(w, d->frames);
+		pp_json_end_object(w);
+	}
+	pp_json_end_array(w);
+	pp_json_end_object(w);
 	pp_json_end_object(w);
 	return pp_json_writer_error(w);
 }

@@ -158,6 +158,75 @@ static int summary_read_row(struct summary_reader *rd, const struct pp_json_valu
 	return 0;
 }
 
+/* summary.diagnostics; a report from before it: the sites of the report's diagnostics list. */
+static int summary_read_diagnostics(struct summary_reader *rd, const struct pp_json_value *root,
+				    const struct pp_json_value *sum, struct pp_summary *out)
+{
+	char path[64];
+	const struct pp_json_value *dg = pp_json_object_get(sum, "diagnostics");
+	if (!dg || pp_json_is_null(dg)) {
+		const struct pp_json_value *list = pp_json_object_get(root, "diagnostics");
+		for (size_t i = 0; pp_json_is_array(list) && i < pp_json_array_size(list); i++) {
+			const struct pp_json_value *x = pp_json_array_at(list, i);
+			double cost = NAN;
+			uint64_t count = 0, frames = 0;
+			if (!pp_json_is_object(x))
+				continue;
+			pp_json_get_double(pp_json_object_get(x, "cost_ns"), &cost);
+			pp_json_get_uint64(pp_json_object_get(x, "count"), &count);
+			pp_json_get_uint64(pp_json_object_get(x, "frames"), &frames);
+			pp_summary_diagnostic_add(out, pp_json_get_string(pp_json_object_get(x, "id"), NULL),
+						  pp_json_get_string(pp_json_object_get(x, "severity"), NULL),
+						  pp_json_get_string(pp_json_object_get(x, "site"), NULL), cost, count,
+						  frames);
+		}
+		return 0;
+	}
+	if (!pp_json_is_object(dg))
+		return summary_fail(rd, "summary.diagnostics: expected an object or null");
+	const struct pp_json_value *top = pp_json_object_get(dg, "costliest");
+	if (summary_read_count(rd, dg, "summary.diagnostics", "warnings", false, &out->diag_warnings) ||
+	    summary_read_count(rd, dg, "summary.diagnostics", "info", false, &out->diag_info))
+		return rd->rc;
+	if (top && !pp_json_is_null(top) && !pp_json_is_array(top))
+		return summary_fail(rd, "summary.diagnostics.costliest: expected an array or null");
+	for (size_t i = 0; i < pp_json_array_size(top) && i < PP_SUMMARY_DIAGNOSTICS; i++) {
+		const struct pp_json_value *x = pp_json_array_at(top, i);
+		struct pp_summary_diag *d = &out->diags[i];
+		snprintf(path, sizeof(path), "summary.diagnostics.costliest[%zu]", i);
+		if (!pp_json_is_object(x))
+			return summary_fail(rd, "%s: expected an object", path);
+		if (summary_read_str(rd, x, path, "id", true, d->id, sizeof(d->id)) ||
+		    summary_read_str(rd, x, path, "site", false, d->site, sizeof(d->site)) ||
+		    summary_read_num(rd, x, path, "cost_ns", &d->cost_ns) ||
+		    summary_read_count(rd, x, path, "count", false, &d->count) ||
+		    summary_read_count(rd, x, path, "frames", false, &d->frames))
+			return rd->rc;
+		out->ndiags = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
+/* summary.experiment, where there are any lines: strings, kept as far as they fit. */
+static int summary_read_experiment(struct summary_reader *rd, const struct pp_json_value *sum, struct pp_summary *out)
+{
+	const struct pp_json_value *exp = pp_json_object_get(sum, "experiment");
+	if (exp && !pp_json_is_array(exp))
+		return summary_fail(rd, "summary.experiment: expected an array of strings");
+	for (size_t i = 0, used = 0; i < pp_json_array_size(exp); i++) {
+		size_t len;
+		const char *line = pp_json_get_string(pp_json_array_at(exp, i), &len);
+		if (!line)
+			return summary_fail(rd, "summary.experiment: expected an array of strings");
+		int w = snprintf(out->experiment + used, sizeof(out->experiment) - used, "%s%.*s", used ? "\n" : "",
+				 (int)strcspn(line, "\n") < (int)len ? (int)strcspn(line, "\n") : (int)len, line);
+		if (w < 0 || (size_t)w >= sizeof(out->experiment) - used)
+			break;
+		used += (size_t)w;
+	}
+	return 0;
+}
+
 int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summary *out,
 			 char *err, size_t err_len)
 {
@@ -186,21 +255,10 @@ int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summ
 		return rd.rc;
 	if (!pp_json_object_get(sum, "frames_gpu_timed"))
 		out->frames_gpu_timed = out->frames; /* written only where they differ */
-	/* The experiment's lines, where there are any: strings, kept as far as they fit. */
-	const struct pp_json_value *exp = pp_json_object_get(sum, "experiment");
-	if (exp && !pp_json_is_array(exp))
-		return summary_fail(&rd, "summary.experiment: expected an array of strings");
-	for (size_t i = 0, used = 0; i < pp_json_array_size(exp); i++) {
-		size_t len;
-		const char *line = pp_json_get_string(pp_json_array_at(exp, i), &len);
-		if (!line)
-			return summary_fail(&rd, "summary.experiment: expected an array of strings");
-		int w = snprintf(out->experiment + used, sizeof(out->experiment) - used, "%s%.*s", used ? "\n" : "",
-				 (int)strcspn(line, "\n") < (int)len ? (int)strcspn(line, "\n") : (int)len, line);
-		if (w < 0 || (size_t)w >= sizeof(out->experiment) - used)
-			break;
-		used += (size_t)w;
-	}
+	if (summary_read_diagnostics(&rd, report_root, sum, out))
+		return rd.rc;
+	if (summary_read_experiment(&rd, sum, out))
+		return rd.rc;
 	passes = pp_json_object_get(sum, "passes");
 	if (!passes)
 		return summary_fail(&rd, "summary.passes: missing");

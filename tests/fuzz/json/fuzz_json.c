@@ -131,8 +131,15 @@ static bool fuzz_same_summary(const struct pp_summary *a, const struct pp_summar
 	    !fuzz_same_double(a->frame_gpu_mean_ns, b->frame_gpu_mean_ns) ||
 	    !fuzz_same_double(a->frame_gpu_p50_ns, b->frame_gpu_p50_ns) ||
 	    !fuzz_same_double(a->frame_gpu_p95_ns, b->frame_gpu_p95_ns) ||
-	    strcmp(a->device, b->device) || strcmp(a->notes, b->notes))
+	    strcmp(a->device, b->device) || strcmp(a->notes, b->notes) || a->diag_warnings != b->diag_warnings ||
+	    a->diag_info != b->diag_info || a->ndiags != b->ndiags)
 		return false;
+	for (uint32_t i = 0; i < a->ndiags && i < PP_SUMMARY_DIAGNOSTICS; i++) {
+		const struct pp_summary_diag *x = &a->diags[i], *y = &b->diags[i];
+		if (strcmp(x->id, y->id) || strcmp(x->site, y->site) || !fuzz_same_double(x->cost_ns, y->cost_ns) ||
+		    x->count != y->count || x->frames != y->frames)
+			return false;
+	}
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct pp_summary_row *x = &a->rows[i], *y = &b->rows[i];
 		if (strcmp(x->name, y->name) || strcmp(x->kind, y->kind) || x->count != y->count ||

@@ -525,17 +525,39 @@
 		return box;
 	}
 
+	/* A report written before severities: every finding was a warning. */
+	function severityOf(d) { return d.severity === 'info' ? 'info' : 'warning'; }
 	function renderDiagnostics() {
-		var diags = Array.isArray(D.diagnostics) ? D.diagnostics : [];
+		var diags = (Array.isArray(D.diagnostics) ? D.diagnostics : []).slice();
+		/* What to look at first: warnings, the costliest (per frame) first, the unmeasured after
+		 * the measured, then the most frequent. A click on a column's title sorts by it. */
+		diags.sort(function (a, b) {
+			var sa = severityOf(a) === 'info' ? 1 : 0, sb = severityOf(b) === 'info' ? 1 : 0;
+			if (sa !== sb) return sa - sb;
+			var ma = isNum(a.cost_ns), mb = isNum(b.cost_ns);
+			if (ma !== mb) return ma ? -1 : 1;
+			if (ma && a.cost_ns !== b.cost_ns) return b.cost_ns - a.cost_ns;
+			return (isNum(b.count) ? b.count : 0) - (isNum(a.count) ? a.count : 0);
+		});
 		var box = byId('pp-diagnostics');
 		var experiment = diags.some(function (d) { return d.experiment; });
+		var warnings = diags.filter(function (d) { return severityOf(d) === 'warning'; }).length;
+		box.appendChild(el('p', { id: 'pp-diag-counts', 'class': 'explain', 'data-warnings': String(warnings),
+			'data-info': String(diags.length - warnings) },
+			warnings + ' warning' + (warnings === 1 ? '' : 's') + ' (worth a developer\'s time), ' +
+			(diags.length - warnings) + ' information (little or nothing to gain); warnings first, the costliest ' +
+			'per frame first.'));
 		box.appendChild(table('pp-diag-table', [
 			['diagnostic', function (d) { return d.id; }, ident, false],
+			['severity', severityOf, function (v) {
+				return el('span', { 'class': 'severity ' + v }, v === 'info' ? 'information' : 'warning');
+			}, false],
 			['where', function (d) { return d.site === undefined ? null : d.site; }, function (v) { return v === null ? '' : v; }, false],
 			['what, and what to do', function (d) { return d.message === undefined ? null : d.message; }, function (v, d) {
 				var box = el('div');
 				box.appendChild(el('div', { 'class': 'message' }, v === null ? '' : v));
 				if (d.suggestion) box.appendChild(el('div', { 'class': 'suggestion' }, 'Suggestion: ' + d.suggestion));
+				if (d.verdict) box.appendChild(el('div', { 'class': 'verdict' }, 'Fixing it: ' + d.verdict));
 				return box;
 			}, false],
 			['count', function (d) { return d.count; }, ident, true],
