@@ -135,6 +135,14 @@ out:
 	return id;
 }
 
+bool attr_sink_running(void)
+{
+	pthread_mutex_lock(&g_lock);
+	bool running = g_state == SINK_RUNNING;
+	pthread_mutex_unlock(&g_lock);
+	return running;
+}
+
 void attr_devices_forget(void)
 {
 	pthread_mutex_lock(&g_dev_lock);

@@ -198,6 +198,9 @@ bool attr_diagnostics_snapshot(struct attr_sink_ctx *c, struct pp_diagnostic **o
 size_t attr_devices_snapshot(const struct attr_device **out);
 /* Empties the registry and the RenderDoc captures' list: each recording a `passprobe report`
  * process reads brings its own (attr_replay.c). Never while a process's own sinks run. */
+/* Whether this process's sink records (between pp_sink_init and pp_sink_shutdown): the
+ * replay, which reuses the sink's process-wide tables, refuses to run then. */
+bool attr_sink_running(void);
 void attr_devices_forget(void);
 void attr_renderdoc_forget(void);
 
