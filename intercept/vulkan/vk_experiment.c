@@ -62,6 +62,14 @@ static VkPipelineStageFlags2 vk_stages_from(uint32_t s)
 	return left ? 0 : out;
 }
 
+/* memcpy from an application's array: NULL where its count is 0, and memcpy from NULL is
+ * undefined even for 0 bytes. */
+static void exp_copy(void *dst, const void *src, size_t n)
+{
+	if (n)
+		memcpy(dst, src, n);
+}
+
 void vk_exp_emit(struct pp_command_buffer *c, const struct barrier_call *a)
 {
 	if (a->sync2)
@@ -140,9 +148,9 @@ const char *vk_exp_hold(struct pp_command_buffer *c, const struct barrier_call *
 	h->nmem = nmem;
 	h->nbuf = nbuf;
 	h->nimg = nimg;
-	memcpy(m, a->sync2 ? (const void *)a->info->pMemoryBarriers : (const void *)a->mem, nmem * msz);
-	memcpy(b, a->sync2 ? (const void *)a->info->pBufferMemoryBarriers : (const void *)a->buf, nbuf * bsz);
-	memcpy(i, a->sync2 ? (const void *)a->info->pImageMemoryBarriers : (const void *)a->img, nimg * isz);
+	exp_copy(m, a->sync2 ? (const void *)a->info->pMemoryBarriers : (const void *)a->mem, nmem * msz);
+	exp_copy(b, a->sync2 ? (const void *)a->info->pBufferMemoryBarriers : (const void *)a->buf, nbuf * bsz);
+	exp_copy(i, a->sync2 ? (const void *)a->info->pImageMemoryBarriers : (const void *)a->img, nimg * isz);
 	if (a->sync2) {
 		h->mem2 = (const VkMemoryBarrier2 *)m;
 		h->buf2 = (const VkBufferMemoryBarrier2 *)b;
@@ -265,12 +273,12 @@ bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uin
 			*why = "out of memory";
 			return false;
 		}
-		memcpy(mem, h->mem, h->nmem * sizeof(*mem));
-		memcpy(mem + h->nmem, a->mem, nmem * sizeof(*mem));
-		memcpy(buf, h->buf, h->nbuf * sizeof(*buf));
-		memcpy(buf + h->nbuf, a->buf, nbuf * sizeof(*buf));
-		memcpy(img, h->img, h->nimg * sizeof(*img));
-		memcpy(img + h->nimg, a->img, nimg * sizeof(*img));
+		exp_copy(mem, h->mem, h->nmem * sizeof(*mem));
+		exp_copy(mem + h->nmem, a->mem, nmem * sizeof(*mem));
+		exp_copy(buf, h->buf, h->nbuf * sizeof(*buf));
+		exp_copy(buf + h->nbuf, a->buf, nbuf * sizeof(*buf));
+		exp_copy(img, h->img, h->nimg * sizeof(*img));
+		exp_copy(img + h->nimg, a->img, nimg * sizeof(*img));
 		c->device->vk.CmdPipelineBarrier(c->vk_cb, h->src | a->src, h->dst | a->dst, h->deps, tm, mem, tb, buf, ti,
 						 img);
 		if (!stack) {
