@@ -181,6 +181,8 @@ bool attr_experiment_frame(struct attr_sink_ctx *c, const struct pp_frame_result
 	return modified;
 }
 
+static void measured_severity(struct pp_diagnostic *x);
+
 void attr_experiment_fill(struct attr_sink_ctx *c, struct pp_diagnostic *d, size_t n)
 {
 	if (c->offline)
@@ -198,6 +200,7 @@ void attr_experiment_fill(struct attr_sink_ctx *c, struct pp_diagnostic *d, size
 				ring_stat(&s->m[a][m], &d[i].exp_arms[a].m[m]);
 		}
 		d[i].exp_frames_neither = s->neither;
+		measured_severity(&d[i]);
 	}
 }
 
@@ -257,6 +260,30 @@ static const char *verdict(const struct pp_diagnostic *x, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s", v);
 	return buf;
+}
+
+/* A fix the experiment measured as a saving on this device is worth a developer's time,
+ * whatever the rule's judgement by the phases of a tile-based GPU said (docs/diagnostics.md,
+ * "Severity"): the finding becomes a warning, its verdict the measured savings. The other
+ * outcomes leave the severity as judged: "no measurable effect on this device" may not hold on
+ * another (lavapipe ignores stage masks). */
+static void measured_severity(struct pp_diagnostic *x)
+{
+	char v[512];
+	if (x->exp_state != PP_DIAG_EXP_STATE_IN || strcmp(verdict(x, v, sizeof(v)), "saving"))
+		return;
+	size_t used = (size_t)snprintf(x->verdict, sizeof(x->verdict),
+				       "worth fixing: passprobe's experiment measured the fix on this device:");
+	for (int m = 0, k = 0; m < PP_EXP_METRICS && used < sizeof(x->verdict); m++) {
+		struct pp_noise_change ch = metric_change(x, m);
+		char a[32], b[32];
+		if (ch.v != PP_NOISE_DOWN)
+			continue;
+		used += (size_t)snprintf(x->verdict + used, sizeof(x->verdict) - used, "%s %s %s less (noise %s)",
+					 k++ ? "," : "", metric_titles[m], pp_summary_format_ns(fabs(ch.delta), a, sizeof(a)),
+					 pp_summary_format_ns(ch.noise, b, sizeof(b)));
+	}
+	x->severity = "warning";
 }
 
 static void stat_write(struct pp_json_writer *w, const char *name, const struct pp_exp_stat *s)

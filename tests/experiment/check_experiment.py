@@ -108,7 +108,8 @@ def check_arms(report, nsites):
 def check_replay(work, report):
     """passprobe report makes the same experiment from the recording as the process did."""
     process = load(os.path.join(work, "process-report.json"))
-    key = lambda r: {d["id"] + d["site"]: d.get("experiment") for d in r["diagnostics"]}
+    key = lambda r: {d["id"] + d["site"]: (d.get("experiment"), d.get("severity"), d.get("verdict"))
+                     for d in r["diagnostics"]}
     check("replay: the same experiment per site", key(process) == key(report),
           (key(process), key(report)))
     arms = lambda r: [(f["index"], f.get("experiment_arm"), f.get("experiment_sites")) for f in frames_of(r)]
@@ -154,6 +155,10 @@ def main(argv):
         s = (e.get("saving") or {}).get("frame_gpu_ns") or {}
         check("ReadToRead: a saving of frame GPU time beyond noise", s.get("verdict") == "saving", s)
         check("ReadToRead: verdict saving", e.get("verdict") == "saving", e.get("verdict"))
+        # A measured saving makes the finding a warning, whatever the rule judged.
+        check("ReadToRead: a warning for its measured saving", r2r.get("severity") == "warning" and
+              (r2r.get("verdict") or "").startswith("worth fixing: passprobe's experiment measured the fix "
+                                                     "on this device: frame GPU time "), (r2r.get("severity"), r2r.get("verdict")))
     elif mode == "none":
         live = [d for d in report["diagnostics"]
                 if (d.get("experiment") or {}).get("state") in ("in", "candidate", "withdrawn")]
