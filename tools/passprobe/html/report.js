@@ -197,7 +197,8 @@
 		for (var i = 0; i < frames.length; i += per) {
 			var group = frames.slice(i, i + per), sums = Object.create(null), measured = 0, total = 0;
 			group.forEach(function (f) {
-				if (!isNum(f.gpu_ns)) return;
+				/* A mean of several frames leaves out those the experiment rewrote (they measure a fix). */
+				if (!isNum(f.gpu_ns) || (per > 1 && f.experiment_modified)) return;
 				measured++;
 				total += f.gpu_ns;
 				var fp = frameParts(f);
@@ -223,7 +224,8 @@
 		cols.forEach(function (c, ci) {
 			var x = ml + ci * bw, g = svg('g', { 'class': 'col', 'data-frame': c.first.index,
 				'data-frame-last': c.last.index, 'data-total': isNum(c.total) ? c.total : '' });
-			var label = per > 1 ? 'frames ' + c.first.index + '-' + c.last.index + ' (mean)' : 'frame ' + c.first.index;
+			var label = per > 1 ? 'frames ' + c.first.index + '-' + c.last.index + ' (mean)' : 'frame ' + c.first.index +
+				(c.first.experiment_modified ? ' (with passprobe\'s experiment fix)' : '');
 			if (!isNum(c.total)) {
 				var why = per === 1 && c.first.gpu_unavailable ? ' (' + c.first.gpu_unavailable + ')' : '';
 				g.appendChild(tip(svg('rect', { x: x, y: mt, width: Math.max(bw - 0.5, 0.5), height: ph,
@@ -266,7 +268,7 @@
 	var ZOOMS = [['all', 'the whole frame'], ['gpu', 'its GPU work'], ['cpu', 'its recording and submits']];
 	function medianFrame() {
 		var m = frames.map(function (f, i) { return [f.gpu_ns, i]; })
-			.filter(function (x) { return isNum(x[0]); })
+			.filter(function (x) { return isNum(x[0]) && !frames[x[1]].experiment_modified; })
 			.sort(function (a, b) { return a[0] - b[0]; });
 		return m.length ? m[Math.floor((m.length - 1) / 2)][1] : frames.length - 1;
 	}
@@ -286,7 +288,7 @@
 		frames.forEach(function (f, i) {
 			sel.appendChild(el('option', { value: String(i) }, String(f.index) + '  (' +
 				(isNum(f.gpu_ns) ? fmtNs(f.gpu_ns) : 'GPU time ' + UNAVAILABLE) + ')' +
-				(i === med ? '  median' : '')));
+				(f.experiment_modified ? '  experiment fix' : '') + (i === med ? '  median' : '')));
 		});
 		sel.addEventListener('change', function () { selectFrame(Number(sel.value)); });
 		label.appendChild(sel);
