@@ -592,31 +592,7 @@ void pp_diag_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t draw_stages
 	if (work & (PP_WORK_TRANSFER | PP_WORK_DRAW | PP_WORK_DISPATCH | PP_WORK_COLOR_ATTACHMENT |
 		    PP_WORK_DEPTH_ATTACHMENT | PP_WORK_UNKNOWN))
 		r->last_work_tick = r->tick;
-	/* Writes of resources passprobe does not know, for the experiment. */
-	if ((work & (PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT)) &&
-	    (r->attachments_unnamed || !r->attachments_named)) {
-		r->unnamed_attachment_tick = r->tick;
-		r->exp_write_stages |= PP_STAGE_COLOR_OUTPUT | PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS;
-	}
-	r->attachments_named = r->attachments_unnamed = false;
-	if (work & PP_WORK_TRANSFER)
-		r->exp_write_stages |= PP_STAGE_TRANSFER;
-	if (work & PP_WORK_UNKNOWN_DESCRIPTORS)
-		r->exp_write_stages |= unknown_stages;
-	if (work & PP_WORK_UNKNOWN)
-		r->exp_write_stages |= PP_STAGE_WORK;
-}
-
-/* A write of a known resource, for the experiment (struct write_rec). */
-static void write_note(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
-		       const struct pp_diag_range *rg, uint32_t stages)
-{
-	r->exp_write_stages |= stages;
-	if (!grow((void **)&r->writes, &r->cap_writes, r->nwrites + 1, sizeof(*r->writes), REC_MAX_WRITES)) {
-		r->writes_overflow = true;
-		return;
-	}
-	r->writes[r->nwrites++] = (struct write_rec){ handle, kind, *rg, stages, r->tick };
+	diag_exp_rec_work(r, work, unknown_stages);
 }
 
 void pp_diag_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle, uint32_t stages, bool write)
@@ -674,7 +650,7 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 			loose->write_uses |= stages;
 	}
 	if (write)
-		write_note(r, kind, handle, &rg, stages);
+		diag_exp_write_note(r, kind, handle, &rg, stages);
 	if (write && (stages & PP_STAGE_COMPUTE) &&
 	    grow((void **)&r->cwrites, &r->cap_cwrites, r->ncwrites + 1, sizeof(*r->cwrites), REC_MAX_COMPUTE_WRITES))
 		r->cwrites[r->ncwrites++] = (struct compute_write){ handle, kind, r->tick };
@@ -783,7 +759,7 @@ void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *
 		advance(r);
 		for (uint32_t i = 0; i < o->nattachments; i++) {
 			struct pp_diag_range rg = range_norm(&o->attachments[i].range);
-			write_note(r, o->attachments[i].kind, o->attachments[i].handle, &rg, o->attachments[i].stages);
+			diag_exp_write_note(r, o->attachments[i].kind, o->attachments[i].handle, &rg, o->attachments[i].stages);
 		}
 		r->attachments_named = true;
 	}
@@ -1221,22 +1197,3 @@ void diag_barrier_rec_compact(struct pp_diag_rec *r)
 	r->nwrites = r->cap_writes = 0;
 	r->global_open = NO_INDEX;
 }
-
-bool pp_diag_rec_barrier_reads_only(const struct pp_diag_rec *r, uint32_t bi)
-{
-	return r && bi < r->nbarriers && !r->closed && (r->barriers[bi].fired & (1u << PP_DIAG_READ_TO_READ));
-}
-
-uint32_t pp_diag_rec_barrier_merge(const struct pp_diag_rec *r, uint32_t bi)
-{
-	if (!r || bi >= r->nbarriers || r->closed || !(r->barriers[bi].fired & (1u << PP_DIAG_MERGEABLE)))
-		return 0;
-	return r->barriers[bi].merge == MERGE_SYNC1_EXACT ? PP_DIAG_MERGE_SYNC1 : PP_DIAG_MERGE_SYNC2;
-}
-
-void pp_diag_rec_barrier_fixed(struct pp_diag_rec *r, uint32_t bi)
-{
-	if (r && bi < r->nbarriers && !r->closed)
-		r->barriers[bi].exp_fixed = true;
-}
-

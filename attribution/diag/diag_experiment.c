@@ -220,6 +220,46 @@ uint32_t diag_exp_stages_later(const struct pp_diag_rec *q)
 	return q->exp_write_stages;
 }
 
+/* ---- what a recording writes ------------------------------------------------------------------ */
+
+/* Writes of resources passprobe does not know, by the work that makes them. */
+void diag_exp_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t unknown_stages)
+{
+	if ((work & (PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT)) &&
+	    (r->attachments_unnamed || !r->attachments_named)) {
+		r->unnamed_attachment_tick = r->tick;
+		r->exp_write_stages |= PP_STAGE_COLOR_OUTPUT | PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS;
+	}
+	r->attachments_named = r->attachments_unnamed = false;
+	if (work & PP_WORK_TRANSFER)
+		r->exp_write_stages |= PP_STAGE_TRANSFER;
+	if (work & PP_WORK_UNKNOWN_DESCRIPTORS)
+		r->exp_write_stages |= unknown_stages;
+	if (work & PP_WORK_UNKNOWN)
+		r->exp_write_stages |= PP_STAGE_WORK;
+}
+
+/* A write of a known resource (struct write_rec); past REC_MAX_WRITES every write counts as
+ * unordered (writes_overflow). */
+void diag_exp_write_note(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
+			 const struct pp_diag_range *rg, uint32_t stages)
+{
+	r->exp_write_stages |= stages;
+	if (r->nwrites == r->cap_writes) {
+		uint32_t cap = r->cap_writes ? 2 * r->cap_writes : 16;
+		if (cap > REC_MAX_WRITES)
+			cap = REC_MAX_WRITES;
+		struct write_rec *w = cap > r->cap_writes ? realloc(r->writes, cap * sizeof(*w)) : NULL;
+		if (!w) {
+			r->writes_overflow = true;
+			return;
+		}
+		r->writes = w;
+		r->cap_writes = cap;
+	}
+	r->writes[r->nwrites++] = (struct write_rec){ handle, kind, *rg, stages, r->tick };
+}
+
 /* ---- occurrences ------------------------------------------------------------------------------ */
 
 static const char *exposed_why(char *buf, size_t len, uint32_t stages)
@@ -471,6 +511,24 @@ void pp_diag_exp_refuse(struct pp_diag_device *d, uint32_t site, const char *why
 	if (site < g_exp.n)
 		entry_out_locked(&g_exp.e[site], why);
 	pthread_mutex_unlock(&g_exp.lock);
+}
+
+bool pp_diag_rec_barrier_reads_only(const struct pp_diag_rec *r, uint32_t bi)
+{
+	return r && bi < r->nbarriers && !r->closed && (r->barriers[bi].fired & (1u << PP_DIAG_READ_TO_READ));
+}
+
+uint32_t pp_diag_rec_barrier_merge(const struct pp_diag_rec *r, uint32_t bi)
+{
+	if (!r || bi >= r->nbarriers || r->closed || !(r->barriers[bi].fired & (1u << PP_DIAG_MERGEABLE)))
+		return 0;
+	return r->barriers[bi].merge == MERGE_SYNC1_EXACT ? PP_DIAG_MERGE_SYNC1 : PP_DIAG_MERGE_SYNC2;
+}
+
+void pp_diag_rec_barrier_fixed(struct pp_diag_rec *r, uint32_t bi)
+{
+	if (r && bi < r->nbarriers && !r->closed)
+		r->barriers[bi].exp_fixed = true;
 }
 
 /* ---- the snapshot ------------------------------------------------------------------------------- */

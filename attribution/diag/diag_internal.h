@@ -455,6 +455,9 @@ void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnos
 			  const struct pp_diag_object *objs, uint32_t nobjs, enum pp_diag_rule rule, uint64_t frame);
 
 /* diag_experiment.c */
+void diag_exp_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t unknown_stages);
+void diag_exp_write_note(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
+			 const struct pp_diag_range *rg, uint32_t stages);
 void diag_exp_rec_close(struct pp_diag_rec *r);
 uint32_t diag_exp_stages_later(const struct pp_diag_rec *q);
 void diag_exp_occurrence(struct pp_diag_device *d, const struct pp_diag_rec *r, const struct rec_barrier *b,
