@@ -4,7 +4,10 @@ mode"). The run's directory holds out/ (report.json made from the recording, tra
 process-report.json (the process's own report.json, kept by run_app.sh).
 
   check_experiment.py demo-misuse WORK     passprobe-demo --misuse-barriers
-  check_experiment.py redundant WORK       pp_diagapp --case redundant (a timing: run with --attempts)
+  check_experiment.py redundant WORK [--timing-not-checked]
+                                           pp_diagapp --case redundant (a timing: run with
+                                           --attempts; in sanitized builds the saving is
+                                           printed, not checked)
   check_experiment.py none WORK            a program whose barriers have no fix: no experiment
   check_experiment.py out WORK ID REGEX    the site of ID is not in the experiment, for REGEX
 
@@ -152,13 +155,19 @@ def main(argv):
         check_summary(report, [r2r.get("id"), merge.get("id")])
         check_replay(work, report)
         # A timing, large on lavapipe: every removed barrier is a wait between two passes.
+        # Under a sanitizer the frames' spread swamps it: printed, not checked.
         s = (e.get("saving") or {}).get("frame_gpu_ns") or {}
-        check("ReadToRead: a saving of frame GPU time beyond noise", s.get("verdict") == "saving", s)
-        check("ReadToRead: verdict saving", e.get("verdict") == "saving", e.get("verdict"))
-        # A measured saving makes the finding a warning, whatever the rule judged.
-        check("ReadToRead: a warning for its measured saving", r2r.get("severity") == "warning" and
-              (r2r.get("verdict") or "").startswith("worth fixing: passprobe's experiment measured the fix "
-                                                     "on this device: frame GPU time "), (r2r.get("severity"), r2r.get("verdict")))
+        if argv[3:] == ["--timing-not-checked"]:
+            print(f"check_experiment.py redundant: ReadToRead: frame GPU time (not checked): {s}; "
+                  f"verdict {e.get('verdict')!r}; severity {r2r.get('severity')!r}")
+        else:
+            check("ReadToRead: a saving of frame GPU time beyond noise", s.get("verdict") == "saving", s)
+            check("ReadToRead: verdict saving", e.get("verdict") == "saving", e.get("verdict"))
+            # A measured saving makes the finding a warning, whatever the rule judged.
+            check("ReadToRead: a warning for its measured saving", r2r.get("severity") == "warning" and
+                  (r2r.get("verdict") or "").startswith("worth fixing: passprobe's experiment measured the fix "
+                                                         "on this device: frame GPU time "),
+                  (r2r.get("severity"), r2r.get("verdict")))
     elif mode == "none":
         live = [d for d in report["diagnostics"]
                 if (d.get("experiment") or {}).get("state") in ("in", "candidate", "withdrawn")]
