@@ -17,7 +17,9 @@
 
 #define PP_REC_MAGIC "PPRECORD"
 #define PP_REC_MAJOR 1
-#define PP_REC_MINOR 1 /* 1: a diagnostic's severity and verdict */
+/* Minor versions add fields at the end of an element, which older readers skip:
+ * 1: a diagnostic's severity and verdict; 2: the experiment's fields of passes and diagnostics. */
+#define PP_REC_MINOR 2
 #define PP_REC_HEADER_FIXED 16 /* magic, major, minor, types_len */
 #define PP_REC_RECORD_HEADER 8 /* type, flags, len */
 /* A pass's workload: u16 mask, bit i set when count i (struct pp_workload's order) is not 0,

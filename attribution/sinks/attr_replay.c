@@ -371,6 +371,7 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 	}
 	attr_report_window_free(c);
 	attr_renderdoc_free(c);
+	attr_experiment_free(c);
 	pp_stats_destroy(c->stats);
 	if (c->dirfd >= 0)
 		close(c->dirfd);

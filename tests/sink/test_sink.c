@@ -257,9 +257,9 @@ static struct pp_frame_result *frame_make(uint64_t index, uint32_t device, uint6
 		p->work.barriers = 1;
 		p->nattachments = ps->kind == PP_PASS_RENDER ? 2 : 0;
 		p->attachments[0] = (struct pp_attachment){ "R8G8B8A8_UNORM", "CLEAR", "STORE", 1920,
-							    1080, 1, 1, false, false };
+							    1080, 1, 1, false, false, 0 };
 		p->attachments[1] = (struct pp_attachment){ "D32_SFLOAT", "CLEAR", "DONT_CARE", 1920,
-							    1080, 1, 1, true, false };
+							    1080, 1, 1, true, false, 0 };
 		if (ps->begin >= 0) {
 			p->gpu.valid = true;
 			p->gpu.begin_ns = base_ns + (uint64_t)ps->begin;
