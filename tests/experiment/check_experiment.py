@@ -4,10 +4,8 @@ mode"). The run's directory holds out/ (report.json made from the recording, tra
 process-report.json (the process's own report.json, kept by run_app.sh).
 
   check_experiment.py demo-misuse WORK     passprobe-demo --misuse-barriers
-  check_experiment.py redundant WORK [--timing-not-checked]
-                                           pp_diagapp --case redundant (a timing: run with
-                                           --attempts; in sanitized builds the saving is
-                                           printed, not checked)
+  check_experiment.py redundant WORK      pp_diagapp --case redundant (the saving is printed,
+                                           a figure; never checked)
   check_experiment.py none WORK            a program whose barriers have no fix: no experiment
   check_experiment.py out WORK ID REGEX    the site of ID is not in the experiment, for REGEX
 
@@ -154,16 +152,16 @@ def main(argv):
         check_arms(report, 2)
         check_summary(report, [r2r.get("id"), merge.get("id")])
         check_replay(work, report)
-        # A timing, large on lavapipe: every removed barrier is a wait between two passes.
-        # Under a sanitizer the frames' spread swamps it: printed, not checked.
+        # The saving is a timing (large on lavapipe, where every removed barrier is a wait
+        # between two passes): printed as a figure, never deciding the test. What must hold
+        # whatever the machine's load: a verdict of the noise rule, and a finding whose fix was
+        # measured as a saving made a warning that says so.
         s = (e.get("saving") or {}).get("frame_gpu_ns") or {}
-        if argv[3:] == ["--timing-not-checked"]:
-            print(f"check_experiment.py redundant: ReadToRead: frame GPU time (not checked): {s}; "
-                  f"verdict {e.get('verdict')!r}; severity {r2r.get('severity')!r}")
-        else:
-            check("ReadToRead: a saving of frame GPU time beyond noise", s.get("verdict") == "saving", s)
-            check("ReadToRead: verdict saving", e.get("verdict") == "saving", e.get("verdict"))
-            # A measured saving makes the finding a warning, whatever the rule judged.
+        print(f"check_experiment.py redundant: ReadToRead: frame GPU time: {s}; "
+              f"verdict {e.get('verdict')!r}; severity {r2r.get('severity')!r}")
+        check("ReadToRead: frame GPU time judged by the noise rule",
+              s.get("verdict") in ("saving", "slower", "within noise"), s)
+        if e.get("verdict") == "saving":
             check("ReadToRead: a warning for its measured saving", r2r.get("severity") == "warning" and
                   (r2r.get("verdict") or "").startswith("worth fixing: passprobe's experiment measured the fix "
                                                          "on this device: frame GPU time "),
