@@ -268,6 +268,12 @@ struct pp_diag_render_pass_begun {
 };
 struct pp_diag_observed {
 	bool reset;
+	/* The experiment: the images the render passes begun write as attachments (write uses at
+	 * their attachment stages), told apart from the rules' uses; attachments_unnamed: some of
+	 * them are not known (their writes are anonymous). */
+	uint32_t nattachments;
+	const struct pp_diag_use *attachments;
+	bool attachments_unnamed;
 	uint32_t nrender_passes;
 	const struct pp_diag_render_pass_begun *render_passes;
 	const struct pp_diag_subpass_dep *deps;
@@ -278,6 +284,48 @@ struct pp_diag_observed {
 	const char *const *format_names;
 };
 void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *o);
+
+/* ---- the experiment (docs/diagnostics.md, "Experiment mode") -------------------------------- */
+
+/* What one barrier call of a recording of an experiment arm is (pp_diag_exp_call). Sites whose
+ * fix passprobe proved from what it recorded, in every occurrence, become experiment sites (at
+ * most PP_EXP_MAX_SITES per process); in each block of the fixed arm one of them (in turn) is
+ * rewritten in every recording begun in it. */
+#define PP_DIAG_EXP_NONE UINT32_MAX
+enum pp_diag_exp_kind {
+	PP_DIAG_EXP_NO_FIX = 0,
+	PP_DIAG_EXP_NARROW_DST, /* dstStageMask -> dst_stages (the proven consumers) */
+	PP_DIAG_EXP_DROP,       /* not recorded at all (reads after reads) */
+	PP_DIAG_EXP_MERGE,      /* one call with the call right before it (held back until this one) */
+};
+struct pp_diag_exp_call {
+	uint32_t site;            /* the experiment site this call is, PP_DIAG_EXP_NONE */
+	enum pp_diag_exp_kind kind;
+	uint32_t dst_stages;      /* PP_DIAG_EXP_NARROW_DST: the new destination (PP_STAGE_*) */
+	uint32_t merge;           /* PP_DIAG_EXP_MERGE: PP_DIAG_MERGE_* the rule proved */
+	bool apply;               /* rewrite it in this recording */
+	uint32_t hold_site;       /* this call is the first of merge site hold_site, to be rewritten in
+				   * this recording: hold it back for the next call; else PP_DIAG_EXP_NONE */
+};
+/* How two barrier calls become one (PASSPROBE-Barrier-Mergeable). */
+enum { PP_DIAG_MERGE_SYNC1 = 1, /* one vkCmdPipelineBarrier with the unions of the masks */
+       PP_DIAG_MERGE_SYNC2,     /* one vkCmdPipelineBarrier2, each barrier keeping its stages */
+};
+/* A barrier call at code location loc_key with the call's masks (pp_diag_barrier's), in a
+ * recording of arm (PP_EXP_ARM_* of pp_model.h) begun in the frame the clock gave it. The
+ * first recording of a fixed-arm block picks the block's site. */
+void pp_diag_exp_call(struct pp_diag_device *d, uint32_t arm, uint64_t loc_key, uint32_t src_stages,
+		      uint32_t dst_stages, struct pp_diag_exp_call *out);
+/* The intercept cannot make the fix of an experiment site (why: static text, e.g. a struct
+ * extension it cannot copy): the site leaves the experiment with that reason. */
+void pp_diag_exp_refuse(struct pp_diag_device *d, uint32_t site, const char *why);
+/* What the rules decided at once for barrier call bi of the recording (pp_diag_rec_barrier's
+ * index): whether it orders reads after reads only (PASSPROBE-Barrier-ReadToRead), and how it
+ * merges with the call before it (PP_DIAG_MERGE_*, 0: it does not). */
+bool pp_diag_rec_barrier_reads_only(const struct pp_diag_rec *r, uint32_t bi);
+uint32_t pp_diag_rec_barrier_merge(const struct pp_diag_rec *r, uint32_t bi);
+/* The intercept rewrote barrier call bi: its verdict, when judged, must prove the fix again. */
+void pp_diag_rec_barrier_fixed(struct pp_diag_rec *r, uint32_t bi);
 
 /* ---- findings --------------------------------------------------------------------------- */
 
@@ -379,6 +427,7 @@ struct pp_diag_config {
 	int frame_delimiter;  /* enum pp_frame_delimiter: for the device's own frame clock */
 	bool barrier_cost;
 	uint32_t poll_threshold; /* polls of one object within a frame that make a loop; 0: 8 */
+	bool experiment;         /* the experiment setting is not off: prove fixes (diag_experiment.c) */
 };
 
 struct pp_diag_device *pp_diag_device_create(const struct pp_diag_config *cfg);

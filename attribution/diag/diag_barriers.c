@@ -43,6 +43,7 @@ void pp_diag_rec_destroy(struct pp_diag_rec *r)
 	free(r->tails);
 	free(r->first_uses);
 	free(r->first_recs);
+	free(r->writes);
 	free(r);
 }
 
@@ -79,6 +80,10 @@ void pp_diag_rec_reset(struct pp_diag_rec *r)
 		memset(r->map, 0, r->map_cap * sizeof(*r->map));
 	r->map_used = 0;
 	r->ncwrites = r->nqueries = r->nevents = r->nsubpasses = 0;
+	r->nwrites = 0;
+	r->writes_overflow = r->resubmitted = r->attachments_named = r->attachments_unnamed = false;
+	r->unnamed_attachment_tick = 0;
+	r->exp_write_stages = 0;
 }
 
 bool pp_diag_rec_closed(const struct pp_diag_rec *r)
@@ -218,6 +223,7 @@ static struct rec_entry *entry_new(struct pp_diag_rec *r)
 	memset(e, 0, sizeof(*e));
 	e->barrier = NO_INDEX;
 	e->prev = NO_INDEX;
+	e->prev_window = NO_INDEX;
 	e->next_open = 0;
 	e->open = true;
 	e->opened = r->tick;
@@ -511,9 +517,9 @@ static void slot_prune(struct pp_diag_rec *r, uint32_t *slot)
  * closed ones' consumers are not complete (NULL: judged as they are). Returns the uses of the
  * entries it meets; *nwindows: the barrier windows left open. */
 static uint32_t slot_close(struct pp_diag_rec *r, uint32_t *slot, const struct pp_diag_range *rg, uint32_t keep,
-			   const char *why, uint32_t *nwindows)
+			   const char *why, uint32_t *nwindows, uint32_t *closed_one)
 {
-	uint32_t uses = 0, n = 0;
+	uint32_t uses = 0, n = 0, closed = 0, one = NO_INDEX;
 	for (uint32_t l = *slot; l; l = r->entries[l - 1].next_open) {
 		struct rec_entry *o = &r->entries[l - 1];
 		if ((keep != NO_INDEX && o->barrier == keep) || (rg && !pp_diag_range_overlap(&o->range, rg))) {
@@ -524,8 +530,11 @@ static uint32_t slot_close(struct pp_diag_rec *r, uint32_t *slot, const struct p
 		if (rg && !range_contains(rg, &o->range)) {
 			n += o->barrier != NO_INDEX;
 			o->met = true;
+			closed = 2; /* met in part: not the one window it closed */
 			continue;
 		}
+		if (o->barrier != NO_INDEX && closed++ == 0 && rg && range_contains(&o->range, rg))
+			one = (uint32_t)(o - r->entries);
 		entry_close(r, o);
 		if (why) {
 			o->consumers = 0;
@@ -536,6 +545,8 @@ static uint32_t slot_close(struct pp_diag_rec *r, uint32_t *slot, const struct p
 	slot_prune(r, slot);
 	if (nwindows)
 		*nwindows = n;
+	if (closed_one)
+		*closed_one = closed == 1 ? one : NO_INDEX;
 	return uses;
 }
 
@@ -582,6 +593,7 @@ void pp_diag_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t draw_stages
 	if (work & (PP_WORK_TRANSFER | PP_WORK_DRAW | PP_WORK_DISPATCH | PP_WORK_COLOR_ATTACHMENT |
 		    PP_WORK_DEPTH_ATTACHMENT | PP_WORK_UNKNOWN))
 		r->last_work_tick = r->tick;
+	diag_exp_rec_work(r, work, unknown_stages);
 }
 
 void pp_diag_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle, uint32_t stages, bool write)
@@ -613,6 +625,8 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 			loose = o;
 		else if (pp_diag_range_overlap(&o->range, &rg)) {
 			o->uses |= stages;
+			if (!o->first_use)
+				o->first_use = r->tick;
 			if (write)
 				o->write_uses |= stages;
 			contained |= range_contains(&o->range, &rg);
@@ -631,9 +645,13 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 		}
 		range_bound(&loose->range, &rg);
 		loose->uses |= stages;
+		if (!loose->first_use)
+			loose->first_use = r->tick;
 		if (write)
 			loose->write_uses |= stages;
 	}
+	if (write)
+		diag_exp_write_note(r, kind, handle, &rg, stages);
 	if (write && (stages & PP_STAGE_COMPUTE) &&
 	    grow((void **)&r->cwrites, &r->cap_cwrites, r->ncwrites + 1, sizeof(*r->cwrites), REC_MAX_COMPUTE_WRITES))
 		r->cwrites[r->ncwrites++] = (struct compute_write){ handle, kind, r->tick };
@@ -738,6 +756,16 @@ void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *
 	for (uint32_t i = 0; i < o->nuses; i++)
 		pp_diag_rec_use_range(r, o->uses[i].kind, o->uses[i].handle, &o->uses[i].range, o->uses[i].stages,
 				      o->uses[i].write);
+	if (r && !r->closed && o->nattachments) {
+		advance(r);
+		for (uint32_t i = 0; i < o->nattachments; i++) {
+			struct pp_diag_range rg = range_norm(&o->attachments[i].range);
+			diag_exp_write_note(r, o->attachments[i].kind, o->attachments[i].handle, &rg, o->attachments[i].stages);
+		}
+		r->attachments_named = true;
+	}
+	if (r && o->attachments_unnamed)
+		r->attachments_unnamed = true;
 	if (o->work && r) {
 		uint32_t formats = o->attachment_formats;
 		for (uint32_t i = 0; i < o->nformat_names; i++)
@@ -823,6 +851,7 @@ static void merge_check(struct pp_diag_rec *r, struct rec_barrier *prev, struct 
 	b->merge_src = prev->src_raw;
 	b->merge_dst = prev->dst_raw;
 	b->merge_api = prev->api;
+	b->merge_loc = prev->loc_key;
 	diag_barrier_finding(b, PP_DIAG_MERGEABLE);
 }
 
@@ -840,9 +869,10 @@ static uint32_t api_call_count(struct pp_diag_rec *r, const char *api)
 
 uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, const struct pp_diag_barrier *in)
 {
-	(void)d;
 	if (!r || r->closed)
 		return NO_INDEX;
+	if (d && d->cfg.experiment)
+		r->exp = true;
 	if (!grow((void **)&r->barriers, &r->cap_barriers, r->nbarriers + 1, sizeof(*r->barriers), REC_MAX_BARRIERS)) {
 		r->incomplete = true;
 		return NO_INDEX;
@@ -936,6 +966,7 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 			global->prev = prev;
 			global->src_access = e->src_access;
 			global->dst_access = e->dst_access;
+			global->dst_stages = e->dst_stages;
 			r->global_open = (uint32_t)(global - r->entries);
 			b->n++;
 			b->open++;
@@ -955,16 +986,20 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 			/* The same resource twice in one call (other subresources): one window, over
 			 * the bounding range. */
 			range_bound(&same->range, &rg);
-			same->prev_uses |= slot_close(r, slot, &same->range, bi, NULL, NULL);
+			same->prev_uses |= slot_close(r, slot, &same->range, bi, NULL, NULL, NULL);
+			same->prev_window = NO_INDEX;
+			same->dst_stages |= e->dst_stages;
 			same->src_access |= e->src_access;
 			same->dst_access |= e->dst_access;
 			continue;
 		}
 		/* The windows it overlaps close here; the others stay open. */
-		uint32_t nwindows;
-		uint32_t prev_uses = slot_close(r, slot, &rg, NO_INDEX, NULL, &nwindows);
-		if (nwindows >= PP_DIAG_RANGES)
-			slot_close(r, slot, NULL, NO_INDEX, UNPROVEN_RANGES, NULL);
+		uint32_t nwindows, closed_one;
+		uint32_t prev_uses = slot_close(r, slot, &rg, NO_INDEX, NULL, &nwindows, &closed_one);
+		if (nwindows >= PP_DIAG_RANGES) {
+			slot_close(r, slot, NULL, NO_INDEX, UNPROVEN_RANGES, NULL, NULL);
+			closed_one = NO_INDEX;
+		}
 		struct rec_entry *n = entry_new(r);
 		if (!n)
 			break;
@@ -979,6 +1014,8 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 		n->queue_transfer = e->queue_transfer;
 		n->range = rg;
 		n->prev_uses = prev_uses;
+		n->prev_window = closed_one;
+		n->dst_stages = e->dst_stages;
 		n->next_open = *slot;
 		*slot = (uint32_t)(n - r->entries) + 1;
 		if (!b->example) {
@@ -1119,6 +1156,7 @@ void diag_barrier_rec_close(struct pp_diag_rec *r)
 	for (uint32_t i = 0; i < r->nbarriers; i++)
 		barrier_evaluate(r, &r->barriers[i]);
 	first_uses_build(r);
+	diag_exp_rec_close(r);
 	r->closed = true;
 }
 
@@ -1128,7 +1166,7 @@ void diag_barrier_rec_compact(struct pp_diag_rec *r)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0, t = 0; i < r->nbarriers; i++) {
-		if (!r->barriers[i].fired && !r->barriers[i].tail)
+		if (!r->barriers[i].fired && !r->barriers[i].tail && !r->barriers[i].exp_fixed)
 			continue;
 		/* tails are in barrier order */
 		for (; t < r->ntails && r->tails[t].barrier <= i; t++)
@@ -1168,6 +1206,8 @@ void diag_barrier_rec_compact(struct pp_diag_rec *r)
 	free(r->events);
 	r->events = NULL;
 	r->nevents = r->cap_events = 0;
+	free(r->writes);
+	r->writes = NULL;
+	r->nwrites = r->cap_writes = 0;
 	r->global_open = NO_INDEX;
 }
-

@@ -13,6 +13,7 @@ struct pp_diag_device *pp_diag_device_create(const struct pp_diag_config *cfg)
 		return NULL;
 	pthread_mutex_init(&d->lock, NULL);
 	d->cfg = *cfg;
+	d->exp_active = PP_DIAG_EXP_NONE;
 	pp_frame_clock_init(&d->own_clock, (enum pp_frame_delimiter)cfg->frame_delimiter);
 	if (!d->cfg.poll_threshold)
 		d->cfg.poll_threshold = 8;
@@ -144,6 +145,8 @@ static uint64_t submit_locked(struct pp_diag_device *d, uint64_t frame, uint64_t
 	uint64_t seq = ++d->next_seq;
 	for (uint32_t i = 0; i < n; i++) {
 		struct pp_diag_rec *r = recs[i];
+		if (r && r->closed)
+			r->resubmitted = true;
 		if (r && !r->closed) {
 			diag_barrier_rec_close(r);
 			diag_finding_chain_evaluate(d, r, d->frame);

@@ -387,6 +387,9 @@ void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, 
 		b->sub_dst_suggested = b->dst_suggested;
 		b->sub_unproven = b->consumers_unproven;
 		b->sub_unused = 0;
+		b->sub_exposed = b->exp_exposed;
+		for (uint32_t j = i + 1; r->exp && j < n; j++)
+			b->sub_exposed |= diag_exp_stages_later(recs[j]);
 		if (!b->tail || r->tails_overflow)
 			continue;
 		uint32_t consumers = b->closed_consumers, writes = b->closed_writes, nunused = 0;
@@ -450,6 +453,8 @@ void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uin
 	renderdoc = renderdoc && !r->owner;
 	for (uint32_t bi = 0; bi < r->nbarriers; bi++) {
 		const struct rec_barrier *rb = &r->barriers[bi];
+		if (rb->exp_fixed && d->cfg.experiment)
+			diag_exp_fixed_unproven(d, rb);
 		if (!rb->sub_fired)
 			continue;
 		/* this submission's view of it */
@@ -492,6 +497,7 @@ void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uin
 					trace_name = diag_site_first_seen_locked(s, &copy);
 				else if (renderdoc)
 					copy = s->d;
+				diag_exp_occurrence(d, r, b, rule, s, frame);
 			}
 			pthread_mutex_unlock(&diag_site_table.lock);
 			if (s && renderdoc)
@@ -565,6 +571,7 @@ void diag_finding_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r,
 			diag_site_count_locked(s, frame, e->begins);
 			if (created)
 				trace_name = diag_site_first_seen_locked(s, &copy);
+			diag_exp_site_out(d, s, "a subpass dependency of a render pass, not a barrier call: not rewritten");
 		}
 		pthread_mutex_unlock(&diag_site_table.lock);
 		if (created) {

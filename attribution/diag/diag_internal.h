@@ -66,6 +66,11 @@ struct site {
 	bool counted_any;
 	uint32_t ncbs;
 	uint64_t cbs[PP_DIAGNOSTIC_MAX_CBS];
+	/* The experiment (diag_experiment.c, under its lock): whether an occurrence was judged, the
+	 * site's experiment entry (NO_INDEX: none), and why it has none. */
+	bool exp_counted;
+	uint32_t exp_entry;
+	char exp_why[256];
 };
 
 #define FRAME_STAT_DEVICES 32
@@ -100,6 +105,10 @@ struct rec_entry {
 	uint32_t uses;         /* stages of precise uses in the window */
 	uint32_t write_uses;   /* ... of those that write (storage descriptors) */
 	uint32_t prev;         /* global: the entry whose window this one closed */
+	uint32_t prev_window;  /* images, buffers: the one barrier window it closed, covering its
+				* range whole (NO_INDEX: none, or several) */
+	uint32_t dst_stages;   /* the barrier struct's own (vkCmdPipelineBarrier2), else the call's */
+	uint64_t first_use;    /* tick of the first precise use in its window; 0: none */
 	uint32_t prev_uses;    /* images, buffers: uses in the windows this one closed */
 	struct pp_diag_range range;
 	uint32_t next_open;    /* images, buffers: the next open entry of the resource */
@@ -153,7 +162,24 @@ struct rec_barrier {
 	uint32_t merge_src, merge_dst;
 	const char *merge_api;
 	enum { MERGE_SYNC1_EXACT = 1, MERGE_AS_SYNC2, MERGE_SYNC2 } merge;
+	uint64_t merge_loc;             /* the call right before it: its code location */
+	/* The experiment (diag_experiment.c, at close): stages written after it, to the end of its
+	 * recording, by work passprobe cannot show a barrier of its own orders (exp_exposed; with the
+	 * later command buffers of the submission: sub_exposed); whether removing it is proven
+	 * (ReadToRead: exp_drop_why NULL); whether the intercept rewrote this call. */
+	uint32_t exp_exposed, sub_exposed;
+	const char *exp_drop_why;
+	bool exp_fixed;
+	/* its barrier structs' distinct (dstAccessMask, dstStageMask) pairs, kept at close for the
+	 * check that a narrowed mask still has a stage for each access (the entries are compacted
+	 * away before the findings are counted); more than EXP_PAIRS: exp_pairs_overflow */
+	uint8_t nexp_pairs;
+	bool exp_pairs_overflow;
+	struct {
+		uint32_t access, stages;
+	} exp_pairs[4];
 };
+#define EXP_PAIRS 4u
 
 /* A window still open at the end of its recording. */
 struct rec_tail {
@@ -190,6 +216,18 @@ struct rec_range_rec {
 struct compute_write {
 	uint64_t handle;
 	enum pp_diag_res_kind kind;
+	uint64_t tick;
+};
+
+/* A write of a known resource (a storage descriptor; in the experiment, a render pass
+ * attachment), for the experiment's proof that work after a barrier writes nothing the
+ * barrier alone orders (diag_experiment.c). */
+#define REC_MAX_WRITES 1024u
+struct write_rec {
+	uint64_t handle;
+	enum pp_diag_res_kind kind;
+	struct pp_diag_range range;
+	uint32_t stages;
 	uint64_t tick;
 };
 
@@ -271,6 +309,20 @@ struct pp_diag_rec {
 	uint32_t nevents, cap_events;
 	struct rec_subpass *subpasses;
 	uint32_t nsubpasses, cap_subpasses;
+
+	/* The experiment: writes of known resources in order, and when render pass attachments
+	 * whose images are not all known last began (anonymous writes); the stages it writes at,
+	 * known or not (what a barrier of an earlier command buffer of the submission is followed
+	 * into); whether it was submitted again without being recorded anew. */
+	struct write_rec *writes;
+	uint32_t nwrites, cap_writes;
+	bool writes_overflow;
+	uint64_t unnamed_attachment_tick;
+	/* since the last work fed: observations named attachment images / had some not named */
+	bool attachments_named, attachments_unnamed;
+	uint32_t exp_write_stages;
+	bool exp;
+	bool resubmitted;
 
 	/* pp_diag_format_bucket() of the attachment format names observed last (format_memo_of):
 	 * the names are static strings, so one address is one format for the whole process, and
@@ -359,6 +411,10 @@ struct pp_diag_device {
 	struct pp_diag_message messages[DEV_MESSAGES];
 	uint32_t msg_head, msg_count;
 	uint64_t messages_dropped;
+	/* The experiment's blocks (diag_experiment.c, under its lock): the arm of the latest
+	 * recording asked about, and the site the fixed arm's block rewrites. */
+	uint32_t exp_last_arm;
+	uint32_t exp_active;
 };
 
 
@@ -404,6 +460,19 @@ void diag_finding_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r,
 struct pool_rec *diag_device_pool_find(struct pp_diag_device *d, uint64_t pool, uint32_t need, bool create);
 void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnostic *s, const char *trace_name,
 			  const struct pp_diag_object *objs, uint32_t nobjs, enum pp_diag_rule rule, uint64_t frame);
+
+/* diag_experiment.c */
+void diag_exp_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t unknown_stages);
+void diag_exp_write_note(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
+			 const struct pp_diag_range *rg, uint32_t stages);
+void diag_exp_rec_close(struct pp_diag_rec *r);
+uint32_t diag_exp_stages_later(const struct pp_diag_rec *q);
+void diag_exp_occurrence(struct pp_diag_device *d, const struct pp_diag_rec *r, const struct rec_barrier *b,
+			 enum pp_diag_rule rule, struct site *s, uint64_t frame);
+void diag_exp_snapshot_locked(const struct site *s, struct pp_diagnostic *out);
+void diag_exp_fixed_unproven(struct pp_diag_device *d, const struct rec_barrier *b);
+void diag_exp_site_out(const struct pp_diag_device *d, struct site *s, const char *why);
+void diag_exp_clear(void);
 
 /* diag_severity.c: a site's severity and verdict (the rule's, or what a finding says) */
 void diag_severity_set(struct pp_diagnostic *d, enum pp_diag_severity sev, const char *why);

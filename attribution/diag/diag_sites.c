@@ -174,6 +174,7 @@ size_t pp_diag_snapshot(struct pp_diagnostic *out, size_t max, uint64_t *other)
 			d->gpu_idle_ns = s->idle_sum / s->idle_n;
 			d->gpu_idle_unavailable = NULL;
 		}
+		diag_exp_snapshot_locked(s, d);
 	}
 	if (other)
 		*other = diag_site_table.other;
@@ -195,5 +196,6 @@ void pp_diag_sites_clear(void)
 	diag_site_table.full_logged = false;
 	memset(diag_site_table.frames, 0, sizeof(diag_site_table.frames));
 	pthread_mutex_unlock(&diag_site_table.lock);
+	diag_exp_clear();
 }
 

@@ -107,6 +107,7 @@ struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, 
 		.trigger_frames = s->trigger_frames,
 		.timing_interval = s->gpu_timing_interval,
 		.renderdoc = s->renderdoc_frames,
+		.experiment = s->experiment != PP_EXPERIMENT_OFF,
 	};
 	pp_frame_clock_capture_set(&d->clock, &cap);
 	d->counters = attr_frame_counters_create(ops);
@@ -752,8 +753,12 @@ uint32_t pp_attr_frame_building(const struct pp_attr_device *d)
 	uint32_t f = pp_frame_clock_building(&d->clock);
 	/* A frame RenderDoc captures is measured in full even outside windows or sampled timing:
 	 * recordings begun while it captures are timed (RenderDoc began before the frame). */
-	if ((f & PP_FRAME_ALL) != PP_FRAME_ALL && pp_renderdoc_present() && pp_renderdoc_capturing())
+	bool renderdoc = pp_renderdoc_present() && pp_renderdoc_capturing();
+	if ((f & PP_FRAME_ALL) != PP_FRAME_ALL && renderdoc)
 		f |= PP_FRAME_ALL;
+	/* Nothing RenderDoc captures is changed by the experiment. */
+	if (renderdoc)
+		f &= ~(uint32_t)PP_FRAME_EXP;
 	return f;
 }
 
@@ -988,6 +993,9 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 				pr->work = p->work;
 				pass_cpu_take(pr, p);
 				pr->recording_reused = r->submissions > 0;
+				pr->exp_arm = (uint8_t)r->exp_arm;
+				pr->exp_seen = p->exp_seen;
+				pr->exp_fixed = p->exp_fixed;
 				pr->nattachments = p->nattachments;
 				memcpy(pr->attachments, p->attachments, p->nattachments * sizeof(pr->attachments[0]));
 				s->ts_slots[2 * out] = slot_mapped(m, p->ts_begin);

@@ -45,6 +45,11 @@ static void capture_decide(struct pp_frame_clock *c)
 	/* A frame RenderDoc captures is measured in full, in a window or not. */
 	if (pp_frame_ranges_have(&cap->renderdoc, c->next))
 		f |= PP_FRAME_ALL | PP_FRAME_RENDERDOC_WANTED | (f ? 0 : PP_FRAME_BY_RENDERDOC);
+	/* The experiment's arms alternate in blocks of frames (drift over the run cancels out),
+	 * counted by frame index so every front end and recording agrees on a frame's arm; a
+	 * frame RenderDoc captures is never one, nor one that is not measured in full. */
+	else if (cap->experiment && (f & PP_FRAME_ALL) == PP_FRAME_ALL)
+		f |= (c->next / PP_EXPERIMENT_BLOCK_FRAMES) & 1 ? PP_FRAME_EXP_FIXED : PP_FRAME_EXP_AS_WRITTEN;
 	c->next_flags = f;
 	if (!c->open)
 		__atomic_store_n(&c->building, f, __ATOMIC_RELAXED);
@@ -85,6 +90,7 @@ void pp_frame_clock_renderdoc(struct pp_frame_clock *c)
 	if (!(c->current_flags & PP_FRAME_CAPTURED))
 		c->current_flags |= PP_FRAME_BY_RENDERDOC;
 	c->current_flags |= PP_FRAME_ALL | PP_FRAME_RENDERDOC;
+	c->current_flags &= ~(uint32_t)PP_FRAME_EXP; /* recordings from now on are as written */
 	__atomic_store_n(&c->building, c->current_flags, __ATOMIC_RELAXED);
 }
 

@@ -26,7 +26,14 @@ enum pp_frame_flags {
 	 * the application's came (whoever asked it to). Measured in full. */
 	PP_FRAME_RENDERDOC = 1u << 5,
 	PP_FRAME_BY_RENDERDOC = 1u << 6, /* captured only because RenderDoc captures it */
+	/* The experiment (docs/diagnostics.md, "Experiment mode"): captured, GPU-timed frames not
+	 * captured by RenderDoc alternate in blocks of PP_EXPERIMENT_BLOCK_FRAMES between the
+	 * application's commands as written and passprobe's fixes. */
+	PP_FRAME_EXP_AS_WRITTEN = 1u << 7,
+	PP_FRAME_EXP_FIXED = 1u << 8,
 };
+#define PP_FRAME_EXP (PP_FRAME_EXP_AS_WRITTEN | PP_FRAME_EXP_FIXED)
+#define PP_EXPERIMENT_BLOCK_FRAMES 4u
 #define PP_FRAME_ALL (PP_FRAME_CAPTURED | PP_FRAME_GPU_TIMED)
 
 /* Capture windows and sampled timing: the settings the clock follows (docs/settings.md). */
@@ -38,6 +45,7 @@ struct pp_frame_capture {
 	uint32_t timing_interval;      /* 1: every captured frame is GPU-timed */
 	struct pp_frame_ranges renderdoc; /* renderdoc_frames setting: captured and GPU-timed whatever
 					   * the above say */
+	bool experiment;               /* experiment setting not off: frames get an arm */
 };
 
 struct pp_frame_clock {

@@ -35,6 +35,8 @@ void pp_recording_clear(struct pp_recording *r)
 	r->perf_group = PP_NO_SLOT;
 	r->submissions = 0;
 	r->quiet = r->passless = false;
+	r->exp_arm = 0;
+	r->exp_seen = r->exp_fixed = 0;
 	r->state = PP_REC_IDLE;
 	r->open = 0;
 	r->last_submission = NULL;
@@ -86,6 +88,9 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 	r->open = r->npasses++;
 	r->state = state;
 	r->cur = &p->work;
+	p->exp_seen = r->exp_seen;
+	p->exp_fixed = r->exp_fixed;
+	r->exp_seen = r->exp_fixed = 0;
 	if (r->quiet)
 		return p;
 	/* A pass's CPU span begins where the recording's previous pass ended, when that end was

@@ -48,6 +48,9 @@ struct pp_pass_rec {
 	bool cpu_ended;            /* its CPU span's two ends taken: its recording cost, to subtract */
 	bool cpu_begin_prev;       /* the span begins at the previous pass's cpu_end (this[-1]), not
 				    * at cpu_begin: pp_pass_rec_cpu_begin() */
+	/* The experiment (docs/diagnostics.md): the experiment sites (bit = index) whose barriers
+	 * were recorded since the previous pass, and those of them passprobe rewrote. */
+	uint64_t exp_seen, exp_fixed;
 	/* ... up to here. What follows is large and read only as far as it is filled (a pass
 	 * boundary is measured in instructions: docs/performance.md): the name up to its NUL, the
 	 * first nattachments attachments, the snapshots once cpu_ended. */
@@ -94,6 +97,10 @@ struct pp_recording {
 	 * command buffer is allocated, kept across recordings. */
 	const char *recorded_by;
 	bool passless;                /* quiet, and no one needs its passes: none recorded */
+	/* The experiment: the arm of the frame it was begun in (enum pp_exp_arm), and the experiment sites recorded since its last pass began, for the next pass
+	 * (pp_pass_rec.exp_seen, exp_fixed). */
+	uint32_t exp_arm;
+	uint64_t exp_seen, exp_fixed;
 	struct pp_submission *last_submission; /* not yet harvested, reads this recording's slots */
 	struct pp_workload stray;
 };

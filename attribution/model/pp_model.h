@@ -69,6 +69,7 @@ struct pp_attachment {
 	uint32_t samples;
 	bool depth_stencil;
 	bool resolve;
+	uint64_t view;        /* the API's image view object, where known (the experiment's proofs); 0: not known */
 };
 
 /* Pipeline statistics, in the order the sinks print them. */
@@ -135,6 +136,15 @@ struct pp_draw_timing {
 	struct pp_gpu_interval gpu;
 };
 
+/* The experiment's arms (docs/diagnostics.md, "Experiment mode"). */
+enum pp_exp_arm {
+	PP_EXP_ARM_NONE = 0,
+	PP_EXP_ARM_AS_WRITTEN, /* the application's commands as written */
+	PP_EXP_ARM_FIXED,      /* with passprobe's fix of one experiment site */
+};
+/* Experiment sites per process: an index, one bit of pp_pass_result.exp_seen. */
+#define PP_EXP_MAX_SITES 64
+
 /* One measured instance of a pass: a pass recorded once and submitted N times gives N. */
 struct pp_pass_result {
 	char name[64];
@@ -176,6 +186,12 @@ struct pp_pass_result {
 	bool cpu_pending;
 	bool recording_reused;       /* its command buffer was submitted before without re-recording: the
 	                                recording cost was counted in that earlier frame */
+	/* The experiment (docs/diagnostics.md, "Experiment mode"): the arm of the frame its
+	 * recording was begun in (PP_EXP_ARM_*), the experiment sites (bit = index) whose barriers
+	 * were recorded right before it (since the pass before it in its recording), and those of
+	 * them passprobe rewrote. */
+	uint8_t exp_arm;
+	uint64_t exp_seen, exp_fixed;
 
 	uint32_t ndraw_timings;      /* per_draw_timing mode only */
 	struct pp_draw_timing *draw_timings; /* owned by the frame */
@@ -272,6 +288,32 @@ struct pp_device_info {
 #define PP_QUERY_RESULTS_READ "read with vkGetQueryPoolResults"
 
 
+/* The experiment (docs/diagnostics.md, "Experiment mode"): what one arm measured of one
+ * experiment site, per frame of the arm in which the site occurred. Percentiles are exact
+ * (nearest rank) over the arm's latest PP_EXP_SAMPLES frames; n 0: not measured. */
+enum pp_exp_metric {
+	PP_EXP_FRAME_GPU = 0, /* the frame's GPU time */
+	PP_EXP_PASSES_GPU,    /* GPU time of the passes right after the site's barriers */
+	PP_EXP_CPU_RECORD,    /* CPU time recording the frame's passes (the barriers between them included) */
+	PP_EXP_METRICS
+};
+#define PP_EXP_SAMPLES 512
+struct pp_exp_stat {
+	uint32_t n;
+	uint64_t p25, p50, p75;
+};
+struct pp_exp_arm_stats {
+	uint64_t frames; /* frames of the arm in which the site occurred */
+	struct pp_exp_stat m[PP_EXP_METRICS];
+};
+enum pp_diag_exp_state {
+	PP_DIAG_EXP_STATE_NONE = 0, /* no experiment here (off, not a barrier finding) */
+	PP_DIAG_EXP_STATE_CANDIDATE, /* its fix is proven, not yet in enough frames */
+	PP_DIAG_EXP_STATE_IN,        /* in the experiment */
+	PP_DIAG_EXP_STATE_OUT,       /* not in the experiment (exp_detail says why) */
+	PP_DIAG_EXP_STATE_WITHDRAWN, /* taken out after it was rewritten (exp_detail says why) */
+};
+
 /* One deduplicated diagnostic site (attribution/diag/diag_sites.c; docs/diagnostics.md): a rule
  * that fired at one place, with how often and what it cost. */
 struct pp_diagnostic {
@@ -306,6 +348,18 @@ struct pp_diagnostic {
 	 * developer's time) or "info" (little or nothing to gain), static; and why, for people. */
 	const char *severity;
 	char verdict[320];
+	/* The experiment: exp_state (enum pp_diag_exp_state); exp_detail the fix (candidate, in,
+	 * withdrawn) and, out or withdrawn, why; exp_site the experiment site (bit of
+	 * pp_pass_result.exp_seen), -1: none; exp_fixed occurrences rewritten. The arms, [0] as
+	 * written and [1] fixed, and the frames with the site in neither (partly rewritten, or
+	 * recordings of both arms) are the sinks' (attr_experiment.c). */
+	uint8_t exp_state;
+	int32_t exp_site;
+	char exp_detail[256];
+	char exp_why[256];
+	uint64_t exp_fixed;
+	struct pp_exp_arm_stats exp_arms[2];
+	uint64_t exp_frames_neither;
 };
 #define PP_DIAGNOSTIC_MAX_CBS 16
 

@@ -17,7 +17,10 @@
 
 #define PP_REC_MAGIC "PPRECORD"
 #define PP_REC_MAJOR 1
-#define PP_REC_MINOR 2 /* 1: a diagnostic's severity and verdict; 2: a capture's diagnostics */
+/* Minor versions add fields at the end of an element, which older readers skip:
+ * 1: a diagnostic's severity and verdict; 2: the experiment's fields of passes and diagnostics;
+ * 3: a capture's diagnostics. */
+#define PP_REC_MINOR 3
 #define PP_REC_HEADER_FIXED 16 /* magic, major, minor, types_len */
 #define PP_REC_RECORD_HEADER 8 /* type, flags, len */
 /* A pass's workload: u16 mask, bit i set when count i (struct pp_workload's order) is not 0,
@@ -38,7 +41,7 @@ enum pp_rec_type {
 	PP_REC_CPU_EVENT = 7,    /* a CPU-side event for the trace (pp_cpu_event) */
 	PP_REC_DIAGNOSTICS = 8,  /* every diagnostic site so far (replaces the previous one) */
 	PP_REC_RENDERDOC = 9,    /* RenderDoc in the process: library, API version */
-	PP_REC_CAPTURE = 10,     /* a RenderDoc capture and its frame (1.2: with the frame's diagnostics) */
+	PP_REC_CAPTURE = 10,     /* a RenderDoc capture and its frame (1.3: with the frame's diagnostics) */
 	PP_REC_STATUS = 11,      /* counts so far: frames, dropped frames and events */
 	PP_REC_END = 12,         /* the process finished its outputs (the same counts) */
 	PP_REC_SUMMARY = 13,     /* the per-pass summary over every frame so far (pp_summary) */

@@ -446,6 +446,14 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 		p->draw_timings[i].index = get_u32(&c);
 		interval_get(r, &c, &p->draw_timings[i].gpu);
 	}
+	/* Format 1.2: the experiment; an older writer's element ends before it. */
+	if (!c.bad && c.p < c.end) {
+		p->exp_arm = get_u8(&c);
+		if (p->exp_arm) {
+			p->exp_seen = get_u64(&c);
+			p->exp_fixed = get_u64(&c);
+		}
+	}
 	return !c.bad;
 }
 
@@ -647,6 +655,26 @@ int pp_rec_decode_diagnostics(struct pp_rec_reader *r, const struct pp_rec_recor
 			x->severity = text_static(r, &e);
 			text_get(&e, x->verdict, sizeof(x->verdict));
 		}
+		/* Format 1.2: the experiment; before it, no site was in one. */
+		x->exp_site = -1;
+		if (e.p < e.end && !e.bad) {
+			x->exp_state = get_u8(&e);
+			x->exp_site = (int32_t)get_u32(&e);
+			text_get(&e, x->exp_detail, sizeof(x->exp_detail));
+			text_get(&e, x->exp_why, sizeof(x->exp_why));
+			x->exp_fixed = get_u64(&e);
+			for (int a = 0; a < 2; a++) {
+				x->exp_arms[a].frames = get_u64(&e);
+				for (int m = 0; m < PP_EXP_METRICS; m++) {
+					struct pp_exp_stat *s = &x->exp_arms[a].m[m];
+					s->n = get_u32(&e);
+					s->p25 = get_u64(&e);
+					s->p50 = get_u64(&e);
+					s->p75 = get_u64(&e);
+				}
+			}
+			x->exp_frames_neither = get_u64(&e);
+		}
 		if (e.bad || c.bad) {
 			free(d);
 			return -EINVAL;
@@ -679,7 +707,7 @@ int pp_rec_decode_capture(const struct pp_rec_record *rec, struct pp_rec_capture
 	out->frame = get_u64(&c);
 	out->timestamp = get_u64(&c);
 	text_get(&c, out->path, sizeof(out->path));
-	/* Format 1.2: the frame's diagnostics. A 1.0 or 1.1 record ends here. */
+	/* Format 1.3: the frame's diagnostics. A record of 1.2 or before ends here. */
 	if (c.bad || c.p == c.end)
 		return c.bad ? -EINVAL : 0;
 	out->diags_dropped = get_u64(&c);

@@ -81,7 +81,7 @@ struct pp_rec_capture {
 	bool frame_known, requested;
 	uint64_t frame, timestamp;
 	char path[4096];
-	/* Format 1.2: the diagnostic occurrences of its frame (malloc'd, NULL when none; an older
+	/* Format 1.3: the diagnostic occurrences of its frame (malloc'd, NULL when none; an older
 	 * recording has none), and how many the process did not keep. */
 	struct pp_diagnostic_occurrence *diags;
 	uint32_t ndiags;

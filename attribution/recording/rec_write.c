@@ -540,6 +540,12 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 		put_u32(b, p->draw_timings[i].index);
 		interval_put(w, b, &p->draw_timings[i].gpu);
 	}
+	/* format 1.2: the experiment's arm and sites, the sites only with an arm */
+	put_u8(b, p->exp_arm);
+	if (p->exp_arm) {
+		put_u64(b, p->exp_seen);
+		put_u64(b, p->exp_fixed);
+	}
 	elem_end(b, at);
 }
 
@@ -639,6 +645,23 @@ void pp_rec_write_diagnostics(struct pp_rec_writer *w, const struct pp_diagnosti
 		/* format 1.1 */
 		text_put(b, x->severity, 16);
 		text_put(b, x->verdict, sizeof(x->verdict));
+		/* format 1.2: the experiment */
+		put_u8(b, x->exp_state);
+		put_u32(b, (uint32_t)x->exp_site);
+		text_put(b, x->exp_detail, sizeof(x->exp_detail));
+		text_put(b, x->exp_why, sizeof(x->exp_why));
+		put_u64(b, x->exp_fixed);
+		for (int a = 0; a < 2; a++) {
+			put_u64(b, x->exp_arms[a].frames);
+			for (int m = 0; m < PP_EXP_METRICS; m++) {
+				const struct pp_exp_stat *s = &x->exp_arms[a].m[m];
+				put_u32(b, s->n);
+				put_u64(b, s->p25);
+				put_u64(b, s->p50);
+				put_u64(b, s->p75);
+			}
+		}
+		put_u64(b, x->exp_frames_neither);
 		elem_end(b, at);
 	}
 	payload_end(w, PP_REC_DIAGNOSTICS);
@@ -662,7 +685,7 @@ void pp_rec_write_capture(struct pp_rec_writer *w, uint32_t device, const uint64
 	put_u64(b, frame ? *frame : 0);
 	put_u64(b, timestamp);
 	text_put(b, path, 4096);
-	/* format 1.2: the frame's diagnostic occurrences */
+	/* format 1.3: the frame's diagnostic occurrences */
 	put_u64(b, dropped);
 	put_u32(b, occ ? n : 0);
 	for (uint32_t i = 0; occ && i < n; i++) {

@@ -146,7 +146,7 @@ static void state_write(struct attr_sink_ctx *c, bool end, uint64_t frames_dropp
 	struct pp_diagnostic *d;
 	size_t n;
 	uint64_t other;
-	if (attr_diagnostics_snapshot(&d, &n, &other))
+	if (attr_diagnostics_snapshot(c, &d, &n, &other))
 		pp_rec_write_diagnostics(c->rec, d, n, other);
 	free(d);
 	struct pp_summary sum;

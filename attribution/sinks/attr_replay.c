@@ -140,6 +140,13 @@ static void note_add(struct attr_sink_ctx *c, const char *text)
 int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_result *res, char *err, size_t err_len)
 {
 	memset(res, 0, sizeof(*res));
+	if (attr_sink_running()) {
+		/* The device table, the diagnostics' source and the CPU counters' names are the
+		 * process's: replaying here would rewrite what the running sink reports. */
+		snprintf(err, err_len, "%s: a recording is replayed by a process of its own (passprobe report), "
+			 "not by one that records", path);
+		return -EBUSY;
+	}
 	const uint8_t *data = NULL;
 	size_t len = 0;
 	int rc = file_map(path, &data, &len, err, err_len);
@@ -367,6 +374,7 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 	}
 	attr_report_window_free(c);
 	attr_renderdoc_free(c);
+	attr_experiment_free(c);
 	pp_stats_destroy(c->stats);
 	if (c->dirfd >= 0)
 		close(c->dirfd);

@@ -322,6 +322,23 @@ static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *
 	pp_json_kv_uint_lit(w, "recordings_outside_window", f->recordings_outside_window);
 	if (f->renderdoc)
 		pp_json_kv_bool_lit(w, "renderdoc_capture", true);
+	/* The experiment (docs/diagnostics.md): frames of its arms say which, and what they measure. */
+	uint64_t exp_sites;
+	bool exp_modified;
+	enum pp_exp_arm arm = attr_experiment_frame_arm(f, &exp_sites, &exp_modified);
+	if (exp_modified || arm != PP_EXP_ARM_NONE) {
+		pp_json_kv_str_lit(w, "experiment_arm", arm == PP_EXP_ARM_FIXED	  ? "fixed"
+							: arm == PP_EXP_ARM_AS_WRITTEN ? "as-written"
+										       : "neither");
+		pp_json_key_lit(w, "experiment_sites");
+		pp_json_begin_array(w);
+		for (uint32_t k = 0; k < PP_EXP_MAX_SITES; k++)
+			if (exp_sites & (1ull << k))
+				pp_json_write_uint(w, k);
+		pp_json_end_array(w);
+		if (exp_modified)
+			pp_json_kv_bool_lit(w, "experiment_modified", true);
+	}
 	pp_json_key_lit(w, "submissions");
 	pp_json_begin_array(w);
 	for (size_t i = 0; i < f->nsubmissions; i++)
@@ -367,14 +384,14 @@ static void devices_write(struct pp_json_writer *w)
 }
 
 /* Every diagnostic site so far (attribution/diag/diag_sites.c; docs/diagnostics.md). */
-static void diagnostics_write(struct pp_json_writer *w)
+static void diagnostics_write(struct attr_sink_ctx *c, struct pp_json_writer *w)
 {
 	pp_json_key_lit(w, "diagnostics");
 	pp_json_begin_array(w);
 	struct pp_diagnostic *d;
 	size_t n;
 	uint64_t other;
-	attr_diagnostics_snapshot(&d, &n, &other);
+	attr_diagnostics_snapshot(c, &d, &n, &other);
 	for (size_t i = 0; i < n; i++) {
 		const struct pp_diagnostic *x = &d[i];
 		pp_json_begin_object(w);
@@ -415,6 +432,7 @@ static void diagnostics_write(struct pp_json_writer *w)
 			pp_json_kv_null_lit(w, "gpu_idle_ns");
 			pp_json_kv_str_lit(w, "gpu_idle_unavailable", x->gpu_idle_unavailable);
 		}
+		attr_experiment_json(w, x);
 		pp_json_end_object(w);
 	}
 	free(d);
@@ -464,6 +482,7 @@ static void settings_write(struct pp_json_writer *w, const struct pp_settings *s
 	pp_frame_ranges_format(&s->renderdoc_frames, ranges, sizeof(ranges));
 	pp_json_kv_str_lit(w, "renderdoc_frames", ranges);
 	pp_json_kv_bool_lit(w, "layer_passes", s->layer_passes);
+	pp_json_kv_str_lit(w, "experiment", s->experiment == PP_EXPERIMENT_BARRIER_FIXES ? "barrier-fixes" : "off");
 	pp_json_end_object(w);
 }
 
@@ -513,7 +532,7 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 
 	attr_capture_report_write(c, w);
 	attr_renderdoc_report_write(c, w);
-	diagnostics_write(w);
+	diagnostics_write(c, w);
 	pp_json_end_object(w);
 }
 

@@ -135,6 +135,14 @@ out:
 	return id;
 }
 
+bool attr_sink_running(void)
+{
+	pthread_mutex_lock(&g_lock);
+	bool running = g_state == SINK_RUNNING;
+	pthread_mutex_unlock(&g_lock);
+	return running;
+}
+
 void attr_devices_forget(void)
 {
 	pthread_mutex_lock(&g_dev_lock);
@@ -334,7 +342,9 @@ void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 	if (c->offline)
 		pp_frame_result_counters_resolve(f);
 	c->frames_total++;
-	pp_stats_frame_add(c->stats, f);
+	/* A frame passprobe changed for the experiment measures the fix, not the program. */
+	if (!attr_experiment_frame(c, f))
+		pp_stats_frame_add(c->stats, f);
 	attr_capture_frame(c, f);
 	bool recorded = attr_recording_frame(c, f);
 	if (c->text)
@@ -538,6 +548,7 @@ static void ctx_free(struct attr_sink_ctx *c)
 {
 	attr_report_window_free(c);
 	attr_renderdoc_free(c);
+	attr_experiment_free(c);
 	pp_stats_destroy(c->stats);
 	c->stats = NULL;
 	if (c->dirfd >= 0)
@@ -707,18 +718,20 @@ void pp_sink_cpu_event(const struct pp_cpu_event *ev)
 	pthread_mutex_unlock(&g_lock);
 }
 
-/* The diagnostics so far in the summary: sites per severity, the costliest warnings (from the
- * process's diagnostics, or from the recording's last diagnostics record when passprobe makes
- * the outputs). */
-static void summary_diagnostics(struct pp_summary *sum)
+/* The diagnostics so far in the summary: sites per severity, the costliest warnings, the
+ * experiment's lines (from the process's diagnostics, or from the recording's last diagnostics
+ * record when passprobe makes the outputs). */
+static void summary_diagnostics(struct attr_sink_ctx *c, struct pp_summary *sum)
 {
 	struct pp_diagnostic *d;
 	size_t n;
 	uint64_t other;
-	attr_diagnostics_snapshot(&d, &n, &other);
+	attr_diagnostics_snapshot(c, &d, &n, &other);
 	for (size_t i = 0; d && i < n; i++)
 		pp_summary_diagnostic_add(sum, d[i].id, d[i].severity, d[i].site, d[i].cost_valid ? (double)d[i].cost_ns : NAN,
 					  d[i].count, d[i].frames);
+	if (d)
+		attr_experiment_summary(d, n, sum->experiment, sizeof(sum->experiment));
 	free(d);
 	if (other)
 		pp_summary_diagnostic_add(sum, "PASSPROBE-Other", "info", "", NAN, other, 0);
@@ -778,6 +791,12 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 			memcpy(sum.device + used, more, (size_t)n + 1);
 	}
 	attr_capture_summary_notes(c, sum.notes, sizeof(sum.notes));
+	if (c->exp_frames_fixed) {
+		size_t len = strnlen(sum.notes, sizeof(sum.notes));
+		snprintf(sum.notes + len, sizeof(sum.notes) - len,
+			 "%s%llu frames with passprobe's experiment fixes left out of these statistics", len ? "; " : "",
+			 (unsigned long long)c->exp_frames_fixed);
+	}
 	/* A driver whose GPU times are not durations (llvmpipe's per-tile timestamps) says so
 	 * next to the numbers, once per distinct caveat; not where there are no numbers. */
 	for (size_t i = 0; i < ndev && sum.frames_gpu_timed; i++) {
@@ -796,7 +815,7 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 			 "%s%llu frames dropped (the output writer fell behind)", len ? "; " : "",
 			 (unsigned long long)frames_dropped);
 	}
-	summary_diagnostics(&sum);
+	summary_diagnostics(c, &sum);
 	*out = sum;
 }
 
@@ -890,7 +909,7 @@ pp_sink_diagnostics_fn attr_diagnostics_source(void)
 	return __atomic_load_n(&g_diag_source, __ATOMIC_ACQUIRE);
 }
 
-bool attr_diagnostics_snapshot(struct pp_diagnostic **out, size_t *n, uint64_t *other)
+bool attr_diagnostics_snapshot(struct attr_sink_ctx *c, struct pp_diagnostic **out, size_t *n, uint64_t *other)
 {
 	pp_sink_diagnostics_fn source = attr_diagnostics_source();
 	*out = NULL;
@@ -903,6 +922,7 @@ bool attr_diagnostics_snapshot(struct pp_diagnostic **out, size_t *n, uint64_t *
 	if (d) {
 		*n = source(d, want, other);
 		*out = d;
+		attr_experiment_fill(c, d, *n);
 	}
 	return true;
 }

@@ -178,6 +178,10 @@ struct attr_sink_ctx {
 	struct pp_summary *offline_summary; /* the process's own over every frame, when the
 					     * recording lacks frames (output_limit_mb) */
 	char offline_notes[512];    /* what reading the recording found (cut, unknown records) */
+	/* The experiment (attr_experiment.c): what each arm measured per experiment site, in the
+	 * application's process; frames passprobe rewrote, left out of the statistics. */
+	struct attr_exp_site *exp;
+	uint64_t exp_frames_fixed;
 	char renderdoc_library[512], renderdoc_version[32]; /* from the recording */
 	bool renderdoc_seen;
 
@@ -205,15 +209,19 @@ void attr_renderdoc_free(struct attr_sink_ctx *c);
 
 /* Where report.json's diagnostics come from (pp_sink_diagnostics_source); NULL: none. */
 pp_sink_diagnostics_fn attr_diagnostics_source(void);
-/* Every diagnostic site now, in an array to free(); false when there is no source (then
- * *out is NULL and *n 0). *other: sites past the list's bound. */
-bool attr_diagnostics_snapshot(struct pp_diagnostic **out, size_t *n, uint64_t *other);
+/* Every diagnostic site now, in an array to free(), with the experiment's arms of context c
+ * (attr_experiment_fill); false when there is no source (then *out is NULL and *n 0).
+ * *other: sites past the list's bound. */
+bool attr_diagnostics_snapshot(struct attr_sink_ctx *c, struct pp_diagnostic **out, size_t *n, uint64_t *other);
 
 /* Device registry (attr_sink.c). Entries never change once listed, so a snapshot of the count
  * is enough to read them without the lock. */
 size_t attr_devices_snapshot(const struct attr_device **out);
 /* Empties the registry and the RenderDoc captures' list: each recording a `passprobe report`
  * process reads brings its own (attr_replay.c). Never while a process's own sinks run. */
+/* Whether this process's sink records (between pp_sink_init and pp_sink_shutdown): the
+ * replay, which reuses the sink's process-wide tables, refuses to run then. */
+bool attr_sink_running(void);
 void attr_devices_forget(void);
 void attr_renderdoc_forget(void);
 
@@ -319,6 +327,21 @@ void attr_recording_flush(struct attr_sink_ctx *c);
 /* A frame or CPU event through every output of this context (attr_sink.c): the recording in
  * the application's process, trace and csv when made from a recording. */
 void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f);
+
+/* attr_experiment.c (docs/diagnostics.md, "Experiment mode"). attr_experiment_frame_arm: the
+ * arm frame f measures, with the sites it measures (*sites, bits); *modified: passprobe
+ * rewrote something in it (it stays out of the normal statistics). attr_experiment_frame: the
+ * frame into the arms (in the application's process); returns *modified.
+ * attr_experiment_fill: the arms into diagnostics of the experiment (in the process; the
+ * recording's are kept by passprobe report). attr_experiment_json: a diagnostic's
+ * "experiment" member. attr_experiment_summary: the summary's lines. */
+struct attr_exp_site;
+enum pp_exp_arm attr_experiment_frame_arm(const struct pp_frame_result *f, uint64_t *sites, bool *modified);
+bool attr_experiment_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+void attr_experiment_fill(struct attr_sink_ctx *c, struct pp_diagnostic *d, size_t n);
+void attr_experiment_json(struct pp_json_writer *w, const struct pp_diagnostic *x);
+void attr_experiment_summary(const struct pp_diagnostic *d, size_t n, char *out, size_t len);
+void attr_experiment_free(struct attr_sink_ctx *c);
 void attr_cpu_event_process(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
 
 

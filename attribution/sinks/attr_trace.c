@@ -265,6 +265,12 @@ static void pass_args_common(struct pp_json_writer *w, const struct pp_frame_res
 	if (p->recorded_by)
 		pp_json_kv_str_lit(w, "recorded_by", p->recorded_by);
 	pp_json_kv_handle_lit(w, "command_buffer", p->command_buffer_handle);
+	/* The experiment (docs/diagnostics.md): the arm its recording was made in, and whether
+	 * passprobe rewrote the barrier right before it. */
+	if (p->exp_arm != PP_EXP_ARM_NONE)
+		pp_json_kv_str_lit(w, "experiment_arm", p->exp_arm == PP_EXP_ARM_FIXED ? "fixed" : "as-written");
+	if (p->exp_fixed)
+		pp_json_kv_bool_lit(w, "experiment_rewritten", true);
 	pp_json_kv_uint_lit(w, "draws", attr_workload_draws(&p->work));
 	pp_json_key_lit(w, "workload");
 	attr_report_workload_write(w, &p->work);

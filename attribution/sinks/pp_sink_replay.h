@@ -10,8 +10,8 @@
  * `passprobe report`). A recording cut short (a killed process), or from a newer passprobe
  * with records this one does not know, gives outputs of what it holds, and the report's
  * summary notes say what was left out. 0, or -errno with one message in err (not a recording,
- * a newer format, cannot write out_dir). Not thread-safe; not while this process's own sinks
- * run. */
+ * a newer format, cannot write out_dir; -EBUSY while this process's own sink runs). Not
+ * thread-safe. */
 struct pp_sink_replay_result {
 	uint64_t frames; /* frames read */
 	bool ended;      /* the process finished its recording */

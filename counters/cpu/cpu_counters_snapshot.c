@@ -244,7 +244,7 @@ static struct pp_cpu_thread *thread_open(void)
 /* Where no PMU is exposed to the thread (virtual machines, most containers) a snapshot is one
  * read(2) of the software group, with the thread's CPU time from that group's enabled time:
  * what the general path below does, without its branches for the hardware group and the
- * fallbacks (a pass boundary takes two snapshots: docs/performance.md). False when the read
+ * fallbacks (a pass boundary takes one snapshot: docs/performance.md, "Pass boundaries"). False when the read
  * failed: the general path then records what it can. */
 static bool snapshot_sw_only(const struct pp_cpu_thread *st, struct pp_cpu_snapshot *out)
 {

@@ -5,7 +5,7 @@
 
 /* ---- Vulkan to the neutral model ------------------------------------------------------------ */
 
-static uint32_t stages_of(VkPipelineStageFlags2 f)
+uint32_t vk_barriers_stages_of(VkPipelineStageFlags2 f)
 {
 	uint32_t s = 0;
 	if (f & VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT)
@@ -62,6 +62,8 @@ static uint32_t stages_of(VkPipelineStageFlags2 f)
 		s |= PP_STAGE_OTHER;
 	return s;
 }
+
+#define stages_of vk_barriers_stages_of
 
 static uint32_t access_of(VkAccessFlags2 a)
 {
@@ -249,8 +251,9 @@ static int index_cmp(const void *a, const void *b)
 static uint32_t cost_timestamp(struct pp_command_buffer *c, struct pp_vk_diag *vd, struct pp_vk_diag_cb *s)
 {
 	/* SIMULTANEOUS_USE: the recording's own slots are shared by its executions. */
+	/* The fixed arm's frames are never measured for the normal figures. */
 	if (!vd->cost || !s->cost_now || !c->timestamps || c->in_render_pass || !c->device->timer ||
-	    c->simultaneous_use)
+	    c->simultaneous_use || c->rec->exp_arm == PP_EXP_ARM_FIXED)
 		return PP_DIAG_NO_SLOT;
 	const uint32_t *hit = bsearch(&s->barrier_calls, s->flagged, s->nflagged, sizeof(uint32_t), index_cmp);
 	uint32_t stride = (s->nflagged + COST_PER_RECORDING - 1) / COST_PER_RECORDING;
@@ -280,12 +283,12 @@ static void scratch_put(struct barrier_scratch *s)
 		free(s->res);
 }
 
-static void barrier_record(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, const char *api, uint32_t src,
-			   uint32_t dst, bool by_region, uint32_t nres, const struct pp_diag_barrier_res *res,
-			   uint32_t nevents, const VkEvent *events, uint32_t ts_before, uint32_t ts_after, void *ra)
+/* site, loc: site_describe's. Returns the call's index in the rules' recording. */
+static uint32_t barrier_record(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, const char *api, uint32_t src,
+			       uint32_t dst, bool by_region, uint32_t nres, const struct pp_diag_barrier_res *res,
+			       uint32_t nevents, const VkEvent *events, uint32_t ts_before, uint32_t ts_after,
+			       const char *site, uint64_t loc)
 {
-	char site[192];
-	uint64_t loc = site_describe(site, sizeof(site), c, s, api, ra);
 	uint64_t ev_stack[8], *ev = nevents <= 8 ? ev_stack : calloc(nevents, sizeof(*ev));
 	if (!ev)
 		nevents = 0;
@@ -309,11 +312,12 @@ static void barrier_record(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 		.in_render_pass = c->in_render_pass,
 		.sync2 = api[strlen(api) - 1] == '2', /* vkCmdPipelineBarrier2, vkCmdWaitEvents2 */
 	};
-	pp_diag_rec_barrier(diag_of(c->device)->dd, s->rec, &b);
+	uint32_t bi = pp_diag_rec_barrier(diag_of(c->device)->dd, s->rec, &b);
 	if (ev != ev_stack)
 		free(ev);
 	s->barrier_calls++;
 	vk_diag_state_bound_dirty(s);
+	return bi;
 }
 
 static void barriers1_translate(struct pp_device *dev, struct pp_diag_barrier_res *out, uint32_t src, uint32_t dst,
@@ -399,25 +403,6 @@ static uint32_t dependency_count(const VkDependencyInfo *info)
  * grows, and a flagged barrier gets its first cost timestamp (vkCmdWaitEvents* are not
  * timed). barrier_post, after it: the second timestamp, then the call's barriers, translated
  * once into the rules' vocabulary, go to the rules. */
-struct barrier_call {
-	const char *api;
-	void *ra; /* the application's call site: the hook's return address */
-	bool by_region;
-	uint32_t nevents;
-	const VkEvent *events;
-	/* synchronization 1: the call's masks and barrier arrays */
-	VkPipelineStageFlags src, dst;
-	uint32_t nmem, nbuf, nimg;
-	const VkMemoryBarrier *mem;
-	const VkBufferMemoryBarrier *buf;
-	const VkImageMemoryBarrier *img;
-	/* synchronization 2: ninfo dependency infos, one per event for vkCmdWaitEvents2,
-	 * analysed as one call */
-	bool sync2;
-	uint32_t ninfo;
-	const VkDependencyInfo *info;
-};
-
 static struct pp_vk_diag_cb *barrier_pre(struct pp_command_buffer *c, bool timed, uint32_t *ts0)
 {
 	struct pp_vk_diag_cb *s = vk_diag_state_cb(c);
@@ -431,40 +416,131 @@ static struct pp_vk_diag_cb *barrier_pre(struct pp_command_buffer *c, bool timed
 	return s;
 }
 
+/* The call's barriers in the rules' vocabulary (sc->res, *n of them) and its masks (for
+ * vkCmdPipelineBarrier2 the unions of its barriers'). false: out of memory. */
+static bool barrier_translate(struct pp_command_buffer *c, const struct barrier_call *a, struct barrier_scratch *sc,
+			      uint32_t *n, uint32_t *src, uint32_t *dst)
+{
+	*n = 0;
+	if (a->sync2)
+		for (uint32_t i = 0; i < a->ninfo; i++)
+			*n += dependency_count(&a->info[i]);
+	else
+		*n = a->nmem + a->nbuf + a->nimg;
+	if (!scratch_get(sc, *n ? *n : 1))
+		return false;
+	*src = *dst = 0;
+	if (a->sync2) {
+		for (uint32_t i = 0, k = 0; i < a->ninfo; i++) {
+			uint32_t s1, d1;
+			barriers2_translate(c->device, sc->res + k, &a->info[i], &s1, &d1);
+			k += dependency_count(&a->info[i]);
+			*src |= s1;
+			*dst |= d1;
+		}
+	} else {
+		*src = stages_of(a->src);
+		*dst = stages_of(a->dst);
+		barriers1_translate(c->device, sc->res, *src, *dst, a->nmem, a->mem, a->nbuf, a->buf, a->nimg, a->img);
+	}
+	return true;
+}
+
+/* What the rules have seen of the recording now includes this barrier. */
+static void barrier_seen(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
+{
+	s->seen_stray.barriers = c->rec->stray.barriers;
+	if (s->pass_seen != NONE && s->pass_seen < c->rec->npasses)
+		s->seen_pass.barriers = c->rec->passes[s->pass_seen].work.barriers;
+}
+
 static void barrier_post(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, uint32_t ts0,
 			 const struct barrier_call *a)
 {
 	uint32_t ts1 = PP_DIAG_NO_SLOT;
 	if (ts0 != PP_DIAG_NO_SLOT)
 		ts1 = cost_timestamp(c, diag_of(c->device), s);
-	uint32_t n = 0;
-	if (a->sync2)
-		for (uint32_t i = 0; i < a->ninfo; i++)
-			n += dependency_count(&a->info[i]);
-	else
-		n = a->nmem + a->nbuf + a->nimg;
 	struct barrier_scratch sc;
-	if (!scratch_get(&sc, n ? n : 1))
+	uint32_t n, src, dst;
+	if (!barrier_translate(c, a, &sc, &n, &src, &dst))
 		return;
-	uint32_t src = 0, dst = 0;
-	if (a->sync2) {
-		for (uint32_t i = 0, k = 0; i < a->ninfo; i++) {
-			uint32_t s1, d1;
-			barriers2_translate(c->device, sc.res + k, &a->info[i], &s1, &d1);
-			k += dependency_count(&a->info[i]);
-			src |= s1;
-			dst |= d1;
-		}
-	} else {
-		src = stages_of(a->src);
-		dst = stages_of(a->dst);
-		barriers1_translate(c->device, sc.res, src, dst, a->nmem, a->mem, a->nbuf, a->buf, a->nimg, a->img);
-	}
-	barrier_record(c, s, a->api, src, dst, a->by_region, n, sc.res, a->nevents, a->events, ts0, ts1, a->ra);
+	char site[192];
+	uint64_t loc = site_describe(site, sizeof(site), c, s, a->api, a->ra);
+	barrier_record(c, s, a->api, src, dst, a->by_region, n, sc.res, a->nevents, a->events, ts0, ts1, site, loc);
 	scratch_put(&sc);
-	s->seen_stray.barriers = c->rec->stray.barriers;
-	if (s->pass_seen != NONE && s->pass_seen < c->rec->npasses)
-		s->seen_pass.barriers = c->rec->passes[s->pass_seen].work.barriers;
+	barrier_seen(c, s);
+}
+
+/* ---- the experiment: a pipeline barrier call of a recording of one of its arms ------------ */
+
+/* Says what the call is for the experiment, marks it for the pass after it, and makes the
+ * fix of the block's site where the call is that site's (docs/diagnostics.md, "Experiment
+ * mode"). The rules always see the call as the application made it. Returns false when the
+ * caller is to go on as without the experiment (diagnostics state missing). */
+static bool exp_barrier(struct pp_command_buffer *c, const struct barrier_call *a)
+{
+	struct pp_vk_diag_cb *s = vk_diag_state_cb(c);
+	struct pp_vk_diag *vd = diag_of(c->device);
+	if (!s || !vd) {
+		pp_vk_exp_flush(c);
+		return false;
+	}
+	struct barrier_scratch sc;
+	uint32_t n, src, dst;
+	if (!barrier_translate(c, a, &sc, &n, &src, &dst)) {
+		pp_vk_exp_flush(c);
+		return false;
+	}
+	char site[192];
+	uint64_t loc = site_describe(site, sizeof(site), c, s, a->api, a->ra);
+	struct pp_diag_exp_call call;
+	pp_diag_exp_call(vd->dd, c->rec->exp_arm, loc, src, dst, &call);
+	if (c->in_render_pass)
+		call.apply = false, call.hold_site = PP_DIAG_EXP_NONE;
+	bool merging = c->exp_held && call.apply && call.kind == PP_DIAG_EXP_MERGE && vk_exp_held_site(c) == call.site;
+	bool rewrite = call.apply || call.hold_site != PP_DIAG_EXP_NONE;
+	if (!merging)
+		pp_vk_exp_flush(c);
+	uint32_t ts0, ts1 = PP_DIAG_NO_SLOT;
+	barrier_pre(c, !rewrite, &ts0);
+	bool fixed = false, emitted = false;
+	uint32_t bi = NONE;
+	if (rewrite) {
+		/* The rules' verdict on this very call decides the rewrite: record it first. */
+		bi = barrier_record(c, s, a->api, src, dst, a->by_region, n, sc.res, 0, NULL, PP_DIAG_NO_SLOT,
+				    PP_DIAG_NO_SLOT, site, loc);
+		const char *why = NULL;
+		if (merging) {
+			fixed = pp_diag_rec_barrier_merge(s->rec, bi) == call.merge && vk_exp_merge(c, a, call.merge, &why);
+			if (!fixed)
+				pp_vk_exp_flush(c);
+		} else if (call.hold_site != PP_DIAG_EXP_NONE) {
+			emitted = !(why = vk_exp_hold(c, a, call.hold_site));
+		} else if (call.kind == PP_DIAG_EXP_DROP) {
+			fixed = pp_diag_rec_barrier_reads_only(s->rec, bi);
+		} else if (call.kind == PP_DIAG_EXP_NARROW_DST) {
+			fixed = !(why = vk_exp_narrow(c, a, call.dst_stages));
+		}
+		if (why)
+			pp_diag_exp_refuse(vd->dd, call.hold_site != PP_DIAG_EXP_NONE ? call.hold_site : call.site, why);
+		if (fixed)
+			pp_diag_rec_barrier_fixed(s->rec, bi);
+		if (!fixed && !emitted)
+			vk_exp_emit(c, a);
+	} else {
+		vk_exp_emit(c, a);
+		if (ts0 != PP_DIAG_NO_SLOT)
+			ts1 = cost_timestamp(c, vd, s);
+		barrier_record(c, s, a->api, src, dst, a->by_region, n, sc.res, 0, NULL, ts0, ts1, site, loc);
+	}
+	scratch_put(&sc);
+	barrier_seen(c, s);
+	if (call.site != PP_DIAG_EXP_NONE && call.site < PP_EXP_MAX_SITES) {
+		c->rec->exp_seen |= 1ull << call.site;
+		if (fixed)
+			c->rec->exp_fixed |= 1ull << call.site;
+	}
+	return true;
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineStageFlags src,
@@ -478,15 +554,17 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineS
 		pp_vk_device_of(cb)->vk.CmdPipelineBarrier(cb, src, dst, deps, nmem, mem, nbuf, buf, nimg, img);
 		return;
 	}
+	const struct barrier_call a = { .api = "vkCmdPipelineBarrier", .ra = __builtin_return_address(0),
+					.by_region = deps & VK_DEPENDENCY_BY_REGION_BIT, .deps = deps, .src = src,
+					.dst = dst, .nmem = nmem, .mem = mem, .nbuf = nbuf, .buf = buf, .nimg = nimg,
+					.img = img };
+	if ((c->rec->exp_arm || c->exp_held) && exp_barrier(c, &a))
+		return;
 	uint32_t ts0;
 	struct pp_vk_diag_cb *s = barrier_pre(c, true, &ts0);
 	c->device->vk.CmdPipelineBarrier(cb, src, dst, deps, nmem, mem, nbuf, buf, nimg, img);
 	if (s)
-		barrier_post(c, s, ts0,
-			     &(struct barrier_call){ .api = "vkCmdPipelineBarrier", .ra = __builtin_return_address(0),
-						     .by_region = deps & VK_DEPENDENCY_BY_REGION_BIT, .src = src,
-						     .dst = dst, .nmem = nmem, .mem = mem, .nbuf = nbuf, .buf = buf,
-						     .nimg = nimg, .img = img });
+		barrier_post(c, s, ts0, &a);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier2(VkCommandBuffer cb, const VkDependencyInfo *info)
@@ -496,14 +574,16 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier2(VkCommandBuffer cb, const VkDe
 		pp_vk_device_of(cb)->vk.CmdPipelineBarrier2(cb, info);
 		return;
 	}
+	const struct barrier_call a = { .api = "vkCmdPipelineBarrier2", .ra = __builtin_return_address(0),
+					.by_region = info->dependencyFlags & VK_DEPENDENCY_BY_REGION_BIT,
+					.deps = info->dependencyFlags, .sync2 = true, .ninfo = 1, .info = info };
+	if ((c->rec->exp_arm || c->exp_held) && exp_barrier(c, &a))
+		return;
 	uint32_t ts0;
 	struct pp_vk_diag_cb *s = barrier_pre(c, true, &ts0);
 	c->device->vk.CmdPipelineBarrier2(cb, info);
 	if (s)
-		barrier_post(c, s, ts0,
-			     &(struct barrier_call){ .api = "vkCmdPipelineBarrier2", .ra = __builtin_return_address(0),
-						     .by_region = info->dependencyFlags & VK_DEPENDENCY_BY_REGION_BIT,
-						     .sync2 = true, .ninfo = 1, .info = info });
+		barrier_post(c, s, ts0, &a);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents(VkCommandBuffer cb, uint32_t nev, const VkEvent *ev,
@@ -516,6 +596,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents(VkCommandBuffer cb, uint32_t nev, co
 		pp_vk_device_of(cb)->vk.CmdWaitEvents(cb, nev, ev, src, dst, nmem, mem, nbuf, buf, nimg, img);
 		return;
 	}
+	pp_vk_exp_flush(c);
 	uint32_t ts0;
 	struct pp_vk_diag_cb *s = barrier_pre(c, false, &ts0);
 	c->device->vk.CmdWaitEvents(cb, nev, ev, src, dst, nmem, mem, nbuf, buf, nimg, img);
@@ -535,6 +616,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents2(VkCommandBuffer cb, uint32_t nev, c
 		pp_vk_device_of(cb)->vk.CmdWaitEvents2(cb, nev, ev, info);
 		return;
 	}
+	pp_vk_exp_flush(c);
 	uint32_t ts0;
 	struct pp_vk_diag_cb *s = barrier_pre(c, false, &ts0);
 	c->device->vk.CmdWaitEvents2(cb, nev, ev, info);
@@ -547,6 +629,8 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents2(VkCommandBuffer cb, uint32_t nev, c
 VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent(VkCommandBuffer cb, VkEvent event, VkPipelineStageFlags stage)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		pp_vk_exp_flush(c);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
 	if (s) {
 		vk_diag_state_observe(c, s);
@@ -558,6 +642,8 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent(VkCommandBuffer cb, VkEvent event, VkP
 VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent2(VkCommandBuffer cb, VkEvent event, const VkDependencyInfo *info)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		pp_vk_exp_flush(c);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
 	if (s) {
 		vk_diag_state_observe(c, s);
@@ -566,3 +652,21 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent2(VkCommandBuffer cb, VkEvent event, co
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdSetEvent2(cb, event, info);
 }
 
+
+/* vkCmdResetEvent[2] are hooked so that a barrier held back for the experiment is recorded
+ * before them. */
+VKAPI_ATTR void VKAPI_CALL pp_CmdResetEvent(VkCommandBuffer cb, VkEvent event, VkPipelineStageFlags stage)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		pp_vk_exp_flush(c);
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdResetEvent(cb, event, stage);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdResetEvent2(VkCommandBuffer cb, VkEvent event, VkPipelineStageFlags2 stage)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	if (c)
+		pp_vk_exp_flush(c);
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdResetEvent2(cb, event, stage);
+}

@@ -207,6 +207,7 @@ static __attribute__((noinline)) void outside_pass_close(struct pp_command_buffe
  * boundaries find none open: that check is inline. */
 static inline void outside_close(struct pp_command_buffer *c)
 {
+	pp_vk_exp_flush(c);
 	if (c->rec->state == PP_REC_OUTSIDE)
 		outside_pass_close(c);
 }
@@ -228,6 +229,7 @@ static __attribute__((noinline)) void outside_open(struct pp_command_buffer *c)
 static inline struct pp_workload *outside_work(struct pp_command_buffer *c, bool compute)
 {
 	struct pp_recording *r = c->rec;
+	pp_vk_exp_flush(c);
 	if (__builtin_expect(r->state != PP_REC_OUTSIDE, 0))
 		outside_open(c);
 	if (compute && r->state == PP_REC_OUTSIDE && r->open < r->npasses)
@@ -292,6 +294,13 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 		c->timestamps = c->statistics = false;
 		c->ts_reason = "not a GPU-timed frame (gpu_timing_interval)";
 	}
+	/* The experiment's arm of the frame it is begun in: primaries the diagnostics follow, not
+	 * SIMULTANEOUS_USE ones (their executions may fall in frames of both arms). */
+	if (pp_layer_settings.experiment != PP_EXPERIMENT_OFF && pp_layer_settings.diagnostics &&
+	    c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY && !c->simultaneous_use)
+		r->exp_arm = (frame & PP_FRAME_EXP_FIXED)	? PP_EXP_ARM_FIXED
+			     : (frame & PP_FRAME_EXP_AS_WRITTEN) ? PP_EXP_ARM_AS_WRITTEN
+								 : PP_EXP_ARM_NONE;
 	if (c->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY &&
 	    (info->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT)) {
 		/* Its draws belong to whatever pass executes it: counted as the recording's own. */
@@ -380,6 +389,7 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 		p->nattachments = n;
 		for (uint32_t i = 0; i < n; i++) {
 			const struct pp_rp_attachment *a = &rp->u.render_pass.attachments[i];
+
 			/* Whole: a pass record's attachments are not cleared when it begins. */
 			p->attachments[i] = (struct pp_attachment){
 				.format = a->format_name,
@@ -390,6 +400,7 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 				.height = height,
 				.layers = layers,
 				.depth_stencil = a->depth_stencil,
+				.view = fb && i < fb->u.framebuffer.nviews ? fb->u.framebuffer.views[i] : 0,
 			};
 		}
 	}
@@ -521,6 +532,7 @@ static void describe_rendering_attachment(struct pp_command_buffer *c, struct pp
 		.height = info->renderArea.extent.height,
 		.layers = info->layerCount,
 		.depth_stencil = depth,
+		.view = (uint64_t)a->imageView,
 	};
 	/* The view's name, else its image's: the objects found above. */
 	if (view)
@@ -532,6 +544,7 @@ static void describe_rendering_attachment(struct pp_command_buffer *c, struct pp
 		*res = *o;
 		res->resolve = true;
 		res->samples = 1;
+		res->view = (uint64_t)a->resolveImageView;
 	}
 }
 
@@ -657,6 +670,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	struct pp_device *dev = c ? c->device : pp_vk_device_of(cb);
 	if (c) {
+		pp_vk_exp_flush(c);
 		struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
 		/* Two queries of one type may not be active at once (VUID-vkCmdBeginQuery-queryPool-01922):
 		 * ours step aside. */
@@ -687,6 +701,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool, 
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	struct pp_device *dev = c ? c->device : pp_vk_device_of(cb);
 	if (c) {
+		pp_vk_exp_flush(c);
 		struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
 		if (o && o->u.query_pool.type == VK_QUERY_TYPE_PIPELINE_STATISTICS)
 			c->app_stats_query_active = false;

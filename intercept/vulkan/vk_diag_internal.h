@@ -213,6 +213,12 @@ struct vk_diag_observed {
 	uint32_t nformats, cap_formats;
 	bool formats_lost;    /* some did not fit: any format */
 	uint32_t work, draw_stages, unknown, attachment_formats; /* work 0: none */
+	/* the experiment: the attachment images of the render passes begun (and of the one whose
+	 * attachments were cleared), atts_unnamed: some not known */
+	struct pp_diag_use *atts;
+	uint32_t natts, cap_atts;
+	bool atts_unnamed;
+	struct pp_diag_use atts_stack[8];
 	struct pp_diag_use uses_stack[32];
 	const char *formats_stack[16];
 	struct pp_diag_render_pass_begun rps_stack[2];
@@ -231,6 +237,41 @@ struct pp_diag_range vk_diag_state_image_range_locked(struct pp_device *dev, uin
 struct pp_vk_diag *vk_diag_state_get(struct pp_device *dev);
 void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s);
 
+/* One barrier call as the application made it (vk_barriers.c, vk_experiment.c). */
+struct barrier_call {
+	const char *api;
+	void *ra; /* the application's call site: the hook's return address */
+	bool by_region;
+	VkDependencyFlags deps;
+	uint32_t nevents;
+	const VkEvent *events;
+	/* synchronization 1: the call's masks and barrier arrays */
+	VkPipelineStageFlags src, dst;
+	uint32_t nmem, nbuf, nimg;
+	const VkMemoryBarrier *mem;
+	const VkBufferMemoryBarrier *buf;
+	const VkImageMemoryBarrier *img;
+	/* synchronization 2: ninfo dependency infos, one per event for vkCmdWaitEvents2,
+	 * analysed as one call */
+	bool sync2;
+	uint32_t ninfo;
+	const VkDependencyInfo *info;
+};
+
+
 /* vk_barriers.c */
+uint32_t vk_barriers_stages_of(VkPipelineStageFlags2 f);
+
+/* vk_experiment.c: the rewrites of barrier calls (docs/diagnostics.md, "Experiment mode").
+ * vk_exp_emit: the call as made. vk_exp_hold: keeps a copy to merge with the next call, NULL;
+ * or why it cannot (nothing kept). vk_exp_merge: the held call and this one as one call
+ * (PP_DIAG_MERGE_*), true; false with *why when it cannot (nothing recorded, the held call
+ * kept). vk_exp_narrow: the call with dstStageMask narrowed to dst (PP_STAGE_*), NULL; or why
+ * it cannot (nothing recorded). */
+void vk_exp_emit(struct pp_command_buffer *c, const struct barrier_call *a);
+const char *vk_exp_hold(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t site);
+uint32_t vk_exp_held_site(const struct pp_command_buffer *c);
+bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t how, const char **why);
+const char *vk_exp_narrow(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t dst);
 uint32_t vk_barriers_subpass_deps_of(struct pp_device *dev, uint64_t render_pass, struct pp_diag_subpass_dep *out,
 				     char name[64]);

@@ -51,6 +51,7 @@ struct pp_vk_diag *vk_diag_state_get(struct pp_device *dev)
 		.sink_device_id = pp_sink_device_find(dev->props.deviceName, dev->props.vendorID, dev->props.deviceID),
 		.frame_delimiter = (int)pp_layer_settings.frame_delimiter,
 		.barrier_cost = pp_layer_settings.barrier_cost && dev->timer,
+		.experiment = pp_layer_settings.experiment != PP_EXPERIMENT_OFF,
 	};
 	vd->dd = pp_diag_device_create(&cfg);
 	if (!vd->dd) {
@@ -274,6 +275,10 @@ static void observed_init(struct vk_diag_observed *o, struct pp_diag_rec *rec)
 	o->cap_deps = PP_RP_MAX_DEPENDENCIES;
 	o->formats = o->formats_stack;
 	o->cap_formats = sizeof(o->formats_stack) / sizeof(o->formats_stack[0]);
+	o->atts = o->atts_stack;
+	o->cap_atts = sizeof(o->atts_stack) / sizeof(o->atts_stack[0]);
+	o->natts = 0;
+	o->atts_unnamed = false;
 	o->nuses = o->nrps = o->ndeps = o->nformats = 0;
 	o->formats_lost = false;
 	o->reset = false;
@@ -287,6 +292,7 @@ static void observed_view(const struct vk_diag_observed *o, bool final, struct p
 		.reset = o->reset,
 		.nrender_passes = o->nrps, .render_passes = o->rps, .deps = o->deps,
 		.nuses = o->nuses, .uses = o->uses,
+		.nattachments = o->natts, .attachments = o->atts, .attachments_unnamed = o->atts_unnamed,
 	};
 	if (final && o->work) {
 		b->work = o->work;
@@ -309,10 +315,10 @@ static void observed_flush_early(struct vk_diag_observed *o)
 {
 	struct pp_diag_observed b;
 	observed_view(o, false, &b);
-	if (o->reset || o->nrps || o->nuses)
+	if (o->reset || o->nrps || o->nuses || o->natts || o->atts_unnamed)
 		pp_diag_rec_observed(o->rec, &b);
-	o->nuses = o->nrps = o->ndeps = 0;
-	o->reset = false;
+	o->nuses = o->nrps = o->ndeps = o->natts = 0;
+	o->reset = o->atts_unnamed = false;
 }
 
 void vk_diag_state_observed_free(struct vk_diag_observed *o)
@@ -325,6 +331,8 @@ void vk_diag_state_observed_free(struct vk_diag_observed *o)
 		free(o->deps);
 	if (o->formats != o->formats_stack)
 		free(o->formats);
+	if (o->atts != o->atts_stack)
+		free(o->atts);
 }
 
 /* observed_room's growth, past the stack arrays (rare: more than 32 uses, 16 attachment formats
@@ -362,6 +370,42 @@ static void observed_use(struct vk_diag_observed *o, enum pp_diag_res_kind kind,
 	if (!observed_room((void **)&o->uses, o->uses_stack, &o->cap_uses, o->nuses, 1, sizeof(*o->uses)))
 		observed_flush_early(o);
 	o->uses[o->nuses++] = (struct pp_diag_use){ kind, handle, *range, stages, write };
+}
+
+/* The experiment: the images a render pass writes as attachments, where known (their views'
+ * subresources). */
+static void observed_attachments(struct vk_diag_observed *o, struct pp_device *dev, const struct pp_pass_rec *p)
+{
+	if (pp_layer_settings.experiment == PP_EXPERIMENT_OFF)
+		return;
+	if (!p->nattachments || p->nattachments == PP_MAX_ATTACHMENTS) {
+		o->atts_unnamed = true;
+		return;
+	}
+	for (uint32_t a = 0; a < p->nattachments; a++) {
+		uint64_t image = 0;
+		VkImageSubresourceRange sr = { 0 };
+		pthread_rwlock_rdlock(&dev->lock);
+		struct pp_object *v = p->attachments[a].view
+					      ? pp_object_find_locked(dev, VK_OBJECT_TYPE_IMAGE_VIEW, p->attachments[a].view)
+					      : NULL;
+		if (v) {
+			image = v->u.image_view.image;
+			sr = v->u.image_view.range;
+		}
+		pthread_rwlock_unlock(&dev->lock);
+		if (!image ||
+		    !observed_room((void **)&o->atts, o->atts_stack, &o->cap_atts, o->natts, 1, sizeof(*o->atts))) {
+			o->atts_unnamed = true;
+			continue;
+		}
+		o->atts[o->natts++] = (struct pp_diag_use){
+			.kind = PP_RES_IMAGE, .handle = image, .write = true,
+			.range = vk_diag_state_image_range(dev, image, &sr),
+			.stages = p->attachments[a].depth_stencil ? PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS
+								  : PP_STAGE_COLOR_OUTPUT,
+		};
+	}
 }
 
 static void observed_render_pass(struct vk_diag_observed *o, struct pp_device *dev, uint64_t render_pass)
@@ -516,8 +560,10 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 	if (s->pass_seen != NONE && s->pass_seen < r->npasses) {
 		const struct pp_pass_rec *p = &r->passes[s->pass_seen];
 		work_of(&now, &p->work, p->secondaries);
-		if (p->kind == PP_PASS_RENDER && now.clears != s->seen_pass.clears)
+		if (p->kind == PP_PASS_RENDER && now.clears != s->seen_pass.clears) {
 			render_clears = true;
+			observed_attachments(out, c->device, p);
+		}
 		delta_add(&d, &now, &s->seen_pass);
 	}
 	work_of(&now, &r->stray, 0);
@@ -529,6 +575,7 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 		if (p->kind == PP_PASS_RENDER && p->render_pass)
 			observed_render_pass(out, c->device, p->render_pass);
 		if (p->kind == PP_PASS_RENDER) {
+			observed_attachments(out, c->device, p);
 			for (uint32_t a = 0; a < p->nattachments; a++) {
 				work |= p->attachments[a].depth_stencil ? PP_WORK_DEPTH_ATTACHMENT : PP_WORK_COLOR_ATTACHMENT;
 				observed_format(out, p->attachments[a].format);
@@ -831,11 +878,20 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer bu
 
 /* ---- queries written by recordings ------------------------------------------------------------ */
 
+/* A query command: a barrier held back for the experiment goes first. */
+static struct pp_vk_diag_cb *query_hook(struct pp_command_buffer *c)
+{
+	if (!c)
+		return NULL;
+	pp_vk_exp_flush(c);
+	return vk_diag_state_cb(c);
+}
+
 VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp(VkCommandBuffer cb, VkPipelineStageFlagBits stage, VkQueryPool pool,
 						uint32_t query)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
+	struct pp_vk_diag_cb *s = query_hook(c);
 	if (s)
 		pp_diag_rec_queries(s->rec, (uint64_t)pool, query, 1);
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdWriteTimestamp(cb, stage, pool, query);
@@ -845,7 +901,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp2(VkCommandBuffer cb, VkPipelineS
 						 uint32_t query)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
+	struct pp_vk_diag_cb *s = query_hook(c);
 	if (s)
 		pp_diag_rec_queries(s->rec, (uint64_t)pool, query, 1);
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdWriteTimestamp2(cb, stage, pool, query);
@@ -856,9 +912,24 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp2(VkCommandBuffer cb, VkPipelineS
 VKAPI_ATTR void VKAPI_CALL pp_CmdResetQueryPool(VkCommandBuffer cb, VkQueryPool pool, uint32_t first, uint32_t count)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
+	struct pp_vk_diag_cb *s = query_hook(c);
 	if (s)
 		pp_diag_rec_queries(s->rec, (uint64_t)pool, first, count);
 	(c ? c->device : pp_vk_device_of(cb))->vk.CmdResetQueryPool(cb, pool, first, count);
 }
 
+/* Query results copied into a buffer: a transfer write of a buffer the rules cannot name
+ * (anonymous transfer work, like a copy whose regions are not seen). */
+VKAPI_ATTR void VKAPI_CALL pp_CmdCopyQueryPoolResults(VkCommandBuffer cb, VkQueryPool pool, uint32_t first,
+						      uint32_t count, VkBuffer dst, VkDeviceSize offset,
+						      VkDeviceSize stride, VkQueryResultFlags flags)
+{
+	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_vk_diag_cb *s = query_hook(c);
+	if (s) {
+		vk_diag_state_observe(c, s);
+		pp_diag_rec_work(s->rec, PP_WORK_TRANSFER, 0, 0, 0);
+	}
+	(c ? c->device : pp_vk_device_of(cb))->vk.CmdCopyQueryPoolResults(cb, pool, first, count, dst, offset, stride,
+									   flags);
+}

@@ -38,6 +38,18 @@ void pp_vk_device_objects_release(struct pp_device *dev);
 const char *pp_vk_load_op_name(VkAttachmentLoadOp op);
 const char *pp_vk_store_op_name(VkAttachmentStoreOp op);
 
+/* The experiment (vk_experiment.c, docs/diagnostics.md "Experiment mode"): a barrier call held
+ * back to be merged with the next one is recorded before any other command of the recording
+ * (binds and draws aside: a held call is outside render passes, and binds are state), and
+ * forgotten with its recording (pp_vk_exp_held_drop). */
+void pp_vk_exp_flush_slow(struct pp_command_buffer *c);
+static inline void pp_vk_exp_flush(struct pp_command_buffer *c)
+{
+	if (__builtin_expect(c->exp_held != NULL, 0))
+		pp_vk_exp_flush_slow(c);
+}
+void pp_vk_exp_held_drop(struct pp_command_buffer *c);
+
 /* A query slot of the recording's chunks for injected commands (vk_cmd.c). PP_NO_SLOT when
  * the budget is spent. */
 uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind);

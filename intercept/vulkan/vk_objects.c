@@ -280,6 +280,14 @@ static bool describe_framebuffer(struct pp_device *dev, const VkFramebufferCreat
 	d->framebuffer.height = info->height;
 	d->framebuffer.layers = info->layers;
 	d->framebuffer.render_pass = (uint64_t)info->renderPass;
+	/* The experiment tells the images a render pass writes apart (vk_diag_state.c). */
+	if (pp_layer_settings.experiment != PP_EXPERIMENT_OFF && info->attachmentCount &&
+	    !(info->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) &&
+	    (d->framebuffer.views = malloc(info->attachmentCount * sizeof(uint64_t)))) {
+		d->framebuffer.nviews = info->attachmentCount;
+		for (uint32_t i = 0; i < info->attachmentCount; i++)
+			d->framebuffer.views[i] = (uint64_t)info->pAttachments[i];
+	}
 	return true;
 }
 

@@ -179,6 +179,7 @@ void pp_vk_recording_release(struct pp_device *dev, struct pp_command_buffer *c)
 	if (!r)
 		return;
 	pp_vk_sim_release(dev, c);
+	pp_vk_exp_held_drop(c);
 	pp_vk_diag_recording_forget(dev, c);
 	pp_attr_recording_release(dev->attr, r);
 	for (uint32_t i = 0; i < r->nchunks; i++)

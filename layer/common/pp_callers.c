@@ -194,12 +194,10 @@ void pp_callers_entry_note(const void *ra)
 #endif
 }
 
-/* Reads stack words of the frames above it that an earlier entry note remembered: by then the
- * word may lie in another frame's locals, or in the redzone AddressSanitizer puts around them,
- * which is what the compare with the remembered value is for (the stack above a running frame
- * is always mapped). So this one read is not instrumented. */
-__attribute__((no_sanitize_address))
-int pp_callers_own_work(const void *ra)
+/* The remembered slot may lie in a frame that has since returned and whose place a live frame
+ * now holds: reading it is the point (the value no longer matches), so AddressSanitizer is told
+ * that this read of another frame's words is meant. */
+__attribute__((no_sanitize("address"))) int pp_callers_own_work(const void *ra)
 {
 	int layer = pp_callers_layer(ra);
 	if (layer < 0)

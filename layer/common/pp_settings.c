@@ -42,6 +42,7 @@ enum settings_kind {
 	SETTINGS_UINT,      /* uint32_t within [min, max] */
 	SETTINGS_RANGES,    /* struct pp_frame_ranges: all, none, or a comma list of ranges */
 	SETTINGS_OPT_PATH,  /* a path like output_dir, or none (stored as "") */
+	SETTINGS_EXPERIMENT, /* enum pp_experiment */
 };
 
 struct settings_desc {
@@ -113,6 +114,8 @@ static const struct settings_desc settings_table[] = {
 	  "overlap, each FIRST-LAST, FIRST- (to the end), -LAST (from frame 0) or one frame N "
 	  "(decimal frame indices from 0, FIRST <= LAST)" },
 	SETTINGS_BOOL_DESC(layer_passes, "LAYER_PASSES"),
+	{ "experiment", PP_SETTINGS_ENV_PREFIX "EXPERIMENT", SETTINGS_EXPERIMENT, SETTINGS_FIELD(experiment), 0, 0,
+	  "off, barrier-fixes" },
 };
 
 #define SETTINGS_COUNT (sizeof(settings_table) / sizeof(settings_table[0]))
@@ -123,13 +126,14 @@ static const char *const settings_key_names[] = {
 	"per_draw_timing", "diagnostics", "barrier_cost", "cpu_counters", "report_frames",
 	"flush_interval_ms", "trace", "csv", "summary", "copy_results", "frames", "capture_signal",
 	"trigger_file", "trigger_frames", "gpu_timing_interval", "output_limit_mb", "gpu_counters",
-	"finish_on_signal", "renderdoc_frames", "layer_passes", NULL,
+	"finish_on_signal", "renderdoc_frames", "layer_passes", "experiment", NULL,
 };
 _Static_assert(sizeof(settings_key_names) / sizeof(settings_key_names[0]) == SETTINGS_COUNT + 1,
 	       "settings_key_names and settings_table disagree");
 
 static const char *const settings_log_level_names[] = { "error", "warn", "info", "debug" };
 static const char *const settings_frame_names[] = { "auto", "present", "submit" };
+static const char *const settings_experiment_names[] = { "off", "barrier-fixes" };
 
 /* Where each setting's current value came from while loading, for the fallback in messages. */
 struct settings_origin_rec {
@@ -452,6 +456,14 @@ static int settings_value_parse(struct pp_settings *s, const struct settings_des
 		return -EINVAL;
 	case SETTINGS_FRAME:
 		return settings_parse_frame(s, v, n, reason, reason_len);
+	case SETTINGS_EXPERIMENT:
+		for (size_t i = 0; i < sizeof(settings_experiment_names) / sizeof(settings_experiment_names[0]); i++) {
+			if (settings_word_is(v, n, settings_experiment_names[i])) {
+				*(enum pp_experiment *)field = (enum pp_experiment)i;
+				return 0;
+			}
+		}
+		return -EINVAL;
 	case SETTINGS_BOOL:
 	case SETTINGS_SWITCH: {
 		enum pp_switch w;
@@ -523,6 +535,11 @@ static void settings_value_view(const struct pp_settings *s, const struct settin
 	case SETTINGS_BOOL:
 		w = snprintf(small, small_len, "%s", *(const bool *)field ? "true" : "false");
 		break;
+	case SETTINGS_EXPERIMENT: {
+		unsigned e = (unsigned)*(const enum pp_experiment *)field;
+		w = snprintf(small, small_len, "%s", e < 2 ? settings_experiment_names[e] : "?");
+		break;
+	}
 	case SETTINGS_SWITCH: {
 		enum pp_switch sw = *(const enum pp_switch *)field;
 		w = snprintf(small, small_len, "%s", sw == PP_SWITCH_AUTO ? "auto" : sw == PP_SWITCH_ON ? "true" : "false");
@@ -919,6 +936,7 @@ void pp_settings_defaults(struct pp_settings *out)
 	out->finish_on_signal = true;
 	out->renderdoc_frames.n = 0;
 	out->layer_passes = false;
+	out->experiment = PP_EXPERIMENT_OFF;
 }
 
 int pp_settings_load_ex(struct pp_settings *out, char *const *envp, bool secure)

@@ -29,6 +29,13 @@ enum pp_frame_delimiter {
 	PP_FRAME_LABEL,   /* a debug label named frame_label */
 };
 
+/* experiment: passprobe changes the application's commands in alternate blocks of frames to
+ * measure a fix (docs/diagnostics.md, "Experiment mode"). Never on by default. */
+enum pp_experiment {
+	PP_EXPERIMENT_OFF = 0,
+	PP_EXPERIMENT_BARRIER_FIXES, /* the barrier fixes passprobe proved from what it recorded */
+};
+
 /* A switch whose default is decided per device (docs/settings.md says how for each key). */
 enum pp_switch { PP_SWITCH_OFF = 0, PP_SWITCH_ON, PP_SWITCH_AUTO };
 
@@ -68,6 +75,7 @@ struct pp_settings {
 					    * (loaded in the process) to capture, default none */
 	bool layer_passes;                 /* layer_passes: passes other layers record themselves count in
 					    * the per-pass statistics, default off */
+	enum pp_experiment experiment;     /* experiment: off|barrier-fixes, default off */
 };
 
 /* Where a setting's value came from, for messages and for `passprobe` to explain itself. */

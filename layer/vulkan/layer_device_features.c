@@ -193,6 +193,75 @@ bool pp_device_create_info_has_extension(const VkDeviceCreateInfo *info, const c
 	return false;
 }
 
+bool pp_device_create_info_sync2(const VkDeviceCreateInfo *info)
+{
+	for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+		if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES &&
+		    ((const VkPhysicalDeviceVulkan13Features *)s)->synchronization2)
+			return true;
+		if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES &&
+		    ((const VkPhysicalDeviceSynchronization2Features *)s)->synchronization2)
+			return true;
+	}
+	return false;
+}
+
+/* Extensions whose commands are state, binds, work inside render passes, or hooked by passprobe
+ * (names and name prefixes): nothing of theirs can come between two barrier calls unseen. */
+static const char *const exp_known_extensions[] = {
+	"VK_KHR_swapchain", "VK_KHR_dynamic_rendering", "VK_KHR_synchronization2", "VK_KHR_timeline_semaphore",
+	"VK_KHR_maintenance1", "VK_KHR_maintenance2", "VK_KHR_maintenance3", "VK_KHR_maintenance4",
+	"VK_KHR_maintenance5", "VK_KHR_maintenance6", "VK_KHR_create_renderpass2", "VK_KHR_depth_stencil_resolve", "VK_KHR_multiview",
+	"VK_KHR_push_descriptor", "VK_KHR_descriptor_update_template", "VK_KHR_get_memory_requirements2",
+	"VK_KHR_dedicated_allocation", "VK_KHR_bind_memory2", "VK_KHR_image_format_list",
+	"VK_KHR_sampler_mirror_clamp_to_edge", "VK_KHR_sampler_ycbcr_conversion", "VK_KHR_shader_", "VK_KHR_spirv_1_4",
+	"VK_KHR_8bit_storage", "VK_KHR_16bit_storage", "VK_KHR_storage_buffer_storage_class",
+	"VK_KHR_variable_pointers", "VK_KHR_vulkan_memory_model", "VK_KHR_imageless_framebuffer",
+	"VK_KHR_separate_depth_stencil_layouts", "VK_KHR_uniform_buffer_standard_layout",
+	"VK_KHR_buffer_device_address", "VK_KHR_external_", "VK_KHR_driver_properties", "VK_KHR_copy_commands2",
+	"VK_KHR_format_feature_flags2", "VK_KHR_zero_initialize_workgroup_memory", "VK_KHR_global_priority",
+	"VK_KHR_incremental_present", "VK_KHR_portability_subset", "VK_KHR_relaxed_block_layout",
+	"VK_KHR_pipeline_executable_properties", "VK_KHR_pipeline_library", "VK_KHR_load_store_op_none",
+	"VK_KHR_index_type_uint8", "VK_KHR_line_rasterization", "VK_KHR_vertex_attribute_divisor",
+	"VK_KHR_calibrated_timestamps", "VK_KHR_performance_query", "VK_KHR_draw_indirect_count",
+	"VK_EXT_extended_dynamic_state", "VK_EXT_vertex_input_dynamic_state", "VK_EXT_host_query_reset",
+	"VK_EXT_calibrated_timestamps", "VK_EXT_memory_budget", "VK_EXT_memory_priority",
+	"VK_EXT_pageable_device_local_memory", "VK_EXT_descriptor_indexing", "VK_EXT_scalar_block_layout",
+	"VK_EXT_robustness2", "VK_EXT_image_robustness", "VK_EXT_custom_border_color", "VK_EXT_index_type_uint8",
+	"VK_EXT_line_rasterization", "VK_EXT_depth_clip_enable", "VK_EXT_depth_clip_control",
+	"VK_EXT_provoking_vertex", "VK_EXT_vertex_attribute_divisor", "VK_EXT_4444_formats",
+	"VK_EXT_sampler_filter_minmax", "VK_EXT_shader_", "VK_EXT_subgroup_size_control",
+	"VK_EXT_pipeline_creation_cache_control", "VK_EXT_pipeline_creation_feedback", "VK_EXT_private_data",
+	"VK_EXT_texel_buffer_alignment", "VK_EXT_inline_uniform_block", "VK_EXT_separate_stencil_usage",
+	"VK_EXT_tooling_info", "VK_EXT_color_write_enable", "VK_EXT_primitive_topology_list_restart",
+	"VK_EXT_image_2d_view_of_3d", "VK_EXT_multi_draw", "VK_EXT_non_seamless_cube_map",
+	"VK_EXT_graphics_pipeline_library", "VK_EXT_pipeline_robustness", "VK_EXT_attachment_feedback_loop_layout",
+	"VK_EXT_border_color_swizzle", "VK_EXT_swapchain_maintenance1", "VK_EXT_hdr_metadata",
+	"VK_EXT_load_store_op_none", "VK_EXT_depth_range_unrestricted", "VK_EXT_post_depth_coverage",
+	"VK_EXT_conservative_rasterization", "VK_EXT_mutable_descriptor_type", "VK_EXT_image_view_min_lod",
+	"VK_EXT_ycbcr_image_arrays", "VK_EXT_queue_family_foreign", "VK_EXT_external_memory_",
+	"VK_EXT_global_priority", "VK_EXT_dynamic_rendering_unused_attachments", "VK_EXT_filter_cubic",
+	"VK_EXT_validation_cache", "VK_EXT_rasterization_order_attachment_access", "VK_EXT_fragment_shader_interlock",
+	"VK_EXT_physical_device_drm", "VK_EXT_image_drm_format_modifier", "VK_EXT_primitives_generated_query",
+	"VK_EXT_depth_clamp_zero_one", "VK_EXT_legacy_dithering", "VK_EXT_multisampled_render_to_single_sampled",
+};
+
+const char *pp_device_create_info_unhooked_extension(const VkDeviceCreateInfo *info)
+{
+	for (uint32_t i = 0; i < info->enabledExtensionCount; i++) {
+		const char *name = info->ppEnabledExtensionNames[i];
+		bool known = false;
+		for (size_t k = 0; k < sizeof(exp_known_extensions) / sizeof(exp_known_extensions[0]) && !known; k++) {
+			size_t n = strlen(exp_known_extensions[k]);
+			/* a name ending in "_" is a family */
+			known = !strncmp(name, exp_known_extensions[k], n) && (!name[n] || exp_known_extensions[k][n - 1] == '_');
+		}
+		if (!known)
+			return name;
+	}
+	return NULL;
+}
+
 void pp_device_create_info_finish(struct pp_device_create_info *p)
 {
 	for (unsigned i = 0; i < p->ncopies; i++)

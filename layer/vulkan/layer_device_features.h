@@ -25,3 +25,8 @@ bool pp_device_create_info_enable_extension(struct pp_device_create_info *p, con
 bool pp_device_create_info_enable_performance_query(struct pp_device_create_info *p);
 bool pp_device_create_info_has_extension(const VkDeviceCreateInfo *info, const char *name);
 void pp_device_create_info_finish(struct pp_device_create_info *p);
+/* The experiment: whether the application's create-info enables synchronization2, and the first
+ * extension it enables that is not known to add only commands passprobe hooks or that cannot
+ * come between two barrier calls (state, binds, draws inside render passes); NULL: none. */
+bool pp_device_create_info_sync2(const VkDeviceCreateInfo *info);
+const char *pp_device_create_info_unhooked_extension(const VkDeviceCreateInfo *info);

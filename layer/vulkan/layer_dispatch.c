@@ -3,6 +3,7 @@
  * Vulkan-Loader docs/LoaderLayerInterface.md. */
 #include <stddef.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "layer_device_features.h"
@@ -521,6 +522,11 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 		}
 	}
 	plan_performance_query(inst, pd, dev, app, patched);
+	if (s->experiment != PP_EXPERIMENT_OFF) {
+		dev->exp_sync2 = pp_device_create_info_sync2(app);
+		const char *ext = pp_device_create_info_unhooked_extension(app);
+		snprintf(dev->exp_unhooked_extension, sizeof(dev->exp_unhooked_extension), "%s", ext ? ext : "");
+	}
 	/* Statistics queries live in the GPU timer's pools, which need timestamps on; they are
 	 * reset the way the timestamps are (host or GPU). */
 	if (s->pipeline_statistics && (dev->host_query_reset || dev->gpu_query_reset)) {

@@ -106,6 +106,9 @@ struct pp_command_buffer {
 	uint32_t stats_chunk, stats_next;
 	struct pp_recording *rec;     /* API-neutral recording: passes, workload, labels */
 	struct pp_vk_diag_cb *diag;   /* diagnostics state of the recording (vk_diag_state.c) */
+	/* The experiment (vk_experiment.c): a barrier call held back to be merged with the next
+	 * one; every command hook but binds and draws records it first (pp_vk_exp_flush). */
+	struct vk_exp_held *exp_held;
 };
 
 /* Non-dispatchable objects whose properties the profiler needs later: every tracked kind
@@ -165,6 +168,9 @@ union pp_object_desc {
 		struct {
 			uint32_t width, height, layers;
 			uint64_t render_pass;
+			/* its image views, while the experiment is on (NULL: not kept, or imageless) */
+			uint32_t nviews;
+			uint64_t *views;
 		} framebuffer;
 		struct {
 			VkFormat format;
@@ -257,6 +263,12 @@ struct pp_device {
 	 * lvp_execute.c, update_inline_shader_state): such passes go without statistics
 	 * (docs/timing.md, "Driver quirks"). */
 	bool quirk_uniforms_before_pipeline;
+	/* The experiment (docs/diagnostics.md, "Experiment mode"), decided at creation from the
+	 * application's create-info: whether it enabled synchronization2 (a merge into one
+	 * vkCmdPipelineBarrier2 needs it), and the first extension it enabled that may add commands
+	 * passprobe does not hook (a barrier held back for a merge could move past one), "" none. */
+	bool exp_sync2;
+	char exp_unhooked_extension[64];
 
 	/* A device passprobe could not track (out of memory): a static record with only the
 	 * dispatch table, so every hook passes straight through; its tables stay empty. */

@@ -167,6 +167,9 @@ static void object_desc_free(VkObjectType type, union pp_object_desc *d)
 	case VK_OBJECT_TYPE_PIPELINE_LAYOUT:
 		free(d->pipeline_layout.set_layouts);
 		break;
+	case VK_OBJECT_TYPE_FRAMEBUFFER:
+		free(d->framebuffer.views);
+		break;
 	default:
 		break;
 	}

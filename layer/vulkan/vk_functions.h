@@ -64,7 +64,7 @@
 	X(CreateQueryPool, NULL, HOOK)                                                   \
 	X(DestroyQueryPool, NULL, HOOK)                                                  \
 	X(GetQueryPoolResults, NULL, HOOK)                                               \
-	X(CmdCopyQueryPoolResults, NULL, CALL)                                           \
+	X(CmdCopyQueryPoolResults, NULL, HOOK)                                           \
 	X(CreateBuffer, NULL, CALL)                                                      \
 	X(DestroyBuffer, NULL, CALL)                                                     \
 	X(GetBufferMemoryRequirements, NULL, CALL)                                       \
@@ -158,6 +158,8 @@
 	X(CmdBindIndexBuffer, NULL, HOOK)                                                \
 	X(CmdSetEvent, NULL, HOOK)                                                       \
 	X(CmdSetEvent2, "vkCmdSetEvent2KHR", HOOK)                                       \
+	X(CmdResetEvent, NULL, HOOK)                                                     \
+	X(CmdResetEvent2, "vkCmdResetEvent2KHR", HOOK)                                   \
 	X(CmdWriteTimestamp2, "vkCmdWriteTimestamp2KHR", HOOK)                           \
 	X(CmdResetQueryPool, NULL, HOOK)                                                 \
 	X(GetFenceStatus, NULL, HOOK)                                                    \

@@ -27,6 +27,7 @@
 #define COST_ROUNDS 8
 #define MIP_LEVELS 4
 #define RANGE_HI 128 /* v: [0, RANGE_HI) vertices, [RANGE_HI, 256) shader data */
+#define REDUNDANT_MAX 64 /* passes per frame of the redundant case */
 
 #define ST(x) VK_PIPELINE_STAGE_##x##_BIT
 #define AC(x) VK_ACCESS_##x##_BIT
@@ -150,6 +151,11 @@ struct app {
 	/* the timeline semaphore cases: frame f signals timeline = f + 1 */
 	VkSemaphore timeline, host_timeline;
 	PFN_vkWaitSemaphores wait_semaphores;
+
+	/* the redundant case: --barriers passes per frame, each into a target of its own */
+	struct image targets[REDUNDANT_MAX];
+	VkFramebuffer target_fbs[REDUNDANT_MAX];
+	uint32_t ntargets;
 
 	uint32_t polls_max;
 	uint64_t app_barrier_ns, app_barrier_n;
@@ -924,6 +930,13 @@ static void resources_create(struct app *a)
 
 	if (!strncmp(a->kase, "range-", 6) || !strncmp(a->kase, "mip-chain", 9))
 		range_resources_create(a);
+	if (!strcmp(a->kase, "redundant")) {
+		a->ntargets = a->barriers < REDUNDANT_MAX ? a->barriers : REDUNDANT_MAX;
+		for (uint32_t i = 0; i < a->ntargets; i++) {
+			image_create(a, &a->targets[i], VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+			a->target_fbs[i] = framebuffer_create(a, a->rp_b, a->targets[i].view);
+		}
+	}
 
 	/* The subpass cases: a dependency without BY_REGION (vkCreateRenderPass, and
 	 * vkCreateRenderPass2 for ...2), the same with BY_REGION, and one whose destination
@@ -994,6 +1007,10 @@ static void teardown(struct app *a)
 	image_destroy(a, &a->b);
 	image_destroy(a, &a->in0);
 	image_destroy(a, &a->mip);
+	for (uint32_t i = 0; i < a->ntargets; i++) {
+		vkDestroyFramebuffer(a->device, a->target_fbs[i], NULL);
+		image_destroy(a, &a->targets[i]);
+	}
 	vkDestroySemaphore(a->device, a->timeline, NULL);
 	vkDestroySemaphore(a->device, a->host_timeline, NULL);
 	vkDestroyQueryPool(a->device, a->queries, NULL);
@@ -1730,6 +1747,90 @@ static void record_range_buffer(struct app *a, VkCommandBuffer cmd)
 	pass_b(a, cmd, &a->vertices);
 }
 
+/* A frame of small passes that all sample a, each into a target of its own (--barriers N
+ * passes). conservative: between two of them a barrier orders a's reads after a's reads
+ * (ReadToRead, one call site in the loop), and a's barrier for the passes and the vertex
+ * buffer's for the last pass are two calls right after each other (Mergeable). narrow: no
+ * barrier between the passes, and the two barriers as one call. */
+static void record_redundant(struct app *a, VkCommandBuffer cmd)
+{
+	/* Last frame's passes sampled a and wrote the targets, its last pass read v. */
+	VkImageMemoryBarrier start[REDUNDANT_MAX + 1];
+	for (uint32_t i = 0; i <= a->ntargets; i++)
+		start[i] = (VkImageMemoryBarrier){
+			.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+			.srcAccessMask = i ? AC(COLOR_ATTACHMENT_WRITE) : 0,
+			.dstAccessMask = AC(COLOR_ATTACHMENT_WRITE),
+			.oldLayout = LY(UNDEFINED),
+			.newLayout = LY(COLOR_ATTACHMENT_OPTIMAL),
+			.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+			.image = i ? a->targets[i - 1].image : a->a.image,
+			.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+		};
+	vkCmdPipelineBarrier(cmd, ST(FRAGMENT_SHADER) | ST(COLOR_ATTACHMENT_OUTPUT), ST(COLOR_ATTACHMENT_OUTPUT), 0, 0,
+			     NULL, 0, NULL, a->ntargets + 1, start);
+	buffer_barrier(cmd, a->v.buffer, ST(VERTEX_INPUT), 0, ST(TRANSFER), 0);
+	copy(cmd, &a->s, &a->v, 24);
+	pass_a(a, cmd);
+	const VkImageMemoryBarrier ab = {
+		.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+		.srcAccessMask = AC(COLOR_ATTACHMENT_WRITE),
+		.dstAccessMask = AC(SHADER_READ),
+		.oldLayout = LY(COLOR_ATTACHMENT_OPTIMAL),
+		.newLayout = LY(SHADER_READ_ONLY_OPTIMAL),
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.image = a->a.image,
+		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+	};
+	const VkBufferMemoryBarrier vb = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+		.srcAccessMask = AC(TRANSFER_WRITE),
+		.dstAccessMask = AC(VERTEX_ATTRIBUTE_READ),
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.buffer = a->v.buffer,
+		.size = VK_WHOLE_SIZE,
+	};
+	if (a->conservative) {
+		vkCmdPipelineBarrier(cmd, ST(COLOR_ATTACHMENT_OUTPUT), ST(FRAGMENT_SHADER), 0, 0, NULL, 0, NULL, 1, &ab);
+		vkCmdPipelineBarrier(cmd, ST(TRANSFER), ST(VERTEX_INPUT), 0, 0, NULL, 1, &vb, 0, NULL);
+	} else {
+		vkCmdPipelineBarrier(cmd, ST(COLOR_ATTACHMENT_OUTPUT) | ST(TRANSFER), ST(VERTEX_INPUT) | ST(FRAGMENT_SHADER),
+				     0, 0, NULL, 1, &vb, 1, &ab);
+	}
+	for (uint32_t i = 0; i < a->ntargets; i++) {
+		bool last = i + 1 == a->ntargets;
+		struct pipeline *p = last ? &a->vertices : &a->sample;
+		pass_begin(a, cmd, a->rp_b, a->target_fbs[i]);
+		vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->pipeline);
+		if (last) {
+			const VkDeviceSize off = 0;
+			vkCmdBindVertexBuffers(cmd, 0, 1, &a->v.buffer, &off);
+			vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &a->load);
+		} else {
+			vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->layout, 0, 1, &p->set, 0, NULL);
+		}
+		/* --load full-screen triangles: geometry work for the next pass to overlap with */
+		vkCmdDraw(cmd, last ? 3 : 3 * (a->load ? a->load : 1), 1, 0, 0);
+		vkCmdEndRenderPass(cmd);
+		if (a->conservative && i + 2 < a->ntargets)
+			vkCmdPipelineBarrier(cmd, ST(FRAGMENT_SHADER), ST(FRAGMENT_SHADER), 0, 0, NULL, 0, NULL, 1,
+					     &(VkImageMemoryBarrier){
+						     .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+						     .srcAccessMask = AC(SHADER_READ),
+						     .dstAccessMask = AC(SHADER_READ),
+						     .oldLayout = LY(SHADER_READ_ONLY_OPTIMAL),
+						     .newLayout = LY(SHADER_READ_ONLY_OPTIMAL),
+						     .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+						     .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+						     .image = a->a.image,
+						     .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+					     });
+	}
+}
+
 /* What most renderers do (issue 10): RENDERER_PASSES render passes with a full barrier
  * between each two, all from this one loop: one code location, seven barriers per recording.
  * Each pass renders a again (write-after-write), which the barrier orders. */
@@ -1814,6 +1915,8 @@ static void record(struct app *a, VkCommandBuffer cmd, uint32_t slot, uint32_t f
 		record_range_buffer(a, cmd);
 	else if (is(a, "cost"))
 		record_cost(a, cmd, slot);
+	else if (is(a, "redundant"))
+		record_redundant(a, cmd);
 	else if (is(a, "renderer") || is(a, "renderer-query-wait")) {
 		if (is(a, "renderer-query-wait")) {
 			vkCmdResetQueryPool(cmd, a->queries, slot * 2, 2);
@@ -1852,7 +1955,7 @@ static const char *const cases[] = {
 	"split-gbuffer-vs", "split-gbuffer-vs-reads",
 	"split-gbuffer-vs-separate", "unused-barrier", "unused-barrier-used-next", "mergeable", "mergeable2",
 	"mergeable-draw", "mip-chain", "mip-chain-all", "range-buffer-missed", "range-buffer-narrow",
-	"range-buffer-rebind", "range-buffer-false", "stress-ranges", "renderer", "renderer-query-wait", NULL,
+	"range-buffer-rebind", "range-buffer-false", "stress-ranges", "renderer", "renderer-query-wait", "redundant", NULL,
 };
 
 /* ---- the frame loop --------------------------------------------------------------------- */

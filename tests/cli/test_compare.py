@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`passprobe compare` on constructed reports: a pass twice as slow, a pass removed, noise
-only, the noise rule's two conditions, a diagnostic fixed, CPU recording cost, reports
-without frames, and mismatched or foreign files. The reports are made here with a seeded
+only, the noise rule's two conditions, a diagnostic fixed, CPU recording cost, frames the
+experiment rewrote (left out), reports without frames, and mismatched or foreign files. The reports are made here with a seeded
 generator; the expected percentiles are computed here from the same samples (nearest rank,
 as docs/cli.md defines them) and compared with `compare --json` exactly.
 usage: test_compare.py PASSPROBE SCRATCH_DIR"""
@@ -276,6 +276,31 @@ check("information -> warning at the same site: a new warning, exit 1", rc == 1
       and "now a warning" in out and "FAIL: 1 new warning in B" in out, out)
 rc, out, err = run("--fail-on-new-diagnostics", warned_dir, info_dir)
 check("warning -> information: exit 0", rc == 0 and "now information" in out, out)
+
+# ---- frames passprobe's experiment rewrote measure a fix, not the program: left out
+with open(os.path.join(a_dir, "report.json")) as f:
+    x = json.load(f)
+for k, fr in enumerate(list(x["frames"][:10])):
+    fr = json.loads(json.dumps(fr))
+    fr.update(index=1000 + k, experiment_arm="fixed", experiment_sites=[0], experiment_modified=True)
+    fr["gpu_ns"] *= 10
+    for p_ in fr["passes"]:
+        if p_["gpu_ns"] is not None:
+            p_["gpu_ns"] *= 10
+            p_["gpu_exclusive_ns"] *= 10
+        p_["cpu"]["thread_cpu_ns"] *= 10
+    x["frames"].append(fr)
+x_dir = os.path.join(T, "experiment")
+os.makedirs(x_dir, exist_ok=True)
+with open(os.path.join(x_dir, "report.json"), "w") as f:
+    json.dump(x, f)
+rc, doc, err = run_json("--fail-above", "1%", a_dir, x_dir)
+sh = row(doc, "shadow")
+check("experiment: rewritten frames left out (shadow's p50 and p95 as without them)",
+      rc == 0 and sh and sh["gpu_ns"]["b"]["p50"] == sh["gpu_ns"]["a"]["p50"]
+      and sh["gpu_ns"]["b"]["p95"] == sh["gpu_ns"]["a"]["p95"], (rc, sh and sh["gpu_ns"]))
+check("experiment: CPU cost without them", sh and sh["cpu_record_ns"]["b"]["p50"] == sh["cpu_record_ns"]["a"]["p50"],
+      sh and sh["cpu_record_ns"])
 
 # ---- a report without frames: the summary's values, noise not judged
 nf_dir, _ = make_report("noframes", slow, seed=9, keep_frames=False)

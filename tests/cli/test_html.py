@@ -206,7 +206,9 @@ def check_page(label, html_path, report):
                   (total, f["gpu_ns"]))
 
     # Time line: the median frame by GPU time, every measured pass of it.
-    measured = sorted((f["gpu_ns"], i) for i, f in enumerate(frames) if f["gpu_ns"] is not None)
+    # Frames passprobe's experiment rewrote measure a fix, not the program: never the median.
+    measured = sorted((f["gpu_ns"], i) for i, f in enumerate(frames)
+                      if f["gpu_ns"] is not None and not f.get("experiment_modified"))
     med = frames[measured[(len(measured) - 1) // 2][1]]
     info = root.by_id("pp-timeline-info")
     check(f"{label}: the time line shows the median frame", info is not None and info.attrs["data-frame"] == str(med["index"]),
@@ -245,6 +247,30 @@ def check_page(label, html_path, report):
             check(f"{label}: diagnostic {d['id']}: why the cost is unavailable", d["cost_unavailable"] in cells[6].text())
     order = [(d.get("severity") == "info", d.get("cost_ns") is None, -(d.get("cost_ns") or 0)) for d in shown]
     check(f"{label}: diagnostics ordered warnings first, costliest first", order == sorted(order), order)
+    # The experiment's column, where a site was in one: its verdict and measured savings.
+    heads = [h.text() for h in dt.find("th")] if dt else []
+    with_exp = [d for d in diags if d.get("experiment")]
+    check(f"{label}: an experiment column exactly when a site was in the experiment",
+          ("experiment" in heads) == bool(with_exp), heads)
+    if with_exp and "experiment" in heads:
+        col = heads.index("experiment")
+        for r in drows:
+            cells = r.find("td")
+            d = by_site.get((cells[0].text(), cells[2].text()))
+            e = (d or {}).get("experiment")
+            if not e:
+                continue
+            text = cells[col].text()
+            check(f"{label}: diagnostic {d['id']}: the experiment's verdict and fix",
+                  e["verdict"] in text and ("Fix: " + e["fix"]) in text, text)
+            for m, title in (("frame_gpu_ns", "frame GPU"), ("passes_gpu_ns", "passes after it"),
+                             ("cpu_record_ns", "CPU recording")):
+                c = (e.get("saving") or {}).get(m) or {}
+                if c.get("saving_ns") is None:
+                    continue
+                want = (f"{title}: {'saved ' if c['saving_ns'] >= 0 else 'grew by '}{fmt_ns(abs(c['saving_ns']))}"
+                        f" (noise {fmt_ns(c['noise_ns'])}), {c['verdict']}")
+                check(f"{label}: diagnostic {d['id']}: experiment {m}", want in text, (want, text))
     counts = root.by_id("pp-diag-counts")
     nwarn = sum(d.get("severity", "warning") == "warning" for d in diags)
     check(f"{label}: diagnostics counted by severity", counts is not None
@@ -258,6 +284,8 @@ def check_page(label, html_path, report):
     check(f"{label}: CPU table has thread_cpu_ns", col >= 0, heads)
     sums = {}
     for f in frames:
+        if f.get("experiment_modified"):
+            continue
         for p in f["passes"]:
             s = sums.setdefault((p["name"], p["kind"]), [0, 0])
             if p.get("cpu") and p["cpu"].get("thread_cpu_ns") is not None:
@@ -329,7 +357,11 @@ for i in range(6):
     if i == 3:  # a frame nothing of which was measured
         ps = [pass_(uni, "transfer", None, t)]
     gpu = sum(p["gpu_ns"] for p in ps if p["gpu_ns"] is not None) or None
-    frames.append({"index": 100 + i, "device": 0, "delimiter": "present", "cpu_begin_ns": t,
+    if i == 4:  # a frame passprobe's experiment rewrote
+        frames.append({"experiment_arm": "fixed", "experiment_sites": [0], "experiment_modified": True})
+    else:
+        frames.append({})
+    frames[-1].update({"index": 100 + i, "device": 0, "delimiter": "present", "cpu_begin_ns": t,
                    "cpu_end_ns": t + 3_000_000, "gpu_ns": gpu, "cpu": None, "blocked": None,
                    "submissions": [{"seq": i, "api": "vkQueueSubmit",
                                     "queue": {"handle": "0x1", "family": 0, "index": 0}, "tid": 7,
@@ -374,7 +406,17 @@ hostile = {"schema": "passprobe-report", "version": 1, "generator": "test", "clo
                             "first_frame": 100, "last_frame": 105, "site": "vkCmdPipelineBarrier", "message": "m",
                             "suggestion": "s", "severity": "warning", "verdict": "worth fixing: <b>overlap</b>",
                             "cost_kind": "gpu_barrier_stall", "cost_ns": 500, "cost_unavailable": None,
-                            "share_of_frame": 0.0004}]}
+                            "share_of_frame": 0.0004,
+                            "experiment": {"state": "in", "site": 0, "fix": "dstStageMask <ALL> -> COMPUTE_SHADER",
+                                           "why": None, "rewritten": 4, "verdict": "no measurable effect on this device",
+                                           "arms": {"as_written": {"frames": 4}, "fixed": {"frames": 1}},
+                                           "frames_in_neither_arm": 0,
+                                           "saving": {"frame_gpu_ns": {"saving_ns": 1500, "relative": 0.001,
+                                                                       "noise_ns": 90000, "verdict": "within noise"},
+                                                      "passes_gpu_ns": {"saving_ns": -250, "relative": -0.001,
+                                                                        "noise_ns": 1200, "verdict": "within noise"},
+                                                      "cpu_record_ns": {"saving_ns": None, "relative": None,
+                                                                        "noise_ns": None, "verdict": "unavailable"}}}}]}
 hdir = os.path.join(T, "hostile")
 os.makedirs(hdir)
 with open(os.path.join(hdir, "report.json"), "w") as f:

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "attr_diag.h"
+#include "pp_model.h"
 #include "pp_settings.h"
 
 static int failures;
@@ -980,6 +981,268 @@ static void test_site_location(void)
 	pp_diag_device_destroy(d);
 }
 
+
+/* ---- the experiment (docs/diagnostics.md, "Experiment mode") ---- */
+
+static struct pp_diag_device *device_exp(void)
+{
+	const struct pp_diag_config cfg = { .frame_delimiter = PP_FRAME_AUTO, .experiment = true };
+	return pp_diag_device_create(&cfg);
+}
+
+/* A barrier call at code location loc (the experiment keys its sites by it). */
+static uint32_t barrier_at(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t loc, uint32_t src, uint32_t dst,
+			   uint32_t nres, const struct pp_diag_barrier_res *res)
+{
+	const struct pp_diag_barrier b = {
+		.api = "vkCmdPipelineBarrier", .src_stages = src, .dst_stages = dst, .nres = nres, .res = res,
+		.site = "vkCmdPipelineBarrier called from app+0x10, after pass 0", .loc_key = loc,
+		.ts_before = PP_DIAG_NO_SLOT, .ts_after = PP_DIAG_NO_SLOT,
+	};
+	return pp_diag_rec_barrier(d, r, &b);
+}
+
+/* The attachments of a render pass begun: named images, or some not known. */
+static void render_pass(struct pp_diag_rec *r, uint64_t image, bool depth_unnamed)
+{
+	const struct pp_diag_use att = { .kind = PP_RES_IMAGE, .handle = image, .stages = PP_STAGE_COLOR_OUTPUT,
+					 .write = true };
+	const struct pp_diag_observed o = {
+		.nattachments = image ? 1 : 0, .attachments = &att, .attachments_unnamed = depth_unnamed,
+		.work = PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT | (depth_unnamed ? PP_WORK_DEPTH_ATTACHMENT : 0),
+		.draw_stages = PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER,
+	};
+	pp_diag_rec_observed(r, &o);
+}
+
+enum exp_case { EXP_NARROW, EXP_NARROW_DEPTH, EXP_DROP, EXP_DROP_UNNAMED, EXP_DROP_USED, EXP_DROP_WIDER };
+
+/* One recording of a frame: the G-buffer image 7 written, a barrier for pass B at location 0x100
+ * (dst VERTEX_SHADER|FRAGMENT_SHADER, or FRAGMENT_SHADER for the drop cases), pass B, for the
+ * drop cases a read-to-read barrier at 0x200 and pass C; passes B and C render into images 9
+ * and 10, which the frame's first barrier (0x50) made attachments. */
+static struct pp_diag_rec *exp_frame(struct pp_diag_device *d, enum exp_case k, bool fixed)
+{
+	struct pp_diag_rec *r = pp_diag_rec_create();
+	struct pp_diag_barrier_res start[2] = {
+		image(9, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE,
+		      PP_LAYOUT_UNDEFINED, PP_LAYOUT_COLOR_ATTACHMENT),
+		image(10, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE,
+		      PP_LAYOUT_UNDEFINED, PP_LAYOUT_COLOR_ATTACHMENT),
+	};
+	barrier_at(d, r, 0x50, PP_STAGE_COLOR_OUTPUT, PP_STAGE_COLOR_OUTPUT, 2, start);
+	pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	bool drop = k >= EXP_DROP;
+	uint32_t dst = drop ? PP_STAGE_FRAGMENT_SHADER : PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER;
+	struct pp_diag_barrier_res g = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, dst, PP_ACCESS_SHADER_READ,
+					     PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
+	uint32_t bi = barrier_at(d, r, 0x100, PP_STAGE_COLOR_OUTPUT, dst, 1, &g);
+	if (fixed && !drop)
+		pp_diag_rec_barrier_fixed(r, bi);
+	pp_diag_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+	if (k == EXP_DROP_USED)
+		pp_diag_rec_use(r, PP_RES_IMAGE, 10, PP_STAGE_FRAGMENT_SHADER, false); /* 10 read before its write */
+	render_pass(r, k == EXP_DROP_UNNAMED ? 0 : 9, k == EXP_NARROW_DEPTH || k == EXP_DROP_UNNAMED);
+	if (drop) {
+		uint32_t rd = k == EXP_DROP_WIDER ? PP_STAGE_VERTEX_SHADER : PP_STAGE_FRAGMENT_SHADER;
+		struct pp_diag_barrier_res again = image(7, PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ, rd,
+							 PP_ACCESS_SHADER_READ, PP_LAYOUT_SHADER_READ, PP_LAYOUT_SHADER_READ);
+		bi = barrier_at(d, r, 0x200, PP_STAGE_FRAGMENT_SHADER, rd, 1, &again);
+		if (fixed)
+			pp_diag_rec_barrier_fixed(r, bi);
+		pp_diag_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+		render_pass(r, k == EXP_DROP_UNNAMED ? 0 : 10, k == EXP_DROP_UNNAMED);
+	}
+	return r;
+}
+
+static void exp_frames(struct pp_diag_device *d, enum exp_case k, int n)
+{
+	for (int f = 0; f < n; f++) {
+		struct pp_diag_rec *r = exp_frame(d, k, false);
+		submit(d, r, 1);
+		pp_diag_rec_destroy(r);
+	}
+}
+
+static void test_experiment(void)
+{
+	const char *narrow = "PASSPROBE-Barrier-DstStageTooEarly", *r2r = "PASSPROBE-Barrier-ReadToRead";
+	const uint32_t vsfs = PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER;
+
+	/* Proven in two frames as written: in; the fixed arm rewrites it, the other arm marks it. */
+	pp_diag_sites_clear();
+	struct pp_diag_device *d = device_exp();
+	exp_frames(d, EXP_NARROW, 1);
+	const struct pp_diagnostic *s = find(narrow);
+	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_CANDIDATE && s->exp_site == 0);
+	exp_frames(d, EXP_NARROW, 1);
+	s = find(narrow);
+	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_IN &&
+	      !strcmp(s->exp_detail, "dstStageMask VERTEX_SHADER|FRAGMENT_SHADER -> FRAGMENT_SHADER"));
+	struct pp_diag_exp_call call;
+	pp_diag_exp_call(d, PP_EXP_ARM_AS_WRITTEN, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+	CHECK(call.site == 0 && !call.apply && call.kind == PP_DIAG_EXP_NARROW_DST);
+	pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+	CHECK(call.site == 0 && call.apply && call.dst_stages == PP_STAGE_FRAGMENT_SHADER);
+	pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, PP_STAGE_FRAGMENT_SHADER, &call);
+	CHECK(call.site == PP_DIAG_EXP_NONE && !call.apply); /* other masks: another call */
+	pp_diag_exp_call(d, PP_EXP_ARM_NONE, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+	CHECK(call.site == PP_DIAG_EXP_NONE);
+	/* A rewritten recording proves the fix again: still in, counted as rewritten. */
+	struct pp_diag_rec *r = exp_frame(d, EXP_NARROW, true);
+	submit(d, r, 1);
+	pp_diag_rec_destroy(r);
+	s = find(narrow);
+	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_IN && s->exp_fixed == 1);
+	/* One that does not (the vertex shader reads the image now, so the barrier as written is
+	 * right): withdrawn, for good. */
+	r = exp_frame(d, EXP_NARROW, true);
+	pp_diag_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_VERTEX_SHADER, false);
+	submit(d, r, 1);
+	pp_diag_rec_destroy(r);
+	s = find(narrow);
+	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_WITHDRAWN &&
+	      strstr(s->exp_why, "a recording it rewrote no longer had the finding"));
+	exp_frames(d, EXP_NARROW, 2);
+	CHECK(find(narrow)->exp_state == PP_DIAG_EXP_STATE_WITHDRAWN);
+	pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+	CHECK(!call.apply);
+	pp_diag_device_destroy(d);
+
+	/* A depth attachment passprobe cannot name is written after it, at EARLY_FRAGMENT_TESTS,
+	 * which the narrowed mask no longer waits for: out, saying so. */
+	pp_diag_sites_clear();
+	d = device_exp();
+	exp_frames(d, EXP_NARROW_DEPTH, 2);
+	s = find(narrow);
+	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_OUT && strstr(s->exp_why, "EARLY_FRAGMENT_TESTS") &&
+	      strstr(s->exp_why, "cannot show a barrier of its own orders"));
+	pp_diag_device_destroy(d);
+
+	/* Reads after reads: removed when the barrier before it made the image visible to the same
+	 * stages and the attachments written after it have barriers of their own, unused since. */
+	const struct {
+		enum exp_case k;
+		const char *why; /* NULL: in */
+	} drops[] = {
+		{ EXP_DROP, NULL },
+		{ EXP_DROP_UNNAMED, "COLOR_ATTACHMENT_OUTPUT" },
+		{ EXP_DROP_USED, "COLOR_ATTACHMENT_OUTPUT" },
+		{ EXP_DROP_WIDER, "stages wait that the barrier before it" },
+	};
+	for (size_t i = 0; i < sizeof(drops) / sizeof(drops[0]); i++) {
+		pp_diag_sites_clear();
+		d = device_exp();
+		exp_frames(d, drops[i].k, 2);
+		s = find(r2r);
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		if (!drops[i].why) {
+			CHECK(s->exp_state == PP_DIAG_EXP_STATE_IN && !strcmp(s->exp_detail, "removed"));
+			pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x200, PP_STAGE_FRAGMENT_SHADER, PP_STAGE_FRAGMENT_SHADER, &call);
+			CHECK(call.apply && call.kind == PP_DIAG_EXP_DROP);
+		} else {
+			CHECK(s->exp_state == PP_DIAG_EXP_STATE_OUT && strstr(s->exp_why, drops[i].why));
+			if (!strstr(s->exp_why, drops[i].why))
+				fprintf(stderr, "drop case %zu: %s\n", i, s->exp_why);
+		}
+		pp_diag_device_destroy(d);
+	}
+
+	/* Recorded once and submitted again: its frames cannot alternate. */
+	pp_diag_sites_clear();
+	d = device_exp();
+	r = exp_frame(d, EXP_NARROW, false);
+	submit(d, r, 1);
+	submit(d, r, 1);
+	pp_diag_rec_destroy(r);
+	s = find(narrow);
+	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_OUT && strstr(s->exp_why, "recorded once and submitted again"));
+	pp_diag_device_destroy(d);
+
+	/* A source mask is never narrowed; other rules are not fixes the experiment makes. */
+	pp_diag_sites_clear();
+	d = device_exp();
+	for (int f = 0; f < 2; f++) {
+		r = pp_diag_rec_create();
+		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_barrier_res late = image(7, PP_STAGE_ALL_COMMANDS, PP_ACCESS_COLOR_WRITE, PP_STAGE_FRAGMENT_SHADER,
+							PP_ACCESS_SHADER_READ, PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
+		barrier_at(d, r, 0x300, PP_STAGE_ALL_COMMANDS, PP_STAGE_FRAGMENT_SHADER, 1, &late);
+		pp_diag_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		submit(d, r, 1);
+		pp_diag_rec_destroy(r);
+	}
+	s = find("PASSPROBE-Barrier-SrcStageTooLate");
+	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_OUT && strstr(s->exp_why, "srcStageMask"));
+	pp_diag_device_destroy(d);
+
+	/* Merges: the call before the site is held back in the block of its site only; two sites in
+	 * the experiment take the fixed arm's blocks in turn. */
+	pp_diag_sites_clear();
+	d = device_exp();
+	struct pp_diag_barrier_res img = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, PP_STAGE_FRAGMENT_SHADER,
+					       PP_ACCESS_SHADER_READ, PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
+	struct pp_diag_barrier_res vb = { .kind = PP_RES_BUFFER, .handle = 8, .src_stages = PP_STAGE_TRANSFER,
+					  .dst_stages = PP_STAGE_VERTEX_INPUT, .src_access = PP_ACCESS_TRANSFER_WRITE,
+					  .dst_access = PP_ACCESS_VERTEX_READ };
+	for (int f = 0; f < 2; f++) {
+		r = exp_frame(d, EXP_NARROW, false);
+		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		barrier_at(d, r, 0x400, PP_STAGE_COLOR_OUTPUT, PP_STAGE_FRAGMENT_SHADER, 1, &img);
+		barrier_at(d, r, 0x500, PP_STAGE_TRANSFER, PP_STAGE_VERTEX_INPUT, 1, &vb);
+		pp_diag_rec_use(r, PP_RES_BUFFER, 8, PP_STAGE_VERTEX_INPUT, false);
+		pp_diag_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_rec_work(r, PP_WORK_DRAW, vsfs | PP_STAGE_VERTEX_INPUT, 0, 0);
+		submit(d, r, 1);
+		pp_diag_rec_destroy(r);
+	}
+	s = find("PASSPROBE-Barrier-Mergeable");
+	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_IN && strstr(s->exp_detail, "vkCmdPipelineBarrier2"));
+	CHECK(find(narrow) && find(narrow)->exp_state == PP_DIAG_EXP_STATE_IN);
+	uint32_t merge_site = s ? (uint32_t)s->exp_site : 99, narrow_site = (uint32_t)find(narrow)->exp_site;
+	uint32_t first_block = PP_DIAG_EXP_NONE, second_block = PP_DIAG_EXP_NONE;
+	for (int block = 0; block < 2; block++) {
+		pp_diag_exp_call(d, PP_EXP_ARM_AS_WRITTEN, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+		CHECK(!call.apply);
+		struct pp_diag_exp_call first, second, gbuf;
+		pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &gbuf);
+		pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x400, PP_STAGE_COLOR_OUTPUT, PP_STAGE_FRAGMENT_SHADER, &first);
+		pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x500, PP_STAGE_TRANSFER, PP_STAGE_VERTEX_INPUT, &second);
+		uint32_t active = gbuf.apply ? narrow_site : second.apply ? merge_site : PP_DIAG_EXP_NONE;
+		CHECK(gbuf.apply != second.apply);
+		CHECK((first.hold_site == merge_site) == second.apply);
+		CHECK(!second.apply || (second.kind == PP_DIAG_EXP_MERGE && second.merge == PP_DIAG_MERGE_SYNC2));
+		if (block == 0)
+			first_block = active;
+		else
+			second_block = active;
+	}
+	CHECK(first_block != second_block && first_block != PP_DIAG_EXP_NONE && second_block != PP_DIAG_EXP_NONE);
+	/* Refused where the API's side cannot make it: out, with its reason. */
+	pp_diag_exp_refuse(d, merge_site, "the device enables VK_X_unknown");
+	s = find("PASSPROBE-Barrier-Mergeable");
+	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_OUT && !strcmp(s->exp_why, "the device enables VK_X_unknown"));
+	pp_diag_device_destroy(d);
+
+	/* Experiment off: no state at all. */
+	pp_diag_sites_clear();
+	d = device();
+	for (int f = 0; f < 2; f++) {
+		r = exp_frame(d, EXP_NARROW, false);
+		submit(d, r, 1);
+		pp_diag_rec_destroy(r);
+	}
+	s = find(narrow);
+	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_NONE && s->exp_site == -1);
+	pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+	CHECK(call.site == PP_DIAG_EXP_NONE && !call.apply);
+	pp_diag_device_destroy(d);
+}
+
 int main(void)
 {
 	pp_log_set_level(PP_LOG_ERROR);
@@ -997,6 +1260,7 @@ int main(void)
 	test_mergeable();
 	test_ranges();
 	test_site_location();
+	test_experiment();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	else

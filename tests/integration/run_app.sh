@@ -78,6 +78,8 @@ run_once() {
 		cat "$work/app.log"
 		return 2
 	fi
+	# The process's own report.json, for checks that compare it with the one made below.
+	[ -f "$work/out/report.json" ] && cp "$work/out/report.json" "$work/process-report.json"
 	# The program left its recording; the outputs are made from it, as `passprobe run` does
 	# when the program ends.
 	if [ -n "${PP_PASSPROBE:-}" ] && [ -f "$work/out/recording.ppr" ] &&

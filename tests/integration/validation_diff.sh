@@ -5,11 +5,16 @@
 #
 #   validation_diff.sh WORKDIR -- APP [ARGS...]
 #   validation_diff.sh --sanity WORKDIR -- APP     (the harness sees a provoked VUID and hazard)
+#   validation_diff.sh --experiment WORKDIR -- APP [ARGS...]
+#       passprobe above validation both times, the second with experiment=barrier-fixes: no
+#       message appears only when passprobe rewrites barriers (docs/diagnostics.md)
 #
 # Exit 77 (skipped) when the validation layer is not installed.
 set -u
 sanity=0
+experiment=0
 if [ "$1" = "--sanity" ]; then sanity=1; shift; fi
+if [ "$1" = "--experiment" ]; then experiment=1; shift; fi
 work=$1
 shift
 [ "${1:-}" = "--" ] || { echo "validation_diff.sh: expected -- after WORKDIR" >&2; exit 2; }
@@ -26,6 +31,7 @@ run() { # run LOG LAYERS ARGS...
 		unset VK_LAYER_SETTINGS_PATH VK_LOADER_LAYERS_ENABLE VK_LOADER_LAYERS_DISABLE VK_LAYER_PATH
 		export XDG_DATA_HOME="$work/xdg" XDG_RUNTIME_DIR="$work/xdg"
 		export VK_PASSPROBE_PROFILER_OUTPUT_DIR="$work/out" VK_PASSPROBE_PROFILER_SUMMARY=off
+		[ -n "${PP_VALIDATE_EXPERIMENT:-}" ] && export VK_PASSPROBE_PROFILER_EXPERIMENT=$PP_VALIDATE_EXPERIMENT
 		# Settings a test asks for on purpose (space-separated NAME=VALUE), after the clean-up.
 		for kv in ${PP_VALIDATE_SETTINGS:-}; do export "$kv"; done
 		if [ -n "${PP_DRIVER_FILES:-}" ]; then
@@ -53,7 +59,11 @@ keys() {
 		sort -u
 }
 
-run "$work/without.log" VK_LAYER_KHRONOS_validation "$@"
+if [ "$experiment" = 1 ]; then
+	run "$work/without.log" VK_LAYER_PASSPROBE_profiler:VK_LAYER_KHRONOS_validation "$@"
+else
+	run "$work/without.log" VK_LAYER_KHRONOS_validation "$@"
+fi
 rc=$?
 if grep -q "VkResult -6" "$work/without.log"; then # VK_ERROR_LAYER_NOT_PRESENT
 	echo "validation_diff.sh: VK_LAYER_KHRONOS_validation is not installed; skipped"
@@ -74,10 +84,25 @@ if [ "$sanity" = 1 ]; then
 	exit 0
 fi
 
-[ $rc -eq 0 ] || { echo "validation_diff.sh: the application failed without passprobe:"; cat "$work/without.log"; exit 1; }
-run "$work/with.log" VK_LAYER_PASSPROBE_profiler:VK_LAYER_KHRONOS_validation "$@"
+[ $rc -eq 0 ] || { echo "validation_diff.sh: the application failed without passprobe (or its experiment):"; cat "$work/without.log"; exit 1; }
+if [ "$experiment" = 1 ]; then
+	cp -r "$work/out" "$work/out-without"
+	rm -rf "$work/out" && mkdir -p "$work/out"
+	PP_VALIDATE_EXPERIMENT=barrier-fixes run "$work/with.log" VK_LAYER_PASSPROBE_profiler:VK_LAYER_KHRONOS_validation "$@"
+else
+	run "$work/with.log" VK_LAYER_PASSPROBE_profiler:VK_LAYER_KHRONOS_validation "$@"
+fi
 rc=$?
-[ $rc -eq 0 ] || { echo "validation_diff.sh: the application failed with passprobe:"; cat "$work/with.log"; exit 1; }
+[ $rc -eq 0 ] || { echo "validation_diff.sh: the application failed with passprobe (or its experiment):"; cat "$work/with.log"; exit 1; }
+if [ "$experiment" = 1 ]; then
+	# What the experiment rewrote: an equal run proves something only where it did.
+	rewritten=$(grep -o '"rewritten":[0-9]*' "$work/out/report.json" 2>/dev/null | awk -F: '{ s += $2 } END { print s + 0 }')
+	echo "validation_diff.sh: the experiment rewrote ${rewritten:-0} barrier calls"
+	if [ "${PP_VALIDATE_EXPECT_REWRITES:-0}" = 1 ] && [ "${rewritten:-0}" -eq 0 ]; then
+		echo "validation_diff.sh: expected the experiment to rewrite barriers; it rewrote none"
+		exit 1
+	fi
+fi
 keys "$work/without.log" >"$work/without.keys"
 keys "$work/with.log" >"$work/with.keys"
 new=$(comm -13 "$work/without.keys" "$work/with.keys")
@@ -90,7 +115,7 @@ for k in ${PP_VALIDATE_IGNORE:-}; do
 	fi
 done
 if [ -n "$new" ]; then
-	echo "validation_diff.sh: validation messages that appear only with passprobe:"
+	echo "validation_diff.sh: validation messages that appear only with passprobe$([ "$experiment" = 1 ] && echo "'s experiment"):"
 	echo "$new"
 	echo "--- first message of each:"
 	while IFS= read -r k; do grep -m1 -F -- "$k" "$work/with.log" | cut -c1-1200; done <<<"$new"

@@ -53,7 +53,7 @@ KNOWN = {
     ("passprobe_gles", "*"): "the product",
 }
 
-# A file past this is usually two concerns (STYLE.md).
+# A file past this is usually two concerns (docs/architecture.md, the layering rule).
 MAX_LINES = 1200
 # Long files without the reason at their top, still to be split -> why they are still long.
 KNOWN_LONG = {}

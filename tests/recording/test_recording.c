@@ -2,7 +2,7 @@
  * round trip of every record type; a file cut at every byte of its last record reads up to the
  * record before; records of types this reader does not know are skipped and named; a newer
  * major version is refused, a newer minor read (fields beyond the known ones ignored), an
- * older minor's capture record read without what 1.2 added; a corrupted length ends the
+ * older minor's capture record read without what 1.3 added; a corrupted length ends the
  * readable part there. */
 #include <errno.h>
 #include <math.h>
@@ -109,8 +109,8 @@ static struct pp_frame_result *frame_make(uint64_t index)
 		p->work = (struct pp_workload){ .draws = 8, .vertices = 2592 + (uint64_t)i, .copy_bytes = 1u << 20,
 						.barriers = 3 };
 		p->nattachments = 2;
-		p->attachments[0] = (struct pp_attachment){ "R8G8B8A8_UNORM", "CLEAR", "STORE", 64, 32, 1, 1, false, false };
-		p->attachments[1] = (struct pp_attachment){ "D32_SFLOAT", "DONT_CARE", "NONE", 64, 32, 1, 4, true, true };
+		p->attachments[0] = (struct pp_attachment){ "R8G8B8A8_UNORM", "CLEAR", "STORE", 64, 32, 1, 1, false, false, 0 };
+		p->attachments[1] = (struct pp_attachment){ "D32_SFLOAT", "DONT_CARE", "NONE", 64, 32, 1, 4, true, true, 0 };
 		if (i == 2) {
 			p->gpu = (struct pp_gpu_interval){ .valid = false, .unavailable_reason = "not a GPU-timed frame" };
 		} else {
@@ -120,6 +120,10 @@ static struct pp_frame_result *frame_make(uint64_t index)
 		}
 		p->cpu = f->cpu;
 		p->recording_reused = i == 1;
+		/* the experiment: an arm with sites on two passes, none on the third */
+		p->exp_arm = i == 2 ? PP_EXP_ARM_NONE : i ? PP_EXP_ARM_FIXED : PP_EXP_ARM_AS_WRITTEN;
+		p->exp_seen = i == 2 ? 0 : 0x8000000000000005ull;
+		p->exp_fixed = i == 1 ? 4 : 0;
 		p->ncounters = 3;
 		p->counters = calloc(3, sizeof(*p->counters));
 		p->counters[0] = (struct pp_counter_value){ .desc = &desc_stat, .v = { .valid = true, .u = 2592 } };
@@ -205,6 +209,9 @@ static void frame_compare(const struct pp_frame_result *a, const struct pp_frame
 									   x->overlapped == y->overlapped)),
 		      "pass %zu GPU", i);
 		CHECK(cost_same(&x->cpu, &y->cpu, ncpu) && x->recording_reused == y->recording_reused, "pass %zu CPU", i);
+		CHECK(x->exp_arm == y->exp_arm && x->exp_seen == y->exp_seen && x->exp_fixed == y->exp_fixed,
+		      "pass %zu experiment: %u %llx %llx", i, y->exp_arm, (unsigned long long)y->exp_seen,
+		      (unsigned long long)y->exp_fixed);
 		CHECK(x->ncounters == y->ncounters, "pass %zu counters", i);
 		for (uint32_t k = 0; k < x->ncounters && k < y->ncounters; k++) {
 			const struct pp_counter_value *p = &x->counters[k], *q = &y->counters[k];
@@ -256,7 +263,17 @@ static struct file recording_make(size_t *starts, size_t *nstarts)
 				   .message = "drains", .suggestion = "narrow it", .count = 4, .frames = 4,
 				   .last_frame = 3, .cost_valid = true, .cost_ns = 900, .cost_kind = "gpu_barrier_stall",
 				   .share_of_frame = 0.25, .command_buffers = 2, .severity = "info",
-				   .verdict = "little to gain: nothing else runs there" };
+				   .verdict = "little to gain: nothing else runs there",
+				   .exp_state = PP_DIAG_EXP_STATE_WITHDRAWN, .exp_site = 63,
+				   .exp_detail = "dstStageMask ALL_COMMANDS -> COMPUTE_SHADER",
+				   .exp_why = "a recording it rewrote did not prove the fix again", .exp_fixed = 12,
+				   .exp_frames_neither = 3 };
+	for (int a = 0; a < 2; a++) {
+		d.exp_arms[a].frames = 20 + (uint64_t)a;
+		for (int m = 0; m < PP_EXP_METRICS; m++)
+			d.exp_arms[a].m[m] = (struct pp_exp_stat){ 16 + (uint32_t)m, 100u * (uint64_t)(a + 1) + (uint64_t)m,
+								   200u * (uint64_t)(a + 1), 300u * (uint64_t)(a + 1) + 7 };
+	}
 	pp_rec_write_diagnostics(w, &d, 1, 5);
 	pp_rec_write_renderdoc(w, "/usr/lib/librenderdoc.so", "1.6.0");
 	uint64_t frame = 3;
@@ -356,6 +373,20 @@ static void test_round_trip(void)
 			CHECK(nd == 1 && d[0].severity && !strcmp(d[0].severity, "info") &&
 				      !strcmp(d[0].verdict, "little to gain: nothing else runs there"),
 			      "a diagnostic's severity and verdict");
+			CHECK(nd == 1 && d[0].exp_state == PP_DIAG_EXP_STATE_WITHDRAWN && d[0].exp_site == 63 &&
+				      !strcmp(d[0].exp_detail, "dstStageMask ALL_COMMANDS -> COMPUTE_SHADER") &&
+				      !strcmp(d[0].exp_why, "a recording it rewrote did not prove the fix again") &&
+				      d[0].exp_fixed == 12 && d[0].exp_frames_neither == 3,
+			      "diagnostics: the experiment");
+			for (int a = 0; nd == 1 && a < 2; a++) {
+				CHECK(d[0].exp_arms[a].frames == 20 + (uint64_t)a, "arm %d frames", a);
+				for (int m = 0; m < PP_EXP_METRICS; m++) {
+					const struct pp_exp_stat *s = &d[0].exp_arms[a].m[m];
+					CHECK(s->n == 16 + (uint32_t)m && s->p25 == 100u * (uint64_t)(a + 1) + (uint64_t)m &&
+						      s->p50 == 200u * (uint64_t)(a + 1) && s->p75 == 300u * (uint64_t)(a + 1) + 7,
+					      "arm %d metric %d", a, m);
+				}
+			}
 			free(d);
 			break;
 		}
@@ -469,6 +500,91 @@ static void test_truncation(void)
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
+/* The diagnostics record of a writer of an older minor version: the element ends cut_bytes
+ * earlier (the fields that minor did not have), the header says minor. Returns the one
+ * diagnostic decoded (to free()), or NULL. */
+static struct pp_diagnostic *diagnostic_of_older_minor(const struct pp_diagnostic *d, uint16_t minor, uint32_t cut_bytes)
+{
+	struct pp_rec_writer *w = pp_rec_writer_create();
+	pp_rec_write_diagnostics(w, d, 1, 0);
+	size_t len;
+	const uint8_t *p = pp_rec_writer_take(w, &len);
+	uint8_t *q = malloc(len);
+	memcpy(q, p, len);
+	memcpy(q + 10, &minor, 2);
+	uint32_t types_len;
+	memcpy(&types_len, q + 12, 4);
+	size_t at = 16 + types_len, last = at;
+	for (uint32_t l; at < len; at += 8 + l) {
+		memcpy(&l, q + at + 4, 4);
+		last = at;
+	}
+	uint32_t rl, el;
+	memcpy(&rl, q + last + 4, 4);
+	memcpy(&el, q + last + 8 + 12, 4); /* after the record header: u64 other, u32 count */
+	put32(q + last + 4, rl - cut_bytes);
+	put32(q + last + 8 + 12, el - cut_bytes);
+	struct pp_rec_reader *r;
+	char err[256];
+	struct pp_diagnostic *out = NULL;
+	CHECK(pp_rec_reader_open(q, len - cut_bytes, &r, err, sizeof(err)) == 0, "minor %u: open: %s", minor, err);
+	struct pp_rec_record rec;
+	while (r && pp_rec_reader_next(r, &rec) == 1) {
+		if (rec.type != PP_REC_DIAGNOSTICS)
+			continue;
+		struct pp_diagnostic *x;
+		size_t n;
+		uint64_t other;
+		CHECK(pp_rec_decode_diagnostics(r, &rec, &x, &n, &other) == 0 && n == 1, "minor %u diagnostics decode",
+		      minor);
+		if (n == 1 && (out = malloc(sizeof(*out)))) {
+			/* The reader's texts (severity) live as long as the reader. */
+			*out = x[0];
+			out->severity = x[0].severity ? (strcmp(x[0].severity, "info") ? "?" : "info") : NULL;
+		}
+		free(x);
+	}
+	CHECK(out != NULL, "minor %u: the diagnostics record read", minor);
+	if (r)
+		pp_rec_reader_close(r);
+	pp_rec_writer_destroy(w);
+	free(q);
+	return out;
+}
+
+/* Diagnostic elements of minor 1 end before the experiment's fields (they read as "no
+ * experiment": state none, no site), of minor 0 also before the severity and its verdict
+ * (none); the rest as written. */
+static void test_older_minor(void)
+{
+	struct pp_diagnostic d = { .id = "PASSPROBE-Barrier-Mergeable", .site = "s", .count = 2, .command_buffers = 2,
+				   .severity = "info", .verdict = "why", .exp_state = PP_DIAG_EXP_STATE_IN, .exp_site = 3 };
+	/* The experiment's fields with empty texts: state, site, two texts, rewritten, the two arms
+	 * (frames, three metrics of n and three percentiles), frames in neither arm. */
+	const uint32_t exp_bytes = 1 + 4 + 4 + 4 + 8 + 2 * (8 + PP_EXP_METRICS * (4 + 24)) + 8;
+	const uint32_t severity_bytes = 4 + 4 + 4 + 3; /* "info", "why" */
+	struct pp_diagnostic *x = diagnostic_of_older_minor(&d, 1, exp_bytes);
+	if (x)
+		CHECK(x->exp_state == PP_DIAG_EXP_STATE_NONE && x->exp_site == -1 && x->count == 2 &&
+			      x->command_buffers == 2 && x->severity && !strcmp(x->severity, "info") &&
+			      !strcmp(x->verdict, "why"),
+		      "minor 1: severity and verdict, no experiment (%u %d)", x->exp_state, x->exp_site);
+	free(x);
+	x = diagnostic_of_older_minor(&d, 0, exp_bytes + severity_bytes);
+	if (x)
+		CHECK(x->exp_state == PP_DIAG_EXP_STATE_NONE && x->exp_site == -1 && x->count == 2 &&
+			      x->command_buffers == 2 && !x->severity && !x->verdict[0],
+		      "minor 0: no severity, no experiment (%u %d)", x->exp_state, x->exp_site);
+	free(x);
+	/* Minor 2 as written. */
+	x = diagnostic_of_older_minor(&d, 2, 0);
+	if (x)
+		CHECK(x->exp_state == PP_DIAG_EXP_STATE_IN && x->exp_site == 3 && x->severity &&
+			      !strcmp(x->severity, "info") && !strcmp(x->verdict, "why"),
+		      "minor 2: severity, verdict and the experiment (%u %d)", x->exp_state, x->exp_site);
+	free(x);
+}
+
 /* A newer minor version adds record types (named in the header) and fields at the end of a
  * record: this reader skips the ones and ignores the others. A newer major version is
  * refused. */
@@ -553,7 +669,7 @@ static void test_versions(void)
 	free(h.p);
 }
 
-/* A capture record of format 1.1 (no diagnostics after the path) reads with none; one whose
+/* A capture record of format 1.2 (no diagnostics after the path) reads with none; one whose
  * diagnostics' count says more than its bytes hold is refused, without allocating for them. */
 static void test_capture_compat(void)
 {
@@ -568,7 +684,7 @@ static void test_capture_compat(void)
 	uint32_t types_len;
 	memcpy(&types_len, f.p + 12, 4);
 	size_t at = 16 + types_len;
-	/* 1.1's payload: device, bits, frame, timestamp, path */
+	/* 1.2's payload: device, bits, frame, timestamp, path */
 	uint32_t old_len = 4 + 1 + 8 + 8 + 4 + (uint32_t)strlen("/tmp/old.rdc");
 	uint32_t new_len;
 	memcpy(&new_len, f.p + at + 4, 4);
@@ -576,7 +692,7 @@ static void test_capture_compat(void)
 	struct pp_rec_capture c;
 	CHECK(pp_rec_decode_capture(&rec, &c) == 0 && c.frame == 9 && !strcmp(c.path, "/tmp/old.rdc") && c.ndiags == 0 &&
 		      c.diags == NULL,
-	      "a 1.1 capture record reads, without diagnostics");
+	      "a 1.2 capture record reads, without diagnostics");
 	pp_rec_capture_free(&c);
 	rec.len = new_len;
 	CHECK(pp_rec_decode_capture(&rec, &c) == 0 && c.ndiags == 2, "the same with its diagnostics: %u", c.ndiags);
@@ -646,6 +762,7 @@ int main(int argc, char **argv)
 	test_round_trip();
 	test_truncation();
 	test_versions();
+	test_older_minor();
 	test_corrupt_length();
 	test_capture_compat();
 	printf("%d passed, %d failed\n", g_pass, g_fail);

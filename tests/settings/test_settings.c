@@ -238,7 +238,9 @@ static void test_defaults(void)
 
 	for (; keys[nkeys]; nkeys++)
 		CHECK(pp_settings_allowed(keys[nkeys]) != NULL);
-	CHECK(nkeys == 25);
+	CHECK(nkeys == 26);
+	CHECK(d.experiment == PP_EXPERIMENT_OFF);
+	CHECK(strcmp(pp_settings_allowed("experiment"), "off, barrier-fixes") == 0);
 	CHECK(pp_settings_allowed("nope") == NULL && pp_settings_allowed(NULL) == NULL);
 	CHECK(strcmp(pp_settings_allowed("log_level"), "error, warn, info, debug") == 0);
 
@@ -307,6 +309,18 @@ static void test_valid_env_values(void)
 		env_base(&e);
 		env_add(&e, PP_SETTINGS_ENV_PREFIX "COPY_RESULTS=%s", switches[i].v);
 		CHECK(load(&s, &e) == 0 && s.copy_results == switches[i].want);
+		env_free(&e);
+	}
+	/* experiment: a word, any case */
+	static const struct {
+		const char *v;
+		enum pp_experiment want;
+	} experiments[] = { { "off", PP_EXPERIMENT_OFF }, { "OFF", PP_EXPERIMENT_OFF },
+			    { "barrier-fixes", PP_EXPERIMENT_BARRIER_FIXES }, { "Barrier-Fixes", PP_EXPERIMENT_BARRIER_FIXES } };
+	for (size_t i = 0; i < sizeof(experiments) / sizeof(experiments[0]); i++) {
+		env_base(&e);
+		env_add(&e, PP_SETTINGS_ENV_PREFIX "EXPERIMENT=%s", experiments[i].v);
+		CHECK(load(&s, &e) == 0 && s.experiment == experiments[i].want);
 		env_free(&e);
 	}
 	env_base(&e);
@@ -602,6 +616,10 @@ static void test_bad_values(void)
 		{ "cpu_counters", "", "empty" },
 		{ "cpu_counters", long_counters, "too long: 512 bytes, at most 511" },
 		{ "cpu_counters", "cycles,\x1b[31m", "control character" },
+		{ "experiment", "on", NULL },
+		{ "experiment", "barrier_fixes", NULL },
+		{ "experiment", "barrier-fixes,more", NULL },
+		{ "experiment", "", "empty" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		check_bad(&cases[i], false);
@@ -971,6 +989,10 @@ static void test_apply(void)
 	CHECK(pp_settings_apply(&s, "log_level", "loud", PP_ORIGIN_ENV, err, sizeof(err)) == -EINVAL);
 	CHECK(strcmp(err, "VK_PASSPROBE_PROFILER_LOG_LEVEL=\"loud\" is not a valid log_level; allowed: error, warn, "
 			  "info, debug; keeping \"warn\"") == 0);
+	CHECK(pp_settings_apply(&s, "experiment", "yes", PP_ORIGIN_ENV, err, sizeof(err)) == -EINVAL);
+	CHECK(strcmp(err, "VK_PASSPROBE_PROFILER_EXPERIMENT=\"yes\" is not a valid experiment; allowed: off, "
+			  "barrier-fixes; keeping \"off\"") == 0);
+	CHECK(s.experiment == PP_EXPERIMENT_OFF);
 	CHECK(pp_settings_apply(&s, "csv", "maybe", PP_ORIGIN_FILE, err, sizeof(err)) == -EINVAL);
 	const char *want_csv = "passprobe_profiler.csv = \"maybe\" is not a valid csv; allowed: true, false";
 	CHECK(strncmp(err, want_csv, strlen(want_csv)) == 0);
@@ -991,12 +1013,14 @@ static void test_apply(void)
 
 	/* As the command line does: --set pairs over loaded settings, then each value shown. */
 	const char *sets[][2] = { { "output_dir", "/tmp/pp" }, { "log_level", "info" }, { "summary", "off" },
-				  { "cpu_counters", "none" }, { "flush_interval_ms", "250" } };
+				  { "cpu_counters", "none" }, { "flush_interval_ms", "250" },
+				  { "experiment", "barrier-fixes" } };
 	pp_settings_defaults(&s);
 	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
 		CHECK(pp_settings_apply(&s, sets[i][0], sets[i][1], PP_ORIGIN_DEFAULT, err, sizeof(err)) == 0);
 	CHECK(strcmp(s.output_dir, "/tmp/pp") == 0 && s.log_level == PP_LOG_INFO && !s.summary);
 	CHECK(strcmp(s.cpu_counters, "none") == 0 && s.flush_interval_ms == 250);
+	CHECK(s.experiment == PP_EXPERIMENT_BARRIER_FIXES);
 
 	/* format_value round-trips every key through apply. */
 	pp_settings_defaults(&d);

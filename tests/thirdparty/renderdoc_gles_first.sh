@@ -5,7 +5,8 @@
 # docs/gles.md, "RenderDoc"): the demo still renders every frame and exits 0, the shim says so
 # in one warning line, once, and still writes its report with the demo's frames.
 # The preload is set by `env` for the demo alone: a shell started with RenderDoc preloaded
-# would have it take itself out of LD_PRELOAD for everything the shell starts.
+# would have it take itself out of LD_PRELOAD for everything the shell starts. What is preloaded
+# already (a sanitizer's runtime, which must come first) stays first.
 set -u
 shim=$1
 demo=$2
@@ -14,9 +15,6 @@ rm -rf "$work"
 mkdir -p "$work/out"
 unset RENDERDOC_CAPFILE RENDERDOC_CAPOPTS ENABLE_VULKAN_RENDERDOC_CAPTURE
 for v in $(env | sed -n 's/^\(VK_PASSPROBE_PROFILER_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
-# Under AddressSanitizer (.ci/run): its runtime, preloaded, stays first, and leak checking is
-# off for this run: RenderDoc 1.24 leaks at exit (as run_program.sh --no-leak-check says).
-[ -n "${ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 env VK_PASSPROBE_PROFILER_OUTPUT_DIR="$work/out" LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}librenderdoc.so:$shim" "$demo" --frames 4 \
 	>"$work/stdout" 2>"$work/stderr"
 rc=$?

@@ -13,6 +13,7 @@
 #include "pp_json.h"
 #include "pp_summary.h"
 #include "passprobe_compare.h"
+#include "pp_noise.h"
 
 /* compare's own exit statuses (docs/cli.md): 1 is a regression beyond the limits asked for,
  * so a report that cannot be read or compared gets its own. */
@@ -203,10 +204,16 @@ static bool get_number_or_null(const struct pp_json_value *obj, const char *key,
 
 static int run_from_frames(struct cmp_run *r, const struct pp_json_value *frames)
 {
-	size_t nf = pp_json_array_size(frames);
+	size_t nf = pp_json_array_size(frames), kept = 0;
 	for (size_t f = 0; f < nf; f++) {
 		const struct pp_json_value *fr = pp_json_array_at(frames, f);
 		double gpu;
+		/* Frames passprobe rewrote for its experiment measure a fix, not the program
+		 * (docs/diagnostics.md, "Experiment mode"): left out, as from the summary. */
+		bool modified = false;
+		if (pp_json_get_bool(pp_json_object_get(fr, "experiment_modified"), &modified) && modified)
+			continue;
+		kept++;
 		if (!pp_json_is_object(fr) || !get_number_or_null(fr, "gpu_ns", &gpu)) {
 			fprintf(stderr, "passprobe: %s: frames[%zu]: expected an object with a numeric "
 					"\"gpu_ns\" (or null)\n",
@@ -239,13 +246,13 @@ static int run_from_frames(struct cmp_run *r, const struct pp_json_value *frames
 				return -ENOMEM;
 		}
 	}
-	r->frames = nf;
+	r->frames = kept;
 	r->fg = samples_stat(&r->frame_gpu);
 	for (size_t i = 0; i < r->npasses; i++) {
 		struct cmp_pass *p = &r->passes[i];
 		p->g = samples_stat(&p->gpu);
 		p->c = samples_stat(&p->cpu);
-		p->per_frame = nf ? (double)p->instances / (double)nf : NAN;
+		p->per_frame = kept ? (double)p->instances / (double)kept : NAN;
 	}
 	return 0;
 }
@@ -401,28 +408,17 @@ const char *const cmp_verdict_names[] = { "unavailable", "not judged", "within n
 					  "slower", "faster" };
 const char *const cmp_metric_names[] = { "gpu-p50", "gpu-p95", "cpu-p50" };
 
-/* The noise rule of docs/cli.md. */
+/* The noise rule of docs/cli.md (pp_noise.c, which the experiment's verdicts share): for a p95,
+ * which rests on the few frames of the upper tail, the spread is the tail's width (p95 - p50),
+ * for a p50 the middle half's. */
 static struct cmp_change judge(const struct cmp_stat *a, const struct cmp_stat *b, bool p95,
 			       const struct cmp_opts *o)
 {
-	struct cmp_change c = { p95 ? a->p95 : a->p50, p95 ? b->p95 : b->p50, NAN, NAN, NAN,
-				CMP_UNAVAILABLE };
-	if (isnan(c.a) || isnan(c.b))
-		return c;
-	c.delta = c.b - c.a;
-	c.rel = c.a > 0 ? c.delta / c.a : (c.delta == 0 ? 0 : INFINITY);
-	if (a->from_summary || b->from_summary || a->n < CMP_MIN_SAMPLES || b->n < CMP_MIN_SAMPLES) {
-		c.v = CMP_UNJUDGED;
-		return c;
-	}
-	/* The middle half's width for a p50; for a p95, which rests on the few frames of the
-	 * upper tail, the tail's width (p95 - p50). */
-	double sa = p95 ? a->p95 - a->p50 : a->q3 - a->q1;
-	double sb = p95 ? b->p95 - b->p50 : b->q3 - b->q1;
-	c.noise = o->noise_k * (sa > sb ? sa : sb);
-	bool beyond = fabs(c.delta) > c.noise && fabs(c.rel) >= o->min_change;
-	c.v = !beyond ? CMP_NOISE : c.delta > 0 ? CMP_UP : CMP_DOWN;
-	return c;
+	struct pp_noise_change n = pp_noise_judge(p95 ? a->p95 : a->p50, p95 ? b->p95 : b->p50,
+						  p95 ? a->p95 - a->p50 : a->q3 - a->q1,
+						  p95 ? b->p95 - b->p50 : b->q3 - b->q1, a->n, b->n,
+						  !a->from_summary && !b->from_summary, o->noise_k, o->min_change);
+	return (struct cmp_change){ n.a, n.b, n.delta, n.rel, n.noise, (enum cmp_verdict)n.v };
 }
 
 /* The metric --fail-above checks crossed the limit. */

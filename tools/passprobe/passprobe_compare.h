@@ -6,10 +6,11 @@
 #include <stdint.h>
 
 #include "passprobe_cli.h"
+#include "pp_noise.h"
 
 /* Fewer samples than this in either run: the interquartile range says nothing, so the
  * change is not judged. */
-#define CMP_MIN_SAMPLES 8
+#define CMP_MIN_SAMPLES PP_NOISE_MIN_SAMPLES
 
 struct cmp_samples {
 	double *v;
@@ -58,6 +59,7 @@ struct cmp_run {
 	const char *process;
 };
 
+/* pp_noise.h's verdicts, in its order. */
 enum cmp_verdict { CMP_UNAVAILABLE, CMP_UNJUDGED, CMP_NOISE, CMP_UP, CMP_DOWN };
 
 extern const char *const cmp_verdict_names[];

@@ -434,6 +434,11 @@ void pp_summary_print(FILE *f, const struct pp_summary *s, size_t max_rows)
 		fprintf(f, "passprobe: note: %s\n", notes);
 	}
 	summary_print_diagnostics(f, s);
+	for (const char *line = s->experiment; *line;) {
+		size_t n = strcspn(line, "\n");
+		fprintf(f, "passprobe: experiment: %.*s\n", (int)n, line);
+		line += n + (line[n] == '\n');
+	}
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -472,6 +477,16 @@ int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s)
 	pp_json_end_object(w);
 	summary_write_str(w, "device", s->device, sizeof(s->device));
 	summary_write_str(w, "notes", s->notes, sizeof(s->notes));
+	if (s->experiment[0]) {
+		pp_json_write_key(w, "experiment");
+		pp_json_begin_array(w);
+		for (const char *line = s->experiment; *line;) {
+			size_t n = strcspn(line, "\n");
+			pp_json_write_string_n(w, line, n);
+			line += n + (line[n] == '\n');
+		}
+		pp_json_end_array(w);
+	}
 	pp_json_write_key(w, "passes");
 	pp_json_begin_array(w);
 	for (size_t i = 0; i < s->nrows && s->rows; i++) {

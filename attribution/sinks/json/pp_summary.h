@@ -57,6 +57,9 @@ struct pp_summary {
 	uint64_t diag_warnings, diag_info; /* diagnostic sites of each severity */
 	uint32_t ndiags;           /* the costliest warnings: most cost per frame first, unmeasured last */
 	struct pp_summary_diag diags[PP_SUMMARY_DIAGNOSTICS];
+	/* The experiment's sites and verdicts (docs/diagnostics.md, "Experiment mode"): one line
+	 * each, '\n' between them; may be empty. */
+	char experiment[2048];
 };
 
 /* Sets every duration and share to NAN and the rest to zero/empty (rows NULL). */

@@ -207,6 +207,26 @@ static int summary_read_diagnostics(struct summary_reader *rd, const struct pp_j
 	return 0;
 }
 
+/* summary.experiment, where there are any lines: strings, kept as far as they fit. */
+static int summary_read_experiment(struct summary_reader *rd, const struct pp_json_value *sum, struct pp_summary *out)
+{
+	const struct pp_json_value *exp = pp_json_object_get(sum, "experiment");
+	if (exp && !pp_json_is_array(exp))
+		return summary_fail(rd, "summary.experiment: expected an array of strings");
+	for (size_t i = 0, used = 0; i < pp_json_array_size(exp); i++) {
+		size_t len;
+		const char *line = pp_json_get_string(pp_json_array_at(exp, i), &len);
+		if (!line)
+			return summary_fail(rd, "summary.experiment: expected an array of strings");
+		int w = snprintf(out->experiment + used, sizeof(out->experiment) - used, "%s%.*s", used ? "\n" : "",
+				 (int)strcspn(line, "\n") < (int)len ? (int)strcspn(line, "\n") : (int)len, line);
+		if (w < 0 || (size_t)w >= sizeof(out->experiment) - used)
+			break;
+		used += (size_t)w;
+	}
+	return 0;
+}
+
 int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summary *out,
 			 char *err, size_t err_len)
 {
@@ -236,6 +256,8 @@ int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summ
 	if (!pp_json_object_get(sum, "frames_gpu_timed"))
 		out->frames_gpu_timed = out->frames; /* written only where they differ */
 	if (summary_read_diagnostics(&rd, report_root, sum, out))
+		return rd.rc;
+	if (summary_read_experiment(&rd, sum, out))
 		return rd.rc;
 	passes = pp_json_object_get(sum, "passes");
 	if (!passes)

@@ -197,7 +197,8 @@
 		for (var i = 0; i < frames.length; i += per) {
 			var group = frames.slice(i, i + per), sums = Object.create(null), measured = 0, total = 0;
 			group.forEach(function (f) {
-				if (!isNum(f.gpu_ns)) return;
+				/* A mean of several frames leaves out those the experiment rewrote (they measure a fix). */
+				if (!isNum(f.gpu_ns) || (per > 1 && f.experiment_modified)) return;
 				measured++;
 				total += f.gpu_ns;
 				var fp = frameParts(f);
@@ -223,7 +224,8 @@
 		cols.forEach(function (c, ci) {
 			var x = ml + ci * bw, g = svg('g', { 'class': 'col', 'data-frame': c.first.index,
 				'data-frame-last': c.last.index, 'data-total': isNum(c.total) ? c.total : '' });
-			var label = per > 1 ? 'frames ' + c.first.index + '-' + c.last.index + ' (mean)' : 'frame ' + c.first.index;
+			var label = per > 1 ? 'frames ' + c.first.index + '-' + c.last.index + ' (mean)' : 'frame ' + c.first.index +
+				(c.first.experiment_modified ? ' (with passprobe\'s experiment fix)' : '');
 			if (!isNum(c.total)) {
 				var why = per === 1 && c.first.gpu_unavailable ? ' (' + c.first.gpu_unavailable + ')' : '';
 				g.appendChild(tip(svg('rect', { x: x, y: mt, width: Math.max(bw - 0.5, 0.5), height: ph,
@@ -266,7 +268,7 @@
 	var ZOOMS = [['all', 'the whole frame'], ['gpu', 'its GPU work'], ['cpu', 'its recording and submits']];
 	function medianFrame() {
 		var m = frames.map(function (f, i) { return [f.gpu_ns, i]; })
-			.filter(function (x) { return isNum(x[0]); })
+			.filter(function (x) { return isNum(x[0]) && !frames[x[1]].experiment_modified; })
 			.sort(function (a, b) { return a[0] - b[0]; });
 		return m.length ? m[Math.floor((m.length - 1) / 2)][1] : frames.length - 1;
 	}
@@ -286,7 +288,7 @@
 		frames.forEach(function (f, i) {
 			sel.appendChild(el('option', { value: String(i) }, String(f.index) + '  (' +
 				(isNum(f.gpu_ns) ? fmtNs(f.gpu_ns) : 'GPU time ' + UNAVAILABLE) + ')' +
-				(i === med ? '  median' : '')));
+				(f.experiment_modified ? '  experiment fix' : '') + (i === med ? '  median' : '')));
 		});
 		sel.addEventListener('change', function () { selectFrame(Number(sel.value)); });
 		label.appendChild(sel);
@@ -507,6 +509,24 @@
 		], S.passes || [], 'no passes'));
 	}
 
+	/* The experiment's verdict on a site (docs/diagnostics.md, "Experiment mode"). */
+	function fmtExperiment(e) {
+		if (!e) return 'n/a (no experiment)';
+		var box = el('div');
+		box.appendChild(el('div', { 'class': 'message' }, e.verdict || ''));
+		if (e.fix) box.appendChild(el('div', { 'class': 'suggestion' }, 'Fix: ' + e.fix));
+		var s = e.saving || {}, arms = e.arms || {};
+		[['frame_gpu_ns', 'frame GPU'], ['passes_gpu_ns', 'passes after it'], ['cpu_record_ns', 'CPU recording']].forEach(function (m) {
+			var c = s[m[0]];
+			if (!c || !isNum(c.saving_ns)) return;
+			box.appendChild(el('div', null, m[1] + ': ' + (c.saving_ns >= 0 ? 'saved ' : 'grew by ') +
+				fmtNs(Math.abs(c.saving_ns)) + (isNum(c.noise_ns) ? ' (noise ' + fmtNs(c.noise_ns) + ')' : '') + ', ' + c.verdict));
+		});
+		if (arms.fixed && arms.as_written)
+			box.appendChild(el('div', null, arms.fixed.frames + ' frames fixed, ' + arms.as_written.frames + ' as written'));
+		return box;
+	}
+
 	/* A report written before severities: every finding was a warning. */
 	function severityOf(d) { return d.severity === 'info' ? 'info' : 'warning'; }
 	function renderDiagnostics() {
@@ -522,6 +542,7 @@
 			return (isNum(b.count) ? b.count : 0) - (isNum(a.count) ? a.count : 0);
 		});
 		var box = byId('pp-diagnostics');
+		var experiment = diags.some(function (d) { return d.experiment; });
 		var warnings = diags.filter(function (d) { return severityOf(d) === 'warning'; }).length;
 		box.appendChild(el('p', { id: 'pp-diag-counts', 'class': 'explain', 'data-warnings': String(warnings),
 			'data-info': String(diags.length - warnings) },
@@ -551,13 +572,15 @@
 				}, true],
 			['GPU idle after', function (d) { return d.gpu_idle_ns === undefined ? null : d.gpu_idle_ns; },
 				function (v, d) { return isNum(v) ? fmtNs(v) : d.gpu_idle_unavailable ? UNAVAILABLE + ': ' + d.gpu_idle_unavailable : 'n/a (not a blocking call)'; }, true]
-		], diags, 'no diagnostics'));
+		].concat(experiment ? [['experiment', function (d) { return d.experiment ? d.experiment.verdict : null; },
+			function (v, d) { return fmtExperiment(d.experiment); }, false]] : []), diags, 'no diagnostics'));
 	}
 
 	/* Mean per pass (name, kind) over the kept frames of its recording's CPU cost. */
 	function renderCpu() {
 		var rows = Object.create(null), order = [], names = [];
 		frames.forEach(function (f) {
+			if (f.experiment_modified) return; /* the experiment's fixed frames measure a fix */
 			(f.passes || []).forEach(function (p) {
 				var k = passKey(p.name, p.kind);
 				if (!(k in rows)) { rows[k] = { name: p.name, kind: p.kind, n: 0, sums: Object.create(null), counts: Object.create(null) }; order.push(k); }
