@@ -64,7 +64,6 @@ void pp_diag_rec_reset(struct pp_diag_rec *r)
 	r->first_global_tick = UINT64_MAX;
 	r->last_work_tick = r->last_cmd_tick = r->last_barrier_tick = r->last_barrier_hash = 0;
 	r->have_barrier = false;
-	memset(r->api_calls, 0, sizeof(r->api_calls));
 	r->gen = rec_gen_next();
 	free(r->tails);
 	free(r->first_uses);
@@ -855,18 +854,6 @@ static void merge_check(struct pp_diag_rec *r, struct rec_barrier *prev, struct 
 	diag_barrier_finding(b, PP_DIAG_MERGEABLE);
 }
 
-/* The index of this call among the recording's barrier calls of the same name. A name past
- * the few counted apart shares the last count (an index a frame debugger may not find). */
-static uint32_t api_call_count(struct pp_diag_rec *r, const char *api)
-{
-	uint32_t i = 0;
-	for (; i < REC_API_NAMES - 1 && r->api_calls[i]; i++)
-		if (r->api_names[i] == api || (api && r->api_names[i] && !strcmp(r->api_names[i], api)))
-			break;
-	r->api_names[i] = api;
-	return r->api_calls[i]++;
-}
-
 uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, const struct pp_diag_barrier *in)
 {
 	if (!r || r->closed)
@@ -882,7 +869,7 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 	struct rec_barrier *b = &r->barriers[bi];
 	memset(b, 0, sizeof(*b));
 	b->index = bi;
-	b->api_index = api_call_count(r, in->api);
+	b->api_index = diag_rec_api_call_count(r, in->api, bi == 0);
 	snprintf(b->site, sizeof(b->site), "%s", in->site ? in->site : "");
 	b->loc_key = in->loc_key;
 	b->untimed = in->untimed;

@@ -436,6 +436,21 @@ void diag_site_count_locked(struct site *s, uint64_t frame, uint64_t n);
 const char *diag_site_first_seen_locked(struct site *s, struct pp_diagnostic *copy);
 void diag_site_frame_closed(uint32_t device_id);
 
+/* The index of a barrier call among the recording's calls of the same name (counted as they
+ * are recorded; first: the recording's first barrier, which starts the counts). A name past
+ * the few counted apart shares the last count (an index a frame debugger may not find). */
+static inline uint32_t diag_rec_api_call_count(struct pp_diag_rec *r, const char *api, bool first)
+{
+	if (first)
+		memset(r->api_calls, 0, sizeof(r->api_calls));
+	uint32_t i = 0;
+	for (; i < REC_API_NAMES - 1 && r->api_calls[i]; i++)
+		if (r->api_names[i] == api || (api && r->api_names[i] && !strcmp(r->api_names[i], api)))
+			break;
+	r->api_names[i] = api;
+	return r->api_calls[i]++;
+}
+
 /* diag_barriers.c */
 void diag_barrier_rec_close(struct pp_diag_rec *r);
 void diag_barrier_rec_compact(struct pp_diag_rec *r);
