@@ -1,5 +1,5 @@
 #pragma once
-/* Diagnostics rules, API-neutral (tracker issue 5; docs/diagnostics.md).
+/* Diagnostics rules, API-neutral (docs/diagnostics.md).
  *
  * Barrier analysis. The intercept describes what one command buffer recording does, in
  * order: barriers (with the resources they cover), precise resource uses it can see at bind

@@ -1,5 +1,5 @@
-/* Blocking calls of the application: fence, idle and query waits, and polling loops (tracker
- * issue 5; docs/diagnostics.md). Each hook judges the call against the frame it happens in
+/* Blocking calls of the application: fence, idle and query waits, and polling loops
+ * (docs/diagnostics.md). Each hook judges the call against the frame it happens in
  * (attribution/diag/), measures how long the call blocked, and reports what a rule
  * flags. passprobe itself never waits: these are the application's own calls, passed down
  * unchanged; the only extra call is a non-blocking query read that tells whether a
@@ -23,7 +23,7 @@
 
 #define PROBE_MAX_BYTES (64 * 1024)
 
-/* The CPU side of an application's blocking call (tracker issue 4), whatever the
+/* The CPU side of an application's blocking call, whatever the
  * diagnostics setting: its wall and CPU time as a "wait" slice on the calling thread's trace
  * track, and in the totals of its frame. */
 struct blocking_span {

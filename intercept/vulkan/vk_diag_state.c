@@ -1,4 +1,4 @@
-/* The Vulkan side of the diagnostics (tracker issue 5; docs/diagnostics.md): per-device and
+/* The Vulkan side of the diagnostics (docs/diagnostics.md): per-device and
  * per-command-buffer state, and what a recording did between two hooks of these files (the
  * work read from the recording's workload counters, the resources bound then); the bind and
  * query hooks that feed it.

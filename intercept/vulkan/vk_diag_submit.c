@@ -384,7 +384,7 @@ void pp_vk_diag_recording_forget(struct pp_device *dev, struct pp_command_buffer
 	 * last execution is written by now and a read cannot wait. Harvest them before they are
 	 * dropped: an application that re-records each command buffer as soon as its fence
 	 * returns (the usual frame ring) reaches this point before any submit-time poll found
-	 * them, and its barrier costs and GPU idle times were never measured (issue 10). */
+	 * them, and its barrier costs and GPU idle times were never measured. */
 	bool pending = false;
 	pthread_mutex_lock(&vd->reads_lock);
 	for (uint32_t i = 0; i < vd->nreads && !pending; i++)

@@ -1831,7 +1831,7 @@ static void record_redundant(struct app *a, VkCommandBuffer cmd)
 	}
 }
 
-/* What most renderers do (issue 10): RENDERER_PASSES render passes with a full barrier
+/* What most renderers do: RENDERER_PASSES render passes with a full barrier
  * between each two, all from this one loop: one code location, seven barriers per recording.
  * Each pass renders a again (write-after-write), which the barrier orders. */
 #define RENDERER_PASSES 8

@@ -1425,7 +1425,7 @@ static void scenario_multi_submit(struct app *a)
 	}
 }
 
-/* ---- CPU cost of recording (tracker issue 4) ---------------------------------------------- */
+/* ---- CPU cost of recording ------------------------------------------------------------------- */
 
 /* Spins until this thread has used `ns` more CPU time: known CPU work, whatever the load. */
 static void burn_thread_cpu(uint64_t ns)

@@ -916,7 +916,7 @@ static void test_ranges(void)
 	}
 }
 
-/* A site is the code location that recorded the barrier (issue 10): the loop of a frame
+/* A site is the code location that recorded the barrier: the loop of a frame
  * ring's two command buffers, each recorded every frame, is one entry per rule, counted in
  * both command buffers; the same masks from another location are another site; a barrier
  * without a known location stays keyed by command buffer and call index. Sampled costs are

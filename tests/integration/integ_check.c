@@ -1699,7 +1699,7 @@ static void check_present(const struct options *o)
 	pp_json_free(r.root);
 }
 
-/* One frame clock (tracker issue 11): the diagnostics' frame indices are report.json's.
+/* One frame clock: the diagnostics' frame indices are report.json's.
  * pp_presentapp --setup-submits N --wait-idle 1 creates its swapchain, makes N fenced submits
  * before its first present, then presents every frame and idles the queue after it. The
  * set-up submits belong to the first frame (frame_delimiter=auto with a swapchain), so the
@@ -1735,7 +1735,7 @@ static void check_frame_clock(const struct options *o)
 	pp_json_free(r.root);
 }
 
-/* Blocking calls (tracker issue 4): the waits scenario makes 3 per frame after its submit
+/* Blocking calls: the waits scenario makes 3 per frame after its submit
  * (fence, queue idle, WAIT_BIT query read); each is counted in the frame being built when it
  * happens, so frames 1.. hold 3 spans with wall and CPU time, and the trace has a cpu.wait
  * slice for each. */
@@ -1771,7 +1771,7 @@ static void check_blocked(const struct options *o)
 	pp_json_free(trace);
 }
 
-/* CPU cost of recording (tracker issue 4). The pass's "cpu" object, or NULL after a failure. */
+/* CPU cost of recording. The pass's "cpu" object, or NULL after a failure. */
 static const jv *pass_cpu(const jv *pass, const char *what)
 {
 	const jv *cpu = get(pass, "cpu");

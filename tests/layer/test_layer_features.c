@@ -185,7 +185,7 @@ int main(int argc, char **argv)
 
 	/* 7. A Vulkan 1.0 instance without VK_KHR_get_physical_device_properties2 (vkcube, vkd3d):
 	 *    passprobe enables that extension on its copy of the instance create-info, so host
-	 *    query reset is found and is the device extension's too (issue 10). */
+	 *    query reset is found and is the device extension's too. */
 	if (CHECK_VK(lt_instance_create(VK_API_VERSION_1_0, &instance)) == VK_SUCCESS) {
 		VkPhysicalDeviceFeatures f10 = { 0 };
 		run_case("Vulkan 1.0 + pEnabledFeatures", instance, NULL, 0, &f10, true);

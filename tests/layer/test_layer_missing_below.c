@@ -1,4 +1,4 @@
-/* passprobe where the chain below it lacks a command (tracker issue 10, "Never call a NULL next
+/* passprobe where the chain below it lacks a command ("Never call a NULL next
  * function"). Walks every device-level entry point passprobe hooks, from the hook list itself
  * (the HOOK entries of PP_VK_DEVICE_FUNCTIONS, vk_functions.h, with their aliases), and for each creates a device with that command hidden by
  * the spy below (PASSPROBE_SPY_BELOW_HIDE_FUNCTIONS, read at every vkCreateDevice), then:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 3 acceptance: "the layer issues no blocking wait of its own". passprobe-demo runs in
+# The layer issues no blocking wait of its own. passprobe-demo runs in
 # each mode with VK_LAYER_PASSPROBE_test_spy_above between it and passprobe and
 # VK_LAYER_PASSPROBE_test_spy_below between passprobe and the driver; each spy appends its
 # counts to a JSON-lines file at exit. For every blocking call (vkWaitForFences,

@@ -198,7 +198,7 @@ int main(int argc, char **argv)
 	lt_instance_destroy(instance);
 
 	/* A Vulkan 1.0 instance and device without extensions: passprobe enables
-	 * VK_KHR_get_physical_device_properties2 and VK_EXT_host_query_reset for itself (issue 10),
+	 * VK_KHR_get_physical_device_properties2 and VK_EXT_host_query_reset for itself,
 	 * and answers NULL for their commands, as the chain would without it. (The loader, 1.3.239,
 	 * answers the instance extension's names itself from what reached the driver, so through
 	 * the loader they are not NULL: docs/timing.md, "Resetting queries".) */

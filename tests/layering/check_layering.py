@@ -41,7 +41,7 @@ API_HEADER_RE = re.compile(r'^\s*#\s*include\s*[<"]((?:vulkan|GLES\d?|EGL|GL|KHR
 KNOWN = {
     # layer_dispatch.c hands out the hooks (vkGet*ProcAddr) and runs the device's profiling
     # set-up and tear-down: it is the layer's entry, above intercept. Goes down when the one
-    # list of hooked functions (issue 11) gives layer/vulkan a hook table it does not include.
+    # list of hooked functions gives layer/vulkan a hook table it does not include.
     ("layer/vulkan/layer_dispatch.c", "vk_hooks.h"): "entry: hook table, device profiling set-up",
     # layer_init.c: process-wide set-up of the whole library: the sinks learn the CPU
     # counters' names, and finish the outputs at exit.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The reliability tests (tracker issue 6; docs/reliability.md): rel_tests.sh CASE.
+# The reliability tests (docs/reliability.md): rel_tests.sh CASE.
 # Each case runs a program through the real loader with passprobe in a hermetic environment
 # (like tests/integration/run_app.sh), then checks what it did and what it left on disk
 # (rel_check.py). Prints "N passed, N failed"; exit 0, 1, or 77 (cannot run here: the reason

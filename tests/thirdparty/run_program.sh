@@ -114,7 +114,7 @@ if grep -q "passprobe: error" "$work/app.log"; then
 	cat "$work/app.log"
 	exit 1
 fi
-# A device passprobe cannot time says so once (the Vulkan 1.0 programs of issue 10 did).
+# A device passprobe cannot time says so once (vkcube and the other Vulkan 1.0 programs do).
 if grep -q "GPU pass timing disabled" "$work/app.log"; then
 	echo "run_program.sh: passprobe could not time the GPU passes:"
 	grep "GPU pass timing disabled" "$work/app.log"
