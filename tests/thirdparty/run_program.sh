@@ -53,6 +53,11 @@ shift
 : "${PP_PASSPROBE:?PP_PASSPROBE must name the passprobe command}"
 rm -rf "$work"
 mkdir -p "$work/out" "$work/xdg" "$work/layers/above" "$work/layers/below"
+# The runtime directory holds sockets (Weston's Wayland socket), whose path must fit in 108
+# bytes: a short directory of its own under /tmp, mode 0700 as the basedir spec wants, not one
+# under the build tree, whose path grows with the checkout's.
+runtime=$(mktemp -d /tmp/pp-rt.XXXXXX) || { echo "run_program.sh: cannot make a runtime directory in /tmp"; exit 1; }
+trap 'rm -rf "$runtime"' EXIT
 
 manifest_copy() { # NAME DIR: an explicit copy of the installed manifest of layer NAME
 	local d f
@@ -78,7 +83,7 @@ for l in ${below[@]+"${below[@]}"}; do manifest_copy "$l" "$work/layers/below"; 
 	unset VK_LAYER_SETTINGS_PATH VK_LOADER_LAYERS_ENABLE VK_LOADER_LAYERS_DISABLE VK_LAYER_PATH \
 		VK_INSTANCE_LAYERS VK_ADD_LAYER_PATH ENABLE_VULKAN_RENDERDOC_CAPTURE VK_LAYER_MESA_OVERLAY_CONFIG \
 		GFXRECON_CAPTURE_FILE MESA_VK_DEVICE_SELECT NODEVICE_SELECT RENDERDOC_CAPFILE RENDERDOC_CAPOPTS
-	export XDG_DATA_HOME="$work/xdg" XDG_RUNTIME_DIR="$work/xdg" VK_PASSPROBE_PROFILER_SUMMARY=off
+	export XDG_DATA_HOME="$work/xdg" XDG_RUNTIME_DIR="$runtime" VK_PASSPROBE_PROFILER_SUMMARY=off
 	if [ -n "${PP_DRIVER_FILES:-}" ]; then
 		export VK_DRIVER_FILES="$PP_DRIVER_FILES" VK_ICD_FILENAMES="$PP_DRIVER_FILES"
 	fi
