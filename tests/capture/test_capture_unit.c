@@ -225,6 +225,51 @@ static void test_clock_renderdoc(void)
 	CHECK(pp_frame_clock_submit_done(&c, PP_SUBMIT_FENCE, false));
 }
 
+/* The experiment's arms (docs/diagnostics.md, "Experiment mode"): blocks of
+ * PP_EXPERIMENT_BLOCK_FRAMES frames alternate between as written and fixed, counted by frame
+ * index; a frame passprobe asks RenderDoc to capture is in neither (its recordings as the
+ * application wrote them), nor is a frame that is not GPU-timed. */
+static void test_clock_experiment(void)
+{
+	enum { N = 4 * PP_EXPERIMENT_BLOCK_FRAMES };
+	struct pp_frame_clock c;
+	uint32_t fl[N];
+	struct pp_frame_capture cap = capture_of("all", 1);
+	cap.experiment = true;
+	struct pp_settings s;
+	pp_settings_defaults(&s);
+	const uint32_t rdoc = PP_EXPERIMENT_BLOCK_FRAMES + 1; /* inside a fixed block */
+	char frames[16];
+	snprintf(frames, sizeof(frames), "%u", rdoc);
+	CHECK(pp_settings_apply(&s, "renderdoc_frames", frames, PP_ORIGIN_DEFAULT, NULL, 0) == 0);
+	cap.renderdoc = s.renderdoc_frames;
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	run_frames(&c, N, fl, NULL);
+	for (uint32_t f = 0; f < N; f++) {
+		uint32_t arm = fl[f] & PP_FRAME_EXP;
+		if (f == rdoc)
+			CHECK(arm == 0 && (fl[f] & PP_FRAME_RENDERDOC_WANTED));
+		else
+			CHECK(arm == ((f / PP_EXPERIMENT_BLOCK_FRAMES) & 1 ? PP_FRAME_EXP_FIXED : PP_FRAME_EXP_AS_WRITTEN));
+	}
+	/* Sampled GPU timing: the frames not timed have no arm. */
+	cap = capture_of("all", 2);
+	cap.experiment = true;
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	run_frames(&c, N, fl, NULL);
+	for (uint32_t f = 0; f < N; f++)
+		CHECK(!!(fl[f] & PP_FRAME_EXP) == !!(fl[f] & PP_FRAME_GPU_TIMED));
+	/* Without the experiment no frame has an arm. */
+	cap = capture_of("all", 1);
+	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_frame_clock_capture_set(&c, &cap);
+	run_frames(&c, N, fl, NULL);
+	for (uint32_t f = 0; f < N; f++)
+		CHECK(!(fl[f] & PP_FRAME_EXP));
+}
+
 static const uint32_t *g_raise_at;
 static void raise_before(uint32_t f)
 {
@@ -405,6 +450,7 @@ int main(void)
 	test_clock_triggers();
 	test_clock_auto();
 	test_clock_renderdoc();
+	test_clock_experiment();
 	printf("%d passed, %d failed\n", g_pass, g_fail);
 	return g_fail ? 1 : 0;
 }
