@@ -7,7 +7,8 @@
 /* Barrier structs of each kind a call held back may have (more: not held). The fixed arm's
  * recording cost includes passprobe's work to make the fix: kept small, one allocation. */
 #define EXP_HELD_MAX 64
-/* Merged calls up to this many structs of each kind are built on the stack. */
+/* Merged calls up to this many structs of each kind (synchronization 2's size) are built on
+ * the stack. */
 #define EXP_MERGE_STACK 8
 
 /* A call held back, its structs copied after it in the same allocation (the synchronization 1
@@ -235,6 +236,41 @@ static void sync2_append(bool sync2, VkPipelineStageFlags src, VkPipelineStageFl
 							 .image = i1[i].image, .subresourceRange = i1[i].subresourceRange };
 }
 
+/* A merged call's three barrier arrays in one block: on the caller's stack where they fit in
+ * it, else one allocation (merge_arrays_free). Every Vulkan barrier struct is a multiple of 8
+ * bytes with 8-byte alignment, so the arrays can follow one another. */
+struct merge_arrays {
+	void *mem, *buf, *img;
+	void *heap;
+};
+
+#define MERGE_STACK_BYTES                                                                                      \
+	(EXP_MERGE_STACK * (sizeof(VkMemoryBarrier2) + sizeof(VkBufferMemoryBarrier2) + sizeof(VkImageMemoryBarrier2)))
+
+_Static_assert(sizeof(VkMemoryBarrier) % 8 == 0 && sizeof(VkBufferMemoryBarrier) % 8 == 0 &&
+		       sizeof(VkImageMemoryBarrier) % 8 == 0 && sizeof(VkMemoryBarrier2) % 8 == 0 &&
+		       sizeof(VkBufferMemoryBarrier2) % 8 == 0 && sizeof(VkImageMemoryBarrier2) % 8 == 0,
+	       "barrier arrays placed one after another stay 8-byte aligned");
+
+static bool merge_arrays_get(struct merge_arrays *m, void *stack, size_t mem_bytes, size_t buf_bytes,
+			     size_t img_bytes)
+{
+	size_t total = mem_bytes + buf_bytes + img_bytes;
+	m->heap = total > MERGE_STACK_BYTES ? malloc(total) : NULL;
+	if (total > MERGE_STACK_BYTES && !m->heap)
+		return false;
+	char *p = m->heap ? m->heap : stack;
+	m->mem = p;
+	m->buf = p + mem_bytes;
+	m->img = p + mem_bytes + buf_bytes;
+	return true;
+}
+
+static void merge_arrays_free(struct merge_arrays *m)
+{
+	free(m->heap);
+}
+
 bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t how, const char **why)
 {
 	const struct vk_exp_held *h = c->exp_held;
@@ -256,23 +292,17 @@ bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uin
 		return false;
 	}
 	uint32_t tm = h->nmem + nmem, tb = h->nbuf + nbuf, ti = h->nimg + nimg;
-	bool stack = tm <= EXP_MERGE_STACK && tb <= EXP_MERGE_STACK && ti <= EXP_MERGE_STACK;
+	_Alignas(8) char stack[MERGE_STACK_BYTES];
+	struct merge_arrays m;
 	if (how == PP_DIAG_MERGE_SYNC1 && !h->sync2 && !a->sync2) {
-		VkMemoryBarrier mem_s[EXP_MERGE_STACK];
-		VkBufferMemoryBarrier buf_s[EXP_MERGE_STACK];
-		VkImageMemoryBarrier img_s[EXP_MERGE_STACK];
-		VkMemoryBarrier *mem = stack ? mem_s : malloc((tm ? tm : 1) * sizeof(*mem));
-		VkBufferMemoryBarrier *buf = stack ? buf_s : malloc((tb ? tb : 1) * sizeof(*buf));
-		VkImageMemoryBarrier *img = stack ? img_s : malloc((ti ? ti : 1) * sizeof(*img));
-		if (!mem || !buf || !img) {
-			if (!stack) {
-				free(mem);
-				free(buf);
-				free(img);
-			}
+		if (!merge_arrays_get(&m, stack, tm * sizeof(VkMemoryBarrier), tb * sizeof(VkBufferMemoryBarrier),
+				      ti * sizeof(VkImageMemoryBarrier))) {
 			*why = "out of memory";
 			return false;
 		}
+		VkMemoryBarrier *mem = m.mem;
+		VkBufferMemoryBarrier *buf = m.buf;
+		VkImageMemoryBarrier *img = m.img;
 		exp_copy(mem, h->mem, h->nmem * sizeof(*mem));
 		exp_copy(mem + h->nmem, a->mem, nmem * sizeof(*mem));
 		exp_copy(buf, h->buf, h->nbuf * sizeof(*buf));
@@ -281,11 +311,7 @@ bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uin
 		exp_copy(img + h->nimg, a->img, nimg * sizeof(*img));
 		c->device->vk.CmdPipelineBarrier(c->vk_cb, h->src | a->src, h->dst | a->dst, h->deps, tm, mem, tb, buf, ti,
 						 img);
-		if (!stack) {
-			free(mem);
-			free(buf);
-			free(img);
-		}
+		merge_arrays_free(&m);
 		pp_vk_exp_held_drop(c);
 		return true;
 	}
@@ -296,34 +322,20 @@ bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uin
 		       "synchronization2";
 		return false;
 	}
-	VkMemoryBarrier2 mem_s[EXP_MERGE_STACK];
-	VkBufferMemoryBarrier2 buf_s[EXP_MERGE_STACK];
-	VkImageMemoryBarrier2 img_s[EXP_MERGE_STACK];
-	VkMemoryBarrier2 *mem = stack ? mem_s : malloc((tm ? tm : 1) * sizeof(*mem));
-	VkBufferMemoryBarrier2 *buf = stack ? buf_s : malloc((tb ? tb : 1) * sizeof(*buf));
-	VkImageMemoryBarrier2 *img = stack ? img_s : malloc((ti ? ti : 1) * sizeof(*img));
-	if (!mem || !buf || !img) {
-		if (!stack) {
-			free(mem);
-			free(buf);
-			free(img);
-		}
+	if (!merge_arrays_get(&m, stack, tm * sizeof(VkMemoryBarrier2), tb * sizeof(VkBufferMemoryBarrier2),
+			      ti * sizeof(VkImageMemoryBarrier2))) {
 		*why = "out of memory";
 		return false;
 	}
 	VkDependencyInfo d = { .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .dependencyFlags = h->deps,
-			       .pMemoryBarriers = mem, .pBufferMemoryBarriers = buf, .pImageMemoryBarriers = img };
+			       .pMemoryBarriers = m.mem, .pBufferMemoryBarriers = m.buf, .pImageMemoryBarriers = m.img };
 	sync2_append(h->sync2, h->src, h->dst, h->nmem, h->mem, h->mem2, h->nbuf, h->buf, h->buf2, h->nimg, h->img,
-		     h->img2, &d, mem, buf, img);
+		     h->img2, &d, m.mem, m.buf, m.img);
 	sync2_append(a->sync2, a->src, a->dst, nmem, a->mem, a->sync2 ? a->info->pMemoryBarriers : NULL, nbuf, a->buf,
 		     a->sync2 ? a->info->pBufferMemoryBarriers : NULL, nimg, a->img,
-		     a->sync2 ? a->info->pImageMemoryBarriers : NULL, &d, mem, buf, img);
+		     a->sync2 ? a->info->pImageMemoryBarriers : NULL, &d, m.mem, m.buf, m.img);
 	c->device->vk.CmdPipelineBarrier2(c->vk_cb, &d);
-	if (!stack) {
-		free(mem);
-		free(buf);
-		free(img);
-	}
+	merge_arrays_free(&m);
 	pp_vk_exp_held_drop(c);
 	return true;
 }
