@@ -161,10 +161,12 @@ def main(argv):
               f"verdict {e.get('verdict')!r}; severity {r2r.get('severity')!r}")
         check("ReadToRead: frame GPU time judged by the noise rule",
               s.get("verdict") in ("saving", "slower", "within noise"), s)
+        # The site's verdict is a saving where any of its measures is one (frame GPU time, the
+        # passes after it, the CPU recording), and the finding's verdict quotes that measure.
         if e.get("verdict") == "saving":
             check("ReadToRead: a warning for its measured saving", r2r.get("severity") == "warning" and
                   (r2r.get("verdict") or "").startswith("worth fixing: passprobe's experiment measured the fix "
-                                                         "on this device: frame GPU time "),
+                                                         "on this device: "),
                   (r2r.get("severity"), r2r.get("verdict")))
     elif mode == "none":
         live = [d for d in report["diagnostics"]
