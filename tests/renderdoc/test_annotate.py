@@ -2,14 +2,16 @@
 """test_annotate.py PASSPROBE RUN_OUT WORKDIR [--min-located N]
 
 `passprobe renderdoc annotate` on the capture RUN_OUT/report.json's renderdoc section lists
-(its `path` is the truth), then the annotated copy reopened here with python3-renderdoc, a
+(RUN_OUT/gles/report.json's for an OpenGL ES program; its `path` is the truth), then the annotated copy reopened here with python3-renderdoc, a
 process of its own. Asserts:
   - the capture itself is unchanged; the copy has RenderDoc's Bookmarks and Notes sections
     and passprobe's section, in the formats qrenderdoc reads;
   - one bookmark per application pass of the frame (passes recorded by RenderDoc itself left
     out), in frame order, each on that pass's first action as this test finds it in the
-    capture (the k-th vkCmdBeginRenderPass* for the k-th render pass, a dispatch for a compute
-    pass, inside the debug label of the pass's name where passprobe named it from one), titled
+    capture (Vulkan: the k-th vkCmdBeginRenderPass* for the k-th render pass, a dispatch for a
+    compute pass; OpenGL ES: a clear, draw or dispatch call, the label's first one for the first
+    pass named from that label; inside the debug label of the pass's name where passprobe named
+    it from one), titled
     with the pass name, the GPU time report.json has for the pass in that frame and the run's
     p50 and p95 (within the rounding to three significant digits);
   - the comments hold the run's summary once, the section's passes and EIDs match the bookmarks,
@@ -130,6 +132,18 @@ class Capture:
         i = self.cap.FindSectionByName(name) if name else self.cap.FindSectionByType(type_)
         return None if i < 0 else bytes(self.cap.GetSectionContents(i)).decode("utf-8")
 
+    def gl_work(self, eid):
+        """Whether the call at eid is one that opens an OpenGL ES pass: a clear, draw or dispatch."""
+        name = self.events.get(eid, "")
+        return name.startswith(("glDraw", "glMultiDraw", "glDispatchCompute", "glClearBuffer")) or name == "glClear"
+
+    def gl_label_first_work(self, label):
+        """The EID of the first clear, draw or dispatch inside the first debug label named label."""
+        for eid, (a, markers) in sorted(self.actions.items()):
+            if label in markers and self.gl_work(eid):
+                return eid
+        return None
+
     def render_pass_begins(self):
         F = rd.ActionFlags
         return [eid for eid, (a, _) in sorted(self.actions.items())
@@ -159,14 +173,24 @@ def check_annotated(path, entry, report, min_located):
               (len(marks), len(apps), ", ".join(p["name"] for p in apps)))
         check(all(set(m) == {"eventId", "text"} for m in marks), "bookmarks have qrenderdoc's members eventId and text")
         begins = c.render_pass_begins()
+        gles = c.cap.DriverName() != "Vulkan"
         nrender = 0
+        labels_seen = set()
         for m, p in zip(marks, apps):
             eid, text = m["eventId"], m["text"]
             a, markers = c.actions.get(eid, (None, []))
             check(a is not None, "%s: its bookmark EID %d is an action of the capture" % (p["name"], eid))
             if a is None:
                 continue
-            if p["kind"] == "render":
+            if gles:
+                check(c.gl_work(eid), "%s: bookmark on a clear, draw or dispatch (EID %d, %s)" %
+                      (p["name"], eid, c.events.get(eid)))
+                if p.get("name_source") == "label" and p["name"] not in labels_seen:
+                    want = c.gl_label_first_work(p["name"])
+                    check(eid == want, "%s: bookmark on the first clear, draw or dispatch inside its label, "
+                          "EID %s (got %d)" % (p["name"], want, eid))
+                labels_seen.add(p["name"])
+            elif p["kind"] == "render":
                 want = begins[nrender] if nrender < len(begins) else None
                 nrender += 1
                 check(eid == want, "%s: bookmark on render pass %d's begin, EID %s (got %d, %s)" %
@@ -263,11 +287,15 @@ def write_section(path, type_, text):
 def main():
     passprobe, run_out, work = sys.argv[1:4]
     min_located = int(sys.argv[sys.argv.index("--min-located") + 1]) if "--min-located" in sys.argv else 0
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("EGL_PLATFORM", "surfaceless")  # an OpenGL ES replay without a window system
     rd.InitialiseReplay(rd.GlobalEnvironment(), [])
     try:
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
-        with open(os.path.join(run_out, "report.json")) as f:
+        report_rel = "report.json" if os.path.isfile(os.path.join(run_out, "report.json")) else \
+            os.path.join("gles", "report.json")
+        with open(os.path.join(run_out, report_rel)) as f:
             report = json.load(f)
         entry = report["renderdoc"]["captures"][0]
         capture = entry["path"]
@@ -290,10 +318,10 @@ def main():
         shutil.copytree(run_out, moved)
         rel = os.path.relpath(capture, run_out)
         mcap = os.path.join(moved, rel)
-        with open(os.path.join(moved, "report.json")) as f:
+        with open(os.path.join(moved, report_rel)) as f:
             mreport = json.load(f)
         mreport["renderdoc"]["captures"][0]["path"] = os.path.join("/nonexistent/run", rel)
-        with open(os.path.join(moved, "report.json"), "w") as f:
+        with open(os.path.join(moved, report_rel), "w") as f:
             json.dump(mreport, f)
         c = Capture(mcap)
         other_eid = max(c.actions)  # the frame's last action: no pass begins there

@@ -2,7 +2,7 @@
 """test_qrenderdoc_panel.py PASSPROBE RUN_OUT PLAIN_RUN_OUT WORKDIR
 
 The qrenderdoc panel, in the real qrenderdoc on Xvfb: `passprobe renderdoc install` into a
-fresh home, RUN_OUT's capture annotated, qrenderdoc started with qrenderdoc_panel_drive.py,
+fresh home, RUN_OUT's capture (a Vulkan or an OpenGL ES program's) annotated, qrenderdoc started with qrenderdoc_panel_drive.py,
 which opens PLAIN_RUN_OUT's capture (not annotated) and then the annotated copy in the panel,
 and clicks a pass.
 Asserts: the extension was installed and loaded at start; PLAIN_CAPTURE's panel says it carries
@@ -72,7 +72,10 @@ def check(cond, what):
 
 
 def capture_of(run):
-    with open(os.path.join(run, "report.json")) as f:
+    path = os.path.join(run, "report.json")
+    if not os.path.isfile(path):
+        path = os.path.join(run, "gles", "report.json")  # an OpenGL ES program's run
+    with open(path) as f:
         return json.load(f)["renderdoc"]["captures"][0]["path"]
 
 

@@ -10,7 +10,9 @@ passprobe-demo. Cases:
   draws            the demo's report with one pass's draw count changed
   label            the demo's report with a labelled pass renamed
   no section       RUN_A's report without its renderdoc section
-  OpenGL ES        RUN_GLES's capture (an OpenGL ES program's), annotated and replayed
+  OpenGL ES        RUN_GLES's capture (an OpenGL ES program's) against RUN_A (a Vulkan run:
+                   no gles/report.json), annotated and replayed; and against its own report
+                   with a pass's draw count changed
 Exit 77 when python3-renderdoc is missing (annotate says so).
 """
 import json
@@ -98,12 +100,23 @@ def main():
     refused(passprobe, work, "no_section", cap_a, d, "has no renderdoc section")
 
     if len(sys.argv) > 6:
-        run_gles = sys.argv[6]
-        gles = os.path.join(run_gles, "gles")
-        cap_gles = report_of(gles)["renderdoc"]["captures"][0]["path"]
+        # An OpenGL ES program's capture belongs with its run's gles/report.json: not with a
+        # Vulkan run's report, and not with a report whose frame the passes do not match.
+        gles = os.path.join(sys.argv[6], "gles")
+        gentry = report_of(gles)["renderdoc"]["captures"][0]
+        cap_gles = gentry["path"]
         for command in ("annotate", "replay"):
-            refused(passprobe, work, "gles_" + command, cap_gles, gles, "an OpenGLES capture",
-                    "Vulkan captures only", command=command)
+            refused(passprobe, work, "gles_with_vulkan_run_" + command, cap_gles, run_a,
+                    "is an OpenGL ES capture, and %s/report.json is the report of a run of Vulkan" % run_a, command=command)
+        first = next(i for i, p in enumerate(gentry["frame_data"]["passes"]) if p["kind"] == "render")
+        gname = gentry["frame_data"]["passes"][first]["name"]
+        gdraws = gentry["frame_data"]["passes"][first]["draws"]
+
+        def gles_more_draws(r):
+            r["renderdoc"]["captures"][0]["frame_data"]["passes"][first]["draws"] = gdraws + 1
+        d = run_copy(gles, os.path.join(work, "gles_draws"), gles_more_draws)
+        refused(passprobe, work, "gles_draws", cap_gles, d,
+                "\"%s\") has %d draws in the run, %d in the capture" % (gname, gdraws + 1, gdraws))
     return 1 if failures else 0
 
 

@@ -27,6 +27,10 @@ PROG = "passprobe renderdoc"
 GENERATOR = "passprobe renderdoc (" + os.environ.get("PASSPROBE_VERSION", "unknown") + ")"
 REPORT_SCHEMA = "passprobe-report"
 REPORT_VERSION = 1
+# RenderDoc's driver names, and the report each API's passes are in: the Vulkan layer's
+# <output_dir>/report.json, the shim's <output_dir>/gles/report.json (docs/gles.md). A context
+# made with GLX's ES profile is RenderDoc's "OpenGL".
+CAPTURE_APIS = {"Vulkan": "vulkan", "OpenGLES": "gles", "OpenGL": "gles"}
 # The qrenderdoc extension's package: its folder name under the extensions directory.
 EXTENSION_PACKAGE = "passprobe"
 
@@ -56,6 +60,10 @@ def rd_module():
             fail("RenderDoc's Python module is not available to %s (%s): install Debian's "
                  "python3-renderdoc (apt-get install python3-renderdoc), or set PASSPROBE_PYTHON "
                  "to a Python that has it", sys.executable, e)
+        if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            # RenderDoc replays OpenGL ES through EGL's default display; with no window system
+            # Mesa's EGL finds none unless told to use its surfaceless platform.
+            os.environ.setdefault("EGL_PLATFORM", "surfaceless")
         renderdoc.InitialiseReplay(renderdoc.GlobalEnvironment(), [])
         _rd = renderdoc
     return _rd
@@ -75,12 +83,19 @@ def capture_file_open(path):
         cap.Shutdown()
         fail("%s: RenderDoc cannot open it: %s", path, res.Message())
     driver = cap.DriverName()
-    if driver != "Vulkan":
+    if driver not in CAPTURE_APIS:
         cap.Shutdown()  # the name first: the object is gone after this
-        fail("%s: an %s capture; passprobe renderdoc annotates and replays Vulkan captures only (an OpenGL ES "
-             "program's captures are listed in the gles/report.json of its run, not matched to passes)",
-             path, driver or "unknown API's")
+        fail("%s: an %s capture; passprobe measures Vulkan and OpenGL ES programs, and annotates and "
+             "replays their captures only", path, driver or "unknown API's")
     return cap
+
+
+def capture_api(path):
+    """'vulkan' or 'gles': which of passprobe's reports a capture belongs with."""
+    cap = capture_file_open(path)
+    api = CAPTURE_APIS[cap.DriverName()]
+    cap.Shutdown()
+    return api
 
 
 def capture_replay_open(cap, path):
@@ -130,7 +145,7 @@ class CapturePass:
 
 class CaptureFrame:
     """What annotate and replay need of a capture: its passes in order, every event with its
-    command buffer (None outside one), and the last EID."""
+    command buffer (None outside one, and always on OpenGL ES), and the last EID."""
 
     def __init__(self, ctl):
         rd = rd_module()
@@ -143,8 +158,6 @@ class CaptureFrame:
         self._cmdbuf = None
         self._open = None         # the open pass
         self._labels = []         # names of the open debug labels
-        self._walk(ctl.GetRootActions(), nested=False)
-        self._close()
 
     def _close(self):
         if self._open is not None:
@@ -153,6 +166,29 @@ class CaptureFrame:
 
     def _label(self):
         return self._labels[-1] if self._labels else None
+
+    def event_of(self, call, cmdbuf, index):
+        """The EID of the index-th call named `call` in capture command buffer cmdbuf (None:
+        outside command buffers), or None with how many there are."""
+        want = call[:-3] if call.endswith("KHR") else call
+        found = [eid for eid, name, cb in self.events
+                 if (name[:-3] if name.endswith("KHR") else name) == want and cb == cmdbuf]
+        if 0 <= index < len(found):
+            return found[index], len(found)
+        return None, len(found)
+
+
+def capture_frame(ctl, api):
+    return GLCaptureFrame(ctl) if api == "gles" else VulkanCaptureFrame(ctl)
+
+
+class VulkanCaptureFrame(CaptureFrame):
+    """The capture cut as the Vulkan layer cuts command buffers into passes (docs/attribution.md)."""
+
+    def __init__(self, ctl):
+        super().__init__(ctl)
+        self._walk(ctl.GetRootActions(), nested=False)
+        self._close()
 
     def _events(self, action, nested):
         for e in action.events:
@@ -244,40 +280,172 @@ class CaptureFrame:
             p.draws += 1
         p.action_eids.append(eid)
 
-    def event_of(self, call, cmdbuf, index):
-        """The EID of the index-th call named `call` in capture command buffer cmdbuf (None:
-        outside command buffers), or None with how many there are."""
-        want = call[:-3] if call.endswith("KHR") else call
-        found = [eid for eid, name, cb in self.events
-                 if (name[:-3] if name.endswith("KHR") else name) == want and cb == cmdbuf]
-        if 0 <= index < len(found):
-            return found[index], len(found)
-        return None, len(found)
+
+# GL's enums, as RenderDoc's structured data gives them (numbers).
+GL_FRAMEBUFFER, GL_DRAW_FRAMEBUFFER = 0x8D40, 0x8CA9
+# Calls after which the shim's pass ends whatever their arguments (docs/gles.md, "Passes"):
+# the frame's end, work handed to the GPU, contents read.
+GL_PASS_ENDS = ("eglSwapBuffers", "glXSwapBuffers", "glFlush", "glFinish", "glFenceSync", "glReadPixels",
+                "glBlitFramebuffer", "glBlitNamedFramebuffer", "eglMakeCurrent", "glXMakeCurrent",
+                "glXMakeContextCurrent")
+
+
+class GLCaptureFrame(CaptureFrame):
+    """The capture cut as the OpenGL ES shim cuts a context's calls into passes (docs/gles.md,
+    intercept/gles/gles_pass_machine.c): a pass is the work on one draw-framebuffer binding,
+    opened at its first clear, draw or dispatch, ended by a change of binding, an invalidate of
+    the bound framebuffer, a swap, a flush, a fence or a read-back. By call names: RenderDoc
+    flags glInvalidateFramebuffer a clear, which for passprobe ends a pass instead."""
+
+    def __init__(self, ctl):
+        super().__init__(ctl)
+        rd = self.rd
+        # The draw framebuffer bound where the capture begins (RenderDoc's initial state).
+        first = ctl.GetRootActions()
+        self._draw_fb = None
+        if first:
+            eid = first[0].events[0].eventId if first[0].events else first[0].eventId
+            ctl.SetFrameEvent(eid, True)
+            self._draw_fb = ctl.GetGLPipelineState().framebuffer.drawFBO.resourceId
+        self._none = rd.ResourceId.Null()
+        self._walk(ctl.GetRootActions())
+        self._close()
+
+    @staticmethod
+    def _arg(chunk, name):
+        for i in range(chunk.NumChildren()):
+            c = chunk.GetChild(i)
+            if c.name == name:
+                return c
+        return None
+
+    def _call(self, eid, name, chunk):
+        self.events.append((eid, name, None))
+        self.last_eid = max(self.last_eid, eid)
+        work = None
+        if name.startswith(("glDraw", "glMultiDraw")):
+            work = "draw"
+        elif name.startswith("glClear") and (name == "glClear" or name.startswith("glClearBuffer")):
+            work = "clear"
+        elif name.startswith("glDispatchCompute"):
+            work = "dispatch"
+        if work:
+            p = self._open
+            if p is None:
+                p = self._open = CapturePass("compute" if work == "dispatch" else "render", eid, None, self._label())
+            elif work != "dispatch":
+                p.kind = "render"  # a compute pass that then draws or clears on its binding
+            if work == "draw":
+                p.draws += 1
+            p.last_eid = eid
+            p.action_eids.append(eid)
+            return
+        if name == "glBindFramebuffer":
+            target = self._arg(chunk, "target")
+            fb = self._arg(chunk, "framebuffer")
+            if target is not None and target.AsInt() in (GL_FRAMEBUFFER, GL_DRAW_FRAMEBUFFER):
+                bound = fb.AsResourceId() if fb is not None else self._none
+                if bound != self._draw_fb:
+                    self._close()
+                self._draw_fb = bound
+        elif name in ("glInvalidateFramebuffer", "glDiscardFramebufferEXT", "glInvalidateNamedFramebufferData"):
+            fb = self._arg(chunk, "framebuffer")
+            if fb is None or fb.AsResourceId() == self._draw_fb:
+                self._close()
+        elif name.startswith(GL_PASS_ENDS):
+            self._close()
+
+    def _walk(self, actions):
+        F = self.rd.ActionFlags
+        for a in actions:
+            for e in a.events:
+                chunk = self.sd.chunks[e.chunkIndex] if e.chunkIndex < len(self.sd.chunks) else None
+                name = chunk.name if chunk is not None else ""
+                if e.eventId == a.eventId and a.flags & (F.PushMarker | F.PopMarker):
+                    self.events.append((e.eventId, name, None))
+                    self.last_eid = max(self.last_eid, e.eventId)
+                elif chunk is not None:
+                    self._call(e.eventId, name, chunk)
+            if a.flags & F.PushMarker:
+                self._labels.append(a.customName or a.GetName(self.sd))
+                self._walk(a.children)
+                continue
+            if a.flags & F.PopMarker and self._labels:
+                self._labels.pop()
+            if a.children:
+                self._walk(a.children)
 
 
 # ------------------------------------------------------------------------------------------
 # The run: report.json and its renderdoc section
 # ------------------------------------------------------------------------------------------
 
-def run_dir_find(capture, run_dir):
-    """RUN_DIR as given, else the directory above the capture's (passprobe run --renderdoc
-    writes captures to <outdir>/renderdoc/), else the capture's own directory."""
-    if run_dir:
-        if os.path.isfile(run_dir):
-            return os.path.dirname(os.path.abspath(run_dir)) or ".", os.path.abspath(run_dir)
-        path = os.path.join(run_dir, "report.json")
-        if not os.path.isfile(path):
-            fail("%s: no report.json there", run_dir)
-        return os.path.abspath(run_dir), os.path.abspath(path)
-    here = os.path.dirname(os.path.abspath(capture))
-    looked = []
-    for d in (os.path.dirname(here), here):
-        path = os.path.join(d, "report.json")
-        looked.append(path)
-        if os.path.isfile(path):
-            return d, path
-    fail("%s: no report.json next to it (looked for %s); give the run's output directory "
-         "after the capture", capture, " and ".join(looked))
+def report_candidates(d):
+    """The reports in output directory d, in the order they are tried: the Vulkan layer's
+    d/report.json, the shim's d/gles/report.json, then one per process where several wrote
+    there (d/gles/<name>.<pid>/report.json)."""
+    gles = os.path.join(d, "gles")
+    per_process = []
+    try:
+        per_process = sorted(os.path.join(gles, n, "report.json") for n in os.listdir(gles))
+    except OSError:
+        pass
+    return [os.path.join(d, "report.json"), os.path.join(gles, "report.json")] + per_process
+
+
+def report_api(report):
+    """'gles' for the shim's report (its devices' drivers are GL_VERSION strings, "OpenGL ES
+    3.2 Mesa ..."), else 'vulkan'."""
+    for dev in report.get("devices") or []:
+        if isinstance(dev, dict) and str(dev.get("driver") or "").startswith("OpenGL"):
+            return "gles"
+    return "vulkan"
+
+
+API_NAMES = {"vulkan": "Vulkan", "gles": "OpenGL ES"}
+
+
+def run_dir_find(capture, run_dir, api):
+    """(run directory, report path, report) for a capture: in RUN_DIR as given (a directory or
+    a report), else in the directory above the capture's (passprobe run --renderdoc writes
+    captures to <outdir>/renderdoc/), else in the capture's own directory. Of the reports of the
+    capture's API there, the one that lists the capture; else the first."""
+    if run_dir and os.path.isfile(run_dir):
+        paths = [os.path.abspath(run_dir)]
+        dirs = []
+    else:
+        paths = []
+        dirs = [os.path.abspath(run_dir)] if run_dir else \
+            [os.path.dirname(os.path.dirname(os.path.abspath(capture))), os.path.dirname(os.path.abspath(capture))]
+    looked, found = [], []
+    for d in dirs:
+        for path in report_candidates(d):
+            looked.append(path)
+            if os.path.isfile(path):
+                found.append(path)
+        if found:
+            break
+    found += paths
+    if not found:
+        where = "%s: no report.json there" % run_dir if run_dir else \
+            "%s: no report.json next to it (looked for %s)" % (capture, " and ".join(looked[:4]))
+        fail("%s; give the run's output directory after the capture", where)
+    others = []
+    ours = []
+    for path in found:
+        report = report_load(path)
+        (ours if report_api(report) == api else others).append((path, report))
+    if not ours:
+        fail("%s is an %s capture, and %s is the report of a run of %s: give the output directory "
+             "of the run that captured it", capture, API_NAMES[api], others[0][0],
+             API_NAMES["gles" if api == "vulkan" else "vulkan"])
+    for path, report in ours:
+        rdoc = report.get("renderdoc")
+        captures = rdoc.get("captures") if isinstance(rdoc, dict) else None
+        if any(isinstance(c, dict) and c.get("path") and same_file(c["path"], capture) for c in captures or []):
+            return os.path.dirname(path), path, report
+    path, report = ours[0]
+    return os.path.dirname(path), path, report
 
 
 def report_load(path):
@@ -546,9 +714,8 @@ def cmd_annotate(args):
     capture = args.capture
     if not os.path.isfile(capture):
         fail("%s: no such capture file", capture)
-    capture_file_open(capture).Shutdown()  # a capture of an API annotate knows, before the run is looked for
-    run_dir, report_path = run_dir_find(capture, args.run_dir)
-    report = report_load(report_path)
+    api = capture_api(capture)  # a capture of an API annotate knows, before the run is looked for
+    run_dir, report_path, report = run_dir_find(capture, args.run_dir, api)
     entry, matched_by = capture_entry(report, report_path, capture)
     frame = frame_data_of(report, entry, report_path)
     if args.in_place:
@@ -561,7 +728,7 @@ def cmd_annotate(args):
     try:
         ctl = capture_replay_open(cap, capture)
         try:
-            cf = CaptureFrame(ctl)
+            cf = capture_frame(ctl, api)
         finally:
             ctl.Shutdown()
         pairs = match(frame, entry, cf, capture)
@@ -648,16 +815,15 @@ def cmd_replay(args):
     capture = args.capture
     if not os.path.isfile(capture):
         fail("%s: no such capture file", capture)
-    capture_file_open(capture).Shutdown()
-    run_dir, report_path = run_dir_find(capture, args.run_dir)
-    report = report_load(report_path)
+    api = capture_api(capture)
+    run_dir, report_path, report = run_dir_find(capture, args.run_dir, api)
     entry, _ = capture_entry(report, report_path, capture)
     frame = frame_data_of(report, entry, report_path)
     cap = capture_file_open(capture)
     try:
         ctl = capture_replay_open(cap, capture)
         try:
-            cf = CaptureFrame(ctl)
+            cf = capture_frame(ctl, api)
             pairs = match(frame, entry, cf, capture)
             counters = ctl.EnumerateCounters()
             if rd.GPUCounter.EventGPUDuration not in counters:
