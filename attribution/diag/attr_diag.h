@@ -581,9 +581,24 @@ struct pp_diag_blocking {
 	/* Static: no CPU time belongs to the finding (cpu_ns ignored, the site's cost is
 	 * unavailable with this reason), e.g. a pass's attachment traffic; NULL: cpu_ns counts. */
 	const char *cost_unavailable;
+	/* In a frame RenderDoc captures (docs/frame-debuggers.md): the call the finding sits on,
+	 * its index among the frame's calls of that name (from 0, as the capture holds them) and
+	 * the frame, listed with the capture once the site is counted. NULL: not such a frame. */
+	const char *capture_call;
+	uint32_t capture_call_index;
+	uint64_t capture_frame;
 };
 /* Returns the site's key (for pp_diag_site_gpu_idle), 0 when not counted (yet). */
 uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_blocking *b);
+
+/* The calls findings may sit on (waits, read-backs, uploads), counted per frame: a finding in
+ * a frame RenderDoc captures names its call's index among the frame's calls of that name,
+ * which is how the capture's event is found (docs/frame-debuggers.md). Every call of a
+ * counted name is counted, flagged or not. `call` is the caller's number for the name
+ * (< PP_DIAG_COUNTED_CALLS); returns the index of this call in `frame` (the model's index),
+ * from 0. Safe from any thread. */
+#define PP_DIAG_COUNTED_CALLS 16u
+uint32_t pp_diag_call_count(struct pp_diag_device *d, uint32_t call, uint64_t frame);
 
 /* A non-blocking status poll of an object that was not ready (kind: PP_OBJ_FENCE, ...).
  * Returns the number of such polls of this object in the current frame; *since: when the

@@ -427,20 +427,26 @@ void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, 
 	}
 }
 
+void diag_occurrence_fill(struct pp_diagnostic_occurrence *o, const struct pp_diagnostic *site, const char *call,
+			  uint32_t call_index, uint64_t command_buffer)
+{
+	memset(o, 0, sizeof(*o));
+	snprintf(o->id, sizeof(o->id), "%s", site->id);
+	snprintf(o->severity, sizeof(o->severity), "%s", site->severity ? site->severity : "warning");
+	snprintf(o->message, sizeof(o->message), "%s", site->message);
+	snprintf(o->suggestion, sizeof(o->suggestion), "%s", site->suggestion);
+	snprintf(o->call, sizeof(o->call), "%s", call ? call : "");
+	o->call_index = call_index;
+	o->command_buffer = command_buffer;
+}
+
 /* A finding in a frame RenderDoc captures, with the call it sits on, for the captures' list
  * (docs/frame-debuggers.md). Only in such frames: every other frame pays nothing for it. */
 static void occurrence_report(struct pp_diag_device *d, const struct pp_diagnostic *site, const struct rec_barrier *b,
 			      uint64_t cb, uint64_t frame)
 {
 	struct pp_diagnostic_occurrence o;
-	memset(&o, 0, sizeof(o));
-	snprintf(o.id, sizeof(o.id), "%s", site->id);
-	snprintf(o.severity, sizeof(o.severity), "%s", site->severity ? site->severity : "warning");
-	snprintf(o.message, sizeof(o.message), "%s", site->message);
-	snprintf(o.suggestion, sizeof(o.suggestion), "%s", site->suggestion);
-	snprintf(o.call, sizeof(o.call), "%s", b->api ? b->api : "");
-	o.call_index = b->api_index;
-	o.command_buffer = cb;
+	diag_occurrence_fill(&o, site, b->api, b->api_index, cb);
 	pp_sink_renderdoc_diagnostic(d->cfg.sink_device_id, frame, &o);
 }
 

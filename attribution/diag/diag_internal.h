@@ -389,6 +389,9 @@ struct taint {
 struct pp_diag_device {
 	pthread_mutex_t lock;
 	struct pp_diag_config cfg;
+	/* pp_diag_call_count: per counted call, frame << 24 | calls in that frame (atomic; no lock:
+	 * an upload may be counted on every draw's way). */
+	uint64_t call_counts[PP_DIAG_COUNTED_CALLS];
 	/* Frame indices come from a frame clock (attribution/model/attr_frame.h): the model's,
 	 * handed in through pp_diag_submitted and pp_diag_frames_ended (the layer does), so they are
 	 * report.json's; or, for a program that drives the rules alone (the unit tests), this
@@ -466,6 +469,10 @@ void diag_barrier_view_before(const struct pp_diag_rec *r, uint64_t until, struc
 /* diag_findings.c */
 void diag_finding_chain_evaluate(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t frame);
 /* renderdoc: the frame is one RenderDoc captures (pp_diag_submission.renderdoc). */
+/* A site's texts with the call it sits on, for the list of a captured frame's diagnostics
+ * (pp_sink_renderdoc_diagnostic); command_buffer 0: a call outside command buffers. */
+void diag_occurrence_fill(struct pp_diagnostic_occurrence *o, const struct pp_diagnostic *site, const char *call,
+			  uint32_t call_index, uint64_t command_buffer);
 void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame,
 			    bool renderdoc);
 void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i);

@@ -319,6 +319,8 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 	}
 	struct pp_diagnostic copy;
 	const char *trace_name = NULL;
+	struct pp_diagnostic_occurrence occ;
+	bool captured = false;
 	if (s) {
 		/* Waited on by a thread of the frame too: the frame waits (the site keeps the
 		 * thread of its first occurrence in its text). */
@@ -335,12 +337,33 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 		counted = key;
 		if (created)
 			trace_name = diag_site_first_seen_locked(s, &copy);
+		if (b->capture_call) {
+			diag_occurrence_fill(&occ, &s->d, b->capture_call, b->capture_call_index, 0);
+			captured = true;
+		}
 	}
 	pthread_mutex_unlock(&diag_site_table.lock);
+	if (captured)
+		pp_sink_renderdoc_diagnostic(d->cfg.sink_device_id, b->capture_frame, &occ);
 	if (created)
 		diag_device_site_announce(d, &copy, trace_name, b->objects, b->nobjects, b->rule, frame);
 	pthread_mutex_unlock(&d->lock);
 	return counted;
+}
+
+uint32_t pp_diag_call_count(struct pp_diag_device *d, uint32_t call, uint64_t frame)
+{
+	if (call >= PP_DIAG_COUNTED_CALLS)
+		return 0;
+	uint64_t *word = &d->call_counts[call];
+	const uint64_t mask = (1ull << 24) - 1;
+	uint64_t tag = (frame & ((1ull << 40) - 1)) << 24;
+	uint64_t old = __atomic_load_n(word, __ATOMIC_RELAXED), next;
+	do {
+		/* Another frame's count starts over; a count at its limit stays there. */
+		next = (old & ~mask) == tag ? old + ((old & mask) < mask) : tag | 1;
+	} while (!__atomic_compare_exchange_n(word, &old, next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return (uint32_t)((next & mask) - 1);
 }
 
 uint32_t pp_diag_poll(struct pp_diag_device *d, enum pp_diag_object_kind kind, uint64_t handle, uint64_t now,

@@ -537,14 +537,28 @@ uint64_t pp_gles_diag_span_end(struct pp_gles_ctx *c, struct pp_gles_diag_span *
 	return after.wall_ns - s->before.wall_ns;
 }
 
-void pp_gles_diag_finish(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu, void *ra)
+_Static_assert(PP_GLES_CALL_COUNT <= PP_DIAG_COUNTED_CALLS, "more counted calls than pp_diag_call_count keeps");
+
+struct pp_gles_call_mark pp_gles_diag_call(struct pp_gles_ctx *c, enum pp_gles_call k, const char *name)
+{
+	struct pp_gles_call_mark m = { .frame = c->frame_open };
+	if (!c->diag)
+		return m;
+	m.index = pp_diag_call_count(c->diag->dd, k, c->frame_open);
+	/* c->rec_rdoc: RenderDoc captures the frame being built (gles_submit.c, recording_arm). */
+	m.call = c->rec_rdoc ? name : NULL;
+	return m;
+}
+
+void pp_gles_diag_finish(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu, void *ra,
+			 const struct pp_gles_call_mark *m)
 {
 	if (!c->diag)
 		return;
 	/* Everything submitted has completed. */
 	pp_diag_completed(c->diag->dd, pp_diag_last_seq(c->diag->dd));
 	c->diag->synced_submits = c->submits;
-	pp_gles_diag_report(c, PP_DIAG_FINISH, "glFinish", ra, NULL, cpu && cpu->valid ? cpu->wall_ns : 0, true);
+	pp_gles_diag_report(c, PP_DIAG_FINISH, "glFinish", m, ra, NULL, cpu && cpu->valid ? cpu->wall_ns : 0, true);
 }
 
 bool pp_gles_diag_readback_drains(struct pp_gles_ctx *c)
@@ -555,12 +569,13 @@ bool pp_gles_diag_readback_drains(struct pp_gles_ctx *c)
 	return g && !g->bound[GLES_BT_PIXEL_PACK] && (c->submits != g->synced_submits || (c->rec && c->rec->npasses));
 }
 
-void pp_gles_diag_readback_done(struct pp_gles_ctx *c, int32_t w, int32_t h, uint64_t blocked_ns, void *ra)
+void pp_gles_diag_readback_done(struct pp_gles_ctx *c, int32_t w, int32_t h, uint64_t blocked_ns, void *ra,
+				const struct pp_gles_call_mark *m)
 {
 	char detail[96];
 	snprintf(detail, sizeof(detail), "(glReadPixels of %dx%d into client memory)", w, h);
 	/* Steady: a single read at exit (a screenshot) is not the frame loop's. */
-	pp_gles_diag_report(c, PP_DIAG_READBACK_DRAIN, "glReadPixels", ra, detail, blocked_ns, true);
+	pp_gles_diag_report(c, PP_DIAG_READBACK_DRAIN, "glReadPixels", m, ra, detail, blocked_ns, true);
 	if (c->diag)
 		c->diag->synced_submits = c->submits;
 }
@@ -626,8 +641,9 @@ static uint64_t report(struct pp_gles_ctx *c, struct pp_diag_blocking *b)
 	return counted;
 }
 
-void pp_gles_diag_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const char *fn, void *ra, const char *detail,
-			 uint64_t blocked_ns, bool steady)
+void pp_gles_diag_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const char *fn,
+			 const struct pp_gles_call_mark *m, void *ra, const char *detail, uint64_t blocked_ns,
+			 bool steady)
 {
 	if (!c->diag)
 		return;
@@ -648,6 +664,9 @@ void pp_gles_diag_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const ch
 		/* A context current on a thread that draws nothing and swaps nothing (an upload
 		 * thread of a share group): its wait is not the frame's. */
 		.worker_thread = !(pp_thread_roles & (PP_THREAD_RECORDS | PP_THREAD_PRESENTS)),
+		.capture_call = m ? m->call : NULL,
+		.capture_call_index = m ? m->index : 0,
+		.capture_frame = m ? m->frame : 0,
 	};
 	report(c, &b);
 }

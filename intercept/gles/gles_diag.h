@@ -51,12 +51,36 @@ void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p
 void pp_gles_diag_fb_read(struct pp_gles_ctx *c, uint32_t fb, uint32_t mask);
 void pp_gles_diag_image_forget(struct pp_gles_ctx *c, uint32_t key);
 
+/* The calls findings sit on, counted per frame (pp_diag_call_count). */
+enum pp_gles_call {
+	PP_GLES_CALL_FINISH,
+	PP_GLES_CALL_READ_PIXELS,
+	PP_GLES_CALL_BUFFER_SUB_DATA,
+	PP_GLES_CALL_MAP_BUFFER_RANGE,
+	PP_GLES_CALL_TEX_SUB_IMAGE_2D,
+	PP_GLES_CALL_TEX_SUB_IMAGE_3D,
+	PP_GLES_CALL_GET_QUERY_OBJECT_UIV,
+	PP_GLES_CALL_GET_QUERY_OBJECT_UIV_EXT,
+	PP_GLES_CALL_GET_QUERY_OBJECT_UI64V_EXT,
+	PP_GLES_CALL_CLIENT_WAIT_SYNC,
+	PP_GLES_CALL_COUNT
+};
+/* Where a call sits: taken as it begins (a glFinish or glReadPixels may end the frame). */
+struct pp_gles_call_mark {
+	const char *call;    /* NULL: not in a frame RenderDoc captures */
+	uint32_t index;
+	uint64_t frame;
+};
+struct pp_gles_call_mark pp_gles_diag_call(struct pp_gles_ctx *c, enum pp_gles_call k, const char *name);
+
 /* glFinish returned after cpu->wall_ns; ra: the application's call site. */
-void pp_gles_diag_finish(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu, void *ra);
+void pp_gles_diag_finish(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu, void *ra,
+			 const struct pp_gles_call_mark *m);
 /* glReadPixels: true when the read goes to client memory with rendering pending (a drain):
  * then the hook times the call and reports it with pp_gles_diag_readback_done. */
 bool pp_gles_diag_readback_drains(struct pp_gles_ctx *c);
-void pp_gles_diag_readback_done(struct pp_gles_ctx *c, int32_t w, int32_t h, uint64_t blocked_ns, void *ra);
+void pp_gles_diag_readback_done(struct pp_gles_ctx *c, int32_t w, int32_t h, uint64_t blocked_ns, void *ra,
+				const struct pp_gles_call_mark *m);
 
 /* Timing a call the rules flagged, on the application's thread: a "wait" slice on the
  * thread's trace track and in its frame's totals. */
@@ -66,8 +90,9 @@ struct pp_gles_diag_span {
 void pp_gles_diag_span_begin(struct pp_gles_diag_span *s);
 uint64_t pp_gles_diag_span_end(struct pp_gles_ctx *c, struct pp_gles_diag_span *s, const char *name);
 
-/* One flagged occurrence: fn is the GL call (its site is ra + fn), detail what it was about.
- * steady: counted once the site recurs in a later frame (start-up and shutdown calls happen
- * once). */
-void pp_gles_diag_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const char *fn, void *ra, const char *detail,
-			 uint64_t blocked_ns, bool steady);
+/* One flagged occurrence: fn is the GL call (its site is ra + fn), m where it sits, detail
+ * what it was about. steady: counted once the site recurs in a later frame (start-up and
+ * shutdown calls happen once). */
+void pp_gles_diag_report(struct pp_gles_ctx *c, enum pp_diag_rule rule, const char *fn,
+			 const struct pp_gles_call_mark *m, void *ra, const char *detail, uint64_t blocked_ns,
+			 bool steady);

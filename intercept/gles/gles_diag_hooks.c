@@ -204,6 +204,8 @@ GL_APICALL void GL_APIENTRY glBufferSubData(GLenum target, GLintptr offset, GLsi
 	PP_GLES_ABOVE(glBufferSubData, (target, offset, size, data));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
+	struct pp_gles_call_mark m = g ? pp_gles_diag_call(c, PP_GLES_CALL_BUFFER_SUB_DATA, "glBufferSubData")
+				       : (struct pp_gles_call_mark){ 0 };
 	int t = g ? buffer_target(target) : -1;
 	struct gles_diag_buffer *b = t >= 0 ? pp_gles_diag_buffer(g, buffer_bound(g, t), false) : NULL;
 	/* The first update after glBufferData may be its initial contents, and so may several
@@ -222,7 +224,7 @@ GL_APICALL void GL_APIENTRY glBufferSubData(GLenum target, GLintptr offset, GLsi
 		 "GL_STATIC_*)", b->name, b->updates);
 	void *site = pp_gles_site(__builtin_return_address(0));
 	/* Steady state: updates made once (a level loaded) are not the frame loop's. */
-	pp_gles_diag_report(c, PP_DIAG_STATIC_BUFFER_UPDATE, "glBufferSubData", site, detail, ns, true);
+	pp_gles_diag_report(c, PP_DIAG_STATIC_BUFFER_UPDATE, "glBufferSubData", &m, site, detail, ns, true);
 }
 
 GL_APICALL void *GL_APIENTRY glMapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access)
@@ -230,6 +232,8 @@ GL_APICALL void *GL_APIENTRY glMapBufferRange(GLenum target, GLintptr offset, GL
 	PP_GLES_ABOVE_RET(glMapBufferRange, (target, offset, length, access));
 	struct pp_gles_ctx *c;
 	struct pp_gles_diag *g = diag_of(&c);
+	struct pp_gles_call_mark m = g ? pp_gles_diag_call(c, PP_GLES_CALL_MAP_BUFFER_RANGE, "glMapBufferRange")
+				       : (struct pp_gles_call_mark){ 0 };
 	int t = g ? buffer_target(target) : -1;
 	const GLbitfield unsynced = GL_MAP_UNSYNCHRONIZED_BIT | GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT;
 	struct gles_diag_buffer *b = t >= 0 && !(access & unsynced) ? pp_gles_diag_buffer(g, buffer_bound(g, t), false)
@@ -244,8 +248,8 @@ GL_APICALL void *GL_APIENTRY glMapBufferRange(GLenum target, GLintptr offset, GL
 	char detail[160];
 	snprintf(detail, sizeof(detail), "(glMapBufferRange of buffer %u, access 0x%x, used by draws of %s)", b->name,
 		 (unsigned)access, b->used_frame == g->frame + 1 ? "this frame" : "the previous frame");
-	pp_gles_diag_report(c, PP_DIAG_MAP_IN_USE, "glMapBufferRange", pp_gles_site(__builtin_return_address(0)), detail,
-			    ns, true);
+	pp_gles_diag_report(c, PP_DIAG_MAP_IN_USE, "glMapBufferRange", &m, pp_gles_site(__builtin_return_address(0)),
+			    detail, ns, true);
 	return p;
 }
 
@@ -259,12 +263,13 @@ static struct gles_diag_texture *texture_sampled(struct pp_gles_diag *g, GLenum 
 	return x && x->sampled_frame == g->frame + 1 ? x : NULL;
 }
 
-static void texture_report(struct pp_gles_ctx *c, struct gles_diag_texture *x, const char *fn, void *ra, uint64_t ns)
+static void texture_report(struct pp_gles_ctx *c, struct gles_diag_texture *x, const char *fn,
+			   const struct pp_gles_call_mark *m, void *ra, uint64_t ns)
 {
 	char detail[128];
 	snprintf(detail, sizeof(detail), "(%s of texture %u, bound for draws earlier in this frame)", fn, x->name);
 	/* Steady state: Chromium's GPU process (ANGLE) updates textures its first frame sampled. */
-	pp_gles_diag_report(c, PP_DIAG_TEXTURE_UPDATE_IN_USE, fn, ra, detail, ns, true);
+	pp_gles_diag_report(c, PP_DIAG_TEXTURE_UPDATE_IN_USE, fn, m, ra, detail, ns, true);
 }
 
 GL_APICALL void GL_APIENTRY glTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width,
@@ -272,7 +277,10 @@ GL_APICALL void GL_APIENTRY glTexSubImage2D(GLenum target, GLint level, GLint xo
 {
 	PP_GLES_ABOVE(glTexSubImage2D, (target, level, xoffset, yoffset, width, height, format, type, pixels));
 	struct pp_gles_ctx *c;
-	struct gles_diag_texture *x = texture_sampled(diag_of(&c), target);
+	struct pp_gles_diag *g = diag_of(&c);
+	struct pp_gles_call_mark m = g ? pp_gles_diag_call(c, PP_GLES_CALL_TEX_SUB_IMAGE_2D, "glTexSubImage2D")
+				       : (struct pp_gles_call_mark){ 0 };
+	struct gles_diag_texture *x = texture_sampled(g, target);
 	if (!x) {
 		PP_REAL(glTexSubImage2D)(target, level, xoffset, yoffset, width, height, format, type, pixels);
 		return;
@@ -280,7 +288,7 @@ GL_APICALL void GL_APIENTRY glTexSubImage2D(GLenum target, GLint level, GLint xo
 	struct pp_gles_diag_span sp;
 	pp_gles_diag_span_begin(&sp);
 	PP_REAL(glTexSubImage2D)(target, level, xoffset, yoffset, width, height, format, type, pixels);
-	texture_report(c, x, "glTexSubImage2D", pp_gles_site(__builtin_return_address(0)),
+	texture_report(c, x, "glTexSubImage2D", &m, pp_gles_site(__builtin_return_address(0)),
 		       pp_gles_diag_span_end(c, &sp, "glTexSubImage2D"));
 }
 
@@ -291,7 +299,10 @@ GL_APICALL void GL_APIENTRY glTexSubImage3D(GLenum target, GLint level, GLint xo
 	PP_GLES_ABOVE(glTexSubImage3D,
 		      (target, level, xoffset, yoffset, zoffset, width, height, depth, format, type, pixels));
 	struct pp_gles_ctx *c;
-	struct gles_diag_texture *x = texture_sampled(diag_of(&c), target);
+	struct pp_gles_diag *g = diag_of(&c);
+	struct pp_gles_call_mark m = g ? pp_gles_diag_call(c, PP_GLES_CALL_TEX_SUB_IMAGE_3D, "glTexSubImage3D")
+				       : (struct pp_gles_call_mark){ 0 };
+	struct gles_diag_texture *x = texture_sampled(g, target);
 	if (!x) {
 		PP_REAL(glTexSubImage3D)(target, level, xoffset, yoffset, zoffset, width, height, depth, format, type,
 					 pixels);
@@ -300,7 +311,7 @@ GL_APICALL void GL_APIENTRY glTexSubImage3D(GLenum target, GLint level, GLint xo
 	struct pp_gles_diag_span sp;
 	pp_gles_diag_span_begin(&sp);
 	PP_REAL(glTexSubImage3D)(target, level, xoffset, yoffset, zoffset, width, height, depth, format, type, pixels);
-	texture_report(c, x, "glTexSubImage3D", pp_gles_site(__builtin_return_address(0)),
+	texture_report(c, x, "glTexSubImage3D", &m, pp_gles_site(__builtin_return_address(0)),
 		       pp_gles_diag_span_end(c, &sp, "glTexSubImage3D"));
 }
 
@@ -363,12 +374,14 @@ static bool query_would_wait(struct pp_gles_ctx *c, struct pp_gles_diag *g, GLui
 	return available == GL_FALSE;
 }
 
-#define QUERY_HOOK(name, type)                                                                     \
+#define QUERY_HOOK(name, type, counted)                                                            \
 	GL_APICALL void GL_APIENTRY name(GLuint id, GLenum pname, type *params)                    \
 	{                                                                                          \
-		PP_GLES_ABOVE(name, (id, pname, params));             \
+		PP_GLES_ABOVE(name, (id, pname, params));                                          \
 		struct pp_gles_ctx *c;                                                             \
 		struct pp_gles_diag *g = diag_of(&c);                                              \
+		struct pp_gles_call_mark m = g ? pp_gles_diag_call(c, counted, #name)              \
+					       : (struct pp_gles_call_mark){ 0 };                  \
 		if (!g || pname != GL_QUERY_RESULT || !query_would_wait(c, g, id)) {               \
 			PP_REAL(name)(id, pname, params);                                          \
 			return;                                                                    \
@@ -379,13 +392,13 @@ static bool query_would_wait(struct pp_gles_ctx *c, struct pp_gles_diag *g, GLui
 		uint64_t ns = pp_gles_diag_span_end(c, &sp, #name);                                \
 		char detail[96];                                                                   \
 		snprintf(detail, sizeof(detail), "(query %u, GL_QUERY_RESULT_AVAILABLE was false)", id); \
-		pp_gles_diag_report(c, PP_DIAG_QUERY_RESULT_WAIT, #name, pp_gles_site(__builtin_return_address(0)), \
-				    detail, ns, true);                                             \
+		pp_gles_diag_report(c, PP_DIAG_QUERY_RESULT_WAIT, #name, &m,                       \
+				    pp_gles_site(__builtin_return_address(0)), detail, ns, true);      \
 	}
 
-QUERY_HOOK(glGetQueryObjectuiv, GLuint)
-QUERY_HOOK(glGetQueryObjectuivEXT, GLuint)
-QUERY_HOOK(glGetQueryObjectui64vEXT, GLuint64)
+QUERY_HOOK(glGetQueryObjectuiv, GLuint, PP_GLES_CALL_GET_QUERY_OBJECT_UIV)
+QUERY_HOOK(glGetQueryObjectuivEXT, GLuint, PP_GLES_CALL_GET_QUERY_OBJECT_UIV_EXT)
+QUERY_HOOK(glGetQueryObjectui64vEXT, GLuint64, PP_GLES_CALL_GET_QUERY_OBJECT_UI64V_EXT)
 
 /* ---- fences ------------------------------------------------------------------------------------ */
 
@@ -396,6 +409,7 @@ GL_APICALL GLenum GL_APIENTRY glClientWaitSync(GLsync sync, GLbitfield flags, GL
 	struct pp_gles_diag *g = diag_of(&c);
 	if (!g)
 		return PP_REAL(glClientWaitSync)(sync, flags, timeout);
+	struct pp_gles_call_mark m = pp_gles_diag_call(c, PP_GLES_CALL_CLIENT_WAIT_SYNC, "glClientWaitSync");
 	uint64_t seq = 0;
 	enum pp_diag_wait_verdict v = pp_diag_fence_check(g->dd, (uint64_t)(uintptr_t)sync, &seq);
 	/* A zero timeout is a status poll, not a wait. */
@@ -411,8 +425,8 @@ GL_APICALL GLenum GL_APIENTRY glClientWaitSync(GLsync sync, GLbitfield flags, GL
 		char detail[160];
 		snprintf(detail, sizeof(detail), "(the fence of submission %llu, frame %llu, timeout %llu ns)",
 			 (unsigned long long)seq, (unsigned long long)g->frame, (unsigned long long)timeout);
-		pp_gles_diag_report(c, PP_DIAG_SYNC_WAIT, "glClientWaitSync", pp_gles_site(__builtin_return_address(0)),
-				    detail, ns, true);
+		pp_gles_diag_report(c, PP_DIAG_SYNC_WAIT, "glClientWaitSync", &m,
+				    pp_gles_site(__builtin_return_address(0)), detail, ns, true);
 	}
 	return r;
 }

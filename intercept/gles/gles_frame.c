@@ -48,6 +48,7 @@ GL_APICALL void GL_APIENTRY glFinish(void)
 		PP_REAL(glFinish)();
 		return;
 	}
+	struct pp_gles_call_mark m = pp_gles_diag_call(c, PP_GLES_CALL_FINISH, "glFinish");
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
 	struct pp_gles_call_cost k;
 	struct pp_cpu_cost cpu;
@@ -57,7 +58,7 @@ GL_APICALL void GL_APIENTRY glFinish(void)
 	pp_egl_guard_leave();
 	cost_end(&k, &cpu);
 	pp_gles_submit(c, "glFinish", PP_SUBMIT_DRAINED, &cpu);
-	pp_gles_diag_finish(c, &cpu, pp_gles_site(__builtin_return_address(0)));
+	pp_gles_diag_finish(c, &cpu, pp_gles_site(__builtin_return_address(0)), &m);
 }
 
 GL_APICALL GLsync GL_APIENTRY glFenceSync(GLenum condition, GLbitfield flags)

@@ -154,6 +154,7 @@ GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsize
 		PP_REAL(glReadPixels)(x, y, width, height, format, type, pixels);
 		return;
 	}
+	struct pp_gles_call_mark m = pp_gles_diag_call(c, PP_GLES_CALL_READ_PIXELS, "glReadPixels");
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
 	pp_gles_diag_fb_read(c, c->es3 ? c->read_fb : c->pm.fb, PP_GLES_ATT_COLOR);
 	/* Into client memory (no pixel pack buffer bound; ES 2 has none) the call returns the
@@ -171,7 +172,7 @@ GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsize
 	if (client)
 		pp_gles_submit(c, "glReadPixels", PP_SUBMIT_FENCE, NULL);
 	if (drains)
-		pp_gles_diag_readback_done(c, width, height, ns, pp_gles_site(__builtin_return_address(0)));
+		pp_gles_diag_readback_done(c, width, height, ns, pp_gles_site(__builtin_return_address(0)), &m);
 }
 
 GL_APICALL void GL_APIENTRY glBlitFramebuffer(GLint srcX0, GLint srcY0, GLint srcX1, GLint srcY1, GLint dstX0,

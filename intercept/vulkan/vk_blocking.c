@@ -17,6 +17,7 @@
 #include "pp_sink.h"
 #include "pp_log.h"
 #include "pp_module.h"
+#include "pp_renderdoc.h"
 #include "pp_thread.h"
 #include "vk_hooks.h"
 #include "vk_intercept.h"
@@ -219,9 +220,45 @@ static uint64_t call_site(const char *fn, void *hook_return, char *buf, size_t l
 	return (loc ? loc : (uint64_t)(uintptr_t)hook_return) ^ str_hash(fn);
 }
 
-static uint64_t blocking_report(struct pp_diag_device *dd, enum pp_diag_rule rule, const char *fn, void *ra,
-				const char *detail, uint64_t cpu_ns, bool steady, enum pp_diag_object_kind kind,
-				uint64_t handle, uint64_t device)
+/* The calls a blocking finding sits on, counted per frame (pp_diag_call_count). */
+enum vk_counted_call {
+	VK_CALL_WAIT_FOR_FENCES,
+	VK_CALL_GET_FENCE_STATUS,
+	VK_CALL_QUEUE_WAIT_IDLE,
+	VK_CALL_DEVICE_WAIT_IDLE,
+	VK_CALL_GET_QUERY_POOL_RESULTS,
+	VK_CALL_GET_EVENT_STATUS,
+	VK_CALL_WAIT_SEMAPHORES,
+	VK_CALL_GET_SEMAPHORE_COUNTER_VALUE,
+	VK_CALL_COUNT
+};
+_Static_assert(VK_CALL_COUNT <= PP_DIAG_COUNTED_CALLS, "more counted calls than pp_diag_call_count keeps");
+
+/* Where an application's call sits in its frame, taken as it begins (an idle wait may end the
+ * frame): for a finding in a frame RenderDoc captures, the call's name (NULL in other frames)
+ * and its index among the frame's calls of that name. */
+struct call_mark {
+	const char *call;
+	uint32_t index;
+	uint64_t frame;
+};
+
+static struct call_mark call_mark(struct pp_device *dev, struct pp_diag_device *dd, enum vk_counted_call k,
+				  const char *name)
+{
+	struct call_mark m = { 0 };
+	if (!dd)
+		return m;
+	m.frame = pp_diag_frame(dd);
+	m.index = pp_diag_call_count(dd, k, m.frame);
+	if (pp_renderdoc_present() && (pp_attr_frame_building(dev->attr) & PP_FRAME_RENDERDOC))
+		m.call = name;
+	return m;
+}
+
+static uint64_t blocking_report(struct pp_diag_device *dd, enum pp_diag_rule rule, const char *fn,
+				const struct call_mark *m, void *ra, const char *detail, uint64_t cpu_ns, bool steady,
+				enum pp_diag_object_kind kind, uint64_t handle, uint64_t device)
 {
 	char site[192], tname[32];
 	uint32_t tid;
@@ -241,13 +278,16 @@ static uint64_t blocking_report(struct pp_diag_device *dd, enum pp_diag_rule rul
 		.worker_thread = !(pp_thread_roles & (PP_THREAD_RECORDS | PP_THREAD_SUBMITS | PP_THREAD_PRESENTS)),
 		.nobjects = 2,
 		.objects = { { kind, handle }, { PP_OBJ_DEVICE, device } },
+		.capture_call = m->call,
+		.capture_call_index = m->index,
+		.capture_frame = m->frame,
 	};
 	return pp_diag_blocking_report(dd, &b);
 }
 
 /* A non-blocking status read that found the object not ready. */
 static void poll_note(struct pp_diag_device *dd, enum pp_diag_object_kind kind, uint64_t handle, const char *fn,
-		      void *ra, uint64_t device)
+		      const struct call_mark *m, void *ra, uint64_t device)
 {
 	uint64_t since;
 	uint64_t now = pp_clock_now_ns();
@@ -258,7 +298,7 @@ static void poll_note(struct pp_diag_device *dd, enum pp_diag_object_kind kind, 
 	snprintf(detail, sizeof(detail), "(%u polls of the same object not ready within one frame)", n);
 	/* A loop at start-up or shutdown is not the frame loop's (libplacebo polls its first
 	 * uploads' fence in mpv's first frame): steady state, as for waits. */
-	blocking_report(dd, PP_DIAG_POLLING, fn, ra, detail, now - since, true, kind, handle, device);
+	blocking_report(dd, PP_DIAG_POLLING, fn, m, ra, detail, now - since, true, kind, handle, device);
 }
 
 /* ---- fences ---------------------------------------------------------------------------------- */
@@ -273,6 +313,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 		return dev->vk.WaitForFences(device, n, fences, all, timeout);
 	pp_vk_renderdoc_between(dev);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct call_mark m = call_mark(dev, dd, VK_CALL_WAIT_FOR_FENCES, "vkWaitForFences");
 	bool current = false;
 	uint64_t max_seq = 0, cur_seq = 0;
 	for (uint32_t i = 0; dd && i < n; i++) {
@@ -284,7 +325,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 		if (seq > max_seq)
 			max_seq = seq;
 	}
-	uint64_t frame = dd ? pp_diag_frame(dd) : 0, blocked_ns;
+	uint64_t frame = m.frame, blocked_ns;
 	VkResult r = BLOCKING_DOWN(dev, "vkWaitForFences", timeout != 0, true, &blocked_ns,
 				   dev->vk.WaitForFences(device, n, fences, all, timeout));
 	if (!dd)
@@ -294,14 +335,15 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 	if (timeout == 0) {
 		/* A zero timeout is a status poll. */
 		for (uint32_t i = 0; r == VK_TIMEOUT && i < n; i++)
-			poll_note(dd, PP_OBJ_FENCE, (uint64_t)fences[i], "vkWaitForFences (timeout 0)", ra, (uint64_t)device);
+			poll_note(dd, PP_OBJ_FENCE, (uint64_t)fences[i], "vkWaitForFences (timeout 0)", &m, ra,
+				  (uint64_t)device);
 		return r;
 	}
 	if (current) {
 		char detail[128];
 		snprintf(detail, sizeof(detail), "(the fence of submission %llu, frame %llu)", (unsigned long long)cur_seq,
 			 (unsigned long long)frame);
-		uint64_t key = blocking_report(dd, PP_DIAG_FENCE_WAIT, "vkWaitForFences", ra, detail, blocked_ns, true,
+		uint64_t key = blocking_report(dd, PP_DIAG_FENCE_WAIT, "vkWaitForFences", &m, ra, detail, blocked_ns, true,
 					       PP_OBJ_FENCE, n ? (uint64_t)fences[0] : 0, (uint64_t)device);
 		if (r == VK_SUCCESS && max_seq == pp_diag_last_seq(dd))
 			pp_vk_diag_waited(dev, key, frame);
@@ -313,6 +355,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetFenceStatus(VkDevice device, VkFence fence)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct call_mark m = call_mark(dev, dd, VK_CALL_GET_FENCE_STATUS, "vkGetFenceStatus");
 	VkResult r = dev->vk.GetFenceStatus(device, fence);
 	if (!dd)
 		return r;
@@ -321,7 +364,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetFenceStatus(VkDevice device, VkFence fence)
 		pp_diag_fence_check(dd, (uint64_t)fence, &seq);
 		pp_diag_completed(dd, seq);
 	} else if (r == VK_NOT_READY) {
-		poll_note(dd, PP_OBJ_FENCE, (uint64_t)fence, "vkGetFenceStatus", __builtin_return_address(0),
+		poll_note(dd, PP_OBJ_FENCE, (uint64_t)fence, "vkGetFenceStatus", &m, __builtin_return_address(0),
 			  (uint64_t)device);
 	}
 	return r;
@@ -351,7 +394,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueWaitIdle(VkQueue queue)
 		return dev->vk.QueueWaitIdle(queue);
 	pp_vk_renderdoc_between(dev);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
-	uint64_t frame = dd ? pp_diag_frame(dd) : 0, blocked_ns;
+	struct call_mark m = call_mark(dev, dd, VK_CALL_QUEUE_WAIT_IDLE, "vkQueueWaitIdle");
+	uint64_t frame = m.frame, blocked_ns;
 	VkResult r = BLOCKING_DOWN(dev, "vkQueueWaitIdle", true, true, &blocked_ns, dev->vk.QueueWaitIdle(queue));
 	if (r == VK_SUCCESS)
 		pp_vk_diag_frames_ended(dev, pp_attr_waited_idle(dev->attr));
@@ -361,7 +405,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueWaitIdle(VkQueue queue)
 		pp_diag_queue_idle(dd, (uint64_t)(uintptr_t)queue);
 	/* Counted only once the same call site waits again in a later frame: start-up and
 	 * shutdown waits happen once. */
-	uint64_t key = blocking_report(dd, PP_DIAG_QUEUE_WAIT_IDLE, "vkQueueWaitIdle", ra, NULL, blocked_ns, true,
+	uint64_t key = blocking_report(dd, PP_DIAG_QUEUE_WAIT_IDLE, "vkQueueWaitIdle", &m, ra, NULL, blocked_ns, true,
 				       PP_OBJ_QUEUE, (uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)dev->handle);
 	if (r == VK_SUCCESS)
 		pp_vk_diag_waited(dev, key, frame);
@@ -376,7 +420,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_DeviceWaitIdle(VkDevice device)
 		return dev->vk.DeviceWaitIdle(device);
 	pp_vk_renderdoc_between(dev);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
-	uint64_t frame = dd ? pp_diag_frame(dd) : 0, last = dd ? pp_diag_last_seq(dd) : 0, blocked_ns;
+	struct call_mark m = call_mark(dev, dd, VK_CALL_DEVICE_WAIT_IDLE, "vkDeviceWaitIdle");
+	uint64_t frame = m.frame, last = dd ? pp_diag_last_seq(dd) : 0, blocked_ns;
 	VkResult r = BLOCKING_DOWN(dev, "vkDeviceWaitIdle", true, true, &blocked_ns, dev->vk.DeviceWaitIdle(device));
 	if (r == VK_SUCCESS)
 		pp_vk_diag_frames_ended(dev, pp_attr_waited_idle(dev->attr));
@@ -384,7 +429,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_DeviceWaitIdle(VkDevice device)
 		return r;
 	if (r == VK_SUCCESS)
 		pp_diag_completed(dd, last);
-	uint64_t key = blocking_report(dd, PP_DIAG_DEVICE_WAIT_IDLE, "vkDeviceWaitIdle", ra, NULL, blocked_ns, true,
+	uint64_t key = blocking_report(dd, PP_DIAG_DEVICE_WAIT_IDLE, "vkDeviceWaitIdle", &m, ra, NULL, blocked_ns, true,
 				       PP_OBJ_DEVICE, (uint64_t)(uintptr_t)device, 0);
 	if (r == VK_SUCCESS)
 		pp_vk_diag_waited(dev, key, frame);
@@ -422,21 +467,22 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetQueryPoolResults(VkDevice device, VkQueryPo
 				     dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags));
 	}
 	void *ra = __builtin_return_address(0);
+	struct call_mark m = call_mark(dev, dd, VK_CALL_GET_QUERY_POOL_RESULTS, "vkGetQueryPoolResults");
 	if (!(flags & VK_QUERY_RESULT_WAIT_BIT)) {
 		VkResult r = dev->vk.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
 		if (r == VK_NOT_READY)
-			poll_note(dd, PP_OBJ_QUERY_POOL, (uint64_t)pool, "vkGetQueryPoolResults (no WAIT_BIT)", ra,
+			poll_note(dd, PP_OBJ_QUERY_POOL, (uint64_t)pool, "vkGetQueryPoolResults (no WAIT_BIT)", &m, ra,
 				  (uint64_t)device);
 		return r;
 	}
 	uint64_t seq;
 	enum pp_diag_wait_verdict v = pp_diag_query_check(dd, (uint64_t)pool, first, count, &seq);
-	uint64_t frame = pp_diag_frame(dd);
+	uint64_t frame = m.frame;
 	if (v == PP_WAIT_UNSUBMITTED) {
 		/* Said before going down: the call may never return. */
 		char detail[128];
 		snprintf(detail, sizeof(detail), "(queries %u..%u)", first, first + count - 1);
-		blocking_report(dd, PP_DIAG_QUERY_WAIT_UNSUBMITTED, "vkGetQueryPoolResults(WAIT_BIT)", ra, detail, 0,
+		blocking_report(dd, PP_DIAG_QUERY_WAIT_UNSUBMITTED, "vkGetQueryPoolResults(WAIT_BIT)", &m, ra, detail, 0,
 				false, PP_OBJ_QUERY_POOL, (uint64_t)pool, (uint64_t)device);
 	}
 	if (v == PP_WAIT_NOT_COMPLETE &&
@@ -449,7 +495,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetQueryPoolResults(VkDevice device, VkQueryPo
 		snprintf(detail, sizeof(detail), "(queries %u..%u written by submission %llu%s)", first, first + count - 1,
 			 (unsigned long long)seq,
 			 v == PP_WAIT_CURRENT_FRAME ? ", of the frame being waited in" : ", not yet complete");
-		uint64_t key = blocking_report(dd, PP_DIAG_QUERY_WAIT, "vkGetQueryPoolResults(WAIT_BIT)", ra, detail,
+		uint64_t key = blocking_report(dd, PP_DIAG_QUERY_WAIT, "vkGetQueryPoolResults(WAIT_BIT)", &m, ra, detail,
 					       blocked_ns, false, PP_OBJ_QUERY_POOL, (uint64_t)pool, (uint64_t)device);
 		if (r == VK_SUCCESS && seq == pp_diag_last_seq(dd))
 			pp_vk_diag_waited(dev, key, frame);
@@ -472,9 +518,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetEventStatus(VkDevice device, VkEvent event)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct call_mark m = call_mark(dev, dd, VK_CALL_GET_EVENT_STATUS, "vkGetEventStatus");
 	VkResult r = dev->vk.GetEventStatus(device, event);
 	if (dd && r == VK_EVENT_RESET)
-		poll_note(dd, PP_OBJ_EVENT, (uint64_t)event, "vkGetEventStatus", __builtin_return_address(0),
+		poll_note(dd, PP_OBJ_EVENT, (uint64_t)event, "vkGetEventStatus", &m, __builtin_return_address(0),
 			  (uint64_t)device);
 	return r;
 }
@@ -542,6 +589,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaph
 		return dev->vk.WaitSemaphores(device, info, timeout);
 	pp_vk_renderdoc_between(dev);
 	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct call_mark m = call_mark(dev, dd, VK_CALL_WAIT_SEMAPHORES, "vkWaitSemaphores");
 	uint32_t n = info->semaphoreCount;
 	bool any = (info->flags & VK_SEMAPHORE_WAIT_ANY_BIT) && n > 1;
 	/* Waiting for all: one value of the latest frame makes it a same-frame wait. Waiting for
@@ -561,7 +609,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaph
 			max_seq = seq;
 	}
 	bool current = any ? ncurrent == n : ncurrent > 0;
-	uint64_t frame = dd ? pp_diag_frame(dd) : 0, blocked_ns;
+	uint64_t frame = m.frame, blocked_ns;
 	VkResult r = BLOCKING_DOWN(dev, "vkWaitSemaphores", timeout != 0, true, &blocked_ns,
 				   dev->vk.WaitSemaphores(device, info, timeout));
 	if (!dd)
@@ -572,7 +620,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaph
 	if (timeout == 0) {
 		/* A zero timeout is a status poll. */
 		for (uint32_t i = 0; r == VK_TIMEOUT && i < n; i++)
-			poll_note(dd, PP_OBJ_SEMAPHORE, (uint64_t)info->pSemaphores[i], "vkWaitSemaphores (timeout 0)", ra,
+			poll_note(dd, PP_OBJ_SEMAPHORE, (uint64_t)info->pSemaphores[i], "vkWaitSemaphores (timeout 0)", &m, ra,
 				  (uint64_t)device);
 		return r;
 	}
@@ -582,7 +630,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaph
 			 (unsigned long long)info->pValues[first_current],
 			 (unsigned long long)info->pSemaphores[first_current], (unsigned long long)cur_seq,
 			 (unsigned long long)frame);
-		uint64_t key = blocking_report(dd, PP_DIAG_SEMAPHORE_WAIT, "vkWaitSemaphores", ra, detail, blocked_ns, true,
+		uint64_t key = blocking_report(dd, PP_DIAG_SEMAPHORE_WAIT, "vkWaitSemaphores", &m, ra, detail, blocked_ns, true,
 					       PP_OBJ_SEMAPHORE, (uint64_t)info->pSemaphores[first_current],
 					       (uint64_t)device);
 		if (r == VK_SUCCESS && max_seq == pp_diag_last_seq(dd))
@@ -604,11 +652,12 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_SignalSemaphore(VkDevice device, const VkSemap
 VKAPI_ATTR VkResult VKAPI_CALL pp_GetSemaphoreCounterValue(VkDevice device, VkSemaphore sem, uint64_t *value)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
+	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct call_mark m = call_mark(dev, dd, VK_CALL_GET_SEMAPHORE_COUNTER_VALUE, "vkGetSemaphoreCounterValue");
 	VkResult r = dev->vk.GetSemaphoreCounterValue(device, sem, value);
-	struct pp_diag_device *dd = r == VK_SUCCESS ? pp_vk_diag_device(dev) : NULL;
 	/* Below a value a submission signals: the GPU has not got there yet. */
-	if (dd && pp_diag_semaphore_reached(dd, (uint64_t)sem, *value))
-		poll_note(dd, PP_OBJ_SEMAPHORE, (uint64_t)sem, "vkGetSemaphoreCounterValue", __builtin_return_address(0),
-			  (uint64_t)device);
+	if (dd && r == VK_SUCCESS && pp_diag_semaphore_reached(dd, (uint64_t)sem, *value))
+		poll_note(dd, PP_OBJ_SEMAPHORE, (uint64_t)sem, "vkGetSemaphoreCounterValue", &m,
+			  __builtin_return_address(0), (uint64_t)device);
 	return r;
 }

@@ -1,6 +1,7 @@
 /* The diagnostics rules on their own (attribution/diag/), fed API-neutral events: each
  * rule fires on its case and stays silent on the control beside it; the site table stays
  * bounded; the blocking-wait verdicts follow the frames. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +387,53 @@ static void test_semaphores(void)
 	CHECK(pp_diag_blocking_report(d, &b) != 0);
 	CHECK(fired("PASSPROBE-Blocking-SemaphoreWaitSameFrame") == 3);
 	CHECK(!pp_diag_rule_is_barrier(PP_DIAG_SEMAPHORE_WAIT));
+	pp_diag_device_destroy(d);
+}
+
+/* The calls findings sit on, counted per frame (a captured frame's diagnostics name the call's
+ * index among the frame's calls of that name): each name counts on its own, a new frame starts
+ * over, from any number of threads no index is given twice. */
+struct count_arg {
+	struct pp_diag_device *d;
+	uint32_t seen[4000];
+};
+
+static void *count_thread(void *p)
+{
+	struct count_arg *a = p;
+	for (uint32_t i = 0; i < 1000; i++) {
+		uint32_t k = pp_diag_call_count(a->d, 3, 9);
+		if (k < 4000)
+			__atomic_fetch_add(&a->seen[k], 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static void test_call_count(void)
+{
+	struct pp_diag_device *d = device();
+	CHECK(pp_diag_call_count(d, 0, 0) == 0);
+	CHECK(pp_diag_call_count(d, 0, 0) == 1);
+	CHECK(pp_diag_call_count(d, 1, 0) == 0); /* another name */
+	CHECK(pp_diag_call_count(d, 0, 0) == 2);
+	CHECK(pp_diag_call_count(d, 0, 1) == 0); /* the next frame starts over */
+	CHECK(pp_diag_call_count(d, 1, 1) == 0);
+	CHECK(pp_diag_call_count(d, 0, 1) == 1);
+	CHECK(pp_diag_call_count(d, 0, 7) == 0); /* frames skipped (no call there) */
+	CHECK(pp_diag_call_count(d, PP_DIAG_COUNTED_CALLS, 7) == 0); /* out of range: nothing counted */
+	CHECK(pp_diag_call_count(d, PP_DIAG_COUNTED_CALLS - 1, 7) == 0);
+	static struct count_arg a;
+	a.d = d;
+	pthread_t t[4];
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, count_thread, &a);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	uint32_t once = 0;
+	for (uint32_t k = 0; k < 4000; k++)
+		once += a.seen[k] == 1;
+	CHECK(once == 4000);
+	CHECK(pp_diag_call_count(d, 3, 9) == 4000);
 	pp_diag_device_destroy(d);
 }
 
@@ -1253,6 +1301,7 @@ int main(void)
 	test_chain();
 	test_blocking();
 	test_semaphores();
+	test_call_count();
 	test_subpass();
 	test_bound();
 	test_carry();

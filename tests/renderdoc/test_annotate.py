@@ -18,8 +18,11 @@ process of its own. Asserts:
     and each diagnostic the section places at an EID is at a call of the name it gives;
   - each barrier diagnostic report.json lists with the capture (passprobe's own, from the
     recording) is found here at its barrier, the call_index-th call of its name in the
-    capture's command buffer that holds its command buffer's passes, and the section and the
-    note in the capture's comments put it at that EID (at least N of them);
+    capture's command buffer that holds its command buffer's passes, and each diagnostic at a
+    call outside command buffers (a wait, a read-back, an upload; every OpenGL ES call) at the
+    call_index-th call of its name outside them; the section and the note in the capture's
+    comments put it at that EID (at least N of them in all), or, where the capture has no such
+    call, the section lists it as not in the capture;
   - annotating a moved run directory in place, twice: found by file name, still one bookmark
     per pass, a bookmark and comment somebody else wrote are kept, passprobe's block is there
     once.
@@ -115,6 +118,20 @@ class Capture:
             if self.events[e] == "vkEndCommandBuffer":
                 break
             if unsuffixed(self.events[e]) == unsuffixed(call):
+                out.append(e)
+        return out
+
+    def calls_outside_command_buffers(self, call):
+        """The EIDs of the calls named call (KHR or not) outside command buffers (on OpenGL ES,
+        every call of that name)."""
+        out, inside = [], False
+        for e in sorted(self.events):
+            name = self.events[e]
+            if name == "vkBeginCommandBuffer":
+                inside = True
+            elif name == "vkEndCommandBuffer":
+                inside = False
+            elif not inside and unsuffixed(name) == unsuffixed(call):
                 out.append(e)
         return out
 
@@ -241,6 +258,26 @@ def check_annotated(path, entry, report, min_located):
         # that name in it. The note (the comments' line) and the section put it there.
         placed = 0
         for want in entry.get("diagnostics") or []:
+            if want.get("command_buffer") is None and want.get("command_buffer_handle") is None:
+                # A call outside command buffers (a wait, a read-back, an upload): the
+                # call_index-th of its name in the capture, or listed as not in it.
+                calls = c.calls_outside_command_buffers(want["call"])
+                eid = calls[want["call_index"]] if want["call_index"] < len(calls) else None
+                what = "%s (%s #%d, outside command buffers)" % (want["id"], want["call"], want["call_index"])
+                got = [x for x in doc["diagnostics"] if x.get("id") == want["id"] and x.get("call") == want["call"]
+                       and x.get("call_index") == want["call_index"]]
+                check(len(got) == 1, "%s: in the section once" % what)
+                if eid is None:
+                    check(len(got) == 1 and got[0].get("eid") is None and got[0].get("unlocated"),
+                          "%s: the capture has %d such calls: the section lists it as not in the capture (%s)" %
+                          (what, len(calls), got[0].get("unlocated") if got else None))
+                    continue
+                check(len(got) == 1 and got[0].get("eid") == eid, "%s: the section places it at EID %d (%s)" %
+                      (what, eid, [x.get("eid") for x in got]))
+                line = "EID %d: %s %s" % (eid, want["id"], want["call"])
+                check(line in comments, "%s: the note in the capture's comments says %r" % (what, line))
+                placed += 1
+                continue
             if want.get("command_buffer") is None:
                 continue
             first = [m["eventId"] for m, p in zip(marks, apps)
@@ -267,7 +304,7 @@ def check_annotated(path, entry, report, min_located):
             line = "EID %d: %s %s" % (eid, want["id"], want["call"])
             check(line in comments, "%s: the note in the capture's comments says %r" % (what, line))
             placed += 1
-        check(placed >= min_located, "%d of report.json's barrier diagnostics found at their barrier's EID (at "
+        check(placed >= min_located, "%d of report.json's diagnostics found at their call's EID (at "
               "least %d)" % (placed, min_located))
         return len(marks), eids
     finally:

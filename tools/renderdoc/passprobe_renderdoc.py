@@ -147,6 +147,13 @@ class CaptureFrame:
     """What annotate and replay need of a capture: its passes in order, every event with its
     command buffer (None outside one, and always on OpenGL ES), and the last EID."""
 
+    # How a call outside command buffers is described (Vulkan); OpenGL ES has none.
+    outside = " outside command buffers"
+    # Whether a call the capture lacks altogether is one RenderDoc does not record: on OpenGL
+    # ES it records only what changes the GPU's state or work (glReadPixels into client memory,
+    # glGetQueryObject*, glMapBufferRange are not in a capture).
+    records_calls_only = False
+
     def __init__(self, ctl):
         rd = rd_module()
         self.rd = rd
@@ -296,6 +303,9 @@ class GLCaptureFrame(CaptureFrame):
     opened at its first clear, draw or dispatch, ended by a change of binding, an invalidate of
     the bound framebuffer, a swap, a flush, a fence or a read-back. By call names: RenderDoc
     flags glInvalidateFramebuffer a clear, which for passprobe ends a pass instead."""
+
+    outside = ""
+    records_calls_only = True
 
     def __init__(self, ctl):
         super().__init__(ctl)
@@ -608,7 +618,9 @@ def section_build(report, report_path, run_dir, entry, frame, pairs, cf):
         elif d.get("command_buffer") is None:
             eid, n = cf.event_of(call, None, index)
             if eid is None:
-                out["unlocated"] = "the capture has %d %s call%s outside command buffers" % (n, call, "" if n == 1 else "s")
+                out["unlocated"] = "the capture has %d %s call%s%s%s" % (
+                    n, call, "" if n == 1 else "s", cf.outside,
+                    "" if n else " (RenderDoc records none)" if cf.records_calls_only else "")
         else:
             cb = cmdbuf_of.get((d.get("submission"), d.get("command_buffer")))
             if cb is None:
