@@ -422,12 +422,23 @@ struct pp_diag_message {
 
 /* ---- devices ---------------------------------------------------------------------------- */
 
+/* Where the rules' results go beyond pp_diag_snapshot and the messages queue: the rules call
+ * no output themselves (docs/architecture.md); whoever creates a device connects them
+ * (intercept/common/pp_diag_outputs.c: the sinks). A NULL member: that output is not wanted. */
+struct pp_diag_outputs {
+	/* A new site, first seen now on thread tid: an instant on the trace, named trace_name. */
+	void (*site_seen)(const char *trace_name, uint32_t tid, uint64_t now_ns);
+	/* A finding in frame `frame` of device device_id, which RenderDoc captures, at its call. */
+	void (*captured)(uint32_t device_id, uint64_t frame, const struct pp_diagnostic_occurrence *o);
+};
+
 struct pp_diag_config {
 	uint32_t sink_device_id;
 	int frame_delimiter;  /* enum pp_frame_delimiter: for the device's own frame clock */
 	bool barrier_cost;
 	uint32_t poll_threshold; /* polls of one object within a frame that make a loop; 0: 8 */
 	bool experiment;         /* the experiment setting is not off: prove fixes (diag_experiment.c) */
+	struct pp_diag_outputs out;
 };
 
 struct pp_diag_device *pp_diag_device_create(const struct pp_diag_config *cfg);
@@ -484,7 +495,7 @@ struct pp_diag_submission {
 	uint32_t max_fired;                /* barrier_cost: fired barriers to return per recording;
 					    * 0: none, and no cost probes either */
 	/* RenderDoc captures the frame (pp_frame_result.renderdoc): each finding of the
-	 * application's recordings is also handed to pp_sink_renderdoc_diagnostic, with the call it
+	 * application's recordings is also handed to the config's out.captured, with the call it
 	 * sits on. */
 	bool renderdoc;
 };

@@ -17,7 +17,6 @@ struct pp_diag_device *pp_diag_device_create(const struct pp_diag_config *cfg)
 	pp_frame_clock_init(&d->own_clock, (enum pp_frame_delimiter)cfg->frame_delimiter);
 	if (!d->cfg.poll_threshold)
 		d->cfg.poll_threshold = 8;
-	pp_sink_diagnostics_source(pp_diag_snapshot);
 	return d;
 }
 
@@ -93,8 +92,8 @@ void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnos
 		if (objs[i].handle)
 			m.objects[m.nobjects++] = objs[i];
 	message_queue(d, &m);
-	if (trace_name)
-		pp_sink_diagnostic(trace_name, pp_thread_id(), pp_clock_now_ns());
+	if (trace_name && d->cfg.out.site_seen)
+		d->cfg.out.site_seen(trace_name, pp_thread_id(), pp_clock_now_ns());
 }
 
 

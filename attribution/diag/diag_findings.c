@@ -445,9 +445,11 @@ void diag_occurrence_fill(struct pp_diagnostic_occurrence *o, const struct pp_di
 static void occurrence_report(struct pp_diag_device *d, const struct pp_diagnostic *site, const struct rec_barrier *b,
 			      uint64_t cb, uint64_t frame)
 {
+	if (!d->cfg.out.captured)
+		return;
 	struct pp_diagnostic_occurrence o;
 	diag_occurrence_fill(&o, site, b->api, b->api_index, cb);
-	pp_sink_renderdoc_diagnostic(d->cfg.sink_device_id, frame, &o);
+	d->cfg.out.captured(d->cfg.sink_device_id, frame, &o);
 }
 
 /* Counts the findings of one submitted recording (after rec_judge_submission). Caller holds

@@ -13,7 +13,6 @@
 #include "pp_clock.h"
 #include "pp_log.h"
 #include "pp_settings.h"
-#include "pp_sink.h"
 #include "pp_thread.h"
 
 #define NO_INDEX UINT32_MAX
@@ -468,11 +467,11 @@ void diag_barrier_view_before(const struct pp_diag_rec *r, uint64_t until, struc
 
 /* diag_findings.c */
 void diag_finding_chain_evaluate(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t frame);
-/* renderdoc: the frame is one RenderDoc captures (pp_diag_submission.renderdoc). */
 /* A site's texts with the call it sits on, for the list of a captured frame's diagnostics
- * (pp_sink_renderdoc_diagnostic); command_buffer 0: a call outside command buffers. */
+ * (pp_diag_outputs.captured); command_buffer 0: a call outside command buffers. */
 void diag_occurrence_fill(struct pp_diagnostic_occurrence *o, const struct pp_diagnostic *site, const char *call,
 			  uint32_t call_index, uint64_t command_buffer);
+/* renderdoc: the frame is one RenderDoc captures (pp_diag_submission.renderdoc). */
 void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame,
 			    bool renderdoc);
 void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i);

@@ -337,14 +337,14 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 		counted = key;
 		if (created)
 			trace_name = diag_site_first_seen_locked(s, &copy);
-		if (b->capture_call) {
+		if (b->capture_call && d->cfg.out.captured) {
 			diag_occurrence_fill(&occ, &s->d, b->capture_call, b->capture_call_index, 0);
 			captured = true;
 		}
 	}
 	pthread_mutex_unlock(&diag_site_table.lock);
 	if (captured)
-		pp_sink_renderdoc_diagnostic(d->cfg.sink_device_id, b->capture_frame, &occ);
+		d->cfg.out.captured(d->cfg.sink_device_id, b->capture_frame, &occ);
 	if (created)
 		diag_device_site_announce(d, &copy, trace_name, b->objects, b->nobjects, b->rule, frame);
 	pthread_mutex_unlock(&d->lock);

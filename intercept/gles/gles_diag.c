@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gles_diag_internal.h"
+#include "pp_diag_outputs.h"
 #include "pp_clock.h"
 #include "pp_module.h"
 #include "pp_log.h"
@@ -35,7 +36,7 @@ void pp_gles_diag_setup(struct pp_gles_ctx *c, uint32_t sink_id)
 		.sink_device_id = sink_id,
 		.frame_delimiter = (int)pp_gles_settings.frame_delimiter,
 	};
-	g->dd = pp_diag_device_create(&cfg);
+	g->dd = pp_diag_outputs_device_create(cfg);
 	if (!g->dd) {
 		free(g);
 		return;

@@ -7,6 +7,7 @@
  * from the recording's workload counters at the next hook of these files (a bind, a barrier, a
  * submit), and the resources bound then are registered as used once per barrier window, not
  * once per draw. */
+#include "pp_diag_outputs.h"
 #include "vk_diag_internal.h"
 
 static bool diag_enabled(void)
@@ -53,7 +54,7 @@ struct pp_vk_diag *vk_diag_state_get(struct pp_device *dev)
 		.barrier_cost = pp_layer_settings.barrier_cost && dev->timer,
 		.experiment = pp_layer_settings.experiment != PP_EXPERIMENT_OFF,
 	};
-	vd->dd = pp_diag_device_create(&cfg);
+	vd->dd = pp_diag_outputs_device_create(cfg);
 	if (!vd->dd) {
 		free(vd);
 		return NULL;

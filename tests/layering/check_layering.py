@@ -25,8 +25,9 @@ FLOORS = [
     ["attribution/sinks/json"],              # JSON writer/reader, summary table
     ["attribution/model"],                   # recordings, submissions, frames
     ["attribution/recording"],               # the binary recording of the model's frames
-    ["attribution/sinks"],                   # writer thread and outputs: consume the model
-    ["attribution/diag"],                    # diagnostics rules
+    ["attribution/sinks",                    # writer thread and outputs: consume the model
+     "attribution/diag"],                    # diagnostics rules: neither uses the other (the
+                                             # front ends connect the rules' outputs to the sinks)
     ["intercept/common"],                    # the front ends' shared process set-up
     ["intercept/vulkan", "intercept/gles"],  # Vulkan / GL hooks -> model events
 ]
