@@ -12,7 +12,7 @@
 # EXPECT: regular expressions (separated by |||) matched against the application's output,
 # the log, report.json, and a line "sites <n>" (report entries of the first FIRES id).
 cmake_policy(SET CMP0057 NEW) # if(... IN_LIST ...)
-foreach(v APP CASE WORK LAYER_DIR)
+foreach(v APP CASE WORK LAYER_DIR PASSPROBE)
   if(NOT ${v})
     message(FATAL_ERROR "${v} is not set")
   endif()
@@ -97,10 +97,13 @@ if(NOT EXISTS "${report_file}")
   message(FATAL_ERROR "no report.json in ${WORK}/out:\n${err}")
 endif()
 file(READ "${report_file}" report)
-set(trace "")
-if(EXISTS "${WORK}/out/trace.json")
-  file(READ "${WORK}/out/trace.json" trace)
+# The trace is made from the recording by the passprobe command, as `passprobe run` does.
+execute_process(COMMAND "${PASSPROBE}" report "${WORK}/out" RESULT_VARIABLE report_rc OUTPUT_VARIABLE report_out
+                ERROR_VARIABLE report_err)
+if(NOT report_rc EQUAL 0 OR NOT EXISTS "${WORK}/out/trace.json")
+  message(FATAL_ERROR "passprobe report ${WORK}/out exited ${report_rc} without trace.json:\n${report_out}${report_err}")
 endif()
+file(READ "${WORK}/out/trace.json" trace)
 
 string(JSON ndiag LENGTH "${report}" diagnostics)
 # The sites alone: summary.diagnostics names the costliest ones again.
@@ -170,7 +173,7 @@ foreach(id ${fires} ${informs})
   if(NOT nlogged EQUAL sites)
     message(FATAL_ERROR "${id}: ${nlogged} log lines for ${sites} sites:\n${log}")
   endif()
-  if(trace AND NOT trace MATCHES "\"name\":\"${id} @ [^\n]*\",\"cat\":\"diagnostic\",\"ph\":\"i\"")
+  if(NOT trace MATCHES "\"name\":\"${id} @ [^\n]*\",\"cat\":\"diagnostic\",\"ph\":\"i\"")
     message(FATAL_ERROR "${id} has no instant event in trace.json")
   endif()
 endforeach()
