@@ -47,6 +47,13 @@ int lt_finish(void)
 
 _Noreturn void lt_skip(const char *why)
 {
+	/* Checks that failed before the reason to skip was found are failures all the same: a
+	 * skip must not hide them. */
+	unsigned failed = __atomic_load_n(&g_failed, __ATOMIC_RELAXED);
+	if (failed) {
+		printf("not skipped (%s): %u check(s) failed before\n", why, failed);
+		exit(lt_finish());
+	}
 	printf("SKIP: %s\n", why);
 	fflush(stdout);
 	exit(77);

@@ -16,7 +16,8 @@ bool lt_check(bool ok, const char *file, int line, const char *what, const char 
 	__attribute__((format(printf, 5, 6)));
 /* Prints "N passed, N failed" and returns the process exit status. */
 int lt_finish(void);
-/* Skips the whole program (CTest SKIP_RETURN_CODE 77). */
+/* Skips the whole program (CTest SKIP_RETURN_CODE 77), unless a check failed already: then it
+ * ends as lt_finish does, failing. */
 _Noreturn void lt_skip(const char *why);
 
 #define CHECK(cond) lt_check(!!(cond), __FILE__, __LINE__, #cond, NULL)
