@@ -9,8 +9,6 @@
 
 struct pp_egl_real pp_egl_real;
 __thread struct pp_egl_tls pp_egl_tls __attribute__((tls_model("initial-exec")));
-/* The flag of pp_hash.h for the shim (the Vulkan layer, another library, has its own). */
-_Thread_local bool pp_hash_oom_;
 
 struct slot_name {
 	const char *name;

@@ -16,8 +16,6 @@
 #define PP_EXPORT __attribute__((visibility("default")))
 #define PP_LAYER_IMPLEMENTATION_VERSION 1
 
-_Thread_local bool pp_hash_oom_;
-
 /* Where calls go for an instance or device passprobe failed to track (out of memory): straight
  * down the chain; the instance one also answers vkGetInstanceProcAddr(VK_NULL_HANDLE, ...).
  * Remembered at every create; the chain below is the same for all of a process's instances in
@@ -25,75 +23,30 @@ _Thread_local bool pp_hash_oom_;
 static PFN_vkGetInstanceProcAddr g_untracked_gipa;
 static PFN_vkGetDeviceProcAddr g_untracked_gdpa;
 
-static pthread_rwlock_t g_instances_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct pp_instance *g_instances;
-static pthread_rwlock_t g_devices_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct pp_device *g_devices;
-
-struct pp_instance *pp_instance_lookup(void *key)
-{
-	struct pp_instance *inst;
-	pthread_rwlock_rdlock(&g_instances_lock);
-	HASH_FIND_PTR(g_instances, &key, inst);
-	pthread_rwlock_unlock(&g_instances_lock);
-	return inst;
-}
-
 /* ---- call-down slots with nothing below ------------------------------------------------ */
 
 static void dispatch_fill_missing(struct pp_device_dispatch *vk, PFN_vkGetInstanceProcAddr gipa,
 				  VkInstance instance);
 
-/* Devices created while passprobe could not allocate its record: kept without allocating,
- * so the hooks of such a device still find the chain below. */
-#define PP_UNTRACKED_DEVICES 16
-static pthread_mutex_t g_untracked_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct pp_device g_untracked[PP_UNTRACKED_DEVICES];
-
-static struct pp_device *untracked_find(void *key)
+/* A device passprobe could not allocate its record for: its dispatch table only
+ * (layer_registry.c keeps it). */
+static void untracked_fill(struct pp_device *dev, void *ctx)
 {
-	struct pp_device *found = NULL;
-	pthread_mutex_lock(&g_untracked_lock);
-	for (unsigned i = 0; i < PP_UNTRACKED_DEVICES && !found; i++)
-		if (g_untracked[i].key == key)
-			found = &g_untracked[i];
-	pthread_mutex_unlock(&g_untracked_lock);
-	return found;
-}
-
-static void untracked_add(VkDevice device, PFN_vkGetDeviceProcAddr next_gdpa)
-{
-	pthread_mutex_lock(&g_untracked_lock);
-	struct pp_device *dev = NULL;
-	for (unsigned i = 0; i < PP_UNTRACKED_DEVICES && !dev; i++)
-		if (!g_untracked[i].key)
-			dev = &g_untracked[i];
-	if (dev) {
-		memset(dev, 0, sizeof(*dev));
-		dev->untracked = true;
-		dev->handle = device;
-		pthread_rwlock_init(&dev->lock, NULL);
+	PFN_vkGetDeviceProcAddr next_gdpa = (PFN_vkGetDeviceProcAddr)ctx;
+	VkDevice device = dev->handle;
 #define LOAD_UNTRACKED_FN(member, alias, kind)                                              \
 	dev->vk.member = (PFN_vk##member)next_gdpa(device, "vk" #member);                   \
 	if (!dev->vk.member && (alias))                                                      \
 		dev->vk.member = (PFN_vk##member)next_gdpa(device, (const char *)(alias));
-		PP_VK_DEVICE_FUNCTIONS(LOAD_UNTRACKED_FN)
+	PP_VK_DEVICE_FUNCTIONS(LOAD_UNTRACKED_FN)
 #undef LOAD_UNTRACKED_FN
-		dispatch_fill_missing(&dev->vk, NULL, VK_NULL_HANDLE);
-		dev->key = pp_dispatch_key(device);
-	}
-	pthread_mutex_unlock(&g_untracked_lock);
-	if (!dev)
-		pp_log_once(PP_LOG_ERROR, "too many devices passprobe could not track; their calls may fail");
+	dispatch_fill_missing(&dev->vk, NULL, VK_NULL_HANDLE);
 }
 
-struct pp_device *pp_device_lookup(void *key)
+static void untracked_add(VkDevice device, PFN_vkGetDeviceProcAddr next_gdpa)
 {
-	struct pp_device *dev;
-	pthread_rwlock_rdlock(&g_devices_lock);
-	HASH_FIND_PTR(g_devices, &key, dev);
-	pthread_rwlock_unlock(&g_devices_lock);
-	return dev ? dev : untracked_find(key);
+	if (!pp_device_untracked_add(device, untracked_fill, (void *)next_gdpa))
+		pp_log_once(PP_LOG_ERROR, "too many devices passprobe could not track; their calls may fail");
 }
 
 /* ---- negotiation ---------------------------------------------------------------------- */
@@ -339,11 +292,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateInstance(const VkInstanceCreateIn
 			(PFN_vkGetPhysicalDeviceProperties2)next_gipa(*out, "vkGetPhysicalDeviceProperties2KHR");
 	}
 
-	bool ok;
-	pthread_rwlock_wrlock(&g_instances_lock);
-	PP_HASH_ADD_PTR(g_instances, key, inst, ok);
-	pthread_rwlock_unlock(&g_instances_lock);
-	if (!ok) {
+	if (!pp_instance_register(inst)) {
 		pp_log_once(PP_LOG_ERROR, "out of memory tracking an instance; passing through");
 		free(inst);
 	}
@@ -354,13 +303,7 @@ static VKAPI_ATTR void VKAPI_CALL pp_DestroyInstance(VkInstance instance, const 
 {
 	if (!instance)
 		return;
-	void *key = pp_dispatch_key(instance);
-	struct pp_instance *inst;
-	pthread_rwlock_wrlock(&g_instances_lock);
-	HASH_FIND_PTR(g_instances, &key, inst);
-	if (inst)
-		HASH_DEL(g_instances, inst);
-	pthread_rwlock_unlock(&g_instances_lock);
+	struct pp_instance *inst = pp_instance_unregister(pp_dispatch_key(instance));
 	if (!inst)
 		return;
 	PFN_vkDestroyInstance destroy = inst->vk.DestroyInstance;
@@ -674,11 +617,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 
 	pp_device_profiling_init(dev);
 
-	bool ok;
-	pthread_rwlock_wrlock(&g_devices_lock);
-	PP_HASH_ADD_PTR(g_devices, key, dev, ok);
-	pthread_rwlock_unlock(&g_devices_lock);
-	if (!ok) {
+	if (!pp_device_register(dev)) {
 		pp_log_once(PP_LOG_ERROR, "out of memory tracking a device; passing through");
 		pp_device_profiling_finish(dev);
 		pthread_rwlock_destroy(&dev->lock);
@@ -694,22 +633,11 @@ static VKAPI_ATTR void VKAPI_CALL pp_DestroyDevice(VkDevice device, const VkAllo
 	if (!device)
 		return;
 	void *key = pp_dispatch_key(device);
-	struct pp_device *dev;
-	pthread_rwlock_wrlock(&g_devices_lock);
-	HASH_FIND_PTR(g_devices, &key, dev);
-	if (dev)
-		HASH_DEL(g_devices, dev);
-	pthread_rwlock_unlock(&g_devices_lock);
+	struct pp_device *dev = pp_device_unregister(key);
 	if (!dev) {
-		struct pp_device *u = untracked_find(key);
-		if (u) {
-			PFN_vkDestroyDevice destroy = u->vk.DestroyDevice;
-			pthread_mutex_lock(&g_untracked_lock);
-			pthread_rwlock_destroy(&u->lock);
-			u->key = NULL;
-			pthread_mutex_unlock(&g_untracked_lock);
+		PFN_vkDestroyDevice destroy = pp_device_untracked_remove(key);
+		if (destroy)
 			destroy(device, alloc);
-		}
 		return;
 	}
 	/* The application has waited for its work (a valid-usage rule of vkDestroyDevice), so

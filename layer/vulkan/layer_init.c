@@ -12,7 +12,6 @@
 #include "pp_process.h"
 #include "pp_sink.h"
 
-struct pp_settings pp_layer_settings;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static void layer_init(void)

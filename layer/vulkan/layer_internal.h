@@ -298,8 +298,20 @@ struct pp_device {
 extern struct pp_settings pp_layer_settings;
 void pp_layer_init_once(void);
 
+/* The instance and device tables (layer_registry.c), by dispatch key. register: false when out
+ * of memory (the record is the caller's still); unregister: the record, out of the table, or
+ * NULL. A device passprobe could not allocate a record for is kept in a small static table
+ * instead: pp_device_untracked_add has fill (under the table's lock) load its dispatch table;
+ * false when that table is full. pp_device_lookup finds both kinds. */
 struct pp_instance *pp_instance_lookup(void *key);
+bool pp_instance_register(struct pp_instance *inst);
+struct pp_instance *pp_instance_unregister(void *key);
 struct pp_device *pp_device_lookup(void *key);
+bool pp_device_register(struct pp_device *dev);
+struct pp_device *pp_device_unregister(void *key);
+bool pp_device_untracked_add(VkDevice device, void (*fill)(struct pp_device *dev, void *ctx), void *ctx);
+/* The untracked device's vkDestroyDevice below, its slot freed; NULL when key is not one. */
+PFN_vkDestroyDevice pp_device_untracked_remove(void *key);
 
 /* Per-device object tables (layer_objects.c). */
 struct pp_queue *pp_queue_lookup(struct pp_device *dev, VkQueue queue);

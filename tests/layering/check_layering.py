@@ -20,7 +20,8 @@ FLOORS = [
     ["counters/db"],                         # counter databases, equation engine: pure C data
     ["counters/cpu", "counters/gpu",         # counter backends: no passes, no frames
      "counters/db/gen"],                     # build-time generator of the database tables
-    ["layer/vulkan", "layer/egl"],           # loader interface, dispatch and object tables;
+    ["layer/vulkan", "layer/egl"],           # the layer's tables (pp_layer_vulkan) and, above
+                                             # everything as the KNOWN entries say, its entry;
                                              # the GLES shim's real entry points
     ["attribution/sinks/json"],              # JSON writer/reader, summary table
     ["attribution/model"],                   # recordings, submissions, frames
