@@ -8,7 +8,13 @@ lives in a folder on the same floor or above, or a link to a library defined the
 the check, unless it is listed in KNOWN (a debt with its reason; the list only shrinks).
 With --sizes instead: no source file of those folders is longer than MAX_LINES unless it
 says why near its top (the words "1,200 lines" in its first 15 lines) or is in KNOWN_LONG.
-Usage: check_layering.py SOURCE_DIR [--sizes]. Prints each violation; exit status 1 when any.
+With --symbols BUILD_DIR: the same rule for calls and data, from the built objects (nm on
+what each target links, as CMake's link.txt lists it): every reference to a symbol another
+folder defines points down (tools/ and the layer's entry on top), no two libraries and no files
+of different folders are in a cycle. The GLES shim's interposed names (its version script) are
+the system's, not the shim's.
+Usage: check_layering.py SOURCE_DIR [--sizes | --symbols BUILD_DIR]. Prints each violation;
+exit status 1 when any.
 """
 import os
 import re
@@ -176,6 +182,177 @@ def main(root, sizes=False):
     return 1 if violations else 0
 
 
+# ---- --symbols BUILD_DIR: the same rule for calls and data, read from the built objects -------
+
+# The product's top: tools/ (the passprobe command, the demos) may use every floor, and nothing
+# may use them. The loader-facing entry of the Vulkan layer (its shared library's own objects)
+# sits above everything it wires together, as KNOWN says of its includes.
+TOP = "tools"
+ENTRY_TARGETS = {"VkLayer_passprobe", "passprobe_gles"}
+
+
+def link_objects(build):
+    """(target, folder, object path, source name) for every object a target of the floors or
+    of tools/ is made from, read from CMake's link.txt (what is linked now, not what an older
+    build left in CMakeFiles/)."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(build):
+        if "link.txt" not in filenames or not dirpath.endswith(".dir"):
+            continue
+        cmakefiles = os.path.dirname(dirpath)
+        if os.path.basename(cmakefiles) != "CMakeFiles":
+            continue
+        target_dir = os.path.dirname(cmakefiles)
+        folder = os.path.relpath(target_dir, build).replace(os.sep, "/")
+        if folder.startswith("tests") or not (floor_of(folder) is not None or folder.split("/")[0] == TOP):
+            continue
+        target = os.path.basename(dirpath)[:-len(".dir")]
+        with open(os.path.join(dirpath, "link.txt"), encoding="utf-8") as f:
+            for tok in f.read().split():
+                if tok.endswith(".o"):
+                    path = os.path.normpath(os.path.join(target_dir, tok))
+                    # CMakeFiles/T.dir/sub/name.c.o: sub/name.c of the target's folder ("__" is
+                    # CMake's "..").
+                    rel = tok.split(".dir/", 1)[1][:-2] if ".dir/" in tok else os.path.basename(tok)[:-2]
+                    rel = "/".join(".." if part == "__" else part for part in rel.split("/"))
+                    src = os.path.normpath(os.path.join(folder, rel)).replace(os.sep, "/")
+                    out.append((target, os.path.dirname(src), path, src))
+    return out
+
+
+def interposed_names(root):
+    """The names the GLES shim exports to stand in for the system's (its version script's global
+    list): a reference to one of them is to the system library, which the shim interposes."""
+    names = set()
+    try:
+        with open(os.path.join(root, "layer/egl/libpassprobe_gles.map"), encoding="utf-8") as f:
+            text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+    except OSError:
+        return names
+    m = re.search(r"global:(.*?)(local:|})", text, re.S)
+    for name in (m.group(1) if m else "").split(";"):
+        if name.strip():
+            names.add(name.strip())
+    return names
+
+
+def nm_symbols(paths):
+    """{object: (defined globals, undefined)} by nm, in batches."""
+    import subprocess
+    res = {p: (set(), set()) for p in paths}
+    paths = list(paths)
+    for i in range(0, len(paths), 200):
+        batch = paths[i:i + 200]
+        for flag, slot in (("--defined-only", 0), ("--undefined-only", 1)):
+            r = subprocess.run(["nm", "-A", "-g", flag] + batch, capture_output=True, text=True)
+            for line in r.stdout.splitlines():
+                obj, _, rest = line.partition(":")
+                f = rest.split()
+                if obj in res and f:
+                    res[obj][slot].add(f[-1])
+    return res
+
+
+def sccs(nodes, edges):
+    """Strongly connected components (Tarjan, iterative) of a graph {node: set(successors)}."""
+    index, low, on, stack, out, counter = {}, {}, set(), [], [], [0]
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, ()))))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter[0]
+                    counter[0] += 1
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(sorted(edges.get(nxt, ())))))
+                elif nxt in on:
+                    low[v] = min(low[v], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                out.append(sorted(comp))
+    return out
+
+
+def level(folder, target):
+    """Where a file sits: its folder's floor; tools/ and the product's entry above all floors."""
+    if target in ENTRY_TARGETS or folder.split("/")[0] == TOP:
+        return len(FLOORS)
+    return floor_of(folder)
+
+
+def check_symbols(root, build):
+    objs = link_objects(build)
+    if not objs:
+        print(f"layering --symbols: no objects found under {build} (build it first)")
+        return 1
+    syms = nm_symbols(sorted({o[2] for o in objs}))
+    info = {o[2]: o for o in objs}
+    interposed = interposed_names(root)
+    # Who defines each symbol, per target: a reference resolves within its own target when the
+    # target defines the name (a generator compiling a source of a library again), else to
+    # the other targets' definitions.
+    definer = {}
+    for path, (defined, _) in syms.items():
+        for sym in defined:
+            definer.setdefault(sym, {}).setdefault(info[path][0], set()).add(path)
+    file_edges, target_edges, bad = {}, {}, []
+    for path, (_, undefined) in syms.items():
+        target, folder, _, src = info[path]
+        for sym in undefined:
+            if sym in interposed:
+                continue
+            by_target = definer.get(sym, {})
+            dpaths = by_target.get(target) or {p for paths in by_target.values() for p in paths}
+            for dpath in dpaths:
+                dtarget, dfolder, _, dsrc = info[dpath]
+                if dsrc == src:
+                    continue
+                file_edges.setdefault(src, set()).add(dsrc)
+                if dtarget != target:
+                    target_edges.setdefault(target, set()).add(dtarget)
+                if dfolder == folder:
+                    continue
+                lo, dlo = level(folder, target), level(dfolder, dtarget)
+                if dlo is None or lo is None or not dlo < lo:
+                    bad.append(f"{src} uses {sym} of {dsrc}: {dfolder} is above or beside {folder}")
+    for comp in sccs(sorted(target_edges), target_edges):
+        if len(comp) > 1:
+            bad.append("libraries in a cycle: " + " -> ".join(comp))
+    folder_of = {o[3]: o[1] for o in objs}
+    for comp in sccs(sorted(file_edges), file_edges):
+        if len({folder_of.get(f) for f in comp}) > 1:
+            bad.append("files of different folders in a cycle: " + ", ".join(comp))
+    for b in sorted(set(bad)):
+        print("layering --symbols: " + b)
+    if not bad:
+        print(f"layering --symbols: {len(syms)} objects of {len({o[0] for o in objs})} targets: every call and "
+              f"datum points down, no cycle between libraries or between files of different folders")
+    return 1 if bad else 0
+
+
 if __name__ == "__main__":
+    if "--symbols" in sys.argv:
+        i = sys.argv.index("--symbols")
+        sys.exit(check_symbols(sys.argv[1] if i > 1 else os.path.join(os.path.dirname(__file__), "../.."),
+                               sys.argv[i + 1]))
     args = [a for a in sys.argv[1:] if a != "--sizes"]
     sys.exit(main(args[0] if args else os.path.join(os.path.dirname(__file__), "../.."), "--sizes" in sys.argv))
