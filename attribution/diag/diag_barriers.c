@@ -1,7 +1,7 @@
 /* Recordings and their barrier windows: what a command buffer's recording did, fed in
- * recording order (work, uses, barriers, events, queries, render passes); which part of a
- * resource a barrier or a use covers, the work a barrier waits for and the work after it, the
- * verdicts on each barrier; closed and compacted at submit. */
+ * recording order (work, uses, barriers, events, queries, render passes); the work a barrier
+ * waits for and the work after it, the verdicts on each barrier; closed at submit (ranges:
+ * diag_ranges.c; what a closed recording keeps: diag_rec_summary.c). */
 #include "diag_internal.h"
 
 /* ---- recordings ------------------------------------------------------------------------ */
@@ -107,64 +107,6 @@ static bool grow(void **a, uint32_t *cap, uint32_t need, size_t elem, uint32_t l
 	*a = p;
 	*cap = n;
 	return true;
-}
-
-uint64_t diag_barrier_res_key(enum pp_diag_res_kind kind, uint64_t handle)
-{
-	return mix64(handle, kind);
-}
-
-/* ---- ranges: which part of a resource a barrier or a use covers ---- */
-
-/* Empty layer / byte ranges are invalid in Vulkan: an end of 0 means "to the end". */
-static struct pp_diag_range range_norm(const struct pp_diag_range *in)
-{
-	struct pp_diag_range rg = { 0 };
-	if (!in || !in->set)
-		return rg;
-	rg = *in;
-	if (!rg.end)
-		rg.end = PP_DIAG_RANGE_END;
-	if (!rg.layer_end)
-		rg.layer_end = UINT32_MAX;
-	return rg;
-}
-
-bool pp_diag_range_overlap(const struct pp_diag_range *a, const struct pp_diag_range *b)
-{
-	if (!a || !b || !a->set || !b->set)
-		return true;
-	if (a->aspects && b->aspects && !(a->aspects & b->aspects))
-		return false;
-	struct pp_diag_range x = range_norm(a), y = range_norm(b);
-	return x.begin < y.end && y.begin < x.end && x.layer_begin < y.layer_end && y.layer_begin < x.layer_end;
-}
-
-/* Whether a covers all of b (both normalized). */
-static bool range_contains(const struct pp_diag_range *a, const struct pp_diag_range *b)
-{
-	if (!a->set)
-		return true;
-	if (!b->set || (a->aspects && (!b->aspects || (b->aspects & ~a->aspects))))
-		return false;
-	return a->begin <= b->begin && b->end <= a->end && a->layer_begin <= b->layer_begin &&
-	       b->layer_end <= a->layer_end;
-}
-
-/* a becomes the bounding range of a and b (both normalized). */
-static void range_bound(struct pp_diag_range *a, const struct pp_diag_range *b)
-{
-	if (!a->set)
-		return;
-	if (!b->set) {
-		*a = *b;
-		return;
-	}
-	a->aspects = a->aspects && b->aspects ? a->aspects | b->aspects : 0;
-	a->begin = b->begin < a->begin ? b->begin : a->begin;
-	a->end = b->end > a->end ? b->end : a->end;
-	a->layer_begin = b->layer_begin < a->layer_begin ? b->layer_begin : a->layer_begin;
-	a->layer_end = b->layer_end > a->layer_end ? b->layer_end : a->layer_end;
 }
 
 /* The map holds, per image or buffer, its open entries (barrier windows by range, and at most
@@ -317,7 +259,6 @@ uint32_t diag_barrier_anon_consumers(const struct work_view *v, enum pp_diag_res
 	return c;
 }
 
-
 /* The consumers a window saw in its own recording; no default reason when there are none. */
 static uint32_t entry_consumers(const struct pp_diag_rec *r, const struct rec_entry *e, const char **unproven)
 {
@@ -344,7 +285,6 @@ static void entry_close(struct pp_diag_rec *r, struct rec_entry *e)
 }
 
 #define UNPROVEN_RANGES "more ranges of its resource were in flight at once than passprobe follows"
-
 
 static uint32_t layout_producers(enum pp_diag_layout l)
 {
@@ -526,13 +466,13 @@ static uint32_t slot_close(struct pp_diag_rec *r, uint32_t *slot, const struct p
 			continue;
 		}
 		uses |= o->uses;
-		if (rg && !range_contains(rg, &o->range)) {
+		if (rg && !diag_range_contains(rg, &o->range)) {
 			n += o->barrier != NO_INDEX;
 			o->met = true;
 			closed = 2; /* met in part: not the one window it closed */
 			continue;
 		}
-		if (o->barrier != NO_INDEX && closed++ == 0 && rg && range_contains(&o->range, rg))
+		if (o->barrier != NO_INDEX && closed++ == 0 && rg && diag_range_contains(&o->range, rg))
 			one = (uint32_t)(o - r->entries);
 		entry_close(r, o);
 		if (why) {
@@ -613,7 +553,7 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 		r->incomplete = true;
 		return;
 	}
-	struct pp_diag_range rg = range_norm(range);
+	struct pp_diag_range rg = diag_range_norm(range);
 	/* Every window it overlaps sees it; what no single window contains is also kept as a use
 	 * outside the windows (what a later barrier on that part waits for). */
 	bool contained = false;
@@ -628,7 +568,7 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 				o->first_use = r->tick;
 			if (write)
 				o->write_uses |= stages;
-			contained |= range_contains(&o->range, &rg);
+			contained |= diag_range_contains(&o->range, &rg);
 		}
 	}
 	if (!contained) {
@@ -642,7 +582,7 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 			loose->next_open = *slot;
 			*slot = (uint32_t)(loose - r->entries) + 1;
 		}
-		range_bound(&loose->range, &rg);
+		diag_range_bound(&loose->range, &rg);
 		loose->uses |= stages;
 		if (!loose->first_use)
 			loose->first_use = r->tick;
@@ -758,7 +698,7 @@ void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *
 	if (r && !r->closed && o->nattachments) {
 		advance(r);
 		for (uint32_t i = 0; i < o->nattachments; i++) {
-			struct pp_diag_range rg = range_norm(&o->attachments[i].range);
+			struct pp_diag_range rg = diag_range_norm(&o->attachments[i].range);
 			diag_exp_write_note(r, o->attachments[i].kind, o->attachments[i].handle, &rg, o->attachments[i].stages);
 		}
 		r->attachments_named = true;
@@ -785,7 +725,7 @@ static uint64_t barrier_hash(const struct pp_diag_barrier *b)
 		h = mix64(h, ((uint64_t)e->src_access << 32) | e->dst_access);
 		h = mix64(h, ((uint64_t)e->old_layout << 8) | e->new_layout | ((uint64_t)e->queue_transfer << 16));
 		if (e->range.set) {
-			struct pp_diag_range rg = range_norm(&e->range);
+			struct pp_diag_range rg = diag_range_norm(&e->range);
 			h = mix64(h, ((uint64_t)rg.layer_begin << 32) | rg.layer_end);
 			h = mix64(mix64(h, rg.begin), rg.end ^ ((uint64_t)rg.aspects << 32));
 		}
@@ -964,7 +904,7 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 			r->incomplete = true;
 			continue;
 		}
-		struct pp_diag_range rg = range_norm(&e->range);
+		struct pp_diag_range rg = diag_range_norm(&e->range);
 		struct rec_entry *same = NULL;
 		for (uint32_t l = *slot; l && !same; l = r->entries[l - 1].next_open)
 			if (r->entries[l - 1].barrier == bi)
@@ -972,7 +912,7 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 		if (same) {
 			/* The same resource twice in one call (other subresources): one window, over
 			 * the bounding range. */
-			range_bound(&same->range, &rg);
+			diag_range_bound(&same->range, &rg);
 			same->prev_uses |= slot_close(r, slot, &same->range, bi, NULL, NULL, NULL);
 			same->prev_window = NO_INDEX;
 			same->dst_stages |= e->dst_stages;
@@ -1015,98 +955,6 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 	return bi;
 }
 
-/* Closes every open window: the recording is complete. */
-struct rec_first_use *diag_barrier_first_use_slot(const struct pp_diag_rec *r, uint64_t key)
-{
-	if (!r->first_uses_cap)
-		return NULL;
-	key |= 1; /* 0 marks an empty slot */
-	for (uint32_t j = (uint32_t)(key & (r->first_uses_cap - 1));; j = (j + 1) & (r->first_uses_cap - 1))
-		if (!r->first_uses[j].key || r->first_uses[j].key == key)
-			return &r->first_uses[j];
-}
-
-/* The summary later recordings' carried windows are judged against: per resource, its
- * barriers (range, when) and its uses outside barrier windows (range, stages, when first), at
- * most PP_DIAG_RANGES of each (more uses: merged into the last; more barriers: the resource is
- * not followed by range). */
-static void first_uses_build(struct pp_diag_rec *r)
-{
-	uint32_t n = r->map_used;
-	if (n > REC_MAX_FIRST_USES) {
-		r->first_uses_overflow = true;
-		return;
-	}
-	if (!n)
-		return;
-	uint32_t cap = 16;
-	while (cap < 2 * n)
-		cap *= 2;
-	if (!(r->first_uses = calloc(cap, sizeof(*r->first_uses)))) {
-		r->first_uses_overflow = true;
-		return;
-	}
-	r->first_uses_cap = cap;
-	uint32_t total = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t i = 0; i < r->nentries; i++) {
-			const struct rec_entry *e = &r->entries[i];
-			if (e->kind == PP_RES_GLOBAL)
-				continue;
-			uint64_t key = diag_barrier_res_key(e->kind, e->handle) | 1;
-			struct rec_first_use *f = diag_barrier_first_use_slot(r, key);
-			bool barrier = e->barrier != NO_INDEX;
-			if (pass == 0) {
-				if (!f->key)
-					f->key = key;
-				uint32_t *cnt = barrier ? &f->nbarriers : &f->nuses;
-				if (*cnt < PP_DIAG_RANGES)
-					(*cnt)++;
-				else if (barrier)
-					f->overflow = true;
-				continue;
-			}
-			if (f->overflow)
-				continue;
-			struct rec_range_rec *rr = &r->first_recs[f->first];
-			if (barrier) {
-				if (f->fill_barriers++ < f->nbarriers)
-					rr[f->n++] = (struct rec_range_rec){ .range = e->range, .tick = e->opened, .barrier = true };
-			} else if (f->fill_uses++ < f->nuses) {
-				rr[f->n++] = (struct rec_range_rec){ .range = e->range, .tick = e->opened, .uses = e->uses,
-								     .writes = e->write_uses };
-			} else {
-				/* The last use record takes the later ones: bounding range, earliest tick
-				 * (more consumers, never fewer). */
-				uint32_t k = f->n;
-				while (k && rr[k - 1].barrier)
-					k--;
-				if (k) {
-					range_bound(&rr[k - 1].range, &e->range);
-					rr[k - 1].uses |= e->uses;
-					rr[k - 1].writes |= e->write_uses;
-				}
-			}
-		}
-		if (pass == 0) {
-			for (uint32_t j = 0; j < cap; j++) {
-				struct rec_first_use *f = &r->first_uses[j];
-				if (!f->key)
-					continue;
-				f->first = total;
-				total += f->overflow ? 0 : f->nbarriers + f->nuses;
-			}
-			if (total && !(r->first_recs = calloc(total, sizeof(*r->first_recs)))) {
-				free(r->first_uses);
-				r->first_uses = NULL;
-				r->first_uses_cap = 0;
-				r->first_uses_overflow = true;
-				return;
-			}
-		}
-	}
-}
-
 /* Closes every open window: the recording is complete. Windows still open are kept (tails)
  * to be followed into the later command buffers of each submission. */
 void diag_barrier_rec_close(struct pp_diag_rec *r)
@@ -1142,59 +990,7 @@ void diag_barrier_rec_close(struct pp_diag_rec *r)
 	}
 	for (uint32_t i = 0; i < r->nbarriers; i++)
 		barrier_evaluate(r, &r->barriers[i]);
-	first_uses_build(r);
+	diag_rec_first_uses_build(r);
 	diag_exp_rec_close(r);
 	r->closed = true;
-}
-
-/* A closed recording keeps only what re-submissions need: its barriers with findings, those
- * with windows open at its end, and the summary of what it uses. */
-void diag_barrier_rec_compact(struct pp_diag_rec *r)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0, t = 0; i < r->nbarriers; i++) {
-		if (!r->barriers[i].fired && !r->barriers[i].tail && !r->barriers[i].exp_fixed)
-			continue;
-		/* tails are in barrier order */
-		for (; t < r->ntails && r->tails[t].barrier <= i; t++)
-			if (r->tails[t].barrier == i)
-				r->tails[t].barrier = n;
-		r->barriers[n++] = r->barriers[i];
-	}
-	r->nbarriers = n;
-	if (!n) {
-		free(r->barriers);
-		r->barriers = NULL;
-		r->cap_barriers = 0;
-	}
-	/* A recording that is reset and recorded again every frame (most) would allocate these
-	 * again at its first use: the first map's size (REC_MAP_KEPT) is kept, emptied. Its
-	 * allocation is a large-bin request, for which glibc first consolidates every freed small
-	 * chunk: about 400,000 instructions a recording under lavapipe (docs/performance.md). */
-	r->nentries = 0;
-	if (r->cap_entries > REC_ENTRIES_KEPT) {
-		free(r->entries);
-		r->entries = NULL;
-		r->cap_entries = 0;
-	}
-	if (r->map_cap > REC_MAP_KEPT) {
-		free(r->map);
-		free(r->map_keys);
-		r->map = NULL;
-		r->map_keys = NULL;
-		r->map_cap = 0;
-	} else if (r->map_used) {
-		memset(r->map, 0, r->map_cap * sizeof(*r->map));
-	}
-	r->map_used = 0;
-	free(r->cwrites);
-	r->cwrites = NULL;
-	r->ncwrites = r->cap_cwrites = 0;
-	free(r->events);
-	r->events = NULL;
-	r->nevents = r->cap_events = 0;
-	free(r->writes);
-	r->writes = NULL;
-	r->nwrites = r->cap_writes = 0;
-	r->global_open = NO_INDEX;
 }

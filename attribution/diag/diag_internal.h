@@ -465,6 +465,14 @@ struct rec_first_use *diag_barrier_first_use_slot(const struct pp_diag_rec *r, u
 uint64_t diag_barrier_res_key(enum pp_diag_res_kind kind, uint64_t handle);
 void diag_barrier_view_before(const struct pp_diag_rec *r, uint64_t until, struct work_view *v);
 
+/* diag_ranges.c: ranges normalized (an end of 0 is "to the end"), containment, bounding. */
+struct pp_diag_range diag_range_norm(const struct pp_diag_range *in);
+bool diag_range_contains(const struct pp_diag_range *a, const struct pp_diag_range *b);
+void diag_range_bound(struct pp_diag_range *a, const struct pp_diag_range *b);
+
+/* diag_rec_summary.c: a closing recording's first uses per resource (diag_barrier_rec_close). */
+void diag_rec_first_uses_build(struct pp_diag_rec *r);
+
 /* diag_findings.c */
 void diag_finding_chain_evaluate(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t frame);
 /* A site's texts with the call it sits on, for the list of a captured frame's diagnostics

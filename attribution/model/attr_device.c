@@ -416,85 +416,6 @@ uint64_t pp_attr_frame_recording(struct pp_attr_device *d)
 
 /* ---- frames --------------------------------------------------------------------------- */
 
-/* Overlap-aware exclusive time: every instant covered by k passes of the submission gives
- * 1/k of itself to each, so the exclusive times add up to the union of the intervals.
- * The segments between consecutive interval ends are walked in order, each against the
- * passes that have begun and not yet ended (a sweep: most passes follow each other, so that is
- * one or two), adding the same terms in the same order as testing every pass would. */
-static void submission_exclusive_times(struct pp_pass_result *passes, uint32_t n)
-{
-	uint64_t stack_pts[64];
-	uint64_t *pts = 2 * n <= 64 ? stack_pts : malloc(2 * n * sizeof(*pts));
-	double acc_stack[32];
-	double *acc = n <= 32 ? acc_stack : calloc(n, sizeof(*acc));
-	uint32_t idx_stack[64];
-	uint32_t *order = 2 * n <= 64 ? idx_stack : malloc(2 * n * sizeof(*order));
-	uint32_t *active = order ? order + n : NULL;
-	uint32_t m = 0, nv = 0;
-	if (!pts || !acc || !order)
-		goto out;
-	memset(acc, 0, n * sizeof(*acc));
-	for (uint32_t i = 0; i < n; i++) {
-		passes[i].overlapped = false;
-		passes[i].gpu_exclusive_ns = 0;
-		if (passes[i].gpu.valid) {
-			pts[m++] = passes[i].gpu.begin_ns;
-			pts[m++] = passes[i].gpu.end_ns;
-			order[nv++] = i;
-		}
-	}
-	/* insertion sorts: m is small (two per pass) and usually nearly sorted already */
-	for (uint32_t i = 1; i < m; i++) {
-		uint64_t v = pts[i];
-		uint32_t j = i;
-		for (; j > 0 && pts[j - 1] > v; j--)
-			pts[j] = pts[j - 1];
-		pts[j] = v;
-	}
-	for (uint32_t i = 1; i < nv; i++) {
-		uint32_t v = order[i], j = i;
-		for (; j > 0 && passes[order[j - 1]].gpu.begin_ns > passes[v].gpu.begin_ns; j--)
-			order[j] = order[j - 1];
-		order[j] = v;
-	}
-	uint32_t next = 0, nactive = 0;
-	for (uint32_t s = 0; s + 1 < m; s++) {
-		uint64_t a = pts[s], b = pts[s + 1];
-		if (a == b)
-			continue;
-		/* Passes not begun by a cannot cover [a, b]; nor, from here on, those ended by a. */
-		while (next < nv && passes[order[next]].gpu.begin_ns <= a)
-			active[nactive++] = order[next++];
-		uint32_t k = 0, kept = 0;
-		for (uint32_t j = 0; j < nactive; j++) {
-			const struct pp_pass_result *p = &passes[active[j]];
-			if (p->gpu.end_ns <= a)
-				continue;
-			active[kept++] = active[j];
-			k += p->gpu.begin_ns <= a && p->gpu.end_ns >= b;
-		}
-		nactive = kept;
-		if (!k)
-			continue;
-		for (uint32_t j = 0; j < nactive; j++) {
-			struct pp_pass_result *p = &passes[active[j]];
-			if (p->gpu.begin_ns <= a && p->gpu.end_ns >= b) {
-				acc[active[j]] += (double)(b - a) / k;
-				p->overlapped |= k > 1;
-			}
-		}
-	}
-	for (uint32_t i = 0; i < n; i++)
-		passes[i].gpu_exclusive_ns = (uint64_t)(acc[i] + 0.5);
-out:
-	if (pts != stack_pts)
-		free(pts);
-	if (acc != acc_stack)
-		free(acc);
-	if (order != idx_stack)
-		free(order);
-}
-
 static void submission_free(struct pp_submission *s)
 {
 	if (!s)
@@ -543,7 +464,7 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 	for (struct pp_submission *s = f->subs, *next; s; s = next) {
 		next = s->next;
 		if (out) {
-			submission_exclusive_times(s->passes, s->npasses);
+			pp_overlap_exclusive_times(s->passes, s->npasses);
 			struct pp_submission_result *sr = &out->submissions[si];
 			*sr = s->res;
 			sr->first_pass = pi;

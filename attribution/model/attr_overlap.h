@@ -1,7 +1,8 @@
 #pragma once
-/* Attributing sampled GPU counters to passes by time overlap (docs/counters.md, "Sampled
- * counters"). Pure: no state, no clock, no allocation, so every case can be constructed in a
- * test.
+/* Time overlap between passes: their exclusive GPU times (pp_overlap_exclusive_times), and
+ * sampled GPU counters attributed to them (docs/counters.md, "Sampled counters"). Pure: no
+ * state, no clock (the exclusive times allocate only for submissions of over 32 passes), so
+ * every case can be constructed in a test.
  *
  * A sample says "the counter grew by v over [begin, end]" (host time line); a pass ran over
  * [begin, end] (its calibrated GPU interval). For each pass and sample:
@@ -19,6 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pp_model.h"
+
 struct pp_overlap_span {
 	uint64_t begin_ns, end_ns;
 	bool valid; /* passes without a GPU interval get a zero share */
@@ -34,3 +37,8 @@ struct pp_overlap_share {
 void pp_overlap_attribute(const struct pp_overlap_span *passes, uint32_t npasses,
 			  const struct pp_overlap_span *samples, const double *values, uint32_t nsamples,
 			  struct pp_overlap_share *out);
+
+/* Each valid pass's gpu_exclusive_ns: every instant covered by k of the passes gives 1/k of
+ * itself to each, so the exclusive times add up to the union of the intervals; overlapped set
+ * where k > 1. Passes without a GPU interval get 0. */
+void pp_overlap_exclusive_times(struct pp_pass_result *passes, uint32_t n);

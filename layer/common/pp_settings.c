@@ -148,112 +148,6 @@ struct settings_load_ctx {
 	int problems;
 };
 
-/* ---- small string helpers (no locale: the application may have set any) ---- */
-
-static bool settings_is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
-
-static bool settings_is_control(unsigned char c)
-{
-	return c < 0x20 || c == 0x7f;
-}
-
-static char settings_lower(char c)
-{
-	return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-}
-
-static void settings_trim(const char **p, size_t *n)
-{
-	while (*n && settings_is_space(**p)) {
-		(*p)++;
-		(*n)--;
-	}
-	while (*n && settings_is_space((*p)[*n - 1]))
-		(*n)--;
-}
-
-/* Case-insensitive comparison of v[0..n) with the NUL-terminated word. */
-static bool settings_word_is(const char *v, size_t n, const char *word)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (!word[i] || settings_lower(v[i]) != settings_lower(word[i]))
-			return false;
-	}
-	return word[n] == '\0';
-}
-
-static bool settings_has_control(const char *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (settings_is_control((unsigned char)v[i]))
-			return true;
-	}
-	return false;
-}
-
-/* Appends c to dst (capacity cap, *len used), escaping what would garble a log line. Returns
- * false, writing nothing, when it would not fit. */
-static bool settings_escape_char(char *dst, size_t cap, size_t *len, unsigned char c, bool quoted)
-{
-	char tmp[5];
-	size_t n;
-
-	if (settings_is_control(c)) {
-		switch (c) {
-		case '\n': memcpy(tmp, "\\n", 3); break;
-		case '\r': memcpy(tmp, "\\r", 3); break;
-		case '\t': memcpy(tmp, "\\t", 3); break;
-		default: snprintf(tmp, sizeof(tmp), "\\x%02x", c); break;
-		}
-	} else if (quoted && (c == '"' || c == '\\')) {
-		tmp[0] = '\\';
-		tmp[1] = (char)c;
-		tmp[2] = '\0';
-	} else {
-		tmp[0] = (char)c;
-		tmp[1] = '\0';
-	}
-	n = strlen(tmp);
-	if (*len + n + 1 > cap)
-		return false;
-	memcpy(dst + *len, tmp, n + 1);
-	*len += n;
-	return true;
-}
-
-/* Writes v[0..n) for a message: in double quotes when `quoted`, control characters escaped,
- * cut to PP_SETTINGS_MSG_VALUE_MAX bytes with "..." so a huge value cannot crowd out the
- * rest of the line. dst must hold SETTINGS_QUOTE_CAP bytes. */
-static void settings_quote(char *dst, size_t cap, const char *v, size_t n, bool quoted)
-{
-	size_t len = 0, i, shown = n > PP_SETTINGS_MSG_VALUE_MAX ? PP_SETTINGS_MSG_VALUE_MAX : n;
-
-	dst[0] = '\0';
-	if (quoted && cap > 1) {
-		dst[len++] = '"';
-		dst[len] = '\0';
-	}
-	for (i = 0; i < shown; i++) {
-		if (!settings_escape_char(dst, cap, &len, (unsigned char)v[i], quoted))
-			break;
-	}
-	if (shown < n && len + 4 < cap) {
-		memcpy(dst + len, "...", 4);
-		len += 3;
-	}
-	if (quoted && len + 2 <= cap) {
-		dst[len++] = '"';
-		dst[len] = '\0';
-	}
-}
-
-/* A file name for messages: control characters escaped, long names cut from the front (the
- * end of a path says more). dst must hold SETTINGS_NAME_CAP bytes. */
 static void settings_display_name(char *dst, size_t cap, const char *name)
 {
 	size_t n = strlen(name), len = 0;
@@ -266,7 +160,7 @@ static void settings_display_name(char *dst, size_t cap, const char *name)
 		n = SETTINGS_NAME_MAX;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (!settings_escape_char(dst, cap, &len, (unsigned char)name[i], false))
+		if (!pp_settings_text_escape_char(dst, cap, &len, (unsigned char)name[i], false))
 			break;
 	}
 }
@@ -299,7 +193,7 @@ static const struct settings_desc *settings_find(const char *key, size_t n)
 static const struct settings_desc *settings_find_nocase(const char *key, size_t n)
 {
 	for (size_t i = 0; i < SETTINGS_COUNT; i++) {
-		if (settings_word_is(key, n, settings_table[i].key))
+		if (pp_settings_text_word_is(key, n, settings_table[i].key))
 			return &settings_table[i];
 	}
 	return NULL;
@@ -405,13 +299,13 @@ static int settings_parse_frame(struct pp_settings *s, const char *v, size_t n, 
 	const size_t plen = sizeof(SETTINGS_LABEL_PREFIX) - 1;
 
 	for (size_t i = 0; i < sizeof(settings_frame_names) / sizeof(settings_frame_names[0]); i++) {
-		if (settings_word_is(v, n, settings_frame_names[i])) {
+		if (pp_settings_text_word_is(v, n, settings_frame_names[i])) {
 			s->frame_delimiter = (enum pp_frame_delimiter)i;
 			s->frame_label[0] = '\0';
 			return 0;
 		}
 	}
-	if (n < plen || !settings_word_is(v, plen, SETTINGS_LABEL_PREFIX))
+	if (n < plen || !pp_settings_text_word_is(v, plen, SETTINGS_LABEL_PREFIX))
 		return -EINVAL;
 	if (n == plen) {
 		snprintf(reason, reason_len, "the label name is empty");
@@ -439,7 +333,7 @@ static int settings_value_parse(struct pp_settings *s, const struct settings_des
 		snprintf(reason, reason_len, "empty");
 		return -EINVAL;
 	}
-	if (settings_has_control(v, n)) {
+	if (pp_settings_text_has_control(v, n)) {
 		snprintf(reason, reason_len, "contains a control character");
 		return -EINVAL;
 	}
@@ -448,7 +342,7 @@ static int settings_value_parse(struct pp_settings *s, const struct settings_des
 		return settings_parse_path(field, d->size, v, n, reason, reason_len);
 	case SETTINGS_LOG_LEVEL:
 		for (size_t i = 0; i < sizeof(settings_log_level_names) / sizeof(settings_log_level_names[0]); i++) {
-			if (settings_word_is(v, n, settings_log_level_names[i])) {
+			if (pp_settings_text_word_is(v, n, settings_log_level_names[i])) {
 				*(enum pp_log_level *)field = (enum pp_log_level)i;
 				return 0;
 			}
@@ -458,7 +352,7 @@ static int settings_value_parse(struct pp_settings *s, const struct settings_des
 		return settings_parse_frame(s, v, n, reason, reason_len);
 	case SETTINGS_EXPERIMENT:
 		for (size_t i = 0; i < sizeof(settings_experiment_names) / sizeof(settings_experiment_names[0]); i++) {
-			if (settings_word_is(v, n, settings_experiment_names[i])) {
+			if (pp_settings_text_word_is(v, n, settings_experiment_names[i])) {
 				*(enum pp_experiment *)field = (enum pp_experiment)i;
 				return 0;
 			}
@@ -467,13 +361,13 @@ static int settings_value_parse(struct pp_settings *s, const struct settings_des
 	case SETTINGS_BOOL:
 	case SETTINGS_SWITCH: {
 		enum pp_switch w;
-		if (settings_word_is(v, n, "true") || settings_word_is(v, n, "on") ||
-		    settings_word_is(v, n, "yes") || settings_word_is(v, n, "1"))
+		if (pp_settings_text_word_is(v, n, "true") || pp_settings_text_word_is(v, n, "on") ||
+		    pp_settings_text_word_is(v, n, "yes") || pp_settings_text_word_is(v, n, "1"))
 			w = PP_SWITCH_ON;
-		else if (settings_word_is(v, n, "false") || settings_word_is(v, n, "off") ||
-			 settings_word_is(v, n, "no") || settings_word_is(v, n, "0"))
+		else if (pp_settings_text_word_is(v, n, "false") || pp_settings_text_word_is(v, n, "off") ||
+			 pp_settings_text_word_is(v, n, "no") || pp_settings_text_word_is(v, n, "0"))
 			w = PP_SWITCH_OFF;
-		else if (d->kind == SETTINGS_SWITCH && settings_word_is(v, n, "auto"))
+		else if (d->kind == SETTINGS_SWITCH && pp_settings_text_word_is(v, n, "auto"))
 			w = PP_SWITCH_AUTO;
 		else
 			return -EINVAL;
@@ -496,7 +390,7 @@ static int settings_value_parse(struct pp_settings *s, const struct settings_des
 	case SETTINGS_RANGES:
 		return pp_frame_ranges_parse(field, v, n, reason, reason_len);
 	case SETTINGS_OPT_PATH:
-		if (settings_word_is(v, n, "none")) {
+		if (pp_settings_text_word_is(v, n, "none")) {
 			((char *)field)[0] = '\0';
 			return 0;
 		}
@@ -570,7 +464,7 @@ static void settings_msg_bad_value(char *msg, size_t cap, const char *where, con
 {
 	char quoted[SETTINGS_QUOTE_CAP];
 
-	settings_quote(quoted, sizeof(quoted), v, n, true);
+	pp_settings_text_quote(quoted, sizeof(quoted), v, n, true);
 	snprintf(msg, cap, "%s%s is not a valid %s%s%s%s; allowed: %s; %s", where, quoted, d->key,
 		 reason[0] ? " (" : "", reason, reason[0] ? ")" : "", d->allowed, fallback);
 }
@@ -580,7 +474,7 @@ static void settings_msg_unknown(char *msg, size_t cap, const char *where, const
 {
 	char quoted[SETTINGS_QUOTE_CAP], keys[512], hint[96] = "";
 
-	settings_quote(quoted, sizeof(quoted), v, n, true);
+	pp_settings_text_quote(quoted, sizeof(quoted), v, n, true);
 	settings_known_keys(keys, sizeof(keys));
 	if (near)
 		snprintf(hint, sizeof(hint), " (did you mean %s%s?)", env ? "" : PP_SETTINGS_FILE_PREFIX,
@@ -599,7 +493,7 @@ static void settings_fallback(const struct settings_load_ctx *ctx, const struct 
 	size_t n;
 
 	settings_value_view(ctx->s, d, small, sizeof(small), &p, &n);
-	settings_quote(quoted, sizeof(quoted), p, n, true);
+	pp_settings_text_quote(quoted, sizeof(quoted), p, n, true);
 	if (o->origin == PP_ORIGIN_FILE)
 		snprintf(dst, cap, "using %s from %s:%lu", quoted, ctx->file_name, o->line);
 	else
@@ -613,7 +507,7 @@ static void settings_load_value(struct settings_load_ctx *ctx, const struct sett
 {
 	char reason[128], fallback[SETTINGS_QUOTE_CAP + SETTINGS_NAME_CAP + 48], msg[SETTINGS_MSG_CAP];
 
-	settings_trim(&v, &n);
+	pp_settings_text_trim(&v, &n);
 	if (settings_value_parse(ctx->s, d, v, n, reason, sizeof(reason)) == 0) {
 		ctx->origins[settings_index(d)].origin = origin;
 		ctx->origins[settings_index(d)].line = line;
@@ -650,7 +544,7 @@ static void settings_file_line(struct settings_file_parser *p)
 	char where[SETTINGS_NAME_CAP + SETTINGS_QUOTE_CAP + 64], keyq[SETTINGS_QUOTE_CAP], msg[SETTINGS_MSG_CAP];
 	const struct settings_desc *d;
 
-	settings_trim(&s, &n);
+	pp_settings_text_trim(&s, &n);
 	/* Other layers' lines, comments and blank lines are none of our business, even when
 	 * malformed; only lines addressed to us are reported. */
 	if (n < plen || memcmp(s, PP_SETTINGS_FILE_PREFIX, plen) != 0)
@@ -667,7 +561,7 @@ static void settings_file_line(struct settings_file_parser *p)
 	}
 	eq = memchr(s, '=', n);
 	if (!eq) {
-		settings_quote(keyq, sizeof(keyq), s, n, true);
+		pp_settings_text_quote(keyq, sizeof(keyq), s, n, true);
 		snprintf(msg, sizeof(msg), "%s has no \"=\" (expected " PP_SETTINGS_FILE_PREFIX
 			 "<key> = <value>); line ignored", keyq);
 		settings_file_report(p, msg);
@@ -675,12 +569,12 @@ static void settings_file_line(struct settings_file_parser *p)
 	}
 	key = s + plen;
 	klen = (size_t)(eq - key);
-	settings_trim(&key, &klen);
+	pp_settings_text_trim(&key, &klen);
 	val = eq + 1;
 	vlen = n - (size_t)(val - s);
-	settings_trim(&val, &vlen);
+	pp_settings_text_trim(&val, &vlen);
 
-	settings_quote(keyq, sizeof(keyq), key, klen, false);
+	pp_settings_text_quote(keyq, sizeof(keyq), key, klen, false);
 	snprintf(where, sizeof(where), "%s:%lu: " PP_SETTINGS_FILE_PREFIX "%s = ", p->ctx->file_name, p->line_no,
 		 keyq);
 	d = settings_find(key, klen);
@@ -889,12 +783,12 @@ static void settings_env_apply(struct settings_load_ctx *ctx, char *const *envp)
 		for (size_t i = 0; i < SETTINGS_COUNT && !known; i++) {
 			const char *env = settings_table[i].env;
 			known = strlen(env) == nlen && memcmp(env, *e, nlen) == 0;
-			if (!known && settings_word_is(*e, nlen, env))
+			if (!known && pp_settings_text_word_is(*e, nlen, env))
 				near = &settings_table[i];
 		}
 		if (known)
 			continue;
-		settings_quote(where, sizeof(where), *e, nlen, false);
+		pp_settings_text_quote(where, sizeof(where), *e, nlen, false);
 		strncat(where, "=", sizeof(where) - strlen(where) - 1);
 		settings_msg_unknown(msg, sizeof(msg), where, eq + 1, strlen(eq + 1), near, true, "ignored");
 		pp_log(PP_LOG_WARN, "%s", msg);
@@ -996,7 +890,7 @@ int pp_settings_apply(struct pp_settings *s, const char *key, const char *value,
 	d = settings_find(key, strlen(key));
 	if (!d) {
 		char keyq[SETTINGS_QUOTE_CAP];
-		settings_quote(keyq, sizeof(keyq), key, strlen(key), false);
+		pp_settings_text_quote(keyq, sizeof(keyq), key, strlen(key), false);
 		snprintf(where, sizeof(where), "%s=", keyq);
 		settings_msg_unknown(local, sizeof(local), where, value, strlen(value),
 				     settings_find_nocase(key, strlen(key)), false, "ignored");
@@ -1004,7 +898,7 @@ int pp_settings_apply(struct pp_settings *s, const char *key, const char *value,
 	}
 	v = value;
 	n = strlen(value);
-	settings_trim(&v, &n);
+	pp_settings_text_trim(&v, &n);
 	if (settings_value_parse(s, d, v, n, reason, sizeof(reason)) == 0) {
 		if (err && err_len)
 			err[0] = '\0';
@@ -1017,7 +911,7 @@ int pp_settings_apply(struct pp_settings *s, const char *key, const char *value,
 	else
 		snprintf(where, sizeof(where), "%s=", d->key);
 	settings_value_view(s, d, small, sizeof(small), &cur, &cur_len);
-	settings_quote(quoted, sizeof(quoted), cur, cur_len, true);
+	pp_settings_text_quote(quoted, sizeof(quoted), cur, cur_len, true);
 	snprintf(fallback, sizeof(fallback), "keeping %s", quoted);
 	settings_msg_bad_value(local, sizeof(local), where, d, v, n, reason, fallback);
 fail:

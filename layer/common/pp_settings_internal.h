@@ -28,3 +28,13 @@ int pp_settings_parse_text(struct pp_settings *s, const char *name, const char *
  * -EINVAL for an unknown key or a NULL argument, -ENOSPC when buf is too small (buf then holds
  * a cut-short, NUL-terminated prefix when len > 0). */
 int pp_settings_format_value(const struct pp_settings *s, const char *key, char *buf, size_t len);
+
+/* pp_settings_text.c: the parsers' string helpers (no locale). */
+bool pp_settings_text_is_space(char c);
+bool pp_settings_text_is_control(unsigned char c);
+char pp_settings_text_lower(char c);
+void pp_settings_text_trim(const char **p, size_t *n);
+bool pp_settings_text_word_is(const char *v, size_t n, const char *word);
+bool pp_settings_text_has_control(const char *v, size_t n);
+bool pp_settings_text_escape_char(char *dst, size_t cap, size_t *len, unsigned char c, bool quoted);
+void pp_settings_text_quote(char *dst, size_t cap, const char *v, size_t n, bool quoted);
