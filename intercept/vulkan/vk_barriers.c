@@ -636,7 +636,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent(VkCommandBuffer cb, VkEvent event, VkP
 		vk_diag_state_observe(c, s);
 		pp_diag_rec_event_set(s->rec, (uint64_t)event);
 	}
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdSetEvent(cb, event, stage);
+	pp_vk_cb_device(c, cb)->vk.CmdSetEvent(cb, event, stage);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent2(VkCommandBuffer cb, VkEvent event, const VkDependencyInfo *info)
@@ -649,7 +649,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent2(VkCommandBuffer cb, VkEvent event, co
 		vk_diag_state_observe(c, s);
 		pp_diag_rec_event_set(s->rec, (uint64_t)event);
 	}
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdSetEvent2(cb, event, info);
+	pp_vk_cb_device(c, cb)->vk.CmdSetEvent2(cb, event, info);
 }
 
 
@@ -660,7 +660,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdResetEvent(VkCommandBuffer cb, VkEvent event, V
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	if (c)
 		pp_vk_exp_flush(c);
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdResetEvent(cb, event, stage);
+	pp_vk_cb_device(c, cb)->vk.CmdResetEvent(cb, event, stage);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdResetEvent2(VkCommandBuffer cb, VkEvent event, VkPipelineStageFlags2 stage)
@@ -668,5 +668,5 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdResetEvent2(VkCommandBuffer cb, VkEvent event, 
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	if (c)
 		pp_vk_exp_flush(c);
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdResetEvent2(cb, event, stage);
+	pp_vk_cb_device(c, cb)->vk.CmdResetEvent2(cb, event, stage);
 }

@@ -429,14 +429,14 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRenderPass2(VkCommandBuffer cb, const VkRe
 VKAPI_ATTR void VKAPI_CALL pp_CmdNextSubpass(VkCommandBuffer cb, VkSubpassContents contents)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdNextSubpass(cb, contents);
+	pp_vk_cb_device(c, cb)->vk.CmdNextSubpass(cb, contents);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdNextSubpass2(VkCommandBuffer cb, const VkSubpassBeginInfo *begin,
 					      const VkSubpassEndInfo *end)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdNextSubpass2(cb, begin, end);
+	pp_vk_cb_device(c, cb)->vk.CmdNextSubpass2(cb, begin, end);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdEndRenderPass(VkCommandBuffer cb)
@@ -616,7 +616,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool
 					    VkQueryControlFlags flags)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	struct pp_device *dev = c ? c->device : pp_vk_device_of(cb);
+	struct pp_device *dev = pp_vk_cb_device(c, cb);
 	if (c) {
 		pp_vk_exp_flush(c);
 		struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
@@ -647,7 +647,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool
 VKAPI_ATTR void VKAPI_CALL pp_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query)
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	struct pp_device *dev = c ? c->device : pp_vk_device_of(cb);
+	struct pp_device *dev = pp_vk_cb_device(c, cb);
 	if (c) {
 		pp_vk_exp_flush(c);
 		struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
@@ -763,7 +763,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdClearAttachments(VkCommandBuffer cb, uint32_t n
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	if (c)
 		c->rec->cur->clears++;
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdClearAttachments(cb, n, a, nrects, rects);
+	pp_vk_cb_device(c, cb)->vk.CmdClearAttachments(cb, n, a, nrects, rects);
 }
 
 /* ---- work outside render passes --------------------------------------------------------- */
@@ -922,7 +922,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdClearColorImage(VkCommandBuffer cb, VkImage ima
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	if (c)
 		outside_work(c, false)->clears++;
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdClearColorImage(cb, image, layout, color, n, ranges);
+	pp_vk_cb_device(c, cb)->vk.CmdClearColorImage(cb, image, layout, color, n, ranges);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdClearDepthStencilImage(VkCommandBuffer cb, VkImage image, VkImageLayout layout,
@@ -932,7 +932,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdClearDepthStencilImage(VkCommandBuffer cb, VkIm
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	if (c)
 		outside_work(c, false)->clears++;
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdClearDepthStencilImage(cb, image, layout, ds, n, ranges);
+	pp_vk_cb_device(c, cb)->vk.CmdClearDepthStencilImage(cb, image, layout, ds, n, ranges);
 }
 
 /* ---- labels ----------------------------------------------------------------------------- */
@@ -945,7 +945,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, con
 		outside_close(c);
 		pp_recording_label(c->rec, PP_LABEL_PUSH, label ? label->pLabelName : NULL);
 	}
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBeginDebugUtilsLabelEXT(cb, label);
+	pp_vk_cb_device(c, cb)->vk.CmdBeginDebugUtilsLabelEXT(cb, label);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
@@ -955,5 +955,5 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
 		outside_close(c);
 		pp_recording_label(c->rec, PP_LABEL_POP, NULL);
 	}
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdEndDebugUtilsLabelEXT(cb);
+	pp_vk_cb_device(c, cb)->vk.CmdEndDebugUtilsLabelEXT(cb);
 }

@@ -268,7 +268,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipe
 		pthread_rwlock_unlock(&dev->lock);
 		b->dirty = true;
 	}
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdPushDescriptorSetKHR(cb, bp, layout, set, nw, writes);
+	pp_vk_cb_device(c, cb)->vk.CmdPushDescriptorSetKHR(cb, bp, layout, set, nw, writes);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb, VkDescriptorUpdateTemplate tmpl,
@@ -287,6 +287,6 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffe
 			s->bp[i].dirty = true;
 		}
 	}
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, set, data);
+	pp_vk_cb_device(c, cb)->vk.CmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, set, data);
 }
 

@@ -275,3 +275,29 @@ bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uin
 const char *vk_exp_narrow(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t dst);
 uint32_t vk_barriers_subpass_deps_of(struct pp_device *dev, uint64_t render_pass, struct pp_diag_subpass_dep *out,
 				     char name[64]);
+
+/* The stages of the work on a bind point: its pipeline's, else any it may have. */
+static inline uint32_t vk_diag_bound_stages(const struct bind_point *b, int bpi)
+{
+	if (b->stages)
+		return b->stages;
+	return bpi == BP_GRAPHICS ? PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER : PP_STAGE_COMPUTE;
+}
+
+/* The recording's work serial of one bind point (its draws for graphics, its dispatches for
+ * compute): a count that grows with every one recorded, so that a bind tells whether work used
+ * what it replaces with a compare. Closed passes do not change: their counts are summed once
+ * (up to ser_n). */
+static inline __attribute__((always_inline)) uint64_t vk_diag_serial_bp(struct pp_vk_diag_cb *s,
+									    const struct pp_recording *r, int bpi)
+{
+	uint32_t open = r->cur != &r->stray && r->open < r->npasses ? r->open : r->npasses;
+	for (; s->ser_n < open; s->ser_n++) {
+		s->ser_draws += pp_workload_draws(&r->passes[s->ser_n].work);
+		s->ser_dispatches += pp_workload_dispatches(&r->passes[s->ser_n].work);
+	}
+	const struct pp_workload *w = open < r->npasses ? &r->passes[open].work : NULL;
+	if (bpi == BP_GRAPHICS)
+		return s->ser_draws + pp_workload_draws(&r->stray) + (w ? pp_workload_draws(w) : 0);
+	return s->ser_dispatches + pp_workload_dispatches(&r->stray) + (w ? pp_workload_dispatches(w) : 0);
+}

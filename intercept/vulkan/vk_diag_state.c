@@ -1,7 +1,7 @@
 /* The Vulkan side of the diagnostics (docs/diagnostics.md): per-device and
  * per-command-buffer state, and what a recording did between two hooks of these files (the
  * work read from the recording's workload counters, the resources bound then); the bind and
- * query hooks that feed it.
+ * query hooks that feed it are in vk_state_hooks.c.
  *
  * Hot path: draws stay in vk_cmd.c, untouched. What draws, dispatches and copies did is read
  * from the recording's workload counters at the next hook of these files (a bind, a barrier, a
@@ -149,24 +149,6 @@ static inline __attribute__((always_inline)) void work_of(struct cursor_work *w,
 	w->clears = wl->clears;
 	w->barriers = wl->barriers;
 	w->secondaries = secondaries;
-}
-
-/* The recording's work serial of one bind point (its draws for graphics, its dispatches for
- * compute): a count that grows with every one recorded, so that a bind tells whether work used
- * what it replaces with a compare. Closed passes do not change: their counts are summed once
- * (up to ser_n). */
-static inline __attribute__((always_inline)) uint64_t serial_bp(struct pp_vk_diag_cb *s, const struct pp_recording *r,
-								    int bpi)
-{
-	uint32_t open = r->cur != &r->stray && r->open < r->npasses ? r->open : r->npasses;
-	for (; s->ser_n < open; s->ser_n++) {
-		s->ser_draws += pp_workload_draws(&r->passes[s->ser_n].work);
-		s->ser_dispatches += pp_workload_dispatches(&r->passes[s->ser_n].work);
-	}
-	const struct pp_workload *w = open < r->npasses ? &r->passes[open].work : NULL;
-	if (bpi == BP_GRAPHICS)
-		return s->ser_draws + pp_workload_draws(&r->stray) + (w ? pp_workload_draws(w) : 0);
-	return s->ser_dispatches + pp_workload_dispatches(&r->stray) + (w ? pp_workload_dispatches(w) : 0);
 }
 
 /* vk_diag_state_cb's (vk_diag_internal.h) first call of a recording: the state made, or
@@ -465,14 +447,6 @@ static uint32_t bound_sets_register(struct pp_vk_diag *vd, const struct bind_poi
 	return unknown;
 }
 
-/* The stages of the work on a bind point: its pipeline's, else any it may have. */
-static inline uint32_t bound_stages(const struct bind_point *b, int bpi)
-{
-	if (b->stages)
-		return b->stages;
-	return bpi == BP_GRAPHICS ? PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER : PP_STAGE_COMPUTE;
-}
-
 /* What replaced bound state held for the rules (pending) registers: the uses of its sets and
  * buffers. Returns the stages whose descriptors passprobe cannot see. */
 static uint32_t pending_register(struct pp_vk_diag *vd, struct pp_vk_diag_cb *s, struct vk_diag_observed *obs)
@@ -504,7 +478,7 @@ static uint32_t bound_register(struct pp_device *dev, struct pp_vk_diag *vd, str
 			       struct vk_diag_observed *obs)
 {
 	struct bind_point *b = &s->bp[bpi];
-	uint32_t pstages = bound_stages(b, bpi);
+	uint32_t pstages = vk_diag_bound_stages(b, bpi);
 	uint32_t unknown = b->sets_overflow ? pstages : 0;
 	/* Nothing bound: no set to look up, no lock to take. */
 	if (b->sets_bound)
@@ -556,7 +530,7 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 	struct cursor_work d = { 0 }, now;
 	uint32_t work = 0, formats = 0;
 	bool render_clears = false;
-	uint64_t serial_draws = serial_bp(s, r, BP_GRAPHICS), serial_dispatches = serial_bp(s, r, BP_COMPUTE);
+	uint64_t serial_draws = vk_diag_serial_bp(s, r, BP_GRAPHICS), serial_dispatches = vk_diag_serial_bp(s, r, BP_COMPUTE);
 
 	if (s->pass_seen != NONE && s->pass_seen < r->npasses) {
 		const struct pp_pass_rec *p = &r->passes[s->pass_seen];
@@ -623,7 +597,7 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 	if (d.draws) {
 		draw_stages = s->pending_draw_stages;
 		if (serial_draws != s->bp[BP_GRAPHICS].pipeline_stamp || !draw_stages)
-			draw_stages |= bound_stages(&s->bp[BP_GRAPHICS], BP_GRAPHICS) | PP_STAGE_VERTEX_INPUT;
+			draw_stages |= vk_diag_bound_stages(&s->bp[BP_GRAPHICS], BP_GRAPHICS) | PP_STAGE_VERTEX_INPUT;
 		if (s->bp[BP_GRAPHICS].dirty && serial_draws != s->bp[BP_GRAPHICS].stamp) {
 			unknown |= bound_register(c->device, vd, s, BP_GRAPHICS, out);
 			s->bp[BP_GRAPHICS].dirty = false;
@@ -670,267 +644,4 @@ void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 	if (b.reset || b.nrender_passes || b.nuses || b.work)
 		pp_diag_rec_observed(obs.rec, &b);
 	vk_diag_state_observed_free(&obs);
-}
-
-/* BP_GRAPHICS or BP_COMPUTE; -1 for bind points the diagnostics do not follow. */
-static inline int bind_point_index(VkPipelineBindPoint bp)
-{
-	return bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : bp == VK_PIPELINE_BIND_POINT_COMPUTE ? BP_COMPUTE : -1;
-}
-
-/* ---- binds: replaced state held for the rules ------------------------------------------------ */
-
-static bool pending_add(struct pp_vk_diag_cb *s, enum pending_what what, uint64_t handle, uint64_t offset,
-			uint32_t stages)
-{
-	for (uint32_t i = 0; i < s->npending; i++) {
-		struct pending_bound *e = &s->pending[i];
-		if (e->handle != handle || e->stages != stages || e->what != what)
-			continue;
-		/* A buffer is used from its bound offset to its end: one entry, from the lowest (a
-		 * set's offset is always 0). */
-		if (offset < e->offset)
-			e->offset = offset;
-		return true;
-	}
-	if (s->npending == MAX_PENDING)
-		return false;
-	s->pending[s->npending++] = (struct pending_bound){ handle, offset, stages, what };
-	return true;
-}
-
-/* What is bound to bind point bpi is about to be replaced (its sets, or with pipeline_too its
- * pipeline as well). Where work used it since it began to count and its uses are not with the
- * rules yet, they are held until the next hook that hands the rules what the recording did:
- * engines bind before every draw, and the rules need each resource once per barrier window.
- * What cannot be held (push descriptors, sets past MAX_BOUND_SETS, no room) goes to the
- * rules now with everything else, as at a barrier. What the caller then binds counts from
- * here: dirty, stamped with the serial. */
-static inline __attribute__((always_inline)) void bound_replace(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
-								 int bpi, bool pipeline_too)
-{
-	struct bind_point *b = &s->bp[bpi];
-	uint64_t n = serial_bp(s, c->rec, bpi);
-	if (pipeline_too && bpi == BP_GRAPHICS && n != b->pipeline_stamp)
-		s->pending_draw_stages |= bound_stages(b, bpi) | PP_STAGE_VERTEX_INPUT;
-	if (b->dirty && n != b->stamp) {
-		uint32_t pstages = bound_stages(b, bpi);
-		bool held = !b->npush && !b->push_unknown && !b->sets_overflow;
-		for (uint32_t bits = b->sets_bound; held && bits; bits &= bits - 1)
-			held = pending_add(s, PENDING_SET, b->sets[__builtin_ctz(bits)], 0, pstages);
-		/* Not held (or held in part): the rules take it all now, what is bound with it. */
-		if (!held)
-			vk_diag_state_observe(c, s);
-	}
-	b->dirty = true;
-	b->stamp = n;
-	if (pipeline_too)
-		b->pipeline_stamp = n;
-}
-
-/* The same for the vertex and index buffers. */
-static void buffers_replace(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
-{
-	uint64_t n = serial_bp(s, c->rec, BP_GRAPHICS);
-	if (s->vb_dirty && n != s->vb_stamp) {
-		bool held = true;
-		for (uint32_t bits = s->vb_bound; held && bits; bits &= bits - 1) {
-			unsigned i = (unsigned)__builtin_ctz(bits);
-			held = pending_add(s, PENDING_BUFFER, s->vb[i], s->vb_offset[i], 0);
-		}
-		if (held && s->ib)
-			held = pending_add(s, PENDING_BUFFER, s->ib, s->ib_offset, 0);
-		if (!held)
-			vk_diag_state_observe(c, s);
-	}
-	s->vb_dirty = true;
-	s->vb_stamp = n;
-}
-
-/* After a barrier, whatever is bound is used again by the work that follows. */
-void vk_diag_state_bound_dirty(struct pp_vk_diag_cb *s)
-{
-	s->bp[BP_GRAPHICS].dirty = s->bp[BP_COMPUTE].dirty = true;
-	s->vb_dirty = true;
-}
-
-
-/* ---- binds --------------------------------------------------------------------------------- */
-
-VKAPI_ATTR void VKAPI_CALL pp_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	pp_vk_quirk_pipeline_bound(c, bp);
-	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
-	int bpi = bind_point_index(bp);
-	if (s && bpi >= 0) {
-		struct bind_point *b = &s->bp[bpi];
-		/* Binding the pipeline that is bound changes nothing the rules judge: the work after
-		 * it is observed with the work before, as if the call were not there. Engines rebind
-		 * at every pass; a bind that changes the pipeline holds what the work before it used
-		 * for the rules first (bound_replace). */
-		if (b->pipeline != (uint64_t)pipeline) {
-			bound_replace(c, s, bpi, true);
-			uint64_t h = (uint64_t)pipeline;
-			struct pp_object *p = pp_object_lookup(c->device, VK_OBJECT_TYPE_PIPELINE, h);
-			b->stages = p ? p->u.pipeline.stages : 0;
-			b->pipeline = h;
-		}
-	}
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindPipeline(cb, bp, pipeline);
-}
-
-/* Binding the sets that are bound changes nothing the rules judge, as for pipelines: engines
- * bind an object's sets before each of its draws, often the same sets with other dynamic
- * offsets (which the rules do not follow: a dynamic descriptor covers its whole buffer). A
- * slot's bit in sets_bound is whether its handle is not VK_NULL_HANDLE: the handles say it. */
-static bool sets_same(const struct bind_point *b, uint32_t first, uint32_t n, const VkDescriptorSet *sets)
-{
-	if (first >= MAX_BOUND_SETS || n > MAX_BOUND_SETS - first)
-		return false;
-	for (uint32_t i = 0; i < n; i++)
-		if (b->sets[first + i] != (uint64_t)sets[i])
-			return false;
-	return true;
-}
-
-VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipelineLayout layout,
-						    uint32_t first, uint32_t n, const VkDescriptorSet *sets,
-						    uint32_t ndyn, const uint32_t *dyn)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	pp_vk_quirk_sets_bound(c, bp, layout, first, n);
-	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
-	int bpi = bind_point_index(bp);
-	if (s && bpi >= 0 && !sets_same(&s->bp[bpi], first, n, sets)) {
-		struct bind_point *b = &s->bp[bpi];
-		bound_replace(c, s, bpi, false);
-		for (uint32_t i = 0; i < n; i++) {
-			if (first + i < MAX_BOUND_SETS) {
-				b->sets[first + i] = (uint64_t)sets[i];
-				if (sets[i])
-					b->sets_bound |= 1u << (first + i);
-				else
-					b->sets_bound &= ~(1u << (first + i));
-			} else {
-				b->sets_overflow = true;
-			}
-		}
-	}
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindDescriptorSets(cb, bp, layout, first, n, sets, ndyn, dyn);
-}
-
-static void vertex_buffers_bind(struct pp_command_buffer *c, uint32_t first, uint32_t n, const VkBuffer *buffers,
-				const VkDeviceSize *offsets)
-{
-	struct pp_vk_diag_cb *s = vk_diag_state_cb(c);
-	if (!s)
-		return;
-	/* The buffers that are bound, at their offsets: nothing changes (as for pipelines). */
-	bool same = first < MAX_VERTEX_BUFFERS && n <= MAX_VERTEX_BUFFERS - first;
-	for (uint32_t i = 0; same && i < n; i++)
-		same = s->vb[first + i] == (uint64_t)buffers[i] && s->vb_offset[first + i] == (offsets ? offsets[i] : 0);
-	if (same)
-		return;
-	buffers_replace(c, s);
-	for (uint32_t i = 0; i < n; i++)
-		if (first + i < MAX_VERTEX_BUFFERS) {
-			s->vb[first + i] = (uint64_t)buffers[i];
-			s->vb_offset[first + i] = offsets ? offsets[i] : 0;
-			if (buffers[i])
-				s->vb_bound |= 1u << (first + i);
-			else
-				s->vb_bound &= ~(1u << (first + i));
-		}
-}
-
-VKAPI_ATTR void VKAPI_CALL pp_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
-						   const VkBuffer *buffers, const VkDeviceSize *offsets)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	if (c)
-		vertex_buffers_bind(c, first, n, buffers, offsets);
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindVertexBuffers(cb, first, n, buffers, offsets);
-}
-
-VKAPI_ATTR void VKAPI_CALL pp_CmdBindVertexBuffers2(VkCommandBuffer cb, uint32_t first, uint32_t n,
-						    const VkBuffer *buffers, const VkDeviceSize *offsets,
-						    const VkDeviceSize *sizes, const VkDeviceSize *strides)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	if (c)
-		vertex_buffers_bind(c, first, n, buffers, offsets);
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindVertexBuffers2(cb, first, n, buffers, offsets, sizes, strides);
-}
-
-VKAPI_ATTR void VKAPI_CALL pp_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
-						 VkIndexType type)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
-	if (s && (s->ib != (uint64_t)buffer || s->ib_offset != offset)) {
-		buffers_replace(c, s);
-		s->ib = (uint64_t)buffer;
-		s->ib_offset = offset;
-	}
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdBindIndexBuffer(cb, buffer, offset, type);
-}
-
-
-/* ---- queries written by recordings ------------------------------------------------------------ */
-
-/* A query command: a barrier held back for the experiment goes first. */
-static struct pp_vk_diag_cb *query_hook(struct pp_command_buffer *c)
-{
-	if (!c)
-		return NULL;
-	pp_vk_exp_flush(c);
-	return vk_diag_state_cb(c);
-}
-
-VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp(VkCommandBuffer cb, VkPipelineStageFlagBits stage, VkQueryPool pool,
-						uint32_t query)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	struct pp_vk_diag_cb *s = query_hook(c);
-	if (s)
-		pp_diag_rec_queries(s->rec, (uint64_t)pool, query, 1);
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdWriteTimestamp(cb, stage, pool, query);
-}
-
-VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp2(VkCommandBuffer cb, VkPipelineStageFlags2 stage, VkQueryPool pool,
-						 uint32_t query)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	struct pp_vk_diag_cb *s = query_hook(c);
-	if (s)
-		pp_diag_rec_queries(s->rec, (uint64_t)pool, query, 1);
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdWriteTimestamp2(cb, stage, pool, query);
-}
-
-/* Queries reset in a command buffer are written by it (vkCmdBeginQuery/EndQuery are not
- * seen here): they belong to its submissions. */
-VKAPI_ATTR void VKAPI_CALL pp_CmdResetQueryPool(VkCommandBuffer cb, VkQueryPool pool, uint32_t first, uint32_t count)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	struct pp_vk_diag_cb *s = query_hook(c);
-	if (s)
-		pp_diag_rec_queries(s->rec, (uint64_t)pool, first, count);
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdResetQueryPool(cb, pool, first, count);
-}
-
-/* Query results copied into a buffer: a transfer write of a buffer the rules cannot name
- * (anonymous transfer work, like a copy whose regions are not seen). */
-VKAPI_ATTR void VKAPI_CALL pp_CmdCopyQueryPoolResults(VkCommandBuffer cb, VkQueryPool pool, uint32_t first,
-						      uint32_t count, VkBuffer dst, VkDeviceSize offset,
-						      VkDeviceSize stride, VkQueryResultFlags flags)
-{
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	struct pp_vk_diag_cb *s = query_hook(c);
-	if (s) {
-		vk_diag_state_observe(c, s);
-		pp_diag_rec_work(s->rec, PP_WORK_TRANSFER, 0, 0, 0);
-	}
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdCopyQueryPoolResults(cb, pool, first, count, dst, offset, stride,
-									   flags);
 }

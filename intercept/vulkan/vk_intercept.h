@@ -12,6 +12,14 @@ static inline struct pp_device *pp_vk_device_of(const void *dispatchable)
 	return pp_device_lookup(pp_dispatch_key(dispatchable));
 }
 
+/* The device a command buffer's hook calls down through: its record's when passprobe follows
+ * the command buffer (no lookup), else looked up. Every pass-through of a command is
+ * pp_vk_cb_device(c, cb)->vk.CmdX(cb, ...). */
+static inline struct pp_device *pp_vk_cb_device(const struct pp_command_buffer *c, VkCommandBuffer cb)
+{
+	return c ? c->device : pp_vk_device_of(cb);
+}
+
 uint32_t pp_vk_thread_id(void);
 
 /* Frame debuggers and other layers' work (vk_renderdoc.c). pp_vk_foreign_caller: the library of

@@ -54,5 +54,5 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushConstants(VkCommandBuffer cb, VkPipelineLay
 {
 	struct pp_command_buffer *c = pp_command_buffer_get(cb);
 	pp_vk_quirk_uniforms_set(c, PP_VK_ANY_BIND_POINT, stages);
-	(c ? c->device : pp_vk_device_of(cb))->vk.CmdPushConstants(cb, layout, stages, offset, size, values);
+	pp_vk_cb_device(c, cb)->vk.CmdPushConstants(cb, layout, stages, offset, size, values);
 }
