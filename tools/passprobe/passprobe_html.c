@@ -17,56 +17,6 @@
 #include "html_report_css.h"
 #include "html_report_js.h"
 
-/* Writes v again with the writer: the page holds exactly what report.json held, as one
- * compact line (numbers keep their exact value: the writer's doubles read back the same). */
-static void html_json_copy(struct pp_json_writer *w, const struct pp_json_value *v)
-{
-	switch (pp_json_type_of(v)) {
-	case PP_JSON_NULL:
-		pp_json_write_null(w);
-		break;
-	case PP_JSON_BOOL: {
-		bool b = false;
-		pp_json_get_bool(v, &b);
-		pp_json_write_bool(w, b);
-		break;
-	}
-	case PP_JSON_NUMBER: {
-		int64_t i;
-		uint64_t u;
-		double d = 0;
-		if (pp_json_get_int64(v, &i))
-			pp_json_write_int(w, i);
-		else if (pp_json_get_uint64(v, &u))
-			pp_json_write_uint(w, u);
-		else if (pp_json_get_double(v, &d))
-			pp_json_write_double(w, d);
-		break;
-	}
-	case PP_JSON_STRING: {
-		size_t len = 0;
-		const char *s = pp_json_get_string(v, &len);
-		pp_json_write_string_n(w, s, len);
-		break;
-	}
-	case PP_JSON_ARRAY:
-		pp_json_begin_array(w);
-		for (size_t i = 0; i < pp_json_array_size(v); i++)
-			html_json_copy(w, pp_json_array_at(v, i));
-		pp_json_end_array(w);
-		break;
-	case PP_JSON_OBJECT:
-		pp_json_begin_object(w);
-		for (size_t i = 0; i < pp_json_object_size(v); i++) {
-			const struct pp_json_member *m = pp_json_object_at(v, i);
-			pp_json_write_key(w, m->key);
-			html_json_copy(w, &m->value);
-		}
-		pp_json_end_object(w);
-		break;
-	}
-}
-
 /* Text for element content and attribute values. */
 static void html_escape(FILE *f, const char *s)
 {
@@ -161,7 +111,7 @@ int cli_html_write(const struct cli_report *r, const char *html_path)
 {
 	struct pp_json_writer w;
 	pp_json_writer_init_mem(&w, 0, 0);
-	html_json_copy(&w, r->root);
+	pp_json_write_value(&w, r->root);
 	size_t len = 0;
 	int err = pp_json_writer_finish(&w);
 	const char *json = pp_json_writer_mem(&w, &len);

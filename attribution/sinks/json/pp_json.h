@@ -90,6 +90,8 @@ int pp_json_begin_array(struct pp_json_writer *w);
 int pp_json_end_array(struct pp_json_writer *w);
 /* Member name inside an object; the next call must write its value. */
 int pp_json_write_key(struct pp_json_writer *w, const char *key);
+/* The same with exactly len bytes, which may include NUL (escaped as \u0000). */
+int pp_json_write_key_n(struct pp_json_writer *w, const char *key, size_t len);
 /* NULL writes null. */
 int pp_json_write_string(struct pp_json_writer *w, const char *s);
 /* Exactly len bytes, which may include NUL (escaped as \u0000). */
@@ -328,3 +330,8 @@ bool pp_json_get_double(const struct pp_json_value *v, double *out);
 bool pp_json_get_int64(const struct pp_json_value *v, int64_t *out);
 bool pp_json_get_uint64(const struct pp_json_value *v, uint64_t *out);
 bool pp_json_get_bool(const struct pp_json_value *v, bool *out);
+
+/* A parsed value written again with the writer, exactly (strings and keys by their length,
+ * numbers as their integer when they have one, else as the double): what the page of
+ * report.html embeds, and what the fuzz target reads back. Returns the writer's error. */
+int pp_json_write_value(struct pp_json_writer *w, const struct pp_json_value *v);

@@ -793,3 +793,54 @@ bool pp_json_get_bool(const struct pp_json_value *v, bool *out)
 	*out = v->u.boolean;
 	return true;
 }
+
+/* ---- writing a parsed value again -------------------------------------------------------- */
+
+int pp_json_write_value(struct pp_json_writer *w, const struct pp_json_value *v)
+{
+	switch (pp_json_type_of(v)) {
+	case PP_JSON_NULL:
+		pp_json_write_null(w);
+		break;
+	case PP_JSON_BOOL: {
+		bool b = false;
+		pp_json_get_bool(v, &b);
+		pp_json_write_bool(w, b);
+		break;
+	}
+	case PP_JSON_NUMBER: {
+		int64_t i;
+		uint64_t u;
+		double d = 0;
+		if (pp_json_get_int64(v, &i))
+			pp_json_write_int(w, i);
+		else if (pp_json_get_uint64(v, &u))
+			pp_json_write_uint(w, u);
+		else if (pp_json_get_double(v, &d))
+			pp_json_write_double(w, d);
+		break;
+	}
+	case PP_JSON_STRING: {
+		size_t len = 0;
+		const char *s = pp_json_get_string(v, &len);
+		pp_json_write_string_n(w, s, len);
+		break;
+	}
+	case PP_JSON_ARRAY:
+		pp_json_begin_array(w);
+		for (size_t i = 0; i < pp_json_array_size(v); i++)
+			pp_json_write_value(w, pp_json_array_at(v, i));
+		pp_json_end_array(w);
+		break;
+	case PP_JSON_OBJECT:
+		pp_json_begin_object(w);
+		for (size_t i = 0; i < pp_json_object_size(v); i++) {
+			const struct pp_json_member *m = pp_json_object_at(v, i);
+			pp_json_write_key_n(w, m->key, m->key_len);
+			pp_json_write_value(w, &m->value);
+		}
+		pp_json_end_object(w);
+		break;
+	}
+	return pp_json_writer_error(w);
+}

@@ -602,6 +602,11 @@ int pp_json_write_key(struct pp_json_writer *w, const char *key)
 	return writer_key(w, key, key ? strlen(key) : 0);
 }
 
+int pp_json_write_key_n(struct pp_json_writer *w, const char *key, size_t len)
+{
+	return writer_key(w, key, len);
+}
+
 int pp_json_write_raw_value(struct pp_json_writer *w, const char *json, size_t len)
 {
 	if (!json || !len)
