@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag_rules.h"
 #include "pp_model.h"
 
 /* ---- stages and accesses --------------------------------------------------------------- */
@@ -329,42 +330,23 @@ void pp_diag_rec_barrier_fixed(struct pp_diag_rec *r, uint32_t bi);
 
 /* ---- findings --------------------------------------------------------------------------- */
 
+/* A rule's kind and the front end that detects it (diag_rules.h). */
+enum pp_diag_rule_kind { PP_DIAG_KIND_BARRIER, PP_DIAG_KIND_BLOCKING, PP_DIAG_KIND_PASS };
+enum pp_diag_rule_api { PP_DIAG_API_VULKAN, PP_DIAG_API_GLES };
+
 enum pp_diag_rule {
-	PP_DIAG_FULL_DRAIN = 0,
-	PP_DIAG_DST_TOO_EARLY,
-	PP_DIAG_SRC_TOO_LATE,
-	PP_DIAG_READ_TO_READ,
-	PP_DIAG_DUPLICATE,
-	PP_DIAG_CHAIN,
-	PP_DIAG_SET_EVENT_WAIT,
-	PP_DIAG_QUERY_WAIT,
-	PP_DIAG_QUERY_WAIT_UNSUBMITTED,
-	PP_DIAG_FENCE_WAIT,
-	PP_DIAG_QUEUE_WAIT_IDLE,
-	PP_DIAG_DEVICE_WAIT_IDLE,
-	PP_DIAG_POLLING,
-	PP_DIAG_SEMAPHORE_WAIT,
-	PP_DIAG_SUBPASS_NOT_BY_REGION,
-	PP_DIAG_UNUSED,
-	PP_DIAG_MERGEABLE,
-	/* Calls of an API without explicit synchronization (OpenGL ES) that make the CPU wait
-	 * for the GPU, or make the driver stall or copy; described API-neutrally here, the API's
-	 * side names the call in the finding's detail (docs/diagnostics.md). */
-	PP_DIAG_READBACK_DRAIN,
-	PP_DIAG_FINISH,
-	PP_DIAG_QUERY_RESULT_WAIT,
-	PP_DIAG_SYNC_WAIT,
-	PP_DIAG_MAP_IN_USE,
-	PP_DIAG_TEXTURE_UPDATE_IN_USE,
-	PP_DIAG_STATIC_BUFFER_UPDATE,
-	/* Passes on tile-based GPUs: attachment contents loaded or stored for nothing. */
-	PP_DIAG_PASS_UNNEEDED_LOAD,
-	PP_DIAG_PASS_UNNEEDED_STORE,
+#define PP_DIAG_RULE_ENUM(name, ...) PP_DIAG_##name,
+	PP_DIAG_RULES(PP_DIAG_RULE_ENUM)
+#undef PP_DIAG_RULE_ENUM
 	PP_DIAG_RULE_COUNT
 };
 /* "PASSPROBE-Barrier-FullPipelineDrain", ... */
 const char *pp_diag_rule_id(enum pp_diag_rule rule);
 bool pp_diag_rule_is_barrier(enum pp_diag_rule rule);
+enum pp_diag_rule_kind pp_diag_rule_kind(enum pp_diag_rule rule);
+enum pp_diag_rule_api pp_diag_rule_api(enum pp_diag_rule rule);
+/* Its section in docs/diagnostics.md: the anchor ("passprobe-barrier-fullpipelinedrain"). */
+const char *pp_diag_rule_docs(enum pp_diag_rule rule);
 
 /* ---- severity (docs/diagnostics.md, "Severity") -------------------------------------------- */
 

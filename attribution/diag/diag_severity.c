@@ -12,57 +12,9 @@ struct rule_severity {
 	const char *reason;
 };
 
-static const struct rule_severity rule_severities[PP_DIAG_RULE_COUNT] = {
-	[PP_DIAG_FULL_DRAIN] = { PP_DIAG_WARNING, "every later stage waits for every earlier one: on a tile-based "
-						  "GPU both queues run dry" },
-	[PP_DIAG_DST_TOO_EARLY] = { PP_DIAG_WARNING, "later work in the stages it blocks for nothing could overlap "
-						     "the work it waits for" },
-	[PP_DIAG_SRC_TOO_LATE] = { PP_DIAG_WARNING, "later work waits for earlier work it does not need" },
-	[PP_DIAG_READ_TO_READ] = { PP_DIAG_WARNING, "removing it lets later work run while the earlier reads "
-						    "finish" },
-	[PP_DIAG_DUPLICATE] = { PP_DIAG_INFO, "with nothing recorded between, the second barrier waits for nothing "
-					      "the first did not: only the driver's work for the call goes away" },
-	[PP_DIAG_CHAIN] = { PP_DIAG_WARNING, "a fragment -> compute -> vertex chain keeps the next frame's "
-					     "non-fragment work from overlapping this frame's fragment work" },
-	[PP_DIAG_SET_EVENT_WAIT] = { PP_DIAG_INFO, "a pipeline barrier orders the same work: only the event's set "
-						   "and wait go away" },
-	[PP_DIAG_QUERY_WAIT] = { PP_DIAG_WARNING, "the thread that does the frame's work stalls until the GPU is "
-						  "done, and the GPU idles after" },
-	[PP_DIAG_QUERY_WAIT_UNSUBMITTED] = { PP_DIAG_WARNING, "the wait can only end if a submission comes: a "
-							      "deadlock otherwise" },
-	[PP_DIAG_FENCE_WAIT] = { PP_DIAG_WARNING, "the thread that does the frame's work cannot prepare the next "
-						  "frame while the GPU works on this one" },
-	[PP_DIAG_QUEUE_WAIT_IDLE] = { PP_DIAG_WARNING, "the queue drains every frame on the thread that does the "
-						       "frame's work" },
-	[PP_DIAG_DEVICE_WAIT_IDLE] = { PP_DIAG_WARNING, "every queue drains every frame on the thread that does "
-							"the frame's work" },
-	[PP_DIAG_POLLING] = { PP_DIAG_WARNING, "the thread that does the frame's work burns its time polling" },
-	[PP_DIAG_SEMAPHORE_WAIT] = { PP_DIAG_WARNING, "the thread that does the frame's work cannot prepare the "
-						      "next frame while the GPU works on this one" },
-	[PP_DIAG_SUBPASS_NOT_BY_REGION] = { PP_DIAG_WARNING, "every tile of the source subpass is written to "
-							     "memory and read back instead of staying on-chip" },
-	[PP_DIAG_UNUSED] = { PP_DIAG_WARNING, "removing it drops a wait and, after a write, a cache flush" },
-	[PP_DIAG_MERGEABLE] = { PP_DIAG_INFO, "the merged call orders the same work: one synchronization point of "
-					      "the driver instead of two, no more overlap" },
-	[PP_DIAG_READBACK_DRAIN] = { PP_DIAG_WARNING, "the pipeline drains every frame on the thread that does the "
-						      "frame's work" },
-	[PP_DIAG_FINISH] = { PP_DIAG_WARNING, "the pipeline drains every frame on the thread that does the frame's "
-					      "work" },
-	[PP_DIAG_QUERY_RESULT_WAIT] = { PP_DIAG_WARNING, "the thread that does the frame's work stalls until the "
-							 "GPU is done" },
-	[PP_DIAG_SYNC_WAIT] = { PP_DIAG_WARNING, "the thread that does the frame's work cannot prepare the next "
-						 "frame while the GPU works on this one" },
-	[PP_DIAG_MAP_IN_USE] = { PP_DIAG_WARNING, "the driver waits for the GPU, or copies the buffer, on the "
-						  "thread that does the frame's work" },
-	[PP_DIAG_TEXTURE_UPDATE_IN_USE] = { PP_DIAG_WARNING, "the driver waits for the GPU, or copies the image, "
-							     "on the thread that does the frame's work" },
-	[PP_DIAG_STATIC_BUFFER_UPDATE] = { PP_DIAG_WARNING, "the driver may stall or copy the buffer at every "
-							    "update" },
-	[PP_DIAG_PASS_UNNEEDED_LOAD] = { PP_DIAG_WARNING, "every tile reads the attachment from memory for "
-							  "nothing (bandwidth)" },
-	[PP_DIAG_PASS_UNNEEDED_STORE] = { PP_DIAG_WARNING, "every tile writes the attachment to memory for "
-							   "nothing (bandwidth)" },
-};
+#define RULE_SEVERITY(name, id, kind, api, severity, docs, reason, ...) [PP_DIAG_##name] = { PP_DIAG_##severity, reason },
+static const struct rule_severity rule_severities[PP_DIAG_RULE_COUNT] = { PP_DIAG_RULES(RULE_SEVERITY) };
+#undef RULE_SEVERITY
 
 enum pp_diag_severity pp_diag_rule_severity(enum pp_diag_rule rule)
 {

@@ -106,34 +106,19 @@ uint32_t diag_vocab_lowest_bit(uint32_t s)
 
 /* ---- rules ------------------------------------------------------------------------------ */
 
-static const char *const rule_ids[PP_DIAG_RULE_COUNT] = {
-	[PP_DIAG_FULL_DRAIN] = "PASSPROBE-Barrier-FullPipelineDrain",
-	[PP_DIAG_DST_TOO_EARLY] = "PASSPROBE-Barrier-DstStageTooEarly",
-	[PP_DIAG_SRC_TOO_LATE] = "PASSPROBE-Barrier-SrcStageTooLate",
-	[PP_DIAG_READ_TO_READ] = "PASSPROBE-Barrier-ReadToRead",
-	[PP_DIAG_DUPLICATE] = "PASSPROBE-Barrier-Duplicate",
-	[PP_DIAG_CHAIN] = "PASSPROBE-Barrier-FragmentComputeVertexChain",
-	[PP_DIAG_SET_EVENT_WAIT] = "PASSPROBE-Barrier-SetEventThenWait",
-	[PP_DIAG_QUERY_WAIT] = "PASSPROBE-Blocking-QueryWait",
-	[PP_DIAG_QUERY_WAIT_UNSUBMITTED] = "PASSPROBE-Blocking-QueryWaitUnsubmitted",
-	[PP_DIAG_FENCE_WAIT] = "PASSPROBE-Blocking-FenceWaitSameFrame",
-	[PP_DIAG_QUEUE_WAIT_IDLE] = "PASSPROBE-Blocking-QueueWaitIdle",
-	[PP_DIAG_DEVICE_WAIT_IDLE] = "PASSPROBE-Blocking-DeviceWaitIdle",
-	[PP_DIAG_POLLING] = "PASSPROBE-Blocking-PollingLoop",
-	[PP_DIAG_SEMAPHORE_WAIT] = "PASSPROBE-Blocking-SemaphoreWaitSameFrame",
-	[PP_DIAG_SUBPASS_NOT_BY_REGION] = "PASSPROBE-Barrier-SubpassDependencyNotByRegion",
-	[PP_DIAG_UNUSED] = "PASSPROBE-Barrier-Unused",
-	[PP_DIAG_MERGEABLE] = "PASSPROBE-Barrier-Mergeable",
-	[PP_DIAG_READBACK_DRAIN] = "PASSPROBE-Blocking-SynchronousReadback",
-	[PP_DIAG_FINISH] = "PASSPROBE-Blocking-FinishInFrameLoop",
-	[PP_DIAG_QUERY_RESULT_WAIT] = "PASSPROBE-Blocking-QueryResultNotAvailable",
-	[PP_DIAG_SYNC_WAIT] = "PASSPROBE-Blocking-SyncWaitSameFrame",
-	[PP_DIAG_MAP_IN_USE] = "PASSPROBE-Blocking-MapBufferInUse",
-	[PP_DIAG_TEXTURE_UPDATE_IN_USE] = "PASSPROBE-Blocking-TextureUpdateAfterUse",
-	[PP_DIAG_STATIC_BUFFER_UPDATE] = "PASSPROBE-Blocking-StaticBufferUpdate",
-	[PP_DIAG_PASS_UNNEEDED_LOAD] = "PASSPROBE-Pass-UnneededLoad",
-	[PP_DIAG_PASS_UNNEEDED_STORE] = "PASSPROBE-Pass-UnneededStore",
-};
+/* The rule table's columns (diag_rules.h) as arrays by rule. */
+#define RULE_ID(name, id, ...) [PP_DIAG_##name] = id,
+static const char *const rule_ids[PP_DIAG_RULE_COUNT] = { PP_DIAG_RULES(RULE_ID) };
+#undef RULE_ID
+#define RULE_KIND(name, id, kind, ...) [PP_DIAG_##name] = PP_DIAG_KIND_##kind,
+static const enum pp_diag_rule_kind rule_kinds[PP_DIAG_RULE_COUNT] = { PP_DIAG_RULES(RULE_KIND) };
+#undef RULE_KIND
+#define RULE_API(name, id, kind, api, ...) [PP_DIAG_##name] = PP_DIAG_API_##api,
+static const enum pp_diag_rule_api rule_apis[PP_DIAG_RULE_COUNT] = { PP_DIAG_RULES(RULE_API) };
+#undef RULE_API
+#define RULE_DOCS(name, id, kind, api, severity, docs, ...) [PP_DIAG_##name] = docs,
+static const char *const rule_docs[PP_DIAG_RULE_COUNT] = { PP_DIAG_RULES(RULE_DOCS) };
+#undef RULE_DOCS
 
 const char *pp_diag_rule_id(enum pp_diag_rule rule)
 {
@@ -142,7 +127,21 @@ const char *pp_diag_rule_id(enum pp_diag_rule rule)
 
 bool pp_diag_rule_is_barrier(enum pp_diag_rule rule)
 {
-	return rule <= PP_DIAG_SET_EVENT_WAIT || rule == PP_DIAG_SUBPASS_NOT_BY_REGION || rule == PP_DIAG_UNUSED ||
-	       rule == PP_DIAG_MERGEABLE;
+	return pp_diag_rule_kind(rule) == PP_DIAG_KIND_BARRIER;
+}
+
+enum pp_diag_rule_kind pp_diag_rule_kind(enum pp_diag_rule rule)
+{
+	return rule < PP_DIAG_RULE_COUNT ? rule_kinds[rule] : PP_DIAG_KIND_BLOCKING;
+}
+
+enum pp_diag_rule_api pp_diag_rule_api(enum pp_diag_rule rule)
+{
+	return rule < PP_DIAG_RULE_COUNT ? rule_apis[rule] : PP_DIAG_API_VULKAN;
+}
+
+const char *pp_diag_rule_docs(enum pp_diag_rule rule)
+{
+	return rule < PP_DIAG_RULE_COUNT ? rule_docs[rule] : "";
 }
 

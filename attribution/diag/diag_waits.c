@@ -93,119 +93,22 @@ enum pp_diag_wait_verdict pp_diag_query_check(struct pp_diag_device *d, uint64_t
 	return worst;
 }
 
+/* A BLOCKING or PASS rule's texts (diag_rules.h); "" for a BARRIER rule's (diag_findings.c). */
+#define RULE_MESSAGE(name, id, kind, api, severity, docs, reason, message, suggestion) [PP_DIAG_##name] = message,
+static const char *const rule_messages[PP_DIAG_RULE_COUNT] = { PP_DIAG_RULES(RULE_MESSAGE) };
+#undef RULE_MESSAGE
+#define RULE_SUGGESTION(name, id, kind, api, severity, docs, reason, message, suggestion) [PP_DIAG_##name] = suggestion,
+static const char *const rule_suggestions[PP_DIAG_RULE_COUNT] = { PP_DIAG_RULES(RULE_SUGGESTION) };
+#undef RULE_SUGGESTION
+
 static const char *blocking_message(enum pp_diag_rule rule)
 {
-	switch (rule) {
-	case PP_DIAG_QUERY_WAIT:
-		return "vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT waits for queries whose submission has not "
-		       "finished: the CPU stalls until the GPU is done, and the GPU then idles until the next submission "
-		       "(the pipeline between CPU and GPU drains, like glFinish).";
-	case PP_DIAG_QUERY_WAIT_UNSUBMITTED:
-		return "vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT on queries that no submitted command buffer "
-		       "writes: the wait cannot finish until such a submission happens (a deadlock if none comes).";
-	case PP_DIAG_FENCE_WAIT:
-		return "vkWaitForFences on the fence of a submission of the latest frame: the CPU cannot prepare the next "
-		       "frame while the GPU works on this one, and the GPU idles while the CPU prepares it.";
-	case PP_DIAG_QUEUE_WAIT_IDLE:
-		return "vkQueueWaitIdle inside the frame loop (it recurs in later frames): it drains the queue every "
-		       "time and serializes CPU and GPU.";
-	case PP_DIAG_DEVICE_WAIT_IDLE:
-		return "vkDeviceWaitIdle inside the frame loop (it recurs in later frames): it drains every queue every "
-		       "time and serializes CPU and GPU.";
-	case PP_DIAG_POLLING:
-		return "a tight polling loop: the same object was polled repeatedly within one frame while the GPU had "
-		       "not finished, burning a CPU core.";
-	case PP_DIAG_SEMAPHORE_WAIT:
-		return "vkWaitSemaphores waits for a timeline semaphore value signalled by a submission of the latest "
-		       "frame: the CPU cannot prepare the next frame while the GPU works on this one, and the GPU idles "
-		       "while the CPU prepares it.";
-	case PP_DIAG_READBACK_DRAIN:
-		return "a read of rendered pixels into CPU memory right after the work that renders them: the call "
-		       "returns only once the GPU has finished that work (a pipeline drain), and the GPU then idles "
-		       "until the CPU submits again.";
-	case PP_DIAG_FINISH:
-		return "a wait for all submitted GPU work to complete inside the frame loop (it recurs in later "
-		       "frames): it drains the pipeline every time and serializes CPU and GPU.";
-	case PP_DIAG_QUERY_RESULT_WAIT:
-		return "a blocking read of a query result that was not available yet: the CPU stalls until the GPU "
-		       "has finished the work the query measures, and the GPU then idles until the next submission.";
-	case PP_DIAG_SYNC_WAIT:
-		return "a host wait with a timeout on a fence set in the latest frame: the CPU cannot prepare the next "
-		       "frame while the GPU works on this one, and the GPU idles while the CPU prepares it.";
-	case PP_DIAG_MAP_IN_USE:
-		return "a synchronized map of a buffer that draws of the current or the previous frame read: the "
-		       "driver must wait until the GPU has finished those draws before it can return the pointer.";
-	case PP_DIAG_TEXTURE_UPDATE_IN_USE:
-		return "an update of an image's texels after draws of the same frame sampled it: the driver must "
-		       "either wait for those draws or copy the image (renaming it) so that they see the old texels.";
-	case PP_DIAG_STATIC_BUFFER_UPDATE:
-		return "repeated updates of a buffer created with a static usage hint: the driver placed it in memory "
-		       "meant to be written once, so each update may stall on draws using it or copy it.";
-	case PP_DIAG_PASS_UNNEEDED_LOAD:
-		return "a pass loads an attachment's old contents although they are undefined or entirely overwritten: "
-		       "on a tile-based GPU every tile is read from memory before rendering (bandwidth for nothing).";
-	case PP_DIAG_PASS_UNNEEDED_STORE:
-		return "a pass stores an attachment that nothing reads afterwards: on a tile-based GPU every tile is "
-		       "written to memory after rendering (bandwidth for nothing).";
-	default:
-		return "";
-	}
+	return rule < PP_DIAG_RULE_COUNT && rule_messages[rule] ? rule_messages[rule] : "";
 }
 
 static const char *blocking_suggestion(enum pp_diag_rule rule)
 {
-	switch (rule) {
-	case PP_DIAG_QUERY_WAIT:
-		return "Read query results two or more frames later without WAIT_BIT (WITH_AVAILABILITY_BIT, retry next "
-		       "frame), or after the fence of their submission.";
-	case PP_DIAG_QUERY_WAIT_UNSUBMITTED:
-		return "Submit the command buffer that writes the queries before waiting on them, or read without "
-		       "WAIT_BIT.";
-	case PP_DIAG_FENCE_WAIT:
-		return "Keep two or more frames in flight: one fence per frame, wait on the fence of frame N-2 before "
-		       "reusing its resources.";
-	case PP_DIAG_QUEUE_WAIT_IDLE:
-	case PP_DIAG_DEVICE_WAIT_IDLE:
-		return "Synchronize with per-frame fences (and semaphores between queues); keep idle waits for start-up, "
-		       "resize and shutdown.";
-	case PP_DIAG_POLLING:
-		return "Wait once (vkWaitForFences with a timeout) where the result is needed, or do useful work and "
-		       "read results of older frames.";
-	case PP_DIAG_SEMAPHORE_WAIT:
-		return "Keep two or more frames in flight: wait on the host for the value frame N-2 signalled before "
-		       "reusing its resources, and order GPU work with semaphore waits in the next submission instead.";
-	case PP_DIAG_READBACK_DRAIN:
-		return "Read into a GPU buffer (OpenGL ES: glReadPixels into a GL_PIXEL_PACK_BUFFER, then a fence) and "
-		       "map it two or more frames later, once its fence has signalled (a wait with timeout 0).";
-	case PP_DIAG_FINISH:
-		return "Remove it from the frame loop; where the CPU must know the GPU is done with a resource, set a "
-		       "fence after its last use and wait for the fence of frame N-2.";
-	case PP_DIAG_QUERY_RESULT_WAIT:
-		return "Read query results two or more frames later, and only once their availability says they are "
-		       "there (OpenGL ES: GL_QUERY_RESULT_AVAILABLE); keep a ring of queries.";
-	case PP_DIAG_SYNC_WAIT:
-		return "Keep two or more frames in flight: poll (timeout 0) or wait for the fence of frame N-2, not for "
-		       "the one just set.";
-	case PP_DIAG_MAP_IN_USE:
-		return "Map without synchronization where the application knows the range is not in use (OpenGL ES: "
-		       "GL_MAP_UNSYNCHRONIZED_BIT with a ring of ranges), or orphan it (GL_MAP_INVALIDATE_BUFFER_BIT / "
-		       "_RANGE_BIT) when all of it is rewritten.";
-	case PP_DIAG_TEXTURE_UPDATE_IN_USE:
-		return "Update the image before the frame's first use of it, or cycle between several images (one per "
-		       "frame in flight).";
-	case PP_DIAG_STATIC_BUFFER_UPDATE:
-		return "Create buffers updated every frame with a dynamic or stream usage hint (OpenGL ES: "
-		       "GL_DYNAMIC_DRAW / GL_STREAM_DRAW), or use a ring of ranges mapped without synchronization.";
-	case PP_DIAG_PASS_UNNEEDED_LOAD:
-		return "Begin the pass with a clear of the attachment (OpenGL ES: glClear of its buffers right after "
-		       "binding the framebuffer), or invalidate it before rendering when it is entirely overwritten.";
-	case PP_DIAG_PASS_UNNEEDED_STORE:
-		return "Invalidate an attachment nothing reads at the end of the pass that writes it (OpenGL ES: "
-		       "glInvalidateFramebuffer after the pass's last draw); a window surface's colour: "
-		       "EGL_SWAP_BEHAVIOR EGL_BUFFER_DESTROYED.";
-	default:
-		return "";
-	}
+	return rule < PP_DIAG_RULE_COUNT && rule_suggestions[rule] ? rule_suggestions[rule] : "";
 }
 
 /* A wait holds the frame back only on a thread that does the frame's work (records, submits
