@@ -10,6 +10,8 @@
 
 #include <vulkan/vulkan.h>
 
+#include "demo_mat4.h"
+
 #define DEMO_NAME "passprobe-demo"
 
 enum demo_pass {
@@ -197,12 +199,6 @@ VkResult demo_fail(const char *call, VkResult result);
 /* Writes and closes f (opened by the caller before rendering, so a bad path fails fast). */
 int demo_ppm_write(FILE *f, const char *path, const uint8_t *rgba, uint32_t width, uint32_t height);
 
-/* demo_math.c: column-major 4x4 matrices, Vulkan clip space (y down, z in [0,1]). */
-void demo_mat4_multiply(float out[16], const float a[16], const float b[16]);
-void demo_mat4_look_at(float out[16], const float eye[3], const float center[3], const float up[3]);
-void demo_mat4_perspective(float out[16], float fovy, float aspect, float znear, float zfar);
-void demo_mat4_ortho(float out[16], float half_extent, float znear, float zfar);
-bool demo_mat4_invert(float out[16], const float m[16]);
 void demo_frame_constants_fill(struct demo_frame_constants *fc, const struct demo_options *opt, uint32_t frame);
 
 /* demo_shaders.c: SPIR-V compiled from shaders/ at build time. */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "demo_mat4.h"
 #include "gd_api.h"
 
 #define GD_NAME "pp_gles_demo"
@@ -272,8 +273,4 @@ int gd_threads_start(struct gd_context *ctx, struct gd_threads **out);
  * prints what each thread issued over all its frames ("issued thread ..."). */
 int gd_threads_join(struct gd_threads *threads, bool print_issued);
 
-/* gd_math.c: column-major 4x4 matrices, OpenGL clip space (z in [-1, 1]). */
-void gd_mat4_multiply(float out[16], const float a[16], const float b[16]);
-void gd_mat4_look_at(float out[16], const float eye[3], const float center[3], const float up[3]);
-void gd_mat4_perspective(float out[16], float fovy, float aspect, float znear, float zfar);
-void gd_mat4_ortho(float out[16], float half_extent, float znear, float zfar);
+/* Matrices: tools/demo/demo_mat4.h, in DEMO_CLIP_GL. */

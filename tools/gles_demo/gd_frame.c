@@ -25,17 +25,17 @@ static void gd_frame_constants_fill(struct gd_frame_constants *fc, const struct 
 {
 	float view[16], proj[16], light_view[16], light_proj[16];
 	static const float eye[3] = {0.0f, 9.0f, 9.0f}, center[3] = {0, 0, 0}, up[3] = {0, 1, 0};
-	gd_mat4_look_at(view, eye, center, up);
-	gd_mat4_perspective(proj, 1.0f, (float)opt->width / (float)opt->height, 0.5f, 60.0f);
-	gd_mat4_multiply(fc->view_proj, proj, view);
+	demo_mat4_look_at(view, eye, center, up);
+	demo_mat4_perspective(proj, 1.0f, (float)opt->width / (float)opt->height, 0.5f, 60.0f, DEMO_CLIP_GL);
+	demo_mat4_multiply(fc->view_proj, proj, view);
 
 	/* The sun circles one step per frame, so every frame's image differs. */
 	float angle = 0.6f + 0.05f * (float)(frame % 1000u);
 	float dir[3] = {0.6f * cosf(angle), 0.8f, 0.6f * sinf(angle)};
 	float light_eye[3] = {dir[0] * 20.0f, dir[1] * 20.0f, dir[2] * 20.0f};
-	gd_mat4_look_at(light_view, light_eye, center, up);
-	gd_mat4_ortho(light_proj, 10.0f, 1.0f, 45.0f);
-	gd_mat4_multiply(fc->light_view_proj, light_proj, light_view);
+	demo_mat4_look_at(light_view, light_eye, center, up);
+	demo_mat4_ortho(light_proj, 10.0f, 1.0f, 45.0f, DEMO_CLIP_GL);
+	demo_mat4_multiply(fc->light_view_proj, light_proj, light_view);
 	memcpy(fc->light_dir, (float[4]){dir[0], dir[1], dir[2], 0.3f}, sizeof(fc->light_dir));
 	memcpy(fc->viewport,
 	       (float[4]){(float)opt->width, (float)opt->height, 1.0f / (float)opt->width,
