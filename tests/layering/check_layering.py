@@ -301,10 +301,17 @@ def sccs(nodes, edges):
     return out
 
 
+# Code the tools share (tools/common) sits below the other tools, above every floor.
+TOOLS_COMMON = "tools/common"
+
+
 def level(folder, target):
-    """Where a file sits: its folder's floor; tools/ and the product's entry above all floors."""
-    if target in ENTRY_TARGETS or folder.split("/")[0] == TOP:
+    """Where a file sits: its folder's floor; tools/common above all floors; the other tools
+    and the product's entry above that."""
+    if folder == TOOLS_COMMON:
         return len(FLOORS)
+    if target in ENTRY_TARGETS or folder.split("/")[0] == TOP:
+        return len(FLOORS) + 1
     return floor_of(folder)
 
 

@@ -273,4 +273,4 @@ int gd_threads_start(struct gd_context *ctx, struct gd_threads **out);
  * prints what each thread issued over all its frames ("issued thread ..."). */
 int gd_threads_join(struct gd_threads *threads, bool print_issued);
 
-/* Matrices: tools/demo/demo_mat4.h, in DEMO_CLIP_GL. */
+/* Matrices: tools/common/demo_mat4.h, in DEMO_CLIP_GL. */

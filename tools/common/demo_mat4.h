@@ -1,7 +1,7 @@
 #pragma once
 /* Column-major 4x4 matrices (m[col * 4 + row], the layout GLSL's mat4 expects in std140), for
- * both demos: this one (Vulkan clip space) and tools/gles_demo (OpenGL's), which compiles this
- * file too. */
+ * both demos, each of which compiles demo_mat4.c: tools/demo (Vulkan's clip space) and
+ * tools/gles_demo (OpenGL's). */
 #include <stdbool.h>
 
 enum demo_clip {
