@@ -1,6 +1,7 @@
 /* Time overlap: passes' exclusive GPU times, and sampled counters attributed to passes
  * (attr_overlap.h). */
 #include "attr_overlap.h"
+#include "pp_model.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pp_model.h"
+struct pp_pass_result; /* pp_model.h: this header stays includable alone (the kbase fuzz target) */
 
 struct pp_overlap_span {
 	uint64_t begin_ns, end_ns;

@@ -8,6 +8,12 @@ layer_dir=$2
 work=$3
 k=2000
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind not installed: skipped"; exit 77; }
+# Labelled valgrind: .ci/run runs it in its valgrind step, on the Release build. valgrind cannot
+# run a program built with a sanitizer.
+if ldd "$bench" 2>/dev/null | grep -q 'lib[at]san'; then
+	echo "bench_api is built with a sanitizer, which valgrind cannot run: skipped"
+	exit 77
+fi
 rm -rf "$work" && mkdir -p "$work" || exit 1
 count() { # label, settings... -> instructions collected in bench_record_draws
 	label=$1
