@@ -17,6 +17,7 @@
 #include "pp_diag_outputs.h"
 #include "pp_clock.h"
 #include "pp_module.h"
+#include "pp_renderdoc.h"
 #include "pp_log.h"
 #include "pp_sink.h"
 #include "pp_thread.h"
@@ -543,7 +544,9 @@ _Static_assert(PP_GLES_CALL_COUNT <= PP_DIAG_COUNTED_CALLS, "more counted calls 
 struct pp_gles_call_mark pp_gles_diag_call(struct pp_gles_ctx *c, enum pp_gles_call k, const char *name)
 {
 	struct pp_gles_call_mark m = { .frame = c->frame_open };
-	if (!c->diag)
+	/* The index only serves frames RenderDoc captures: without RenderDoc, nothing is counted
+	 * (glBufferSubData may come with every draw). */
+	if (!c->diag || !pp_renderdoc_present())
 		return m;
 	m.index = pp_diag_call_count(c->diag->dd, k, c->frame_open);
 	/* c->rec_rdoc: RenderDoc captures the frame being built (gles_submit.c, recording_arm). */

@@ -250,8 +250,11 @@ static struct call_mark call_mark(struct pp_device *dev, struct pp_diag_device *
 	if (!dd)
 		return m;
 	m.frame = pp_diag_frame(dd);
+	/* The index only serves frames RenderDoc captures: without RenderDoc, nothing is counted. */
+	if (!pp_renderdoc_present())
+		return m;
 	m.index = pp_diag_call_count(dd, k, m.frame);
-	if (pp_renderdoc_present() && (pp_attr_frame_building(dev->attr) & PP_FRAME_RENDERDOC))
+	if (pp_attr_frame_building(dev->attr) & PP_FRAME_RENDERDOC)
 		m.call = name;
 	return m;
 }

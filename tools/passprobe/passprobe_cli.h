@@ -35,6 +35,10 @@ struct cli_report {
 	int64_t version;            /* its "version", 1..CLI_REPORT_VERSION */
 };
 
+/* The directory of the running passprobe executable (where the installed layout's other
+ * files are found from): false when /proc/self/exe cannot be read. */
+bool cli_exe_dir(char *out, size_t out_len);
+
 /* Reads a whole file into a malloc'd buffer (not NUL-terminated), refusing more than max
  * bytes: 0, or -EFBIG, -EISDIR, -ENOMEM, -EIO or the -errno of fopen. */
 int cli_read_file(const char *path, size_t max, char **out, size_t *len_out);

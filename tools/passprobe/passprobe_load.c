@@ -9,9 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "pp_json.h"
 #include "passprobe_cli.h"
+
+bool cli_exe_dir(char *out, size_t out_len)
+{
+	ssize_t n = readlink("/proc/self/exe", out, out_len - 1);
+	if (n <= 0)
+		return false;
+	out[n] = '\0';
+	char *slash = strrchr(out, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	return true;
+}
 
 int cli_read_file(const char *path, size_t max, char **out, size_t *len_out)
 {

@@ -62,19 +62,12 @@ static bool rdoc_find_script(char *out, size_t out_len, char *looked, size_t loo
 	size_t lp = 0;
 
 	looked[0] = '\0';
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			int n2 = snprintf(out, out_len, "%s/" PASSPROBE_BIN_TO_DATA "/passprobe/renderdoc/" RDOC_SCRIPT,
-					  exe);
-			if (n2 > 0 && (size_t)n2 < out_len && rdoc_readable(out))
-				return true;
-			if (n2 > 0 && (size_t)n2 < out_len)
-				lp += (size_t)snprintf(looked, looked_len, "%s", out);
-		}
+	if (cli_exe_dir(exe, sizeof(exe))) {
+		int n2 = snprintf(out, out_len, "%s/" PASSPROBE_BIN_TO_DATA "/passprobe/renderdoc/" RDOC_SCRIPT, exe);
+		if (n2 > 0 && (size_t)n2 < out_len && rdoc_readable(out))
+			return true;
+		if (n2 > 0 && (size_t)n2 < out_len)
+			lp += (size_t)snprintf(looked, looked_len, "%s", out);
 	}
 #ifdef PASSPROBE_BUILD_RENDERDOC_DIR
 	int n3 = snprintf(out, out_len, "%s/" RDOC_SCRIPT, PASSPROBE_BUILD_RENDERDOC_DIR);

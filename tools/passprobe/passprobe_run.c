@@ -113,22 +113,14 @@ static bool run_find_layer_dir(char *out, size_t out_len, char *looked, size_t l
 	size_t lp = 0;
 
 	looked[0] = '\0';
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			int n2 = snprintf(cand, sizeof(cand), "%s/../share/vulkan/explicit_layer.d",
-					  exe);
-			if (n2 > 0 && (size_t)n2 < sizeof(cand) &&
-			    run_is_file(cand, RUN_LAYER_MANIFEST) && realpath(cand, real) &&
-			    strlen(real) < out_len) {
-				snprintf(out, out_len, "%s", real);
-				return true;
-			}
-			lp += (size_t)snprintf(looked + lp, looked_len - lp, "%s", cand);
+	if (cli_exe_dir(exe, sizeof(exe))) {
+		int n2 = snprintf(cand, sizeof(cand), "%s/../share/vulkan/explicit_layer.d", exe);
+		if (n2 > 0 && (size_t)n2 < sizeof(cand) && run_is_file(cand, RUN_LAYER_MANIFEST) &&
+		    realpath(cand, real) && strlen(real) < out_len) {
+			snprintf(out, out_len, "%s", real);
+			return true;
 		}
+		lp += (size_t)snprintf(looked + lp, looked_len - lp, "%s", cand);
 	}
 #ifdef PASSPROBE_BUILD_LAYER_DIR
 	if (run_is_file(PASSPROBE_BUILD_LAYER_DIR, RUN_LAYER_MANIFEST)) {
@@ -505,16 +497,10 @@ static void run_report_outputs(const char *dir, const struct timespec *start, bo
 static bool run_find_gles_shim(char *out, size_t out_len)
 {
 	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			int n2 = snprintf(out, out_len, "%s/" PASSPROBE_BIN_TO_LIB "/" RUN_GLES_SHIM, exe);
-			if (n2 > 0 && (size_t)n2 < out_len && access(out, R_OK) == 0)
-				return true;
-		}
+	if (cli_exe_dir(exe, sizeof(exe))) {
+		int n2 = snprintf(out, out_len, "%s/" PASSPROBE_BIN_TO_LIB "/" RUN_GLES_SHIM, exe);
+		if (n2 > 0 && (size_t)n2 < out_len && access(out, R_OK) == 0)
+			return true;
 	}
 #ifdef PASSPROBE_BUILD_LAYER_DIR
 	if (snprintf(out, out_len, "%s/" RUN_GLES_SHIM, PASSPROBE_BUILD_LAYER_DIR) < (int)out_len &&
