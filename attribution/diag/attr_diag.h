@@ -19,7 +19,7 @@
  * Delivery. Findings are deduplicated per site into one process-wide table (bounded:
  * PP_DIAG_MAX_SITES, then counted as "other"); the first occurrence of a site is logged once
  * at warn level and queued for the application's debug messengers; report.json lists the
- * table (pp_diag_snapshot).
+ * table (pp_diag_sites_snapshot).
  *
  * Threads: a recording is only touched by the thread recording it (Vulkan's rule); a
  * pp_diag_device has one mutex; the site table another. Nothing here blocks on the GPU. */
@@ -66,9 +66,9 @@ enum {
 /* The stages a mask really covers: ALL_GRAPHICS / ALL_COMMANDS spelled out; in the first
  * scope BOTTOM means everything and TOP nothing, in the second scope TOP means everything
  * and BOTTOM nothing. */
-uint32_t pp_stage_expand(uint32_t stages, bool second_scope);
+uint32_t pp_diag_vocab_stage_expand(uint32_t stages, bool second_scope);
 /* "VERTEX_SHADER|FRAGMENT_SHADER" (Vulkan's names without prefix/suffix); "NONE" for 0. */
-size_t pp_stage_names(uint32_t stages, char *buf, size_t len);
+size_t pp_diag_vocab_stage_names(uint32_t stages, char *buf, size_t len);
 
 enum {
 	PP_ACCESS_INDIRECT_READ = 1u << 0,
@@ -95,8 +95,8 @@ enum {
 	(PP_ACCESS_SHADER_WRITE | PP_ACCESS_COLOR_WRITE | PP_ACCESS_DEPTH_WRITE |             \
 	 PP_ACCESS_TRANSFER_WRITE | PP_ACCESS_HOST_WRITE | PP_ACCESS_MEMORY_WRITE | PP_ACCESS_OTHER_WRITE)
 /* The stages that can perform these accesses. */
-uint32_t pp_access_stages(uint32_t access);
-size_t pp_access_names(uint32_t access, char *buf, size_t len);
+uint32_t pp_diag_vocab_access_stages(uint32_t access);
+size_t pp_diag_vocab_access_names(uint32_t access, char *buf, size_t len);
 
 /* Image layouts, by what they allow. */
 enum pp_diag_layout {
@@ -129,7 +129,7 @@ struct pp_diag_range {
 };
 #define PP_DIAG_RANGE_END UINT64_MAX
 /* Whether two ranges of one resource share a byte / subresource (NULL: the whole resource). */
-bool pp_diag_range_overlap(const struct pp_diag_range *a, const struct pp_diag_range *b);
+bool pp_diag_ranges_overlap(const struct pp_diag_range *a, const struct pp_diag_range *b);
 /* Open barrier windows and unbarriered uses tracked per resource and recording, and barrier /
  * use records per resource in a closed recording's summary; beyond this they are merged (uses)
  * or the resource is no longer judged by range (barriers: windows closed as "cannot narrow"). */
@@ -144,7 +144,7 @@ struct pp_diag_barrier_res {
 	uint32_t src_access, dst_access;
 	enum pp_diag_layout old_layout, new_layout;
 	bool queue_transfer; /* a queue family ownership transfer */
-	uint32_t format_bucket; /* images: pp_diag_format_bucket() of the format; 0: unknown */
+	uint32_t format_bucket; /* images: pp_diag_barriers_format_bucket() of the format; 0: unknown */
 	struct pp_diag_range range; /* subresource range / buffer range (unset: whole) */
 };
 
@@ -190,41 +190,41 @@ struct pp_diag_cost_probe {
 	uint32_t ts_before, ts_after;
 };
 
-struct pp_diag_rec *pp_diag_rec_create(void);
-void pp_diag_rec_destroy(struct pp_diag_rec *r);
+struct pp_diag_rec *pp_diag_barriers_rec_create(void);
+void pp_diag_barriers_rec_destroy(struct pp_diag_rec *r);
 /* Forgets everything: the command buffer is being recorded anew. */
-void pp_diag_rec_reset(struct pp_diag_rec *r);
+void pp_diag_barriers_rec_reset(struct pp_diag_rec *r);
 /* Whether the recording was closed (submitted at least once). */
-bool pp_diag_rec_closed(const struct pp_diag_rec *r);
+bool pp_diag_barriers_rec_closed(const struct pp_diag_rec *r);
 /* Who recorded it: owner names a layer above passprobe that records work of its own (a HUD,
  * RenderDoc: the model's recorded_by), NULL the application. Its findings are information
  * (docs/diagnostics.md, "Severity"): the application's developer cannot change them. Static
  * string; set before the submission that closes the recording. */
-void pp_diag_rec_owner(struct pp_diag_rec *r, const char *owner);
+void pp_diag_barriers_rec_owner(struct pp_diag_rec *r, const char *owner);
 
 /* Work since the previous call: PP_WORK_* bits; draw_stages: stages the draws ran (bound
  * pipeline); unknown_stages: stages of bound descriptors whose contents are unknown;
- * attachment_formats: pp_diag_format_bucket() bits of the render pass attachments begun (0
+ * attachment_formats: pp_diag_barriers_format_bucket() bits of the render pass attachments begun (0
  * with PP_WORK_*_ATTACHMENT: formats unknown, any image may be an attachment). */
-void pp_diag_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t draw_stages, uint32_t unknown_stages,
+void pp_diag_barriers_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t draw_stages, uint32_t unknown_stages,
 		      uint32_t attachment_formats);
 /* One of 32 buckets for an image format name ("R8G8B8A8_UNORM"): an image can only be the
  * attachment of a pass with an attachment of its format. */
-uint32_t pp_diag_format_bucket(const char *format_name);
+uint32_t pp_diag_barriers_format_bucket(const char *format_name);
 /* A resource used by the work that follows, at these stages (bound descriptors, vertex and
  * index buffers). write: the use may write it (storage descriptors). */
-void pp_diag_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle, uint32_t stages,
+void pp_diag_barriers_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle, uint32_t stages,
 		     bool write);
 /* The same for part of the resource (an image view's subresource range, a descriptor's buffer
  * range, a vertex buffer from its offset); NULL: the whole resource. A use meets every barrier
  * window of the resource whose range it overlaps. */
-void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
+void pp_diag_barriers_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
 			   const struct pp_diag_range *range, uint32_t stages, bool write);
 /* A barrier call; returns its index in the recording. vkCmdWaitEvents: b->events set. */
-uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, const struct pp_diag_barrier *b);
-void pp_diag_rec_event_set(struct pp_diag_rec *r, uint64_t event);
+uint32_t pp_diag_barriers_rec(struct pp_diag_device *d, struct pp_diag_rec *r, const struct pp_diag_barrier *b);
+void pp_diag_barriers_rec_event_set(struct pp_diag_rec *r, uint64_t event);
 /* Queries written (timestamps) or reset in the recording: they belong to its submissions. */
-void pp_diag_rec_queries(struct pp_diag_rec *r, uint64_t pool, uint32_t first, uint32_t count);
+void pp_diag_barriers_rec_queries(struct pp_diag_rec *r, uint64_t pool, uint32_t first, uint32_t count);
 
 /* A subpass dependency of a render pass (VkSubpassDependency[2], or the VkMemoryBarrier2 in
  * its pNext). Stages PP_STAGE_*, accesses PP_ACCESS_*. */
@@ -240,20 +240,20 @@ struct pp_diag_subpass_dep {
 /* The rule of PASSPROBE-Barrier-SubpassDependencyNotByRegion: a dependency between two
  * subpasses whose stages are all framebuffer-space and whose accesses are all attachment
  * accesses, without BY_REGION (adding it is then valid and keeps the data per region). */
-bool pp_diag_subpass_dep_not_by_region(const struct pp_diag_subpass_dep *dep);
+bool pp_diag_barriers_subpass_dep_not_by_region(const struct pp_diag_subpass_dep *dep);
 /* A render pass instance begun in the recording, with the dependencies of its render pass
  * that the rule above flagged (name: the render pass's debug name or NULL). Counted once per
  * instance at every submission of the recording. At most PP_DIAG_REC_MAX_SUBPASS_DEPS
  * distinct (render pass, dependency) pairs per recording; beyond that, not counted. */
 #define PP_DIAG_REC_MAX_SUBPASS_DEPS 64u
-void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const char *name, uint32_t n,
+void pp_diag_barriers_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const char *name, uint32_t n,
 			     const struct pp_diag_subpass_dep *flagged);
 
 /* What a recording did between two hooks of the intercept, already translated, handed over in
- * one call: reset: the recording is forgotten first (pp_diag_rec_reset: recorded anew); the
+ * one call: reset: the recording is forgotten first (pp_diag_barriers_rec_reset: recorded anew); the
  * render passes begun (with every dependency of theirs: the rules flag them, as
- * pp_diag_rec_render_pass), the resources the work uses (as pp_diag_rec_use_range, in order),
- * then the work (as pp_diag_rec_work; work 0: none), whose attachment formats are
+ * pp_diag_barriers_rec_render_pass), the resources the work uses (as pp_diag_barriers_rec_use_range, in order),
+ * then the work (as pp_diag_barriers_rec_work; work 0: none), whose attachment formats are
  * attachment_formats and the buckets of format_names (static strings, "R8G8B8A8_UNORM"). */
 struct pp_diag_use {
 	enum pp_diag_res_kind kind;
@@ -284,11 +284,11 @@ struct pp_diag_observed {
 	uint32_t nformat_names;
 	const char *const *format_names;
 };
-void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *o);
+void pp_diag_barriers_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *o);
 
 /* ---- the experiment (docs/diagnostics.md, "Experiment mode") -------------------------------- */
 
-/* What one barrier call of a recording of an experiment arm is (pp_diag_exp_call). Sites whose
+/* What one barrier call of a recording of an experiment arm is (pp_diag_experiment_call). Sites whose
  * fix passprobe proved from what it recorded, in every occurrence, become experiment sites (at
  * most PP_EXP_MAX_SITES per process); in each block of the fixed arm one of them (in turn) is
  * rewritten in every recording begun in it. */
@@ -315,18 +315,18 @@ enum { PP_DIAG_MERGE_SYNC1 = 1, /* one vkCmdPipelineBarrier with the unions of t
 /* A barrier call at code location loc_key with the call's masks (pp_diag_barrier's), in a
  * recording of arm (PP_EXP_ARM_* of pp_model.h) begun in the frame the clock gave it. The
  * first recording of a fixed-arm block picks the block's site. */
-void pp_diag_exp_call(struct pp_diag_device *d, uint32_t arm, uint64_t loc_key, uint32_t src_stages,
+void pp_diag_experiment_call(struct pp_diag_device *d, uint32_t arm, uint64_t loc_key, uint32_t src_stages,
 		      uint32_t dst_stages, struct pp_diag_exp_call *out);
 /* The intercept cannot make the fix of an experiment site (why: static text, e.g. a struct
  * extension it cannot copy): the site leaves the experiment with that reason. */
-void pp_diag_exp_refuse(struct pp_diag_device *d, uint32_t site, const char *why);
-/* What the rules decided at once for barrier call bi of the recording (pp_diag_rec_barrier's
+void pp_diag_experiment_refuse(struct pp_diag_device *d, uint32_t site, const char *why);
+/* What the rules decided at once for barrier call bi of the recording (pp_diag_barriers_rec's
  * index): whether it orders reads after reads only (PASSPROBE-Barrier-ReadToRead), and how it
  * merges with the call before it (PP_DIAG_MERGE_*, 0: it does not). */
-bool pp_diag_rec_barrier_reads_only(const struct pp_diag_rec *r, uint32_t bi);
-uint32_t pp_diag_rec_barrier_merge(const struct pp_diag_rec *r, uint32_t bi);
+bool pp_diag_experiment_rec_barrier_reads_only(const struct pp_diag_rec *r, uint32_t bi);
+uint32_t pp_diag_experiment_rec_barrier_merge(const struct pp_diag_rec *r, uint32_t bi);
 /* The intercept rewrote barrier call bi: its verdict, when judged, must prove the fix again. */
-void pp_diag_rec_barrier_fixed(struct pp_diag_rec *r, uint32_t bi);
+void pp_diag_experiment_rec_barrier_fixed(struct pp_diag_rec *r, uint32_t bi);
 
 /* ---- findings --------------------------------------------------------------------------- */
 
@@ -341,12 +341,12 @@ enum pp_diag_rule {
 	PP_DIAG_RULE_COUNT
 };
 /* "PASSPROBE-Barrier-FullPipelineDrain", ... */
-const char *pp_diag_rule_id(enum pp_diag_rule rule);
-bool pp_diag_rule_is_barrier(enum pp_diag_rule rule);
-enum pp_diag_rule_kind pp_diag_rule_kind(enum pp_diag_rule rule);
-enum pp_diag_rule_api pp_diag_rule_api(enum pp_diag_rule rule);
+const char *pp_diag_vocab_rule_id(enum pp_diag_rule rule);
+bool pp_diag_vocab_rule_is_barrier(enum pp_diag_rule rule);
+enum pp_diag_rule_kind pp_diag_vocab_rule_kind(enum pp_diag_rule rule);
+enum pp_diag_rule_api pp_diag_vocab_rule_api(enum pp_diag_rule rule);
 /* Its section in docs/diagnostics.md: the anchor ("passprobe-barrier-fullpipelinedrain"). */
-const char *pp_diag_rule_docs(enum pp_diag_rule rule);
+const char *pp_diag_vocab_rule_docs(enum pp_diag_rule rule);
 
 /* ---- severity (docs/diagnostics.md, "Severity") -------------------------------------------- */
 
@@ -358,10 +358,10 @@ enum pp_diag_severity { PP_DIAG_WARNING = 0, PP_DIAG_INFO };
 /* "warning" | "info" */
 const char *pp_diag_severity_name(enum pp_diag_severity s);
 /* A rule's severity before what one finding says (the per-finding adjustments are in
- * pp_diag_barrier_gain and the blocking report's thread). */
-enum pp_diag_severity pp_diag_rule_severity(enum pp_diag_rule rule);
+ * pp_diag_severity_barrier_gain and the blocking report's thread). */
+enum pp_diag_severity pp_diag_severity_rule(enum pp_diag_rule rule);
 /* Why a rule has its severity, one sentence (the table of docs/diagnostics.md). */
-const char *pp_diag_rule_severity_reason(enum pp_diag_rule rule);
+const char *pp_diag_severity_rule_reason(enum pp_diag_rule rule);
 /* What replacing a barrier's stages src -> dst (PP_STAGE_*, as recorded) with src_narrow ->
  * dst_narrow would gain: the dependencies the narrower form keeps (0 -> 0: the barrier
  * removed; a side that cannot be narrowed: pass it as recorded). The phases of a tile-based GPU:
@@ -370,7 +370,7 @@ const char *pp_diag_rule_severity_reason(enum pp_diag_rule rule);
  * work (the queues can overlap again), unless a stage the narrower form keeps blocked stops
  * that work right after anyway (a later stage of the same phase of the graphics pipeline);
  * information otherwise. *why: the reason, for people (a verdict). */
-enum pp_diag_severity pp_diag_barrier_gain(uint32_t src, uint32_t dst, uint32_t src_narrow, uint32_t dst_narrow,
+enum pp_diag_severity pp_diag_severity_barrier_gain(uint32_t src, uint32_t dst, uint32_t src_narrow, uint32_t dst_narrow,
 					   char *why, size_t len);
 
 /* Objects a finding names, for the debug messengers. */
@@ -404,7 +404,7 @@ struct pp_diag_message {
 
 /* ---- devices ---------------------------------------------------------------------------- */
 
-/* Where the rules' results go beyond pp_diag_snapshot and the messages queue: the rules call
+/* Where the rules' results go beyond pp_diag_sites_snapshot and the messages queue: the rules call
  * no output themselves (docs/architecture.md); whoever creates a device connects them
  * (intercept/common/pp_diag_outputs.c: the sinks). A NULL member: that output is not wanted. */
 struct pp_diag_outputs {
@@ -432,27 +432,27 @@ void pp_diag_device_destroy(struct pp_diag_device *d);
  * did not follow (it may use anything). A barrier's windows still open at the end of its
  * recording are followed into the later recordings of the call (their uses before their own
  * barrier on the resource, their anonymous work), once per distinct set of neighbours. */
-uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
+uint64_t pp_diag_device_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
 			const uint64_t *cb_handles);
 /* After a submit call: the fence it signals (0: none) belongs to its last batch. */
-void pp_diag_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_frame_label);
-void pp_diag_present(struct pp_diag_device *d);
-/* pp_diag_submit, _submit_done and _present above count frames with a frame clock of the
+void pp_diag_device_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_frame_label);
+void pp_diag_device_present(struct pp_diag_device *d);
+/* pp_diag_device_submit, _submit_done and _present above count frames with a frame clock of the
  * device's own (attribution/model/attr_frame.h), for a program that drives the rules alone.
  * Where the model counts frames (the layer), the frame indices come from its clock instead,
  * so the diagnostics' frames are report.json's, and a submit call reaches the rules as one
- * description, pp_diag_submitted below. */
+ * description, pp_diag_device_submitted below. */
 
 /* A cost measured by the API's side from an earlier pp_diag_cost_probe (a barrier's stall) or
- * after a blocking wait (GPU idle), credited to its site and frame (pp_diag_site_cost,
- * pp_diag_site_gpu_idle). */
+ * after a blocking wait (GPU idle), credited to its site and frame (pp_diag_sites_cost,
+ * pp_diag_sites_gpu_idle). */
 struct pp_diag_measured {
 	bool gpu_idle;
 	uint64_t key, ns, frame;
 };
-void pp_diag_measured_credit(const struct pp_diag_measured *m, uint32_t n);
+void pp_diag_device_measured_credit(const struct pp_diag_measured *m, uint32_t n);
 
-/* A timeline semaphore value a submit call signals (pp_diag_semaphore_signal, host false). */
+/* A timeline semaphore value a submit call signals (pp_diag_waits_semaphore_signal, host false). */
 struct pp_diag_signal {
 	uint64_t semaphore, value;
 };
@@ -464,10 +464,10 @@ struct pp_diag_submission {
 	uint32_t n;                        /* recordings, every batch of the call, in order */
 	struct pp_diag_rec *const *recs;   /* NULL: a command buffer not followed */
 	/* What each recording did after the last event fed to it (NULL, or observed[i] NULL:
-	 * nothing), taken before it is judged (pp_diag_rec_observed). */
+	 * nothing), taken before it is judged (pp_diag_barriers_rec_observed). */
 	const struct pp_diag_observed *const *observed;
 	const uint64_t *cb_handles;        /* names recs[i] */
-	uint64_t frame;                    /* the frame clock's index of the call (pp_attr_submit) */
+	uint64_t frame;                    /* the frame clock's index of the call (pp_attr_device_submit) */
 	uint64_t ended;                    /* the clock's: every frame below it has ended */
 	uint64_t fence;                    /* signalled by the last batch; 0: none */
 	uint32_t nsignals;
@@ -500,48 +500,48 @@ struct pp_diag_submit_todo {
 };
 /* One submit call: takes the recordings' last events, closes and judges them, records its semaphore signals and fence,
  * ends the frames the clock ended, credits the measured costs, and fills *todo (free it with
- * pp_diag_submit_todo_free). Returns 0, or -ENOMEM when *todo is incomplete (the rules
+ * pp_diag_device_submit_todo_free). Returns 0, or -ENOMEM when *todo is incomplete (the rules
  * counted the call all the same; messages not returned stay queued). Never calls out of the
  * rules. */
-int pp_diag_submitted(struct pp_diag_device *d, const struct pp_diag_submission *s, struct pp_diag_submit_todo *todo);
-/* A present where the model's clock counts frames (pp_diag_present: the device's own clock):
+int pp_diag_device_submitted(struct pp_diag_device *d, const struct pp_diag_submission *s, struct pp_diag_submit_todo *todo);
+/* A present where the model's clock counts frames (pp_diag_device_present: the device's own clock):
  * ends the frames below `ended`, credits the measured costs, and returns the queued messages
- * in *todo (nothing else of it is set). Return as pp_diag_submitted. */
-int pp_diag_presented(struct pp_diag_device *d, uint64_t ended, const struct pp_diag_measured *measured,
+ * in *todo (nothing else of it is set). Return as pp_diag_device_submitted. */
+int pp_diag_device_presented(struct pp_diag_device *d, uint64_t ended, const struct pp_diag_measured *measured,
 		      uint32_t nmeasured, struct pp_diag_submit_todo *todo);
-void pp_diag_submit_todo_free(struct pp_diag_submit_todo *todo);
+void pp_diag_device_submit_todo_free(struct pp_diag_submit_todo *todo);
 /* A delimiter without a submit call to the rules (a present, a submit without batches). */
-void pp_diag_frames_ended(struct pp_diag_device *d, uint64_t ended);
+void pp_diag_device_frames_ended(struct pp_diag_device *d, uint64_t ended);
 /* Index of the latest frame (the open one, or the last closed one before a new submission). */
-uint64_t pp_diag_frame(struct pp_diag_device *d);
+uint64_t pp_diag_device_frame(struct pp_diag_device *d);
 
 /* A measured cost for a site (barrier stall, GPU idle after a wait), credited to the frame
  * it occurred in. key: from a finding (pp_diag_cost_key) or a blocking report. */
-void pp_diag_site_cost(uint64_t key, uint64_t ns, uint64_t frame);
-void pp_diag_site_gpu_idle(uint64_t key, uint64_t ns, uint64_t frame);
+void pp_diag_sites_cost(uint64_t key, uint64_t ns, uint64_t frame);
+void pp_diag_sites_gpu_idle(uint64_t key, uint64_t ns, uint64_t frame);
 
 /* Barrier findings of a closed recording that have timestamp slots: for the intercept to
- * read later (barrier_cost; pp_diag_submitted returns them). Returns how many were written
+ * read later (barrier_cost; pp_diag_device_submitted returns them). Returns how many were written
  * to out. */
-uint32_t pp_diag_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_rec *r, uint64_t cb_handle,
+uint32_t pp_diag_findings_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_rec *r, uint64_t cb_handle,
 				 struct pp_diag_cost_probe *out, uint32_t max);
 
 /* Call indices (in recording order) of the barriers of a closed recording that have findings:
  * barrier_cost instruments only those when the command buffer is recorded again
- * (pp_diag_submitted returns them). */
-uint32_t pp_diag_rec_fired(const struct pp_diag_rec *r, uint32_t *out, uint32_t max);
+ * (pp_diag_device_submitted returns them). */
+uint32_t pp_diag_findings_rec_fired(const struct pp_diag_rec *r, uint32_t *out, uint32_t max);
 
 /* ---- blocking waits ---------------------------------------------------------------------- */
 
 /* Known to have completed: every submission up to seq (a fence or idle wait returned). */
-void pp_diag_completed(struct pp_diag_device *d, uint64_t seq);
+void pp_diag_waits_completed(struct pp_diag_device *d, uint64_t seq);
 /* A queue went idle: its submissions completed (known for all only while one queue submits). */
-void pp_diag_queue_idle(struct pp_diag_device *d, uint64_t queue);
-uint64_t pp_diag_last_seq(struct pp_diag_device *d);
+void pp_diag_waits_queue_idle(struct pp_diag_device *d, uint64_t queue);
+uint64_t pp_diag_device_last_seq(struct pp_diag_device *d);
 /* The application reset a fence (it no longer names a submission). */
-void pp_diag_fence_reset(struct pp_diag_device *d, uint64_t fence);
+void pp_diag_waits_fence_reset(struct pp_diag_device *d, uint64_t fence);
 /* Queries reset on the host: no submission writes them any more. */
-void pp_diag_queries_host_reset(struct pp_diag_device *d, uint64_t pool, uint32_t first, uint32_t count);
+void pp_diag_waits_queries_host_reset(struct pp_diag_device *d, uint64_t pool, uint32_t first, uint32_t count);
 
 enum pp_diag_wait_verdict {
 	PP_WAIT_FINE = 0,
@@ -551,8 +551,8 @@ enum pp_diag_wait_verdict {
 	PP_WAIT_UNKNOWN,        /* passprobe does not know who writes it */
 };
 /* Judges a wait on a fence (before it goes down). *seq: the fence's submission. */
-enum pp_diag_wait_verdict pp_diag_fence_check(struct pp_diag_device *d, uint64_t fence, uint64_t *seq);
-enum pp_diag_wait_verdict pp_diag_query_check(struct pp_diag_device *d, uint64_t pool, uint32_t first,
+enum pp_diag_wait_verdict pp_diag_waits_fence_check(struct pp_diag_device *d, uint64_t fence, uint64_t *seq);
+enum pp_diag_wait_verdict pp_diag_waits_query_check(struct pp_diag_device *d, uint64_t pool, uint32_t first,
 					      uint32_t count, uint64_t *seq);
 
 /* One occurrence of a blocking call that a rule flagged. */
@@ -581,8 +581,8 @@ struct pp_diag_blocking {
 	uint32_t capture_call_index;
 	uint64_t capture_frame;
 };
-/* Returns the site's key (for pp_diag_site_gpu_idle), 0 when not counted (yet). */
-uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_blocking *b);
+/* Returns the site's key (for pp_diag_sites_gpu_idle), 0 when not counted (yet). */
+uint64_t pp_diag_waits_blocking_report(struct pp_diag_device *d, const struct pp_diag_blocking *b);
 
 /* The calls findings may sit on (waits, read-backs, uploads), counted per frame: a finding in
  * a frame RenderDoc captures names its call's index among the frame's calls of that name,
@@ -591,14 +591,14 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
  * (< PP_DIAG_COUNTED_CALLS); returns the index of this call in `frame` (the model's index),
  * from 0. Safe from any thread. */
 #define PP_DIAG_COUNTED_CALLS 16u
-uint32_t pp_diag_call_count(struct pp_diag_device *d, uint32_t call, uint64_t frame);
+uint32_t pp_diag_waits_call_count(struct pp_diag_device *d, uint32_t call, uint64_t frame);
 
 /* A non-blocking status poll of an object that was not ready (kind: PP_OBJ_FENCE, ...).
  * Returns the number of such polls of this object in the current frame; *since: when the
  * first of them happened. */
-uint32_t pp_diag_poll(struct pp_diag_device *d, enum pp_diag_object_kind kind, uint64_t handle, uint64_t now_ns,
+uint32_t pp_diag_waits_poll(struct pp_diag_device *d, enum pp_diag_object_kind kind, uint64_t handle, uint64_t now_ns,
 		      uint64_t *since_ns);
-uint32_t pp_diag_poll_threshold(const struct pp_diag_device *d);
+uint32_t pp_diag_device_poll_threshold(const struct pp_diag_device *d);
 
 /* Timeline semaphores. At most PP_DIAG_MAX_SEMAPHORES per device are tracked (later ones are
  * not judged: their waits stay silent), each with its PP_DIAG_SEMAPHORE_SIGNALS latest
@@ -606,31 +606,31 @@ uint32_t pp_diag_poll_threshold(const struct pp_diag_device *d);
 #define PP_DIAG_MAX_SEMAPHORES 256u
 #define PP_DIAG_SEMAPHORE_SIGNALS 8u
 /* A timeline semaphore was created with this initial value. Returns false when not tracked. */
-bool pp_diag_semaphore_create(struct pp_diag_device *d, uint64_t sem, uint64_t initial);
-void pp_diag_semaphore_destroy(struct pp_diag_device *d, uint64_t sem);
+bool pp_diag_waits_semaphore_create(struct pp_diag_device *d, uint64_t sem, uint64_t initial);
+void pp_diag_waits_semaphore_destroy(struct pp_diag_device *d, uint64_t sem);
 /* A signal of a tracked semaphore (others are ignored): by the submission just made
- * (pp_diag_submit; host false), or by the host (vkSignalSemaphore; host true), which is
+ * (pp_diag_device_submit; host false), or by the host (vkSignalSemaphore; host true), which is
  * not from a submission. */
-void pp_diag_semaphore_signal(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host);
+void pp_diag_waits_semaphore_signal(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host);
 /* Judges a wait for the semaphore to reach value (before it goes down): the submission
  * whose signal first reaches it (*seq); PP_WAIT_FINE for a host signal, a value known
  * reached or one older than the signals remembered; PP_WAIT_UNKNOWN when untracked or no
  * known signal reaches it. */
-enum pp_diag_wait_verdict pp_diag_semaphore_check(struct pp_diag_device *d, uint64_t sem, uint64_t value,
+enum pp_diag_wait_verdict pp_diag_waits_semaphore_check(struct pp_diag_device *d, uint64_t sem, uint64_t value,
 						  uint64_t *seq);
 /* The semaphore was seen at this value (a counter read, a wait that returned): the
  * submissions whose signals it covers have completed. Returns true when a submitted signal
  * beyond the value is still pending (a read that found the GPU not done). */
-bool pp_diag_semaphore_reached(struct pp_diag_device *d, uint64_t sem, uint64_t value);
+bool pp_diag_waits_semaphore_reached(struct pp_diag_device *d, uint64_t sem, uint64_t value);
 
 /* ---- delivery --------------------------------------------------------------------------- */
 
 /* Takes up to max queued messenger messages of this device (app thread, at a boundary). */
-uint32_t pp_diag_messages_take(struct pp_diag_device *d, struct pp_diag_message *out, uint32_t max);
+uint32_t pp_diag_device_messages_take(struct pp_diag_device *d, struct pp_diag_message *out, uint32_t max);
 
 #define PP_DIAG_MAX_SITES 4096
 /* A copy of the site table, for report.json (the writer thread). Returns the number of
  * entries written (at most max); *other: occurrences that found the table full. */
-size_t pp_diag_snapshot(struct pp_diagnostic *out, size_t max, uint64_t *other);
+size_t pp_diag_sites_snapshot(struct pp_diagnostic *out, size_t max, uint64_t *other);
 /* For tests: forgets every site. */
 void pp_diag_sites_clear(void);

@@ -12,12 +12,12 @@ static uint64_t rec_gen_next(void)
 	return __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELAXED);
 }
 
-void pp_diag_rec_owner(struct pp_diag_rec *r, const char *owner)
+void pp_diag_barriers_rec_owner(struct pp_diag_rec *r, const char *owner)
 {
 	r->owner = owner;
 }
 
-struct pp_diag_rec *pp_diag_rec_create(void)
+struct pp_diag_rec *pp_diag_barriers_rec_create(void)
 {
 	struct pp_diag_rec *r = calloc(1, sizeof(*r));
 	if (r) {
@@ -28,7 +28,7 @@ struct pp_diag_rec *pp_diag_rec_create(void)
 	return r;
 }
 
-void pp_diag_rec_destroy(struct pp_diag_rec *r)
+void pp_diag_barriers_rec_destroy(struct pp_diag_rec *r)
 {
 	if (!r)
 		return;
@@ -47,7 +47,7 @@ void pp_diag_rec_destroy(struct pp_diag_rec *r)
 	free(r);
 }
 
-void pp_diag_rec_reset(struct pp_diag_rec *r)
+void pp_diag_barriers_rec_reset(struct pp_diag_rec *r)
 {
 	r->tick = 0;
 	r->closed = r->incomplete = false;
@@ -85,7 +85,7 @@ void pp_diag_rec_reset(struct pp_diag_rec *r)
 	r->exp_write_stages = 0;
 }
 
-bool pp_diag_rec_closed(const struct pp_diag_rec *r)
+bool pp_diag_barriers_rec_closed(const struct pp_diag_rec *r)
 {
 	return r->closed;
 }
@@ -203,7 +203,7 @@ static uint32_t ticks_before(const uint64_t *ticks, uint32_t n, uint64_t until)
 }
 
 /* In a later recording of the submission, before `until` (its own barrier on the resource). */
-void diag_barrier_view_before(const struct pp_diag_rec *r, uint64_t until, struct work_view *v)
+void pp_diag_barriers_view_before(const struct pp_diag_rec *r, uint64_t until, struct work_view *v)
 {
 	v->work = ticks_before(r->first_work_tick, PP_WORK_BITS, until);
 	v->draw_stages = ticks_before(r->first_draw_stage_tick, NSTAGES, until);
@@ -214,7 +214,7 @@ void diag_barrier_view_before(const struct pp_diag_rec *r, uint64_t until, struc
 
 /* Stages of the anonymous work that may have touched a resource (kind, the layout a barrier
  * left it in, its format bucket). */
-uint32_t diag_barrier_anon_consumers(const struct work_view *v, enum pp_diag_res_kind kind, enum pp_diag_layout l,
+uint32_t pp_diag_barriers_anon_consumers(const struct work_view *v, enum pp_diag_res_kind kind, enum pp_diag_layout l,
 			       uint32_t format_bucket, const char **unproven)
 {
 	uint32_t work = v->work;
@@ -265,7 +265,7 @@ static uint32_t entry_consumers(const struct pp_diag_rec *r, const struct rec_en
 	struct work_view v;
 	view_since(r, e->opened, &v);
 	*unproven = NULL;
-	uint32_t c = e->uses | diag_barrier_anon_consumers(&v, e->kind, e->new_layout, e->format_bucket, unproven);
+	uint32_t c = e->uses | pp_diag_barriers_anon_consumers(&v, e->kind, e->new_layout, e->format_bucket, unproven);
 	if (e->dst_access & (PP_ACCESS_HOST_READ | PP_ACCESS_HOST_WRITE))
 		c |= PP_STAGE_HOST;
 	return c;
@@ -311,7 +311,7 @@ static uint32_t barrier_producers(const struct pp_diag_rec *r, const struct rec_
 		const struct rec_entry *e = &r->entries[i];
 		uint32_t q = 0;
 		if (access_specific(e->src_access))
-			q |= pp_access_stages(e->src_access);
+			q |= pp_diag_vocab_access_stages(e->src_access);
 		if (e->kind == PP_RES_IMAGE)
 			q |= layout_producers(e->old_layout);
 		const struct rec_entry *prev = e->prev != NO_INDEX ? &r->entries[e->prev] : NULL;
@@ -343,7 +343,7 @@ static uint32_t barrier_producers(const struct pp_diag_rec *r, const struct rec_
 	return p;
 }
 
-void diag_barrier_finding(struct rec_barrier *b, enum pp_diag_rule rule)
+void pp_diag_barriers_finding(struct rec_barrier *b, enum pp_diag_rule rule)
 {
 	b->fired |= 1u << rule;
 }
@@ -359,7 +359,7 @@ static bool dst_too_early(uint32_t dst_raw, uint32_t dst, uint32_t consumers)
 	uint32_t dst_g = dst & PP_STAGE_GRAPHICS;
 	if (!dst_g)
 		return false;
-	return diag_vocab_stage_order(diag_vocab_lowest_bit(dst_g)) < diag_vocab_stage_order(diag_vocab_lowest_bit(consumers));
+	return pp_diag_vocab_stage_order(pp_diag_vocab_lowest_bit(dst_g)) < pp_diag_vocab_stage_order(pp_diag_vocab_lowest_bit(consumers));
 }
 
 /* The verdicts that depend on a barrier's consumers: the suggested destination, and whether
@@ -367,16 +367,16 @@ static bool dst_too_early(uint32_t dst_raw, uint32_t dst, uint32_t consumers)
  * only consumers the destination access mask can reach (the others' accesses are not made
  * visible by this barrier anyway), except consumers that write: a write after the barrier
  * needs its execution dependency whatever the access mask says. */
-uint32_t diag_barrier_dst_judge(const struct rec_barrier *b, uint32_t consumers, uint32_t writes, const char *unproven,
+uint32_t pp_diag_barriers_dst_judge(const struct rec_barrier *b, uint32_t consumers, uint32_t writes, const char *unproven,
 			  uint32_t *dst_suggested)
 {
 	uint32_t sug = consumers;
-	if (access_specific(b->dst_access) && (sug & pp_access_stages(b->dst_access)))
-		sug = (sug & (pp_access_stages(b->dst_access) | PP_STAGE_HOST)) | (writes & consumers);
+	if (access_specific(b->dst_access) && (sug & pp_diag_vocab_access_stages(b->dst_access)))
+		sug = (sug & (pp_diag_vocab_access_stages(b->dst_access) | PP_STAGE_HOST)) | (writes & consumers);
 	*dst_suggested = unproven ? 0 : sug;
 	if (b->acquire || b->drain || unproven)
 		return 0;
-	return dst_too_early(b->dst_raw, pp_stage_expand(b->dst_raw, true), *dst_suggested)
+	return dst_too_early(b->dst_raw, pp_diag_vocab_stage_expand(b->dst_raw, true), *dst_suggested)
 		       ? 1u << PP_DIAG_DST_TOO_EARLY : 0;
 }
 
@@ -408,23 +408,23 @@ static void barrier_evaluate(struct pp_diag_rec *r, struct rec_barrier *b)
 		unproven = "no resources";
 	}
 	const char *pwhy;
-	uint32_t src = pp_stage_expand(b->src_raw, false);
+	uint32_t src = pp_diag_vocab_stage_expand(b->src_raw, false);
 	uint32_t producers = barrier_producers(r, b, &pwhy) & src;
 	b->producers = pwhy ? 0 : producers;
 	b->producers_partial = pwhy ? producers : 0;
 	b->producers_unproven = pwhy;
 	b->consumers = unproven ? 0 : consumers;
 	b->consumers_unproven = unproven;
-	b->fired |= diag_barrier_dst_judge(b, consumers, b->writes, unproven, &b->dst_suggested);
+	b->fired |= pp_diag_barriers_dst_judge(b, consumers, b->writes, unproven, &b->dst_suggested);
 	if (b->acquire)
 		return;
 	if (b->drain) {
-		diag_barrier_finding(b, PP_DIAG_FULL_DRAIN);
+		pp_diag_barriers_finding(b, PP_DIAG_FULL_DRAIN);
 		return;
 	}
 	if ((b->src_raw & (PP_STAGE_BOTTOM | PP_STAGE_ALL_COMMANDS | PP_STAGE_ALL_GRAPHICS)) && b->producers &&
 	    (b->producers & PP_STAGE_WORK) != (src & PP_STAGE_WORK))
-		diag_barrier_finding(b, PP_DIAG_SRC_TOO_LATE);
+		pp_diag_barriers_finding(b, PP_DIAG_SRC_TOO_LATE);
 }
 
 static void barrier_entry_closed(struct pp_diag_rec *r, uint32_t bi)
@@ -461,18 +461,18 @@ static uint32_t slot_close(struct pp_diag_rec *r, uint32_t *slot, const struct p
 	uint32_t uses = 0, n = 0, closed = 0, one = NO_INDEX;
 	for (uint32_t l = *slot; l; l = r->entries[l - 1].next_open) {
 		struct rec_entry *o = &r->entries[l - 1];
-		if ((keep != NO_INDEX && o->barrier == keep) || (rg && !pp_diag_range_overlap(&o->range, rg))) {
+		if ((keep != NO_INDEX && o->barrier == keep) || (rg && !pp_diag_ranges_overlap(&o->range, rg))) {
 			n += o->barrier != NO_INDEX;
 			continue;
 		}
 		uses |= o->uses;
-		if (rg && !diag_range_contains(rg, &o->range)) {
+		if (rg && !pp_diag_ranges_contains(rg, &o->range)) {
 			n += o->barrier != NO_INDEX;
 			o->met = true;
 			closed = 2; /* met in part: not the one window it closed */
 			continue;
 		}
-		if (o->barrier != NO_INDEX && closed++ == 0 && rg && diag_range_contains(&o->range, rg))
+		if (o->barrier != NO_INDEX && closed++ == 0 && rg && pp_diag_ranges_contains(&o->range, rg))
 			one = (uint32_t)(o - r->entries);
 		entry_close(r, o);
 		if (why) {
@@ -508,7 +508,7 @@ static void ticks_mark(uint64_t *last, uint64_t *first, uint32_t bits, uint32_t 
 	}
 }
 
-uint32_t pp_diag_format_bucket(const char *name)
+uint32_t pp_diag_barriers_format_bucket(const char *name)
 {
 	uint32_t h = 2166136261u;
 	for (const char *p = name ? name : ""; *p; p++)
@@ -516,7 +516,7 @@ uint32_t pp_diag_format_bucket(const char *name)
 	return 1u << (h % 32);
 }
 
-void pp_diag_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t draw_stages, uint32_t unknown_stages,
+void pp_diag_barriers_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t draw_stages, uint32_t unknown_stages,
 		      uint32_t attachment_formats)
 {
 	if (!r || r->closed || !(work | draw_stages | unknown_stages))
@@ -532,15 +532,15 @@ void pp_diag_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t draw_stages
 	if (work & (PP_WORK_TRANSFER | PP_WORK_DRAW | PP_WORK_DISPATCH | PP_WORK_COLOR_ATTACHMENT |
 		    PP_WORK_DEPTH_ATTACHMENT | PP_WORK_UNKNOWN))
 		r->last_work_tick = r->tick;
-	diag_exp_rec_work(r, work, unknown_stages);
+	pp_diag_experiment_rec_work(r, work, unknown_stages);
 }
 
-void pp_diag_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle, uint32_t stages, bool write)
+void pp_diag_barriers_rec_use(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle, uint32_t stages, bool write)
 {
-	pp_diag_rec_use_range(r, kind, handle, NULL, stages, write);
+	pp_diag_barriers_rec_use_range(r, kind, handle, NULL, stages, write);
 }
 
-void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
+void pp_diag_barriers_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
 			   const struct pp_diag_range *range, uint32_t stages, bool write)
 {
 	if (!r || r->closed || !handle)
@@ -548,12 +548,12 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 	advance(r);
 	ticks_mark(r->use_stage_tick, r->first_use_stage_tick, stages, NSTAGES, r->tick);
 	r->last_cmd_tick = r->tick;
-	uint32_t *slot = map_slot(r, diag_barrier_res_key(kind, handle), true);
+	uint32_t *slot = map_slot(r, pp_diag_ranges_barrier_res_key(kind, handle), true);
 	if (!slot) {
 		r->incomplete = true;
 		return;
 	}
-	struct pp_diag_range rg = diag_range_norm(range);
+	struct pp_diag_range rg = pp_diag_ranges_norm(range);
 	/* Every window it overlaps sees it; what no single window contains is also kept as a use
 	 * outside the windows (what a later barrier on that part waits for). */
 	bool contained = false;
@@ -562,13 +562,13 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 		struct rec_entry *o = &r->entries[l - 1];
 		if (o->barrier == NO_INDEX)
 			loose = o;
-		else if (pp_diag_range_overlap(&o->range, &rg)) {
+		else if (pp_diag_ranges_overlap(&o->range, &rg)) {
 			o->uses |= stages;
 			if (!o->first_use)
 				o->first_use = r->tick;
 			if (write)
 				o->write_uses |= stages;
-			contained |= diag_range_contains(&o->range, &rg);
+			contained |= pp_diag_ranges_contains(&o->range, &rg);
 		}
 	}
 	if (!contained) {
@@ -582,7 +582,7 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 			loose->next_open = *slot;
 			*slot = (uint32_t)(loose - r->entries) + 1;
 		}
-		diag_range_bound(&loose->range, &rg);
+		pp_diag_ranges_bound(&loose->range, &rg);
 		loose->uses |= stages;
 		if (!loose->first_use)
 			loose->first_use = r->tick;
@@ -590,13 +590,13 @@ void pp_diag_rec_use_range(struct pp_diag_rec *r, enum pp_diag_res_kind kind, ui
 			loose->write_uses |= stages;
 	}
 	if (write)
-		diag_exp_write_note(r, kind, handle, &rg, stages);
+		pp_diag_experiment_write_note(r, kind, handle, &rg, stages);
 	if (write && (stages & PP_STAGE_COMPUTE) &&
 	    grow((void **)&r->cwrites, &r->cap_cwrites, r->ncwrites + 1, sizeof(*r->cwrites), REC_MAX_COMPUTE_WRITES))
 		r->cwrites[r->ncwrites++] = (struct compute_write){ handle, kind, r->tick };
 }
 
-void pp_diag_rec_event_set(struct pp_diag_rec *r, uint64_t event)
+void pp_diag_barriers_rec_event_set(struct pp_diag_rec *r, uint64_t event)
 {
 	if (!r || r->closed)
 		return;
@@ -611,7 +611,7 @@ void pp_diag_rec_event_set(struct pp_diag_rec *r, uint64_t event)
 		r->events[r->nevents++] = (struct set_event){ event, r->tick };
 }
 
-void pp_diag_rec_queries(struct pp_diag_rec *r, uint64_t pool, uint32_t first, uint32_t count)
+void pp_diag_barriers_rec_queries(struct pp_diag_rec *r, uint64_t pool, uint32_t first, uint32_t count)
 {
 	if (!r || r->closed || !count)
 		return;
@@ -626,7 +626,7 @@ void pp_diag_rec_queries(struct pp_diag_rec *r, uint64_t pool, uint32_t first, u
 		r->queries[r->nqueries++] = (struct query_write){ pool, first, count };
 }
 
-bool pp_diag_subpass_dep_not_by_region(const struct pp_diag_subpass_dep *dep)
+bool pp_diag_barriers_subpass_dep_not_by_region(const struct pp_diag_subpass_dep *dep)
 {
 	/* Accesses that only touch the fragment's own attachment location: input attachments
 	 * are read at the fragment's position, attachments are written and tested there. */
@@ -645,7 +645,7 @@ bool pp_diag_subpass_dep_not_by_region(const struct pp_diag_subpass_dep *dep)
 	return true;
 }
 
-void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const char *name, uint32_t n,
+void pp_diag_barriers_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const char *name, uint32_t n,
 			     const struct pp_diag_subpass_dep *flagged)
 {
 	if (!r || r->closed)
@@ -666,40 +666,40 @@ void pp_diag_rec_render_pass(struct pp_diag_rec *r, uint64_t render_pass, const 
 	}
 }
 
-/* pp_diag_format_bucket(name) for a static name, remembered by its address. */
+/* pp_diag_barriers_format_bucket(name) for a static name, remembered by its address. */
 static uint32_t format_memo_of(struct pp_diag_rec *r, const char *name)
 {
 	uint32_t i = (uint32_t)((uintptr_t)name >> 4) & 3u;
 	if (name && r->format_memo_name[i] == name)
 		return r->format_memo_bucket[i];
-	uint32_t bucket = pp_diag_format_bucket(name);
+	uint32_t bucket = pp_diag_barriers_format_bucket(name);
 	r->format_memo_name[i] = name;
 	r->format_memo_bucket[i] = bucket;
 	return bucket;
 }
 
-void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *o)
+void pp_diag_barriers_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *o)
 {
 	if (o->reset)
-		pp_diag_rec_reset(r);
+		pp_diag_barriers_rec_reset(r);
 	for (uint32_t i = 0; i < o->nrender_passes; i++) {
 		const struct pp_diag_render_pass_begun *b = &o->render_passes[i];
 		struct pp_diag_subpass_dep flagged[64];
 		uint32_t n = 0;
 		for (uint32_t k = 0; k < b->ndeps && n < 64; k++)
-			if (pp_diag_subpass_dep_not_by_region(&o->deps[b->first_dep + k]))
+			if (pp_diag_barriers_subpass_dep_not_by_region(&o->deps[b->first_dep + k]))
 				flagged[n++] = o->deps[b->first_dep + k];
 		if (n)
-			pp_diag_rec_render_pass(r, b->render_pass, b->name[0] ? b->name : NULL, n, flagged);
+			pp_diag_barriers_rec_render_pass(r, b->render_pass, b->name[0] ? b->name : NULL, n, flagged);
 	}
 	for (uint32_t i = 0; i < o->nuses; i++)
-		pp_diag_rec_use_range(r, o->uses[i].kind, o->uses[i].handle, &o->uses[i].range, o->uses[i].stages,
+		pp_diag_barriers_rec_use_range(r, o->uses[i].kind, o->uses[i].handle, &o->uses[i].range, o->uses[i].stages,
 				      o->uses[i].write);
 	if (r && !r->closed && o->nattachments) {
 		advance(r);
 		for (uint32_t i = 0; i < o->nattachments; i++) {
-			struct pp_diag_range rg = diag_range_norm(&o->attachments[i].range);
-			diag_exp_write_note(r, o->attachments[i].kind, o->attachments[i].handle, &rg, o->attachments[i].stages);
+			struct pp_diag_range rg = pp_diag_ranges_norm(&o->attachments[i].range);
+			pp_diag_experiment_write_note(r, o->attachments[i].kind, o->attachments[i].handle, &rg, o->attachments[i].stages);
 		}
 		r->attachments_named = true;
 	}
@@ -709,7 +709,7 @@ void pp_diag_rec_observed(struct pp_diag_rec *r, const struct pp_diag_observed *
 		uint32_t formats = o->attachment_formats;
 		for (uint32_t i = 0; i < o->nformat_names; i++)
 			formats |= format_memo_of(r, o->format_names[i]);
-		pp_diag_rec_work(r, o->work, o->draw_stages, o->unknown_stages, formats);
+		pp_diag_barriers_rec_work(r, o->work, o->draw_stages, o->unknown_stages, formats);
 	}
 }
 
@@ -725,7 +725,7 @@ static uint64_t barrier_hash(const struct pp_diag_barrier *b)
 		h = mix64(h, ((uint64_t)e->src_access << 32) | e->dst_access);
 		h = mix64(h, ((uint64_t)e->old_layout << 8) | e->new_layout | ((uint64_t)e->queue_transfer << 16));
 		if (e->range.set) {
-			struct pp_diag_range rg = diag_range_norm(&e->range);
+			struct pp_diag_range rg = pp_diag_ranges_norm(&e->range);
 			h = mix64(h, ((uint64_t)rg.layer_begin << 32) | rg.layer_end);
 			h = mix64(mix64(h, rg.begin), rg.end ^ ((uint64_t)rg.aspects << 32));
 		}
@@ -767,11 +767,11 @@ static void merge_check(struct pp_diag_rec *r, struct rec_barrier *prev, struct 
 		const struct rec_entry *e = &r->entries[i];
 		for (uint32_t k = 0; e->kind != PP_RES_GLOBAL && k < in->nres; k++)
 			if (in->res[k].kind == e->kind && in->res[k].handle == e->handle &&
-			    pp_diag_range_overlap(&in->res[k].range, &e->range))
+			    pp_diag_ranges_overlap(&in->res[k].range, &e->range))
 				return;
 	}
-	uint32_t s1 = pp_stage_expand(prev->src_raw, false), d1 = pp_stage_expand(prev->dst_raw, true);
-	uint32_t s2 = pp_stage_expand(b->src_raw, false), d2 = pp_stage_expand(b->dst_raw, true);
+	uint32_t s1 = pp_diag_vocab_stage_expand(prev->src_raw, false), d1 = pp_diag_vocab_stage_expand(prev->dst_raw, true);
+	uint32_t s2 = pp_diag_vocab_stage_expand(b->src_raw, false), d2 = pp_diag_vocab_stage_expand(b->dst_raw, true);
 	bool chain = (d1 & s2) != 0;
 	if (!prev->sync2 && !b->sync2) {
 		/* One call with the unions orders s1|s2 -> d1|d2: exactly the two calls when
@@ -791,10 +791,10 @@ static void merge_check(struct pp_diag_rec *r, struct rec_barrier *prev, struct 
 	b->merge_dst = prev->dst_raw;
 	b->merge_api = prev->api;
 	b->merge_loc = prev->loc_key;
-	diag_barrier_finding(b, PP_DIAG_MERGEABLE);
+	pp_diag_barriers_finding(b, PP_DIAG_MERGEABLE);
 }
 
-uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, const struct pp_diag_barrier *in)
+uint32_t pp_diag_barriers_rec(struct pp_diag_device *d, struct pp_diag_rec *r, const struct pp_diag_barrier *in)
 {
 	if (!r || r->closed)
 		return NO_INDEX;
@@ -832,7 +832,7 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 	/* Immediate rules: they need no knowledge of what follows. */
 	bool work_since = r->last_work_tick > r->last_barrier_tick;
 	if (r->have_barrier && !work_since && r->last_barrier_hash == b->hash && (in->nres || in->nevents))
-		diag_barrier_finding(b, PP_DIAG_DUPLICATE);
+		pp_diag_barriers_finding(b, PP_DIAG_DUPLICATE);
 	bool r2r = in->nres > 0;
 	bool acquire = in->nres > 0 && r->last_work_tick == 0;
 	for (uint32_t i = 0; i < in->nres; i++) {
@@ -846,17 +846,17 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 	}
 	/* The swapchain-acquire pattern: no earlier stage in the first scope, or only images
 	 * coming from UNDEFINED/PRESENT_SRC before any work of the recording. */
-	if (!(pp_stage_expand(in->src_stages, false) & PP_STAGE_WORK))
+	if (!(pp_diag_vocab_stage_expand(in->src_stages, false) & PP_STAGE_WORK))
 		acquire = true;
 	b->acquire = acquire;
 	if (r2r)
-		diag_barrier_finding(b, PP_DIAG_READ_TO_READ);
+		pp_diag_barriers_finding(b, PP_DIAG_READ_TO_READ);
 	if (bi > 0 && r->last_cmd_tick < r->barriers[bi - 1].tick && r->last_barrier_hash != b->hash)
 		merge_check(r, &r->barriers[bi - 1], b, in);
 	for (uint32_t i = 0; i < in->nevents; i++)
 		for (uint32_t k = 0; k < r->nevents; k++)
 			if (r->events[k].event == in->events[i] && r->last_work_tick < r->events[k].tick)
-				diag_barrier_finding(b, PP_DIAG_SET_EVENT_WAIT);
+				pp_diag_barriers_finding(b, PP_DIAG_SET_EVENT_WAIT);
 	r->have_barrier = true;
 	r->last_barrier_hash = b->hash;
 	r->last_barrier_tick = r->tick;
@@ -899,12 +899,12 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 			b->open++;
 			continue;
 		}
-		uint32_t *slot = map_slot(r, diag_barrier_res_key(e->kind, e->handle), true);
+		uint32_t *slot = map_slot(r, pp_diag_ranges_barrier_res_key(e->kind, e->handle), true);
 		if (!slot) {
 			r->incomplete = true;
 			continue;
 		}
-		struct pp_diag_range rg = diag_range_norm(&e->range);
+		struct pp_diag_range rg = pp_diag_ranges_norm(&e->range);
 		struct rec_entry *same = NULL;
 		for (uint32_t l = *slot; l && !same; l = r->entries[l - 1].next_open)
 			if (r->entries[l - 1].barrier == bi)
@@ -912,7 +912,7 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 		if (same) {
 			/* The same resource twice in one call (other subresources): one window, over
 			 * the bounding range. */
-			diag_range_bound(&same->range, &rg);
+			pp_diag_ranges_bound(&same->range, &rg);
 			same->prev_uses |= slot_close(r, slot, &same->range, bi, NULL, NULL, NULL);
 			same->prev_window = NO_INDEX;
 			same->dst_stages |= e->dst_stages;
@@ -957,7 +957,7 @@ uint32_t pp_diag_rec_barrier(struct pp_diag_device *d, struct pp_diag_rec *r, co
 
 /* Closes every open window: the recording is complete. Windows still open are kept (tails)
  * to be followed into the later command buffers of each submission. */
-void diag_barrier_rec_close(struct pp_diag_rec *r)
+void pp_diag_barriers_rec_close(struct pp_diag_rec *r)
 {
 	if (r->closed)
 		return;
@@ -990,7 +990,7 @@ void diag_barrier_rec_close(struct pp_diag_rec *r)
 	}
 	for (uint32_t i = 0; i < r->nbarriers; i++)
 		barrier_evaluate(r, &r->barriers[i]);
-	diag_rec_first_uses_build(r);
-	diag_exp_rec_close(r);
+	pp_diag_rec_summary_first_uses_build(r);
+	pp_diag_experiment_rec_close(r);
 	r->closed = true;
 }

@@ -14,7 +14,7 @@ struct pp_diag_device *pp_diag_device_create(const struct pp_diag_config *cfg)
 	pthread_mutex_init(&d->lock, NULL);
 	d->cfg = *cfg;
 	d->exp_active = PP_DIAG_EXP_NONE;
-	pp_frame_clock_init(&d->own_clock, (enum pp_frame_delimiter)cfg->frame_delimiter);
+	pp_attr_frame_clock_init(&d->own_clock, (enum pp_frame_delimiter)cfg->frame_delimiter);
 	if (!d->cfg.poll_threshold)
 		d->cfg.poll_threshold = 8;
 	return d;
@@ -32,7 +32,7 @@ void pp_diag_device_destroy(struct pp_diag_device *d)
 	free(d);
 }
 
-uint64_t pp_diag_frame(struct pp_diag_device *d)
+uint64_t pp_diag_device_frame(struct pp_diag_device *d)
 {
 	pthread_mutex_lock(&d->lock);
 	uint64_t f = d->frame;
@@ -40,7 +40,7 @@ uint64_t pp_diag_frame(struct pp_diag_device *d)
 	return f;
 }
 
-uint64_t pp_diag_last_seq(struct pp_diag_device *d)
+uint64_t pp_diag_device_last_seq(struct pp_diag_device *d)
 {
 	pthread_mutex_lock(&d->lock);
 	uint64_t s = d->next_seq;
@@ -48,7 +48,7 @@ uint64_t pp_diag_last_seq(struct pp_diag_device *d)
 	return s;
 }
 
-uint32_t pp_diag_poll_threshold(const struct pp_diag_device *d)
+uint32_t pp_diag_device_poll_threshold(const struct pp_diag_device *d)
 {
 	return d->cfg.poll_threshold;
 }
@@ -63,7 +63,7 @@ static void message_queue(struct pp_diag_device *d, const struct pp_diag_message
 	d->messages[(d->msg_head + d->msg_count++) % DEV_MESSAGES] = *m;
 }
 
-uint32_t pp_diag_messages_take(struct pp_diag_device *d, struct pp_diag_message *out, uint32_t max)
+uint32_t pp_diag_device_messages_take(struct pp_diag_device *d, struct pp_diag_message *out, uint32_t max)
 {
 	uint32_t n = 0;
 	pthread_mutex_lock(&d->lock);
@@ -78,12 +78,12 @@ uint32_t pp_diag_messages_take(struct pp_diag_device *d, struct pp_diag_message 
 
 /* A new site: logged once, queued for the messengers, marked in the trace. Caller holds
  * d->lock (not the site table's). */
-void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnostic *s, const char *trace_name,
+void pp_diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnostic *s, const char *trace_name,
 			  const struct pp_diag_object *objs, uint32_t nobjs, enum pp_diag_rule rule, uint64_t frame)
 {
 	/* Information stays out of the warnings: logged at info level, and at the messengers'
 	 * information severity. */
-	enum pp_diag_severity sev = diag_severity_of(s);
+	enum pp_diag_severity sev = pp_diag_severity_of(s);
 	pp_log(sev == PP_DIAG_INFO ? PP_LOG_INFO : PP_LOG_WARN, "%s (frame %llu, %s): %s Suggestion: %s", s->id,
 	       (unsigned long long)frame, s->site, s->message, s->suggestion);
 	struct pp_diag_message m = { .rule = rule, .severity = sev };
@@ -97,7 +97,7 @@ void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnos
 }
 
 
-struct pool_rec *diag_device_pool_find(struct pp_diag_device *d, uint64_t pool, uint32_t need, bool create)
+struct pool_rec *pp_diag_device_pool_find(struct pp_diag_device *d, uint64_t pool, uint32_t need, bool create)
 {
 	for (uint32_t i = 0; i < d->npools; i++)
 		if (d->pools[i].pool == pool) {
@@ -147,21 +147,21 @@ static uint64_t submit_locked(struct pp_diag_device *d, uint64_t frame, uint64_t
 		if (r && r->closed)
 			r->resubmitted = true;
 		if (r && !r->closed) {
-			diag_barrier_rec_close(r);
-			diag_finding_chain_evaluate(d, r, d->frame);
-			diag_barrier_rec_compact(r);
+			pp_diag_barriers_rec_close(r);
+			pp_diag_findings_chain_evaluate(d, r, d->frame);
+			pp_diag_rec_summary_barrier_compact(r);
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		struct pp_diag_rec *r = recs[i];
 		if (!r)
 			continue;
-		diag_finding_judge_submission(recs, n, i);
-		diag_finding_rec_count(d, r, cbs[i], d->frame, renderdoc);
-		diag_finding_subpass_count(d, r, cbs[i], d->frame);
+		pp_diag_findings_judge_submission(recs, n, i);
+		pp_diag_findings_rec_count(d, r, cbs[i], d->frame, renderdoc);
+		pp_diag_findings_subpass_count(d, r, cbs[i], d->frame);
 		for (uint32_t q = 0; q < r->nqueries; q++) {
 			const struct query_write *w = &r->queries[q];
-			struct pool_rec *p = diag_device_pool_find(d, w->pool, w->first + w->count, true);
+			struct pool_rec *p = pp_diag_device_pool_find(d, w->pool, w->first + w->count, true);
 			for (uint32_t k = w->first; p && k < w->first + w->count && k < p->nqueries; k++) {
 				p->seq[k] = seq;
 				p->frame[k] = d->frame;
@@ -171,11 +171,11 @@ static uint64_t submit_locked(struct pp_diag_device *d, uint64_t frame, uint64_t
 	return seq;
 }
 
-uint64_t pp_diag_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
+uint64_t pp_diag_device_submit(struct pp_diag_device *d, uint64_t queue, uint32_t n, struct pp_diag_rec *const *recs,
 			const uint64_t *cbs)
 {
 	pthread_mutex_lock(&d->lock);
-	uint64_t seq = submit_locked(d, pp_frame_clock_submit(&d->own_clock), queue, n, recs, cbs, false);
+	uint64_t seq = submit_locked(d, pp_attr_frame_clock_submit(&d->own_clock), queue, n, recs, cbs, false);
 	pthread_mutex_unlock(&d->lock);
 	return seq;
 }
@@ -187,7 +187,7 @@ static void frames_ended_locked(struct pp_diag_device *d, uint64_t ended)
 	if (!d->frame_open || d->frame >= ended)
 		return;
 	d->frame_open = false;
-	diag_site_frame_closed(d->cfg.sink_device_id);
+	pp_diag_sites_frame_closed(d->cfg.sink_device_id);
 }
 
 static void fence_note_locked(struct pp_diag_device *d, uint64_t fence)
@@ -209,24 +209,24 @@ static void fence_note_locked(struct pp_diag_device *d, uint64_t fence)
 	}
 }
 
-void pp_diag_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_frame_label)
+void pp_diag_device_submit_done(struct pp_diag_device *d, uint64_t fence, bool saw_frame_label)
 {
 	pthread_mutex_lock(&d->lock);
 	fence_note_locked(d, fence);
-	if (pp_frame_clock_submit_done(&d->own_clock, fence ? PP_SUBMIT_FENCE : PP_SUBMIT_ASYNC, saw_frame_label))
+	if (pp_attr_frame_clock_submit_done(&d->own_clock, fence ? PP_SUBMIT_FENCE : PP_SUBMIT_ASYNC, saw_frame_label))
 		frames_ended_locked(d, d->own_clock.ended);
 	pthread_mutex_unlock(&d->lock);
 }
 
-void pp_diag_present(struct pp_diag_device *d)
+void pp_diag_device_present(struct pp_diag_device *d)
 {
 	pthread_mutex_lock(&d->lock);
-	if (pp_frame_clock_present(&d->own_clock))
+	if (pp_attr_frame_clock_present(&d->own_clock))
 		frames_ended_locked(d, d->own_clock.ended);
 	pthread_mutex_unlock(&d->lock);
 }
 
-void pp_diag_frames_ended(struct pp_diag_device *d, uint64_t ended)
+void pp_diag_device_frames_ended(struct pp_diag_device *d, uint64_t ended)
 {
 	pthread_mutex_lock(&d->lock);
 	frames_ended_locked(d, ended);
@@ -234,13 +234,13 @@ void pp_diag_frames_ended(struct pp_diag_device *d, uint64_t ended)
 }
 
 
-void pp_diag_measured_credit(const struct pp_diag_measured *m, uint32_t n)
+void pp_diag_device_measured_credit(const struct pp_diag_measured *m, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		if (m[i].gpu_idle)
-			pp_diag_site_gpu_idle(m[i].key, m[i].ns, m[i].frame);
+			pp_diag_sites_gpu_idle(m[i].key, m[i].ns, m[i].frame);
 		else
-			pp_diag_site_cost(m[i].key, m[i].ns, m[i].frame);
+			pp_diag_sites_cost(m[i].key, m[i].ns, m[i].frame);
 	}
 }
 
@@ -268,8 +268,8 @@ static bool todo_costs(struct pp_diag_device *d, const struct pp_diag_submission
 		t->probes = malloc(PP_DIAG_MAX_PROBES * sizeof(*t->probes));
 		if (!t->fired || !t->probes)
 			return false;
-		t->nfired = pp_diag_rec_fired(r, t->fired, nfired);
-		t->nprobes = pp_diag_rec_cost_probes(d, r, s->cb_handles[i], t->probes, PP_DIAG_MAX_PROBES);
+		t->nfired = pp_diag_findings_rec_fired(r, t->fired, nfired);
+		t->nprobes = pp_diag_findings_rec_cost_probes(d, r, s->cb_handles[i], t->probes, PP_DIAG_MAX_PROBES);
 	}
 	return true;
 }
@@ -285,40 +285,40 @@ static bool todo_messages(struct pp_diag_device *d, struct pp_diag_submit_todo *
 	todo->messages = malloc(n * sizeof(*todo->messages));
 	if (!todo->messages)
 		return false;
-	todo->nmessages = pp_diag_messages_take(d, todo->messages, n);
+	todo->nmessages = pp_diag_device_messages_take(d, todo->messages, n);
 	return true;
 }
 
-int pp_diag_submitted(struct pp_diag_device *d, const struct pp_diag_submission *s, struct pp_diag_submit_todo *todo)
+int pp_diag_device_submitted(struct pp_diag_device *d, const struct pp_diag_submission *s, struct pp_diag_submit_todo *todo)
 {
 	*todo = (struct pp_diag_submit_todo){ 0 };
 	/* The recordings belong to the submitting thread: no lock of ours. */
 	for (uint32_t i = 0; s->observed && i < s->n; i++)
 		if (s->recs[i] && s->observed[i])
-			pp_diag_rec_observed(s->recs[i], s->observed[i]);
+			pp_diag_barriers_rec_observed(s->recs[i], s->observed[i]);
 	pthread_mutex_lock(&d->lock);
 	todo->seq = submit_locked(d, s->frame, s->queue, s->n, s->recs, s->cb_handles, s->renderdoc);
 	for (uint32_t i = 0; i < s->nsignals; i++)
-		diag_waits_semaphore_signal_locked(d, s->signals[i].semaphore, s->signals[i].value, false);
+		pp_diag_waits_semaphore_signal_locked(d, s->signals[i].semaphore, s->signals[i].value, false);
 	fence_note_locked(d, s->fence);
 	frames_ended_locked(d, s->ended);
 	pthread_mutex_unlock(&d->lock);
-	pp_diag_measured_credit(s->measured, s->nmeasured);
+	pp_diag_device_measured_credit(s->measured, s->nmeasured);
 	bool ok = todo_costs(d, s, todo);
 	ok &= todo_messages(d, todo);
 	return ok ? 0 : -ENOMEM;
 }
 
-int pp_diag_presented(struct pp_diag_device *d, uint64_t ended, const struct pp_diag_measured *measured,
+int pp_diag_device_presented(struct pp_diag_device *d, uint64_t ended, const struct pp_diag_measured *measured,
 		      uint32_t nmeasured, struct pp_diag_submit_todo *todo)
 {
 	*todo = (struct pp_diag_submit_todo){ 0 };
-	pp_diag_frames_ended(d, ended);
-	pp_diag_measured_credit(measured, nmeasured);
+	pp_diag_device_frames_ended(d, ended);
+	pp_diag_device_measured_credit(measured, nmeasured);
 	return todo_messages(d, todo) ? 0 : -ENOMEM;
 }
 
-void pp_diag_submit_todo_free(struct pp_diag_submit_todo *todo)
+void pp_diag_device_submit_todo_free(struct pp_diag_submit_todo *todo)
 {
 	for (uint32_t i = 0; todo->recs && i < todo->nrecs; i++) {
 		free(todo->recs[i].fired);

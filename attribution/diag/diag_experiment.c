@@ -65,7 +65,7 @@ static uint32_t scope2(uint32_t mask)
 		PP_STAGE_TESS_EVAL, PP_STAGE_GEOMETRY, PP_STAGE_EARLY_FRAGMENT_TESTS, PP_STAGE_FRAGMENT_SHADER,
 		PP_STAGE_LATE_FRAGMENT_TESTS, PP_STAGE_COLOR_OUTPUT,
 	};
-	uint32_t s = pp_stage_expand(mask, true);
+	uint32_t s = pp_diag_vocab_stage_expand(mask, true);
 	bool on = false;
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		on |= (s & order[i]) != 0;
@@ -134,7 +134,7 @@ static uint64_t write_exempt_from(const struct pp_diag_rec *r, uint32_t wi)
 	for (uint32_t k = 0; k < wi; k++) {
 		const struct write_rec *o = &r->writes[k];
 		if (o->kind == w->kind && o->handle == w->handle && o->tick > by->opened && o->tick < t &&
-		    pp_diag_range_overlap(&o->range, &w->range))
+		    pp_diag_ranges_overlap(&o->range, &w->range))
 			t = o->tick;
 	}
 	return t;
@@ -175,7 +175,7 @@ static const char *drop_proof(const struct pp_diag_rec *r, const struct rec_barr
 	return NULL;
 }
 
-void diag_exp_rec_close(struct pp_diag_rec *r)
+void pp_diag_experiment_rec_close(struct pp_diag_rec *r)
 {
 	if (!r->exp)
 		return;
@@ -213,7 +213,7 @@ void diag_exp_rec_close(struct pp_diag_rec *r)
 }
 
 /* What a command buffer after the barrier's in the same submission may write (all it writes). */
-uint32_t diag_exp_stages_later(const struct pp_diag_rec *q)
+uint32_t pp_diag_experiment_stages_later(const struct pp_diag_rec *q)
 {
 	if (!q || q->incomplete || q->writes_overflow)
 		return PP_STAGE_WORK;
@@ -223,7 +223,7 @@ uint32_t diag_exp_stages_later(const struct pp_diag_rec *q)
 /* ---- what a recording writes ------------------------------------------------------------------ */
 
 /* Writes of resources passprobe does not know, by the work that makes them. */
-void diag_exp_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t unknown_stages)
+void pp_diag_experiment_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t unknown_stages)
 {
 	if ((work & (PP_WORK_COLOR_ATTACHMENT | PP_WORK_DEPTH_ATTACHMENT)) &&
 	    (r->attachments_unnamed || !r->attachments_named)) {
@@ -241,7 +241,7 @@ void diag_exp_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t unknown_st
 
 /* A write of a known resource (struct write_rec); past REC_MAX_WRITES every write counts as
  * unordered (writes_overflow). */
-void diag_exp_write_note(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
+void pp_diag_experiment_write_note(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
 			 const struct pp_diag_range *rg, uint32_t stages)
 {
 	r->exp_write_stages |= stages;
@@ -265,7 +265,7 @@ void diag_exp_write_note(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint
 static const char *exposed_why(char *buf, size_t len, uint32_t stages)
 {
 	char names[160];
-	pp_stage_names(stages, names, sizeof(names));
+	pp_diag_vocab_stage_names(stages, names, sizeof(names));
 	snprintf(buf, len,
 		 "work after it writes, at %s, what passprobe cannot show a barrier of its own orders (copies, "
 		 "attachments or descriptors it cannot see into, or a resource used since its own barrier)",
@@ -341,15 +341,15 @@ static const char *occurrence_fix(const struct pp_diag_device *d, const struct p
 	if (b->exp_pairs_overflow)
 		return "its barriers have more distinct destination masks than passprobe checks (4)";
 	for (uint32_t i = 0; i < b->nexp_pairs; i++) {
-		uint32_t mine = pp_stage_expand(b->exp_pairs[i].stages, true) & dst;
+		uint32_t mine = pp_diag_vocab_stage_expand(b->exp_pairs[i].stages, true) & dst;
 		if (!mine)
-			mine = pp_stage_expand(b->exp_pairs[i].stages, true);
+			mine = pp_diag_vocab_stage_expand(b->exp_pairs[i].stages, true);
 		uint32_t need = b->exp_pairs[i].access & ~(uint32_t)(PP_ACCESS_MEMORY_READ | PP_ACCESS_MEMORY_WRITE);
 		for (uint32_t a = need; a; a &= a - 1) {
 			uint32_t bit = a & -a;
-			if (!(pp_access_stages(bit) & mine)) {
+			if (!(pp_diag_vocab_access_stages(bit) & mine)) {
 				char an[64];
-				pp_access_names(bit, an, sizeof(an));
+				pp_diag_vocab_access_names(bit, an, sizeof(an));
 				snprintf(buf, len, "dstAccessMask %s needs a stage the narrowed mask lacks", an);
 				return buf;
 			}
@@ -376,14 +376,14 @@ static void entry_out_locked(struct exp_entry *e, const char *why)
 	e->state = e->fixed ? PP_DIAG_EXP_STATE_WITHDRAWN : PP_DIAG_EXP_STATE_OUT;
 	snprintf(e->why, sizeof(e->why), "%s", why);
 	if (e->fixed)
-		pp_log(PP_LOG_WARN, "experiment: %s withdrawn after %llu rewritten occurrences: %s", pp_diag_rule_id(e->rule),
+		pp_log(PP_LOG_WARN, "experiment: %s withdrawn after %llu rewritten occurrences: %s", pp_diag_vocab_rule_id(e->rule),
 		       (unsigned long long)e->fixed, why);
 }
 
-void diag_exp_occurrence(struct pp_diag_device *d, const struct pp_diag_rec *r, const struct rec_barrier *b,
+void pp_diag_experiment_occurrence(struct pp_diag_device *d, const struct pp_diag_rec *r, const struct rec_barrier *b,
 			 enum pp_diag_rule rule, struct site *s, uint64_t frame)
 {
-	if (!d->cfg.experiment || rule == PP_DIAG_SUBPASS_NOT_BY_REGION || !pp_diag_rule_is_barrier(rule))
+	if (!d->cfg.experiment || rule == PP_DIAG_SUBPASS_NOT_BY_REGION || !pp_diag_vocab_rule_is_barrier(rule))
 		return;
 	struct exp_fix fix;
 	char buf[256];
@@ -399,7 +399,7 @@ void diag_exp_occurrence(struct pp_diag_device *d, const struct pp_diag_rec *r, 
 		uint64_t key = exp_call_key(d->cfg.sink_device_id, b->loc_key, b->src_raw, b->dst_raw);
 		for (uint32_t i = 0; !why && i < g_exp.n; i++)
 			if (g_exp.e[i].used && g_exp.e[i].key == key) {
-				snprintf(buf, sizeof(buf), "its call is in the experiment as %s", pp_diag_rule_id(g_exp.e[i].rule));
+				snprintf(buf, sizeof(buf), "its call is in the experiment as %s", pp_diag_vocab_rule_id(g_exp.e[i].rule));
 				why = buf;
 			}
 		if (!why && g_exp.n == PP_EXP_MAX_SITES)
@@ -436,7 +436,7 @@ out:
 	pthread_mutex_unlock(&g_exp.lock);
 }
 
-void diag_exp_site_out(const struct pp_diag_device *d, struct site *s, const char *why)
+void pp_diag_experiment_site_out(const struct pp_diag_device *d, struct site *s, const char *why)
 {
 	if (!d->cfg.experiment)
 		return;
@@ -449,7 +449,7 @@ void diag_exp_site_out(const struct pp_diag_device *d, struct site *s, const cha
 	pthread_mutex_unlock(&g_exp.lock);
 }
 
-void diag_exp_fixed_unproven(struct pp_diag_device *d, const struct rec_barrier *b)
+void pp_diag_experiment_fixed_unproven(struct pp_diag_device *d, const struct rec_barrier *b)
 {
 	uint64_t key = exp_call_key(d->cfg.sink_device_id, b->loc_key, b->src_raw, b->dst_raw);
 	pthread_mutex_lock(&g_exp.lock);
@@ -473,7 +473,7 @@ static uint32_t next_active_locked(const struct pp_diag_device *d)
 	return PP_DIAG_EXP_NONE;
 }
 
-void pp_diag_exp_call(struct pp_diag_device *d, uint32_t arm, uint64_t loc_key, uint32_t src_stages,
+void pp_diag_experiment_call(struct pp_diag_device *d, uint32_t arm, uint64_t loc_key, uint32_t src_stages,
 		      uint32_t dst_stages, struct pp_diag_exp_call *out)
 {
 	*out = (struct pp_diag_exp_call){ .site = PP_DIAG_EXP_NONE, .hold_site = PP_DIAG_EXP_NONE };
@@ -504,7 +504,7 @@ void pp_diag_exp_call(struct pp_diag_device *d, uint32_t arm, uint64_t loc_key, 
 	pthread_mutex_unlock(&g_exp.lock);
 }
 
-void pp_diag_exp_refuse(struct pp_diag_device *d, uint32_t site, const char *why)
+void pp_diag_experiment_refuse(struct pp_diag_device *d, uint32_t site, const char *why)
 {
 	(void)d;
 	pthread_mutex_lock(&g_exp.lock);
@@ -513,19 +513,19 @@ void pp_diag_exp_refuse(struct pp_diag_device *d, uint32_t site, const char *why
 	pthread_mutex_unlock(&g_exp.lock);
 }
 
-bool pp_diag_rec_barrier_reads_only(const struct pp_diag_rec *r, uint32_t bi)
+bool pp_diag_experiment_rec_barrier_reads_only(const struct pp_diag_rec *r, uint32_t bi)
 {
 	return r && bi < r->nbarriers && !r->closed && (r->barriers[bi].fired & (1u << PP_DIAG_READ_TO_READ));
 }
 
-uint32_t pp_diag_rec_barrier_merge(const struct pp_diag_rec *r, uint32_t bi)
+uint32_t pp_diag_experiment_rec_barrier_merge(const struct pp_diag_rec *r, uint32_t bi)
 {
 	if (!r || bi >= r->nbarriers || r->closed || !(r->barriers[bi].fired & (1u << PP_DIAG_MERGEABLE)))
 		return 0;
 	return r->barriers[bi].merge == MERGE_SYNC1_EXACT ? PP_DIAG_MERGE_SYNC1 : PP_DIAG_MERGE_SYNC2;
 }
 
-void pp_diag_rec_barrier_fixed(struct pp_diag_rec *r, uint32_t bi)
+void pp_diag_experiment_rec_barrier_fixed(struct pp_diag_rec *r, uint32_t bi)
 {
 	if (r && bi < r->nbarriers && !r->closed)
 		r->barriers[bi].exp_fixed = true;
@@ -533,7 +533,7 @@ void pp_diag_rec_barrier_fixed(struct pp_diag_rec *r, uint32_t bi)
 
 /* ---- the snapshot ------------------------------------------------------------------------------- */
 
-void diag_exp_snapshot_locked(const struct site *s, struct pp_diagnostic *out)
+void pp_diag_experiment_snapshot_locked(const struct site *s, struct pp_diagnostic *out)
 {
 	out->exp_site = -1;
 	if (!s->exp_counted)
@@ -551,8 +551,8 @@ void diag_exp_snapshot_locked(const struct site *s, struct pp_diagnostic *out)
 		char from[160], to[160];
 		switch (e->fix.kind) {
 		case PP_DIAG_EXP_NARROW_DST:
-			pp_stage_names(e->dst_raw, from, sizeof(from));
-			pp_stage_names(e->fix.dst, to, sizeof(to));
+			pp_diag_vocab_stage_names(e->dst_raw, from, sizeof(from));
+			pp_diag_vocab_stage_names(e->fix.dst, to, sizeof(to));
 			snprintf(out->exp_detail, sizeof(out->exp_detail), "dstStageMask %s -> %s", from, to);
 			break;
 		case PP_DIAG_EXP_DROP:
@@ -573,7 +573,7 @@ void diag_exp_snapshot_locked(const struct site *s, struct pp_diagnostic *out)
 	pthread_mutex_unlock(&g_exp.lock);
 }
 
-void diag_exp_clear(void)
+void pp_diag_experiment_clear(void)
 {
 	pthread_mutex_lock(&g_exp.lock);
 	memset(g_exp.e, 0, sizeof(g_exp.e));

@@ -16,15 +16,15 @@ static void barrier_texts(const struct rec_barrier *b, enum pp_diag_rule rule, s
 			  const char *chain_site)
 {
 	char src[160], dst[160], sp[160], sc[160], res[64], sa[160], da[160], part[160];
-	pp_stage_names(b->src_raw, src, sizeof(src));
-	pp_stage_names(b->dst_raw, dst, sizeof(dst));
-	pp_stage_names(b->producers, sp, sizeof(sp));
-	pp_stage_names(b->dst_suggested, sc, sizeof(sc));
-	pp_access_names(b->src_access, sa, sizeof(sa));
-	pp_access_names(b->dst_access, da, sizeof(da));
+	pp_diag_vocab_stage_names(b->src_raw, src, sizeof(src));
+	pp_diag_vocab_stage_names(b->dst_raw, dst, sizeof(dst));
+	pp_diag_vocab_stage_names(b->producers, sp, sizeof(sp));
+	pp_diag_vocab_stage_names(b->dst_suggested, sc, sizeof(sc));
+	pp_diag_vocab_access_names(b->src_access, sa, sizeof(sa));
+	pp_diag_vocab_access_names(b->dst_access, da, sizeof(da));
 	describe_resource(res, sizeof(res), b->example_kind, b->example);
 	char src_sug[256], dst_sug[256];
-	pp_stage_names(b->producers_partial, part, sizeof(part));
+	pp_diag_vocab_stage_names(b->producers_partial, part, sizeof(part));
 	if (b->producers)
 		snprintf(src_sug, sizeof(src_sug), "srcStageMask = %s", sp);
 	else if (b->producers_partial)
@@ -109,10 +109,10 @@ static void barrier_texts(const struct rec_barrier *b, enum pp_diag_rule rule, s
 		break;
 	case PP_DIAG_MERGEABLE: {
 		char ps[160], pd[160], us[160], ud[160];
-		pp_stage_names(b->merge_src, ps, sizeof(ps));
-		pp_stage_names(b->merge_dst, pd, sizeof(pd));
-		pp_stage_names(b->merge_src | b->src_raw, us, sizeof(us));
-		pp_stage_names(b->merge_dst | b->dst_raw, ud, sizeof(ud));
+		pp_diag_vocab_stage_names(b->merge_src, ps, sizeof(ps));
+		pp_diag_vocab_stage_names(b->merge_dst, pd, sizeof(pd));
+		pp_diag_vocab_stage_names(b->merge_src | b->src_raw, us, sizeof(us));
+		pp_diag_vocab_stage_names(b->merge_dst | b->dst_raw, ud, sizeof(ud));
 		snprintf(out->message, sizeof(out->message),
 			 "%s comes right after %s with no command in between (%s -> %s, then %s -> %s): each call is a "
 			 "synchronization point of its own for the driver (a wait and cache maintenance each) where one "
@@ -150,29 +150,29 @@ static void barrier_severity(const struct rec_barrier *b, enum pp_diag_rule rule
 	switch (rule) {
 	case PP_DIAG_FULL_DRAIN:
 		if (!b->producers && !b->dst_suggested) {
-			diag_severity_set(out, PP_DIAG_WARNING,
+			pp_diag_severity_set(out, PP_DIAG_WARNING,
 					  "worth fixing: the narrowest masks cannot be proven here, and a full drain makes "
 					  "every later stage wait for every earlier one (both queues of a tile-based GPU run "
 					  "dry)");
 			return;
 		}
-		sev = pp_diag_barrier_gain(b->src_raw, b->dst_raw, b->producers ? b->producers : b->src_raw,
+		sev = pp_diag_severity_barrier_gain(b->src_raw, b->dst_raw, b->producers ? b->producers : b->src_raw,
 					   b->dst_suggested ? b->dst_suggested : b->dst_raw, why, sizeof(why));
 		break;
 	case PP_DIAG_DST_TOO_EARLY:
-		sev = pp_diag_barrier_gain(b->src_raw, b->dst_raw, b->src_raw, b->dst_suggested, why, sizeof(why));
+		sev = pp_diag_severity_barrier_gain(b->src_raw, b->dst_raw, b->src_raw, b->dst_suggested, why, sizeof(why));
 		break;
 	case PP_DIAG_SRC_TOO_LATE:
-		sev = pp_diag_barrier_gain(b->src_raw, b->dst_raw, b->producers, b->dst_raw, why, sizeof(why));
+		sev = pp_diag_severity_barrier_gain(b->src_raw, b->dst_raw, b->producers, b->dst_raw, why, sizeof(why));
 		break;
 	case PP_DIAG_READ_TO_READ:
-		sev = pp_diag_barrier_gain(b->src_raw, b->dst_raw, 0, 0, why, sizeof(why));
+		sev = pp_diag_severity_barrier_gain(b->src_raw, b->dst_raw, 0, 0, why, sizeof(why));
 		break;
 	case PP_DIAG_UNUSED:
-		sev = pp_diag_barrier_gain(b->src_raw, b->dst_raw, 0, 0, why, sizeof(why));
+		sev = pp_diag_severity_barrier_gain(b->src_raw, b->dst_raw, 0, 0, why, sizeof(why));
 		if (sev == PP_DIAG_INFO && (b->src_access & PP_ACCESS_WRITES)) {
 			char sa[160];
-			pp_access_names(b->src_access & PP_ACCESS_WRITES, sa, sizeof(sa));
+			pp_diag_vocab_access_names(b->src_access & PP_ACCESS_WRITES, sa, sizeof(sa));
 			snprintf(why, sizeof(why),
 				 "worth fixing: removing it also spares the cache flush that makes the %s before it "
 				 "visible to work nothing records after it",
@@ -181,10 +181,10 @@ static void barrier_severity(const struct rec_barrier *b, enum pp_diag_rule rule
 		}
 		break;
 	default:
-		diag_severity_of_rule(out, rule);
+		pp_diag_severity_of_rule(out, rule);
 		return;
 	}
-	diag_severity_set(out, sev, why);
+	pp_diag_severity_set(out, sev, why);
 }
 
 /* What the user fixes: the code location (and label) that recorded the barrier, with its
@@ -212,25 +212,25 @@ static void site_note_cb_locked(struct site *s, uint64_t cb)
 
 /* fragment -> compute -> vertex: walks the recording's barriers and compute writes in order.
  * Caller holds d->lock. */
-void diag_finding_chain_evaluate(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t frame)
+void pp_diag_findings_chain_evaluate(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t frame)
 {
 	uint32_t w = 0;
 	const char *frag_site = NULL;
 	for (uint32_t bi = 0; bi < r->nbarriers; bi++) {
 		struct rec_barrier *b = &r->barriers[bi];
 		/* Tainted resources whose geometry-side consumers this barrier makes wait. */
-		uint32_t dst = pp_stage_expand(b->dst_raw, true);
+		uint32_t dst = pp_diag_vocab_stage_expand(b->dst_raw, true);
 		for (uint32_t i = b->first; i < b->first + b->n && (dst & PP_STAGE_GEOMETRY_SIDE); i++) {
 			const struct rec_entry *e = &r->entries[i];
 			if (!(e->consumers & PP_STAGE_GEOMETRY_SIDE) ||
-			    !(pp_stage_expand(b->src_raw, false) & PP_STAGE_COMPUTE))
+			    !(pp_diag_vocab_stage_expand(b->src_raw, false) & PP_STAGE_COMPUTE))
 				continue;
 			for (uint32_t t = 0; t < d->ntaints; t++) {
 				struct taint *tn = &d->taints[t];
 				if ((e->kind == PP_RES_GLOBAL && tn->frame + TAINT_FRAMES >= frame) ||
 				    (tn->handle == e->handle && tn->kind == e->kind)) {
 					if (!(b->fired & (1u << PP_DIAG_CHAIN))) {
-						diag_barrier_finding(b, PP_DIAG_CHAIN);
+						pp_diag_barriers_finding(b, PP_DIAG_CHAIN);
 						b->example = tn->handle;
 						b->example_kind = tn->kind;
 						b->dst_suggested = e->consumers & PP_STAGE_GEOMETRY_SIDE;
@@ -243,7 +243,7 @@ void diag_finding_chain_evaluate(struct pp_diag_device *d, struct pp_diag_rec *r
 		 * fragment work (the barrier's second scope covers all later compute work), so
 		 * what those dispatches write is tainted. */
 		if ((b->producers & PP_STAGE_FRAGMENT_SIDE) && (b->consumers & PP_STAGE_COMPUTE) &&
-		    (pp_stage_expand(b->dst_raw, true) & PP_STAGE_COMPUTE) && !frag_site)
+		    (pp_diag_vocab_stage_expand(b->dst_raw, true) & PP_STAGE_COMPUTE) && !frag_site)
 			frag_site = b->site;
 		uint64_t until = bi + 1 < r->nbarriers ? r->barriers[bi + 1].tick : UINT64_MAX;
 		for (; w < r->ncwrites && r->cwrites[w].tick < until; w++) {
@@ -285,7 +285,7 @@ static const char *chain_site_of(const struct pp_diag_device *d, const struct re
 	return NULL;
 }
 
-uint32_t pp_diag_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_rec *r, uint64_t cb,
+uint32_t pp_diag_findings_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_rec *r, uint64_t cb,
 				 struct pp_diag_cost_probe *out, uint32_t max)
 {
 	uint32_t n = 0;
@@ -301,7 +301,7 @@ uint32_t pp_diag_rec_cost_probes(struct pp_diag_device *d, const struct pp_diag_
 	return n;
 }
 
-uint32_t pp_diag_rec_fired(const struct pp_diag_rec *r, uint32_t *out, uint32_t max)
+uint32_t pp_diag_findings_rec_fired(const struct pp_diag_rec *r, uint32_t *out, uint32_t max)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; r->closed && i < r->nbarriers && n < max; i++)
@@ -326,7 +326,7 @@ static bool tail_follow(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i,
 		if (!why && t->kind == PP_RES_GLOBAL) {
 			until = q->first_global_tick;
 		} else if (!why) {
-			const struct rec_first_use *f = diag_barrier_first_use_slot(q, diag_barrier_res_key(t->kind, t->handle));
+			const struct rec_first_use *f = pp_diag_rec_summary_barrier_first_use_slot(q, pp_diag_ranges_barrier_res_key(t->kind, t->handle));
 			if (f && f->key && f->overflow) {
 				why = "a later command buffer of the submission barriers more ranges of it than passprobe follows";
 			} else if (f && f->key) {
@@ -334,10 +334,10 @@ static bool tail_follow(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i,
 				 * overlapping ranges before it are consumers. */
 				const struct rec_range_rec *rr = &q->first_recs[f->first];
 				for (uint32_t k = 0; k < f->n; k++)
-					if (rr[k].barrier && rr[k].tick < until && pp_diag_range_overlap(&rr[k].range, &t->range))
+					if (rr[k].barrier && rr[k].tick < until && pp_diag_ranges_overlap(&rr[k].range, &t->range))
 						until = rr[k].tick;
 				for (uint32_t k = 0; k < f->n; k++)
-					if (!rr[k].barrier && rr[k].tick < until && pp_diag_range_overlap(&rr[k].range, &t->range)) {
+					if (!rr[k].barrier && rr[k].tick < until && pp_diag_ranges_overlap(&rr[k].range, &t->range)) {
 						uses |= rr[k].uses;
 						*writes |= rr[k].writes;
 					}
@@ -351,8 +351,8 @@ static bool tail_follow(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i,
 			return true;
 		}
 		struct work_view v;
-		diag_barrier_view_before(q, until, &v);
-		*consumers |= uses | diag_barrier_anon_consumers(&v, t->kind, t->new_layout, t->format_bucket, &why);
+		pp_diag_barriers_view_before(q, until, &v);
+		*consumers |= uses | pp_diag_barriers_anon_consumers(&v, t->kind, t->new_layout, t->format_bucket, &why);
 		if (why && !*unproven)
 			*unproven = why;
 		*work |= v.work;
@@ -373,7 +373,7 @@ static uint64_t neighbours_sig(struct pp_diag_rec *const *recs, uint32_t n, uint
 /* The verdicts of recs[i]'s barriers in this submission (sub_*): the windows open at the end
  * of its recording followed into the later command buffers. Made once per distinct sequence of
  * later recordings; a recording submitted the same way every frame is judged once. */
-void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i)
+void pp_diag_findings_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i)
 {
 	struct pp_diag_rec *r = recs[i];
 	uint64_t sig = neighbours_sig(recs, n, i);
@@ -389,7 +389,7 @@ void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, 
 		b->sub_unused = 0;
 		b->sub_exposed = b->exp_exposed;
 		for (uint32_t j = i + 1; r->exp && j < n; j++)
-			b->sub_exposed |= diag_exp_stages_later(recs[j]);
+			b->sub_exposed |= pp_diag_experiment_stages_later(recs[j]);
 		if (!b->tail || r->tails_overflow)
 			continue;
 		uint32_t consumers = b->closed_consumers, writes = b->closed_writes, nunused = 0;
@@ -413,12 +413,12 @@ void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, 
 				unproven = why;
 		}
 		uint32_t sug;
-		b->sub_fired = (b->fired & ~(1u << PP_DIAG_DST_TOO_EARLY)) | diag_barrier_dst_judge(b, consumers, writes, unproven, &sug);
+		b->sub_fired = (b->fired & ~(1u << PP_DIAG_DST_TOO_EARLY)) | pp_diag_barriers_dst_judge(b, consumers, writes, unproven, &sug);
 		b->sub_dst_suggested = sug;
 		b->sub_unproven = unproven;
 		/* Inside a render pass the attachments begun before it are its users. */
 		if (b->sub_unused && !b->acquire && !b->in_render_pass &&
-		    !(pp_stage_expand(b->dst_raw, true) & PP_STAGE_HOST)) {
+		    !(pp_diag_vocab_stage_expand(b->dst_raw, true) & PP_STAGE_HOST)) {
 			b->sub_fired |= 1u << PP_DIAG_UNUSED;
 			b->sub_unused_all = nunused == b->n;
 		} else {
@@ -427,7 +427,7 @@ void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, 
 	}
 }
 
-void diag_occurrence_fill(struct pp_diagnostic_occurrence *o, const struct pp_diagnostic *site, const char *call,
+void pp_diag_findings_occurrence_fill(struct pp_diagnostic_occurrence *o, const struct pp_diagnostic *site, const char *call,
 			  uint32_t call_index, uint64_t command_buffer)
 {
 	memset(o, 0, sizeof(*o));
@@ -448,13 +448,13 @@ static void occurrence_report(struct pp_diag_device *d, const struct pp_diagnost
 	if (!d->cfg.out.captured)
 		return;
 	struct pp_diagnostic_occurrence o;
-	diag_occurrence_fill(&o, site, b->api, b->api_index, cb);
+	pp_diag_findings_occurrence_fill(&o, site, b->api, b->api_index, cb);
 	d->cfg.out.captured(d->cfg.sink_device_id, frame, &o);
 }
 
 /* Counts the findings of one submitted recording (after rec_judge_submission). Caller holds
  * d->lock. */
-void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame,
+void pp_diag_findings_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame,
 			    bool renderdoc)
 {
 	/* RenderDoc's capture holds the application's calls, not a layer's own work. */
@@ -462,7 +462,7 @@ void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uin
 	for (uint32_t bi = 0; bi < r->nbarriers; bi++) {
 		const struct rec_barrier *rb = &r->barriers[bi];
 		if (rb->exp_fixed && d->cfg.experiment)
-			diag_exp_fixed_unproven(d, rb);
+			pp_diag_experiment_fixed_unproven(d, rb);
 		if (!rb->sub_fired)
 			continue;
 		/* this submission's view of it */
@@ -475,18 +475,18 @@ void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uin
 			view.example = rule == PP_DIAG_UNUSED ? rb->sub_unused : rb->example;
 			view.example_kind = rule == PP_DIAG_UNUSED ? rb->sub_unused_kind : rb->example_kind;
 			uint64_t key = barrier_site_key(d, rule, cb, b);
-			pthread_mutex_lock(&diag_site_table.lock);
-			struct site *s = diag_site_find_locked(key);
+			pthread_mutex_lock(&pp_diag_sites_table.lock);
+			struct site *s = pp_diag_sites_find_locked(key);
 			bool created = false;
-			if (!s && (s = diag_site_insert_locked(key))) {
+			if (!s && (s = pp_diag_sites_insert_locked(key))) {
 				created = true;
-				snprintf(s->d.id, sizeof(s->d.id), "%s", pp_diag_rule_id(rule));
+				snprintf(s->d.id, sizeof(s->d.id), "%s", pp_diag_vocab_rule_id(rule));
 				s->d.device_id = d->cfg.sink_device_id;
 				snprintf(s->d.site, sizeof(s->d.site), "%s", b->site);
 				barrier_texts(b, rule, &s->d, rule == PP_DIAG_CHAIN ? chain_site_of(d, b) : NULL);
 				barrier_severity(b, rule, &s->d);
 				if (r->owner)
-					diag_severity_foreign(&s->d, r->owner);
+					pp_diag_severity_foreign(&s->d, r->owner);
 				s->d.cost_kind = "gpu_barrier_stall";
 				s->d.cost_unavailable = !d->cfg.barrier_cost ? "barrier_cost setting is off"
 							: b->in_render_pass ? "barrier inside a render pass: not measured"
@@ -498,16 +498,16 @@ void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uin
 			struct pp_diagnostic copy;
 			const char *trace_name = NULL;
 			if (s) {
-				diag_site_count_locked(s, frame, 1);
+				pp_diag_sites_count_locked(s, frame, 1);
 				if (b->loc_key)
 					site_note_cb_locked(s, cb);
 				if (created)
-					trace_name = diag_site_first_seen_locked(s, &copy);
+					trace_name = pp_diag_sites_first_seen_locked(s, &copy);
 				else if (renderdoc)
 					copy = s->d;
-				diag_exp_occurrence(d, r, b, rule, s, frame);
+				pp_diag_experiment_occurrence(d, r, b, rule, s, frame);
 			}
-			pthread_mutex_unlock(&diag_site_table.lock);
+			pthread_mutex_unlock(&pp_diag_sites_table.lock);
 			if (s && renderdoc)
 				occurrence_report(d, &copy, b, cb, frame);
 			if (created) {
@@ -517,7 +517,7 @@ void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uin
 					  : b->example_kind == PP_RES_BUFFER ? PP_OBJ_BUFFER : PP_OBJ_NONE,
 					  b->example_kind == PP_RES_GLOBAL ? 0 : b->example },
 				};
-				diag_device_site_announce(d, &copy, trace_name, objs, 2, rule, frame);
+				pp_diag_device_site_announce(d, &copy, trace_name, objs, 2, rule, frame);
 			}
 		}
 	}
@@ -525,24 +525,24 @@ void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uin
 
 /* Counts the flagged subpass dependencies of the render pass instances of one submitted
  * recording; the site is the render pass and the dependency. Caller holds d->lock. */
-void diag_finding_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame)
+void pp_diag_findings_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame)
 {
 	for (uint32_t i = 0; i < r->nsubpasses; i++) {
 		const struct rec_subpass *e = &r->subpasses[i];
 		const struct pp_diag_subpass_dep *dep = &e->dep;
 		uint64_t key = mix64(mix64(mix64(d->cfg.sink_device_id + 1, PP_DIAG_SUBPASS_NOT_BY_REGION + 1), e->render_pass),
 				     dep->index + 1);
-		pthread_mutex_lock(&diag_site_table.lock);
-		struct site *s = diag_site_find_locked(key);
+		pthread_mutex_lock(&pp_diag_sites_table.lock);
+		struct site *s = pp_diag_sites_find_locked(key);
 		bool created = false;
-		if (!s && (s = diag_site_insert_locked(key))) {
+		if (!s && (s = pp_diag_sites_insert_locked(key))) {
 			created = true;
 			char src[160], dst[160], sa[160], da[160];
-			pp_stage_names(dep->src_stages, src, sizeof(src));
-			pp_stage_names(dep->dst_stages, dst, sizeof(dst));
-			pp_access_names(dep->src_access, sa, sizeof(sa));
-			pp_access_names(dep->dst_access, da, sizeof(da));
-			snprintf(s->d.id, sizeof(s->d.id), "%s", pp_diag_rule_id(PP_DIAG_SUBPASS_NOT_BY_REGION));
+			pp_diag_vocab_stage_names(dep->src_stages, src, sizeof(src));
+			pp_diag_vocab_stage_names(dep->dst_stages, dst, sizeof(dst));
+			pp_diag_vocab_access_names(dep->src_access, sa, sizeof(sa));
+			pp_diag_vocab_access_names(dep->dst_access, da, sizeof(da));
+			snprintf(s->d.id, sizeof(s->d.id), "%s", pp_diag_vocab_rule_id(PP_DIAG_SUBPASS_NOT_BY_REGION));
 			s->d.device_id = d->cfg.sink_device_id;
 			snprintf(s->d.site, sizeof(s->d.site), "render pass 0x%llx%s%s%s, pDependencies[%u] (subpass %u -> %u)",
 				 (unsigned long long)e->render_pass, e->name[0] ? " \"" : "", e->name, e->name[0] ? "\"" : "",
@@ -569,23 +569,23 @@ void diag_finding_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r,
 				 dep->index);
 			s->d.cost_kind = "gpu_barrier_stall";
 			s->d.cost_unavailable = "a subpass dependency inside a render pass: not measured";
-			diag_severity_of_rule(&s->d, PP_DIAG_SUBPASS_NOT_BY_REGION);
+			pp_diag_severity_of_rule(&s->d, PP_DIAG_SUBPASS_NOT_BY_REGION);
 			if (r->owner)
-				diag_severity_foreign(&s->d, r->owner);
+				pp_diag_severity_foreign(&s->d, r->owner);
 		}
 		struct pp_diagnostic copy;
 		const char *trace_name = NULL;
 		if (s) {
-			diag_site_count_locked(s, frame, e->begins);
+			pp_diag_sites_count_locked(s, frame, e->begins);
 			if (created)
-				trace_name = diag_site_first_seen_locked(s, &copy);
-			diag_exp_site_out(d, s, "a subpass dependency of a render pass, not a barrier call: not rewritten");
+				trace_name = pp_diag_sites_first_seen_locked(s, &copy);
+			pp_diag_experiment_site_out(d, s, "a subpass dependency of a render pass, not a barrier call: not rewritten");
 		}
-		pthread_mutex_unlock(&diag_site_table.lock);
+		pthread_mutex_unlock(&pp_diag_sites_table.lock);
 		if (created) {
 			const struct pp_diag_object objs[2] = { { PP_OBJ_COMMAND_BUFFER, cb },
 								{ PP_OBJ_RENDER_PASS, e->render_pass } };
-			diag_device_site_announce(d, &copy, trace_name, objs, 2, PP_DIAG_SUBPASS_NOT_BY_REGION, frame);
+			pp_diag_device_site_announce(d, &copy, trace_name, objs, 2, PP_DIAG_SUBPASS_NOT_BY_REGION, frame);
 		}
 	}
 }

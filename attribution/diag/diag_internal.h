@@ -20,7 +20,7 @@
 #define REC_MAX_BARRIERS 16384u
 #define REC_MAX_ENTRIES 65536u
 #define REC_MAX_RESOURCES 16384u
-/* What a closed recording keeps of its resource map and entries (diag_barrier_rec_compact). */
+/* What a closed recording keeps of its resource map and entries (pp_diag_rec_summary_barrier_compact). */
 #define REC_MAP_KEPT 256u
 #define REC_ENTRIES_KEPT 64u
 #define REC_MAX_QUERIES 1024u
@@ -87,7 +87,7 @@ struct diag_site_table {
 	bool full_logged;
 	struct frame_stat frames[FRAME_STAT_DEVICES];
 };
-extern struct diag_site_table diag_site_table;
+extern struct diag_site_table pp_diag_sites_table;
 
 #define INDEX_SLOTS (2 * PP_DIAG_MAX_SITES)
 
@@ -198,7 +198,7 @@ struct rec_tail {
 /* What a recording does with a resource: its unbarriered uses and its barriers, by range
  * (records [first, first + n) of first_recs, in recording order). */
 struct rec_first_use {
-	uint64_t key;          /* diag_barrier_res_key(); 0: empty slot */
+	uint64_t key;          /* pp_diag_ranges_barrier_res_key(); 0: empty slot */
 	uint32_t first, n;
 	uint32_t nbarriers, nuses;           /* records of each kind */
 	uint32_t fill_barriers, fill_uses;   /* while building */
@@ -274,7 +274,7 @@ struct pp_diag_rec {
 	const char *api_names[REC_API_NAMES];
 	uint32_t api_calls[REC_API_NAMES];
 	uint64_t gen;                  /* unique per recording (process-wide) */
-	/* A layer above passprobe recorded it, its own work (pp_diag_rec_owner); NULL: the
+	/* A layer above passprobe recorded it, its own work (pp_diag_barriers_rec_owner); NULL: the
 	 * application. */
 	const char *owner;
 
@@ -323,7 +323,7 @@ struct pp_diag_rec {
 	bool exp;
 	bool resubmitted;
 
-	/* pp_diag_format_bucket() of the attachment format names observed last (format_memo_of):
+	/* pp_diag_barriers_format_bucket() of the attachment format names observed last (format_memo_of):
 	 * the names are static strings, so one address is one format for the whole process, and
 	 * this survives the recording's resets. A render pass begins at every observation of the
 	 * passes, and hashing its formats' names again cost more than the rest of the rules' step. */
@@ -388,13 +388,13 @@ struct taint {
 struct pp_diag_device {
 	pthread_mutex_t lock;
 	struct pp_diag_config cfg;
-	/* pp_diag_call_count: per counted call, frame << 24 | calls in that frame (atomic; no lock:
+	/* pp_diag_waits_call_count: per counted call, frame << 24 | calls in that frame (atomic; no lock:
 	 * an upload may be counted on every draw's way). */
 	uint64_t call_counts[PP_DIAG_COUNTED_CALLS];
 	/* Frame indices come from a frame clock (attribution/model/attr_frame.h): the model's,
-	 * handed in through pp_diag_submitted and pp_diag_frames_ended (the layer does), so they are
+	 * handed in through pp_diag_device_submitted and pp_diag_device_frames_ended (the layer does), so they are
 	 * report.json's; or, for a program that drives the rules alone (the unit tests), this
-	 * device's own, through pp_diag_submit, _submit_done and _present. */
+	 * device's own, through pp_diag_device_submit, _submit_done and _present. */
 	struct pp_frame_clock own_clock;
 	bool frame_open; /* a submission of `frame` was seen and the frame has not ended */
 	uint64_t frame;
@@ -428,15 +428,15 @@ struct work_view {
 
 /* Shared between the files of this folder; each is defined in the file its prefix names. */
 /* diag_vocab.c */
-uint32_t diag_vocab_lowest_bit(uint32_t s);
-int diag_vocab_stage_order(uint32_t bit);
+uint32_t pp_diag_vocab_lowest_bit(uint32_t s);
+int pp_diag_vocab_stage_order(uint32_t bit);
 
 /* diag_sites.c */
-struct site *diag_site_find_locked(uint64_t key);
-struct site *diag_site_insert_locked(uint64_t key);
-void diag_site_count_locked(struct site *s, uint64_t frame, uint64_t n);
-const char *diag_site_first_seen_locked(struct site *s, struct pp_diagnostic *copy);
-void diag_site_frame_closed(uint32_t device_id);
+struct site *pp_diag_sites_find_locked(uint64_t key);
+struct site *pp_diag_sites_insert_locked(uint64_t key);
+void pp_diag_sites_count_locked(struct site *s, uint64_t frame, uint64_t n);
+const char *pp_diag_sites_first_seen_locked(struct site *s, struct pp_diagnostic *copy);
+void pp_diag_sites_frame_closed(uint32_t device_id);
 
 /* The index of a barrier call among the recording's calls of the same name (counted as they
  * are recorded; first: the recording's first barrier, which starts the counts). A name past
@@ -454,61 +454,61 @@ static inline uint32_t diag_rec_api_call_count(struct pp_diag_rec *r, const char
 }
 
 /* diag_barriers.c */
-void diag_barrier_rec_close(struct pp_diag_rec *r);
-void diag_barrier_rec_compact(struct pp_diag_rec *r);
-uint32_t diag_barrier_anon_consumers(const struct work_view *v, enum pp_diag_res_kind kind, enum pp_diag_layout l,
+void pp_diag_barriers_rec_close(struct pp_diag_rec *r);
+void pp_diag_rec_summary_barrier_compact(struct pp_diag_rec *r);
+uint32_t pp_diag_barriers_anon_consumers(const struct work_view *v, enum pp_diag_res_kind kind, enum pp_diag_layout l,
 			       uint32_t format_bucket, const char **unproven);
-uint32_t diag_barrier_dst_judge(const struct rec_barrier *b, uint32_t consumers, uint32_t writes, const char *unproven,
+uint32_t pp_diag_barriers_dst_judge(const struct rec_barrier *b, uint32_t consumers, uint32_t writes, const char *unproven,
 			  uint32_t *dst_suggested);
-void diag_barrier_finding(struct rec_barrier *b, enum pp_diag_rule rule);
-struct rec_first_use *diag_barrier_first_use_slot(const struct pp_diag_rec *r, uint64_t key);
-uint64_t diag_barrier_res_key(enum pp_diag_res_kind kind, uint64_t handle);
-void diag_barrier_view_before(const struct pp_diag_rec *r, uint64_t until, struct work_view *v);
+void pp_diag_barriers_finding(struct rec_barrier *b, enum pp_diag_rule rule);
+struct rec_first_use *pp_diag_rec_summary_barrier_first_use_slot(const struct pp_diag_rec *r, uint64_t key);
+uint64_t pp_diag_ranges_barrier_res_key(enum pp_diag_res_kind kind, uint64_t handle);
+void pp_diag_barriers_view_before(const struct pp_diag_rec *r, uint64_t until, struct work_view *v);
 
 /* diag_ranges.c: ranges normalized (an end of 0 is "to the end"), containment, bounding. */
-struct pp_diag_range diag_range_norm(const struct pp_diag_range *in);
-bool diag_range_contains(const struct pp_diag_range *a, const struct pp_diag_range *b);
-void diag_range_bound(struct pp_diag_range *a, const struct pp_diag_range *b);
+struct pp_diag_range pp_diag_ranges_norm(const struct pp_diag_range *in);
+bool pp_diag_ranges_contains(const struct pp_diag_range *a, const struct pp_diag_range *b);
+void pp_diag_ranges_bound(struct pp_diag_range *a, const struct pp_diag_range *b);
 
-/* diag_rec_summary.c: a closing recording's first uses per resource (diag_barrier_rec_close). */
-void diag_rec_first_uses_build(struct pp_diag_rec *r);
+/* diag_rec_summary.c: a closing recording's first uses per resource (pp_diag_barriers_rec_close). */
+void pp_diag_rec_summary_first_uses_build(struct pp_diag_rec *r);
 
 /* diag_findings.c */
-void diag_finding_chain_evaluate(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t frame);
+void pp_diag_findings_chain_evaluate(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t frame);
 /* A site's texts with the call it sits on, for the list of a captured frame's diagnostics
  * (pp_diag_outputs.captured); command_buffer 0: a call outside command buffers. */
-void diag_occurrence_fill(struct pp_diagnostic_occurrence *o, const struct pp_diagnostic *site, const char *call,
+void pp_diag_findings_occurrence_fill(struct pp_diagnostic_occurrence *o, const struct pp_diagnostic *site, const char *call,
 			  uint32_t call_index, uint64_t command_buffer);
 /* renderdoc: the frame is one RenderDoc captures (pp_diag_submission.renderdoc). */
-void diag_finding_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame,
+void pp_diag_findings_rec_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame,
 			    bool renderdoc);
-void diag_finding_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i);
-void diag_finding_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame);
+void pp_diag_findings_judge_submission(struct pp_diag_rec *const *recs, uint32_t n, uint32_t i);
+void pp_diag_findings_subpass_count(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb, uint64_t frame);
 
 /* diag_device.c */
-struct pool_rec *diag_device_pool_find(struct pp_diag_device *d, uint64_t pool, uint32_t need, bool create);
-void diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnostic *s, const char *trace_name,
+struct pool_rec *pp_diag_device_pool_find(struct pp_diag_device *d, uint64_t pool, uint32_t need, bool create);
+void pp_diag_device_site_announce(struct pp_diag_device *d, const struct pp_diagnostic *s, const char *trace_name,
 			  const struct pp_diag_object *objs, uint32_t nobjs, enum pp_diag_rule rule, uint64_t frame);
 
 /* diag_experiment.c */
-void diag_exp_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t unknown_stages);
-void diag_exp_write_note(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
+void pp_diag_experiment_rec_work(struct pp_diag_rec *r, uint32_t work, uint32_t unknown_stages);
+void pp_diag_experiment_write_note(struct pp_diag_rec *r, enum pp_diag_res_kind kind, uint64_t handle,
 			 const struct pp_diag_range *rg, uint32_t stages);
-void diag_exp_rec_close(struct pp_diag_rec *r);
-uint32_t diag_exp_stages_later(const struct pp_diag_rec *q);
-void diag_exp_occurrence(struct pp_diag_device *d, const struct pp_diag_rec *r, const struct rec_barrier *b,
+void pp_diag_experiment_rec_close(struct pp_diag_rec *r);
+uint32_t pp_diag_experiment_stages_later(const struct pp_diag_rec *q);
+void pp_diag_experiment_occurrence(struct pp_diag_device *d, const struct pp_diag_rec *r, const struct rec_barrier *b,
 			 enum pp_diag_rule rule, struct site *s, uint64_t frame);
-void diag_exp_snapshot_locked(const struct site *s, struct pp_diagnostic *out);
-void diag_exp_fixed_unproven(struct pp_diag_device *d, const struct rec_barrier *b);
-void diag_exp_site_out(const struct pp_diag_device *d, struct site *s, const char *why);
-void diag_exp_clear(void);
+void pp_diag_experiment_snapshot_locked(const struct site *s, struct pp_diagnostic *out);
+void pp_diag_experiment_fixed_unproven(struct pp_diag_device *d, const struct rec_barrier *b);
+void pp_diag_experiment_site_out(const struct pp_diag_device *d, struct site *s, const char *why);
+void pp_diag_experiment_clear(void);
 
 /* diag_severity.c: a site's severity and verdict (the rule's, or what a finding says) */
-void diag_severity_set(struct pp_diagnostic *d, enum pp_diag_severity sev, const char *why);
-void diag_severity_of_rule(struct pp_diagnostic *d, enum pp_diag_rule rule);
+void pp_diag_severity_set(struct pp_diagnostic *d, enum pp_diag_severity sev, const char *why);
+void pp_diag_severity_of_rule(struct pp_diagnostic *d, enum pp_diag_rule rule);
 /* A finding in work a layer above passprobe recorded for itself (owner: its library). */
-void diag_severity_foreign(struct pp_diagnostic *d, const char *owner);
-enum pp_diag_severity diag_severity_of(const struct pp_diagnostic *d);
+void pp_diag_severity_foreign(struct pp_diagnostic *d, const char *owner);
+enum pp_diag_severity pp_diag_severity_of(const struct pp_diagnostic *d);
 
 /* diag_waits.c */
-void diag_waits_semaphore_signal_locked(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host);
+void pp_diag_waits_semaphore_signal_locked(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host);

@@ -2,13 +2,13 @@
  * layer and byte ranges with their aspects, and how two compare. */
 #include "diag_internal.h"
 
-uint64_t diag_barrier_res_key(enum pp_diag_res_kind kind, uint64_t handle)
+uint64_t pp_diag_ranges_barrier_res_key(enum pp_diag_res_kind kind, uint64_t handle)
 {
 	return mix64(handle, kind);
 }
 
 /* Empty layer / byte ranges are invalid in Vulkan: an end of 0 means "to the end". */
-struct pp_diag_range diag_range_norm(const struct pp_diag_range *in)
+struct pp_diag_range pp_diag_ranges_norm(const struct pp_diag_range *in)
 {
 	struct pp_diag_range rg = { 0 };
 	if (!in || !in->set)
@@ -21,18 +21,18 @@ struct pp_diag_range diag_range_norm(const struct pp_diag_range *in)
 	return rg;
 }
 
-bool pp_diag_range_overlap(const struct pp_diag_range *a, const struct pp_diag_range *b)
+bool pp_diag_ranges_overlap(const struct pp_diag_range *a, const struct pp_diag_range *b)
 {
 	if (!a || !b || !a->set || !b->set)
 		return true;
 	if (a->aspects && b->aspects && !(a->aspects & b->aspects))
 		return false;
-	struct pp_diag_range x = diag_range_norm(a), y = diag_range_norm(b);
+	struct pp_diag_range x = pp_diag_ranges_norm(a), y = pp_diag_ranges_norm(b);
 	return x.begin < y.end && y.begin < x.end && x.layer_begin < y.layer_end && y.layer_begin < x.layer_end;
 }
 
 /* Whether a covers all of b (both normalized). */
-bool diag_range_contains(const struct pp_diag_range *a, const struct pp_diag_range *b)
+bool pp_diag_ranges_contains(const struct pp_diag_range *a, const struct pp_diag_range *b)
 {
 	if (!a->set)
 		return true;
@@ -43,7 +43,7 @@ bool diag_range_contains(const struct pp_diag_range *a, const struct pp_diag_ran
 }
 
 /* a becomes the bounding range of a and b (both normalized). */
-void diag_range_bound(struct pp_diag_range *a, const struct pp_diag_range *b)
+void pp_diag_ranges_bound(struct pp_diag_range *a, const struct pp_diag_range *b)
 {
 	if (!a->set)
 		return;

@@ -3,7 +3,7 @@
  * re-submissions need (compaction). */
 #include "diag_internal.h"
 
-struct rec_first_use *diag_barrier_first_use_slot(const struct pp_diag_rec *r, uint64_t key)
+struct rec_first_use *pp_diag_rec_summary_barrier_first_use_slot(const struct pp_diag_rec *r, uint64_t key)
 {
 	if (!r->first_uses_cap)
 		return NULL;
@@ -17,7 +17,7 @@ struct rec_first_use *diag_barrier_first_use_slot(const struct pp_diag_rec *r, u
  * barriers (range, when) and its uses outside barrier windows (range, stages, when first), at
  * most PP_DIAG_RANGES of each (more uses: merged into the last; more barriers: the resource is
  * not followed by range). */
-void diag_rec_first_uses_build(struct pp_diag_rec *r)
+void pp_diag_rec_summary_first_uses_build(struct pp_diag_rec *r)
 {
 	uint32_t n = r->map_used;
 	if (n > REC_MAX_FIRST_USES) {
@@ -40,8 +40,8 @@ void diag_rec_first_uses_build(struct pp_diag_rec *r)
 			const struct rec_entry *e = &r->entries[i];
 			if (e->kind == PP_RES_GLOBAL)
 				continue;
-			uint64_t key = diag_barrier_res_key(e->kind, e->handle) | 1;
-			struct rec_first_use *f = diag_barrier_first_use_slot(r, key);
+			uint64_t key = pp_diag_ranges_barrier_res_key(e->kind, e->handle) | 1;
+			struct rec_first_use *f = pp_diag_rec_summary_barrier_first_use_slot(r, key);
 			bool barrier = e->barrier != NO_INDEX;
 			if (pass == 0) {
 				if (!f->key)
@@ -69,7 +69,7 @@ void diag_rec_first_uses_build(struct pp_diag_rec *r)
 				while (k && rr[k - 1].barrier)
 					k--;
 				if (k) {
-					diag_range_bound(&rr[k - 1].range, &e->range);
+					pp_diag_ranges_bound(&rr[k - 1].range, &e->range);
 					rr[k - 1].uses |= e->uses;
 					rr[k - 1].writes |= e->write_uses;
 				}
@@ -96,7 +96,7 @@ void diag_rec_first_uses_build(struct pp_diag_rec *r)
 
 /* A closed recording keeps only what re-submissions need: its barriers with findings, those
  * with windows open at its end, and the summary of what it uses. */
-void diag_barrier_rec_compact(struct pp_diag_rec *r)
+void pp_diag_rec_summary_barrier_compact(struct pp_diag_rec *r)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0, t = 0; i < r->nbarriers; i++) {

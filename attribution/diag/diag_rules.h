@@ -15,7 +15,7 @@
  *   message, suggestion  a BLOCKING or PASS finding's texts (the detector appends its detail)
  *
  * A new rule is a row here, a detector in its front end (intercept/vulkan or intercept/gles,
- * reporting through pp_diag_blocking_report or the barrier judgement) and its section in the
+ * reporting through pp_diag_waits_blocking_report or the barrier judgement) and its section in the
  * docs. */
 #define PP_DIAG_RULES(X) \
 	X(FULL_DRAIN, "PASSPROBE-Barrier-FullPipelineDrain", BARRIER, VULKAN, WARNING, "passprobe-barrier-fullpipelinedrain", \

@@ -16,12 +16,12 @@ struct rule_severity {
 static const struct rule_severity rule_severities[PP_DIAG_RULE_COUNT] = { PP_DIAG_RULES(RULE_SEVERITY) };
 #undef RULE_SEVERITY
 
-enum pp_diag_severity pp_diag_rule_severity(enum pp_diag_rule rule)
+enum pp_diag_severity pp_diag_severity_rule(enum pp_diag_rule rule)
 {
 	return rule < PP_DIAG_RULE_COUNT ? rule_severities[rule].severity : PP_DIAG_WARNING;
 }
 
-const char *pp_diag_rule_severity_reason(enum pp_diag_rule rule)
+const char *pp_diag_severity_rule_reason(enum pp_diag_rule rule)
 {
 	return rule < PP_DIAG_RULE_COUNT && rule_severities[rule].reason ? rule_severities[rule].reason : "";
 }
@@ -44,15 +44,15 @@ static uint32_t geometry_after(uint32_t bit)
  * dstStageMask of VERTEX_INPUT also holds back the vertex shader). */
 static uint32_t scope_stages(uint32_t stages, bool second_scope)
 {
-	uint32_t s = pp_stage_expand(stages, second_scope) & PP_STAGE_WORK, out = s;
+	uint32_t s = pp_diag_vocab_stage_expand(stages, second_scope) & PP_STAGE_WORK, out = s;
 	for (uint32_t g = s & PP_STAGE_GRAPHICS; g; g &= g - 1u) {
-		uint32_t bit = diag_vocab_lowest_bit(g);
+		uint32_t bit = pp_diag_vocab_lowest_bit(g);
 		out |= PP_STAGE_GRAPHICS & (second_scope ? ~(bit - 1u) : (bit | (bit - 1u)));
 	}
 	return out;
 }
 
-enum pp_diag_severity pp_diag_barrier_gain(uint32_t src, uint32_t dst, uint32_t src_narrow, uint32_t dst_narrow,
+enum pp_diag_severity pp_diag_severity_barrier_gain(uint32_t src, uint32_t dst, uint32_t src_narrow, uint32_t dst_narrow,
 					   char *why, size_t len)
 {
 	uint32_t s = scope_stages(src, false), d = scope_stages(dst, true);
@@ -61,7 +61,7 @@ enum pp_diag_severity pp_diag_barrier_gain(uint32_t src, uint32_t dst, uint32_t 
 	uint32_t freed = 0, lost_all = 0, implied = 0, implied_by = 0;
 	/* Each later non-fragment stage: the earlier fragment work it would no longer wait for. */
 	for (uint32_t rest = d & NON_FRAGMENT_WORK; rest; rest &= rest - 1u) {
-		uint32_t f = diag_vocab_lowest_bit(rest);
+		uint32_t f = pp_diag_vocab_lowest_bit(rest);
 		uint32_t lost = (kd & f) ? producers & ~ks : producers;
 		if (!lost)
 			continue;
@@ -71,7 +71,7 @@ enum pp_diag_severity pp_diag_barrier_gain(uint32_t src, uint32_t dst, uint32_t 
 		uint32_t later = geometry_after(f) & kd;
 		if ((f & PP_STAGE_GEOMETRY_SIDE) && later && !(lost & ~ks)) {
 			implied |= f;
-			implied_by |= diag_vocab_lowest_bit(later);
+			implied_by |= pp_diag_vocab_lowest_bit(later);
 			continue;
 		}
 		freed |= f;
@@ -81,10 +81,10 @@ enum pp_diag_severity pp_diag_barrier_gain(uint32_t src, uint32_t dst, uint32_t 
 	if (freed) {
 		/* Named as the barrier names them: the first graphics stage freed (the later ones follow
 		 * it), and the producers its own mask names where it names any. */
-		uint32_t named = lost_all & pp_stage_expand(src, false);
-		pp_stage_names(diag_vocab_lowest_bit(freed & PP_STAGE_GRAPHICS) | (freed & ~PP_STAGE_GRAPHICS), a,
+		uint32_t named = lost_all & pp_diag_vocab_stage_expand(src, false);
+		pp_diag_vocab_stage_names(pp_diag_vocab_lowest_bit(freed & PP_STAGE_GRAPHICS) | (freed & ~PP_STAGE_GRAPHICS), a,
 			       sizeof(a));
-		pp_stage_names(named ? named : lost_all, b, sizeof(b));
+		pp_diag_vocab_stage_names(named ? named : lost_all, b, sizeof(b));
 		snprintf(why, len,
 			 "worth fixing: later %s work would no longer wait for earlier %s work, so on a tile-based GPU "
 			 "its two queues (fragment; vertex shading, tiling and compute) can overlap again",
@@ -92,20 +92,20 @@ enum pp_diag_severity pp_diag_barrier_gain(uint32_t src, uint32_t dst, uint32_t 
 		return PP_DIAG_WARNING;
 	}
 	if (implied) {
-		pp_stage_names(implied, a, sizeof(a));
-		pp_stage_names(implied_by, b, sizeof(b));
+		pp_diag_vocab_stage_names(implied, a, sizeof(a));
+		pp_diag_vocab_stage_names(implied_by, b, sizeof(b));
 		snprintf(why, len,
 			 "little to gain: the %s work it would stop blocking goes on to %s, which stays blocked, in "
 			 "the same phase of a tile-based GPU right after, so no more work overlaps",
 			 a, b);
 	} else if (!(d & NON_FRAGMENT_WORK)) {
-		pp_stage_names(d, a, sizeof(a));
+		pp_diag_vocab_stage_names(d, a, sizeof(a));
 		snprintf(why, len,
 			 "little to gain: it holds back only fragment work (%s), which a tile-based GPU runs in order "
 			 "in its fragment queue anyway",
 			 a);
 	} else {
-		pp_stage_names(s & ~ks, a, sizeof(a));
+		pp_diag_vocab_stage_names(s & ~ks, a, sizeof(a));
 		snprintf(why, len,
 			 "little to gain: the work later stages would stop waiting for (%s) is not fragment work, and "
 			 "a tile-based GPU runs non-fragment work ahead of fragment work anyway",
@@ -114,31 +114,31 @@ enum pp_diag_severity pp_diag_barrier_gain(uint32_t src, uint32_t dst, uint32_t 
 	return PP_DIAG_INFO;
 }
 
-void diag_severity_set(struct pp_diagnostic *d, enum pp_diag_severity sev, const char *why)
+void pp_diag_severity_set(struct pp_diagnostic *d, enum pp_diag_severity sev, const char *why)
 {
 	d->severity = pp_diag_severity_name(sev);
 	snprintf(d->verdict, sizeof(d->verdict), "%s", why);
 }
 
-void diag_severity_of_rule(struct pp_diagnostic *d, enum pp_diag_rule rule)
+void pp_diag_severity_of_rule(struct pp_diagnostic *d, enum pp_diag_rule rule)
 {
-	enum pp_diag_severity sev = pp_diag_rule_severity(rule);
+	enum pp_diag_severity sev = pp_diag_severity_rule(rule);
 	d->severity = pp_diag_severity_name(sev);
 	snprintf(d->verdict, sizeof(d->verdict), "%s: %s", sev == PP_DIAG_INFO ? "little to gain" : "worth fixing",
-		 pp_diag_rule_severity_reason(rule));
+		 pp_diag_severity_rule_reason(rule));
 }
 
-void diag_severity_foreign(struct pp_diagnostic *d, const char *owner)
+void pp_diag_severity_foreign(struct pp_diagnostic *d, const char *owner)
 {
 	char why[sizeof(d->verdict)];
 	snprintf(why, sizeof(why),
 		 "not the application's: %s, a layer above passprobe, recorded this work for itself (the "
 		 "application's developer cannot change it)",
 		 owner);
-	diag_severity_set(d, PP_DIAG_INFO, why);
+	pp_diag_severity_set(d, PP_DIAG_INFO, why);
 }
 
-enum pp_diag_severity diag_severity_of(const struct pp_diagnostic *d)
+enum pp_diag_severity pp_diag_severity_of(const struct pp_diagnostic *d)
 {
 	return d->severity && !strcmp(d->severity, "info") ? PP_DIAG_INFO : PP_DIAG_WARNING;
 }

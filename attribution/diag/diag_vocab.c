@@ -20,7 +20,7 @@ static const char *const access_names[] = {
 	"MEMORY_READ",           "MEMORY_WRITE",       "OTHER_READ",            "OTHER_WRITE",
 };
 
-uint32_t pp_stage_expand(uint32_t s, bool second_scope)
+uint32_t pp_diag_vocab_stage_expand(uint32_t s, bool second_scope)
 {
 	uint32_t out = s & ~(PP_STAGE_ALL_GRAPHICS | PP_STAGE_ALL_COMMANDS | PP_STAGE_TOP | PP_STAGE_BOTTOM);
 	if (s & PP_STAGE_ALL_GRAPHICS)
@@ -49,7 +49,7 @@ static size_t names_join(uint32_t bits, const char *const *names, uint32_t nname
 	return n;
 }
 
-size_t pp_stage_names(uint32_t stages, char *buf, size_t len)
+size_t pp_diag_vocab_stage_names(uint32_t stages, char *buf, size_t len)
 {
 	/* Spelled-out masks read better folded back. */
 	if ((stages & PP_STAGE_WORK) == PP_STAGE_WORK)
@@ -59,12 +59,12 @@ size_t pp_stage_names(uint32_t stages, char *buf, size_t len)
 	return names_join(stages, stage_names, NSTAGES, buf, len);
 }
 
-size_t pp_access_names(uint32_t access, char *buf, size_t len)
+size_t pp_diag_vocab_access_names(uint32_t access, char *buf, size_t len)
 {
 	return names_join(access, access_names, sizeof(access_names) / sizeof(access_names[0]), buf, len);
 }
 
-uint32_t pp_access_stages(uint32_t a)
+uint32_t pp_diag_vocab_access_stages(uint32_t a)
 {
 	uint32_t s = 0;
 	if (a & PP_ACCESS_INDIRECT_READ)
@@ -91,7 +91,7 @@ uint32_t pp_access_stages(uint32_t a)
 }
 
 /* Logical position of a graphics stage; compute and transfer come right after the top. */
-int diag_vocab_stage_order(uint32_t bit)
+int pp_diag_vocab_stage_order(uint32_t bit)
 {
 	for (int i = 0; i < NSTAGES; i++)
 		if (bit == (1u << i))
@@ -99,7 +99,7 @@ int diag_vocab_stage_order(uint32_t bit)
 	return NSTAGES;
 }
 
-uint32_t diag_vocab_lowest_bit(uint32_t s)
+uint32_t pp_diag_vocab_lowest_bit(uint32_t s)
 {
 	return s & (~s + 1u);
 }
@@ -120,27 +120,27 @@ static const enum pp_diag_rule_api rule_apis[PP_DIAG_RULE_COUNT] = { PP_DIAG_RUL
 static const char *const rule_docs[PP_DIAG_RULE_COUNT] = { PP_DIAG_RULES(RULE_DOCS) };
 #undef RULE_DOCS
 
-const char *pp_diag_rule_id(enum pp_diag_rule rule)
+const char *pp_diag_vocab_rule_id(enum pp_diag_rule rule)
 {
 	return rule < PP_DIAG_RULE_COUNT ? rule_ids[rule] : "PASSPROBE-unknown";
 }
 
-bool pp_diag_rule_is_barrier(enum pp_diag_rule rule)
+bool pp_diag_vocab_rule_is_barrier(enum pp_diag_rule rule)
 {
-	return pp_diag_rule_kind(rule) == PP_DIAG_KIND_BARRIER;
+	return pp_diag_vocab_rule_kind(rule) == PP_DIAG_KIND_BARRIER;
 }
 
-enum pp_diag_rule_kind pp_diag_rule_kind(enum pp_diag_rule rule)
+enum pp_diag_rule_kind pp_diag_vocab_rule_kind(enum pp_diag_rule rule)
 {
 	return rule < PP_DIAG_RULE_COUNT ? rule_kinds[rule] : PP_DIAG_KIND_BLOCKING;
 }
 
-enum pp_diag_rule_api pp_diag_rule_api(enum pp_diag_rule rule)
+enum pp_diag_rule_api pp_diag_vocab_rule_api(enum pp_diag_rule rule)
 {
 	return rule < PP_DIAG_RULE_COUNT ? rule_apis[rule] : PP_DIAG_API_VULKAN;
 }
 
-const char *pp_diag_rule_docs(enum pp_diag_rule rule)
+const char *pp_diag_vocab_rule_docs(enum pp_diag_rule rule)
 {
 	return rule < PP_DIAG_RULE_COUNT ? rule_docs[rule] : "";
 }

@@ -4,7 +4,7 @@
 
 /* ---- blocking waits ------------------------------------------------------------------------ */
 
-void pp_diag_completed(struct pp_diag_device *d, uint64_t seq)
+void pp_diag_waits_completed(struct pp_diag_device *d, uint64_t seq)
 {
 	pthread_mutex_lock(&d->lock);
 	if (seq > d->completed)
@@ -12,7 +12,7 @@ void pp_diag_completed(struct pp_diag_device *d, uint64_t seq)
 	pthread_mutex_unlock(&d->lock);
 }
 
-void pp_diag_queue_idle(struct pp_diag_device *d, uint64_t queue)
+void pp_diag_waits_queue_idle(struct pp_diag_device *d, uint64_t queue)
 {
 	pthread_mutex_lock(&d->lock);
 	if (!d->many_queues && d->only_queue == queue)
@@ -20,7 +20,7 @@ void pp_diag_queue_idle(struct pp_diag_device *d, uint64_t queue)
 	pthread_mutex_unlock(&d->lock);
 }
 
-void pp_diag_fence_reset(struct pp_diag_device *d, uint64_t fence)
+void pp_diag_waits_fence_reset(struct pp_diag_device *d, uint64_t fence)
 {
 	pthread_mutex_lock(&d->lock);
 	for (uint32_t i = 0; i < d->nfences; i++)
@@ -31,10 +31,10 @@ void pp_diag_fence_reset(struct pp_diag_device *d, uint64_t fence)
 	pthread_mutex_unlock(&d->lock);
 }
 
-void pp_diag_queries_host_reset(struct pp_diag_device *d, uint64_t pool, uint32_t first, uint32_t count)
+void pp_diag_waits_queries_host_reset(struct pp_diag_device *d, uint64_t pool, uint32_t first, uint32_t count)
 {
 	pthread_mutex_lock(&d->lock);
-	struct pool_rec *p = diag_device_pool_find(d, pool, 0, false);
+	struct pool_rec *p = pp_diag_device_pool_find(d, pool, 0, false);
 	for (uint32_t k = first; p && k < first + count && k < p->nqueries; k++)
 		p->seq[k] = p->frame[k] = 0;
 	pthread_mutex_unlock(&d->lock);
@@ -52,7 +52,7 @@ static enum pp_diag_wait_verdict verdict_of(const struct pp_diag_device *d, uint
 	return PP_WAIT_NOT_COMPLETE;
 }
 
-enum pp_diag_wait_verdict pp_diag_fence_check(struct pp_diag_device *d, uint64_t fence, uint64_t *seq)
+enum pp_diag_wait_verdict pp_diag_waits_fence_check(struct pp_diag_device *d, uint64_t fence, uint64_t *seq)
 {
 	enum pp_diag_wait_verdict v = PP_WAIT_UNKNOWN;
 	*seq = 0;
@@ -67,13 +67,13 @@ enum pp_diag_wait_verdict pp_diag_fence_check(struct pp_diag_device *d, uint64_t
 	return v;
 }
 
-enum pp_diag_wait_verdict pp_diag_query_check(struct pp_diag_device *d, uint64_t pool, uint32_t first, uint32_t count,
+enum pp_diag_wait_verdict pp_diag_waits_query_check(struct pp_diag_device *d, uint64_t pool, uint32_t first, uint32_t count,
 					      uint64_t *seq)
 {
 	enum pp_diag_wait_verdict worst = PP_WAIT_UNKNOWN;
 	*seq = 0;
 	pthread_mutex_lock(&d->lock);
-	struct pool_rec *p = diag_device_pool_find(d, pool, 0, false);
+	struct pool_rec *p = pp_diag_device_pool_find(d, pool, 0, false);
 	if (p) {
 		worst = PP_WAIT_FINE;
 		for (uint32_t k = first; k < first + count; k++) {
@@ -117,7 +117,7 @@ static const char *blocking_suggestion(enum pp_diag_rule rule)
 static void blocking_severity(struct pp_diagnostic *d, const struct pp_diag_blocking *b)
 {
 	if (!b->worker_thread || b->rule == PP_DIAG_QUERY_WAIT_UNSUBMITTED || b->cost_unavailable) {
-		diag_severity_of_rule(d, b->rule);
+		pp_diag_severity_of_rule(d, b->rule);
 		return;
 	}
 	char why[sizeof(d->verdict)];
@@ -125,7 +125,7 @@ static void blocking_severity(struct pp_diagnostic *d, const struct pp_diag_bloc
 		 "little to gain for the frame: thread %u \"%s\" records, submits and presents nothing, so its wait "
 		 "holds back that thread only, not the frame (which waits for it only in ways passprobe does not see)",
 		 b->thread_id, b->thread_name ? b->thread_name : "");
-	diag_severity_set(d, PP_DIAG_INFO, why);
+	pp_diag_severity_set(d, PP_DIAG_INFO, why);
 }
 
 /* Steady state: a wait at start-up, at a resize or at shutdown is not the frame loop's, even
@@ -176,15 +176,15 @@ static uint32_t steady_pending(struct pp_diag_device *d, uint64_t key, uint64_t 
 	return kept;
 }
 
-uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_blocking *b)
+uint64_t pp_diag_waits_blocking_report(struct pp_diag_device *d, const struct pp_diag_blocking *b)
 {
 	uint64_t key = mix64(mix64(d->cfg.sink_device_id + 1, b->rule + 101), b->site_key);
 	uint64_t counted = 0;
 	pthread_mutex_lock(&d->lock);
 	uint64_t frame = d->frame;
-	pthread_mutex_lock(&diag_site_table.lock);
-	struct site *s = diag_site_find_locked(key);
-	pthread_mutex_unlock(&diag_site_table.lock);
+	pthread_mutex_lock(&pp_diag_sites_table.lock);
+	struct site *s = pp_diag_sites_find_locked(key);
+	pthread_mutex_unlock(&pp_diag_sites_table.lock);
 	struct pending_frame confirmed[STEADY_FRAMES - 1];
 	uint32_t nconfirmed = 0;
 	if (!s && b->steady_state) {
@@ -194,11 +194,11 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 			return 0;
 		}
 	}
-	pthread_mutex_lock(&diag_site_table.lock);
+	pthread_mutex_lock(&pp_diag_sites_table.lock);
 	bool created = false;
-	if (!s && (s = diag_site_insert_locked(key))) {
+	if (!s && (s = pp_diag_sites_insert_locked(key))) {
 		created = true;
-		snprintf(s->d.id, sizeof(s->d.id), "%s", pp_diag_rule_id(b->rule));
+		snprintf(s->d.id, sizeof(s->d.id), "%s", pp_diag_vocab_rule_id(b->rule));
 		s->d.device_id = d->cfg.sink_device_id;
 		snprintf(s->d.site, sizeof(s->d.site), "%s", b->site ? b->site : "");
 		snprintf(s->d.message, sizeof(s->d.message), "%s%s%s", blocking_message(b->rule),
@@ -212,7 +212,7 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 		blocking_severity(&s->d, b);
 		for (uint32_t i = 0; i < nconfirmed; i++) {
 			/* the earlier occurrences, now confirmed, in the frames they belonged to */
-			diag_site_count_locked(s, confirmed[i].frame, confirmed[i].calls);
+			pp_diag_sites_count_locked(s, confirmed[i].frame, confirmed[i].calls);
 			if (!b->cost_unavailable) {
 				s->cost_sum += confirmed[i].cpu_ns;
 				s->cost_frames++;
@@ -227,10 +227,10 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 	if (s) {
 		/* Waited on by a thread of the frame too: the frame waits (the site keeps the
 		 * thread of its first occurrence in its text). */
-		if (!created && !b->worker_thread && diag_severity_of(&s->d) == PP_DIAG_INFO &&
-		    pp_diag_rule_severity(b->rule) == PP_DIAG_WARNING)
+		if (!created && !b->worker_thread && pp_diag_severity_of(&s->d) == PP_DIAG_INFO &&
+		    pp_diag_severity_rule(b->rule) == PP_DIAG_WARNING)
 			blocking_severity(&s->d, b);
-		diag_site_count_locked(s, frame, 1);
+		pp_diag_sites_count_locked(s, frame, 1);
 		if (!b->cost_unavailable) {
 			if (!s->cost_frames || s->cost_last_frame != frame)
 				s->cost_frames++;
@@ -239,22 +239,22 @@ uint64_t pp_diag_blocking_report(struct pp_diag_device *d, const struct pp_diag_
 		}
 		counted = key;
 		if (created)
-			trace_name = diag_site_first_seen_locked(s, &copy);
+			trace_name = pp_diag_sites_first_seen_locked(s, &copy);
 		if (b->capture_call && d->cfg.out.captured) {
-			diag_occurrence_fill(&occ, &s->d, b->capture_call, b->capture_call_index, 0);
+			pp_diag_findings_occurrence_fill(&occ, &s->d, b->capture_call, b->capture_call_index, 0);
 			captured = true;
 		}
 	}
-	pthread_mutex_unlock(&diag_site_table.lock);
+	pthread_mutex_unlock(&pp_diag_sites_table.lock);
 	if (captured)
 		d->cfg.out.captured(d->cfg.sink_device_id, b->capture_frame, &occ);
 	if (created)
-		diag_device_site_announce(d, &copy, trace_name, b->objects, b->nobjects, b->rule, frame);
+		pp_diag_device_site_announce(d, &copy, trace_name, b->objects, b->nobjects, b->rule, frame);
 	pthread_mutex_unlock(&d->lock);
 	return counted;
 }
 
-uint32_t pp_diag_call_count(struct pp_diag_device *d, uint32_t call, uint64_t frame)
+uint32_t pp_diag_waits_call_count(struct pp_diag_device *d, uint32_t call, uint64_t frame)
 {
 	if (call >= PP_DIAG_COUNTED_CALLS)
 		return 0;
@@ -269,7 +269,7 @@ uint32_t pp_diag_call_count(struct pp_diag_device *d, uint32_t call, uint64_t fr
 	return (uint32_t)((next & mask) - 1);
 }
 
-uint32_t pp_diag_poll(struct pp_diag_device *d, enum pp_diag_object_kind kind, uint64_t handle, uint64_t now,
+uint32_t pp_diag_waits_poll(struct pp_diag_device *d, enum pp_diag_object_kind kind, uint64_t handle, uint64_t now,
 		      uint64_t *since)
 {
 	pthread_mutex_lock(&d->lock);
@@ -307,7 +307,7 @@ static struct sem_rec *sem_find(struct pp_diag_device *d, uint64_t sem)
 	return NULL;
 }
 
-bool pp_diag_semaphore_create(struct pp_diag_device *d, uint64_t sem, uint64_t initial)
+bool pp_diag_waits_semaphore_create(struct pp_diag_device *d, uint64_t sem, uint64_t initial)
 {
 	pthread_mutex_lock(&d->lock);
 	struct sem_rec *s = sem_find(d, sem);
@@ -323,7 +323,7 @@ bool pp_diag_semaphore_create(struct pp_diag_device *d, uint64_t sem, uint64_t i
 	return s != NULL;
 }
 
-void pp_diag_semaphore_destroy(struct pp_diag_device *d, uint64_t sem)
+void pp_diag_waits_semaphore_destroy(struct pp_diag_device *d, uint64_t sem)
 {
 	pthread_mutex_lock(&d->lock);
 	struct sem_rec *s = sem_find(d, sem);
@@ -333,7 +333,7 @@ void pp_diag_semaphore_destroy(struct pp_diag_device *d, uint64_t sem)
 }
 
 /* Caller holds d->lock. */
-void diag_waits_semaphore_signal_locked(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host)
+void pp_diag_waits_semaphore_signal_locked(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host)
 {
 	struct sem_rec *s = sem_find(d, sem);
 	if (s) {
@@ -352,14 +352,14 @@ void diag_waits_semaphore_signal_locked(struct pp_diag_device *d, uint64_t sem, 
 	}
 }
 
-void pp_diag_semaphore_signal(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host)
+void pp_diag_waits_semaphore_signal(struct pp_diag_device *d, uint64_t sem, uint64_t value, bool host)
 {
 	pthread_mutex_lock(&d->lock);
-	diag_waits_semaphore_signal_locked(d, sem, value, host);
+	pp_diag_waits_semaphore_signal_locked(d, sem, value, host);
 	pthread_mutex_unlock(&d->lock);
 }
 
-enum pp_diag_wait_verdict pp_diag_semaphore_check(struct pp_diag_device *d, uint64_t sem, uint64_t value,
+enum pp_diag_wait_verdict pp_diag_waits_semaphore_check(struct pp_diag_device *d, uint64_t sem, uint64_t value,
 						  uint64_t *seq)
 {
 	enum pp_diag_wait_verdict v = PP_WAIT_UNKNOWN;
@@ -385,7 +385,7 @@ enum pp_diag_wait_verdict pp_diag_semaphore_check(struct pp_diag_device *d, uint
 	return v;
 }
 
-bool pp_diag_semaphore_reached(struct pp_diag_device *d, uint64_t sem, uint64_t value)
+bool pp_diag_waits_semaphore_reached(struct pp_diag_device *d, uint64_t sem, uint64_t value)
 {
 	bool pending = false;
 	pthread_mutex_lock(&d->lock);

@@ -2,10 +2,10 @@
 
 #include "attr_cpu.h"
 
-void pp_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b)
+void pp_attr_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b)
 {
 	struct pp_cpu_delta d;
-	pp_cpu_snapshot_delta(a, b, &d);
+	pp_cpu_counters_snapshot_delta(a, b, &d);
 	/* The first span of a cost (every pass's: one span per pass) is written in place: what
 	 * adding it to an empty cost would copy. */
 	struct pp_cpu_cost local;
@@ -24,10 +24,10 @@ void pp_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot
 	out->counters_valid = d.valid;
 	out->counters_scaled = d.scaled & d.valid;
 	if (out == &local)
-		pp_cpu_cost_add(cost, &local);
+		pp_attr_cpu_cost_add(cost, &local);
 }
 
-void pp_cpu_cost_add(struct pp_cpu_cost *a, const struct pp_cpu_cost *b)
+void pp_attr_cpu_cost_add(struct pp_cpu_cost *a, const struct pp_cpu_cost *b)
 {
 	if (!b->valid)
 		return;
@@ -48,15 +48,15 @@ void pp_cpu_cost_add(struct pp_cpu_cost *a, const struct pp_cpu_cost *b)
 		a->counter[i] += b->counter[i];
 }
 
-void pp_frame_result_cpu_resolve(struct pp_frame_result *f)
+void pp_attr_cpu_frame_result_resolve(struct pp_frame_result *f)
 {
 	for (size_t i = 0; i < f->npasses; i++) {
 		struct pp_pass_result *p = &f->passes[i];
 		if (!p->cpu_pending)
 			continue;
-		pp_cpu_cost_add_span(&p->cpu, &p->cpu_begin, &p->cpu_end);
+		pp_attr_cpu_cost_add_span(&p->cpu, &p->cpu_begin, &p->cpu_end);
 		p->cpu_pending = false;
 		if (!p->recording_reused)
-			pp_cpu_cost_add(&f->cpu, &p->cpu);
+			pp_attr_cpu_cost_add(&f->cpu, &p->cpu);
 	}
 }

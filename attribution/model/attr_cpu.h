@@ -4,4 +4,4 @@
 #include "pp_model.h"
 
 /* Adds the span a -> b (same thread, a first) to *cost. */
-void pp_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b);
+void pp_attr_cpu_cost_add_span(struct pp_cpu_cost *cost, const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b);

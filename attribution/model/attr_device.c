@@ -97,7 +97,7 @@ struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, 
 	d->ops = *ops;
 	d->frame_out = frame_out;
 	d->sink_id = sink_id;
-	pp_frame_clock_init(&d->clock, s->frame_delimiter);
+	pp_attr_frame_clock_init(&d->clock, s->frame_delimiter);
 	snprintf(d->frame_label, sizeof(d->frame_label), "%s", s->frame_label);
 	snprintf(d->trigger_file, sizeof(d->trigger_file), "%s", s->trigger_file);
 	struct pp_frame_capture cap = {
@@ -109,15 +109,15 @@ struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, 
 		.renderdoc = s->renderdoc_frames,
 		.experiment = s->experiment != PP_EXPERIMENT_OFF,
 	};
-	pp_frame_clock_capture_set(&d->clock, &cap);
-	d->counters = attr_frame_counters_create(ops);
+	pp_attr_frame_clock_capture_set(&d->clock, &cap);
+	d->counters = pp_attr_frame_counters_create(ops);
 	if (!d->counters)
 		pp_log_once(PP_LOG_ERROR, "out of memory setting up GPU counters merged over frames; they are "
 					  "not merged");
 	return d;
 }
 
-struct pp_attr_queue *pp_attr_queue_create(struct pp_attr_device *d, uint64_t handle, uint32_t family, uint32_t index)
+struct pp_attr_queue *pp_attr_device_queue_create(struct pp_attr_device *d, uint64_t handle, uint32_t family, uint32_t index)
 {
 	struct pp_attr_queue *q = calloc(1, sizeof(*q));
 	if (!q)
@@ -129,7 +129,7 @@ struct pp_attr_queue *pp_attr_queue_create(struct pp_attr_device *d, uint64_t ha
 	return q;
 }
 
-void pp_attr_queue_destroy(struct pp_attr_queue *q)
+void pp_attr_device_queue_destroy(struct pp_attr_queue *q)
 {
 	free(q);
 }
@@ -138,14 +138,14 @@ static void label_apply(struct pp_attr_queue *q, enum pp_label_op op, const char
 {
 	if (op == PP_LABEL_PUSH) {
 		if (q->depth < LABEL_DEPTH)
-			pp_name_copy(q->labels[q->depth], sizeof(q->labels[0]), name);
+			pp_model_name_copy(q->labels[q->depth], sizeof(q->labels[0]), name);
 		q->depth++;
 	} else if (op == PP_LABEL_POP && q->depth > 0) {
 		q->depth--;
 	}
 }
 
-void pp_attr_queue_label(struct pp_attr_queue *q, enum pp_label_op op, const char *name)
+void pp_attr_device_queue_label(struct pp_attr_queue *q, enum pp_label_op op, const char *name)
 {
 	pthread_mutex_lock(&q->device->lock);
 	label_apply(q, op, name);
@@ -197,7 +197,7 @@ static void pass_perf_fill(struct pp_attr_device *d, struct pp_submission *s, ui
 	const struct pp_gpu_counter_desc *descs[PP_ATTR_PERF_SET_MAX];
 	for (uint32_t i = 0; i < n; i++)
 		descs[i] = b->set_desc(b->ctx, i);
-	struct pp_counter_value *c = pp_pass_counters_add(r, descs, n);
+	struct pp_counter_value *c = pp_model_pass_counters_add(r, descs, n);
 	if (!c)
 		return;
 	struct pp_gpu_counter_value v[PP_ATTR_PERF_SET_MAX];
@@ -242,7 +242,7 @@ static void pass_counters_fill(struct pp_attr_device *d, struct pp_submission *s
 			       bool stats_taken)
 {
 	struct pp_pass_result *r = &s->passes[p];
-	/* Read here, made into counters on the writer thread (pp_frame_result_counters_resolve). */
+	/* Read here, made into counters on the writer thread (pp_model_frame_result_counters_resolve). */
 	if (s->stats_slots[p] == PP_NO_SLOT) {
 		r->stats_valid = 0;
 		r->stats_reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
@@ -381,7 +381,7 @@ out:
 	return s->harvested;
 }
 
-void pp_attr_recording_release(struct pp_attr_device *d, struct pp_recording *r)
+void pp_attr_device_recording_release(struct pp_attr_device *d, struct pp_recording *r)
 {
 	if (!d || !r)
 		return;
@@ -392,7 +392,7 @@ void pp_attr_recording_release(struct pp_attr_device *d, struct pp_recording *r)
 	pthread_mutex_unlock(&d->lock);
 }
 
-bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r)
+bool pp_attr_device_recording_pending(struct pp_attr_device *d, struct pp_recording *r)
 {
 	if (!d || !r)
 		return false;
@@ -404,7 +404,7 @@ bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r)
 	return pending;
 }
 
-uint64_t pp_attr_frame_recording(struct pp_attr_device *d)
+uint64_t pp_attr_device_frame_recording(struct pp_attr_device *d)
 {
 	if (!d)
 		return 0;
@@ -457,14 +457,14 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 	if (captured && (!out || !out->submissions || (!take && !out->passes))) {
 		pp_log_once(PP_LOG_ERROR, "out of memory assembling a frame; frames are being dropped");
 		if (out)
-			pp_frame_result_free(out);
+			pp_model_frame_result_free(out);
 		out = NULL;
 	}
 	uint32_t si = 0, pi = 0;
 	for (struct pp_submission *s = f->subs, *next; s; s = next) {
 		next = s->next;
 		if (out) {
-			pp_overlap_exclusive_times(s->passes, s->npasses);
+			pp_attr_overlap_exclusive_times(s->passes, s->npasses);
 			struct pp_submission_result *sr = &out->submissions[si];
 			*sr = s->res;
 			sr->first_pass = pi;
@@ -500,15 +500,15 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		submission_free(s);
 	}
 	if (out) {
-		pp_cpu_cost_add(&out->cpu, &f->present_cpu);
+		pp_attr_cpu_cost_add(&out->cpu, &f->present_cpu);
 		out->blocked = f->blocked;
-		pp_cpu_cost_add(&out->cpu, &f->blocked);
+		pp_attr_cpu_cost_add(&out->cpu, &f->blocked);
 		for (uint32_t i = 0; i < si; i++)
-			pp_cpu_cost_add(&out->cpu, &out->submissions[i].cpu);
-		/* Pending spans are added where they are subtracted (pp_frame_result_cpu_resolve). */
+			pp_attr_cpu_cost_add(&out->cpu, &out->submissions[i].cpu);
+		/* Pending spans are added where they are subtracted (pp_attr_cpu_frame_result_resolve). */
 		for (uint32_t i = 0; i < pi; i++)
 			if (!out->passes[i].recording_reused && !out->passes[i].cpu_pending)
-				pp_cpu_cost_add(&out->cpu, &out->passes[i].cpu);
+				pp_attr_cpu_cost_add(&out->cpu, &out->passes[i].cpu);
 		out->index = f->index;
 		out->device_id = d->sink_id;
 		out->delimiter = f->delimiter;
@@ -523,7 +523,7 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		out->recordings_outside_window = f->recs_outside;
 		out->nsubmissions = si;
 		out->npasses = pi;
-		attr_frame_counters_add(d->counters, out);
+		pp_attr_frame_counters_add(d->counters, out);
 		d->frame_out(out);
 	}
 	free(f);
@@ -554,7 +554,7 @@ static void frames_drain(struct pp_attr_device *d, bool force_all)
 	}
 }
 
-void pp_attr_poll(struct pp_attr_device *d)
+void pp_attr_device_poll(struct pp_attr_device *d)
 {
 	if (!d)
 		return;
@@ -571,7 +571,7 @@ void pp_attr_device_destroy(struct pp_attr_device *d)
 	frames_drain(d, true);
 	pthread_mutex_unlock(&d->lock);
 	pthread_mutex_destroy(&d->lock);
-	attr_frame_counters_destroy(d->counters);
+	pp_attr_frame_counters_destroy(d->counters);
 	free(d);
 }
 
@@ -585,7 +585,7 @@ static struct pp_frame_acc *frame_current(struct pp_attr_device *d, uint64_t ind
 	if (!f)
 		return NULL;
 	f->index = index;
-	f->flags = pp_frame_clock_flags(&d->clock);
+	f->flags = pp_attr_frame_clock_flags(&d->clock);
 	f->cpu_begin_ns = cpu_begin;
 	f->blocked = d->blocked_orphan;
 	memset(&d->blocked_orphan, 0, sizeof(d->blocked_orphan));
@@ -620,42 +620,42 @@ static uint64_t clock_decided_unlock(struct pp_attr_device *d, bool frame_ended)
 	return ended;
 }
 
-uint64_t pp_attr_submit_done(struct pp_attr_device *d, enum pp_submit_sync sync, bool saw_frame_label)
+uint64_t pp_attr_device_submit_done(struct pp_attr_device *d, enum pp_submit_sync sync, bool saw_frame_label)
 {
 	if (!d)
 		return 0;
 	pthread_mutex_lock(&d->lock);
-	return clock_decided_unlock(d, pp_frame_clock_submit_done(&d->clock, sync, saw_frame_label));
+	return clock_decided_unlock(d, pp_attr_frame_clock_submit_done(&d->clock, sync, saw_frame_label));
 }
 
-uint64_t pp_attr_waited_idle(struct pp_attr_device *d)
+uint64_t pp_attr_device_waited_idle(struct pp_attr_device *d)
 {
 	if (!d)
 		return 0;
 	pthread_mutex_lock(&d->lock);
-	return clock_decided_unlock(d, pp_frame_clock_waited_idle(&d->clock));
+	return clock_decided_unlock(d, pp_attr_frame_clock_waited_idle(&d->clock));
 }
 
-void pp_attr_swapchain_created(struct pp_attr_device *d)
+void pp_attr_device_swapchain_created(struct pp_attr_device *d)
 {
 	if (!d)
 		return;
 	pthread_mutex_lock(&d->lock);
-	pp_frame_clock_swapchain_created(&d->clock);
+	pp_attr_frame_clock_swapchain_created(&d->clock);
 	pthread_mutex_unlock(&d->lock);
 }
 
-uint64_t pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu)
+uint64_t pp_attr_device_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu)
 {
 	if (!d)
 		return 0;
 	pthread_mutex_lock(&d->lock);
 	if (cpu && d->frames_tail && !d->frames_tail->closed)
-		pp_cpu_cost_add(&d->frames_tail->present_cpu, cpu);
-	return clock_decided_unlock(d, pp_frame_clock_present(&d->clock));
+		pp_attr_cpu_cost_add(&d->frames_tail->present_cpu, cpu);
+	return clock_decided_unlock(d, pp_attr_frame_clock_present(&d->clock));
 }
 
-void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost)
+void pp_attr_device_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost)
 {
 	if (!d || !cost)
 		return;
@@ -663,15 +663,15 @@ void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost)
 	/* The frame the application is building: after a delimiter, the next one (a frame loop
 	 * waits for an earlier frame's fence at the start of the next). */
 	struct pp_frame_acc *f = d->frames_tail;
-	pp_cpu_cost_add(f && !f->closed ? &f->blocked : &d->blocked_orphan, cost);
+	pp_attr_cpu_cost_add(f && !f->closed ? &f->blocked : &d->blocked_orphan, cost);
 	pthread_mutex_unlock(&d->lock);
 }
 
-uint32_t pp_attr_frame_building(const struct pp_attr_device *d)
+uint32_t pp_attr_device_frame_building(const struct pp_attr_device *d)
 {
 	if (!d)
 		return PP_FRAME_ALL;
-	uint32_t f = pp_frame_clock_building(&d->clock);
+	uint32_t f = pp_attr_frame_clock_building(&d->clock);
 	/* A frame RenderDoc captures is measured in full even outside windows or sampled timing:
 	 * recordings begun while it captures are timed (RenderDoc began before the frame). */
 	bool renderdoc = pp_renderdoc_present() && pp_renderdoc_capturing();
@@ -683,7 +683,7 @@ uint32_t pp_attr_frame_building(const struct pp_attr_device *d)
 	return f;
 }
 
-bool pp_attr_frame_between(struct pp_attr_device *d, uint32_t *flags)
+bool pp_attr_device_frame_between(struct pp_attr_device *d, uint32_t *flags)
 {
 	if (!d) {
 		*flags = PP_FRAME_ALL;
@@ -696,7 +696,7 @@ bool pp_attr_frame_between(struct pp_attr_device *d, uint32_t *flags)
 	return between;
 }
 
-bool pp_attr_renderdoc_frame_take(struct pp_attr_device *d, uint64_t *frame, bool *requested)
+bool pp_attr_device_renderdoc_frame_take(struct pp_attr_device *d, uint64_t *frame, bool *requested)
 {
 	if (!d)
 		return false;
@@ -712,7 +712,7 @@ bool pp_attr_renderdoc_frame_take(struct pp_attr_device *d, uint64_t *frame, boo
 	return got;
 }
 
-bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n)
+bool pp_attr_device_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n)
 {
 	if (d->clock.delimiter != PP_FRAME_LABEL)
 		return false;
@@ -725,7 +725,7 @@ bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_rec
 
 /* ---- submission ----------------------------------------------------------------------- */
 
-void pp_pass_generated_name(char *out, size_t len, enum pp_pass_kind kind, uint32_t index)
+void pp_attr_device_pass_generated_name(char *out, size_t len, enum pp_pass_kind kind, uint32_t index)
 {
 	static const char *const kind_names[] = { "render", "compute", "transfer" };
 	snprintf(out, len, "%s#%u", kind <= PP_PASS_TRANSFER ? kind_names[kind] : "pass", index);
@@ -738,18 +738,18 @@ static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, c
 		      uint32_t index)
 {
 	if (q->depth > 0 && q->depth <= LABEL_DEPTH) {
-		pp_name_copy(out->name, sizeof(out->name), q->labels[q->depth - 1]);
+		pp_model_name_copy(out->name, sizeof(out->name), q->labels[q->depth - 1]);
 		out->name_source = PP_NAME_LABEL;
 	} else if (p->object_name[0]) {
-		pp_name_copy(out->name, sizeof(out->name), p->object_name);
+		pp_model_name_copy(out->name, sizeof(out->name), p->object_name);
 		out->name_source = PP_NAME_OBJECT;
 	} else if (out->recorded_by) {
 		char gen[32];
-		pp_pass_generated_name(gen, sizeof(gen), p->kind, index);
+		pp_attr_device_pass_generated_name(gen, sizeof(gen), p->kind, index);
 		snprintf(out->name, sizeof(out->name), "%s:%s", out->recorded_by, gen);
 		out->name_source = PP_NAME_GENERATED;
 	} else {
-		pp_pass_generated_name(out->name, sizeof(out->name), p->kind, index);
+		pp_attr_device_pass_generated_name(out->name, sizeof(out->name), p->kind, index);
 		out->name_source = PP_NAME_GENERATED;
 	}
 }
@@ -759,7 +759,7 @@ static void pass_cpu_take(struct pp_pass_result *pr, const struct pp_pass_rec *p
 {
 	pr->cpu_pending = p->cpu_ended;
 	if (p->cpu_ended) {
-		pr->cpu_begin = *pp_pass_rec_cpu_begin(p);
+		pr->cpu_begin = *pp_attr_record_pass_cpu_begin(p);
 		pr->cpu_end = p->cpu_end;
 	}
 }
@@ -769,11 +769,11 @@ static void pass_cpu_take(struct pp_pass_result *pr, const struct pp_pass_rec *p
 static void pass_cpu_merge(struct pp_pass_result *pr, const struct pp_pass_rec *p)
 {
 	if (pr->cpu_pending) {
-		pp_cpu_cost_add_span(&pr->cpu, &pr->cpu_begin, &pr->cpu_end);
+		pp_attr_cpu_cost_add_span(&pr->cpu, &pr->cpu_begin, &pr->cpu_end);
 		pr->cpu_pending = false;
 	}
 	if (p->cpu_ended)
-		pp_cpu_cost_add_span(&pr->cpu, pp_pass_rec_cpu_begin(p), &p->cpu_end);
+		pp_attr_cpu_cost_add_span(&pr->cpu, pp_attr_record_pass_cpu_begin(p), &p->cpu_end);
 }
 
 /* Where this execution's result for `slot` is: the recording's own slot, or its copy. */
@@ -789,7 +789,7 @@ static uint32_t slot_mapped(const struct pp_attr_slot_map *m, uint32_t slot)
 	return PP_NO_SLOT;
 }
 
-uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info)
+uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info)
 {
 	uint32_t npasses = 0, ndraws = 0;
 	for (uint32_t i = 0; i < info->nrecordings; i++)
@@ -810,7 +810,7 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 
 	/* The clock counts the submission even when it cannot be measured, so the frame indices
 	 * the diagnostics take from it stay those of report.json. */
-	uint64_t index = pp_frame_clock_submit(&d->clock);
+	uint64_t index = pp_attr_frame_clock_submit(&d->clock);
 	struct pp_submission *s = calloc(1, sizeof(*s));
 	struct pp_frame_acc *f = s ? frame_current(d, index, info->cpu_begin_ns) : NULL;
 	if (s) {
@@ -841,8 +841,8 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 		bool capturing = info->renderdoc == PP_ATTR_RDOC_ASK ? pp_renderdoc_present() && pp_renderdoc_capturing()
 								     : info->renderdoc == PP_ATTR_RDOC_YES;
 		if (capturing) {
-			pp_frame_clock_renderdoc(&d->clock);
-			f->flags = pp_frame_clock_flags(&d->clock);
+			pp_attr_frame_clock_renderdoc(&d->clock);
+			f->flags = pp_attr_frame_clock_flags(&d->clock);
 			if (d->rdoc_count == RDOC_FRAMES_KEPT) {
 				pp_log_once(PP_LOG_WARN, "more than %d RenderDoc captures waiting for their files; the "
 							 "oldest is reported without one", RDOC_FRAMES_KEPT);
@@ -888,7 +888,7 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 			struct pp_pass_result *pr;
 			if ((p->flags & PP_PASS_RESUMING) && suspended >= 0) {
 				pr = &s->passes[suspended];
-				pp_workload_add(&pr->work, &p->work);
+				pp_attr_record_workload_add(&pr->work, &p->work);
 				pass_cpu_merge(pr, p);
 				pr->secondaries += p->secondaries;
 				s->ts_slots[2 * suspended + 1] = slot_mapped(m, p->ts_end);
@@ -968,7 +968,7 @@ uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const
 	else
 		f->subs = s;
 	f->subs_tail = s;
-	if (++f->nsubs >= MAX_FRAME_SUBMISSIONS && pp_frame_clock_end(&d->clock, "submission-limit"))
+	if (++f->nsubs >= MAX_FRAME_SUBMISSIONS && pp_attr_frame_clock_end(&d->clock, "submission-limit"))
 		frame_close(d, d->clock.why);
 	pthread_mutex_unlock(&d->lock);
 	return index;

@@ -43,7 +43,7 @@ struct pp_attr_gpu_ops {
 struct pp_attr_device;
 struct pp_attr_queue;
 
-/* Where finished frames go (the sinks' pp_sink_frame_submit): ownership passes with the frame.
+/* Where finished frames go (the sinks' pp_attr_sink_frame_submit): ownership passes with the frame.
  * A function the caller passes, so the model needs nothing from the floor above it. */
 typedef void (*pp_attr_frame_fn)(struct pp_frame_result *frame);
 
@@ -53,16 +53,16 @@ struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, 
  * including an unfinished one, to the sinks. */
 void pp_attr_device_destroy(struct pp_attr_device *d);
 
-struct pp_attr_queue *pp_attr_queue_create(struct pp_attr_device *d, uint64_t handle, uint32_t family,
+struct pp_attr_queue *pp_attr_device_queue_create(struct pp_attr_device *d, uint64_t handle, uint32_t family,
 					   uint32_t index);
-void pp_attr_queue_destroy(struct pp_attr_queue *q);
+void pp_attr_device_queue_destroy(struct pp_attr_queue *q);
 /* Queue-level debug labels (vkQueueBeginDebugUtilsLabelEXT ...). */
-void pp_attr_queue_label(struct pp_attr_queue *q, enum pp_label_op op, const char *name);
+void pp_attr_device_queue_label(struct pp_attr_queue *q, enum pp_label_op op, const char *name);
 
 /* A recording whose results this execution leaves in other chunks than its own: a
  * SIMULTANEOUS_USE recording, whose executions may overlap, copied per execution into a ring
  * of chunks (intercept/vulkan/vk_simultaneous.c). `owner` stands for the ring entry: it is
- * what waits for this submission's harvest (pp_attr_recording_release / _pending). */
+ * what waits for this submission's harvest (pp_attr_device_recording_release / _pending). */
 struct pp_attr_slot_map {
 	struct pp_recording *owner; /* NULL when `reason` is set */
 	uint32_t nchunks;
@@ -103,55 +103,55 @@ struct pp_attr_submit_info {
  * unharvested submission are harvested first (the application guarantees they completed).
  * Returns the index of the frame it went into: the device's frame clock (attr_frame.h) decides,
  * and the diagnostics take the same index. */
-uint64_t pp_attr_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info);
+uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q, const struct pp_attr_submit_info *info);
 
 /* Whether a submission still waits to read what `r` stands for (tries a non-forced harvest
  * first). */
-bool pp_attr_recording_pending(struct pp_attr_device *d, struct pp_recording *r);
+bool pp_attr_device_recording_pending(struct pp_attr_device *d, struct pp_recording *r);
 
 /* Frame delimiters, through the device's frame clock. Each returns the clock's "every frame
  * below this index has ended" for the diagnostics to follow (0 when d is NULL). */
 /* Call after a submit call returned. */
-uint64_t pp_attr_submit_done(struct pp_attr_device *d, enum pp_submit_sync sync, bool saw_frame_label);
-/* After vkQueueWaitIdle or vkDeviceWaitIdle returned success (pp_frame_clock_waited_idle). */
-uint64_t pp_attr_waited_idle(struct pp_attr_device *d);
+uint64_t pp_attr_device_submit_done(struct pp_attr_device *d, enum pp_submit_sync sync, bool saw_frame_label);
+/* After vkQueueWaitIdle or vkDeviceWaitIdle returned success (pp_attr_frame_clock_waited_idle). */
+uint64_t pp_attr_device_waited_idle(struct pp_attr_device *d);
 /* The device has a swapchain: frame_delimiter=auto ends frames at presents only, from the
  * first frame on (not at fence-signalling submits before the first present; a drained one
- * still ends a frame until the first present: pp_frame_clock_swapchain_created). */
-void pp_attr_swapchain_created(struct pp_attr_device *d);
+ * still ends a frame until the first present: pp_attr_frame_clock_swapchain_created). */
+void pp_attr_device_swapchain_created(struct pp_attr_device *d);
 /* cpu: the present call's cost, added to the frame it ends (may be NULL). */
-uint64_t pp_attr_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu);
+uint64_t pp_attr_device_present(struct pp_attr_device *d, const struct pp_cpu_cost *cpu);
 
 /* An application blocking call's cost (wall and CPU time), added to the frame the
  * application is building when it makes the call: the open frame, or after a delimiter the
  * next one. */
-void pp_attr_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost);
+void pp_attr_device_blocking(struct pp_attr_device *d, const struct pp_cpu_cost *cost);
 
 /* Before a recording is reset, re-recorded, freed or re-submitted: reads what its pending
  * submission can still read, so the slots can be reused. */
-void pp_attr_recording_release(struct pp_attr_device *d, struct pp_recording *r);
+void pp_attr_device_recording_release(struct pp_attr_device *d, struct pp_recording *r);
 
 /* Harvests what is ready, without waiting, and emits complete frames. Cheap when nothing is. */
-void pp_attr_poll(struct pp_attr_device *d);
+void pp_attr_device_poll(struct pp_attr_device *d);
 
 /* Capture windows and sampled GPU timing: the enum pp_frame_flags (attr_frame.h) of the frame
  * the application is building now. Lock-free; a recording asks when it begins
- * (pp_recording_quiet_set when not PP_FRAME_CAPTURED; no GPU queries when not
+ * (pp_attr_record_quiet_set when not PP_FRAME_CAPTURED; no GPU queries when not
  * PP_FRAME_GPU_TIMED). d NULL: PP_FRAME_ALL. */
-uint32_t pp_attr_frame_building(const struct pp_attr_device *d);
+uint32_t pp_attr_device_frame_building(const struct pp_attr_device *d);
 /* The frame a recording made now is expected to be submitted in (the open frame, or the next):
  * what rotates hardware counter groups over frames. */
-uint64_t pp_attr_frame_recording(struct pp_attr_device *d);
+uint64_t pp_attr_device_frame_recording(struct pp_attr_device *d);
 
 /* Whether the application is between frames (no frame open): then *flags gets the enum
  * pp_frame_flags of the next frame; else those of the open one. What decides where passprobe
  * starts and ends RenderDoc's captures. */
-bool pp_attr_frame_between(struct pp_attr_device *d, uint32_t *flags);
+bool pp_attr_device_frame_between(struct pp_attr_device *d, uint32_t *flags);
 
 /* Frames RenderDoc captured, oldest first, once they have ended: takes the oldest into *frame
  * (and whether passprobe asked for it) and returns true, or returns false when none is waiting.
  * What pairs a capture file RenderDoc has written with passprobe's frame (at most 64 wait). */
-bool pp_attr_renderdoc_frame_take(struct pp_attr_device *d, uint64_t *frame, bool *requested);
+bool pp_attr_device_renderdoc_frame_take(struct pp_attr_device *d, uint64_t *frame, bool *requested);
 
 /* Whether the label named by the frame_delimiter setting occurs in these recordings. */
-bool pp_attr_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n);
+bool pp_attr_device_recordings_have_label(const struct pp_attr_device *d, struct pp_recording *const *recs, uint32_t n);

@@ -55,7 +55,7 @@ static void capture_decide(struct pp_frame_clock *c)
 		__atomic_store_n(&c->building, f, __ATOMIC_RELAXED);
 }
 
-void pp_frame_clock_init(struct pp_frame_clock *c, enum pp_frame_delimiter delimiter)
+void pp_attr_frame_clock_init(struct pp_frame_clock *c, enum pp_frame_delimiter delimiter)
 {
 	*c = (struct pp_frame_clock){ .delimiter = delimiter, .next_flags = PP_FRAME_ALL, .building = PP_FRAME_ALL,
 				     .window_open = true };
@@ -64,7 +64,7 @@ void pp_frame_clock_init(struct pp_frame_clock *c, enum pp_frame_delimiter delim
 	c->cap.timing_interval = 1;
 }
 
-void pp_frame_clock_capture_set(struct pp_frame_clock *c, const struct pp_frame_capture *cap)
+void pp_attr_frame_clock_capture_set(struct pp_frame_clock *c, const struct pp_frame_capture *cap)
 {
 	c->cap = *cap;
 	c->sig_seen = pp_capture_signal_count();
@@ -73,7 +73,7 @@ void pp_frame_clock_capture_set(struct pp_frame_clock *c, const struct pp_frame_
 	capture_decide(c);
 }
 
-uint64_t pp_frame_clock_submit(struct pp_frame_clock *c)
+uint64_t pp_attr_frame_clock_submit(struct pp_frame_clock *c)
 {
 	if (!c->open) {
 		c->open = true;
@@ -83,7 +83,7 @@ uint64_t pp_frame_clock_submit(struct pp_frame_clock *c)
 	return c->current;
 }
 
-void pp_frame_clock_renderdoc(struct pp_frame_clock *c)
+void pp_attr_frame_clock_renderdoc(struct pp_frame_clock *c)
 {
 	if (!c->open)
 		return;
@@ -94,7 +94,7 @@ void pp_frame_clock_renderdoc(struct pp_frame_clock *c)
 	__atomic_store_n(&c->building, c->current_flags, __ATOMIC_RELAXED);
 }
 
-bool pp_frame_clock_end(struct pp_frame_clock *c, const char *why)
+bool pp_attr_frame_clock_end(struct pp_frame_clock *c, const char *why)
 {
 	if (!c->open)
 		return false;
@@ -107,41 +107,41 @@ bool pp_frame_clock_end(struct pp_frame_clock *c, const char *why)
 	return true;
 }
 
-bool pp_frame_clock_submit_done(struct pp_frame_clock *c, enum pp_submit_sync sync, bool saw_frame_label)
+bool pp_attr_frame_clock_submit_done(struct pp_frame_clock *c, enum pp_submit_sync sync, bool saw_frame_label)
 {
 	if (sync == PP_SUBMIT_FOREIGN)
 		return false;
 	switch (c->delimiter) {
 	case PP_FRAME_SUBMIT:
-		return pp_frame_clock_end(c, "submit");
+		return pp_attr_frame_clock_end(c, "submit");
 	case PP_FRAME_AUTO:
 		if (!c->presented && (sync == PP_SUBMIT_DRAINED || (sync == PP_SUBMIT_FENCE && !c->swapchain)))
-			return pp_frame_clock_end(c, "fence");
+			return pp_attr_frame_clock_end(c, "fence");
 		return false;
 	case PP_FRAME_LABEL:
-		return saw_frame_label && pp_frame_clock_end(c, "label");
+		return saw_frame_label && pp_attr_frame_clock_end(c, "label");
 	case PP_FRAME_PRESENT:
 		break;
 	}
 	return false;
 }
 
-bool pp_frame_clock_waited_idle(struct pp_frame_clock *c)
+bool pp_attr_frame_clock_waited_idle(struct pp_frame_clock *c)
 {
 	if (c->delimiter != PP_FRAME_AUTO || c->presented || c->swapchain)
 		return false;
-	return pp_frame_clock_end(c, "fence");
+	return pp_attr_frame_clock_end(c, "fence");
 }
 
-void pp_frame_clock_swapchain_created(struct pp_frame_clock *c)
+void pp_attr_frame_clock_swapchain_created(struct pp_frame_clock *c)
 {
 	c->swapchain = true;
 }
 
-bool pp_frame_clock_present(struct pp_frame_clock *c)
+bool pp_attr_frame_clock_present(struct pp_frame_clock *c)
 {
 	if (c->delimiter != PP_FRAME_AUTO && c->delimiter != PP_FRAME_PRESENT)
 		return false;
 	c->presented = true;
-	return pp_frame_clock_end(c, "present");
+	return pp_attr_frame_clock_end(c, "present");
 }

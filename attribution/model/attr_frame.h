@@ -13,7 +13,7 @@
 
 #include "pp_settings.h"
 
-/* What the clock decided for a frame (pp_frame_clock_building, pp_frame_clock_flags). */
+/* What the clock decided for a frame (pp_attr_frame_clock_building, pp_attr_frame_clock_flags). */
 enum pp_frame_flags {
 	PP_FRAME_CAPTURED = 1u << 0,  /* in a capture window: measured and handed to the sinks */
 	PP_FRAME_GPU_TIMED = 1u << 1, /* captured and GPU-timed (gpu_timing_interval) */
@@ -72,29 +72,29 @@ struct pp_frame_clock {
 				  * else next); written under the owner's lock, read without it */
 };
 
-/* Every frame captured and GPU-timed until pp_frame_clock_capture_set says otherwise. */
-void pp_frame_clock_init(struct pp_frame_clock *c, enum pp_frame_delimiter delimiter);
+/* Every frame captured and GPU-timed until pp_attr_frame_clock_capture_set says otherwise. */
+void pp_attr_frame_clock_init(struct pp_frame_clock *c, enum pp_frame_delimiter delimiter);
 
 /* Follows capture windows and sampled GPU timing from now on (decides frame `next` again). */
-void pp_frame_clock_capture_set(struct pp_frame_clock *c, const struct pp_frame_capture *cap);
+void pp_attr_frame_clock_capture_set(struct pp_frame_clock *c, const struct pp_frame_capture *cap);
 
 /* The flags of the frame the application is building now: the open frame, or after a
  * delimiter the next one. Lock-free (a relaxed atomic load): what a recording hook asks when
  * a recording begins, to know whether to measure it (PP_FRAME_CAPTURED) and time it on the
  * GPU (PP_FRAME_GPU_TIMED). */
-static inline uint32_t pp_frame_clock_building(const struct pp_frame_clock *c)
+static inline uint32_t pp_attr_frame_clock_building(const struct pp_frame_clock *c)
 {
 	return __atomic_load_n(&c->building, __ATOMIC_RELAXED);
 }
 
 /* The flags of frame `current` (the open one, or the last one opened). */
-static inline uint32_t pp_frame_clock_flags(const struct pp_frame_clock *c)
+static inline uint32_t pp_attr_frame_clock_flags(const struct pp_frame_clock *c)
 {
 	return c->current_flags;
 }
 
 /* Work was submitted: the index of the frame it belongs to (opens one when none is open). */
-uint64_t pp_frame_clock_submit(struct pp_frame_clock *c);
+uint64_t pp_attr_frame_clock_submit(struct pp_frame_clock *c);
 
 /* How a submit call's work reaches completion, as far as the application can tell. */
 enum pp_submit_sync {
@@ -106,7 +106,7 @@ enum pp_submit_sync {
 };
 
 /* After a submit call returned. Returns true when that ended the open frame. */
-bool pp_frame_clock_submit_done(struct pp_frame_clock *c, enum pp_submit_sync sync, bool saw_frame_label);
+bool pp_attr_frame_clock_submit_done(struct pp_frame_clock *c, enum pp_submit_sync sync, bool saw_frame_label);
 
 /* The application waited for all the work it had submitted (vkQueueWaitIdle,
  * vkDeviceWaitIdle). Under frame_delimiter=auto, before any present and without a swapchain,
@@ -114,22 +114,22 @@ bool pp_frame_clock_submit_done(struct pp_frame_clock *c, enum pp_submit_sync sy
  * submits without a fence and waits for the queue gets a frame per wait. With a swapchain it
  * does not (programs upload with a submit and vkQueueWaitIdle before their first present).
  * Returns true when that ended the open frame. */
-bool pp_frame_clock_waited_idle(struct pp_frame_clock *c);
+bool pp_attr_frame_clock_waited_idle(struct pp_frame_clock *c);
 
 /* A swapchain was created: with frame_delimiter=auto, frames end at presents only from now
  * on: fence-signalling submits before the first present stay in the first frame, but a
  * drained one (glFinish) still ends a frame until the first present, so a program that makes
  * a window current and never presents (glmark2-es2 --off-screen) gets its frames. */
-void pp_frame_clock_swapchain_created(struct pp_frame_clock *c);
+void pp_attr_frame_clock_swapchain_created(struct pp_frame_clock *c);
 
 /* A present call, whatever its result. Returns true when that ended the open frame. */
-bool pp_frame_clock_present(struct pp_frame_clock *c);
+bool pp_attr_frame_clock_present(struct pp_frame_clock *c);
 
 /* RenderDoc is capturing the open frame (its owner asked RenderDoc when the frame's first
  * submission came): the frame is measured in full, and recordings made for it from now on are
  * timed. */
-void pp_frame_clock_renderdoc(struct pp_frame_clock *c);
+void pp_attr_frame_clock_renderdoc(struct pp_frame_clock *c);
 
 /* Ends the open frame for a reason of the owner's (a bound on submissions per frame).
  * Returns true when a frame was open. */
-bool pp_frame_clock_end(struct pp_frame_clock *c, const char *why);
+bool pp_attr_frame_clock_end(struct pp_frame_clock *c, const char *why);

@@ -137,7 +137,7 @@ static void sampled_attribute_frame(struct attr_frame_counters *d, struct pp_fra
 		spans[i] = (struct pp_overlap_span){ g->begin_ns, g->end_ns, g->valid };
 		if (g->valid && g->begin_ns < first_begin)
 			first_begin = g->begin_ns;
-		set[i] = pp_pass_counters_add(&f->passes[i], descs, n);
+		set[i] = pp_model_pass_counters_add(&f->passes[i], descs, n);
 	}
 	for (uint32_t s = 0; s < d->nsamples; s++)
 		sspans[s] = (struct pp_overlap_span){ d->samples[s].begin_ns, d->samples[s].end_ns, true };
@@ -145,9 +145,9 @@ static void sampled_attribute_frame(struct attr_frame_counters *d, struct pp_fra
 		for (uint32_t s = 0; s < d->nsamples; s++) {
 			const struct pp_gpu_counter_sample *sm = &d->samples[s];
 			sspans[s].valid = k < sm->nvalues && sm->values[k].valid;
-			vals[s] = sspans[s].valid ? pp_gpu_counter_value_double(&sm->values[k]) : 0;
+			vals[s] = sspans[s].valid ? pp_gpu_counters_value_double(&sm->values[k]) : 0;
 		}
-		pp_overlap_attribute(spans, (uint32_t)f->npasses, sspans, vals, d->nsamples, share);
+		pp_attr_overlap_attribute(spans, (uint32_t)f->npasses, sspans, vals, d->nsamples, share);
 		for (size_t i = 0; i < f->npasses; i++) {
 			struct pp_counter_value *c = set[i] ? &set[i][k] : NULL;
 			if (!c)
@@ -177,7 +177,7 @@ out:
 	free(set);
 }
 
-struct attr_frame_counters *attr_frame_counters_create(const struct pp_attr_gpu_ops *ops)
+struct attr_frame_counters *pp_attr_frame_counters_create(const struct pp_attr_gpu_ops *ops)
 {
 	struct attr_frame_counters *c = calloc(1, sizeof(*c));
 	if (c)
@@ -185,7 +185,7 @@ struct attr_frame_counters *attr_frame_counters_create(const struct pp_attr_gpu_
 	return c;
 }
 
-void attr_frame_counters_destroy(struct attr_frame_counters *c)
+void pp_attr_frame_counters_destroy(struct attr_frame_counters *c)
 {
 	if (!c)
 		return;
@@ -196,7 +196,7 @@ void attr_frame_counters_destroy(struct attr_frame_counters *c)
 	free(c);
 }
 
-void attr_frame_counters_add(struct attr_frame_counters *c, struct pp_frame_result *f)
+void pp_attr_frame_counters_add(struct attr_frame_counters *c, struct pp_frame_result *f)
 {
 	if (!c)
 		return;

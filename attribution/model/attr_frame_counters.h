@@ -9,8 +9,8 @@
 struct attr_frame_counters;
 
 /* NULL when out of memory (the device then goes without these counters). */
-struct attr_frame_counters *attr_frame_counters_create(const struct pp_attr_gpu_ops *ops);
-void attr_frame_counters_destroy(struct attr_frame_counters *c);
+struct attr_frame_counters *pp_attr_frame_counters_create(const struct pp_attr_gpu_ops *ops);
+void pp_attr_frame_counters_destroy(struct attr_frame_counters *c);
 
 /* A frame assembled, its passes in frame order: merges and attributes into their counters. */
-void attr_frame_counters_add(struct attr_frame_counters *c, struct pp_frame_result *f);
+void pp_attr_frame_counters_add(struct attr_frame_counters *c, struct pp_frame_result *f);

@@ -84,7 +84,7 @@ static bool samples_cover(const struct pp_overlap_span *samples, uint32_t m, uin
 	return at >= e;
 }
 
-void pp_overlap_attribute(const struct pp_overlap_span *passes, uint32_t npasses,
+void pp_attr_overlap_attribute(const struct pp_overlap_span *passes, uint32_t npasses,
 			  const struct pp_overlap_span *samples, const double *values, uint32_t nsamples,
 			  struct pp_overlap_share *out)
 {
@@ -119,7 +119,7 @@ void pp_overlap_attribute(const struct pp_overlap_span *passes, uint32_t npasses
  * The segments between consecutive interval ends are walked in order, each against the
  * passes that have begun and not yet ended (a sweep: most passes follow each other, so that is
  * one or two), adding the same terms in the same order as testing every pass would. */
-void pp_overlap_exclusive_times(struct pp_pass_result *passes, uint32_t n)
+void pp_attr_overlap_exclusive_times(struct pp_pass_result *passes, uint32_t n)
 {
 	uint64_t stack_pts[64];
 	uint64_t *pts = 2 * n <= 64 ? stack_pts : malloc(2 * n * sizeof(*pts));

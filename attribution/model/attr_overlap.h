@@ -1,5 +1,5 @@
 #pragma once
-/* Time overlap between passes: their exclusive GPU times (pp_overlap_exclusive_times), and
+/* Time overlap between passes: their exclusive GPU times (pp_attr_overlap_exclusive_times), and
  * sampled GPU counters attributed to them (docs/counters.md, "Sampled counters"). Pure: no
  * state, no clock (the exclusive times allocate only for submissions of over 32 passes), so
  * every case can be constructed in a test.
@@ -34,11 +34,11 @@ struct pp_overlap_share {
 };
 
 /* out[npasses]; values[nsamples] is one counter's growth over each sample. */
-void pp_overlap_attribute(const struct pp_overlap_span *passes, uint32_t npasses,
+void pp_attr_overlap_attribute(const struct pp_overlap_span *passes, uint32_t npasses,
 			  const struct pp_overlap_span *samples, const double *values, uint32_t nsamples,
 			  struct pp_overlap_share *out);
 
 /* Each valid pass's gpu_exclusive_ns: every instant covered by k of the passes gives 1/k of
  * itself to each, so the exclusive times add up to the union of the intervals; overlapped set
  * where k > 1. Passes without a GPU interval get 0. */
-void pp_overlap_exclusive_times(struct pp_pass_result *passes, uint32_t n);
+void pp_attr_overlap_exclusive_times(struct pp_pass_result *passes, uint32_t n);

@@ -6,7 +6,7 @@
 #include "attr_cpu.h"
 #include "attr_record.h"
 
-struct pp_recording *pp_recording_create(bool secondary)
+struct pp_recording *pp_attr_record_create(bool secondary)
 {
 	struct pp_recording *r = calloc(1, sizeof(*r));
 	if (!r)
@@ -17,7 +17,7 @@ struct pp_recording *pp_recording_create(bool secondary)
 	return r;
 }
 
-void pp_recording_destroy(struct pp_recording *r)
+void pp_attr_record_destroy(struct pp_recording *r)
 {
 	if (!r)
 		return;
@@ -28,7 +28,7 @@ void pp_recording_destroy(struct pp_recording *r)
 	free(r);
 }
 
-void pp_recording_clear(struct pp_recording *r)
+void pp_attr_record_clear(struct pp_recording *r)
 {
 	r->npasses = r->nlabels = r->ndraw_slots = r->nchunks = 0;
 	r->passes_dropped = 0;
@@ -60,7 +60,7 @@ static int grow(void **array, uint32_t *cap, uint32_t need, size_t elem)
 	return 0;
 }
 
-struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind, const char *api,
+struct pp_pass_rec *pp_attr_record_pass_begin(struct pp_recording *r, enum pp_pass_kind kind, const char *api,
 					    enum pp_recording_state state)
 {
 	if (r->passless) {
@@ -100,32 +100,32 @@ struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass
 	 * a boundary costs one snapshot (a system call) instead of two. The first pass of a
 	 * recording, or one continued on another thread, takes its own. */
 	const struct pp_pass_rec *prev = r->open > 0 ? &r->passes[r->open - 1] : NULL;
-	if (prev && prev->cpu_ended && pp_cpu_snapshot_is_current(&prev->cpu_end))
+	if (prev && prev->cpu_ended && pp_cpu_counters_snapshot_is_current(&prev->cpu_end))
 		p->cpu_begin_prev = true;
 	else
-		pp_cpu_snapshot_take(&p->cpu_begin);
+		pp_cpu_counters_snapshot_take(&p->cpu_begin);
 	return p;
 }
 
 /* The labels' array is full: grown (by doubling), or -ENOMEM leaving it unchanged. */
-int pp_recording_labels_grow(struct pp_recording *r)
+int pp_attr_record_labels_grow(struct pp_recording *r)
 {
 	return grow((void **)&r->labels, &r->cap_labels, r->nlabels + 1, sizeof(*r->labels));
 }
 
-int pp_recording_draw_slot_add(struct pp_recording *r, uint32_t begin_slot, uint32_t end_slot)
+int pp_attr_record_draw_slot_add(struct pp_recording *r, uint32_t begin_slot, uint32_t end_slot)
 {
 	if (grow((void **)&r->draw_slots, &r->cap_draw_slots, r->ndraw_slots + 2, sizeof(uint32_t)))
 		return -ENOMEM;
 	r->draw_slots[r->ndraw_slots++] = begin_slot;
 	r->draw_slots[r->ndraw_slots++] = end_slot;
-	struct pp_pass_rec *p = pp_recording_open_pass(r);
+	struct pp_pass_rec *p = pp_attr_record_open_pass(r);
 	if (p)
 		p->ndraw_slots++;
 	return 0;
 }
 
-int pp_recording_chunk_add(struct pp_recording *r, uint32_t chunk)
+int pp_attr_record_chunk_add(struct pp_recording *r, uint32_t chunk)
 {
 	if (grow((void **)&r->chunks, &r->cap_chunks, r->nchunks + 1, sizeof(uint32_t)))
 		return -ENOMEM;
@@ -133,7 +133,7 @@ int pp_recording_chunk_add(struct pp_recording *r, uint32_t chunk)
 	return 0;
 }
 
-void pp_workload_add(struct pp_workload *into, const struct pp_workload *w)
+void pp_attr_record_workload_add(struct pp_workload *into, const struct pp_workload *w)
 {
 	into->draws += w->draws;
 	into->draws_indexed += w->draws_indexed;
@@ -152,11 +152,11 @@ void pp_workload_add(struct pp_workload *into, const struct pp_workload *w)
 }
 
 
-void pp_recording_merge_secondary(struct pp_pass_rec *into, const struct pp_recording *secondary)
+void pp_attr_record_merge_secondary(struct pp_pass_rec *into, const struct pp_recording *secondary)
 {
 	for (uint32_t i = 0; i < secondary->npasses; i++)
-		pp_workload_add(&into->work, &secondary->passes[i].work);
+		pp_attr_record_workload_add(&into->work, &secondary->passes[i].work);
 	/* Draws recorded inside a render pass continuation live in the secondary's stray work. */
-	pp_workload_add(&into->work, &secondary->stray);
+	pp_attr_record_workload_add(&into->work, &secondary->stray);
 	into->secondaries++;
 }

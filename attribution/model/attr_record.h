@@ -25,7 +25,7 @@ struct pp_label_event {
 };
 
 struct pp_pass_rec {
-	/* Zeroed when the pass begins (pp_recording_pass_begin) ... */
+	/* Zeroed when the pass begins (pp_attr_record_pass_begin) ... */
 	enum pp_pass_kind kind;
 	const char *api;
 	uint32_t flags;
@@ -47,7 +47,7 @@ struct pp_pass_rec {
 	uint32_t first_draw_slot, ndraw_slots; /* per-draw timing: pairs in recording->draw_slots */
 	bool cpu_ended;            /* its CPU span's two ends taken: its recording cost, to subtract */
 	bool cpu_begin_prev;       /* the span begins at the previous pass's cpu_end (this[-1]), not
-				    * at cpu_begin: pp_pass_rec_cpu_begin() */
+				    * at cpu_begin: pp_attr_record_pass_cpu_begin() */
 	/* The experiment (docs/diagnostics.md): the experiment sites (bit = index) whose barriers
 	 * were recorded since the previous pass, and those of them passprobe rewrote. */
 	uint64_t exp_seen, exp_fixed;
@@ -57,14 +57,14 @@ struct pp_pass_rec {
 	char object_name[64];      /* debug name of the render pass/framebuffer/attachment, or "" */
 	struct pp_attachment attachments[PP_MAX_ATTACHMENTS];
 	/* The recording thread's counters at its begin and end: subtracted off that thread
-	 * (pp_frame_result_cpu_resolve), so a pass boundary only reads them. Read the begin with
-	 * pp_pass_rec_cpu_begin(). */
+	 * (pp_attr_cpu_frame_result_resolve), so a pass boundary only reads them. Read the begin with
+	 * pp_attr_record_pass_cpu_begin(). */
 	struct pp_cpu_snapshot cpu_begin, cpu_end;
 };
 
 /* Where a pass record's CPU span begins: its own snapshot, or the previous pass's end in the
- * same recording's array (pp_recording_pass_begin), not copied at the boundary. */
-static inline const struct pp_cpu_snapshot *pp_pass_rec_cpu_begin(const struct pp_pass_rec *p)
+ * same recording's array (pp_attr_record_pass_begin), not copied at the boundary. */
+static inline const struct pp_cpu_snapshot *pp_attr_record_pass_cpu_begin(const struct pp_pass_rec *p)
 {
 	return p->cpu_begin_prev ? &p[-1].cpu_end : &p->cpu_begin;
 }
@@ -107,48 +107,48 @@ struct pp_recording {
 
 #define PP_RECORDING_MAX_PASSES 65536
 
-struct pp_recording *pp_recording_create(bool secondary);
-void pp_recording_destroy(struct pp_recording *r);
+struct pp_recording *pp_attr_record_create(bool secondary);
+void pp_attr_record_destroy(struct pp_recording *r);
 /* Forgets passes and labels. The caller first releases slots and pending submissions. */
-void pp_recording_clear(struct pp_recording *r);
+void pp_attr_record_clear(struct pp_recording *r);
 /* Opens a pass and returns it (zeroed, slots PP_NO_SLOT), or NULL when the recording is full
  * or out of memory (its work then counts as stray). Its CPU span starts where the recording's
  * previous pass ended (that pass's end snapshot), where that was on this thread: so the
  * calls between two passes count in the next one's recording cost, and a boundary costs one
  * CPU snapshot (a system call) instead of two. The first pass of a recording takes its own. */
-struct pp_pass_rec *pp_recording_pass_begin(struct pp_recording *r, enum pp_pass_kind kind,
+struct pp_pass_rec *pp_attr_record_pass_begin(struct pp_recording *r, enum pp_pass_kind kind,
 					    const char *api, enum pp_recording_state state);
 /* Closes the open pass: its CPU span's end snapshot. Inline: one per pass boundary. */
-static inline void pp_recording_pass_end(struct pp_recording *r)
+static inline void pp_attr_record_pass_end(struct pp_recording *r)
 {
 	if (r->state != PP_REC_IDLE && r->open < r->npasses && !r->quiet) {
 		struct pp_pass_rec *p = &r->passes[r->open];
-		pp_cpu_snapshot_take(&p->cpu_end);
+		pp_cpu_counters_snapshot_take(&p->cpu_end);
 		p->cpu_ended = true;
 	}
 	r->state = PP_REC_IDLE;
 	r->cur = &r->stray;
 }
-/* A recording begun outside a capture window (set after pp_recording_clear, before its first
+/* A recording begun outside a capture window (set after pp_attr_record_clear, before its first
  * pass): no CPU snapshots at its pass boundaries, and with keep_passes false (nothing, e.g.
  * the diagnostics, reads them) no pass records either: pass_begin returns NULL and its work
- * counts as stray. Its passes never reach a frame (pp_attr_submit). */
-static inline void pp_recording_quiet_set(struct pp_recording *r, bool quiet, bool keep_passes)
+ * counts as stray. Its passes never reach a frame (pp_attr_device_submit). */
+static inline void pp_attr_record_quiet_set(struct pp_recording *r, bool quiet, bool keep_passes)
 {
 	r->quiet = quiet;
 	r->passless = quiet && !keep_passes;
 }
-static inline struct pp_pass_rec *pp_recording_open_pass(struct pp_recording *r)
+static inline struct pp_pass_rec *pp_attr_record_open_pass(struct pp_recording *r)
 {
 	return r->state != PP_REC_IDLE && r->open < r->npasses ? &r->passes[r->open] : NULL;
 }
-int pp_recording_labels_grow(struct pp_recording *r);
+int pp_attr_record_labels_grow(struct pp_recording *r);
 /* A debug label pushed, popped or inserted: where in the pass sequence, and its name (a pop
  * names nothing: the queue's label stack reads push names only). -ENOMEM when the labels'
  * array cannot grow. Inline: engines label every pass. */
-static inline int pp_recording_label(struct pp_recording *r, enum pp_label_op op, const char *name)
+static inline int pp_attr_record_label(struct pp_recording *r, enum pp_label_op op, const char *name)
 {
-	if (r->nlabels == r->cap_labels && pp_recording_labels_grow(r))
+	if (r->nlabels == r->cap_labels && pp_attr_record_labels_grow(r))
 		return -ENOMEM;
 	struct pp_label_event *e = &r->labels[r->nlabels++];
 	/* A label that opens while a pass is open names later passes, not this one. */
@@ -157,20 +157,20 @@ static inline int pp_recording_label(struct pp_recording *r, enum pp_label_op op
 	if (op == PP_LABEL_POP)
 		e->name[0] = '\0';
 	else
-		pp_name_copy(e->name, sizeof(e->name), name ? name : "");
+		pp_model_name_copy(e->name, sizeof(e->name), name ? name : "");
 	return 0;
 }
-int pp_recording_draw_slot_add(struct pp_recording *r, uint32_t begin_slot, uint32_t end_slot);
-int pp_recording_chunk_add(struct pp_recording *r, uint32_t chunk);
+int pp_attr_record_draw_slot_add(struct pp_recording *r, uint32_t begin_slot, uint32_t end_slot);
+int pp_attr_record_chunk_add(struct pp_recording *r, uint32_t chunk);
 /* Adds a secondary recording's work to the open pass (inside a render pass). */
-void pp_recording_merge_secondary(struct pp_pass_rec *into, const struct pp_recording *secondary);
-void pp_workload_add(struct pp_workload *into, const struct pp_workload *w);
+void pp_attr_record_merge_secondary(struct pp_pass_rec *into, const struct pp_recording *secondary);
+void pp_attr_record_workload_add(struct pp_workload *into, const struct pp_workload *w);
 /* Draws of every form; dispatches of every form. */
-static inline uint64_t pp_workload_draws(const struct pp_workload *w)
+static inline uint64_t pp_attr_record_workload_draws(const struct pp_workload *w)
 {
 	return w->draws + w->draws_indexed + w->draws_indirect + w->draws_indirect_count;
 }
-static inline uint64_t pp_workload_dispatches(const struct pp_workload *w)
+static inline uint64_t pp_attr_record_workload_dispatches(const struct pp_workload *w)
 {
 	return w->dispatches + w->dispatches_indirect;
 }

@@ -8,7 +8,7 @@
 
 _Static_assert(PP_STAT_COUNT == PP_GPU_PIPELINE_STATISTICS_COUNT, "the statistics are the backend's counters");
 
-const char *const pp_stat_names[PP_STAT_COUNT] = {
+const char *const pp_model_stat_names[PP_STAT_COUNT] = {
 	[PP_STAT_IA_VERTICES] = "input_assembly_vertices",
 	[PP_STAT_IA_PRIMITIVES] = "input_assembly_primitives",
 	[PP_STAT_VS_INVOCATIONS] = "vertex_shader_invocations",
@@ -18,7 +18,7 @@ const char *const pp_stat_names[PP_STAT_COUNT] = {
 	[PP_STAT_CS_INVOCATIONS] = "compute_shader_invocations",
 };
 
-void pp_frame_result_free(struct pp_frame_result *f)
+void pp_model_frame_result_free(struct pp_frame_result *f)
 {
 	if (!f)
 		return;
@@ -33,7 +33,7 @@ void pp_frame_result_free(struct pp_frame_result *f)
 	free(f);
 }
 
-struct pp_counter_value *pp_pass_counters_add(struct pp_pass_result *p, const struct pp_gpu_counter_desc *const *descs,
+struct pp_counter_value *pp_model_pass_counters_add(struct pp_pass_result *p, const struct pp_gpu_counter_desc *const *descs,
 					      uint32_t n)
 {
 	struct pp_counter_value *v = realloc(p->counters, (p->ncounters + n) * sizeof(*v));
@@ -54,18 +54,18 @@ static void statistics_write(struct pp_counter_value *v, const uint64_t stats[PP
 	for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
 		bool ok = (valid >> i) & 1;
 		v[i] = (struct pp_counter_value){
-			.desc = &pp_gpu_pipeline_statistics_counters[i],
+			.desc = &pp_gpu_counters_pipeline_statistics[i],
 			.v = { .valid = ok, .u = ok && stats ? stats[i] : 0 },
 			.unavailable_reason = ok ? NULL : reason ? reason : "not measured",
 		};
 	}
 }
 
-int pp_pass_statistics_set(struct pp_pass_result *p, const uint64_t stats[PP_STAT_COUNT], uint32_t valid,
+int pp_model_pass_statistics_set(struct pp_pass_result *p, const uint64_t stats[PP_STAT_COUNT], uint32_t valid,
 			   const char *reason)
 {
 	/* Every pass of every frame gets its statistics (measured or not): written in one go,
-	 * without pp_pass_counters_add's descriptor list and clearing. */
+	 * without pp_model_pass_counters_add's descriptor list and clearing. */
 	struct pp_counter_value *v = realloc(p->counters, (p->ncounters + PP_STAT_COUNT) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
@@ -75,7 +75,7 @@ int pp_pass_statistics_set(struct pp_pass_result *p, const uint64_t stats[PP_STA
 	return 0;
 }
 
-void pp_frame_result_counters_resolve(struct pp_frame_result *f)
+void pp_model_frame_result_counters_resolve(struct pp_frame_result *f)
 {
 	for (size_t i = 0; i < f->npasses; i++) {
 		struct pp_pass_result *p = &f->passes[i];
@@ -89,7 +89,7 @@ void pp_frame_result_counters_resolve(struct pp_frame_result *f)
 		if (!v)
 			continue;
 		v[0] = (struct pp_counter_value){
-			.desc = &pp_gpu_timestamp_counter,
+			.desc = &pp_gpu_counters_timestamp,
 			.v = { .valid = p->gpu.valid, .u = p->gpu.valid ? p->gpu.end_ns - p->gpu.begin_ns : 0 },
 			.unavailable_reason = p->gpu.valid ? NULL : p->gpu.unavailable_reason,
 		};
@@ -102,7 +102,7 @@ void pp_frame_result_counters_resolve(struct pp_frame_result *f)
 	}
 }
 
-const struct pp_counter_value *pp_pass_counter_find(const struct pp_pass_result *p, const char *source,
+const struct pp_counter_value *pp_model_pass_counter_find(const struct pp_pass_result *p, const char *source,
 						    const char *name)
 {
 	for (uint32_t i = 0; i < p->ncounters; i++) {

@@ -15,7 +15,7 @@
 
 /* snprintf(dst, size, "%s", src) without printf's cost, for the pass and label names that
  * every pass boundary and submission copies (docs/performance.md). size > 0. */
-static inline void pp_name_copy(char *dst, size_t size, const char *src)
+static inline void pp_model_name_copy(char *dst, size_t size, const char *src)
 {
 	if (!src)
 		src = "(null)"; /* what glibc's printf writes for it */
@@ -33,13 +33,13 @@ enum pp_pass_kind {
 enum pp_name_source {
 	PP_NAME_LABEL = 0,  /* innermost open VK_EXT_debug_utils label */
 	PP_NAME_OBJECT,     /* debug object name of the render pass / framebuffer / attachment */
-	PP_NAME_GENERATED,  /* stable generated name, e.g. "render#3" (pp_pass_generated_name) */
+	PP_NAME_GENERATED,  /* stable generated name, e.g. "render#3" (pp_attr_device_pass_generated_name) */
 };
 
 /* The name of a pass with neither a label nor an object name: its kind and its position in
  * its submission ("render#3"), stable across frames for the same command stream. What the
  * model names such passes, for whoever names them elsewhere (a diagnostic's message). */
-void pp_pass_generated_name(char *out, size_t len, enum pp_pass_kind kind, uint32_t index);
+void pp_attr_device_pass_generated_name(char *out, size_t len, enum pp_pass_kind kind, uint32_t index);
 
 /* What the application asked the GPU to do inside one pass. Counted at record time. */
 struct pp_workload {
@@ -83,7 +83,7 @@ enum pp_stat {
 	PP_STAT_CS_INVOCATIONS,
 	PP_STAT_COUNT
 };
-extern const char *const pp_stat_names[PP_STAT_COUNT]; /* "input_assembly_vertices", ... */
+extern const char *const pp_model_stat_names[PP_STAT_COUNT]; /* "input_assembly_vertices", ... */
 
 /* One GPU counter of a pass, from any backend (counters/gpu/pp_gpu_counters.h): the pass's
  * generic counter set holds these. The pipeline statistics (desc->source
@@ -113,7 +113,7 @@ struct pp_gpu_interval {
 
 /* CPU cost of a span of work on the application's threads (counters/cpu snapshots taken at
  * its boundaries). `valid` false: not measured. Counters are indexed like the names given to
- * pp_sink_cpu_counters_set(); a counter whose bit is clear in counters_valid is unavailable. */
+ * pp_attr_sink_cpu_counters_set(); a counter whose bit is clear in counters_valid is unavailable. */
 #define PP_CPU_COUNTERS_MAX 16
 struct pp_cpu_cost {
 	bool valid;
@@ -128,7 +128,7 @@ struct pp_cpu_cost {
 };
 
 /* Adds b into a (spans summed; a counter stays valid only if valid in both). */
-void pp_cpu_cost_add(struct pp_cpu_cost *a, const struct pp_cpu_cost *b);
+void pp_attr_cpu_cost_add(struct pp_cpu_cost *a, const struct pp_cpu_cost *b);
 
 /* One draw's own timing, in per_draw_timing mode. */
 struct pp_draw_timing {
@@ -173,14 +173,14 @@ struct pp_pass_result {
 	/* The pass's GPU counters, any backend's (owned by the frame; may be 0/NULL). */
 	uint32_t ncounters;
 	struct pp_counter_value *counters;
-	/* Until pp_frame_result_counters_resolve: the timestamps backend's value (from `gpu`)
+	/* Until pp_model_frame_result_counters_resolve: the timestamps backend's value (from `gpu`)
 	 * and the pipeline statistics (stats, stats_valid, stats_reason below) are not yet the
 	 * first 1 + PP_STAT_COUNT entries of `counters`. The writer thread puts them there: an
 	 * allocation and eight entries per pass that the application's thread need not make. */
 	bool counters_pending;
 
 	struct pp_cpu_cost cpu;      /* recording it: from its begin to its end command, on the recording thread(s) */
-	/* Until pp_frame_result_cpu_resolve: `cpu` is still the recording thread's two snapshots
+	/* Until pp_attr_cpu_frame_result_resolve: `cpu` is still the recording thread's two snapshots
 	 * around the pass (cpu_begin, cpu_end below), subtracted on the writer thread rather than
 	 * at every pass end: the application's thread takes the snapshots and nothing more. */
 	bool cpu_pending;
@@ -221,7 +221,7 @@ struct pp_submission_result {
 
 struct pp_frame_result {
 	uint64_t index;              /* per device, from 0 */
-	uint32_t device_id;          /* from pp_sink_device_register */
+	uint32_t device_id;          /* from pp_attr_sink_device_register */
 	const char *delimiter;       /* what closed the frame: "present", "fence", "submit", "label", "shutdown" */
 	uint64_t cpu_begin_ns, cpu_end_ns; /* first submit call begin to the delimiter */
 	struct pp_cpu_cost cpu;      /* recording of its passes, its submit calls, presents and blocking calls, summed */
@@ -244,29 +244,29 @@ struct pp_frame_result {
 /* Appends the pipeline statistics to p's counter set (PP_STAT_* order): value i valid when bit
  * i of `valid` is set, else unavailable with `reason` ("not measured" when NULL). Returns 0 or
  * -ENOMEM (p unchanged). */
-int pp_pass_statistics_set(struct pp_pass_result *p, const uint64_t v[PP_STAT_COUNT], uint32_t valid,
+int pp_model_pass_statistics_set(struct pp_pass_result *p, const uint64_t v[PP_STAT_COUNT], uint32_t valid,
 			   const char *reason);
 /* Appends n counters to p's set; returns the first of them (zeroed but for desc), or NULL when
  * out of memory (p unchanged). */
-struct pp_counter_value *pp_pass_counters_add(struct pp_pass_result *p, const struct pp_gpu_counter_desc *const *descs,
+struct pp_counter_value *pp_model_pass_counters_add(struct pp_pass_result *p, const struct pp_gpu_counter_desc *const *descs,
 					      uint32_t n);
 /* The counter of p from `source` named `name`, or NULL. */
-const struct pp_counter_value *pp_pass_counter_find(const struct pp_pass_result *p, const char *source,
+const struct pp_counter_value *pp_model_pass_counter_find(const struct pp_pass_result *p, const char *source,
 						    const char *name);
 
 /* Frees a frame and everything it owns. */
-void pp_frame_result_free(struct pp_frame_result *f);
+void pp_model_frame_result_free(struct pp_frame_result *f);
 
 /* Turns the passes' pending CPU spans (cpu_pending) into their `cpu` and adds them to the
  * frame's `cpu` (a recording submitted again counted in its first frame, as before). The
  * writer thread calls it before any sink reads the frame. Idempotent. */
-void pp_frame_result_cpu_resolve(struct pp_frame_result *f);
+void pp_attr_cpu_frame_result_resolve(struct pp_frame_result *f);
 
 /* Puts the passes' pending timestamps and statistics values (counters_pending) at the front
- * of their `counters`, as pp_pass_statistics_set would have. The writer thread calls it
+ * of their `counters`, as pp_model_pass_statistics_set would have. The writer thread calls it
  * before any sink reads the frame. Out of memory leaves a pass's set without them, which the
  * sinks show as not measured. Idempotent. */
-void pp_frame_result_counters_resolve(struct pp_frame_result *f);
+void pp_model_frame_result_counters_resolve(struct pp_frame_result *f);
 
 /* A device as the sinks describe it. */
 struct pp_device_info {

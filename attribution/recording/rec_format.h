@@ -52,4 +52,4 @@ enum pp_rec_type {
 };
 
 /* Names of the types, as the header lists them. */
-extern const char *const pp_rec_type_names[PP_REC_TYPE_COUNT];
+extern const char *const pp_rec_write_type_names[PP_REC_TYPE_COUNT];

@@ -93,7 +93,7 @@ static void fail(char *err, size_t len, const char *what, uint64_t offset)
 
 /* ---- header, records ------------------------------------------------------------------- */
 
-int pp_rec_reader_open(const uint8_t *data, size_t len, struct pp_rec_reader **out, char *err, size_t err_len)
+int pp_rec_read_open(const uint8_t *data, size_t len, struct pp_rec_reader **out, char *err, size_t err_len)
 {
 	*out = NULL;
 	if (len < PP_REC_HEADER_FIXED || memcmp(data, PP_REC_MAGIC, 8) != 0) {
@@ -140,7 +140,7 @@ int pp_rec_reader_open(const uint8_t *data, size_t len, struct pp_rec_reader **o
 	return 0;
 }
 
-void pp_rec_reader_close(struct pp_rec_reader *r)
+void pp_rec_read_close(struct pp_rec_reader *r)
 {
 	if (!r)
 		return;
@@ -157,12 +157,12 @@ void pp_rec_reader_close(struct pp_rec_reader *r)
 	free(r);
 }
 
-const struct pp_rec_read_notes *pp_rec_reader_notes(const struct pp_rec_reader *r)
+const struct pp_rec_read_notes *pp_rec_read_notes_get(const struct pp_rec_reader *r)
 {
 	return &r->notes;
 }
 
-const char *pp_rec_reader_string(const struct pp_rec_reader *r, uint32_t id)
+const char *pp_rec_read_string(const struct pp_rec_reader *r, uint32_t id)
 {
 	return id && id <= r->nstrings ? r->strings[id - 1] : NULL;
 }
@@ -210,7 +210,7 @@ static const struct pp_gpu_counter_desc unknown_desc = {
 
 static const char *str_or(const struct pp_rec_reader *r, uint32_t id, const char *otherwise)
 {
-	const char *s = pp_rec_reader_string(r, id);
+	const char *s = pp_rec_read_string(r, id);
 	return s ? s : otherwise;
 }
 
@@ -258,7 +258,7 @@ static void unknown_note(struct pp_rec_reader *r, uint16_t type)
 			 type);
 }
 
-int pp_rec_reader_next(struct pp_rec_reader *r, struct pp_rec_record *out)
+int pp_rec_read_next(struct pp_rec_reader *r, struct pp_rec_record *out)
 {
 	while (r->pos < r->len) {
 		size_t left = r->len - r->pos;
@@ -356,7 +356,7 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 	memset(p, 0, sizeof(*p));
 	struct cur c = elem(outer);
 	const char *name = str_or(r, get_u32(&c), "");
-	pp_name_copy(p->name, sizeof(p->name), name);
+	pp_model_name_copy(p->name, sizeof(p->name), name);
 	p->name_source = (enum pp_name_source)get_u8(&c);
 	p->kind = (enum pp_pass_kind)get_u8(&c);
 	p->api = str_or(r, get_u32(&c), "unknown");
@@ -366,7 +366,7 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 	p->subpasses = get_u32(&c);
 	p->suspended_resumed = get_u8(&c);
 	p->secondaries = get_u32(&c);
-	p->recorded_by = pp_rec_reader_string(r, get_u32(&c));
+	p->recorded_by = pp_rec_read_string(r, get_u32(&c));
 	workload_get(&c, &p->work);
 	uint8_t na = get_u8(&c);
 	for (uint8_t i = 0; i < na; i++) {
@@ -395,7 +395,7 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 	p->counters_pending = get_u8(&c);
 	if (p->counters_pending) {
 		p->stats_valid = get_u32(&c);
-		p->stats_reason = pp_rec_reader_string(r, get_u32(&c));
+		p->stats_reason = pp_rec_read_string(r, get_u32(&c));
 		if (p->stats_valid)
 			take(&c, p->stats, sizeof(p->stats));
 	}
@@ -457,7 +457,7 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 	return !c.bad;
 }
 
-int pp_rec_decode_frame(struct pp_rec_reader *r, const struct pp_rec_record *rec, struct pp_frame_result **out,
+int pp_rec_read_decode_frame(struct pp_rec_reader *r, const struct pp_rec_record *rec, struct pp_frame_result **out,
 			char *err, size_t err_len)
 {
 	*out = NULL;
@@ -482,12 +482,12 @@ int pp_rec_decode_frame(struct pp_rec_reader *r, const struct pp_rec_record *rec
 	/* Every element takes at least its length: a count beyond what the record holds is damage. */
 	if (c.bad || ns > (uint32_t)(c.end - c.p) / 4) {
 		fail(err, err_len, "a frame record's submissions are cut short", rec->offset);
-		pp_frame_result_free(f);
+		pp_model_frame_result_free(f);
 		return -EINVAL;
 	}
 	f->submissions = calloc(ns ? ns : 1, sizeof(*f->submissions));
 	if (!f->submissions) {
-		pp_frame_result_free(f);
+		pp_model_frame_result_free(f);
 		return -ENOMEM;
 	}
 	f->nsubmissions = ns;
@@ -512,19 +512,19 @@ int pp_rec_decode_frame(struct pp_rec_reader *r, const struct pp_rec_record *rec
 	uint32_t np = get_u32(&c);
 	if (c.bad || np > (uint32_t)(c.end - c.p) / 4) {
 		fail(err, err_len, "a frame record's passes are cut short", rec->offset);
-		pp_frame_result_free(f);
+		pp_model_frame_result_free(f);
 		return -EINVAL;
 	}
 	f->passes = malloc((np ? np : 1) * sizeof(*f->passes));
 	if (!f->passes) {
-		pp_frame_result_free(f);
+		pp_model_frame_result_free(f);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < np; i++) {
-		f->npasses = i + 1; /* what pp_frame_result_free frees */
+		f->npasses = i + 1; /* what pp_model_frame_result_free frees */
 		if (!pass_get(r, &c, &f->passes[i])) {
 			fail(err, err_len, "a pass of a frame record is malformed", rec->offset);
-			pp_frame_result_free(f);
+			pp_model_frame_result_free(f);
 			return -EINVAL;
 		}
 	}
@@ -544,7 +544,7 @@ int pp_rec_decode_frame(struct pp_rec_reader *r, const struct pp_rec_record *rec
 	return 0;
 }
 
-int pp_rec_decode_process(struct pp_rec_reader *r, const struct pp_rec_record *rec, struct pp_rec_process *out)
+int pp_rec_read_decode_process(struct pp_rec_reader *r, const struct pp_rec_record *rec, struct pp_rec_process *out)
 {
 	struct cur c = { rec->data, rec->data + rec->len, false };
 	memset(out, 0, sizeof(*out));
@@ -560,7 +560,7 @@ int pp_rec_decode_process(struct pp_rec_reader *r, const struct pp_rec_record *r
 	return c.bad ? -EINVAL : 0;
 }
 
-int pp_rec_decode_device(struct pp_rec_reader *r, const struct pp_rec_record *rec, uint32_t *id,
+int pp_rec_read_decode_device(struct pp_rec_reader *r, const struct pp_rec_record *rec, uint32_t *id,
 			 struct pp_device_info *d)
 {
 	struct cur c = { rec->data, rec->data + rec->len, false };
@@ -574,13 +574,13 @@ int pp_rec_decode_device(struct pp_rec_reader *r, const struct pp_rec_record *re
 	d->timestamp_valid_bits = get_u32(&c);
 	d->time_domain = str_or(r, get_u32(&c), "none");
 	d->pipeline_statistics = get_u8(&c);
-	d->query_results = pp_rec_reader_string(r, get_u32(&c));
-	d->notes = pp_rec_reader_string(r, get_u32(&c));
-	d->gpu_time_caveat = pp_rec_reader_string(r, get_u32(&c));
+	d->query_results = pp_rec_read_string(r, get_u32(&c));
+	d->notes = pp_rec_read_string(r, get_u32(&c));
+	d->gpu_time_caveat = pp_rec_read_string(r, get_u32(&c));
 	return c.bad ? -EINVAL : 0;
 }
 
-int pp_rec_decode_cpu_event(struct pp_rec_reader *r, const struct pp_rec_record *rec, struct pp_rec_cpu_event *out)
+int pp_rec_read_decode_cpu_event(struct pp_rec_reader *r, const struct pp_rec_record *rec, struct pp_rec_cpu_event *out)
 {
 	struct cur c = { rec->data, rec->data + rec->len, false };
 	out->name = str_or(r, get_u32(&c), "");
@@ -612,7 +612,7 @@ static const char *text_static(struct pp_rec_reader *r, struct cur *c)
 	return copy;
 }
 
-int pp_rec_decode_diagnostics(struct pp_rec_reader *r, const struct pp_rec_record *rec, struct pp_diagnostic **out,
+int pp_rec_read_decode_diagnostics(struct pp_rec_reader *r, const struct pp_rec_record *rec, struct pp_diagnostic **out,
 			      size_t *n, uint64_t *other)
 {
 	struct cur c = { rec->data, rec->data + rec->len, false };
@@ -685,7 +685,7 @@ int pp_rec_decode_diagnostics(struct pp_rec_reader *r, const struct pp_rec_recor
 	return 0;
 }
 
-int pp_rec_decode_renderdoc(const struct pp_rec_record *rec, struct pp_rec_renderdoc *out)
+int pp_rec_read_decode_renderdoc(const struct pp_rec_record *rec, struct pp_rec_renderdoc *out)
 {
 	struct cur c = { rec->data, rec->data + rec->len, false };
 	text_get(&c, out->library, sizeof(out->library));
@@ -696,7 +696,7 @@ int pp_rec_decode_renderdoc(const struct pp_rec_record *rec, struct pp_rec_rende
 /* The smallest element of a capture's diagnostic: five empty texts, the index, the handle. */
 #define OCCURRENCE_MIN_LEN (4 + 5 * 4 + 4 + 8)
 
-int pp_rec_decode_capture(const struct pp_rec_record *rec, struct pp_rec_capture *out)
+int pp_rec_read_decode_capture(const struct pp_rec_record *rec, struct pp_rec_capture *out)
 {
 	struct cur c = { rec->data, rec->data + rec->len, false };
 	memset(out, 0, sizeof(*out));
@@ -736,14 +736,14 @@ int pp_rec_decode_capture(const struct pp_rec_record *rec, struct pp_rec_capture
 	return 0;
 }
 
-void pp_rec_capture_free(struct pp_rec_capture *c)
+void pp_rec_read_capture_free(struct pp_rec_capture *c)
 {
 	free(c->diags);
 	c->diags = NULL;
 	c->ndiags = 0;
 }
 
-int pp_rec_decode_status(const struct pp_rec_record *rec, struct pp_rec_status *out)
+int pp_rec_read_decode_status(const struct pp_rec_record *rec, struct pp_rec_status *out)
 {
 	struct cur c = { rec->data, rec->data + rec->len, false };
 	out->frames_total = get_u64(&c);
@@ -756,7 +756,7 @@ int pp_rec_decode_status(const struct pp_rec_record *rec, struct pp_rec_status *
 	return c.bad ? -EINVAL : 0;
 }
 
-int pp_rec_decode_summary(const struct pp_rec_record *rec, struct pp_summary *s)
+int pp_rec_read_decode_summary(const struct pp_rec_record *rec, struct pp_summary *s)
 {
 	struct cur c = { rec->data, rec->data + rec->len, false };
 	pp_summary_init(s);

@@ -7,7 +7,7 @@
 #include "pp_summary.h"
 #include "rec_format.h"
 
-const char *const pp_rec_type_names[PP_REC_TYPE_COUNT] = {
+const char *const pp_rec_write_type_names[PP_REC_TYPE_COUNT] = {
 	[PP_REC_STRING] = "string",
 	[PP_REC_PROCESS] = "process",
 	[PP_REC_SETTINGS] = "settings",
@@ -281,7 +281,7 @@ static uint32_t desc_id(struct pp_rec_writer *w, const struct pp_gpu_counter_des
 
 /* ---- the writer ------------------------------------------------------------------------ */
 
-struct pp_rec_writer *pp_rec_writer_create(void)
+struct pp_rec_writer *pp_rec_write_create(void)
 {
 	struct pp_rec_writer *w = calloc(1, sizeof(*w));
 	if (!w)
@@ -301,13 +301,13 @@ struct pp_rec_writer *pp_rec_writer_create(void)
 	size_t types_at = w->out.len;
 	put_u32(&w->out, 0);
 	for (uint16_t t = 1; t < PP_REC_TYPE_COUNT; t++) {
-		uint16_t n = (uint16_t)strlen(pp_rec_type_names[t]);
+		uint16_t n = (uint16_t)strlen(pp_rec_write_type_names[t]);
 		put_u16(&w->out, t);
 		put_u16(&w->out, n);
-		put(&w->out, pp_rec_type_names[t], n);
+		put(&w->out, pp_rec_write_type_names[t], n);
 	}
 	if (w->out.failed) {
-		pp_rec_writer_destroy(w);
+		pp_rec_write_destroy(w);
 		return NULL;
 	}
 	uint32_t types_len = (uint32_t)(w->out.len - types_at - 4);
@@ -315,7 +315,7 @@ struct pp_rec_writer *pp_rec_writer_create(void)
 	return w;
 }
 
-void pp_rec_writer_destroy(struct pp_rec_writer *w)
+void pp_rec_write_destroy(struct pp_rec_writer *w)
 {
 	if (!w)
 		return;
@@ -325,14 +325,14 @@ void pp_rec_writer_destroy(struct pp_rec_writer *w)
 	free(w);
 }
 
-const uint8_t *pp_rec_writer_take(struct pp_rec_writer *w, size_t *len)
+const uint8_t *pp_rec_write_take(struct pp_rec_writer *w, size_t *len)
 {
 	*len = w->out.len;
 	w->out.len = 0;
 	return w->out.p;
 }
 
-bool pp_rec_writer_failed(const struct pp_rec_writer *w)
+bool pp_rec_write_failed(const struct pp_rec_writer *w)
 {
 	return w->failed;
 }
@@ -505,7 +505,7 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 	cpu_cost_put(b, &p->cpu, ncpu);
 	put_u8(b, p->recording_reused);
 	/* The timestamp and pipeline statistics as measured, not yet made into counter values
-	 * (pp_frame_result_counters_resolve, which the reader calls): 12 fewer counters a pass,
+	 * (pp_model_frame_result_counters_resolve, which the reader calls): 12 fewer counters a pass,
 	 * and 9 bytes where the statistics are off. */
 	put_u8(b, p->counters_pending);
 	if (p->counters_pending) {

@@ -11,24 +11,24 @@
 
 struct pp_rec_writer;
 
-/* NULL when out of memory. The buffer starts with the file's header; pp_rec_writer_take hands
+/* NULL when out of memory. The buffer starts with the file's header; pp_rec_write_take hands
  * out what was appended since the last call. */
-struct pp_rec_writer *pp_rec_writer_create(void);
-void pp_rec_writer_destroy(struct pp_rec_writer *w);
+struct pp_rec_writer *pp_rec_write_create(void);
+void pp_rec_write_destroy(struct pp_rec_writer *w);
 
 /* The bytes appended since the last take (header included the first time), valid until the
  * next write; the writer forgets them. */
-const uint8_t *pp_rec_writer_take(struct pp_rec_writer *w, size_t *len);
+const uint8_t *pp_rec_write_take(struct pp_rec_writer *w, size_t *len);
 /* Whether a write ran out of memory since the writer was created (what was lost is lost:
  * records are never written half). */
-bool pp_rec_writer_failed(const struct pp_rec_writer *w);
+bool pp_rec_write_failed(const struct pp_rec_writer *w);
 
 void pp_rec_write_process(struct pp_rec_writer *w, uint32_t pid, const char *name, uint64_t trace_origin_ns,
 			  const char *const *cpu_counters, unsigned ncpu_counters);
 void pp_rec_write_settings(struct pp_rec_writer *w, const char *text, size_t len);
 void pp_rec_write_device(struct pp_rec_writer *w, uint32_t id, const struct pp_device_info *info);
-/* A frame whose CPU spans and counters are resolved (pp_frame_result_cpu_resolve,
- * pp_frame_result_counters_resolve). ncpu_counters: how many of pp_cpu_cost.counter[] are
+/* A frame whose CPU spans and counters are resolved (pp_attr_cpu_frame_result_resolve,
+ * pp_model_frame_result_counters_resolve). ncpu_counters: how many of pp_cpu_cost.counter[] are
  * configured. Returns the bytes the frame record takes. */
 /* report_only: a PP_REC_REPORT_FRAME (report.json's window only) rather than a PP_REC_FRAME. */
 size_t pp_rec_write_frame(struct pp_rec_writer *w, const struct pp_frame_result *f, unsigned ncpu_counters,

@@ -30,7 +30,7 @@ static void window_end_mark(struct attr_sink_ctx *c, const struct attr_capture_w
 		c->text->window_mark(c, "capture window ends", w->end_ns, w->device, w->first, w->by, true, w->last);
 }
 
-void attr_capture_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
+void pp_attr_capture_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
 {
 	const char *by = f->captured_by ? f->captured_by : "frames";
 	struct attr_capture_window *w = window_last_of(c, f->device_id);
@@ -55,7 +55,7 @@ void attr_capture_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f
 		c->text->window_mark(c, "capture window begins", f->cpu_begin_ns, f->device_id, f->index, by, false, 0);
 }
 
-void attr_capture_close(struct attr_sink_ctx *c)
+void pp_attr_capture_close(struct attr_sink_ctx *c)
 {
 	/* Every device's last window ends here (the program ended or the outputs closed). */
 	for (uint32_t i = 0; i < c->windows_count; i++) {
@@ -65,7 +65,7 @@ void attr_capture_close(struct attr_sink_ctx *c)
 	}
 }
 
-bool attr_limit_admit(struct attr_sink_ctx *c, struct attr_output_limit *l, const char *name,
+bool pp_attr_capture_limit_admit(struct attr_sink_ctx *c, struct attr_output_limit *l, const char *name,
 		      const struct pp_frame_result *f)
 {
 	if (!l->reached && (!c->limit_bytes || l->bytes < c->limit_bytes)) {
@@ -90,68 +90,68 @@ static void limit_write(struct pp_json_writer *w, const char *key, const struct 
 		pp_json_write_null(w);
 		return;
 	}
-	pp_json_begin_object(w);
-	pp_json_kv_uint_lit(w, "bytes", l->bytes);
-	pp_json_kv_uint_lit(w, "frames", l->frames);
-	pp_json_kv_bool_lit(w, "limit_reached", l->reached);
+	pp_json_write_begin_object(w);
+	pp_json_write_kv_uint_lit(w, "bytes", l->bytes);
+	pp_json_write_kv_uint_lit(w, "frames", l->frames);
+	pp_json_write_kv_bool_lit(w, "limit_reached", l->reached);
 	if (l->reached)
-		pp_json_kv_uint_lit(w, "first_frame_left_out", l->first_left_out);
+		pp_json_write_kv_uint_lit(w, "first_frame_left_out", l->first_left_out);
 	else
-		pp_json_kv_null_lit(w, "first_frame_left_out");
-	pp_json_kv_uint_lit(w, "frames_left_out", l->frames_left_out);
-	pp_json_end_object(w);
+		pp_json_write_kv_null_lit(w, "first_frame_left_out");
+	pp_json_write_kv_uint_lit(w, "frames_left_out", l->frames_left_out);
+	pp_json_write_end_object(w);
 }
 
-void attr_capture_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w)
+void pp_attr_capture_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w)
 {
 	const struct pp_settings *s = &c->settings;
 	char frames[768];
-	pp_json_key_lit(w, "capture");
-	pp_json_begin_object(w);
+	pp_json_write_key_lit(w, "capture");
+	pp_json_write_begin_object(w);
 	if (pp_settings_format_value(s, "frames", frames, sizeof(frames)) < 0)
 		frames[0] = '\0';
-	pp_json_kv_str_lit(w, "frames", frames); /* as the setting is written: "all", "none", "300-420,1000-" */
-	pp_json_kv_bool_lit(w, "capture_signal", s->capture_signal);
+	pp_json_write_kv_str_lit(w, "frames", frames); /* as the setting is written: "all", "none", "300-420,1000-" */
+	pp_json_write_kv_bool_lit(w, "capture_signal", s->capture_signal);
 	if (s->trigger_file[0])
-		pp_json_kv_str_lit(w, "trigger_file", s->trigger_file);
+		pp_json_write_kv_str_lit(w, "trigger_file", s->trigger_file);
 	else
-		pp_json_kv_null_lit(w, "trigger_file");
-	pp_json_kv_uint_lit(w, "trigger_frames", s->trigger_frames);
-	pp_json_kv_uint_lit(w, "gpu_timing_interval", s->gpu_timing_interval);
-	pp_json_kv_uint_lit(w, "frames_gpu_timed", c->frames_gpu_timed);
-	pp_json_kv_uint_lit(w, "windows_total", c->windows_total);
-	pp_json_key_lit(w, "windows");
-	pp_json_begin_array(w);
+		pp_json_write_kv_null_lit(w, "trigger_file");
+	pp_json_write_kv_uint_lit(w, "trigger_frames", s->trigger_frames);
+	pp_json_write_kv_uint_lit(w, "gpu_timing_interval", s->gpu_timing_interval);
+	pp_json_write_kv_uint_lit(w, "frames_gpu_timed", c->frames_gpu_timed);
+	pp_json_write_kv_uint_lit(w, "windows_total", c->windows_total);
+	pp_json_write_key_lit(w, "windows");
+	pp_json_write_begin_array(w);
 	for (uint32_t i = 0; i < c->windows_count; i++) {
 		const struct attr_capture_window *x = &c->windows[(c->windows_head + i) % PP_SINK_WINDOWS];
-		pp_json_begin_object(w);
-		pp_json_kv_uint_lit(w, "device", x->device);
-		pp_json_kv_uint_lit(w, "first_frame", x->first);
-		pp_json_kv_uint_lit(w, "last_frame", x->last);
-		pp_json_kv_uint_lit(w, "frames", x->last - x->first + 1);
-		pp_json_kv_uint_lit(w, "frames_gpu_timed", x->frames_gpu_timed);
-		pp_json_kv_str_lit(w, "captured_by", x->by);
-		pp_json_end_object(w);
+		pp_json_write_begin_object(w);
+		pp_json_write_kv_uint_lit(w, "device", x->device);
+		pp_json_write_kv_uint_lit(w, "first_frame", x->first);
+		pp_json_write_kv_uint_lit(w, "last_frame", x->last);
+		pp_json_write_kv_uint_lit(w, "frames", x->last - x->first + 1);
+		pp_json_write_kv_uint_lit(w, "frames_gpu_timed", x->frames_gpu_timed);
+		pp_json_write_kv_str_lit(w, "captured_by", x->by);
+		pp_json_write_end_object(w);
 	}
-	pp_json_end_array(w);
-	pp_json_end_object(w);
+	pp_json_write_end_array(w);
+	pp_json_write_end_object(w);
 
-	pp_json_key_lit(w, "output_limit");
-	pp_json_begin_object(w);
+	pp_json_write_key_lit(w, "output_limit");
+	pp_json_write_begin_object(w);
 	if (c->limit_bytes)
-		pp_json_kv_uint_lit(w, "limit_bytes", c->limit_bytes);
+		pp_json_write_kv_uint_lit(w, "limit_bytes", c->limit_bytes);
 	else
-		pp_json_kv_null_lit(w, "limit_bytes");
-	pp_json_kv_str_lit(w, "keeps", "first");
+		pp_json_write_kv_null_lit(w, "limit_bytes");
+	pp_json_write_kv_str_lit(w, "keeps", "first");
 	limit_write(w, "recording", &c->rec_limit, true);
 	/* trace.json and passes.csv are made from the recording (passprobe report): a report the
 	 * process wrote itself at exit has not made them. */
 	limit_write(w, "trace", &c->trace_limit, s->trace && c->offline);
 	limit_write(w, "csv", &c->csv_limit, s->csv && c->offline);
-	pp_json_end_object(w);
+	pp_json_write_end_object(w);
 }
 
-void attr_capture_summary_notes(struct attr_sink_ctx *c, char *notes, size_t len)
+void pp_attr_capture_summary_notes(struct attr_sink_ctx *c, char *notes, size_t len)
 {
 	const struct attr_output_limit *ls[3] = { &c->rec_limit, &c->trace_limit, &c->csv_limit };
 	const char *names[3] = { "the recording", "trace.json", "passes.csv" };

@@ -22,7 +22,7 @@ static const char *const csv_columns[] = {
 	"gpu_unavailable",
 };
 
-/* One row, built in memory so it reaches the file whole (attr_file_reserve). A row is at
+/* One row, built in memory so it reaches the file whole (pp_attr_sink_file_reserve). A row is at
  * most 43 numbers, two quoted 63-byte names, a few static strings and the gpu_counters field
  * (at most GPU_COUNTERS_FIELD bytes, quoted): far below the size. */
 #define GPU_COUNTERS_FIELD 2048
@@ -85,7 +85,7 @@ static void uint_field(struct csv_line *l, uint64_t v)
 		return;
 	}
 	l->buf[l->len] = ',';
-	l->len += 1 + pp_json_format_uint(l->buf + l->len + 1, v);
+	l->len += 1 + pp_json_write_format_uint(l->buf + l->len + 1, v);
 }
 
 static void empty_field(struct csv_line *l)
@@ -109,12 +109,12 @@ static void gpu_counters_field(struct csv_line *l, const struct pp_pass_result *
 	line_put(l, ',');
 	for (uint32_t i = 0; i < p->ncounters; i++) {
 		const struct pp_counter_value *c = &p->counters[i];
-		if (!c->desc || attr_counter_has_own_column(c))
+		if (!c->desc || pp_attr_counters_has_own_column(c))
 			continue;
 		char e[384];
 		double v;
 		int n;
-		if (!attr_counter_value(c, &v))
+		if (!pp_attr_counters_value(c, &v))
 			n = snprintf(e, sizeof(e), "%s/%s=n/a", c->desc->source, c->desc->name);
 		else if (c->estimated)
 			n = snprintf(e, sizeof(e), "%s/%s=%.17g %s [%.17g..%.17g]%s", c->desc->source, c->desc->name, v,
@@ -138,22 +138,22 @@ static void gpu_counters_field(struct csv_line *l, const struct pp_pass_result *
 	field_write(l, buf, len);
 }
 
-int attr_csv_open(struct attr_sink_ctx *c)
+int pp_attr_csv_open(struct attr_sink_ctx *c)
 {
-	FILE *f = attr_file_create(c, CSV_NAME, false, &c->csv_buf);
+	FILE *f = pp_attr_sink_file_create(c, CSV_NAME, false, &c->csv_buf);
 	if (!f) {
 		int err = errno;
-		attr_file_fail(c, CSV_NAME, err);
+		pp_attr_sink_file_fail(c, CSV_NAME, err);
 		return -err;
 	}
 	c->csv = f;
 	for (size_t i = 0; i < sizeof(csv_columns) / sizeof(csv_columns[0]); i++)
 		fprintf(f, "%s%s", i ? "," : "", csv_columns[i]);
 	for (unsigned i = 0; i < PP_STAT_COUNT; i++)
-		fprintf(f, ",%s", pp_stat_names[i]);
+		fprintf(f, ",%s", pp_model_stat_names[i]);
 	fputs(",cpu_record_wall_ns,cpu_record_thread_cpu_ns", f);
-	for (unsigned i = 0; i < attr_cpu_counter_count; i++)
-		fprintf(f, ",cpu_record_%s", attr_cpu_counter_names[i]);
+	for (unsigned i = 0; i < pp_attr_sink_cpu_counter_count; i++)
+		fprintf(f, ",cpu_record_%s", pp_attr_sink_cpu_counter_names[i]);
 	if (gpu_counters_column(c))
 		fputs(",gpu_counters", f);
 	/* Last, so that the columns before keep their places. */
@@ -161,7 +161,7 @@ int attr_csv_open(struct attr_sink_ctx *c)
 	putc('\n', f);
 	off_t header = ftello(f);
 	c->csv_limit.bytes = header > 0 ? (uint64_t)header : 0;
-	attr_csv_flush(c);
+	pp_attr_csv_flush(c);
 	return c->csv ? 0 : -EIO;
 }
 
@@ -175,7 +175,7 @@ static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size
 		seq = fr->submissions[p->submission].seq;
 
 	char num[24];
-	line_write(f, num, pp_json_format_uint(num, fr->index));
+	line_write(f, num, pp_json_write_format_uint(num, fr->index));
 	uint_field(f, fr->device_id);
 	uint_field(f, p->submission);
 	if (have_seq)
@@ -186,8 +186,8 @@ static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size
 	uint_field(f, pi);
 	line_put(f, ',');
 	field_write(f, p->name, strnlen(p->name, sizeof(p->name)));
-	str_field(f, attr_name_source_name(p->name_source));
-	str_field(f, attr_kind_name(p->kind));
+	str_field(f, pp_attr_report_name_source_name(p->name_source));
+	str_field(f, pp_attr_report_kind_name(p->kind));
 	str_field(f, p->api);
 	uint_field(f, w->draws);
 	uint_field(f, w->draws_indexed);
@@ -218,7 +218,7 @@ static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size
 	}
 	uint64_t stats[PP_STAT_COUNT];
 	const char *stats_reason;
-	uint32_t stats_valid = attr_pass_statistics(p, stats, &stats_reason);
+	uint32_t stats_valid = pp_attr_counters_pass_statistics(p, stats, &stats_reason);
 	for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
 		if (stats_valid & (1u << i))
 			uint_field(f, stats[i]);
@@ -232,7 +232,7 @@ static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size
 		empty_field(f);
 		empty_field(f);
 	}
-	for (unsigned i = 0; i < attr_cpu_counter_count; i++) {
+	for (unsigned i = 0; i < pp_attr_sink_cpu_counter_count; i++) {
 		if (p->cpu.valid && (p->cpu.counters_valid & (1u << i)))
 			uint_field(f, p->cpu.counter[i]);
 		else
@@ -247,7 +247,7 @@ static void row_write(struct csv_line *f, const struct pp_frame_result *fr, size
 	line_put(f, '\n');
 }
 
-void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f)
+void pp_attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f)
 {
 	if (!c->csv)
 		return;
@@ -259,7 +259,7 @@ void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result 
 		row_write(&line, f, i, gpu_counters);
 		if (line.overflow)
 			continue; /* cannot happen with the model's bounded strings */
-		attr_file_reserve(c->csv, &c->csv_buffered, line.len);
+		pp_attr_sink_file_reserve(c->csv, &c->csv_buffered, line.len);
 		/* Only the holder of the I/O lock writes this stream: no stdio lock per row. */
 		fwrite_unlocked(line.buf, 1, line.len, c->csv);
 		c->csv_rows++;
@@ -274,18 +274,18 @@ static void csv_forget(struct attr_sink_ctx *c)
 	c->csv_buf = NULL;
 }
 
-void attr_csv_flush(struct attr_sink_ctx *c)
+void pp_attr_csv_flush(struct attr_sink_ctx *c)
 {
 	c->csv_buffered = 0;
-	if (c->csv && !attr_file_flush(c, c->csv, CSV_NAME))
+	if (c->csv && !pp_attr_sink_file_flush(c, c->csv, CSV_NAME))
 		csv_forget(c);
 }
 
-void attr_csv_close(struct attr_sink_ctx *c)
+void pp_attr_csv_close(struct attr_sink_ctx *c)
 {
 	if (!c->csv)
 		return;
-	if (attr_file_flush(c, c->csv, CSV_NAME) && fclose(c->csv) != 0)
-		attr_file_fail(c, CSV_NAME, errno);
+	if (pp_attr_sink_file_flush(c, c->csv, CSV_NAME) && fclose(c->csv) != 0)
+		pp_attr_sink_file_fail(c, CSV_NAME, errno);
 	csv_forget(c);
 }

@@ -1,7 +1,7 @@
 /* The experiment's measurements (docs/diagnostics.md, "Experiment mode"): which arm a frame
  * measures, what each arm measured per experiment site, and the verdicts with the noise rule of
  * `passprobe compare` (pp_noise.h). Frames in which passprobe rewrote anything stay out of the
- * run's normal statistics (attr_frame_process). In the application's process the arms are
+ * run's normal statistics (pp_attr_sink_frame_process). In the application's process the arms are
  * kept here and go into the diagnostics written to report.json and the recording; `passprobe
  * report` takes them from the recording. */
 #include <math.h>
@@ -29,7 +29,7 @@ static const char *const metric_names[PP_EXP_METRICS] = { "frame_gpu_ns", "passe
 static const char *const metric_titles[PP_EXP_METRICS] = { "frame GPU time", "GPU time of the passes after it",
 							   "CPU recording" };
 
-enum pp_exp_arm attr_experiment_frame_arm(const struct pp_frame_result *f, uint64_t *sites, bool *modified)
+enum pp_exp_arm pp_attr_experiment_frame_arm(const struct pp_frame_result *f, uint64_t *sites, bool *modified)
 {
 	uint64_t seen = 0, fixed = 0;
 	bool other_arm = false, reused = false;
@@ -141,11 +141,11 @@ static bool cpu_record_ns(const struct pp_frame_result *f, uint64_t *out)
 	return any;
 }
 
-bool attr_experiment_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
+bool pp_attr_experiment_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
 {
 	uint64_t sites, seen = 0;
 	bool modified;
-	enum pp_exp_arm arm = attr_experiment_frame_arm(f, &sites, &modified);
+	enum pp_exp_arm arm = pp_attr_experiment_frame_arm(f, &sites, &modified);
 	if (modified)
 		c->exp_frames_fixed++;
 	/* passprobe report takes the arms from the recording's diagnostics. */
@@ -183,7 +183,7 @@ bool attr_experiment_frame(struct attr_sink_ctx *c, const struct pp_frame_result
 
 static void measured_severity(struct pp_diagnostic *x);
 
-void attr_experiment_fill(struct attr_sink_ctx *c, struct pp_diagnostic *d, size_t n)
+void pp_attr_experiment_fill(struct attr_sink_ctx *c, struct pp_diagnostic *d, size_t n)
 {
 	if (c->offline)
 		return;
@@ -204,7 +204,7 @@ void attr_experiment_fill(struct attr_sink_ctx *c, struct pp_diagnostic *d, size
 	}
 }
 
-void attr_experiment_free(struct attr_sink_ctx *c)
+void pp_attr_experiment_free(struct attr_sink_ctx *c)
 {
 	free(c->exp);
 	c->exp = NULL;
@@ -293,12 +293,12 @@ static void stat_write(struct pp_json_writer *w, const char *name, const struct 
 		pp_json_write_null(w);
 		return;
 	}
-	pp_json_begin_object(w);
-	pp_json_kv_uint_lit(w, "frames", s->n);
-	pp_json_kv_uint_lit(w, "p25", s->p25);
-	pp_json_kv_uint_lit(w, "p50", s->p50);
-	pp_json_kv_uint_lit(w, "p75", s->p75);
-	pp_json_end_object(w);
+	pp_json_write_begin_object(w);
+	pp_json_write_kv_uint_lit(w, "frames", s->n);
+	pp_json_write_kv_uint_lit(w, "p25", s->p25);
+	pp_json_write_kv_uint_lit(w, "p50", s->p50);
+	pp_json_write_kv_uint_lit(w, "p75", s->p75);
+	pp_json_write_end_object(w);
 }
 
 static const char *change_name(enum pp_noise_verdict v)
@@ -312,75 +312,75 @@ static const char *change_name(enum pp_noise_verdict v)
 	}
 }
 
-void attr_experiment_json(struct pp_json_writer *w, const struct pp_diagnostic *x)
+void pp_attr_experiment_json(struct pp_json_writer *w, const struct pp_diagnostic *x)
 {
 	if (x->exp_state == PP_DIAG_EXP_STATE_NONE)
 		return;
 	char buf[512];
-	pp_json_key_lit(w, "experiment");
-	pp_json_begin_object(w);
-	pp_json_kv_str_lit(w, "state", state_name(x->exp_state));
+	pp_json_write_key_lit(w, "experiment");
+	pp_json_write_begin_object(w);
+	pp_json_write_kv_str_lit(w, "state", state_name(x->exp_state));
 	if (x->exp_site >= 0)
-		pp_json_kv_uint_lit(w, "site", (uint64_t)x->exp_site);
+		pp_json_write_kv_uint_lit(w, "site", (uint64_t)x->exp_site);
 	else
-		pp_json_kv_null_lit(w, "site");
+		pp_json_write_kv_null_lit(w, "site");
 	if (x->exp_detail[0])
-		pp_json_kv_str_lit(w, "fix", x->exp_detail);
+		pp_json_write_kv_str_lit(w, "fix", x->exp_detail);
 	else
-		pp_json_kv_null_lit(w, "fix");
+		pp_json_write_kv_null_lit(w, "fix");
 	if (x->exp_why[0])
-		pp_json_kv_str_lit(w, "why", x->exp_why);
+		pp_json_write_kv_str_lit(w, "why", x->exp_why);
 	else
-		pp_json_kv_null_lit(w, "why");
-	pp_json_kv_uint_lit(w, "rewritten", x->exp_fixed);
-	pp_json_kv_str_lit(w, "verdict", verdict(x, buf, sizeof(buf)));
+		pp_json_write_kv_null_lit(w, "why");
+	pp_json_write_kv_uint_lit(w, "rewritten", x->exp_fixed);
+	pp_json_write_kv_str_lit(w, "verdict", verdict(x, buf, sizeof(buf)));
 	if (x->exp_state == PP_DIAG_EXP_STATE_IN || x->exp_state == PP_DIAG_EXP_STATE_WITHDRAWN) {
-		pp_json_key_lit(w, "arms");
-		pp_json_begin_object(w);
+		pp_json_write_key_lit(w, "arms");
+		pp_json_write_begin_object(w);
 		for (int a = 0; a < 2; a++) {
 			pp_json_write_key(w, arm_names[a]);
-			pp_json_begin_object(w);
-			pp_json_kv_uint_lit(w, "frames", x->exp_arms[a].frames);
+			pp_json_write_begin_object(w);
+			pp_json_write_kv_uint_lit(w, "frames", x->exp_arms[a].frames);
 			for (int m = 0; m < PP_EXP_METRICS; m++)
 				stat_write(w, metric_names[m], &x->exp_arms[a].m[m]);
-			pp_json_end_object(w);
+			pp_json_write_end_object(w);
 		}
-		pp_json_end_object(w);
-		pp_json_kv_uint_lit(w, "frames_in_neither_arm", x->exp_frames_neither);
-		pp_json_key_lit(w, "saving");
-		pp_json_begin_object(w);
+		pp_json_write_end_object(w);
+		pp_json_write_kv_uint_lit(w, "frames_in_neither_arm", x->exp_frames_neither);
+		pp_json_write_key_lit(w, "saving");
+		pp_json_write_begin_object(w);
 		for (int m = 0; m < PP_EXP_METRICS; m++) {
 			struct pp_noise_change ch = metric_change(x, m);
 			pp_json_write_key(w, metric_names[m]);
-			pp_json_begin_object(w);
-			pp_json_key_lit(w, "saving_ns");
+			pp_json_write_begin_object(w);
+			pp_json_write_key_lit(w, "saving_ns");
 			if (isnan(ch.delta))
 				pp_json_write_null(w);
 			else
 				pp_json_write_double(w, -ch.delta);
-			pp_json_key_lit(w, "relative");
+			pp_json_write_key_lit(w, "relative");
 			if (isnan(ch.rel) || isinf(ch.rel))
 				pp_json_write_null(w);
 			else
 				pp_json_write_double(w, -ch.rel);
-			pp_json_key_lit(w, "noise_ns");
+			pp_json_write_key_lit(w, "noise_ns");
 			if (isnan(ch.noise))
 				pp_json_write_null(w);
 			else
 				pp_json_write_double(w, ch.noise);
-			pp_json_kv_str_lit(w, "verdict", change_name(ch.v));
-			pp_json_end_object(w);
+			pp_json_write_kv_str_lit(w, "verdict", change_name(ch.v));
+			pp_json_write_end_object(w);
 		}
-		pp_json_end_object(w);
+		pp_json_write_end_object(w);
 	}
-	pp_json_end_object(w);
+	pp_json_write_end_object(w);
 }
 
 /* "PASSPROBE-Barrier-ReadToRead at pp_diagapp+0x1f2c (removed): saving; frame GPU time 1.47 ms
  * less (noise 1.18 ms), ..., CPU recording within noise, 27.5 µs less (noise 30.5 µs); 24 frames
  * fixed, 51 as written", one line per site that is or was in the experiment, into out ('\n'
  * between lines). */
-void attr_experiment_summary(const struct pp_diagnostic *d, size_t n, char *out, size_t len)
+void pp_attr_experiment_summary(const struct pp_diagnostic *d, size_t n, char *out, size_t len)
 {
 	size_t used = 0;
 	out[0] = '\0';

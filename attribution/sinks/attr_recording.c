@@ -22,18 +22,18 @@
 
 /* Writes out what the writer holds. Whole records, in one write where the kernel takes it:
  * a process killed in the middle leaves a readable prefix. */
-void attr_recording_flush(struct attr_sink_ctx *c)
+void pp_attr_recording_flush(struct attr_sink_ctx *c)
 {
 	if (!c->rec)
 		return;
 	size_t len;
-	const uint8_t *p = pp_rec_writer_take(c->rec, &len);
+	const uint8_t *p = pp_rec_write_take(c->rec, &len);
 	while (len && !c->rec_failed) {
 		ssize_t n = write(c->rec_fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			attr_file_fail(c, REC_NAME, n < 0 ? errno : ENOSPC);
+			pp_attr_sink_file_fail(c, REC_NAME, n < 0 ? errno : ENOSPC);
 			c->rec_failed = true;
 			break;
 		}
@@ -41,7 +41,7 @@ void attr_recording_flush(struct attr_sink_ctx *c)
 		len -= (size_t)n;
 		c->rec_limit.bytes += (uint64_t)n;
 	}
-	if (pp_rec_writer_failed(c->rec))
+	if (pp_rec_write_failed(c->rec))
 		pp_log_once(PP_LOG_WARN, "out of memory writing the recording; some of its records are missing");
 }
 
@@ -65,45 +65,45 @@ static void settings_write(struct attr_sink_ctx *c)
 	free(text);
 }
 
-int attr_recording_open(struct attr_sink_ctx *c)
+int pp_attr_recording_open(struct attr_sink_ctx *c)
 {
 	c->rec_fd = openat(c->dirfd, REC_NAME, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (c->rec_fd < 0) {
 		int err = errno;
-		attr_file_fail(c, REC_NAME, err);
+		pp_attr_sink_file_fail(c, REC_NAME, err);
 		return -err;
 	}
-	c->rec = pp_rec_writer_create();
+	c->rec = pp_rec_write_create();
 	if (!c->rec) {
 		pp_log(PP_LOG_ERROR, "out of memory starting the recording; no outputs will be made");
 		close(c->rec_fd);
 		c->rec_fd = -1;
 		return -ENOMEM;
 	}
-	pp_rec_write_process(c->rec, (uint32_t)c->pid, c->process_name, c->trace_origin_ns, attr_cpu_counter_names,
-			     attr_cpu_counter_count);
+	pp_rec_write_process(c->rec, (uint32_t)c->pid, c->process_name, c->trace_origin_ns, pp_attr_sink_cpu_counter_names,
+			     pp_attr_sink_cpu_counter_count);
 	settings_write(c);
-	attr_recording_flush(c);
+	pp_attr_recording_flush(c);
 	return 0;
 }
 
 static void devices_write(struct attr_sink_ctx *c)
 {
 	const struct attr_device *devs;
-	size_t n = attr_devices_snapshot(&devs);
+	size_t n = pp_attr_sink_devices_snapshot(&devs);
 	for (; c->rec_devices < n; c->rec_devices++)
 		pp_rec_write_device(c->rec, devs[c->rec_devices].id, &devs[c->rec_devices].info);
 }
 
-bool attr_recording_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
+bool pp_attr_recording_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
 {
 	if (!c->rec || c->rec_failed)
 		return false;
 	/* A device registers before its first frame, from another thread. */
 	devices_write(c);
-	if (!attr_limit_admit(c, &c->rec_limit, REC_NAME, f))
+	if (!pp_attr_capture_limit_admit(c, &c->rec_limit, REC_NAME, f))
 		return false;
-	pp_rec_write_frame(c->rec, f, attr_cpu_counter_count, false);
+	pp_rec_write_frame(c->rec, f, pp_attr_sink_cpu_counter_count, false);
 	return true;
 }
 
@@ -117,11 +117,11 @@ static void report_frames_write(struct attr_sink_ctx *c)
 	for (uint32_t i = 0; i < c->window_count; i++) {
 		const struct attr_window_frame *e = &c->window[(c->window_head + i) % c->window_cap];
 		if (!e->recorded)
-			pp_rec_write_frame(c->rec, e->frame, attr_cpu_counter_count, true);
+			pp_rec_write_frame(c->rec, e->frame, pp_attr_sink_cpu_counter_count, true);
 	}
 }
 
-void attr_recording_cpu_event(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
+void pp_attr_recording_cpu_event(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
 {
 	if (c->rec && !c->rec_failed && !c->rec_limit.reached)
 		pp_rec_write_cpu_event(c->rec, ev->name, ev->category, ev->tid, ev->begin_ns, ev->end_ns, ev->flow_id);
@@ -142,15 +142,15 @@ static void state_write(struct attr_sink_ctx *c, bool end, uint64_t frames_dropp
 		pp_rec_write_renderdoc(c->rec, pp_renderdoc_library(), pp_renderdoc_version());
 		c->rec_renderdoc = true;
 	}
-	attr_renderdoc_captures_record(c, capture_write);
+	pp_attr_renderdoc_captures_record(c, capture_write);
 	struct pp_diagnostic *d;
 	size_t n;
 	uint64_t other;
-	if (attr_diagnostics_snapshot(c, &d, &n, &other))
+	if (pp_attr_sink_diagnostics_snapshot(c, &d, &n, &other))
 		pp_rec_write_diagnostics(c->rec, d, n, other);
 	free(d);
 	struct pp_summary sum;
-	attr_summary_build(c, frames_dropped, &sum);
+	pp_attr_sink_summary_build(c, frames_dropped, &sum);
 	pp_rec_write_summary(c->rec, &sum);
 	pp_summary_free(&sum);
 	struct pp_rec_status st = {
@@ -165,25 +165,25 @@ static void state_write(struct attr_sink_ctx *c, bool end, uint64_t frames_dropp
 	pp_rec_write_status(c->rec, end, &st);
 }
 
-void attr_recording_periodic(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped)
+void pp_attr_recording_periodic(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped)
 {
 	if (!c->rec || c->rec_failed)
 		return;
 	state_write(c, false, frames_dropped, events_dropped);
-	attr_recording_flush(c);
+	pp_attr_recording_flush(c);
 }
 
-void attr_recording_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped)
+void pp_attr_recording_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped)
 {
 	if (!c->rec)
 		return;
 	if (!c->rec_failed) {
-		attr_recording_flush(c); /* the bytes output_limit_mb bounds, all counted */
+		pp_attr_recording_flush(c); /* the bytes output_limit_mb bounds, all counted */
 		report_frames_write(c);
 		state_write(c, true, frames_dropped, events_dropped);
-		attr_recording_flush(c);
+		pp_attr_recording_flush(c);
 	}
-	pp_rec_writer_destroy(c->rec);
+	pp_rec_write_destroy(c->rec);
 	c->rec = NULL;
 	if (c->rec_fd >= 0)
 		close(c->rec_fd);

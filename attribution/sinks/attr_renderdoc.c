@@ -14,7 +14,7 @@
 #include "pp_renderdoc.h"
 
 /* Captures reported by the front ends (any thread); the writer reads them at each rewrite.
- * captures_lock is a leaf: the diagnostics call pp_sink_renderdoc_diagnostic holding their
+ * captures_lock is a leaf: the diagnostics call pp_attr_renderdoc_sink_diagnostic holding their
  * device's lock, so while holding it this file calls nothing but the log. */
 struct capture {
 	uint32_t device;
@@ -29,7 +29,7 @@ static struct capture captures[PP_SINK_RENDERDOC_CAPTURES];
 static uint32_t ncaptures;
 static uint64_t captures_total;
 
-/* Diagnostic occurrences of the frames RenderDoc captures (pp_sink_renderdoc_diagnostic), by
+/* Diagnostic occurrences of the frames RenderDoc captures (pp_attr_renderdoc_sink_diagnostic), by
  * frame, under captures_lock: a ring of as many frames as captures are listed, the oldest frame
  * given up first; each frame's list grows up to PP_SINK_RENDERDOC_DIAGNOSTICS. A capture finds
  * its frame's list when it is recorded or written, whichever of the two learns of it first. */
@@ -103,14 +103,14 @@ static void diags_add_locked(struct frame_diags *e, const struct pp_diagnostic_o
 	e->occ[e->n++] = *o;
 }
 
-void pp_sink_renderdoc_diagnostic(uint32_t device_id, uint64_t frame, const struct pp_diagnostic_occurrence *o)
+void pp_attr_renderdoc_sink_diagnostic(uint32_t device_id, uint64_t frame, const struct pp_diagnostic_occurrence *o)
 {
 	pthread_mutex_lock(&captures_lock);
 	diags_add_locked(diags_get_locked(device_id, frame), o);
 	pthread_mutex_unlock(&captures_lock);
 }
 
-void pp_sink_renderdoc_capture(uint32_t device_id, const uint64_t *frame, bool requested, const char *path,
+void pp_attr_renderdoc_sink_capture(uint32_t device_id, const uint64_t *frame, bool requested, const char *path,
 			       uint64_t timestamp)
 {
 	char *copy = strdup(path ? path : "");
@@ -135,7 +135,7 @@ void pp_sink_renderdoc_capture(uint32_t device_id, const uint64_t *frame, bool r
 		pp_log(PP_LOG_INFO, "RenderDoc captured frame %" PRIu64 ": %s", *frame, path ? path : "");
 }
 
-void attr_renderdoc_captures_record(struct attr_sink_ctx *c,
+void pp_attr_renderdoc_captures_record(struct attr_sink_ctx *c,
 				    void (*out)(struct attr_sink_ctx *c, uint32_t device, const uint64_t *frame,
 						bool requested, const char *path, uint64_t timestamp,
 						const struct attr_renderdoc_diags *diags))
@@ -152,7 +152,7 @@ void attr_renderdoc_captures_record(struct attr_sink_ctx *c,
 	pthread_mutex_unlock(&captures_lock);
 }
 
-void attr_renderdoc_capture_replayed(uint32_t device, const uint64_t *frame, bool requested, const char *path,
+void pp_attr_renderdoc_capture_replayed(uint32_t device, const uint64_t *frame, bool requested, const char *path,
 				     uint64_t timestamp, const struct attr_renderdoc_diags *d)
 {
 	if (frame && d && (d->n || d->dropped)) {
@@ -163,10 +163,10 @@ void attr_renderdoc_capture_replayed(uint32_t device, const uint64_t *frame, boo
 		e->dropped += d->dropped;
 		pthread_mutex_unlock(&captures_lock);
 	}
-	pp_sink_renderdoc_capture(device, frame, requested, path, timestamp);
+	pp_attr_renderdoc_sink_capture(device, frame, requested, path, timestamp);
 }
 
-void attr_renderdoc_frame_keep(struct attr_sink_ctx *c, const struct pp_frame_result *f, const char *json, size_t len)
+void pp_attr_renderdoc_frame_keep(struct attr_sink_ctx *c, const struct pp_frame_result *f, const char *json, size_t len)
 {
 	char *copy = malloc(len);
 	if (!copy) {
@@ -213,41 +213,41 @@ static const struct attr_renderdoc_frame *frame_find(const struct attr_sink_ctx 
 static void diagnostics_write(struct pp_json_writer *w, const struct attr_renderdoc_frame *f,
 			      const struct frame_diags *e)
 {
-	pp_json_key_lit(w, "diagnostics");
-	pp_json_begin_array(w);
+	pp_json_write_key_lit(w, "diagnostics");
+	pp_json_write_begin_array(w);
 	for (uint32_t i = 0; e && i < e->n; i++) {
 		const struct pp_diagnostic_occurrence *o = &e->occ[i];
 		const struct attr_renderdoc_cb *cb = NULL;
 		for (uint32_t k = 0; f && o->command_buffer && k < f->ncbs && !cb; k++)
 			if (f->cbs[k].handle == o->command_buffer)
 				cb = &f->cbs[k];
-		pp_json_begin_object(w);
-		pp_json_kv_str_lit(w, "id", o->id);
-		pp_json_kv_str_lit(w, "severity", o->severity);
-		pp_json_kv_str_lit(w, "message", o->message);
-		pp_json_kv_str_lit(w, "suggestion", o->suggestion);
-		pp_json_kv_str_lit(w, "call", o->call);
-		pp_json_kv_uint_lit(w, "call_index", o->call_index);
+		pp_json_write_begin_object(w);
+		pp_json_write_kv_str_lit(w, "id", o->id);
+		pp_json_write_kv_str_lit(w, "severity", o->severity);
+		pp_json_write_kv_str_lit(w, "message", o->message);
+		pp_json_write_kv_str_lit(w, "suggestion", o->suggestion);
+		pp_json_write_kv_str_lit(w, "call", o->call);
+		pp_json_write_kv_uint_lit(w, "call_index", o->call_index);
 		if (cb) {
-			pp_json_kv_uint_lit(w, "submission", cb->submission);
-			pp_json_kv_uint_lit(w, "command_buffer", cb->command_buffer);
+			pp_json_write_kv_uint_lit(w, "submission", cb->submission);
+			pp_json_write_kv_uint_lit(w, "command_buffer", cb->command_buffer);
 		} else {
-			pp_json_kv_null_lit(w, "submission");
-			pp_json_kv_null_lit(w, "command_buffer");
+			pp_json_write_kv_null_lit(w, "submission");
+			pp_json_write_kv_null_lit(w, "command_buffer");
 		}
 		if (o->command_buffer)
-			pp_json_kv_handle_lit(w, "command_buffer_handle", o->command_buffer);
+			pp_json_write_kv_handle_lit(w, "command_buffer_handle", o->command_buffer);
 		else
-			pp_json_kv_null_lit(w, "command_buffer_handle");
-		pp_json_end_object(w);
+			pp_json_write_kv_null_lit(w, "command_buffer_handle");
+		pp_json_write_end_object(w);
 	}
-	pp_json_end_array(w);
-	pp_json_kv_uint_lit(w, "diagnostics_dropped", e ? e->dropped : 0);
+	pp_json_write_end_array(w);
+	pp_json_write_kv_uint_lit(w, "diagnostics_dropped", e ? e->dropped : 0);
 }
 
-void attr_renderdoc_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w)
+void pp_attr_renderdoc_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w)
 {
-	pp_json_key_lit(w, "renderdoc");
+	pp_json_write_key_lit(w, "renderdoc");
 	pthread_mutex_lock(&captures_lock);
 	/* Made from a recording: what the process found. */
 	bool present = c->offline ? c->renderdoc_seen : pp_renderdoc_present();
@@ -256,49 +256,49 @@ void attr_renderdoc_report_write(struct attr_sink_ctx *c, struct pp_json_writer 
 		pp_json_write_null(w);
 		return;
 	}
-	pp_json_begin_object(w);
-	pp_json_kv_str_lit(w, "library", c->offline ? c->renderdoc_library : pp_renderdoc_library());
-	pp_json_kv_str_lit(w, "api_version", c->offline ? c->renderdoc_version : pp_renderdoc_version());
+	pp_json_write_begin_object(w);
+	pp_json_write_kv_str_lit(w, "library", c->offline ? c->renderdoc_library : pp_renderdoc_library());
+	pp_json_write_kv_str_lit(w, "api_version", c->offline ? c->renderdoc_version : pp_renderdoc_version());
 	if (c->settings.renderdoc_frames.n) {
 		char ranges[512];
 		pp_frame_ranges_format(&c->settings.renderdoc_frames, ranges, sizeof(ranges));
-		pp_json_kv_str_lit(w, "requested_frames", ranges);
+		pp_json_write_kv_str_lit(w, "requested_frames", ranges);
 	} else {
-		pp_json_kv_null_lit(w, "requested_frames");
+		pp_json_write_kv_null_lit(w, "requested_frames");
 	}
-	pp_json_kv_uint_lit(w, "captures_total", captures_total);
-	pp_json_key_lit(w, "captures");
-	pp_json_begin_array(w);
+	pp_json_write_kv_uint_lit(w, "captures_total", captures_total);
+	pp_json_write_key_lit(w, "captures");
+	pp_json_write_begin_array(w);
 	for (uint32_t i = 0; i < ncaptures; i++) {
 		const struct capture *x = &captures[i];
-		pp_json_begin_object(w);
-		pp_json_kv_uint_lit(w, "device", x->device);
+		pp_json_write_begin_object(w);
+		pp_json_write_kv_uint_lit(w, "device", x->device);
 		if (x->frame_known)
-			pp_json_kv_uint_lit(w, "frame", x->frame);
+			pp_json_write_kv_uint_lit(w, "frame", x->frame);
 		else
-			pp_json_kv_null_lit(w, "frame");
-		pp_json_kv_str_lit(w, "path", x->path);
-		pp_json_kv_uint_lit(w, "timestamp", x->timestamp);
-		pp_json_kv_str_lit(w, "requested_by", x->requested ? "passprobe" : "renderdoc");
+			pp_json_write_kv_null_lit(w, "frame");
+		pp_json_write_kv_str_lit(w, "path", x->path);
+		pp_json_write_kv_uint_lit(w, "timestamp", x->timestamp);
+		pp_json_write_kv_str_lit(w, "requested_by", x->requested ? "passprobe" : "renderdoc");
 		const struct attr_renderdoc_frame *f = x->frame_known ? frame_find(c, x->device, x->frame) : NULL;
-		pp_json_key_lit(w, "frame_data");
+		pp_json_write_key_lit(w, "frame_data");
 		if (f) {
 			pp_json_write_raw_value(w, f->json, f->len);
 		} else {
 			pp_json_write_null(w);
-			pp_json_kv_str_lit(w, "frame_data_unavailable",
+			pp_json_write_kv_str_lit(w, "frame_data_unavailable",
 				       !x->frame_known ? "RenderDoc wrote this capture outside the frames passprobe counted"
 						       : "the frame's measurements were not complete when this report was written");
 		}
 		diagnostics_write(w, f, x->frame_known ? diags_find_locked(x->device, x->frame) : NULL);
-		pp_json_end_object(w);
+		pp_json_write_end_object(w);
 	}
-	pp_json_end_array(w);
-	pp_json_end_object(w);
+	pp_json_write_end_array(w);
+	pp_json_write_end_object(w);
 	pthread_mutex_unlock(&captures_lock);
 }
 
-void attr_renderdoc_summary_print(FILE *out)
+void pp_attr_renderdoc_summary_print(FILE *out)
 {
 	pthread_mutex_lock(&captures_lock);
 	for (uint32_t i = 0; i < ncaptures; i++) {
@@ -311,7 +311,7 @@ void attr_renderdoc_summary_print(FILE *out)
 	pthread_mutex_unlock(&captures_lock);
 }
 
-void attr_renderdoc_forget(void)
+void pp_attr_renderdoc_forget(void)
 {
 	pthread_mutex_lock(&captures_lock);
 	for (uint32_t i = 0; i < ncaptures; i++)
@@ -324,7 +324,7 @@ void attr_renderdoc_forget(void)
 	pthread_mutex_unlock(&captures_lock);
 }
 
-void attr_renderdoc_free(struct attr_sink_ctx *c)
+void pp_attr_renderdoc_free(struct attr_sink_ctx *c)
 {
 	for (uint32_t i = 0; i < c->rdoc_count; i++) {
 		free(c->rdoc_frames[(c->rdoc_head + i) % PP_SINK_RENDERDOC_CAPTURES].json);

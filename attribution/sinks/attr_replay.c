@@ -1,4 +1,4 @@
-/* Every output from a recording (pp_sink_replay; docs/cli.md, `passprobe report`): the
+/* Every output from a recording (pp_attr_replay; docs/cli.md, `passprobe report`): the
  * recording's frames and events go through the same outputs the application's process used to
  * feed directly, in a process of passprobe's own. */
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include "pp_summary.h"
 #include "rec_read.h"
 
-/* The last diagnostics record, for the report's "diagnostics" (pp_sink_diagnostics_source). */
+/* The last diagnostics record, for the report's "diagnostics" (pp_attr_sink_diagnostics_source_set). */
 static struct pp_diagnostic *g_diags;
 static size_t g_ndiags;
 static uint64_t g_diags_other;
@@ -92,23 +92,23 @@ static int file_map(const char *path, const uint8_t **data, size_t *len, char *e
 
 static void text_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
 {
-	if (c->csv && attr_limit_admit(c, &c->csv_limit, "passes.csv", f))
-		attr_csv_frame_write(c, f);
-	if (c->trace && attr_limit_admit(c, &c->trace_limit, "trace.json", f))
-		attr_trace_frame_write(c, f);
+	if (c->csv && pp_attr_capture_limit_admit(c, &c->csv_limit, "passes.csv", f))
+		pp_attr_csv_frame_write(c, f);
+	if (c->trace && pp_attr_capture_limit_admit(c, &c->trace_limit, "trace.json", f))
+		pp_attr_trace_frame_write(c, f);
 }
 
 static void text_cpu_event(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
 {
 	if (c->trace && !c->trace_limit.reached)
-		attr_trace_cpu_event_write(c, ev);
+		pp_attr_trace_cpu_event_write(c, ev);
 }
 
 static void text_window_mark(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
 			     uint64_t first_frame, const char *by, bool have_last, uint64_t last_frame)
 {
 	if (c->trace && !c->trace_limit.reached)
-		attr_trace_instant_write(c, name, ns, device, first_frame, by, have_last, last_frame);
+		pp_attr_trace_instant_write(c, name, ns, device, first_frame, by, have_last, last_frame);
 }
 
 static const struct attr_text_outputs text_outputs = {
@@ -120,14 +120,14 @@ static const struct attr_text_outputs text_outputs = {
 /* The output directory, then the text outputs the recording's settings ask for. */
 static int outputs_open(struct attr_sink_ctx *c)
 {
-	int rc = attr_outputs_open(c);
+	int rc = pp_attr_sink_outputs_open(c);
 	if (rc)
 		return rc;
 	c->text = &text_outputs;
 	if (c->settings.trace)
-		attr_trace_open(c);
+		pp_attr_trace_open(c);
 	if (c->settings.csv)
-		attr_csv_open(c);
+		pp_attr_csv_open(c);
 	return 0;
 }
 
@@ -137,10 +137,10 @@ static void note_add(struct attr_sink_ctx *c, const char *text)
 	snprintf(c->offline_notes + n, sizeof(c->offline_notes) - n, "%s%s", n ? "; " : "", text);
 }
 
-int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_result *res, char *err, size_t err_len)
+int pp_attr_replay(const char *path, const char *out_dir, struct pp_sink_replay_result *res, char *err, size_t err_len)
 {
 	memset(res, 0, sizeof(*res));
-	if (attr_sink_running()) {
+	if (pp_attr_sink_running()) {
 		/* The device table, the diagnostics' source and the CPU counters' names are the
 		 * process's: replaying here would rewrite what the running sink reports. */
 		snprintf(err, err_len, "%s: a recording is replayed by a process of its own (passprobe report), "
@@ -154,15 +154,15 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		return rc;
 	struct pp_rec_reader *r;
 	char why[256];
-	rc = pp_rec_reader_open(data, len, &r, why, sizeof(why));
+	rc = pp_rec_read_open(data, len, &r, why, sizeof(why));
 	if (rc) {
 		snprintf(err, err_len, "%s: %s", path, why);
 		munmap((void *)data, len);
 		return rc;
 	}
 
-	attr_devices_forget();
-	attr_renderdoc_forget();
+	pp_attr_sink_devices_forget();
+	pp_attr_renderdoc_forget();
 	static struct attr_sink_ctx ctx;
 	struct attr_sink_ctx *c = &ctx;
 	memset(c, 0, sizeof(*c));
@@ -174,8 +174,8 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 	bool opened = false, process_seen = false;
 	uint64_t decode_errors = 0;
 	struct pp_rec_record rec;
-	pp_sink_diagnostics_source(diags_source);
-	while (rc == 0 && pp_rec_reader_next(r, &rec) == 1) {
+	pp_attr_sink_diagnostics_source_set(diags_source);
+	while (rc == 0 && pp_rec_read_next(r, &rec) == 1) {
 		/* The outputs open with the first record that is neither the process nor its
 		 * settings: by then the recording has said which outputs the run asked for. */
 		if (!opened && rec.type != PP_REC_PROCESS && rec.type != PP_REC_SETTINGS) {
@@ -184,8 +184,8 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 			memcpy(c->dir, c->settings.output_dir, sizeof(c->dir));
 			if (c->settings.report_frames == 0)
 				c->settings.report_frames = 1;
-			c->stats = pp_stats_create(0);
-			pp_stats_layer_passes_set(c->stats, c->settings.layer_passes);
+			c->stats = pp_attr_stats_create(0);
+			pp_attr_stats_layer_passes_set(c->stats, c->settings.layer_passes);
 			c->window = calloc(c->settings.report_frames, sizeof(*c->window));
 			c->window_cap = c->settings.report_frames;
 			c->limit_bytes = (uint64_t)c->settings.output_limit_mb << 20;
@@ -203,13 +203,13 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		switch (rec.type) {
 		case PP_REC_PROCESS: {
 			struct pp_rec_process p;
-			if (pp_rec_decode_process(r, &rec, &p) == 0) {
+			if (pp_rec_read_decode_process(r, &rec, &p) == 0) {
 				c->pid = (pid_t)p.pid;
 				snprintf(c->process_name, sizeof(c->process_name), "%s", p.name);
 				c->trace_origin_ns = p.trace_origin_ns;
 				static const char *names[PP_CPU_COUNTERS_MAX];
 				memcpy(names, p.cpu_counters, sizeof(names));
-				pp_sink_cpu_counters_set(names, p.ncpu_counters);
+				pp_attr_sink_cpu_counters_set(names, p.ncpu_counters);
 				process_seen = true;
 			}
 			break;
@@ -220,38 +220,38 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		case PP_REC_DEVICE: {
 			uint32_t id;
 			struct pp_device_info info;
-			if (pp_rec_decode_device(r, &rec, &id, &info) == 0 && pp_sink_device_register(&info) != id)
+			if (pp_rec_read_decode_device(r, &rec, &id, &info) == 0 && pp_attr_sink_device_register(&info) != id)
 				note_add(c, "a device of the recording was numbered differently");
 			break;
 		}
 		case PP_REC_FRAME: {
 			struct pp_frame_result *f;
-			if (pp_rec_decode_frame(r, &rec, &f, why, sizeof(why)) != 0) {
+			if (pp_rec_read_decode_frame(r, &rec, &f, why, sizeof(why)) != 0) {
 				decode_errors++;
 				break;
 			}
-			attr_frame_process(c, f);
+			pp_attr_sink_frame_process(c, f);
 			res->frames++;
 			break;
 		}
 		case PP_REC_REPORT_FRAME: {
 			/* Past output_limit_mb, for report.json's last frames: nothing else sees it. */
 			struct pp_frame_result *f;
-			if (pp_rec_decode_frame(r, &rec, &f, why, sizeof(why)) != 0) {
+			if (pp_rec_read_decode_frame(r, &rec, &f, why, sizeof(why)) != 0) {
 				decode_errors++;
 				break;
 			}
-			pp_frame_result_cpu_resolve(f);
-			pp_frame_result_counters_resolve(f);
-			attr_report_window_push(c, f, true);
+			pp_attr_cpu_frame_result_resolve(f);
+			pp_model_frame_result_counters_resolve(f);
+			pp_attr_report_window_push(c, f, true);
 			break;
 		}
 		case PP_REC_CPU_EVENT: {
 			struct pp_rec_cpu_event e;
-			if (pp_rec_decode_cpu_event(r, &rec, &e) == 0) {
+			if (pp_rec_read_decode_cpu_event(r, &rec, &e) == 0) {
 				struct pp_cpu_event ev = { .name = e.name, .category = e.category, .tid = e.tid,
 							   .begin_ns = e.begin_ns, .end_ns = e.end_ns, .flow_id = e.flow_id };
-				attr_cpu_event_process(c, &ev);
+				pp_attr_sink_cpu_event_process(c, &ev);
 			}
 			break;
 		}
@@ -259,7 +259,7 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 			struct pp_diagnostic *d;
 			size_t n;
 			uint64_t other;
-			if (pp_rec_decode_diagnostics(r, &rec, &d, &n, &other) == 0) {
+			if (pp_rec_read_decode_diagnostics(r, &rec, &d, &n, &other) == 0) {
 				free(g_diags);
 				g_diags = d;
 				g_ndiags = n;
@@ -269,7 +269,7 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		}
 		case PP_REC_RENDERDOC: {
 			struct pp_rec_renderdoc rd;
-			if (pp_rec_decode_renderdoc(&rec, &rd) == 0) {
+			if (pp_rec_read_decode_renderdoc(&rec, &rd) == 0) {
 				c->renderdoc_seen = true;
 				snprintf(c->renderdoc_library, sizeof(c->renderdoc_library), "%s", rd.library);
 				snprintf(c->renderdoc_version, sizeof(c->renderdoc_version), "%s", rd.api_version);
@@ -278,24 +278,24 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		}
 		case PP_REC_CAPTURE: {
 			struct pp_rec_capture cap;
-			if (pp_rec_decode_capture(&rec, &cap) == 0) {
+			if (pp_rec_read_decode_capture(&rec, &cap) == 0) {
 				struct attr_renderdoc_diags d = { cap.diags, cap.ndiags, cap.diags_dropped };
-				attr_renderdoc_capture_replayed(cap.device, cap.frame_known ? &cap.frame : NULL,
+				pp_attr_renderdoc_capture_replayed(cap.device, cap.frame_known ? &cap.frame : NULL,
 								cap.requested, cap.path, cap.timestamp, &d);
 			}
-			pp_rec_capture_free(&cap);
+			pp_rec_read_capture_free(&cap);
 			break;
 		}
 		case PP_REC_STATUS:
 		case PP_REC_END:
-			pp_rec_decode_status(&rec, &status);
+			pp_rec_read_decode_status(&rec, &status);
 			break;
 		case PP_REC_SUMMARY:
 			if (!summary)
 				summary = calloc(1, sizeof(*summary));
 			else
 				pp_summary_free(summary);
-			if (summary && pp_rec_decode_summary(&rec, summary) != 0) {
+			if (summary && pp_rec_read_decode_summary(&rec, summary) != 0) {
 				pp_summary_free(summary);
 				free(summary);
 				summary = NULL;
@@ -313,14 +313,14 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		/* Nothing but the process: its outputs are empty ones. */
 		snprintf(c->settings.output_dir, sizeof(c->settings.output_dir), "%s", out_dir);
 		memcpy(c->dir, c->settings.output_dir, sizeof(c->dir));
-		c->stats = pp_stats_create(0);
+		c->stats = pp_attr_stats_create(0);
 		c->window = calloc(1, sizeof(*c->window));
 		c->window_cap = 1;
 		rc = c->stats && c->window ? outputs_open(c) : -ENOMEM;
 		if (rc)
 			snprintf(err, err_len, "%s: cannot write the outputs there", out_dir);
 	}
-	const struct pp_rec_read_notes *notes = pp_rec_reader_notes(r);
+	const struct pp_rec_read_notes *notes = pp_rec_read_notes_get(r);
 	res->ended = notes->ended;
 	if (rc == 0) {
 		char text[256];
@@ -354,12 +354,12 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		}
 		if (status.frames_total > c->frames_total)
 			c->frames_total = status.frames_total;
-		attr_capture_close(c);
+		pp_attr_capture_close(c);
 		if (c->trace)
-			attr_trace_close(c, status.frames_dropped, status.events_dropped);
+			pp_attr_trace_close(c, status.frames_dropped, status.events_dropped);
 		if (c->csv)
-			attr_csv_close(c);
-		attr_report_write(c, status.frames_dropped, status.events_dropped);
+			pp_attr_csv_close(c);
+		pp_attr_report_write(c, status.frames_dropped, status.events_dropped);
 		if (c->report_failed)
 			rc = -EIO;
 		snprintf(res->notes, sizeof(res->notes), "%s", c->offline_notes);
@@ -372,10 +372,10 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 		free(c->offline_summary);
 		c->offline_summary = NULL;
 	}
-	attr_report_window_free(c);
-	attr_renderdoc_free(c);
-	attr_experiment_free(c);
-	pp_stats_destroy(c->stats);
+	pp_attr_report_window_free(c);
+	pp_attr_renderdoc_free(c);
+	pp_attr_experiment_free(c);
+	pp_attr_stats_destroy(c->stats);
 	if (c->dirfd >= 0)
 		close(c->dirfd);
 	if (c->lockfd >= 0)
@@ -383,8 +383,8 @@ int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_
 	free(g_diags);
 	g_diags = NULL;
 	g_ndiags = 0;
-	pp_sink_diagnostics_source(NULL);
-	pp_rec_reader_close(r);
+	pp_attr_sink_diagnostics_source_set(NULL);
+	pp_rec_read_close(r);
 	munmap((void *)data, len);
 	return rc;
 }

@@ -2,7 +2,7 @@
  * writer thread that drains it, the output directory, and shutdown.
  *
  * Locks: g_lock guards the queue, the CPU-event ring and the state; it is held only for
- * pointer moves, never across I/O, so pp_sink_frame_submit and pp_sink_cpu_event never wait
+ * pointer moves, never across I/O, so pp_attr_sink_frame_submit and pp_attr_sink_cpu_event never wait
  * on a disk. g_io_lock guards g_ctx (statistics, report window, open files): the writer
  * holds it while it processes a batch, shutdown takes it over at the end. g_init_lock orders
  * init against shutdown. Order: g_init_lock, g_io_lock, g_lock.
@@ -44,7 +44,7 @@ enum sink_state { SINK_NONE = 0, SINK_RUNNING, SINK_CLOSED };
 static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t g_io_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t g_wake; /* CLOCK_MONOTONIC, made in pp_sink_init */
+static pthread_cond_t g_wake; /* CLOCK_MONOTONIC, made in pp_attr_sink_init */
 
 /* under g_lock */
 static enum sink_state g_state;
@@ -94,7 +94,7 @@ static bool device_same(const struct attr_device *d, const struct pp_device_info
 	       str_eq(o->gpu_time_caveat, info->gpu_time_caveat);
 }
 
-uint32_t pp_sink_device_register(const struct pp_device_info *info)
+uint32_t pp_attr_sink_device_register(const struct pp_device_info *info)
 {
 	if (!info)
 		return 0;
@@ -135,7 +135,7 @@ out:
 	return id;
 }
 
-bool attr_sink_running(void)
+bool pp_attr_sink_running(void)
 {
 	pthread_mutex_lock(&g_lock);
 	bool running = g_state == SINK_RUNNING;
@@ -143,14 +143,14 @@ bool attr_sink_running(void)
 	return running;
 }
 
-void attr_devices_forget(void)
+void pp_attr_sink_devices_forget(void)
 {
 	pthread_mutex_lock(&g_dev_lock);
 	__atomic_store_n(&g_ndevices, 0, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&g_dev_lock);
 }
 
-size_t attr_devices_snapshot(const struct attr_device **out)
+size_t pp_attr_sink_devices_snapshot(const struct attr_device **out)
 {
 	*out = g_devices;
 	return __atomic_load_n(&g_ndevices, __ATOMIC_ACQUIRE);
@@ -158,7 +158,7 @@ size_t attr_devices_snapshot(const struct attr_device **out)
 
 /* ---- files ---------------------------------------------------------------------------- */
 
-FILE *attr_file_create(struct attr_sink_ctx *c, const char *name, bool excl, char **buf_out)
+FILE *pp_attr_sink_file_create(struct attr_sink_ctx *c, const char *name, bool excl, char **buf_out)
 {
 	if (c->dirfd < 0) {
 		errno = EBADF;
@@ -185,33 +185,33 @@ FILE *attr_file_create(struct attr_sink_ctx *c, const char *name, bool excl, cha
 	return f;
 }
 
-void attr_file_reserve(FILE *f, size_t *buffered, size_t n)
+void pp_attr_sink_file_reserve(FILE *f, size_t *buffered, size_t n)
 {
 	if (*buffered && *buffered + n > PP_SINK_FILE_BUFFER) {
-		fflush(f); /* an error stays latched in f for attr_file_flush */
+		fflush(f); /* an error stays latched in f for pp_attr_sink_file_flush */
 		*buffered = 0;
 	}
 	*buffered += n;
 }
 
-void attr_file_fail(struct attr_sink_ctx *c, const char *name, int err)
+void pp_attr_sink_file_fail(struct attr_sink_ctx *c, const char *name, int err)
 {
 	pp_log(PP_LOG_ERROR, "cannot write %s/%s: %s; it is no longer written (other outputs and "
 	       "the summary carry on)", c->dir, name, strerror(err ? err : EIO));
 }
 
-bool attr_file_flush(struct attr_sink_ctx *c, FILE *f, const char *name)
+bool pp_attr_sink_file_flush(struct attr_sink_ctx *c, FILE *f, const char *name)
 {
 	errno = 0;
 	if (fflush(f) == 0 && !ferror(f))
 		return true;
 	int err = errno ? errno : EIO;
-	attr_file_fail(c, name, err);
+	pp_attr_sink_file_fail(c, name, err);
 	fclose(f);
 	return false;
 }
 
-double attr_trace_us(const struct attr_sink_ctx *c, uint64_t ns)
+double pp_attr_sink_trace_us(const struct attr_sink_ctx *c, uint64_t ns)
 {
 	int64_t d = (int64_t)(ns - c->trace_origin_ns);
 	/* Rounded to whole nanoseconds: the trace format's microseconds with 3 decimals. */
@@ -282,7 +282,7 @@ static int dir_open(struct attr_sink_ctx *c, char *failed_at, size_t failed_len,
 	return ret;
 }
 
-int attr_outputs_open(struct attr_sink_ctx *c)
+int pp_attr_sink_outputs_open(struct attr_sink_ctx *c)
 {
 	char failed_at[PATH_MAX] = "";
 	const char *what;
@@ -312,7 +312,7 @@ int attr_outputs_open(struct attr_sink_ctx *c)
 	}
 	/* In the application's process, the recording; made from one, the text outputs (opened
 	 * by attr_replay.c). */
-	return c->offline ? 0 : attr_recording_open(c);
+	return c->offline ? 0 : pp_attr_recording_open(c);
 }
 
 static void process_name_read(char *buf, size_t len)
@@ -333,30 +333,30 @@ static void process_name_read(char *buf, size_t len)
 
 /* ---- the writer ----------------------------------------------------------------------- */
 
-void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
+void pp_attr_sink_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 {
-	pp_frame_result_cpu_resolve(f);
+	pp_attr_cpu_frame_result_resolve(f);
 	/* The timestamp and statistics become counter values where text is made of them: by
 	 * passprobe report, and in the process only for report.json's frames at exit (the
 	 * statistics and the recording take them as measured). */
 	if (c->offline)
-		pp_frame_result_counters_resolve(f);
+		pp_model_frame_result_counters_resolve(f);
 	c->frames_total++;
 	/* A frame passprobe changed for the experiment measures the fix, not the program. */
-	if (!attr_experiment_frame(c, f))
-		pp_stats_frame_add(c->stats, f);
-	attr_capture_frame(c, f);
-	bool recorded = attr_recording_frame(c, f);
+	if (!pp_attr_experiment_frame(c, f))
+		pp_attr_stats_frame_add(c->stats, f);
+	pp_attr_capture_frame(c, f);
+	bool recorded = pp_attr_recording_frame(c, f);
 	if (c->text)
 		c->text->frame(c, f);
 	c->report_dirty = true;
-	attr_report_window_push(c, f, recorded); /* takes f */
+	pp_attr_report_window_push(c, f, recorded); /* takes f */
 	__atomic_fetch_add(&g_frames_processed, 1, __ATOMIC_RELAXED);
 }
 
-void attr_cpu_event_process(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
+void pp_attr_sink_cpu_event_process(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
 {
-	attr_recording_cpu_event(c, ev);
+	pp_attr_recording_cpu_event(c, ev);
 	if (c->text)
 		c->text->cpu_event(c, ev);
 }
@@ -365,9 +365,9 @@ static void batch_process(struct attr_sink_ctx *c, struct pp_frame_result **fram
 			  const struct pp_cpu_event *events, uint32_t nevents)
 {
 	for (uint32_t i = 0; i < nevents; i++)
-		attr_cpu_event_process(c, &events[i]);
+		pp_attr_sink_cpu_event_process(c, &events[i]);
 	for (uint32_t i = 0; i < nframes; i++)
-		attr_frame_process(c, frames[i]);
+		pp_attr_sink_frame_process(c, frames[i]);
 }
 
 /* Under g_lock: moves the queue's frames and events into the batch buffers. */
@@ -401,7 +401,7 @@ static void report_write_now(struct attr_sink_ctx *c)
 {
 	uint64_t fd, ed;
 	dropped_get(&fd, &ed);
-	attr_report_write(c, fd, ed);
+	pp_attr_report_write(c, fd, ed);
 	c->report_dirty = false;
 	__atomic_store_n(&g_report_writes, c->report_writes, __ATOMIC_RELAXED);
 }
@@ -478,7 +478,7 @@ static void *writer_main(void *arg)
 			/* Shutdown gave up waiting for us and took over; the frames are ours to free. */
 			pthread_mutex_unlock(&g_io_lock);
 			for (uint32_t i = 0; i < nframes; i++)
-				pp_frame_result_free(frames[i]);
+				pp_model_frame_result_free(frames[i]);
 			return NULL;
 		}
 		batch_process(&g_ctx, frames, nframes, g_batch_events, nevents);
@@ -487,11 +487,11 @@ static void *writer_main(void *arg)
 		uint64_t fd, ed;
 		dropped_get(&fd, &ed);
 		if (pending && (!last_state || now >= last_state + interval_ns)) {
-			attr_recording_periodic(&g_ctx, fd, ed);
+			pp_attr_recording_periodic(&g_ctx, fd, ed);
 			pending = false;
 			last_state = now;
 		} else {
-			attr_recording_flush(&g_ctx);
+			pp_attr_recording_flush(&g_ctx);
 		}
 		pthread_mutex_unlock(&g_io_lock);
 		pthread_mutex_lock(&g_lock);
@@ -546,10 +546,10 @@ static void sink_atfork_register(void)
 
 static void ctx_free(struct attr_sink_ctx *c)
 {
-	attr_report_window_free(c);
-	attr_renderdoc_free(c);
-	attr_experiment_free(c);
-	pp_stats_destroy(c->stats);
+	pp_attr_report_window_free(c);
+	pp_attr_renderdoc_free(c);
+	pp_attr_experiment_free(c);
+	pp_attr_stats_destroy(c->stats);
 	c->stats = NULL;
 	if (c->dirfd >= 0)
 		close(c->dirfd);
@@ -559,7 +559,7 @@ static void ctx_free(struct attr_sink_ctx *c)
 	c->lockfd = -1;
 }
 
-int pp_sink_init(const struct pp_settings *settings)
+int pp_attr_sink_init(const struct pp_settings *settings)
 {
 	int ret = 0;
 	if (!settings)
@@ -591,14 +591,14 @@ int pp_sink_init(const struct pp_settings *settings)
 	c->pid = getpid();
 	process_name_read(c->process_name, sizeof(c->process_name));
 	c->trace_origin_ns = pp_clock_now_ns();
-	c->stats = pp_stats_create(0);
-	pp_stats_layer_passes_set(c->stats, c->settings.layer_passes);
+	c->stats = pp_attr_stats_create(0);
+	pp_attr_stats_layer_passes_set(c->stats, c->settings.layer_passes);
 	c->window = calloc(c->settings.report_frames, sizeof(*c->window));
 	g_events = calloc(PP_SINK_CPU_EVENTS, sizeof(*g_events));
 	g_batch_events = calloc(PP_SINK_CPU_EVENTS, sizeof(*g_batch_events));
 	if (!c->stats || !c->window || !g_events || !g_batch_events) {
 		pp_log(PP_LOG_ERROR, "out of memory starting the output writer; no outputs");
-		pp_stats_destroy(c->stats);
+		pp_attr_stats_destroy(c->stats);
 		c->stats = NULL;
 		free(c->window);
 		c->window = NULL;
@@ -611,7 +611,7 @@ int pp_sink_init(const struct pp_settings *settings)
 	}
 	c->window_cap = c->settings.report_frames;
 	c->limit_bytes = (uint64_t)c->settings.output_limit_mb << 20;
-	ret = attr_outputs_open(c);
+	ret = pp_attr_sink_outputs_open(c);
 	pthread_mutex_unlock(&g_io_lock);
 
 	pthread_condattr_t ca;
@@ -628,9 +628,9 @@ int pp_sink_init(const struct pp_settings *settings)
 
 	/* The writer must never run the application's signal handlers. */
 	sigset_t old;
-	pp_signals_block_all(&old);
+	pp_finish_signal_block_all(&old);
 	int err = pthread_create(&g_thread, NULL, writer_main, NULL);
-	pp_signals_restore(&old);
+	pp_finish_signal_restore(&old);
 	if (err != 0) {
 		/* Frames still queue (and drop past the queue's size); shutdown writes them. */
 		pp_log(PP_LOG_ERROR, "cannot start the output writer thread: %s; outputs are written "
@@ -641,7 +641,7 @@ int pp_sink_init(const struct pp_settings *settings)
 		pthread_setname_np(g_thread, "passprobe-out");
 	}
 	if (settings->finish_on_signal) {
-		int n = pp_finish_signals_install(pp_sink_shutdown);
+		int n = pp_finish_signal_install(pp_attr_sink_shutdown);
 		if (n < 0)
 			pp_log(PP_LOG_WARN, "finish_on_signal: cannot install the SIGINT/SIGTERM handler: %s; a "
 			       "program ended by either keeps what was written before", strerror(-n));
@@ -655,7 +655,7 @@ out:
 	return ret;
 }
 
-void pp_sink_frame_submit(struct pp_frame_result *frame)
+void pp_attr_sink_frame_submit(struct pp_frame_result *frame)
 {
 	if (!frame)
 		return;
@@ -671,37 +671,37 @@ void pp_sink_frame_submit(struct pp_frame_result *frame)
 	}
 	pthread_mutex_unlock(&g_lock);
 	/* Freed outside the lock: the frame was never handed over. */
-	pp_frame_result_free(frame);
+	pp_model_frame_result_free(frame);
 }
 
 static const char *const no_counter_names[1];
-const char *const *attr_cpu_counter_names = no_counter_names;
-unsigned attr_cpu_counter_count;
+const char *const *pp_attr_sink_cpu_counter_names = no_counter_names;
+unsigned pp_attr_sink_cpu_counter_count;
 
-void pp_sink_cpu_counters_set(const char *const *names, unsigned n)
+void pp_attr_sink_cpu_counters_set(const char *const *names, unsigned n)
 {
 	/* Set once at start-up, before the first frame; the writer only reads it. */
-	attr_cpu_counter_names = names;
-	attr_cpu_counter_count = n > PP_CPU_COUNTERS_MAX ? PP_CPU_COUNTERS_MAX : n;
+	pp_attr_sink_cpu_counter_names = names;
+	pp_attr_sink_cpu_counter_count = n > PP_CPU_COUNTERS_MAX ? PP_CPU_COUNTERS_MAX : n;
 }
 
-void pp_sink_cpu_counters_configure(const char *spec)
+void pp_attr_sink_cpu_counters_configure(const char *spec)
 {
 	static const char *names[PP_CPU_COUNTERS_MAX];
 	char err[512];
-	if (pp_cpu_counters_configure(spec && spec[0] ? spec : "default", err, sizeof(err)) < 0) {
+	if (pp_cpu_counters_snapshot_configure(spec && spec[0] ? spec : "default", err, sizeof(err)) < 0) {
 		pp_log(PP_LOG_WARN, "cpu_counters: %s; using the default events", err);
-		pp_cpu_counters_configure("default", NULL, 0);
+		pp_cpu_counters_snapshot_configure("default", NULL, 0);
 	}
-	unsigned n = pp_cpu_event_count();
+	unsigned n = pp_cpu_counters_snapshot_event_count();
 	if (n > PP_CPU_COUNTERS_MAX)
 		n = PP_CPU_COUNTERS_MAX;
 	for (unsigned i = 0; i < n; i++)
-		names[i] = pp_cpu_event_name(i);
-	pp_sink_cpu_counters_set(names, n);
+		names[i] = pp_cpu_counters_snapshot_event_name(i);
+	pp_attr_sink_cpu_counters_set(names, n);
 }
 
-void pp_sink_cpu_event(const struct pp_cpu_event *ev)
+void pp_attr_sink_cpu_event(const struct pp_cpu_event *ev)
 {
 	if (!ev)
 		return;
@@ -726,12 +726,12 @@ static void summary_diagnostics(struct attr_sink_ctx *c, struct pp_summary *sum)
 	struct pp_diagnostic *d;
 	size_t n;
 	uint64_t other;
-	attr_diagnostics_snapshot(c, &d, &n, &other);
+	pp_attr_sink_diagnostics_snapshot(c, &d, &n, &other);
 	for (size_t i = 0; d && i < n; i++)
 		pp_summary_diagnostic_add(sum, d[i].id, d[i].severity, d[i].site, d[i].cost_valid ? (double)d[i].cost_ns : NAN,
 					  d[i].count, d[i].frames);
 	if (d)
-		attr_experiment_summary(d, n, sum->experiment, sizeof(sum->experiment));
+		pp_attr_experiment_summary(d, n, sum->experiment, sizeof(sum->experiment));
 	free(d);
 	if (other)
 		pp_summary_diagnostic_add(sum, "PASSPROBE-Other", "info", "", NAN, other, 0);
@@ -754,13 +754,13 @@ static void summary_copy(const struct pp_summary *from, struct pp_summary *to)
 	}
 }
 
-void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct pp_summary *out)
+void pp_attr_sink_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct pp_summary *out)
 {
 	struct pp_summary sum;
 	if (c->offline_summary)
 		summary_copy(c->offline_summary, &sum);
 	else
-		pp_stats_summary_make(c->stats, &sum);
+		pp_attr_stats_summary_make(c->stats, &sum);
 	if (c->offline_summary || c->offline_notes[0]) {
 		size_t len = strnlen(sum.notes, sizeof(sum.notes));
 		snprintf(sum.notes + len, sizeof(sum.notes) - len, "%s%s%s", len ? "; " : "", c->offline_notes,
@@ -769,7 +769,7 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 					    : "");
 	}
 	const struct attr_device *devs;
-	size_t ndev = attr_devices_snapshot(&devs);
+	size_t ndev = pp_attr_sink_devices_snapshot(&devs);
 	/* Whole names while they fit, then how many more: never a name cut short (a program with
 	 * several GLES contexts has a device each). */
 	const size_t cap = sizeof(sum.device) - 1, more_room = sizeof("; and 99 more devices") - 1;
@@ -790,7 +790,7 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 		if (n > 0 && used + (size_t)n <= cap)
 			memcpy(sum.device + used, more, (size_t)n + 1);
 	}
-	attr_capture_summary_notes(c, sum.notes, sizeof(sum.notes));
+	pp_attr_capture_summary_notes(c, sum.notes, sizeof(sum.notes));
 	if (c->exp_frames_fixed) {
 		size_t len = strnlen(sum.notes, sizeof(sum.notes));
 		snprintf(sum.notes + len, sizeof(sum.notes) - len,
@@ -822,13 +822,13 @@ void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct
 static void summary_print(struct attr_sink_ctx *c, uint64_t frames_dropped)
 {
 	struct pp_summary sum;
-	attr_summary_build(c, frames_dropped, &sum);
+	pp_attr_sink_summary_build(c, frames_dropped, &sum);
 	pp_summary_print(stderr, &sum, PP_SINK_SUMMARY_ROWS);
 	pp_summary_free(&sum);
-	attr_renderdoc_summary_print(stderr);
+	pp_attr_renderdoc_summary_print(stderr);
 }
 
-void pp_sink_shutdown(void)
+void pp_attr_sink_shutdown(void)
 {
 	struct pp_frame_result *frames[PP_SINK_QUEUE_FRAMES];
 	uint32_t nframes, nevents;
@@ -880,7 +880,7 @@ void pp_sink_shutdown(void)
 	pthread_mutex_unlock(&g_lock);
 
 	batch_process(c, frames, nframes, g_batch_events, nevents);
-	attr_recording_close(c, frames_dropped, events_dropped);
+	pp_attr_recording_close(c, frames_dropped, events_dropped);
 	if (c->dirfd >= 0 && !c->report_failed)
 		report_write_now(c);
 	if (c->dirfd >= 0)
@@ -899,19 +899,19 @@ void pp_sink_shutdown(void)
 
 static pp_sink_diagnostics_fn g_diag_source;
 
-void pp_sink_diagnostics_source(pp_sink_diagnostics_fn fn)
+void pp_attr_sink_diagnostics_source_set(pp_sink_diagnostics_fn fn)
 {
 	__atomic_store_n(&g_diag_source, fn, __ATOMIC_RELEASE);
 }
 
-pp_sink_diagnostics_fn attr_diagnostics_source(void)
+pp_sink_diagnostics_fn pp_attr_sink_diagnostics_source(void)
 {
 	return __atomic_load_n(&g_diag_source, __ATOMIC_ACQUIRE);
 }
 
-bool attr_diagnostics_snapshot(struct attr_sink_ctx *c, struct pp_diagnostic **out, size_t *n, uint64_t *other)
+bool pp_attr_sink_diagnostics_snapshot(struct attr_sink_ctx *c, struct pp_diagnostic **out, size_t *n, uint64_t *other)
 {
-	pp_sink_diagnostics_fn source = attr_diagnostics_source();
+	pp_sink_diagnostics_fn source = pp_attr_sink_diagnostics_source();
 	*out = NULL;
 	*n = 0;
 	*other = 0;
@@ -922,21 +922,21 @@ bool attr_diagnostics_snapshot(struct attr_sink_ctx *c, struct pp_diagnostic **o
 	if (d) {
 		*n = source(d, want, other);
 		*out = d;
-		attr_experiment_fill(c, d, *n);
+		pp_attr_experiment_fill(c, d, *n);
 	}
 	return true;
 }
 
-void pp_sink_diagnostic(const char *name, uint32_t tid, uint64_t ns)
+void pp_attr_sink_diagnostic(const char *name, uint32_t tid, uint64_t ns)
 {
 	const struct pp_cpu_event ev = { .name = name, .category = "diagnostic", .tid = tid, .begin_ns = ns, .end_ns = ns };
-	pp_sink_cpu_event(&ev);
+	pp_attr_sink_cpu_event(&ev);
 }
 
-uint32_t pp_sink_device_find(const char *name, uint32_t vendor_id, uint32_t device_id)
+uint32_t pp_attr_sink_device_find(const char *name, uint32_t vendor_id, uint32_t device_id)
 {
 	const struct attr_device *devs;
-	size_t n = attr_devices_snapshot(&devs);
+	size_t n = pp_attr_sink_devices_snapshot(&devs);
 	for (size_t i = 0; i < n; i++)
 		if (devs[i].info.vendor_id == vendor_id && devs[i].info.device_id == device_id &&
 		    strncmp(devs[i].info.name, name, sizeof(devs[i].info.name)) == 0)
@@ -944,7 +944,7 @@ uint32_t pp_sink_device_find(const char *name, uint32_t vendor_id, uint32_t devi
 	return 0;
 }
 
-void attr_sink_counters_get(struct attr_sink_counters *out)
+void pp_attr_sink_counters_get(struct attr_sink_counters *out)
 {
 	memset(out, 0, sizeof(*out));
 	pthread_mutex_lock(&g_lock);

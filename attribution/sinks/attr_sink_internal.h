@@ -1,7 +1,7 @@
 #pragma once
 /* The sinks' shared state and the pieces the output files (attr_report.c, attr_trace.c,
  * attr_csv.c) use. Everything in struct attr_sink_ctx belongs to whoever holds the I/O lock in
- * attr_sink.c: the writer thread while it runs, the thread calling pp_sink_shutdown after. */
+ * attr_sink.c: the writer thread while it runs, the thread calling pp_attr_sink_shutdown after. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,9 +18,9 @@ struct pp_summary;
 
 struct pp_stats;
 
-/* CPU counter names of pp_cpu_cost.counter[] (pp_sink_cpu_counters_set). */
-extern const char *const *attr_cpu_counter_names;
-extern unsigned attr_cpu_counter_count;
+/* CPU counter names of pp_cpu_cost.counter[] (pp_attr_sink_cpu_counters_set). */
+extern const char *const *pp_attr_sink_cpu_counter_names;
+extern unsigned pp_attr_sink_cpu_counter_count;
 
 /* Frames waiting for the writer; a full queue drops (the writer is behind by this many). */
 #define PP_SINK_QUEUE_FRAMES 64
@@ -31,7 +31,7 @@ extern unsigned attr_cpu_counter_count;
 /* GPU queues and CPU threads named in trace.json; more share one "other" track / go unnamed. */
 #define PP_SINK_TRACE_QUEUES 64
 #define PP_SINK_TRACE_THREADS 256
-/* stdio buffer of the streamed files. Writes are line-aligned within it (attr_file_reserve),
+/* stdio buffer of the streamed files. Writes are line-aligned within it (pp_attr_sink_file_reserve),
  * so a process killed between two writes leaves only whole lines behind. */
 #define PP_SINK_FILE_BUFFER (256 * 1024)
 /* Rows the stderr summary shows. */
@@ -82,7 +82,7 @@ struct attr_output_limit {
 /* RenderDoc's captures (attr_renderdoc.c): at most this many are listed in report.json, each
  * with its frame's text kept whatever report_frames keeps. */
 #define PP_SINK_RENDERDOC_CAPTURES 64
-/* Diagnostic occurrences listed per captured frame (pp_sink_renderdoc_diagnostic); more are
+/* Diagnostic occurrences listed per captured frame (pp_attr_renderdoc_sink_diagnostic); more are
  * counted. */
 #define PP_SINK_RENDERDOC_DIAGNOSTICS 64
 /* A pass's command buffer, as report.json numbers it: what a diagnostic's command buffer
@@ -194,75 +194,75 @@ struct attr_sink_ctx {
 
 /* RenderDoc's captures (attr_renderdoc.c): keeps a captured frame's report.json text; writes
  * report.json's "renderdoc" member; prints the captures under the summary; frees the kept. */
-void attr_renderdoc_frame_keep(struct attr_sink_ctx *c, const struct pp_frame_result *f, const char *json, size_t len);
-void attr_renderdoc_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w);
+void pp_attr_renderdoc_frame_keep(struct attr_sink_ctx *c, const struct pp_frame_result *f, const char *json, size_t len);
+void pp_attr_renderdoc_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w);
 /* Hands the captures not handed yet (from c->rec_captures on) to out, in order. */
-void attr_renderdoc_captures_record(struct attr_sink_ctx *c,
+void pp_attr_renderdoc_captures_record(struct attr_sink_ctx *c,
 				    void (*out)(struct attr_sink_ctx *c, uint32_t device, const uint64_t *frame,
 						bool requested, const char *path, uint64_t timestamp,
 						const struct attr_renderdoc_diags *diags));
 /* A capture read from a recording, with its frame's diagnostic occurrences (attr_replay.c). */
-void attr_renderdoc_capture_replayed(uint32_t device, const uint64_t *frame, bool requested, const char *path,
+void pp_attr_renderdoc_capture_replayed(uint32_t device, const uint64_t *frame, bool requested, const char *path,
 				     uint64_t timestamp, const struct attr_renderdoc_diags *diags);
-void attr_renderdoc_summary_print(FILE *out);
-void attr_renderdoc_free(struct attr_sink_ctx *c);
+void pp_attr_renderdoc_summary_print(FILE *out);
+void pp_attr_renderdoc_free(struct attr_sink_ctx *c);
 
-/* Where report.json's diagnostics come from (pp_sink_diagnostics_source); NULL: none. */
-pp_sink_diagnostics_fn attr_diagnostics_source(void);
+/* Where report.json's diagnostics come from (pp_attr_sink_diagnostics_source_set); NULL: none. */
+pp_sink_diagnostics_fn pp_attr_sink_diagnostics_source(void);
 /* Every diagnostic site now, in an array to free(), with the experiment's arms of context c
- * (attr_experiment_fill); false when there is no source (then *out is NULL and *n 0).
+ * (pp_attr_experiment_fill); false when there is no source (then *out is NULL and *n 0).
  * *other: sites past the list's bound. */
-bool attr_diagnostics_snapshot(struct attr_sink_ctx *c, struct pp_diagnostic **out, size_t *n, uint64_t *other);
+bool pp_attr_sink_diagnostics_snapshot(struct attr_sink_ctx *c, struct pp_diagnostic **out, size_t *n, uint64_t *other);
 
 /* Device registry (attr_sink.c). Entries never change once listed, so a snapshot of the count
  * is enough to read them without the lock. */
-size_t attr_devices_snapshot(const struct attr_device **out);
+size_t pp_attr_sink_devices_snapshot(const struct attr_device **out);
 /* Empties the registry and the RenderDoc captures' list: each recording a `passprobe report`
  * process reads brings its own (attr_replay.c). Never while a process's own sinks run. */
-/* Whether this process's sink records (between pp_sink_init and pp_sink_shutdown): the
+/* Whether this process's sink records (between pp_attr_sink_init and pp_attr_sink_shutdown): the
  * replay, which reuses the sink's process-wide tables, refuses to run then. */
-bool attr_sink_running(void);
-void attr_devices_forget(void);
-void attr_renderdoc_forget(void);
+bool pp_attr_sink_running(void);
+void pp_attr_sink_devices_forget(void);
+void pp_attr_renderdoc_forget(void);
 
 /* Creates (truncating) name in the output directory: O_CLOEXEC | O_NOFOLLOW, mode 0644.
  * excl adds O_EXCL. buf_out, if not NULL, gets a PP_SINK_FILE_BUFFER stdio buffer to free()
  * after fclose. NULL with errno set on failure. */
-FILE *attr_file_create(struct attr_sink_ctx *c, const char *name, bool excl, char **buf_out);
+FILE *pp_attr_sink_file_create(struct attr_sink_ctx *c, const char *name, bool excl, char **buf_out);
 /* Before writing a line of n bytes: flushes first if it would not fit in the buffer, so that
  * stdio never writes out part of a line on its own. */
-void attr_file_reserve(FILE *f, size_t *buffered, size_t n);
+void pp_attr_sink_file_reserve(FILE *f, size_t *buffered, size_t n);
 /* Logs one line for a file that can no longer be written (err: positive errno). */
-void attr_file_fail(struct attr_sink_ctx *c, const char *name, int err);
+void pp_attr_sink_file_fail(struct attr_sink_ctx *c, const char *name, int err);
 /* Flushes f and reports whether everything written so far reached the kernel; on failure
  * closes f, logs once and returns false (the caller forgets f). */
-bool attr_file_flush(struct attr_sink_ctx *c, FILE *f, const char *name);
+bool pp_attr_sink_file_flush(struct attr_sink_ctx *c, FILE *f, const char *name);
 
 /* Chrome trace format time: microseconds since trace_origin_ns. */
-double attr_trace_us(const struct attr_sink_ctx *c, uint64_t ns);
+double pp_attr_sink_trace_us(const struct attr_sink_ctx *c, uint64_t ns);
 
 /* Shared helpers (attr_report.c) */
 /* The frame's GPU time: the sum of its measured passes' exclusive times; false when no pass
  * was measured. */
-bool attr_frame_gpu_ns(const struct pp_frame_result *f, uint64_t *out);
-const char *attr_kind_name(enum pp_pass_kind k);         /* "render" | "compute" | "transfer" */
-const char *attr_name_source_name(enum pp_name_source s); /* "label" | "object" | "generated" */
+bool pp_attr_report_frame_gpu_ns(const struct pp_frame_result *f, uint64_t *out);
+const char *pp_attr_report_kind_name(enum pp_pass_kind k);         /* "render" | "compute" | "transfer" */
+const char *pp_attr_report_name_source_name(enum pp_name_source s); /* "label" | "object" | "generated" */
 /* Draw calls of every kind (direct, indexed, indirect, indirect count). */
-uint64_t attr_workload_draws(const struct pp_workload *wl);
+uint64_t pp_attr_report_workload_draws(const struct pp_workload *wl);
 
 /* The summary over every frame so far, with device names and dropped-frame notes (attr_sink.c).
  * Free with pp_summary_free. */
 struct pp_summary;
-void attr_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct pp_summary *out);
+void pp_attr_sink_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped, struct pp_summary *out);
 
 /* report.json (attr_report.c) */
-void attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f, bool recorded);
-void attr_report_window_free(struct attr_sink_ctx *c);
+void pp_attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f, bool recorded);
+void pp_attr_report_window_free(struct attr_sink_ctx *c);
 /* Rewrites report.json atomically; logs and sets report_failed on failure. */
-void attr_report_write(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
+void pp_attr_report_write(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
 struct pp_json_writer;
 /* A pass's workload as one JSON object: report.json's passes and trace.json's pass args alike. */
-void attr_report_workload_write(struct pp_json_writer *w, const struct pp_workload *wl);
+void pp_attr_report_workload_write(struct pp_json_writer *w, const struct pp_workload *wl);
 
 /* The text outputs made from a recording, trace.json and passes.csv: attr_replay.c sets them
  * (library pp_attribution_replay, which only the passprobe tool links). In the application's
@@ -277,72 +277,72 @@ struct attr_text_outputs {
 };
 
 /* trace.json (attr_trace.c) */
-int attr_trace_open(struct attr_sink_ctx *c);
-void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
-void attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
-void attr_trace_flush(struct attr_sink_ctx *c);
+int pp_attr_trace_open(struct attr_sink_ctx *c);
+void pp_attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+void pp_attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
+void pp_attr_trace_flush(struct attr_sink_ctx *c);
 /* Appends the closing metadata event and "]". */
-void attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
+void pp_attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
 
 /* An instant event on the process track (ph "i", scope global): capture window marks. */
-void attr_trace_instant_write(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
+void pp_attr_trace_instant_write(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
 			      uint64_t first_frame, const char *by, bool have_last, uint64_t last_frame);
 
 /* passes.csv (attr_csv.c) */
-int attr_csv_open(struct attr_sink_ctx *c);
-void attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
-void attr_csv_flush(struct attr_sink_ctx *c);
-void attr_csv_close(struct attr_sink_ctx *c);
+int pp_attr_csv_open(struct attr_sink_ctx *c);
+void pp_attr_csv_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+void pp_attr_csv_flush(struct attr_sink_ctx *c);
+void pp_attr_csv_close(struct attr_sink_ctx *c);
 
 /* Capture windows and output limits (attr_capture.c) */
 /* A frame arrives at the writer: windows updated (trace marks written). */
-void attr_capture_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+void pp_attr_capture_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
 /* Whether frame f may still go into the streamed file `name` (its limit not reached); logs
  * once and marks the limit when this frame would pass it. */
-bool attr_limit_admit(struct attr_sink_ctx *c, struct attr_output_limit *l, const char *name,
+bool pp_attr_capture_limit_admit(struct attr_sink_ctx *c, struct attr_output_limit *l, const char *name,
 		      const struct pp_frame_result *f);
 /* report.json's "capture" and "output_limit" members. */
-void attr_capture_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w);
+void pp_attr_capture_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w);
 /* Appends the limit notes to the summary's notes. */
-void attr_capture_summary_notes(struct attr_sink_ctx *c, char *notes, size_t len);
+void pp_attr_capture_summary_notes(struct attr_sink_ctx *c, char *notes, size_t len);
 /* Before the trace is closed: the end mark of the last window. */
-void attr_capture_close(struct attr_sink_ctx *c);
+void pp_attr_capture_close(struct attr_sink_ctx *c);
 
 /* Opens the output directory (made as needed, claimed against another process) and the
  * outputs this context writes (attr_sink.c). 0 or -errno after one message. */
-int attr_outputs_open(struct attr_sink_ctx *c);
+int pp_attr_sink_outputs_open(struct attr_sink_ctx *c);
 
 /* The recording (attr_recording.c): opened with the outputs in the application's process;
  * every frame (output_limit_mb permitting), CPU event, device, RenderDoc capture; every
  * flush_interval_ms and at the end the counts, the diagnostics and the summary. */
-int attr_recording_open(struct attr_sink_ctx *c);
+int pp_attr_recording_open(struct attr_sink_ctx *c);
 /* A frame into the recording, unless output_limit_mb keeps it out: true when written. */
-bool attr_recording_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
-void attr_recording_cpu_event(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
-void attr_recording_periodic(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
-void attr_recording_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
+bool pp_attr_recording_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+void pp_attr_recording_cpu_event(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
+void pp_attr_recording_periodic(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
+void pp_attr_recording_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);
 /* Writes out the frames and events of a batch (between two state writes). */
-void attr_recording_flush(struct attr_sink_ctx *c);
+void pp_attr_recording_flush(struct attr_sink_ctx *c);
 
 /* A frame or CPU event through every output of this context (attr_sink.c): the recording in
  * the application's process, trace and csv when made from a recording. */
-void attr_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f);
+void pp_attr_sink_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f);
 
-/* attr_experiment.c (docs/diagnostics.md, "Experiment mode"). attr_experiment_frame_arm: the
+/* attr_experiment.c (docs/diagnostics.md, "Experiment mode"). pp_attr_experiment_frame_arm: the
  * arm frame f measures, with the sites it measures (*sites, bits); *modified: passprobe
- * rewrote something in it (it stays out of the normal statistics). attr_experiment_frame: the
+ * rewrote something in it (it stays out of the normal statistics). pp_attr_experiment_frame: the
  * frame into the arms (in the application's process); returns *modified.
- * attr_experiment_fill: the arms into diagnostics of the experiment (in the process; the
- * recording's are kept by passprobe report). attr_experiment_json: a diagnostic's
- * "experiment" member. attr_experiment_summary: the summary's lines. */
+ * pp_attr_experiment_fill: the arms into diagnostics of the experiment (in the process; the
+ * recording's are kept by passprobe report). pp_attr_experiment_json: a diagnostic's
+ * "experiment" member. pp_attr_experiment_summary: the summary's lines. */
 struct attr_exp_site;
-enum pp_exp_arm attr_experiment_frame_arm(const struct pp_frame_result *f, uint64_t *sites, bool *modified);
-bool attr_experiment_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
-void attr_experiment_fill(struct attr_sink_ctx *c, struct pp_diagnostic *d, size_t n);
-void attr_experiment_json(struct pp_json_writer *w, const struct pp_diagnostic *x);
-void attr_experiment_summary(const struct pp_diagnostic *d, size_t n, char *out, size_t len);
-void attr_experiment_free(struct attr_sink_ctx *c);
-void attr_cpu_event_process(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
+enum pp_exp_arm pp_attr_experiment_frame_arm(const struct pp_frame_result *f, uint64_t *sites, bool *modified);
+bool pp_attr_experiment_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
+void pp_attr_experiment_fill(struct attr_sink_ctx *c, struct pp_diagnostic *d, size_t n);
+void pp_attr_experiment_json(struct pp_json_writer *w, const struct pp_diagnostic *x);
+void pp_attr_experiment_summary(const struct pp_diagnostic *d, size_t n, char *out, size_t len);
+void pp_attr_experiment_free(struct attr_sink_ctx *c);
+void pp_attr_sink_cpu_event_process(struct attr_sink_ctx *c, const struct pp_cpu_event *ev);
 
 
 /* For tests: counters the public API does not expose. */
@@ -353,16 +353,16 @@ struct attr_sink_counters {
 	uint64_t queued;        /* frames waiting for the writer */
 	uint64_t report_writes;
 };
-void attr_sink_counters_get(struct attr_sink_counters *out);
+void pp_attr_sink_counters_get(struct attr_sink_counters *out);
 
 /* A pass's GPU counters (attr_counters.c). */
 struct pp_json_writer;
 /* The pipeline statistics of p's counter set (PP_STAT_* order): returns the valid bits;
  * *reason the first unavailable one's reason ("not measured" when the set has none). */
-uint32_t attr_pass_statistics(const struct pp_pass_result *p, uint64_t v[PP_STAT_COUNT], const char **reason);
+uint32_t pp_attr_counters_pass_statistics(const struct pp_pass_result *p, uint64_t v[PP_STAT_COUNT], const char **reason);
 /* report.json's "gpu_counters" array of a pass: its counters but those shown in members of
  * their own (docs/report-format.md). */
-void attr_counters_write(struct pp_json_writer *w, const struct pp_pass_result *p);
+void pp_attr_counters_write(struct pp_json_writer *w, const struct pp_pass_result *p);
 /* A member name known only at run time but fixed for the process, pre-quoted as PP_JSON_NAME
  * makes them (`"name":`), so that writing it is a copy; len 0 when the name needs an escape or
  * is too long: attr_json_kv_* then write it the general way. */
@@ -370,29 +370,29 @@ struct attr_json_name {
 	char text[64];
 	size_t len;
 };
-/* The statistics' names (PP_STAT_COUNT, pp_stat_names order) and the CPU counters' names
- * (attr_cpu_counter_count, attr_cpu_counter_names order). For the I/O lock holder. */
-const struct attr_json_name *attr_stat_json_names(void);
-const struct attr_json_name *attr_cpu_counter_json_names(void);
+/* The statistics' names (PP_STAT_COUNT, pp_model_stat_names order) and the CPU counters' names
+ * (pp_attr_sink_cpu_counter_count, pp_attr_sink_cpu_counter_names order). For the I/O lock holder. */
+const struct attr_json_name *pp_attr_counters_stat_json_names(void);
+const struct attr_json_name *pp_attr_counters_cpu_json_names(void);
 /* Members named n, pre-quoted from `name`. */
 static inline void attr_json_kv_null(struct pp_json_writer *w, const struct attr_json_name *n, const char *name)
 {
 	if (n->len)
-		pp_json_member_null(w, n->text, n->len);
+		pp_json_write_member_null(w, n->text, n->len);
 	else
-		pp_json_kv_null(w, name);
+		pp_json_write_kv_null(w, name);
 }
 static inline void attr_json_kv_uint(struct pp_json_writer *w, const struct attr_json_name *n, const char *name,
 				     uint64_t v)
 {
 	if (n->len)
-		pp_json_member_uint(w, n->text, n->len, v);
+		pp_json_write_member_uint(w, n->text, n->len, v);
 	else
-		pp_json_kv_uint(w, name, v);
+		pp_json_write_kv_uint(w, name, v);
 }
 /* A counter's value as a double (the estimate for sampled counters); false when unavailable. */
-bool attr_counter_value(const struct pp_counter_value *c, double *out);
+bool pp_attr_counters_value(const struct pp_counter_value *c, double *out);
 /* Whether a counter is one the outputs show in members and columns of their own already
  * (pipeline statistics, the timestamps' GPU time): "gpu_counters" in report.json, passes.csv
  * and the summary, and trace.json's counter tracks list the others. */
-bool attr_counter_has_own_column(const struct pp_counter_value *c);
+bool pp_attr_counters_has_own_column(const struct pp_counter_value *c);

@@ -46,7 +46,7 @@ static void hist_halve(struct pp_hist *h)
 	h->n = n;
 }
 
-void pp_hist_add(struct pp_hist *h, uint64_t v)
+void pp_attr_stats_hist_add(struct pp_hist *h, uint64_t v)
 {
 	unsigned k, sub;
 	hist_locate(v, &k, &sub);
@@ -67,7 +67,7 @@ void pp_hist_add(struct pp_hist *h, uint64_t v)
 	h->n++;
 }
 
-double pp_hist_quantile(const struct pp_hist *h, double q)
+double pp_attr_stats_hist_quantile(const struct pp_hist *h, double q)
 {
 	if (!h || h->n == 0)
 		return NAN;
@@ -101,7 +101,7 @@ double pp_hist_quantile(const struct pp_hist *h, double q)
 	return (double)h->max; /* unreachable while n matches the buckets */
 }
 
-void pp_hist_free(struct pp_hist *h)
+void pp_attr_stats_hist_free(struct pp_hist *h)
 {
 	for (unsigned k = 0; k < PP_HIST_OCTAVES; k++) {
 		free(h->octave[k]);
@@ -149,7 +149,7 @@ struct pp_stats {
 
 #define STATS_KINDS 3
 
-struct pp_stats *pp_stats_create(size_t max_names)
+struct pp_stats *pp_attr_stats_create(size_t max_names)
 {
 	struct pp_stats *s = calloc(1, sizeof(*s));
 	if (!s)
@@ -167,19 +167,19 @@ struct pp_stats *pp_stats_create(size_t max_names)
 	return s;
 }
 
-void pp_stats_destroy(struct pp_stats *s)
+void pp_attr_stats_destroy(struct pp_stats *s)
 {
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->nrows; i++)
-		pp_hist_free(&s->rows[i].hist);
-	pp_hist_free(&s->frame_hist);
+		pp_attr_stats_hist_free(&s->rows[i].hist);
+	pp_attr_stats_hist_free(&s->frame_hist);
 	free(s->rows);
 	free(s->slots);
 	free(s);
 }
 
-uint64_t pp_stats_frames(const struct pp_stats *s)
+uint64_t pp_attr_stats_frames(const struct pp_stats *s)
 {
 	return s ? s->frames : 0;
 }
@@ -268,7 +268,7 @@ static void row_counters_add(struct stat_row *r, const struct pp_pass_result *p)
 	for (uint32_t i = 0; i < p->ncounters; i++) {
 		const struct pp_counter_value *c = &p->counters[i];
 		double v;
-		if (!c->desc || attr_counter_has_own_column(c))
+		if (!c->desc || pp_attr_counters_has_own_column(c))
 			continue;
 		uint32_t k = 0;
 		while (k < r->nctr && r->ctr[k].desc != c->desc)
@@ -280,20 +280,20 @@ static void row_counters_add(struct stat_row *r, const struct pp_pass_result *p)
 			r->nctr++;
 		}
 		/* A value merged from another frame was counted in that frame already. */
-		if (!c->other_frame && attr_counter_value(c, &v)) {
+		if (!c->other_frame && pp_attr_counters_value(c, &v)) {
 			r->ctr[k].sum += v;
 			r->ctr[k].n++;
 		}
 	}
 }
 
-void pp_stats_layer_passes_set(struct pp_stats *s, bool include)
+void pp_attr_stats_layer_passes_set(struct pp_stats *s, bool include)
 {
 	if (s)
 		s->layer_passes = include;
 }
 
-void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
+void pp_attr_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
 {
 	if (!s || !f)
 		return;
@@ -324,7 +324,7 @@ void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
 		r->sum_ns += ns;
 		if (ns > r->max_ns)
 			r->max_ns = ns;
-		pp_hist_add(&r->hist, ns);
+		pp_attr_stats_hist_add(&r->hist, ns);
 		measured = true;
 		total += p->gpu_exclusive_ns;
 		r->excl_sum_ns += p->gpu_exclusive_ns;
@@ -333,7 +333,7 @@ void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f)
 		return;
 	s->frames_measured++;
 	s->frame_sum_ns += total;
-	pp_hist_add(&s->frame_hist, total);
+	pp_attr_stats_hist_add(&s->frame_hist, total);
 }
 
 static const char *kind_name(enum pp_pass_kind k)
@@ -346,7 +346,7 @@ static const char *kind_name(enum pp_pass_kind k)
 	return "render";
 }
 
-int pp_stats_summary_make(const struct pp_stats *s, struct pp_summary *out)
+int pp_attr_stats_summary_make(const struct pp_stats *s, struct pp_summary *out)
 {
 	pp_summary_init(out);
 	if (!s)
@@ -355,8 +355,8 @@ int pp_stats_summary_make(const struct pp_stats *s, struct pp_summary *out)
 	out->frames_gpu_timed = s->frames_measured;
 	if (s->frames_measured) {
 		out->frame_gpu_mean_ns = (double)s->frame_sum_ns / (double)s->frames_measured;
-		out->frame_gpu_p50_ns = pp_hist_quantile(&s->frame_hist, 0.50);
-		out->frame_gpu_p95_ns = pp_hist_quantile(&s->frame_hist, 0.95);
+		out->frame_gpu_p50_ns = pp_attr_stats_hist_quantile(&s->frame_hist, 0.50);
+		out->frame_gpu_p95_ns = pp_attr_stats_hist_quantile(&s->frame_hist, 0.95);
 	}
 	size_t at = 0;
 	if (s->names_aggregated)
@@ -394,8 +394,8 @@ int pp_stats_summary_make(const struct pp_stats *s, struct pp_summary *out)
 		}
 		if (r->measured) {
 			o->gpu_mean_ns = (double)r->sum_ns / (double)r->measured;
-			o->gpu_p50_ns = pp_hist_quantile(&r->hist, 0.50);
-			o->gpu_p95_ns = pp_hist_quantile(&r->hist, 0.95);
+			o->gpu_p50_ns = pp_attr_stats_hist_quantile(&r->hist, 0.50);
+			o->gpu_p95_ns = pp_attr_stats_hist_quantile(&r->hist, 0.95);
 			o->gpu_max_ns = (double)r->max_ns;
 			/* Its part of all the GPU time measured, not a mean of per-frame fractions:
 			 * where frames differ (a headless program's "frames" are its fenced

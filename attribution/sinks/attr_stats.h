@@ -34,11 +34,11 @@ struct pp_hist {
 };
 
 /* A zeroed struct is an empty histogram. */
-void pp_hist_add(struct pp_hist *h, uint64_t v);
+void pp_attr_stats_hist_add(struct pp_hist *h, uint64_t v);
 /* Nearest-rank quantile, q in [0, 1]: the smallest bucket holding at least ceil(q * n)
  * samples, reported as described above. NAN when empty. */
-double pp_hist_quantile(const struct pp_hist *h, double q);
-void pp_hist_free(struct pp_hist *h);
+double pp_attr_stats_hist_quantile(const struct pp_hist *h, double q);
+void pp_attr_stats_hist_free(struct pp_hist *h);
 
 /* Default cap on distinct (name, kind) pairs. */
 #define PP_STATS_MAX_NAMES 1024
@@ -46,17 +46,17 @@ void pp_hist_free(struct pp_hist *h);
 struct pp_stats;
 
 /* max_names: 0 for PP_STATS_MAX_NAMES. NULL when out of memory. */
-struct pp_stats *pp_stats_create(size_t max_names);
-void pp_stats_destroy(struct pp_stats *s);
+struct pp_stats *pp_attr_stats_create(size_t max_names);
+void pp_attr_stats_destroy(struct pp_stats *s);
 
 /* Passes other layers recorded themselves (pp_pass_result.recorded_by) count like the
  * application's (the layer_passes setting); by default they are left out of every row and of
  * the frames' GPU time, and only counted for the notes. */
-void pp_stats_layer_passes_set(struct pp_stats *s, bool include);
+void pp_attr_stats_layer_passes_set(struct pp_stats *s, bool include);
 
 /* Counts one frame: every pass instance under its (name, kind); the frame's GPU time as the
  * sum of its measured passes' exclusive times (unmeasured when no pass was measured). */
-void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f);
+void pp_attr_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f);
 
 /* Fills *out (initialised here; free with pp_summary_free) with one row per (name, kind),
  * sorted with pp_summary_sort. Row semantics:
@@ -68,7 +68,7 @@ void pp_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f);
  *   cpu_record_mean_ns       NAN: the model carries no CPU recording time yet
  * device and notes are left for the caller, except a note when names were aggregated.
  * Returns 0 or -ENOMEM (then out holds no rows but its frame values). */
-int pp_stats_summary_make(const struct pp_stats *s, struct pp_summary *out);
+int pp_attr_stats_summary_make(const struct pp_stats *s, struct pp_summary *out);
 
 /* Frames counted so far. */
-uint64_t pp_stats_frames(const struct pp_stats *s);
+uint64_t pp_attr_stats_frames(const struct pp_stats *s);

@@ -19,7 +19,7 @@
  *
  * Submit calls come from the frames' submission records (cat "cpu.submit", clamped like the
  * GPU slices should two on one thread overlap), each with a flow arrow (id = device << 40 | seq) to its GPU submission slice; a flow is written only when
- * both ends are. CPU events given to pp_sink_cpu_event with category "submit" and a flow_id
+ * both ends are. CPU events given to pp_attr_sink_cpu_event with category "submit" and a flow_id
  * describe the same calls and are therefore not written again. */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,26 +52,26 @@ static void ev_begin(struct trace_event *e, struct attr_sink_ctx *c, const char 
 	struct pp_json_writer *w = e->w;
 	/* The buffer is kept from event to event: a malloc, realloc and free per event (two
 	 * hundred per frame on a busy one) cost more than writing the event. */
-	pp_json_writer_reset(w);
-	pp_json_begin_object(w);
-	pp_json_kv_str_lit(w, "name", name ? name : "(unnamed)");
+	pp_json_write_reset(w);
+	pp_json_write_begin_object(w);
+	pp_json_write_kv_str_lit(w, "name", name ? name : "(unnamed)");
 	if (cat)
-		pp_json_kv_str_lit(w, "cat", cat);
-	pp_json_kv_str_lit(w, "ph", ph);
-	pp_json_kv_double_lit(w, "ts", ts_us);
-	pp_json_kv_uint_lit(w, "pid", (uint64_t)c->pid);
-	pp_json_kv_uint_lit(w, "tid", tid);
+		pp_json_write_kv_str_lit(w, "cat", cat);
+	pp_json_write_kv_str_lit(w, "ph", ph);
+	pp_json_write_kv_double_lit(w, "ts", ts_us);
+	pp_json_write_kv_uint_lit(w, "pid", (uint64_t)c->pid);
+	pp_json_write_kv_uint_lit(w, "tid", tid);
 }
 
 static void ev_end(struct trace_event *e)
 {
 	struct pp_json_writer *w = e->w;
 	struct attr_sink_ctx *c = e->c;
-	pp_json_end_object(w);
-	if (pp_json_writer_finish(w) == 0 && c->trace) {
+	pp_json_write_end_object(w);
+	if (pp_json_write_finish(w) == 0 && c->trace) {
 		size_t len;
-		const char *text = pp_json_writer_mem(w, &len);
-		attr_file_reserve(c->trace, &c->trace_buffered, len + 2);
+		const char *text = pp_json_write_mem(w, &len);
+		pp_attr_sink_file_reserve(c->trace, &c->trace_buffered, len + 2);
 		/* Only the holder of the I/O lock writes this stream: no stdio lock per event. */
 		fwrite_unlocked(text, 1, len, c->trace);
 		fwrite_unlocked(",\n", 1, 2, c->trace);
@@ -82,7 +82,7 @@ static void ev_end(struct trace_event *e)
 
 static void dur_write(struct pp_json_writer *w, uint64_t begin, uint64_t end)
 {
-	pp_json_kv_double_lit(w, "dur", (double)(end > begin ? end - begin : 0) / 1000.0);
+	pp_json_write_kv_double_lit(w, "dur", (double)(end > begin ? end - begin : 0) / 1000.0);
 }
 
 static void metadata_write(struct attr_sink_ctx *c, const char *what, uint32_t tid,
@@ -90,10 +90,10 @@ static void metadata_write(struct attr_sink_ctx *c, const char *what, uint32_t t
 {
 	struct trace_event e;
 	ev_begin(&e, c, "M", what, NULL, tid, 0.0);
-	pp_json_key_lit(e.w, "args");
-	pp_json_begin_object(e.w);
-	pp_json_kv_str(e.w, key, value);
-	pp_json_end_object(e.w);
+	pp_json_write_key_lit(e.w, "args");
+	pp_json_write_begin_object(e.w);
+	pp_json_write_kv_str(e.w, key, value);
+	pp_json_write_end_object(e.w);
 	ev_end(&e);
 }
 
@@ -101,39 +101,39 @@ static void sort_index_write(struct attr_sink_ctx *c, uint32_t tid, int64_t inde
 {
 	struct trace_event e;
 	ev_begin(&e, c, "M", "thread_sort_index", NULL, tid, 0.0);
-	pp_json_key_lit(e.w, "args");
-	pp_json_begin_object(e.w);
-	pp_json_key_lit(e.w, "sort_index");
+	pp_json_write_key_lit(e.w, "args");
+	pp_json_write_begin_object(e.w);
+	pp_json_write_key_lit(e.w, "sort_index");
 	pp_json_write_int(e.w, index);
-	pp_json_end_object(e.w);
+	pp_json_write_end_object(e.w);
 	ev_end(&e);
 }
 
-int attr_trace_open(struct attr_sink_ctx *c)
+int pp_attr_trace_open(struct attr_sink_ctx *c)
 {
-	FILE *f = attr_file_create(c, TRACE_NAME, false, &c->trace_buf);
+	FILE *f = pp_attr_sink_file_create(c, TRACE_NAME, false, &c->trace_buf);
 	if (!f) {
 		int err = errno;
-		attr_file_fail(c, TRACE_NAME, err);
+		pp_attr_sink_file_fail(c, TRACE_NAME, err);
 		return -err;
 	}
 	c->trace = f;
-	pp_json_writer_init_mem(&c->trace_event, TRACE_EVENT_MAX, 0);
+	pp_json_write_init_mem(&c->trace_event, TRACE_EVENT_MAX, 0);
 	fputs("[\n", f);
 	c->trace_limit.bytes += 2;
 	metadata_write(c, "process_name", (uint32_t)c->pid, "name", c->process_name);
 
 	struct trace_event e;
 	ev_begin(&e, c, "M", "passprobe_time_origin", NULL, (uint32_t)c->pid, 0.0);
-	pp_json_key_lit(e.w, "args");
-	pp_json_begin_object(e.w);
-	pp_json_kv_uint_lit(e.w, "passprobe_time_origin_ns", c->trace_origin_ns);
-	pp_json_kv_str_lit(e.w, "clock", "CLOCK_MONOTONIC");
-	pp_json_kv_str_lit(e.w, "units", "ts and dur: microseconds since passprobe_time_origin_ns");
-	pp_json_kv_str_lit(e.w, "generator", "passprobe 0.1.0");
-	pp_json_end_object(e.w);
+	pp_json_write_key_lit(e.w, "args");
+	pp_json_write_begin_object(e.w);
+	pp_json_write_kv_uint_lit(e.w, "passprobe_time_origin_ns", c->trace_origin_ns);
+	pp_json_write_kv_str_lit(e.w, "clock", "CLOCK_MONOTONIC");
+	pp_json_write_kv_str_lit(e.w, "units", "ts and dur: microseconds since passprobe_time_origin_ns");
+	pp_json_write_kv_str_lit(e.w, "generator", "passprobe 0.1.0");
+	pp_json_write_end_object(e.w);
 	ev_end(&e);
-	attr_trace_flush(c);
+	pp_attr_trace_flush(c);
 	return c->trace ? 0 : -EIO;
 }
 
@@ -142,53 +142,53 @@ static void trace_forget(struct attr_sink_ctx *c)
 	c->trace = NULL;
 	free(c->trace_buf);
 	c->trace_buf = NULL;
-	pp_json_writer_release(&c->trace_event);
+	pp_json_write_release(&c->trace_event);
 }
 
-void attr_trace_flush(struct attr_sink_ctx *c)
+void pp_attr_trace_flush(struct attr_sink_ctx *c)
 {
 	c->trace_buffered = 0;
-	if (c->trace && !attr_file_flush(c, c->trace, TRACE_NAME))
+	if (c->trace && !pp_attr_sink_file_flush(c, c->trace, TRACE_NAME))
 		trace_forget(c);
 }
 
-void attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped)
+void pp_attr_trace_close(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped)
 {
 	if (!c->trace)
 		return;
 	/* The last event carries no comma, so that with "]" the file is strict JSON. */
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, TRACE_EVENT_MAX, 0);
-	pp_json_begin_object(&w);
-	pp_json_kv_str_lit(&w, "name", "passprobe_trace_end");
-	pp_json_kv_str_lit(&w, "ph", "M");
-	pp_json_kv_double_lit(&w, "ts", 0.0);
-	pp_json_kv_uint_lit(&w, "pid", (uint64_t)c->pid);
-	pp_json_kv_uint_lit(&w, "tid", (uint64_t)c->pid);
-	pp_json_key_lit(&w, "args");
-	pp_json_begin_object(&w);
-	pp_json_kv_uint_lit(&w, "events", c->trace_events);
-	pp_json_kv_uint_lit(&w, "frames", c->frames_total);
-	pp_json_kv_uint_lit(&w, "frames_dropped", frames_dropped);
-	pp_json_kv_uint_lit(&w, "cpu_events_dropped", events_dropped);
-	pp_json_kv_bool_lit(&w, "output_limit_reached", c->trace_limit.reached);
+	pp_json_write_init_mem(&w, TRACE_EVENT_MAX, 0);
+	pp_json_write_begin_object(&w);
+	pp_json_write_kv_str_lit(&w, "name", "passprobe_trace_end");
+	pp_json_write_kv_str_lit(&w, "ph", "M");
+	pp_json_write_kv_double_lit(&w, "ts", 0.0);
+	pp_json_write_kv_uint_lit(&w, "pid", (uint64_t)c->pid);
+	pp_json_write_kv_uint_lit(&w, "tid", (uint64_t)c->pid);
+	pp_json_write_key_lit(&w, "args");
+	pp_json_write_begin_object(&w);
+	pp_json_write_kv_uint_lit(&w, "events", c->trace_events);
+	pp_json_write_kv_uint_lit(&w, "frames", c->frames_total);
+	pp_json_write_kv_uint_lit(&w, "frames_dropped", frames_dropped);
+	pp_json_write_kv_uint_lit(&w, "cpu_events_dropped", events_dropped);
+	pp_json_write_kv_bool_lit(&w, "output_limit_reached", c->trace_limit.reached);
 	if (c->trace_limit.reached) {
-		pp_json_kv_uint_lit(&w, "output_limit_bytes", c->limit_bytes);
-		pp_json_kv_uint_lit(&w, "first_frame_left_out", c->trace_limit.first_left_out);
-		pp_json_kv_uint_lit(&w, "frames_left_out", c->trace_limit.frames_left_out);
+		pp_json_write_kv_uint_lit(&w, "output_limit_bytes", c->limit_bytes);
+		pp_json_write_kv_uint_lit(&w, "first_frame_left_out", c->trace_limit.first_left_out);
+		pp_json_write_kv_uint_lit(&w, "frames_left_out", c->trace_limit.frames_left_out);
 	}
-	pp_json_end_object(&w);
-	pp_json_end_object(&w);
-	if (pp_json_writer_finish(&w) == 0) {
+	pp_json_write_end_object(&w);
+	pp_json_write_end_object(&w);
+	if (pp_json_write_finish(&w) == 0) {
 		size_t len;
-		const char *text = pp_json_writer_mem(&w, &len);
-		attr_file_reserve(c->trace, &c->trace_buffered, len + 3);
+		const char *text = pp_json_write_mem(&w, &len);
+		pp_attr_sink_file_reserve(c->trace, &c->trace_buffered, len + 3);
 		fwrite(text, 1, len, c->trace);
 	}
-	pp_json_writer_release(&w);
+	pp_json_write_release(&w);
 	fputs("\n]\n", c->trace);
-	if (attr_file_flush(c, c->trace, TRACE_NAME) && fclose(c->trace) != 0)
-		attr_file_fail(c, TRACE_NAME, errno);
+	if (pp_attr_sink_file_flush(c, c->trace, TRACE_NAME) && fclose(c->trace) != 0)
+		pp_attr_sink_file_fail(c, TRACE_NAME, errno);
 	trace_forget(c);
 }
 
@@ -256,24 +256,24 @@ static struct attr_trace_queue *queue_track(struct attr_sink_ctx *c, uint32_t de
 static void pass_args_common(struct pp_json_writer *w, const struct pp_frame_result *f,
 			     const struct pp_submission_result *s, const struct pp_pass_result *p)
 {
-	pp_json_kv_uint_lit(w, "frame", f->index);
-	pp_json_kv_uint_lit(w, "device", f->device_id);
-	pp_json_kv_uint_lit(w, "seq", s->seq);
-	pp_json_kv_str_lit(w, "kind", attr_kind_name(p->kind));
-	pp_json_kv_str_lit(w, "api", p->api);
-	pp_json_kv_str_lit(w, "name_source", attr_name_source_name(p->name_source));
+	pp_json_write_kv_uint_lit(w, "frame", f->index);
+	pp_json_write_kv_uint_lit(w, "device", f->device_id);
+	pp_json_write_kv_uint_lit(w, "seq", s->seq);
+	pp_json_write_kv_str_lit(w, "kind", pp_attr_report_kind_name(p->kind));
+	pp_json_write_kv_str_lit(w, "api", p->api);
+	pp_json_write_kv_str_lit(w, "name_source", pp_attr_report_name_source_name(p->name_source));
 	if (p->recorded_by)
-		pp_json_kv_str_lit(w, "recorded_by", p->recorded_by);
-	pp_json_kv_handle_lit(w, "command_buffer", p->command_buffer_handle);
+		pp_json_write_kv_str_lit(w, "recorded_by", p->recorded_by);
+	pp_json_write_kv_handle_lit(w, "command_buffer", p->command_buffer_handle);
 	/* The experiment (docs/diagnostics.md): the arm its recording was made in, and whether
 	 * passprobe rewrote the barrier right before it. */
 	if (p->exp_arm != PP_EXP_ARM_NONE)
-		pp_json_kv_str_lit(w, "experiment_arm", p->exp_arm == PP_EXP_ARM_FIXED ? "fixed" : "as-written");
+		pp_json_write_kv_str_lit(w, "experiment_arm", p->exp_arm == PP_EXP_ARM_FIXED ? "fixed" : "as-written");
 	if (p->exp_fixed)
-		pp_json_kv_bool_lit(w, "experiment_rewritten", true);
-	pp_json_kv_uint_lit(w, "draws", attr_workload_draws(&p->work));
-	pp_json_key_lit(w, "workload");
-	attr_report_workload_write(w, &p->work);
+		pp_json_write_kv_bool_lit(w, "experiment_rewritten", true);
+	pp_json_write_kv_uint_lit(w, "draws", pp_attr_report_workload_draws(&p->work));
+	pp_json_write_key_lit(w, "workload");
+	pp_attr_report_workload_write(w, &p->work);
 }
 
 static void pass_instant(struct attr_sink_ctx *c, const struct pp_frame_result *f,
@@ -281,19 +281,19 @@ static void pass_instant(struct attr_sink_ctx *c, const struct pp_frame_result *
 			 uint32_t tid, uint64_t at_ns, const char *reason)
 {
 	struct trace_event e;
-	ev_begin(&e, c, "i", p->name, "gpu.pass.unavailable", tid, attr_trace_us(c, at_ns));
-	pp_json_kv_str_lit(e.w, "s", "t");
-	pp_json_key_lit(e.w, "args");
-	pp_json_begin_object(e.w);
-	pp_json_kv_str_lit(e.w, "reason", reason);
+	ev_begin(&e, c, "i", p->name, "gpu.pass.unavailable", tid, pp_attr_sink_trace_us(c, at_ns));
+	pp_json_write_kv_str_lit(e.w, "s", "t");
+	pp_json_write_key_lit(e.w, "args");
+	pp_json_write_begin_object(e.w);
+	pp_json_write_kv_str_lit(e.w, "reason", reason);
 	if (p->gpu.valid) {
-		pp_json_kv_uint_lit(e.w, "gpu_begin_ns", p->gpu.begin_ns);
-		pp_json_kv_uint_lit(e.w, "gpu_end_ns", p->gpu.end_ns);
+		pp_json_write_kv_uint_lit(e.w, "gpu_begin_ns", p->gpu.begin_ns);
+		pp_json_write_kv_uint_lit(e.w, "gpu_end_ns", p->gpu.end_ns);
 	} else {
-		pp_json_kv_null_lit(e.w, "gpu_ns");
+		pp_json_write_kv_null_lit(e.w, "gpu_ns");
 	}
 	pass_args_common(e.w, f, s, p);
-	pp_json_end_object(e.w);
+	pp_json_write_end_object(e.w);
 	ev_end(&e);
 }
 
@@ -302,22 +302,22 @@ static void pass_slice(struct attr_sink_ctx *c, const struct pp_frame_result *f,
 		       uint32_t tid, uint64_t b, uint64_t end)
 {
 	struct trace_event e;
-	ev_begin(&e, c, "X", p->name, "gpu.pass", tid, attr_trace_us(c, b));
+	ev_begin(&e, c, "X", p->name, "gpu.pass", tid, pp_attr_sink_trace_us(c, b));
 	dur_write(e.w, b, end);
-	pp_json_key_lit(e.w, "args");
-	pp_json_begin_object(e.w);
+	pp_json_write_key_lit(e.w, "args");
+	pp_json_write_begin_object(e.w);
 	uint64_t gpu = p->gpu.end_ns > p->gpu.begin_ns ? p->gpu.end_ns - p->gpu.begin_ns : 0;
-	pp_json_kv_uint_lit(e.w, "gpu_ns", gpu);
-	pp_json_kv_uint_lit(e.w, "exclusive_ns", p->gpu_exclusive_ns);
-	pp_json_kv_bool_lit(e.w, "overlapped", p->overlapped);
+	pp_json_write_kv_uint_lit(e.w, "gpu_ns", gpu);
+	pp_json_write_kv_uint_lit(e.w, "exclusive_ns", p->gpu_exclusive_ns);
+	pp_json_write_kv_bool_lit(e.w, "overlapped", p->overlapped);
 	if (b != p->gpu.begin_ns || end != p->gpu.end_ns) {
-		pp_json_kv_str_lit(e.w, "clamped", "slice cut to nest within its track; true interval in "
+		pp_json_write_kv_str_lit(e.w, "clamped", "slice cut to nest within its track; true interval in "
 			"gpu_begin_ns/gpu_end_ns");
-		pp_json_kv_uint_lit(e.w, "gpu_begin_ns", p->gpu.begin_ns);
-		pp_json_kv_uint_lit(e.w, "gpu_end_ns", p->gpu.end_ns);
+		pp_json_write_kv_uint_lit(e.w, "gpu_begin_ns", p->gpu.begin_ns);
+		pp_json_write_kv_uint_lit(e.w, "gpu_end_ns", p->gpu.end_ns);
 	}
 	pass_args_common(e.w, f, s, p);
-	pp_json_end_object(e.w);
+	pp_json_write_end_object(e.w);
 	ev_end(&e);
 }
 
@@ -350,10 +350,10 @@ static void flow_write(struct attr_sink_ctx *c, const char *ph, uint64_t id, uin
 		       uint64_t at_ns)
 {
 	struct trace_event e;
-	ev_begin(&e, c, ph, "submit", "flow.submit", tid, attr_trace_us(c, at_ns));
-	pp_json_kv_uint_lit(e.w, "id", id);
+	ev_begin(&e, c, ph, "submit", "flow.submit", tid, pp_attr_sink_trace_us(c, at_ns));
+	pp_json_write_kv_uint_lit(e.w, "id", id);
 	if (ph[0] == 'f')
-		pp_json_kv_str_lit(e.w, "bp", "e");
+		pp_json_write_kv_str_lit(e.w, "bp", "e");
 	ev_end(&e);
 }
 
@@ -361,11 +361,11 @@ static void flow_write(struct attr_sink_ctx *c, const char *ph, uint64_t id, uin
 static void submission_args_begin(struct pp_json_writer *w, const struct pp_frame_result *f,
 				  const struct pp_submission_result *s)
 {
-	pp_json_key_lit(w, "args");
-	pp_json_begin_object(w);
-	pp_json_kv_uint_lit(w, "seq", s->seq);
-	pp_json_kv_uint_lit(w, "frame", f->index);
-	pp_json_kv_uint_lit(w, "device", f->device_id);
+	pp_json_write_key_lit(w, "args");
+	pp_json_write_begin_object(w);
+	pp_json_write_kv_uint_lit(w, "seq", s->seq);
+	pp_json_write_kv_uint_lit(w, "frame", f->index);
+	pp_json_write_kv_uint_lit(w, "device", f->device_id);
 }
 
 static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_result *f,
@@ -385,17 +385,17 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 	bool cpu_shown = cb <= cpu_end;
 	if (cpu_shown) {
 		ev_begin(&e, c, "X", s->api ? s->api : "submit", "cpu.submit", s->tid,
-			 attr_trace_us(c, cb));
+			 pp_attr_sink_trace_us(c, cb));
 		dur_write(e.w, cb, cpu_end);
 		submission_args_begin(e.w, f, s);
-		pp_json_kv_handle_lit(e.w, "queue", s->queue_handle);
-		pp_json_kv_uint_lit(e.w, "command_buffers", s->command_buffers);
+		pp_json_write_kv_handle_lit(e.w, "queue", s->queue_handle);
+		pp_json_write_kv_uint_lit(e.w, "command_buffers", s->command_buffers);
 		if (cb != s->cpu_begin_ns) {
-			pp_json_kv_str_lit(e.w, "clamped", "starts where the previous submit call on this thread "
+			pp_json_write_kv_str_lit(e.w, "clamped", "starts where the previous submit call on this thread "
 				"ended; true begin in cpu_begin_ns");
-			pp_json_kv_uint_lit(e.w, "cpu_begin_ns", s->cpu_begin_ns);
+			pp_json_write_kv_uint_lit(e.w, "cpu_begin_ns", s->cpu_begin_ns);
 		}
-		pp_json_end_object(e.w);
+		pp_json_write_end_object(e.w);
 		ev_end(&e);
 		if (t)
 			t->submit_cursor_ns = cpu_end;
@@ -403,7 +403,7 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 
 	/* "submit #<seq>", without snprintf: once per submission. */
 	memcpy(name, "submit #", 8);
-	pp_json_format_uint(name + 8, s->seq);
+	pp_json_write_format_uint(name + 8, s->seq);
 	bool shown = false;
 	uint64_t sb = 0, se = 0;
 	if (s->gpu.valid) {
@@ -412,18 +412,18 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 		shown = se >= sb;
 	}
 	if (shown) {
-		ev_begin(&e, c, "X", name, "gpu.submission", q->tid, attr_trace_us(c, sb));
+		ev_begin(&e, c, "X", name, "gpu.submission", q->tid, pp_attr_sink_trace_us(c, sb));
 		dur_write(e.w, sb, se);
 		submission_args_begin(e.w, f, s);
-		pp_json_kv_uint_lit(e.w, "passes", s->npasses);
-		pp_json_kv_uint_lit(e.w, "command_buffers", s->command_buffers);
-		pp_json_kv_uint_lit(e.w, "gpu_span_ns", s->gpu.end_ns - s->gpu.begin_ns);
+		pp_json_write_kv_uint_lit(e.w, "passes", s->npasses);
+		pp_json_write_kv_uint_lit(e.w, "command_buffers", s->command_buffers);
+		pp_json_write_kv_uint_lit(e.w, "gpu_span_ns", s->gpu.end_ns - s->gpu.begin_ns);
 		if (sb != s->gpu.begin_ns) {
-			pp_json_kv_str_lit(e.w, "clamped", "starts where the previous slice on this queue ended; "
+			pp_json_write_kv_str_lit(e.w, "clamped", "starts where the previous slice on this queue ended; "
 				"true begin in gpu_begin_ns");
-			pp_json_kv_uint_lit(e.w, "gpu_begin_ns", s->gpu.begin_ns);
+			pp_json_write_kv_uint_lit(e.w, "gpu_begin_ns", s->gpu.begin_ns);
 		}
-		pp_json_end_object(e.w);
+		pp_json_write_end_object(e.w);
 		ev_end(&e);
 		if (cpu_shown) {
 			uint64_t id = flow_id(f, s);
@@ -435,14 +435,14 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 						 "this queue does"
 					       : s->gpu.unavailable_reason;
 		ev_begin(&e, c, "i", name, "gpu.submission.unavailable", q->tid,
-			 attr_trace_us(c, cpu_end));
-		pp_json_kv_str_lit(e.w, "s", "t");
-		pp_json_key_lit(e.w, "args");
-		pp_json_begin_object(e.w);
-		pp_json_kv_str_lit(e.w, "reason", why ? why : "not measured");
-		pp_json_kv_uint_lit(e.w, "seq", s->seq);
-		pp_json_kv_uint_lit(e.w, "frame", f->index);
-		pp_json_end_object(e.w);
+			 pp_attr_sink_trace_us(c, cpu_end));
+		pp_json_write_kv_str_lit(e.w, "s", "t");
+		pp_json_write_key_lit(e.w, "args");
+		pp_json_write_begin_object(e.w);
+		pp_json_write_kv_str_lit(e.w, "reason", why ? why : "not measured");
+		pp_json_write_kv_uint_lit(e.w, "seq", s->seq);
+		pp_json_write_kv_uint_lit(e.w, "frame", f->index);
+		pp_json_write_end_object(e.w);
 		ev_end(&e);
 	}
 
@@ -453,17 +453,17 @@ static void submission_write(struct attr_sink_ctx *c, const struct pp_frame_resu
 		if (!p->cpu.valid || p->cpu.spans != 1 || !p->cpu.tid || p->recording_reused)
 			continue;
 		thread_seen(c, p->cpu.tid);
-		ev_begin(&e, c, "X", p->name, "cpu.record", p->cpu.tid, attr_trace_us(c, p->cpu.begin_ns));
+		ev_begin(&e, c, "X", p->name, "cpu.record", p->cpu.tid, pp_attr_sink_trace_us(c, p->cpu.begin_ns));
 		dur_write(e.w, p->cpu.begin_ns, p->cpu.begin_ns + p->cpu.wall_ns);
-		pp_json_key_lit(e.w, "args");
-		pp_json_begin_object(e.w);
-		pp_json_kv_uint_lit(e.w, "frame", f->index);
-		pp_json_kv_uint_lit(e.w, "thread_cpu_ns", p->cpu.thread_cpu_ns);
-		const struct attr_json_name *names = attr_cpu_counter_json_names();
-		for (unsigned k = 0; k < attr_cpu_counter_count; k++)
+		pp_json_write_key_lit(e.w, "args");
+		pp_json_write_begin_object(e.w);
+		pp_json_write_kv_uint_lit(e.w, "frame", f->index);
+		pp_json_write_kv_uint_lit(e.w, "thread_cpu_ns", p->cpu.thread_cpu_ns);
+		const struct attr_json_name *names = pp_attr_counters_cpu_json_names();
+		for (unsigned k = 0; k < pp_attr_sink_cpu_counter_count; k++)
 			if (p->cpu.counters_valid & (1u << k))
-				attr_json_kv_uint(e.w, &names[k], attr_cpu_counter_names[k], p->cpu.counter[k]);
-		pp_json_end_object(e.w);
+				attr_json_kv_uint(e.w, &names[k], pp_attr_sink_cpu_counter_names[k], p->cpu.counter[k]);
+		pp_json_write_end_object(e.w);
 		ev_end(&e);
 	}
 
@@ -511,12 +511,12 @@ static void counter_write(struct attr_sink_ctx *c, const char *name, uint32_t de
 		track = full;
 	}
 	struct trace_event e;
-	ev_begin(&e, c, "C", track, "counter", (uint32_t)c->pid, attr_trace_us(c, at_ns));
-	pp_json_key_lit(e.w, "args");
-	pp_json_begin_object(e.w);
+	ev_begin(&e, c, "C", track, "counter", (uint32_t)c->pid, pp_attr_sink_trace_us(c, at_ns));
+	pp_json_write_key_lit(e.w, "args");
+	pp_json_write_begin_object(e.w);
 	pp_json_write_key(e.w, series);
 	pp_json_write_double(e.w, v);
-	pp_json_end_object(e.w);
+	pp_json_write_end_object(e.w);
 	ev_end(&e);
 }
 
@@ -537,7 +537,7 @@ static void pass_counters_write(struct attr_sink_ctx *c, const struct pp_frame_r
 		for (uint32_t k = 0; k < p->ncounters; k++) {
 			const struct pp_counter_value *cv = &p->counters[k];
 			double v;
-			if (!cv->desc || attr_counter_has_own_column(cv) || !attr_counter_value(cv, &v))
+			if (!cv->desc || pp_attr_counters_has_own_column(cv) || !pp_attr_counters_value(cv, &v))
 				continue;
 			char name[192];
 			snprintf(name, sizeof(name), "gpu %s/%s (%s)", cv->desc->source, cv->desc->name, cv->desc->unit);
@@ -547,7 +547,7 @@ static void pass_counters_write(struct attr_sink_ctx *c, const struct pp_frame_r
 	}
 }
 
-void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f)
+void pp_attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_result *f)
 {
 	if (!c->trace)
 		return;
@@ -575,7 +575,7 @@ void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_resul
 		free(idx);
 
 	uint64_t gpu;
-	if (attr_frame_gpu_ns(f, &gpu))
+	if (pp_attr_report_frame_gpu_ns(f, &gpu))
 		counter_write(c, "gpu frame time ms", f->device_id, f->cpu_begin_ns, "ms",
 			      (double)gpu / 1e6);
 	counter_write(c, "passes per frame", f->device_id, f->cpu_begin_ns, "passes",
@@ -584,17 +584,17 @@ void attr_trace_frame_write(struct attr_sink_ctx *c, const struct pp_frame_resul
 	if (f->cpu.valid) {
 		counter_write(c, "cpu frame time ms", f->device_id, f->cpu_begin_ns, "ms",
 			      (double)f->cpu.thread_cpu_ns / 1e6);
-		for (unsigned k = 0; k < attr_cpu_counter_count; k++)
+		for (unsigned k = 0; k < pp_attr_sink_cpu_counter_count; k++)
 			if (f->cpu.counters_valid & (1u << k)) {
 				char name[64];
-				snprintf(name, sizeof(name), "cpu %s per frame", attr_cpu_counter_names[k]);
-				counter_write(c, name, f->device_id, f->cpu_begin_ns, attr_cpu_counter_names[k],
+				snprintf(name, sizeof(name), "cpu %s per frame", pp_attr_sink_cpu_counter_names[k]);
+				counter_write(c, name, f->device_id, f->cpu_begin_ns, pp_attr_sink_cpu_counter_names[k],
 					      (double)f->cpu.counter[k]);
 			}
 	}
 }
 
-void attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
+void pp_attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_event *ev)
 {
 	if (!c->trace)
 		return;
@@ -607,31 +607,31 @@ void attr_trace_cpu_event_write(struct attr_sink_ctx *c, const struct pp_cpu_eve
 	struct trace_event e;
 	if (strcmp(cat, "diagnostic") == 0) {
 		/* A diagnostic site's first occurrence: an instant event on its thread. */
-		ev_begin(&e, c, "i", ev->name, cat, ev->tid, attr_trace_us(c, ev->begin_ns));
-		pp_json_kv_str_lit(e.w, "s", "t");
+		ev_begin(&e, c, "i", ev->name, cat, ev->tid, pp_attr_sink_trace_us(c, ev->begin_ns));
+		pp_json_write_kv_str_lit(e.w, "s", "t");
 		ev_end(&e);
 		return;
 	}
-	ev_begin(&e, c, "X", ev->name, full, ev->tid, attr_trace_us(c, ev->begin_ns));
+	ev_begin(&e, c, "X", ev->name, full, ev->tid, pp_attr_sink_trace_us(c, ev->begin_ns));
 	dur_write(e.w, ev->begin_ns, ev->end_ns);
 	ev_end(&e);
 }
 
-void attr_trace_instant_write(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
+void pp_attr_trace_instant_write(struct attr_sink_ctx *c, const char *name, uint64_t ns, uint32_t device,
 			      uint64_t first_frame, const char *by, bool have_last, uint64_t last_frame)
 {
 	if (!c->trace)
 		return;
 	struct trace_event e;
-	ev_begin(&e, c, "i", name, "capture", (uint32_t)c->pid, attr_trace_us(c, ns));
-	pp_json_kv_str_lit(e.w, "s", "g");
-	pp_json_key_lit(e.w, "args");
-	pp_json_begin_object(e.w);
-	pp_json_kv_uint_lit(e.w, "device", device);
-	pp_json_kv_uint_lit(e.w, "first_frame", first_frame);
+	ev_begin(&e, c, "i", name, "capture", (uint32_t)c->pid, pp_attr_sink_trace_us(c, ns));
+	pp_json_write_kv_str_lit(e.w, "s", "g");
+	pp_json_write_key_lit(e.w, "args");
+	pp_json_write_begin_object(e.w);
+	pp_json_write_kv_uint_lit(e.w, "device", device);
+	pp_json_write_kv_uint_lit(e.w, "first_frame", first_frame);
 	if (have_last)
-		pp_json_kv_uint_lit(e.w, "last_frame", last_frame);
-	pp_json_kv_str_lit(e.w, "captured_by", by);
-	pp_json_end_object(e.w);
+		pp_json_write_kv_uint_lit(e.w, "last_frame", last_frame);
+	pp_json_write_kv_str_lit(e.w, "captured_by", by);
+	pp_json_write_end_object(e.w);
 	ev_end(&e);
 }

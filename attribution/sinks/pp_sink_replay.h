@@ -17,5 +17,5 @@ struct pp_sink_replay_result {
 	bool ended;      /* the process finished its recording */
 	char notes[512]; /* what reading found: cut short, unknown records, ... */
 };
-int pp_sink_replay(const char *path, const char *out_dir, struct pp_sink_replay_result *res, char *err,
+int pp_attr_replay(const char *path, const char *out_dir, struct pp_sink_replay_result *res, char *err,
 		   size_t err_len);

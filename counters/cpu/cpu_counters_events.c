@@ -69,14 +69,14 @@ _Static_assert(EV_COUNT < 256, "event ids are stored in uint8_t");
 _Static_assert(PP_CPU_MAX_EVENTS <= 32, "masks are uint32_t");
 _Static_assert(sizeof(g_default_ids) <= PP_CPU_MAX_EVENTS, "default list fits");
 
-const struct pp_cpu_event_desc *pp_cpu_event_table(unsigned *count)
+const struct pp_cpu_event_desc *pp_cpu_counters_events_table(unsigned *count)
 {
 	if (count)
 		*count = EV_COUNT;
 	return g_events;
 }
 
-void pp_cpu_config_default(struct pp_cpu_config *out)
+void pp_cpu_counters_events_config_default(struct pp_cpu_config *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->n = sizeof(g_default_ids);
@@ -142,7 +142,7 @@ static bool config_add(struct pp_cpu_config *cfg, uint8_t id, unsigned *wanted, 
 	return true;
 }
 
-int pp_cpu_config_parse(const char *spec, struct pp_cpu_config *out, char *err, size_t err_len)
+int pp_cpu_counters_events_config_parse(const char *spec, struct pp_cpu_config *out, char *err, size_t err_len)
 {
 	struct pp_cpu_config cfg = { 0 };
 	unsigned wanted = 0;
@@ -152,7 +152,7 @@ int pp_cpu_config_parse(const char *spec, struct pp_cpu_config *out, char *err, 
 	if (err && err_len)
 		err[0] = '\0';
 	if (!spec) {
-		pp_cpu_config_default(out);
+		pp_cpu_counters_events_config_default(out);
 		return 0;
 	}
 	while (*p) {

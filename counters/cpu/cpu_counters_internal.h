@@ -42,7 +42,7 @@ struct pp_cpu_event_desc {
 };
 
 /* The known events; *count gets their number. Ids below are indices into this table. */
-const struct pp_cpu_event_desc *pp_cpu_event_table(unsigned *count);
+const struct pp_cpu_event_desc *pp_cpu_counters_events_table(unsigned *count);
 
 struct pp_cpu_config {
 	unsigned n;
@@ -53,9 +53,9 @@ struct pp_cpu_config {
 	uint32_t named;
 };
 
-void pp_cpu_config_default(struct pp_cpu_config *out);
-/* Pure parser behind pp_cpu_counters_configure(). */
-int pp_cpu_config_parse(const char *spec, struct pp_cpu_config *out, char *err, size_t err_len);
+void pp_cpu_counters_events_config_default(struct pp_cpu_config *out);
+/* Pure parser behind pp_cpu_counters_snapshot_configure(). */
+int pp_cpu_counters_events_config_parse(const char *spec, struct pp_cpu_config *out, char *err, size_t err_len);
 
 /* ---- per-thread perf state ---- */
 
@@ -99,15 +99,15 @@ struct pp_cpu_thread {
 /* Opens the perf groups of the calling thread for cfg into st (zeroed by the caller apart from
  * id/tid/session). Never fails: what cannot be opened is recorded in st->err and given its
  * fallback. */
-void pp_cpu_perf_open_thread(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg);
-void pp_cpu_perf_close_thread(struct pp_cpu_thread *st);
+void pp_cpu_counters_perf_open_thread(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg);
+void pp_cpu_counters_perf_close_thread(struct pp_cpu_thread *st);
 /* Forgets what earlier threads learned about this process (refused, user mode only,
  * unsupported events); after configure or a hook change. */
-void pp_cpu_perf_reset_memo(void);
+void pp_cpu_counters_perf_reset_memo(void);
 
 /* One read(2) of a group. Returns false, leaving out untouched, when the read fails. Inline:
  * a pass boundary's snapshot is little more than this. */
-static inline bool pp_cpu_group_read(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t *running,
+static inline bool pp_cpu_counters_perf_group_read(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t *running,
 				     uint64_t *value)
 {
 	uint64_t buf[3 + PP_CPU_MAX_EVENTS];
@@ -129,13 +129,13 @@ static inline bool pp_cpu_group_read(const struct pp_cpu_group *g, uint64_t *ena
 }
 /* Reads the hardware group in user space. Returns false when the kernel does not allow it right
  * now (no cap_user_rdpmc or cap_user_time, or the group is not on the PMU: multiplexed out); the
- * caller then uses pp_cpu_group_read(). */
-bool pp_cpu_group_read_user(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t *running,
+ * caller then uses pp_cpu_counters_perf_group_read(). */
+bool pp_cpu_counters_perf_group_read_user(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t *running,
 			    uint64_t *value);
 
 /* The user-space read's arithmetic, from include/uapi/linux/perf_event.h; here for the tests.
  * A width-bit hardware counter plus the kernel's offset is the 64-bit count. */
-static inline uint64_t pp_cpu_pmc_count(uint64_t offset, uint64_t pmc, uint32_t width)
+static inline uint64_t pp_cpu_counters_perf_pmc_count(uint64_t offset, uint64_t pmc, uint32_t width)
 {
 	if (width < 64) /* sign-extend: the kernel biases offset so that the sum comes out right */
 		pmc = (uint64_t)((int64_t)(pmc << (64 - width)) >> (64 - width));
@@ -144,7 +144,7 @@ static inline uint64_t pp_cpu_pmc_count(uint64_t offset, uint64_t pmc, uint32_t 
 
 /* Nanoseconds of perf time since the page was last updated, from the cycle counter value cyc
  * (TSC on x86, CNTVCT_EL0 on AArch64); shift <= 31. */
-static inline uint64_t pp_cpu_perf_time_delta(uint64_t cyc, uint64_t time_offset, uint32_t mult,
+static inline uint64_t pp_cpu_counters_perf_time_delta(uint64_t cyc, uint64_t time_offset, uint32_t mult,
 					      uint32_t shift, bool cap_short, uint64_t time_cycles,
 					      uint64_t time_mask)
 {
@@ -156,7 +156,7 @@ static inline uint64_t pp_cpu_perf_time_delta(uint64_t cyc, uint64_t time_offset
 }
 
 /* Writes the one fallback line (for the first thread per configuration that needs one). */
-void pp_cpu_log_fallback(const struct pp_cpu_config *cfg, const struct pp_cpu_thread *st);
+void pp_cpu_counters_perf_log_fallback(const struct pp_cpu_config *cfg, const struct pp_cpu_thread *st);
 
 /* ---- test hooks ---- */
 
@@ -165,20 +165,20 @@ typedef long (*pp_cpu_perf_open_fn)(struct perf_event_attr *attr, pid_t pid, int
 				    int group_fd, unsigned long flags);
 /* Replaces the perf_event_open call (NULL restores the real one) and returns the previous one.
  * Closes every thread's counters and resets what was learned, like configure. */
-pp_cpu_perf_open_fn pp_cpu_test_set_perf_open(pp_cpu_perf_open_fn fn);
+pp_cpu_perf_open_fn pp_cpu_counters_perf_test_set_open(pp_cpu_perf_open_fn fn);
 /* The real call, for hooks that pass some events through. */
-long pp_cpu_perf_open_real(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+long pp_cpu_counters_perf_open_real(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			   unsigned long flags);
 /* Allows (default) or forbids the user-space read of the hardware group; closes every thread's
  * counters like configure. For the benchmark and tests. */
-void pp_cpu_test_set_user_read(bool allow);
-bool pp_cpu_test_user_read_allowed(void);
+void pp_cpu_counters_perf_test_set_user_read(bool allow);
+bool pp_cpu_counters_perf_test_user_read_allowed(void);
 
 /* Where thread_cpu_ns comes from when a perf group is open: its enabled time (default: no
  * extra system call) or CLOCK_THREAD_CPUTIME_ID always. Closes every thread's counters like
  * configure. For the benchmark, and for a caller that prefers the scheduler's accounting
  * (which leaves out steal and interrupt time) to perf's. */
-void pp_cpu_set_cpu_time_from_perf(bool from_perf);
+void pp_cpu_counters_snapshot_set_time_from_perf(bool from_perf);
 
 /* Called by the hooks above: closes all threads' counters and starts a new generation. */
-void pp_cpu_reset_all(void);
+void pp_cpu_counters_snapshot_reset_all(void);

@@ -18,7 +18,7 @@
 /* arm64 PMUv3 format bit "rdpmc" (config1:1): asks for EL0 access to the counter. */
 #define PP_ARM64_CONFIG1_RDPMC 0x2ull
 
-long pp_cpu_perf_open_real(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+long pp_cpu_counters_perf_open_real(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			   unsigned long flags)
 {
 #ifdef SYS_perf_event_open
@@ -29,7 +29,7 @@ long pp_cpu_perf_open_real(struct perf_event_attr *attr, pid_t pid, int cpu, int
 #endif
 }
 
-static pp_cpu_perf_open_fn g_perf_open = pp_cpu_perf_open_real;
+static pp_cpu_perf_open_fn g_perf_open = pp_cpu_counters_perf_open_real;
 static bool g_user_read_allowed = true;
 
 /* What earlier threads of this process learned, so that later threads skip syscalls that are
@@ -39,28 +39,28 @@ static int g_mode;
 static int g_refused_errno;
 static uint32_t g_unsupported; /* table ids (bit per id, < 32) with ENOENT/EOPNOTSUPP */
 
-void pp_cpu_perf_reset_memo(void)
+void pp_cpu_counters_perf_reset_memo(void)
 {
 	__atomic_store_n(&g_mode, MODE_UNKNOWN, __ATOMIC_RELAXED);
 	__atomic_store_n(&g_refused_errno, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&g_unsupported, 0, __ATOMIC_RELAXED);
 }
 
-pp_cpu_perf_open_fn pp_cpu_test_set_perf_open(pp_cpu_perf_open_fn fn)
+pp_cpu_perf_open_fn pp_cpu_counters_perf_test_set_open(pp_cpu_perf_open_fn fn)
 {
 	pp_cpu_perf_open_fn old = __atomic_load_n(&g_perf_open, __ATOMIC_RELAXED);
-	__atomic_store_n(&g_perf_open, fn ? fn : pp_cpu_perf_open_real, __ATOMIC_RELAXED);
-	pp_cpu_reset_all();
+	__atomic_store_n(&g_perf_open, fn ? fn : pp_cpu_counters_perf_open_real, __ATOMIC_RELAXED);
+	pp_cpu_counters_snapshot_reset_all();
 	return old;
 }
 
-void pp_cpu_test_set_user_read(bool allow)
+void pp_cpu_counters_perf_test_set_user_read(bool allow)
 {
 	__atomic_store_n(&g_user_read_allowed, allow, __ATOMIC_RELAXED);
-	pp_cpu_reset_all();
+	pp_cpu_counters_snapshot_reset_all();
 }
 
-bool pp_cpu_test_user_read_allowed(void)
+bool pp_cpu_counters_perf_test_user_read_allowed(void)
 {
 	return __atomic_load_n(&g_user_read_allowed, __ATOMIC_RELAXED);
 }
@@ -83,9 +83,9 @@ static bool user_read_possible(void)
 		}
 		__atomic_store_n(&cached, c, __ATOMIC_RELAXED);
 	}
-	return c == 1 && pp_cpu_test_user_read_allowed();
+	return c == 1 && pp_cpu_counters_perf_test_user_read_allowed();
 #else
-	return PP_CPU_HAVE_USER_READ && pp_cpu_test_user_read_allowed();
+	return PP_CPU_HAVE_USER_READ && pp_cpu_counters_perf_test_user_read_allowed();
 #endif
 }
 
@@ -135,7 +135,7 @@ static bool opened_any(const struct pp_cpu_thread *st)
 static void open_event(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg, unsigned i,
 		       int which, bool *user_only, bool *attempted, bool want_user_read)
 {
-	const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
+	const struct pp_cpu_event_desc *table = pp_cpu_counters_events_table(NULL);
 	struct pp_cpu_group *g = &st->group[which];
 	uint8_t id = cfg->ids[i];
 	const struct pp_cpu_event_desc *d = &table[id];
@@ -199,7 +199,7 @@ static void open_event(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg
 static void open_group(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg, int which,
 		       bool *user_only, bool *attempted, bool want_user_read)
 {
-	const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
+	const struct pp_cpu_event_desc *table = pp_cpu_counters_events_table(NULL);
 
 	for (unsigned i = 0; i < cfg->n; i++) {
 		const struct pp_cpu_event_desc *d = &table[cfg->ids[i]];
@@ -256,7 +256,7 @@ static void map_user_pages(struct pp_cpu_thread *st)
  * measured instead. */
 static void accounting_instead(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg)
 {
-	const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
+	const struct pp_cpu_event_desc *table = pp_cpu_counters_events_table(NULL);
 	struct pp_cpu_group *g = &st->group[PP_CPU_GROUP_SW];
 
 	if (st->group[PP_CPU_GROUP_HW].n || !g->n)
@@ -274,10 +274,10 @@ static void accounting_instead(struct pp_cpu_thread *st, const struct pp_cpu_con
 	st->sw_mask = 0;
 }
 
-void pp_cpu_perf_open_thread(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg)
+void pp_cpu_counters_perf_open_thread(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg)
 {
 	unsigned count;
-	const struct pp_cpu_event_desc *table = pp_cpu_event_table(&count);
+	const struct pp_cpu_event_desc *table = pp_cpu_counters_events_table(&count);
 	bool user_only = __atomic_load_n(&g_mode, __ATOMIC_RELAXED) == MODE_USER_ONLY;
 	bool want_user_read = user_read_possible();
 	long ps = sysconf(_SC_PAGESIZE);
@@ -327,7 +327,7 @@ void pp_cpu_perf_open_thread(struct pp_cpu_thread *st, const struct pp_cpu_confi
 	}
 }
 
-void pp_cpu_perf_close_thread(struct pp_cpu_thread *st)
+void pp_cpu_counters_perf_close_thread(struct pp_cpu_thread *st)
 {
 	for (int g = 0; g < PP_CPU_GROUPS; g++) {
 		struct pp_cpu_group *grp = &st->group[g];
@@ -397,7 +397,7 @@ static inline uint64_t read_cycles(void)
 
 #define compiler_barrier() __asm__ volatile("" : : : "memory")
 
-bool pp_cpu_group_read_user(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t *running,
+bool pp_cpu_counters_perf_group_read_user(const struct pp_cpu_group *g, uint64_t *enabled, uint64_t *running,
 			    uint64_t *value)
 {
 #if PP_CPU_HAVE_USER_READ
@@ -447,7 +447,7 @@ bool pp_cpu_group_read_user(const struct pp_cpu_group *g, uint64_t *enabled, uin
 
 		if (width == 0 || width > 64)
 			return false;
-		counts[k] = pp_cpu_pmc_count(count, (uint64_t)pmc, width);
+		counts[k] = pp_cpu_counters_perf_pmc_count(count, (uint64_t)pmc, width);
 
 		if (k == 0) {
 			/* Without the time conversion we could not tell whether the group was
@@ -455,7 +455,7 @@ bool pp_cpu_group_read_user(const struct pp_cpu_group *g, uint64_t *enabled, uin
 			 * that rem * mult cannot overflow. */
 			if (!cap_time || shift > 31)
 				return false;
-			uint64_t delta = pp_cpu_perf_time_delta(cyc, time_offset, mult, shift, cap_short,
+			uint64_t delta = pp_cpu_counters_perf_time_delta(cyc, time_offset, mult, shift, cap_short,
 								time_cycles, time_mask);
 			en += delta;
 			run += delta; /* idx != 0: the group is running now */
@@ -550,7 +550,7 @@ __attribute__((format(printf, 2, 3))) static void line_add(struct line *l, const
 static void line_add_names(struct line *l, const struct pp_cpu_config *cfg, uint32_t mask)
 {
 	unsigned count;
-	const struct pp_cpu_event_desc *table = pp_cpu_event_table(&count);
+	const struct pp_cpu_event_desc *table = pp_cpu_counters_events_table(&count);
 	bool first = true;
 	for (unsigned i = 0; i < cfg->n; i++) {
 		if (mask & (1u << i)) {
@@ -567,7 +567,7 @@ static void line_sep(struct line *l, bool *first)
 	*first = false;
 }
 
-void pp_cpu_log_fallback(const struct pp_cpu_config *cfg, const struct pp_cpu_thread *st)
+void pp_cpu_counters_perf_log_fallback(const struct pp_cpu_config *cfg, const struct pp_cpu_thread *st)
 {
 	struct line l = { .used = 0 };
 	uint32_t done = 0, not_measured = 0, kernel_only = 0;
@@ -599,7 +599,7 @@ void pp_cpu_log_fallback(const struct pp_cpu_config *cfg, const struct pp_cpu_th
 			line_add_names(&l, cfg, same);
 			line_add(&l, ": no perf event without hardware counters (each would slow the "
 				     "thread's context switches)");
-			const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
+			const struct pp_cpu_event_desc *table = pp_cpu_counters_events_table(NULL);
 			uint32_t only_perf = 0;
 			for (uint32_t m = same; m; m &= m - 1) {
 				unsigned j = (unsigned)__builtin_ctz(m);

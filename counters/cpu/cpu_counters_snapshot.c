@@ -33,14 +33,14 @@ static bool g_cpu_time_from_perf = true;
 /* initial-exec: read at every snapshot, two per pass boundary, where the general model's
  * __tls_get_addr call is a tenth of the snapshot's instructions. It costs no static TLS: both
  * libraries that link this code already have an initial-exec variable of their own
- * (pp_command_buffer_cache_tls, pp_egl_tls), which puts their whole TLS block there. */
+ * (pp_layer_objects_command_buffer_cache_tls, pp_egl_real_tls), which puts their whole TLS block there. */
 static __thread struct pp_cpu_thread *t_state __attribute__((tls_model("initial-exec")));
 static __thread uint32_t t_gen __attribute__((tls_model("initial-exec")));
 
 static void config_get_locked(struct pp_cpu_config *out)
 {
 	if (!g_config_set) {
-		pp_cpu_config_default(&g_config);
+		pp_cpu_counters_events_config_default(&g_config);
 		g_config_set = true;
 	}
 	*out = g_config;
@@ -48,7 +48,7 @@ static void config_get_locked(struct pp_cpu_config *out)
 
 static void state_free(struct pp_cpu_thread *st)
 {
-	pp_cpu_perf_close_thread(st);
+	pp_cpu_counters_perf_close_thread(st);
 	free(st);
 }
 
@@ -128,11 +128,11 @@ static bool read_hw(const struct pp_cpu_thread *st, struct pp_cpu_snapshot *out)
 {
 	const struct pp_cpu_group *hw = &st->group[PP_CPU_GROUP_HW];
 	if (st->user_read &&
-	    pp_cpu_group_read_user(hw, &out->hw_time_enabled, &out->hw_time_running, out->value)) {
+	    pp_cpu_counters_perf_group_read_user(hw, &out->hw_time_enabled, &out->hw_time_running, out->value)) {
 		out->flags |= PP_CPU_FLAG_USER_READ;
 		return true;
 	}
-	if (pp_cpu_group_read(hw, &out->hw_time_enabled, &out->hw_time_running, out->value)) {
+	if (pp_cpu_counters_perf_group_read(hw, &out->hw_time_enabled, &out->hw_time_running, out->value)) {
 		out->flags |= PP_CPU_FLAG_PERF_HW;
 		return true;
 	}
@@ -151,7 +151,7 @@ static void calibrate_cpu_time(struct pp_cpu_thread *st)
 		return;
 	memset(&tmp, 0, sizeof(tmp));
 	if (st->group[PP_CPU_GROUP_SW].n &&
-	    pp_cpu_group_read(&st->group[PP_CPU_GROUP_SW], &enabled, &running, tmp.value))
+	    pp_cpu_counters_perf_group_read(&st->group[PP_CPU_GROUP_SW], &enabled, &running, tmp.value))
 		st->cpu_group = PP_CPU_GROUP_SW;
 	else if (st->group[PP_CPU_GROUP_HW].n && read_hw(st, &tmp)) {
 		enabled = tmp.hw_time_enabled;
@@ -196,7 +196,7 @@ static struct pp_cpu_thread *thread_open(void)
 	pthread_mutex_unlock(&g_lock);
 
 	/* The syscalls happen outside the lock: opening takes tens of microseconds. */
-	pp_cpu_perf_open_thread(st, &cfg);
+	pp_cpu_counters_perf_open_thread(st, &cfg);
 	calibrate_cpu_time(st);
 	st->sw_only = !st->group[PP_CPU_GROUP_HW].n && st->group[PP_CPU_GROUP_SW].n && !st->rusage_mask &&
 		      st->cpu_group == PP_CPU_GROUP_SW;
@@ -206,7 +206,7 @@ static struct pp_cpu_thread *thread_open(void)
 	/* Something not counted by perf is worth one warning, unless all of it is the kernel's
 	 * accounting read instead of a software group (accounting_instead): the same counts. */
 	bool need_log = false;
-	const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
+	const struct pp_cpu_event_desc *table = pp_cpu_counters_events_table(NULL);
 	for (unsigned i = 0; i < cfg.n; i++)
 		need_log |= st->err[i] != 0 &&
 			    !(st->err[i] == PP_CPU_ERR_NO_PMU && table[cfg.ids[i]].fallback != PP_CPU_FB_NONE);
@@ -233,7 +233,7 @@ static struct pp_cpu_thread *thread_open(void)
 	t_state = st;
 	t_gen = gen;
 	if (need_log)
-		pp_cpu_log_fallback(&cfg, st);
+		pp_cpu_counters_perf_log_fallback(&cfg, st);
 	pp_log(PP_LOG_DEBUG, "cpu counters: thread %u: %u hardware, %u software events open%s%s",
 	       st->tid, st->group[PP_CPU_GROUP_HW].n, st->group[PP_CPU_GROUP_SW].n,
 	       st->user_read ? ", hardware read in user space when allowed" : "",
@@ -249,8 +249,8 @@ static struct pp_cpu_thread *thread_open(void)
 static bool snapshot_sw_only(const struct pp_cpu_thread *st, struct pp_cpu_snapshot *out)
 {
 	uint64_t wall = clock_ns(CLOCK_MONOTONIC);
-	/* value[] is not cleared: only the valid ones are ever read (pp_cpu_snapshot_delta). */
-	if (!pp_cpu_group_read(&st->group[PP_CPU_GROUP_SW], &out->sw_time_enabled, &out->sw_time_running,
+	/* value[] is not cleared: only the valid ones are ever read (pp_cpu_counters_snapshot_delta). */
+	if (!pp_cpu_counters_perf_group_read(&st->group[PP_CPU_GROUP_SW], &out->sw_time_enabled, &out->sw_time_running,
 			       out->value))
 		return false;
 	uint64_t cpu = (uint64_t)((int64_t)out->sw_time_enabled + st->cpu_base);
@@ -314,7 +314,7 @@ static bool snapshot_no_perf(struct pp_cpu_thread *st, struct pp_cpu_snapshot *o
 	if (cpu < st->cpu_given)
 		cpu = st->cpu_given;
 	st->cpu_given = cpu;
-	/* value[] is not cleared: only the valid ones are ever read (pp_cpu_snapshot_delta). */
+	/* value[] is not cleared: only the valid ones are ever read (pp_cpu_counters_snapshot_delta). */
 	for (uint32_t m = st->cpu_time_mask; m; m &= m - 1)
 		out->value[__builtin_ctz(m)] = cpu;
 	for (uint32_t m = st->rusage_mask; m; m &= m - 1) {
@@ -332,7 +332,7 @@ static bool snapshot_no_perf(struct pp_cpu_thread *st, struct pp_cpu_snapshot *o
 	return true;
 }
 
-bool pp_cpu_snapshot_is_current(const struct pp_cpu_snapshot *s)
+bool pp_cpu_counters_snapshot_is_current(const struct pp_cpu_snapshot *s)
 {
 	const struct pp_cpu_thread *st = t_state;
 	/* t_gen first: a state of an older generation was freed with it. */
@@ -340,7 +340,7 @@ bool pp_cpu_snapshot_is_current(const struct pp_cpu_snapshot *s)
 	return s && st && t_gen == __atomic_load_n(&g_gen, __ATOMIC_ACQUIRE) && s->session == st->session;
 }
 
-void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out)
+void pp_cpu_counters_snapshot_take(struct pp_cpu_snapshot *out)
 {
 	if (!out)
 		return;
@@ -371,7 +371,7 @@ void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out)
 		out->hw_mask = st->hw_mask;
 	}
 	const struct pp_cpu_group *sw = &st->group[PP_CPU_GROUP_SW];
-	if (sw->n && pp_cpu_group_read(sw, &out->sw_time_enabled, &out->sw_time_running, out->value)) {
+	if (sw->n && pp_cpu_counters_perf_group_read(sw, &out->sw_time_enabled, &out->sw_time_running, out->value)) {
 		sw_ok = true;
 		out->valid |= st->sw_mask;
 		out->sw_mask = st->sw_mask;
@@ -428,7 +428,7 @@ static bool scale_count(uint64_t d, uint64_t de, uint64_t dr, uint64_t *out, boo
 	return true;
 }
 
-void pp_cpu_snapshot_delta(const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b,
+void pp_cpu_counters_snapshot_delta(const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b,
 			   struct pp_cpu_delta *out)
 {
 	if (!out)
@@ -495,10 +495,10 @@ void pp_cpu_snapshot_delta(const struct pp_cpu_snapshot *a, const struct pp_cpu_
 	}
 }
 
-int pp_cpu_counters_configure(const char *spec, char *err, size_t err_len)
+int pp_cpu_counters_snapshot_configure(const char *spec, char *err, size_t err_len)
 {
 	struct pp_cpu_config cfg;
-	int ret = pp_cpu_config_parse(spec, &cfg, err, err_len);
+	int ret = pp_cpu_counters_events_config_parse(spec, &cfg, err, err_len);
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&g_lock);
@@ -506,21 +506,21 @@ int pp_cpu_counters_configure(const char *spec, char *err, size_t err_len)
 	g_config = cfg;
 	g_config_set = true;
 	__atomic_store_n(&g_logged, 0, __ATOMIC_RELAXED);
-	pp_cpu_perf_reset_memo();
+	pp_cpu_counters_perf_reset_memo();
 	pthread_mutex_unlock(&g_lock);
 	return 0;
 }
 
-void pp_cpu_reset_all(void)
+void pp_cpu_counters_snapshot_reset_all(void)
 {
 	pthread_mutex_lock(&g_lock);
 	close_all_locked();
 	__atomic_store_n(&g_logged, 0, __ATOMIC_RELAXED);
-	pp_cpu_perf_reset_memo();
+	pp_cpu_counters_perf_reset_memo();
 	pthread_mutex_unlock(&g_lock);
 }
 
-unsigned pp_cpu_event_count(void)
+unsigned pp_cpu_counters_snapshot_event_count(void)
 {
 	struct pp_cpu_config cfg;
 	pthread_mutex_lock(&g_lock);
@@ -529,20 +529,20 @@ unsigned pp_cpu_event_count(void)
 	return cfg.n;
 }
 
-const char *pp_cpu_event_name(unsigned i)
+const char *pp_cpu_counters_snapshot_event_name(unsigned i)
 {
 	struct pp_cpu_config cfg;
-	const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
+	const struct pp_cpu_event_desc *table = pp_cpu_counters_events_table(NULL);
 	pthread_mutex_lock(&g_lock);
 	config_get_locked(&cfg);
 	pthread_mutex_unlock(&g_lock);
 	return i < cfg.n ? table[cfg.ids[i]].name : NULL;
 }
 
-int pp_cpu_event_index(const char *name)
+int pp_cpu_counters_snapshot_event_index(const char *name)
 {
 	struct pp_cpu_config cfg;
-	const struct pp_cpu_event_desc *table = pp_cpu_event_table(NULL);
+	const struct pp_cpu_event_desc *table = pp_cpu_counters_events_table(NULL);
 	if (!name)
 		return -ENOENT;
 	pthread_mutex_lock(&g_lock);
@@ -556,7 +556,7 @@ int pp_cpu_event_index(const char *name)
 	return -ENOENT;
 }
 
-void pp_cpu_counters_thread_exit(void)
+void pp_cpu_counters_snapshot_thread_exit(void)
 {
 	struct pp_cpu_thread *st = t_state;
 	if (!st || t_gen != __atomic_load_n(&g_gen, __ATOMIC_ACQUIRE)) {
@@ -575,7 +575,7 @@ void pp_cpu_counters_thread_exit(void)
 		state_free(st);
 }
 
-void pp_cpu_counters_shutdown(void)
+void pp_cpu_counters_snapshot_shutdown(void)
 {
 	pthread_mutex_lock(&g_lock);
 	close_all_locked();
@@ -587,8 +587,8 @@ void pp_cpu_counters_shutdown(void)
 	pthread_mutex_unlock(&g_lock);
 }
 
-void pp_cpu_set_cpu_time_from_perf(bool from_perf)
+void pp_cpu_counters_snapshot_set_time_from_perf(bool from_perf)
 {
 	__atomic_store_n(&g_cpu_time_from_perf, from_perf, __ATOMIC_RELAXED);
-	pp_cpu_reset_all();
+	pp_cpu_counters_snapshot_reset_all();
 }

@@ -11,10 +11,10 @@
  * be measured is marked invalid, never reported as 0. The first such fallback in a process is
  * logged once, naming the events and the reason. See docs/cpu-counters.md.
  *
- * Threads: pp_cpu_snapshot_take() and pp_cpu_snapshot_delta() may be called from any number of
- * threads at once; a snapshot takes no lock (its state is thread-local). pp_cpu_counters_configure()
- * and pp_cpu_counters_shutdown() must not run while another thread is inside
- * pp_cpu_snapshot_take(): call them at set-up and tear-down. Without a configure call the
+ * Threads: pp_cpu_counters_snapshot_take() and pp_cpu_counters_snapshot_delta() may be called from any number of
+ * threads at once; a snapshot takes no lock (its state is thread-local). pp_cpu_counters_snapshot_configure()
+ * and pp_cpu_counters_snapshot_shutdown() must not run while another thread is inside
+ * pp_cpu_counters_snapshot_take(): call them at set-up and tear-down. Without a configure call the
  * "default" event list is used. */
 #include <stdbool.h>
 #include <stddef.h>
@@ -91,35 +91,35 @@ struct pp_cpu_delta {
  * Returns 0, or -EINVAL (configuration unchanged) after writing one message into err (when err
  * is not NULL) that names the problem and the valid names.
  * Closes every thread's counters; each thread reopens them at its next snapshot, and the next
- * fallback is logged again. Not concurrently with pp_cpu_snapshot_take() on other threads. */
-int pp_cpu_counters_configure(const char *spec, char *err, size_t err_len);
+ * fallback is logged again. Not concurrently with pp_cpu_counters_snapshot_take() on other threads. */
+int pp_cpu_counters_snapshot_configure(const char *spec, char *err, size_t err_len);
 
 /* Fills *out for the calling thread. Never fails; the first call on a thread opens its counters
  * (about 0.1 ms), later calls cost one read(2) per perf group read through the kernel, or a
  * clock read and getrusage() in the fallback (docs/performance-cpu.md). NULL out is ignored. */
-void pp_cpu_snapshot_take(struct pp_cpu_snapshot *out);
+void pp_cpu_counters_snapshot_take(struct pp_cpu_snapshot *out);
 /* Whether s was taken on the calling thread with the counters it has open now (same counter
  * session): a snapshot that can stand for one this thread would take now, at the cost of a
  * few loads. False for a snapshot of another thread, of counters since reopened, or of a
  * thread without counters. */
-bool pp_cpu_snapshot_is_current(const struct pp_cpu_snapshot *s);
+bool pp_cpu_counters_snapshot_is_current(const struct pp_cpu_snapshot *s);
 
 /* *out = b - a, scaled for multiplexing. a and b should be from the same thread, a taken first;
  * a value is valid only when valid in both and not decreasing. */
-void pp_cpu_snapshot_delta(const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b,
+void pp_cpu_counters_snapshot_delta(const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b,
 			   struct pp_cpu_delta *out);
 
 /* The configured events: index i of value[] is event i. */
-unsigned pp_cpu_event_count(void);
+unsigned pp_cpu_counters_snapshot_event_count(void);
 /* Its perf list name, or NULL past the end. The string is static. */
-const char *pp_cpu_event_name(unsigned i);
+const char *pp_cpu_counters_snapshot_event_name(unsigned i);
 /* Index of a configured event by name (aliases accepted), or -ENOENT. */
-int pp_cpu_event_index(const char *name);
+int pp_cpu_counters_snapshot_event_index(const char *name);
 
 /* Closes the calling thread's counters now. Optional: a thread's counters are also closed when
  * it exits (pthread key destructor). A later snapshot on the thread reopens them. */
-void pp_cpu_counters_thread_exit(void);
+void pp_cpu_counters_snapshot_thread_exit(void);
 
 /* Closes every thread's counters and drops the thread-exit hook, so that the code holding this
  * library can be unloaded. Later snapshots reopen counters. Not concurrently with snapshots. */
-void pp_cpu_counters_shutdown(void);
+void pp_cpu_counters_snapshot_shutdown(void);

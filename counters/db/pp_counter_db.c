@@ -63,7 +63,7 @@ const struct pp_counter_gpu *pp_counter_db_gpu_of_product(const struct pp_counte
 	return NULL;
 }
 
-const char *pp_counter_kind_name(enum pp_counter_kind kind)
+const char *pp_counter_db_kind_name(enum pp_counter_kind kind)
 {
 	switch (kind) {
 	case PP_COUNTER_HARDWARE:
@@ -76,7 +76,7 @@ const char *pp_counter_kind_name(enum pp_counter_kind kind)
 	return "?";
 }
 
-const char *pp_counter_block_name(enum pp_counter_block block)
+const char *pp_counter_db_block_name(enum pp_counter_block block)
 {
 	switch (block) {
 	case PP_BLOCK_JOB_MANAGER:
@@ -94,7 +94,7 @@ const char *pp_counter_block_name(enum pp_counter_block block)
 	return "-";
 }
 
-const char *pp_counter_aggregate_name(enum pp_counter_aggregate a)
+const char *pp_counter_db_aggregate_name(enum pp_counter_aggregate a)
 {
 	return a == PP_AGGREGATE_MEAN ? "mean" : "sum";
 }

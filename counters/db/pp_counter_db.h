@@ -87,15 +87,15 @@ struct pp_counter_db {
 };
 
 /* The built-in databases, in a fixed order. */
-size_t pp_counter_db_count(void);
-const struct pp_counter_db *pp_counter_db_at(size_t i);
+size_t pp_counter_db_list_count(void);
+const struct pp_counter_db *pp_counter_db_list_at(size_t i);
 
 /* A database by its id ("mali-g78") or by the name of a GPU it covers ("Mali-G78"; case and
  * a missing "Mali-" prefix do not matter: "g78" finds it). NULL when none. */
-const struct pp_counter_db *pp_counter_db_find(const char *name);
+const struct pp_counter_db *pp_counter_db_list_find(const char *name);
 /* A database by Mali product id (GPU_ID >> 16; only the PP_COUNTER_PRODUCT_MASK bits are
  * compared). NULL when none. */
-const struct pp_counter_db *pp_counter_db_find_product(uint32_t product_id);
+const struct pp_counter_db *pp_counter_db_list_find_product(uint32_t product_id);
 /* The GPU entry of db that the product id names, or NULL. */
 const struct pp_counter_gpu *pp_counter_db_gpu_of_product(const struct pp_counter_db *db,
 							  uint32_t product_id);
@@ -109,9 +109,9 @@ const struct pp_counter_alias *pp_counter_db_alias(const struct pp_counter_db *d
 /* Number of entries of a kind in db. */
 uint32_t pp_counter_db_count_kind(const struct pp_counter_db *db, enum pp_counter_kind kind);
 
-const char *pp_counter_kind_name(enum pp_counter_kind kind);    /* "hardware", ... */
-const char *pp_counter_block_name(enum pp_counter_block block); /* "job_manager", ... "-" */
-const char *pp_counter_aggregate_name(enum pp_counter_aggregate a); /* "sum", "mean" */
+const char *pp_counter_db_kind_name(enum pp_counter_kind kind);    /* "hardware", ... */
+const char *pp_counter_db_block_name(enum pp_counter_block block); /* "job_manager", ... "-" */
+const char *pp_counter_db_aggregate_name(enum pp_counter_aggregate a); /* "sum", "mean" */
 
 /* The symbolic constants of document 002, present in every database. */
 #define PP_CONST_SHADER_CORE_COUNT "MALI_CONFIG_SHADER_CORE_COUNT"

@@ -46,5 +46,5 @@ void pp_expr_error_set(struct pp_expr_error *err, int32_t offset, const char *fm
 	__attribute__((format(printf, 3, 4)));
 
 /* The tables counters/db/gen/pp_counter_dbgen writes (pp_counter_db_data.c in the build). */
-extern const struct pp_counter_db *const pp_counter_dbs[];
-extern const size_t pp_counter_db_total;
+extern const struct pp_counter_db *const pp_counter_db_data_list[];
+extern const size_t pp_counter_db_data_count;

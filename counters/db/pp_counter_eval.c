@@ -257,7 +257,7 @@ static bool is_input(const struct pp_counter_desc *d)
 	return d->kind == PP_COUNTER_HARDWARE || (d->kind == PP_COUNTER_CONSTANT && !d->equation);
 }
 
-void pp_counter_sample_clear(const struct pp_counter_eval *ev, struct pp_counter_value *sample)
+void pp_counter_eval_sample_clear(const struct pp_counter_eval *ev, struct pp_counter_value *sample)
 {
 	for (uint32_t i = 0; i < ev->db->counter_count; i++)
 		sample[i] = value_bad(is_input(&ev->db->counters[i]) ? PP_VALUE_MISSING
@@ -265,7 +265,7 @@ void pp_counter_sample_clear(const struct pp_counter_eval *ev, struct pp_counter
 				      (int32_t)i, -1);
 }
 
-int pp_counter_sample_set(const struct pp_counter_eval *ev, struct pp_counter_value *sample,
+int pp_counter_eval_sample_set(const struct pp_counter_eval *ev, struct pp_counter_value *sample,
 			  int entry, double raw)
 {
 	if (entry < 0 || (uint32_t)entry >= ev->db->counter_count)
@@ -284,7 +284,7 @@ int pp_counter_sample_set(const struct pp_counter_eval *ev, struct pp_counter_va
 	return 0;
 }
 
-int pp_counter_sample_set_instances(const struct pp_counter_eval *ev,
+int pp_counter_eval_sample_set_instances(const struct pp_counter_eval *ev,
 				    struct pp_counter_value *sample, int entry,
 				    const double *raw, size_t n)
 {
@@ -297,16 +297,16 @@ int pp_counter_sample_set_instances(const struct pp_counter_eval *ev,
 	uint8_t block = ev->db->counters[entry].block;
 	if (block < PP_BLOCK_COUNT && ev->db->aggregate[block] == PP_AGGREGATE_MEAN)
 		total /= (double)n;
-	return pp_counter_sample_set(ev, sample, entry, total);
+	return pp_counter_eval_sample_set(ev, sample, entry, total);
 }
 
-int pp_counter_sample_set_name(const struct pp_counter_eval *ev, struct pp_counter_value *sample,
+int pp_counter_eval_sample_set_name(const struct pp_counter_eval *ev, struct pp_counter_value *sample,
 			       const char *name, double raw)
 {
 	int entry = pp_counter_db_lookup(ev->db, name);
 	if (entry < 0)
 		return -ENOENT;
-	return pp_counter_sample_set(ev, sample, entry, raw);
+	return pp_counter_eval_sample_set(ev, sample, entry, raw);
 }
 
 /* subject: the entry whose equation this is (-1 for an ad hoc expression), named in the
@@ -405,7 +405,7 @@ struct pp_counter_value pp_counter_eval_expr(const struct pp_counter_eval *ev,
 	return eval_node(ev, sample, e, e->root, -1);
 }
 
-const char *pp_counter_value_describe(const struct pp_counter_eval *ev,
+const char *pp_counter_eval_value_describe(const struct pp_counter_eval *ev,
 				      const struct pp_counter_value *v, char *buf, size_t len)
 {
 	const struct pp_counter_db *db = ev ? ev->db : NULL;

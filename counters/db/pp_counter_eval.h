@@ -4,12 +4,12 @@
  * samples as often as wanted without allocating.
  *
  * A sample is an array of struct pp_counter_value, one per database entry (index as in
- * db->counters), owned by the caller. pp_counter_sample_clear() marks every entry missing
+ * db->counters), owned by the caller. pp_counter_eval_sample_clear() marks every entry missing
  * (inputs) or not yet computed (derived); the caller sets the hardware values and the
  * constants it knows; pp_counter_eval_counter() computes a derived counter, memoizing it and
  * everything it needed in the sample. A value that cannot be computed is never a number:
  * its status says why (an input missing, a division by zero, a non-finite result) and which
- * counter and equation offset caused it; pp_counter_value_describe() says it in words.
+ * counter and equation offset caused it; pp_counter_eval_value_describe() says it in words.
  * Setting an input forgets what was computed (a loop over the entries, no more), so values
  * read after a set always reflect it; set all inputs first, then evaluate.
  *
@@ -60,20 +60,20 @@ int pp_counter_eval_compile(const struct pp_counter_eval *ev, const char *text,
 			    struct pp_expr **out, struct pp_expr_error *err);
 
 /* Sample set-up. sample has db->counter_count entries. */
-void pp_counter_sample_clear(const struct pp_counter_eval *ev, struct pp_counter_value *sample);
+void pp_counter_eval_sample_clear(const struct pp_counter_eval *ev, struct pp_counter_value *sample);
 /* Sets an input (hardware counter or constant without equation). Hardware values are raw
  * counts, multiplied by the counter's scale here; for a block with several instances, the
- * value aggregated as the database expects (pp_counter_sample_set_instances does that).
+ * value aggregated as the database expects (pp_counter_eval_sample_set_instances does that).
  * -EINVAL: entry out of range or not an input. */
-int pp_counter_sample_set(const struct pp_counter_eval *ev, struct pp_counter_value *sample,
+int pp_counter_eval_sample_set(const struct pp_counter_eval *ev, struct pp_counter_value *sample,
 			  int entry, double raw);
 /* Sets a hardware counter from its per-instance raw values (n >= 1), combined as the
  * database's aggregate for the counter's block says (sum or mean). */
-int pp_counter_sample_set_instances(const struct pp_counter_eval *ev,
+int pp_counter_eval_sample_set_instances(const struct pp_counter_eval *ev,
 				    struct pp_counter_value *sample, int entry,
 				    const double *raw, size_t n);
 /* By name (aliases followed); -ENOENT for an unknown name. */
-int pp_counter_sample_set_name(const struct pp_counter_eval *ev, struct pp_counter_value *sample,
+int pp_counter_eval_sample_set_name(const struct pp_counter_eval *ev, struct pp_counter_value *sample,
 			       const char *name, double raw);
 
 /* The value of an entry: inputs as set, derived counters and defined constants computed
@@ -87,5 +87,5 @@ struct pp_counter_value pp_counter_eval_expr(const struct pp_counter_eval *ev,
 
 /* "12.5", or why it is unavailable: "unavailable: input JM.GPU_ACTIVE missing",
  * "unavailable: division by zero in SC.TEX_CPI at offset 13". Returns buf. */
-const char *pp_counter_value_describe(const struct pp_counter_eval *ev,
+const char *pp_counter_eval_value_describe(const struct pp_counter_eval *ev,
 				      const struct pp_counter_value *v, char *buf, size_t len);

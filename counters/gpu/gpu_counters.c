@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct pp_gpu_counter_desc pp_gpu_pipeline_statistics_counters[PP_GPU_PIPELINE_STATISTICS_COUNT] = {
+const struct pp_gpu_counter_desc pp_gpu_counters_pipeline_statistics[PP_GPU_PIPELINE_STATISTICS_COUNT] = {
 	{ "pipeline_statistics", "input_assembly_vertices", "vertices", "input assembly", 1, false,
 	  "vertices the input assembly stage fetched" },
 	{ "pipeline_statistics", "input_assembly_primitives", "primitives", "input assembly", 1, false,
@@ -25,7 +25,7 @@ const struct pp_gpu_counter_desc pp_gpu_pipeline_statistics_counters[PP_GPU_PIPE
 	  "compute shader invocations" },
 };
 
-const struct pp_gpu_counter_desc pp_gpu_timestamp_counter = {
+const struct pp_gpu_counter_desc pp_gpu_counters_timestamp = {
 	"timestamps", "gpu_time", "ns", "", 1, false,
 	"begin to end timestamp of the scope (docs/timing.md)",
 };
@@ -46,7 +46,7 @@ static const char *or_empty(const char *s)
 	return s ? s : "";
 }
 
-const struct pp_gpu_counter_desc *pp_gpu_counter_intern(const struct pp_gpu_counter_desc *d)
+const struct pp_gpu_counter_desc *pp_gpu_counters_intern(const struct pp_gpu_counter_desc *d)
 {
 	if (!d || !d->source || !d->name)
 		return NULL;

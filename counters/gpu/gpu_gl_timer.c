@@ -32,7 +32,7 @@ struct pp_gl_timer {
 	bool exhausted;
 };
 
-struct pp_gl_timer *pp_gl_timer_create(const struct pp_gl_timer_funcs *fns, uint32_t max_chunks)
+struct pp_gl_timer *pp_gpu_gl_timer_create(const struct pp_gl_timer_funcs *fns, uint32_t max_chunks)
 {
 	if (!fns->GenQueriesEXT || !fns->DeleteQueriesEXT || !fns->QueryCounterEXT || !fns->GetQueryObjectuivEXT ||
 	    !fns->GetQueryObjectui64vEXT || !fns->GetInteger64vEXT || !fns->GetIntegerv || !max_chunks)
@@ -48,17 +48,17 @@ struct pp_gl_timer *pp_gl_timer_create(const struct pp_gl_timer_funcs *fns, uint
 	t->have_raw = calloc((size_t)max_chunks * PP_GL_CHUNK_SLOTS, 1);
 	t->chunk_used = calloc(max_chunks, 1);
 	if (!t->names || !t->epoch || !t->raw || !t->have_raw || !t->chunk_used) {
-		pp_gl_timer_destroy(t, false);
+		pp_gpu_gl_timer_destroy(t, false);
 		return NULL;
 	}
 	/* Clears a disjoint state left from before we looked. */
 	GLint d = 0;
 	t->gl.GetIntegerv(GL_GPU_DISJOINT_EXT, &d);
-	pp_gl_timer_calibrate(t);
+	pp_gpu_gl_timer_calibrate(t);
 	return t;
 }
 
-void pp_gl_timer_destroy(struct pp_gl_timer *t, bool current)
+void pp_gpu_gl_timer_destroy(struct pp_gl_timer *t, bool current)
 {
 	if (!t)
 		return;
@@ -72,7 +72,7 @@ void pp_gl_timer_destroy(struct pp_gl_timer *t, bool current)
 	free(t);
 }
 
-uint32_t pp_gl_timer_chunk_alloc(struct pp_gl_timer *t)
+uint32_t pp_gpu_gl_timer_chunk_alloc(struct pp_gl_timer *t)
 {
 	for (uint32_t c = 0; c < t->nchunks; c++)
 		if (!t->chunk_used[c]) {
@@ -89,26 +89,26 @@ uint32_t pp_gl_timer_chunk_alloc(struct pp_gl_timer *t)
 	return c;
 }
 
-void pp_gl_timer_chunk_free(struct pp_gl_timer *t, uint32_t chunk)
+void pp_gpu_gl_timer_chunk_free(struct pp_gl_timer *t, uint32_t chunk)
 {
 	if (chunk < t->nchunks)
 		t->chunk_used[chunk] = 0;
 }
 
-const char *pp_gl_timer_no_slot_reason(const struct pp_gl_timer *t)
+const char *pp_gpu_gl_timer_no_slot_reason(const struct pp_gl_timer *t)
 {
 	return t && t->exhausted ? "GPU timestamp queries of this context all in use (results not read yet)"
 				 : "no GPU timestamps for this pass";
 }
 
-void pp_gl_timer_write(struct pp_gl_timer *t, uint32_t slot)
+void pp_gpu_gl_timer_write(struct pp_gl_timer *t, uint32_t slot)
 {
 	t->epoch[slot] = t->disjoint_epoch;
 	t->have_raw[slot] = 0;
 	t->gl.QueryCounterEXT(t->names[slot], GL_TIMESTAMP_EXT);
 }
 
-void pp_gl_timer_read(struct pp_gl_timer *t, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail)
+void pp_gpu_gl_timer_read(struct pp_gl_timer *t, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = slots[i];
@@ -138,7 +138,7 @@ void pp_gl_timer_read(struct pp_gl_timer *t, const uint32_t *slots, uint32_t n, 
 	}
 }
 
-bool pp_gl_timer_check_disjoint(struct pp_gl_timer *t)
+bool pp_gpu_gl_timer_check_disjoint(struct pp_gl_timer *t)
 {
 	GLint d = 0;
 	t->gl.GetIntegerv(GL_GPU_DISJOINT_EXT, &d);
@@ -146,11 +146,11 @@ bool pp_gl_timer_check_disjoint(struct pp_gl_timer *t)
 		return false;
 	t->disjoint_epoch++;
 	t->disjoints++;
-	pp_gl_timer_calibrate(t);
+	pp_gpu_gl_timer_calibrate(t);
 	return true;
 }
 
-void pp_gl_timer_calibrate(struct pp_gl_timer *t)
+void pp_gpu_gl_timer_calibrate(struct pp_gl_timer *t)
 {
 	/* The narrowest of a few tries: the host instant closest to the GPU read. */
 	uint64_t best = UINT64_MAX;
@@ -166,13 +166,13 @@ void pp_gl_timer_calibrate(struct pp_gl_timer *t)
 	}
 }
 
-const char *pp_gl_timer_time_domain(const struct pp_gl_timer *t)
+const char *pp_gpu_gl_timer_time_domain(const struct pp_gl_timer *t)
 {
 	return t ? "calibrated (GL_TIMESTAMP_EXT read with glGetInteger64vEXT between two CLOCK_MONOTONIC reads)"
 		 : "none";
 }
 
-uint64_t pp_gl_timer_disjoint_count(const struct pp_gl_timer *t)
+uint64_t pp_gpu_gl_timer_disjoint_count(const struct pp_gl_timer *t)
 {
 	return t ? t->disjoints : 0;
 }

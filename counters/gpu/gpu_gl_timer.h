@@ -32,29 +32,29 @@ struct pp_gl_timer;
 
 /* NULL when a function is missing or out of memory. max_chunks bounds the query objects
  * (max_chunks x PP_GL_CHUNK_SLOTS). */
-struct pp_gl_timer *pp_gl_timer_create(const struct pp_gl_timer_funcs *fns, uint32_t max_chunks);
+struct pp_gl_timer *pp_gpu_gl_timer_create(const struct pp_gl_timer_funcs *fns, uint32_t max_chunks);
 /* current: the timer's context is current on this thread, so its queries can be deleted
  * (otherwise they go with the context). */
-void pp_gl_timer_destroy(struct pp_gl_timer *t, bool current);
+void pp_gpu_gl_timer_destroy(struct pp_gl_timer *t, bool current);
 
-uint32_t pp_gl_timer_chunk_alloc(struct pp_gl_timer *t);
-void pp_gl_timer_chunk_free(struct pp_gl_timer *t, uint32_t chunk);
-const char *pp_gl_timer_no_slot_reason(const struct pp_gl_timer *t);
+uint32_t pp_gpu_gl_timer_chunk_alloc(struct pp_gl_timer *t);
+void pp_gpu_gl_timer_chunk_free(struct pp_gl_timer *t, uint32_t chunk);
+const char *pp_gpu_gl_timer_no_slot_reason(const struct pp_gl_timer *t);
 
 /* glQueryCounterEXT(GL_TIMESTAMP_EXT) into slot. */
-void pp_gl_timer_write(struct pp_gl_timer *t, uint32_t slot);
+void pp_gpu_gl_timer_write(struct pp_gl_timer *t, uint32_t slot);
 
 /* Reads slots into host ns without waiting: avail[i] 0 = not yet, 1 = ns[i] valid,
  * 2 = arrived but not usable (a GPU disjoint event since it was written). */
-void pp_gl_timer_read(struct pp_gl_timer *t, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail);
+void pp_gpu_gl_timer_read(struct pp_gl_timer *t, const uint32_t *slots, uint32_t n, uint64_t *ns, uint8_t *avail);
 
 /* Reads GL_GPU_DISJOINT_EXT (which also clears it): when set, every timestamp not yet read
  * is marked unusable and the clock mapping taken again. Returns whether it was set. */
-bool pp_gl_timer_check_disjoint(struct pp_gl_timer *t);
+bool pp_gpu_gl_timer_check_disjoint(struct pp_gl_timer *t);
 
 /* Takes the GPU-to-host mapping again (GL_TIMESTAMP_EXT with glGetInteger64vEXT between
  * two CLOCK_MONOTONIC reads). */
-void pp_gl_timer_calibrate(struct pp_gl_timer *t);
-const char *pp_gl_timer_time_domain(const struct pp_gl_timer *t);
+void pp_gpu_gl_timer_calibrate(struct pp_gl_timer *t);
+const char *pp_gpu_gl_timer_time_domain(const struct pp_gl_timer *t);
 /* Disjoint events seen so far. */
-uint64_t pp_gl_timer_disjoint_count(const struct pp_gl_timer *t);
+uint64_t pp_gpu_gl_timer_disjoint_count(const struct pp_gl_timer *t);

@@ -13,7 +13,7 @@
 
 /* ---- properties --------------------------------------------------------------------------- */
 
-int pp_kbase_props_parse(const void *blob, size_t len, struct pp_kbase_props *out)
+int pp_gpu_kbase_props_parse(const void *blob, size_t len, struct pp_kbase_props *out)
 {
 	const uint8_t *b = blob;
 	bool have_mask = false, have_l2 = false;
@@ -55,14 +55,14 @@ int pp_kbase_props_parse(const void *blob, size_t len, struct pp_kbase_props *ou
 	return 0;
 }
 
-enum pp_kbase_interface pp_kbase_interface_for(const struct pp_kbase_version_check *v, bool csf)
+enum pp_kbase_interface pp_gpu_kbase_interface_for(const struct pp_kbase_version_check *v, bool csf)
 {
 	if (csf)
 		return v->major > 1 || (v->major == 1 && v->minor >= 10) ? PP_KBASE_KINSTR : PP_KBASE_LEGACY;
 	return v->major > 11 || (v->major == 11 && v->minor >= 37) ? PP_KBASE_KINSTR : PP_KBASE_LEGACY;
 }
 
-const char *pp_kbase_interface_name(enum pp_kbase_interface i)
+const char *pp_gpu_kbase_interface_name(enum pp_kbase_interface i)
 {
 	return i == PP_KBASE_KINSTR ? "kinstr_prfcnt" : "legacy hardware counter reader";
 }
@@ -83,7 +83,7 @@ static void block_add(struct pp_kbase_sample *out, unsigned type, const uint64_t
 		out->value[type][i] += v[i];
 }
 
-int pp_kbase_legacy_decode(const struct pp_kbase_props *p, const struct pp_kbase_hwcnt_reader_metadata *md,
+int pp_gpu_kbase_legacy_decode(const struct pp_kbase_props *p, const struct pp_kbase_hwcnt_reader_metadata *md,
 			   uint64_t prev_ns, const void *dump, size_t size, struct pp_kbase_sample *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -117,7 +117,7 @@ int pp_kbase_legacy_decode(const struct pp_kbase_props *p, const struct pp_kbase
 	return 0;
 }
 
-int pp_kbase_kinstr_decode(const void *mapping, size_t size, uint64_t offset, struct pp_kbase_sample *out)
+int pp_gpu_kbase_kinstr_decode(const void *mapping, size_t size, uint64_t offset, struct pp_kbase_sample *out)
 {
 	memset(out, 0, sizeof(*out));
 	const uint8_t *m = mapping;
@@ -211,11 +211,11 @@ static int descs_make(struct pp_kbase *k)
 {
 	struct pp_gpu_counter_desc d = { "mali_kbase", "GPU_CYCLES_TOP", "cycles", "GPU", 1, false,
 					 "cycles of the GPU's top-level clock domain in the sample" };
-	k->descs[0] = pp_gpu_counter_intern(&d);
+	k->descs[0] = pp_gpu_counters_intern(&d);
 	d.name = "GPU_CYCLES_SHADER_CORES";
 	d.block = "shader core";
 	d.description = "cycles of the shader cores' clock domain in the sample";
-	k->descs[1] = pp_gpu_counter_intern(&d);
+	k->descs[1] = pp_gpu_counters_intern(&d);
 	for (uint32_t b = 0; b < PP_PRFCNT_BLOCK_TYPES; b++)
 		for (uint32_t c = 0; c < NBLOCK_COUNTERS; c++) {
 			char name[32];
@@ -225,7 +225,7 @@ static int descs_make(struct pp_kbase *k)
 				b == PP_PRFCNT_BLOCK_MEMORY || b == PP_PRFCNT_BLOCK_SHADER_CORE,
 				"hardware counter at this index of the block, summed over the block's instances",
 			};
-			k->descs[2 + b * NBLOCK_COUNTERS + c] = pp_gpu_counter_intern(&raw);
+			k->descs[2 + b * NBLOCK_COUNTERS + c] = pp_gpu_counters_intern(&raw);
 		}
 	for (uint32_t i = 0; i < NCOUNTERS; i++)
 		if (!k->descs[i])
@@ -306,7 +306,7 @@ static void collect(struct pp_kbase *k)
 		int dump_size = (int)k->mapping_size;
 		while (k->io.legacy_wait(k->io.ctx, 0) > 0 && k->io.legacy_get(k->io.ctx, &md, &dump) == 0) {
 			/* the first dump is the baseline: counts before it began at an unknown time */
-			if (k->prev_ns && pp_kbase_legacy_decode(&k->props, &md, k->prev_ns, dump, (size_t)dump_size, s) == 0)
+			if (k->prev_ns && pp_gpu_kbase_legacy_decode(&k->props, &md, k->prev_ns, dump, (size_t)dump_size, s) == 0)
 				ring_push(k, s, offset);
 			k->prev_ns = md.timestamp;
 			k->io.legacy_put(k->io.ctx, &md);
@@ -314,7 +314,7 @@ static void collect(struct pp_kbase *k)
 	} else {
 		struct pp_prfcnt_sample_access a;
 		while (k->io.kinstr_wait(k->io.ctx, 0) > 0 && k->io.kinstr_get(k->io.ctx, &a) == 0) {
-			if (pp_kbase_kinstr_decode(k->mapping, k->mapping_size, a.sample_offset_bytes, s) == 0)
+			if (pp_gpu_kbase_kinstr_decode(k->mapping, k->mapping_size, a.sample_offset_bytes, s) == 0)
 				ring_push(k, s, offset);
 			k->io.kinstr_put(k->io.ctx, &a);
 		}
@@ -402,7 +402,7 @@ static void be_request(void *ctx)
 	pthread_mutex_unlock(&k->lock);
 }
 
-uint32_t pp_kbase_samples_take(struct pp_kbase *k, struct pp_gpu_counter_sample *out, uint32_t max)
+uint32_t pp_gpu_kbase_samples_take(struct pp_kbase *k, struct pp_gpu_counter_sample *out, uint32_t max)
 {
 	uint32_t n = 0;
 	pthread_mutex_lock(&k->lock);
@@ -423,7 +423,7 @@ uint32_t pp_kbase_samples_take(struct pp_kbase *k, struct pp_gpu_counter_sample 
 
 static uint32_t be_take(void *ctx, struct pp_gpu_counter_sample *out, uint32_t max)
 {
-	return pp_kbase_samples_take(ctx, out, max);
+	return pp_gpu_kbase_samples_take(ctx, out, max);
 }
 
 static int setup_legacy(struct pp_kbase *k, char *why, size_t len)
@@ -463,7 +463,7 @@ static int setup_kinstr(struct pp_kbase *k, char *why, size_t len)
 	return r;
 }
 
-struct pp_kbase *pp_kbase_create(const struct pp_kbase_io *io, const char *setting, char *why, size_t why_len)
+struct pp_kbase *pp_gpu_kbase_create(const struct pp_kbase_io *io, const char *setting, char *why, size_t why_len)
 {
 	struct pp_kbase *k = calloc(1, sizeof(*k));
 	if (!k) {
@@ -497,8 +497,8 @@ struct pp_kbase *pp_kbase_create(const struct pp_kbase_io *io, const char *setti
 		snprintf(why, why_len, "the kbase version handshake failed (%d)", r);
 		goto fail;
 	}
-	k->iface = pp_kbase_interface_for(&v, csf);
-	if ((r = io->props(io->ctx, blob, &blob_len)) || pp_kbase_props_parse(blob, blob_len, &k->props)) {
+	k->iface = pp_gpu_kbase_interface_for(&v, csf);
+	if ((r = io->props(io->ctx, blob, &blob_len)) || pp_gpu_kbase_props_parse(blob, blob_len, &k->props)) {
 		snprintf(why, why_len, "the GPU properties could not be read (%d)", r);
 		goto fail;
 	}
@@ -520,11 +520,11 @@ struct pp_kbase *pp_kbase_create(const struct pp_kbase_io *io, const char *setti
 		goto fail;
 	return k;
 fail:
-	pp_kbase_destroy(k);
+	pp_gpu_kbase_destroy(k);
 	return NULL;
 }
 
-void pp_kbase_destroy(struct pp_kbase *k)
+void pp_gpu_kbase_destroy(struct pp_kbase *k)
 {
 	if (!k)
 		return;
@@ -535,22 +535,22 @@ void pp_kbase_destroy(struct pp_kbase *k)
 	free(k);
 }
 
-const struct pp_gpu_counter_backend *pp_kbase_backend(struct pp_kbase *k)
+const struct pp_gpu_counter_backend *pp_gpu_kbase_backend(struct pp_kbase *k)
 {
 	return k ? &k->backend : NULL;
 }
 
-const struct pp_kbase_props *pp_kbase_props(const struct pp_kbase *k)
+const struct pp_kbase_props *pp_gpu_kbase_props(const struct pp_kbase *k)
 {
 	return &k->props;
 }
 
-enum pp_kbase_interface pp_kbase_interface(const struct pp_kbase *k)
+enum pp_kbase_interface pp_gpu_kbase_interface(const struct pp_kbase *k)
 {
 	return k->iface;
 }
 
-uint64_t pp_kbase_samples_dropped(const struct pp_kbase *k)
+uint64_t pp_gpu_kbase_samples_dropped(const struct pp_kbase *k)
 {
 	return k->dropped;
 }

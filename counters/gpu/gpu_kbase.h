@@ -42,7 +42,7 @@ struct pp_kbase_io {
 };
 
 /* Opens the device (gpu_kbase_ioctl.c). -ENOENT when there is none. */
-int pp_kbase_io_open(const char *path, struct pp_kbase_io *out);
+int pp_gpu_kbase_ioctl_io_open(const char *path, struct pp_kbase_io *out);
 
 /* ---- above the I/O layer: pure parts ---------------------------------------------------- */
 
@@ -56,13 +56,13 @@ struct pp_kbase_props {
 };
 
 /* Parses GET_GPUPROPS' blob. -EINVAL on a truncated entry or missing core mask / L2 slices. */
-int pp_kbase_props_parse(const void *blob, size_t len, struct pp_kbase_props *out);
+int pp_gpu_kbase_props_parse(const void *blob, size_t len, struct pp_kbase_props *out);
 
 enum pp_kbase_interface { PP_KBASE_LEGACY = 0, PP_KBASE_KINSTR };
 /* kinstr_prfcnt from UAPI 11.37 on job manager GPUs and 1.10 on CSF GPUs (where it came with
  * the r32 drivers); the legacy reader before. */
-enum pp_kbase_interface pp_kbase_interface_for(const struct pp_kbase_version_check *v, bool csf);
-const char *pp_kbase_interface_name(enum pp_kbase_interface i);
+enum pp_kbase_interface pp_gpu_kbase_interface_for(const struct pp_kbase_version_check *v, bool csf);
+const char *pp_gpu_kbase_interface_name(enum pp_kbase_interface i);
 
 #define PP_KBASE_VALUES_MAX 128 /* counters per block (kinstr may report 128) */
 
@@ -79,12 +79,12 @@ struct pp_kbase_sample {
 /* A legacy dump of `size` bytes: front end, tiler, L2 x l2_slices, shader cores in the core
  * mask (one block per bit up to the highest; blocks of absent cores are skipped). The
  * interval is from prev_ns (the previous dump's time) to md->timestamp. */
-int pp_kbase_legacy_decode(const struct pp_kbase_props *p, const struct pp_kbase_hwcnt_reader_metadata *md,
+int pp_gpu_kbase_legacy_decode(const struct pp_kbase_props *p, const struct pp_kbase_hwcnt_reader_metadata *md,
 			   uint64_t prev_ns, const void *dump, size_t size, struct pp_kbase_sample *out);
 /* A kinstr_prfcnt sample: the metadata list at `offset` of the mapping (sample, clock and block
  * items up to the NONE item), values at each block's values_offset. -EINVAL when an item or a
  * value array lies outside the mapping. */
-int pp_kbase_kinstr_decode(const void *mapping, size_t size, uint64_t offset, struct pp_kbase_sample *out);
+int pp_gpu_kbase_kinstr_decode(const void *mapping, size_t size, uint64_t offset, struct pp_kbase_sample *out);
 
 /* ---- the backend ------------------------------------------------------------------------- */
 
@@ -93,13 +93,13 @@ struct pp_kbase;
 /* Opens the backend over io (taking it over: closed with the backend): handshake, interface,
  * properties, counter set-up. NULL with one line in why when it cannot run. The set is
  * chosen with the gpu_counters setting (`default`: the GPU cycle counters). */
-struct pp_kbase *pp_kbase_create(const struct pp_kbase_io *io, const char *setting, char *why, size_t why_len);
-void pp_kbase_destroy(struct pp_kbase *k);
-const struct pp_gpu_counter_backend *pp_kbase_backend(struct pp_kbase *k);
-const struct pp_kbase_props *pp_kbase_props(const struct pp_kbase *k);
-enum pp_kbase_interface pp_kbase_interface(const struct pp_kbase *k);
+struct pp_kbase *pp_gpu_kbase_create(const struct pp_kbase_io *io, const char *setting, char *why, size_t why_len);
+void pp_gpu_kbase_destroy(struct pp_kbase *k);
+const struct pp_gpu_counter_backend *pp_gpu_kbase_backend(struct pp_kbase *k);
+const struct pp_kbase_props *pp_gpu_kbase_props(const struct pp_kbase *k);
+enum pp_kbase_interface pp_gpu_kbase_interface(const struct pp_kbase *k);
 /* Samples taken so far, oldest first, at most max; each sample's values (the set's order) are
  * malloc'd and owned by the caller. Thread-safe. */
-uint32_t pp_kbase_samples_take(struct pp_kbase *k, struct pp_gpu_counter_sample *out, uint32_t max);
+uint32_t pp_gpu_kbase_samples_take(struct pp_kbase *k, struct pp_gpu_counter_sample *out, uint32_t max);
 /* Samples the sampler thread dropped because the ring was full. */
-uint64_t pp_kbase_samples_dropped(const struct pp_kbase *k);
+uint64_t pp_gpu_kbase_samples_dropped(const struct pp_kbase *k);

@@ -179,7 +179,7 @@ static void io_close(void *ctx)
 	free(f);
 }
 
-int pp_kbase_io_open(const char *path, struct pp_kbase_io *out)
+int pp_gpu_kbase_ioctl_io_open(const char *path, struct pp_kbase_io *out)
 {
 	int dev = open(path, O_RDWR | O_CLOEXEC);
 	if (dev < 0)

@@ -15,7 +15,7 @@ static uint32_t ts_count(void *ctx)
 static const struct pp_gpu_counter_desc *ts_desc(void *ctx, uint32_t i)
 {
 	(void)ctx;
-	return i == 0 ? &pp_gpu_timestamp_counter : NULL;
+	return i == 0 ? &pp_gpu_counters_timestamp : NULL;
 }
 
 static uint32_t one_pass(void *ctx)
@@ -26,12 +26,12 @@ static uint32_t one_pass(void *ctx)
 
 static void ts_begin(void *ctx, void *cmd, uint32_t slot)
 {
-	pp_gpu_timer_write(ctx, (VkCommandBuffer)cmd, slot, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+	pp_gpu_vk_timer_write(ctx, (VkCommandBuffer)cmd, slot, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
 }
 
 static void ts_end(void *ctx, void *cmd, uint32_t slot)
 {
-	pp_gpu_timer_write(ctx, (VkCommandBuffer)cmd, slot, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+	pp_gpu_vk_timer_write(ctx, (VkCommandBuffer)cmd, slot, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 }
 
 static uint32_t stats_count(void *ctx)
@@ -43,26 +43,26 @@ static uint32_t stats_count(void *ctx)
 static const struct pp_gpu_counter_desc *stats_desc(void *ctx, uint32_t i)
 {
 	(void)ctx;
-	return i < PP_GPU_PIPELINE_STATISTICS_COUNT ? &pp_gpu_pipeline_statistics_counters[i] : NULL;
+	return i < PP_GPU_PIPELINE_STATISTICS_COUNT ? &pp_gpu_counters_pipeline_statistics[i] : NULL;
 }
 
 static void stats_begin(void *ctx, void *cmd, uint32_t slot)
 {
-	pp_gpu_timer_stats_begin(ctx, (VkCommandBuffer)cmd, slot);
+	pp_gpu_vk_timer_stats_begin(ctx, (VkCommandBuffer)cmd, slot);
 }
 
 static void stats_end(void *ctx, void *cmd, uint32_t slot)
 {
-	pp_gpu_timer_stats_end(ctx, (VkCommandBuffer)cmd, slot);
+	pp_gpu_vk_timer_stats_end(ctx, (VkCommandBuffer)cmd, slot);
 }
 
 static int stats_read(void *ctx, uint32_t slot, struct pp_gpu_counter_value *out, uint32_t n)
 {
 	uint64_t v[PP_GPU_STAT_COUNT];
 	uint32_t valid = 0;
-	if (pp_gpu_timer_lost(ctx))
+	if (pp_gpu_vk_timer_lost(ctx))
 		return -ENODEV;
-	if (!pp_gpu_timer_read_statistics(ctx, slot, v, &valid))
+	if (!pp_gpu_vk_timer_read_statistics(ctx, slot, v, &valid))
 		return 0;
 	for (uint32_t i = 0; i < n; i++)
 		out[i] = (struct pp_gpu_counter_value){

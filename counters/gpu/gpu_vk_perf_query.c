@@ -203,7 +203,7 @@ static int enumerate(struct pp_gpu_perf *p, char *why, size_t len)
 		struct pp_gpu_counter_desc want = { "VK_KHR_performance_query", d[i].name,
 						    unit_name(p->counters[i].unit), d[i].category, 1, false,
 						    d[i].description };
-		p->descs[i] = pp_gpu_counter_intern(&want);
+		p->descs[i] = pp_gpu_counters_intern(&want);
 		if (!p->descs[i]) {
 			free(d);
 			snprintf(why, len, "out of memory for the counters' names");
@@ -301,7 +301,7 @@ static int pools_make(struct pp_gpu_perf *p, char *why, size_t len)
 	return 0;
 }
 
-struct pp_gpu_perf *pp_gpu_perf_create(const struct pp_gpu_perf_config *cfg, char *why, size_t why_len)
+struct pp_gpu_perf *pp_gpu_vk_perf_query_create(const struct pp_gpu_perf_config *cfg, char *why, size_t why_len)
 {
 	const struct pp_gpu_perf_funcs *vk = &cfg->vk;
 	if (!vk->EnumerateCounters || !vk->GetPasses || !vk->AcquireProfilingLock || !vk->ReleaseProfilingLock ||
@@ -345,11 +345,11 @@ struct pp_gpu_perf *pp_gpu_perf_create(const struct pp_gpu_perf_config *cfg, cha
 		goto fail;
 	return p;
 fail:
-	pp_gpu_perf_destroy(p);
+	pp_gpu_vk_perf_query_destroy(p);
 	return NULL;
 }
 
-void pp_gpu_perf_destroy(struct pp_gpu_perf *p)
+void pp_gpu_vk_perf_query_destroy(struct pp_gpu_perf *p)
 {
 	if (!p)
 		return;
@@ -366,17 +366,17 @@ void pp_gpu_perf_destroy(struct pp_gpu_perf *p)
 	free(p);
 }
 
-const struct pp_gpu_counter_backend *pp_gpu_perf_backend(struct pp_gpu_perf *p)
+const struct pp_gpu_counter_backend *pp_gpu_vk_perf_query_backend(struct pp_gpu_perf *p)
 {
 	return p ? &p->backend : NULL;
 }
 
-uint32_t pp_gpu_perf_groups(const struct pp_gpu_perf *p)
+uint32_t pp_gpu_vk_perf_query_groups(const struct pp_gpu_perf *p)
 {
 	return p ? p->ngroups : 0;
 }
 
-uint32_t pp_gpu_perf_slot_take(struct pp_gpu_perf *p, uint32_t group)
+uint32_t pp_gpu_vk_perf_query_slot_take(struct pp_gpu_perf *p, uint32_t group)
 {
 	if (!p || group >= p->ngroups)
 		return PP_GPU_PERF_NO_SLOT;
@@ -389,14 +389,14 @@ uint32_t pp_gpu_perf_slot_take(struct pp_gpu_perf *p, uint32_t group)
 	return slot;
 }
 
-void pp_gpu_perf_slot_reset(struct pp_gpu_perf *p, uint32_t slot)
+void pp_gpu_vk_perf_query_slot_reset(struct pp_gpu_perf *p, uint32_t slot)
 {
 	uint32_t g, q;
 	if (p && slot_split(p, slot, &g, &q))
 		p->cfg.vk.ResetQueryPool(p->cfg.device, p->groups[g].pool, q, 1);
 }
 
-void pp_gpu_perf_slot_free(struct pp_gpu_perf *p, uint32_t slot)
+void pp_gpu_vk_perf_query_slot_free(struct pp_gpu_perf *p, uint32_t slot)
 {
 	uint32_t g, q;
 	if (!p || !slot_split(p, slot, &g, &q))

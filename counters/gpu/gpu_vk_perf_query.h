@@ -45,17 +45,17 @@ struct pp_gpu_perf_config {
 struct pp_gpu_perf;
 
 /* NULL when the backend cannot run, with the reason in why (one line). */
-struct pp_gpu_perf *pp_gpu_perf_create(const struct pp_gpu_perf_config *cfg, char *why, size_t why_len);
+struct pp_gpu_perf *pp_gpu_vk_perf_query_create(const struct pp_gpu_perf_config *cfg, char *why, size_t why_len);
 /* Releases the profiling lock and the pools (the device is idle: the application is
  * destroying it). */
-void pp_gpu_perf_destroy(struct pp_gpu_perf *p);
-const struct pp_gpu_counter_backend *pp_gpu_perf_backend(struct pp_gpu_perf *p);
-uint32_t pp_gpu_perf_groups(const struct pp_gpu_perf *p);
+void pp_gpu_vk_perf_query_destroy(struct pp_gpu_perf *p);
+const struct pp_gpu_counter_backend *pp_gpu_vk_perf_query_backend(struct pp_gpu_perf *p);
+uint32_t pp_gpu_vk_perf_query_groups(const struct pp_gpu_perf *p);
 /* A query slot of group g, PP_GPU_PERF_NO_SLOT when the group's pool is full. Thread-safe. */
 #define PP_GPU_PERF_NO_SLOT UINT32_MAX
-uint32_t pp_gpu_perf_slot_take(struct pp_gpu_perf *p, uint32_t group);
+uint32_t pp_gpu_vk_perf_query_slot_take(struct pp_gpu_perf *p, uint32_t group);
 /* Host-resets a slot for another execution of the same recording (its result was read, or
  * will never be). */
-void pp_gpu_perf_slot_reset(struct pp_gpu_perf *p, uint32_t slot);
+void pp_gpu_vk_perf_query_slot_reset(struct pp_gpu_perf *p, uint32_t slot);
 /* Gives a slot back (its recording is no longer pending), reset. */
-void pp_gpu_perf_slot_free(struct pp_gpu_perf *p, uint32_t slot);
+void pp_gpu_vk_perf_query_slot_free(struct pp_gpu_perf *p, uint32_t slot);

@@ -91,7 +91,7 @@ static void note_result(struct pp_gpu_timer *t, VkResult r)
 			    "work not yet measured are unavailable from now on");
 }
 
-void pp_gpu_timer_note_device_lost(struct pp_gpu_timer *t, const char *call)
+void pp_gpu_vk_timer_note_device_lost(struct pp_gpu_timer *t, const char *call)
 {
 	if (!t || __atomic_exchange_n(&t->lost, true, __ATOMIC_ACQ_REL))
 		return;
@@ -99,14 +99,14 @@ void pp_gpu_timer_note_device_lost(struct pp_gpu_timer *t, const char *call)
 			    "unavailable from now on", call);
 }
 
-const char *pp_gpu_timer_no_slot_reason(const struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
+const char *pp_gpu_vk_timer_no_slot_reason(const struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
 {
 	if (t && t->pool_failed[kind])
 		return "passprobe's query pool could not be created";
 	return "GPU query budget spent";
 }
 
-bool pp_gpu_timer_lost(void *timer)
+bool pp_gpu_vk_timer_lost(void *timer)
 {
 	struct pp_gpu_timer *t = timer;
 	return t && __atomic_load_n(&t->lost, __ATOMIC_ACQUIRE);
@@ -138,11 +138,11 @@ static void calibrate(struct pp_gpu_timer *t)
 	t->calib_tick = ts[0] & t->valid_mask;
 	t->calib_host_ns = ts[1];
 	t->calib_at_ns = host_now(CLOCK_MONOTONIC);
-	/* Read without the lock by pp_gpu_timer_note_submit and pp_gpu_timer_time_domain. */
+	/* Read without the lock by pp_gpu_vk_timer_note_submit and pp_gpu_vk_timer_time_domain. */
 	__atomic_store_n(&t->calibrated, true, __ATOMIC_RELEASE);
 }
 
-struct pp_gpu_timer *pp_gpu_timer_create(const struct pp_gpu_timer_config *cfg)
+struct pp_gpu_timer *pp_gpu_vk_timer_create(const struct pp_gpu_timer_config *cfg)
 {
 	struct pp_gpu_timer *t = calloc(1, sizeof(*t));
 	if (!t)
@@ -169,12 +169,12 @@ struct pp_gpu_timer *pp_gpu_timer_create(const struct pp_gpu_timer_config *cfg)
 	return t;
 }
 
-const struct pp_gpu_counter_backend *pp_gpu_timer_backend(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
+const struct pp_gpu_counter_backend *pp_gpu_vk_timer_backend(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
 {
 	return t ? &t->backends[kind == PP_GPU_STATISTICS] : NULL;
 }
 
-void pp_gpu_timer_destroy(struct pp_gpu_timer *t)
+void pp_gpu_vk_timer_destroy(struct pp_gpu_timer *t)
 {
 	if (!t)
 		return;
@@ -193,7 +193,7 @@ void pp_gpu_timer_destroy(struct pp_gpu_timer *t)
 	free(t);
 }
 
-bool pp_gpu_timer_copies(const struct pp_gpu_timer *t)
+bool pp_gpu_vk_timer_copies(const struct pp_gpu_timer *t)
 {
 	return t && t->cfg.copy_results && t->cfg.vk.CmdCopyQueryPoolResults && t->cfg.vk.CmdPipelineBarrier;
 }
@@ -317,7 +317,7 @@ static bool pool_add(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
 	return true;
 }
 
-uint32_t pp_gpu_timer_chunk_alloc(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
+uint32_t pp_gpu_vk_timer_chunk_alloc(struct pp_gpu_timer *t, enum pp_gpu_slot_kind kind)
 {
 	uint32_t found = PP_GPU_NO_SLOT;
 	if (!t || (kind == PP_GPU_TIMESTAMP && !t->cfg.timestamp_valid_bits) ||
@@ -352,7 +352,7 @@ out:
 	return found;
 }
 
-void pp_gpu_timer_chunk_reset(struct pp_gpu_timer *t, uint32_t chunk)
+void pp_gpu_vk_timer_chunk_reset(struct pp_gpu_timer *t, uint32_t chunk)
 {
 	if (!t || chunk >= t->nchunks)
 		return;
@@ -368,11 +368,11 @@ void pp_gpu_timer_chunk_reset(struct pp_gpu_timer *t, uint32_t chunk)
 					  sizeof(uint64_t));
 }
 
-void pp_gpu_timer_chunk_free(struct pp_gpu_timer *t, uint32_t chunk)
+void pp_gpu_vk_timer_chunk_free(struct pp_gpu_timer *t, uint32_t chunk)
 {
 	if (!t || chunk >= t->nchunks)
 		return;
-	pp_gpu_timer_chunk_reset(t, chunk);
+	pp_gpu_vk_timer_chunk_reset(t, chunk);
 	pthread_mutex_lock(&t->lock);
 	struct chunk *c = &t->chunks[chunk];
 	__atomic_store_n(&c->copied, false, __ATOMIC_RELEASE);
@@ -402,7 +402,7 @@ static struct chunk slot_chunk(struct pp_gpu_timer *t, uint32_t slot)
 	return c;
 }
 
-bool pp_gpu_timer_copy_chunk_to(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t src, uint32_t count,
+bool pp_gpu_vk_timer_copy_chunk_to(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t src, uint32_t count,
 				uint32_t dst)
 {
 	uint32_t n = t ? __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE) : 0;
@@ -424,12 +424,12 @@ bool pp_gpu_timer_copy_chunk_to(struct pp_gpu_timer *t, VkCommandBuffer cb, uint
 	return true;
 }
 
-bool pp_gpu_timer_copy_chunk(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk, uint32_t count)
+bool pp_gpu_vk_timer_copy_chunk(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk, uint32_t count)
 {
-	return pp_gpu_timer_copy_chunk_to(t, cb, chunk, count, chunk);
+	return pp_gpu_vk_timer_copy_chunk_to(t, cb, chunk, count, chunk);
 }
 
-bool pp_gpu_timer_reset_cmd(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk)
+bool pp_gpu_vk_timer_reset_cmd(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t chunk)
 {
 	if (!t || !t->cfg.vk.CmdResetQueryPool || chunk >= __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE))
 		return false;
@@ -438,18 +438,18 @@ bool pp_gpu_timer_reset_cmd(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t
 	return true;
 }
 
-enum pp_gpu_slot_kind pp_gpu_timer_chunk_kind(struct pp_gpu_timer *t, uint32_t chunk)
+enum pp_gpu_slot_kind pp_gpu_vk_timer_chunk_kind(struct pp_gpu_timer *t, uint32_t chunk)
 {
 	return t && chunk < __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE) ? (enum pp_gpu_slot_kind)t->chunks[chunk].kind
 									       : PP_GPU_TIMESTAMP;
 }
 
-bool pp_gpu_timer_chunk_has_host_copy(struct pp_gpu_timer *t, uint32_t chunk)
+bool pp_gpu_vk_timer_chunk_has_host_copy(struct pp_gpu_timer *t, uint32_t chunk)
 {
 	return t && chunk < __atomic_load_n(&t->nchunks, __ATOMIC_ACQUIRE) && t->chunks[chunk].map;
 }
 
-void pp_gpu_timer_copy_barrier(struct pp_gpu_timer *t, VkCommandBuffer cb)
+void pp_gpu_vk_timer_copy_barrier(struct pp_gpu_timer *t, VkCommandBuffer cb)
 {
 	/* Transfer writes made available to host reads; the destination is the host stage, so no
 	 * later GPU work of the application waits for it. */
@@ -470,7 +470,7 @@ static inline VkQueryPool slot_query(const struct pp_gpu_timer *t, uint32_t slot
 	return t->chunks[k].pool;
 }
 
-void pp_gpu_timer_write(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot, VkPipelineStageFlagBits stage)
+void pp_gpu_vk_timer_write(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot, VkPipelineStageFlagBits stage)
 {
 	uint32_t query;
 	VkQueryPool pool = slot_query(t, slot, &query);
@@ -478,7 +478,7 @@ void pp_gpu_timer_write(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slo
 		t->cfg.vk.CmdWriteTimestamp(cb, stage, pool, query);
 }
 
-void pp_gpu_timer_stats_begin(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot)
+void pp_gpu_vk_timer_stats_begin(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot)
 {
 	uint32_t query;
 	VkQueryPool pool = slot_query(t, slot, &query);
@@ -486,7 +486,7 @@ void pp_gpu_timer_stats_begin(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32
 		t->cfg.vk.CmdBeginQuery(cb, pool, query, 0);
 }
 
-void pp_gpu_timer_stats_end(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot)
+void pp_gpu_vk_timer_stats_end(struct pp_gpu_timer *t, VkCommandBuffer cb, uint32_t slot)
 {
 	uint32_t query;
 	VkQueryPool pool = slot_query(t, slot, &query);
@@ -542,7 +542,7 @@ static void estimate_bound(struct pp_gpu_timer *t, uint64_t min_raw, uint64_t no
 		t->est_host_ns += not_before - h;
 }
 
-void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n, uint64_t submitted_ns, uint64_t *ns,
+void pp_gpu_vk_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n, uint64_t submitted_ns, uint64_t *ns,
 				  uint8_t *avail)
 {
 	struct pp_gpu_timer *t = timer;
@@ -603,7 +603,7 @@ void pp_gpu_timer_read_timestamps(void *timer, const uint32_t *slots, uint32_t n
 	pthread_mutex_unlock(&t->clock_lock);
 }
 
-bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_GPU_STAT_COUNT], uint32_t *valid)
+bool pp_gpu_vk_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_GPU_STAT_COUNT], uint32_t *valid)
 {
 	struct pp_gpu_timer *t = timer;
 	uint64_t raw[PP_GPU_STAT_COUNT + 1];
@@ -630,7 +630,7 @@ bool pp_gpu_timer_read_statistics(void *timer, uint32_t slot, uint64_t out[PP_GP
 	return true;
 }
 
-void pp_gpu_timer_note_submit(struct pp_gpu_timer *t, uint64_t host_ns)
+void pp_gpu_vk_timer_note_submit(struct pp_gpu_timer *t, uint64_t host_ns)
 {
 	if (!t || __atomic_load_n(&t->calibrated, __ATOMIC_ACQUIRE) ||
 	    __atomic_load_n(&t->first_submit_ns, __ATOMIC_RELAXED))
@@ -641,7 +641,7 @@ void pp_gpu_timer_note_submit(struct pp_gpu_timer *t, uint64_t host_ns)
 	pthread_mutex_unlock(&t->clock_lock);
 }
 
-const char *pp_gpu_timer_time_domain(const struct pp_gpu_timer *t)
+const char *pp_gpu_vk_timer_time_domain(const struct pp_gpu_timer *t)
 {
 	if (!t || !t->cfg.timestamp_valid_bits)
 		return "none";

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What one counter is. Every string is static or interned (pp_gpu_counter_intern): a
+/* What one counter is. Every string is static or interned (pp_gpu_counters_intern): a
  * description outlives the device it came from, since frames carrying it may still be queued
  * for the sinks. */
 struct pp_gpu_counter_desc {
@@ -44,7 +44,7 @@ struct pp_gpu_counter_value {
 	double f;
 };
 
-static inline double pp_gpu_counter_value_double(const struct pp_gpu_counter_value *v)
+static inline double pp_gpu_counters_value_double(const struct pp_gpu_counter_value *v)
 {
 	return v->is_float ? v->f : (double)v->u;
 }
@@ -103,15 +103,15 @@ struct pp_gpu_counter_backend {
 /* Pipeline statistics, as counters (the order of VK_QUERY_PIPELINE_STATISTIC_* bits ascending,
  * which is the order of their results and of the model's PP_STAT_*). */
 #define PP_GPU_PIPELINE_STATISTICS_COUNT 7
-extern const struct pp_gpu_counter_desc pp_gpu_pipeline_statistics_counters[PP_GPU_PIPELINE_STATISTICS_COUNT];
+extern const struct pp_gpu_counter_desc pp_gpu_counters_pipeline_statistics[PP_GPU_PIPELINE_STATISTICS_COUNT];
 /* The timestamps backend's one counter: a pass's GPU time, begin to end timestamp. */
-extern const struct pp_gpu_counter_desc pp_gpu_timestamp_counter;
+extern const struct pp_gpu_counter_desc pp_gpu_counters_timestamp;
 
 /* A copy of d whose strings live as long as the process: for backends whose descriptions are
  * made at run time (from a driver). The same (source, name) gives the same pointer. At most
  * PP_GPU_COUNTER_INTERN_MAX distinct counters; NULL past that or out of memory. Thread-safe. */
 #define PP_GPU_COUNTER_INTERN_MAX 4096
-const struct pp_gpu_counter_desc *pp_gpu_counter_intern(const struct pp_gpu_counter_desc *d);
+const struct pp_gpu_counter_desc *pp_gpu_counters_intern(const struct pp_gpu_counter_desc *d);
 
 /* The gpu_counters setting: "none", "default", or a comma-separated list of counter names
  * (a name, or "source/name"). */

@@ -6,7 +6,7 @@
 #include "attr_diag.h"
 
 /* A diagnostics device whose findings reach the sinks: report.json's diagnostics (the sinks
- * read pp_diag_snapshot), a new site's instant on the trace, a captured frame's findings with
+ * read pp_diag_sites_snapshot), a new site's instant on the trace, a captured frame's findings with
  * their calls. NULL when out of memory. */
 struct pp_diag_device *pp_diag_outputs_device_create(struct pp_diag_config cfg);
 

@@ -15,7 +15,7 @@ void pp_process_setup(struct pp_settings *settings)
 {
 	pp_settings_load(settings, NULL);
 	pp_log_set_level(settings->log_level);
-	pp_sink_cpu_counters_configure(settings->cpu_counters);
+	pp_attr_sink_cpu_counters_configure(settings->cpu_counters);
 	if (settings->capture_signal) {
 		int err = pp_capture_signal_install();
 		if (err == -EBUSY)

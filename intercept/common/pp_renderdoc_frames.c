@@ -48,14 +48,14 @@ void pp_renderdoc_frames_poll(struct pp_attr_device *attr, uint32_t sink_device,
 	while (reported < n) {
 		uint64_t frame;
 		bool requested = false;
-		bool paired = pp_attr_renderdoc_frame_take(attr, &frame, &requested);
+		bool paired = pp_attr_device_renderdoc_frame_take(attr, &frame, &requested);
 		if (!paired && !final)
 			break; /* its frame has not ended yet, or belongs to another device */
 		char path[PATH_MAX];
 		uint64_t timestamp = 0;
 		if (!pp_renderdoc_capture(reported, path, sizeof(path), &timestamp))
 			path[0] = '\0';
-		pp_sink_renderdoc_capture(sink_device, paired ? &frame : NULL, requested, path, timestamp);
+		pp_attr_renderdoc_sink_capture(sink_device, paired ? &frame : NULL, requested, path, timestamp);
 		reported++;
 	}
 	pthread_mutex_unlock(&lock);
@@ -66,10 +66,10 @@ void pp_renderdoc_frames_between(struct pp_attr_device *attr, uint32_t sink_devi
 	if (!pp_renderdoc_frames_driving() || pp_renderdoc_calling())
 		return;
 	uint32_t flags;
-	bool between = pp_attr_frame_between(attr, &flags);
+	bool between = pp_attr_device_frame_between(attr, &flags);
 	bool want = flags & PP_FRAME_RENDERDOC_WANTED;
 	/* The open frame, or the one the next work goes into. */
-	uint64_t frame = pp_attr_frame_recording(attr);
+	uint64_t frame = pp_attr_device_frame_recording(attr);
 	pthread_mutex_lock(&lock);
 	if (switching) {
 		/* Another thread is at it: this call's device gets its turn at its next boundary. */

@@ -32,6 +32,6 @@ void pp_renderdoc_frames_setup(const struct pp_frame_ranges *requested);
 void pp_renderdoc_frames_between(struct pp_attr_device *attr, uint32_t sink_device, void *device);
 
 /* Reports the capture files RenderDoc has written since the last call, each paired with the
- * oldest frame RenderDoc captured that has ended (pp_sink_renderdoc_capture). final: the device
+ * oldest frame RenderDoc captured that has ended (pp_attr_renderdoc_sink_capture). final: the device
  * goes away, captures no frame of it waits for are reported without one. */
 void pp_renderdoc_frames_poll(struct pp_attr_device *attr, uint32_t sink_device, bool final);

@@ -51,8 +51,8 @@ static void ctx_free(struct pp_gles_ctx *c, bool current)
 	pthread_mutex_lock(&g_lock);
 	unlink_locked(c);
 	pthread_mutex_unlock(&g_lock);
-	pp_gles_device_teardown(c, current);
-	pp_gles_share_unref(c->share);
+	pp_gles_submit_device_teardown(c, current);
+	pp_gles_images_share_unref(c->share);
 	free(c);
 }
 
@@ -78,21 +78,21 @@ void pp_gles_context_created(void *dpy, void *handle, void *config, void *share_
 	struct pp_gles_ctx *shared = share_handle ? find_locked(share_handle) : NULL;
 	if (shared && shared->share) {
 		c->share = shared->share;
-		pp_gles_share_ref(c->share);
+		pp_gles_images_share_ref(c->share);
 	}
 	c->ordinal = g_ordinals++;
 	c->next = g_contexts;
 	g_contexts = c;
 	pthread_mutex_unlock(&g_lock);
 	if (!c->share)
-		c->share = pp_gles_share_create();
+		c->share = pp_gles_images_share_create();
 }
 
 EGLAPI EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share_context,
 					       const EGLint *attrib_list)
 {
 	PP_GLES_ABOVE_RET(eglCreateContext, (dpy, config, share_context, attrib_list));
-	if (pp_egl_tls.guard)
+	if (pp_egl_real_tls.guard)
 		return PP_REAL(eglCreateContext)(dpy, config, share_context, attrib_list);
 	/* Asked before the call: the application's eglGetError is the create's. */
 	bool gles = client_is_gles();
@@ -101,7 +101,7 @@ EGLAPI EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config,
 	pp_egl_guard_leave();
 	/* RenderDoc's own contexts (it makes some for itself when the application's first
 	 * becomes current) are not the application's to measure. */
-	if (ctx != EGL_NO_CONTEXT && gles && !pp_egl_tls.rdoc_own)
+	if (ctx != EGL_NO_CONTEXT && gles && !pp_egl_real_tls.rdoc_own)
 		pp_gles_context_created(dpy, ctx, config, share_context, false);
 	return ctx;
 }
@@ -125,16 +125,16 @@ static void after_release(struct pp_gles_ctx *old)
 		ctx_free(old, false);
 }
 
-struct pp_gles_switch pp_gles_switch_begin(void *handle, void *draw)
+struct pp_gles_switch pp_gles_context_switch_begin(void *handle, void *draw)
 {
 	struct pp_gles_switch s = { .old = pp_gles_current(), .c = ctx_find(handle) };
-	if (s.old && s.old != s.c && !pp_gles_exiting) {
+	if (s.old && s.old != s.c && !pp_gles_init_exiting) {
 		pp_egl_guard_enter();
 		release_current(s.old);
 		if (s.old->destroy_pending)
-			pp_gles_device_teardown(s.old, true);
+			pp_gles_submit_device_teardown(s.old, true);
 		pp_egl_guard_leave();
-	} else if (s.old && s.old == s.c && s.c->set_up && draw != s.c->draw_surface && !pp_gles_exiting) {
+	} else if (s.old && s.old == s.c && s.c->set_up && draw != s.c->draw_surface && !pp_gles_init_exiting) {
 		/* The same context made current with another draw surface: the default framebuffer
 		 * is another one from here on, so the open pass ends before the real call (its end
 		 * timestamp in what the old surface's rendering is flushed with). */
@@ -145,7 +145,7 @@ struct pp_gles_switch pp_gles_switch_begin(void *handle, void *draw)
 	return s;
 }
 
-void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, void *draw, int32_t w, int32_t h,
+void pp_gles_context_switch_end(const struct pp_gles_switch *s, bool ok, void *draw, int32_t w, int32_t h,
 			void *surface_config)
 {
 	if (!ok)
@@ -153,7 +153,7 @@ void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, void *draw, int
 	struct pp_gles_ctx *c = s->c;
 	if (s->old != c) {
 		after_release(s->old);
-		pp_egl_tls.ctx = NULL;
+		pp_egl_real_tls.ctx = NULL;
 	}
 	if (!c)
 		return;
@@ -166,19 +166,19 @@ void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, void *draw, int
 	if (!c->set_up) {
 		pp_gles_init_once();
 		pp_egl_guard_enter();
-		pp_gles_device_setup(c);
+		pp_gles_submit_device_setup(c);
 		pp_egl_guard_leave();
 	} else if (redescribe) {
 		pp_egl_guard_enter();
-		pp_gles_default_fb_describe(c);
+		pp_gles_submit_default_fb_describe(c);
 		pp_egl_guard_leave();
 	}
 	/* A draw surface is what a swapchain is on Vulkan: frame_delimiter=auto then ends frames
 	 * at swaps from the first frame on, not at a glFenceSync before the first swap (a
 	 * glFinish before it still ends one: a program that never swaps, attr_frame.h). */
 	if (draw && c->attr)
-		pp_attr_swapchain_created(c->attr);
-	pp_egl_tls.ctx = c;
+		pp_attr_device_swapchain_created(c->attr);
+	pp_egl_real_tls.ctx = c;
 }
 
 /* A context made without a config (EGL_KHR_no_config_context: Weston, and other compositors)
@@ -200,9 +200,9 @@ static EGLConfig config_of_surface(EGLDisplay dpy, EGLSurface surface)
 EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx)
 {
 	PP_GLES_ABOVE_RET(eglMakeCurrent, (dpy, draw, read, ctx));
-	if (pp_egl_tls.guard)
+	if (pp_egl_real_tls.guard)
 		return PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
-	struct pp_gles_switch s = pp_gles_switch_begin(ctx, draw);
+	struct pp_gles_switch s = pp_gles_context_switch_begin(ctx, draw);
 	EGLint w = 0, h = 0;
 	EGLConfig surface_config = (EGLConfig)0;
 	pp_egl_guard_enter();
@@ -215,26 +215,26 @@ EGLAPI EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EG
 	}
 	EGLBoolean ok = PP_REAL(eglMakeCurrent)(dpy, draw, read, ctx);
 	pp_egl_guard_leave();
-	pp_gles_switch_end(&s, ok, draw, w, h, surface_config);
+	pp_gles_context_switch_end(&s, ok, draw, w, h, surface_config);
 	return ok;
 }
 
 EGLAPI EGLBoolean EGLAPIENTRY eglReleaseThread(void)
 {
 	PP_GLES_ABOVE_RET(eglReleaseThread, ());
-	if (pp_egl_tls.guard)
+	if (pp_egl_real_tls.guard)
 		return PP_REAL(eglReleaseThread)();
 	struct pp_gles_ctx *old = pp_gles_current();
 	pp_egl_guard_enter();
-	if (old && !pp_gles_exiting) {
+	if (old && !pp_gles_init_exiting) {
 		release_current(old);
 		if (old->destroy_pending)
-			pp_gles_device_teardown(old, true);
+			pp_gles_submit_device_teardown(old, true);
 	}
 	EGLBoolean ok = PP_REAL(eglReleaseThread)();
 	pp_egl_guard_leave();
 	if (ok && old) {
-		pp_egl_tls.ctx = NULL;
+		pp_egl_real_tls.ctx = NULL;
 		after_release(old);
 	}
 	return ok;
@@ -255,7 +255,7 @@ void pp_gles_context_destroyed(void *handle)
 EGLAPI EGLBoolean EGLAPIENTRY eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
 {
 	PP_GLES_ABOVE_RET(eglDestroyContext, (dpy, ctx));
-	if (pp_egl_tls.guard)
+	if (pp_egl_real_tls.guard)
 		return PP_REAL(eglDestroyContext)(dpy, ctx);
 	pp_gles_context_destroyed(ctx);
 	pp_egl_guard_enter();
@@ -267,7 +267,7 @@ EGLAPI EGLBoolean EGLAPIENTRY eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
 EGLAPI EGLBoolean EGLAPIENTRY eglTerminate(EGLDisplay dpy)
 {
 	PP_GLES_ABOVE_RET(eglTerminate, (dpy));
-	if (pp_egl_tls.guard)
+	if (pp_egl_real_tls.guard)
 		return PP_REAL(eglTerminate)(dpy);
 	for (;;) {
 		struct pp_gles_ctx *victim = NULL;
@@ -293,7 +293,7 @@ EGLAPI EGLBoolean EGLAPIENTRY eglTerminate(EGLDisplay dpy)
 	return ok;
 }
 
-void pp_gles_contexts_shutdown(void)
+void pp_gles_context_shutdown(void)
 {
 	for (;;) {
 		pthread_mutex_lock(&g_lock);
@@ -301,8 +301,8 @@ void pp_gles_contexts_shutdown(void)
 		pthread_mutex_unlock(&g_lock);
 		if (!c)
 			break;
-		if (pp_egl_tls.ctx == c)
-			pp_egl_tls.ctx = NULL;
+		if (pp_egl_real_tls.ctx == c)
+			pp_egl_real_tls.ctx = NULL;
 		/* At exit GL is not called: results not read by now stay unavailable. */
 		ctx_free(c, false);
 	}

@@ -26,7 +26,7 @@
 
 void pp_gles_diag_setup(struct pp_gles_ctx *c, uint32_t sink_id)
 {
-	if (!pp_gles_settings.diagnostics || c->diag)
+	if (!pp_gles_init_settings.diagnostics || c->diag)
 		return;
 	struct pp_gles_diag *g = calloc(1, sizeof(*g));
 	if (!g) {
@@ -35,7 +35,7 @@ void pp_gles_diag_setup(struct pp_gles_ctx *c, uint32_t sink_id)
 	}
 	const struct pp_diag_config cfg = {
 		.sink_device_id = sink_id,
-		.frame_delimiter = (int)pp_gles_settings.frame_delimiter,
+		.frame_delimiter = (int)pp_gles_init_settings.frame_delimiter,
 	};
 	g->dd = pp_diag_outputs_device_create(cfg);
 	if (!g->dd) {
@@ -172,9 +172,9 @@ void pp_gles_diag_submitted(struct pp_gles_ctx *c, uint64_t frame, uint64_t ende
 		.fence = sync,
 	};
 	struct pp_diag_submit_todo todo;
-	pp_diag_submitted(g->dd, &sub, &todo);
+	pp_diag_device_submitted(g->dd, &sub, &todo);
 	pp_gles_diag_deliver(c, todo.messages, todo.nmessages);
-	pp_diag_submit_todo_free(&todo);
+	pp_diag_device_submit_todo_free(&todo);
 	frame_follow(c, g);
 }
 
@@ -185,9 +185,9 @@ void pp_gles_diag_presented(struct pp_gles_ctx *c, uint64_t ended)
 	if (!g)
 		return;
 	struct pp_diag_submit_todo todo;
-	pp_diag_presented(g->dd, ended, NULL, 0, &todo);
+	pp_diag_device_presented(g->dd, ended, NULL, 0, &todo);
 	pp_gles_diag_deliver(c, todo.messages, todo.nmessages);
-	pp_diag_submit_todo_free(&todo);
+	pp_diag_device_submit_todo_free(&todo);
 	frame_follow(c, g);
 	tile_swapped(c, g);
 }
@@ -213,12 +213,12 @@ static void pass_name_of(const struct pp_gles_ctx *c, const struct pp_pass_rec *
 		if (e->op == PP_LABEL_POP)
 			depth++;
 		else if (e->op == PP_LABEL_PUSH && depth-- == 0) {
-			pp_name_copy(n->text, sizeof(n->text), e->name);
+			pp_model_name_copy(n->text, sizeof(n->text), e->name);
 			return;
 		}
 	}
 	if (p->object_name[0])
-		pp_name_copy(n->text, sizeof(n->text), p->object_name);
+		pp_model_name_copy(n->text, sizeof(n->text), p->object_name);
 	else
 		n->text[0] = '\0';
 }
@@ -226,9 +226,9 @@ static void pass_name_of(const struct pp_gles_ctx *c, const struct pp_pass_rec *
 static void tile_name_format(const struct gles_tile_name *n, char *out, size_t len)
 {
 	if (n->text[0])
-		pp_name_copy(out, len, n->text);
+		pp_model_name_copy(out, len, n->text);
 	else
-		pp_pass_generated_name(out, len, (enum pp_pass_kind)n->kind, n->position);
+		pp_attr_device_pass_generated_name(out, len, (enum pp_pass_kind)n->kind, n->position);
 }
 
 /* ---- tile rules --------------------------------------------------------------------------- */
@@ -292,7 +292,7 @@ void pp_gles_diag_fb_read(struct pp_gles_ctx *c, uint32_t fb, uint32_t mask)
 	struct pp_gles_diag *g = c->diag;
 	if (!g)
 		return;
-	const struct pp_gles_fbo *f = pp_gles_fbo_known(c, fb);
+	const struct pp_gles_fbo *f = pp_gles_pass_fbo_known(c, fb);
 	for (uint32_t i = 0; !f && i < GLES_DIAG_IMAGES; i++)
 		if (g->images[i].key && g->images[i].state == GLES_TILE_STORED)
 			tile_set(g, &g->images[i], GLES_TILE_DEFINED);
@@ -434,7 +434,7 @@ void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p
 		return;
 	uint32_t fb = p->render_pass;
 	/* Another context of the share group may sample what this one stores. */
-	if (fb && !pp_gles_share_alone(c->share))
+	if (fb && !pp_gles_images_share_alone(c->share))
 		return;
 	/* The pass's name, looked up once and only where a finding or a store needs it. */
 	struct gles_tile_name name;
@@ -522,24 +522,24 @@ static void tile_swapped(struct pp_gles_ctx *c, struct pp_gles_diag *g)
 
 void pp_gles_diag_span_begin(struct pp_gles_diag_span *s)
 {
-	pp_cpu_snapshot_take(&s->before);
+	pp_cpu_counters_snapshot_take(&s->before);
 }
 
 uint64_t pp_gles_diag_span_end(struct pp_gles_ctx *c, struct pp_gles_diag_span *s, const char *name)
 {
 	struct pp_cpu_snapshot after;
-	pp_cpu_snapshot_take(&after);
+	pp_cpu_counters_snapshot_take(&after);
 	struct pp_cpu_cost cost = { 0 };
-	pp_cpu_cost_add_span(&cost, &s->before, &after);
+	pp_attr_cpu_cost_add_span(&cost, &s->before, &after);
 	struct pp_cpu_event ev = { .name = name, .category = "wait", .tid = after.tid,
 				   .begin_ns = s->before.wall_ns, .end_ns = after.wall_ns };
-	pp_sink_cpu_event(&ev);
+	pp_attr_sink_cpu_event(&ev);
 	if (c->attr)
-		pp_attr_blocking(c->attr, &cost);
+		pp_attr_device_blocking(c->attr, &cost);
 	return after.wall_ns - s->before.wall_ns;
 }
 
-_Static_assert(PP_GLES_CALL_COUNT <= PP_DIAG_COUNTED_CALLS, "more counted calls than pp_diag_call_count keeps");
+_Static_assert(PP_GLES_CALL_COUNT <= PP_DIAG_COUNTED_CALLS, "more counted calls than pp_diag_waits_call_count keeps");
 
 struct pp_gles_call_mark pp_gles_diag_call(struct pp_gles_ctx *c, enum pp_gles_call k, const char *name)
 {
@@ -548,7 +548,7 @@ struct pp_gles_call_mark pp_gles_diag_call(struct pp_gles_ctx *c, enum pp_gles_c
 	 * (glBufferSubData may come with every draw). */
 	if (!c->diag || !pp_renderdoc_present())
 		return m;
-	m.index = pp_diag_call_count(c->diag->dd, k, c->frame_open);
+	m.index = pp_diag_waits_call_count(c->diag->dd, k, c->frame_open);
 	/* c->rec_rdoc: RenderDoc captures the frame being built (gles_submit.c, recording_arm). */
 	m.call = c->rec_rdoc ? name : NULL;
 	return m;
@@ -560,7 +560,7 @@ void pp_gles_diag_finish(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu, v
 	if (!c->diag)
 		return;
 	/* Everything submitted has completed. */
-	pp_diag_completed(c->diag->dd, pp_diag_last_seq(c->diag->dd));
+	pp_diag_waits_completed(c->diag->dd, pp_diag_device_last_seq(c->diag->dd));
 	c->diag->synced_submits = c->submits;
 	pp_gles_diag_report(c, PP_DIAG_FINISH, "glFinish", m, ra, NULL, cpu && cpu->valid ? cpu->wall_ns : 0, true);
 }
@@ -637,10 +637,10 @@ static void thread_name(uint32_t tid, char *buf, size_t len)
 /* Counts one occurrence and delivers what it queued; returns the site's key once counted. */
 static uint64_t report(struct pp_gles_ctx *c, struct pp_diag_blocking *b)
 {
-	uint64_t counted = pp_diag_blocking_report(c->diag->dd, b);
+	uint64_t counted = pp_diag_waits_blocking_report(c->diag->dd, b);
 	struct pp_diag_message m[4];
 	uint32_t n;
-	while ((n = pp_diag_messages_take(c->diag->dd, m, 4)))
+	while ((n = pp_diag_device_messages_take(c->diag->dd, m, 4)))
 		pp_gles_diag_deliver(c, m, n);
 	return counted;
 }
@@ -721,7 +721,7 @@ void pp_gles_diag_debug_callback(struct pp_gles_ctx *c, GLDEBUGPROC fn, const vo
 void pp_gles_diag_deliver(struct pp_gles_ctx *c, const struct pp_diag_message *m, uint32_t n)
 {
 	struct pp_gles_diag *g = c->diag;
-	if (!g || !n || !g->callback || (!g->debug_enabled && !g->debug_info_enabled) || pp_gles_exiting)
+	if (!g || !n || !g->callback || (!g->debug_enabled && !g->debug_info_enabled) || pp_gles_init_exiting)
 		return;
 	/* GL_DEBUG_OUTPUT off: the context delivers no message (a callback is registered, so the
 	 * context has KHR_debug and the enum is valid: no error). */

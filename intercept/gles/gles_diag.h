@@ -51,7 +51,7 @@ void pp_gles_diag_pass_closed(struct pp_gles_ctx *c, const struct pp_pass_rec *p
 void pp_gles_diag_fb_read(struct pp_gles_ctx *c, uint32_t fb, uint32_t mask);
 void pp_gles_diag_image_forget(struct pp_gles_ctx *c, uint32_t key);
 
-/* The calls findings sit on, counted per frame (pp_diag_call_count) while RenderDoc is in the
+/* The calls findings sit on, counted per frame (pp_diag_waits_call_count) while RenderDoc is in the
  * process. */
 enum pp_gles_call {
 	PP_GLES_CALL_FINISH,

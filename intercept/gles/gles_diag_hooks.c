@@ -64,7 +64,7 @@ static struct pp_gles_diag *diag_of(struct pp_gles_ctx **out)
 {
 	struct pp_gles_ctx *c = pp_gles_acting();
 	*out = c;
-	return c && !pp_egl_tls.rdoc_own ? c->diag : NULL;
+	return c && !pp_egl_real_tls.rdoc_own ? c->diag : NULL;
 }
 
 /* The buffer bound to a target. GL_ELEMENT_ARRAY_BUFFER belongs to the vertex array object,
@@ -411,7 +411,7 @@ GL_APICALL GLenum GL_APIENTRY glClientWaitSync(GLsync sync, GLbitfield flags, GL
 		return PP_REAL(glClientWaitSync)(sync, flags, timeout);
 	struct pp_gles_call_mark m = pp_gles_diag_call(c, PP_GLES_CALL_CLIENT_WAIT_SYNC, "glClientWaitSync");
 	uint64_t seq = 0;
-	enum pp_diag_wait_verdict v = pp_diag_fence_check(g->dd, (uint64_t)(uintptr_t)sync, &seq);
+	enum pp_diag_wait_verdict v = pp_diag_waits_fence_check(g->dd, (uint64_t)(uintptr_t)sync, &seq);
 	/* A zero timeout is a status poll, not a wait. */
 	bool flagged = timeout > 0 && v == PP_WAIT_CURRENT_FRAME;
 	struct pp_gles_diag_span sp;
@@ -419,7 +419,7 @@ GL_APICALL GLenum GL_APIENTRY glClientWaitSync(GLsync sync, GLbitfield flags, GL
 		pp_gles_diag_span_begin(&sp);
 	GLenum r = PP_REAL(glClientWaitSync)(sync, flags, timeout);
 	if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED)
-		pp_diag_completed(g->dd, seq);
+		pp_diag_waits_completed(g->dd, seq);
 	if (flagged) {
 		uint64_t ns = pp_gles_diag_span_end(c, &sp, "glClientWaitSync");
 		char detail[160];
@@ -437,7 +437,7 @@ GL_APICALL void GL_APIENTRY glDebugMessageCallback(GLDEBUGPROC callback, const v
 {
 	PP_GLES_ABOVE(glDebugMessageCallback, (callback, user));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c && !pp_egl_tls.rdoc_own)
+	if (c && !pp_egl_real_tls.rdoc_own)
 		pp_gles_diag_debug_callback(c, callback, user);
 	PP_REAL(glDebugMessageCallback)(callback, user);
 }
@@ -446,7 +446,7 @@ GL_APICALL void GL_APIENTRY glDebugMessageCallbackKHR(GLDEBUGPROCKHR callback, c
 {
 	PP_GLES_ABOVE(glDebugMessageCallbackKHR, (callback, user));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c && !pp_egl_tls.rdoc_own)
+	if (c && !pp_egl_real_tls.rdoc_own)
 		pp_gles_diag_debug_callback(c, (GLDEBUGPROC)callback, user);
 	PP_REAL(glDebugMessageCallbackKHR)(callback, user);
 }
@@ -456,7 +456,7 @@ GL_APICALL void GL_APIENTRY glDebugMessageControl(GLenum source, GLenum type, GL
 {
 	PP_GLES_ABOVE(glDebugMessageControl, (source, type, severity, count, ids, enabled));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c && !pp_egl_tls.rdoc_own)
+	if (c && !pp_egl_real_tls.rdoc_own)
 		pp_gles_diag_debug_control(c, source, type, severity, count, ids, enabled);
 	PP_REAL(glDebugMessageControl)(source, type, severity, count, ids, enabled);
 }
@@ -466,7 +466,7 @@ GL_APICALL void GL_APIENTRY glDebugMessageControlKHR(GLenum source, GLenum type,
 {
 	PP_GLES_ABOVE(glDebugMessageControlKHR, (source, type, severity, count, ids, enabled));
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c && !pp_egl_tls.rdoc_own)
+	if (c && !pp_egl_real_tls.rdoc_own)
 		pp_gles_diag_debug_control(c, source, type, severity, count, ids, enabled);
 	PP_REAL(glDebugMessageControlKHR)(source, type, severity, count, ids, enabled);
 }
@@ -579,7 +579,7 @@ GL_APICALL void GL_APIENTRY glGenerateMipmap(GLenum target)
 EGLAPI EGLBoolean EGLAPIENTRY eglQuerySurface(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EGLint *value)
 {
 	PP_GLES_ABOVE_RET(eglQuerySurface, (dpy, surface, attribute, value));
-	struct pp_gles_ctx *c = attribute == EGL_BUFFER_AGE_EXT && !pp_egl_tls.rdoc_own ? pp_gles_acting() : NULL;
+	struct pp_gles_ctx *c = attribute == EGL_BUFFER_AGE_EXT && !pp_egl_real_tls.rdoc_own ? pp_gles_acting() : NULL;
 	if (c)
 		c->surface_age_used = true;
 	return PP_REAL(eglQuerySurface)(dpy, surface, attribute, value);

@@ -1,5 +1,5 @@
 /* The per-draw path: a draw bumps counters of the open render pass through the thread's
- * current context (pp_egl_tls, initial-exec TLS: a load from the thread pointer), then calls
+ * current context (pp_egl_real_tls, initial-exec TLS: a load from the thread pointer), then calls
  * down. Only a draw with no render pass open takes the slow path (gles_pass.c), and only the
  * first draw after a binding change or a new frame the diagnostics' (gles_diag.c). Dispatches and
  * memory barriers are rarer and go through the pass machine each time. */
@@ -27,7 +27,7 @@
 			if (!w)                                                                \
 				w = pp_gles_pass_for_draw(c);                                  \
 			count;                                                                 \
-			if (c->diag_dirty && !pp_egl_tls.rdoc_own)                             \
+			if (c->diag_dirty && !pp_egl_real_tls.rdoc_own)                             \
 				pp_gles_diag_draw(c);                                          \
 		}                                                                              \
 		PP_REAL(name) args;                                                            \
@@ -90,7 +90,7 @@ GL_APICALL void GL_APIENTRY glDispatchCompute(GLuint x, GLuint y, GLuint z)
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c) {
 		struct pp_workload *w = pp_gles_pass_for_dispatch(c);
-		if (c->diag_dirty && !pp_egl_tls.rdoc_own)
+		if (c->diag_dirty && !pp_egl_real_tls.rdoc_own)
 			pp_gles_diag_draw(c);
 		w->dispatches++;
 		w->workgroups += (uint64_t)x * y * z;

@@ -8,23 +8,23 @@
 #include "gles_diag.h"
 #include "gles_internal.h"
 
-void pp_gles_call_cost_begin(struct pp_gles_call_cost *k)
+void pp_gles_frame_call_cost_begin(struct pp_gles_call_cost *k)
 {
-	pp_cpu_snapshot_take(&k->a);
+	pp_cpu_counters_snapshot_take(&k->a);
 }
 
 static void cost_end(struct pp_gles_call_cost *k, struct pp_cpu_cost *out)
 {
 	struct pp_cpu_snapshot b;
-	pp_cpu_snapshot_take(&b);
+	pp_cpu_counters_snapshot_take(&b);
 	*out = (struct pp_cpu_cost){ 0 };
-	pp_cpu_cost_add_span(out, &k->a, &b);
+	pp_attr_cpu_cost_add_span(out, &k->a, &b);
 }
 
 GL_APICALL void GL_APIENTRY glFlush(void)
 {
 	PP_GLES_ABOVE(glFlush, ());
-	struct pp_gles_ctx *c = pp_gles_acting_app();
+	struct pp_gles_ctx *c = pp_gles_renderdoc_acting_app();
 	if (!c) {
 		PP_REAL(glFlush)();
 		return;
@@ -32,7 +32,7 @@ GL_APICALL void GL_APIENTRY glFlush(void)
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
 	struct pp_gles_call_cost k;
 	struct pp_cpu_cost cpu;
-	pp_gles_call_cost_begin(&k);
+	pp_gles_frame_call_cost_begin(&k);
 	pp_egl_guard_enter();
 	PP_REAL(glFlush)();
 	pp_egl_guard_leave();
@@ -43,7 +43,7 @@ GL_APICALL void GL_APIENTRY glFlush(void)
 GL_APICALL void GL_APIENTRY glFinish(void)
 {
 	PP_GLES_ABOVE(glFinish, ());
-	struct pp_gles_ctx *c = pp_gles_acting_app();
+	struct pp_gles_ctx *c = pp_gles_renderdoc_acting_app();
 	if (!c) {
 		PP_REAL(glFinish)();
 		return;
@@ -52,7 +52,7 @@ GL_APICALL void GL_APIENTRY glFinish(void)
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
 	struct pp_gles_call_cost k;
 	struct pp_cpu_cost cpu;
-	pp_gles_call_cost_begin(&k);
+	pp_gles_frame_call_cost_begin(&k);
 	pp_egl_guard_enter();
 	PP_REAL(glFinish)();
 	pp_egl_guard_leave();
@@ -64,7 +64,7 @@ GL_APICALL void GL_APIENTRY glFinish(void)
 GL_APICALL GLsync GL_APIENTRY glFenceSync(GLenum condition, GLbitfield flags)
 {
 	PP_GLES_ABOVE_RET(glFenceSync, (condition, flags));
-	struct pp_gles_ctx *c = pp_gles_acting_app();
+	struct pp_gles_ctx *c = pp_gles_renderdoc_acting_app();
 	if (!c)
 		return PP_REAL(glFenceSync)(condition, flags);
 	pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
@@ -101,12 +101,12 @@ static struct pp_gles_ctx *swap_begin(EGLDisplay dpy, EGLSurface surface)
 	return c;
 }
 
-void pp_gles_swap_end(struct pp_gles_ctx *c, const char *api, struct pp_gles_call_cost *k)
+void pp_gles_frame_swap_end(struct pp_gles_ctx *c, const char *api, struct pp_gles_call_cost *k)
 {
 	struct pp_cpu_cost cpu;
 	cost_end(k, &cpu);
 	pp_gles_submit(c, api, PP_SUBMIT_ASYNC, &cpu);
-	pp_gles_present(c, &cpu);
+	pp_gles_submit_present(c, &cpu);
 }
 
 EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
@@ -115,12 +115,12 @@ EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
 	struct pp_gles_ctx *c = swap_begin(dpy, surface);
 	struct pp_gles_call_cost k;
 	if (c)
-		pp_gles_call_cost_begin(&k);
+		pp_gles_frame_call_cost_begin(&k);
 	pp_egl_guard_enter();
 	EGLBoolean ok = PP_REAL(eglSwapBuffers)(dpy, surface);
 	pp_egl_guard_leave();
 	if (c)
-		pp_gles_swap_end(c, "eglSwapBuffers", &k);
+		pp_gles_frame_swap_end(c, "eglSwapBuffers", &k);
 	return ok;
 }
 
@@ -131,12 +131,12 @@ EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSur
 	struct pp_gles_ctx *c = swap_begin(dpy, surface);
 	struct pp_gles_call_cost k;
 	if (c)
-		pp_gles_call_cost_begin(&k);
+		pp_gles_frame_call_cost_begin(&k);
 	pp_egl_guard_enter();
 	EGLBoolean ok = PP_REAL(eglSwapBuffersWithDamageEXT)(dpy, surface, rects, n_rects);
 	pp_egl_guard_leave();
 	if (c)
-		pp_gles_swap_end(c, "eglSwapBuffersWithDamageEXT", &k);
+		pp_gles_frame_swap_end(c, "eglSwapBuffersWithDamageEXT", &k);
 	return ok;
 }
 
@@ -147,11 +147,11 @@ EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSur
 	struct pp_gles_ctx *c = swap_begin(dpy, surface);
 	struct pp_gles_call_cost k;
 	if (c)
-		pp_gles_call_cost_begin(&k);
+		pp_gles_frame_call_cost_begin(&k);
 	pp_egl_guard_enter();
 	EGLBoolean ok = PP_REAL(eglSwapBuffersWithDamageKHR)(dpy, surface, rects, n_rects);
 	pp_egl_guard_leave();
 	if (c)
-		pp_gles_swap_end(c, "eglSwapBuffersWithDamageKHR", &k);
+		pp_gles_frame_swap_end(c, "eglSwapBuffersWithDamageKHR", &k);
 	return ok;
 }

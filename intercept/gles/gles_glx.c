@@ -30,7 +30,7 @@ GLXContext glXCreateContextAttribsARB(struct _XDisplay *dpy, GLXFBConfig config,
 	pp_egl_guard_enter();
 	GLXContext ctx = PP_REAL(glXCreateContextAttribsARB)(dpy, config, share_context, direct, attrib_list);
 	pp_egl_guard_leave();
-	if (ctx && !pp_egl_tls.guard && !pp_egl_tls.rdoc_own && attribs_es_profile(attrib_list))
+	if (ctx && !pp_egl_real_tls.guard && !pp_egl_real_tls.rdoc_own && attribs_es_profile(attrib_list))
 		pp_gles_context_created(dpy, ctx, config, share_context, true);
 	return ctx;
 }
@@ -38,7 +38,7 @@ GLXContext glXCreateContextAttribsARB(struct _XDisplay *dpy, GLXFBConfig config,
 void glXDestroyContext(struct _XDisplay *dpy, GLXContext ctx)
 {
 	PP_GLES_ABOVE(glXDestroyContext, (dpy, ctx));
-	if (!pp_egl_tls.guard)
+	if (!pp_egl_real_tls.guard)
 		pp_gles_context_destroyed(ctx);
 	pp_egl_guard_enter();
 	PP_REAL(glXDestroyContext)(dpy, ctx);
@@ -70,16 +70,16 @@ static int make_current_end(const struct pp_gles_switch *s, int ok, struct _XDis
 		drawable_size(dpy, draw, &w, &h);
 		pp_egl_guard_leave();
 	}
-	pp_gles_switch_end(s, ok, (void *)(uintptr_t)draw, w, h, NULL);
+	pp_gles_context_switch_end(s, ok, (void *)(uintptr_t)draw, w, h, NULL);
 	return ok;
 }
 
 int glXMakeCurrent(struct _XDisplay *dpy, GLXDrawable drawable, GLXContext ctx)
 {
 	PP_GLES_ABOVE_RET(glXMakeCurrent, (dpy, drawable, ctx));
-	if (pp_egl_tls.guard)
+	if (pp_egl_real_tls.guard)
 		return PP_REAL(glXMakeCurrent)(dpy, drawable, ctx);
-	struct pp_gles_switch s = pp_gles_switch_begin(ctx, (void *)(uintptr_t)drawable);
+	struct pp_gles_switch s = pp_gles_context_switch_begin(ctx, (void *)(uintptr_t)drawable);
 	pp_egl_guard_enter();
 	int ok = PP_REAL(glXMakeCurrent)(dpy, drawable, ctx);
 	pp_egl_guard_leave();
@@ -89,9 +89,9 @@ int glXMakeCurrent(struct _XDisplay *dpy, GLXDrawable drawable, GLXContext ctx)
 int glXMakeContextCurrent(struct _XDisplay *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx)
 {
 	PP_GLES_ABOVE_RET(glXMakeContextCurrent, (dpy, draw, read, ctx));
-	if (pp_egl_tls.guard)
+	if (pp_egl_real_tls.guard)
 		return PP_REAL(glXMakeContextCurrent)(dpy, draw, read, ctx);
-	struct pp_gles_switch s = pp_gles_switch_begin(ctx, (void *)(uintptr_t)draw);
+	struct pp_gles_switch s = pp_gles_context_switch_begin(ctx, (void *)(uintptr_t)draw);
 	pp_egl_guard_enter();
 	int ok = PP_REAL(glXMakeContextCurrent)(dpy, draw, read, ctx);
 	pp_egl_guard_leave();
@@ -105,7 +105,7 @@ void glXSwapBuffers(struct _XDisplay *dpy, GLXDrawable drawable)
 	struct pp_gles_call_cost k;
 	/* Said at a swap, not at the make-current: SDL makes a desktop context current to probe
 	 * GLX's extensions before it creates its OpenGL ES one, and that probe has no frames. */
-	if (!c && !pp_egl_tls.guard)
+	if (!c && !pp_egl_real_tls.guard)
 		pp_log_once(PP_LOG_WARN, "glXSwapBuffers of a desktop OpenGL context: passprobe measures OpenGL ES "
 			    "contexts (made with EGL, or with GLX's ES profile), so its frames are not measured "
 			    "(docs/gles.md)");
@@ -115,11 +115,11 @@ void glXSwapBuffers(struct _XDisplay *dpy, GLXDrawable drawable)
 		pp_egl_guard_leave();
 		c->surface_preserved = false;
 		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
-		pp_gles_call_cost_begin(&k);
+		pp_gles_frame_call_cost_begin(&k);
 	}
 	pp_egl_guard_enter();
 	PP_REAL(glXSwapBuffers)(dpy, drawable);
 	pp_egl_guard_leave();
 	if (c)
-		pp_gles_swap_end(c, "glXSwapBuffers", &k);
+		pp_gles_frame_swap_end(c, "glXSwapBuffers", &k);
 }

@@ -24,7 +24,7 @@ struct pp_gles_share {
 	struct image *images;
 };
 
-struct pp_gles_share *pp_gles_share_create(void)
+struct pp_gles_share *pp_gles_images_share_create(void)
 {
 	struct pp_gles_share *s = calloc(1, sizeof(*s));
 	if (!s)
@@ -34,18 +34,18 @@ struct pp_gles_share *pp_gles_share_create(void)
 	return s;
 }
 
-bool pp_gles_share_alone(struct pp_gles_share *s)
+bool pp_gles_images_share_alone(struct pp_gles_share *s)
 {
 	return !s || __atomic_load_n(&s->refs, __ATOMIC_RELAXED) <= 1;
 }
 
-void pp_gles_share_ref(struct pp_gles_share *s)
+void pp_gles_images_share_ref(struct pp_gles_share *s)
 {
 	if (s)
 		__atomic_fetch_add(&s->refs, 1, __ATOMIC_RELAXED);
 }
 
-void pp_gles_share_unref(struct pp_gles_share *s)
+void pp_gles_images_share_unref(struct pp_gles_share *s)
 {
 	if (!s || __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
@@ -64,7 +64,7 @@ static uint64_t key_of(bool renderbuffer, uint32_t name)
 	return (uint64_t)renderbuffer << 32 | name;
 }
 
-void pp_gles_image_store(struct pp_gles_share *s, bool renderbuffer, uint32_t name, uint32_t internal_format,
+void pp_gles_images_store(struct pp_gles_share *s, bool renderbuffer, uint32_t name, uint32_t internal_format,
 			 uint32_t w, uint32_t h, uint32_t samples)
 {
 	if (!s || !name)
@@ -98,7 +98,7 @@ void pp_gles_image_store(struct pp_gles_share *s, bool renderbuffer, uint32_t na
 	pthread_mutex_unlock(&s->lock);
 }
 
-void pp_gles_image_forget(struct pp_gles_share *s, bool renderbuffer, uint32_t name)
+void pp_gles_images_forget(struct pp_gles_share *s, bool renderbuffer, uint32_t name)
 {
 	if (!s)
 		return;
@@ -114,7 +114,7 @@ void pp_gles_image_forget(struct pp_gles_share *s, bool renderbuffer, uint32_t n
 	pthread_mutex_unlock(&s->lock);
 }
 
-bool pp_gles_image_find(struct pp_gles_share *s, bool renderbuffer, uint32_t name, uint32_t *internal_format,
+bool pp_gles_images_find(struct pp_gles_share *s, bool renderbuffer, uint32_t name, uint32_t *internal_format,
 			uint32_t *w, uint32_t *h, uint32_t *samples)
 {
 	if (!s)
@@ -133,7 +133,7 @@ bool pp_gles_image_find(struct pp_gles_share *s, bool renderbuffer, uint32_t nam
 	return i != NULL;
 }
 
-const char *pp_gles_format_name(uint32_t f)
+const char *pp_gles_images_format_name(uint32_t f)
 {
 	switch (f) {
 	case GL_RGBA8: return "RGBA8";

@@ -17,23 +17,23 @@
 #include "pp_process.h"
 #include "pp_sink.h"
 
-struct pp_settings pp_gles_settings;
-bool pp_gles_exiting;
+struct pp_settings pp_gles_init_settings;
+bool pp_gles_init_exiting;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static void gles_init(void)
 {
 	/* Settings, log level, CPU counter events, the capture signal: as the Vulkan layer does. */
-	pp_process_setup(&pp_gles_settings);
+	pp_process_setup(&pp_gles_init_settings);
 	pp_gles_renderdoc_setup();
-	struct pp_settings out = pp_gles_settings;
+	struct pp_settings out = pp_gles_init_settings;
 	if (out.output_dir[0]) {
 		size_t len = strlen(out.output_dir);
 		if (len + 6 < sizeof(out.output_dir))
 			snprintf(out.output_dir + len, sizeof(out.output_dir) - len, "%sgles",
 				 out.output_dir[len - 1] == '/' ? "" : "/");
 	}
-	if (pp_sink_init(&out) < 0)
+	if (pp_attr_sink_init(&out) < 0)
 		pp_log_once(PP_LOG_WARN, "GLES: outputs could not be started; measuring without them");
 }
 
@@ -55,7 +55,7 @@ __attribute__((destructor)) static void gles_fini(void)
 	 * parent's, and their locks may have been held by a parent thread at fork(). */
 	if (getpid() != g_load_pid)
 		return;
-	pp_gles_exiting = true;
-	pp_gles_contexts_shutdown();
-	pp_sink_shutdown();
+	pp_gles_init_exiting = true;
+	pp_gles_context_shutdown();
+	pp_attr_sink_shutdown();
 }

@@ -1,6 +1,6 @@
 #pragma once
 /* The GLES intercept's shared state: one record per EGL context, the thread's current one in
- * pp_egl_tls.ctx (the per-draw path reads only that), and the helpers the hook files share.
+ * pp_egl_real_tls.ctx (the per-draw path reads only that), and the helpers the hook files share.
  *
  * Threads: a GL context is current on at most one thread at a time, and everything in a
  * struct pp_gles_ctx below `hot` is touched only by that thread, without a lock. The context
@@ -113,20 +113,20 @@ struct pp_gles_ctx {
 
 static inline struct pp_gles_ctx *pp_gles_current(void)
 {
-	return (struct pp_gles_ctx *)pp_egl_tls.ctx;
+	return (struct pp_gles_ctx *)pp_egl_real_tls.ctx;
 }
 
 /* The calling thread's context, when a hook should act (a context is current and the call
  * does not come from inside the shim or the driver); NULL: pass straight through. */
 static inline struct pp_gles_ctx *pp_gles_acting(void)
 {
-	return pp_egl_tls.guard ? NULL : (struct pp_gles_ctx *)pp_egl_tls.ctx;
+	return pp_egl_real_tls.guard ? NULL : (struct pp_gles_ctx *)pp_egl_real_tls.ctx;
 }
 
 /* Like pp_gles_acting, for calls that hand work to the GPU (submission boundaries): NULL also
  * for RenderDoc's own such calls, which end the open pass and are not the application's
  * submissions (gles_renderdoc.c). */
-struct pp_gles_ctx *pp_gles_acting_app(void);
+struct pp_gles_ctx *pp_gles_renderdoc_acting_app(void);
 
 /* Whether the call being handled moves the context's passes (bindings, invalidates, blits):
  * the application's calls do, RenderDoc's own only inside a pass of its own. RenderDoc binds
@@ -135,14 +135,14 @@ struct pp_gles_ctx *pp_gles_acting_app(void);
  * (gles_renderdoc.c). */
 static inline bool pp_gles_moves_passes(const struct pp_gles_ctx *c)
 {
-	return !pp_egl_tls.rdoc_own || (c->pm.open != PP_GLES_NONE && c->open_own);
+	return !pp_egl_real_tls.rdoc_own || (c->pm.open != PP_GLES_NONE && c->open_own);
 }
 
 /* The application's call site of the call being handled: the hook's return address, unless
  * RenderDoc passed the application's call on (its hook is the return address then). */
 static inline void *pp_gles_site(void *ra)
 {
-	return pp_egl_tls.site ? (void *)pp_egl_tls.site : ra;
+	return pp_egl_real_tls.site ? (void *)pp_egl_real_tls.site : ra;
 }
 
 /* ---- RenderDoc above the shim (gles_renderdoc.c, layer/egl/egl_rdoc.h) ----------------- */
@@ -155,13 +155,13 @@ struct pp_gles_above {
 };
 /* At a hook's entry where RenderDoc's GL hooks may be in the process (pp_egl_rdoc_maybe),
  * with the hook's return address: true for an application's call to pass on to RenderDoc
- * first (a->entry, then pp_gles_above_leave); false for a call the hook handles itself: one
- * from RenderDoc (the application's passed on, or RenderDoc's own work: pp_egl_tls.rdoc_own),
+ * first (a->entry, then pp_gles_renderdoc_above_leave); false for a call the hook handles itself: one
+ * from RenderDoc (the application's passed on, or RenderDoc's own work: pp_egl_real_tls.rdoc_own),
  * one RenderDoc has no entry point for, or one made inside the shim. */
-bool pp_gles_above_enter(struct pp_gles_above *a, unsigned id, const void *ra);
+bool pp_gles_renderdoc_above_enter(struct pp_gles_above *a, unsigned id, const void *ra);
 /* RenderDoc returned the application's call: none of RenderDoc's code is on the stack, none
  * of its locks held, where its captures start and end (renderdoc_frames). */
-void pp_gles_above_leave(const struct pp_gles_above *a);
+void pp_gles_renderdoc_above_leave(const struct pp_gles_above *a);
 
 /* The first statement of every hook: an application's call goes to RenderDoc first where
  * RenderDoc's hooks are in the process and the shim comes first (egl_rdoc.h). args: the
@@ -171,9 +171,9 @@ void pp_gles_above_leave(const struct pp_gles_above *a);
 	do {                                                                                       \
 		struct pp_gles_above pp_a_;                                                        \
 		if (__builtin_expect(__atomic_load_n(&pp_egl_rdoc_maybe, __ATOMIC_RELAXED), 0) &&  \
-		    pp_gles_above_enter(&pp_a_, PP_EGL_ID_##name, (ra))) {                         \
+		    pp_gles_renderdoc_above_enter(&pp_a_, PP_EGL_ID_##name, (ra))) {                         \
 			((__typeof__(pp_egl_real.name))pp_a_.entry) args;                          \
-			pp_gles_above_leave(&pp_a_);                                               \
+			pp_gles_renderdoc_above_leave(&pp_a_);                                               \
 			return;                                                                    \
 		}                                                                                  \
 	} while (0)
@@ -182,10 +182,10 @@ void pp_gles_above_leave(const struct pp_gles_above *a);
 	do {                                                                                       \
 		struct pp_gles_above pp_a_;                                                        \
 		if (__builtin_expect(__atomic_load_n(&pp_egl_rdoc_maybe, __ATOMIC_RELAXED), 0) &&  \
-		    pp_gles_above_enter(&pp_a_, PP_EGL_ID_##name, __builtin_return_address(0))) {  \
+		    pp_gles_renderdoc_above_enter(&pp_a_, PP_EGL_ID_##name, __builtin_return_address(0))) {  \
 			__typeof__(((__typeof__(pp_egl_real.name))0) args) pp_r_ =                \
 				((__typeof__(pp_egl_real.name))pp_a_.entry) args;                  \
-			pp_gles_above_leave(&pp_a_);                                               \
+			pp_gles_renderdoc_above_leave(&pp_a_);                                               \
 			return pp_r_;                                                              \
 		}                                                                                  \
 	} while (0)
@@ -215,14 +215,14 @@ struct pp_workload *pp_gles_pass_for_draw(struct pp_gles_ctx *c);
 struct pp_workload *pp_gles_pass_for_dispatch(struct pp_gles_ctx *c);
 /* Debug groups become label events of the recording (names of the passes they enclose). */
 void pp_gles_pass_label(struct pp_gles_ctx *c, bool push, const char *name, int32_t length);
-void pp_gles_fbo_label(struct pp_gles_ctx *c, uint32_t fbo, const char *name, int32_t length);
-void pp_gles_fbo_forget(struct pp_gles_ctx *c, uint32_t fbo);
+void pp_gles_pass_fbo_label(struct pp_gles_ctx *c, uint32_t fbo, const char *name, int32_t length);
+void pp_gles_pass_fbo_forget(struct pp_gles_ctx *c, uint32_t fbo);
 /* The framebuffer's description as last taken (the default one's always), or NULL where it is
  * not current: describing needs it bound as the draw framebuffer. */
-const struct pp_gles_fbo *pp_gles_fbo_known(const struct pp_gles_ctx *c, uint32_t fb);
+const struct pp_gles_fbo *pp_gles_pass_fbo_known(const struct pp_gles_ctx *c, uint32_t fb);
 /* Attachment masks of a glClear mask / glInvalidateFramebuffer list. */
-uint32_t pp_gles_clear_mask(uint32_t gl_mask);
-uint32_t pp_gles_invalidate_mask(const uint32_t *attachments, int32_t n, bool default_fb);
+uint32_t pp_gles_pass_clear_mask(uint32_t gl_mask);
+uint32_t pp_gles_pass_invalidate_mask(const uint32_t *attachments, int32_t n, bool default_fb);
 
 /* gles_submit.c: a submission boundary ends the open pass and hands the recording to the
  * model. sync: how the application can know the work completed (glFenceSync: a fence,
@@ -230,36 +230,36 @@ uint32_t pp_gles_invalidate_mask(const uint32_t *attachments, int32_t n, bool de
  * cpu: the call's own cost, or NULL. */
 void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync sync, const struct pp_cpu_cost *cpu);
 /* eglSwapBuffers after the real call: the frame ends. */
-void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu);
+void pp_gles_submit_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu);
 /* gles_frame.c: a swap's own CPU cost, measured around the real call; after it the swap is
  * submitted and presented (api: the call's name). */
 struct pp_gles_call_cost {
 	struct pp_cpu_snapshot a;
 };
-void pp_gles_call_cost_begin(struct pp_gles_call_cost *k);
-void pp_gles_swap_end(struct pp_gles_ctx *c, const char *api, struct pp_gles_call_cost *k);
+void pp_gles_frame_call_cost_begin(struct pp_gles_call_cost *k);
+void pp_gles_frame_swap_end(struct pp_gles_ctx *c, const char *api, struct pp_gles_call_cost *k);
 /* Timestamp slot for the recording, PP_NO_SLOT (and *why) when none. */
-uint32_t pp_gles_slot_take(struct pp_gles_ctx *c, const char **why);
+uint32_t pp_gles_submit_slot_take(struct pp_gles_ctx *c, const char **why);
 /* First made current on this thread: GL queries, timer, model device. */
-void pp_gles_device_setup(struct pp_gles_ctx *c);
+void pp_gles_submit_device_setup(struct pp_gles_ctx *c);
 /* Before the context record goes: results read where possible, frames handed on. */
-void pp_gles_device_teardown(struct pp_gles_ctx *c, bool current);
+void pp_gles_submit_device_teardown(struct pp_gles_ctx *c, bool current);
 
 /* gles_images.c: image sizes per share group, for attachment descriptions. */
-struct pp_gles_share *pp_gles_share_create(void);
-void pp_gles_share_ref(struct pp_gles_share *s);
-void pp_gles_share_unref(struct pp_gles_share *s);
+struct pp_gles_share *pp_gles_images_share_create(void);
+void pp_gles_images_share_ref(struct pp_gles_share *s);
+void pp_gles_images_share_unref(struct pp_gles_share *s);
 /* No other context shares its objects (its images are this context's alone). */
-bool pp_gles_share_alone(struct pp_gles_share *s);
-void pp_gles_image_store(struct pp_gles_share *s, bool renderbuffer, uint32_t name, uint32_t internal_format,
+bool pp_gles_images_share_alone(struct pp_gles_share *s);
+void pp_gles_images_store(struct pp_gles_share *s, bool renderbuffer, uint32_t name, uint32_t internal_format,
 			 uint32_t w, uint32_t h, uint32_t samples);
-void pp_gles_image_forget(struct pp_gles_share *s, bool renderbuffer, uint32_t name);
-bool pp_gles_image_find(struct pp_gles_share *s, bool renderbuffer, uint32_t name, uint32_t *internal_format,
+void pp_gles_images_forget(struct pp_gles_share *s, bool renderbuffer, uint32_t name);
+bool pp_gles_images_find(struct pp_gles_share *s, bool renderbuffer, uint32_t name, uint32_t *internal_format,
 			uint32_t *w, uint32_t *h, uint32_t *samples);
-const char *pp_gles_format_name(uint32_t internal_format);
+const char *pp_gles_images_format_name(uint32_t internal_format);
 
 /* gles_context.c: every context's frames handed on (process exit). */
-void pp_gles_contexts_shutdown(void);
+void pp_gles_context_shutdown(void);
 /* An OpenGL ES context the application created: its record (share_handle: the context it
  * shares objects with, or NULL). */
 void pp_gles_context_created(void *dpy, void *handle, void *config, void *share_handle, bool glx);
@@ -275,15 +275,15 @@ struct pp_gles_switch {
 };
 /* A make-current of context `handle` with draw surface `draw` (an EGLSurface or GLXDrawable;
  * NULL for none) on the calling thread, around the real call. */
-struct pp_gles_switch pp_gles_switch_begin(void *handle, void *draw);
-void pp_gles_switch_end(const struct pp_gles_switch *s, bool ok, void *draw, int32_t w, int32_t h,
+struct pp_gles_switch pp_gles_context_switch_begin(void *handle, void *draw);
+void pp_gles_context_switch_end(const struct pp_gles_switch *s, bool ok, void *draw, int32_t w, int32_t h,
 			void *surface_config);
 /* gles_submit.c: the default framebuffer's attachments from the context's config, or its draw
  * surface's (surface_config) when it was made without one. */
-void pp_gles_default_fb_describe(struct pp_gles_ctx *c);
+void pp_gles_submit_default_fb_describe(struct pp_gles_ctx *c);
 /* gles_init.c: process set-up at the first context made current (settings, CPU counter
  * events, outputs); the settings after it. */
 void pp_gles_init_once(void);
-extern struct pp_settings pp_gles_settings;
+extern struct pp_settings pp_gles_init_settings;
 /* Whether the process is exiting: GL is not called any more. */
-extern bool pp_gles_exiting;
+extern bool pp_gles_init_exiting;

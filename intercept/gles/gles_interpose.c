@@ -49,18 +49,18 @@ enum lookup { LOOKUP_DLSYM, LOOKUP_EGL, LOOKUP_GLX };
 /* What the application gets for name, given what the real lookup answered. */
 PP_EGL_EARLY static void *answer(const char *name, void *real, enum lookup by)
 {
-	if (!real || pp_egl_tls.guard)
+	if (!real || pp_egl_real_tls.guard)
 		return real;
 	bool glx_name = name && name[0] == 'g' && name[1] == 'l' && name[2] == 'X';
 	if ((by == LOOKUP_EGL && glx_name) || (by == LOOKUP_GLX && name && name[0] == 'e'))
 		return real;
 	void *hook = hook_find(name);
-	if (!hook || pp_egl_is_ours(real))
+	if (!hook || pp_egl_real_is_ours(real))
 		return real;
 	/* RenderDoc's entry point, where RenderDoc comes first in the search order (egl_rdoc.h):
 	 * the application's calls go to RenderDoc, whose own lookups give it the shim's hooks.
 	 * Where the shim comes first its hook passes the application's calls to RenderDoc. */
-	if (pp_egl_in_rdoc(real) && pp_egl_rdoc_mode() == PP_EGL_RDOC_FIRST)
+	if (pp_egl_rdoc_in(real) && pp_egl_rdoc_mode() == PP_EGL_RDOC_FIRST)
 		return real;
 	pp_egl_real_offer(name, real);
 	return hook;
@@ -75,11 +75,11 @@ PP_EGL_EARLY static void *answer(const char *name, void *real, enum lookup by)
 	{                                                                                          \
 		struct pp_gles_above a;                                                            \
 		bool above = __atomic_load_n(&pp_egl_rdoc_maybe, __ATOMIC_RELAXED) &&              \
-			     pp_gles_above_enter(&a, PP_EGL_ID_##name, __builtin_return_address(0)); \
+			     pp_gles_renderdoc_above_enter(&a, PP_EGL_ID_##name, __builtin_return_address(0)); \
 		__typeof__(pp_egl_real.name) real = above ? (__typeof__(real))a.entry : PP_REAL(name); \
 		void *p = real ? answer((const char *)procname, (void *)real(procname), lookup) : NULL; \
 		if (above)                                                                         \
-			pp_gles_above_leave(&a);                                                   \
+			pp_gles_renderdoc_above_leave(&a);                                                   \
 		return (type)p;                                                                    \
 	}
 
@@ -92,9 +92,9 @@ LOOKUP_HOOK(pp_glx_proc, glXGetProcAddress, pp_glx_proc, GLubyte, LOOKUP_GLX)
  * the return address: the shim's dlsym must reach it with the caller's return address still
  * in place, so for RTLD_NEXT it jumps (not calls) to the real dlsym. The sanitizer runtimes
  * look functions up that way while they start, before anything instrumented may run. Other
- * handles go to pp_gles_dlsym, which answers the hooks. */
-PP_EGL_EARLY void *pp_gles_dlsym(void *handle, const char *name);
-PP_EGL_EARLY void *pp_gles_dlsym(void *handle, const char *name)
+ * handles go to pp_gles_interpose_dlsym, which answers the hooks. */
+PP_EGL_EARLY void *pp_gles_interpose_dlsym(void *handle, const char *name);
+PP_EGL_EARLY void *pp_gles_interpose_dlsym(void *handle, const char *name)
 {
 	return answer(name, pp_egl_real_dlsym(handle, name), LOOKUP_DLSYM);
 }
@@ -105,7 +105,7 @@ __asm__(".text\n"
 	".type dlsym, @function\n"
 	"dlsym:\n"
 	"	cmpq $-1, %rdi\n" /* RTLD_NEXT */
-	"	jne pp_gles_dlsym\n"
+	"	jne pp_gles_interpose_dlsym\n"
 	"	pushq %rdi\n"
 	"	pushq %rsi\n"
 	"	subq $8, %rsp\n" /* the stack 16-byte aligned at the call */
@@ -124,7 +124,7 @@ __asm__(".text\n"
 	".type dlsym, %function\n"
 	"dlsym:\n"
 	"	cmn x0, #1\n" /* RTLD_NEXT */
-	"	b.ne pp_gles_dlsym\n"
+	"	b.ne pp_gles_interpose_dlsym\n"
 	"	stp x29, x30, [sp, #-32]!\n"
 	"	stp x0, x1, [sp, #16]\n"
 	"	bl pp_egl_real_dlsym_fn\n"

@@ -11,14 +11,14 @@
 
 static const char *const reason_stats = "pipeline statistics are not measured on OpenGL ES";
 
-uint32_t pp_gles_clear_mask(uint32_t gl_mask)
+uint32_t pp_gles_pass_clear_mask(uint32_t gl_mask)
 {
 	return (gl_mask & GL_COLOR_BUFFER_BIT ? PP_GLES_ATT_COLOR : 0) |
 	       (gl_mask & GL_DEPTH_BUFFER_BIT ? PP_GLES_ATT_DEPTH : 0) |
 	       (gl_mask & GL_STENCIL_BUFFER_BIT ? PP_GLES_ATT_STENCIL : 0);
 }
 
-uint32_t pp_gles_invalidate_mask(const uint32_t *attachments, int32_t n, bool default_fb)
+uint32_t pp_gles_pass_invalidate_mask(const uint32_t *attachments, int32_t n, bool default_fb)
 {
 	uint32_t m = 0;
 	for (int32_t i = 0; attachments && i < n; i++) {
@@ -44,8 +44,8 @@ static void attachment_from_image(struct pp_gles_ctx *c, struct pp_attachment *a
 	a->layers = 1;
 	a->samples = 1;
 	a->format = "unknown";
-	if (pp_gles_image_find(c->share, renderbuffer, name, &fmt, &w, &h, &samples)) {
-		a->format = pp_gles_format_name(fmt);
+	if (pp_gles_images_find(c->share, renderbuffer, name, &fmt, &w, &h, &samples)) {
+		a->format = pp_gles_images_format_name(fmt);
 		a->width = w;
 		a->height = h;
 		a->samples = samples > 1 ? samples : 1;
@@ -125,7 +125,7 @@ static const struct pp_gles_fbo *fbo_get(struct pp_gles_ctx *c, uint32_t fb)
 	return f;
 }
 
-const struct pp_gles_fbo *pp_gles_fbo_known(const struct pp_gles_ctx *c, uint32_t fb)
+const struct pp_gles_fbo *pp_gles_pass_fbo_known(const struct pp_gles_ctx *c, uint32_t fb)
 {
 	if (!fb)
 		return &c->fb0;
@@ -133,7 +133,7 @@ const struct pp_gles_fbo *pp_gles_fbo_known(const struct pp_gles_ctx *c, uint32_
 	return f->name == fb && f->generation == c->fbo_generation ? f : NULL;
 }
 
-void pp_gles_fbo_forget(struct pp_gles_ctx *c, uint32_t fbo)
+void pp_gles_pass_fbo_forget(struct pp_gles_ctx *c, uint32_t fbo)
 {
 	struct pp_gles_fbo *f = &c->fbos[fbo % PP_GLES_FBO_CACHE];
 	if (f->name == fbo)
@@ -155,7 +155,7 @@ static void copy_name(char *dst, size_t cap, const char *src, int32_t length)
 	dst[n] = '\0';
 }
 
-void pp_gles_fbo_label(struct pp_gles_ctx *c, uint32_t fbo, const char *name, int32_t length)
+void pp_gles_pass_fbo_label(struct pp_gles_ctx *c, uint32_t fbo, const char *name, int32_t length)
 {
 	struct pp_gles_label *l = NULL;
 	for (uint32_t i = 0; i < c->nlabels && !l; i++)
@@ -191,7 +191,7 @@ void pp_gles_pass_label(struct pp_gles_ctx *c, bool push, const char *name, int3
 		if (!c->rec)
 			return;
 	}
-	if (pp_recording_label(c->rec, push ? PP_LABEL_PUSH : PP_LABEL_POP, buf) < 0)
+	if (pp_attr_record_label(c->rec, push ? PP_LABEL_PUSH : PP_LABEL_POP, buf) < 0)
 		pp_log_once(PP_LOG_WARN, "out of memory recording a debug group; pass names may be wrong");
 }
 
@@ -199,11 +199,11 @@ void pp_gles_pass_label(struct pp_gles_ctx *c, bool push, const char *name, int3
 
 static void pass_close(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 {
-	struct pp_pass_rec *p = pp_recording_open_pass(c->rec);
+	struct pp_pass_rec *p = pp_attr_record_open_pass(c->rec);
 	if (p) {
 		const char *why = NULL;
 		if (p->ts_begin != PP_NO_SLOT) {
-			p->ts_end = pp_gles_slot_take(c, &why);
+			p->ts_end = pp_gles_submit_slot_take(c, &why);
 			if (p->ts_end == PP_NO_SLOT)
 				p->ts_reason = why;
 		}
@@ -216,7 +216,7 @@ static void pass_close(struct pp_gles_ctx *c, const struct pp_gles_transition *t
 		if (c->diag && t->closed_kind == PP_GLES_RENDER)
 			pp_gles_diag_pass_closed(c, p);
 	}
-	pp_recording_pass_end(c->rec);
+	pp_attr_record_pass_end(c->rec);
 	c->draw_work = NULL;
 	c->cur = &c->rec->stray;
 }
@@ -229,7 +229,7 @@ static void pass_render(struct pp_gles_ctx *c, struct pp_pass_rec *p, uint32_t f
 	p->api = fb ? "framebuffer object" : "default framebuffer";
 	p->render_pass = fb;
 	p->nattachments = f->natt;
-	/* The rest of both arrays is zero: pass records start cleared (pp_recording_pass_begin),
+	/* The rest of both arrays is zero: pass records start cleared (pp_attr_record_pass_begin),
 	 * descriptions too (fbo_describe, default_fb_describe). */
 	memcpy(p->attachments, f->att, f->natt * sizeof(p->attachments[0]));
 	memcpy(c->open_cls, f->cls, sizeof(c->open_cls));
@@ -245,7 +245,7 @@ static void pass_render(struct pp_gles_ctx *c, struct pp_pass_rec *p, uint32_t f
 	c->draw_work = &p->work;
 }
 
-/* A pass's CPU span starts where the recording's previous pass ended (pp_recording_pass_begin;
+/* A pass's CPU span starts where the recording's previous pass ended (pp_attr_record_pass_begin;
  * docs/gles.md, "CPU counters"): the calls between, which set this pass up after the binding
  * that closed the previous one, are its recording cost. */
 static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
@@ -255,8 +255,8 @@ static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 	pp_thread_role_note(PP_THREAD_RECORDS);
 	/* A pass is the work of whoever's call opened it: RenderDoc's own work is marked
 	 * (gles_renderdoc.c). */
-	c->open_own = pp_egl_tls.rdoc_own;
-	struct pp_pass_rec *p = pp_recording_pass_begin(c->rec, render ? PP_PASS_RENDER : PP_PASS_COMPUTE,
+	c->open_own = pp_egl_real_tls.rdoc_own;
+	struct pp_pass_rec *p = pp_attr_record_pass_begin(c->rec, render ? PP_PASS_RENDER : PP_PASS_COMPUTE,
 							"glDispatchCompute", render ? PP_REC_RENDER : PP_REC_OUTSIDE);
 	if (!p) {
 		c->cur = &c->rec->stray;
@@ -264,7 +264,7 @@ static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 		return;
 	}
 	const char *why = NULL;
-	p->ts_begin = pp_gles_slot_take(c, &why);
+	p->ts_begin = pp_gles_submit_slot_take(c, &why);
 	if (p->ts_begin == PP_NO_SLOT)
 		p->ts_reason = why;
 	p->stats_reason = reason_stats;
@@ -277,7 +277,7 @@ static void pass_open(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 
 static void pass_promote(struct pp_gles_ctx *c, const struct pp_gles_transition *t)
 {
-	struct pp_pass_rec *p = pp_recording_open_pass(c->rec);
+	struct pp_pass_rec *p = pp_attr_record_open_pass(c->rec);
 	if (!p) {
 		c->draw_work = &c->rec->stray;
 		return;
@@ -291,7 +291,7 @@ void pp_gles_pass_event(struct pp_gles_ctx *c, enum pp_gles_ev_kind kind, uint32
 		return;
 	struct pp_gles_event ev = { .kind = kind, .fb = fb, .mask = mask };
 	struct pp_gles_transition t;
-	pp_gles_pass_step(&c->pm, &ev, &t);
+	pp_gles_pass_machine_step(&c->pm, &ev, &t);
 	if (!t.closed && !t.opened && !t.promoted)
 		return;
 	pp_egl_guard_enter();

@@ -44,7 +44,7 @@ GL_APICALL void GL_APIENTRY glDeleteFramebuffers(GLsizei n, const GLuint *frameb
 			if (framebuffers[i] == c->read_fb)
 				c->read_fb = 0;
 		}
-		pp_gles_fbo_forget(c, framebuffers[i]);
+		pp_gles_pass_fbo_forget(c, framebuffers[i]);
 	}
 	PP_REAL(glDeleteFramebuffers)(n, framebuffers);
 }
@@ -60,7 +60,7 @@ GL_APICALL void GL_APIENTRY glClear(GLbitfield mask)
 	PP_GLES_ABOVE(glClear, (mask));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c)
-		clear_event(c, pp_gles_clear_mask(mask));
+		clear_event(c, pp_gles_pass_clear_mask(mask));
 	PP_REAL(glClear)(mask);
 }
 
@@ -116,7 +116,7 @@ static void invalidate_event(struct pp_gles_ctx *c, GLenum target, GLsizei n, co
 		    (target == GL_READ_FRAMEBUFFER && c->read_fb == c->pm.fb);
 	if (draw)
 		pp_gles_pass_event(c, PP_GLES_EV_INVALIDATE, c->pm.fb,
-				   pp_gles_invalidate_mask(attachments, n, c->pm.fb == 0));
+				   pp_gles_pass_invalidate_mask(attachments, n, c->pm.fb == 0));
 }
 
 GL_APICALL void GL_APIENTRY glInvalidateFramebuffer(GLenum target, GLsizei numAttachments, const GLenum *attachments)
@@ -149,7 +149,7 @@ GL_APICALL void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsize
 					 void *pixels)
 {
 	PP_GLES_ABOVE(glReadPixels, (x, y, width, height, format, type, pixels));
-	struct pp_gles_ctx *c = pp_gles_acting_app();
+	struct pp_gles_ctx *c = pp_gles_renderdoc_acting_app();
 	if (!c) {
 		PP_REAL(glReadPixels)(x, y, width, height, format, type, pixels);
 		return;
@@ -182,7 +182,7 @@ GL_APICALL void GL_APIENTRY glBlitFramebuffer(GLint srcX0, GLint srcY0, GLint sr
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && pp_gles_moves_passes(c)) {
 		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
-		pp_gles_diag_fb_read(c, c->read_fb, pp_gles_clear_mask(mask));
+		pp_gles_diag_fb_read(c, c->read_fb, pp_gles_pass_clear_mask(mask));
 	}
 	PP_REAL(glBlitFramebuffer)(srcX0, srcY0, srcX1, srcY1, dstX0, dstY0, dstX1, dstY1, mask, filter);
 }
@@ -261,7 +261,7 @@ GL_APICALL void GL_APIENTRY glObjectLabel(GLenum identifier, GLuint name, GLsize
 	PP_GLES_ABOVE(glObjectLabel, (identifier, name, length, label));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && identifier == GL_FRAMEBUFFER && name)
-		pp_gles_fbo_label(c, name, label, length);
+		pp_gles_pass_fbo_label(c, name, label, length);
 	PP_REAL(glObjectLabel)(identifier, name, length, label);
 }
 
@@ -270,7 +270,7 @@ GL_APICALL void GL_APIENTRY glObjectLabelKHR(GLenum identifier, GLuint name, GLs
 	PP_GLES_ABOVE(glObjectLabelKHR, (identifier, name, length, label));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && identifier == GL_FRAMEBUFFER && name)
-		pp_gles_fbo_label(c, name, label, length);
+		pp_gles_pass_fbo_label(c, name, label, length);
 	PP_REAL(glObjectLabelKHR)(identifier, name, length, label);
 }
 
@@ -283,7 +283,7 @@ GL_APICALL void GL_APIENTRY glTexStorage2D(GLenum target, GLsizei levels, GLenum
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && target == GL_TEXTURE_2D && width > 0 && height > 0) {
 		uint32_t name = bound(GL_TEXTURE_BINDING_2D);
-		pp_gles_image_store(c->share, false, name, internalformat, (uint32_t)width, (uint32_t)height, 1);
+		pp_gles_images_store(c->share, false, name, internalformat, (uint32_t)width, (uint32_t)height, 1);
 		pp_gles_diag_image_forget(c, name);
 	}
 	PP_REAL(glTexStorage2D)(target, levels, internalformat, width, height);
@@ -296,7 +296,7 @@ GL_APICALL void GL_APIENTRY glTexImage2D(GLenum target, GLint level, GLint inter
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && target == GL_TEXTURE_2D && level == 0 && width > 0 && height > 0) {
 		uint32_t name = bound(GL_TEXTURE_BINDING_2D);
-		pp_gles_image_store(c->share, false, name, (uint32_t)internalformat, (uint32_t)width, (uint32_t)height,
+		pp_gles_images_store(c->share, false, name, (uint32_t)internalformat, (uint32_t)width, (uint32_t)height,
 				    1);
 		pp_gles_diag_image_forget(c, name);
 	}
@@ -309,7 +309,7 @@ GL_APICALL void GL_APIENTRY glTexStorage2DMultisample(GLenum target, GLsizei sam
 	PP_GLES_ABOVE(glTexStorage2DMultisample, (target, samples, internalformat, width, height, fixedsamplelocations));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && target == GL_TEXTURE_2D_MULTISAMPLE && width > 0 && height > 0)
-		pp_gles_image_store(c->share, false, bound(GL_TEXTURE_BINDING_2D_MULTISAMPLE), internalformat,
+		pp_gles_images_store(c->share, false, bound(GL_TEXTURE_BINDING_2D_MULTISAMPLE), internalformat,
 				    (uint32_t)width, (uint32_t)height, samples > 0 ? (uint32_t)samples : 1);
 	PP_REAL(glTexStorage2DMultisample)(target, samples, internalformat, width, height, fixedsamplelocations);
 }
@@ -320,7 +320,7 @@ GL_APICALL void GL_APIENTRY glRenderbufferStorage(GLenum target, GLenum internal
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && width > 0 && height > 0) {
 		uint32_t name = bound(GL_RENDERBUFFER_BINDING);
-		pp_gles_image_store(c->share, true, name, internalformat, (uint32_t)width, (uint32_t)height, 1);
+		pp_gles_images_store(c->share, true, name, internalformat, (uint32_t)width, (uint32_t)height, 1);
 		pp_gles_diag_image_forget(c, name | PP_GLES_IMAGE_RB);
 	}
 	PP_REAL(glRenderbufferStorage)(target, internalformat, width, height);
@@ -332,7 +332,7 @@ GL_APICALL void GL_APIENTRY glRenderbufferStorageMultisample(GLenum target, GLsi
 	PP_GLES_ABOVE(glRenderbufferStorageMultisample, (target, samples, internalformat, width, height));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	if (c && width > 0 && height > 0)
-		pp_gles_image_store(c->share, true, bound(GL_RENDERBUFFER_BINDING), internalformat, (uint32_t)width,
+		pp_gles_images_store(c->share, true, bound(GL_RENDERBUFFER_BINDING), internalformat, (uint32_t)width,
 				    (uint32_t)height, samples > 0 ? (uint32_t)samples : 1);
 	PP_REAL(glRenderbufferStorageMultisample)(target, samples, internalformat, width, height);
 }
@@ -342,7 +342,7 @@ GL_APICALL void GL_APIENTRY glDeleteTextures(GLsizei n, const GLuint *textures)
 	PP_GLES_ABOVE(glDeleteTextures, (n, textures));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	for (GLsizei i = 0; c && textures && i < n; i++) {
-		pp_gles_image_forget(c->share, false, textures[i]);
+		pp_gles_images_forget(c->share, false, textures[i]);
 		pp_gles_diag_image_forget(c, textures[i]);
 	}
 	PP_REAL(glDeleteTextures)(n, textures);
@@ -353,7 +353,7 @@ GL_APICALL void GL_APIENTRY glDeleteRenderbuffers(GLsizei n, const GLuint *rende
 	PP_GLES_ABOVE(glDeleteRenderbuffers, (n, renderbuffers));
 	struct pp_gles_ctx *c = pp_gles_acting();
 	for (GLsizei i = 0; c && renderbuffers && i < n; i++) {
-		pp_gles_image_forget(c->share, true, renderbuffers[i]);
+		pp_gles_images_forget(c->share, true, renderbuffers[i]);
 		pp_gles_diag_image_forget(c, renderbuffers[i] | PP_GLES_IMAGE_RB);
 	}
 	PP_REAL(glDeleteRenderbuffers)(n, renderbuffers);

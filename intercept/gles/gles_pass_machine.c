@@ -60,7 +60,7 @@ static void render_from_here(struct pp_gles_pass_machine *m, struct pp_gles_tran
 	t->promoted = true;
 }
 
-void pp_gles_pass_step(struct pp_gles_pass_machine *m, const struct pp_gles_event *ev, struct pp_gles_transition *t)
+void pp_gles_pass_machine_step(struct pp_gles_pass_machine *m, const struct pp_gles_event *ev, struct pp_gles_transition *t)
 {
 	memset(t, 0, sizeof(*t));
 	switch (ev->kind) {

@@ -67,4 +67,4 @@ struct pp_gles_transition {
 void pp_gles_pass_machine_init(struct pp_gles_pass_machine *m);
 
 /* Applies one event; *t says what closed and opened (zeroed first). */
-void pp_gles_pass_step(struct pp_gles_pass_machine *m, const struct pp_gles_event *ev, struct pp_gles_transition *t);
+void pp_gles_pass_machine_step(struct pp_gles_pass_machine *m, const struct pp_gles_event *ev, struct pp_gles_transition *t);

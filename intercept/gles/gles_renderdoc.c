@@ -112,14 +112,14 @@ static void classify(unsigned id, enum pp_egl_rdoc_mode mode)
 	} else if (mode != PP_EGL_RDOC_ABOVE) {
 		own = false; /* RenderDoc first: nothing tells its own work apart */
 	} else {
-		own = pp_egl_tls.rdoc_call != (uint16_t)(pp_egl_rdoc_family(id) + 1);
+		own = pp_egl_real_tls.rdoc_call != (uint16_t)(pp_egl_rdoc_family(id) + 1);
 		if (!own) {
-			pp_egl_tls.rdoc_call = 0; /* passed down: later calls inside it are RenderDoc's */
-			site = pp_egl_tls.rdoc_ra;
+			pp_egl_real_tls.rdoc_call = 0; /* passed down: later calls inside it are RenderDoc's */
+			site = pp_egl_real_tls.rdoc_ra;
 		}
 	}
-	pp_egl_tls.rdoc_own = own;
-	pp_egl_tls.site = site;
+	pp_egl_real_tls.rdoc_own = own;
+	pp_egl_real_tls.site = site;
 	struct pp_gles_ctx *c = does_work(id) ? pp_gles_current() : NULL;
 	if (c && c->rec) {
 		if (c->pm.open != PP_GLES_NONE && c->open_own != own)
@@ -132,11 +132,11 @@ static void classify(unsigned id, enum pp_egl_rdoc_mode mode)
 	}
 }
 
-bool pp_gles_above_enter(struct pp_gles_above *a, unsigned id, const void *ra)
+bool pp_gles_renderdoc_above_enter(struct pp_gles_above *a, unsigned id, const void *ra)
 {
 	/* Calls from inside the shim, or the driver's while the shim calls it: straight through,
 	 * with what the hook that called down knows kept. */
-	if (pp_egl_tls.guard)
+	if (pp_egl_real_tls.guard)
 		return false;
 	enum pp_egl_rdoc_mode mode = pp_egl_rdoc_mode();
 	if (mode == PP_EGL_RDOC_NONE)
@@ -145,39 +145,39 @@ bool pp_gles_above_enter(struct pp_gles_above *a, unsigned id, const void *ra)
 	 * call the shim passed on (a tail call returns to the shim's call of RenderDoc). Where
 	 * RenderDoc comes first every call has come through it: passing one on again would call
 	 * RenderDoc's hook twice. */
-	if (mode == PP_EGL_RDOC_FIRST || pp_egl_in_rdoc(ra) || pp_egl_in_shim(ra)) {
+	if (mode == PP_EGL_RDOC_FIRST || pp_egl_rdoc_in(ra) || pp_egl_rdoc_in_shim(ra)) {
 		classify(id, mode);
 		return false;
 	}
 	void *entry = pp_egl_rdoc_entry(id);
 	if (!entry) {
-		pp_egl_tls.rdoc_own = false;
-		pp_egl_tls.site = NULL;
+		pp_egl_real_tls.rdoc_own = false;
+		pp_egl_real_tls.site = NULL;
 		return false;
 	}
 	a->entry = entry;
 	a->id = id;
-	a->prev_call = pp_egl_tls.rdoc_call;
-	a->prev_ra = pp_egl_tls.rdoc_ra;
-	pp_egl_tls.rdoc_call = (uint16_t)(pp_egl_rdoc_family(id) + 1);
-	pp_egl_tls.rdoc_ra = ra;
+	a->prev_call = pp_egl_real_tls.rdoc_call;
+	a->prev_ra = pp_egl_real_tls.rdoc_ra;
+	pp_egl_real_tls.rdoc_call = (uint16_t)(pp_egl_rdoc_family(id) + 1);
+	pp_egl_real_tls.rdoc_ra = ra;
 	if (context_may_leave(id))
 		between(pp_gles_current());
 	return true;
 }
 
-void pp_gles_above_leave(const struct pp_gles_above *a)
+void pp_gles_renderdoc_above_leave(const struct pp_gles_above *a)
 {
-	pp_egl_tls.rdoc_call = a->prev_call;
-	pp_egl_tls.rdoc_ra = a->prev_ra;
+	pp_egl_real_tls.rdoc_call = a->prev_call;
+	pp_egl_real_tls.rdoc_ra = a->prev_ra;
 	if (may_end_frame(a->id))
 		between(pp_gles_current());
 }
 
-struct pp_gles_ctx *pp_gles_acting_app(void)
+struct pp_gles_ctx *pp_gles_renderdoc_acting_app(void)
 {
 	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c && pp_egl_tls.rdoc_own) {
+	if (c && pp_egl_real_tls.rdoc_own) {
 		/* Inside the application's pass (RenderDoc waiting for what it reads back while it
 		 * captures) the pass goes on. */
 		if (pp_gles_moves_passes(c))

@@ -31,16 +31,16 @@ static void ops_read_timestamps(void *ctx, const uint32_t *slots, uint32_t n, ui
 {
 	struct pp_gles_ctx *c = ctx;
 	/* Query objects can only be read where the context is current. */
-	if (pp_gles_exiting || pp_egl_tls.ctx != c || !c->timer) {
+	if (pp_gles_init_exiting || pp_egl_real_tls.ctx != c || !c->timer) {
 		memset(avail, 0, n);
 		return;
 	}
-	pp_gl_timer_read(c->timer, slots, n, ns, avail);
+	pp_gpu_gl_timer_read(c->timer, slots, n, ns, avail);
 }
 
 static struct pp_recording *recording_new(struct pp_gles_ctx *c)
 {
-	struct pp_recording *r = pp_recording_create(false);
+	struct pp_recording *r = pp_attr_record_create(false);
 	if (r)
 		c->ring[c->nring++] = r;
 	return r;
@@ -49,22 +49,22 @@ static struct pp_recording *recording_new(struct pp_gles_ctx *c)
 static void recording_reset(struct pp_gles_ctx *c, struct pp_recording *r)
 {
 	for (uint32_t k = 0; c->timer && k < r->nchunks; k++)
-		pp_gl_timer_chunk_free(c->timer, r->chunks[k]);
-	pp_recording_clear(r);
+		pp_gpu_gl_timer_chunk_free(c->timer, r->chunks[k]);
+	pp_attr_record_clear(r);
 }
 
 /* Capture windows and sampled GPU timing (docs/settings.md, "Capture windows"), decided once
  * per recording for the frame the application is building as it begins, as on Vulkan. */
 static void recording_arm(struct pp_gles_ctx *c)
 {
-	uint32_t frame = pp_attr_frame_building(c->attr);
+	uint32_t frame = pp_attr_device_frame_building(c->attr);
 	c->rec_ts_reason = NULL;
 	/* RenderDoc starts and ends its own captures inside its swap hook, before the shim's swap
 	 * submits the frame that ends: whether it captures the next frame is known here, where
 	 * that frame's work begins (gles_renderdoc.c updates it when passprobe starts one). */
 	c->rec_rdoc = pp_renderdoc_present() && pp_renderdoc_capturing();
 	/* Outside a capture window the diagnostics still read the passes (as on Vulkan). */
-	pp_recording_quiet_set(c->rec, !(frame & PP_FRAME_CAPTURED), c->diag != NULL);
+	pp_attr_record_quiet_set(c->rec, !(frame & PP_FRAME_CAPTURED), c->diag != NULL);
 	if (!(frame & PP_FRAME_CAPTURED)) {
 		c->rec_ts_reason = "recorded outside a capture window";
 	} else if (!(frame & PP_FRAME_GPU_TIMED)) {
@@ -79,7 +79,7 @@ static void recording_next(struct pp_gles_ctx *c)
 	struct pp_recording *r = NULL;
 	for (uint32_t i = 0; i < c->nring && !r; i++) {
 		struct pp_recording *cand = c->ring[(c->ring_next + i) % c->nring];
-		if (cand != c->rec && !pp_attr_recording_pending(c->attr, cand))
+		if (cand != c->rec && !pp_attr_device_recording_pending(c->attr, cand))
 			r = cand;
 	}
 	if (!r && c->nring < PP_GLES_RING)
@@ -88,7 +88,7 @@ static void recording_next(struct pp_gles_ctx *c)
 		r = c->ring[c->ring_next % c->nring];
 		if (r == c->rec)
 			r = c->ring[++c->ring_next % c->nring];
-		pp_attr_recording_release(c->attr, r);
+		pp_attr_device_recording_release(c->attr, r);
 	}
 	c->ring_next = (c->ring_next + 1) % (c->nring ? c->nring : 1);
 	recording_reset(c, r);
@@ -99,25 +99,25 @@ static void recording_next(struct pp_gles_ctx *c)
 	recording_arm(c);
 }
 
-uint32_t pp_gles_slot_take(struct pp_gles_ctx *c, const char **why)
+uint32_t pp_gles_submit_slot_take(struct pp_gles_ctx *c, const char **why)
 {
 	if (!c->timer || c->rec_ts_reason) {
 		*why = c->timer ? c->rec_ts_reason : c->no_timer_reason;
 		return PP_NO_SLOT;
 	}
 	if (c->slot_used >= PP_GL_CHUNK_SLOTS) {
-		uint32_t chunk = pp_gl_timer_chunk_alloc(c->timer);
-		if (chunk == PP_GL_NO_SLOT || pp_recording_chunk_add(c->rec, chunk) < 0) {
+		uint32_t chunk = pp_gpu_gl_timer_chunk_alloc(c->timer);
+		if (chunk == PP_GL_NO_SLOT || pp_attr_record_chunk_add(c->rec, chunk) < 0) {
 			if (chunk != PP_GL_NO_SLOT)
-				pp_gl_timer_chunk_free(c->timer, chunk);
-			*why = pp_gl_timer_no_slot_reason(c->timer);
+				pp_gpu_gl_timer_chunk_free(c->timer, chunk);
+			*why = pp_gpu_gl_timer_no_slot_reason(c->timer);
 			return PP_NO_SLOT;
 		}
 		c->slot_chunk = chunk;
 		c->slot_used = 0;
 	}
 	uint32_t slot = c->slot_chunk * PP_GL_CHUNK_SLOTS + c->slot_used++;
-	pp_gl_timer_write(c->timer, slot);
+	pp_gpu_gl_timer_write(c->timer, slot);
 	return slot;
 }
 
@@ -162,7 +162,7 @@ static const char *config_depth_name(EGLint d, EGLint s)
 /* The default framebuffer's attachments from the context's config, or from its draw surface's
  * for a context made without one (none when neither: surfaceless programs render into
  * framebuffer objects). */
-void pp_gles_default_fb_describe(struct pp_gles_ctx *c)
+void pp_gles_submit_default_fb_describe(struct pp_gles_ctx *c)
 {
 	struct pp_gles_fbo *f = &c->fb0;
 	memset(f, 0, sizeof(*f));
@@ -218,7 +218,7 @@ static void sink_device_register(struct pp_gles_ctx *c, const char *renderer, co
 	snprintf(info.driver, sizeof(info.driver), "%s", version ? version : "");
 	info.timestamp_period_ns = 1.0;
 	info.timestamp_valid_bits = c->timer ? 64 : 0;
-	info.time_domain = pp_gl_timer_time_domain(c->timer);
+	info.time_domain = pp_gpu_gl_timer_time_domain(c->timer);
 	info.pipeline_statistics = false;
 	info.query_results = c->timer ? "read with glGetQueryObjectui64vEXT once GL_QUERY_RESULT_AVAILABLE" : NULL;
 	info.notes = !c->timer ? c->no_timer_reason
@@ -234,15 +234,15 @@ static void sink_device_register(struct pp_gles_ctx *c, const char *renderer, co
 		info.gpu_time_caveat = "llvmpipe timestamps every 64x64 tile apart, so a pass's GPU time is about "
 				       "one tile's work (the whole pass only on a one-tile target): read them as an "
 				       "ordering, not durations (docs/gles.md)";
-	*id = pp_sink_device_register(&info);
+	*id = pp_attr_sink_device_register(&info);
 }
 
-void pp_gles_device_setup(struct pp_gles_ctx *c)
+void pp_gles_submit_device_setup(struct pp_gles_ctx *c)
 {
 	c->set_up = true;
 	c->cur = &c->dummy;
 	pp_gles_pass_machine_init(&c->pm);
-	pp_gles_default_fb_describe(c);
+	pp_gles_submit_default_fb_describe(c);
 
 	PFNGLGETSTRINGPROC get_string = PP_REAL(glGetString);
 	const char *version = get_string ? (const char *)get_string(GL_VERSION) : NULL;
@@ -252,7 +252,7 @@ void pp_gles_device_setup(struct pp_gles_ctx *c)
 	const char *v = version ? strstr(version, "OpenGL ES ") : NULL;
 	c->es3 = v && v[10] >= '3' && v[10] <= '9';
 
-	if (!pp_gles_settings.timestamps)
+	if (!pp_gles_init_settings.timestamps)
 		c->no_timer_reason = reason_setting;
 	else if (!has_extension(exts, "GL_EXT_disjoint_timer_query"))
 		c->no_timer_reason = reason_no_ext;
@@ -266,7 +266,7 @@ void pp_gles_device_setup(struct pp_gles_ctx *c)
 			.GetInteger64vEXT = PP_REAL(glGetInteger64vEXT),
 			.GetIntegerv = PP_REAL(glGetIntegerv),
 		};
-		c->timer = pp_gl_timer_create(&fns, PP_GLES_TIMER_CHUNKS);
+		c->timer = pp_gpu_gl_timer_create(&fns, PP_GLES_TIMER_CHUNKS);
 		if (!c->timer)
 			c->no_timer_reason = reason_timer;
 	}
@@ -280,11 +280,11 @@ void pp_gles_device_setup(struct pp_gles_ctx *c)
 		.unusable_reason = reason_disjoint,
 		.forced_reason = reason_forced,
 	};
-	c->attr = pp_attr_device_create(&ops, pp_sink_frame_submit, sink_id, &pp_gles_settings);
-	c->queue = c->attr ? pp_attr_queue_create(c->attr, (uint64_t)(uintptr_t)c->handle, 0, 0) : NULL;
+	c->attr = pp_attr_device_create(&ops, pp_attr_sink_frame_submit, sink_id, &pp_gles_init_settings);
+	c->queue = c->attr ? pp_attr_device_queue_create(c->attr, (uint64_t)(uintptr_t)c->handle, 0, 0) : NULL;
 	if (!c->attr || !c->queue || !recording_new(c)) {
 		pp_log_once(PP_LOG_ERROR, "out of memory setting up a GLES context; it is not measured");
-		pp_attr_queue_destroy(c->queue);
+		pp_attr_device_queue_destroy(c->queue);
 		pp_attr_device_destroy(c->attr);
 		c->queue = NULL;
 		c->attr = NULL;
@@ -300,12 +300,12 @@ void pp_gles_device_setup(struct pp_gles_ctx *c)
 	       version ? version : "?", c->timer ? "GL_EXT_disjoint_timer_query" : c->no_timer_reason);
 }
 
-void pp_gles_device_teardown(struct pp_gles_ctx *c, bool current)
+void pp_gles_submit_device_teardown(struct pp_gles_ctx *c, bool current)
 {
 	if (!c->set_up)
 		return;
 	c->set_up = false;
-	bool read = current && pp_egl_tls.ctx == c && !pp_gles_exiting;
+	bool read = current && pp_egl_real_tls.ctx == c && !pp_gles_init_exiting;
 	if (read) {
 		pp_gles_pass_event(c, PP_GLES_EV_END, 0, 0);
 		pp_gles_submit(c, c->glx ? "glXDestroyContext" : "eglDestroyContext", PP_SUBMIT_ASYNC, NULL);
@@ -314,16 +314,16 @@ void pp_gles_device_teardown(struct pp_gles_ctx *c, bool current)
 	pp_gles_renderdoc_poll(c, true);
 	/* Reads what can be read (only where the context is current), hands every frame on. */
 	pp_attr_device_destroy(c->attr);
-	pp_attr_queue_destroy(c->queue);
+	pp_attr_device_queue_destroy(c->queue);
 	c->attr = NULL;
 	c->queue = NULL;
 	for (uint32_t i = 0; i < c->nring; i++)
-		pp_recording_destroy(c->ring[i]);
+		pp_attr_record_destroy(c->ring[i]);
 	c->nring = 0;
 	c->rec = NULL;
 	c->cur = &c->dummy;
 	c->draw_work = NULL;
-	pp_gl_timer_destroy(c->timer, read);
+	pp_gpu_gl_timer_destroy(c->timer, read);
 	c->timer = NULL;
 }
 
@@ -336,9 +336,9 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync 
 	bool present = !strncmp(api, "eglSwapBuffers", 14) || !strcmp(api, "glXSwapBuffers");
 	pp_egl_guard_enter();
 	if (c->timer)
-		pp_gl_timer_check_disjoint(c->timer);
+		pp_gpu_gl_timer_check_disjoint(c->timer);
 	/* frame_delimiter=label:<name>: a debug group of that name pushed in what is submitted */
-	bool label = pp_attr_recordings_have_label(c->attr, &c->rec, 1);
+	bool label = pp_attr_device_recordings_have_label(c->attr, &c->rec, 1);
 	uint64_t frame = c->frame_open, ended = 0;
 	if (c->rec->npasses || present || label || c->rec->nlabels >= PP_GLES_MAX_LABELS) {
 		struct pp_recording *recs[1] = { c->rec };
@@ -359,7 +359,7 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync 
 		};
 		if (cpu && !present)
 			info.cpu = *cpu;
-		frame = pp_attr_submit(c->attr, c->queue, &info);
+		frame = pp_attr_device_submit(c->attr, c->queue, &info);
 		/* Generated pass names count passes over the frame's submissions, as the model does
 		 * (gles_diag.c names a finding's pass before it is submitted). */
 		if (frame != c->names_frame) {
@@ -371,7 +371,7 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync 
 		recording_next(c);
 	}
 	if (!present)
-		ended = pp_attr_submit_done(c->attr, sync, label);
+		ended = pp_attr_device_submit_done(c->attr, sync, label);
 	if (ended > c->frame_open || frame > c->frame_open)
 		c->frame_open = ended > frame ? ended : frame;
 	pp_gles_diag_submitted(c, frame, ended, c->fence_sync);
@@ -381,12 +381,12 @@ void pp_gles_submit(struct pp_gles_ctx *c, const char *api, enum pp_submit_sync 
 		pp_gles_renderdoc_poll(c, false);
 }
 
-void pp_gles_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu)
+void pp_gles_submit_present(struct pp_gles_ctx *c, const struct pp_cpu_cost *cpu)
 {
 	if (!c->attr)
 		return;
 	pp_egl_guard_enter();
-	uint64_t ended = pp_attr_present(c->attr, cpu);
+	uint64_t ended = pp_attr_device_present(c->attr, cpu);
 	if (ended > c->frame_open)
 		c->frame_open = ended;
 	/* The swap ended the frame: the next recording belongs to the frame after it. */

@@ -5,7 +5,7 @@
 
 /* ---- Vulkan to the neutral model ------------------------------------------------------------ */
 
-uint32_t vk_barriers_stages_of(VkPipelineStageFlags2 f)
+uint32_t pp_vk_barriers_stages_of(VkPipelineStageFlags2 f)
 {
 	uint32_t s = 0;
 	if (f & VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT)
@@ -63,7 +63,7 @@ uint32_t vk_barriers_stages_of(VkPipelineStageFlags2 f)
 	return s;
 }
 
-#define stages_of vk_barriers_stages_of
+#define stages_of pp_vk_barriers_stages_of
 
 static uint32_t access_of(VkAccessFlags2 a)
 {
@@ -120,10 +120,10 @@ static uint32_t access_of(VkAccessFlags2 a)
 
 /* A render pass instance began: its render pass's dependencies, translated for the rules
  * (which flag them), and its debug name. out: PP_RP_MAX_DEPENDENCIES entries. Returns how many. */
-uint32_t vk_barriers_subpass_deps_of(struct pp_device *dev, uint64_t render_pass, struct pp_diag_subpass_dep *out,
+uint32_t pp_vk_barriers_subpass_deps_of(struct pp_device *dev, uint64_t render_pass, struct pp_diag_subpass_dep *out,
 				     char name[64])
 {
-	struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_RENDER_PASS, render_pass);
+	struct pp_object *o = pp_layer_objects_lookup(dev, VK_OBJECT_TYPE_RENDER_PASS, render_pass);
 	if (!o || !o->u.render_pass.ndependencies)
 		return 0;
 	uint32_t n = 0;
@@ -151,8 +151,8 @@ static bool format_is_depth(VkFormat f)
 
 static uint32_t image_format_bucket(struct pp_device *dev, VkImage image)
 {
-	struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)image);
-	return o ? pp_diag_format_bucket(pp_vk_format_name(o->u.image.format)) : 0;
+	struct pp_object *o = pp_layer_objects_lookup(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)image);
+	return o ? pp_diag_barriers_format_bucket(pp_vk_profiling_format_name(o->u.image.format)) : 0;
 }
 
 static enum pp_diag_layout layout_of(struct pp_device *dev, VkImage image, VkImageLayout l)
@@ -177,7 +177,7 @@ static enum pp_diag_layout layout_of(struct pp_device *dev, VkImage image, VkIma
 	case VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL:
 	case VK_IMAGE_LAYOUT_ATTACHMENT_OPTIMAL: {
 		/* The generic layouts of synchronization2 mean what the image's format makes them. */
-		struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)image);
+		struct pp_object *o = pp_layer_objects_lookup(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)image);
 		bool depth = o && format_is_depth(o->u.image.format);
 		if (l == VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL)
 			return depth ? PP_LAYOUT_DEPTH_READ_ONLY : PP_LAYOUT_SHADER_READ;
@@ -223,7 +223,7 @@ static uint64_t site_describe(char *buf, size_t len, struct pp_command_buffer *c
 	const char *name = label ? label : last && last->object_name[0] ? last->object_name : NULL;
 	static const char *const kinds[] = { "render", "compute", "transfer" };
 	char where[128];
-	uint64_t loc = pp_vk_call_site(ra, where, sizeof(where));
+	uint64_t loc = pp_vk_blocking_call_site(ra, where, sizeof(where));
 	if (!loc)
 		snprintf(where, sizeof(where), "an unknown location");
 	if (last)
@@ -259,10 +259,10 @@ static uint32_t cost_timestamp(struct pp_command_buffer *c, struct pp_vk_diag *v
 	uint32_t stride = (s->nflagged + COST_PER_RECORDING - 1) / COST_PER_RECORDING;
 	if (!hit || (uint32_t)(hit - s->flagged) % stride != s->cost_recordings % stride)
 		return PP_DIAG_NO_SLOT;
-	uint32_t slot = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
+	uint32_t slot = pp_vk_cmd_slot_take(c, PP_GPU_TIMESTAMP);
 	if (slot == PP_NO_SLOT)
 		return PP_DIAG_NO_SLOT;
-	pp_gpu_timer_write(c->device->timer, c->vk_cb, slot, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+	pp_gpu_vk_timer_write(c->device->timer, c->vk_cb, slot, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
 	return slot;
 }
 
@@ -312,11 +312,11 @@ static uint32_t barrier_record(struct pp_command_buffer *c, struct pp_vk_diag_cb
 		.in_render_pass = c->in_render_pass,
 		.sync2 = api[strlen(api) - 1] == '2', /* vkCmdPipelineBarrier2, vkCmdWaitEvents2 */
 	};
-	uint32_t bi = pp_diag_rec_barrier(diag_of(c->device)->dd, s->rec, &b);
+	uint32_t bi = pp_diag_barriers_rec(diag_of(c->device)->dd, s->rec, &b);
 	if (ev != ev_stack)
 		free(ev);
 	s->barrier_calls++;
-	vk_diag_state_bound_dirty(s);
+	pp_vk_state_hooks_diag_bound_dirty(s);
 	return bi;
 }
 
@@ -335,7 +335,7 @@ static void barriers1_translate(struct pp_device *dev, struct pp_diag_barrier_re
 			.kind = PP_RES_BUFFER, .handle = (uint64_t)buf[i].buffer, .src_stages = src, .dst_stages = dst,
 			.src_access = access_of(buf[i].srcAccessMask), .dst_access = access_of(buf[i].dstAccessMask),
 			.queue_transfer = buf[i].srcQueueFamilyIndex != buf[i].dstQueueFamilyIndex,
-			.range = vk_diag_state_buffer_range(buf[i].offset, buf[i].size),
+			.range = pp_vk_diag_state_buffer_range(buf[i].offset, buf[i].size),
 		};
 	for (uint32_t i = 0; i < nimg; i++)
 		out[k++] = (struct pp_diag_barrier_res){
@@ -345,7 +345,7 @@ static void barriers1_translate(struct pp_device *dev, struct pp_diag_barrier_re
 			.new_layout = layout_of(dev, img[i].image, img[i].newLayout),
 			.queue_transfer = img[i].srcQueueFamilyIndex != img[i].dstQueueFamilyIndex,
 			.format_bucket = image_format_bucket(dev, img[i].image),
-			.range = vk_diag_state_image_range(dev, (uint64_t)img[i].image, &img[i].subresourceRange),
+			.range = pp_vk_diag_state_image_range(dev, (uint64_t)img[i].image, &img[i].subresourceRange),
 		};
 }
 
@@ -369,7 +369,7 @@ static void barriers2_translate(struct pp_device *dev, struct pp_diag_barrier_re
 			.dst_stages = stages_of(b->dstStageMask), .src_access = access_of(b->srcAccessMask),
 			.dst_access = access_of(b->dstAccessMask),
 			.queue_transfer = b->srcQueueFamilyIndex != b->dstQueueFamilyIndex,
-			.range = vk_diag_state_buffer_range(b->offset, b->size),
+			.range = pp_vk_diag_state_buffer_range(b->offset, b->size),
 		};
 	}
 	for (uint32_t i = 0; i < info->imageMemoryBarrierCount; i++) {
@@ -382,7 +382,7 @@ static void barriers2_translate(struct pp_device *dev, struct pp_diag_barrier_re
 			.new_layout = layout_of(dev, b->image, b->newLayout),
 			.queue_transfer = b->srcQueueFamilyIndex != b->dstQueueFamilyIndex,
 			.format_bucket = image_format_bucket(dev, b->image),
-			.range = vk_diag_state_image_range(dev, (uint64_t)b->image, &b->subresourceRange),
+			.range = pp_vk_diag_state_image_range(dev, (uint64_t)b->image, &b->subresourceRange),
 		};
 	}
 	for (uint32_t i = 0; i < k; i++) {
@@ -408,7 +408,7 @@ static struct pp_vk_diag_cb *barrier_pre(struct pp_command_buffer *c, bool timed
 	struct pp_vk_diag_cb *s = vk_diag_state_cb(c);
 	*ts0 = PP_DIAG_NO_SLOT;
 	if (s) {
-		vk_diag_state_observe(c, s);
+		pp_vk_diag_state_observe(c, s);
 		if (timed)
 			*ts0 = cost_timestamp(c, diag_of(c->device), s);
 	}
@@ -482,25 +482,25 @@ static bool exp_barrier(struct pp_command_buffer *c, const struct barrier_call *
 	struct pp_vk_diag_cb *s = vk_diag_state_cb(c);
 	struct pp_vk_diag *vd = diag_of(c->device);
 	if (!s || !vd) {
-		pp_vk_exp_flush(c);
+		pp_vk_experiment_flush(c);
 		return false;
 	}
 	struct barrier_scratch sc;
 	uint32_t n, src, dst;
 	if (!barrier_translate(c, a, &sc, &n, &src, &dst)) {
-		pp_vk_exp_flush(c);
+		pp_vk_experiment_flush(c);
 		return false;
 	}
 	char site[192];
 	uint64_t loc = site_describe(site, sizeof(site), c, s, a->api, a->ra);
 	struct pp_diag_exp_call call;
-	pp_diag_exp_call(vd->dd, c->rec->exp_arm, loc, src, dst, &call);
+	pp_diag_experiment_call(vd->dd, c->rec->exp_arm, loc, src, dst, &call);
 	if (c->in_render_pass)
 		call.apply = false, call.hold_site = PP_DIAG_EXP_NONE;
-	bool merging = c->exp_held && call.apply && call.kind == PP_DIAG_EXP_MERGE && vk_exp_held_site(c) == call.site;
+	bool merging = c->exp_held && call.apply && call.kind == PP_DIAG_EXP_MERGE && pp_vk_experiment_held_site(c) == call.site;
 	bool rewrite = call.apply || call.hold_site != PP_DIAG_EXP_NONE;
 	if (!merging)
-		pp_vk_exp_flush(c);
+		pp_vk_experiment_flush(c);
 	uint32_t ts0, ts1 = PP_DIAG_NO_SLOT;
 	barrier_pre(c, !rewrite, &ts0);
 	bool fixed = false, emitted = false;
@@ -511,24 +511,24 @@ static bool exp_barrier(struct pp_command_buffer *c, const struct barrier_call *
 				    PP_DIAG_NO_SLOT, site, loc);
 		const char *why = NULL;
 		if (merging) {
-			fixed = pp_diag_rec_barrier_merge(s->rec, bi) == call.merge && vk_exp_merge(c, a, call.merge, &why);
+			fixed = pp_diag_experiment_rec_barrier_merge(s->rec, bi) == call.merge && pp_vk_experiment_merge(c, a, call.merge, &why);
 			if (!fixed)
-				pp_vk_exp_flush(c);
+				pp_vk_experiment_flush(c);
 		} else if (call.hold_site != PP_DIAG_EXP_NONE) {
-			emitted = !(why = vk_exp_hold(c, a, call.hold_site));
+			emitted = !(why = pp_vk_experiment_hold(c, a, call.hold_site));
 		} else if (call.kind == PP_DIAG_EXP_DROP) {
-			fixed = pp_diag_rec_barrier_reads_only(s->rec, bi);
+			fixed = pp_diag_experiment_rec_barrier_reads_only(s->rec, bi);
 		} else if (call.kind == PP_DIAG_EXP_NARROW_DST) {
-			fixed = !(why = vk_exp_narrow(c, a, call.dst_stages));
+			fixed = !(why = pp_vk_experiment_narrow(c, a, call.dst_stages));
 		}
 		if (why)
-			pp_diag_exp_refuse(vd->dd, call.hold_site != PP_DIAG_EXP_NONE ? call.hold_site : call.site, why);
+			pp_diag_experiment_refuse(vd->dd, call.hold_site != PP_DIAG_EXP_NONE ? call.hold_site : call.site, why);
 		if (fixed)
-			pp_diag_rec_barrier_fixed(s->rec, bi);
+			pp_diag_experiment_rec_barrier_fixed(s->rec, bi);
 		if (!fixed && !emitted)
-			vk_exp_emit(c, a);
+			pp_vk_experiment_emit(c, a);
 	} else {
-		vk_exp_emit(c, a);
+		pp_vk_experiment_emit(c, a);
 		if (ts0 != PP_DIAG_NO_SLOT)
 			ts1 = cost_timestamp(c, vd, s);
 		barrier_record(c, s, a->api, src, dst, a->by_region, n, sc.res, 0, NULL, ts0, ts1, site, loc);
@@ -549,7 +549,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineS
 						 const VkBufferMemoryBarrier *buf, uint32_t nimg,
 						 const VkImageMemoryBarrier *img)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c) {
 		pp_vk_device_of(cb)->vk.CmdPipelineBarrier(cb, src, dst, deps, nmem, mem, nbuf, buf, nimg, img);
 		return;
@@ -569,7 +569,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineS
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdPipelineBarrier2(VkCommandBuffer cb, const VkDependencyInfo *info)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c) {
 		pp_vk_device_of(cb)->vk.CmdPipelineBarrier2(cb, info);
 		return;
@@ -591,12 +591,12 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents(VkCommandBuffer cb, uint32_t nev, co
 					    const VkMemoryBarrier *mem, uint32_t nbuf, const VkBufferMemoryBarrier *buf,
 					    uint32_t nimg, const VkImageMemoryBarrier *img)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c) {
 		pp_vk_device_of(cb)->vk.CmdWaitEvents(cb, nev, ev, src, dst, nmem, mem, nbuf, buf, nimg, img);
 		return;
 	}
-	pp_vk_exp_flush(c);
+	pp_vk_experiment_flush(c);
 	uint32_t ts0;
 	struct pp_vk_diag_cb *s = barrier_pre(c, false, &ts0);
 	c->device->vk.CmdWaitEvents(cb, nev, ev, src, dst, nmem, mem, nbuf, buf, nimg, img);
@@ -611,12 +611,12 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents(VkCommandBuffer cb, uint32_t nev, co
 VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents2(VkCommandBuffer cb, uint32_t nev, const VkEvent *ev,
 					     const VkDependencyInfo *info)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c) {
 		pp_vk_device_of(cb)->vk.CmdWaitEvents2(cb, nev, ev, info);
 		return;
 	}
-	pp_vk_exp_flush(c);
+	pp_vk_experiment_flush(c);
 	uint32_t ts0;
 	struct pp_vk_diag_cb *s = barrier_pre(c, false, &ts0);
 	c->device->vk.CmdWaitEvents2(cb, nev, ev, info);
@@ -628,26 +628,26 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents2(VkCommandBuffer cb, uint32_t nev, c
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent(VkCommandBuffer cb, VkEvent event, VkPipelineStageFlags stage)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c)
-		pp_vk_exp_flush(c);
+		pp_vk_experiment_flush(c);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
 	if (s) {
-		vk_diag_state_observe(c, s);
-		pp_diag_rec_event_set(s->rec, (uint64_t)event);
+		pp_vk_diag_state_observe(c, s);
+		pp_diag_barriers_rec_event_set(s->rec, (uint64_t)event);
 	}
 	pp_vk_cb_device(c, cb)->vk.CmdSetEvent(cb, event, stage);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent2(VkCommandBuffer cb, VkEvent event, const VkDependencyInfo *info)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c)
-		pp_vk_exp_flush(c);
+		pp_vk_experiment_flush(c);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
 	if (s) {
-		vk_diag_state_observe(c, s);
-		pp_diag_rec_event_set(s->rec, (uint64_t)event);
+		pp_vk_diag_state_observe(c, s);
+		pp_diag_barriers_rec_event_set(s->rec, (uint64_t)event);
 	}
 	pp_vk_cb_device(c, cb)->vk.CmdSetEvent2(cb, event, info);
 }
@@ -657,16 +657,16 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent2(VkCommandBuffer cb, VkEvent event, co
  * before them. */
 VKAPI_ATTR void VKAPI_CALL pp_CmdResetEvent(VkCommandBuffer cb, VkEvent event, VkPipelineStageFlags stage)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c)
-		pp_vk_exp_flush(c);
+		pp_vk_experiment_flush(c);
 	pp_vk_cb_device(c, cb)->vk.CmdResetEvent(cb, event, stage);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdResetEvent2(VkCommandBuffer cb, VkEvent event, VkPipelineStageFlags2 stage)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c)
-		pp_vk_exp_flush(c);
+		pp_vk_experiment_flush(c);
 	pp_vk_cb_device(c, cb)->vk.CmdResetEvent2(cb, event, stage);
 }

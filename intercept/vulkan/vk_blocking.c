@@ -33,7 +33,7 @@ struct blocking_span {
 
 static inline void span_begin(struct blocking_span *s)
 {
-	pp_cpu_snapshot_take(&s->before);
+	pp_cpu_counters_snapshot_take(&s->before);
 }
 
 /* After the application's own wait returned. A device loss it was told of is ours too. With
@@ -43,23 +43,23 @@ static inline void span_begin(struct blocking_span *s)
 static void after_wait(struct pp_device *dev, VkResult r, const char *name)
 {
 	if (r == VK_ERROR_DEVICE_LOST)
-		pp_gpu_timer_note_device_lost(dev->timer, name);
+		pp_gpu_vk_timer_note_device_lost(dev->timer, name);
 	if (dev->copy_results)
-		pp_attr_poll(dev->attr);
+		pp_attr_device_poll(dev->attr);
 }
 
 /* Returns the wall time blocked. */
 static uint64_t span_end(struct pp_device *dev, struct blocking_span *s, const char *name)
 {
-	pp_cpu_snapshot_take(&s->after);
+	pp_cpu_counters_snapshot_take(&s->after);
 	struct pp_cpu_cost cost = { 0 };
-	pp_cpu_cost_add_span(&cost, &s->before, &s->after);
+	pp_attr_cpu_cost_add_span(&cost, &s->before, &s->after);
 	struct pp_cpu_event ev = { .name = name, .category = "wait", .tid = s->after.tid,
 				   .begin_ns = s->before.wall_ns, .end_ns = s->after.wall_ns };
 	/* Outside capture windows the trace gets nothing (the diagnostics still get the time). */
-	if (pp_attr_frame_building(dev->attr) & PP_FRAME_CAPTURED)
-		pp_sink_cpu_event(&ev);
-	pp_attr_blocking(dev->attr, &cost);
+	if (pp_attr_device_frame_building(dev->attr) & PP_FRAME_CAPTURED)
+		pp_attr_sink_cpu_event(&ev);
+	pp_attr_device_blocking(dev->attr, &cost);
 	return s->after.wall_ns - s->before.wall_ns;
 }
 
@@ -111,7 +111,7 @@ static pthread_once_t self_base_once = PTHREAD_ONCE_INIT;
 static void self_base_find(void)
 {
 	Dl_info self;
-	if (dladdr((void *)pp_vk_call_site, &self))
+	if (dladdr((void *)pp_vk_blocking_call_site, &self))
 		self_base = self.dli_fbase;
 }
 
@@ -159,7 +159,7 @@ static uint64_t call_site_walk(void **frames, int n, char *buf, size_t len, bool
  * the code location, or 0 (buf: the hook's return address) when no such frame was found.
  * Costs a short stack walk: only for calls that are boundaries already (waits, barriers),
  * never on the per-draw path; a deeper walk only where layers above passprobe hide it. */
-uint64_t pp_vk_call_site(void *hook_return, char *buf, size_t len)
+uint64_t pp_vk_blocking_call_site(void *hook_return, char *buf, size_t len)
 {
 	void *frames[24];
 	bool found;
@@ -214,13 +214,13 @@ static void thread_describe(char *buf, size_t len, uint32_t *tid)
 static uint64_t call_site(const char *fn, void *hook_return, char *buf, size_t len, const char *tname, uint32_t tid)
 {
 	char where[160];
-	uint64_t loc = pp_vk_call_site(hook_return, where, sizeof(where));
+	uint64_t loc = pp_vk_blocking_call_site(hook_return, where, sizeof(where));
 	snprintf(buf, len, "%s called from %s on thread %u \"%s\"", fn, where, tid, tname);
 	/* The key is the code location: the same call from several threads is one site. */
 	return (loc ? loc : (uint64_t)(uintptr_t)hook_return) ^ str_hash(fn);
 }
 
-/* The calls a blocking finding sits on, counted per frame (pp_diag_call_count). */
+/* The calls a blocking finding sits on, counted per frame (pp_diag_waits_call_count). */
 enum vk_counted_call {
 	VK_CALL_WAIT_FOR_FENCES,
 	VK_CALL_GET_FENCE_STATUS,
@@ -232,7 +232,7 @@ enum vk_counted_call {
 	VK_CALL_GET_SEMAPHORE_COUNTER_VALUE,
 	VK_CALL_COUNT
 };
-_Static_assert(VK_CALL_COUNT <= PP_DIAG_COUNTED_CALLS, "more counted calls than pp_diag_call_count keeps");
+_Static_assert(VK_CALL_COUNT <= PP_DIAG_COUNTED_CALLS, "more counted calls than pp_diag_waits_call_count keeps");
 
 /* Where an application's call sits in its frame, taken as it begins (an idle wait may end the
  * frame): for a finding in a frame RenderDoc captures, the call's name (NULL in other frames)
@@ -249,12 +249,12 @@ static struct call_mark call_mark(struct pp_device *dev, struct pp_diag_device *
 	struct call_mark m = { 0 };
 	if (!dd)
 		return m;
-	m.frame = pp_diag_frame(dd);
+	m.frame = pp_diag_device_frame(dd);
 	/* The index only serves frames RenderDoc captures: without RenderDoc, nothing is counted. */
 	if (!pp_renderdoc_present())
 		return m;
-	m.index = pp_diag_call_count(dd, k, m.frame);
-	if (pp_attr_frame_building(dev->attr) & PP_FRAME_RENDERDOC)
+	m.index = pp_diag_waits_call_count(dd, k, m.frame);
+	if (pp_attr_device_frame_building(dev->attr) & PP_FRAME_RENDERDOC)
 		m.call = name;
 	return m;
 }
@@ -285,7 +285,7 @@ static uint64_t blocking_report(struct pp_diag_device *dd, enum pp_diag_rule rul
 		.capture_call_index = m->index,
 		.capture_frame = m->frame,
 	};
-	return pp_diag_blocking_report(dd, &b);
+	return pp_diag_waits_blocking_report(dd, &b);
 }
 
 /* A non-blocking status read that found the object not ready. */
@@ -294,8 +294,8 @@ static void poll_note(struct pp_diag_device *dd, enum pp_diag_object_kind kind, 
 {
 	uint64_t since;
 	uint64_t now = pp_clock_now_ns();
-	uint32_t n = pp_diag_poll(dd, kind, handle, now, &since);
-	if (n != pp_diag_poll_threshold(dd))
+	uint32_t n = pp_diag_waits_poll(dd, kind, handle, now, &since);
+	if (n != pp_diag_device_poll_threshold(dd))
 		return;
 	char detail[96];
 	snprintf(detail, sizeof(detail), "(%u polls of the same object not ready within one frame)", n);
@@ -312,16 +312,16 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 	struct pp_device *dev = pp_vk_device_of(device);
 	void *ra = __builtin_return_address(0);
 	/* A layer above waiting for work of its own: not the application's wait. */
-	if (pp_vk_foreign_caller(ra))
+	if (pp_vk_renderdoc_foreign_caller(ra))
 		return dev->vk.WaitForFences(device, n, fences, all, timeout);
 	pp_vk_renderdoc_between(dev);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct pp_diag_device *dd = pp_vk_diag_state_device(dev);
 	struct call_mark m = call_mark(dev, dd, VK_CALL_WAIT_FOR_FENCES, "vkWaitForFences");
 	bool current = false;
 	uint64_t max_seq = 0, cur_seq = 0;
 	for (uint32_t i = 0; dd && i < n; i++) {
 		uint64_t seq;
-		if (pp_diag_fence_check(dd, (uint64_t)fences[i], &seq) == PP_WAIT_CURRENT_FRAME && !current) {
+		if (pp_diag_waits_fence_check(dd, (uint64_t)fences[i], &seq) == PP_WAIT_CURRENT_FRAME && !current) {
 			current = true;
 			cur_seq = seq;
 		}
@@ -334,7 +334,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 	if (!dd)
 		return r;
 	if (r == VK_SUCCESS && (all || n == 1))
-		pp_diag_completed(dd, max_seq);
+		pp_diag_waits_completed(dd, max_seq);
 	if (timeout == 0) {
 		/* A zero timeout is a status poll. */
 		for (uint32_t i = 0; r == VK_TIMEOUT && i < n; i++)
@@ -348,8 +348,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 			 (unsigned long long)frame);
 		uint64_t key = blocking_report(dd, PP_DIAG_FENCE_WAIT, "vkWaitForFences", &m, ra, detail, blocked_ns, true,
 					       PP_OBJ_FENCE, n ? (uint64_t)fences[0] : 0, (uint64_t)device);
-		if (r == VK_SUCCESS && max_seq == pp_diag_last_seq(dd))
-			pp_vk_diag_waited(dev, key, frame);
+		if (r == VK_SUCCESS && max_seq == pp_diag_device_last_seq(dd))
+			pp_vk_diag_submit_waited(dev, key, frame);
 	}
 	return r;
 }
@@ -357,15 +357,15 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitForFences(VkDevice device, uint32_t n, con
 VKAPI_ATTR VkResult VKAPI_CALL pp_GetFenceStatus(VkDevice device, VkFence fence)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct pp_diag_device *dd = pp_vk_diag_state_device(dev);
 	struct call_mark m = call_mark(dev, dd, VK_CALL_GET_FENCE_STATUS, "vkGetFenceStatus");
 	VkResult r = dev->vk.GetFenceStatus(device, fence);
 	if (!dd)
 		return r;
 	if (r == VK_SUCCESS) {
 		uint64_t seq;
-		pp_diag_fence_check(dd, (uint64_t)fence, &seq);
-		pp_diag_completed(dd, seq);
+		pp_diag_waits_fence_check(dd, (uint64_t)fence, &seq);
+		pp_diag_waits_completed(dd, seq);
 	} else if (r == VK_NOT_READY) {
 		poll_note(dd, PP_OBJ_FENCE, (uint64_t)fence, "vkGetFenceStatus", &m, __builtin_return_address(0),
 			  (uint64_t)device);
@@ -376,12 +376,12 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetFenceStatus(VkDevice device, VkFence fence)
 VKAPI_ATTR VkResult VKAPI_CALL pp_ResetFences(VkDevice device, uint32_t n, const VkFence *fences)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	if (pp_vk_foreign_caller(__builtin_return_address(0)))
+	if (pp_vk_renderdoc_foreign_caller(__builtin_return_address(0)))
 		return dev->vk.ResetFences(device, n, fences);
 	pp_vk_renderdoc_between(dev);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct pp_diag_device *dd = pp_vk_diag_state_device(dev);
 	for (uint32_t i = 0; dd && i < n; i++)
-		pp_diag_fence_reset(dd, (uint64_t)fences[i]);
+		pp_diag_waits_fence_reset(dd, (uint64_t)fences[i]);
 	return dev->vk.ResetFences(device, n, fences);
 }
 
@@ -393,25 +393,25 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueueWaitIdle(VkQueue queue)
 	void *ra = __builtin_return_address(0);
 	/* A layer above waiting for work of its own (RenderDoc while it captures): neither the
 	 * application's wait nor the end of its frame. */
-	if (pp_vk_foreign_caller(ra))
+	if (pp_vk_renderdoc_foreign_caller(ra))
 		return dev->vk.QueueWaitIdle(queue);
 	pp_vk_renderdoc_between(dev);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct pp_diag_device *dd = pp_vk_diag_state_device(dev);
 	struct call_mark m = call_mark(dev, dd, VK_CALL_QUEUE_WAIT_IDLE, "vkQueueWaitIdle");
 	uint64_t frame = m.frame, blocked_ns;
 	VkResult r = BLOCKING_DOWN(dev, "vkQueueWaitIdle", true, true, &blocked_ns, dev->vk.QueueWaitIdle(queue));
 	if (r == VK_SUCCESS)
-		pp_vk_diag_frames_ended(dev, pp_attr_waited_idle(dev->attr));
+		pp_vk_diag_submit_frames_ended(dev, pp_attr_device_waited_idle(dev->attr));
 	if (!dd)
 		return r;
 	if (r == VK_SUCCESS)
-		pp_diag_queue_idle(dd, (uint64_t)(uintptr_t)queue);
+		pp_diag_waits_queue_idle(dd, (uint64_t)(uintptr_t)queue);
 	/* Counted only once the same call site waits again in a later frame: start-up and
 	 * shutdown waits happen once. */
 	uint64_t key = blocking_report(dd, PP_DIAG_QUEUE_WAIT_IDLE, "vkQueueWaitIdle", &m, ra, NULL, blocked_ns, true,
 				       PP_OBJ_QUEUE, (uint64_t)(uintptr_t)queue, (uint64_t)(uintptr_t)dev->handle);
 	if (r == VK_SUCCESS)
-		pp_vk_diag_waited(dev, key, frame);
+		pp_vk_diag_submit_waited(dev, key, frame);
 	return r;
 }
 
@@ -419,23 +419,23 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_DeviceWaitIdle(VkDevice device)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	void *ra = __builtin_return_address(0);
-	if (pp_vk_foreign_caller(ra))
+	if (pp_vk_renderdoc_foreign_caller(ra))
 		return dev->vk.DeviceWaitIdle(device);
 	pp_vk_renderdoc_between(dev);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct pp_diag_device *dd = pp_vk_diag_state_device(dev);
 	struct call_mark m = call_mark(dev, dd, VK_CALL_DEVICE_WAIT_IDLE, "vkDeviceWaitIdle");
-	uint64_t frame = m.frame, last = dd ? pp_diag_last_seq(dd) : 0, blocked_ns;
+	uint64_t frame = m.frame, last = dd ? pp_diag_device_last_seq(dd) : 0, blocked_ns;
 	VkResult r = BLOCKING_DOWN(dev, "vkDeviceWaitIdle", true, true, &blocked_ns, dev->vk.DeviceWaitIdle(device));
 	if (r == VK_SUCCESS)
-		pp_vk_diag_frames_ended(dev, pp_attr_waited_idle(dev->attr));
+		pp_vk_diag_submit_frames_ended(dev, pp_attr_device_waited_idle(dev->attr));
 	if (!dd)
 		return r;
 	if (r == VK_SUCCESS)
-		pp_diag_completed(dd, last);
+		pp_diag_waits_completed(dd, last);
 	uint64_t key = blocking_report(dd, PP_DIAG_DEVICE_WAIT_IDLE, "vkDeviceWaitIdle", &m, ra, NULL, blocked_ns, true,
 				       PP_OBJ_DEVICE, (uint64_t)(uintptr_t)device, 0);
 	if (r == VK_SUCCESS)
-		pp_vk_diag_waited(dev, key, frame);
+		pp_vk_diag_submit_waited(dev, key, frame);
 	return r;
 }
 
@@ -461,7 +461,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetQueryPoolResults(VkDevice device, VkQueryPo
 						      VkQueryResultFlags flags)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct pp_diag_device *dd = pp_vk_diag_state_device(dev);
 	uint64_t blocked_ns;
 	if (!dd) {
 		if (!(flags & VK_QUERY_RESULT_WAIT_BIT))
@@ -479,7 +479,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetQueryPoolResults(VkDevice device, VkQueryPo
 		return r;
 	}
 	uint64_t seq;
-	enum pp_diag_wait_verdict v = pp_diag_query_check(dd, (uint64_t)pool, first, count, &seq);
+	enum pp_diag_wait_verdict v = pp_diag_waits_query_check(dd, (uint64_t)pool, first, count, &seq);
 	uint64_t frame = m.frame;
 	if (v == PP_WAIT_UNSUBMITTED) {
 		/* Said before going down: the call may never return. */
@@ -500,8 +500,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetQueryPoolResults(VkDevice device, VkQueryPo
 			 v == PP_WAIT_CURRENT_FRAME ? ", of the frame being waited in" : ", not yet complete");
 		uint64_t key = blocking_report(dd, PP_DIAG_QUERY_WAIT, "vkGetQueryPoolResults(WAIT_BIT)", &m, ra, detail,
 					       blocked_ns, false, PP_OBJ_QUERY_POOL, (uint64_t)pool, (uint64_t)device);
-		if (r == VK_SUCCESS && seq == pp_diag_last_seq(dd))
-			pp_vk_diag_waited(dev, key, frame);
+		if (r == VK_SUCCESS && seq == pp_diag_device_last_seq(dd))
+			pp_vk_diag_submit_waited(dev, key, frame);
 	}
 	return r;
 }
@@ -509,9 +509,9 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_GetQueryPoolResults(VkDevice device, VkQueryPo
 VKAPI_ATTR void VKAPI_CALL pp_ResetQueryPool(VkDevice device, VkQueryPool pool, uint32_t first, uint32_t count)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct pp_diag_device *dd = pp_vk_diag_state_device(dev);
 	if (dd)
-		pp_diag_queries_host_reset(dd, (uint64_t)pool, first, count);
+		pp_diag_waits_queries_host_reset(dd, (uint64_t)pool, first, count);
 	dev->vk.ResetQueryPool(device, pool, first, count);
 }
 
@@ -520,7 +520,7 @@ VKAPI_ATTR void VKAPI_CALL pp_ResetQueryPool(VkDevice device, VkQueryPool pool, 
 VKAPI_ATTR VkResult VKAPI_CALL pp_GetEventStatus(VkDevice device, VkEvent event)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct pp_diag_device *dd = pp_vk_diag_state_device(dev);
 	struct call_mark m = call_mark(dev, dd, VK_CALL_GET_EVENT_STATUS, "vkGetEventStatus");
 	VkResult r = dev->vk.GetEventStatus(device, event);
 	if (dd && r == VK_EVENT_RESET)
@@ -536,12 +536,12 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateSemaphore(VkDevice device, const VkSemap
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.CreateSemaphore(device, info, alloc, out);
-	struct pp_diag_device *dd = r == VK_SUCCESS ? pp_vk_diag_device(dev) : NULL;
+	struct pp_diag_device *dd = r == VK_SUCCESS ? pp_vk_diag_state_device(dev) : NULL;
 	for (const VkBaseInStructure *s = dd ? info->pNext : NULL; s; s = s->pNext)
 		if (s->sType == VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO) {
 			const VkSemaphoreTypeCreateInfo *t = (const void *)s;
 			if (t->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE)
-				pp_diag_semaphore_create(dd, (uint64_t)*out, t->initialValue);
+				pp_diag_waits_semaphore_create(dd, (uint64_t)*out, t->initialValue);
 			break;
 		}
 	return r;
@@ -550,15 +550,15 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateSemaphore(VkDevice device, const VkSemap
 VKAPI_ATTR void VKAPI_CALL pp_DestroySemaphore(VkDevice device, VkSemaphore sem, const VkAllocationCallbacks *alloc)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_diag_device *dd = sem ? pp_vk_diag_device(dev) : NULL;
+	struct pp_diag_device *dd = sem ? pp_vk_diag_state_device(dev) : NULL;
 	if (dd)
-		pp_diag_semaphore_destroy(dd, (uint64_t)sem);
+		pp_diag_waits_semaphore_destroy(dd, (uint64_t)sem);
 	dev->vk.DestroySemaphore(device, sem, alloc);
 }
 
 /* The timeline values a successful submission signals, translated for the rules (they belong
  * to it). Writes up to max; returns how many there are. */
-uint32_t pp_vk_diag_signals_of(uint32_t nsubmits, const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2,
+uint32_t pp_vk_blocking_diag_signals_of(uint32_t nsubmits, const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2,
 			       struct pp_diag_signal *out, uint32_t max)
 {
 	uint32_t n = 0;
@@ -588,10 +588,10 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaph
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	void *ra = __builtin_return_address(0);
-	if (pp_vk_foreign_caller(ra))
+	if (pp_vk_renderdoc_foreign_caller(ra))
 		return dev->vk.WaitSemaphores(device, info, timeout);
 	pp_vk_renderdoc_between(dev);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct pp_diag_device *dd = pp_vk_diag_state_device(dev);
 	struct call_mark m = call_mark(dev, dd, VK_CALL_WAIT_SEMAPHORES, "vkWaitSemaphores");
 	uint32_t n = info->semaphoreCount;
 	bool any = (info->flags & VK_SEMAPHORE_WAIT_ANY_BIT) && n > 1;
@@ -601,7 +601,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaph
 	uint64_t max_seq = 0, cur_seq = 0;
 	for (uint32_t i = 0; dd && i < n; i++) {
 		uint64_t seq;
-		if (pp_diag_semaphore_check(dd, (uint64_t)info->pSemaphores[i], info->pValues[i], &seq) ==
+		if (pp_diag_waits_semaphore_check(dd, (uint64_t)info->pSemaphores[i], info->pValues[i], &seq) ==
 		    PP_WAIT_CURRENT_FRAME) {
 			if (!ncurrent++) {
 				first_current = i;
@@ -619,7 +619,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaph
 		return r;
 	if (r == VK_SUCCESS && !any)
 		for (uint32_t i = 0; i < n; i++)
-			pp_diag_semaphore_reached(dd, (uint64_t)info->pSemaphores[i], info->pValues[i]);
+			pp_diag_waits_semaphore_reached(dd, (uint64_t)info->pSemaphores[i], info->pValues[i]);
 	if (timeout == 0) {
 		/* A zero timeout is a status poll. */
 		for (uint32_t i = 0; r == VK_TIMEOUT && i < n; i++)
@@ -636,8 +636,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_WaitSemaphores(VkDevice device, const VkSemaph
 		uint64_t key = blocking_report(dd, PP_DIAG_SEMAPHORE_WAIT, "vkWaitSemaphores", &m, ra, detail, blocked_ns, true,
 					       PP_OBJ_SEMAPHORE, (uint64_t)info->pSemaphores[first_current],
 					       (uint64_t)device);
-		if (r == VK_SUCCESS && max_seq == pp_diag_last_seq(dd))
-			pp_vk_diag_waited(dev, key, frame);
+		if (r == VK_SUCCESS && max_seq == pp_diag_device_last_seq(dd))
+			pp_vk_diag_submit_waited(dev, key, frame);
 	}
 	return r;
 }
@@ -646,20 +646,20 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_SignalSemaphore(VkDevice device, const VkSemap
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.SignalSemaphore(device, info);
-	struct pp_diag_device *dd = r == VK_SUCCESS ? pp_vk_diag_device(dev) : NULL;
+	struct pp_diag_device *dd = r == VK_SUCCESS ? pp_vk_diag_state_device(dev) : NULL;
 	if (dd)
-		pp_diag_semaphore_signal(dd, (uint64_t)info->semaphore, info->value, true);
+		pp_diag_waits_semaphore_signal(dd, (uint64_t)info->semaphore, info->value, true);
 	return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_GetSemaphoreCounterValue(VkDevice device, VkSemaphore sem, uint64_t *value)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	struct pp_diag_device *dd = pp_vk_diag_device(dev);
+	struct pp_diag_device *dd = pp_vk_diag_state_device(dev);
 	struct call_mark m = call_mark(dev, dd, VK_CALL_GET_SEMAPHORE_COUNTER_VALUE, "vkGetSemaphoreCounterValue");
 	VkResult r = dev->vk.GetSemaphoreCounterValue(device, sem, value);
 	/* Below a value a submission signals: the GPU has not got there yet. */
-	if (dd && r == VK_SUCCESS && pp_diag_semaphore_reached(dd, (uint64_t)sem, *value))
+	if (dd && r == VK_SUCCESS && pp_diag_waits_semaphore_reached(dd, (uint64_t)sem, *value))
 		poll_note(dd, PP_OBJ_SEMAPHORE, (uint64_t)sem, "vkGetSemaphoreCounterValue", &m,
 			  __builtin_return_address(0), (uint64_t)device);
 	return r;

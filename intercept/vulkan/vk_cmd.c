@@ -10,22 +10,22 @@
 
 /* ---- slots ------------------------------------------------------------------------------ */
 
-uint32_t pp_vk_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind)
+uint32_t pp_vk_cmd_slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_kind kind)
 {
 	uint32_t *chunk = kind == PP_GPU_TIMESTAMP ? &c->ts_chunk : &c->stats_chunk;
 	uint32_t *next = kind == PP_GPU_TIMESTAMP ? &c->ts_next : &c->stats_next;
 	if (*chunk == PP_GPU_NO_SLOT || *next == PP_GPU_CHUNK_SLOTS) {
-		uint32_t k = pp_gpu_timer_chunk_alloc(c->device->timer, kind);
+		uint32_t k = pp_gpu_vk_timer_chunk_alloc(c->device->timer, kind);
 		if (k == PP_GPU_NO_SLOT)
 			return PP_NO_SLOT;
-		if (pp_recording_chunk_add(c->rec, k)) {
-			pp_gpu_timer_chunk_free(c->device->timer, k);
+		if (pp_attr_record_chunk_add(c->rec, k)) {
+			pp_gpu_vk_timer_chunk_free(c->device->timer, k);
 			return PP_NO_SLOT;
 		}
 		*chunk = k;
 		*next = 0;
 	}
-	return pp_gpu_slot(*chunk, (*next)++);
+	return pp_gpu_vk_timer_slot(*chunk, (*next)++);
 }
 
 /* Inline where a chunk has room, as it has at 63 boundaries of 64: four take a slot per pass. */
@@ -34,8 +34,8 @@ static inline uint32_t slot_take(struct pp_command_buffer *c, enum pp_gpu_slot_k
 	uint32_t chunk = kind == PP_GPU_TIMESTAMP ? c->ts_chunk : c->stats_chunk;
 	uint32_t *next = kind == PP_GPU_TIMESTAMP ? &c->ts_next : &c->stats_next;
 	if (__builtin_expect(chunk != PP_GPU_NO_SLOT && *next < PP_GPU_CHUNK_SLOTS, 1))
-		return pp_gpu_slot(chunk, (*next)++);
-	return pp_vk_slot_take(c, kind);
+		return pp_gpu_vk_timer_slot(chunk, (*next)++);
+	return pp_vk_cmd_slot_take(c, kind);
 }
 
 /* The GPU queries of a pass boundary are inlined into the render pass hooks: one prologue for
@@ -60,7 +60,7 @@ BOUNDARY_STEP timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p
 	}
 	p->ts_begin = slot_take(c, PP_GPU_TIMESTAMP);
 	if (p->ts_begin == PP_NO_SLOT)
-		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
+		p->ts_reason = pp_gpu_vk_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
 	else
 		counters_scope(c, PP_GPU_TIMESTAMP, true, p->ts_begin);
 }
@@ -77,7 +77,7 @@ BOUNDARY_STEP timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 	}
 	p->ts_end = slot_take(c, PP_GPU_TIMESTAMP);
 	if (p->ts_end == PP_NO_SLOT)
-		p->ts_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
+		p->ts_reason = pp_gpu_vk_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
 	else
 		counters_scope(c, PP_GPU_TIMESTAMP, false, p->ts_end);
 }
@@ -127,7 +127,7 @@ BOUNDARY_STEP statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *
 	}
 	p->stats_slot = slot_take(c, PP_GPU_STATISTICS);
 	if (p->stats_slot == PP_NO_SLOT)
-		p->stats_reason = pp_gpu_timer_no_slot_reason(c->device->timer, PP_GPU_STATISTICS);
+		p->stats_reason = pp_gpu_vk_timer_no_slot_reason(c->device->timer, PP_GPU_STATISTICS);
 	else
 		counters_scope(c, PP_GPU_STATISTICS, true, p->stats_slot);
 }
@@ -145,17 +145,17 @@ BOUNDARY_STEP statistics_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 static __attribute__((noinline)) void outside_pass_close(struct pp_command_buffer *c)
 {
 	struct pp_recording *r = c->rec;
-	struct pp_pass_rec *p = pp_recording_open_pass(r);
+	struct pp_pass_rec *p = pp_attr_record_open_pass(r);
 	statistics_end(c, p);
 	timestamp_end(c, p);
-	pp_recording_pass_end(r);
+	pp_attr_record_pass_end(r);
 }
 
 /* Closes an open compute/transfer pass: a boundary (render pass, label, execute, end). Most
  * boundaries find none open: that check is inline. */
 static inline void outside_close(struct pp_command_buffer *c)
 {
-	pp_vk_exp_flush(c);
+	pp_vk_experiment_flush(c);
 	if (c->rec->state == PP_REC_OUTSIDE)
 		outside_pass_close(c);
 }
@@ -165,7 +165,7 @@ static __attribute__((noinline)) void outside_open(struct pp_command_buffer *c)
 	struct pp_recording *r = c->rec;
 	if (r->state == PP_REC_RENDER)
 		return; /* not valid usage; the work stays stray */
-	struct pp_pass_rec *p = pp_recording_pass_begin(r, PP_PASS_TRANSFER, "outside-render-pass", PP_REC_OUTSIDE);
+	struct pp_pass_rec *p = pp_attr_record_pass_begin(r, PP_PASS_TRANSFER, "outside-render-pass", PP_REC_OUTSIDE);
 	timestamp_begin(c, p);
 	/* Statistics need a graphics-capable pool; compute invocations are what they show here. */
 	bool graphics = c->family < c->device->nfamilies &&
@@ -177,7 +177,7 @@ static __attribute__((noinline)) void outside_open(struct pp_command_buffer *c)
 static inline struct pp_workload *outside_work(struct pp_command_buffer *c, bool compute)
 {
 	struct pp_recording *r = c->rec;
-	pp_vk_exp_flush(c);
+	pp_vk_experiment_flush(c);
 	if (__builtin_expect(r->state != PP_REC_OUTSIDE, 0))
 		outside_open(c);
 	if (compute && r->state == PP_REC_OUTSIDE && r->open < r->npasses)
@@ -189,14 +189,14 @@ static inline struct pp_workload *outside_work(struct pp_command_buffer *c, bool
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c)
 		return pp_vk_device_of(cb)->vk.BeginCommandBuffer(cb, info);
 	struct pp_device *dev = c->device;
 	/* The diagnostics judge a wait on this thread as the frame's (vk_blocking.c). */
 	pp_thread_role_note(PP_THREAD_RECORDS);
 	/* Beginning implicitly resets: the previous recording's results are read first. */
-	pp_vk_recording_release(dev, c);
+	pp_vk_profiling_recording_release(dev, c);
 
 	c->simultaneous_use = info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
 	c->sim_suspended = false;
@@ -211,17 +211,17 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	c->timestamps = false;
 	c->statistics = false;
 	if (!dev->timer)
-		c->ts_reason = !pp_layer_settings.timestamps ? "GPU timestamps disabled (timestamps setting)"
+		c->ts_reason = !pp_layer_registry_settings.timestamps ? "GPU timestamps disabled (timestamps setting)"
 			       : dev->gpu_query_reset_possible ? "GPU timing could not be set up on this device"
 							       : "queue family has no timestamp support (timestampValidBits = 0)";
 	else if (c->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY)
 		c->ts_reason = "recorded in a secondary command buffer: timed by the primary that executes it";
 	else if (c->family >= dev->nfamilies || !dev->families[c->family].timestamp_valid_bits)
 		c->ts_reason = "queue family has no timestamp support (timestampValidBits = 0)";
-	else if (c->simultaneous_use && !pp_vk_sim_possible(c))
+	else if (c->simultaneous_use && !pp_vk_simultaneous_possible(c))
 		c->ts_reason = "SIMULTANEOUS_USE command buffer that passprobe cannot reset and copy per execution "
 			       "(protected, or a queue family without graphics or compute)";
-	else if (dev->gpu_query_reset && !pp_vk_sim_possible(c))
+	else if (dev->gpu_query_reset && !pp_vk_simultaneous_possible(c))
 		c->ts_reason = "no host query reset, and passprobe cannot reset this command buffer's queries on the "
 			       "GPU (protected, or a queue family without graphics or compute)";
 	else {
@@ -233,9 +233,9 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	struct pp_recording *r = c->rec;
 	/* Capture windows and sampled GPU timing: decided once per recording, for the frame the
 	 * application is building as it begins (docs/settings.md, "Capture windows"). */
-	uint32_t frame = pp_attr_frame_building(dev->attr);
+	uint32_t frame = pp_attr_device_frame_building(dev->attr);
 	if (!(frame & PP_FRAME_CAPTURED)) {
-		pp_recording_quiet_set(r, true, pp_layer_settings.diagnostics);
+		pp_attr_record_quiet_set(r, true, pp_layer_registry_settings.diagnostics);
 		c->timestamps = c->statistics = false;
 		c->ts_reason = "recorded outside a capture window";
 	} else if (!(frame & PP_FRAME_GPU_TIMED) && c->timestamps) {
@@ -244,7 +244,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_BeginCommandBuffer(VkCommandBuffer cb, const V
 	}
 	/* The experiment's arm of the frame it is begun in: primaries the diagnostics follow, not
 	 * SIMULTANEOUS_USE ones (their executions may fall in frames of both arms). */
-	if (pp_layer_settings.experiment != PP_EXPERIMENT_OFF && pp_layer_settings.diagnostics &&
+	if (pp_layer_registry_settings.experiment != PP_EXPERIMENT_OFF && pp_layer_registry_settings.diagnostics &&
 	    c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY && !c->simultaneous_use)
 		r->exp_arm = (frame & PP_FRAME_EXP_FIXED)	? PP_EXP_ARM_FIXED
 			     : (frame & PP_FRAME_EXP_AS_WRITTEN) ? PP_EXP_ARM_AS_WRITTEN
@@ -276,15 +276,15 @@ static void results_copy(struct pp_command_buffer *c)
 	for (uint32_t i = 0; i < r->nchunks; i++) {
 		uint32_t k = r->chunks[i];
 		uint32_t used = k == c->ts_chunk ? c->ts_next : k == c->stats_chunk ? c->stats_next : PP_GPU_CHUNK_SLOTS;
-		any |= pp_gpu_timer_copy_chunk(dev->timer, c->vk_cb, k, used);
+		any |= pp_gpu_vk_timer_copy_chunk(dev->timer, c->vk_cb, k, used);
 	}
 	if (any)
-		pp_gpu_timer_copy_barrier(dev->timer, c->vk_cb);
+		pp_gpu_vk_timer_copy_barrier(dev->timer, c->vk_cb);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_EndCommandBuffer(VkCommandBuffer cb)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c)
 		return pp_vk_device_of(cb)->vk.EndCommandBuffer(cb);
 	outside_close(c);
@@ -295,16 +295,16 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_EndCommandBuffer(VkCommandBuffer cb)
 	 * (vk_simultaneous.c). */
 	if (r == VK_SUCCESS && (c->simultaneous_use || c->device->gpu_query_reset) &&
 	    c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY)
-		pp_vk_sim_build(c->device, c);
+		pp_vk_simultaneous_build(c->device, c);
 	return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL pp_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c)
 		return pp_vk_device_of(cb)->vk.ResetCommandBuffer(cb, flags);
-	pp_vk_recording_release(c->device, c);
+	pp_vk_profiling_recording_release(c->device, c);
 	return c->device->vk.ResetCommandBuffer(cb, flags);
 }
 
@@ -323,10 +323,10 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 	uint32_t width = info->renderArea.extent.width, height = info->renderArea.extent.height, layers = 1;
 	c->multiview_mask = 0;
 	p->subpasses = 1;
-	struct pp_object *fb = pp_object_lookup(dev, VK_OBJECT_TYPE_FRAMEBUFFER, (uint64_t)info->framebuffer);
+	struct pp_object *fb = pp_layer_objects_lookup(dev, VK_OBJECT_TYPE_FRAMEBUFFER, (uint64_t)info->framebuffer);
 	if (fb)
 		layers = fb->u.framebuffer.layers;
-	struct pp_object *rp = pp_object_lookup(dev, VK_OBJECT_TYPE_RENDER_PASS, (uint64_t)info->renderPass);
+	struct pp_object *rp = pp_layer_objects_lookup(dev, VK_OBJECT_TYPE_RENDER_PASS, (uint64_t)info->renderPass);
 	p->render_pass = (uint64_t)info->renderPass;
 	if (rp) {
 		c->multiview_mask = rp->u.render_pass.multiview_mask;
@@ -361,17 +361,17 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 static struct pp_pass_rec *render_pass_open(struct pp_command_buffer *c, const char *api)
 {
 	outside_close(c);
-	struct pp_pass_rec *p = pp_recording_pass_begin(c->rec, PP_PASS_RENDER, api, PP_REC_RENDER);
+	struct pp_pass_rec *p = pp_attr_record_pass_begin(c->rec, PP_PASS_RENDER, api, PP_REC_RENDER);
 	c->in_render_pass = true;
 	return p;
 }
 
 static void render_pass_close(struct pp_command_buffer *c)
 {
-	struct pp_pass_rec *p = pp_recording_open_pass(c->rec);
+	struct pp_pass_rec *p = pp_attr_record_open_pass(c->rec);
 	statistics_end(c, p);
 	timestamp_end(c, p);
-	pp_recording_pass_end(c->rec);
+	pp_attr_record_pass_end(c->rec);
 	c->in_render_pass = false;
 	c->per_draw = false;
 }
@@ -399,13 +399,13 @@ static void begin_render_pass_common(struct pp_command_buffer *c, const VkRender
 	statistics_begin(c, p, contents == VK_SUBPASS_CONTENTS_INLINE && p && p->subpasses <= 1,
 			 reason_secondary_stats);
 	/* Timestamps inside a multiview pass take one query per view: per-draw timing skips them. */
-	c->per_draw = p && c->timestamps && pp_layer_settings.per_draw_timing && !c->multiview_mask;
+	c->per_draw = p && c->timestamps && pp_layer_registry_settings.per_draw_timing && !c->multiview_mask;
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRenderPass(VkCommandBuffer cb, const VkRenderPassBeginInfo *info,
 						 VkSubpassContents contents)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c) {
 		pp_vk_device_of(cb)->vk.CmdBeginRenderPass(cb, info, contents);
 		return;
@@ -417,7 +417,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRenderPass(VkCommandBuffer cb, const VkRen
 VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRenderPass2(VkCommandBuffer cb, const VkRenderPassBeginInfo *info,
 						  const VkSubpassBeginInfo *subpass)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c) {
 		pp_vk_device_of(cb)->vk.CmdBeginRenderPass2(cb, info, subpass);
 		return;
@@ -428,20 +428,20 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRenderPass2(VkCommandBuffer cb, const VkRe
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdNextSubpass(VkCommandBuffer cb, VkSubpassContents contents)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	pp_vk_cb_device(c, cb)->vk.CmdNextSubpass(cb, contents);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdNextSubpass2(VkCommandBuffer cb, const VkSubpassBeginInfo *begin,
 					      const VkSubpassEndInfo *end)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	pp_vk_cb_device(c, cb)->vk.CmdNextSubpass2(cb, begin, end);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdEndRenderPass(VkCommandBuffer cb)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c) {
 		pp_vk_device_of(cb)->vk.CmdEndRenderPass(cb);
 		return;
@@ -452,7 +452,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdEndRenderPass(VkCommandBuffer cb)
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdEndRenderPass2(VkCommandBuffer cb, const VkSubpassEndInfo *info)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c) {
 		pp_vk_device_of(cb)->vk.CmdEndRenderPass2(cb, info);
 		return;
@@ -468,14 +468,14 @@ static void describe_rendering_attachment(struct pp_command_buffer *c, struct pp
 		return;
 	struct pp_device *dev = c->device;
 	struct pp_attachment *o = &p->attachments[p->nattachments++];
-	struct pp_object *view = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)a->imageView);
-	struct pp_object *image = view ? pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE, view->u.image_view.image) : NULL;
+	struct pp_object *view = pp_layer_objects_lookup(dev, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)a->imageView);
+	struct pp_object *image = view ? pp_layer_objects_lookup(dev, VK_OBJECT_TYPE_IMAGE, view->u.image_view.image) : NULL;
 	/* Whole: a pass record's attachments are not cleared when it begins. */
 	*o = (struct pp_attachment){
-		.format = view ? pp_vk_format_name(view->u.image_view.format) : "unknown",
+		.format = view ? pp_vk_profiling_format_name(view->u.image_view.format) : "unknown",
 		.samples = image ? (uint32_t)image->u.image.samples : 0,
-		.load_op = pp_vk_load_op_name(a->loadOp),
-		.store_op = pp_vk_store_op_name(a->storeOp),
+		.load_op = pp_vk_profiling_load_op_name(a->loadOp),
+		.store_op = pp_vk_profiling_store_op_name(a->storeOp),
 		.width = info->renderArea.extent.width,
 		.height = info->renderArea.extent.height,
 		.layers = info->layerCount,
@@ -498,7 +498,7 @@ static void describe_rendering_attachment(struct pp_command_buffer *c, struct pp
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRendering(VkCommandBuffer cb, const VkRenderingInfo *info)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c) {
 		pp_vk_device_of(cb)->vk.CmdBeginRendering(cb, info);
 		return;
@@ -511,7 +511,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRendering(VkCommandBuffer cb, const VkRend
 		 * no further. */
 		c->sim_suspended = true;
 		c->timestamps = c->statistics = false;
-		c->ts_reason = pp_vk_sim_suspended_reason(c->simultaneous_use);
+		c->ts_reason = pp_vk_simultaneous_suspended_reason(c->simultaneous_use);
 	}
 	struct pp_pass_rec *p = render_pass_open(c, "vkCmdBeginRendering");
 	c->rendering_flags = info->flags;
@@ -539,31 +539,31 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginRendering(VkCommandBuffer cb, const VkRend
 	else
 		statistics_begin(c, p, !resuming && !suspending,
 				 "render pass suspended or resumed across command buffers");
-	c->per_draw = p && c->timestamps && pp_layer_settings.per_draw_timing && !info->viewMask;
+	c->per_draw = p && c->timestamps && pp_layer_registry_settings.per_draw_timing && !info->viewMask;
 	c->device->vk.CmdBeginRendering(cb, info);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdEndRendering(VkCommandBuffer cb)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c) {
 		pp_vk_device_of(cb)->vk.CmdEndRendering(cb);
 		return;
 	}
 	c->device->vk.CmdEndRendering(cb);
-	struct pp_pass_rec *p = pp_recording_open_pass(c->rec);
+	struct pp_pass_rec *p = pp_attr_record_open_pass(c->rec);
 	statistics_end(c, p);
 	if (!(c->rendering_flags & VK_RENDERING_SUSPENDING_BIT))
 		timestamp_end(c, p);
 	c->suspended = c->rendering_flags & VK_RENDERING_SUSPENDING_BIT;
-	pp_recording_pass_end(c->rec);
+	pp_attr_record_pass_end(c->rec);
 	c->in_render_pass = false;
 	c->per_draw = false;
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *secondaries)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (!c) {
 		pp_vk_device_of(cb)->vk.CmdExecuteCommands(cb, n, secondaries);
 		return;
@@ -571,11 +571,11 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n,
 	struct pp_device *dev = c->device;
 	struct pp_recording *r = c->rec;
 	if (r->state == PP_REC_RENDER) {
-		struct pp_pass_rec *p = pp_recording_open_pass(r);
+		struct pp_pass_rec *p = pp_attr_record_open_pass(r);
 		for (uint32_t i = 0; p && i < n; i++) {
-			struct pp_command_buffer *s = pp_command_buffer_lookup(dev, secondaries[i]);
+			struct pp_command_buffer *s = pp_layer_objects_command_buffer_lookup(dev, secondaries[i]);
 			if (s)
-				pp_recording_merge_secondary(p, s->rec);
+				pp_attr_record_merge_secondary(p, s->rec);
 		}
 		dev->vk.CmdExecuteCommands(cb, n, secondaries);
 		return;
@@ -583,9 +583,9 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n,
 	/* Outside a render pass the executed command buffers form one pass of their own. */
 	outside_close(c);
 	enum pp_pass_kind kind = PP_PASS_TRANSFER;
-	struct pp_pass_rec *p = pp_recording_pass_begin(r, kind, "vkCmdExecuteCommands", PP_REC_OUTSIDE);
+	struct pp_pass_rec *p = pp_attr_record_pass_begin(r, kind, "vkCmdExecuteCommands", PP_REC_OUTSIDE);
 	for (uint32_t i = 0; p && i < n; i++) {
-		struct pp_command_buffer *s = pp_command_buffer_lookup(dev, secondaries[i]);
+		struct pp_command_buffer *s = pp_layer_objects_command_buffer_lookup(dev, secondaries[i]);
 		if (!s)
 			continue;
 		for (uint32_t j = 0; j < s->rec->npasses; j++) {
@@ -596,7 +596,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n,
 			if (!p->object_name[0] && s->rec->passes[j].object_name[0])
 				memcpy(p->object_name, s->rec->passes[j].object_name, sizeof(p->object_name));
 		}
-		pp_recording_merge_secondary(p, s->rec);
+		pp_attr_record_merge_secondary(p, s->rec);
 	}
 	if (p) {
 		p->kind = kind;
@@ -607,7 +607,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n,
 	dev->vk.CmdExecuteCommands(cb, n, secondaries);
 	statistics_end(c, p);
 	timestamp_end(c, p);
-	pp_recording_pass_end(r);
+	pp_attr_record_pass_end(r);
 }
 
 /* ---- the application's own queries ------------------------------------------------------ */
@@ -615,16 +615,16 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n,
 VKAPI_ATTR void VKAPI_CALL pp_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query,
 					    VkQueryControlFlags flags)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	struct pp_device *dev = pp_vk_cb_device(c, cb);
 	if (c) {
-		pp_vk_exp_flush(c);
-		struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
+		pp_vk_experiment_flush(c);
+		struct pp_object *o = pp_layer_objects_lookup(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
 		/* Two queries of one type may not be active at once (VUID-vkCmdBeginQuery-queryPool-01922):
 		 * ours step aside. */
 		if (o && o->u.query_pool.type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
 			c->app_stats_query_active = true;
-			struct pp_pass_rec *p = pp_recording_open_pass(c->rec);
+			struct pp_pass_rec *p = pp_attr_record_open_pass(c->rec);
 			if (p && p->stats_slot != PP_NO_SLOT) {
 				if (c->rec->state == PP_REC_OUTSIDE) {
 					statistics_end(c, p);
@@ -646,11 +646,11 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	struct pp_device *dev = pp_vk_cb_device(c, cb);
 	if (c) {
-		pp_vk_exp_flush(c);
-		struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
+		pp_vk_experiment_flush(c);
+		struct pp_object *o = pp_layer_objects_lookup(dev, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)pool);
 		if (o && o->u.query_pool.type == VK_QUERY_TYPE_PIPELINE_STATISTICS)
 			c->app_stats_query_active = false;
 	}
@@ -662,18 +662,18 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool, 
 /* Per-draw timing (opt-in): a timestamp pair around the draw. */
 static __attribute__((noinline)) uint32_t draw_timed_begin(struct pp_command_buffer *c)
 {
-	uint32_t b = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
+	uint32_t b = pp_vk_cmd_slot_take(c, PP_GPU_TIMESTAMP);
 	if (b != PP_NO_SLOT)
-		pp_gpu_timer_write(c->device->timer, c->vk_cb, b, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+		pp_gpu_vk_timer_write(c->device->timer, c->vk_cb, b, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
 	return b;
 }
 
 static __attribute__((noinline)) void draw_timed_end(struct pp_command_buffer *c, uint32_t b)
 {
-	uint32_t e = pp_vk_slot_take(c, PP_GPU_TIMESTAMP);
+	uint32_t e = pp_vk_cmd_slot_take(c, PP_GPU_TIMESTAMP);
 	if (e != PP_NO_SLOT)
-		pp_gpu_timer_write(c->device->timer, c->vk_cb, e, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
-	pp_recording_draw_slot_add(c->rec, b, e);
+		pp_gpu_vk_timer_write(c->device->timer, c->vk_cb, e, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+	pp_attr_record_draw_slot_add(c->rec, b, e);
 }
 
 /* A hot hook has three paths, each ending in a tail call so the common one saves no
@@ -697,7 +697,7 @@ static __attribute__((noinline)) void draw_timed_end(struct pp_command_buffer *c
 	}                                                                                   \
 	static __attribute__((noinline)) void fn##_slow(params)                             \
 	{                                                                                   \
-		struct pp_command_buffer *c = pp_command_buffer_get_slow(cb);               \
+		struct pp_command_buffer *c = pp_layer_objects_command_buffer_get_slow(cb);               \
 		if (c)                                                                      \
 			fn##_counted(c, args_of_##fn);                                     \
 		else                                                                        \
@@ -705,7 +705,7 @@ static __attribute__((noinline)) void draw_timed_end(struct pp_command_buffer *c
 	}                                                                                   \
 	VKAPI_ATTR void VKAPI_CALL pp_##fn(params)                                          \
 	{                                                                                   \
-		struct pp_command_buffer *c = pp_command_buffer_cached(cb);                 \
+		struct pp_command_buffer *c = pp_layer_objects_command_buffer_cached(cb);                 \
 		if (__builtin_expect(!c, 0))                                                \
 			fn##_slow(args_of_##fn);                                           \
 		else                                                                        \
@@ -760,7 +760,7 @@ HOT_HOOK(CmdDrawIndexedIndirectCount,
 VKAPI_ATTR void VKAPI_CALL pp_CmdClearAttachments(VkCommandBuffer cb, uint32_t n, const VkClearAttachment *a,
 						  uint32_t nrects, const VkClearRect *rects)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c)
 		c->rec->cur->clears++;
 	pp_vk_cb_device(c, cb)->vk.CmdClearAttachments(cb, n, a, nrects, rects);
@@ -770,7 +770,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdClearAttachments(VkCommandBuffer cb, uint32_t n
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (__builtin_expect(!c, 0)) {
 		pp_vk_device_of(cb)->vk.CmdDispatch(cb, x, y, z);
 		return;
@@ -784,7 +784,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32
 VKAPI_ATTR void VKAPI_CALL pp_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,
 					      uint32_t y, uint32_t z)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (__builtin_expect(!c, 0)) {
 		pp_vk_device_of(cb)->vk.CmdDispatchBase(cb, bx, by, bz, x, y, z);
 		return;
@@ -797,7 +797,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, u
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (__builtin_expect(!c, 0)) {
 		pp_vk_device_of(cb)->vk.CmdDispatchIndirect(cb, buf, off);
 		return;
@@ -810,7 +810,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer b
 #define TRANSFER_HOOK(fn, bytes_expr, params, args)                               \
 	VKAPI_ATTR void VKAPI_CALL pp_##fn params                                  \
 	{                                                                          \
-		struct pp_command_buffer *c = pp_command_buffer_get(cb);           \
+		struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);           \
 		if (__builtin_expect(!c, 0)) {                                     \
 			pp_vk_device_of(cb)->vk.fn args;                           \
 			return;                                                    \
@@ -843,7 +843,7 @@ static uint64_t buffer_copy2_bytes(const VkCopyBufferInfo2 *info)
  * without bytes: a scaled blit reads and writes different amounts. */
 static VkFormat image_format(struct pp_device *dev, VkImage image)
 {
-	struct pp_object *o = pp_object_lookup(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)image);
+	struct pp_object *o = pp_layer_objects_lookup(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)image);
 	return o ? o->u.image.format : VK_FORMAT_UNDEFINED;
 }
 
@@ -854,8 +854,8 @@ static uint64_t aspects_bytes(VkFormat f, VkImageAspectFlags aspects, VkExtent3D
 	if (f == VK_FORMAT_UNDEFINED || layers == VK_REMAINING_ARRAY_LAYERS)
 		return 0;
 	for (VkImageAspectFlags m = aspects; m; m &= m - 1)
-		if (pp_vk_copy_block(f, m & -m, &blk))
-			b += pp_vk_copy_region_bytes(&blk, extent, layers);
+		if (pp_vk_formats_copy_block(f, m & -m, &blk))
+			b += pp_vk_formats_copy_region_bytes(&blk, extent, layers);
 	return b;
 }
 
@@ -919,7 +919,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdClearColorImage(VkCommandBuffer cb, VkImage ima
 						 const VkClearColorValue *color, uint32_t n,
 						 const VkImageSubresourceRange *ranges)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c)
 		outside_work(c, false)->clears++;
 	pp_vk_cb_device(c, cb)->vk.CmdClearColorImage(cb, image, layout, color, n, ranges);
@@ -929,7 +929,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdClearDepthStencilImage(VkCommandBuffer cb, VkIm
 							const VkClearDepthStencilValue *ds, uint32_t n,
 							const VkImageSubresourceRange *ranges)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c)
 		outside_work(c, false)->clears++;
 	pp_vk_cb_device(c, cb)->vk.CmdClearDepthStencilImage(cb, image, layout, ds, n, ranges);
@@ -939,21 +939,21 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdClearDepthStencilImage(VkCommandBuffer cb, VkIm
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c) {
 		/* A label boundary also ends a run of compute/transfer work: it names what follows. */
 		outside_close(c);
-		pp_recording_label(c->rec, PP_LABEL_PUSH, label ? label->pLabelName : NULL);
+		pp_attr_record_label(c->rec, PP_LABEL_PUSH, label ? label->pLabelName : NULL);
 	}
 	pp_vk_cb_device(c, cb)->vk.CmdBeginDebugUtilsLabelEXT(cb, label);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c) {
 		outside_close(c);
-		pp_recording_label(c->rec, PP_LABEL_POP, NULL);
+		pp_attr_record_label(c->rec, PP_LABEL_POP, NULL);
 	}
 	pp_vk_cb_device(c, cb)->vk.CmdEndDebugUtilsLabelEXT(cb);
 }

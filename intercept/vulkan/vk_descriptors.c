@@ -19,7 +19,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_AllocateDescriptorSets(VkDevice device, const 
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.AllocateDescriptorSets(device, info, out);
-	struct pp_vk_diag *vd = r == VK_SUCCESS ? vk_diag_state_get(dev) : NULL;
+	struct pp_vk_diag *vd = r == VK_SUCCESS ? pp_vk_diag_state_get(dev) : NULL;
 	if (!vd)
 		return r;
 	pthread_rwlock_wrlock(&vd->lock);
@@ -30,7 +30,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_AllocateDescriptorSets(VkDevice device, const 
 		s->handle = (uint64_t)out[i];
 		s->pool = (uint64_t)info->descriptorPool;
 		pthread_rwlock_rdlock(&dev->lock);
-		struct pp_object *l = pp_object_find_locked(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT,
+		struct pp_object *l = pp_layer_objects_find_locked(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT,
 							    (uint64_t)info->pSetLayouts[i]);
 		s->unknown = !l || l->u.set_layout.partial;
 		if (l) {
@@ -123,22 +123,22 @@ static uint64_t write_resource(struct pp_device *dev, const VkWriteDescriptorSet
 	if (pp_vk_descriptor_is_image(w->descriptorType)) {
 		if (!w->pImageInfo || !w->pImageInfo[i].imageView)
 			return 0;
-		struct pp_object *v = pp_object_find_locked(dev, VK_OBJECT_TYPE_IMAGE_VIEW,
+		struct pp_object *v = pp_layer_objects_find_locked(dev, VK_OBJECT_TYPE_IMAGE_VIEW,
 							    (uint64_t)w->pImageInfo[i].imageView);
 		if (!v)
 			return 0;
-		*range = vk_diag_state_image_range_locked(dev, v->u.image_view.image, &v->u.image_view.range);
+		*range = pp_vk_diag_state_image_range_locked(dev, v->u.image_view.image, &v->u.image_view.range);
 		return v->u.image_view.image;
 	}
 	if (w->descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
 	    w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER) {
 		if (!w->pTexelBufferView)
 			return 0;
-		struct pp_object *v = pp_object_find_locked(dev, VK_OBJECT_TYPE_BUFFER_VIEW,
+		struct pp_object *v = pp_layer_objects_find_locked(dev, VK_OBJECT_TYPE_BUFFER_VIEW,
 							    (uint64_t)w->pTexelBufferView[i]);
 		if (!v)
 			return 0;
-		*range = vk_diag_state_buffer_range(v->u.buffer_view.offset, v->u.buffer_view.range);
+		*range = pp_vk_diag_state_buffer_range(v->u.buffer_view.offset, v->u.buffer_view.range);
 		return v->u.buffer_view.buffer;
 	}
 	if (pp_vk_descriptor_is_buffer(w->descriptorType)) {
@@ -146,7 +146,7 @@ static uint64_t write_resource(struct pp_device *dev, const VkWriteDescriptorSet
 			return 0;
 		if (w->descriptorType != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC &&
 		    w->descriptorType != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
-			*range = vk_diag_state_buffer_range(w->pBufferInfo[i].offset, w->pBufferInfo[i].range);
+			*range = pp_vk_diag_state_buffer_range(w->pBufferInfo[i].offset, w->pBufferInfo[i].range);
 		return (uint64_t)w->pBufferInfo[i].buffer;
 	}
 	return 0;
@@ -226,18 +226,18 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipe
 						      VkPipelineLayout layout, uint32_t set, uint32_t nw,
 						      const VkWriteDescriptorSet *writes)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	pp_vk_quirk_descriptors_pushed(c, bp, layout, set, nw, writes);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
+	pp_vk_quirks_descriptors_pushed(c, bp, layout, set, nw, writes);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
 	if (s && (bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE)) {
-		vk_diag_state_observe(c, s);
+		pp_vk_diag_state_observe(c, s);
 		struct bind_point *b = &s->bp[bp == VK_PIPELINE_BIND_POINT_GRAPHICS ? BP_GRAPHICS : BP_COMPUTE];
 		struct pp_device *dev = c->device;
 		pthread_rwlock_rdlock(&dev->lock);
-		struct pp_object *pl = pp_object_find_locked(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)layout);
+		struct pp_object *pl = pp_layer_objects_find_locked(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)layout);
 		struct pp_object *l = NULL;
 		if (pl && set < pl->u.pipeline_layout.nsets)
-			l = pp_object_find_locked(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT,
+			l = pp_layer_objects_find_locked(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT,
 						  pl->u.pipeline_layout.set_layouts[set]);
 		/* A push replaces what was pushed before for this bind point. */
 		b->npush = 0;
@@ -274,13 +274,13 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipe
 VKAPI_ATTR void VKAPI_CALL pp_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb, VkDescriptorUpdateTemplate tmpl,
 								  VkPipelineLayout layout, uint32_t set, const void *data)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	/* The template's bind point and descriptor types are not followed: any, every stage. */
-	pp_vk_quirk_uniforms_set(c, PP_VK_ANY_BIND_POINT, VK_SHADER_STAGE_ALL);
+	pp_vk_quirks_uniforms_set(c, PP_VK_ANY_BIND_POINT, VK_SHADER_STAGE_ALL);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
 	if (s) {
 		/* Not followed; the bind point is not known either: both become unknown. */
-		vk_diag_state_observe(c, s);
+		pp_vk_diag_state_observe(c, s);
 		for (int i = 0; i < 2; i++) {
 			s->bp[i].push_unknown = true;
 			s->bp[i].push_unknown_stages = PP_STAGE_WORK;

@@ -62,7 +62,7 @@ struct dset {
  * recording having been reset or re-submitted since. */
 enum read_kind { READ_COST, READ_IDLE };
 /* A timestamp read waiting for the GPU. It names its command buffer only to be forgotten when
- * that recording's slots are reset or freed (pp_vk_diag_recording_forget, on the thread that
+ * that recording's slots are reset or freed (pp_vk_diag_submit_recording_forget, on the thread that
  * owns the command buffer): other threads never look at the command buffer itself. */
 struct pending_read {
 	enum read_kind kind;
@@ -127,7 +127,7 @@ struct bind_point {
 };
 
 /* Bound state that work used and a bind replaced, held for the rules until the next hook that
- * hands them what the recording did (vk_diag_state_collect): engines bind before every draw,
+ * hands them what the recording did (pp_vk_diag_state_collect): engines bind before every draw,
  * and one hand-over per barrier window is what the rules need (docs/performance.md). */
 #define MAX_PENDING 32
 enum pending_what { PENDING_SET, PENDING_BUFFER };
@@ -144,7 +144,7 @@ struct pp_vk_diag_cb {
 	struct pp_diag_rec *rec;
 	uint32_t gen;
 	uint32_t recording;   /* the owner's recording (pp_command_buffer.recording) this state follows */
-	bool submitted;       /* since the last reset; the rules closed rec then (pp_diag_submitted) */
+	bool submitted;       /* since the last reset; the rules closed rec then (pp_diag_device_submitted) */
 	bool rec_anew;        /* rec is to be forgotten before the next events go to the rules */
 	uint32_t last_subs;   /* the command buffer's submission count when it was last submitted */
 	uint32_t barrier_calls;
@@ -186,19 +186,19 @@ static inline struct pp_vk_diag *diag_of(struct pp_device *dev)
 
 /* Shared between these files; each is defined in the file its prefix names. */
 /* vk_diag_state.c */
-struct pp_vk_diag_cb *vk_diag_state_cb_slow(struct pp_command_buffer *c);
+struct pp_vk_diag_cb *pp_vk_diag_state_cb_slow(struct pp_command_buffer *c);
 /* The command buffer's diagnostics state for the recording in progress; NULL when the
  * diagnostics are off or it is a secondary (judged where it is executed: not followed).
  * Inline for the state already following this recording: every bind asks. */
 static inline struct pp_vk_diag_cb *vk_diag_state_cb(struct pp_command_buffer *c)
 {
 	struct pp_vk_diag_cb *s = c->diag;
-	if (__builtin_expect(s && s->recording == c->recording && pp_layer_settings.diagnostics, 1))
+	if (__builtin_expect(s && s->recording == c->recording && pp_layer_registry_settings.diagnostics, 1))
 		return s;
-	return vk_diag_state_cb_slow(c);
+	return pp_vk_diag_state_cb_slow(c);
 }
 /* What a recording did between two diagnostics hooks, translated for the rules (struct
- * pp_diag_observed, vk_diag_state_collect): in place, growing onto the heap; where it cannot grow, what it holds goes to the rules early (the order of the uses
+ * pp_diag_observed, pp_vk_diag_state_collect): in place, growing onto the heap; where it cannot grow, what it holds goes to the rules early (the order of the uses
  * and of the render passes is kept, and the work comes last). */
 struct vk_diag_observed {
 	struct pp_diag_rec *rec;
@@ -225,17 +225,17 @@ struct vk_diag_observed {
 	struct pp_diag_subpass_dep deps_stack[PP_RP_MAX_DEPENDENCIES];
 };
 
-void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, struct vk_diag_observed *out);
-void vk_diag_state_observed_view(const struct vk_diag_observed *o, struct pp_diag_observed *b);
-void vk_diag_state_observed_free(struct vk_diag_observed *o);
-void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s);
-void vk_diag_state_bound_dirty(struct pp_vk_diag_cb *s);
-struct pp_diag_range vk_diag_state_buffer_range(VkDeviceSize offset, VkDeviceSize size);
-struct pp_diag_range vk_diag_state_image_range(struct pp_device *dev, uint64_t image, const VkImageSubresourceRange *sr);
-struct pp_diag_range vk_diag_state_image_range_locked(struct pp_device *dev, uint64_t image,
+void pp_vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, struct vk_diag_observed *out);
+void pp_vk_diag_state_observed_view(const struct vk_diag_observed *o, struct pp_diag_observed *b);
+void pp_vk_diag_state_observed_free(struct vk_diag_observed *o);
+void pp_vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s);
+void pp_vk_state_hooks_diag_bound_dirty(struct pp_vk_diag_cb *s);
+struct pp_diag_range pp_vk_diag_state_buffer_range(VkDeviceSize offset, VkDeviceSize size);
+struct pp_diag_range pp_vk_diag_state_image_range(struct pp_device *dev, uint64_t image, const VkImageSubresourceRange *sr);
+struct pp_diag_range pp_vk_diag_state_image_range_locked(struct pp_device *dev, uint64_t image,
 					       const VkImageSubresourceRange *sr);
-struct pp_vk_diag *vk_diag_state_get(struct pp_device *dev);
-void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s);
+struct pp_vk_diag *pp_vk_diag_state_get(struct pp_device *dev);
+void pp_vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s);
 
 /* One barrier call as the application made it (vk_barriers.c, vk_experiment.c). */
 struct barrier_call {
@@ -260,20 +260,20 @@ struct barrier_call {
 
 
 /* vk_barriers.c */
-uint32_t vk_barriers_stages_of(VkPipelineStageFlags2 f);
+uint32_t pp_vk_barriers_stages_of(VkPipelineStageFlags2 f);
 
 /* vk_experiment.c: the rewrites of barrier calls (docs/diagnostics.md, "Experiment mode").
- * vk_exp_emit: the call as made. vk_exp_hold: keeps a copy to merge with the next call, NULL;
- * or why it cannot (nothing kept). vk_exp_merge: the held call and this one as one call
+ * pp_vk_experiment_emit: the call as made. pp_vk_experiment_hold: keeps a copy to merge with the next call, NULL;
+ * or why it cannot (nothing kept). pp_vk_experiment_merge: the held call and this one as one call
  * (PP_DIAG_MERGE_*), true; false with *why when it cannot (nothing recorded, the held call
- * kept). vk_exp_narrow: the call with dstStageMask narrowed to dst (PP_STAGE_*), NULL; or why
+ * kept). pp_vk_experiment_narrow: the call with dstStageMask narrowed to dst (PP_STAGE_*), NULL; or why
  * it cannot (nothing recorded). */
-void vk_exp_emit(struct pp_command_buffer *c, const struct barrier_call *a);
-const char *vk_exp_hold(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t site);
-uint32_t vk_exp_held_site(const struct pp_command_buffer *c);
-bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t how, const char **why);
-const char *vk_exp_narrow(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t dst);
-uint32_t vk_barriers_subpass_deps_of(struct pp_device *dev, uint64_t render_pass, struct pp_diag_subpass_dep *out,
+void pp_vk_experiment_emit(struct pp_command_buffer *c, const struct barrier_call *a);
+const char *pp_vk_experiment_hold(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t site);
+uint32_t pp_vk_experiment_held_site(const struct pp_command_buffer *c);
+bool pp_vk_experiment_merge(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t how, const char **why);
+const char *pp_vk_experiment_narrow(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t dst);
+uint32_t pp_vk_barriers_subpass_deps_of(struct pp_device *dev, uint64_t render_pass, struct pp_diag_subpass_dep *out,
 				     char name[64]);
 
 /* The stages of the work on a bind point: its pipeline's, else any it may have. */
@@ -293,11 +293,11 @@ static inline __attribute__((always_inline)) uint64_t vk_diag_serial_bp(struct p
 {
 	uint32_t open = r->cur != &r->stray && r->open < r->npasses ? r->open : r->npasses;
 	for (; s->ser_n < open; s->ser_n++) {
-		s->ser_draws += pp_workload_draws(&r->passes[s->ser_n].work);
-		s->ser_dispatches += pp_workload_dispatches(&r->passes[s->ser_n].work);
+		s->ser_draws += pp_attr_record_workload_draws(&r->passes[s->ser_n].work);
+		s->ser_dispatches += pp_attr_record_workload_dispatches(&r->passes[s->ser_n].work);
 	}
 	const struct pp_workload *w = open < r->npasses ? &r->passes[open].work : NULL;
 	if (bpi == BP_GRAPHICS)
-		return s->ser_draws + pp_workload_draws(&r->stray) + (w ? pp_workload_draws(w) : 0);
-	return s->ser_dispatches + pp_workload_dispatches(&r->stray) + (w ? pp_workload_dispatches(w) : 0);
+		return s->ser_draws + pp_attr_record_workload_draws(&r->stray) + (w ? pp_attr_record_workload_draws(w) : 0);
+	return s->ser_dispatches + pp_attr_record_workload_dispatches(&r->stray) + (w ? pp_attr_record_workload_dispatches(w) : 0);
 }

@@ -12,7 +12,7 @@
 
 static bool diag_enabled(void)
 {
-	return pp_layer_settings.diagnostics;
+	return pp_layer_registry_settings.diagnostics;
 }
 
 
@@ -27,7 +27,7 @@ static void vk_diag_free(struct pp_vk_diag *vd)
 	}
 	for (struct pp_vk_diag_cb *c = vd->cbs, *next; c; c = next) {
 		next = c->next;
-		pp_diag_rec_destroy(c->rec);
+		pp_diag_barriers_rec_destroy(c->rec);
 		free(c->flagged);
 		free(c);
 	}
@@ -38,7 +38,7 @@ static void vk_diag_free(struct pp_vk_diag *vd)
 	free(vd);
 }
 
-struct pp_vk_diag *vk_diag_state_get(struct pp_device *dev)
+struct pp_vk_diag *pp_vk_diag_state_get(struct pp_device *dev)
 {
 	struct pp_vk_diag *vd = __atomic_load_n(&dev->diag, __ATOMIC_ACQUIRE);
 	if (vd || !diag_enabled() || !dev->attr)
@@ -49,10 +49,10 @@ struct pp_vk_diag *vk_diag_state_get(struct pp_device *dev)
 		return NULL;
 	}
 	const struct pp_diag_config cfg = {
-		.sink_device_id = pp_sink_device_find(dev->props.deviceName, dev->props.vendorID, dev->props.deviceID),
-		.frame_delimiter = (int)pp_layer_settings.frame_delimiter,
-		.barrier_cost = pp_layer_settings.barrier_cost && dev->timer,
-		.experiment = pp_layer_settings.experiment != PP_EXPERIMENT_OFF,
+		.sink_device_id = pp_attr_sink_device_find(dev->props.deviceName, dev->props.vendorID, dev->props.deviceID),
+		.frame_delimiter = (int)pp_layer_registry_settings.frame_delimiter,
+		.barrier_cost = pp_layer_registry_settings.barrier_cost && dev->timer,
+		.experiment = pp_layer_registry_settings.experiment != PP_EXPERIMENT_OFF,
 	};
 	vd->dd = pp_diag_outputs_device_create(cfg);
 	if (!vd->dd) {
@@ -76,24 +76,24 @@ struct pp_vk_diag *vk_diag_state_get(struct pp_device *dev)
 	return vd;
 }
 
-/* vkDestroyDevice, after its command buffers' states went (pp_vk_diag_cb_release). Findings
+/* vkDestroyDevice, after its command buffers' states went (pp_vk_diag_state_cb_release). Findings
  * stay: the site table is process-wide. */
-void pp_vk_diag_device_destroy(struct pp_device *dev)
+void pp_vk_diag_state_device_destroy(struct pp_device *dev)
 {
 	struct pp_vk_diag *vd = __atomic_exchange_n(&dev->diag, NULL, __ATOMIC_ACQ_REL);
 	if (vd)
 		vk_diag_free(vd);
 }
 
-struct pp_diag_device *pp_vk_diag_device(struct pp_device *dev)
+struct pp_diag_device *pp_vk_diag_state_device(struct pp_device *dev)
 {
-	struct pp_vk_diag *vd = vk_diag_state_get(dev);
+	struct pp_vk_diag *vd = pp_vk_diag_state_get(dev);
 	return vd ? vd->dd : NULL;
 }
 
 /* A command buffer is destroyed (freed alone, with its pool, or with its device): its state
  * leaves the device's list under the list lock, so no other thread walks into freed memory. */
-void pp_vk_diag_cb_release(struct pp_device *dev, struct pp_command_buffer *c)
+void pp_vk_diag_state_cb_release(struct pp_device *dev, struct pp_command_buffer *c)
 {
 	struct pp_vk_diag_cb *s = c->diag;
 	struct pp_vk_diag *vd = __atomic_load_n(&dev->diag, __ATOMIC_ACQUIRE);
@@ -110,12 +110,12 @@ void pp_vk_diag_cb_release(struct pp_device *dev, struct pp_command_buffer *c)
 			}
 		pthread_mutex_unlock(&vd->cbs_lock);
 	}
-	pp_diag_rec_destroy(s->rec);
+	pp_diag_barriers_rec_destroy(s->rec);
 	free(s->flagged);
 	free(s);
 }
 
-void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s)
+void pp_vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s)
 {
 	s->npasses_seen = 0;
 	s->pass_seen = NONE;
@@ -141,9 +141,9 @@ void vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s)
 static inline __attribute__((always_inline)) void work_of(struct cursor_work *w, const struct pp_workload *wl,
 							  uint32_t secondaries)
 {
-	w->draws = pp_workload_draws(wl);
+	w->draws = pp_attr_record_workload_draws(wl);
 	w->indirect = wl->draws_indirect + wl->draws_indirect_count;
-	w->dispatches = pp_workload_dispatches(wl);
+	w->dispatches = pp_attr_record_workload_dispatches(wl);
 	w->dispatches_indirect = wl->dispatches_indirect;
 	w->transfers = wl->copies;
 	w->clears = wl->clears;
@@ -153,17 +153,17 @@ static inline __attribute__((always_inline)) void work_of(struct cursor_work *w,
 
 /* vk_diag_state_cb's (vk_diag_internal.h) first call of a recording: the state made, or
  * started over for the new recording. */
-struct pp_vk_diag_cb *vk_diag_state_cb_slow(struct pp_command_buffer *c)
+struct pp_vk_diag_cb *pp_vk_diag_state_cb_slow(struct pp_command_buffer *c)
 {
 	if (c->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY || !diag_enabled())
 		return NULL;
 	struct pp_vk_diag_cb *s = c->diag;
 	if (!s) {
-		struct pp_vk_diag *vd = vk_diag_state_get(c->device);
+		struct pp_vk_diag *vd = pp_vk_diag_state_get(c->device);
 		if (!vd)
 			return NULL;
 		s = calloc(1, sizeof(*s));
-		if (s && !(s->rec = pp_diag_rec_create())) {
+		if (s && !(s->rec = pp_diag_barriers_rec_create())) {
 			free(s);
 			s = NULL;
 		}
@@ -174,7 +174,7 @@ struct pp_vk_diag_cb *vk_diag_state_cb_slow(struct pp_command_buffer *c)
 		s->owner = c;
 		s->handle = c->handle;
 		s->recording = c->recording;
-		vk_diag_state_cursor_reset(s);
+		pp_vk_diag_state_cursor_reset(s);
 		pthread_mutex_lock(&vd->cbs_lock);
 		s->next = vd->cbs;
 		vd->cbs = s;
@@ -188,12 +188,12 @@ struct pp_vk_diag_cb *vk_diag_state_cb_slow(struct pp_command_buffer *c)
 	bool reset = s->recording != c->recording;
 	if (reset) {
 		s->recording = c->recording;
-		pp_diag_rec_reset(s->rec);
-		vk_diag_state_cursor_reset(s);
+		pp_diag_barriers_rec_reset(s->rec);
+		pp_vk_diag_state_cursor_reset(s);
 		s->gen++;
 		/* Sampled: timestamps cost GPU time (a lot on some drivers, e.g. lavapipe). */
 		s->cost_now = s->nflagged && diag_of(c->device)->cost &&
-			      (s->cost_recordings < COST_FIRST || pp_diag_frame(diag_of(c->device)->dd) % COST_PERIOD == 0);
+			      (s->cost_recordings < COST_FIRST || pp_diag_device_frame(diag_of(c->device)->dd) % COST_PERIOD == 0);
 		s->cost_recordings += s->cost_now;
 	}
 	return s;
@@ -203,7 +203,7 @@ struct pp_vk_diag_cb *vk_diag_state_cb_slow(struct pp_command_buffer *c)
 
 /* ---- ranges ----------------------------------------------------------------------------- */
 
-struct pp_diag_range vk_diag_state_buffer_range(VkDeviceSize offset, VkDeviceSize size)
+struct pp_diag_range pp_vk_diag_state_buffer_range(VkDeviceSize offset, VkDeviceSize size)
 {
 	return (struct pp_diag_range){
 		.set = true, .begin = offset,
@@ -214,7 +214,7 @@ struct pp_diag_range vk_diag_state_buffer_range(VkDeviceSize offset, VkDeviceSiz
 /* VK_REMAINING_* reach to the end of the image, whatever its size. A color aspect covers the
  * planes of a multi-planar image; the layers of a 3D image (depth slices through 2D array
  * views) are not told apart. */
-struct pp_diag_range vk_diag_state_image_range_locked(struct pp_device *dev, uint64_t image,
+struct pp_diag_range pp_vk_diag_state_image_range_locked(struct pp_device *dev, uint64_t image,
 					       const VkImageSubresourceRange *sr)
 {
 	const VkImageAspectFlags planes =
@@ -231,7 +231,7 @@ struct pp_diag_range vk_diag_state_image_range_locked(struct pp_device *dev, uin
 	};
 	if (rg.aspects & planes)
 		rg.aspects |= VK_IMAGE_ASPECT_COLOR_BIT;
-	struct pp_object *o = pp_object_find_locked(dev, VK_OBJECT_TYPE_IMAGE, image);
+	struct pp_object *o = pp_layer_objects_find_locked(dev, VK_OBJECT_TYPE_IMAGE, image);
 	if (!o || o->u.image.extent.depth > 1) {
 		rg.layer_begin = 0;
 		rg.layer_end = UINT32_MAX;
@@ -239,10 +239,10 @@ struct pp_diag_range vk_diag_state_image_range_locked(struct pp_device *dev, uin
 	return rg;
 }
 
-struct pp_diag_range vk_diag_state_image_range(struct pp_device *dev, uint64_t image, const VkImageSubresourceRange *sr)
+struct pp_diag_range pp_vk_diag_state_image_range(struct pp_device *dev, uint64_t image, const VkImageSubresourceRange *sr)
 {
 	pthread_rwlock_rdlock(&dev->lock);
-	struct pp_diag_range rg = vk_diag_state_image_range_locked(dev, image, sr);
+	struct pp_diag_range rg = pp_vk_diag_state_image_range_locked(dev, image, sr);
 	pthread_rwlock_unlock(&dev->lock);
 	return rg;
 }
@@ -287,7 +287,7 @@ static void observed_view(const struct vk_diag_observed *o, bool final, struct p
 	}
 }
 
-void vk_diag_state_observed_view(const struct vk_diag_observed *o, struct pp_diag_observed *b)
+void pp_vk_diag_state_observed_view(const struct vk_diag_observed *o, struct pp_diag_observed *b)
 {
 	observed_view(o, true, b);
 }
@@ -299,12 +299,12 @@ static void observed_flush_early(struct vk_diag_observed *o)
 	struct pp_diag_observed b;
 	observed_view(o, false, &b);
 	if (o->reset || o->nrps || o->nuses || o->natts || o->atts_unnamed)
-		pp_diag_rec_observed(o->rec, &b);
+		pp_diag_barriers_rec_observed(o->rec, &b);
 	o->nuses = o->nrps = o->ndeps = o->natts = 0;
 	o->reset = o->atts_unnamed = false;
 }
 
-void vk_diag_state_observed_free(struct vk_diag_observed *o)
+void pp_vk_diag_state_observed_free(struct vk_diag_observed *o)
 {
 	if (o->uses != o->uses_stack)
 		free(o->uses);
@@ -359,7 +359,7 @@ static void observed_use(struct vk_diag_observed *o, enum pp_diag_res_kind kind,
  * subresources). */
 static void observed_attachments(struct vk_diag_observed *o, struct pp_device *dev, const struct pp_pass_rec *p)
 {
-	if (pp_layer_settings.experiment == PP_EXPERIMENT_OFF)
+	if (pp_layer_registry_settings.experiment == PP_EXPERIMENT_OFF)
 		return;
 	if (!p->nattachments || p->nattachments == PP_MAX_ATTACHMENTS) {
 		o->atts_unnamed = true;
@@ -370,7 +370,7 @@ static void observed_attachments(struct vk_diag_observed *o, struct pp_device *d
 		VkImageSubresourceRange sr = { 0 };
 		pthread_rwlock_rdlock(&dev->lock);
 		struct pp_object *v = p->attachments[a].view
-					      ? pp_object_find_locked(dev, VK_OBJECT_TYPE_IMAGE_VIEW, p->attachments[a].view)
+					      ? pp_layer_objects_find_locked(dev, VK_OBJECT_TYPE_IMAGE_VIEW, p->attachments[a].view)
 					      : NULL;
 		if (v) {
 			image = v->u.image_view.image;
@@ -384,7 +384,7 @@ static void observed_attachments(struct vk_diag_observed *o, struct pp_device *d
 		}
 		o->atts[o->natts++] = (struct pp_diag_use){
 			.kind = PP_RES_IMAGE, .handle = image, .write = true,
-			.range = vk_diag_state_image_range(dev, image, &sr),
+			.range = pp_vk_diag_state_image_range(dev, image, &sr),
 			.stages = p->attachments[a].depth_stencil ? PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS
 								  : PP_STAGE_COLOR_OUTPUT,
 		};
@@ -400,7 +400,7 @@ static void observed_render_pass(struct vk_diag_observed *o, struct pp_device *d
 	struct pp_diag_render_pass_begun *b = &o->rps[o->nrps];
 	b->render_pass = render_pass;
 	b->first_dep = o->ndeps;
-	b->ndeps = vk_barriers_subpass_deps_of(dev, render_pass, o->deps + o->ndeps, b->name);
+	b->ndeps = pp_vk_barriers_subpass_deps_of(dev, render_pass, o->deps + o->ndeps, b->name);
 	if (b->ndeps) {
 		o->ndeps += b->ndeps;
 		o->nrps++;
@@ -456,7 +456,7 @@ static uint32_t pending_register(struct pp_vk_diag *vd, struct pp_vk_diag_cb *s,
 	for (uint32_t i = 0; i < s->npending; i++) {
 		const struct pending_bound *e = &s->pending[i];
 		if (e->what == PENDING_BUFFER) {
-			struct pp_diag_range rg = vk_diag_state_buffer_range(e->offset, VK_WHOLE_SIZE);
+			struct pp_diag_range rg = pp_vk_diag_state_buffer_range(e->offset, VK_WHOLE_SIZE);
 			observed_use(obs, PP_RES_BUFFER, e->handle, &rg, PP_STAGE_VERTEX_INPUT, false);
 			continue;
 		}
@@ -520,8 +520,8 @@ static inline __attribute__((always_inline)) void work_add(struct cursor_work *a
 
 /* Reads what the recording did since the previous hook of this file, translated into *out:
  * render passes begun, anonymous work, and the bound resources the draws and dispatches used
- * (vk_diag_state_observed_view: for the rules; then vk_diag_state_observed_free). */
-void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, struct vk_diag_observed *out)
+ * (pp_vk_diag_state_observed_view: for the rules; then pp_vk_diag_state_observed_free). */
+void pp_vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s, struct vk_diag_observed *out)
 {
 	observed_init(out, s->rec);
 	out->reset = s->rec_anew;
@@ -606,11 +606,11 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 			/* From the bound offset to the end: what a draw fetches is not known here. */
 			for (uint32_t bits = s->vb_bound; bits; bits &= bits - 1) {
 				unsigned i = (unsigned)__builtin_ctz(bits);
-				struct pp_diag_range rg = vk_diag_state_buffer_range(s->vb_offset[i], VK_WHOLE_SIZE);
+				struct pp_diag_range rg = pp_vk_diag_state_buffer_range(s->vb_offset[i], VK_WHOLE_SIZE);
 				observed_use(out, PP_RES_BUFFER, s->vb[i], &rg, PP_STAGE_VERTEX_INPUT, false);
 			}
 			if (s->ib) {
-				struct pp_diag_range rg = vk_diag_state_buffer_range(s->ib_offset, VK_WHOLE_SIZE);
+				struct pp_diag_range rg = pp_vk_diag_state_buffer_range(s->ib_offset, VK_WHOLE_SIZE);
 				observed_use(out, PP_RES_BUFFER, s->ib, &rg, PP_STAGE_VERTEX_INPUT, false);
 			}
 			s->vb_dirty = false;
@@ -635,13 +635,13 @@ void vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb *s,
 }
 
 /* The same, told to the rules at once (a hook while recording). */
-void vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
+void pp_vk_diag_state_observe(struct pp_command_buffer *c, struct pp_vk_diag_cb *s)
 {
 	struct vk_diag_observed obs;
-	vk_diag_state_collect(c, s, &obs);
+	pp_vk_diag_state_collect(c, s, &obs);
 	struct pp_diag_observed b;
-	vk_diag_state_observed_view(&obs, &b);
+	pp_vk_diag_state_observed_view(&obs, &b);
 	if (b.reset || b.nrender_passes || b.nuses || b.work)
-		pp_diag_rec_observed(obs.rec, &b);
-	vk_diag_state_observed_free(&obs);
+		pp_diag_barriers_rec_observed(obs.rec, &b);
+	pp_vk_diag_state_observed_free(&obs);
 }

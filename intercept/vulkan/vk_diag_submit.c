@@ -51,7 +51,7 @@ static uint32_t reads_poll(struct pp_device *dev, struct pp_vk_diag *vd, uint64_
 	if (!cap || !slots || !ns || !avail)
 		goto out;
 	/* Reads whose recording was reset or submitted again are gone already
-	 * (pp_vk_diag_recording_forget); what never arrives is dropped after 16 frames. */
+	 * (pp_vk_diag_submit_recording_forget); what never arrives is dropped after 16 frames. */
 	for (uint32_t i = 0; i < vd->nreads;) {
 		struct pending_read *p = &vd->reads[i];
 		if (p->frame + 16 >= frame) {
@@ -71,7 +71,7 @@ static uint32_t reads_poll(struct pp_device *dev, struct pp_vk_diag *vd, uint64_
 		if (!u || slots[i] != slots[u - 1])
 			slots[u++] = slots[i];
 	if (u)
-		pp_gpu_timer_read_timestamps(dev->timer, slots, u, 0, ns, avail);
+		pp_gpu_vk_timer_read_timestamps(dev->timer, slots, u, 0, ns, avail);
 	for (uint32_t i = 0; u && i < vd->nreads;) {
 		struct pending_read *p = &vd->reads[i];
 		int k0 = slot_index(slots, u, p->slot0);
@@ -108,7 +108,7 @@ static void reads_poll_credit(struct pp_device *dev, struct pp_vk_diag *vd)
 {
 	struct pp_diag_measured *m;
 	uint32_t n = reads_poll(dev, vd, __atomic_load_n(&vd->frame, __ATOMIC_RELAXED), &m);
-	pp_diag_measured_credit(m, n);
+	pp_diag_device_measured_credit(m, n);
 	free(m);
 }
 
@@ -143,13 +143,13 @@ static VkObjectType object_type(enum pp_diag_object_kind k)
 /* New sites reach the application's messengers on its own thread, here at a boundary. */
 static void messages_deliver(struct pp_device *dev, const struct pp_diag_message *m, uint32_t n)
 {
-	if (!pp_messengers_any(dev->instance))
+	if (!pp_layer_messengers_any(dev->instance))
 		return;
 	for (uint32_t i = 0; i < n; i++) {
 		struct pp_messenger_object objs[PP_DIAG_MAX_OBJECTS];
 		for (uint32_t k = 0; k < m[i].nobjects; k++)
 			objs[k] = (struct pp_messenger_object){ object_type(m[i].objects[k].kind), m[i].objects[k].handle };
-		pp_messengers_deliver(dev->instance, pp_diag_rule_id(m[i].rule), m[i].severity == PP_DIAG_INFO, m[i].text,
+		pp_layer_messengers_deliver(dev->instance, pp_diag_vocab_rule_id(m[i].rule), m[i].severity == PP_DIAG_INFO, m[i].text,
 				      m[i].nobjects, objs);
 	}
 }
@@ -176,22 +176,22 @@ static void recordings_describe(struct pp_device *dev, uint32_t n, const uint64_
 				const struct pp_diag_observed **view_of)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		struct pp_command_buffer *c = pp_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
+		struct pp_command_buffer *c = pp_layer_objects_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
 		struct pp_vk_diag_cb *s = c && c->diag && c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY ? c->diag : NULL;
 		view_of[i] = NULL;
 		if (s && c->submissions <= s->last_subs) {
 			/* Recorded again without a single hook of this file (the lead's count of
 			 * submissions restarts with every recording): nothing of it was seen. The
 			 * rules forget the old recording as its new events reach them. */
-			vk_diag_state_cursor_reset(s);
+			pp_vk_diag_state_cursor_reset(s);
 			s->rec_anew = true;
 			s->gen++;
 		}
 		if (s && !s->submitted) {
 			/* The work after the last hook of this file. Not yet submitted since its
 			 * last reset is not yet closed by the rules. */
-			vk_diag_state_collect(c, s, &obs[i]);
-			vk_diag_state_observed_view(&obs[i], &views[i]);
+			pp_vk_diag_state_collect(c, s, &obs[i]);
+			pp_vk_diag_state_observed_view(&obs[i], &views[i]);
 			view_of[i] = &views[i];
 		}
 		if (s) {
@@ -201,7 +201,7 @@ static void recordings_describe(struct pp_device *dev, uint32_t n, const uint64_
 		/* A layer's own work above passprobe (a HUD's pool): its findings are not the
 		 * application's to fix. */
 		if (s)
-			pp_diag_rec_owner(s->rec, c->rec ? c->rec->recorded_by : NULL);
+			pp_diag_barriers_rec_owner(s->rec, c->rec ? c->rec->recorded_by : NULL);
 		recs[i] = s ? s->rec : NULL;
 		cbs[i] = s ? c : NULL;
 	}
@@ -212,7 +212,7 @@ static void idle_arm(struct pp_device *dev, struct pp_vk_diag *vd, uint32_t n, c
 {
 	struct pp_command_buffer *first = NULL, *last = NULL;
 	for (uint32_t i = 0; i < n; i++) {
-		struct pp_command_buffer *c = pp_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
+		struct pp_command_buffer *c = pp_layer_objects_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
 		if (!c || !c->diag || !c->rec->npasses)
 			continue;
 		if (!first && c->rec->passes[0].ts_begin != PP_NO_SLOT)
@@ -241,7 +241,7 @@ static void idle_arm(struct pp_device *dev, struct pp_vk_diag *vd, uint32_t n, c
 	}
 }
 
-void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
+void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
 			  VkFence fence, uint64_t frame, bool renderdoc, uint64_t ended, uint32_t nsubmits,
 			  const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2)
 {
@@ -249,14 +249,14 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 	 * submit of semaphores or a fence alone is signalling, not frame work. */
 	if (n)
 		pp_thread_role_note(PP_THREAD_SUBMITS);
-	struct pp_vk_diag *vd = vk_diag_state_get(dev);
+	struct pp_vk_diag *vd = pp_vk_diag_state_get(dev);
 	if (!vd)
 		return;
 	struct pp_diag_rec *stack[16], **recs = n <= 16 ? stack : calloc(n, sizeof(*recs));
 	struct pp_command_buffer *cstack[16], **cbs = n <= 16 ? cstack : calloc(n, sizeof(*cbs));
 	struct pp_diag_signal sig_stack[16], *sigs = sig_stack;
 	struct pp_diag_measured *measured = NULL;
-	uint32_t nsig = pp_vk_diag_signals_of(nsubmits, submits, submits2, NULL, 0);
+	uint32_t nsig = pp_vk_blocking_diag_signals_of(nsubmits, submits, submits2, NULL, 0);
 	if (nsig > 16)
 		sigs = malloc(nsig * sizeof(*sigs));
 	/* Each a few KiB: on the heap, for this call only. */
@@ -269,7 +269,7 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 	__atomic_store_n(&vd->frame, frame, __ATOMIC_RELAXED);
 	/* 1. The submission, described once: nothing of the rules is asked yet. */
 	recordings_describe(dev, n, cb_handles, recs, cbs, obs, views, view_of);
-	pp_vk_diag_signals_of(nsubmits, submits, submits2, sigs, nsig);
+	pp_vk_blocking_diag_signals_of(nsubmits, submits, submits2, sigs, nsig);
 	uint32_t nmeasured = reads_poll(dev, vd, frame, &measured);
 	const struct pp_diag_submission sub = {
 		.queue = q ? q->handle : 0,
@@ -290,7 +290,7 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 
 	/* 2. The rules judge it, in one call. */
 	struct pp_diag_submit_todo todo;
-	pp_diag_submitted(vd->dd, &sub, &todo);
+	pp_diag_device_submitted(vd->dd, &sub, &todo);
 
 	/* 3. What they ask for: barriers to time when recorded again, their costs in this
 	 * submission read once the GPU wrote them, GPU idle after a wait, messages. */
@@ -307,10 +307,10 @@ void pp_vk_diag_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n,
 	}
 	idle_arm(dev, vd, n, cb_handles);
 	messages_deliver(dev, todo.messages, todo.nmessages);
-	pp_diag_submit_todo_free(&todo);
+	pp_diag_device_submit_todo_free(&todo);
 	for (uint32_t i = 0; i < n; i++)
 		if (view_of[i])
-			vk_diag_state_observed_free(&obs[i]);
+			pp_vk_diag_state_observed_free(&obs[i]);
 out:
 	free(obs);
 	free(views);
@@ -324,14 +324,14 @@ out:
 		free(cbs);
 }
 
-void pp_vk_diag_frames_ended(struct pp_device *dev, uint64_t ended)
+void pp_vk_diag_submit_frames_ended(struct pp_device *dev, uint64_t ended)
 {
 	struct pp_vk_diag *vd = diag_of(dev);
 	if (vd)
-		pp_diag_frames_ended(vd->dd, ended);
+		pp_diag_device_frames_ended(vd->dd, ended);
 }
 
-void pp_vk_diag_presented(struct pp_device *dev, uint64_t ended)
+void pp_vk_diag_submit_presented(struct pp_device *dev, uint64_t ended)
 {
 	pp_thread_role_note(PP_THREAD_PRESENTS);
 	struct pp_vk_diag *vd = diag_of(dev);
@@ -340,19 +340,19 @@ void pp_vk_diag_presented(struct pp_device *dev, uint64_t ended)
 	struct pp_diag_measured *m;
 	uint32_t n = reads_poll(dev, vd, __atomic_load_n(&vd->frame, __ATOMIC_RELAXED), &m);
 	struct pp_diag_submit_todo todo;
-	pp_diag_presented(vd->dd, ended, m, n, &todo);
+	pp_diag_device_presented(vd->dd, ended, m, n, &todo);
 	messages_deliver(dev, todo.messages, todo.nmessages);
-	pp_diag_submit_todo_free(&todo);
+	pp_diag_device_submit_todo_free(&todo);
 	free(m);
 }
 
-void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame)
+void pp_vk_diag_submit_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame)
 {
 	struct pp_vk_diag *vd = diag_of(dev);
 	if (!vd || !site_key || !dev->timer)
 		return;
 	/* Under the reads lock: the command buffer's owner forgets these slots under it before
-	 * resetting or freeing them (pp_vk_diag_recording_forget). */
+	 * resetting or freeing them (pp_vk_diag_submit_recording_forget). */
 	pthread_mutex_lock(&vd->reads_lock);
 	if (vd->last_cb) {
 		/* The wait returned, so the last submission's end is written: a read that cannot wait. */
@@ -360,7 +360,7 @@ void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame)
 		uint64_t ns[2];
 		uint8_t avail[2] = { 0 };
 		uint32_t first = slots[0] == PP_NO_SLOT ? 1 : 0;
-		pp_gpu_timer_read_timestamps(dev->timer, slots + first, 2 - first, 0, ns + first, avail + first);
+		pp_gpu_vk_timer_read_timestamps(dev->timer, slots + first, 2 - first, 0, ns + first, avail + first);
 		if (avail[1]) {
 			vd->idle_armed = true;
 			vd->idle_key = site_key;
@@ -374,7 +374,7 @@ void pp_vk_diag_waited(struct pp_device *dev, uint64_t site_key, uint64_t frame)
 /* The recording of c is about to be reset, re-recorded, freed, or host-reset for another
  * submission: timestamp reads still waiting on its slots are dropped. Called on the thread
  * that owns c (the application synchronizes access to it). */
-void pp_vk_diag_recording_forget(struct pp_device *dev, struct pp_command_buffer *c)
+void pp_vk_diag_submit_recording_forget(struct pp_device *dev, struct pp_command_buffer *c)
 {
 	struct pp_vk_diag *vd = diag_of(dev);
 	if (!vd)

@@ -71,7 +71,7 @@ static void exp_copy(void *dst, const void *src, size_t n)
 		memcpy(dst, src, n);
 }
 
-void vk_exp_emit(struct pp_command_buffer *c, const struct barrier_call *a)
+void pp_vk_experiment_emit(struct pp_command_buffer *c, const struct barrier_call *a)
 {
 	if (a->sync2)
 		c->device->vk.CmdPipelineBarrier2(c->vk_cb, a->info);
@@ -117,7 +117,7 @@ static void call_counts(const struct barrier_call *a, uint32_t *nmem, uint32_t *
 	*nimg = a->sync2 ? a->info->imageMemoryBarrierCount : a->nimg;
 }
 
-const char *vk_exp_hold(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t site)
+const char *pp_vk_experiment_hold(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t site)
 {
 	static __thread char why[160];
 	if (c->device->exp_unhooked_extension[0]) {
@@ -165,7 +165,7 @@ const char *vk_exp_hold(struct pp_command_buffer *c, const struct barrier_call *
 	return NULL;
 }
 
-uint32_t vk_exp_held_site(const struct pp_command_buffer *c)
+uint32_t pp_vk_experiment_held_site(const struct pp_command_buffer *c)
 {
 	return c->exp_held ? c->exp_held->site : PP_DIAG_EXP_NONE;
 }
@@ -190,16 +190,16 @@ static void held_emit(struct pp_command_buffer *c, const struct vk_exp_held *h)
 	}
 }
 
-void pp_vk_exp_held_drop(struct pp_command_buffer *c)
+void pp_vk_experiment_held_drop(struct pp_command_buffer *c)
 {
 	free(c->exp_held);
 	c->exp_held = NULL;
 }
 
-void pp_vk_exp_flush_slow(struct pp_command_buffer *c)
+void pp_vk_experiment_flush_slow(struct pp_command_buffer *c)
 {
 	held_emit(c, c->exp_held);
-	pp_vk_exp_held_drop(c);
+	pp_vk_experiment_held_drop(c);
 }
 
 /* The barriers of one call as synchronization2 structs, each with its own stages, appended. */
@@ -271,7 +271,7 @@ static void merge_arrays_free(struct merge_arrays *m)
 	free(m->heap);
 }
 
-bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t how, const char **why)
+bool pp_vk_experiment_merge(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t how, const char **why)
 {
 	const struct vk_exp_held *h = c->exp_held;
 	*why = NULL;
@@ -312,7 +312,7 @@ bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uin
 		c->device->vk.CmdPipelineBarrier(c->vk_cb, h->src | a->src, h->dst | a->dst, h->deps, tm, mem, tb, buf, ti,
 						 img);
 		merge_arrays_free(&m);
-		pp_vk_exp_held_drop(c);
+		pp_vk_experiment_held_drop(c);
 		return true;
 	}
 	/* One vkCmdPipelineBarrier2, each barrier with its own stages: needs synchronization2,
@@ -336,11 +336,11 @@ bool vk_exp_merge(struct pp_command_buffer *c, const struct barrier_call *a, uin
 		     a->sync2 ? a->info->pImageMemoryBarriers : NULL, &d, m.mem, m.buf, m.img);
 	c->device->vk.CmdPipelineBarrier2(c->vk_cb, &d);
 	merge_arrays_free(&m);
-	pp_vk_exp_held_drop(c);
+	pp_vk_experiment_held_drop(c);
 	return true;
 }
 
-const char *vk_exp_narrow(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t dst)
+const char *pp_vk_experiment_narrow(struct pp_command_buffer *c, const struct barrier_call *a, uint32_t dst)
 {
 	VkPipelineStageFlags2 to = vk_stages_from(dst);
 	if (!to)
@@ -367,7 +367,7 @@ const char *vk_exp_narrow(struct pp_command_buffer *c, const struct barrier_call
 #define NARROW(arr, from, count)                                                                      \
 	for (uint32_t i = 0; i < count && !why; i++) {                                                \
 		arr[i] = from[i];                                                                     \
-		uint32_t mine = pp_stage_expand(vk_barriers_stages_of(from[i].dstStageMask), true) & dst; \
+		uint32_t mine = pp_diag_vocab_stage_expand(pp_vk_barriers_stages_of(from[i].dstStageMask), true) & dst; \
 		if (mine && !(arr[i].dstStageMask = vk_stages_from(mine)))                            \
 			why = "the narrowed mask has a stage passprobe cannot name in Vulkan";        \
 	}

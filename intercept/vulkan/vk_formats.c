@@ -94,7 +94,7 @@ static unsigned planes_of(VkFormat f, uint32_t *bytes)
 	}
 }
 
-bool pp_vk_copy_block(VkFormat f, VkImageAspectFlags aspect, struct pp_vk_block *out)
+bool pp_vk_formats_copy_block(VkFormat f, VkImageAspectFlags aspect, struct pp_vk_block *out)
 {
 	const uint32_t u = (uint32_t)f;
 	const bool depth = aspect == VK_IMAGE_ASPECT_DEPTH_BIT, stencil = aspect == VK_IMAGE_ASPECT_STENCIL_BIT;
@@ -176,7 +176,7 @@ bool pp_vk_copy_block(VkFormat f, VkImageAspectFlags aspect, struct pp_vk_block 
 	}
 }
 
-uint64_t pp_vk_copy_region_bytes(const struct pp_vk_block *b, VkExtent3D extent, uint32_t layers)
+uint64_t pp_vk_formats_copy_region_bytes(const struct pp_vk_block *b, VkExtent3D extent, uint32_t layers)
 {
 	return (uint64_t)((extent.width + b->width - 1) / b->width) * ((extent.height + b->height - 1) / b->height) *
 	       extent.depth * layers * b->bytes;

@@ -16,10 +16,10 @@ struct pp_vk_block {
 /* The block that a copy of `aspect` (one aspect: COLOR, DEPTH, STENCIL or PLANE_i) of an image
  * of format f moves. False where the aspect does not belong to the format or the format is
  * not known here. */
-bool pp_vk_copy_block(VkFormat f, VkImageAspectFlags aspect, struct pp_vk_block *out);
+bool pp_vk_formats_copy_block(VkFormat f, VkImageAspectFlags aspect, struct pp_vk_block *out);
 
 /* Bytes of a copy region: whole blocks covering the extent, times its depth and layers. */
-uint64_t pp_vk_copy_region_bytes(const struct pp_vk_block *b, VkExtent3D extent, uint32_t layers);
+uint64_t pp_vk_formats_copy_region_bytes(const struct pp_vk_block *b, VkExtent3D extent, uint32_t layers);
 
 #ifdef __cplusplus
 }

@@ -11,11 +11,11 @@ PP_VK_DEVICE_FUNCTIONS(PP_VK_DECLARE_HOOK)
 #undef PP_VK_DECLARE_HOOK
 
 /* Profiling state of a device (vk_profiling.c). */
-void pp_device_profiling_init(struct pp_device *dev);
-void pp_device_profiling_finish(struct pp_device *dev);
+void pp_vk_profiling_device_init(struct pp_device *dev);
+void pp_vk_profiling_device_finish(struct pp_device *dev);
 /* A command buffer's recording is about to be reset, re-recorded or freed. */
-void pp_vk_recording_release(struct pp_device *dev, struct pp_command_buffer *cb);
-void pp_vk_command_buffer_destroy(struct pp_device *dev, struct pp_command_buffer *cb);
+void pp_vk_profiling_recording_release(struct pp_device *dev, struct pp_command_buffer *cb);
+void pp_vk_profiling_command_buffer_destroy(struct pp_device *dev, struct pp_command_buffer *cb);
 /* The device's diagnostics state (vk_diag_state.c), at vkDestroyDevice after its command buffers. */
-void pp_vk_diag_device_destroy(struct pp_device *dev);
-void pp_vk_queue_created(struct pp_device *dev, struct pp_queue *q);
+void pp_vk_diag_state_device_destroy(struct pp_device *dev);
+void pp_vk_profiling_queue_created(struct pp_device *dev, struct pp_queue *q);

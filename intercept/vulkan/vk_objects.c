@@ -20,7 +20,7 @@ VKAPI_ATTR void VKAPI_CALL pp_GetDeviceQueue(VkDevice device, uint32_t family, u
 	dev->vk.GetDeviceQueue(device, family, index, out);
 	/* The loader stamps the queue's dispatch pointer after we return: key it by the device. */
 	if (*out)
-		pp_queue_track(dev, *out, family, index, pp_vk_queue_created);
+		pp_layer_objects_queue_track(dev, *out, family, index, pp_vk_profiling_queue_created);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *info, VkQueue *out)
@@ -28,7 +28,7 @@ VKAPI_ATTR void VKAPI_CALL pp_GetDeviceQueue2(VkDevice device, const VkDeviceQue
 	struct pp_device *dev = pp_vk_device_of(device);
 	dev->vk.GetDeviceQueue2(device, info, out);
 	if (*out)
-		pp_queue_track(dev, *out, info->queueFamilyIndex, info->queueIndex, pp_vk_queue_created);
+		pp_layer_objects_queue_track(dev, *out, info->queueFamilyIndex, info->queueIndex, pp_vk_profiling_queue_created);
 }
 
 /* ---- command pools and buffers -------------------------------------------------------- */
@@ -43,8 +43,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateCommandPool(VkDevice device, const VkCom
 	/* A layer above creates its pools while it handles a call of the application's (its
 	 * vkCreateDevice, vkCreateSwapchainKHR, a present) or of its own API: what is recorded in
 	 * them is that layer's work, not the application's. */
-	const char *by = pp_vk_foreign_caller(__builtin_return_address(0));
-	if (!pp_command_pool_track(dev, *out, info->queueFamilyIndex, info->flags & VK_COMMAND_POOL_CREATE_PROTECTED_BIT,
+	const char *by = pp_vk_renderdoc_foreign_caller(__builtin_return_address(0));
+	if (!pp_layer_objects_command_pool_track(dev, *out, info->queueFamilyIndex, info->flags & VK_COMMAND_POOL_CREATE_PROTECTED_BIT,
 				   by))
 		pp_log_once(PP_LOG_ERROR, "out of memory tracking a command pool; its work is not measured");
 	return r;
@@ -53,7 +53,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateCommandPool(VkDevice device, const VkCom
 VKAPI_ATTR void VKAPI_CALL pp_DestroyCommandPool(VkDevice device, VkCommandPool pool, const VkAllocationCallbacks *alloc)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
-	pp_command_pool_untrack(dev, pool, pp_vk_command_buffer_destroy);
+	pp_layer_objects_command_pool_untrack(dev, pool, pp_vk_profiling_command_buffer_destroy);
 	dev->vk.DestroyCommandPool(device, pool, alloc);
 }
 
@@ -62,8 +62,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_ResetCommandPool(VkDevice device, VkCommandPoo
 	struct pp_device *dev = pp_vk_device_of(device);
 	/* Every command buffer of the pool goes back to the initial state: read what their last
 	 * submissions left, then release their recordings. The records themselves stay. */
-	for (struct pp_command_buffer *c = pp_command_pool_buffers(dev, pool); c; c = c->pool_next)
-		pp_vk_recording_release(dev, c);
+	for (struct pp_command_buffer *c = pp_layer_objects_command_pool_buffers(dev, pool); c; c = c->pool_next)
+		pp_vk_profiling_recording_release(dev, c);
 	return dev->vk.ResetCommandPool(device, pool, flags);
 }
 
@@ -77,7 +77,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_AllocateCommandBuffers(VkDevice device, const 
 	for (uint32_t i = 0; i < info->commandBufferCount; i++) {
 		struct pp_command_buffer *c = calloc(1, sizeof(*c));
 		/* Every tracked command buffer has a recording, so the per-draw path never checks. */
-		struct pp_recording *rec = c ? pp_recording_create(info->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY) : NULL;
+		struct pp_recording *rec = c ? pp_attr_record_create(info->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY) : NULL;
 		if (!rec) {
 			free(c);
 			pp_log_once(PP_LOG_ERROR, "out of memory tracking command buffers; their work is not measured");
@@ -89,8 +89,8 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_AllocateCommandBuffers(VkDevice device, const 
 		c->level = info->level;
 		c->ts_chunk = c->stats_chunk = UINT32_MAX; /* no chunk yet */
 		c->rec = rec;
-		if (!pp_command_buffer_track(dev, info->commandPool, c)) {
-			pp_recording_destroy(c->rec);
+		if (!pp_layer_objects_command_buffer_track(dev, info->commandPool, c)) {
+			pp_attr_record_destroy(c->rec);
 			free(c);
 			continue;
 		}
@@ -105,23 +105,23 @@ VKAPI_ATTR void VKAPI_CALL pp_FreeCommandBuffers(VkDevice device, VkCommandPool 
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	for (uint32_t i = 0; i < n; i++) {
-		struct pp_command_buffer *c = cbs[i] ? pp_command_buffer_untrack(dev, cbs[i]) : NULL;
+		struct pp_command_buffer *c = cbs[i] ? pp_layer_objects_command_buffer_untrack(dev, cbs[i]) : NULL;
 		if (c)
-			pp_vk_command_buffer_destroy(dev, c);
+			pp_vk_profiling_command_buffer_destroy(dev, c);
 	}
 	dev->vk.FreeCommandBuffers(device, pool, n, cbs);
 }
 
 /* What the device's tables hold of intercept, attribution and the diagnostics, at
- * vkDestroyDevice (from pp_device_profiling_finish): whatever the application did not free
+ * vkDestroyDevice (from pp_vk_profiling_device_finish): whatever the application did not free
  * itself goes with the device. The layer frees the tables afterwards. */
-void pp_vk_device_objects_release(struct pp_device *dev)
+void pp_vk_objects_release(struct pp_device *dev)
 {
-	pp_command_buffers_untrack_all(dev, pp_vk_command_buffer_destroy);
-	pp_vk_diag_device_destroy(dev);
+	pp_layer_objects_command_buffers_untrack_all(dev, pp_vk_profiling_command_buffer_destroy);
+	pp_vk_diag_state_device_destroy(dev);
 	struct pp_queue *q, *qtmp;
 	HASH_ITER(hh, dev->queues, q, qtmp) {
-		pp_attr_queue_destroy(q->attr);
+		pp_attr_device_queue_destroy(q->attr);
 		q->attr = NULL;
 	}
 }
@@ -139,7 +139,7 @@ void pp_vk_device_objects_release(struct pp_device *dev)
 		union pp_object_desc d;                                                               \
 		memset(&d, 0, sizeof(d));                                                             \
 		if (r == VK_SUCCESS && describe(dev, info, &d))                                       \
-			pp_object_record(dev, object_type, (uint64_t)*out, &d);                        \
+			pp_layer_objects_record(dev, object_type, (uint64_t)*out, &d);                        \
 		return r;                                                                             \
 	}
 
@@ -150,7 +150,7 @@ void pp_vk_device_objects_release(struct pp_device *dev)
 	{                                                                                             \
 		struct pp_device *dev = pp_vk_device_of(device);                                            \
 		if (handle)                                                                           \
-			pp_object_remove(dev, object_type, (uint64_t)handle);                          \
+			pp_layer_objects_remove(dev, object_type, (uint64_t)handle);                          \
 		dev->vk.Destroy##name(device, handle, alloc);                                         \
 	}
 
@@ -233,9 +233,9 @@ static void render_pass_attachments(union pp_object_desc *d, uint32_t natt, cons
 				.format = s->format, .samples = s->samples, .load_op = s->loadOp, .store_op = s->storeOp
 			};
 		}
-		a[i].format_name = pp_vk_format_name(a[i].format);
-		a[i].load_op_name = pp_vk_load_op_name(a[i].load_op);
-		a[i].store_op_name = pp_vk_store_op_name(a[i].store_op);
+		a[i].format_name = pp_vk_profiling_format_name(a[i].format);
+		a[i].load_op_name = pp_vk_profiling_load_op_name(a[i].load_op);
+		a[i].store_op_name = pp_vk_profiling_store_op_name(a[i].store_op);
 		a[i].depth_stencil = a[i].format >= VK_FORMAT_D16_UNORM && a[i].format <= VK_FORMAT_D32_SFLOAT_S8_UINT;
 	}
 	d->render_pass.attachments = a;
@@ -281,7 +281,7 @@ static bool describe_framebuffer(struct pp_device *dev, const VkFramebufferCreat
 	d->framebuffer.layers = info->layers;
 	d->framebuffer.render_pass = (uint64_t)info->renderPass;
 	/* The experiment tells the images a render pass writes apart (vk_diag_state.c). */
-	if (pp_layer_settings.experiment != PP_EXPERIMENT_OFF && info->attachmentCount &&
+	if (pp_layer_registry_settings.experiment != PP_EXPERIMENT_OFF && info->attachmentCount &&
 	    !(info->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) &&
 	    (d->framebuffer.views = malloc(info->attachmentCount * sizeof(uint64_t)))) {
 		d->framebuffer.nviews = info->attachmentCount;
@@ -331,7 +331,7 @@ OBJECT_DESTROY_HOOK(QueryPool, VkQueryPool, VK_OBJECT_TYPE_QUERY_POOL)
  * device measured); creating one sets that state up, as the first such object always did. */
 static bool diag_tracks(struct pp_device *dev)
 {
-	return pp_vk_diag_device(dev) != NULL;
+	return pp_vk_diag_state_device(dev) != NULL;
 }
 
 /* Set and pipeline layouts: also for quirk_uniforms_before_pipeline (vk_cmd.c). diag_tracks
@@ -467,7 +467,7 @@ static void pipeline_track(struct pp_device *dev, VkPipeline pipeline, uint32_t 
 	union pp_object_desc d;
 	memset(&d, 0, sizeof(d));
 	d.pipeline.stages = stages;
-	pp_object_record(dev, VK_OBJECT_TYPE_PIPELINE, (uint64_t)pipeline, &d);
+	pp_layer_objects_record(dev, VK_OBJECT_TYPE_PIPELINE, (uint64_t)pipeline, &d);
 }
 
 static uint32_t graphics_pipeline_stages(const VkGraphicsPipelineCreateInfo *info)
@@ -489,7 +489,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateGraphicsPipelines(VkDevice device, VkPip
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.CreateGraphicsPipelines(device, cache, n, info, alloc, out);
-	if (r < 0 || !pp_layer_settings.diagnostics || !diag_tracks(dev))
+	if (r < 0 || !pp_layer_registry_settings.diagnostics || !diag_tracks(dev))
 		return r;
 	for (uint32_t i = 0; i < n; i++)
 		pipeline_track(dev, out[i], graphics_pipeline_stages(&info[i]));
@@ -502,7 +502,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateComputePipelines(VkDevice device, VkPipe
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.CreateComputePipelines(device, cache, n, info, alloc, out);
-	if (r < 0 || !pp_layer_settings.diagnostics || !diag_tracks(dev))
+	if (r < 0 || !pp_layer_registry_settings.diagnostics || !diag_tracks(dev))
 		return r;
 	for (uint32_t i = 0; i < n; i++)
 		pipeline_track(dev, out[i], PP_STAGE_COMPUTE);
@@ -523,7 +523,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_SetDebugUtilsObjectNameEXT(VkDevice device, co
 	case VK_OBJECT_TYPE_IMAGE:
 	case VK_OBJECT_TYPE_IMAGE_VIEW: {
 		pthread_rwlock_wrlock(&dev->lock);
-		struct pp_object *o = pp_object_insert_locked(dev, info->objectType, info->objectHandle);
+		struct pp_object *o = pp_layer_objects_insert_locked(dev, info->objectType, info->objectHandle);
 		if (o) {
 			o->name[0] = '\0';
 			if (info->pObjectName)

@@ -24,7 +24,7 @@ void pp_vk_perf_device_init(struct pp_device *dev)
 		.physical_device = dev->physical_device,
 		.device = dev->handle,
 		.queue_family = family,
-		.setting = pp_layer_settings.gpu_counters,
+		.setting = pp_layer_registry_settings.gpu_counters,
 		.vk = {
 			.EnumerateCounters = dev->instance->vk.EnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR,
 			.GetPasses = dev->instance->vk.GetPhysicalDeviceQueueFamilyPerformanceQueryPassesKHR,
@@ -39,14 +39,14 @@ void pp_vk_perf_device_init(struct pp_device *dev)
 		},
 	};
 	char why[256];
-	dev->perf = pp_gpu_perf_create(&cfg, why, sizeof(why));
+	dev->perf = pp_gpu_vk_perf_query_create(&cfg, why, sizeof(why));
 	dev->perf_family = family;
 	if (!dev->perf)
 		pp_log(PP_LOG_WARN, "%s: VK_KHR_performance_query counters unavailable: %s", dev->props.deviceName, why);
 	else
 		pp_log(PP_LOG_INFO, "%s: VK_KHR_performance_query: %u counters in %u hardware passes, rotated over frames",
-		       dev->props.deviceName, pp_gpu_perf_backend(dev->perf)->set_count(pp_gpu_perf_backend(dev->perf)->ctx),
-		       pp_gpu_perf_groups(dev->perf));
+		       dev->props.deviceName, pp_gpu_vk_perf_query_backend(dev->perf)->set_count(pp_gpu_vk_perf_query_backend(dev->perf)->ctx),
+		       pp_gpu_vk_perf_query_groups(dev->perf));
 }
 
 /* Mali's kernel driver, sampled on a thread of its own: only with gpu_counters set, and where
@@ -54,49 +54,49 @@ void pp_vk_perf_device_init(struct pp_device *dev)
 #define KBASE_DEVICE "/dev/mali0"
 #define KBASE_PERIOD_NS 1000000ull
 
-void pp_vk_kbase_device_init(struct pp_device *dev)
+void pp_vk_perf_kbase_device_init(struct pp_device *dev)
 {
-	if (pp_gpu_counters_setting_choice(pp_layer_settings.gpu_counters) == PP_GPU_COUNTERS_NONE)
+	if (pp_gpu_counters_setting_choice(pp_layer_registry_settings.gpu_counters) == PP_GPU_COUNTERS_NONE)
 		return;
 	struct pp_kbase_io io;
-	int r = pp_kbase_io_open(KBASE_DEVICE, &io);
+	int r = pp_gpu_kbase_ioctl_io_open(KBASE_DEVICE, &io);
 	if (r) {
 		pp_log(PP_LOG_INFO, "%s: Mali kbase counters unavailable: %s: %s", dev->props.deviceName, KBASE_DEVICE,
 		       strerror(-r));
 		return;
 	}
 	char why[256];
-	dev->kbase = pp_kbase_create(&io, pp_layer_settings.gpu_counters, why, sizeof(why));
+	dev->kbase = pp_gpu_kbase_create(&io, pp_layer_registry_settings.gpu_counters, why, sizeof(why));
 	if (!dev->kbase) {
 		pp_log(PP_LOG_WARN, "%s: Mali kbase counters unavailable: %s", dev->props.deviceName, why);
 		return;
 	}
-	const struct pp_gpu_counter_backend *b = pp_kbase_backend(dev->kbase);
+	const struct pp_gpu_counter_backend *b = pp_gpu_kbase_backend(dev->kbase);
 	if (b->sample_start(b->ctx, KBASE_PERIOD_NS)) {
 		pp_log(PP_LOG_WARN, "%s: Mali kbase counters unavailable: the sampler thread did not start",
 		       dev->props.deviceName);
-		pp_kbase_destroy(dev->kbase);
+		pp_gpu_kbase_destroy(dev->kbase);
 		dev->kbase = NULL;
 		return;
 	}
 	pp_log(PP_LOG_INFO, "%s: Mali kbase counters through the %s, %u shader cores, %u L2 slices",
-	       dev->props.deviceName, pp_kbase_interface_name(pp_kbase_interface(dev->kbase)),
-	       pp_kbase_props(dev->kbase)->shader_cores, pp_kbase_props(dev->kbase)->l2_slices);
+	       dev->props.deviceName, pp_gpu_kbase_interface_name(pp_gpu_kbase_interface(dev->kbase)),
+	       pp_gpu_kbase_props(dev->kbase)->shader_cores, pp_gpu_kbase_props(dev->kbase)->l2_slices);
 }
 
-void pp_vk_kbase_submitted(struct pp_device *dev)
+void pp_vk_perf_kbase_submitted(struct pp_device *dev)
 {
 	if (dev->kbase) {
-		const struct pp_gpu_counter_backend *b = pp_kbase_backend(dev->kbase);
+		const struct pp_gpu_counter_backend *b = pp_gpu_kbase_backend(dev->kbase);
 		b->sample_request(b->ctx);
 	}
 }
 
 void pp_vk_perf_device_finish(struct pp_device *dev)
 {
-	pp_kbase_destroy(dev->kbase);
+	pp_gpu_kbase_destroy(dev->kbase);
 	dev->kbase = NULL;
-	pp_gpu_perf_destroy(dev->perf);
+	pp_gpu_vk_perf_query_destroy(dev->perf);
 	dev->perf = NULL;
 }
 
@@ -118,14 +118,14 @@ void pp_vk_perf_begin(struct pp_command_buffer *c, struct pp_pass_rec *p, bool a
 		/* One group per recording (one performance query pool per command buffer), chosen by
 		 * the frame it is recorded for: the groups take turns frame by frame. */
 		if (r->perf_group == PP_NO_SLOT)
-			r->perf_group = (uint32_t)(pp_attr_frame_recording(dev->attr) % pp_gpu_perf_groups(dev->perf));
-		p->perf_slot = pp_gpu_perf_slot_take(dev->perf, r->perf_group);
+			r->perf_group = (uint32_t)(pp_attr_device_frame_recording(dev->attr) % pp_gpu_vk_perf_query_groups(dev->perf));
+		p->perf_slot = pp_gpu_vk_perf_query_slot_take(dev->perf, r->perf_group);
 		if (p->perf_slot == PP_GPU_PERF_NO_SLOT) {
 			p->perf_slot = PP_NO_SLOT;
 			p->perf_reason = "performance query budget spent";
 			return;
 		}
-		const struct pp_gpu_counter_backend *b = pp_gpu_perf_backend(dev->perf);
+		const struct pp_gpu_counter_backend *b = pp_gpu_vk_perf_query_backend(dev->perf);
 		b->scope_begin(b->ctx, (void *)c->vk_cb, p->perf_slot);
 	}
 }
@@ -134,7 +134,7 @@ void pp_vk_perf_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
 	if (!p || p->perf_slot == PP_NO_SLOT || !c->device->perf)
 		return;
-	const struct pp_gpu_counter_backend *b = pp_gpu_perf_backend(c->device->perf);
+	const struct pp_gpu_counter_backend *b = pp_gpu_vk_perf_query_backend(c->device->perf);
 	b->scope_end(b->ctx, (void *)c->vk_cb, p->perf_slot);
 }
 
@@ -142,14 +142,14 @@ void pp_vk_perf_recording_reset(struct pp_device *dev, struct pp_recording *r)
 {
 	for (uint32_t i = 0; dev->perf && i < r->npasses; i++)
 		if (r->passes[i].perf_slot != PP_NO_SLOT)
-			pp_gpu_perf_slot_reset(dev->perf, r->passes[i].perf_slot);
+			pp_gpu_vk_perf_query_slot_reset(dev->perf, r->passes[i].perf_slot);
 }
 
 void pp_vk_perf_recording_free(struct pp_device *dev, struct pp_recording *r)
 {
 	for (uint32_t i = 0; dev->perf && i < r->npasses; i++)
 		if (r->passes[i].perf_slot != PP_NO_SLOT) {
-			pp_gpu_perf_slot_free(dev->perf, r->passes[i].perf_slot);
+			pp_gpu_vk_perf_query_slot_free(dev->perf, r->passes[i].perf_slot);
 			r->passes[i].perf_slot = PP_NO_SLOT;
 		}
 }

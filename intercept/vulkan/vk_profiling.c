@@ -11,7 +11,7 @@
 #include "vk_hooks.h"
 #include "vk_intercept.h"
 
-uint32_t pp_vk_thread_id(void)
+uint32_t pp_vk_profiling_thread_id(void)
 {
 	static _Thread_local uint32_t tid;
 	if (!tid)
@@ -28,9 +28,9 @@ _Static_assert(SAME_STAT(COUNT) && SAME_STAT(IA_VERTICES) && SAME_STAT(IA_PRIMIT
 	       "the GPU timer's pipeline statistics and the model's differ");
 #undef SAME_STAT
 
-void pp_device_profiling_init(struct pp_device *dev)
+void pp_vk_profiling_device_init(struct pp_device *dev)
 {
-	const struct pp_settings *s = &pp_layer_settings;
+	const struct pp_settings *s = &pp_layer_registry_settings;
 	uint32_t valid_bits = 0;
 	/* The time line follows the first graphics (else any) family with timestamps; command
 	 * buffers of families without timestamps are recorded without them. */
@@ -40,7 +40,7 @@ void pp_device_profiling_init(struct pp_device *dev)
 	for (uint32_t i = 0; i < dev->nfamilies && !valid_bits; i++)
 		valid_bits = dev->families[i].timestamp_valid_bits;
 
-	pp_sink_init(s); /* on failure it has said why, once; profiling goes on for the summary */
+	pp_attr_sink_init(s); /* on failure it has said why, once; profiling goes on for the summary */
 	pthread_mutex_init(&dev->sim_lock, NULL);
 
 	if (s->timestamps && (dev->host_query_reset || dev->gpu_query_reset) && valid_bits && dev->vk.CmdWriteTimestamp &&
@@ -97,12 +97,12 @@ void pp_device_profiling_init(struct pp_device *dev)
 				cfg.host_time_domain_raw = !mono;
 			}
 		}
-		dev->timer = pp_gpu_timer_create(&cfg);
+		dev->timer = pp_gpu_vk_timer_create(&cfg);
 		if (!dev->timer)
 			pp_log(PP_LOG_ERROR, "%s: out of memory setting up GPU timing; no GPU pass times",
 			       dev->props.deviceName);
-		dev->timer_backends[0] = pp_gpu_timer_backend(dev->timer, PP_GPU_TIMESTAMP);
-		dev->timer_backends[1] = pp_gpu_timer_backend(dev->timer, PP_GPU_STATISTICS);
+		dev->timer_backends[0] = pp_gpu_vk_timer_backend(dev->timer, PP_GPU_TIMESTAMP);
+		dev->timer_backends[1] = pp_gpu_vk_timer_backend(dev->timer, PP_GPU_STATISTICS);
 	} else {
 		dev->pipeline_statistics = false;
 	}
@@ -115,93 +115,93 @@ void pp_device_profiling_init(struct pp_device *dev)
 	info.device_id = dev->props.deviceID;
 	info.timestamp_period_ns = dev->props.limits.timestampPeriod;
 	info.timestamp_valid_bits = dev->timer ? valid_bits : 0;
-	info.time_domain = pp_gpu_timer_time_domain(dev->timer);
+	info.time_domain = pp_gpu_vk_timer_time_domain(dev->timer);
 	info.pipeline_statistics = dev->pipeline_statistics;
 	info.query_results = !dev->timer ? NULL
-			     : pp_gpu_timer_copies(dev->timer) ? PP_QUERY_RESULTS_COPIED : PP_QUERY_RESULTS_READ;
+			     : pp_gpu_vk_timer_copies(dev->timer) ? PP_QUERY_RESULTS_COPIED : PP_QUERY_RESULTS_READ;
 	info.notes = dev->timer ? (dev->gpu_query_reset ? "no host query reset: queries are reset on the GPU before "
 							  "each execution, results copied on the GPU"
 							: NULL)
 				: !s->timestamps ? "GPU timestamps disabled by the timestamps setting"
 				: !valid_bits	 ? "device has no timestamp support"
 						 : "GPU timing could not be set up on this device";
-	uint32_t sink_id = pp_sink_device_register(&info);
+	uint32_t sink_id = pp_attr_sink_device_register(&info);
 	dev->sink_id = sink_id;
 
 	pp_vk_perf_device_init(dev);
-	pp_vk_kbase_device_init(dev);
+	pp_vk_perf_kbase_device_init(dev);
 	struct pp_attr_gpu_ops ops = {
 		.ctx = dev->timer,
-		.read_timestamps = pp_gpu_timer_read_timestamps,
-		.statistics = pp_gpu_timer_backend(dev->timer, PP_GPU_STATISTICS),
-		.perf = pp_gpu_perf_backend(dev->perf),
-		.sampled = dev->kbase ? pp_kbase_backend(dev->kbase) : NULL,
-		.lost = pp_gpu_timer_lost,
+		.read_timestamps = pp_gpu_vk_timer_read_timestamps,
+		.statistics = pp_gpu_vk_timer_backend(dev->timer, PP_GPU_STATISTICS),
+		.perf = pp_gpu_vk_perf_query_backend(dev->perf),
+		.sampled = dev->kbase ? pp_gpu_kbase_backend(dev->kbase) : NULL,
+		.lost = pp_gpu_vk_timer_lost,
 	};
-	dev->attr = pp_attr_device_create(&ops, pp_sink_frame_submit, sink_id, s);
+	dev->attr = pp_attr_device_create(&ops, pp_attr_sink_frame_submit, sink_id, s);
 	if (!dev->attr)
 		pp_log_once(PP_LOG_ERROR, "out of memory setting up profiling; this device is passed through");
 }
 
-void pp_device_profiling_finish(struct pp_device *dev)
+void pp_vk_profiling_device_finish(struct pp_device *dev)
 {
 	/* Recordings may still point at attribution's submissions: forget those links first. */
 	struct pp_command_buffer *c, *tmp;
 	HASH_ITER(hh, dev->command_buffers, c, tmp)
-		pp_vk_sim_release(dev, c);
-	pp_vk_sim_device_finish(dev);
+		pp_vk_simultaneous_release(dev, c);
+	pp_vk_simultaneous_device_finish(dev);
 	pthread_mutex_destroy(&dev->sim_lock);
 	HASH_ITER(hh, dev->command_buffers, c, tmp)
 		if (c->rec)
-			pp_attr_recording_release(dev->attr, c->rec);
+			pp_attr_device_recording_release(dev->attr, c->rec);
 	pp_vk_renderdoc_poll(dev, true);
 	pp_attr_device_destroy(dev->attr);
 	dev->attr = NULL;
 	HASH_ITER(hh, dev->command_buffers, c, tmp)
 		if (c->rec)
 			c->rec->nchunks = 0; /* the pools go with the timer */
-	pp_gpu_timer_destroy(dev->timer);
+	pp_gpu_vk_timer_destroy(dev->timer);
 	dev->timer = NULL;
 	dev->timer_backends[0] = dev->timer_backends[1] = NULL;
 	pp_vk_perf_device_finish(dev);
-	pp_vk_device_objects_release(dev);
+	pp_vk_objects_release(dev);
 }
 
-void pp_vk_queue_created(struct pp_device *dev, struct pp_queue *q)
+void pp_vk_profiling_queue_created(struct pp_device *dev, struct pp_queue *q)
 {
 	if (dev->attr)
-		q->attr = pp_attr_queue_create(dev->attr, q->handle, q->family, q->index);
+		q->attr = pp_attr_device_queue_create(dev->attr, q->handle, q->family, q->index);
 }
 
-void pp_vk_recording_release(struct pp_device *dev, struct pp_command_buffer *c)
+void pp_vk_profiling_recording_release(struct pp_device *dev, struct pp_command_buffer *c)
 {
 	struct pp_recording *r = c->rec;
 	if (!r)
 		return;
-	pp_vk_sim_release(dev, c);
-	pp_vk_exp_held_drop(c);
-	pp_vk_diag_recording_forget(dev, c);
-	pp_attr_recording_release(dev->attr, r);
+	pp_vk_simultaneous_release(dev, c);
+	pp_vk_experiment_held_drop(c);
+	pp_vk_diag_submit_recording_forget(dev, c);
+	pp_attr_device_recording_release(dev->attr, r);
 	for (uint32_t i = 0; i < r->nchunks; i++)
-		pp_gpu_timer_chunk_free(dev->timer, r->chunks[i]);
+		pp_gpu_vk_timer_chunk_free(dev->timer, r->chunks[i]);
 	pp_vk_perf_recording_free(dev, r);
-	pp_recording_clear(r);
+	pp_attr_record_clear(r);
 	c->ts_chunk = c->stats_chunk = PP_GPU_NO_SLOT;
 	c->ts_next = c->stats_next = 0;
 	c->submissions = 0;
 }
 
-void pp_vk_command_buffer_destroy(struct pp_device *dev, struct pp_command_buffer *c)
+void pp_vk_profiling_command_buffer_destroy(struct pp_device *dev, struct pp_command_buffer *c)
 {
-	pp_vk_diag_cb_release(dev, c);
-	pp_vk_recording_release(dev, c);
-	pp_recording_destroy(c->rec);
+	pp_vk_diag_state_cb_release(dev, c);
+	pp_vk_profiling_recording_release(dev, c);
+	pp_attr_record_destroy(c->rec);
 	free(c);
 }
 
 /* ---- names for the outputs ------------------------------------------------------------ */
 
-const char *pp_vk_load_op_name(VkAttachmentLoadOp op)
+const char *pp_vk_profiling_load_op_name(VkAttachmentLoadOp op)
 {
 	switch (op) {
 	case VK_ATTACHMENT_LOAD_OP_LOAD: return "LOAD";
@@ -212,7 +212,7 @@ const char *pp_vk_load_op_name(VkAttachmentLoadOp op)
 	}
 }
 
-const char *pp_vk_store_op_name(VkAttachmentStoreOp op)
+const char *pp_vk_profiling_store_op_name(VkAttachmentStoreOp op)
 {
 	switch (op) {
 	case VK_ATTACHMENT_STORE_OP_STORE: return "STORE";
@@ -222,7 +222,7 @@ const char *pp_vk_store_op_name(VkAttachmentStoreOp op)
 	}
 }
 
-const char *pp_vk_format_name(VkFormat f)
+const char *pp_vk_profiling_format_name(VkFormat f)
 {
 	switch (f) {
 #define F(x) \

@@ -13,7 +13,7 @@
 
 /* Recordings of a batch in queue order; untracked command buffers stay NULL. Re-submitted
  * recordings get their queries host-reset first: the application guarantees that their
- * previous execution completed, and attribution has read it (pp_attr_submit). Recordings that
+ * previous execution completed, and attribution has read it (pp_attr_device_submit). Recordings that
  * may be pending twice (SIMULTANEOUS_USE), and every recording on a device without host query
  * reset, are reset on the GPU instead, by the command buffer their execution gets in front of
  * it (vk_simultaneous.c). Returns how many command buffers are added. */
@@ -24,7 +24,7 @@ static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommand
 	uint32_t extra = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		VkCommandBuffer cb = cbs_plain ? cbs_plain[i] : cbs_info[i].commandBuffer;
-		struct pp_command_buffer *c = pp_command_buffer_lookup(dev, cb);
+		struct pp_command_buffer *c = pp_layer_objects_command_buffer_lookup(dev, cb);
 		handles[i] = (uint64_t)(uintptr_t)cb;
 		recs[i] = c ? c->rec : NULL;
 		maps[i] = NULL;
@@ -34,14 +34,14 @@ static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommand
 		if (c->submissions > 0 && c->rec->nchunks && !c->simultaneous_use) {
 			/* Without host query reset this only clears the host copy; the queries are
 			 * reset on the GPU in front of the execution (below). */
-			pp_vk_diag_recording_forget(dev, c);
-			pp_attr_recording_release(dev->attr, c->rec);
+			pp_vk_diag_submit_recording_forget(dev, c);
+			pp_attr_device_recording_release(dev->attr, c->rec);
 			for (uint32_t k = 0; k < c->rec->nchunks; k++)
-				pp_gpu_timer_chunk_reset(dev->timer, c->rec->chunks[k]);
+				pp_gpu_vk_timer_chunk_reset(dev->timer, c->rec->chunks[k]);
 			pp_vk_perf_recording_reset(dev, c->rec);
 		}
 		c->submissions++;
-		if (pp_vk_sim_execution(dev, c, &execs[i])) {
+		if (pp_vk_simultaneous_execution(dev, c, &execs[i])) {
 			maps[i] = execs[i].map;
 			extra += (execs[i].before != VK_NULL_HANDLE) + (execs[i].after != VK_NULL_HANDLE);
 		}
@@ -83,7 +83,7 @@ static bool scratch_get(struct batch_scratch *s, uint32_t n)
 static void scratch_put(struct pp_device *dev, struct batch_scratch *s)
 {
 	for (uint32_t i = 0; i < s->n; i++)
-		pp_vk_sim_execution_done(dev, &s->execs[i]);
+		pp_vk_simultaneous_execution_done(dev, &s->execs[i]);
 	if (s->recs != s->recs_stack)
 		free(s->recs);
 	if (s->handles != s->handles_stack)
@@ -128,7 +128,7 @@ static void resets_submit_apart(struct pp_device *dev, VkQueue queue, struct pp_
 		/* Not SIMULTANEOUS_USE (a device without host query reset): the recording copies its
 		 * own results, so the reset alone, earlier on the queue, keeps it timed. */
 		const struct pp_attr_slot_map *map = x[i].simultaneous_use ? &map_device_group : x[i].map;
-		pp_vk_sim_execution_done(dev, &x[i]);
+		pp_vk_simultaneous_execution_done(dev, &x[i]);
 		x[i] = (struct pp_vk_sim_exec){ 0 };
 		maps[i] = map;
 	}
@@ -246,7 +246,7 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 			     const VkSubmitInfo2 *v2, VkFence fence)
 {
 	struct pp_device *dev = pp_vk_device_of(queue);
-	struct pp_queue *q = dev->attr ? pp_queue_lookup(dev, queue) : NULL;
+	struct pp_queue *q = dev->attr ? pp_layer_objects_queue_lookup(dev, queue) : NULL;
 	if (!q || !q->attr)
 		return submit_down(dev, queue, sync2, nsubmits, v1, v2, fence);
 
@@ -272,16 +272,16 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 		down2 = batches2_patch(dev, queue, &s, nsubmits, v2, total, extra);
 
 	struct pp_cpu_snapshot cpu_before, cpu_after;
-	pp_cpu_snapshot_take(&cpu_before);
+	pp_cpu_counters_snapshot_take(&cpu_before);
 	uint64_t t0 = cpu_before.wall_ns;
-	pp_gpu_timer_note_submit(dev->timer, t0);
+	pp_gpu_vk_timer_note_submit(dev->timer, t0);
 	VkResult r = submit_down(dev, queue, sync2, nsubmits, down1, down2, fence);
-	pp_cpu_snapshot_take(&cpu_after);
+	pp_cpu_counters_snapshot_take(&cpu_after);
 	if (r == VK_ERROR_DEVICE_LOST)
-		pp_gpu_timer_note_device_lost(dev->timer, "vkQueueSubmit");
+		pp_gpu_vk_timer_note_device_lost(dev->timer, "vkQueueSubmit");
 	uint64_t t1 = cpu_after.wall_ns;
 	struct pp_cpu_cost call_cpu = { 0 };
-	pp_cpu_cost_add_span(&call_cpu, &cpu_before, &cpu_after);
+	pp_attr_cpu_cost_add_span(&call_cpu, &cpu_before, &cpu_after);
 
 	if (r == VK_SUCCESS) {
 		bool label = false;
@@ -299,7 +299,7 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 				.api = sync2 ? "vkQueueSubmit2" : "vkQueueSubmit",
 				.cpu_begin_ns = t0,
 				.cpu_end_ns = t1,
-				.tid = pp_vk_thread_id(),
+				.tid = pp_vk_profiling_thread_id(),
 				.nrecordings = batch_count(v1, v2, b),
 				.recordings = s.recs + off,
 				.command_buffer_handles = s.handles + off,
@@ -309,23 +309,23 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 			/* The call's cost goes with its first batch, so frame totals count it once. */
 			if (b == 0)
 				info.cpu = call_cpu;
-			frame = pp_attr_submit(dev->attr, q->attr, &info);
-			label |= pp_attr_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
+			frame = pp_attr_device_submit(dev->attr, q->attr, &info);
+			label |= pp_attr_device_recordings_have_label(dev->attr, info.recordings, info.nrecordings);
 		}
 		/* Whether RenderDoc captures the frame, asked while it is still open: the diagnostics
 		 * then say where in it each finding sits (docs/frame-debuggers.md). */
-		bool rdoc_frame = pp_renderdoc_present() && (pp_attr_frame_building(dev->attr) & PP_FRAME_RENDERDOC);
+		bool rdoc_frame = pp_renderdoc_present() && (pp_attr_device_frame_building(dev->attr) & PP_FRAME_RENDERDOC);
 		/* A counter sample at the submission boundary (taken on the sampler's thread). */
-		pp_vk_kbase_submitted(dev);
+		pp_vk_perf_kbase_submitted(dev);
 		/* One frame clock (the model's) decides for the diagnostics too. */
 		enum pp_submit_sync sync = foreign ? PP_SUBMIT_FOREIGN
 					   : fence != VK_NULL_HANDLE ? PP_SUBMIT_FENCE : PP_SUBMIT_ASYNC;
-		uint64_t ended = pp_attr_submit_done(dev->attr, sync, label);
+		uint64_t ended = pp_attr_device_submit_done(dev->attr, sync, label);
 		pp_vk_renderdoc_poll(dev, false);
 		if (nsubmits) {
-			pp_vk_diag_submitted(dev, q, total, s.handles, fence, frame, rdoc_frame, ended, nsubmits, v1, v2);
+			pp_vk_diag_submit_submitted(dev, q, total, s.handles, fence, frame, rdoc_frame, ended, nsubmits, v1, v2);
 		} else {
-			pp_vk_diag_frames_ended(dev, ended);
+			pp_vk_diag_submit_frames_ended(dev, ended);
 		}
 	}
 	scratch_put(dev, &s);
@@ -364,7 +364,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateSwapchainKHR(VkDevice device, const VkSw
 	pp_callers_entry_note(__builtin_return_address(0));
 	VkResult r = dev->vk.CreateSwapchainKHR(device, info, alloc, out);
 	if (r == VK_SUCCESS)
-		pp_attr_swapchain_created(dev->attr);
+		pp_attr_device_swapchain_created(dev->attr);
 	return r;
 }
 
@@ -375,18 +375,18 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresent
 	 * present hooks around passprobe's. */
 	pp_callers_entry_note(__builtin_return_address(0));
 	struct pp_cpu_snapshot before, after;
-	bool captured = pp_attr_frame_building(dev->attr) & PP_FRAME_CAPTURED; /* the frame it ends */
-	pp_cpu_snapshot_take(&before);
+	bool captured = pp_attr_device_frame_building(dev->attr) & PP_FRAME_CAPTURED; /* the frame it ends */
+	pp_cpu_counters_snapshot_take(&before);
 	VkResult r = dev->vk.QueuePresentKHR(queue, info);
-	pp_cpu_snapshot_take(&after);
+	pp_cpu_counters_snapshot_take(&after);
 	struct pp_cpu_cost cost = { 0 };
-	pp_cpu_cost_add_span(&cost, &before, &after);
+	pp_attr_cpu_cost_add_span(&cost, &before, &after);
 	struct pp_cpu_event ev = { .name = "vkQueuePresentKHR", .category = "present", .tid = after.tid,
 				   .begin_ns = before.wall_ns, .end_ns = after.wall_ns };
 	if (captured)
-		pp_sink_cpu_event(&ev);
+		pp_attr_sink_cpu_event(&ev);
 	/* Whatever the result (SUBOPTIMAL, OUT_OF_DATE), the application's frame ended here. */
-	pp_vk_diag_presented(dev, pp_attr_present(dev->attr, &cost));
+	pp_vk_diag_submit_presented(dev, pp_attr_device_present(dev->attr, &cost));
 	pp_vk_renderdoc_poll(dev, false);
 	return r;
 }
@@ -394,17 +394,17 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_QueuePresentKHR(VkQueue queue, const VkPresent
 VKAPI_ATTR void VKAPI_CALL pp_QueueBeginDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT *label)
 {
 	struct pp_device *dev = pp_vk_device_of(queue);
-	struct pp_queue *q = dev->attr ? pp_queue_lookup(dev, queue) : NULL;
+	struct pp_queue *q = dev->attr ? pp_layer_objects_queue_lookup(dev, queue) : NULL;
 	if (q && q->attr)
-		pp_attr_queue_label(q->attr, PP_LABEL_PUSH, label ? label->pLabelName : NULL);
+		pp_attr_device_queue_label(q->attr, PP_LABEL_PUSH, label ? label->pLabelName : NULL);
 	dev->vk.QueueBeginDebugUtilsLabelEXT(queue, label);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_QueueEndDebugUtilsLabelEXT(VkQueue queue)
 {
 	struct pp_device *dev = pp_vk_device_of(queue);
-	struct pp_queue *q = dev->attr ? pp_queue_lookup(dev, queue) : NULL;
+	struct pp_queue *q = dev->attr ? pp_layer_objects_queue_lookup(dev, queue) : NULL;
 	if (q && q->attr)
-		pp_attr_queue_label(q->attr, PP_LABEL_POP, NULL);
+		pp_attr_device_queue_label(q->attr, PP_LABEL_POP, NULL);
 	dev->vk.QueueEndDebugUtilsLabelEXT(queue);
 }

@@ -7,7 +7,7 @@
 #include "pp_renderdoc_frames.h"
 #include "vk_intercept.h"
 
-const char *pp_vk_foreign_caller(const void *ra)
+const char *pp_vk_renderdoc_foreign_caller(const void *ra)
 {
 	/* Inside passprobe's own call into RenderDoc every call is RenderDoc's. */
 	if (pp_renderdoc_calling()) {

@@ -22,7 +22,7 @@
  * or without the feature) use the same mechanism for every primary recording: each execution
  * is preceded by [reset]. An ordinary recording cannot be pending twice, so it needs no ring:
  * it copies its own results at its end (copy_results is on for such devices, vk_cmd.c), and
- * the host copy is cleared before each execution (pp_gpu_timer_chunk_reset), so neither the
+ * the host copy is cleared before each execution (pp_gpu_vk_timer_chunk_reset), so neither the
  * previous execution's values nor a previous owner's of a reused chunk, which the queries
  * keep until [reset] runs on the GPU, can be read as this execution's.
  *
@@ -126,7 +126,7 @@ static VkCommandBuffer cb_end(struct pp_device *dev, VkCommandPool pool, VkComma
 
 /* ---- building and releasing a ring ------------------------------------------------------- */
 
-bool pp_vk_sim_possible(const struct pp_command_buffer *c)
+bool pp_vk_simultaneous_possible(const struct pp_command_buffer *c)
 {
 	const struct pp_device *dev = c->device;
 	return dev->timer && dev->vk.CmdResetQueryPool && dev->vk.CmdCopyQueryPoolResults &&
@@ -135,7 +135,7 @@ bool pp_vk_sim_possible(const struct pp_command_buffer *c)
 	       !c->pool->protected_pool;
 }
 
-const char *pp_vk_sim_suspended_reason(bool simultaneous_use)
+const char *pp_vk_simultaneous_suspended_reason(bool simultaneous_use)
 {
 	return simultaneous_use ? reason_suspended : reason_gpu_reset_suspended;
 }
@@ -151,23 +151,23 @@ static bool entry_build(struct pp_device *dev, struct pp_command_buffer *c, stru
 {
 	struct pp_recording *r = c->rec;
 	e->chunks = malloc(r->nchunks * sizeof(*e->chunks));
-	e->owner = pp_recording_create(false);
+	e->owner = pp_attr_record_create(false);
 	if (!e->chunks || !e->owner)
 		return false;
 	for (uint32_t i = 0; i < r->nchunks; i++)
 		e->chunks[i] = PP_GPU_NO_SLOT;
 	for (uint32_t i = 0; i < r->nchunks; i++) {
-		e->chunks[i] = pp_gpu_timer_chunk_alloc(dev->timer, pp_gpu_timer_chunk_kind(dev->timer, r->chunks[i]));
-		if (e->chunks[i] == PP_GPU_NO_SLOT || !pp_gpu_timer_chunk_has_host_copy(dev->timer, e->chunks[i]))
+		e->chunks[i] = pp_gpu_vk_timer_chunk_alloc(dev->timer, pp_gpu_vk_timer_chunk_kind(dev->timer, r->chunks[i]));
+		if (e->chunks[i] == PP_GPU_NO_SLOT || !pp_gpu_vk_timer_chunk_has_host_copy(dev->timer, e->chunks[i]))
 			return false;
 	}
 	e->copy_cb = cb_begin(dev, ring->pool);
 	if (!e->copy_cb)
 		return false;
 	for (uint32_t i = 0; i < r->nchunks; i++)
-		pp_gpu_timer_copy_chunk_to(dev->timer, e->copy_cb, r->chunks[i], chunk_used(c, r->chunks[i]),
+		pp_gpu_vk_timer_copy_chunk_to(dev->timer, e->copy_cb, r->chunks[i], chunk_used(c, r->chunks[i]),
 					   e->chunks[i]);
-	pp_gpu_timer_copy_barrier(dev->timer, e->copy_cb);
+	pp_gpu_vk_timer_copy_barrier(dev->timer, e->copy_cb);
 	e->copy_cb = cb_end(dev, ring->pool, e->copy_cb);
 	if (!e->copy_cb)
 		return false;
@@ -181,19 +181,19 @@ static void entry_free(struct pp_device *dev, struct pp_sim_ring *ring, struct s
 {
 	if (e->owner) {
 		/* Its last execution completed (the caller's guarantee): read what it left. */
-		pp_attr_recording_release(dev->attr, e->owner);
-		pp_recording_destroy(e->owner);
+		pp_attr_device_recording_release(dev->attr, e->owner);
+		pp_attr_record_destroy(e->owner);
 	}
 	if (e->copy_cb)
 		dev->vk.FreeCommandBuffers(dev->handle, ring->pool, 1, &e->copy_cb);
 	for (uint32_t i = 0; e->chunks && i < nchunks; i++)
 		if (e->chunks[i] != PP_GPU_NO_SLOT)
-			pp_gpu_timer_chunk_free(dev->timer, e->chunks[i]);
+			pp_gpu_vk_timer_chunk_free(dev->timer, e->chunks[i]);
 	free(e->chunks);
 	memset(e, 0, sizeof(*e));
 }
 
-void pp_vk_sim_build(struct pp_device *dev, struct pp_command_buffer *c)
+void pp_vk_simultaneous_build(struct pp_device *dev, struct pp_command_buffer *c)
 {
 	struct pp_recording *r = c->rec;
 	if (!r->nchunks)
@@ -210,7 +210,7 @@ void pp_vk_sim_build(struct pp_device *dev, struct pp_command_buffer *c)
 		ring->reset_cb = cb_begin(dev, ring->pool);
 	if (ring->reset_cb) {
 		for (uint32_t i = 0; i < r->nchunks; i++)
-			pp_gpu_timer_reset_cmd(dev->timer, ring->reset_cb, r->chunks[i]);
+			pp_gpu_vk_timer_reset_cmd(dev->timer, ring->reset_cb, r->chunks[i]);
 		ring->reset_cb = cb_end(dev, ring->pool, ring->reset_cb);
 	}
 	if (!ring->reset_cb && !c->simultaneous_use) {
@@ -231,12 +231,12 @@ void pp_vk_sim_build(struct pp_device *dev, struct pp_command_buffer *c)
 					  "(out of memory): its executions after the first are not measured");
 		return;
 	}
-	const char *why = c->sim_suspended ? pp_vk_sim_suspended_reason(c->simultaneous_use) : NULL;
+	const char *why = c->sim_suspended ? pp_vk_simultaneous_suspended_reason(c->simultaneous_use) : NULL;
 	if (!c->simultaneous_use && !why) {
 		/* Every result must come from the host copy the recording made at its end. */
 		bool copied = !c->suspended;
 		for (uint32_t i = 0; i < r->nchunks && copied; i++)
-			copied = pp_gpu_timer_chunk_has_host_copy(dev->timer, r->chunks[i]);
+			copied = pp_gpu_vk_timer_chunk_has_host_copy(dev->timer, r->chunks[i]);
 		if (!copied)
 			why = reason_gpu_reset_uncopied;
 		ring->own_results = copied;
@@ -255,7 +255,7 @@ void pp_vk_sim_build(struct pp_device *dev, struct pp_command_buffer *c)
 	c->sim_ring = ring;
 }
 
-void pp_vk_sim_release(struct pp_device *dev, struct pp_command_buffer *c)
+void pp_vk_simultaneous_release(struct pp_device *dev, struct pp_command_buffer *c)
 {
 	struct pp_sim_ring *ring = c->sim_ring;
 	if (!ring)
@@ -270,7 +270,7 @@ void pp_vk_sim_release(struct pp_device *dev, struct pp_command_buffer *c)
 	free(ring);
 }
 
-void pp_vk_sim_device_finish(struct pp_device *dev)
+void pp_vk_simultaneous_device_finish(struct pp_device *dev)
 {
 	for (uint32_t i = 0; dev->sim_pools && i < dev->nfamilies; i++)
 		if (dev->sim_pools[i])
@@ -281,7 +281,7 @@ void pp_vk_sim_device_finish(struct pp_device *dev)
 
 /* ---- submission ---------------------------------------------------------------------------- */
 
-bool pp_vk_sim_execution(struct pp_device *dev, struct pp_command_buffer *c, struct pp_vk_sim_exec *out)
+bool pp_vk_simultaneous_execution(struct pp_device *dev, struct pp_command_buffer *c, struct pp_vk_sim_exec *out)
 {
 	struct pp_sim_ring *ring = c ? c->sim_ring : NULL;
 	*out = (struct pp_vk_sim_exec){ 0 };
@@ -297,11 +297,11 @@ bool pp_vk_sim_execution(struct pp_device *dev, struct pp_command_buffer *c, str
 	for (uint32_t k = 0; k < ring->nentries; k++) {
 		uint32_t j = (ring->next + k) % ring->nentries;
 		struct sim_entry *e = &ring->entries[j];
-		if ((ring->claimed & (1u << j)) || pp_attr_recording_pending(dev->attr, e->owner))
+		if ((ring->claimed & (1u << j)) || pp_attr_device_recording_pending(dev->attr, e->owner))
 			continue;
 		/* Read and done: its host memory takes this execution's copy. */
 		for (uint32_t i = 0; i < e->map.nchunks; i++)
-			pp_gpu_timer_chunk_reset(dev->timer, e->chunks[i]);
+			pp_gpu_vk_timer_chunk_reset(dev->timer, e->chunks[i]);
 		ring->claimed |= 1u << j;
 		ring->next = j + 1;
 		out->entry = j;
@@ -313,7 +313,7 @@ bool pp_vk_sim_execution(struct pp_device *dev, struct pp_command_buffer *c, str
 	return true;
 }
 
-void pp_vk_sim_execution_done(struct pp_device *dev, const struct pp_vk_sim_exec *x)
+void pp_vk_simultaneous_execution_done(struct pp_device *dev, const struct pp_vk_sim_exec *x)
 {
 	if (!x->ring || !x->after)
 		return;

@@ -53,7 +53,7 @@ static inline __attribute__((always_inline)) void bound_replace(struct pp_comman
 			held = pending_add(s, PENDING_SET, b->sets[__builtin_ctz(bits)], 0, pstages);
 		/* Not held (or held in part): the rules take it all now, what is bound with it. */
 		if (!held)
-			vk_diag_state_observe(c, s);
+			pp_vk_diag_state_observe(c, s);
 	}
 	b->dirty = true;
 	b->stamp = n;
@@ -74,14 +74,14 @@ static void buffers_replace(struct pp_command_buffer *c, struct pp_vk_diag_cb *s
 		if (held && s->ib)
 			held = pending_add(s, PENDING_BUFFER, s->ib, s->ib_offset, 0);
 		if (!held)
-			vk_diag_state_observe(c, s);
+			pp_vk_diag_state_observe(c, s);
 	}
 	s->vb_dirty = true;
 	s->vb_stamp = n;
 }
 
 /* After a barrier, whatever is bound is used again by the work that follows. */
-void vk_diag_state_bound_dirty(struct pp_vk_diag_cb *s)
+void pp_vk_state_hooks_diag_bound_dirty(struct pp_vk_diag_cb *s)
 {
 	s->bp[BP_GRAPHICS].dirty = s->bp[BP_COMPUTE].dirty = true;
 	s->vb_dirty = true;
@@ -92,8 +92,8 @@ void vk_diag_state_bound_dirty(struct pp_vk_diag_cb *s)
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	pp_vk_quirk_pipeline_bound(c, bp);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
+	pp_vk_quirks_pipeline_bound(c, bp);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
 	int bpi = bind_point_index(bp);
 	if (s && bpi >= 0) {
@@ -105,7 +105,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBind
 		if (b->pipeline != (uint64_t)pipeline) {
 			bound_replace(c, s, bpi, true);
 			uint64_t h = (uint64_t)pipeline;
-			struct pp_object *p = pp_object_lookup(c->device, VK_OBJECT_TYPE_PIPELINE, h);
+			struct pp_object *p = pp_layer_objects_lookup(c->device, VK_OBJECT_TYPE_PIPELINE, h);
 			b->stages = p ? p->u.pipeline.stages : 0;
 			b->pipeline = h;
 		}
@@ -131,8 +131,8 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipeli
 						    uint32_t first, uint32_t n, const VkDescriptorSet *sets,
 						    uint32_t ndyn, const uint32_t *dyn)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
-	pp_vk_quirk_sets_bound(c, bp, layout, first, n);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
+	pp_vk_quirks_sets_bound(c, bp, layout, first, n);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
 	int bpi = bind_point_index(bp);
 	if (s && bpi >= 0 && !sets_same(&s->bp[bpi], first, n, sets)) {
@@ -180,7 +180,7 @@ static void vertex_buffers_bind(struct pp_command_buffer *c, uint32_t first, uin
 VKAPI_ATTR void VKAPI_CALL pp_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
 						   const VkBuffer *buffers, const VkDeviceSize *offsets)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c)
 		vertex_buffers_bind(c, first, n, buffers, offsets);
 	pp_vk_cb_device(c, cb)->vk.CmdBindVertexBuffers(cb, first, n, buffers, offsets);
@@ -190,7 +190,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindVertexBuffers2(VkCommandBuffer cb, uint32_t
 						    const VkBuffer *buffers, const VkDeviceSize *offsets,
 						    const VkDeviceSize *sizes, const VkDeviceSize *strides)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c)
 		vertex_buffers_bind(c, first, n, buffers, offsets);
 	pp_vk_cb_device(c, cb)->vk.CmdBindVertexBuffers2(cb, first, n, buffers, offsets, sizes, strides);
@@ -199,7 +199,7 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdBindVertexBuffers2(VkCommandBuffer cb, uint32_t
 VKAPI_ATTR void VKAPI_CALL pp_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
 						 VkIndexType type)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
 	if (s && (s->ib != (uint64_t)buffer || s->ib_offset != offset)) {
 		buffers_replace(c, s);
@@ -217,27 +217,27 @@ static struct pp_vk_diag_cb *query_hook(struct pp_command_buffer *c)
 {
 	if (!c)
 		return NULL;
-	pp_vk_exp_flush(c);
+	pp_vk_experiment_flush(c);
 	return vk_diag_state_cb(c);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp(VkCommandBuffer cb, VkPipelineStageFlagBits stage, VkQueryPool pool,
 						uint32_t query)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	struct pp_vk_diag_cb *s = query_hook(c);
 	if (s)
-		pp_diag_rec_queries(s->rec, (uint64_t)pool, query, 1);
+		pp_diag_barriers_rec_queries(s->rec, (uint64_t)pool, query, 1);
 	pp_vk_cb_device(c, cb)->vk.CmdWriteTimestamp(cb, stage, pool, query);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp2(VkCommandBuffer cb, VkPipelineStageFlags2 stage, VkQueryPool pool,
 						 uint32_t query)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	struct pp_vk_diag_cb *s = query_hook(c);
 	if (s)
-		pp_diag_rec_queries(s->rec, (uint64_t)pool, query, 1);
+		pp_diag_barriers_rec_queries(s->rec, (uint64_t)pool, query, 1);
 	pp_vk_cb_device(c, cb)->vk.CmdWriteTimestamp2(cb, stage, pool, query);
 }
 
@@ -245,10 +245,10 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp2(VkCommandBuffer cb, VkPipelineS
  * seen here): they belong to its submissions. */
 VKAPI_ATTR void VKAPI_CALL pp_CmdResetQueryPool(VkCommandBuffer cb, VkQueryPool pool, uint32_t first, uint32_t count)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	struct pp_vk_diag_cb *s = query_hook(c);
 	if (s)
-		pp_diag_rec_queries(s->rec, (uint64_t)pool, first, count);
+		pp_diag_barriers_rec_queries(s->rec, (uint64_t)pool, first, count);
 	pp_vk_cb_device(c, cb)->vk.CmdResetQueryPool(cb, pool, first, count);
 }
 
@@ -258,11 +258,11 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdCopyQueryPoolResults(VkCommandBuffer cb, VkQuer
 						      uint32_t count, VkBuffer dst, VkDeviceSize offset,
 						      VkDeviceSize stride, VkQueryResultFlags flags)
 {
-	struct pp_command_buffer *c = pp_command_buffer_get(cb);
+	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	struct pp_vk_diag_cb *s = query_hook(c);
 	if (s) {
-		vk_diag_state_observe(c, s);
-		pp_diag_rec_work(s->rec, PP_WORK_TRANSFER, 0, 0, 0);
+		pp_vk_diag_state_observe(c, s);
+		pp_diag_barriers_rec_work(s->rec, PP_WORK_TRANSFER, 0, 0, 0);
 	}
 	pp_vk_cb_device(c, cb)->vk.CmdCopyQueryPoolResults(cb, pool, first, count, dst, offset, stride,
 									   flags);

@@ -52,7 +52,7 @@ static void capture_signal_install_once(void)
 		g_signal_result = -errno;
 		return;
 	}
-	enum pp_handler_owner owner = pp_handler_owner(&old, (void *)capture_on_signal);
+	enum pp_handler_owner owner = pp_module_handler_owner(&old, (void *)capture_on_signal);
 	if (owner != PP_HANDLER_APPLICATION) {
 		if (owner == PP_HANDLER_OTHER_PASSPROBE)
 			__atomic_store_n(&g_chained, old.sa_handler, __ATOMIC_RELEASE);

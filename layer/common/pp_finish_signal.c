@@ -23,14 +23,14 @@ static int g_done[2] = { -1, -1 };    /* finishing thread -> handlers: readable 
 /* Per signal: passprobe's other library's handler, called after ours (set before ours is). */
 static void (*g_chained[NFINISH])(int);
 
-void pp_signals_block_all(sigset_t *old)
+void pp_finish_signal_block_all(sigset_t *old)
 {
 	sigset_t all;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, old);
 }
 
-void pp_signals_restore(const sigset_t *old)
+void pp_finish_signal_restore(const sigset_t *old)
 {
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
@@ -90,7 +90,7 @@ static void install_once(void)
 			g_result = -errno;
 			return;
 		}
-		enum pp_handler_owner owner = pp_handler_owner(&old[i], (void *)on_finish_signal);
+		enum pp_handler_owner owner = pp_module_handler_owner(&old[i], (void *)on_finish_signal);
 		take[i] = owner == PP_HANDLER_DEFAULT || owner == PP_HANDLER_OTHER_PASSPROBE;
 		n += take[i];
 	}
@@ -106,9 +106,9 @@ static void install_once(void)
 	g_pid = getpid();
 	pthread_t t;
 	sigset_t saved;
-	pp_signals_block_all(&saved);
+	pp_finish_signal_block_all(&saved);
 	int err = pthread_create(&t, NULL, finishing_thread, NULL);
-	pp_signals_restore(&saved);
+	pp_finish_signal_restore(&saved);
 	if (err) {
 		g_result = -err;
 		return;
@@ -130,7 +130,7 @@ static void install_once(void)
 	}
 }
 
-int pp_finish_signals_install(void (*finish)(void))
+int pp_finish_signal_install(void (*finish)(void))
 {
 	g_finish = finish;
 	pthread_once(&g_once, install_once);

@@ -21,9 +21,9 @@
 /* Installs the handlers (once per library; later calls return the first result) with
  * `finish` as what the finishing thread runs. Returns how many of SIGINT and SIGTERM got
  * ours (0 when the application handles or ignores both), or -errno. */
-int pp_finish_signals_install(void (*finish)(void));
+int pp_finish_signal_install(void (*finish)(void));
 
 /* Blocks every signal in the calling thread, the mask to restore in *old: around
  * pthread_create, so that a thread of passprobe's never takes a signal. */
-void pp_signals_block_all(sigset_t *old);
-void pp_signals_restore(const sigset_t *old);
+void pp_finish_signal_block_all(sigset_t *old);
+void pp_finish_signal_restore(const sigset_t *old);

@@ -37,7 +37,7 @@ const char *pp_module_name(const Dl_info *info)
 	return slash ? slash + 1 : f;
 }
 
-enum pp_handler_owner pp_handler_owner(const struct sigaction *sa, const void *ours)
+enum pp_handler_owner pp_module_handler_owner(const struct sigaction *sa, const void *ours)
 {
 	if (sa->sa_flags & SA_SIGINFO)
 		return PP_HANDLER_APPLICATION;

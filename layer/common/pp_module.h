@@ -16,4 +16,4 @@ const char *pp_module_name(const Dl_info *info);
  * "passprobe" in it; the handlers are static, so no symbol table names them), or the
  * application's (any other handler, and every SA_SIGINFO one). */
 enum pp_handler_owner { PP_HANDLER_DEFAULT, PP_HANDLER_IGNORED, PP_HANDLER_OTHER_PASSPROBE, PP_HANDLER_APPLICATION };
-enum pp_handler_owner pp_handler_owner(const struct sigaction *sa, const void *ours);
+enum pp_handler_owner pp_module_handler_owner(const struct sigaction *sa, const void *ours);

@@ -90,13 +90,13 @@ static void families_find(void)
 	static const char *const suffixes[] = { "EXT", "OES", "KHR", "ARB" };
 	for (unsigned id = 0; id < PP_EGL_NHOOKED; id++) {
 		families[id] = (uint16_t)id;
-		const char *name = pp_egl_hook_name(id);
+		const char *name = pp_egl_real_hook_name(id);
 		size_t n = strlen(name);
 		for (unsigned s = 0; n > 3 && s < sizeof(suffixes) / sizeof(suffixes[0]); s++) {
 			if (strcmp(name + n - 3, suffixes[s]) != 0)
 				continue;
 			for (unsigned k = 0; k < PP_EGL_NHOOKED; k++) {
-				const char *other = pp_egl_hook_name(k);
+				const char *other = pp_egl_real_hook_name(k);
 				if (strlen(other) == n - 3 && !strncmp(other, name, n - 3))
 					families[id] = (uint16_t)k;
 			}
@@ -142,14 +142,14 @@ enum pp_egl_rdoc_mode pp_egl_rdoc_mode(void)
 	return __atomic_load_n(&mode, __ATOMIC_ACQUIRE);
 }
 
-bool pp_egl_in_rdoc(const void *p)
+bool pp_egl_rdoc_in(const void *p)
 {
 	if (!__atomic_load_n(&mode, __ATOMIC_ACQUIRE))
 		pp_egl_rdoc_mode();
 	return within(p, &lib);
 }
 
-bool pp_egl_in_shim(const void *p)
+bool pp_egl_rdoc_in_shim(const void *p)
 {
 	if (!__atomic_load_n(&mode, __ATOMIC_ACQUIRE))
 		pp_egl_rdoc_mode();
@@ -164,8 +164,8 @@ void *pp_egl_rdoc_entry(unsigned id)
 	if (!p) {
 		pthread_once(&handle_once, handle_open);
 		/* dlsym on a handle searches its dependencies too: only RenderDoc's own export. */
-		p = lib_handle ? pp_egl_real_dlsym(lib_handle, pp_egl_hook_name(id)) : NULL;
-		if (!p || !pp_egl_in_rdoc(p))
+		p = lib_handle ? pp_egl_real_dlsym(lib_handle, pp_egl_real_hook_name(id)) : NULL;
+		if (!p || !pp_egl_rdoc_in(p))
 			p = NO_ENTRY;
 		__atomic_store_n(&entries[id], p, __ATOMIC_RELAXED);
 	}

@@ -44,12 +44,12 @@ enum pp_egl_rdoc_mode pp_egl_rdoc_mode(void);
 
 /* Whether p lies in RenderDoc's library (false where RenderDoc hooks nothing). One compare
  * once the mode is known. */
-bool pp_egl_in_rdoc(const void *p);
+bool pp_egl_rdoc_in(const void *p);
 
 /* Whether p lies in the shim's own library, where RenderDoc's GL hooks are in the process
  * (false elsewhere): RenderDoc's hooks pass most calls on with a tail call, so the hook they
  * reach returns where the shim called RenderDoc's. */
-bool pp_egl_in_shim(const void *p);
+bool pp_egl_rdoc_in_shim(const void *p);
 
 /* RenderDoc's entry point of hooked name `id` (enum pp_egl_hook_id): its export of that
  * name; NULL when it has none, or where RenderDoc hooks nothing. */

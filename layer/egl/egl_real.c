@@ -8,7 +8,7 @@
 #include "pp_log.h"
 
 struct pp_egl_real pp_egl_real;
-__thread struct pp_egl_tls pp_egl_tls __attribute__((tls_model("initial-exec")));
+__thread struct pp_egl_tls pp_egl_real_tls __attribute__((tls_model("initial-exec")));
 
 struct slot_name {
 	const char *name;
@@ -22,7 +22,7 @@ static const struct slot_name slot_names[] = {
 #undef PP_EGL_X
 };
 
-const char *pp_egl_hook_name(unsigned id)
+const char *pp_egl_real_hook_name(unsigned id)
 {
 	return id < PP_EGL_NHOOKED ? slot_names[id].name : "";
 }
@@ -37,13 +37,13 @@ void **pp_egl_real_slot(const char *name)
 	return NULL;
 }
 
-PP_EGL_EARLY bool pp_egl_is_ours(const void *p)
+PP_EGL_EARLY bool pp_egl_real_is_ours(const void *p)
 {
 	static void *base;
 	Dl_info self, info;
 	void *b = __atomic_load_n(&base, __ATOMIC_RELAXED);
 	if (!b) {
-		if (!dladdr((void *)pp_egl_is_ours, &self))
+		if (!dladdr((void *)pp_egl_real_is_ours, &self))
 			return false;
 		b = self.dli_fbase;
 		__atomic_store_n(&base, b, __ATOMIC_RELAXED);
@@ -60,7 +60,7 @@ PP_EGL_EARLY void *pp_egl_real_dlsym_fn(void)
 		f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
 		if (!f)
 			f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-		if (!f || pp_egl_is_ours(f))
+		if (!f || pp_egl_real_is_ours(f))
 			return NULL;
 		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
 	}
@@ -83,7 +83,7 @@ PP_EGL_EARLY void *pp_egl_real_dlsym(void *handle, const char *name)
  * shim (egl_rdoc.h), so either would call back into the shim for ever. */
 static void *accept(void *p)
 {
-	return p && !pp_egl_is_ours(p) && !pp_egl_in_rdoc(p) ? p : NULL;
+	return p && !pp_egl_real_is_ours(p) && !pp_egl_rdoc_in(p) ? p : NULL;
 }
 
 void *pp_egl_real_dlopen(const char *file, int flags)

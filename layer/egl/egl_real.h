@@ -1,7 +1,7 @@
 #pragma once
 /* The real EGL and GL entry points, one table for the process, and how they are found.
  *
- * A real entry point is never one of the shim's own (pp_egl_is_ours), nor RenderDoc's (whose
+ * A real entry point is never one of the shim's own (pp_egl_real_is_ours), nor RenderDoc's (whose
  * calls down come back to the shim, egl_rdoc.h): it comes from, in turn, what the application
  * itself got from dlsym or eglGetProcAddress (remembered by the interposed
  * dlsym/eglGetProcAddress, pp_egl_real_offer), the real eglGetProcAddress (glvnd answers every
@@ -50,14 +50,14 @@ void **pp_egl_real_slot(const char *name);
 void pp_egl_real_offer(const char *name, void *p);
 
 /* The name of hooked name id (enum pp_egl_hook_id). */
-const char *pp_egl_hook_name(unsigned id);
+const char *pp_egl_real_hook_name(unsigned id);
 
 /* The C library's own dlopen: RenderDoc exports a dlopen that answers its own library for
  * libEGL and libGLESv2, whose entry points the shim must never take (egl_rdoc.h). */
 void *pp_egl_real_dlopen(const char *file, int flags);
 
 /* Whether p lies in the shim's own library (dladdr). */
-PP_EGL_EARLY bool pp_egl_is_ours(const void *p);
+PP_EGL_EARLY bool pp_egl_real_is_ours(const void *p);
 
 /* The C library's dlsym, found with dlvsym (GLIBC_2.34, then GLIBC_2.2.5), never the shim's;
  * NULL when there is none. */
@@ -66,7 +66,7 @@ PP_EGL_EARLY void *pp_egl_real_dlsym(void *handle, const char *name);
 
 /* Re-entry guard, per thread: while it is held, the hooks pass every call straight down
  * (the driver's own calls into public names, and anything called from the shim's boundary
- * work). pp_egl_tls.ctx is the calling thread's current context record (intercept/gles).
+ * work). pp_egl_real_tls.ctx is the calling thread's current context record (intercept/gles).
  * The rdoc_ members follow calls through RenderDoc's hooks (egl_rdoc.h). */
 struct pp_egl_tls {
 	void *ctx;
@@ -82,13 +82,13 @@ struct pp_egl_tls {
 	 * RenderDoc's entry point); NULL: the hook's return address is. */
 	const void *site;
 };
-extern __thread struct pp_egl_tls pp_egl_tls __attribute__((tls_model("initial-exec")));
+extern __thread struct pp_egl_tls pp_egl_real_tls __attribute__((tls_model("initial-exec")));
 
 static inline void pp_egl_guard_enter(void)
 {
-	pp_egl_tls.guard++;
+	pp_egl_real_tls.guard++;
 }
 static inline void pp_egl_guard_leave(void)
 {
-	pp_egl_tls.guard--;
+	pp_egl_real_tls.guard--;
 }

@@ -47,7 +47,7 @@ static size_t chain_struct_size(VkStructureType type)
 	}
 }
 
-void pp_device_create_info_init(struct pp_device_create_info *p, const VkDeviceCreateInfo *app)
+void pp_layer_device_features_create_info_init(struct pp_device_create_info *p, const VkDeviceCreateInfo *app)
 {
 	memset(p, 0, sizeof(*p));
 	p->info = *app;
@@ -104,7 +104,7 @@ static bool chain_has(const void *chain, VkStructureType type)
 	return false;
 }
 
-bool pp_device_create_info_enable_host_query_reset(struct pp_device_create_info *p, bool core12)
+bool pp_layer_device_features_create_info_enable_host_query_reset(struct pp_device_create_info *p, bool core12)
 {
 	bool unpatchable = false;
 	VkBaseOutStructure *s;
@@ -127,11 +127,11 @@ bool pp_device_create_info_enable_host_query_reset(struct pp_device_create_info 
 	p->host_query_reset.hostQueryReset = VK_TRUE;
 	p->info.pNext = &p->host_query_reset;
 	if (!core12)
-		return pp_device_create_info_enable_extension(p, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
+		return pp_layer_device_features_create_info_enable_extension(p, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
 	return true;
 }
 
-bool pp_device_create_info_enable_pipeline_statistics(struct pp_device_create_info *p)
+bool pp_layer_device_features_create_info_enable_pipeline_statistics(struct pp_device_create_info *p)
 {
 	bool unpatchable = false;
 	VkBaseOutStructure *s;
@@ -154,7 +154,7 @@ bool pp_device_create_info_enable_pipeline_statistics(struct pp_device_create_in
 	return true;
 }
 
-bool pp_device_create_info_enable_extension(struct pp_device_create_info *p, const char *name)
+bool pp_layer_device_features_create_info_enable_extension(struct pp_device_create_info *p, const char *name)
 {
 	for (uint32_t i = 0; i < p->info.enabledExtensionCount; i++)
 		if (!strcmp(p->info.ppEnabledExtensionNames[i], name))
@@ -172,7 +172,7 @@ bool pp_device_create_info_enable_extension(struct pp_device_create_info *p, con
 	return true;
 }
 
-bool pp_device_create_info_enable_performance_query(struct pp_device_create_info *p)
+bool pp_layer_device_features_create_info_enable_performance_query(struct pp_device_create_info *p)
 {
 	if (chain_has(p->info.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR))
 		return false; /* the application's own: its choice, not ours */
@@ -182,10 +182,10 @@ bool pp_device_create_info_enable_performance_query(struct pp_device_create_info
 		.performanceCounterQueryPools = VK_TRUE,
 	};
 	p->info.pNext = &p->performance_query;
-	return pp_device_create_info_enable_extension(p, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
+	return pp_layer_device_features_create_info_enable_extension(p, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
 }
 
-bool pp_device_create_info_has_extension(const VkDeviceCreateInfo *info, const char *name)
+bool pp_layer_device_features_create_info_has_extension(const VkDeviceCreateInfo *info, const char *name)
 {
 	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
 		if (!strcmp(info->ppEnabledExtensionNames[i], name))
@@ -193,7 +193,7 @@ bool pp_device_create_info_has_extension(const VkDeviceCreateInfo *info, const c
 	return false;
 }
 
-bool pp_device_create_info_sync2(const VkDeviceCreateInfo *info)
+bool pp_layer_device_features_create_info_sync2(const VkDeviceCreateInfo *info)
 {
 	for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
 		if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES &&
@@ -246,7 +246,7 @@ static const char *const exp_known_extensions[] = {
 	"VK_EXT_depth_clamp_zero_one", "VK_EXT_legacy_dithering", "VK_EXT_multisampled_render_to_single_sampled",
 };
 
-const char *pp_device_create_info_unhooked_extension(const VkDeviceCreateInfo *info)
+const char *pp_layer_device_features_create_info_unhooked_extension(const VkDeviceCreateInfo *info)
 {
 	for (uint32_t i = 0; i < info->enabledExtensionCount; i++) {
 		const char *name = info->ppEnabledExtensionNames[i];
@@ -262,7 +262,7 @@ const char *pp_device_create_info_unhooked_extension(const VkDeviceCreateInfo *i
 	return NULL;
 }
 
-void pp_device_create_info_finish(struct pp_device_create_info *p)
+void pp_layer_device_features_create_info_finish(struct pp_device_create_info *p)
 {
 	for (unsigned i = 0; i < p->ncopies; i++)
 		free(p->copies[i]);

@@ -45,7 +45,7 @@ static void untracked_fill(struct pp_device *dev, void *ctx)
 
 static void untracked_add(VkDevice device, PFN_vkGetDeviceProcAddr next_gdpa)
 {
-	if (!pp_device_untracked_add(device, untracked_fill, (void *)next_gdpa))
+	if (!pp_layer_registry_device_untracked_add(device, untracked_fill, (void *)next_gdpa))
 		pp_log_once(PP_LOG_ERROR, "too many devices passprobe could not track; their calls may fail");
 }
 
@@ -118,7 +118,7 @@ PP_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceExtensionProperties(Vk
 {
 	if (layer && !strcmp(layer, PP_LAYER_NAME))
 		return copy_props(count, props, g_device_exts, 1, sizeof(g_device_exts[0]));
-	struct pp_instance *inst = pd ? pp_instance_lookup(pp_dispatch_key(pd)) : NULL;
+	struct pp_instance *inst = pd ? pp_layer_registry_instance_lookup(pp_dispatch_key(pd)) : NULL;
 	if (!inst || !inst->vk.EnumerateDeviceExtensionProperties)
 		return VK_ERROR_LAYER_NOT_PRESENT;
 	return inst->vk.EnumerateDeviceExtensionProperties(pd, layer, count, props);
@@ -131,7 +131,7 @@ PP_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceExtensionProperties(Vk
 static VkResult tool_properties(VkPhysicalDevice pd, uint32_t *count, VkPhysicalDeviceToolProperties *tools,
 				bool ext)
 {
-	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(pd));
+	struct pp_instance *inst = pp_layer_registry_instance_lookup(pp_dispatch_key(pd));
 	PFN_vkGetPhysicalDeviceToolProperties next = NULL;
 	if (inst) {
 		next = ext ? inst->vk.GetPhysicalDeviceToolPropertiesEXT : inst->vk.GetPhysicalDeviceToolProperties;
@@ -292,7 +292,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateInstance(const VkInstanceCreateIn
 			(PFN_vkGetPhysicalDeviceProperties2)next_gipa(*out, "vkGetPhysicalDeviceProperties2KHR");
 	}
 
-	if (!pp_instance_register(inst)) {
+	if (!pp_layer_registry_instance_register(inst)) {
 		pp_log_once(PP_LOG_ERROR, "out of memory tracking an instance; passing through");
 		free(inst);
 	}
@@ -303,7 +303,7 @@ static VKAPI_ATTR void VKAPI_CALL pp_DestroyInstance(VkInstance instance, const 
 {
 	if (!instance)
 		return;
-	struct pp_instance *inst = pp_instance_unregister(pp_dispatch_key(instance));
+	struct pp_instance *inst = pp_layer_registry_instance_unregister(pp_dispatch_key(instance));
 	if (!inst)
 		return;
 	PFN_vkDestroyInstance destroy = inst->vk.DestroyInstance;
@@ -370,7 +370,7 @@ static bool driver_result_reads_wait(struct pp_instance *inst, VkPhysicalDevice 
 static void plan_performance_query(struct pp_instance *inst, VkPhysicalDevice pd, struct pp_device *dev,
 				   const VkDeviceCreateInfo *app, struct pp_device_create_info *patched)
 {
-	if (pp_gpu_counters_setting_choice(pp_layer_settings.gpu_counters) == PP_GPU_COUNTERS_NONE ||
+	if (pp_gpu_counters_setting_choice(pp_layer_registry_settings.gpu_counters) == PP_GPU_COUNTERS_NONE ||
 	    !dev->host_query_reset)
 		return;
 	if (!device_supports_extension(inst, pd, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME) ||
@@ -380,7 +380,7 @@ static void plan_performance_query(struct pp_instance *inst, VkPhysicalDevice pd
 		       dev->props.deviceName);
 		return;
 	}
-	if (pp_device_create_info_has_extension(app, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME)) {
+	if (pp_layer_device_features_create_info_has_extension(app, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME)) {
 		pp_log(PP_LOG_WARN, "%s: the application uses VK_KHR_performance_query itself: passprobe leaves it "
 				    "(and its profiling lock) to the application and measures no hardware counters",
 		       dev->props.deviceName);
@@ -397,14 +397,14 @@ static void plan_performance_query(struct pp_instance *inst, VkPhysicalDevice pd
 		       dev->props.deviceName);
 		return;
 	}
-	dev->perf_query = pp_device_create_info_enable_performance_query(patched);
+	dev->perf_query = pp_layer_device_features_create_info_enable_performance_query(patched);
 }
 
 /* Decides what the profiler can turn on for this device and patches the copy accordingly. */
 static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, struct pp_device *dev,
 				 const VkDeviceCreateInfo *app, struct pp_device_create_info *patched)
 {
-	const struct pp_settings *s = &pp_layer_settings;
+	const struct pp_settings *s = &pp_layer_registry_settings;
 	bool core12 = dev->api_version >= VK_API_VERSION_1_2;
 	bool have_gpdp2 = inst->vk.GetPhysicalDeviceFeatures2 && inst->gpdp2;
 	bool any_timestamps = false;
@@ -420,10 +420,10 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 		if (have_gpdp2 && (core12 || ext)) {
 			inst->vk.GetPhysicalDeviceFeatures2(pd, &f2);
 			if (hqr.hostQueryReset) {
-				dev->host_query_reset = pp_device_create_info_enable_host_query_reset(patched, core12);
+				dev->host_query_reset = pp_layer_device_features_create_info_enable_host_query_reset(patched, core12);
 				dev->added_host_query_reset =
 					dev->host_query_reset && !core12 &&
-					!pp_device_create_info_has_extension(app, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
+					!pp_layer_device_features_create_info_has_extension(app, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
 			}
 		}
 		/* Without host resets, every execution of a recording gets a reset recorded by
@@ -450,11 +450,11 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 		/* The extension requires VK_KHR_get_physical_device_properties2 on a 1.0 instance. */
 		if (inst->vk.GetPhysicalDeviceCalibrateableTimeDomainsEXT && inst->gpdp2 &&
 		    device_supports_extension(inst, pd, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)) {
-			dev->calibrated_timestamps = pp_device_create_info_enable_extension(
+			dev->calibrated_timestamps = pp_layer_device_features_create_info_enable_extension(
 				patched, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
 			dev->added_calibrated_timestamps =
 				dev->calibrated_timestamps &&
-				!pp_device_create_info_has_extension(app, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+				!pp_layer_device_features_create_info_has_extension(app, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
 		} else {
 			pp_log(PP_LOG_INFO, "%s: GPU times are estimated, not calibrated (%s)", dev->props.deviceName,
 			       !inst->vk.GetPhysicalDeviceCalibrateableTimeDomainsEXT
@@ -466,8 +466,8 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 	}
 	plan_performance_query(inst, pd, dev, app, patched);
 	if (s->experiment != PP_EXPERIMENT_OFF) {
-		dev->exp_sync2 = pp_device_create_info_sync2(app);
-		const char *ext = pp_device_create_info_unhooked_extension(app);
+		dev->exp_sync2 = pp_layer_device_features_create_info_sync2(app);
+		const char *ext = pp_layer_device_features_create_info_unhooked_extension(app);
 		snprintf(dev->exp_unhooked_extension, sizeof(dev->exp_unhooked_extension), "%s", ext ? ext : "");
 	}
 	/* Statistics queries live in the GPU timer's pools, which need timestamps on; they are
@@ -476,7 +476,7 @@ static void plan_device_features(struct pp_instance *inst, VkPhysicalDevice pd, 
 		VkPhysicalDeviceFeatures f;
 		inst->vk.GetPhysicalDeviceFeatures(pd, &f);
 		if (f.pipelineStatisticsQuery)
-			dev->pipeline_statistics = pp_device_create_info_enable_pipeline_statistics(patched);
+			dev->pipeline_statistics = pp_layer_device_features_create_info_enable_pipeline_statistics(patched);
 		/* Every lavapipe: the Mesa release that checks for the missing pipeline is not known
 		 * (docs/timing.md, "Driver quirks"). */
 		dev->quirk_uniforms_before_pipeline = dev->pipeline_statistics && driver_is_lavapipe(inst, pd, dev);
@@ -528,7 +528,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 {
 	VkLayerDeviceCreateInfo *link = find_device_link(info, VK_LAYER_LINK_INFO);
 	VkLayerDeviceCreateInfo *loader_data = find_device_link(info, VK_LOADER_DATA_CALLBACK);
-	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(pd));
+	struct pp_instance *inst = pp_layer_registry_instance_lookup(pp_dispatch_key(pd));
 	if (!link || !link->u.pLayerInfo)
 		return VK_ERROR_INITIALIZATION_FAILED;
 	PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
@@ -575,7 +575,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 	free(qf);
 
 	struct pp_device_create_info patched;
-	pp_device_create_info_init(&patched, info);
+	pp_layer_device_features_create_info_init(&patched, info);
 	plan_device_features(inst, pd, dev, info, &patched);
 
 	VkResult r = next_create(pd, &patched.info, alloc, out);
@@ -588,7 +588,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 		dev->gpu_query_reset = dev->gpu_query_reset_possible;
 		r = next_create(pd, info, alloc, out);
 	}
-	pp_device_create_info_finish(&patched);
+	pp_layer_device_features_create_info_finish(&patched);
 	if (r != VK_SUCCESS) {
 		free(dev->families);
 		free(dev);
@@ -615,11 +615,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDevice(VkPhysicalDevice pd, const
 	dispatch_fill_missing(&dev->vk, inst->vk.GetInstanceProcAddr, inst->handle);
 	pthread_rwlock_init(&dev->lock, NULL);
 
-	pp_device_profiling_init(dev);
+	pp_vk_profiling_device_init(dev);
 
-	if (!pp_device_register(dev)) {
+	if (!pp_layer_registry_device_register(dev)) {
 		pp_log_once(PP_LOG_ERROR, "out of memory tracking a device; passing through");
-		pp_device_profiling_finish(dev);
+		pp_vk_profiling_device_finish(dev);
 		pthread_rwlock_destroy(&dev->lock);
 		free(dev->families);
 		free(dev);
@@ -633,17 +633,17 @@ static VKAPI_ATTR void VKAPI_CALL pp_DestroyDevice(VkDevice device, const VkAllo
 	if (!device)
 		return;
 	void *key = pp_dispatch_key(device);
-	struct pp_device *dev = pp_device_unregister(key);
+	struct pp_device *dev = pp_layer_registry_device_unregister(key);
 	if (!dev) {
-		PFN_vkDestroyDevice destroy = pp_device_untracked_remove(key);
+		PFN_vkDestroyDevice destroy = pp_layer_registry_device_untracked_remove(key);
 		if (destroy)
 			destroy(device, alloc);
 		return;
 	}
 	/* The application has waited for its work (a valid-usage rule of vkDestroyDevice), so
 	 * every result is readable now without waiting. Layer objects go before the device. */
-	pp_device_profiling_finish(dev);
-	pp_device_objects_destroy(dev);
+	pp_vk_profiling_device_finish(dev);
+	pp_layer_objects_device_destroy(dev);
 	PFN_vkDestroyDevice destroy = dev->vk.DestroyDevice;
 	pthread_rwlock_destroy(&dev->lock);
 	free(dev->families);
@@ -667,7 +667,7 @@ static VKAPI_ATTR void VKAPI_CALL pp_DestroyDevice(VkDevice device, const VkAllo
 	X("vkEnumerateDeviceExtensionProperties", vkEnumerateDeviceExtensionProperties)
 
 /* The LAYER entries of the list are hooked here (and in layer_messengers.c), the device's
- * HOOK entries by intercept/vulkan (pp_vk_device_hooks). Each has its Vulkan prototype. */
+ * HOOK entries by intercept/vulkan (pp_vk_hooks_device). Each has its Vulkan prototype. */
 #define PP_LAYER_CHECK_HOOK(member, alias, kind)                                              \
 	PP_VK_ONLY_LAYER(kind, _Static_assert(__builtin_types_compatible_p(__typeof__(&pp_##member), \
 									     PFN_vk##member),       \
@@ -713,7 +713,7 @@ static const struct pp_hook g_gpdp2_names[] = {
 static PFN_vkVoidFunction device_hook_find(const char *name)
 {
 	PFN_vkVoidFunction hook = find_hook(g_device_hooks, COUNT(g_device_hooks), name);
-	return hook ? hook : find_hook(pp_vk_device_hooks, pp_vk_device_hook_count, name);
+	return hook ? hook : find_hook(pp_vk_hooks_device, pp_vk_hooks_device_count, name);
 }
 
 /* Where each device-level function passprobe calls down to sits in the dispatch table. */
@@ -797,7 +797,7 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice 
 {
 	if (!device || !name)
 		return NULL;
-	struct pp_device *dev = pp_device_lookup(pp_dispatch_key(device));
+	struct pp_device *dev = pp_layer_registry_device_lookup(pp_dispatch_key(device));
 	if (!dev) {
 		/* Not tracked (our own failure): the device works without passprobe. */
 		PFN_vkGetDeviceProcAddr gdpa = __atomic_load_n(&g_untracked_gdpa, __ATOMIC_ACQUIRE);
@@ -817,7 +817,7 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice 
 	if (!next)
 		return NULL;
 	PFN_vkVoidFunction hook = device_hook_find(name);
-	return hook && pp_vk_hook_serves(dev, hook) ? hook : next;
+	return hook && pp_vk_hooks_serves(dev, hook) ? hook : next;
 }
 
 PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char *name)
@@ -842,7 +842,7 @@ PP_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInsta
 			return hook;
 		return next;
 	}
-	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(instance));
+	struct pp_instance *inst = pp_layer_registry_instance_lookup(pp_dispatch_key(instance));
 	if (!inst) {
 		/* Not tracked (our own failure): pass through, except vkCreateDevice, which must
 		 * still advance the loader's link past this layer. */

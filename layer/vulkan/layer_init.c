@@ -17,11 +17,11 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static void layer_init(void)
 {
 	/* Settings, log level, CPU counter events, the capture signal: as the GLES shim does. */
-	pp_process_setup(&pp_layer_settings);
+	pp_process_setup(&pp_layer_registry_settings);
 	char err[600];
-	if (pp_gpu_counters_setting_check(pp_layer_settings.gpu_counters, err, sizeof(err)) < 0) {
+	if (pp_gpu_counters_setting_check(pp_layer_registry_settings.gpu_counters, err, sizeof(err)) < 0) {
 		pp_log(PP_LOG_WARN, "%s; using none (no GPU hardware counters)", err);
-		snprintf(pp_layer_settings.gpu_counters, sizeof(pp_layer_settings.gpu_counters), "none");
+		snprintf(pp_layer_registry_settings.gpu_counters, sizeof(pp_layer_registry_settings.gpu_counters), "none");
 	}
 }
 
@@ -34,5 +34,5 @@ void pp_layer_init_once(void)
  * unloads layers at vkDestroyInstance: one set of outputs per process. */
 __attribute__((destructor)) static void layer_fini(void)
 {
-	pp_sink_shutdown();
+	pp_attr_sink_shutdown();
 }

@@ -69,7 +69,7 @@ struct pp_command_pool {
 	uint32_t family;
 	bool protected_pool;               /* VK_COMMAND_POOL_CREATE_PROTECTED_BIT */
 	/* NULL: the application's pool. Else created by a layer above passprobe for work of its
-	 * own (pp_vk_foreign_caller): that layer's library; its command buffers' passes are
+	 * own (pp_vk_renderdoc_foreign_caller): that layer's library; its command buffers' passes are
 	 * marked recorded_by. Static. */
 	const char *recorded_by;
 	struct pp_command_buffer *buffers; /* doubly linked through pool_prev/pool_next */
@@ -107,7 +107,7 @@ struct pp_command_buffer {
 	struct pp_recording *rec;     /* API-neutral recording: passes, workload, labels */
 	struct pp_vk_diag_cb *diag;   /* diagnostics state of the recording (vk_diag_state.c) */
 	/* The experiment (vk_experiment.c): a barrier call held back to be merged with the next
-	 * one; every command hook but binds and draws records it first (pp_vk_exp_flush). */
+	 * one; every command hook but binds and draws records it first (pp_vk_experiment_flush). */
 	struct vk_exp_held *exp_held;
 };
 
@@ -125,7 +125,7 @@ struct pp_rp_attachment {
 	VkSampleCountFlagBits samples;
 	VkAttachmentLoadOp load_op;
 	VkAttachmentStoreOp store_op;
-	/* What a pass records of it (pp_vk_format_name ...), found once when the render pass is
+	/* What a pass records of it (pp_vk_profiling_format_name ...), found once when the render pass is
 	 * created rather than at every vkCmdBeginRenderPass. */
 	const char *format_name, *load_op_name, *store_op_name;
 	bool depth_stencil;
@@ -281,11 +281,11 @@ struct pp_device {
 	struct pp_object *objects;
 
 	struct pp_gpu_timer *timer;       /* counters/gpu: layer-owned query pools */
-	/* The timer's two backends (pp_gpu_timer_backend), looked up once: every pass boundary
+	/* The timer's two backends (pp_gpu_vk_timer_backend), looked up once: every pass boundary
 	 * goes through them. [0] timestamps, [1] pipeline statistics; NULL without a timer. */
 	const struct pp_gpu_counter_backend *timer_backends[2];
 	struct pp_attr_device *attr;      /* attribution: submissions, frames */
-	uint32_t sink_id;                 /* the sinks' id of this device (pp_sink_device_register) */
+	uint32_t sink_id;                 /* the sinks' id of this device (pp_attr_sink_device_register) */
 	struct pp_vk_diag *diag;          /* diagnostics: descriptor, pipeline, wait state (vk_diag_state.c) */
 
 	/* Command pools of passprobe's own, per queue family, for SIMULTANEOUS_USE executions
@@ -295,52 +295,52 @@ struct pp_device {
 };
 
 /* Process-wide state. */
-extern struct pp_settings pp_layer_settings;
+extern struct pp_settings pp_layer_registry_settings;
 void pp_layer_init_once(void);
 
 /* The instance and device tables (layer_registry.c), by dispatch key. register: false when out
  * of memory (the record is the caller's still); unregister: the record, out of the table, or
  * NULL. A device passprobe could not allocate a record for is kept in a small static table
- * instead: pp_device_untracked_add has fill (under the table's lock) load its dispatch table;
- * false when that table is full. pp_device_lookup finds both kinds. */
-struct pp_instance *pp_instance_lookup(void *key);
-bool pp_instance_register(struct pp_instance *inst);
-struct pp_instance *pp_instance_unregister(void *key);
-struct pp_device *pp_device_lookup(void *key);
-bool pp_device_register(struct pp_device *dev);
-struct pp_device *pp_device_unregister(void *key);
-bool pp_device_untracked_add(VkDevice device, void (*fill)(struct pp_device *dev, void *ctx), void *ctx);
+ * instead: pp_layer_registry_device_untracked_add has fill (under the table's lock) load its dispatch table;
+ * false when that table is full. pp_layer_registry_device_lookup finds both kinds. */
+struct pp_instance *pp_layer_registry_instance_lookup(void *key);
+bool pp_layer_registry_instance_register(struct pp_instance *inst);
+struct pp_instance *pp_layer_registry_instance_unregister(void *key);
+struct pp_device *pp_layer_registry_device_lookup(void *key);
+bool pp_layer_registry_device_register(struct pp_device *dev);
+struct pp_device *pp_layer_registry_device_unregister(void *key);
+bool pp_layer_registry_device_untracked_add(VkDevice device, void (*fill)(struct pp_device *dev, void *ctx), void *ctx);
 /* The untracked device's vkDestroyDevice below, its slot freed; NULL when key is not one. */
-PFN_vkDestroyDevice pp_device_untracked_remove(void *key);
+PFN_vkDestroyDevice pp_layer_registry_device_untracked_remove(void *key);
 
 /* Per-device object tables (layer_objects.c). */
-struct pp_queue *pp_queue_lookup(struct pp_device *dev, VkQueue queue);
+struct pp_queue *pp_layer_objects_queue_lookup(struct pp_device *dev, VkQueue queue);
 /* A queue the application got: a new record is handed to created (under the device lock,
  * before any other thread can find it). */
-void pp_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint32_t index,
+void pp_layer_objects_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint32_t index,
 		    void (*created)(struct pp_device *dev, struct pp_queue *q));
 /* Command pools and the command buffers they list. The records of command buffers are the
  * caller's (intercept/vulkan/vk_objects.c): it allocates them, and frees them when release is
  * called or untrack returns them. */
-bool pp_command_pool_track(struct pp_device *dev, VkCommandPool pool, uint32_t family, bool protected_pool,
+bool pp_layer_objects_command_pool_track(struct pp_device *dev, VkCommandPool pool, uint32_t family, bool protected_pool,
 			   const char *recorded_by);
-void pp_command_pool_untrack(struct pp_device *dev, VkCommandPool pool,
+void pp_layer_objects_command_pool_untrack(struct pp_device *dev, VkCommandPool pool,
 			    void (*release)(struct pp_device *dev, struct pp_command_buffer *c));
 /* The pool's command buffers (linked through pool_next); they stay in the tables. */
-struct pp_command_buffer *pp_command_pool_buffers(struct pp_device *dev, VkCommandPool pool);
+struct pp_command_buffer *pp_layer_objects_command_pool_buffers(struct pp_device *dev, VkCommandPool pool);
 /* Inserts c (handle set) into the device table and its pool's list; false when out of memory. */
-bool pp_command_buffer_track(struct pp_device *dev, VkCommandPool pool, struct pp_command_buffer *c);
+bool pp_layer_objects_command_buffer_track(struct pp_device *dev, VkCommandPool pool, struct pp_command_buffer *c);
 /* Takes cb's record out of the tables; NULL when not tracked. */
-struct pp_command_buffer *pp_command_buffer_untrack(struct pp_device *dev, VkCommandBuffer cb);
+struct pp_command_buffer *pp_layer_objects_command_buffer_untrack(struct pp_device *dev, VkCommandBuffer cb);
 /* At vkDestroyDevice: every command buffer left leaves the tables, each handed to release. */
-void pp_command_buffers_untrack_all(struct pp_device *dev,
+void pp_layer_objects_command_buffers_untrack_all(struct pp_device *dev,
 				    void (*release)(struct pp_device *dev, struct pp_command_buffer *c));
-struct pp_command_buffer *pp_command_buffer_lookup(struct pp_device *dev, VkCommandBuffer cb);
+struct pp_command_buffer *pp_layer_objects_command_buffer_lookup(struct pp_device *dev, VkCommandBuffer cb);
 /* The record stays valid while the object is (the application may not destroy it meanwhile);
  * read fields another thread may rewrite (a re-created handle) under the lock instead, with
- * pp_object_find_locked. Answered from a per-thread cache while no object table changed
- * (pp_object_epoch): no lock, no hash on the pass boundaries' repeated lookups. */
-extern uint64_t pp_object_epoch;
+ * pp_layer_objects_find_locked. Answered from a per-thread cache while no object table changed
+ * (pp_layer_objects_epoch): no lock, no hash on the pass boundaries' repeated lookups. */
+extern uint64_t pp_layer_objects_epoch;
 /* A frame's passes bind dozens to hundreds of objects (render passes, framebuffers, pipelines):
  * 128 sets of two entries of 40 bytes, 10 KiB per recording thread, made at its first lookup.
  * With 32 sets, a frame cycling through 64 pipelines missed at 77% of its binds (about 215
@@ -355,92 +355,92 @@ struct pp_object_cache_entry {
 	struct pp_object *object;
 };
 /* On the heap, one per thread, reached through a thread-local pointer: the layer has an
- * initial-exec variable (pp_command_buffer_cache_tls), so glibc puts the module's whole TLS
+ * initial-exec variable (pp_layer_objects_command_buffer_cache_tls), so glibc puts the module's whole TLS
  * block in the static TLS surplus it keeps for libraries loaded with dlopen (the loader
  * dlopens the layer). 640 bytes there made dlopen fail ("cannot allocate memory in static TLS
  * block") in a program that had used up most of the surplus (gfxrecon-replay beside a
  * preloaded sanitizer runtime). A key's destructor frees a thread's cache at its exit. The
  * pointer is initial-exec too: it is in that block already, and a lookup then makes no
  * __tls_get_addr call. */
-extern _Thread_local struct pp_object_cache_entry *pp_object_cache __attribute__((tls_model("initial-exec")));
-struct pp_object *pp_object_lookup_slow(struct pp_device *dev, VkObjectType type, uint64_t handle);
+extern _Thread_local struct pp_object_cache_entry *pp_layer_objects_cache __attribute__((tls_model("initial-exec")));
+struct pp_object *pp_layer_objects_lookup_slow(struct pp_device *dev, VkObjectType type, uint64_t handle);
 
 /* Two ways per set: a frame's few dozen objects then rarely evict each other. Handles are
  * often addresses of equal-sized driver objects, alike in their low bits: a multiplicative
  * (Fibonacci) hash takes the set from the product's top bits, which every bit of the handle
  * reaches. */
-static inline uint32_t pp_object_cache_set(VkObjectType type, uint64_t handle)
+static inline uint32_t pp_layer_objects_cache_set(VkObjectType type, uint64_t handle)
 {
 	_Static_assert((PP_OBJECT_CACHE_SIZE & (PP_OBJECT_CACHE_SIZE - 1)) == 0, "a power of two");
 	return (uint32_t)(((handle ^ (uint64_t)type) * 0x9E3779B97F4A7C15ull) >>
 			  (64 - __builtin_ctz(PP_OBJECT_CACHE_SIZE / 2)));
 }
 
-static inline bool pp_object_cache_hit(const struct pp_object_cache_entry *e, const struct pp_device *dev,
+static inline bool pp_layer_objects_cache_hit(const struct pp_object_cache_entry *e, const struct pp_device *dev,
 				       VkObjectType type, uint64_t handle, uint64_t epoch)
 {
 	return e->epoch == epoch && e->handle == handle && e->type == type && e->dev == dev;
 }
 
 /* Inline: a hit is a dozen instructions with no call, and pass boundaries make two or three. */
-static inline struct pp_object *pp_object_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle)
+static inline struct pp_object *pp_layer_objects_lookup(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
-	struct pp_object_cache_entry *cache = pp_object_cache;
+	struct pp_object_cache_entry *cache = pp_layer_objects_cache;
 	if (__builtin_expect(cache != NULL, 1)) {
-		struct pp_object_cache_entry *e = &cache[2 * pp_object_cache_set(type, handle)];
-		uint64_t epoch = __atomic_load_n(&pp_object_epoch, __ATOMIC_ACQUIRE);
-		if (pp_object_cache_hit(&e[0], dev, type, handle, epoch))
+		struct pp_object_cache_entry *e = &cache[2 * pp_layer_objects_cache_set(type, handle)];
+		uint64_t epoch = __atomic_load_n(&pp_layer_objects_epoch, __ATOMIC_ACQUIRE);
+		if (pp_layer_objects_cache_hit(&e[0], dev, type, handle, epoch))
 			return e[0].object;
-		if (pp_object_cache_hit(&e[1], dev, type, handle, epoch))
+		if (pp_layer_objects_cache_hit(&e[1], dev, type, handle, epoch))
 			return e[1].object;
 	}
-	return pp_object_lookup_slow(dev, type, handle);
+	return pp_layer_objects_lookup_slow(dev, type, handle);
 }
 /* Caller holds the device lock (for reading or writing). */
-struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type, uint64_t handle);
+struct pp_object *pp_layer_objects_find_locked(struct pp_device *dev, VkObjectType type, uint64_t handle);
 /* Inserts (or returns the existing) object record; NULL on allocation failure. Caller holds
  * the device lock for writing. */
-struct pp_object *pp_object_insert_locked(struct pp_device *dev, VkObjectType type,
+struct pp_object *pp_layer_objects_insert_locked(struct pp_device *dev, VkObjectType type,
 					  uint64_t handle);
 /* Records a created object's description, replacing any earlier one of the handle (the name
  * stays). Takes ownership of desc's variable-size parts, freeing them when not recorded. */
-void pp_object_record(struct pp_device *dev, VkObjectType type, uint64_t handle, union pp_object_desc *desc);
-void pp_object_remove(struct pp_device *dev, VkObjectType type, uint64_t handle);
+void pp_layer_objects_record(struct pp_device *dev, VkObjectType type, uint64_t handle, union pp_object_desc *desc);
+void pp_layer_objects_remove(struct pp_device *dev, VkObjectType type, uint64_t handle);
 /* Frees the tables at vkDestroyDevice, after the command buffers left them. */
-void pp_device_objects_destroy(struct pp_device *dev);
+void pp_layer_objects_device_destroy(struct pp_device *dev);
 
 /* The per-draw hooks' cheap path: the command buffer this thread used last, valid while no
- * command buffer anywhere was freed since (pp_command_buffer_epoch). */
+ * command buffer anywhere was freed since (pp_layer_objects_command_buffer_epoch). */
 struct pp_command_buffer_cache {
 	VkCommandBuffer handle;
 	struct pp_command_buffer *record;
 	uint64_t epoch;
 };
-extern uint64_t pp_command_buffer_epoch;
-extern _Thread_local struct pp_command_buffer_cache pp_command_buffer_cache_tls
+extern uint64_t pp_layer_objects_command_buffer_epoch;
+extern _Thread_local struct pp_command_buffer_cache pp_layer_objects_command_buffer_cache_tls
 	__attribute__((tls_model("initial-exec")));
-struct pp_command_buffer *pp_command_buffer_get_slow(VkCommandBuffer cb);
+struct pp_command_buffer *pp_layer_objects_command_buffer_get_slow(VkCommandBuffer cb);
 
 /* The cached record, or NULL on a miss (and for untracked command buffers). No call, so
  * hooks that use it keep a call-free fast path. */
-static inline struct pp_command_buffer *pp_command_buffer_cached(VkCommandBuffer cb)
+static inline struct pp_command_buffer *pp_layer_objects_command_buffer_cached(VkCommandBuffer cb)
 {
-	struct pp_command_buffer_cache *c = &pp_command_buffer_cache_tls;
+	struct pp_command_buffer_cache *c = &pp_layer_objects_command_buffer_cache_tls;
 	if (__builtin_expect(c->handle == cb &&
-				     c->epoch == __atomic_load_n(&pp_command_buffer_epoch, __ATOMIC_RELAXED),
+				     c->epoch == __atomic_load_n(&pp_layer_objects_command_buffer_epoch, __ATOMIC_RELAXED),
 			     1))
 		return c->record;
 	return NULL;
 }
 
-static inline struct pp_command_buffer *pp_command_buffer_get(VkCommandBuffer cb)
+static inline struct pp_command_buffer *pp_layer_objects_command_buffer_get(VkCommandBuffer cb)
 {
-	struct pp_command_buffer_cache *c = &pp_command_buffer_cache_tls;
+	struct pp_command_buffer_cache *c = &pp_layer_objects_command_buffer_cache_tls;
 	if (__builtin_expect(c->handle == cb &&
-				     c->epoch == __atomic_load_n(&pp_command_buffer_epoch, __ATOMIC_RELAXED),
+				     c->epoch == __atomic_load_n(&pp_layer_objects_command_buffer_epoch, __ATOMIC_RELAXED),
 			     1))
 		return c->record;
-	return pp_command_buffer_get_slow(cb);
+	return pp_layer_objects_command_buffer_get_slow(cb);
 }
 
 /* The application's VK_EXT_debug_utils messengers and VK_EXT_debug_report callbacks
@@ -464,9 +464,9 @@ struct pp_messenger_object {
 };
 /* A performance message to the application's messengers: at warning severity (debug-utils
  * WARNING, debug-report PERFORMANCE_WARNING), or information (INFO, INFORMATION). */
-void pp_messengers_deliver(struct pp_instance *inst, const char *id, bool info, const char *text, uint32_t nobjects,
+void pp_layer_messengers_deliver(struct pp_instance *inst, const char *id, bool info, const char *text, uint32_t nobjects,
 			   const struct pp_messenger_object *objects);
-bool pp_messengers_any(struct pp_instance *inst);
+bool pp_layer_messengers_any(struct pp_instance *inst);
 
 /* A hook as vkGet*ProcAddr hands it out: for name, and for alias where not NULL. */
 struct pp_hook {
@@ -475,8 +475,8 @@ struct pp_hook {
 };
 /* The HOOK entries of PP_VK_DEVICE_FUNCTIONS, made where their hooks are
  * (intercept/vulkan/vk_hooks.c), so that this layer needs none of their symbols itself. */
-extern const struct pp_hook pp_vk_device_hooks[];
-extern const size_t pp_vk_device_hook_count;
+extern const struct pp_hook pp_vk_hooks_device[];
+extern const size_t pp_vk_hooks_device_count;
 /* Whether one of those hooks serves this device (vk_hooks.c): where it does not,
  * vkGetDeviceProcAddr answers the function below. */
-bool pp_vk_hook_serves(const struct pp_device *dev, PFN_vkVoidFunction hook);
+bool pp_vk_hooks_serves(const struct pp_device *dev, PFN_vkVoidFunction hook);

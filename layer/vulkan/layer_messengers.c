@@ -76,7 +76,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDebugUtilsMessengerEXT(VkInstance instan
 							       const VkAllocationCallbacks *alloc,
 							       VkDebugUtilsMessengerEXT *out)
 {
-	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(instance));
+	struct pp_instance *inst = pp_layer_registry_instance_lookup(pp_dispatch_key(instance));
 	if (!inst || !inst->vk.CreateDebugUtilsMessengerEXT)
 		return VK_ERROR_EXTENSION_NOT_PRESENT;
 	VkResult r = inst->vk.CreateDebugUtilsMessengerEXT(instance, info, alloc, out);
@@ -97,7 +97,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDebugUtilsMessengerEXT(VkInstance instan
 VKAPI_ATTR void VKAPI_CALL pp_DestroyDebugUtilsMessengerEXT(VkInstance instance, VkDebugUtilsMessengerEXT m,
 							    const VkAllocationCallbacks *alloc)
 {
-	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(instance));
+	struct pp_instance *inst = pp_layer_registry_instance_lookup(pp_dispatch_key(instance));
 	if (!inst || !inst->vk.DestroyDebugUtilsMessengerEXT)
 		return;
 	if (m)
@@ -110,7 +110,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDebugReportCallbackEXT(VkInstance instan
 							       const VkAllocationCallbacks *alloc,
 							       VkDebugReportCallbackEXT *out)
 {
-	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(instance));
+	struct pp_instance *inst = pp_layer_registry_instance_lookup(pp_dispatch_key(instance));
 	if (!inst || !inst->vk.CreateDebugReportCallbackEXT)
 		return VK_ERROR_EXTENSION_NOT_PRESENT;
 	VkResult r = inst->vk.CreateDebugReportCallbackEXT(instance, info, alloc, out);
@@ -131,7 +131,7 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateDebugReportCallbackEXT(VkInstance instan
 VKAPI_ATTR void VKAPI_CALL pp_DestroyDebugReportCallbackEXT(VkInstance instance, VkDebugReportCallbackEXT cb,
 							    const VkAllocationCallbacks *alloc)
 {
-	struct pp_instance *inst = pp_instance_lookup(pp_dispatch_key(instance));
+	struct pp_instance *inst = pp_layer_registry_instance_lookup(pp_dispatch_key(instance));
 	if (!inst || !inst->vk.DestroyDebugReportCallbackEXT)
 		return;
 	if (cb)
@@ -139,7 +139,7 @@ VKAPI_ATTR void VKAPI_CALL pp_DestroyDebugReportCallbackEXT(VkInstance instance,
 	inst->vk.DestroyDebugReportCallbackEXT(instance, cb, alloc);
 }
 
-bool pp_messengers_any(struct pp_instance *inst)
+bool pp_layer_messengers_any(struct pp_instance *inst)
 {
 	pthread_mutex_lock(&g_lock);
 	bool any = inst && inst->messengers && inst->messengers->list;
@@ -174,7 +174,7 @@ static int32_t id_number(const char *id)
 
 #define DELIVER_MAX 16
 
-void pp_messengers_deliver(struct pp_instance *inst, const char *id, bool info, const char *text, uint32_t nobjects,
+void pp_layer_messengers_deliver(struct pp_instance *inst, const char *id, bool info, const char *text, uint32_t nobjects,
 			   const struct pp_messenger_object *objects)
 {
 	struct messenger copy[DELIVER_MAX];

@@ -16,24 +16,24 @@
 
 /* Bumped whenever any command buffer record is freed, so a thread's cached record can never
  * outlive the command buffer it describes. */
-uint64_t pp_command_buffer_epoch;
-_Thread_local struct pp_command_buffer_cache pp_command_buffer_cache_tls
+uint64_t pp_layer_objects_command_buffer_epoch;
+_Thread_local struct pp_command_buffer_cache pp_layer_objects_command_buffer_cache_tls
 	__attribute__((tls_model("initial-exec")));
 
-struct pp_command_buffer *pp_command_buffer_get_slow(VkCommandBuffer cb)
+struct pp_command_buffer *pp_layer_objects_command_buffer_get_slow(VkCommandBuffer cb)
 {
-	uint64_t epoch = __atomic_load_n(&pp_command_buffer_epoch, __ATOMIC_ACQUIRE);
-	struct pp_device *dev = pp_device_lookup(pp_dispatch_key(cb));
-	struct pp_command_buffer *rec = dev ? pp_command_buffer_lookup(dev, cb) : NULL;
-	pp_command_buffer_cache_tls.handle = cb;
-	pp_command_buffer_cache_tls.record = rec;
-	pp_command_buffer_cache_tls.epoch = epoch;
+	uint64_t epoch = __atomic_load_n(&pp_layer_objects_command_buffer_epoch, __ATOMIC_ACQUIRE);
+	struct pp_device *dev = pp_layer_registry_device_lookup(pp_dispatch_key(cb));
+	struct pp_command_buffer *rec = dev ? pp_layer_objects_command_buffer_lookup(dev, cb) : NULL;
+	pp_layer_objects_command_buffer_cache_tls.handle = cb;
+	pp_layer_objects_command_buffer_cache_tls.record = rec;
+	pp_layer_objects_command_buffer_cache_tls.epoch = epoch;
 	return rec;
 }
 
 /* ---- lookups -------------------------------------------------------------------------- */
 
-struct pp_queue *pp_queue_lookup(struct pp_device *dev, VkQueue queue)
+struct pp_queue *pp_layer_objects_queue_lookup(struct pp_device *dev, VkQueue queue)
 {
 	struct pp_queue *q;
 	uint64_t key = (uint64_t)(uintptr_t)queue;
@@ -43,7 +43,7 @@ struct pp_queue *pp_queue_lookup(struct pp_device *dev, VkQueue queue)
 	return q;
 }
 
-struct pp_command_buffer *pp_command_buffer_lookup(struct pp_device *dev, VkCommandBuffer cb)
+struct pp_command_buffer *pp_layer_objects_command_buffer_lookup(struct pp_device *dev, VkCommandBuffer cb)
 {
 	struct pp_command_buffer *c;
 	uint64_t key = (uint64_t)(uintptr_t)cb;
@@ -53,7 +53,7 @@ struct pp_command_buffer *pp_command_buffer_lookup(struct pp_device *dev, VkComm
 	return c;
 }
 
-struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type, uint64_t handle)
+struct pp_object *pp_layer_objects_find_locked(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
 	struct pp_object *o;
 	struct pp_object_key key;
@@ -67,20 +67,20 @@ struct pp_object *pp_object_find_locked(struct pp_device *dev, VkObjectType type
 /* Pass boundaries look the same few objects up again and again (a render pass and its
  * framebuffer at every vkCmdBeginRenderPass, a pipeline at every bind that changes it), each a
  * lock and a hash of the key. A small per-thread cache answers those: an entry is good while no object table
- * anywhere changed since it was filled (pp_object_epoch, bumped under the table's write lock
+ * anywhere changed since it was filled (pp_layer_objects_epoch, bumped under the table's write lock
  * by every insert, replace and remove, and when a device's table goes), so it answers exactly
- * what the table would, absent objects (NULL) included. It returns what pp_object_lookup
- * always returned: a pointer read without the lock. The hit is inline (pp_object_lookup,
- * layer_internal.h); a miss comes here (pp_object_lookup_slow). */
-uint64_t pp_object_epoch = 1;
-_Thread_local struct pp_object_cache_entry *pp_object_cache __attribute__((tls_model("initial-exec")));
+ * what the table would, absent objects (NULL) included. It returns what pp_layer_objects_lookup
+ * always returned: a pointer read without the lock. The hit is inline (pp_layer_objects_lookup,
+ * layer_internal.h); a miss comes here (pp_layer_objects_lookup_slow). */
+uint64_t pp_layer_objects_epoch = 1;
+_Thread_local struct pp_object_cache_entry *pp_layer_objects_cache __attribute__((tls_model("initial-exec")));
 static pthread_key_t object_cache_key;
 static pthread_once_t object_cache_once = PTHREAD_ONCE_INIT;
 static bool object_cache_key_ok;
 
 static void object_cache_free(void *cache)
 {
-	pp_object_cache = NULL;
+	pp_layer_objects_cache = NULL;
 	free(cache);
 }
 
@@ -102,26 +102,26 @@ static struct pp_object_cache_entry *object_cache_make(void)
 		free(c);
 		return NULL;
 	}
-	pp_object_cache = c;
+	pp_layer_objects_cache = c;
 	return c;
 }
 
 static void object_epoch_bump(void)
 {
-	__atomic_add_fetch(&pp_object_epoch, 1, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&pp_layer_objects_epoch, 1, __ATOMIC_ACQ_REL);
 }
 
 /* The miss (and a thread's first lookup): the table under its read lock, the answer cached. */
-struct pp_object *pp_object_lookup_slow(struct pp_device *dev, VkObjectType type, uint64_t handle)
+struct pp_object *pp_layer_objects_lookup_slow(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
-	struct pp_object_cache_entry *cache = pp_object_cache;
+	struct pp_object_cache_entry *cache = pp_layer_objects_cache;
 	if (!cache)
 		cache = object_cache_make();
-	struct pp_object_cache_entry *e = cache ? &cache[2 * pp_object_cache_set(type, handle)] : NULL;
+	struct pp_object_cache_entry *e = cache ? &cache[2 * pp_layer_objects_cache_set(type, handle)] : NULL;
 	/* Read before the lookup: a change made meanwhile leaves the entry already stale. */
-	uint64_t epoch = __atomic_load_n(&pp_object_epoch, __ATOMIC_ACQUIRE);
+	uint64_t epoch = __atomic_load_n(&pp_layer_objects_epoch, __ATOMIC_ACQUIRE);
 	pthread_rwlock_rdlock(&dev->lock);
-	struct pp_object *o = pp_object_find_locked(dev, type, handle);
+	struct pp_object *o = pp_layer_objects_find_locked(dev, type, handle);
 	pthread_rwlock_unlock(&dev->lock);
 	if (e) {
 		/* The newest in way 0, the one it displaces in way 1. */
@@ -131,11 +131,11 @@ struct pp_object *pp_object_lookup_slow(struct pp_device *dev, VkObjectType type
 	return o;
 }
 
-struct pp_object *pp_object_insert_locked(struct pp_device *dev, VkObjectType type, uint64_t handle)
+struct pp_object *pp_layer_objects_insert_locked(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
 	if (dev->untracked)
 		return NULL;
-	struct pp_object *o = pp_object_find_locked(dev, type, handle);
+	struct pp_object *o = pp_layer_objects_find_locked(dev, type, handle);
 	if (o)
 		return o;
 	o = calloc(1, sizeof(*o));
@@ -181,10 +181,10 @@ static void object_free(struct pp_object *o)
 	free(o);
 }
 
-void pp_object_record(struct pp_device *dev, VkObjectType type, uint64_t handle, union pp_object_desc *desc)
+void pp_layer_objects_record(struct pp_device *dev, VkObjectType type, uint64_t handle, union pp_object_desc *desc)
 {
 	pthread_rwlock_wrlock(&dev->lock);
-	struct pp_object *o = pp_object_insert_locked(dev, type, handle);
+	struct pp_object *o = pp_layer_objects_insert_locked(dev, type, handle);
 	if (o) {
 		/* A handle the driver reused: the old description goes, the name stays. */
 		object_desc_free(type, &o->u);
@@ -196,10 +196,10 @@ void pp_object_record(struct pp_device *dev, VkObjectType type, uint64_t handle,
 		object_desc_free(type, desc);
 }
 
-void pp_object_remove(struct pp_device *dev, VkObjectType type, uint64_t handle)
+void pp_layer_objects_remove(struct pp_device *dev, VkObjectType type, uint64_t handle)
 {
 	pthread_rwlock_wrlock(&dev->lock);
-	struct pp_object *o = pp_object_find_locked(dev, type, handle);
+	struct pp_object *o = pp_layer_objects_find_locked(dev, type, handle);
 	if (o) {
 		HASH_DEL(dev->objects, o);
 		object_epoch_bump();
@@ -211,7 +211,7 @@ void pp_object_remove(struct pp_device *dev, VkObjectType type, uint64_t handle)
 
 /* ---- queues --------------------------------------------------------------------------- */
 
-void pp_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint32_t index,
+void pp_layer_objects_queue_track(struct pp_device *dev, VkQueue queue, uint32_t family, uint32_t index,
 		    void (*created)(struct pp_device *dev, struct pp_queue *q))
 {
 	if (dev->untracked)
@@ -247,7 +247,7 @@ static struct pp_command_pool *pool_find_locked(struct pp_device *dev, VkCommand
 	return p;
 }
 
-bool pp_command_pool_track(struct pp_device *dev, VkCommandPool pool, uint32_t family, bool protected_pool,
+bool pp_layer_objects_command_pool_track(struct pp_device *dev, VkCommandPool pool, uint32_t family, bool protected_pool,
 			   const char *recorded_by)
 {
 	struct pp_command_pool *p = calloc(1, sizeof(*p));
@@ -279,10 +279,10 @@ static void command_buffer_unlink_locked(struct pp_device *dev, struct pp_comman
 			c->pool_next->pool_prev = c->pool_prev;
 	}
 	HASH_DEL(dev->command_buffers, c);
-	__atomic_add_fetch(&pp_command_buffer_epoch, 1, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&pp_layer_objects_command_buffer_epoch, 1, __ATOMIC_ACQ_REL);
 }
 
-void pp_command_pool_untrack(struct pp_device *dev, VkCommandPool pool,
+void pp_layer_objects_command_pool_untrack(struct pp_device *dev, VkCommandPool pool,
 			    void (*release)(struct pp_device *dev, struct pp_command_buffer *c))
 {
 	struct pp_command_buffer *list = NULL;
@@ -293,7 +293,7 @@ void pp_command_pool_untrack(struct pp_device *dev, VkCommandPool pool,
 		list = p->buffers;
 		for (struct pp_command_buffer *c = list; c; c = c->pool_next)
 			HASH_DEL(dev->command_buffers, c);
-		__atomic_add_fetch(&pp_command_buffer_epoch, 1, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&pp_layer_objects_command_buffer_epoch, 1, __ATOMIC_ACQ_REL);
 	}
 	pthread_rwlock_unlock(&dev->lock);
 	for (struct pp_command_buffer *c = list, *next; c; c = next) {
@@ -303,7 +303,7 @@ void pp_command_pool_untrack(struct pp_device *dev, VkCommandPool pool,
 	free(p);
 }
 
-struct pp_command_buffer *pp_command_pool_buffers(struct pp_device *dev, VkCommandPool pool)
+struct pp_command_buffer *pp_layer_objects_command_pool_buffers(struct pp_device *dev, VkCommandPool pool)
 {
 	pthread_rwlock_rdlock(&dev->lock);
 	struct pp_command_pool *p = pool_find_locked(dev, pool);
@@ -312,7 +312,7 @@ struct pp_command_buffer *pp_command_pool_buffers(struct pp_device *dev, VkComma
 	return list;
 }
 
-bool pp_command_buffer_track(struct pp_device *dev, VkCommandPool pool, struct pp_command_buffer *c)
+bool pp_layer_objects_command_buffer_track(struct pp_device *dev, VkCommandPool pool, struct pp_command_buffer *c)
 {
 	pthread_rwlock_wrlock(&dev->lock);
 	struct pp_command_pool *p = pool_find_locked(dev, pool);
@@ -331,7 +331,7 @@ bool pp_command_buffer_track(struct pp_device *dev, VkCommandPool pool, struct p
 	return ok;
 }
 
-struct pp_command_buffer *pp_command_buffer_untrack(struct pp_device *dev, VkCommandBuffer cb)
+struct pp_command_buffer *pp_layer_objects_command_buffer_untrack(struct pp_device *dev, VkCommandBuffer cb)
 {
 	uint64_t key = (uint64_t)(uintptr_t)cb;
 	struct pp_command_buffer *c;
@@ -345,7 +345,7 @@ struct pp_command_buffer *pp_command_buffer_untrack(struct pp_device *dev, VkCom
 
 /* ---- the device's end ----------------------------------------------------------------- */
 
-void pp_command_buffers_untrack_all(struct pp_device *dev,
+void pp_layer_objects_command_buffers_untrack_all(struct pp_device *dev,
 				    void (*release)(struct pp_device *dev, struct pp_command_buffer *c))
 {
 	struct pp_command_buffer *c, *ctmp;
@@ -353,10 +353,10 @@ void pp_command_buffers_untrack_all(struct pp_device *dev,
 		HASH_DEL(dev->command_buffers, c);
 		release(dev, c);
 	}
-	__atomic_add_fetch(&pp_command_buffer_epoch, 1, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&pp_layer_objects_command_buffer_epoch, 1, __ATOMIC_ACQ_REL);
 }
 
-void pp_device_objects_destroy(struct pp_device *dev)
+void pp_layer_objects_device_destroy(struct pp_device *dev)
 {
 	struct pp_object *o, *otmp;
 	struct pp_command_pool *p, *ptmp;

@@ -8,7 +8,7 @@
 #include "layer_internal.h"
 #include "pp_log.h"
 
-struct pp_settings pp_layer_settings;
+struct pp_settings pp_layer_registry_settings;
 
 static pthread_rwlock_t g_instances_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct pp_instance *g_instances;
@@ -21,7 +21,7 @@ static struct pp_device *g_devices;
 static pthread_mutex_t g_untracked_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pp_device g_untracked[PP_UNTRACKED_DEVICES];
 
-struct pp_instance *pp_instance_lookup(void *key)
+struct pp_instance *pp_layer_registry_instance_lookup(void *key)
 {
 	struct pp_instance *inst;
 	pthread_rwlock_rdlock(&g_instances_lock);
@@ -30,7 +30,7 @@ struct pp_instance *pp_instance_lookup(void *key)
 	return inst;
 }
 
-bool pp_instance_register(struct pp_instance *inst)
+bool pp_layer_registry_instance_register(struct pp_instance *inst)
 {
 	bool ok;
 	pthread_rwlock_wrlock(&g_instances_lock);
@@ -39,7 +39,7 @@ bool pp_instance_register(struct pp_instance *inst)
 	return ok;
 }
 
-struct pp_instance *pp_instance_unregister(void *key)
+struct pp_instance *pp_layer_registry_instance_unregister(void *key)
 {
 	struct pp_instance *inst;
 	pthread_rwlock_wrlock(&g_instances_lock);
@@ -61,7 +61,7 @@ static struct pp_device *untracked_find(void *key)
 	return found;
 }
 
-struct pp_device *pp_device_lookup(void *key)
+struct pp_device *pp_layer_registry_device_lookup(void *key)
 {
 	struct pp_device *dev;
 	pthread_rwlock_rdlock(&g_devices_lock);
@@ -70,7 +70,7 @@ struct pp_device *pp_device_lookup(void *key)
 	return dev ? dev : untracked_find(key);
 }
 
-bool pp_device_register(struct pp_device *dev)
+bool pp_layer_registry_device_register(struct pp_device *dev)
 {
 	bool ok;
 	pthread_rwlock_wrlock(&g_devices_lock);
@@ -79,7 +79,7 @@ bool pp_device_register(struct pp_device *dev)
 	return ok;
 }
 
-struct pp_device *pp_device_unregister(void *key)
+struct pp_device *pp_layer_registry_device_unregister(void *key)
 {
 	struct pp_device *dev;
 	pthread_rwlock_wrlock(&g_devices_lock);
@@ -90,7 +90,7 @@ struct pp_device *pp_device_unregister(void *key)
 	return dev;
 }
 
-bool pp_device_untracked_add(VkDevice device, void (*fill)(struct pp_device *dev, void *ctx), void *ctx)
+bool pp_layer_registry_device_untracked_add(VkDevice device, void (*fill)(struct pp_device *dev, void *ctx), void *ctx)
 {
 	pthread_mutex_lock(&g_untracked_lock);
 	struct pp_device *dev = NULL;
@@ -109,7 +109,7 @@ bool pp_device_untracked_add(VkDevice device, void (*fill)(struct pp_device *dev
 	return dev != NULL;
 }
 
-PFN_vkDestroyDevice pp_device_untracked_remove(void *key)
+PFN_vkDestroyDevice pp_layer_registry_device_untracked_remove(void *key)
 {
 	PFN_vkDestroyDevice destroy = NULL;
 	pthread_mutex_lock(&g_untracked_lock);

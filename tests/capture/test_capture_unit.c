@@ -117,10 +117,10 @@ static void run_frames(struct pp_frame_clock *c, uint32_t n, uint32_t *flags, vo
 	for (uint32_t f = 0; f < n; f++) {
 		if (before)
 			before(f);
-		flags[f] = pp_frame_clock_building(c);
-		CHECK(pp_frame_clock_submit(c) == f);
-		CHECK(pp_frame_clock_flags(c) == flags[f]); /* the frame keeps what its recordings saw */
-		CHECK(pp_frame_clock_submit_done(c, PP_SUBMIT_ASYNC, false));
+		flags[f] = pp_attr_frame_clock_building(c);
+		CHECK(pp_attr_frame_clock_submit(c) == f);
+		CHECK(pp_attr_frame_clock_flags(c) == flags[f]); /* the frame keeps what its recordings saw */
+		CHECK(pp_attr_frame_clock_submit_done(c, PP_SUBMIT_ASYNC, false));
 	}
 }
 
@@ -150,33 +150,33 @@ static void test_clock_ranges(void)
 	struct pp_frame_clock c;
 	uint32_t fl[12];
 	/* Default: everything captured and timed (the diagnostics' own clock relies on it). */
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
 	run_frames(&c, 4, fl, NULL);
 	expect(fl, 4, "xxxx", "xxxx", 0);
 
 	struct pp_frame_capture cap = capture_of("3-5,8", 1);
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
 	run_frames(&c, 10, fl, NULL);
 	expect(fl, 10, "...xxx..x.", "...xxx..x.", 0);
 
 	/* Sampled timing counts from each window's first frame. */
 	cap = capture_of("2-7,9-", 3);
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
 	run_frames(&c, 12, fl, NULL);
 	expect(fl, 12, "..xxxxxx.xxx", "..x..x...x..", 0);
 
 	cap = capture_of("all", 4);
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
 	run_frames(&c, 9, fl, NULL);
 	expect(fl, 9, "xxxxxxxxx", "x...x...x", 0);
 }
 
 /* Frame debuggers (docs/frame-debuggers.md): frames passprobe asks RenderDoc to capture
  * (renderdoc_frames) are captured and GPU-timed whatever the windows and the sampling say, and
- * a frame RenderDoc turns out to capture (pp_frame_clock_renderdoc at its first submission) too;
+ * a frame RenderDoc turns out to capture (pp_attr_frame_clock_renderdoc at its first submission) too;
  * a layer's own submission never ends a frame. */
 static void test_clock_renderdoc(void)
 {
@@ -187,8 +187,8 @@ static void test_clock_renderdoc(void)
 	pp_settings_defaults(&s);
 	CHECK(pp_settings_apply(&s, "renderdoc_frames", "2,6-7", PP_ORIGIN_DEFAULT, NULL, 0) == 0);
 	cap.renderdoc = s.renderdoc_frames;
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
 	run_frames(&c, 10, fl, NULL);
 	/* Frame 7 is timed although the window samples 1 frame of 3 (6, 9). */
 	for (uint32_t f = 0; f < 10; f++) {
@@ -206,23 +206,23 @@ static void test_clock_renderdoc(void)
 
 	/* A capture RenderDoc started itself: known at the frame's first submission. */
 	cap = capture_of("none", 1);
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
-	CHECK(pp_frame_clock_building(&c) == 0);
-	CHECK(pp_frame_clock_submit(&c) == 0);
-	pp_frame_clock_renderdoc(&c);
-	uint32_t f = pp_frame_clock_flags(&c);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
+	CHECK(pp_attr_frame_clock_building(&c) == 0);
+	CHECK(pp_attr_frame_clock_submit(&c) == 0);
+	pp_attr_frame_clock_renderdoc(&c);
+	uint32_t f = pp_attr_frame_clock_flags(&c);
 	CHECK((f & PP_FRAME_ALL) == PP_FRAME_ALL && (f & PP_FRAME_RENDERDOC) && (f & PP_FRAME_BY_RENDERDOC));
-	CHECK(pp_frame_clock_building(&c) == f); /* recordings made for it from now on are timed */
-	CHECK(!pp_frame_clock_submit_done(&c, PP_SUBMIT_FOREIGN, false)); /* RenderDoc's own */
-	CHECK(pp_frame_clock_submit_done(&c, PP_SUBMIT_ASYNC, false));
-	CHECK(pp_frame_clock_building(&c) == 0); /* the next frame is not captured */
+	CHECK(pp_attr_frame_clock_building(&c) == f); /* recordings made for it from now on are timed */
+	CHECK(!pp_attr_frame_clock_submit_done(&c, PP_SUBMIT_FOREIGN, false)); /* RenderDoc's own */
+	CHECK(pp_attr_frame_clock_submit_done(&c, PP_SUBMIT_ASYNC, false));
+	CHECK(pp_attr_frame_clock_building(&c) == 0); /* the next frame is not captured */
 
 	/* Under auto, a layer's own fence-signalling submit of a headless program ends nothing. */
-	pp_frame_clock_init(&c, PP_FRAME_AUTO);
-	CHECK(pp_frame_clock_submit(&c) == 0);
-	CHECK(!pp_frame_clock_submit_done(&c, PP_SUBMIT_FOREIGN, false));
-	CHECK(pp_frame_clock_submit_done(&c, PP_SUBMIT_FENCE, false));
+	pp_attr_frame_clock_init(&c, PP_FRAME_AUTO);
+	CHECK(pp_attr_frame_clock_submit(&c) == 0);
+	CHECK(!pp_attr_frame_clock_submit_done(&c, PP_SUBMIT_FOREIGN, false));
+	CHECK(pp_attr_frame_clock_submit_done(&c, PP_SUBMIT_FENCE, false));
 }
 
 /* The experiment's arms (docs/diagnostics.md, "Experiment mode"): blocks of
@@ -243,8 +243,8 @@ static void test_clock_experiment(void)
 	snprintf(frames, sizeof(frames), "%u", rdoc);
 	CHECK(pp_settings_apply(&s, "renderdoc_frames", frames, PP_ORIGIN_DEFAULT, NULL, 0) == 0);
 	cap.renderdoc = s.renderdoc_frames;
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
 	run_frames(&c, N, fl, NULL);
 	for (uint32_t f = 0; f < N; f++) {
 		uint32_t arm = fl[f] & PP_FRAME_EXP;
@@ -256,15 +256,15 @@ static void test_clock_experiment(void)
 	/* Sampled GPU timing: the frames not timed have no arm. */
 	cap = capture_of("all", 2);
 	cap.experiment = true;
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
 	run_frames(&c, N, fl, NULL);
 	for (uint32_t f = 0; f < N; f++)
 		CHECK(!!(fl[f] & PP_FRAME_EXP) == !!(fl[f] & PP_FRAME_GPU_TIMED));
 	/* Without the experiment no frame has an arm. */
 	cap = capture_of("all", 1);
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
 	run_frames(&c, N, fl, NULL);
 	for (uint32_t f = 0; f < N; f++)
 		CHECK(!(fl[f] & PP_FRAME_EXP));
@@ -306,8 +306,8 @@ static void test_clock_triggers(void)
 	cap.signal = true;
 	static const uint32_t at[] = { 3, 7, UINT32_MAX };
 	g_raise_at = at;
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
 	run_frames(&c, 10, fl, raise_before);
 	expect(fl, 10, "....xxxx..", "....xxxx..", PP_FRAME_BY_SIGNAL);
 
@@ -316,8 +316,8 @@ static void test_clock_triggers(void)
 	cap.signal = true;
 	static const uint32_t at2[] = { 1, 6, UINT32_MAX };
 	g_raise_at = at2;
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
 	run_frames(&c, 9, fl, raise_before);
 	expect(fl, 2, "xx", "xx", 0);
 	expect(fl + 2, 4, "....", "....", 0);
@@ -332,8 +332,8 @@ static void test_clock_triggers(void)
 	cap = capture_of("none", 2);
 	cap.trigger_file = g_trigger;
 	g_touch_at = 2;
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
 	run_frames(&c, 8, fl, touch_before);
 	expect(fl, 8, "...xxx..", "...x.x..", PP_FRAME_BY_FILE);
 	struct stat st;
@@ -343,9 +343,9 @@ static void test_clock_triggers(void)
 	touch_before(0);
 	uint32_t more[5];
 	for (uint32_t f = 0; f < 5; f++) {
-		more[f] = pp_frame_clock_building(&c);
-		pp_frame_clock_submit(&c);
-		pp_frame_clock_submit_done(&c, PP_SUBMIT_ASYNC, false);
+		more[f] = pp_attr_frame_clock_building(&c);
+		pp_attr_frame_clock_submit(&c);
+		pp_attr_frame_clock_submit_done(&c, PP_SUBMIT_ASYNC, false);
 	}
 	/* Created between frames: found at the end of the next frame (8), window 9..11. */
 	expect(more, 5, ".xxx.", ".x.x.", PP_FRAME_BY_FILE);
@@ -353,8 +353,8 @@ static void test_clock_triggers(void)
 
 	/* A file there before the first frame captures from frame 0. */
 	touch_before(g_touch_at);
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
-	pp_frame_clock_capture_set(&c, &cap);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_capture_set(&c, &cap);
 	run_frames(&c, 5, fl, NULL);
 	expect(fl, 5, "xxx..", "x.x..", PP_FRAME_BY_FILE);
 	unlink(g_trigger);
@@ -363,8 +363,8 @@ static void test_clock_triggers(void)
 /* One submit under frame_delimiter=auto: whether it ended the open frame. */
 static bool auto_submit(struct pp_frame_clock *c, enum pp_submit_sync sync)
 {
-	pp_frame_clock_submit(c);
-	return pp_frame_clock_submit_done(c, sync, false);
+	pp_attr_frame_clock_submit(c);
+	return pp_attr_frame_clock_submit_done(c, sync, false);
 }
 
 /* frame_delimiter=auto: which submits end a frame, with and without a swapchain (a GLES draw
@@ -373,51 +373,51 @@ static void test_clock_auto(void)
 {
 	struct pp_frame_clock c;
 	/* Headless: a fence or a drain ends a frame, an async submit does not. */
-	pp_frame_clock_init(&c, PP_FRAME_AUTO);
+	pp_attr_frame_clock_init(&c, PP_FRAME_AUTO);
 	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC));
 	CHECK(auto_submit(&c, PP_SUBMIT_FENCE) && !strcmp(c.why, "fence") && c.ended == 1);
 	CHECK(auto_submit(&c, PP_SUBMIT_DRAINED) && c.ended == 2);
 
 	/* A swapchain: fences stay in the frame (uploads before the first present, a fence per
 	 * frame for streaming), a drain still ends it (a window made current, never presented). */
-	pp_frame_clock_init(&c, PP_FRAME_AUTO);
-	pp_frame_clock_swapchain_created(&c);
+	pp_attr_frame_clock_init(&c, PP_FRAME_AUTO);
+	pp_attr_frame_clock_swapchain_created(&c);
 	CHECK(!auto_submit(&c, PP_SUBMIT_FENCE));
 	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC));
 	CHECK(auto_submit(&c, PP_SUBMIT_DRAINED) && !strcmp(c.why, "fence") && c.ended == 1);
 	CHECK(auto_submit(&c, PP_SUBMIT_DRAINED) && c.ended == 2);
 
 	/* From the first present on, presents only: neither a fence nor a drain ends a frame. */
-	pp_frame_clock_submit(&c);
-	CHECK(pp_frame_clock_present(&c) && !strcmp(c.why, "present") && c.ended == 3);
+	pp_attr_frame_clock_submit(&c);
+	CHECK(pp_attr_frame_clock_present(&c) && !strcmp(c.why, "present") && c.ended == 3);
 	CHECK(!auto_submit(&c, PP_SUBMIT_DRAINED));
 	CHECK(!auto_submit(&c, PP_SUBMIT_FENCE));
-	CHECK(pp_frame_clock_present(&c) && c.ended == 4);
+	CHECK(pp_attr_frame_clock_present(&c) && c.ended == 4);
 
 	/* Without a swapchain too, once a present was seen. */
-	pp_frame_clock_init(&c, PP_FRAME_AUTO);
-	pp_frame_clock_submit(&c);
-	CHECK(pp_frame_clock_present(&c));
+	pp_attr_frame_clock_init(&c, PP_FRAME_AUTO);
+	pp_attr_frame_clock_submit(&c);
+	CHECK(pp_attr_frame_clock_present(&c));
 	CHECK(!auto_submit(&c, PP_SUBMIT_DRAINED) && !auto_submit(&c, PP_SUBMIT_FENCE));
 
 	/* A wait for the whole queue or device: a frame end without a swapchain, before any
 	 * present, under auto only. */
-	pp_frame_clock_init(&c, PP_FRAME_AUTO);
-	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && pp_frame_clock_waited_idle(&c) && c.ended == 1);
-	CHECK(!pp_frame_clock_waited_idle(&c)); /* no frame open */
-	pp_frame_clock_swapchain_created(&c);
-	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && !pp_frame_clock_waited_idle(&c));
-	pp_frame_clock_init(&c, PP_FRAME_AUTO);
-	pp_frame_clock_submit(&c);
-	CHECK(pp_frame_clock_present(&c));
-	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && !pp_frame_clock_waited_idle(&c));
-	pp_frame_clock_init(&c, PP_FRAME_PRESENT);
-	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && !pp_frame_clock_waited_idle(&c));
+	pp_attr_frame_clock_init(&c, PP_FRAME_AUTO);
+	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && pp_attr_frame_clock_waited_idle(&c) && c.ended == 1);
+	CHECK(!pp_attr_frame_clock_waited_idle(&c)); /* no frame open */
+	pp_attr_frame_clock_swapchain_created(&c);
+	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && !pp_attr_frame_clock_waited_idle(&c));
+	pp_attr_frame_clock_init(&c, PP_FRAME_AUTO);
+	pp_attr_frame_clock_submit(&c);
+	CHECK(pp_attr_frame_clock_present(&c));
+	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && !pp_attr_frame_clock_waited_idle(&c));
+	pp_attr_frame_clock_init(&c, PP_FRAME_PRESENT);
+	CHECK(!auto_submit(&c, PP_SUBMIT_ASYNC) && !pp_attr_frame_clock_waited_idle(&c));
 
 	/* present: a drain never ends a frame; submit: every submit does. */
-	pp_frame_clock_init(&c, PP_FRAME_PRESENT);
+	pp_attr_frame_clock_init(&c, PP_FRAME_PRESENT);
 	CHECK(!auto_submit(&c, PP_SUBMIT_DRAINED) && !auto_submit(&c, PP_SUBMIT_FENCE));
-	pp_frame_clock_init(&c, PP_FRAME_SUBMIT);
+	pp_attr_frame_clock_init(&c, PP_FRAME_SUBMIT);
 	CHECK(auto_submit(&c, PP_SUBMIT_ASYNC) && !strcmp(c.why, "submit"));
 }
 

@@ -20,7 +20,7 @@ static void fixture_open(struct fixture *f, const char *gpu)
 {
 	struct pp_expr_error err;
 	int bad;
-	f->db = pp_counter_db_find(gpu);
+	f->db = pp_counter_db_list_find(gpu);
 	f->ev = NULL;
 	f->s = NULL;
 	CHECK(f->db != NULL);
@@ -30,7 +30,7 @@ static void fixture_open(struct fixture *f, const char *gpu)
 	if (!f->ev)
 		exit(1);
 	f->s = calloc(f->db->counter_count, sizeof(*f->s));
-	pp_counter_sample_clear(f->ev, f->s);
+	pp_counter_eval_sample_clear(f->ev, f->s);
 }
 
 static void fixture_close(struct fixture *f)
@@ -50,7 +50,7 @@ static int entry(struct fixture *f, const char *name)
 
 static void set(struct fixture *f, const char *name, double v)
 {
-	CHECK(pp_counter_sample_set_name(f->ev, f->s, name, v) == 0);
+	CHECK(pp_counter_eval_sample_set_name(f->ev, f->s, name, v) == 0);
 }
 
 static struct pp_counter_value get(struct fixture *f, const char *name)
@@ -63,7 +63,7 @@ static double value(struct fixture *f, const char *name)
 	struct pp_counter_value v = get(f, name);
 	if (v.status != PP_VALUE_OK) {
 		char buf[256];
-		fprintf(stderr, "%s: %s\n", name, pp_counter_value_describe(f->ev, &v, buf, sizeof(buf)));
+		fprintf(stderr, "%s: %s\n", name, pp_counter_eval_value_describe(f->ev, &v, buf, sizeof(buf)));
 	}
 	CHECK(v.status == PP_VALUE_OK);
 	return v.value;
@@ -137,9 +137,9 @@ static void test_walk(const struct pp_counter_db *db, uint32_t hardware, uint32_
 
 	/* From every input given (distinct, positive) every derived counter is a number. */
 	struct pp_counter_value *s = calloc(db->counter_count, sizeof(*s));
-	pp_counter_sample_clear(ev, s);
+	pp_counter_eval_sample_clear(ev, s);
 	for (uint32_t i = 0; i < db->counter_count; i++)
-		if (pp_counter_sample_set(ev, s, (int)i, 1000.0 + 37.0 * i) != 0)
+		if (pp_counter_eval_sample_set(ev, s, (int)i, 1000.0 + 37.0 * i) != 0)
 			CHECK(db->counters[i].equation != NULL || db->counters[i].kind == PP_COUNTER_DERIVED);
 	uint32_t ok = 0;
 	for (uint32_t i = 0; i < db->counter_count; i++) {
@@ -147,7 +147,7 @@ static void test_walk(const struct pp_counter_db *db, uint32_t hardware, uint32_
 		if (v.status != PP_VALUE_OK) {
 			char buf[256];
 			fprintf(stderr, "%s %s: %s\n", db->id, db->counters[i].name,
-				pp_counter_value_describe(ev, &v, buf, sizeof(buf)));
+				pp_counter_eval_value_describe(ev, &v, buf, sizeof(buf)));
 		}
 		CHECK(v.status == PP_VALUE_OK && isfinite(v.value));
 		ok += v.status == PP_VALUE_OK;
@@ -155,7 +155,7 @@ static void test_walk(const struct pp_counter_db *db, uint32_t hardware, uint32_
 	CHECK(ok == db->counter_count);
 
 	/* From no input, every derived counter is unavailable, naming a missing input. */
-	pp_counter_sample_clear(ev, s);
+	pp_counter_eval_sample_clear(ev, s);
 	for (uint32_t i = 0; i < db->counter_count; i++) {
 		if (db->counters[i].kind != PP_COUNTER_DERIVED)
 			continue;
@@ -164,7 +164,7 @@ static void test_walk(const struct pp_counter_db *db, uint32_t hardware, uint32_
 		CHECK(v.subject >= 0 && (uint32_t)v.subject < db->counter_count &&
 		      pp_counter_eval_equation(ev, v.subject) == NULL);
 		char buf[256];
-		CHECK_HAS(pp_counter_value_describe(ev, &v, buf, sizeof(buf)), "unavailable: ");
+		CHECK_HAS(pp_counter_eval_value_describe(ev, &v, buf, sizeof(buf)), "unavailable: ");
 		CHECK(isnan(v.value));
 	}
 	free(s);
@@ -173,28 +173,28 @@ static void test_walk(const struct pp_counter_db *db, uint32_t hardware, uint32_
 
 static void test_lookup(void)
 {
-	const struct pp_counter_db *g78 = pp_counter_db_find("Mali-G78");
-	const struct pp_counter_db *bifrost = pp_counter_db_find("mali-bifrost");
+	const struct pp_counter_db *g78 = pp_counter_db_list_find("Mali-G78");
+	const struct pp_counter_db *bifrost = pp_counter_db_list_find("mali-bifrost");
 	CHECK(g78 && strcmp(g78->id, "mali-g78") == 0);
 	CHECK(bifrost && strcmp(bifrost->id, "mali-bifrost") == 0);
-	CHECK(pp_counter_db_find("g78") == g78);
-	CHECK(pp_counter_db_find("MALI-G78") == g78);
-	CHECK(pp_counter_db_find("mali-g78") == g78);
-	CHECK(pp_counter_db_find("Mali-G52") == bifrost);
-	CHECK(pp_counter_db_find("G71") == bifrost);
-	CHECK(pp_counter_db_find("Mali-G99") == NULL);
-	CHECK(pp_counter_db_find("") == NULL);
-	CHECK(pp_counter_db_find(NULL) == NULL);
-	CHECK(pp_counter_db_find_product(0x9002) == g78);
+	CHECK(pp_counter_db_list_find("g78") == g78);
+	CHECK(pp_counter_db_list_find("MALI-G78") == g78);
+	CHECK(pp_counter_db_list_find("mali-g78") == g78);
+	CHECK(pp_counter_db_list_find("Mali-G52") == bifrost);
+	CHECK(pp_counter_db_list_find("G71") == bifrost);
+	CHECK(pp_counter_db_list_find("Mali-G99") == NULL);
+	CHECK(pp_counter_db_list_find("") == NULL);
+	CHECK(pp_counter_db_list_find(NULL) == NULL);
+	CHECK(pp_counter_db_list_find_product(0x9002) == g78);
 	/* The upper 16 bits of a GPU_ID also carry minor numbers the mask leaves out:
 	 * 0x7212 is a Mali-G52 (the default of Mesa's panfrost drm-shim). */
-	CHECK(pp_counter_db_find_product(0x7212) == bifrost);
+	CHECK(pp_counter_db_list_find_product(0x7212) == bifrost);
 	CHECK(strcmp(pp_counter_db_gpu_of_product(bifrost, 0x7212)->name, "Mali-G52") == 0);
-	CHECK(pp_counter_db_find_product(0x6000) == bifrost);
-	CHECK(pp_counter_db_find_product(0x1234) == NULL);
-	CHECK(pp_counter_db_find_product(0) == NULL);
-	CHECK(pp_counter_db_count() == 2);
-	CHECK(pp_counter_db_at(2) == NULL);
+	CHECK(pp_counter_db_list_find_product(0x6000) == bifrost);
+	CHECK(pp_counter_db_list_find_product(0x1234) == NULL);
+	CHECK(pp_counter_db_list_find_product(0) == NULL);
+	CHECK(pp_counter_db_list_count() == 2);
+	CHECK(pp_counter_db_list_at(2) == NULL);
 	CHECK(pp_counter_db_lookup(g78, "$MaliNoSuchCounter") == -1);
 	/* Bifrost's aliases: the document's misspellings find the counter meant. */
 	CHECK(pp_counter_db_lookup(bifrost, "SC.FRAG_QUADS_EZS_KILL") ==
@@ -203,8 +203,8 @@ static void test_lookup(void)
 	      pp_counter_db_lookup(bifrost, "TI.CULLED_FACING"));
 	CHECK(pp_counter_db_alias(bifrost, "TI.CULLED_FACING") == NULL);
 	/* The symbolic constants of 002 are in every database. */
-	for (size_t i = 0; i < pp_counter_db_count(); i++) {
-		const struct pp_counter_db *db = pp_counter_db_at(i);
+	for (size_t i = 0; i < pp_counter_db_list_count(); i++) {
+		const struct pp_counter_db *db = pp_counter_db_list_at(i);
 		const char *names[] = { PP_CONST_SHADER_CORE_COUNT, PP_CONST_L2_CACHE_COUNT,
 					PP_CONST_EXT_BUS_BYTE_SIZE, PP_CONST_TIME_SPAN };
 		for (size_t n = 0; n < 4; n++) {
@@ -229,7 +229,7 @@ static void test_g78(void)
 	/* Clamped by max(min(..., 100), 0) on both sides. */
 	set(&f, "$MaliGPUCyclesNonFragmentQueueActive", 1500);
 	CHECK_NEAR(value(&f, "$MaliNonFragmentQueueUtilization"), 100.0);
-	pp_counter_sample_clear(f.ev, f.s);
+	pp_counter_eval_sample_clear(f.ev, f.s);
 	set(&f, "$MaliGPUCyclesGPUActive", 1000);
 	set(&f, "$MaliGPUCyclesNonFragmentQueueActive", -20); /* a wrapped delta */
 	CHECK_NEAR(value(&f, "$MaliNonFragmentQueueUtilization"), 0.0);
@@ -237,7 +237,7 @@ static void test_g78(void)
 	CHECK_NEAR(value(&f, "$MaliTilerUtilization"), 12.3);
 
 	/* Division by zero: unavailable, naming the counter and the '/' of its equation. */
-	pp_counter_sample_clear(f.ev, f.s);
+	pp_counter_eval_sample_clear(f.ev, f.s);
 	set(&f, "$MaliGPUCyclesGPUActive", 0);
 	set(&f, "$MaliGPUCyclesFragmentQueueActive", 0);
 	struct pp_counter_value v = get(&f, "$MaliFragmentQueueUtilization");
@@ -248,36 +248,36 @@ static void test_g78(void)
 	CHECK(v.offset == (int32_t)(strchr(eq, '/') - eq));
 	CHECK(isnan(v.value));
 	char buf[256];
-	CHECK_HAS(pp_counter_value_describe(f.ev, &v, buf, sizeof(buf)),
+	CHECK_HAS(pp_counter_eval_value_describe(f.ev, &v, buf, sizeof(buf)),
 		  "unavailable: division by zero in $MaliFragmentQueueUtilization at offset");
 	/* With an input missing, a counter is missing that input, not 0. */
 	v = get(&f, "$MaliAverageCyclesPerPixel");
 	CHECK(v.status == PP_VALUE_MISSING && v.subject == entry(&f, "$MaliGPUTasksFragmentTasks"));
 
 	/* Output external read bytes with a 16-byte bus: beats * (bits / 8). */
-	pp_counter_sample_clear(f.ev, f.s);
+	pp_counter_eval_sample_clear(f.ev, f.s);
 	double slices[2] = { 400, 600 };
-	CHECK(pp_counter_sample_set_instances(f.ev, f.s, entry(&f, "$MaliExternalBusBeatsReadBeats"),
+	CHECK(pp_counter_eval_sample_set_instances(f.ev, f.s, entry(&f, "$MaliExternalBusBeatsReadBeats"),
 					      slices, 2) == 0);
 	v = get(&f, "$MaliOutputExternalReadBytes");
 	CHECK(v.status == PP_VALUE_MISSING && v.subject == entry(&f, PP_CONST_EXT_BUS_BYTE_SIZE));
-	CHECK_HAS(pp_counter_value_describe(f.ev, &v, buf, sizeof(buf)),
+	CHECK_HAS(pp_counter_eval_value_describe(f.ev, &v, buf, sizeof(buf)),
 		  "constant MALI_CONFIG_EXT_BUS_BYTE_SIZE not given");
-	pp_counter_sample_clear(f.ev, f.s);
-	CHECK(pp_counter_sample_set_instances(f.ev, f.s, entry(&f, "$MaliExternalBusBeatsReadBeats"),
+	pp_counter_eval_sample_clear(f.ev, f.s);
+	CHECK(pp_counter_eval_sample_set_instances(f.ev, f.s, entry(&f, "$MaliExternalBusBeatsReadBeats"),
 					      slices, 2) == 0);
 	set(&f, PP_CONST_EXT_BUS_BYTE_SIZE, 16);
 	CHECK_NEAR(value(&f, "$MaliConstantsBusWidthBits"), 128.0);
 	CHECK_NEAR(value(&f, "$MaliOutputExternalReadBytes"), 16000.0);
 	CHECK_NEAR(value(&f, "$MaliExternalBusBeatSize"), 16.0);
-	pp_counter_sample_clear(f.ev, f.s);
+	pp_counter_eval_sample_clear(f.ev, f.s);
 	set(&f, "$MaliExternalBusBeatsWriteBeats", 250);
 	set(&f, PP_CONST_EXT_BUS_BYTE_SIZE, 8);
 	CHECK_NEAR(value(&f, "$MaliOutputExternalWriteBytes"), 2000.0);
 
 	/* Culling rates: 500 facing/XY, 100 Z, 50 sample culled, 350 visible of 1000. Each rate
 	 * is of the primitives entering its stage: Z 100 / 500, sample 50 / 400. */
-	pp_counter_sample_clear(f.ev, f.s);
+	pp_counter_eval_sample_clear(f.ev, f.s);
 	set(&f, "$MaliPrimitiveCullingFacingOrXYPlaneTestCulledPrimitives", 500);
 	set(&f, "$MaliPrimitiveCullingZPlaneTestCulledPrimitives", 100);
 	set(&f, "$MaliPrimitiveCullingSampleTestCulledPrimitives", 50);
@@ -293,9 +293,9 @@ static void test_g78(void)
 
 	/* Block cardinality (000 1.1, 002): shader core counters summed over 4 cores, so the
 	 * usage divides by the core count: 3200 / 4 / 1000. */
-	pp_counter_sample_clear(f.ev, f.s);
+	pp_counter_eval_sample_clear(f.ev, f.s);
 	double cores[4] = { 700, 800, 900, 800 };
-	CHECK(pp_counter_sample_set_instances(f.ev, f.s,
+	CHECK(pp_counter_eval_sample_set_instances(f.ev, f.s,
 					      entry(&f, "$MaliShaderCoreCyclesAnyWorkloadActive"),
 					      cores, 4) == 0);
 	set(&f, "$MaliGPUCyclesGPUActive", 1000);
@@ -304,14 +304,14 @@ static void test_g78(void)
 
 	/* FPK: (1000 - 200 - (600 * 16) / 4) / 1000 quads is negative: clamped to 0; with fewer
 	 * warps: (1000 - 200 - (100 * 16) / 4) / 1000 = 40%. */
-	pp_counter_sample_clear(f.ev, f.s);
+	pp_counter_eval_sample_clear(f.ev, f.s);
 	set(&f, "$MaliFragmentQuadsRasterizedFineQuads", 1000);
 	set(&f, "$MaliFragmentZSQuadsEarlyZSKilledQuads", 200);
 	set(&f, "$MaliShaderWarpsFragmentWarps", 100);
 	CHECK_NEAR(value(&f, "$MaliFPKKilledQuadPercentage"), 40.0);
 
 	/* An input that is not a number is refused as such, not turned into one. */
-	pp_counter_sample_clear(f.ev, f.s);
+	pp_counter_eval_sample_clear(f.ev, f.s);
 	set(&f, "$MaliGPUCyclesGPUActive", NAN);
 	set(&f, "$MaliGPUCyclesTilerActive", 5);
 	v = get(&f, "$MaliTilerUtilization");
@@ -340,7 +340,7 @@ static void test_bifrost(void)
 
 	/* External read bytes with a 16-byte bus: SUM over two L2 slices of beats * width. */
 	double slices[2] = { 400, 600 };
-	CHECK(pp_counter_sample_set_instances(f.ev, f.s, entry(&f, "L2.EXTERNAL_READ_BEATS"),
+	CHECK(pp_counter_eval_sample_set_instances(f.ev, f.s, entry(&f, "L2.EXTERNAL_READ_BEATS"),
 					      slices, 2) == 0);
 	set(&f, PP_CONST_EXT_BUS_BYTE_SIZE, 16);
 	CHECK_NEAR(value(&f, "L2.AXI_WIDTH_BYTES"), 16.0);
@@ -361,7 +361,7 @@ static void test_bifrost(void)
 
 	/* Shader core counters are the mean over cores here (001 section 3). */
 	double cores[2] = { 300, 500 };
-	CHECK(pp_counter_sample_set_instances(f.ev, f.s, entry(&f, "SC.EXEC_CORE_ACTIVE"), cores,
+	CHECK(pp_counter_eval_sample_set_instances(f.ev, f.s, entry(&f, "SC.EXEC_CORE_ACTIVE"), cores,
 					      2) == 0);
 	CHECK_NEAR(value(&f, "SC.EXEC_CORE_ACTIVE"), 400.0);
 	CHECK_NEAR(value(&f, "SC.EXEC_CORE_UTILIZATION"), 0.4);
@@ -401,8 +401,8 @@ static void test_bifrost(void)
 
 int main(void)
 {
-	test_walk(pp_counter_db_find("mali-g78"), 66, 65, 7);
-	test_walk(pp_counter_db_find("mali-bifrost"), 75, 34, 6);
+	test_walk(pp_counter_db_list_find("mali-g78"), 66, 65, 7);
+	test_walk(pp_counter_db_list_find("mali-bifrost"), 75, 34, 6);
 	test_lookup();
 	test_g78();
 	test_bifrost();

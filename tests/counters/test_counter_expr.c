@@ -50,12 +50,12 @@ static struct pp_counter_value eval_text(const char *text, struct pp_expr_error 
 		db = make_db(basic, sizeof(basic) / sizeof(basic[0]));
 		CHECK(pp_counter_eval_create(&db, &ev, NULL, NULL) == 0);
 	}
-	pp_counter_sample_clear(ev, s);
-	pp_counter_sample_set_name(ev, s, "A", 6);
-	pp_counter_sample_set_name(ev, s, "B", 3);
+	pp_counter_eval_sample_clear(ev, s);
+	pp_counter_eval_sample_set_name(ev, s, "A", 6);
+	pp_counter_eval_sample_set_name(ev, s, "B", 3);
 	double x[2] = { 2, 4 };
-	pp_counter_sample_set_instances(ev, s, pp_counter_db_lookup(&db, "SC.X"), x, 2);
-	pp_counter_sample_set_name(ev, s, "K", 5);
+	pp_counter_eval_sample_set_instances(ev, s, pp_counter_db_lookup(&db, "SC.X"), x, 2);
+	pp_counter_eval_sample_set_name(ev, s, "K", 5);
 	struct pp_expr *e = NULL;
 	struct pp_expr_error local;
 	*rc = pp_counter_eval_compile(ev, text, &e, err ? err : &local);
@@ -247,8 +247,8 @@ static void test_cycles(void)
 	db = make_db(diamond, 5);
 	CHECK(pp_counter_eval_create(&db, &ev, &err, &bad) == 0);
 	struct pp_counter_value s[5];
-	pp_counter_sample_clear(ev, s);
-	CHECK(pp_counter_sample_set(ev, s, 0, 1) == 0);
+	pp_counter_eval_sample_clear(ev, s);
+	CHECK(pp_counter_eval_sample_set(ev, s, 0, 1) == 0);
 	struct pp_counter_value v = pp_counter_eval_counter(ev, s, 1);
 	CHECK(v.status == PP_VALUE_OK);
 	CHECK_NEAR(v.value, 10);
@@ -297,53 +297,53 @@ static void test_samples(void)
 	struct pp_counter_eval *ev;
 	CHECK(pp_counter_eval_create(&db, &ev, NULL, NULL) == 0);
 	struct pp_counter_value s[sizeof(basic) / sizeof(basic[0])];
-	pp_counter_sample_clear(ev, s);
+	pp_counter_eval_sample_clear(ev, s);
 	int scaled = pp_counter_db_lookup(&db, "$MaliScaled");
 	int sc = pp_counter_db_lookup(&db, "SC.X");
 	int b = pp_counter_db_lookup(&db, "B");
 	/* A scaled counter: raw counts times the scale (002 "Scaled hardware counters"). */
-	CHECK(pp_counter_sample_set(ev, s, scaled, 10) == 0);
+	CHECK(pp_counter_eval_sample_set(ev, s, scaled, 10) == 0);
 	CHECK_NEAR(pp_counter_eval_counter(ev, s, scaled).value, 40);
 	double inst[3] = { 1, 2, 6 };
-	CHECK(pp_counter_sample_set_instances(ev, s, scaled, inst, 3) == 0);
+	CHECK(pp_counter_eval_sample_set_instances(ev, s, scaled, inst, 3) == 0);
 	CHECK_NEAR(pp_counter_eval_counter(ev, s, scaled).value, 36); /* (1+2+6) * 4: sum */
-	CHECK(pp_counter_sample_set_instances(ev, s, sc, inst, 3) == 0);
+	CHECK(pp_counter_eval_sample_set_instances(ev, s, sc, inst, 3) == 0);
 	CHECK_NEAR(pp_counter_eval_counter(ev, s, sc).value, 3); /* mean in this database */
-	CHECK(pp_counter_sample_set_instances(ev, s, b, inst, 3) == 0);
+	CHECK(pp_counter_eval_sample_set_instances(ev, s, b, inst, 3) == 0);
 	CHECK_NEAR(pp_counter_eval_counter(ev, s, b).value, 9);
 	/* What cannot be set. */
-	CHECK(pp_counter_sample_set_instances(ev, s, b, inst, 0) == -EINVAL);
-	CHECK(pp_counter_sample_set(ev, s, pp_counter_db_lookup(&db, "D"), 1) == -EINVAL);
-	CHECK(pp_counter_sample_set(ev, s, pp_counter_db_lookup(&db, "K2"), 1) == -EINVAL);
-	CHECK(pp_counter_sample_set(ev, s, 99, 1) == -EINVAL);
-	CHECK(pp_counter_sample_set(ev, s, -1, 1) == -EINVAL);
-	CHECK(pp_counter_sample_set_name(ev, s, "nope", 1) == -ENOENT);
+	CHECK(pp_counter_eval_sample_set_instances(ev, s, b, inst, 0) == -EINVAL);
+	CHECK(pp_counter_eval_sample_set(ev, s, pp_counter_db_lookup(&db, "D"), 1) == -EINVAL);
+	CHECK(pp_counter_eval_sample_set(ev, s, pp_counter_db_lookup(&db, "K2"), 1) == -EINVAL);
+	CHECK(pp_counter_eval_sample_set(ev, s, 99, 1) == -EINVAL);
+	CHECK(pp_counter_eval_sample_set(ev, s, -1, 1) == -EINVAL);
+	CHECK(pp_counter_eval_sample_set_name(ev, s, "nope", 1) == -ENOENT);
 	/* Memoized per sample, and forgotten when an input changes. */
-	pp_counter_sample_clear(ev, s);
-	pp_counter_sample_set_name(ev, s, "A", 6);
-	pp_counter_sample_set_name(ev, s, "B", 3);
+	pp_counter_eval_sample_clear(ev, s);
+	pp_counter_eval_sample_set_name(ev, s, "A", 6);
+	pp_counter_eval_sample_set_name(ev, s, "B", 3);
 	int e = pp_counter_db_lookup(&db, "E");
 	CHECK_NEAR(pp_counter_eval_counter(ev, s, e).value, 200);
 	CHECK(s[pp_counter_db_lookup(&db, "D")].status == PP_VALUE_OK);
-	pp_counter_sample_set_name(ev, s, "A", 12);
+	pp_counter_eval_sample_set_name(ev, s, "A", 12);
 	CHECK_NEAR(pp_counter_eval_counter(ev, s, e).value, 400);
-	pp_counter_sample_set_name(ev, s, "A", 6);
+	pp_counter_eval_sample_set_name(ev, s, "A", 6);
 	char buf[128];
 	struct pp_counter_value v = pp_counter_eval_counter(ev, s, e);
-	CHECK_HAS(pp_counter_value_describe(ev, &v, buf, sizeof(buf)), "200");
-	pp_counter_sample_clear(ev, s);
+	CHECK_HAS(pp_counter_eval_value_describe(ev, &v, buf, sizeof(buf)), "200");
+	pp_counter_eval_sample_clear(ev, s);
 	v = pp_counter_eval_counter(ev, s, e);
 	CHECK(v.status == PP_VALUE_MISSING && v.subject == 0);
-	CHECK_HAS(pp_counter_value_describe(ev, &v, buf, sizeof(buf)), "unavailable: input A not given");
+	CHECK_HAS(pp_counter_eval_value_describe(ev, &v, buf, sizeof(buf)), "unavailable: input A not given");
 	v = pp_counter_eval_counter(ev, s, pp_counter_db_lookup(&db, "K2"));
-	CHECK_HAS(pp_counter_value_describe(ev, &v, buf, sizeof(buf)),
+	CHECK_HAS(pp_counter_eval_value_describe(ev, &v, buf, sizeof(buf)),
 		  "unavailable: constant K not given");
-	pp_counter_sample_set_name(ev, s, "A", 1);
-	pp_counter_sample_set_name(ev, s, "B", 0);
+	pp_counter_eval_sample_set_name(ev, s, "A", 1);
+	pp_counter_eval_sample_set_name(ev, s, "B", 0);
 	v = pp_counter_eval_counter(ev, s, e);
 	CHECK(v.status == PP_VALUE_DIV_ZERO && v.subject == pp_counter_db_lookup(&db, "D") &&
 	      v.offset == 2);
-	CHECK_HAS(pp_counter_value_describe(ev, &v, buf, sizeof(buf)),
+	CHECK_HAS(pp_counter_eval_value_describe(ev, &v, buf, sizeof(buf)),
 		  "unavailable: division by zero in D at offset 2");
 	pp_counter_eval_destroy(ev);
 }

@@ -93,24 +93,24 @@ static void test_intern(void)
 {
 	char name[32] = "made at run time";
 	struct pp_gpu_counter_desc d = { "VK_KHR_performance_query", name, "ns", NULL, 1, false, NULL };
-	const struct pp_gpu_counter_desc *a = pp_gpu_counter_intern(&d);
+	const struct pp_gpu_counter_desc *a = pp_gpu_counters_intern(&d);
 	strcpy(name, "changed");
 	CHECK(a && !strcmp(a->name, "made at run time") && !strcmp(a->block, "") && !strcmp(a->unit, "ns"),
 	      "an interned description owns its strings");
 	strcpy(name, "made at run time");
-	CHECK(pp_gpu_counter_intern(&d) == a, "same source and name: same description");
+	CHECK(pp_gpu_counters_intern(&d) == a, "same source and name: same description");
 	d.source = "mali_kbase";
-	CHECK(pp_gpu_counter_intern(&d) != a, "another source: another description");
+	CHECK(pp_gpu_counters_intern(&d) != a, "another source: another description");
 }
 
 static void test_fixed_backends(void)
 {
 	CHECK(PP_GPU_PIPELINE_STATISTICS_COUNT == 7, "seven statistics");
 	for (int i = 0; i < PP_GPU_PIPELINE_STATISTICS_COUNT; i++)
-		CHECK(!strcmp(pp_gpu_pipeline_statistics_counters[i].source, "pipeline_statistics") &&
-			      pp_gpu_pipeline_statistics_counters[i].unit[0],
+		CHECK(!strcmp(pp_gpu_counters_pipeline_statistics[i].source, "pipeline_statistics") &&
+			      pp_gpu_counters_pipeline_statistics[i].unit[0],
 		      "statistic %d has its source and a unit", i);
-	CHECK(!strcmp(pp_gpu_timestamp_counter.unit, "ns"), "GPU time in ns");
+	CHECK(!strcmp(pp_gpu_counters_timestamp.unit, "ns"), "GPU time in ns");
 }
 
 int main(void)

@@ -34,7 +34,7 @@ static void test_inside(void)
 	struct pp_overlap_span samples[] = { SPAN(120, 180) };
 	double v[] = { 60 };
 	struct pp_overlap_share out[2];
-	pp_overlap_attribute(passes, 2, samples, v, 1, out);
+	pp_attr_overlap_attribute(passes, 2, samples, v, 1, out);
 	expect("inside: A", &out[0], 60, 60, 60, false);
 	expect("inside: B", &out[1], 0, 0, 0, false);
 	CHECK(!out[0].covered, "A is only partly inside a sample");
@@ -43,7 +43,7 @@ static void test_inside(void)
 	struct pp_overlap_span tiled_passes[] = { SPAN(0, 10), SPAN(10, 30) };
 	struct pp_overlap_span tiled[] = { SPAN(0, 10), SPAN(10, 30) };
 	double tv[] = { 5, 7 };
-	pp_overlap_attribute(tiled_passes, 2, tiled, tv, 2, out);
+	pp_attr_overlap_attribute(tiled_passes, 2, tiled, tv, 2, out);
 	expect("tiled: A", &out[0], 5, 5, 5, false);
 	expect("tiled: B", &out[1], 7, 7, 7, false);
 	CHECK(out[0].covered && out[1].covered, "tiled passes are covered");
@@ -57,7 +57,7 @@ static void test_straddle(void)
 	struct pp_overlap_span samples[] = { SPAN(150, 250) };
 	double v[] = { 100 };
 	struct pp_overlap_share out[2];
-	pp_overlap_attribute(passes, 2, samples, v, 1, out);
+	pp_attr_overlap_attribute(passes, 2, samples, v, 1, out);
 	expect("straddle: A", &out[0], 50, 0, 100, false);
 	expect("straddle: B", &out[1], 50, 0, 100, false);
 
@@ -66,7 +66,7 @@ static void test_straddle(void)
 	struct pp_overlap_span gap_passes[] = { SPAN(100, 200), SPAN(300, 400) };
 	struct pp_overlap_span gap_samples[] = { SPAN(150, 350) };
 	double gv[] = { 200 };
-	pp_overlap_attribute(gap_passes, 2, gap_samples, gv, 1, out);
+	pp_attr_overlap_attribute(gap_passes, 2, gap_samples, gv, 1, out);
 	expect("gap: A", &out[0], 50, 0, 200, false);
 	expect("gap: B", &out[1], 50, 0, 200, false);
 
@@ -75,7 +75,7 @@ static void test_straddle(void)
 	struct pp_overlap_span one[] = { SPAN(0, 100) };
 	struct pp_overlap_span two[] = { SPAN(0, 50), SPAN(50, 150) };
 	double tv[] = { 10, 40 };
-	pp_overlap_attribute(one, 1, two, tv, 2, out);
+	pp_attr_overlap_attribute(one, 1, two, tv, 2, out);
 	expect("two samples: A", &out[0], 30, 10, 50, false);
 	CHECK(out[0].covered, "A covered by the two samples");
 }
@@ -89,14 +89,14 @@ static void test_overlapping_passes(void)
 	struct pp_overlap_span samples[] = { SPAN(100, 400) };
 	double v[] = { 300 };
 	struct pp_overlap_share out[3];
-	pp_overlap_attribute(passes, 2, samples, v, 1, out);
+	pp_attr_overlap_attribute(passes, 2, samples, v, 1, out);
 	expect("overlap: A", &out[0], 150, 0, 300, true);
 	expect("overlap: B", &out[1], 150, 0, 300, true);
 
 	/* a sample inside both: no lower bound for either, half each */
 	struct pp_overlap_span inner[] = { SPAN(220, 280) };
 	double iv[] = { 60 };
-	pp_overlap_attribute(passes, 2, inner, iv, 1, out);
+	pp_attr_overlap_attribute(passes, 2, inner, iv, 1, out);
 	expect("inside both: A", &out[0], 30, 0, 60, true);
 	expect("inside both: B", &out[1], 30, 0, 60, true);
 
@@ -104,7 +104,7 @@ static void test_overlapping_passes(void)
 	struct pp_overlap_span three[] = { SPAN(100, 300), SPAN(200, 400), SPAN(500, 600) };
 	struct pp_overlap_span s3[] = { SPAN(100, 400), SPAN(500, 600) };
 	double v3[] = { 300, 9 };
-	pp_overlap_attribute(three, 3, s3, v3, 2, out);
+	pp_attr_overlap_attribute(three, 3, s3, v3, 2, out);
 	expect("three: C", &out[2], 9, 9, 9, false);
 	CHECK(out[0].estimate + out[1].estimate + out[2].estimate == 309, "estimates add up to the samples");
 }
@@ -116,7 +116,7 @@ static void test_edges(void)
 	struct pp_overlap_span samples[] = { SPAN(0, 20), SPAN(5, 5), SPAN(10, 10) };
 	double v[] = { 20, 4, 6 };
 	struct pp_overlap_share out[3];
-	pp_overlap_attribute(passes, 3, samples, v, 3, out);
+	pp_attr_overlap_attribute(passes, 3, samples, v, 3, out);
 	/* [0, 20]: 10 each; instant 5 inside A alone: 4 to A exactly; instant 10 on both
 	 * boundaries: 3 each, no lower bound */
 	expect("edges: A", &out[0], 17, 4, 30, false);

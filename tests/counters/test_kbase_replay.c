@@ -245,21 +245,21 @@ static void path_of(char *buf, size_t len, const char *name)
 static void test_props_and_versions(struct replay *r)
 {
 	struct pp_kbase_props p;
-	CHECK(pp_kbase_props_parse(r->props, r->props_len, &p) == 0, "properties parse");
+	CHECK(pp_gpu_kbase_props_parse(r->props, r->props_len, &p) == 0, "properties parse");
 	CHECK(p.shader_cores == 3 && p.shader_present == 0xb, "3 shader cores from the core mask (%u)", p.shader_cores);
 	CHECK(p.l2_slices == 2, "2 L2 slices (%u)", p.l2_slices);
 	CHECK(p.bus_width_bits == 128, "128-bit bus from L2_FEATURES (%u)", p.bus_width_bits);
 	CHECK(p.gpu_id == 0x90930010 && p.product_id == 0x9093, "ids");
-	CHECK(pp_kbase_props_parse(r->props, r->props_len - 1, &p) == -EINVAL, "a truncated entry is refused");
-	CHECK(pp_kbase_props_parse(r->props, 0, &p) == -EINVAL, "no core mask: refused");
+	CHECK(pp_gpu_kbase_props_parse(r->props, r->props_len - 1, &p) == -EINVAL, "a truncated entry is refused");
+	CHECK(pp_gpu_kbase_props_parse(r->props, 0, &p) == -EINVAL, "no core mask: refused");
 
 	struct pp_kbase_version_check old = { 11, 20 }, nw = { 11, 40 }, edge = { 11, 37 }, csf_old = { 1, 9 },
 				      csf_new = { 1, 10 };
-	CHECK(pp_kbase_interface_for(&old, false) == PP_KBASE_LEGACY, "JM 11.20: legacy reader");
-	CHECK(pp_kbase_interface_for(&edge, false) == PP_KBASE_KINSTR, "JM 11.37: kinstr_prfcnt");
-	CHECK(pp_kbase_interface_for(&nw, false) == PP_KBASE_KINSTR, "JM 11.40: kinstr_prfcnt");
-	CHECK(pp_kbase_interface_for(&csf_old, true) == PP_KBASE_LEGACY, "CSF 1.9: legacy");
-	CHECK(pp_kbase_interface_for(&csf_new, true) == PP_KBASE_KINSTR, "CSF 1.10: kinstr_prfcnt");
+	CHECK(pp_gpu_kbase_interface_for(&old, false) == PP_KBASE_LEGACY, "JM 11.20: legacy reader");
+	CHECK(pp_gpu_kbase_interface_for(&edge, false) == PP_KBASE_KINSTR, "JM 11.37: kinstr_prfcnt");
+	CHECK(pp_gpu_kbase_interface_for(&nw, false) == PP_KBASE_KINSTR, "JM 11.40: kinstr_prfcnt");
+	CHECK(pp_gpu_kbase_interface_for(&csf_old, true) == PP_KBASE_LEGACY, "CSF 1.9: legacy");
+	CHECK(pp_gpu_kbase_interface_for(&csf_new, true) == PP_KBASE_KINSTR, "CSF 1.10: kinstr_prfcnt");
 }
 
 static void check_sample(const char *what, const struct pp_kbase_sample *s, unsigned sample, unsigned sc_instances)
@@ -284,13 +284,13 @@ static void test_legacy(void)
 	CHECK(replay_load(&r, path), "legacy stream loads");
 	test_props_and_versions(&r);
 	struct pp_kbase_props p;
-	pp_kbase_props_parse(r.props, r.props_len, &p);
+	pp_gpu_kbase_props_parse(r.props, r.props_len, &p);
 	uint64_t prev = 0;
 	for (uint32_t n = 0; n < r.nlegacy; n++) {
 		struct pp_kbase_hwcnt_reader_metadata md;
 		memcpy(&md, r.legacy[n], sizeof(md));
 		struct pp_kbase_sample s;
-		int rc = pp_kbase_legacy_decode(&p, &md, prev, r.legacy[n] + sizeof(md), r.dump_size, &s);
+		int rc = pp_gpu_kbase_legacy_decode(&p, &md, prev, r.legacy[n] + sizeof(md), r.dump_size, &s);
 		CHECK(rc == 0, "dump %u decodes", n);
 		if (n) {
 			char what[32];
@@ -300,19 +300,19 @@ static void test_legacy(void)
 		}
 		prev = md.timestamp;
 		struct pp_kbase_sample short_;
-		CHECK(pp_kbase_legacy_decode(&p, &md, prev, r.legacy[n] + sizeof(md), r.dump_size - 4, &short_) == -EINVAL,
+		CHECK(pp_gpu_kbase_legacy_decode(&p, &md, prev, r.legacy[n] + sizeof(md), r.dump_size - 4, &short_) == -EINVAL,
 		      "a short dump is refused");
 	}
 
 	/* the backend over the replay: baseline dump, then the samples, in the set's order */
 	struct pp_kbase_io io = replay_io(&r);
 	char why[256] = "";
-	struct pp_kbase *k = pp_kbase_create(&io, "GPU_CYCLES_TOP,SC[4],L2[63],FE[5],TILER[10]", why, sizeof(why));
+	struct pp_kbase *k = pp_gpu_kbase_create(&io, "GPU_CYCLES_TOP,SC[4],L2[63],FE[5],TILER[10]", why, sizeof(why));
 	CHECK(k != NULL, "backend over the legacy replay: %s", why);
 	if (!k)
 		return;
-	const struct pp_gpu_counter_backend *b = pp_kbase_backend(k);
-	CHECK(pp_kbase_interface(k) == PP_KBASE_LEGACY, "legacy interface chosen for UAPI 11.20");
+	const struct pp_gpu_counter_backend *b = pp_gpu_kbase_backend(k);
+	CHECK(pp_gpu_kbase_interface(k) == PP_KBASE_LEGACY, "legacy interface chosen for UAPI 11.20");
 	CHECK(b->method == PP_GPU_COUNTERS_SAMPLED && b->set_count(b->ctx) == 5, "sampled, 5 counters chosen");
 	CHECK(!strcmp(b->set_desc(b->ctx, 1)->name, "SC[4]") && b->set_desc(b->ctx, 1)->per_instance,
 	      "shader core counters are per instance");
@@ -334,7 +334,7 @@ static void test_legacy(void)
 	}
 	CHECK(r.dumps >= 2 && r.puts == 4, "dumps requested off the caller's thread, every buffer given back (%d, %d)",
 	      r.dumps, r.puts);
-	pp_kbase_destroy(k);
+	pp_gpu_kbase_destroy(k);
 	CHECK(r.closes == 1, "closed once");
 	free(r.file);
 }
@@ -347,7 +347,7 @@ static void test_kinstr(void)
 	CHECK(replay_load(&r, path), "kinstr stream loads");
 	for (uint32_t n = 0; n < r.naccess; n++) {
 		struct pp_kbase_sample s;
-		CHECK(pp_kbase_kinstr_decode(r.mapping, r.mapping_len, r.access[n].sample_offset_bytes, &s) == 0,
+		CHECK(pp_gpu_kbase_kinstr_decode(r.mapping, r.mapping_len, r.access[n].sample_offset_bytes, &s) == 0,
 		      "sample %u decodes", n);
 		char what[32];
 		snprintf(what, sizeof(what), "kinstr sample %u", n);
@@ -355,24 +355,24 @@ static void test_kinstr(void)
 		CHECK(s.end_ns - s.begin_ns == (n ? 1500000u : 1000000u), "%s: its interval", what);
 	}
 	struct pp_kbase_sample s;
-	CHECK(pp_kbase_kinstr_decode(r.mapping, r.mapping_len - 8, r.access[r.naccess - 1].sample_offset_bytes, &s) ==
+	CHECK(pp_gpu_kbase_kinstr_decode(r.mapping, r.mapping_len - 8, r.access[r.naccess - 1].sample_offset_bytes, &s) ==
 		      -EINVAL,
 	      "values outside the mapping are refused");
-	CHECK(pp_kbase_kinstr_decode(r.mapping, r.mapping_len, r.mapping_len - 16, &s) == -EINVAL,
+	CHECK(pp_gpu_kbase_kinstr_decode(r.mapping, r.mapping_len, r.mapping_len - 16, &s) == -EINVAL,
 	      "a list running off the mapping is refused");
 
 	struct pp_kbase_io io = replay_io(&r);
 	char why[256] = "";
-	struct pp_kbase *k = pp_kbase_create(&io, "default", why, sizeof(why));
+	struct pp_kbase *k = pp_gpu_kbase_create(&io, "default", why, sizeof(why));
 	CHECK(k != NULL, "backend over the kinstr replay: %s", why);
 	if (!k)
 		return;
-	const struct pp_gpu_counter_backend *b = pp_kbase_backend(k);
-	CHECK(pp_kbase_interface(k) == PP_KBASE_KINSTR, "kinstr_prfcnt chosen for UAPI 11.40");
+	const struct pp_gpu_counter_backend *b = pp_gpu_kbase_backend(k);
+	CHECK(pp_gpu_kbase_interface(k) == PP_KBASE_KINSTR, "kinstr_prfcnt chosen for UAPI 11.40");
 	CHECK(b->set_count(b->ctx) == 2 && !strcmp(b->set_desc(b->ctx, 0)->name, "GPU_CYCLES_TOP"),
 	      "default: the cycle counters");
-	CHECK(pp_kbase_props(k)->shader_cores == 3 && pp_kbase_props(k)->l2_slices == 2 &&
-		      pp_kbase_props(k)->bus_width_bits == 128,
+	CHECK(pp_gpu_kbase_props(k)->shader_cores == 3 && pp_gpu_kbase_props(k)->l2_slices == 2 &&
+		      pp_gpu_kbase_props(k)->bus_width_bits == 128,
 	      "the symbolic constants' inputs");
 	CHECK(b->sample_start(b->ctx, 1000000) == 0, "sampler starts");
 	b->sample_stop(b->ctx);
@@ -385,14 +385,14 @@ static void test_kinstr(void)
 		free(out[i].values);
 	}
 	CHECK(r.starts == 1 && r.stops == 1 && r.puts == 2, "started, stopped, every sample given back");
-	pp_kbase_destroy(k);
+	pp_gpu_kbase_destroy(k);
 	free(r.file);
 }
 
 static void test_absent(void)
 {
 	struct pp_kbase_io io;
-	CHECK(pp_kbase_io_open("/nonexistent/mali0", &io) == -ENOENT, "no device: -ENOENT");
+	CHECK(pp_gpu_kbase_ioctl_io_open("/nonexistent/mali0", &io) == -ENOENT, "no device: -ENOENT");
 }
 
 int main(int argc, char **argv)

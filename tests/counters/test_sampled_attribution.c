@@ -75,13 +75,13 @@ static struct pp_frame_result *g_frame;
 static void frame_out(struct pp_frame_result *f)
 {
 	if (g_frame)
-		pp_frame_result_free(g_frame);
+		pp_model_frame_result_free(g_frame);
 	g_frame = f;
 }
 
 static const struct pp_counter_value *cycles_of(const struct pp_pass_result *p)
 {
-	return pp_pass_counter_find(p, "test_sampler", "cycles");
+	return pp_model_pass_counter_find(p, "test_sampler", "cycles");
 }
 
 static void expect(const char *what, const struct pp_counter_value *c, double est, double lo, double hi, bool shared)
@@ -106,17 +106,17 @@ int main(void)
 	struct pp_settings s;
 	pp_settings_defaults(&s);
 	struct pp_attr_device *d = pp_attr_device_create(&ops, frame_out, 0, &s);
-	struct pp_attr_queue *q = pp_attr_queue_create(d, 0x10, 0, 0);
-	struct pp_recording *r = pp_recording_create(false);
+	struct pp_attr_queue *q = pp_attr_device_queue_create(d, 0x10, 0, 0);
+	struct pp_recording *r = pp_attr_record_create(false);
 	for (uint32_t i = 0; i < 4; i++) {
-		struct pp_pass_rec *p = pp_recording_pass_begin(r, PP_PASS_RENDER, "vkCmdBeginRenderPass", PP_REC_RENDER);
+		struct pp_pass_rec *p = pp_attr_record_pass_begin(r, PP_PASS_RENDER, "vkCmdBeginRenderPass", PP_REC_RENDER);
 		if (i < 3) {
 			p->ts_begin = 2 * i;
 			p->ts_end = 2 * i + 1;
 		} else {
 			p->ts_reason = "no timestamps in this test";
 		}
-		pp_recording_pass_end(r);
+		pp_attr_record_pass_end(r);
 	}
 	uint64_t handle = 0xcb;
 	struct pp_attr_submit_info info = {
@@ -128,9 +128,9 @@ int main(void)
 		.command_buffer_handles = &handle,
 		.signals_fence = true,
 	};
-	pp_attr_submit(d, q, &info);
-	pp_attr_submit_done(d, PP_SUBMIT_FENCE, false);
-	pp_attr_poll(d);
+	pp_attr_device_submit(d, q, &info);
+	pp_attr_device_submit_done(d, PP_SUBMIT_FENCE, false);
+	pp_attr_device_poll(d);
 	CHECK(g_frame && g_frame->npasses == 4, "one frame of four passes");
 	if (g_frame && g_frame->npasses == 4) {
 		/* A: the first sample lies wholly inside it and nothing else runs: exactly 100 */
@@ -144,11 +144,11 @@ int main(void)
 		const struct pp_counter_value *dv = cycles_of(&g_frame->passes[3]);
 		CHECK(dv && !dv->v.valid && dv->unavailable_reason, "D, without a GPU interval: unavailable with a reason");
 	}
-	pp_attr_recording_release(d, r);
-	pp_attr_queue_destroy(q);
+	pp_attr_device_recording_release(d, r);
+	pp_attr_device_queue_destroy(q);
 	pp_attr_device_destroy(d);
-	pp_recording_destroy(r);
-	pp_frame_result_free(g_frame);
+	pp_attr_record_destroy(r);
+	pp_model_frame_result_free(g_frame);
 	printf("%d passed, %d failed\n", g_passed, g_failed);
 	return g_failed ? 1 : 0;
 }

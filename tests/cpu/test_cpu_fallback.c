@@ -59,7 +59,7 @@ static long fail_hardware(struct perf_event_attr *attr, pid_t pid, int cpu, int 
 		errno = ENOENT;
 		return -1;
 	}
-	return pp_cpu_perf_open_real(attr, pid, cpu, group_fd, flags);
+	return pp_cpu_counters_perf_open_real(attr, pid, cpu, group_fd, flags);
 }
 
 /* perf_event_paranoid=2 for an unprivileged process: kernel-mode counting refused. */
@@ -100,7 +100,7 @@ static bool real_perf_works(void)
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_TASK_CLOCK;
 	attr.exclude_kernel = 1;
-	long fd = pp_cpu_perf_open_real(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	long fd = pp_cpu_counters_perf_open_real(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return false;
 	close((int)fd);
@@ -109,19 +109,19 @@ static bool real_perf_works(void)
 
 static bool bit(const struct pp_cpu_delta *d, const char *name)
 {
-	int i = pp_cpu_event_index(name);
+	int i = pp_cpu_counters_snapshot_event_index(name);
 	return i >= 0 && (d->valid & (1u << i));
 }
 
 static uint64_t val(const struct pp_cpu_delta *d, const char *name)
 {
-	int i = pp_cpu_event_index(name);
+	int i = pp_cpu_counters_snapshot_event_index(name);
 	return i >= 0 ? d->value[i] : 0;
 }
 
 static void work_delta(struct pp_cpu_snapshot *a, struct pp_cpu_snapshot *b, struct pp_cpu_delta *d)
 {
-	pp_cpu_snapshot_take(a);
+	pp_cpu_counters_snapshot_take(a);
 	test_spin(3000000);
 	struct timespec ts = { 0, 2000000 };
 	nanosleep(&ts, NULL); /* at least one voluntary context switch */
@@ -133,14 +133,14 @@ static void work_delta(struct pp_cpu_snapshot *a, struct pp_cpu_snapshot *b, str
 			p[i] = (char)i;
 		munmap(p, len);
 	}
-	pp_cpu_snapshot_take(b);
-	pp_cpu_snapshot_delta(a, b, d);
+	pp_cpu_counters_snapshot_take(b);
+	pp_cpu_counters_snapshot_delta(a, b, d);
 }
 
 static void *snapshot_thread(void *arg)
 {
 	struct pp_cpu_snapshot s;
-	pp_cpu_snapshot_take(&s);
+	pp_cpu_counters_snapshot_take(&s);
 	*(uint32_t *)arg = s.valid;
 	return NULL;
 }
@@ -195,18 +195,18 @@ static void test_hook_refused(void)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		g_fail_errno = cases[i].e;
-		pp_cpu_test_set_perf_open(fail_all);
-		CHECK(pp_cpu_counters_configure("default", err, sizeof(err)) == 0);
+		pp_cpu_counters_perf_test_set_open(fail_all);
+		CHECK(pp_cpu_counters_snapshot_configure("default", err, sizeof(err)) == 0);
 		capture_reset();
 		check_full_fallback(cases[i].name, cases[i].e);
 	}
 
 	/* Once refused, later threads do not ask again. */
 	g_calls = 0;
-	pp_cpu_test_set_perf_open(count_and_fail);
+	pp_cpu_counters_perf_test_set_open(count_and_fail);
 	capture_reset();
 	struct pp_cpu_snapshot s;
-	pp_cpu_snapshot_take(&s);
+	pp_cpu_counters_snapshot_take(&s);
 	int first = g_calls;
 	uint32_t valid;
 	pthread_t t;
@@ -216,19 +216,19 @@ static void test_hook_refused(void)
 	CHECK(g_warn_lines == 1);
 
 	/* configure starts over: one more line */
-	CHECK(pp_cpu_counters_configure("task-clock,cpu-migrations", err, sizeof(err)) == 0);
-	pp_cpu_snapshot_take(&s);
+	CHECK(pp_cpu_counters_snapshot_configure("task-clock,cpu-migrations", err, sizeof(err)) == 0);
+	pp_cpu_counters_snapshot_take(&s);
 	CHECK(g_warn_lines == 2);
 	CHECK(strstr(g_last_line, "cpu-migrations") && !strstr(g_last_line, "cycles"), "%s", g_last_line);
 
 	/* none: nothing to refuse, nothing logged, CPU time still there */
 	capture_reset();
-	CHECK(pp_cpu_counters_configure("none", err, sizeof(err)) == 0);
+	CHECK(pp_cpu_counters_snapshot_configure("none", err, sizeof(err)) == 0);
 	struct pp_cpu_snapshot a, b;
 	struct pp_cpu_delta d;
 	work_delta(&a, &b, &d);
 	CHECK(g_warn_lines == 0 && d.thread_cpu_ns > 0 && d.valid == 0);
-	pp_cpu_test_set_perf_open(NULL);
+	pp_cpu_counters_perf_test_set_open(NULL);
 }
 
 static void test_hook_partial(void)
@@ -244,8 +244,8 @@ static void test_hook_partial(void)
 	/* No hardware and the default list: no perf event at all (a software group would only
 	 * slow the thread's context switches); CPU time, context switches and faults from the
 	 * kernel's accounting, cpu-migrations (perf only, brought by `default`) not measured. */
-	pp_cpu_test_set_perf_open(fail_hardware);
-	CHECK(pp_cpu_counters_configure("default", err, sizeof(err)) == 0);
+	pp_cpu_counters_perf_test_set_open(fail_hardware);
+	CHECK(pp_cpu_counters_snapshot_configure("default", err, sizeof(err)) == 0);
 	capture_reset();
 	work_delta(&a, &b, &d);
 	CHECK(!(b.flags & (PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_PERF_HW)) && (b.flags & PP_CPU_FLAG_RUSAGE));
@@ -264,7 +264,7 @@ static void test_hook_partial(void)
 
 	/* Only software events named, all with a source outside perf: the same, without a
 	 * warning (every count is measured). */
-	CHECK(pp_cpu_counters_configure("task-clock,context-switches,page-faults", err, sizeof(err)) == 0);
+	CHECK(pp_cpu_counters_snapshot_configure("task-clock,context-switches,page-faults", err, sizeof(err)) == 0);
 	capture_reset();
 	work_delta(&a, &b, &d);
 	CHECK(!(b.flags & PP_CPU_FLAG_PERF_SW) && (b.flags & PP_CPU_FLAG_RUSAGE));
@@ -273,14 +273,14 @@ static void test_hook_partial(void)
 
 	/* cpu-migrations named (it has no other source): the software group stays, every software
 	 * count from perf, hardware invalid. */
-	CHECK(pp_cpu_counters_configure("default,cpu-migrations", err, sizeof(err)) == 0);
+	CHECK(pp_cpu_counters_snapshot_configure("default,cpu-migrations", err, sizeof(err)) == 0);
 	capture_reset();
 	work_delta(&a, &b, &d);
 	CHECK((b.flags & PP_CPU_FLAG_PERF_SW) && !(b.flags & PP_CPU_FLAG_PERF_HW));
 	CHECK(!(b.flags & PP_CPU_FLAG_RUSAGE));
 	CHECK(bit(&d, "task-clock") && bit(&d, "context-switches") && bit(&d, "page-faults") &&
 	      bit(&d, "cpu-migrations"));
-	int tc = pp_cpu_event_index("task-clock");
+	int tc = pp_cpu_counters_snapshot_event_index("task-clock");
 	CHECK(b.sw_mask == (b.valid & ~(1u << tc)), "all from the software group but task-clock");
 	CHECK(val(&d, "task-clock") == d.thread_cpu_ns && (b.flags & PP_CPU_FLAG_CPU_TIME_PERF),
 	      "task-clock is the group's enabled time");
@@ -291,10 +291,10 @@ static void test_hook_partial(void)
 
 	/* perf_event_paranoid=2: retried with exclude_kernel; kernel-only events from getrusage or
 	 * invalid, never a false 0 from a user-mode count. */
-	pp_cpu_test_set_perf_open(paranoid_two);
+	pp_cpu_counters_perf_test_set_open(paranoid_two);
 	capture_reset();
 	work_delta(&a, &b, &d);
-	int cs = pp_cpu_event_index("context-switches"), pf = pp_cpu_event_index("page-faults");
+	int cs = pp_cpu_counters_snapshot_event_index("context-switches"), pf = pp_cpu_counters_snapshot_event_index("page-faults");
 	CHECK(b.flags & PP_CPU_FLAG_USER_ONLY);
 	CHECK(b.flags & PP_CPU_FLAG_RUSAGE);
 	CHECK(!(b.sw_mask & (1u << cs)) && bit(&d, "context-switches") && val(&d, "context-switches") >= 1);
@@ -305,7 +305,7 @@ static void test_hook_partial(void)
 	      strstr(g_last_line, "cpu-migrations"), "%s", g_last_line);
 	printf("log: %s\n", g_last_line);
 	/* an event that is fine in user mode is still counted by perf */
-	CHECK(pp_cpu_counters_configure("alignment-faults,context-switches,task-clock", err,
+	CHECK(pp_cpu_counters_snapshot_configure("alignment-faults,context-switches,task-clock", err,
 					sizeof(err)) == 0);
 	work_delta(&a, &b, &d);
 	CHECK((b.flags & PP_CPU_FLAG_USER_ONLY) && (b.flags & PP_CPU_FLAG_PERF_SW));
@@ -315,19 +315,19 @@ static void test_hook_partial(void)
 
 	/* The software leader fails: the next event leads, context-switches from getrusage (the
 	 * group kept open by the named cpu-migrations). */
-	pp_cpu_test_set_perf_open(fail_context_switches);
-	CHECK(pp_cpu_counters_configure("default,cpu-migrations", err, sizeof(err)) == 0);
+	pp_cpu_counters_perf_test_set_open(fail_context_switches);
+	CHECK(pp_cpu_counters_snapshot_configure("default,cpu-migrations", err, sizeof(err)) == 0);
 	capture_reset();
 	work_delta(&a, &b, &d);
-	cs = pp_cpu_event_index("context-switches");
-	pf = pp_cpu_event_index("page-faults");
-	int mig = pp_cpu_event_index("cpu-migrations");
+	cs = pp_cpu_counters_snapshot_event_index("context-switches");
+	pf = pp_cpu_counters_snapshot_event_index("page-faults");
+	int mig = pp_cpu_counters_snapshot_event_index("cpu-migrations");
 	CHECK(!(b.sw_mask & (1u << cs)) && bit(&d, "context-switches") && (b.flags & PP_CPU_FLAG_RUSAGE));
 	CHECK((b.sw_mask & (1u << pf)) && (b.sw_mask & (1u << mig)), "group kept its members");
 	CHECK(bit(&d, "cpu-migrations") && bit(&d, "task-clock"));
 	CHECK(g_warn_lines == 1 && strstr(g_last_line, "EINVAL") &&
 	      strstr(g_last_line, "context-switches"), "%s", g_last_line);
-	pp_cpu_test_set_perf_open(NULL);
+	pp_cpu_counters_perf_test_set_open(NULL);
 }
 
 /* ---- real refusals in forked children ---- */
@@ -341,7 +341,7 @@ static int child_checks(const char *expect_errno, bool expect_user_only)
 	g_passed = g_failed = 0;
 	capture_reset();
 	pp_log_set_callback(capture);
-	CHECK(pp_cpu_counters_configure("default", err, sizeof(err)) == 0);
+	CHECK(pp_cpu_counters_snapshot_configure("default", err, sizeof(err)) == 0);
 	work_delta(&a, &b, &d);
 	CHECK(d.thread_cpu_ns > 0 && bit(&d, "task-clock"));
 	CHECK(bit(&d, "context-switches") && bit(&d, "page-faults"));
@@ -422,7 +422,7 @@ static void test_seccomp(void)
 {
 	/* Counters opened in the parent must not leak into the child either. */
 	struct pp_cpu_snapshot s;
-	pp_cpu_snapshot_take(&s);
+	pp_cpu_counters_snapshot_take(&s);
 	int r = run_child(seccomp_child);
 	if (r == 77)
 		return;
@@ -484,7 +484,7 @@ static int fork_child(void)
 	/* The parent's counters count the parent's threads; the child must open its own. */
 	struct pp_cpu_snapshot s;
 	g_passed = g_failed = 0;
-	pp_cpu_snapshot_take(&s);
+	pp_cpu_counters_snapshot_take(&s);
 	CHECK(s.tid == (uint32_t)syscall(SYS_gettid));
 	CHECK(s.session != 0);
 	printf("fork child: ");
@@ -494,9 +494,9 @@ static int fork_child(void)
 static void test_fork(void)
 {
 	struct pp_cpu_snapshot a, b;
-	pp_cpu_snapshot_take(&a);
+	pp_cpu_counters_snapshot_take(&a);
 	CHECK(run_child(fork_child) == 0);
-	pp_cpu_snapshot_take(&b);
+	pp_cpu_counters_snapshot_take(&b);
 	CHECK(a.session == b.session, "the parent keeps its counters");
 }
 
@@ -507,10 +507,10 @@ int main(void)
 	test_hook_refused();
 	test_hook_partial();
 	/* Forks last, and with no other thread alive. */
-	pp_cpu_counters_shutdown();
+	pp_cpu_counters_snapshot_shutdown();
 	test_fork();
 	test_seccomp();
 	test_paranoid();
-	pp_cpu_counters_shutdown();
+	pp_cpu_counters_snapshot_shutdown();
 	return test_finish();
 }

@@ -17,7 +17,7 @@
 
 static int idx(const char *name)
 {
-	return pp_cpu_event_index(name);
+	return pp_cpu_counters_snapshot_event_index(name);
 }
 
 static bool has(const struct pp_cpu_delta *d, const char *name)
@@ -63,15 +63,15 @@ static int count_fds(void)
 static void print_availability(void)
 {
 	struct pp_cpu_snapshot s;
-	pp_cpu_snapshot_take(&s);
+	pp_cpu_counters_snapshot_take(&s);
 	printf("events here:");
-	for (unsigned i = 0; i < pp_cpu_event_count(); i++) {
+	for (unsigned i = 0; i < pp_cpu_counters_snapshot_event_count(); i++) {
 		const char *src = !(s.valid & (1u << i)) ? "unavailable"
 				  : (s.hw_mask & (1u << i)) ? "perf-hw"
 				  : (s.sw_mask & (1u << i)) ? "perf-sw"
 				  : s.value[i] == s.thread_cpu_ns ? "thread_cpu_ns"
 								  : "getrusage";
-		printf(" %s=%s", pp_cpu_event_name(i), src);
+		printf(" %s=%s", pp_cpu_counters_snapshot_event_name(i), src);
 	}
 	printf(" flags=0x%x (thread_cpu_ns from %s)\n", s.flags,
 	       (s.flags & PP_CPU_FLAG_CPU_TIME_PERF) ? "perf group enabled time" : "CLOCK_THREAD_CPUTIME_ID");
@@ -83,13 +83,13 @@ static void test_monotone(void)
 	struct pp_cpu_delta d;
 	bool ok_wall = true, ok_cpu = true, ok_values = true, ok_session = true;
 
-	pp_cpu_snapshot_take(&prev);
+	pp_cpu_counters_snapshot_take(&prev);
 	CHECK(prev.session != 0);
 	CHECK(prev.tid == (uint32_t)syscall(SYS_gettid));
 	CHECK(prev.wall_ns > 0 && prev.thread_cpu_ns > 0);
 	for (int i = 0; i < 200; i++) {
 		test_spin(1000);
-		pp_cpu_snapshot_take(&cur);
+		pp_cpu_counters_snapshot_take(&cur);
 		ok_wall &= cur.wall_ns >= prev.wall_ns;
 		ok_cpu &= cur.thread_cpu_ns >= prev.thread_cpu_ns;
 		ok_session &= cur.session == prev.session;
@@ -97,7 +97,7 @@ static void test_monotone(void)
 			if ((prev.valid & cur.valid) & (1u << k))
 				ok_values &= cur.value[k] >= prev.value[k];
 		}
-		pp_cpu_snapshot_delta(&prev, &cur, &d);
+		pp_cpu_counters_snapshot_delta(&prev, &cur, &d);
 		ok_values &= !(d.flags & PP_CPU_FLAG_MISMATCH);
 		prev = cur;
 	}
@@ -113,11 +113,11 @@ static void test_busy_loop(void)
 	struct pp_cpu_delta d;
 
 	uint64_t c0 = test_now_ns(CLOCK_THREAD_CPUTIME_ID);
-	pp_cpu_snapshot_take(&a);
+	pp_cpu_counters_snapshot_take(&a);
 	busy_cpu_ms(50);
-	pp_cpu_snapshot_take(&b);
+	pp_cpu_counters_snapshot_take(&b);
 	uint64_t c1 = test_now_ns(CLOCK_THREAD_CPUTIME_ID);
-	pp_cpu_snapshot_delta(&a, &b, &d);
+	pp_cpu_counters_snapshot_delta(&a, &b, &d);
 	CHECK(d.thread_cpu_ns >= 40000000ull, "thread_cpu_ns %llu", (unsigned long long)d.thread_cpu_ns);
 	/* Whatever its source (flags say), thread_cpu_ns is CLOCK_THREAD_CPUTIME_ID's time: same
 	 * zero point, same rate, within wide margins. */
@@ -140,7 +140,7 @@ static void test_busy_loop(void)
 	CHECK(has(&d, "context-switches") && has(&d, "page-faults"),
 	      "perf or getrusage always give these");
 	/* Never 0 for an unmeasured value: invalid bits carry no value */
-	for (unsigned i = 0; i < pp_cpu_event_count(); i++)
+	for (unsigned i = 0; i < pp_cpu_counters_snapshot_event_count(); i++)
 		CHECK((d.valid & (1u << i)) || d.value[i] == 0);
 }
 
@@ -154,18 +154,18 @@ static void test_cpu_time_between_switches(void)
 	struct pp_cpu_snapshot a, b;
 	struct pp_cpu_delta d;
 
-	CHECK(pp_cpu_counters_configure("none", err, sizeof(err)) == 0);
+	CHECK(pp_cpu_counters_snapshot_configure("none", err, sizeof(err)) == 0);
 	/* Short spins, many tries: on a loaded machine (the sanitizer suites run two tests at a
 	 * time on two cores) a spin of milliseconds is preempted nearly every time, and a
 	 * preempted interval reads the clock again, as it should. */
 	unsigned extended = 0, tries = 0;
 	for (int i = 0; i < 400 && extended < 10; i++, tries++) {
-		pp_cpu_snapshot_take(&a);
+		pp_cpu_counters_snapshot_take(&a);
 		uint64_t c0 = test_now_ns(CLOCK_THREAD_CPUTIME_ID);
 		test_spin(20000);
 		uint64_t c1 = test_now_ns(CLOCK_THREAD_CPUTIME_ID);
-		pp_cpu_snapshot_take(&b);
-		pp_cpu_snapshot_delta(&a, &b, &d);
+		pp_cpu_counters_snapshot_take(&b);
+		pp_cpu_counters_snapshot_delta(&a, &b, &d);
 		extended += (b.flags & PP_CPU_FLAG_CPU_TIME_WALL) != 0;
 		/* Either way (a preemption in between reads the clock again), it is the clock's time. */
 		uint64_t slack = (c1 - c0) / 10 + 500000ull;
@@ -176,31 +176,31 @@ static void test_cpu_time_between_switches(void)
 	CHECK(extended > 0, "no snapshot of %u after a short spin was extended by the wall clock", tries);
 	printf("cpu time between switches: %u of %u snapshots extended by the wall clock\n", extended, tries);
 
-	pp_cpu_snapshot_take(&a);
+	pp_cpu_counters_snapshot_take(&a);
 	struct timespec ts = { 0, 20000000 };
 	nanosleep(&ts, NULL);
-	pp_cpu_snapshot_take(&b);
-	pp_cpu_snapshot_delta(&a, &b, &d);
+	pp_cpu_counters_snapshot_take(&b);
+	pp_cpu_counters_snapshot_delta(&a, &b, &d);
 	CHECK(!(b.flags & PP_CPU_FLAG_CPU_TIME_WALL), "a sleep switches: the clock is read again");
 	CHECK(d.wall_ns >= 20000000ull && d.thread_cpu_ns < 5000000ull,
 	      "20 ms asleep: %llu ns of CPU over %llu ns", (unsigned long long)d.thread_cpu_ns,
 	      (unsigned long long)d.wall_ns);
 	/* and the time after the sleep extends again from the new read */
-	pp_cpu_snapshot_take(&a);
+	pp_cpu_counters_snapshot_take(&a);
 	busy_cpu_ms(1);
-	pp_cpu_snapshot_take(&b);
-	pp_cpu_snapshot_delta(&a, &b, &d);
+	pp_cpu_counters_snapshot_take(&b);
+	pp_cpu_counters_snapshot_delta(&a, &b, &d);
 	CHECK(b.thread_cpu_ns >= a.thread_cpu_ns && d.thread_cpu_ns <= d.wall_ns);
-	CHECK(pp_cpu_counters_configure("default", err, sizeof(err)) == 0);
+	CHECK(pp_cpu_counters_snapshot_configure("default", err, sizeof(err)) == 0);
 }
 
 static void measure_spin(uint64_t iterations, struct pp_cpu_delta *d)
 {
 	struct pp_cpu_snapshot a, b;
-	pp_cpu_snapshot_take(&a);
+	pp_cpu_counters_snapshot_take(&a);
 	test_spin(iterations);
-	pp_cpu_snapshot_take(&b);
-	pp_cpu_snapshot_delta(&a, &b, d);
+	pp_cpu_counters_snapshot_take(&b);
+	pp_cpu_counters_snapshot_delta(&a, &b, d);
 }
 
 static void test_more_work(void)
@@ -232,7 +232,7 @@ struct worker {
 	pthread_barrier_t *barrier;
 	struct pp_cpu_delta d;
 	uint32_t tid, session;
-	bool current_here;            /* pp_cpu_snapshot_is_current(last) on its own thread */
+	bool current_here;            /* pp_cpu_counters_snapshot_is_current(last) on its own thread */
 	struct pp_cpu_snapshot last;
 };
 
@@ -241,9 +241,9 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct pp_cpu_snapshot a, b;
 
-	pp_cpu_snapshot_take(&a); /* opens this thread's counters */
+	pp_cpu_counters_snapshot_take(&a); /* opens this thread's counters */
 	pthread_barrier_wait(w->barrier);
-	pp_cpu_snapshot_take(&a);
+	pp_cpu_counters_snapshot_take(&a);
 	if (w->busy) {
 		busy_cpu_ms(80);
 	} else {
@@ -252,12 +252,12 @@ static void *worker_main(void *arg)
 			nanosleep(&ts, NULL);
 		}
 	}
-	pp_cpu_snapshot_take(&b);
+	pp_cpu_counters_snapshot_take(&b);
 	pthread_barrier_wait(w->barrier);
-	pp_cpu_snapshot_delta(&a, &b, &w->d);
+	pp_cpu_counters_snapshot_delta(&a, &b, &w->d);
 	w->tid = b.tid;
 	w->session = b.session;
-	w->current_here = pp_cpu_snapshot_is_current(&b);
+	w->current_here = pp_cpu_counters_snapshot_is_current(&b);
 	w->last = b;
 	return NULL;
 }
@@ -278,9 +278,9 @@ static void test_two_threads(void)
 
 	CHECK(a.tid != b.tid && a.session != b.session);
 	/* A pass may begin at the previous pass's end snapshot only on the thread that took it
-	 * (pp_recording_pass_begin). */
+	 * (pp_attr_record_pass_begin). */
 	CHECK(a.current_here && b.current_here, "a thread's own snapshot stands for one it would take now");
-	CHECK(!pp_cpu_snapshot_is_current(&a.last) && !pp_cpu_snapshot_is_current(&b.last),
+	CHECK(!pp_cpu_counters_snapshot_is_current(&a.last) && !pp_cpu_counters_snapshot_is_current(&b.last),
 	      "another thread's snapshot does not");
 	CHECK(!(a.d.flags & PP_CPU_FLAG_MISMATCH) && !(b.d.flags & PP_CPU_FLAG_MISMATCH));
 	CHECK(a.d.thread_cpu_ns >= 60000000ull, "busy %llu", (unsigned long long)a.d.thread_cpu_ns);
@@ -302,7 +302,7 @@ static void test_two_threads(void)
 static void *snapshot_and_exit(void *arg)
 {
 	struct pp_cpu_snapshot s;
-	pp_cpu_snapshot_take(&s);
+	pp_cpu_counters_snapshot_take(&s);
 	*(int *)arg = count_fds();
 	return NULL;
 }
@@ -314,7 +314,7 @@ static void test_thread_lifetimes(void)
 	int in_thread = -1;
 	pthread_t t;
 
-	pp_cpu_snapshot_take(&a); /* main's counters are open before counting */
+	pp_cpu_counters_snapshot_take(&a); /* main's counters are open before counting */
 	int before = count_fds();
 	pthread_create(&t, NULL, snapshot_and_exit, &in_thread);
 	pthread_join(t, NULL);
@@ -324,25 +324,25 @@ static void test_thread_lifetimes(void)
 	CHECK(after == before, "the key destructor closes a thread's fds");
 
 	/* Explicit close; the next snapshot reopens with a new session */
-	pp_cpu_snapshot_take(&a);
-	pp_cpu_counters_thread_exit();
-	pp_cpu_counters_thread_exit(); /* twice is harmless */
-	pp_cpu_snapshot_take(&b);
+	pp_cpu_counters_snapshot_take(&a);
+	pp_cpu_counters_snapshot_thread_exit();
+	pp_cpu_counters_snapshot_thread_exit(); /* twice is harmless */
+	pp_cpu_counters_snapshot_take(&b);
 	CHECK(a.session != b.session);
-	CHECK(!pp_cpu_snapshot_is_current(&a) && pp_cpu_snapshot_is_current(&b),
+	CHECK(!pp_cpu_counters_snapshot_is_current(&a) && pp_cpu_counters_snapshot_is_current(&b),
 	      "a snapshot of counters since reopened is not current");
-	pp_cpu_snapshot_delta(&a, &b, &d);
+	pp_cpu_counters_snapshot_delta(&a, &b, &d);
 	CHECK((d.flags & PP_CPU_FLAG_MISMATCH) && d.valid == 0);
 
 	/* shutdown closes everything; snapshots afterwards still work */
-	pp_cpu_counters_shutdown();
+	pp_cpu_counters_snapshot_shutdown();
 	int closed = count_fds();
-	pp_cpu_snapshot_take(&a);
+	pp_cpu_counters_snapshot_take(&a);
 	test_spin(100000);
-	pp_cpu_snapshot_take(&b);
-	pp_cpu_snapshot_delta(&a, &b, &d);
+	pp_cpu_counters_snapshot_take(&b);
+	pp_cpu_counters_snapshot_delta(&a, &b, &d);
 	CHECK(!(d.flags & PP_CPU_FLAG_MISMATCH) && d.thread_cpu_ns > 0);
-	pp_cpu_counters_shutdown();
+	pp_cpu_counters_snapshot_shutdown();
 	CHECK(count_fds() == closed);
 	if (in_thread >= 0 && (a.flags & (PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_PERF_HW)))
 		CHECK(in_thread > before, "the thread had fds of its own");
@@ -359,7 +359,7 @@ static int open_instructions(void)
 	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	long fd = pp_cpu_perf_open_real(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	long fd = pp_cpu_counters_perf_open_real(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
 }
 
@@ -374,7 +374,7 @@ static void test_hardware(void)
 	}
 	close(fd);
 
-	CHECK(pp_cpu_counters_configure("instructions,cycles,task-clock", err, sizeof(err)) == 0);
+	CHECK(pp_cpu_counters_snapshot_configure("instructions,cycles,task-clock", err, sizeof(err)) == 0);
 	struct pp_cpu_delta small, big;
 	measure_spin(1000000, &small);
 	measure_spin(1000000, &small);
@@ -397,7 +397,7 @@ static void test_hardware(void)
 	int user_reads = 0;
 	struct pp_cpu_snapshot s;
 	for (int i = 0; i < 100; i++) {
-		pp_cpu_snapshot_take(&s);
+		pp_cpu_counters_snapshot_take(&s);
 		user_reads += (s.flags & PP_CPU_FLAG_USER_READ) != 0;
 	}
 	if (!user_reads) {
@@ -420,26 +420,26 @@ static void test_hardware(void)
 	/* Both paths agree: same work, similar instruction counts */
 	struct pp_cpu_delta user, kernel;
 	measure_spin(5000000, &user);
-	pp_cpu_test_set_user_read(false);
-	CHECK(pp_cpu_counters_configure("instructions,cycles,task-clock", err, sizeof(err)) == 0);
+	pp_cpu_counters_perf_test_set_user_read(false);
+	CHECK(pp_cpu_counters_snapshot_configure("instructions,cycles,task-clock", err, sizeof(err)) == 0);
 	measure_spin(5000000, &kernel);
 	measure_spin(5000000, &kernel);
 	CHECK(!(kernel.flags & PP_CPU_FLAG_USER_READ) && (kernel.flags & PP_CPU_FLAG_PERF_HW));
-	pp_cpu_test_set_user_read(true);
+	pp_cpu_counters_perf_test_set_user_read(true);
 	CHECK(has(&user, "instructions") && has(&kernel, "instructions"));
 	CHECK(val(&user, "instructions") * 2 > val(&kernel, "instructions") &&
 	      val(&kernel, "instructions") * 2 > val(&user, "instructions"),
 	      "user %llu vs read %llu", (unsigned long long)val(&user, "instructions"),
 	      (unsigned long long)val(&kernel, "instructions"));
 	/* monotone through the user path, including across migrations */
-	CHECK(pp_cpu_counters_configure("instructions,cycles,task-clock", err, sizeof(err)) == 0);
+	CHECK(pp_cpu_counters_snapshot_configure("instructions,cycles,task-clock", err, sizeof(err)) == 0);
 	struct pp_cpu_snapshot p, c;
 	bool mono = true;
-	pp_cpu_snapshot_take(&p);
+	pp_cpu_counters_snapshot_take(&p);
 	for (int i = 0; i < 2000; i++) {
 		if (i % 100 == 0)
 			sched_yield();
-		pp_cpu_snapshot_take(&c);
+		pp_cpu_counters_snapshot_take(&c);
 		mono &= !((p.valid & c.valid & 1u) && c.value[0] < p.value[0]);
 		mono &= c.hw_time_enabled >= p.hw_time_enabled && c.hw_time_running >= p.hw_time_running;
 		p = c;
@@ -451,7 +451,7 @@ int main(void)
 {
 	char err[512];
 	pp_log_set_level(PP_LOG_INFO);
-	CHECK(pp_cpu_counters_configure("default", err, sizeof(err)) == 0);
+	CHECK(pp_cpu_counters_snapshot_configure("default", err, sizeof(err)) == 0);
 	print_availability();
 	test_monotone();
 	test_busy_loop();
@@ -460,6 +460,6 @@ int main(void)
 	test_two_threads();
 	test_thread_lifetimes();
 	test_hardware();
-	pp_cpu_counters_shutdown();
+	pp_cpu_counters_snapshot_shutdown();
 	return test_finish();
 }

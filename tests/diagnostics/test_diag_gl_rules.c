@@ -22,7 +22,7 @@ static struct pp_diagnostic snap[64];
 /* The site of this ID and site text; *nsites: how many entries have both. */
 static const struct pp_diagnostic *find_at(const char *id, const char *site, size_t *nsites)
 {
-	size_t n = pp_diag_snapshot(snap, 64, NULL);
+	size_t n = pp_diag_sites_snapshot(snap, 64, NULL);
 	const struct pp_diagnostic *d = NULL;
 	*nsites = 0;
 	for (size_t i = 0; i < n; i++)
@@ -44,18 +44,18 @@ static void submit(struct pp_diag_device *dd, uint64_t frame)
 {
 	const struct pp_diag_submission s = { .queue = 1, .frame = frame, .ended = frame };
 	struct pp_diag_submit_todo todo;
-	CHECK(pp_diag_submitted(dd, &s, &todo) == 0);
+	CHECK(pp_diag_device_submitted(dd, &s, &todo) == 0);
 	messages += todo.nmessages;
-	pp_diag_submit_todo_free(&todo);
+	pp_diag_device_submit_todo_free(&todo);
 }
 
 int main(void)
 {
 	for (int a = 0; a < PP_DIAG_RULE_COUNT; a++) {
-		CHECK(strncmp(pp_diag_rule_id((enum pp_diag_rule)a), "PASSPROBE-", 10) == 0);
-		CHECK(strcmp(pp_diag_rule_id((enum pp_diag_rule)a), "PASSPROBE-unknown") != 0);
+		CHECK(strncmp(pp_diag_vocab_rule_id((enum pp_diag_rule)a), "PASSPROBE-", 10) == 0);
+		CHECK(strcmp(pp_diag_vocab_rule_id((enum pp_diag_rule)a), "PASSPROBE-unknown") != 0);
 		for (int b = 0; b < a; b++)
-			CHECK(strcmp(pp_diag_rule_id((enum pp_diag_rule)a), pp_diag_rule_id((enum pp_diag_rule)b)) != 0);
+			CHECK(strcmp(pp_diag_vocab_rule_id((enum pp_diag_rule)a), pp_diag_vocab_rule_id((enum pp_diag_rule)b)) != 0);
 	}
 
 	struct pp_diag_config cfg = { .sink_device_id = 0, .frame_delimiter = 0 };
@@ -68,9 +68,9 @@ int main(void)
 		submit(dd, 1);
 		struct pp_diag_blocking b = { .rule = (enum pp_diag_rule)r, .site_key = 1000 + (uint64_t)r,
 					      .site = "glCall called from app+0x10", .cpu_ns = 5000 };
-		CHECK(pp_diag_blocking_report(dd, &b) != 0);
+		CHECK(pp_diag_waits_blocking_report(dd, &b) != 0);
 		size_t n;
-		const struct pp_diagnostic *d = find(pp_diag_rule_id((enum pp_diag_rule)r), &n);
+		const struct pp_diagnostic *d = find(pp_diag_vocab_rule_id((enum pp_diag_rule)r), &n);
 		CHECK(d && n == 1 && d->count == 1);
 		CHECK(d && d->message[0] && d->suggestion[0] && !strstr(d->message, "vk"));
 		CHECK(d && d->cost_valid && d->cost_ns == 5000 && !strcmp(d->cost_kind, "cpu_blocked"));
@@ -81,7 +81,7 @@ int main(void)
 		submit(dd, f);
 		struct pp_diag_blocking b = { .rule = PP_DIAG_PASS_UNNEEDED_STORE, .site_key = 77,
 					      .site = "pass \"composite\"", .cost_unavailable = why };
-		CHECK(pp_diag_blocking_report(dd, &b) != 0);
+		CHECK(pp_diag_waits_blocking_report(dd, &b) != 0);
 	}
 	size_t n;
 	const struct pp_diagnostic *d = find("PASSPROBE-Pass-UnneededStore", &n);
@@ -92,18 +92,18 @@ int main(void)
 	submit(dd, 10);
 	struct pp_diag_blocking fin = { .rule = PP_DIAG_FINISH, .site_key = 99, .site = "glFinish", .cpu_ns = 7,
 				       .steady_state = true };
-	CHECK(pp_diag_blocking_report(dd, &fin) == 0);
+	CHECK(pp_diag_waits_blocking_report(dd, &fin) == 0);
 	submit(dd, 11);
-	CHECK(pp_diag_blocking_report(dd, &fin) == 0);
-	CHECK(pp_diag_blocking_report(dd, &fin) == 0);
+	CHECK(pp_diag_waits_blocking_report(dd, &fin) == 0);
+	CHECK(pp_diag_waits_blocking_report(dd, &fin) == 0);
 	CHECK(!find_at("PASSPROBE-Blocking-FinishInFrameLoop", "glFinish", &n));
 	submit(dd, 12);
-	CHECK(pp_diag_blocking_report(dd, &fin) != 0);
+	CHECK(pp_diag_waits_blocking_report(dd, &fin) != 0);
 	d = find_at("PASSPROBE-Blocking-FinishInFrameLoop", "glFinish", &n);
 	CHECK(d && n == 1 && d->count == 4 && d->frames == 3 && d->cost_valid && d->cost_ns == 28 / 3);
 	/* The first occurrence of each site was queued once for the application's callback. */
 	struct pp_diag_message m[16];
-	messages += pp_diag_messages_take(dd, m, 16);
+	messages += pp_diag_device_messages_take(dd, m, 16);
 	CHECK(messages == (uint32_t)(PP_DIAG_STATIC_BUFFER_UPDATE - PP_DIAG_READBACK_DRAIN + 1) + 2);
 	pp_diag_device_destroy(dd);
 	if (failures)

@@ -94,14 +94,14 @@ int main(int argc, char **argv)
 			CHECK(r->message && *r->message && r->suggestion && *r->suggestion, "%s: no message or suggestion",
 			      r->name);
 		}
-		CHECK(!strcmp(pp_diag_rule_id(r->rule), r->id), "%s: pp_diag_rule_id", r->name);
-		CHECK(pp_diag_rule_kind(r->rule) == r->kind && pp_diag_rule_api(r->rule) == r->api &&
-			      pp_diag_rule_is_barrier(r->rule) == (r->kind == PP_DIAG_KIND_BARRIER),
+		CHECK(!strcmp(pp_diag_vocab_rule_id(r->rule), r->id), "%s: pp_diag_vocab_rule_id", r->name);
+		CHECK(pp_diag_vocab_rule_kind(r->rule) == r->kind && pp_diag_vocab_rule_api(r->rule) == r->api &&
+			      pp_diag_vocab_rule_is_barrier(r->rule) == (r->kind == PP_DIAG_KIND_BARRIER),
 		      "%s: kind and api accessors", r->name);
-		CHECK(!strcmp(pp_diag_rule_docs(r->rule), r->docs), "%s: pp_diag_rule_docs", r->name);
+		CHECK(!strcmp(pp_diag_vocab_rule_docs(r->rule), r->docs), "%s: pp_diag_vocab_rule_docs", r->name);
 		CHECK(docs_has(docs, r->docs), "%s: %s has no section #%s", r->name, argv[1], r->docs);
 	}
-	CHECK(!strcmp(pp_diag_rule_id(PP_DIAG_RULE_COUNT), "PASSPROBE-unknown"), "an unknown rule's id");
+	CHECK(!strcmp(pp_diag_vocab_rule_id(PP_DIAG_RULE_COUNT), "PASSPROBE-unknown"), "an unknown rule's id");
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	else

@@ -24,7 +24,7 @@ static struct pp_diagnostic snap[PP_DIAG_MAX_SITES + 1];
 /* Occurrences of an ID in the site table (all sites). */
 static uint64_t fired(const char *id)
 {
-	size_t n = pp_diag_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
+	size_t n = pp_diag_sites_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
 	uint64_t count = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(snap[i].id, id))
@@ -34,7 +34,7 @@ static uint64_t fired(const char *id)
 
 static const struct pp_diagnostic *find(const char *id)
 {
-	size_t n = pp_diag_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
+	size_t n = pp_diag_sites_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(snap[i].id, id))
 			return &snap[i];
@@ -54,13 +54,13 @@ static void barrier(struct pp_diag_device *d, struct pp_diag_rec *r, uint32_t sr
 		.api = "vkCmdPipelineBarrier", .src_stages = src, .dst_stages = dst, .nres = nres, .res = res,
 		.site = "test", .ts_before = PP_DIAG_NO_SLOT, .ts_after = PP_DIAG_NO_SLOT,
 	};
-	pp_diag_rec_barrier(d, r, &b);
+	pp_diag_barriers_rec(d, r, &b);
 }
 
 static void submit(struct pp_diag_device *d, struct pp_diag_rec *r, uint64_t cb)
 {
-	pp_diag_submit(d, 1, 1, &r, &cb);
-	pp_diag_submit_done(d, 0xf00d, false);
+	pp_diag_device_submit(d, 1, 1, &r, &cb);
+	pp_diag_device_submit_done(d, 0xf00d, false);
 }
 
 static struct pp_diag_barrier_res image(uint64_t h, uint32_t src, uint32_t sa, uint32_t dst, uint32_t da,
@@ -76,16 +76,16 @@ static void test_gbuffer(void)
 	for (int variant = 0; variant < 3; variant++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		uint32_t dst = variant == 1 ? PP_STAGE_FRAGMENT_SHADER : PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER;
 		struct pp_diag_barrier_res g = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, dst, PP_ACCESS_SHADER_READ,
 						     PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
 		barrier(d, r, PP_STAGE_COLOR_OUTPUT, dst, 1, &g);
 		/* pass 2 samples the image: in the fragment shader (and the vertex shader, variant 2) */
 		uint32_t reads = variant == 2 ? PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER : PP_STAGE_FRAGMENT_SHADER;
-		pp_diag_rec_use(r, PP_RES_IMAGE, 7, reads, false);
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_use(r, PP_RES_IMAGE, 7, reads, false);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		submit(d, r, 1);
 		if (variant == 0) {
 			CHECK(fired(id) == 1);
@@ -95,7 +95,7 @@ static void test_gbuffer(void)
 			CHECK(fired(id) == 0);
 		}
 		CHECK(fired("PASSPROBE-Barrier-FullPipelineDrain") == 0);
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 }
@@ -110,15 +110,15 @@ static void test_write_consumer(void)
 	for (int write = 0; write < 2; write++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
-		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
+		pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 		const struct pp_diag_barrier_res v = { .kind = PP_RES_BUFFER, .handle = 5, .src_stages = PP_STAGE_TRANSFER,
 						       .dst_stages = PP_STAGE_ALL_COMMANDS,
 						       .src_access = PP_ACCESS_TRANSFER_WRITE,
 						       .dst_access = PP_ACCESS_VERTEX_READ };
 		barrier(d, r, PP_STAGE_TRANSFER, PP_STAGE_ALL_COMMANDS, 1, &v);
-		pp_diag_rec_use(r, PP_RES_BUFFER, 5, PP_STAGE_VERTEX_INPUT, false);
-		pp_diag_rec_use(r, PP_RES_BUFFER, 5, PP_STAGE_COMPUTE, write);
+		pp_diag_barriers_rec_use(r, PP_RES_BUFFER, 5, PP_STAGE_VERTEX_INPUT, false);
+		pp_diag_barriers_rec_use(r, PP_RES_BUFFER, 5, PP_STAGE_COMPUTE, write);
 		submit(d, r, 1);
 		const struct pp_diagnostic *s = find(id);
 		CHECK(s != NULL);
@@ -126,7 +126,7 @@ static void test_write_consumer(void)
 			CHECK(strstr(s->suggestion, "VERTEX_INPUT") && strstr(s->suggestion, "COMPUTE_SHADER"));
 		if (s && !write)
 			CHECK(strstr(s->suggestion, "dstStageMask = VERTEX_INPUT") && !strstr(s->suggestion, "COMPUTE_SHADER"));
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 }
@@ -135,39 +135,39 @@ static void test_drains(void)
 {
 	pp_diag_sites_clear();
 	struct pp_diag_device *d = device();
-	struct pp_diag_rec *r = pp_diag_rec_create();
+	struct pp_diag_rec *r = pp_diag_barriers_rec_create();
 	/* copy, BOTTOM -> TOP execution dependency, copy */
-	pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+	pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 	barrier(d, r, PP_STAGE_BOTTOM, PP_STAGE_TOP, 0, NULL);
-	pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+	pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 	submit(d, r, 1);
 	const struct pp_diagnostic *s = find("PASSPROBE-Barrier-FullPipelineDrain");
 	CHECK(s && strstr(s->suggestion, "srcStageMask = TRANSFER; dstStageMask = TRANSFER"));
 
 	/* The acquire pattern: images from UNDEFINED before any work. */
 	pp_diag_sites_clear();
-	pp_diag_rec_reset(r);
+	pp_diag_barriers_rec_reset(r);
 	struct pp_diag_barrier_res acq = image(9, PP_STAGE_ALL_COMMANDS, PP_ACCESS_MEMORY_WRITE, PP_STAGE_ALL_COMMANDS,
 					       PP_ACCESS_TRANSFER_WRITE, PP_LAYOUT_UNDEFINED, PP_LAYOUT_TRANSFER_DST);
 	barrier(d, r, PP_STAGE_ALL_COMMANDS, PP_STAGE_ALL_COMMANDS, 1, &acq);
-	pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+	pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 	submit(d, r, 1);
 	CHECK(fired("PASSPROBE-Barrier-FullPipelineDrain") == 0);
 
 	/* ALL_COMMANDS -> ALL_COMMANDS between a buffer copy and a vertex fetch */
 	pp_diag_sites_clear();
-	pp_diag_rec_reset(r);
-	pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+	pp_diag_barriers_rec_reset(r);
+	pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 	struct pp_diag_barrier_res vb = { .kind = PP_RES_BUFFER, .handle = 5, .src_stages = PP_STAGE_ALL_COMMANDS,
 					  .dst_stages = PP_STAGE_ALL_COMMANDS, .src_access = PP_ACCESS_TRANSFER_WRITE,
 					  .dst_access = PP_ACCESS_VERTEX_READ };
 	barrier(d, r, PP_STAGE_ALL_COMMANDS, PP_STAGE_ALL_COMMANDS, 1, &vb);
-	pp_diag_rec_use(r, PP_RES_BUFFER, 5, PP_STAGE_VERTEX_INPUT, false);
-	pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec_use(r, PP_RES_BUFFER, 5, PP_STAGE_VERTEX_INPUT, false);
+	pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	submit(d, r, 1);
 	s = find("PASSPROBE-Barrier-FullPipelineDrain");
 	CHECK(s && strstr(s->suggestion, "srcStageMask = TRANSFER; dstStageMask = VERTEX_INPUT"));
-	pp_diag_rec_destroy(r);
+	pp_diag_barriers_rec_destroy(r);
 	pp_diag_device_destroy(d);
 }
 
@@ -175,8 +175,8 @@ static void test_redundant(void)
 {
 	pp_diag_sites_clear();
 	struct pp_diag_device *d = device();
-	struct pp_diag_rec *r = pp_diag_rec_create();
-	pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	struct pp_diag_rec *r = pp_diag_barriers_rec_create();
+	pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	struct pp_diag_barrier_res rr = image(3, PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ, PP_STAGE_FRAGMENT_SHADER,
 					      PP_ACCESS_SHADER_READ, PP_LAYOUT_SHADER_READ, PP_LAYOUT_SHADER_READ);
 	barrier(d, r, PP_STAGE_FRAGMENT_SHADER, PP_STAGE_FRAGMENT_SHADER, 1, &rr);
@@ -184,7 +184,7 @@ static void test_redundant(void)
 	/* identical, nothing in between */
 	barrier(d, r, PP_STAGE_FRAGMENT_SHADER, PP_STAGE_FRAGMENT_SHADER, 1, &rr);
 	/* identical again, a draw in between: not a duplicate */
-	pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	barrier(d, r, PP_STAGE_FRAGMENT_SHADER, PP_STAGE_FRAGMENT_SHADER, 1, &rr);
 	submit(d, r, 1);
 	CHECK(fired("PASSPROBE-Barrier-ReadToRead") == 3);
@@ -192,10 +192,10 @@ static void test_redundant(void)
 
 	/* a read-after-write barrier is no read-to-read */
 	pp_diag_sites_clear();
-	pp_diag_rec_reset(r);
+	pp_diag_barriers_rec_reset(r);
 	struct pp_diag_barrier_res raw = image(3, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, PP_STAGE_FRAGMENT_SHADER,
 					       PP_ACCESS_SHADER_READ, PP_LAYOUT_SHADER_READ, PP_LAYOUT_SHADER_READ);
-	pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	barrier(d, r, PP_STAGE_COLOR_OUTPUT, PP_STAGE_FRAGMENT_SHADER, 1, &raw);
 	submit(d, r, 1);
 	CHECK(fired("PASSPROBE-Barrier-ReadToRead") == 0);
@@ -203,11 +203,11 @@ static void test_redundant(void)
 	/* set event, wait right away / with work between */
 	for (int work = 0; work < 2; work++) {
 		pp_diag_sites_clear();
-		pp_diag_rec_reset(r);
-		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
-		pp_diag_rec_event_set(r, 77);
+		pp_diag_barriers_rec_reset(r);
+		pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		pp_diag_barriers_rec_event_set(r, 77);
 		if (work)
-			pp_diag_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
+			pp_diag_barriers_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
 		uint64_t ev = 77;
 		struct pp_diag_barrier_res br = { .kind = PP_RES_BUFFER, .handle = 2, .src_stages = PP_STAGE_TRANSFER,
 						  .dst_stages = PP_STAGE_TRANSFER, .src_access = PP_ACCESS_TRANSFER_WRITE,
@@ -216,11 +216,11 @@ static void test_redundant(void)
 						   .dst_stages = PP_STAGE_TRANSFER, .nres = 1, .res = &br, .nevents = 1,
 						   .events = &ev, .site = "test", .ts_before = PP_DIAG_NO_SLOT,
 						   .ts_after = PP_DIAG_NO_SLOT };
-		pp_diag_rec_barrier(d, r, &b);
+		pp_diag_barriers_rec(d, r, &b);
 		submit(d, r, 1);
 		CHECK(fired("PASSPROBE-Barrier-SetEventThenWait") == (work ? 0u : 1u));
 	}
-	pp_diag_rec_destroy(r);
+	pp_diag_barriers_rec_destroy(r);
 	pp_diag_device_destroy(d);
 }
 
@@ -230,27 +230,27 @@ static void test_chain(void)
 	for (int vertex = 0; vertex < 2; vertex++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
 		for (int frame = 0; frame < 3; frame++) {
-			pp_diag_rec_reset(r);
+			pp_diag_barriers_rec_reset(r);
 			struct pp_diag_barrier_res in = { .kind = PP_RES_BUFFER, .handle = 11, .src_stages = PP_STAGE_COMPUTE,
 							  .dst_stages = vertex ? PP_STAGE_VERTEX_INPUT : PP_STAGE_FRAGMENT_SHADER,
 							  .src_access = PP_ACCESS_SHADER_WRITE,
 							  .dst_access = vertex ? PP_ACCESS_VERTEX_READ : PP_ACCESS_SHADER_READ };
 			barrier(d, r, in.src_stages, in.dst_stages, 1, &in);
-			pp_diag_rec_use(r, PP_RES_BUFFER, 11, vertex ? PP_STAGE_VERTEX_INPUT : PP_STAGE_FRAGMENT_SHADER, false);
-			pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+			pp_diag_barriers_rec_use(r, PP_RES_BUFFER, 11, vertex ? PP_STAGE_VERTEX_INPUT : PP_STAGE_FRAGMENT_SHADER, false);
+			pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 			struct pp_diag_barrier_res img = image(12, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, PP_STAGE_COMPUTE,
 							       PP_ACCESS_SHADER_READ, PP_LAYOUT_COLOR_ATTACHMENT,
 							       PP_LAYOUT_SHADER_READ);
 			barrier(d, r, PP_STAGE_COLOR_OUTPUT, PP_STAGE_COMPUTE, 1, &img);
-			pp_diag_rec_use(r, PP_RES_IMAGE, 12, PP_STAGE_COMPUTE, false);
-			pp_diag_rec_use(r, PP_RES_BUFFER, 11, PP_STAGE_COMPUTE, true);
-			pp_diag_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
+			pp_diag_barriers_rec_use(r, PP_RES_IMAGE, 12, PP_STAGE_COMPUTE, false);
+			pp_diag_barriers_rec_use(r, PP_RES_BUFFER, 11, PP_STAGE_COMPUTE, true);
+			pp_diag_barriers_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
 			submit(d, r, 1);
 		}
 		CHECK(fired("PASSPROBE-Barrier-FragmentComputeVertexChain") == (vertex ? 2u : 0u));
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 }
@@ -259,50 +259,50 @@ static void test_blocking(void)
 {
 	pp_diag_sites_clear();
 	struct pp_diag_device *d = device();
-	struct pp_diag_rec *r = pp_diag_rec_create();
-	pp_diag_rec_queries(r, 500, 0, 2);
+	struct pp_diag_rec *r = pp_diag_barriers_rec_create();
+	pp_diag_barriers_rec_queries(r, 500, 0, 2);
 	uint64_t seq;
-	CHECK(pp_diag_query_check(d, 500, 0, 2, &seq) == PP_WAIT_UNKNOWN);
-	pp_diag_submit(d, 1, 1, &r, &(uint64_t){ 1 });
-	pp_diag_submit_done(d, 0xfe, false);
-	CHECK(pp_diag_fence_check(d, 0xfe, &seq) == PP_WAIT_CURRENT_FRAME);
-	CHECK(pp_diag_query_check(d, 500, 0, 2, &seq) == PP_WAIT_CURRENT_FRAME);
-	CHECK(pp_diag_query_check(d, 500, 2, 1, &seq) == PP_WAIT_UNSUBMITTED);
+	CHECK(pp_diag_waits_query_check(d, 500, 0, 2, &seq) == PP_WAIT_UNKNOWN);
+	pp_diag_device_submit(d, 1, 1, &r, &(uint64_t){ 1 });
+	pp_diag_device_submit_done(d, 0xfe, false);
+	CHECK(pp_diag_waits_fence_check(d, 0xfe, &seq) == PP_WAIT_CURRENT_FRAME);
+	CHECK(pp_diag_waits_query_check(d, 500, 0, 2, &seq) == PP_WAIT_CURRENT_FRAME);
+	CHECK(pp_diag_waits_query_check(d, 500, 2, 1, &seq) == PP_WAIT_UNSUBMITTED);
 	/* two frames later the fence is old, and once waited on, complete */
 	for (int f = 0; f < 2; f++) {
-		pp_diag_submit(d, 1, 0, NULL, NULL);
-		pp_diag_submit_done(d, 0xa0 + f, false);
+		pp_diag_device_submit(d, 1, 0, NULL, NULL);
+		pp_diag_device_submit_done(d, 0xa0 + f, false);
 	}
-	CHECK(pp_diag_fence_check(d, 0xfe, &seq) == PP_WAIT_NOT_COMPLETE);
-	pp_diag_completed(d, seq);
-	CHECK(pp_diag_fence_check(d, 0xfe, &seq) == PP_WAIT_FINE);
-	CHECK(pp_diag_query_check(d, 500, 0, 2, &seq) == PP_WAIT_FINE);
+	CHECK(pp_diag_waits_fence_check(d, 0xfe, &seq) == PP_WAIT_NOT_COMPLETE);
+	pp_diag_waits_completed(d, seq);
+	CHECK(pp_diag_waits_fence_check(d, 0xfe, &seq) == PP_WAIT_FINE);
+	CHECK(pp_diag_waits_query_check(d, 500, 0, 2, &seq) == PP_WAIT_FINE);
 
 	/* steady state: a site is counted once it waits in a third frame within STEADY_WINDOW
 	 * frames of the first; start-up and shutdown through one helper (SDL's testvulkan) are
 	 * two frames, and a third frame long after them starts a new count */
 	struct pp_diag_blocking b = { .rule = PP_DIAG_QUEUE_WAIT_IDLE, .site_key = 42, .site = "here", .cpu_ns = 1000,
 				      .steady_state = true };
-	CHECK(pp_diag_blocking_report(d, &b) == 0); /* start-up */
+	CHECK(pp_diag_waits_blocking_report(d, &b) == 0); /* start-up */
 	for (int f = 0; f < 70; f++) {
-		pp_diag_submit(d, 1, 0, NULL, NULL);
-		pp_diag_submit_done(d, 0xb0 + f, false);
+		pp_diag_device_submit(d, 1, 0, NULL, NULL);
+		pp_diag_device_submit_done(d, 0xb0 + f, false);
 	}
-	CHECK(pp_diag_blocking_report(d, &b) == 0); /* a resize 70 frames later */
-	CHECK(pp_diag_blocking_report(d, &b) == 0); /* twice in that frame: still two frames */
+	CHECK(pp_diag_waits_blocking_report(d, &b) == 0); /* a resize 70 frames later */
+	CHECK(pp_diag_waits_blocking_report(d, &b) == 0); /* twice in that frame: still two frames */
 	for (int f = 0; f < 70; f++) {
-		pp_diag_submit(d, 1, 0, NULL, NULL);
-		pp_diag_submit_done(d, 0x100 + f, false);
+		pp_diag_device_submit(d, 1, 0, NULL, NULL);
+		pp_diag_device_submit_done(d, 0x100 + f, false);
 	}
-	CHECK(pp_diag_blocking_report(d, &b) == 0); /* shutdown: a third frame, but not near the first */
+	CHECK(pp_diag_waits_blocking_report(d, &b) == 0); /* shutdown: a third frame, but not near the first */
 	CHECK(fired("PASSPROBE-Blocking-QueueWaitIdle") == 0);
-	pp_diag_submit(d, 1, 0, NULL, NULL);
-	pp_diag_submit_done(d, 0x200, false);
-	CHECK(pp_diag_blocking_report(d, &b) == 0); /* ... it goes on: two frames in a row */
+	pp_diag_device_submit(d, 1, 0, NULL, NULL);
+	pp_diag_device_submit_done(d, 0x200, false);
+	CHECK(pp_diag_waits_blocking_report(d, &b) == 0); /* ... it goes on: two frames in a row */
 	CHECK(fired("PASSPROBE-Blocking-QueueWaitIdle") == 0);
-	pp_diag_submit(d, 1, 0, NULL, NULL);
-	pp_diag_submit_done(d, 0x201, false);
-	CHECK(pp_diag_blocking_report(d, &b) != 0); /* the third in a row: the frame loop's */
+	pp_diag_device_submit(d, 1, 0, NULL, NULL);
+	pp_diag_device_submit_done(d, 0x201, false);
+	CHECK(pp_diag_waits_blocking_report(d, &b) != 0); /* the third in a row: the frame loop's */
 	CHECK(fired("PASSPROBE-Blocking-QueueWaitIdle") == 3);
 	const struct pp_diagnostic *s = find("PASSPROBE-Blocking-QueueWaitIdle");
 	CHECK(s && s->frames == 3 && s->cost_valid && s->cost_ns == 1000);
@@ -310,12 +310,12 @@ static void test_blocking(void)
 	/* polls */
 	uint64_t since;
 	for (uint32_t i = 1; i <= 8; i++)
-		CHECK(pp_diag_poll(d, PP_OBJ_FENCE, 0xfe, 100 + i, &since) == i);
+		CHECK(pp_diag_waits_poll(d, PP_OBJ_FENCE, 0xfe, 100 + i, &since) == i);
 	CHECK(since == 101);
-	pp_diag_submit(d, 1, 0, NULL, NULL);
-	pp_diag_submit_done(d, 0xb1, false);
-	CHECK(pp_diag_poll(d, PP_OBJ_FENCE, 0xfe, 500, &since) == 1);
-	pp_diag_rec_destroy(r);
+	pp_diag_device_submit(d, 1, 0, NULL, NULL);
+	pp_diag_device_submit_done(d, 0xb1, false);
+	CHECK(pp_diag_waits_poll(d, PP_OBJ_FENCE, 0xfe, 500, &since) == 1);
+	pp_diag_barriers_rec_destroy(r);
 	pp_diag_device_destroy(d);
 }
 
@@ -325,68 +325,68 @@ static void test_semaphores(void)
 	pp_diag_sites_clear();
 	struct pp_diag_device *d = device();
 	uint64_t seq;
-	CHECK(pp_diag_semaphore_create(d, 0x5e, 0));
-	CHECK(pp_diag_semaphore_create(d, 0x40, 10));
-	CHECK(pp_diag_semaphore_check(d, 0x77, 1, &seq) == PP_WAIT_UNKNOWN); /* not a timeline semaphore */
-	CHECK(pp_diag_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_UNKNOWN); /* nothing signals 1 yet */
-	CHECK(pp_diag_semaphore_check(d, 0x40, 10, &seq) == PP_WAIT_FINE);   /* the initial value */
-	pp_diag_submit(d, 1, 0, NULL, NULL);
-	pp_diag_semaphore_signal(d, 0x5e, 1, false);
-	pp_diag_semaphore_signal(d, 0x77, 1, false); /* untracked: ignored */
-	pp_diag_submit_done(d, 0xf1, false);
-	CHECK(pp_diag_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_CURRENT_FRAME);
-	CHECK(seq == pp_diag_last_seq(d));
+	CHECK(pp_diag_waits_semaphore_create(d, 0x5e, 0));
+	CHECK(pp_diag_waits_semaphore_create(d, 0x40, 10));
+	CHECK(pp_diag_waits_semaphore_check(d, 0x77, 1, &seq) == PP_WAIT_UNKNOWN); /* not a timeline semaphore */
+	CHECK(pp_diag_waits_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_UNKNOWN); /* nothing signals 1 yet */
+	CHECK(pp_diag_waits_semaphore_check(d, 0x40, 10, &seq) == PP_WAIT_FINE);   /* the initial value */
+	pp_diag_device_submit(d, 1, 0, NULL, NULL);
+	pp_diag_waits_semaphore_signal(d, 0x5e, 1, false);
+	pp_diag_waits_semaphore_signal(d, 0x77, 1, false); /* untracked: ignored */
+	pp_diag_device_submit_done(d, 0xf1, false);
+	CHECK(pp_diag_waits_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_CURRENT_FRAME);
+	CHECK(seq == pp_diag_device_last_seq(d));
 	uint64_t first = seq;
-	CHECK(pp_diag_semaphore_check(d, 0x77, 1, &seq) == PP_WAIT_UNKNOWN);
+	CHECK(pp_diag_waits_semaphore_check(d, 0x77, 1, &seq) == PP_WAIT_UNKNOWN);
 	/* a host signal is not from a submission */
-	pp_diag_semaphore_signal(d, 0x40, 11, true);
-	CHECK(pp_diag_semaphore_check(d, 0x40, 11, &seq) == PP_WAIT_FINE);
+	pp_diag_waits_semaphore_signal(d, 0x40, 11, true);
+	CHECK(pp_diag_waits_semaphore_check(d, 0x40, 11, &seq) == PP_WAIT_FINE);
 	/* a counter read below a submitted value: the GPU is not there yet */
-	CHECK(pp_diag_semaphore_reached(d, 0x5e, 0));
+	CHECK(pp_diag_waits_semaphore_reached(d, 0x5e, 0));
 	/* two frames later the value of frame 0 is old; once reached, complete */
 	for (int f = 0; f < 2; f++) {
-		pp_diag_submit(d, 1, 0, NULL, NULL);
-		pp_diag_semaphore_signal(d, 0x5e, 2 + (uint64_t)f, false);
-		pp_diag_submit_done(d, 0xa0 + f, false);
+		pp_diag_device_submit(d, 1, 0, NULL, NULL);
+		pp_diag_waits_semaphore_signal(d, 0x5e, 2 + (uint64_t)f, false);
+		pp_diag_device_submit_done(d, 0xa0 + f, false);
 	}
-	CHECK(pp_diag_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_NOT_COMPLETE && seq == first);
-	CHECK(pp_diag_semaphore_check(d, 0x5e, 3, &seq) == PP_WAIT_CURRENT_FRAME);
+	CHECK(pp_diag_waits_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_NOT_COMPLETE && seq == first);
+	CHECK(pp_diag_waits_semaphore_check(d, 0x5e, 3, &seq) == PP_WAIT_CURRENT_FRAME);
 	/* waiting for 2 waits for the signal of 2, not of 3 */
-	CHECK(pp_diag_semaphore_check(d, 0x5e, 2, &seq) == PP_WAIT_NOT_COMPLETE);
-	CHECK(pp_diag_semaphore_reached(d, 0x5e, 1)); /* 2 and 3 still pending */
-	CHECK(pp_diag_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_FINE);
-	CHECK(pp_diag_fence_check(d, 0xf1, &seq) == PP_WAIT_FINE); /* its submission completed */
-	CHECK(!pp_diag_semaphore_reached(d, 0x5e, 3));
-	CHECK(pp_diag_semaphore_check(d, 0x5e, 3, &seq) == PP_WAIT_FINE);
+	CHECK(pp_diag_waits_semaphore_check(d, 0x5e, 2, &seq) == PP_WAIT_NOT_COMPLETE);
+	CHECK(pp_diag_waits_semaphore_reached(d, 0x5e, 1)); /* 2 and 3 still pending */
+	CHECK(pp_diag_waits_semaphore_check(d, 0x5e, 1, &seq) == PP_WAIT_FINE);
+	CHECK(pp_diag_waits_fence_check(d, 0xf1, &seq) == PP_WAIT_FINE); /* its submission completed */
+	CHECK(!pp_diag_waits_semaphore_reached(d, 0x5e, 3));
+	CHECK(pp_diag_waits_semaphore_check(d, 0x5e, 3, &seq) == PP_WAIT_FINE);
 	/* older than the signals remembered: old, not judged against a newer signal */
 	for (uint64_t v = 10; v < 10 + 2 * PP_DIAG_SEMAPHORE_SIGNALS; v++) {
-		pp_diag_submit(d, 1, 0, NULL, NULL);
-		pp_diag_semaphore_signal(d, 0x5e, v, false);
-		pp_diag_submit_done(d, 0xb0, false);
+		pp_diag_device_submit(d, 1, 0, NULL, NULL);
+		pp_diag_waits_semaphore_signal(d, 0x5e, v, false);
+		pp_diag_device_submit_done(d, 0xb0, false);
 	}
-	CHECK(pp_diag_semaphore_check(d, 0x5e, 11, &seq) == PP_WAIT_FINE);
-	CHECK(pp_diag_semaphore_check(d, 0x5e, 10 + 2 * PP_DIAG_SEMAPHORE_SIGNALS - 1, &seq) == PP_WAIT_CURRENT_FRAME);
+	CHECK(pp_diag_waits_semaphore_check(d, 0x5e, 11, &seq) == PP_WAIT_FINE);
+	CHECK(pp_diag_waits_semaphore_check(d, 0x5e, 10 + 2 * PP_DIAG_SEMAPHORE_SIGNALS - 1, &seq) == PP_WAIT_CURRENT_FRAME);
 	/* bounded: a destroyed semaphore frees its slot */
-	pp_diag_semaphore_destroy(d, 0x40);
-	CHECK(pp_diag_semaphore_check(d, 0x40, 11, &seq) == PP_WAIT_UNKNOWN);
+	pp_diag_waits_semaphore_destroy(d, 0x40);
+	CHECK(pp_diag_waits_semaphore_check(d, 0x40, 11, &seq) == PP_WAIT_UNKNOWN);
 	uint32_t created = 0;
 	for (uint64_t h = 0x1000; h < 0x1000 + PP_DIAG_MAX_SEMAPHORES + 4; h++)
-		created += pp_diag_semaphore_create(d, h, 0);
+		created += pp_diag_waits_semaphore_create(d, h, 0);
 	CHECK(created == PP_DIAG_MAX_SEMAPHORES - 1); /* 0x5e holds one slot */
-	pp_diag_semaphore_destroy(d, 0x1000);
-	CHECK(pp_diag_semaphore_create(d, 0x40, 0));
+	pp_diag_waits_semaphore_destroy(d, 0x1000);
+	CHECK(pp_diag_waits_semaphore_create(d, 0x40, 0));
 	/* the finding: steady state like fences */
 	struct pp_diag_blocking b = { .rule = PP_DIAG_SEMAPHORE_WAIT, .site_key = 7, .site = "here", .cpu_ns = 500,
 				      .steady_state = true };
-	CHECK(pp_diag_blocking_report(d, &b) == 0);
-	pp_diag_submit(d, 1, 0, NULL, NULL);
-	pp_diag_submit_done(d, 0xc0, false);
-	CHECK(pp_diag_blocking_report(d, &b) == 0);
-	pp_diag_submit(d, 1, 0, NULL, NULL);
-	pp_diag_submit_done(d, 0xc1, false);
-	CHECK(pp_diag_blocking_report(d, &b) != 0);
+	CHECK(pp_diag_waits_blocking_report(d, &b) == 0);
+	pp_diag_device_submit(d, 1, 0, NULL, NULL);
+	pp_diag_device_submit_done(d, 0xc0, false);
+	CHECK(pp_diag_waits_blocking_report(d, &b) == 0);
+	pp_diag_device_submit(d, 1, 0, NULL, NULL);
+	pp_diag_device_submit_done(d, 0xc1, false);
+	CHECK(pp_diag_waits_blocking_report(d, &b) != 0);
 	CHECK(fired("PASSPROBE-Blocking-SemaphoreWaitSameFrame") == 3);
-	CHECK(!pp_diag_rule_is_barrier(PP_DIAG_SEMAPHORE_WAIT));
+	CHECK(!pp_diag_vocab_rule_is_barrier(PP_DIAG_SEMAPHORE_WAIT));
 	pp_diag_device_destroy(d);
 }
 
@@ -402,7 +402,7 @@ static void *count_thread(void *p)
 {
 	struct count_arg *a = p;
 	for (uint32_t i = 0; i < 1000; i++) {
-		uint32_t k = pp_diag_call_count(a->d, 3, 9);
+		uint32_t k = pp_diag_waits_call_count(a->d, 3, 9);
 		if (k < 4000)
 			__atomic_fetch_add(&a->seen[k], 1, __ATOMIC_RELAXED);
 	}
@@ -412,16 +412,16 @@ static void *count_thread(void *p)
 static void test_call_count(void)
 {
 	struct pp_diag_device *d = device();
-	CHECK(pp_diag_call_count(d, 0, 0) == 0);
-	CHECK(pp_diag_call_count(d, 0, 0) == 1);
-	CHECK(pp_diag_call_count(d, 1, 0) == 0); /* another name */
-	CHECK(pp_diag_call_count(d, 0, 0) == 2);
-	CHECK(pp_diag_call_count(d, 0, 1) == 0); /* the next frame starts over */
-	CHECK(pp_diag_call_count(d, 1, 1) == 0);
-	CHECK(pp_diag_call_count(d, 0, 1) == 1);
-	CHECK(pp_diag_call_count(d, 0, 7) == 0); /* frames skipped (no call there) */
-	CHECK(pp_diag_call_count(d, PP_DIAG_COUNTED_CALLS, 7) == 0); /* out of range: nothing counted */
-	CHECK(pp_diag_call_count(d, PP_DIAG_COUNTED_CALLS - 1, 7) == 0);
+	CHECK(pp_diag_waits_call_count(d, 0, 0) == 0);
+	CHECK(pp_diag_waits_call_count(d, 0, 0) == 1);
+	CHECK(pp_diag_waits_call_count(d, 1, 0) == 0); /* another name */
+	CHECK(pp_diag_waits_call_count(d, 0, 0) == 2);
+	CHECK(pp_diag_waits_call_count(d, 0, 1) == 0); /* the next frame starts over */
+	CHECK(pp_diag_waits_call_count(d, 1, 1) == 0);
+	CHECK(pp_diag_waits_call_count(d, 0, 1) == 1);
+	CHECK(pp_diag_waits_call_count(d, 0, 7) == 0); /* frames skipped (no call there) */
+	CHECK(pp_diag_waits_call_count(d, PP_DIAG_COUNTED_CALLS, 7) == 0); /* out of range: nothing counted */
+	CHECK(pp_diag_waits_call_count(d, PP_DIAG_COUNTED_CALLS - 1, 7) == 0);
 	static struct count_arg a;
 	a.d = d;
 	pthread_t t[4];
@@ -433,7 +433,7 @@ static void test_call_count(void)
 	for (uint32_t k = 0; k < 4000; k++)
 		once += a.seen[k] == 1;
 	CHECK(once == 4000);
-	CHECK(pp_diag_call_count(d, 3, 9) == 4000);
+	CHECK(pp_diag_waits_call_count(d, 3, 9) == 4000);
 	pp_diag_device_destroy(d);
 }
 
@@ -445,68 +445,68 @@ static void test_subpass(void)
 		.dst_stages = PP_STAGE_FRAGMENT_SHADER, .src_access = PP_ACCESS_COLOR_WRITE,
 		.dst_access = PP_ACCESS_INPUT_ATTACHMENT_READ,
 	};
-	CHECK(pp_diag_subpass_dep_not_by_region(&dep));
+	CHECK(pp_diag_barriers_subpass_dep_not_by_region(&dep));
 	struct pp_diag_subpass_dep x = dep;
 	x.by_region = true;
-	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	CHECK(!pp_diag_barriers_subpass_dep_not_by_region(&x));
 	x = dep;
 	x.src_subpass = PP_DIAG_SUBPASS_EXTERNAL;
-	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	CHECK(!pp_diag_barriers_subpass_dep_not_by_region(&x));
 	x = dep;
 	x.dst_subpass = PP_DIAG_SUBPASS_EXTERNAL;
-	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	CHECK(!pp_diag_barriers_subpass_dep_not_by_region(&x));
 	x = dep;
 	x.dst_stages |= PP_STAGE_VERTEX_SHADER;
-	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	CHECK(!pp_diag_barriers_subpass_dep_not_by_region(&x));
 	x = dep;
 	x.src_stages = PP_STAGE_ALL_GRAPHICS;
-	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	CHECK(!pp_diag_barriers_subpass_dep_not_by_region(&x));
 	x = dep;
 	x.dst_access |= PP_ACCESS_SHADER_READ; /* may sample other pixels */
-	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	CHECK(!pp_diag_barriers_subpass_dep_not_by_region(&x));
 	x = dep;
 	x.dst_reads_other_samples = true;
-	CHECK(!pp_diag_subpass_dep_not_by_region(&x));
+	CHECK(!pp_diag_barriers_subpass_dep_not_by_region(&x));
 	x = dep;
 	x.dst_subpass = 0; /* a self-dependency */
 	x.src_stages = PP_STAGE_EARLY_FRAGMENT_TESTS | PP_STAGE_LATE_FRAGMENT_TESTS;
 	x.src_access = PP_ACCESS_DEPTH_WRITE;
 	x.dst_access = 0;
-	CHECK(pp_diag_subpass_dep_not_by_region(&x));
-	CHECK(pp_diag_rule_is_barrier(PP_DIAG_SUBPASS_NOT_BY_REGION));
+	CHECK(pp_diag_barriers_subpass_dep_not_by_region(&x));
+	CHECK(pp_diag_vocab_rule_is_barrier(PP_DIAG_SUBPASS_NOT_BY_REGION));
 
 	/* counted once per render pass instance per submission; the site is the render pass and
 	 * the dependency, whatever command buffer begins it */
 	const char *id = "PASSPROBE-Barrier-SubpassDependencyNotByRegion";
 	pp_diag_sites_clear();
 	struct pp_diag_device *d = device();
-	struct pp_diag_rec *r = pp_diag_rec_create(), *r2 = pp_diag_rec_create();
-	pp_diag_rec_render_pass(r, 0x99, "gbuffer", 1, &dep);
-	pp_diag_rec_render_pass(r, 0x99, "gbuffer", 1, &dep);
-	pp_diag_rec_render_pass(r, 0x98, NULL, 1, &dep);
-	pp_diag_rec_render_pass(r2, 0x99, "gbuffer", 1, &dep);
+	struct pp_diag_rec *r = pp_diag_barriers_rec_create(), *r2 = pp_diag_barriers_rec_create();
+	pp_diag_barriers_rec_render_pass(r, 0x99, "gbuffer", 1, &dep);
+	pp_diag_barriers_rec_render_pass(r, 0x99, "gbuffer", 1, &dep);
+	pp_diag_barriers_rec_render_pass(r, 0x98, NULL, 1, &dep);
+	pp_diag_barriers_rec_render_pass(r2, 0x99, "gbuffer", 1, &dep);
 	submit(d, r, 1);
 	CHECK(fired(id) == 3);
 	submit(d, r, 1);  /* re-submitted: counted again */
 	submit(d, r2, 2); /* another command buffer, same render pass */
 	CHECK(fired(id) == 7);
-	size_t n = pp_diag_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
+	size_t n = pp_diag_sites_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
 	CHECK(n == 2);
 	const struct pp_diagnostic *s = find(id);
 	CHECK(s && strstr(s->site, "pDependencies[1] (subpass 0 -> 1)") && strstr(s->suggestion, "BY_REGION"));
 	CHECK(s && !s->cost_valid && s->cost_unavailable);
 	struct pp_diag_message m[4];
-	CHECK(pp_diag_messages_take(d, m, 4) == 2);
+	CHECK(pp_diag_device_messages_take(d, m, 4) == 2);
 	CHECK(m[0].nobjects == 2 && m[0].objects[1].kind == PP_OBJ_RENDER_PASS);
 	/* bounded per recording */
-	pp_diag_rec_reset(r);
+	pp_diag_barriers_rec_reset(r);
 	for (uint32_t i = 0; i < PP_DIAG_REC_MAX_SUBPASS_DEPS + 10; i++)
-		pp_diag_rec_render_pass(r, 0x1000 + i, NULL, 1, &dep);
+		pp_diag_barriers_rec_render_pass(r, 0x1000 + i, NULL, 1, &dep);
 	pp_diag_sites_clear();
 	submit(d, r, 1);
 	CHECK(fired(id) == PP_DIAG_REC_MAX_SUBPASS_DEPS);
-	pp_diag_rec_destroy(r);
-	pp_diag_rec_destroy(r2);
+	pp_diag_barriers_rec_destroy(r);
+	pp_diag_barriers_rec_destroy(r2);
 	pp_diag_device_destroy(d);
 	pp_diag_sites_clear();
 }
@@ -518,13 +518,13 @@ static void test_bound(void)
 	struct pp_diag_device *d = device();
 	for (uint64_t i = 0; i < PP_DIAG_MAX_SITES + 100; i++) {
 		struct pp_diag_blocking b = { .rule = PP_DIAG_POLLING, .site_key = 1000 + i, .site = "x" };
-		pp_diag_blocking_report(d, &b);
+		pp_diag_waits_blocking_report(d, &b);
 	}
 	uint64_t other = 0;
-	CHECK(pp_diag_snapshot(NULL, 0, &other) == PP_DIAG_MAX_SITES);
+	CHECK(pp_diag_sites_snapshot(NULL, 0, &other) == PP_DIAG_MAX_SITES);
 	CHECK(other == 100);
 	struct pp_diag_message m[8];
-	uint32_t n = pp_diag_messages_take(d, m, 8);
+	uint32_t n = pp_diag_device_messages_take(d, m, 8);
 	CHECK(n == 8);
 	pp_diag_device_destroy(d);
 	pp_diag_sites_clear();
@@ -535,8 +535,8 @@ static void submit_all(struct pp_diag_device *d, uint32_t n, struct pp_diag_rec 
 	uint64_t cbs[8];
 	for (uint32_t i = 0; i < n; i++)
 		cbs[i] = 100 + i;
-	pp_diag_submit(d, 1, n, recs, cbs);
-	pp_diag_submit_done(d, 0xf00d, false);
+	pp_diag_device_submit(d, 1, n, recs, cbs);
+	pp_diag_device_submit_done(d, 0xf00d, false);
 }
 
 /* A barrier at the end of one command buffer, its consumer in the next one of the submission. */
@@ -548,14 +548,14 @@ static void test_carry(void)
 	for (int variant = 0; variant < 5; variant++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r[3] = { pp_diag_rec_create(), pp_diag_rec_create(), pp_diag_rec_create() };
-		pp_diag_rec_work(r[0], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_rec *r[3] = { pp_diag_barriers_rec_create(), pp_diag_barriers_rec_create(), pp_diag_barriers_rec_create() };
+		pp_diag_barriers_rec_work(r[0], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		struct pp_diag_barrier_res g = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE,
 						     PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ,
 						     PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
 		barrier(d, r[0], g.src_stages, g.dst_stages, 1, &g);
 		/* r[1]: unrelated transfer work only, so the window is carried through it */
-		pp_diag_rec_work(r[1], PP_WORK_TRANSFER, 0, 0, 0);
+		pp_diag_barriers_rec_work(r[1], PP_WORK_TRANSFER, 0, 0, 0);
 		if (variant == 3) {
 			struct pp_diag_barrier_res again = image(7, PP_STAGE_FRAGMENT_SHADER, 0, PP_STAGE_COLOR_OUTPUT,
 								 PP_ACCESS_COLOR_WRITE, PP_LAYOUT_SHADER_READ,
@@ -563,12 +563,12 @@ static void test_carry(void)
 			barrier(d, r[2], again.src_stages, again.dst_stages, 1, &again);
 		}
 		if (variant == 4)
-			pp_diag_rec_work(r[2], PP_WORK_UNKNOWN, 0, 0, 0);
+			pp_diag_barriers_rec_work(r[2], PP_WORK_UNKNOWN, 0, 0, 0);
 		if (variant == 1 || variant == 3)
-			pp_diag_rec_use(r[2], PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+			pp_diag_barriers_rec_use(r[2], PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
 		if (variant == 2)
-			pp_diag_rec_use(r[2], PP_RES_IMAGE, 7, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, false);
-		pp_diag_rec_work(r[2], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+			pp_diag_barriers_rec_use(r[2], PP_RES_IMAGE, 7, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_barriers_rec_work(r[2], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		/* alone: the consumer cannot be proven */
 		submit_all(d, 1, r);
 		CHECK(fired(early) == 0);
@@ -580,9 +580,9 @@ static void test_carry(void)
 			const struct pp_diagnostic *s = find(early);
 			CHECK(s && strstr(s->suggestion, "dstStageMask = FRAGMENT_SHADER"));
 			/* the next command buffer recorded anew: now the vertex shader reads it too */
-			pp_diag_rec_reset(r[2]);
-			pp_diag_rec_use(r[2], PP_RES_IMAGE, 7, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, false);
-			pp_diag_rec_work(r[2], PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+			pp_diag_barriers_rec_reset(r[2]);
+			pp_diag_barriers_rec_use(r[2], PP_RES_IMAGE, 7, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, false);
+			pp_diag_barriers_rec_work(r[2], PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 			submit_all(d, 3, r);
 			CHECK(fired(early) == 2);
 		}
@@ -590,22 +590,22 @@ static void test_carry(void)
 		 * it is not Unused (the transition is a use) */
 		CHECK(fired("PASSPROBE-Barrier-Unused") == 0);
 		for (int i = 0; i < 3; i++)
-			pp_diag_rec_destroy(r[i]);
+			pp_diag_barriers_rec_destroy(r[i]);
 		pp_diag_device_destroy(d);
 	}
 
 	/* An execution dependency at the end, the copy it orders in the next command buffer. */
 	pp_diag_sites_clear();
 	struct pp_diag_device *d = device();
-	struct pp_diag_rec *r[2] = { pp_diag_rec_create(), pp_diag_rec_create() };
-	pp_diag_rec_work(r[0], PP_WORK_TRANSFER, 0, 0, 0);
+	struct pp_diag_rec *r[2] = { pp_diag_barriers_rec_create(), pp_diag_barriers_rec_create() };
+	pp_diag_barriers_rec_work(r[0], PP_WORK_TRANSFER, 0, 0, 0);
 	barrier(d, r[0], PP_STAGE_BOTTOM, PP_STAGE_TOP, 0, NULL);
-	pp_diag_rec_work(r[1], PP_WORK_TRANSFER, 0, 0, 0);
+	pp_diag_barriers_rec_work(r[1], PP_WORK_TRANSFER, 0, 0, 0);
 	submit_all(d, 2, r);
 	const struct pp_diagnostic *s = find("PASSPROBE-Barrier-FullPipelineDrain");
 	CHECK(s && strstr(s->suggestion, "srcStageMask = TRANSFER; dstStageMask = TRANSFER"));
 	for (int i = 0; i < 2; i++)
-		pp_diag_rec_destroy(r[i]);
+		pp_diag_barriers_rec_destroy(r[i]);
 	pp_diag_device_destroy(d);
 }
 
@@ -620,8 +620,8 @@ static void test_unused(void)
 	for (int variant = 0; variant < 9; variant++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r[2] = { pp_diag_rec_create(), pp_diag_rec_create() };
-		pp_diag_rec_work(r[0], PP_WORK_TRANSFER, 0, 0, 0);
+		struct pp_diag_rec *r[2] = { pp_diag_barriers_rec_create(), pp_diag_barriers_rec_create() };
+		pp_diag_barriers_rec_work(r[0], PP_WORK_TRANSFER, 0, 0, 0);
 		bool buffer = variant == 3 || variant == 4;
 		struct pp_diag_barrier_res res = image(7, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE, PP_STAGE_TRANSFER,
 						       PP_ACCESS_TRANSFER_WRITE, PP_LAYOUT_TRANSFER_DST,
@@ -637,13 +637,13 @@ static void test_unused(void)
 		}
 		barrier(d, r[0], res.src_stages, res.dst_stages, 1, &res);
 		if (variant == 1)
-			pp_diag_rec_work(r[1], PP_WORK_TRANSFER, 0, 0, 0);
+			pp_diag_barriers_rec_work(r[1], PP_WORK_TRANSFER, 0, 0, 0);
 		if (variant == 5)
-			pp_diag_rec_work(r[1], PP_WORK_UNKNOWN, 0, 0, 0);
+			pp_diag_barriers_rec_work(r[1], PP_WORK_UNKNOWN, 0, 0, 0);
 		if (variant == 7)
-			pp_diag_rec_use(r[1], PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+			pp_diag_barriers_rec_use(r[1], PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
 		if (variant != 4)
-			pp_diag_rec_work(r[1], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT,
+			pp_diag_barriers_rec_work(r[1], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT,
 					 PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		struct pp_diag_rec *both[2] = { r[0], variant == 8 ? NULL : r[1] };
 		submit_all(d, 2, both);
@@ -656,7 +656,7 @@ static void test_unused(void)
 			CHECK(fired(id) == 0);
 		}
 		for (int i = 0; i < 2; i++)
-			pp_diag_rec_destroy(r[i]);
+			pp_diag_barriers_rec_destroy(r[i]);
 		pp_diag_device_destroy(d);
 	}
 }
@@ -674,7 +674,7 @@ static void barrier_api(struct pp_diag_device *d, struct pp_diag_rec *r, bool sy
 		.nres = nres, .res = res, .site = "test", .ts_before = PP_DIAG_NO_SLOT, .ts_after = PP_DIAG_NO_SLOT,
 		.sync2 = sync2,
 	};
-	pp_diag_rec_barrier(d, r, &b);
+	pp_diag_barriers_rec(d, r, &b);
 }
 
 /* Back-to-back barrier calls that could be one. */
@@ -717,13 +717,13 @@ static void test_mergeable(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT | PP_WORK_TRANSFER, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT | PP_WORK_TRANSFER, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		barrier_api(d, r, cases[i].sync2_a, 1, &img);
 		if (cases[i].draw_between)
-			pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+			pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		barrier_api(d, r, cases[i].sync2_b, 1, cases[i].second);
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_TRANSFER, PP_STAGE_VERTEX_INPUT | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_TRANSFER, PP_STAGE_VERTEX_INPUT | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		submit(d, r, 1);
 		const struct pp_diagnostic *s = find(id);
 		if (cases[i].expect) {
@@ -736,7 +736,7 @@ static void test_mergeable(void)
 			if (s)
 				fprintf(stderr, "merge case %zu fired: %s\n", i, s->suggestion);
 		}
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 }
@@ -768,14 +768,14 @@ static void test_ranges(void)
 	struct pp_diag_range depth = { .set = true, .aspects = 2, .end = 1 }, l3 = mips(0, 1);
 	l3.layer_begin = 3;
 	l3.layer_end = 4;
-	CHECK(!pp_diag_range_overlap(&m0, &m1));
-	CHECK(pp_diag_range_overlap(&m1, &rest) && !pp_diag_range_overlap(&m0, &rest));
-	CHECK(!pp_diag_range_overlap(&m0, &depth));
-	CHECK(pp_diag_range_overlap(&m0, &l3) && !pp_diag_range_overlap(&l3, &(struct pp_diag_range){
+	CHECK(!pp_diag_ranges_overlap(&m0, &m1));
+	CHECK(pp_diag_ranges_overlap(&m1, &rest) && !pp_diag_ranges_overlap(&m0, &rest));
+	CHECK(!pp_diag_ranges_overlap(&m0, &depth));
+	CHECK(pp_diag_ranges_overlap(&m0, &l3) && !pp_diag_ranges_overlap(&l3, &(struct pp_diag_range){
 		.set = true, .aspects = 1, .end = 1, .layer_begin = 0, .layer_end = 3 }));
 	struct pp_diag_range lo = bytes(0, 64), hi = bytes(64, 0);
-	CHECK(!pp_diag_range_overlap(&lo, &hi) && pp_diag_range_overlap(&lo, NULL));
-	CHECK(pp_diag_range_overlap(&hi, &(struct pp_diag_range){ 0 }));
+	CHECK(!pp_diag_ranges_overlap(&lo, &hi) && pp_diag_ranges_overlap(&lo, NULL));
+	CHECK(pp_diag_ranges_overlap(&hi, &(struct pp_diag_range){ 0 }));
 
 	/* A barrier on [0, 128) for the vertex fetch, a fragment shader reading [128, ...), a
 	 * barrier on [128, ...), the vertex fetch: per whole buffer the fragment read was taken
@@ -783,23 +783,23 @@ static void test_ranges(void)
 	for (int whole = 0; whole < 2; whole++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
-		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
+		pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 		struct pp_diag_barrier_res x = buf(5, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE, PP_STAGE_VERTEX_INPUT,
 						   PP_ACCESS_VERTEX_READ, whole ? (struct pp_diag_range){ 0 } : bytes(0, 128));
 		barrier(d, r, x.src_stages, x.dst_stages, 1, &x);
 		struct pp_diag_range up = whole ? (struct pp_diag_range){ 0 } : bytes(128, 0);
-		pp_diag_rec_use_range(r, PP_RES_BUFFER, 5, &up, PP_STAGE_FRAGMENT_SHADER, false);
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_use_range(r, PP_RES_BUFFER, 5, &up, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		struct pp_diag_barrier_res y = buf(5, PP_STAGE_FRAGMENT_SHADER, 0, PP_STAGE_TRANSFER,
 						   PP_ACCESS_TRANSFER_WRITE, up);
 		barrier(d, r, y.src_stages, y.dst_stages, 1, &y);
 		struct pp_diag_range vb = bytes(0, 0);
-		pp_diag_rec_use_range(r, PP_RES_BUFFER, 5, &vb, PP_STAGE_VERTEX_INPUT, false);
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_use_range(r, PP_RES_BUFFER, 5, &vb, PP_STAGE_VERTEX_INPUT, false);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		submit(d, r, 1);
 		CHECK(fired(early) == (whole ? 1u : 0u));
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 
@@ -810,22 +810,22 @@ static void test_ranges(void)
 	for (int whole = 0; whole < 2; whole++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
-		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
+		pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 		struct pp_diag_barrier_res x = buf(5, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE,
 						   PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ,
 						   bytes(0, 128));
 		barrier(d, r, x.src_stages, x.dst_stages, 1, &x);
 		struct pp_diag_range up = bytes(128, 0), low = bytes(0, 128);
-		pp_diag_rec_use_range(r, PP_RES_BUFFER, 5, whole ? NULL : &up, PP_STAGE_COMPUTE, true);
-		pp_diag_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
-		pp_diag_rec_use_range(r, PP_RES_BUFFER, 5, &low, PP_STAGE_FRAGMENT_SHADER, false);
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_use_range(r, PP_RES_BUFFER, 5, whole ? NULL : &up, PP_STAGE_COMPUTE, true);
+		pp_diag_barriers_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
+		pp_diag_barriers_rec_use_range(r, PP_RES_BUFFER, 5, &low, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		submit(d, r, 1);
 		CHECK(fired(early) == (whole ? 0u : 1u));
 		const struct pp_diagnostic *s = find(early);
 		CHECK(whole || (s && strstr(s->suggestion, "dstStageMask = FRAGMENT_SHADER")));
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 
@@ -836,15 +836,15 @@ static void test_ranges(void)
 	for (int narrow = 0; narrow < 2; narrow++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
 		uint32_t dst = narrow ? PP_STAGE_FRAGMENT_SHADER : PP_STAGE_ALL_COMMANDS;
-		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 		for (uint32_t i = 1; i < 4; i++) {
 			struct pp_diag_barrier_res a = image(9, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE, PP_STAGE_TRANSFER,
 							     PP_ACCESS_TRANSFER_READ, PP_LAYOUT_TRANSFER_DST, PP_LAYOUT_TRANSFER_SRC);
 			a.range = mips(i - 1, 1);
 			barrier(d, r, a.src_stages, a.dst_stages, 1, &a);
-			pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+			pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 			struct pp_diag_barrier_res b = image(9, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_READ, dst,
 							     PP_ACCESS_SHADER_READ, PP_LAYOUT_TRANSFER_SRC, PP_LAYOUT_SHADER_READ);
 			b.range = mips(i - 1, 1);
@@ -855,8 +855,8 @@ static void test_ranges(void)
 		last.range = mips(3, 1);
 		barrier(d, r, last.src_stages, last.dst_stages, 1, &last);
 		struct pp_diag_range all = mips(0, 0);
-		pp_diag_rec_use_range(r, PP_RES_IMAGE, 9, &all, PP_STAGE_FRAGMENT_SHADER, false);
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_use_range(r, PP_RES_IMAGE, 9, &all, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		submit(d, r, 1);
 		CHECK(fired(early) == (narrow ? 0u : 3u));
 		const struct pp_diagnostic *s = find(early);
@@ -864,7 +864,7 @@ static void test_ranges(void)
 		/* back-to-back barriers on different levels of one image are one call's worth */
 		CHECK(fired("PASSPROBE-Barrier-Mergeable") == 3);
 		CHECK(fired("PASSPROBE-Barrier-Duplicate") == 0);
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 
@@ -874,25 +874,25 @@ static void test_ranges(void)
 	{
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		struct pp_diag_barrier_res w = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE,
 						     PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ,
 						     PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
 		w.range = mips(0, 0);
 		barrier(d, r, w.src_stages, w.dst_stages, 1, &w);
-		pp_diag_rec_use_range(r, PP_RES_IMAGE, 7, &m1, PP_STAGE_FRAGMENT_SHADER, false);
-		pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_use_range(r, PP_RES_IMAGE, 7, &m1, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		struct pp_diag_barrier_res b = image(7, PP_STAGE_FRAGMENT_SHADER, 0, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE,
 						     PP_LAYOUT_SHADER_READ, PP_LAYOUT_TRANSFER_DST);
 		b.range = m1;
 		barrier(d, r, b.src_stages, b.dst_stages, 1, &b);
-		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
-		pp_diag_rec_use_range(r, PP_RES_IMAGE, 7, &m0, PP_STAGE_VERTEX_SHADER, false);
-		pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		pp_diag_barriers_rec_use_range(r, PP_RES_IMAGE, 7, &m0, PP_STAGE_VERTEX_SHADER, false);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		submit(d, r, 1);
 		CHECK(fired(early) == 0);
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 
@@ -902,8 +902,8 @@ static void test_ranges(void)
 	for (int variant = 0; variant < 2; variant++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r[2] = { pp_diag_rec_create(), pp_diag_rec_create() };
-		pp_diag_rec_work(r[0], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		struct pp_diag_rec *r[2] = { pp_diag_barriers_rec_create(), pp_diag_barriers_rec_create() };
+		pp_diag_barriers_rec_work(r[0], PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		struct pp_diag_barrier_res g = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE,
 						     PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ,
 						     PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
@@ -913,12 +913,12 @@ static void test_ranges(void)
 							 PP_ACCESS_COLOR_WRITE, PP_LAYOUT_SHADER_READ, PP_LAYOUT_COLOR_ATTACHMENT);
 		other.range = variant ? m0 : m1;
 		barrier(d, r[1], other.src_stages, other.dst_stages, 1, &other);
-		pp_diag_rec_use_range(r[1], PP_RES_IMAGE, 7, &m0, PP_STAGE_FRAGMENT_SHADER, false);
-		pp_diag_rec_work(r[1], PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_use_range(r[1], PP_RES_IMAGE, 7, &m0, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_barriers_rec_work(r[1], PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		submit_all(d, 2, r);
 		CHECK(fired(early) == (variant ? 0u : 1u));
 		for (int i = 0; i < 2; i++)
-			pp_diag_rec_destroy(r[i]);
+			pp_diag_barriers_rec_destroy(r[i]);
 		pp_diag_device_destroy(d);
 	}
 
@@ -928,8 +928,8 @@ static void test_ranges(void)
 	{
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
-		pp_diag_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
+		pp_diag_barriers_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
 		struct pp_diag_barrier_res w = buf(5, PP_STAGE_COMPUTE, PP_ACCESS_SHADER_WRITE, PP_STAGE_COMPUTE,
 						   PP_ACCESS_SHADER_READ, bytes(0, 0));
 		barrier(d, r, w.src_stages, w.dst_stages, 1, &w);
@@ -938,7 +938,7 @@ static void test_ranges(void)
 		barrier(d, r, h.src_stages, h.dst_stages, 1, &h);
 		submit(d, r, 1);
 		CHECK(fired("PASSPROBE-Barrier-Unused") == 1);
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 
@@ -947,19 +947,19 @@ static void test_ranges(void)
 	{
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
 		for (uint32_t i = 0; i < 10; i++) {
-			pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+			pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 			struct pp_diag_barrier_res b = image(9, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE, PP_STAGE_ALL_COMMANDS,
 							     PP_ACCESS_SHADER_READ, PP_LAYOUT_TRANSFER_DST, PP_LAYOUT_SHADER_READ);
 			b.range = (struct pp_diag_range){ .set = true, .end = 1, .layer_begin = i, .layer_end = i + 1 };
 			barrier(d, r, b.src_stages, b.dst_stages, 1, &b);
 		}
-		pp_diag_rec_use(r, PP_RES_IMAGE, 9, PP_STAGE_FRAGMENT_SHADER, false);
-		pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_use(r, PP_RES_IMAGE, 9, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		submit(d, r, 1);
 		CHECK(fired(early) == 10 - PP_DIAG_RANGES);
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 }
@@ -973,7 +973,7 @@ static void test_site_location(void)
 {
 	pp_diag_sites_clear();
 	struct pp_diag_device *d = device();
-	struct pp_diag_rec *r[2] = { pp_diag_rec_create(), pp_diag_rec_create() };
+	struct pp_diag_rec *r[2] = { pp_diag_barriers_rec_create(), pp_diag_barriers_rec_create() };
 	const struct pp_diag_barrier loop = {
 		.api = "vkCmdPipelineBarrier", .src_stages = PP_STAGE_BOTTOM | PP_STAGE_ALL_COMMANDS,
 		.dst_stages = PP_STAGE_TOP | PP_STAGE_ALL_COMMANDS, .site = "loop", .loc_key = 0x1234,
@@ -981,32 +981,32 @@ static void test_site_location(void)
 	};
 	for (uint32_t f = 0; f < 6; f++) {
 		struct pp_diag_rec *rec = r[f % 2];
-		pp_diag_rec_reset(rec);
+		pp_diag_barriers_rec_reset(rec);
 		for (uint32_t pass = 0; pass < 8; pass++) {
 			if (pass)
-				pp_diag_rec_barrier(d, rec, &loop);
-			pp_diag_rec_work(rec, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+				pp_diag_barriers_rec(d, rec, &loop);
+			pp_diag_barriers_rec_work(rec, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		}
 		submit(d, rec, 100 + f % 2);
 	}
-	size_t n = pp_diag_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
+	size_t n = pp_diag_sites_snapshot(snap, PP_DIAG_MAX_SITES, NULL);
 	CHECK(n == 1);
 	const struct pp_diagnostic *s = find("PASSPROBE-Barrier-FullPipelineDrain");
 	CHECK(s && s->count == 42 && s->frames == 6 && s->command_buffers == 2);
 
 	/* Three of the seven timed, in one frame: 7 occurrences per frame of 300 ns each. */
 	struct pp_diag_cost_probe probes[8];
-	pp_diag_rec_reset(r[0]);
+	pp_diag_barriers_rec_reset(r[0]);
 	struct pp_diag_barrier timed = loop;
 	timed.ts_before = 1;
 	timed.ts_after = 2;
-	pp_diag_rec_work(r[0], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
-	pp_diag_rec_barrier(d, r[0], &timed);
-	pp_diag_rec_work(r[0], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec_work(r[0], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec(d, r[0], &timed);
+	pp_diag_barriers_rec_work(r[0], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	submit(d, r[0], 100);
-	CHECK(pp_diag_rec_cost_probes(d, r[0], 100, probes, 8) == 1);
+	CHECK(pp_diag_findings_rec_cost_probes(d, r[0], 100, probes, 8) == 1);
 	for (int k = 0; k < 3; k++)
-		pp_diag_site_cost(probes[0].key, 300, 7);
+		pp_diag_sites_cost(probes[0].key, 300, 7);
 	s = find("PASSPROBE-Barrier-FullPipelineDrain");
 	CHECK(s && s->cost_valid && s->cost_ns == 300 * 43 / 7);
 
@@ -1015,17 +1015,17 @@ static void test_site_location(void)
 	other.loc_key = 0x5678;
 	unknown.loc_key = 0;
 	for (uint32_t k = 0; k < 2; k++) {
-		pp_diag_rec_reset(r[k]);
-		pp_diag_rec_work(r[k], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
-		pp_diag_rec_barrier(d, r[k], &other);
-		pp_diag_rec_work(r[k], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
-		pp_diag_rec_barrier(d, r[k], &unknown);
-		pp_diag_rec_work(r[k], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_reset(r[k]);
+		pp_diag_barriers_rec_work(r[k], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec(d, r[k], &other);
+		pp_diag_barriers_rec_work(r[k], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec(d, r[k], &unknown);
+		pp_diag_barriers_rec_work(r[k], PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		submit(d, r[k], 100 + k);
 	}
-	CHECK(pp_diag_snapshot(snap, PP_DIAG_MAX_SITES, NULL) == 1 + 1 + 2);
-	pp_diag_rec_destroy(r[0]);
-	pp_diag_rec_destroy(r[1]);
+	CHECK(pp_diag_sites_snapshot(snap, PP_DIAG_MAX_SITES, NULL) == 1 + 1 + 2);
+	pp_diag_barriers_rec_destroy(r[0]);
+	pp_diag_barriers_rec_destroy(r[1]);
 	pp_diag_device_destroy(d);
 }
 
@@ -1047,7 +1047,7 @@ static uint32_t barrier_at(struct pp_diag_device *d, struct pp_diag_rec *r, uint
 		.site = "vkCmdPipelineBarrier called from app+0x10, after pass 0", .loc_key = loc,
 		.ts_before = PP_DIAG_NO_SLOT, .ts_after = PP_DIAG_NO_SLOT,
 	};
-	return pp_diag_rec_barrier(d, r, &b);
+	return pp_diag_barriers_rec(d, r, &b);
 }
 
 /* The attachments of a render pass begun: named images, or some not known. */
@@ -1060,7 +1060,7 @@ static void render_pass(struct pp_diag_rec *r, uint64_t image, bool depth_unname
 		.work = PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT | (depth_unnamed ? PP_WORK_DEPTH_ATTACHMENT : 0),
 		.draw_stages = PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER,
 	};
-	pp_diag_rec_observed(r, &o);
+	pp_diag_barriers_rec_observed(r, &o);
 }
 
 enum exp_case { EXP_NARROW, EXP_NARROW_DEPTH, EXP_DROP, EXP_DROP_UNNAMED, EXP_DROP_USED, EXP_DROP_WIDER };
@@ -1071,7 +1071,7 @@ enum exp_case { EXP_NARROW, EXP_NARROW_DEPTH, EXP_DROP, EXP_DROP_UNNAMED, EXP_DR
  * and 10, which the frame's first barrier (0x50) made attachments. */
 static struct pp_diag_rec *exp_frame(struct pp_diag_device *d, enum exp_case k, bool fixed)
 {
-	struct pp_diag_rec *r = pp_diag_rec_create();
+	struct pp_diag_rec *r = pp_diag_barriers_rec_create();
 	struct pp_diag_barrier_res start[2] = {
 		image(9, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE,
 		      PP_LAYOUT_UNDEFINED, PP_LAYOUT_COLOR_ATTACHMENT),
@@ -1079,17 +1079,17 @@ static struct pp_diag_rec *exp_frame(struct pp_diag_device *d, enum exp_case k, 
 		      PP_LAYOUT_UNDEFINED, PP_LAYOUT_COLOR_ATTACHMENT),
 	};
 	barrier_at(d, r, 0x50, PP_STAGE_COLOR_OUTPUT, PP_STAGE_COLOR_OUTPUT, 2, start);
-	pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	bool drop = k >= EXP_DROP;
 	uint32_t dst = drop ? PP_STAGE_FRAGMENT_SHADER : PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER;
 	struct pp_diag_barrier_res g = image(7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE, dst, PP_ACCESS_SHADER_READ,
 					     PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
 	uint32_t bi = barrier_at(d, r, 0x100, PP_STAGE_COLOR_OUTPUT, dst, 1, &g);
 	if (fixed && !drop)
-		pp_diag_rec_barrier_fixed(r, bi);
-	pp_diag_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_experiment_rec_barrier_fixed(r, bi);
+	pp_diag_barriers_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
 	if (k == EXP_DROP_USED)
-		pp_diag_rec_use(r, PP_RES_IMAGE, 10, PP_STAGE_FRAGMENT_SHADER, false); /* 10 read before its write */
+		pp_diag_barriers_rec_use(r, PP_RES_IMAGE, 10, PP_STAGE_FRAGMENT_SHADER, false); /* 10 read before its write */
 	render_pass(r, k == EXP_DROP_UNNAMED ? 0 : 9, k == EXP_NARROW_DEPTH || k == EXP_DROP_UNNAMED);
 	if (drop) {
 		uint32_t rd = k == EXP_DROP_WIDER ? PP_STAGE_VERTEX_SHADER : PP_STAGE_FRAGMENT_SHADER;
@@ -1097,8 +1097,8 @@ static struct pp_diag_rec *exp_frame(struct pp_diag_device *d, enum exp_case k, 
 							 PP_ACCESS_SHADER_READ, PP_LAYOUT_SHADER_READ, PP_LAYOUT_SHADER_READ);
 		bi = barrier_at(d, r, 0x200, PP_STAGE_FRAGMENT_SHADER, rd, 1, &again);
 		if (fixed)
-			pp_diag_rec_barrier_fixed(r, bi);
-		pp_diag_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+			pp_diag_experiment_rec_barrier_fixed(r, bi);
+		pp_diag_barriers_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
 		render_pass(r, k == EXP_DROP_UNNAMED ? 0 : 10, k == EXP_DROP_UNNAMED);
 	}
 	return r;
@@ -1109,7 +1109,7 @@ static void exp_frames(struct pp_diag_device *d, enum exp_case k, int n)
 	for (int f = 0; f < n; f++) {
 		struct pp_diag_rec *r = exp_frame(d, k, false);
 		submit(d, r, 1);
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 	}
 }
 
@@ -1129,32 +1129,32 @@ static void test_experiment(void)
 	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_IN &&
 	      !strcmp(s->exp_detail, "dstStageMask VERTEX_SHADER|FRAGMENT_SHADER -> FRAGMENT_SHADER"));
 	struct pp_diag_exp_call call;
-	pp_diag_exp_call(d, PP_EXP_ARM_AS_WRITTEN, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+	pp_diag_experiment_call(d, PP_EXP_ARM_AS_WRITTEN, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
 	CHECK(call.site == 0 && !call.apply && call.kind == PP_DIAG_EXP_NARROW_DST);
-	pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+	pp_diag_experiment_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
 	CHECK(call.site == 0 && call.apply && call.dst_stages == PP_STAGE_FRAGMENT_SHADER);
-	pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, PP_STAGE_FRAGMENT_SHADER, &call);
+	pp_diag_experiment_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, PP_STAGE_FRAGMENT_SHADER, &call);
 	CHECK(call.site == PP_DIAG_EXP_NONE && !call.apply); /* other masks: another call */
-	pp_diag_exp_call(d, PP_EXP_ARM_NONE, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+	pp_diag_experiment_call(d, PP_EXP_ARM_NONE, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
 	CHECK(call.site == PP_DIAG_EXP_NONE);
 	/* A rewritten recording proves the fix again: still in, counted as rewritten. */
 	struct pp_diag_rec *r = exp_frame(d, EXP_NARROW, true);
 	submit(d, r, 1);
-	pp_diag_rec_destroy(r);
+	pp_diag_barriers_rec_destroy(r);
 	s = find(narrow);
 	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_IN && s->exp_fixed == 1);
 	/* One that does not (the vertex shader reads the image now, so the barrier as written is
 	 * right): withdrawn, for good. */
 	r = exp_frame(d, EXP_NARROW, true);
-	pp_diag_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_VERTEX_SHADER, false);
+	pp_diag_barriers_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_VERTEX_SHADER, false);
 	submit(d, r, 1);
-	pp_diag_rec_destroy(r);
+	pp_diag_barriers_rec_destroy(r);
 	s = find(narrow);
 	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_WITHDRAWN &&
 	      strstr(s->exp_why, "a recording it rewrote no longer had the finding"));
 	exp_frames(d, EXP_NARROW, 2);
 	CHECK(find(narrow)->exp_state == PP_DIAG_EXP_STATE_WITHDRAWN);
-	pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+	pp_diag_experiment_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
 	CHECK(!call.apply);
 	pp_diag_device_destroy(d);
 
@@ -1189,7 +1189,7 @@ static void test_experiment(void)
 			continue;
 		if (!drops[i].why) {
 			CHECK(s->exp_state == PP_DIAG_EXP_STATE_IN && !strcmp(s->exp_detail, "removed"));
-			pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x200, PP_STAGE_FRAGMENT_SHADER, PP_STAGE_FRAGMENT_SHADER, &call);
+			pp_diag_experiment_call(d, PP_EXP_ARM_FIXED, 0x200, PP_STAGE_FRAGMENT_SHADER, PP_STAGE_FRAGMENT_SHADER, &call);
 			CHECK(call.apply && call.kind == PP_DIAG_EXP_DROP);
 		} else {
 			CHECK(s->exp_state == PP_DIAG_EXP_STATE_OUT && strstr(s->exp_why, drops[i].why));
@@ -1205,7 +1205,7 @@ static void test_experiment(void)
 	r = exp_frame(d, EXP_NARROW, false);
 	submit(d, r, 1);
 	submit(d, r, 1);
-	pp_diag_rec_destroy(r);
+	pp_diag_barriers_rec_destroy(r);
 	s = find(narrow);
 	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_OUT && strstr(s->exp_why, "recorded once and submitted again"));
 	pp_diag_device_destroy(d);
@@ -1214,15 +1214,15 @@ static void test_experiment(void)
 	pp_diag_sites_clear();
 	d = device_exp();
 	for (int f = 0; f < 2; f++) {
-		r = pp_diag_rec_create();
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		r = pp_diag_barriers_rec_create();
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		struct pp_diag_barrier_res late = image(7, PP_STAGE_ALL_COMMANDS, PP_ACCESS_COLOR_WRITE, PP_STAGE_FRAGMENT_SHADER,
 							PP_ACCESS_SHADER_READ, PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
 		barrier_at(d, r, 0x300, PP_STAGE_ALL_COMMANDS, PP_STAGE_FRAGMENT_SHADER, 1, &late);
-		pp_diag_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
-		pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+		pp_diag_barriers_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 		submit(d, r, 1);
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 	}
 	s = find("PASSPROBE-Barrier-SrcStageTooLate");
 	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_OUT && strstr(s->exp_why, "srcStageMask"));
@@ -1239,14 +1239,14 @@ static void test_experiment(void)
 					  .dst_access = PP_ACCESS_VERTEX_READ };
 	for (int f = 0; f < 2; f++) {
 		r = exp_frame(d, EXP_NARROW, false);
-		pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+		pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 		barrier_at(d, r, 0x400, PP_STAGE_COLOR_OUTPUT, PP_STAGE_FRAGMENT_SHADER, 1, &img);
 		barrier_at(d, r, 0x500, PP_STAGE_TRANSFER, PP_STAGE_VERTEX_INPUT, 1, &vb);
-		pp_diag_rec_use(r, PP_RES_BUFFER, 8, PP_STAGE_VERTEX_INPUT, false);
-		pp_diag_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
-		pp_diag_rec_work(r, PP_WORK_DRAW, vsfs | PP_STAGE_VERTEX_INPUT, 0, 0);
+		pp_diag_barriers_rec_use(r, PP_RES_BUFFER, 8, PP_STAGE_VERTEX_INPUT, false);
+		pp_diag_barriers_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW, vsfs | PP_STAGE_VERTEX_INPUT, 0, 0);
 		submit(d, r, 1);
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 	}
 	s = find("PASSPROBE-Barrier-Mergeable");
 	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_IN && strstr(s->exp_detail, "vkCmdPipelineBarrier2"));
@@ -1254,12 +1254,12 @@ static void test_experiment(void)
 	uint32_t merge_site = s ? (uint32_t)s->exp_site : 99, narrow_site = (uint32_t)find(narrow)->exp_site;
 	uint32_t first_block = PP_DIAG_EXP_NONE, second_block = PP_DIAG_EXP_NONE;
 	for (int block = 0; block < 2; block++) {
-		pp_diag_exp_call(d, PP_EXP_ARM_AS_WRITTEN, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+		pp_diag_experiment_call(d, PP_EXP_ARM_AS_WRITTEN, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
 		CHECK(!call.apply);
 		struct pp_diag_exp_call first, second, gbuf;
-		pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &gbuf);
-		pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x400, PP_STAGE_COLOR_OUTPUT, PP_STAGE_FRAGMENT_SHADER, &first);
-		pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x500, PP_STAGE_TRANSFER, PP_STAGE_VERTEX_INPUT, &second);
+		pp_diag_experiment_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &gbuf);
+		pp_diag_experiment_call(d, PP_EXP_ARM_FIXED, 0x400, PP_STAGE_COLOR_OUTPUT, PP_STAGE_FRAGMENT_SHADER, &first);
+		pp_diag_experiment_call(d, PP_EXP_ARM_FIXED, 0x500, PP_STAGE_TRANSFER, PP_STAGE_VERTEX_INPUT, &second);
 		uint32_t active = gbuf.apply ? narrow_site : second.apply ? merge_site : PP_DIAG_EXP_NONE;
 		CHECK(gbuf.apply != second.apply);
 		CHECK((first.hold_site == merge_site) == second.apply);
@@ -1271,7 +1271,7 @@ static void test_experiment(void)
 	}
 	CHECK(first_block != second_block && first_block != PP_DIAG_EXP_NONE && second_block != PP_DIAG_EXP_NONE);
 	/* Refused where the API's side cannot make it: out, with its reason. */
-	pp_diag_exp_refuse(d, merge_site, "the device enables VK_X_unknown");
+	pp_diag_experiment_refuse(d, merge_site, "the device enables VK_X_unknown");
 	s = find("PASSPROBE-Barrier-Mergeable");
 	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_OUT && !strcmp(s->exp_why, "the device enables VK_X_unknown"));
 	pp_diag_device_destroy(d);
@@ -1282,11 +1282,11 @@ static void test_experiment(void)
 	for (int f = 0; f < 2; f++) {
 		r = exp_frame(d, EXP_NARROW, false);
 		submit(d, r, 1);
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 	}
 	s = find(narrow);
 	CHECK(s && s->exp_state == PP_DIAG_EXP_STATE_NONE && s->exp_site == -1);
-	pp_diag_exp_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
+	pp_diag_experiment_call(d, PP_EXP_ARM_FIXED, 0x100, PP_STAGE_COLOR_OUTPUT, vsfs, &call);
 	CHECK(call.site == PP_DIAG_EXP_NONE && !call.apply);
 	pp_diag_device_destroy(d);
 }

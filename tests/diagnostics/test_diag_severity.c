@@ -25,7 +25,7 @@ static struct pp_diagnostic snap[64];
 
 static const struct pp_diagnostic *find(const char *id)
 {
-	size_t n = pp_diag_snapshot(snap, 64, NULL);
+	size_t n = pp_diag_sites_snapshot(snap, 64, NULL);
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(snap[i].id, id))
 			return &snap[i];
@@ -66,14 +66,14 @@ static void barrier(struct pp_diag_device *d, struct pp_diag_rec *r, uint32_t nr
 		.api = "vkCmdPipelineBarrier", .src_stages = src, .dst_stages = dst, .nres = nres, .res = res,
 		.site = "test", .ts_before = PP_DIAG_NO_SLOT, .ts_after = PP_DIAG_NO_SLOT,
 	};
-	pp_diag_rec_barrier(d, r, &b);
+	pp_diag_barriers_rec(d, r, &b);
 }
 
 static void submit(struct pp_diag_device *d, struct pp_diag_rec *r)
 {
 	uint64_t cb = 1;
-	pp_diag_submit(d, 1, 1, &r, &cb);
-	pp_diag_submit_done(d, 0xf00d, false);
+	pp_diag_device_submit(d, 1, 1, &r, &cb);
+	pp_diag_device_submit_done(d, 0xf00d, false);
 }
 
 static struct pp_diag_barrier_res res(enum pp_diag_res_kind kind, uint64_t h, uint32_t src, uint32_t sa, uint32_t dst,
@@ -119,8 +119,8 @@ static void test_rule_table(void)
 	};
 	CHECK(sizeof(table) / sizeof(table[0]) == PP_DIAG_RULE_COUNT);
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		CHECK(pp_diag_rule_severity(table[i].rule) == table[i].severity);
-		CHECK(strlen(pp_diag_rule_severity_reason(table[i].rule)) > 20);
+		CHECK(pp_diag_severity_rule(table[i].rule) == table[i].severity);
+		CHECK(strlen(pp_diag_severity_rule_reason(table[i].rule)) > 20);
 	}
 	CHECK(!strcmp(pp_diag_severity_name(PP_DIAG_WARNING), "warning"));
 	CHECK(!strcmp(pp_diag_severity_name(PP_DIAG_INFO), "info"));
@@ -135,30 +135,30 @@ static void test_gain(void)
 		       CS = PP_STAGE_COMPUTE, ALL = PP_STAGE_ALL_COMMANDS;
 	/* The next pass's vertex work waits for this pass's fragment work: the two queues overlap
 	 * again once it does not. */
-	CHECK(pp_diag_barrier_gain(COL, VS | FS, COL, FS, why, sizeof(why)) == PP_DIAG_WARNING);
+	CHECK(pp_diag_severity_barrier_gain(COL, VS | FS, COL, FS, why, sizeof(why)) == PP_DIAG_WARNING);
 	CHECK(strstr(why, "VERTEX_SHADER") && strstr(why, "COLOR_ATTACHMENT_OUTPUT"));
-	CHECK(pp_diag_barrier_gain(COL, ALL, COL, FS, why, sizeof(why)) == PP_DIAG_WARNING);
+	CHECK(pp_diag_severity_barrier_gain(COL, ALL, COL, FS, why, sizeof(why)) == PP_DIAG_WARNING);
 	/* DRAW_INDIRECT in front of VERTEX_INPUT: the draw goes on to VERTEX_INPUT, which waits,
 	 * in the same phase right after; whatever the producer. */
-	CHECK(pp_diag_barrier_gain(TR, DI | VI, TR, VI, why, sizeof(why)) == PP_DIAG_INFO);
+	CHECK(pp_diag_severity_barrier_gain(TR, DI | VI, TR, VI, why, sizeof(why)) == PP_DIAG_INFO);
 	CHECK(strstr(why, "DRAW_INDIRECT") && strstr(why, "VERTEX_INPUT"));
-	CHECK(pp_diag_barrier_gain(FS, DI | VI, FS, VI, why, sizeof(why)) == PP_DIAG_INFO);
+	CHECK(pp_diag_severity_barrier_gain(FS, DI | VI, FS, VI, why, sizeof(why)) == PP_DIAG_INFO);
 	/* VERTEX_INPUT in front of VERTEX_SHADER (libplacebo's images) */
-	CHECK(pp_diag_barrier_gain(COL, VI | FS, COL, VS | FS, why, sizeof(why)) == PP_DIAG_INFO);
+	CHECK(pp_diag_severity_barrier_gain(COL, VI | FS, COL, VS | FS, why, sizeof(why)) == PP_DIAG_INFO);
 	/* The source side: waiting for more than the producer. */
-	CHECK(pp_diag_barrier_gain(ALL, FS, COL, FS, why, sizeof(why)) == PP_DIAG_INFO);
+	CHECK(pp_diag_severity_barrier_gain(ALL, FS, COL, FS, why, sizeof(why)) == PP_DIAG_INFO);
 	CHECK(strstr(why, "fragment work"));
-	CHECK(pp_diag_barrier_gain(ALL, VI, TR, VI, why, sizeof(why)) == PP_DIAG_WARNING);
+	CHECK(pp_diag_severity_barrier_gain(ALL, VI, TR, VI, why, sizeof(why)) == PP_DIAG_WARNING);
 	/* Removed: FS -> FS holds back fragment work only; FS -> VERTEX_INPUT holds back vertex
 	 * input; a transfer counts as work of either queue. */
-	CHECK(pp_diag_barrier_gain(FS, FS, 0, 0, why, sizeof(why)) == PP_DIAG_INFO);
-	CHECK(pp_diag_barrier_gain(FS | VI, FS | VI, 0, 0, why, sizeof(why)) == PP_DIAG_WARNING);
-	CHECK(pp_diag_barrier_gain(TR, TR, 0, 0, why, sizeof(why)) == PP_DIAG_WARNING);
-	CHECK(pp_diag_barrier_gain(CS, CS, 0, 0, why, sizeof(why)) == PP_DIAG_INFO);
+	CHECK(pp_diag_severity_barrier_gain(FS, FS, 0, 0, why, sizeof(why)) == PP_DIAG_INFO);
+	CHECK(pp_diag_severity_barrier_gain(FS | VI, FS | VI, 0, 0, why, sizeof(why)) == PP_DIAG_WARNING);
+	CHECK(pp_diag_severity_barrier_gain(TR, TR, 0, 0, why, sizeof(why)) == PP_DIAG_WARNING);
+	CHECK(pp_diag_severity_barrier_gain(CS, CS, 0, 0, why, sizeof(why)) == PP_DIAG_INFO);
 	/* A drain between two copies, narrowed to TRANSFER -> TRANSFER. */
-	CHECK(pp_diag_barrier_gain(PP_STAGE_BOTTOM, PP_STAGE_TOP, TR, TR, why, sizeof(why)) == PP_DIAG_WARNING);
+	CHECK(pp_diag_severity_barrier_gain(PP_STAGE_BOTTOM, PP_STAGE_TOP, TR, TR, why, sizeof(why)) == PP_DIAG_WARNING);
 	/* Nothing narrower: nothing gained. */
-	CHECK(pp_diag_barrier_gain(COL, VS | FS, COL, VS | FS, why, sizeof(why)) == PP_DIAG_INFO);
+	CHECK(pp_diag_severity_barrier_gain(COL, VS | FS, COL, VS | FS, why, sizeof(why)) == PP_DIAG_INFO);
 }
 
 /* DstStageTooEarly through the rules: the G-buffer (vertex shaders wait for the colour
@@ -170,32 +170,32 @@ static void test_dst_too_early(void)
 	for (int indirect = 0; indirect < 2; indirect++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
 		if (indirect) {
-			pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+			pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 			struct pp_diag_barrier_res b = res(PP_RES_BUFFER, 5, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE,
 							   PP_STAGE_DRAW_INDIRECT | PP_STAGE_VERTEX_INPUT,
 							   PP_ACCESS_VERTEX_READ, PP_LAYOUT_UNDEFINED, PP_LAYOUT_UNDEFINED);
 			barrier(d, r, 1, &b);
-			pp_diag_rec_use(r, PP_RES_BUFFER, 5, PP_STAGE_VERTEX_INPUT, false);
+			pp_diag_barriers_rec_use(r, PP_RES_BUFFER, 5, PP_STAGE_VERTEX_INPUT, false);
 		} else {
-			pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT,
+			pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT,
 					 PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 			struct pp_diag_barrier_res g = res(PP_RES_IMAGE, 7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE,
 							   PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER,
 							   PP_ACCESS_SHADER_READ, PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
 			barrier(d, r, 1, &g);
-			pp_diag_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
+			pp_diag_barriers_rec_use(r, PP_RES_IMAGE, 7, PP_STAGE_FRAGMENT_SHADER, false);
 		}
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER,
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER,
 				 0, 0);
 		submit(d, r);
 		CHECK(judged(id, indirect ? "info" : "warning"));
 		/* what the messengers get has the same severity */
 		struct pp_diag_message m[4];
-		uint32_t n = pp_diag_messages_take(d, m, 4);
+		uint32_t n = pp_diag_device_messages_take(d, m, 4);
 		CHECK(n == 1 && m[0].rule == PP_DIAG_DST_TOO_EARLY && m[0].severity == (indirect ? PP_DIAG_INFO : PP_DIAG_WARNING));
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 }
@@ -209,25 +209,25 @@ static void test_src_too_late(void)
 	for (int vertex = 0; vertex < 2; vertex++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
 		struct pp_diag_barrier_res b;
 		if (vertex) {
-			pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+			pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 			b = res(PP_RES_BUFFER, 5, PP_STAGE_ALL_COMMANDS, PP_ACCESS_TRANSFER_WRITE, PP_STAGE_VERTEX_INPUT,
 				PP_ACCESS_VERTEX_READ, PP_LAYOUT_UNDEFINED, PP_LAYOUT_UNDEFINED);
 		} else {
-			pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT,
+			pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT,
 					 PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 			b = res(PP_RES_IMAGE, 7, PP_STAGE_ALL_COMMANDS, PP_ACCESS_COLOR_WRITE, PP_STAGE_FRAGMENT_SHADER,
 				PP_ACCESS_SHADER_READ, PP_LAYOUT_COLOR_ATTACHMENT, PP_LAYOUT_SHADER_READ);
 		}
 		barrier(d, r, 1, &b);
-		pp_diag_rec_use(r, b.kind, b.handle, vertex ? PP_STAGE_VERTEX_INPUT : PP_STAGE_FRAGMENT_SHADER, false);
-		pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER,
+		pp_diag_barriers_rec_use(r, b.kind, b.handle, vertex ? PP_STAGE_VERTEX_INPUT : PP_STAGE_FRAGMENT_SHADER, false);
+		pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT, PP_STAGE_VERTEX_SHADER | PP_STAGE_FRAGMENT_SHADER,
 				 0, 0);
 		submit(d, r);
 		CHECK(judged(id, vertex ? "warning" : "info"));
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 }
@@ -238,45 +238,45 @@ static void test_barrier_rules(void)
 {
 	pp_diag_sites_clear();
 	struct pp_diag_device *d = device();
-	struct pp_diag_rec *r = pp_diag_rec_create();
+	struct pp_diag_rec *r = pp_diag_barriers_rec_create();
 	/* nothing before or after it: no producer, no consumer proven */
 	const struct pp_diag_barrier drain = { .api = "vkCmdPipelineBarrier", .src_stages = PP_STAGE_ALL_COMMANDS,
 					       .dst_stages = PP_STAGE_ALL_COMMANDS, .site = "drain",
 					       .ts_before = PP_DIAG_NO_SLOT, .ts_after = PP_DIAG_NO_SLOT };
-	pp_diag_rec_work(r, PP_WORK_UNKNOWN, 0, 0, 0);
-	pp_diag_rec_barrier(d, r, &drain);
+	pp_diag_barriers_rec_work(r, PP_WORK_UNKNOWN, 0, 0, 0);
+	pp_diag_barriers_rec(d, r, &drain);
 	submit(d, r);
 	CHECK(judged("PASSPROBE-Barrier-FullPipelineDrain", "warning"));
 	const struct pp_diagnostic *s = find("PASSPROBE-Barrier-FullPipelineDrain");
 	CHECK(s && strstr(s->verdict, "cannot be proven"));
 
 	pp_diag_sites_clear();
-	pp_diag_rec_reset(r);
-	pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec_reset(r);
+	pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	struct pp_diag_barrier_res rr = res(PP_RES_IMAGE, 3, PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ,
 					    PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ, PP_LAYOUT_SHADER_READ,
 					    PP_LAYOUT_SHADER_READ);
 	barrier(d, r, 1, &rr);
 	barrier(d, r, 1, &rr);
-	pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	submit(d, r);
 	CHECK(judged("PASSPROBE-Barrier-ReadToRead", "info"));
 	CHECK(judged("PASSPROBE-Barrier-Duplicate", "info"));
 
 	/* the same read-to-read reaching the vertex fetch holds vertex input back behind fragment work */
 	pp_diag_sites_clear();
-	pp_diag_rec_reset(r);
-	pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec_reset(r);
+	pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	rr.src_stages = rr.dst_stages = PP_STAGE_VERTEX_INPUT | PP_STAGE_FRAGMENT_SHADER;
 	barrier(d, r, 1, &rr);
-	pp_diag_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec_work(r, PP_WORK_DRAW, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	submit(d, r);
 	CHECK(judged("PASSPROBE-Barrier-ReadToRead", "warning"));
 
 	pp_diag_sites_clear();
-	pp_diag_rec_reset(r);
-	pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
-	pp_diag_rec_event_set(r, 77);
+	pp_diag_barriers_rec_reset(r);
+	pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+	pp_diag_barriers_rec_event_set(r, 77);
 	uint64_t ev = 77;
 	struct pp_diag_barrier_res br = res(PP_RES_BUFFER, 2, PP_STAGE_TRANSFER, PP_ACCESS_TRANSFER_WRITE, PP_STAGE_TRANSFER,
 					    PP_ACCESS_TRANSFER_READ, PP_LAYOUT_UNDEFINED, PP_LAYOUT_UNDEFINED);
@@ -284,14 +284,14 @@ static void test_barrier_rules(void)
 					      .dst_stages = PP_STAGE_TRANSFER, .nres = 1, .res = &br, .nevents = 1,
 					      .events = &ev, .site = "test", .ts_before = PP_DIAG_NO_SLOT,
 					      .ts_after = PP_DIAG_NO_SLOT };
-	pp_diag_rec_barrier(d, r, &wait);
-	pp_diag_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
+	pp_diag_barriers_rec(d, r, &wait);
+	pp_diag_barriers_rec_work(r, PP_WORK_TRANSFER, 0, 0, 0);
 	submit(d, r);
 	CHECK(judged("PASSPROBE-Barrier-SetEventThenWait", "info"));
 
 	pp_diag_sites_clear();
-	pp_diag_rec_reset(r);
-	pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT | PP_WORK_TRANSFER, PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec_reset(r);
+	pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_COLOR_ATTACHMENT | PP_WORK_TRANSFER, PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	struct pp_diag_barrier_res img = res(PP_RES_IMAGE, 7, PP_STAGE_COLOR_OUTPUT, PP_ACCESS_COLOR_WRITE,
 					     PP_STAGE_FRAGMENT_SHADER, PP_ACCESS_SHADER_READ, PP_LAYOUT_COLOR_ATTACHMENT,
 					     PP_LAYOUT_SHADER_READ);
@@ -300,10 +300,10 @@ static void test_barrier_rules(void)
 					    PP_LAYOUT_UNDEFINED);
 	barrier(d, r, 1, &img);
 	barrier(d, r, 1, &vb);
-	pp_diag_rec_work(r, PP_WORK_DRAW | PP_WORK_TRANSFER, PP_STAGE_VERTEX_INPUT | PP_STAGE_FRAGMENT_SHADER, 0, 0);
+	pp_diag_barriers_rec_work(r, PP_WORK_DRAW | PP_WORK_TRANSFER, PP_STAGE_VERTEX_INPUT | PP_STAGE_FRAGMENT_SHADER, 0, 0);
 	submit(d, r);
 	CHECK(judged("PASSPROBE-Barrier-Mergeable", "info"));
-	pp_diag_rec_destroy(r);
+	pp_diag_barriers_rec_destroy(r);
 	pp_diag_device_destroy(d);
 }
 
@@ -315,8 +315,8 @@ static void test_unused(void)
 	for (int write = 0; write < 2; write++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
-		pp_diag_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
+		pp_diag_barriers_rec_work(r, PP_WORK_DISPATCH, 0, 0, 0);
 		struct pp_diag_barrier_res b = res(PP_RES_IMAGE, 7, PP_STAGE_COMPUTE, write ? PP_ACCESS_SHADER_WRITE : 0,
 						   PP_STAGE_COMPUTE, 0, PP_LAYOUT_GENERAL, PP_LAYOUT_GENERAL);
 		barrier(d, r, 1, &b);
@@ -324,7 +324,7 @@ static void test_unused(void)
 		CHECK(judged(id, write ? "warning" : "info"));
 		const struct pp_diagnostic *s = find(id);
 		CHECK(!write || (s && strstr(s->verdict, "cache flush")));
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 }
@@ -337,18 +337,18 @@ static void test_foreign(void)
 	for (int foreign = 0; foreign < 2; foreign++) {
 		pp_diag_sites_clear();
 		struct pp_diag_device *d = device();
-		struct pp_diag_rec *r = pp_diag_rec_create();
-		pp_diag_rec_owner(r, foreign ? "libMangoHud.so" : NULL);
+		struct pp_diag_rec *r = pp_diag_barriers_rec_create();
+		pp_diag_barriers_rec_owner(r, foreign ? "libMangoHud.so" : NULL);
 		const struct pp_diag_barrier drain = { .api = "vkCmdPipelineBarrier", .src_stages = PP_STAGE_ALL_COMMANDS,
 						       .dst_stages = PP_STAGE_ALL_COMMANDS, .site = "drain",
 						       .ts_before = PP_DIAG_NO_SLOT, .ts_after = PP_DIAG_NO_SLOT };
-		pp_diag_rec_work(r, PP_WORK_UNKNOWN, 0, 0, 0);
-		pp_diag_rec_barrier(d, r, &drain);
+		pp_diag_barriers_rec_work(r, PP_WORK_UNKNOWN, 0, 0, 0);
+		pp_diag_barriers_rec(d, r, &drain);
 		submit(d, r);
 		const struct pp_diagnostic *s = find(id);
 		CHECK(s && s->severity && !strcmp(s->severity, foreign ? "info" : "warning"));
 		CHECK(s && !foreign == !strstr(s->verdict, "not the application's: libMangoHud.so"));
-		pp_diag_rec_destroy(r);
+		pp_diag_barriers_rec_destroy(r);
 		pp_diag_device_destroy(d);
 	}
 }
@@ -362,32 +362,32 @@ static void test_waits(void)
 	struct pp_diag_blocking b = { .rule = PP_DIAG_FENCE_WAIT, .site_key = 42, .site = "vkWaitForFences on a worker",
 				      .cpu_ns = 1000, .thread_id = 9, .thread_name = "vkd3d_fence",
 				      .worker_thread = true };
-	CHECK(pp_diag_blocking_report(d, &b) != 0);
+	CHECK(pp_diag_waits_blocking_report(d, &b) != 0);
 	CHECK(judged("PASSPROBE-Blocking-FenceWaitSameFrame", "info"));
 	const struct pp_diagnostic *s = find("PASSPROBE-Blocking-FenceWaitSameFrame");
 	CHECK(s && strstr(s->verdict, "\"vkd3d_fence\" records, submits and presents nothing"));
 	struct pp_diag_message m[4];
-	CHECK(pp_diag_messages_take(d, m, 4) == 1 && m[0].severity == PP_DIAG_INFO);
+	CHECK(pp_diag_device_messages_take(d, m, 4) == 1 && m[0].severity == PP_DIAG_INFO);
 	b.worker_thread = false;
 	b.thread_id = 7;
 	b.thread_name = "render";
-	CHECK(pp_diag_blocking_report(d, &b) != 0);
+	CHECK(pp_diag_waits_blocking_report(d, &b) != 0);
 	CHECK(judged("PASSPROBE-Blocking-FenceWaitSameFrame", "warning"));
 	s = find("PASSPROBE-Blocking-FenceWaitSameFrame");
 	CHECK(s && s->count == 2 && s->thread_id == 9);
 	/* back on the worker: the frame waited there, it stays a warning */
 	b.worker_thread = true;
-	CHECK(pp_diag_blocking_report(d, &b) != 0);
+	CHECK(pp_diag_waits_blocking_report(d, &b) != 0);
 	CHECK(judged("PASSPROBE-Blocking-FenceWaitSameFrame", "warning"));
 
 	const struct pp_diag_blocking never = { .rule = PP_DIAG_QUERY_WAIT_UNSUBMITTED, .site_key = 43, .site = "q",
 						.thread_id = 9, .thread_name = "worker", .worker_thread = true };
-	CHECK(pp_diag_blocking_report(d, &never) != 0);
+	CHECK(pp_diag_waits_blocking_report(d, &never) != 0);
 	CHECK(judged("PASSPROBE-Blocking-QueryWaitUnsubmitted", "warning"));
 	/* a pass's attachment traffic has no waiting thread: the rule's warning */
 	const struct pp_diag_blocking pass = { .rule = PP_DIAG_PASS_UNNEEDED_STORE, .site_key = 44, .site = "pass",
 					       .cost_unavailable = "not measured" };
-	CHECK(pp_diag_blocking_report(d, &pass) != 0);
+	CHECK(pp_diag_waits_blocking_report(d, &pass) != 0);
 	CHECK(judged("PASSPROBE-Pass-UnneededStore", "warning"));
 	pp_diag_device_destroy(d);
 }

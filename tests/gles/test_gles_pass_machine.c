@@ -24,7 +24,7 @@ static struct pp_gles_transition step(struct pp_gles_pass_machine *m, enum pp_gl
 {
 	struct pp_gles_event ev = { .kind = k, .fb = fb, .mask = mask };
 	struct pp_gles_transition t;
-	pp_gles_pass_step(m, &ev, &t);
+	pp_gles_pass_machine_step(m, &ev, &t);
 	return t;
 }
 

@@ -258,7 +258,7 @@ static jv *json_load(const char *dir, const char *name)
 	}
 	jv *root = NULL;
 	char err[256];
-	int r = pp_json_parse(text, len, NULL, &root, err, sizeof(err));
+	int r = pp_json_read_parse(text, len, NULL, &root, err, sizeof(err));
 	free(text);
 	if (r) {
 		fail("%s: not valid JSON: %s", path, err);
@@ -269,14 +269,14 @@ static jv *json_load(const char *dir, const char *name)
 
 static const jv *get(const jv *o, const char *key)
 {
-	return pp_json_object_get(o, key);
+	return pp_json_read_object_get(o, key);
 }
 
 /* A required unsigned integer member; a failure names `what`. */
 static uint64_t u64(const jv *o, const char *key, const char *what)
 {
 	uint64_t v = 0;
-	if (!pp_json_get_uint64(get(o, key), &v))
+	if (!pp_json_read_get_uint64(get(o, key), &v))
 		fail("%s: \"%s\" is not an unsigned integer", what, key);
 	return v;
 }
@@ -284,19 +284,19 @@ static uint64_t u64(const jv *o, const char *key, const char *what)
 /* An optional unsigned integer: false when null or absent. */
 static bool u64_opt(const jv *o, const char *key, uint64_t *out)
 {
-	return pp_json_get_uint64(get(o, key), out);
+	return pp_json_read_get_uint64(get(o, key), out);
 }
 
 static const char *str(const jv *o, const char *key)
 {
-	const char *s = pp_json_get_string(get(o, key), NULL);
+	const char *s = pp_json_read_get_string(get(o, key), NULL);
 	return s ? s : "(missing)";
 }
 
 static bool boolean(const jv *o, const char *key, const char *what)
 {
 	bool b = false;
-	if (!pp_json_get_bool(get(o, key), &b))
+	if (!pp_json_read_get_bool(get(o, key), &b))
 		fail("%s: \"%s\" is not a boolean", what, key);
 	return b;
 }
@@ -320,7 +320,7 @@ static void expect_work(const jv *pass, const char *key, uint64_t want, const ch
 	char field[64];
 	snprintf(field, sizeof(field), "workload.%s", key);
 	uint64_t v = 0;
-	if (!pp_json_get_uint64(get(w, key), &v))
+	if (!pp_json_read_get_uint64(get(w, key), &v))
 		fail("%s: %s missing", what, field);
 	else
 		expect_u64(v, want, what, field);
@@ -337,17 +337,17 @@ struct report {
 
 static const jv *frame_at(const struct report *r, size_t i)
 {
-	return pp_json_array_at(r->frames, i);
+	return pp_json_read_array_at(r->frames, i);
 }
 
 static const jv *pass_at(const jv *frame, size_t i)
 {
-	return pp_json_array_at(get(frame, "passes"), i);
+	return pp_json_read_array_at(get(frame, "passes"), i);
 }
 
 static size_t frame_passes(const jv *frame)
 {
-	return pp_json_array_size(get(frame, "passes"));
+	return pp_json_read_array_size(get(frame, "passes"));
 }
 
 static bool pass_gpu(const jv *pass, uint64_t *begin, uint64_t *end)
@@ -410,9 +410,9 @@ static void check_submission(const jv *frame, const jv *s, size_t si, size_t *ne
 		expect_u64(u64(pass, "submission", pwhat), si, pwhat, "submission");
 		uint64_t pb, pe;
 		if (!pass_gpu(pass, &pb, &pe)) {
-			if (!pp_json_is_null(get(pass, "gpu_ns")))
+			if (!pp_json_read_is_null(get(pass, "gpu_ns")))
 				fail("%s: gpu_ns not null without gpu_begin_ns/gpu_end_ns", pwhat);
-			if (!pp_json_is_string(get(pass, "gpu_unavailable")))
+			if (!pp_json_read_is_string(get(pass, "gpu_unavailable")))
 				fail("%s: no GPU time and no gpu_unavailable reason", pwhat);
 			continue;
 		}
@@ -424,7 +424,7 @@ static void check_submission(const jv *frame, const jv *s, size_t si, size_t *ne
 		if (excl > gpu)
 			fail("%s: gpu_exclusive_ns %" PRIu64 " > gpu_ns %" PRIu64, pwhat, excl, gpu);
 		bool overlapped = true;
-		if (!pp_json_get_bool(get(pass, "overlapped"), &overlapped))
+		if (!pp_json_read_get_bool(get(pass, "overlapped"), &overlapped))
 			fail("%s: overlapped is not a boolean", pwhat);
 		else if (!overlapped && excl != gpu)
 			fail("%s: not overlapped, yet gpu_exclusive_ns %" PRIu64 " != gpu_ns %" PRIu64, pwhat, excl, gpu);
@@ -458,17 +458,17 @@ static bool finding_matches(const char *spec, size_t len, const jv *d)
 	if (!colon)
 		return false;
 	*colon = '\0';
-	const char *severity = pp_json_get_string(get(d, "severity"), NULL);
+	const char *severity = pp_json_read_get_string(get(d, "severity"), NULL);
 	return !strcmp(buf, str(d, "id")) && !strcmp(colon + 1, severity ? severity : "(no severity)") &&
 	       (!text || strstr(str(d, "site"), text));
 }
 
 static void findings_check(const jv *diags, const char *specs)
 {
-	size_t n = pp_json_array_size(diags);
+	size_t n = pp_json_read_array_size(diags);
 	bool none = !strcmp(specs, "none");
 	for (size_t i = 0; i < n; i++) {
-		const jv *d = pp_json_array_at(diags, i);
+		const jv *d = pp_json_read_array_at(diags, i);
 		bool matched = false;
 		for (const char *p = specs; !none && *p && !matched;) {
 			size_t len = strcspn(p, "|");
@@ -483,7 +483,7 @@ static void findings_check(const jv *diags, const char *specs)
 		size_t len = strcspn(p, "|");
 		bool found = false;
 		for (size_t i = 0; i < n && !found; i++)
-			found = finding_matches(p, len, pp_json_array_at(diags, i));
+			found = finding_matches(p, len, pp_json_read_array_at(diags, i));
 		if (!found)
 			fail("report: expected finding %.*s is missing", (int)len, p);
 		p += len + (p[len] == '|');
@@ -501,32 +501,32 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 	expect_str(root, "schema", "passprobe-report", "report");
 	expect_u64(u64(root, "version", "report"), 1, "report", "version");
 	r->frames = get(root, "frames");
-	if (!pp_json_is_array(r->frames)) {
+	if (!pp_json_read_is_array(r->frames)) {
 		fail("report: frames is not an array");
 		return false;
 	}
-	r->nframes = pp_json_array_size(r->frames);
-	const jv *dev = pp_json_array_at(get(root, "devices"), 0);
+	r->nframes = pp_json_read_array_size(r->frames);
+	const jv *dev = pp_json_read_array_at(get(root, "devices"), 0);
 	bool stats = false;
-	pp_json_get_bool(get(dev, "pipeline_statistics"), &stats);
+	pp_json_read_get_bool(get(dev, "pipeline_statistics"), &stats);
 	r->stats_supported = stats;
 	if (expected_query_results)
 		expect_str(dev, "query_results", expected_query_results, "devices[0]");
 	if (expect_no_diagnostics) {
 		const jv *diags = get(root, "diagnostics");
-		for (size_t i = 0; i < pp_json_array_size(diags); i++)
-			fail("report: diagnostic %s at %s, none expected", str(pp_json_array_at(diags, i), "id"),
-			     str(pp_json_array_at(diags, i), "site"));
+		for (size_t i = 0; i < pp_json_read_array_size(diags); i++)
+			fail("report: diagnostic %s at %s, none expected", str(pp_json_read_array_at(diags, i), "id"),
+			     str(pp_json_read_array_at(diags, i), "site"));
 	}
 	if (absent_diagnostics) {
 		const jv *diags = get(root, "diagnostics");
-		for (size_t i = 0; i < pp_json_array_size(diags); i++) {
-			const char *id = str(pp_json_array_at(diags, i), "id");
+		for (size_t i = 0; i < pp_json_read_array_size(diags); i++) {
+			const char *id = str(pp_json_read_array_at(diags, i), "id");
 			size_t n = strlen(id);
 			for (const char *p = absent_diagnostics; *id && (p = strstr(p, id)); p += n)
 				if ((p == absent_diagnostics || p[-1] == ',') && (p[n] == ',' || !p[n])) {
 					fail("report: diagnostic %s at %s, not expected", id,
-					     str(pp_json_array_at(diags, i), "site"));
+					     str(pp_json_read_array_at(diags, i), "site"));
 					break;
 				}
 		}
@@ -538,13 +538,13 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 		char plus[160], paren[160];
 		snprintf(plus, sizeof(plus), "called from %s+0x", expected_site_module);
 		snprintf(paren, sizeof(paren), "called from %s (", expected_site_module);
-		if (!pp_json_array_size(diags))
+		if (!pp_json_read_array_size(diags))
 			fail("report: no diagnostic, expected some called from %s", expected_site_module);
-		for (size_t i = 0; i < pp_json_array_size(diags); i++) {
-			const char *site = str(pp_json_array_at(diags, i), "site");
+		for (size_t i = 0; i < pp_json_read_array_size(diags); i++) {
+			const char *site = str(pp_json_read_array_at(diags, i), "site");
 			if (!strstr(site, plus) && !strstr(site, paren))
 				fail("report: diagnostic %s at \"%s\", expected one called from %s",
-				     str(pp_json_array_at(diags, i), "id"), site, expected_site_module);
+				     str(pp_json_read_array_at(diags, i), "id"), site, expected_site_module);
 		}
 	}
 	if (expected_time_domain && strncmp(str(dev, "time_domain"), expected_time_domain, strlen(expected_time_domain)))
@@ -574,12 +574,12 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 		if (expected_delimiter)
 			expect_str(f, "delimiter", expected_delimiter, what);
 		const jv *subs = get(f, "submissions");
-		size_t ns = pp_json_array_size(subs), next_pass = 0;
+		size_t ns = pp_json_read_array_size(subs), next_pass = 0;
 		uint64_t exclusive = 0;
 		if (!ns)
 			fail("%s: no submissions", what);
 		for (size_t s = 0; s < ns; s++) {
-			const jv *sub = pp_json_array_at(subs, s);
+			const jv *sub = pp_json_read_array_at(subs, s);
 			uint64_t seq = u64(sub, "seq", what);
 			if (have_seq && seq <= last_seq)
 				fail("%s submission %zu: seq %" PRIu64 " not after the previous %" PRIu64, what, s, seq,
@@ -635,12 +635,12 @@ static bool report_load(struct report *r, const char *dir, uint64_t expected_fra
 static void expect_stat(const jv *pass, const char *stat, uint64_t want, const char *what)
 {
 	const jv *st = get(pass, "pipeline_statistics");
-	if (!pp_json_is_object(st)) {
+	if (!pp_json_read_is_object(st)) {
 		fail("%s: no pipeline_statistics (%s)", what, str(pass, "pipeline_statistics_unavailable"));
 		return;
 	}
 	uint64_t v = 0;
-	if (!pp_json_get_uint64(get(st, stat), &v))
+	if (!pp_json_read_get_uint64(get(st, stat), &v))
 		fail("%s: pipeline_statistics.%s missing", what, stat);
 	else if (v != want)
 		fail("%s: pipeline_statistics.%s is %" PRIu64 ", expected %" PRIu64, what, stat, v, want);
@@ -650,11 +650,11 @@ static void expect_stat(const jv *pass, const char *stat, uint64_t want, const c
 static void expect_attachment(const jv *pass, uint64_t size, const char *what)
 {
 	const jv *atts = get(pass, "attachments");
-	if (pp_json_array_size(atts) != 1) {
-		fail("%s: %zu attachments, expected 1", what, pp_json_array_size(atts));
+	if (pp_json_read_array_size(atts) != 1) {
+		fail("%s: %zu attachments, expected 1", what, pp_json_read_array_size(atts));
 		return;
 	}
-	const jv *a = pp_json_array_at(atts, 0);
+	const jv *a = pp_json_read_array_at(atts, 0);
 	char awhat[160];
 	snprintf(awhat, sizeof(awhat), "%s attachment 0", what);
 	expect_str(a, "format", "R8G8B8A8_UNORM", awhat);
@@ -686,8 +686,8 @@ static void check_counts(const struct options *o)
 		const jv *f = frame_at(&r, i);
 		char fwhat[64];
 		snprintf(fwhat, sizeof(fwhat), "frame %zu", i);
-		expect_u64(pp_json_array_size(get(f, "submissions")), 1, fwhat, "submissions");
-		expect_str(pp_json_array_at(get(f, "submissions"), 0), "api", o->submit_api, fwhat);
+		expect_u64(pp_json_read_array_size(get(f, "submissions")), 1, fwhat, "submissions");
+		expect_str(pp_json_read_array_at(get(f, "submissions"), 0), "api", o->submit_api, fwhat);
 		expect_u64(frame_passes(f), o->passes, fwhat, "number of passes");
 		for (size_t p = 0; p < frame_passes(f) && p < o->passes; p++) {
 			const jv *pass = pass_at(f, p);
@@ -726,7 +726,7 @@ static void check_counts(const struct options *o)
 			expect_stat(pass, "input_assembly_primitives", primitives, what);
 		}
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -752,7 +752,7 @@ static void check_load(const struct options *o)
 	size_t n = r.nframes > o->skip_frames ? r.nframes - o->skip_frames : 0;
 	if (n < 3) {
 		fail("need at least 3 frames after %" PRIu64 " warm-up frames, have %zu", o->skip_frames, n);
-		pp_json_free(r.root);
+		pp_json_read_free(r.root);
 		return;
 	}
 	double *ns = calloc(n * o->nloads, sizeof(double)), *tmp = calloc(n, sizeof(double));
@@ -806,7 +806,7 @@ static void check_load(const struct options *o)
 out:
 	free(ns);
 	free(tmp);
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* One recording ("first", "second") executed `executions` times per frame, --times frames
@@ -827,7 +827,7 @@ static void check_executions(const struct options *o, uint32_t executions)
 		snprintf(fwhat, sizeof(fwhat), "frame %zu", i);
 		expect_u64(frame_passes(f), 2 * executions, fwhat, "number of passes");
 		if (o->submissions)
-			expect_u64(pp_json_array_size(get(f, "submissions")), o->submissions, fwhat, "submissions");
+			expect_u64(pp_json_read_array_size(get(f, "submissions")), o->submissions, fwhat, "submissions");
 		for (size_t p = 0; p < 2 * executions && p < frame_passes(f); p++) {
 			const jv *pass = pass_at(f, p);
 			char what[96];
@@ -849,7 +849,7 @@ static void check_executions(const struct options *o, uint32_t executions)
 			prev_end = e;
 		}
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* "resubmit": one recording submitted --times times, each its own frame. */
@@ -892,7 +892,7 @@ static void check_secondary(const struct options *o)
 		expect_work(in, "vertices", vertices, what);
 		expect_measured(in, what);
 		/* Statistics may be left out here (queries and secondaries); if given, exact. */
-		if (pp_json_is_object(get(in, "pipeline_statistics")))
+		if (pp_json_read_is_object(get(in, "pipeline_statistics")))
 			expect_stat(in, "input_assembly_vertices", vertices, what);
 
 		snprintf(what, sizeof(what), "frame %zu pass 1", i);
@@ -905,7 +905,7 @@ static void check_secondary(const struct options *o)
 		expect_work(out, "workgroups", 24, what);
 		expect_measured(out, what);
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* Dynamic rendering suspended in one command buffer and resumed in the next: one pass. */
@@ -919,8 +919,8 @@ static void check_suspend_resume(const struct options *o)
 		const jv *f = frame_at(&r, i);
 		char what[96];
 		snprintf(what, sizeof(what), "frame %zu", i);
-		expect_u64(pp_json_array_size(get(f, "submissions")), 1, what, "submissions");
-		expect_u64(u64(pp_json_array_at(get(f, "submissions"), 0), "command_buffers", what), 2, what,
+		expect_u64(pp_json_read_array_size(get(f, "submissions")), 1, what, "submissions");
+		expect_u64(u64(pp_json_read_array_at(get(f, "submissions"), 0), "command_buffers", what), 2, what,
 			   "command_buffers");
 		expect_u64(frame_passes(f), 1, what, "number of passes");
 		if (!frame_passes(f))
@@ -937,7 +937,7 @@ static void check_suspend_resume(const struct options *o)
 		expect_u64(u64(pass, "command_buffer", what), 0, what, "command_buffer (where it began)");
 		expect_measured(pass, what);
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* Command buffers A ("a-pass") and B ("b-pass") in one submit; A freed and B reset while
@@ -962,7 +962,7 @@ static void check_free_pending(const struct options *o)
 			expect_measured(pass, what);
 		}
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* Labelled work outside render passes: copy 4096 bytes, fill 1024, dispatch 4x3x2, clear;
@@ -981,7 +981,7 @@ static void check_state_before_pipeline(const struct options *o)
 	if (!r.stats_supported)
 		fail("device: pipeline_statistics is false; lavapipe supports them");
 	const char *early = o->early ? o->early : "uniform";
-	bool lavapipe = !strncmp(str(pp_json_array_at(get(r.root, "devices"), 0), "name"), "llvmpipe", 8);
+	bool lavapipe = !strncmp(str(pp_json_read_array_at(get(r.root, "devices"), 0), "name"), "llvmpipe", 8);
 	uint64_t vertices = o->draws * o->vertices;
 	for (size_t i = 0; i < r.nframes; i++) {
 		const jv *f = frame_at(&r, i);
@@ -1003,14 +1003,14 @@ static void check_state_before_pipeline(const struct options *o)
 				expect_stat(pass, "vertex_shader_invocations", vertices, what);
 				continue;
 			}
-			if (pp_json_is_object(get(pass, "pipeline_statistics")))
+			if (pp_json_read_is_object(get(pass, "pipeline_statistics")))
 				fail("%s: pipeline_statistics present: lavapipe crashes on that query", what);
 			const char *why = str(pass, "pipeline_statistics_unavailable");
 			if (!strstr(why, "lavapipe crashes"))
 				fail("%s: pipeline_statistics_unavailable \"%s\" does not name the lavapipe quirk", what, why);
 		}
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 static void check_compute_transfer(const struct options *o)
@@ -1062,7 +1062,7 @@ static void check_compute_transfer(const struct options *o)
 				expect_stat(pass, "compute_shader_invocations", 4 * want[p].workgroups, what);
 		}
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* Three submits (or batches of one submit) per frame, the last with the fence: one frame of
@@ -1078,11 +1078,11 @@ static void check_multi_submit(const struct options *o)
 		char what[96];
 		snprintf(what, sizeof(what), "frame %zu", i);
 		const jv *subs = get(f, "submissions");
-		expect_u64(pp_json_array_size(subs), 3, what, "submissions");
+		expect_u64(pp_json_read_array_size(subs), 3, what, "submissions");
 		expect_u64(frame_passes(f), 3, what, "number of passes");
 		uint64_t prev_seq = 0, prev_begin = 0;
-		for (size_t s = 0; s < 3 && s < pp_json_array_size(subs); s++) {
-			const jv *sub = pp_json_array_at(subs, s);
+		for (size_t s = 0; s < 3 && s < pp_json_read_array_size(subs); s++) {
+			const jv *sub = pp_json_read_array_at(subs, s);
 			snprintf(what, sizeof(what), "frame %zu submission %zu", i, s);
 			uint64_t seq = u64(sub, "seq", what), b = 0;
 			if (s && seq != prev_seq + 1)
@@ -1110,7 +1110,7 @@ static void check_multi_submit(const struct options *o)
 			}
 		}
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* ---- trace.json ------------------------------------------------------------------------- */
@@ -1128,8 +1128,8 @@ struct slice {
 
 static const jv *find_submission_slice(const jv *events, uint64_t tid, uint64_t seq)
 {
-	for (size_t i = 0; i < pp_json_array_size(events); i++) {
-		const jv *ev = pp_json_array_at(events, i);
+	for (size_t i = 0; i < pp_json_read_array_size(events); i++) {
+		const jv *ev = pp_json_read_array_at(events, i);
 		uint64_t t = 0, s = 0;
 		if (strcmp(str(ev, "ph"), "X") || strcmp(str(ev, "cat"), "gpu.submission"))
 			continue;
@@ -1146,34 +1146,34 @@ static void check_trace(const struct options *o)
 		return;
 	jv *root = json_load(o->dir, "trace.json");
 	if (!root) {
-		pp_json_free(r.root);
+		pp_json_read_free(r.root);
 		return;
 	}
-	if (!pp_json_is_array(root)) {
+	if (!pp_json_read_is_array(root)) {
 		fail("trace.json: not a JSON array");
 		goto out;
 	}
-	size_t n = pp_json_array_size(root);
+	size_t n = pp_json_read_array_size(root);
 	size_t pass_events = 0, submission_slices = 0, flows_s = 0;
 	for (size_t i = 0; i < n; i++) {
-		const jv *ev = pp_json_array_at(root, i);
+		const jv *ev = pp_json_read_array_at(root, i);
 		char what[64];
 		snprintf(what, sizeof(what), "trace event %zu", i);
-		if (!pp_json_is_object(ev)) {
+		if (!pp_json_read_is_object(ev)) {
 			fail("%s: not an object", what);
 			continue;
 		}
-		const char *ph = pp_json_get_string(get(ev, "ph"), NULL);
-		if (!pp_json_is_string(get(ev, "name")) || !ph || !pp_json_is_number(get(ev, "pid")) ||
-		    !pp_json_is_number(get(ev, "tid"))) {
+		const char *ph = pp_json_read_get_string(get(ev, "ph"), NULL);
+		if (!pp_json_read_is_string(get(ev, "name")) || !ph || !pp_json_read_is_number(get(ev, "pid")) ||
+		    !pp_json_read_is_number(get(ev, "tid"))) {
 			fail("%s: lacks one of name, ph, pid, tid", what);
 			continue;
 		}
-		if (strcmp(ph, "M") && !pp_json_is_number(get(ev, "ts")))
+		if (strcmp(ph, "M") && !pp_json_read_is_number(get(ev, "ts")))
 			fail("%s (%s \"%s\"): no ts", what, ph, str(ev, "name"));
 		if (!strcmp(ph, "X")) {
 			double dur = -1;
-			if (!pp_json_get_double(get(ev, "dur"), &dur) || dur < 0)
+			if (!pp_json_read_get_double(get(ev, "dur"), &dur) || dur < 0)
 				fail("%s (X \"%s\"): dur missing or negative", what, str(ev, "name"));
 		}
 		const char *cat = str(ev, "cat");
@@ -1191,10 +1191,10 @@ static void check_trace(const struct options *o)
 				continue;
 			}
 			double ts = 0, dur = 0, sts = 0, sdur = 0;
-			pp_json_get_double(get(ev, "ts"), &ts);
-			pp_json_get_double(get(ev, "dur"), &dur);
-			pp_json_get_double(get(sub, "ts"), &sts);
-			pp_json_get_double(get(sub, "dur"), &sdur);
+			pp_json_read_get_double(get(ev, "ts"), &ts);
+			pp_json_read_get_double(get(ev, "dur"), &dur);
+			pp_json_read_get_double(get(sub, "ts"), &sts);
+			pp_json_read_get_double(get(sub, "dur"), &sdur);
 			int64_t b = us_to_ns(ts), e = b + us_to_ns(dur), sb = us_to_ns(sts), se = sb + us_to_ns(sdur);
 			if (b < sb || e > se + 1) /* 1 ns: ts and dur are each rounded to 3 decimals */
 				fail("%s: pass slice \"%s\" [%" PRId64 ", %" PRId64 "] ns outside its submission slice [%" PRId64
@@ -1207,7 +1207,7 @@ static void check_trace(const struct options *o)
 			uint64_t id = u64(ev, "id", what), stid = u64(ev, "tid", what);
 			size_t matches = 0;
 			for (size_t j = 0; j < n; j++) {
-				const jv *f = pp_json_array_at(root, j);
+				const jv *f = pp_json_read_array_at(root, j);
 				uint64_t fid = 0;
 				if (strcmp(str(f, "ph"), "f") || !u64_opt(f, "id", &fid) || fid != id)
 					continue;
@@ -1217,8 +1217,8 @@ static void check_trace(const struct options *o)
 					fail("%s: flow %" PRIu64 " starts and ends on the same track", what, id);
 				const jv *sub = find_submission_slice(root, ftid, id & ((1ull << 40) - 1));
 				double fts = 0, sts = -1;
-				pp_json_get_double(get(f, "ts"), &fts);
-				pp_json_get_double(get(sub, "ts"), &sts);
+				pp_json_read_get_double(get(f, "ts"), &fts);
+				pp_json_read_get_double(get(sub, "ts"), &sts);
 				if (!sub || us_to_ns(fts) != us_to_ns(sts))
 					fail("%s: flow %" PRIu64 " does not end at the start of its GPU submission slice", what, id);
 				expect_str(f, "bp", "e", what);
@@ -1230,7 +1230,7 @@ static void check_trace(const struct options *o)
 			uint64_t id = u64(ev, "id", what);
 			size_t starts = 0;
 			for (size_t j = 0; j < n; j++) {
-				const jv *s = pp_json_array_at(root, j);
+				const jv *s = pp_json_read_array_at(root, j);
 				uint64_t sid = 0;
 				starts += !strcmp(str(s, "ph"), "s") && u64_opt(s, "id", &sid) && sid == id;
 			}
@@ -1239,7 +1239,7 @@ static void check_trace(const struct options *o)
 		}
 	}
 	/* A clean exit ends the file with passprobe_trace_end, counting every frame. */
-	const jv *last = pp_json_array_at(root, n ? n - 1 : 0);
+	const jv *last = pp_json_read_array_at(root, n ? n - 1 : 0);
 	if (strcmp(str(last, "name"), "passprobe_trace_end"))
 		fail("trace: last event is \"%s\", not passprobe_trace_end", str(last, "name"));
 	else
@@ -1247,7 +1247,7 @@ static void check_trace(const struct options *o)
 			   "args.frames");
 	/* Every track holding GPU submission slices is a synthetic one named as a GPU queue. */
 	for (size_t i = 0; i < n; i++) {
-		const jv *ev = pp_json_array_at(root, i);
+		const jv *ev = pp_json_read_array_at(root, i);
 		if (strcmp(str(ev, "ph"), "X") || strcmp(str(ev, "cat"), "gpu.submission"))
 			continue;
 		uint64_t tid = 0;
@@ -1256,7 +1256,7 @@ static void check_trace(const struct options *o)
 			fail("trace: GPU submission slice on tid %" PRIu64 ", below the synthetic GPU tids (4194304 + n)", tid);
 		bool named = false;
 		for (size_t j = 0; j < n && !named; j++) {
-			const jv *m = pp_json_array_at(root, j);
+			const jv *m = pp_json_read_array_at(root, j);
 			uint64_t mt = 0;
 			named = !strcmp(str(m, "ph"), "M") && !strcmp(str(m, "name"), "thread_name") &&
 				u64_opt(m, "tid", &mt) && mt == tid &&
@@ -1272,10 +1272,10 @@ static void check_trace(const struct options *o)
 	for (size_t i = 0; i < r.nframes; i++) {
 		const jv *f = frame_at(&r, i);
 		passes += frame_passes(f);
-		for (size_t s = 0; s < pp_json_array_size(get(f, "submissions")); s++) {
+		for (size_t s = 0; s < pp_json_read_array_size(get(f, "submissions")); s++) {
 			uint64_t b;
 			subs++;
-			timed_subs += u64_opt(pp_json_array_at(get(f, "submissions"), s), "gpu_begin_ns", &b);
+			timed_subs += u64_opt(pp_json_read_array_at(get(f, "submissions"), s), "gpu_begin_ns", &b);
 		}
 	}
 	if (pass_events != passes)
@@ -1288,8 +1288,8 @@ static void check_trace(const struct options *o)
 	if (!passes)
 		fail("trace: the report has no passes to compare with");
 out:
-	pp_json_free(root);
-	pp_json_free(r.root);
+	pp_json_read_free(root);
+	pp_json_read_free(r.root);
 }
 
 /* ---- passes.csv ------------------------------------------------------------------------- */
@@ -1364,14 +1364,14 @@ static void check_csv(const struct options *o)
 	char *text = file_read(path, &len);
 	if (!text) {
 		fail("%s: cannot read", path);
-		pp_json_free(r.root);
+		pp_json_read_free(r.root);
 		return;
 	}
 	char *buf = realloc(text, len + 1);
 	if (!buf) {
 		free(text);
 		fail("out of memory");
-		pp_json_free(r.root);
+		pp_json_read_free(r.root);
 		return;
 	}
 	buf[len] = '\0';
@@ -1431,7 +1431,7 @@ static void check_csv(const struct options *o)
 	if (rows != passes)
 		fail("passes.csv: %zu rows, the report has %zu passes", rows, passes);
 	free(buf);
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* ---- spy layers ------------------------------------------------------------------------- */
@@ -1456,7 +1456,7 @@ static bool spy_counts(const char *path, const char *const *keys, size_t nkeys, 
 			continue;
 		jv *root = NULL;
 		char err[128];
-		if (pp_json_parse(line, ll, NULL, &root, err, sizeof(err))) {
+		if (pp_json_read_parse(line, ll, NULL, &root, err, sizeof(err))) {
 			fail("%s: a line is not JSON: %s", path, err);
 			continue;
 		}
@@ -1465,7 +1465,7 @@ static bool spy_counts(const char *path, const char *const *keys, size_t nkeys, 
 			for (size_t k = 0; k < nkeys; k++)
 				out[k] = u64(root, keys[k], path);
 		}
-		pp_json_free(root);
+		pp_json_read_free(root);
 	}
 	free(text);
 	if (exits != 1)
@@ -1509,7 +1509,7 @@ static void check_spy(const struct options *o)
 	/* ... and its own result reads: non-waiting vkGetQueryPoolResults, or none at all where the
 	 * results are copied on the GPU (copy_results; auto on lavapipe, whose reads wait). */
 	jv *report = json_load(o->dir, "report.json");
-	const char *how = report ? str(pp_json_array_at(get(report, "devices"), 0), "query_results") : "";
+	const char *how = report ? str(pp_json_read_array_at(get(report, "devices"), 0), "query_results") : "";
 	if (!strncmp(how, "copied", 6)) {
 		if (below[GQPR_NOWAIT] != above[GQPR_NOWAIT])
 			fail("vkGetQueryPoolResults without WAIT_BIT: below %" PRIu64 ", above %" PRIu64
@@ -1520,7 +1520,7 @@ static void check_spy(const struct options *o)
 		     ": the spy below does not see passprobe's reads (query_results: %s)",
 		     below[GQPR_NOWAIT], above[GQPR_NOWAIT], how);
 	}
-	pp_json_free(report);
+	pp_json_read_free(report);
 }
 
 /* ---- main ------------------------------------------------------------------------------- */
@@ -1536,13 +1536,13 @@ static void check_frames(const struct options *o)
 		const jv *f = frame_at(&r, i);
 		char what[96];
 		snprintf(what, sizeof(what), "frame %zu", i);
-		expect_u64(pp_json_array_size(get(f, "submissions")), o->submissions, what, "submissions");
+		expect_u64(pp_json_read_array_size(get(f, "submissions")), o->submissions, what, "submissions");
 		for (size_t p = 0; p < frame_passes(f); p++) {
 			snprintf(what, sizeof(what), "frame %zu pass %zu", i, p);
 			expect_measured(pass_at(f, p), what);
 		}
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* One field=value of a --pass spec against a pass: the field is looked up in the pass, then
@@ -1557,15 +1557,15 @@ static void expect_field(const jv *pass, const char *field, const char *want, co
 		fail("%s: no field %s", what, field);
 		return;
 	}
-	if (pp_json_is_string(v)) {
-		if (strcmp(pp_json_get_string(v, NULL), want))
-			fail("%s: %s is \"%s\", expected \"%s\"", what, field, pp_json_get_string(v, NULL), want);
+	if (pp_json_read_is_string(v)) {
+		if (strcmp(pp_json_read_get_string(v, NULL), want))
+			fail("%s: %s is \"%s\", expected \"%s\"", what, field, pp_json_read_get_string(v, NULL), want);
 		return;
 	}
 	uint64_t got = 0;
-	if (pp_json_is_array(v))
-		got = pp_json_array_size(v);
-	else if (!pp_json_get_uint64(v, &got)) {
+	if (pp_json_read_is_array(v))
+		got = pp_json_read_array_size(v);
+	else if (!pp_json_read_get_uint64(v, &got)) {
 		fail("%s: %s is neither a string, an unsigned integer nor an array", what, field);
 		return;
 	}
@@ -1591,7 +1591,7 @@ static void check_shape(const struct options *o)
 	if (r.nframes <= o->skip_frames + o->skip_last) {
 		fail("report: %zu frames, none left to check after skipping %" PRIu64 " + %" PRIu64, r.nframes,
 		     o->skip_frames, o->skip_last);
-		pp_json_free(r.root);
+		pp_json_read_free(r.root);
 		return;
 	}
 	size_t checked = 0, measured = 0, foreign = 0, foreign_frames = 0;
@@ -1606,7 +1606,7 @@ static void check_shape(const struct options *o)
 		size_t napp = 0, nforeign = 0;
 		for (size_t p = 0; p < frame_passes(f); p++) {
 			const jv *pass = pass_at(f, p);
-			const char *by = pp_json_get_string(get(pass, "recorded_by"), NULL);
+			const char *by = pp_json_read_get_string(get(pass, "recorded_by"), NULL);
 			if (by) {
 				nforeign++;
 				if (o->recorded_by && strcmp(o->recorded_by, "none") && strcmp(by, o->recorded_by))
@@ -1619,7 +1619,7 @@ static void check_shape(const struct options *o)
 		foreign += nforeign;
 		foreign_frames += nforeign > 0;
 		if (o->submissions && !nforeign)
-			expect_u64(pp_json_array_size(get(f, "submissions")), o->submissions, fwhat, "submissions");
+			expect_u64(pp_json_read_array_size(get(f, "submissions")), o->submissions, fwhat, "submissions");
 		if (napp != o->npass_specs)
 			fail("%s: %zu passes of the application's, expected %u", fwhat, napp, o->npass_specs);
 		for (size_t p = 0; p < napp && p < o->npass_specs; p++) {
@@ -1654,7 +1654,7 @@ static void check_shape(const struct options *o)
 		fail("%zu of %zu passes have a GPU time, below %.1f%% (frame %" PRIu64 " pass 0: gpu_unavailable \"%s\")",
 		     measured, checked, o->measured_percent, o->skip_frames, first ? str(first, "gpu_unavailable") : "");
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* pp_presentapp: --frames frames, each ended by its present (report_load checks the
@@ -1670,8 +1670,8 @@ static void check_present(const struct options *o)
 		const jv *f = frame_at(&r, i);
 		char fwhat[64];
 		snprintf(fwhat, sizeof(fwhat), "frame %zu", i);
-		expect_u64(pp_json_array_size(get(f, "submissions")), 1, fwhat, "submissions");
-		const jv *sub = pp_json_array_at(get(f, "submissions"), 0);
+		expect_u64(pp_json_read_array_size(get(f, "submissions")), 1, fwhat, "submissions");
+		const jv *sub = pp_json_read_array_at(get(f, "submissions"), 0);
 		uint64_t sb = u64(sub, "gpu_begin_ns", fwhat), se = u64(sub, "gpu_end_ns", fwhat);
 		/* The present call is one of the frame's CPU spans: the submit call, the present. */
 		if (u64(get(f, "cpu"), "spans", fwhat) < 2)
@@ -1685,7 +1685,7 @@ static void check_present(const struct options *o)
 			expect_str(pass, "name", want, what);
 			expect_str(pass, "kind", "render", what);
 			expect_u64(u64(pass, "draws", what), o->draws, what, "draws");
-			const jv *att = pp_json_array_at(get(pass, "attachments"), 0);
+			const jv *att = pp_json_read_array_at(get(pass, "attachments"), 0);
 			expect_str(att, "load_op", p ? "LOAD" : "CLEAR", what);
 			uint64_t b = 0, e = 0;
 			if (!expect_measured(pass, what))
@@ -1696,7 +1696,7 @@ static void check_present(const struct options *o)
 				     what, b, e, sb, se);
 		}
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* One frame clock: the diagnostics' frame indices are report.json's.
@@ -1718,8 +1718,8 @@ static void check_frame_clock(const struct options *o)
 	}
 	const jv *diags = get(r.root, "diagnostics");
 	bool waited = false;
-	for (size_t i = 0; i < pp_json_array_size(diags); i++) {
-		const jv *x = pp_json_array_at(diags, i);
+	for (size_t i = 0; i < pp_json_read_array_size(diags); i++) {
+		const jv *x = pp_json_read_array_at(diags, i);
 		const char *id = str(x, "id");
 		uint64_t first = u64(x, "first_frame", id), lastf = u64(x, "last_frame", id);
 		if (first > lastf || lastf > last)
@@ -1732,7 +1732,7 @@ static void check_frame_clock(const struct options *o)
 	}
 	if (!waited)
 		fail("no PASSPROBE-Blocking-QueueWaitIdle diagnostic: the per-frame queue idle was not reported");
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* Blocking calls: the waits scenario makes 3 per frame after its submit
@@ -1749,7 +1749,7 @@ static void check_blocked(const struct options *o)
 		char what[96];
 		snprintf(what, sizeof(what), "frame %zu", i);
 		const jv *b = get(f, "blocked");
-		if (!b || !pp_json_is_object(b)) {
+		if (!b || !pp_json_read_is_object(b)) {
 			fail("%s: no blocked object", what);
 			continue;
 		}
@@ -1757,25 +1757,25 @@ static void check_blocked(const struct options *o)
 		if (u64(b, "wall_ns", what) == 0)
 			fail("%s: blocking calls with no wall time", what);
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 	jv *trace = json_load(o->dir, "trace.json");
 	if (!trace)
 		return;
 	size_t waits = 0;
-	for (size_t i = 0; i < pp_json_array_size(trace); i++) {
-		const char *cat = pp_json_get_string(get(pp_json_array_at(trace, i), "cat"), NULL);
+	for (size_t i = 0; i < pp_json_read_array_size(trace); i++) {
+		const char *cat = pp_json_read_get_string(get(pp_json_read_array_at(trace, i), "cat"), NULL);
 		waits += cat && !strcmp(cat, "cpu.wait");
 	}
 	if (waits < 3 * o->frames)
 		fail("trace: %zu cpu.wait slices, expected at least %" PRIu64, waits, 3 * o->frames);
-	pp_json_free(trace);
+	pp_json_read_free(trace);
 }
 
 /* CPU cost of recording. The pass's "cpu" object, or NULL after a failure. */
 static const jv *pass_cpu(const jv *pass, const char *what)
 {
 	const jv *cpu = get(pass, "cpu");
-	if (!cpu || !pp_json_is_object(cpu)) {
+	if (!cpu || !pp_json_read_is_object(cpu)) {
 		fail("%s: no cpu object (recording cost not measured)", what);
 		return NULL;
 	}
@@ -1816,17 +1816,17 @@ static void check_cpu_work(const struct options *o)
 			     "'light' (10 draws, %" PRIu64 " ns)", what, o->draws, th, tl);
 		/* The frame's CPU total holds both recordings and the submit call. */
 		const jv *fc = get(f, "cpu");
-		if (!fc || !pp_json_is_object(fc))
+		if (!fc || !pp_json_read_is_object(fc))
 			fail("%s: no frame cpu object", what);
 		else if (u64(fc, "thread_cpu_ns", what) < tl + th)
 			fail("%s: frame CPU total below the sum of its recordings", what);
 		/* Software counters are measured here; hardware ones may be null but never 0 by
 		 * convention: a present counter object names every configured event. */
 		const jv *counters = get(ch, "counters");
-		if (!counters || !pp_json_is_object(counters) || pp_json_object_size(counters) == 0)
+		if (!counters || !pp_json_read_is_object(counters) || pp_json_read_object_size(counters) == 0)
 			fail("%s: cpu.counters missing or empty", what);
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 /* Two threads record at once: "busy" burns 20 ms of its own CPU inside its pass, "idle"
@@ -1862,7 +1862,7 @@ static void check_cpu_threads(const struct options *o)
 		if (idle_wall < 18000000)
 			fail("%s: 'idle' slept 20 ms inside its pass, wall time %" PRIu64 " ns", what, idle_wall);
 	}
-	pp_json_free(r.root);
+	pp_json_read_free(r.root);
 }
 
 int main(int argc, char **argv)

@@ -16,30 +16,30 @@ static char g_out[4096];
 static const char *write_string_n(const char *s, size_t n)
 {
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_write_init_mem(&w, 0, 0);
 	pp_json_write_string_n(&w, s, n);
-	int rc = pp_json_writer_finish(&w);
-	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_writer_mem(&w, NULL));
-	pp_json_writer_release(&w);
+	int rc = pp_json_write_finish(&w);
+	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_write_mem(&w, NULL));
+	pp_json_write_release(&w);
 	return g_out;
 }
 
 static const char *write_double(double v)
 {
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_write_init_mem(&w, 0, 0);
 	pp_json_write_double(&w, v);
-	int rc = pp_json_writer_finish(&w);
-	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_writer_mem(&w, NULL));
-	pp_json_writer_release(&w);
+	int rc = pp_json_write_finish(&w);
+	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_write_mem(&w, NULL));
+	pp_json_write_release(&w);
 	return g_out;
 }
 
 static void test_writer_basic(void)
 {
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, 0);
-	pp_json_begin_object(&w);
+	pp_json_write_init_mem(&w, 0, 0);
+	pp_json_write_begin_object(&w);
 	pp_json_write_key(&w, "s");
 	pp_json_write_string(&w, "x");
 	pp_json_write_key(&w, "i");
@@ -57,43 +57,43 @@ static void test_writer_basic(void)
 	pp_json_write_key(&w, "ns");
 	pp_json_write_string(&w, NULL);
 	pp_json_write_key(&w, "a");
-	pp_json_begin_array(&w);
+	pp_json_write_begin_array(&w);
 	pp_json_write_int(&w, 1);
-	pp_json_begin_object(&w);
-	pp_json_end_object(&w);
-	pp_json_begin_array(&w);
-	pp_json_end_array(&w);
-	pp_json_end_array(&w);
-	pp_json_end_object(&w);
-	CHECK(pp_json_writer_finish(&w) == 0);
-	CHECK_STR(pp_json_writer_mem(&w, NULL),
+	pp_json_write_begin_object(&w);
+	pp_json_write_end_object(&w);
+	pp_json_write_begin_array(&w);
+	pp_json_write_end_array(&w);
+	pp_json_write_end_array(&w);
+	pp_json_write_end_object(&w);
+	CHECK(pp_json_write_finish(&w) == 0);
+	CHECK_STR(pp_json_write_mem(&w, NULL),
 		  "{\"s\":\"x\",\"i\":-9223372036854775808,\"u\":18446744073709551615,\"d\":0.1,"
 		  "\"b\":true,\"f\":false,\"n\":null,\"ns\":null,\"a\":[1,{},[]]}");
 	size_t len = 0;
-	char *taken = pp_json_writer_mem_take(&w, &len);
+	char *taken = pp_json_write_mem_take(&w, &len);
 	CHECK(taken && len == strlen(taken));
-	CHECK_STR(pp_json_writer_mem(&w, NULL), "");
+	CHECK_STR(pp_json_write_mem(&w, NULL), "");
 	free(taken);
-	pp_json_writer_release(&w);
+	pp_json_write_release(&w);
 }
 
 static void test_writer_pretty(void)
 {
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, 2);
-	pp_json_begin_object(&w);
+	pp_json_write_init_mem(&w, 0, 2);
+	pp_json_write_begin_object(&w);
 	pp_json_write_key(&w, "a");
-	pp_json_begin_array(&w);
+	pp_json_write_begin_array(&w);
 	pp_json_write_int(&w, 1);
 	pp_json_write_int(&w, 2);
-	pp_json_end_array(&w);
+	pp_json_write_end_array(&w);
 	pp_json_write_key(&w, "e");
-	pp_json_begin_object(&w);
-	pp_json_end_object(&w);
-	pp_json_end_object(&w);
-	CHECK(pp_json_writer_finish(&w) == 0);
-	CHECK_STR(pp_json_writer_mem(&w, NULL), "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"e\": {}\n}");
-	pp_json_writer_release(&w);
+	pp_json_write_begin_object(&w);
+	pp_json_write_end_object(&w);
+	pp_json_write_end_object(&w);
+	CHECK(pp_json_write_finish(&w) == 0);
+	CHECK_STR(pp_json_write_mem(&w, NULL), "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"e\": {}\n}");
+	pp_json_write_release(&w);
 }
 
 static void test_writer_escaping(void)
@@ -140,10 +140,10 @@ static void test_writer_numbers(void)
 			continue;
 		CHECK_STR(write_double(1.5), "1.5");
 		struct pp_json_value *v = NULL;
-		CHECK(pp_json_parse("2.25", 4, NULL, &v, NULL, 0) == 0);
+		CHECK(pp_json_read_parse("2.25", 4, NULL, &v, NULL, 0) == 0);
 		double d = 0;
-		CHECK(pp_json_get_double(v, &d) && d == 2.25);
-		pp_json_free(v);
+		CHECK(pp_json_read_get_double(v, &d) && d == 2.25);
+		pp_json_read_free(v);
 	}
 	setlocale(LC_NUMERIC, "C");
 }
@@ -152,60 +152,60 @@ static void test_writer_misuse(void)
 {
 	struct pp_json_writer w;
 
-	pp_json_writer_init_mem(&w, 0, 0);
-	pp_json_begin_object(&w);
+	pp_json_write_init_mem(&w, 0, 0);
+	pp_json_write_begin_object(&w);
 	CHECK(pp_json_write_int(&w, 1) == -EINVAL); /* value without a key */
 	CHECK(pp_json_write_key(&w, "a") == -EINVAL); /* latched */
-	CHECK(pp_json_writer_finish(&w) == -EINVAL);
-	pp_json_writer_release(&w);
+	CHECK(pp_json_write_finish(&w) == -EINVAL);
+	pp_json_write_release(&w);
 
-	pp_json_writer_init_mem(&w, 0, 0);
-	pp_json_begin_array(&w);
+	pp_json_write_init_mem(&w, 0, 0);
+	pp_json_write_begin_array(&w);
 	CHECK(pp_json_write_key(&w, "a") == -EINVAL);
-	pp_json_writer_release(&w);
+	pp_json_write_release(&w);
 
-	pp_json_writer_init_mem(&w, 0, 0);
-	pp_json_begin_array(&w);
-	CHECK(pp_json_end_object(&w) == -EINVAL);
-	pp_json_writer_release(&w);
+	pp_json_write_init_mem(&w, 0, 0);
+	pp_json_write_begin_array(&w);
+	CHECK(pp_json_write_end_object(&w) == -EINVAL);
+	pp_json_write_release(&w);
 
-	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_write_init_mem(&w, 0, 0);
 	pp_json_write_int(&w, 1);
 	CHECK(pp_json_write_int(&w, 2) == -EINVAL); /* second top-level value */
-	pp_json_writer_release(&w);
+	pp_json_write_release(&w);
 
-	pp_json_writer_init_mem(&w, 0, 0);
-	pp_json_begin_object(&w);
+	pp_json_write_init_mem(&w, 0, 0);
+	pp_json_write_begin_object(&w);
 	pp_json_write_key(&w, "k");
-	CHECK(pp_json_end_object(&w) == -EINVAL); /* key without value */
-	pp_json_writer_release(&w);
+	CHECK(pp_json_write_end_object(&w) == -EINVAL); /* key without value */
+	pp_json_write_release(&w);
 
-	pp_json_writer_init_mem(&w, 0, 0);
-	pp_json_begin_array(&w);
-	CHECK(pp_json_writer_finish(&w) == -EINVAL); /* unclosed */
-	pp_json_writer_release(&w);
+	pp_json_write_init_mem(&w, 0, 0);
+	pp_json_write_begin_array(&w);
+	CHECK(pp_json_write_finish(&w) == -EINVAL); /* unclosed */
+	pp_json_write_release(&w);
 
-	pp_json_writer_init_mem(&w, 0, 0);
-	CHECK(pp_json_writer_finish(&w) == -EINVAL); /* nothing written */
-	pp_json_writer_release(&w);
+	pp_json_write_init_mem(&w, 0, 0);
+	CHECK(pp_json_write_finish(&w) == -EINVAL); /* nothing written */
+	pp_json_write_release(&w);
 
-	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_write_init_mem(&w, 0, 0);
 	int rc = 0;
 	for (int i = 0; i < PP_JSON_MAX_DEPTH; i++)
-		rc |= pp_json_begin_array(&w);
+		rc |= pp_json_write_begin_array(&w);
 	CHECK(rc == 0);
-	CHECK(pp_json_begin_array(&w) == -EINVAL); /* deeper than the reader accepts */
-	pp_json_writer_release(&w);
+	CHECK(pp_json_write_begin_array(&w) == -EINVAL); /* deeper than the reader accepts */
+	pp_json_write_release(&w);
 
 	/* Memory limit. */
-	pp_json_writer_init_mem(&w, 8, 0);
+	pp_json_write_init_mem(&w, 8, 0);
 	pp_json_write_string(&w, "0123456789");
-	CHECK(pp_json_writer_error(&w) == -ENOSPC);
-	CHECK(pp_json_writer_finish(&w) == -ENOSPC);
-	pp_json_writer_release(&w);
+	CHECK(pp_json_write_error(&w) == -ENOSPC);
+	CHECK(pp_json_write_finish(&w) == -ENOSPC);
+	pp_json_write_release(&w);
 
 	/* No FILE. */
-	pp_json_writer_init_file(&w, NULL, 0);
+	pp_json_write_init_file(&w, NULL, 0);
 	CHECK(pp_json_write_null(&w) == -EBADF);
 }
 
@@ -215,24 +215,24 @@ static void test_writer_file(void)
 	FILE *f = fopen("/dev/full", "w");
 	CHECK(f != NULL);
 	if (f) {
-		pp_json_writer_init_file(&w, f, 0);
-		pp_json_begin_array(&w);
+		pp_json_write_init_file(&w, f, 0);
+		pp_json_write_begin_array(&w);
 		for (int i = 0; i < 10000; i++)
 			pp_json_write_string(&w, "some text to fill the stdio buffer");
-		pp_json_end_array(&w);
-		CHECK(pp_json_writer_finish(&w) == -ENOSPC);
+		pp_json_write_end_array(&w);
+		CHECK(pp_json_write_finish(&w) == -ENOSPC);
 		fclose(f);
 	}
 
 	f = tmpfile();
 	CHECK(f != NULL);
 	if (f) {
-		pp_json_writer_init_file(&w, f, 0);
-		pp_json_begin_object(&w);
+		pp_json_write_init_file(&w, f, 0);
+		pp_json_write_begin_object(&w);
 		pp_json_write_key(&w, "k");
 		pp_json_write_string(&w, "v");
-		pp_json_end_object(&w);
-		CHECK(pp_json_writer_finish(&w) == 0);
+		pp_json_write_end_object(&w);
+		CHECK(pp_json_write_finish(&w) == 0);
 		rewind(f);
 		char buf[64] = { 0 };
 		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -356,7 +356,7 @@ static void test_reader_table(void)
 		size_t len = c->len ? c->len : strlen(c->text);
 		struct pp_json_value *v = NULL;
 		char err[256] = "unset";
-		int rc = pp_json_parse(c->text, len, NULL, &v, err, sizeof(err));
+		int rc = pp_json_read_parse(c->text, len, NULL, &v, err, sizeof(err));
 		bool ok = rc == 0;
 		if (ok != c->ok)
 			fprintf(stderr, "case %zu (%.40s): expected %s, got rc %d: %s\n", i, c->text,
@@ -368,7 +368,7 @@ static void test_reader_table(void)
 			CHECK(v == NULL && rc == -EINVAL);
 			CHECK(strncmp(err, "line ", 5) == 0);
 		}
-		pp_json_free(v);
+		pp_json_read_free(v);
 	}
 }
 
@@ -376,7 +376,7 @@ static struct pp_json_value *parse_ok(const char *text)
 {
 	struct pp_json_value *v = NULL;
 	char err[256];
-	int rc = pp_json_parse(text, strlen(text), NULL, &v, err, sizeof(err));
+	int rc = pp_json_read_parse(text, strlen(text), NULL, &v, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "unexpected parse failure of %s: %s\n", text, err);
 	CHECK(rc == 0);
@@ -392,64 +392,64 @@ static void test_reader_values(void)
 	size_t len;
 
 	v = parse_ok("9223372036854775807");
-	CHECK(pp_json_get_int64(v, &i64) && i64 == INT64_MAX);
-	CHECK(pp_json_get_uint64(v, &u64) && u64 == (uint64_t)INT64_MAX);
-	pp_json_free(v);
+	CHECK(pp_json_read_get_int64(v, &i64) && i64 == INT64_MAX);
+	CHECK(pp_json_read_get_uint64(v, &u64) && u64 == (uint64_t)INT64_MAX);
+	pp_json_read_free(v);
 
 	v = parse_ok("9223372036854775808");
-	CHECK(!pp_json_get_int64(v, &i64));
-	CHECK(pp_json_get_uint64(v, &u64) && u64 == (uint64_t)INT64_MAX + 1);
-	pp_json_free(v);
+	CHECK(!pp_json_read_get_int64(v, &i64));
+	CHECK(pp_json_read_get_uint64(v, &u64) && u64 == (uint64_t)INT64_MAX + 1);
+	pp_json_read_free(v);
 
 	v = parse_ok("18446744073709551615");
-	CHECK(pp_json_get_uint64(v, &u64) && u64 == UINT64_MAX);
-	pp_json_free(v);
+	CHECK(pp_json_read_get_uint64(v, &u64) && u64 == UINT64_MAX);
+	pp_json_read_free(v);
 
 	v = parse_ok("18446744073709551616");
-	CHECK(!pp_json_get_uint64(v, &u64) && !pp_json_get_int64(v, &i64));
-	CHECK(pp_json_get_double(v, &d) && d == 18446744073709551616.0);
-	pp_json_free(v);
+	CHECK(!pp_json_read_get_uint64(v, &u64) && !pp_json_read_get_int64(v, &i64));
+	CHECK(pp_json_read_get_double(v, &d) && d == 18446744073709551616.0);
+	pp_json_read_free(v);
 
 	v = parse_ok("-9223372036854775808");
-	CHECK(pp_json_get_int64(v, &i64) && i64 == INT64_MIN);
-	CHECK(!pp_json_get_uint64(v, &u64));
-	pp_json_free(v);
+	CHECK(pp_json_read_get_int64(v, &i64) && i64 == INT64_MIN);
+	CHECK(!pp_json_read_get_uint64(v, &u64));
+	pp_json_read_free(v);
 
 	v = parse_ok("-9223372036854775809");
-	CHECK(!pp_json_get_int64(v, &i64));
-	pp_json_free(v);
+	CHECK(!pp_json_read_get_int64(v, &i64));
+	pp_json_read_free(v);
 
 	v = parse_ok("1e3");
-	CHECK(pp_json_get_int64(v, &i64) && i64 == 1000);
-	pp_json_free(v);
+	CHECK(pp_json_read_get_int64(v, &i64) && i64 == 1000);
+	pp_json_read_free(v);
 
 	v = parse_ok("-2.5");
-	CHECK(!pp_json_get_int64(v, &i64) && pp_json_get_double(v, &d) && d == -2.5);
-	pp_json_free(v);
+	CHECK(!pp_json_read_get_int64(v, &i64) && pp_json_read_get_double(v, &d) && d == -2.5);
+	pp_json_read_free(v);
 
 	v = parse_ok("\"\\ud83d\\ude00\\u00e9a\\u0000b\"");
-	const char *s = pp_json_get_string(v, &len);
+	const char *s = pp_json_read_get_string(v, &len);
 	CHECK(s && len == 9 && memcmp(s, "\xf0\x9f\x98\x80\xc3\xa9" "a\0b", 9) == 0);
-	pp_json_free(v);
+	pp_json_read_free(v);
 
 	v = parse_ok("{\"a\":1,\"b\":[true,null,\"x\"],\"a\":2}");
-	CHECK(pp_json_is_object(v) && pp_json_object_size(v) == 3);
-	CHECK(pp_json_get_int64(pp_json_object_get(v, "a"), &i64) && i64 == 1); /* first wins */
-	const struct pp_json_value *b = pp_json_object_get(v, "b");
-	CHECK(pp_json_is_array(b) && pp_json_array_size(b) == 3);
+	CHECK(pp_json_read_is_object(v) && pp_json_read_object_size(v) == 3);
+	CHECK(pp_json_read_get_int64(pp_json_read_object_get(v, "a"), &i64) && i64 == 1); /* first wins */
+	const struct pp_json_value *b = pp_json_read_object_get(v, "b");
+	CHECK(pp_json_read_is_array(b) && pp_json_read_array_size(b) == 3);
 	bool bv = false;
-	CHECK(pp_json_get_bool(pp_json_array_at(b, 0), &bv) && bv);
-	CHECK(pp_json_is_null(pp_json_array_at(b, 1)));
-	CHECK(strcmp(pp_json_get_string(pp_json_array_at(b, 2), NULL), "x") == 0);
-	CHECK(pp_json_array_at(b, 3) == NULL);
-	CHECK(pp_json_object_get(v, "missing") == NULL);
-	CHECK(pp_json_object_get(b, "a") == NULL); /* wrong type answers absent */
-	CHECK(strcmp(pp_json_object_at(v, 1)->key, "b") == 0);
-	CHECK(pp_json_object_at(v, 3) == NULL);
-	CHECK(pp_json_type_of(NULL) == PP_JSON_NULL && !pp_json_is_null(NULL));
-	CHECK(pp_json_array_size(NULL) == 0 && pp_json_get_string(NULL, NULL) == NULL);
-	pp_json_free(v);
-	pp_json_free(NULL);
+	CHECK(pp_json_read_get_bool(pp_json_read_array_at(b, 0), &bv) && bv);
+	CHECK(pp_json_read_is_null(pp_json_read_array_at(b, 1)));
+	CHECK(strcmp(pp_json_read_get_string(pp_json_read_array_at(b, 2), NULL), "x") == 0);
+	CHECK(pp_json_read_array_at(b, 3) == NULL);
+	CHECK(pp_json_read_object_get(v, "missing") == NULL);
+	CHECK(pp_json_read_object_get(b, "a") == NULL); /* wrong type answers absent */
+	CHECK(strcmp(pp_json_read_object_at(v, 1)->key, "b") == 0);
+	CHECK(pp_json_read_object_at(v, 3) == NULL);
+	CHECK(pp_json_read_type_of(NULL) == PP_JSON_NULL && !pp_json_read_is_null(NULL));
+	CHECK(pp_json_read_array_size(NULL) == 0 && pp_json_read_get_string(NULL, NULL) == NULL);
+	pp_json_read_free(v);
+	pp_json_read_free(NULL);
 }
 
 static void test_reader_errors(void)
@@ -457,25 +457,25 @@ static void test_reader_errors(void)
 	struct pp_json_value *v = NULL;
 	char err[256];
 	const char *t = "{\n  \"a\": tru\n}";
-	CHECK(pp_json_parse(t, strlen(t), NULL, &v, err, sizeof(err)) == -EINVAL);
+	CHECK(pp_json_read_parse(t, strlen(t), NULL, &v, err, sizeof(err)) == -EINVAL);
 	CHECK(strncmp(err, "line 2:8: ", 10) == 0);
 
 	t = "[1,\n2,\n]";
-	CHECK(pp_json_parse(t, strlen(t), NULL, &v, err, sizeof(err)) == -EINVAL);
+	CHECK(pp_json_read_parse(t, strlen(t), NULL, &v, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "line 3:1") && strstr(err, "trailing comma"));
 
 	t = "{\"a\":1} // note";
-	CHECK(pp_json_parse(t, strlen(t), NULL, &v, err, sizeof(err)) == -EINVAL);
+	CHECK(pp_json_read_parse(t, strlen(t), NULL, &v, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "line 1:9") && strstr(err, "comments"));
 
 	/* A tiny error buffer still gets a terminated message. */
 	char tiny[6];
-	CHECK(pp_json_parse("[", 1, NULL, &v, tiny, sizeof(tiny)) == -EINVAL);
+	CHECK(pp_json_read_parse("[", 1, NULL, &v, tiny, sizeof(tiny)) == -EINVAL);
 	CHECK(strlen(tiny) == 5);
 
 	/* Limits. */
 	struct pp_json_limits lim = { .max_len = 4 };
-	CHECK(pp_json_parse("[1,2]", 5, &lim, &v, err, sizeof(err)) == -EFBIG && v == NULL);
+	CHECK(pp_json_read_parse("[1,2]", 5, &lim, &v, err, sizeof(err)) == -EFBIG && v == NULL);
 	CHECK(strstr(err, "limit") != NULL);
 
 	size_t n = 200000;
@@ -491,14 +491,14 @@ static void test_reader_errors(void)
 		if (big[n - 2] == ',')
 			big[n - 2] = ' ';
 		struct pp_json_limits mem = { .max_memory = 100000 };
-		CHECK(pp_json_parse(big, n, &mem, &v, err, sizeof(err)) == -ENOMEM && v == NULL);
-		CHECK(pp_json_parse(big, n, NULL, &v, err, sizeof(err)) == 0);
-		CHECK(pp_json_array_size(v) == n / 2 - 1);
-		pp_json_free(v);
+		CHECK(pp_json_read_parse(big, n, &mem, &v, err, sizeof(err)) == -ENOMEM && v == NULL);
+		CHECK(pp_json_read_parse(big, n, NULL, &v, err, sizeof(err)) == 0);
+		CHECK(pp_json_read_array_size(v) == n / 2 - 1);
+		pp_json_read_free(v);
 		free(big);
 	}
-	CHECK(pp_json_parse(NULL, 0, NULL, &v, err, sizeof(err)) == -EINVAL);
-	CHECK(pp_json_parse(NULL, 3, NULL, &v, err, sizeof(err)) == -EINVAL);
+	CHECK(pp_json_read_parse(NULL, 0, NULL, &v, err, sizeof(err)) == -EINVAL);
+	CHECK(pp_json_read_parse(NULL, 3, NULL, &v, err, sizeof(err)) == -EINVAL);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -539,43 +539,43 @@ static void test_round_trip(void)
 
 	struct pp_json_writer w;
 	for (int indent = 0; indent <= 4; indent += 4) {
-		pp_json_writer_init_mem(&w, 0, indent);
-		pp_json_begin_object(&w);
+		pp_json_write_init_mem(&w, 0, indent);
+		pp_json_write_begin_object(&w);
 		pp_json_write_key(&w, "doubles");
-		pp_json_begin_array(&w);
+		pp_json_write_begin_array(&w);
 		for (int i = 0; i < NDOUBLES; i++)
 			pp_json_write_double(&w, doubles[i]);
-		pp_json_end_array(&w);
+		pp_json_write_end_array(&w);
 		pp_json_write_key(&w, "text");
 		pp_json_write_string_n(&w, text, tl);
 		pp_json_write_key(&w, "ints");
-		pp_json_begin_array(&w);
+		pp_json_write_begin_array(&w);
 		pp_json_write_int(&w, INT64_MIN);
 		pp_json_write_int(&w, -1);
 		pp_json_write_uint(&w, UINT64_MAX);
-		pp_json_end_array(&w);
+		pp_json_write_end_array(&w);
 		pp_json_write_key(&w, "nested");
 		for (int i = 0; i < PP_JSON_MAX_DEPTH - 1; i++)
-			pp_json_begin_array(&w);
+			pp_json_write_begin_array(&w);
 		for (int i = 0; i < PP_JSON_MAX_DEPTH - 1; i++)
-			pp_json_end_array(&w);
-		pp_json_end_object(&w);
-		CHECK(pp_json_writer_finish(&w) == 0);
+			pp_json_write_end_array(&w);
+		pp_json_write_end_object(&w);
+		CHECK(pp_json_write_finish(&w) == 0);
 
 		size_t len;
-		const char *out = pp_json_writer_mem(&w, &len);
+		const char *out = pp_json_write_mem(&w, &len);
 		struct pp_json_value *root = NULL;
 		char err[256];
-		int rc = pp_json_parse(out, len, NULL, &root, err, sizeof(err));
+		int rc = pp_json_read_parse(out, len, NULL, &root, err, sizeof(err));
 		if (rc)
 			fprintf(stderr, "round trip parse failed: %s\n", err);
 		CHECK(rc == 0);
-		const struct pp_json_value *arr = pp_json_object_get(root, "doubles");
-		CHECK(pp_json_array_size(arr) == NDOUBLES);
+		const struct pp_json_value *arr = pp_json_read_object_get(root, "doubles");
+		CHECK(pp_json_read_array_size(arr) == NDOUBLES);
 		int mismatches = 0;
 		for (int i = 0; i < NDOUBLES; i++) {
 			double d = NAN;
-			if (!pp_json_get_double(pp_json_array_at(arr, i), &d) ||
+			if (!pp_json_read_get_double(pp_json_read_array_at(arr, i), &d) ||
 			    memcmp(&d, &doubles[i], sizeof(d)) != 0) {
 				if (mismatches++ < 5)
 					fprintf(stderr, "double %d: wrote %.17g read %.17g\n", i,
@@ -584,16 +584,16 @@ static void test_round_trip(void)
 		}
 		CHECK(mismatches == 0);
 		size_t sl = 0;
-		const char *s = pp_json_get_string(pp_json_object_get(root, "text"), &sl);
+		const char *s = pp_json_read_get_string(pp_json_read_object_get(root, "text"), &sl);
 		CHECK(s && sl == tl && memcmp(s, text, tl) == 0);
-		const struct pp_json_value *ints = pp_json_object_get(root, "ints");
+		const struct pp_json_value *ints = pp_json_read_object_get(root, "ints");
 		int64_t i64 = 0;
 		uint64_t u64 = 0;
-		CHECK(pp_json_get_int64(pp_json_array_at(ints, 0), &i64) && i64 == INT64_MIN);
-		CHECK(pp_json_get_int64(pp_json_array_at(ints, 1), &i64) && i64 == -1);
-		CHECK(pp_json_get_uint64(pp_json_array_at(ints, 2), &u64) && u64 == UINT64_MAX);
-		pp_json_free(root);
-		pp_json_writer_release(&w);
+		CHECK(pp_json_read_get_int64(pp_json_read_array_at(ints, 0), &i64) && i64 == INT64_MIN);
+		CHECK(pp_json_read_get_int64(pp_json_read_array_at(ints, 1), &i64) && i64 == -1);
+		CHECK(pp_json_read_get_uint64(pp_json_read_array_at(ints, 2), &u64) && u64 == UINT64_MAX);
+		pp_json_read_free(root);
+		pp_json_write_release(&w);
 	}
 }
 
@@ -611,22 +611,22 @@ static void reference_double(char *out, size_t n, double v)
 static const char *write_uint(uint64_t v)
 {
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_write_init_mem(&w, 0, 0);
 	pp_json_write_uint(&w, v);
-	int rc = pp_json_writer_finish(&w);
-	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_writer_mem(&w, NULL));
-	pp_json_writer_release(&w);
+	int rc = pp_json_write_finish(&w);
+	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_write_mem(&w, NULL));
+	pp_json_write_release(&w);
 	return g_out;
 }
 
 static const char *write_int(int64_t v)
 {
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, 0);
+	pp_json_write_init_mem(&w, 0, 0);
 	pp_json_write_int(&w, v);
-	int rc = pp_json_writer_finish(&w);
-	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_writer_mem(&w, NULL));
-	pp_json_writer_release(&w);
+	int rc = pp_json_write_finish(&w);
+	snprintf(g_out, sizeof(g_out), "%s", rc ? "(error)" : pp_json_write_mem(&w, NULL));
+	pp_json_write_release(&w);
 	return g_out;
 }
 
@@ -642,7 +642,7 @@ static void test_writer_numbers_match_printf(void)
 		snprintf(ref, sizeof(ref), "%llu", (unsigned long long)us[i]);
 		CHECK_STR(write_uint(us[i]), ref);
 		char buf[32];
-		CHECK(pp_json_format_uint(buf, us[i]) == strlen(ref) && strcmp(buf, ref) == 0);
+		CHECK(pp_json_write_format_uint(buf, us[i]) == strlen(ref) && strcmp(buf, ref) == 0);
 	}
 	const int64_t is[] = { 0, 1, -1, -9, -10, INT64_MAX, INT64_MIN, INT64_MIN + 1, -1234567890123 };
 	for (size_t i = 0; i < sizeof(is) / sizeof(is[0]); i++) {
@@ -714,7 +714,7 @@ static void test_writer_escape_positions(void)
 			}
 }
 
-/* pp_json_format_hex is printf's "0x%" PRIx64, pp_json_format_uint its "%llu", at every length
+/* pp_json_write_format_hex is printf's "0x%" PRIx64, pp_json_write_format_uint its "%llu", at every length
  * and around every power of the base. */
 static void test_writer_format_integers(void)
 {
@@ -724,7 +724,7 @@ static void test_writer_format_integers(void)
 		const uint64_t around[] = { p - 1, p, p + 1 };
 		for (int k = 0; k < 3; k++) {
 			snprintf(ref, sizeof(ref), "0x%llx", (unsigned long long)around[k]);
-			CHECK(pp_json_format_hex(buf, around[k]) == strlen(ref));
+			CHECK(pp_json_write_format_hex(buf, around[k]) == strlen(ref));
 			CHECK_STR(buf, ref);
 		}
 	}
@@ -734,7 +734,7 @@ static void test_writer_format_integers(void)
 		for (int k = 0; k < 4; k++) {
 			uint64_t v = digits == 20 && k == 3 ? UINT64_MAX : around[k];
 			snprintf(ref, sizeof(ref), "%llu", (unsigned long long)v);
-			CHECK(pp_json_format_uint(buf, v) == strlen(ref));
+			CHECK(pp_json_write_format_uint(buf, v) == strlen(ref));
 			CHECK_STR(buf, ref);
 		}
 	}
@@ -746,13 +746,13 @@ static void test_writer_format_integers(void)
 		x ^= x << 17;
 		uint64_t v = x >> (x % 64);
 		snprintf(ref, sizeof(ref), "%llu", (unsigned long long)v);
-		size_t n = pp_json_format_uint(buf, v);
+		size_t n = pp_json_write_format_uint(buf, v);
 		if (n != strlen(ref) || strcmp(buf, ref) != 0) {
 			CHECK_STR(buf, ref);
 			break;
 		}
 		snprintf(ref, sizeof(ref), "0x%llx", (unsigned long long)v);
-		n = pp_json_format_hex(buf, v);
+		n = pp_json_write_format_hex(buf, v);
 		if (n != strlen(ref) || strcmp(buf, ref) != 0) {
 			CHECK_STR(buf, ref);
 			break;
@@ -765,43 +765,43 @@ static void test_writer_format_integers(void)
 static void members_write(struct pp_json_writer *w, bool lit)
 {
 #define KV(fn, name, ...) (lit ? fn##_lit(w, name, __VA_ARGS__) : fn(w, name, __VA_ARGS__))
-	pp_json_begin_object(w);
-	KV(pp_json_kv_uint, "zero", 0);
-	KV(pp_json_kv_uint, "big", UINT64_MAX);
-	KV(pp_json_kv_str, "plain", "text");
-	KV(pp_json_kv_str, "escaped", "a \"q\"\tb\\c\x01\xff\xc3\xa9");
-	KV(pp_json_kv_str, "empty", "");
-	KV(pp_json_kv_str, "none", NULL);
-	KV(pp_json_kv_bool, "yes", true);
-	KV(pp_json_kv_bool, "no", false);
-	KV(pp_json_kv_handle, "handle", 0xdeadbeef00ull);
-	KV(pp_json_kv_handle, "null_handle", 0);
-	KV(pp_json_kv_double, "ms", 1.5);
-	KV(pp_json_kv_double, "us", 123456.789);
-	KV(pp_json_kv_double, "third", 1.0 / 3.0);
-	KV(pp_json_kv_double, "nan", NAN);
+	pp_json_write_begin_object(w);
+	KV(pp_json_write_kv_uint, "zero", 0);
+	KV(pp_json_write_kv_uint, "big", UINT64_MAX);
+	KV(pp_json_write_kv_str, "plain", "text");
+	KV(pp_json_write_kv_str, "escaped", "a \"q\"\tb\\c\x01\xff\xc3\xa9");
+	KV(pp_json_write_kv_str, "empty", "");
+	KV(pp_json_write_kv_str, "none", NULL);
+	KV(pp_json_write_kv_bool, "yes", true);
+	KV(pp_json_write_kv_bool, "no", false);
+	KV(pp_json_write_kv_handle, "handle", 0xdeadbeef00ull);
+	KV(pp_json_write_kv_handle, "null_handle", 0);
+	KV(pp_json_write_kv_double, "ms", 1.5);
+	KV(pp_json_write_kv_double, "us", 123456.789);
+	KV(pp_json_write_kv_double, "third", 1.0 / 3.0);
+	KV(pp_json_write_kv_double, "nan", NAN);
 	if (lit)
-		pp_json_kv_null_lit(w, "nothing");
+		pp_json_write_kv_null_lit(w, "nothing");
 	else
-		pp_json_kv_null(w, "nothing");
+		pp_json_write_kv_null(w, "nothing");
 	if (lit)
-		pp_json_key_lit(w, "nested");
+		pp_json_write_key_lit(w, "nested");
 	else
 		pp_json_write_key(w, "nested");
-	pp_json_begin_object(w);
-	KV(pp_json_kv_uint, "first", 1);
+	pp_json_write_begin_object(w);
+	KV(pp_json_write_kv_uint, "first", 1);
 	if (lit)
-		pp_json_key_lit(w, "list");
+		pp_json_write_key_lit(w, "list");
 	else
 		pp_json_write_key(w, "list");
-	pp_json_begin_array(w);
+	pp_json_write_begin_array(w);
 	pp_json_write_uint(w, 2);
-	pp_json_begin_object(w);
-	KV(pp_json_kv_str, "in_array", "x");
-	pp_json_end_object(w);
-	pp_json_end_array(w);
-	pp_json_end_object(w);
-	pp_json_end_object(w);
+	pp_json_write_begin_object(w);
+	KV(pp_json_write_kv_str, "in_array", "x");
+	pp_json_write_end_object(w);
+	pp_json_write_end_array(w);
+	pp_json_write_end_object(w);
+	pp_json_write_end_object(w);
 #undef KV
 }
 
@@ -813,35 +813,35 @@ static void test_writer_members_lit(void)
 	char want[2048];
 	for (int indent = 0; indent <= 2; indent += 2) {
 		struct pp_json_writer w;
-		pp_json_writer_init_mem(&w, 0, indent);
+		pp_json_write_init_mem(&w, 0, indent);
 		members_write(&w, false);
-		CHECK(pp_json_writer_finish(&w) == 0);
+		CHECK(pp_json_write_finish(&w) == 0);
 		size_t full;
-		snprintf(want, sizeof(want), "%s", pp_json_writer_mem(&w, &full));
-		pp_json_writer_release(&w);
+		snprintf(want, sizeof(want), "%s", pp_json_write_mem(&w, &full));
+		pp_json_write_release(&w);
 		CHECK(strstr(want, "\"escaped\"") != NULL);
 
 		for (size_t max = 1; max <= full + 1; max++) {
 			struct pp_json_writer a, b;
-			pp_json_writer_init_mem(&a, max, indent);
-			pp_json_writer_init_mem(&b, max, indent);
+			pp_json_write_init_mem(&a, max, indent);
+			pp_json_write_init_mem(&b, max, indent);
 			members_write(&a, false);
 			members_write(&b, true);
-			int ea = pp_json_writer_finish(&a), eb = pp_json_writer_finish(&b);
+			int ea = pp_json_write_finish(&a), eb = pp_json_write_finish(&b);
 			CHECK(ea == eb);
 			CHECK(ea == (max < full ? -ENOSPC : 0));
 			if (ea == 0)
-				CHECK_STR(pp_json_writer_mem(&b, NULL), want);
-			pp_json_writer_release(&a);
-			pp_json_writer_release(&b);
+				CHECK_STR(pp_json_write_mem(&b, NULL), want);
+			pp_json_write_release(&a);
+			pp_json_write_release(&b);
 		}
 
 		FILE *f = tmpfile();
 		CHECK(f != NULL);
 		if (f) {
-			pp_json_writer_init_file(&w, f, indent);
+			pp_json_write_init_file(&w, f, indent);
 			members_write(&w, true);
-			CHECK(pp_json_writer_finish(&w) == 0);
+			CHECK(pp_json_write_finish(&w) == 0);
 			rewind(f);
 			char got[2048] = { 0 };
 			size_t n = fread(got, 1, sizeof(got) - 1, f);
@@ -854,20 +854,20 @@ static void test_writer_members_lit(void)
 	/* Misuse latches -EINVAL as pp_json_write_key does: a name in an array, at the top level,
 	 * twice in a row. */
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, 0);
-	pp_json_begin_array(&w);
-	pp_json_kv_uint_lit(&w, "a", 1);
-	CHECK(pp_json_writer_error(&w) == -EINVAL);
-	pp_json_writer_release(&w);
-	pp_json_writer_init_mem(&w, 0, 0);
-	CHECK(pp_json_key_lit(&w, "a") == -EINVAL);
-	pp_json_writer_release(&w);
-	pp_json_writer_init_mem(&w, 0, 0);
-	pp_json_begin_object(&w);
-	CHECK(pp_json_key_lit(&w, "a") == 0);
-	pp_json_kv_bool_lit(&w, "b", true);
-	CHECK(pp_json_writer_error(&w) == -EINVAL);
-	pp_json_writer_release(&w);
+	pp_json_write_init_mem(&w, 0, 0);
+	pp_json_write_begin_array(&w);
+	pp_json_write_kv_uint_lit(&w, "a", 1);
+	CHECK(pp_json_write_error(&w) == -EINVAL);
+	pp_json_write_release(&w);
+	pp_json_write_init_mem(&w, 0, 0);
+	CHECK(pp_json_write_key_lit(&w, "a") == -EINVAL);
+	pp_json_write_release(&w);
+	pp_json_write_init_mem(&w, 0, 0);
+	pp_json_write_begin_object(&w);
+	CHECK(pp_json_write_key_lit(&w, "a") == 0);
+	pp_json_write_kv_bool_lit(&w, "b", true);
+	CHECK(pp_json_write_error(&w) == -EINVAL);
+	pp_json_write_release(&w);
 }
 
 /* A reset memory writer starts a new document in the same buffer, its limit and indent kept
@@ -875,47 +875,47 @@ static void test_writer_members_lit(void)
 static void test_writer_reset(void)
 {
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 64, 0);
-	pp_json_begin_array(&w);
+	pp_json_write_init_mem(&w, 64, 0);
+	pp_json_write_begin_array(&w);
 	pp_json_write_string(&w, "a string longer than the sixty-four byte limit of this writer, by far");
-	CHECK(pp_json_writer_error(&w) == -ENOSPC);
-	pp_json_writer_reset(&w);
-	CHECK(pp_json_writer_error(&w) == 0);
+	CHECK(pp_json_write_error(&w) == -ENOSPC);
+	pp_json_write_reset(&w);
+	CHECK(pp_json_write_error(&w) == 0);
 	size_t len = 1;
-	CHECK_STR(pp_json_writer_mem(&w, &len), "");
+	CHECK_STR(pp_json_write_mem(&w, &len), "");
 	CHECK(len == 0);
 	for (int round = 0; round < 3; round++) {
-		pp_json_begin_object(&w);
-		pp_json_kv_uint_lit(&w, "round", (uint64_t)round);
-		pp_json_end_object(&w);
-		CHECK(pp_json_writer_finish(&w) == 0);
+		pp_json_write_begin_object(&w);
+		pp_json_write_kv_uint_lit(&w, "round", (uint64_t)round);
+		pp_json_write_end_object(&w);
+		CHECK(pp_json_write_finish(&w) == 0);
 		char want[32];
 		snprintf(want, sizeof(want), "{\"round\":%d}", round);
-		CHECK_STR(pp_json_writer_mem(&w, NULL), want);
-		pp_json_writer_reset(&w);
+		CHECK_STR(pp_json_write_mem(&w, NULL), want);
+		pp_json_write_reset(&w);
 	}
 	pp_json_write_string(&w, "a string longer than the sixty-four byte limit of this writer, by far");
-	CHECK(pp_json_writer_error(&w) == -ENOSPC);
-	pp_json_writer_release(&w);
+	CHECK(pp_json_write_error(&w) == -ENOSPC);
+	pp_json_write_release(&w);
 
 	/* Reserving room changes nothing written, and the limit still holds. */
 	for (size_t room = 0; room < 40; room += 13) {
-		pp_json_writer_init_mem(&w, 20, 0);
-		pp_json_writer_reserve(&w, room);
-		CHECK_STR(pp_json_writer_mem(&w, NULL), "");
-		pp_json_begin_array(&w);
-		pp_json_writer_reserve(&w, room);
+		pp_json_write_init_mem(&w, 20, 0);
+		pp_json_write_reserve(&w, room);
+		CHECK_STR(pp_json_write_mem(&w, NULL), "");
+		pp_json_write_begin_array(&w);
+		pp_json_write_reserve(&w, room);
 		pp_json_write_string(&w, "0123456789");
-		pp_json_end_array(&w);
-		CHECK(pp_json_writer_finish(&w) == 0);
-		CHECK_STR(pp_json_writer_mem(&w, NULL), "[\"0123456789\"]");
-		pp_json_begin_array(&w);
-		CHECK(pp_json_writer_error(&w) == -EINVAL);
-		pp_json_writer_reset(&w);
-		pp_json_writer_reserve(&w, room);
+		pp_json_write_end_array(&w);
+		CHECK(pp_json_write_finish(&w) == 0);
+		CHECK_STR(pp_json_write_mem(&w, NULL), "[\"0123456789\"]");
+		pp_json_write_begin_array(&w);
+		CHECK(pp_json_write_error(&w) == -EINVAL);
+		pp_json_write_reset(&w);
+		pp_json_write_reserve(&w, room);
 		pp_json_write_string(&w, "01234567890123456789");
-		CHECK(pp_json_writer_error(&w) == -ENOSPC);
-		pp_json_writer_release(&w);
+		CHECK(pp_json_write_error(&w) == -ENOSPC);
+		pp_json_write_release(&w);
 	}
 }
 

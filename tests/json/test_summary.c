@@ -78,30 +78,30 @@ static void make_summary(struct pp_summary *s)
 static char *summary_to_json(const struct pp_summary *s, int indent)
 {
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, indent);
-	pp_json_begin_object(&w);
+	pp_json_write_init_mem(&w, 0, indent);
+	pp_json_write_begin_object(&w);
 	pp_json_write_key(&w, "schema");
 	pp_json_write_string(&w, "passprobe-report");
 	pp_json_write_key(&w, "version");
 	pp_json_write_int(&w, 1);
 	pp_json_write_key(&w, "summary");
 	CHECK(pp_summary_write_json(&w, s) == 0);
-	pp_json_end_object(&w);
-	CHECK(pp_json_writer_finish(&w) == 0);
-	char *text = pp_json_writer_mem_take(&w, NULL);
-	pp_json_writer_release(&w);
+	pp_json_write_end_object(&w);
+	CHECK(pp_json_write_finish(&w) == 0);
+	char *text = pp_json_write_mem_take(&w, NULL);
+	pp_json_write_release(&w);
 	return text;
 }
 
 static int summary_from_text(const char *text, struct pp_summary *out, char *err, size_t err_len)
 {
 	struct pp_json_value *root = NULL;
-	int rc = pp_json_parse(text, strlen(text), NULL, &root, err, err_len);
+	int rc = pp_json_read_parse(text, strlen(text), NULL, &root, err, err_len);
 	if (rc == 0)
-		rc = pp_summary_from_json(root, out, err, err_len);
+		rc = pp_summary_read_from_json(root, out, err, err_len);
 	else
 		pp_summary_init(out);
-	pp_json_free(root);
+	pp_json_read_free(root);
 	return rc;
 }
 

@@ -1,5 +1,5 @@
 /* For tests/layer/check_copy_blocks.py: reads VkFormat values (one per line) and prints, for
- * each aspect a copy can name, the texel block pp_vk_copy_block gives (vk_formats.c):
+ * each aspect a copy can name, the texel block pp_vk_formats_copy_block gives (vk_formats.c):
  * "<format> <aspect> <bytes> <width> <height>", or "<format> <aspect> -" where it gives none. */
 #include <stdio.h>
 
@@ -17,7 +17,7 @@ int main(void)
 	while (scanf("%ld", &f) == 1) {
 		for (unsigned i = 0; i < sizeof(aspects) / sizeof(aspects[0]); i++) {
 			struct pp_vk_block b;
-			if (pp_vk_copy_block((VkFormat)f, aspects[i].bit, &b))
+			if (pp_vk_formats_copy_block((VkFormat)f, aspects[i].bit, &b))
 				printf("%ld %s %u %u %u\n", f, aspects[i].name, b.bytes, b.width, b.height);
 			else
 				printf("%ld %s -\n", f, aspects[i].name);

@@ -7,7 +7,9 @@ goes down, and fails, naming what it found, on
   - a call up (layer/common calling attribution/model), and the cycle it makes with a call down;
   - a call beside (attribution/diag calling attribution/sinks: one floor, two folders);
   - a cycle between two libraries of one folder;
-and ignores an object CMake no longer links (a stale .o not in link.txt).
+and ignores an object CMake no longer links (a stale .o not in link.txt). Then check_names.py
+(the naming rule) on such trees: it passes exports named after their file, hooks and main, and
+fails a library or tool export named otherwise, and two sources of one name.
 """
 import os
 import shutil
@@ -81,6 +83,32 @@ def main():
     r = run(script, source, tree(work, "cycle", [a, bb]))
     check(r.returncode == 1 and "libraries in a cycle: pp_attribution_replay -> pp_attribution_sink" in r.stdout,
           "two libraries of one folder calling each other fail")
+
+    # The naming rule (check_names.py) on the same kind of tree.
+    names = os.path.join(os.path.dirname(os.path.abspath(script)), "check_names.py")
+
+    def run_names(build):
+        r = subprocess.run([sys.executable, names, source, build], capture_output=True, text=True)
+        print("$ check_names.py %s -> %d\n%s" % (os.path.basename(build), r.returncode, r.stdout + r.stderr), end="")
+        return r
+
+    good = [("attribution/model", "pp_attribution", "attr_frame.c",
+             "int pp_attr_frame_end(void) { return 1; }\nint pp_attr_frame = 2;\n"),
+            ("intercept/vulkan", "pp_intercept_vulkan", "vk_queue.c", "int pp_QueueSubmit(void) { return 0; }\n"),
+            ("tools/passprobe", "passprobe", "passprobe_run.c",
+             "int passprobe_run_main(void) { return 0; }\nint main(void) { return 0; }\n")]
+    r = run_names(tree(work, "names_good", good))
+    check(r.returncode == 0, "names: exports that begin with their file's name, a hook and main pass")
+    r = run_names(tree(work, "names_bad", good + [
+        ("attribution/model", "pp_attribution", "attr_cpu.c", "int pp_cpu_cost_add(void) { return 0; }\n"),
+        ("tools/passprobe", "passprobe", "passprobe_load.c", "int cli_exe_dir(void) { return 0; }\n")]))
+    check(r.returncode == 1 and "attribution/model/attr_cpu.c exports pp_cpu_cost_add: its names begin with pp_attr_cpu_"
+          in r.stdout, "names: a library export named after another module fails")
+    check("tools/passprobe/passprobe_load.c exports cli_exe_dir: its names begin with passprobe_load_" in r.stdout,
+          "names: a tool's export not named after its file fails")
+    r = run_names(tree(work, "names_twice", good + [
+        ("attribution/sinks", "pp_attribution_sink", "attr_frame.c", "int pp_attr_frame_write(void) { return 0; }\n")]))
+    check(r.returncode == 1 and "2 sources named attr_frame" in r.stdout, "names: two sources of one name fail")
     return 1 if failures else 0
 
 

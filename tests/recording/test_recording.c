@@ -37,7 +37,7 @@ struct file {
 static void take(struct pp_rec_writer *w, struct file *f)
 {
 	size_t n;
-	const uint8_t *p = pp_rec_writer_take(w, &n);
+	const uint8_t *p = pp_rec_write_take(w, &n);
 	f->p = realloc(f->p, f->len + n);
 	memcpy(f->p + f->len, p, n);
 	f->len += n;
@@ -240,7 +240,7 @@ static void frame_compare(const struct pp_frame_result *a, const struct pp_frame
 static struct file recording_make(size_t *starts, size_t *nstarts)
 {
 	struct file f = { 0 };
-	struct pp_rec_writer *w = pp_rec_writer_create();
+	struct pp_rec_writer *w = pp_rec_write_create();
 	static const char *const counters[] = { "task-clock", "context-switches", "page-faults" };
 	pp_rec_write_process(w, 4242, "demo", 123456789, counters, 3);
 	pp_rec_write_settings(w, "log_level=warn\ntrace=on\n", 24);
@@ -255,7 +255,7 @@ static struct file recording_make(size_t *starts, size_t *nstarts)
 		starts[(*nstarts)++] = f.len;
 		struct pp_frame_result *fr = frame_make(i);
 		pp_rec_write_frame(w, fr, 3, false);
-		pp_frame_result_free(fr);
+		pp_model_frame_result_free(fr);
 		take(w, &f);
 	}
 	pp_rec_write_cpu_event(w, "vkQueuePresentKHR", "present", 77, 10, 20, 0);
@@ -292,14 +292,14 @@ static struct file recording_make(size_t *starts, size_t *nstarts)
 	pp_summary_free(&sum);
 	struct pp_frame_result *last = frame_make(9);
 	pp_rec_write_frame(w, last, 3, true); /* past output_limit_mb, for the report only */
-	pp_frame_result_free(last);
+	pp_model_frame_result_free(last);
 	starts[(*nstarts)++] = f.len + 0; /* (status and end follow in the same take) */
 	take(w, &f);
 	struct pp_rec_status st = { .frames_total = 4, .frames_dropped = 1, .bytes = 1234 };
 	pp_rec_write_status(w, true, &st);
 	take(w, &f);
-	CHECK(!pp_rec_writer_failed(w), "no write failed");
-	pp_rec_writer_destroy(w);
+	CHECK(!pp_rec_write_failed(w), "no write failed");
+	pp_rec_write_destroy(w);
 	return f;
 }
 
@@ -309,15 +309,15 @@ static void test_round_trip(void)
 	struct file f = recording_make(starts, &n);
 	struct pp_rec_reader *r;
 	char err[256];
-	CHECK(pp_rec_reader_open(f.p, f.len, &r, err, sizeof(err)) == 0, "open: %s", err);
+	CHECK(pp_rec_read_open(f.p, f.len, &r, err, sizeof(err)) == 0, "open: %s", err);
 	struct pp_rec_record rec;
 	unsigned frames = 0, seen[PP_REC_TYPE_COUNT] = { 0 };
-	while (pp_rec_reader_next(r, &rec) == 1) {
+	while (pp_rec_read_next(r, &rec) == 1) {
 		seen[rec.type]++;
 		switch (rec.type) {
 		case PP_REC_PROCESS: {
 			struct pp_rec_process p;
-			CHECK(pp_rec_decode_process(r, &rec, &p) == 0 && p.pid == 4242 && !strcmp(p.name, "demo") &&
+			CHECK(pp_rec_read_decode_process(r, &rec, &p) == 0 && p.pid == 4242 && !strcmp(p.name, "demo") &&
 				      p.trace_origin_ns == 123456789 && p.ncpu_counters == 3 &&
 				      !strcmp(p.cpu_counters[2], "page-faults"),
 			      "process");
@@ -329,7 +329,7 @@ static void test_round_trip(void)
 		case PP_REC_DEVICE: {
 			uint32_t id;
 			struct pp_device_info d;
-			CHECK(pp_rec_decode_device(r, &rec, &id, &d) == 0 && id == 1 && !strcmp(d.name, "llvmpipe") &&
+			CHECK(pp_rec_read_decode_device(r, &rec, &id, &d) == 0 && id == 1 && !strcmp(d.name, "llvmpipe") &&
 				      d.timestamp_valid_bits == 64 && !strcmp(d.query_results, PP_QUERY_RESULTS_COPIED) &&
 				      d.notes == NULL,
 			      "device");
@@ -337,26 +337,26 @@ static void test_round_trip(void)
 		}
 		case PP_REC_FRAME: {
 			struct pp_frame_result *got, *want = frame_make(frames);
-			CHECK(pp_rec_decode_frame(r, &rec, &got, err, sizeof(err)) == 0, "frame %u: %s", frames, err);
+			CHECK(pp_rec_read_decode_frame(r, &rec, &got, err, sizeof(err)) == 0, "frame %u: %s", frames, err);
 			if (got)
 				frame_compare(want, got, 3);
-			pp_frame_result_free(got);
-			pp_frame_result_free(want);
+			pp_model_frame_result_free(got);
+			pp_model_frame_result_free(want);
 			frames++;
 			break;
 		}
 		case PP_REC_REPORT_FRAME: {
 			struct pp_frame_result *got, *want = frame_make(9);
-			CHECK(pp_rec_decode_frame(r, &rec, &got, err, sizeof(err)) == 0, "report frame: %s", err);
+			CHECK(pp_rec_read_decode_frame(r, &rec, &got, err, sizeof(err)) == 0, "report frame: %s", err);
 			if (got)
 				frame_compare(want, got, 3);
-			pp_frame_result_free(got);
-			pp_frame_result_free(want);
+			pp_model_frame_result_free(got);
+			pp_model_frame_result_free(want);
 			break;
 		}
 		case PP_REC_CPU_EVENT: {
 			struct pp_rec_cpu_event e;
-			CHECK(pp_rec_decode_cpu_event(r, &rec, &e) == 0 && !strcmp(e.name, "vkQueuePresentKHR") &&
+			CHECK(pp_rec_read_decode_cpu_event(r, &rec, &e) == 0 && !strcmp(e.name, "vkQueuePresentKHR") &&
 				      !strcmp(e.category, "present") && e.tid == 77 && e.end_ns == 20,
 			      "cpu event");
 			break;
@@ -365,7 +365,7 @@ static void test_round_trip(void)
 			struct pp_diagnostic *d;
 			size_t nd;
 			uint64_t other;
-			CHECK(pp_rec_decode_diagnostics(r, &rec, &d, &nd, &other) == 0 && nd == 1 && other == 5 &&
+			CHECK(pp_rec_read_decode_diagnostics(r, &rec, &d, &nd, &other) == 0 && nd == 1 && other == 5 &&
 				      !strcmp(d[0].id, "PASSPROBE-Barrier-FullPipelineDrain") && d[0].cost_ns == 900 &&
 				      !strcmp(d[0].cost_kind, "gpu_barrier_stall") && d[0].share_of_frame == 0.25 &&
 				      d[0].cost_unavailable == NULL && d[0].command_buffers == 2,
@@ -392,12 +392,12 @@ static void test_round_trip(void)
 		}
 		case PP_REC_RENDERDOC: {
 			struct pp_rec_renderdoc rd;
-			CHECK(pp_rec_decode_renderdoc(&rec, &rd) == 0 && !strcmp(rd.api_version, "1.6.0"), "renderdoc");
+			CHECK(pp_rec_read_decode_renderdoc(&rec, &rd) == 0 && !strcmp(rd.api_version, "1.6.0"), "renderdoc");
 			break;
 		}
 		case PP_REC_CAPTURE: {
 			struct pp_rec_capture c;
-			CHECK(pp_rec_decode_capture(&rec, &c) == 0 && c.frame_known && c.frame == 3 && c.requested &&
+			CHECK(pp_rec_read_decode_capture(&rec, &c) == 0 && c.frame_known && c.frame == 3 && c.requested &&
 				      !strcmp(c.path, "/tmp/cap.rdc") && c.timestamp == 1795760325,
 			      "capture");
 			CHECK(c.ndiags == 2 && c.diags_dropped == 7, "the capture's diagnostics: %u, %llu dropped", c.ndiags,
@@ -410,12 +410,12 @@ static void test_round_trip(void)
 					      a->command_buffer == b->command_buffer,
 				      "the capture's diagnostic %u read back as written", i);
 			}
-			pp_rec_capture_free(&c);
+			pp_rec_read_capture_free(&c);
 			break;
 		}
 		case PP_REC_SUMMARY: {
 			struct pp_summary s;
-			CHECK(pp_rec_decode_summary(&rec, &s) == 0 && s.frames == 4 && s.nrows == 1 &&
+			CHECK(pp_rec_read_decode_summary(&rec, &s) == 0 && s.frames == 4 && s.nrows == 1 &&
 				      !strcmp(s.rows[0].name, "gbuffer") && s.rows[0].gpu_mean_ns == 350 &&
 				      isnan(s.rows[0].gpu_p95_ns),
 			      "summary");
@@ -424,7 +424,7 @@ static void test_round_trip(void)
 		}
 		case PP_REC_END: {
 			struct pp_rec_status st;
-			CHECK(pp_rec_decode_status(&rec, &st) == 0 && st.frames_total == 4 && st.frames_dropped == 1 &&
+			CHECK(pp_rec_read_decode_status(&rec, &st) == 0 && st.frames_total == 4 && st.frames_dropped == 1 &&
 				      st.bytes == 1234,
 			      "end");
 			break;
@@ -437,10 +437,10 @@ static void test_round_trip(void)
 	/* Strings and counter descriptions are taken in by the reader (the frames above have them). */
 	for (int t = PP_REC_PROCESS; t < PP_REC_TYPE_COUNT; t++)
 		CHECK(t == PP_REC_STATUS || t == PP_REC_COUNTER_DESC || seen[t] >= 1, "a record of type %s read",
-		      pp_rec_type_names[t]);
-	const struct pp_rec_read_notes *notes = pp_rec_reader_notes(r);
+		      pp_rec_write_type_names[t]);
+	const struct pp_rec_read_notes *notes = pp_rec_read_notes_get(r);
 	CHECK(notes->ended && !notes->cut_bytes && !notes->unknown_records, "a whole file, ended");
-	pp_rec_reader_close(r);
+	pp_rec_read_close(r);
 	free(f.p);
 }
 
@@ -449,22 +449,22 @@ static unsigned read_all(const uint8_t *p, size_t len, struct pp_rec_read_notes 
 {
 	struct pp_rec_reader *r;
 	char err[256];
-	*open_rc = pp_rec_reader_open(p, len, &r, err, sizeof(err));
+	*open_rc = pp_rec_read_open(p, len, &r, err, sizeof(err));
 	if (*open_rc)
 		return 0;
 	struct pp_rec_record rec;
 	unsigned frames = 0;
-	while (pp_rec_reader_next(r, &rec) == 1) {
+	while (pp_rec_read_next(r, &rec) == 1) {
 		if (rec.type != PP_REC_FRAME)
 			continue;
 		struct pp_frame_result *f;
-		if (pp_rec_decode_frame(r, &rec, &f, err, sizeof(err)) == 0) {
+		if (pp_rec_read_decode_frame(r, &rec, &f, err, sizeof(err)) == 0) {
 			frames++;
-			pp_frame_result_free(f);
+			pp_model_frame_result_free(f);
 		}
 	}
-	*notes = *pp_rec_reader_notes(r);
-	pp_rec_reader_close(r);
+	*notes = *pp_rec_read_notes_get(r);
+	pp_rec_read_close(r);
 	return frames;
 }
 
@@ -505,10 +505,10 @@ static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
  * diagnostic decoded (to free()), or NULL. */
 static struct pp_diagnostic *diagnostic_of_older_minor(const struct pp_diagnostic *d, uint16_t minor, uint32_t cut_bytes)
 {
-	struct pp_rec_writer *w = pp_rec_writer_create();
+	struct pp_rec_writer *w = pp_rec_write_create();
 	pp_rec_write_diagnostics(w, d, 1, 0);
 	size_t len;
-	const uint8_t *p = pp_rec_writer_take(w, &len);
+	const uint8_t *p = pp_rec_write_take(w, &len);
 	uint8_t *q = malloc(len);
 	memcpy(q, p, len);
 	memcpy(q + 10, &minor, 2);
@@ -527,15 +527,15 @@ static struct pp_diagnostic *diagnostic_of_older_minor(const struct pp_diagnosti
 	struct pp_rec_reader *r;
 	char err[256];
 	struct pp_diagnostic *out = NULL;
-	CHECK(pp_rec_reader_open(q, len - cut_bytes, &r, err, sizeof(err)) == 0, "minor %u: open: %s", minor, err);
+	CHECK(pp_rec_read_open(q, len - cut_bytes, &r, err, sizeof(err)) == 0, "minor %u: open: %s", minor, err);
 	struct pp_rec_record rec;
-	while (r && pp_rec_reader_next(r, &rec) == 1) {
+	while (r && pp_rec_read_next(r, &rec) == 1) {
 		if (rec.type != PP_REC_DIAGNOSTICS)
 			continue;
 		struct pp_diagnostic *x;
 		size_t n;
 		uint64_t other;
-		CHECK(pp_rec_decode_diagnostics(r, &rec, &x, &n, &other) == 0 && n == 1, "minor %u diagnostics decode",
+		CHECK(pp_rec_read_decode_diagnostics(r, &rec, &x, &n, &other) == 0 && n == 1, "minor %u diagnostics decode",
 		      minor);
 		if (n == 1 && (out = malloc(sizeof(*out)))) {
 			/* The reader's texts (severity) live as long as the reader. */
@@ -546,8 +546,8 @@ static struct pp_diagnostic *diagnostic_of_older_minor(const struct pp_diagnosti
 	}
 	CHECK(out != NULL, "minor %u: the diagnostics record read", minor);
 	if (r)
-		pp_rec_reader_close(r);
-	pp_rec_writer_destroy(w);
+		pp_rec_read_close(r);
+	pp_rec_write_destroy(w);
 	free(q);
 	return out;
 }
@@ -625,11 +625,11 @@ static void test_versions(void)
 	      notes.unknown_types);
 
 	/* A device record with 8 more bytes than this reader knows. */
-	struct pp_rec_writer *w = pp_rec_writer_create();
+	struct pp_rec_writer *w = pp_rec_write_create();
 	struct pp_device_info info = { .name = "gpu", .time_domain = "none" };
 	pp_rec_write_device(w, 2, &info);
 	size_t len;
-	const uint8_t *p = pp_rec_writer_take(w, &len);
+	const uint8_t *p = pp_rec_write_take(w, &len);
 	struct file h = { malloc(len + 8), len + 8 };
 	memcpy(h.p, p, len);
 	/* the last record is the device: lengthen it */
@@ -644,25 +644,25 @@ static void test_versions(void)
 	memcpy(&l, h.p + dev_at + 4, 4);
 	put32(h.p + dev_at + 4, l + 8);
 	memset(h.p + len, 0xee, 8);
-	pp_rec_writer_destroy(w);
+	pp_rec_write_destroy(w);
 	struct pp_rec_reader *r;
 	char err[256];
-	CHECK(pp_rec_reader_open(h.p, h.len, &r, err, sizeof(err)) == 0, "open");
+	CHECK(pp_rec_read_open(h.p, h.len, &r, err, sizeof(err)) == 0, "open");
 	struct pp_rec_record got;
 	uint32_t dev_id = 0;
 	struct pp_device_info d = { 0 };
-	while (pp_rec_reader_next(r, &got) == 1)
+	while (pp_rec_read_next(r, &got) == 1)
 		if (got.type == PP_REC_DEVICE)
-			CHECK(pp_rec_decode_device(r, &got, &dev_id, &d) == 0, "a longer device record decodes");
+			CHECK(pp_rec_read_decode_device(r, &got, &dev_id, &d) == 0, "a longer device record decodes");
 	CHECK(dev_id == 2 && !strcmp(d.name, "gpu"), "its known fields: %u %s", dev_id, d.name);
-	pp_rec_reader_close(r);
+	pp_rec_read_close(r);
 
 	/* A newer major version: refused, saying so. */
 	g.p[8] = PP_REC_MAJOR + 1;
-	CHECK(pp_rec_reader_open(g.p, g.len, &r, err, sizeof(err)) == -EINVAL && strstr(err, "newer passprobe"),
+	CHECK(pp_rec_read_open(g.p, g.len, &r, err, sizeof(err)) == -EINVAL && strstr(err, "newer passprobe"),
 	      "newer major refused: %s", err);
 	memcpy(g.p, "NOTAREC!", 8);
-	CHECK(pp_rec_reader_open(g.p, g.len, &r, err, sizeof(err)) == -EINVAL && strstr(err, "not a passprobe recording"),
+	CHECK(pp_rec_read_open(g.p, g.len, &r, err, sizeof(err)) == -EINVAL && strstr(err, "not a passprobe recording"),
 	      "not a recording: %s", err);
 	free(f.p);
 	free(g.p);
@@ -673,14 +673,14 @@ static void test_versions(void)
  * diagnostics' count says more than its bytes hold is refused, without allocating for them. */
 static void test_capture_compat(void)
 {
-	struct pp_rec_writer *w = pp_rec_writer_create();
+	struct pp_rec_writer *w = pp_rec_write_create();
 	uint64_t frame = 9;
 	pp_rec_write_capture(w, 0, &frame, false, "/tmp/old.rdc", 42, capture_diags, 2, 0);
 	size_t len;
-	const uint8_t *p = pp_rec_writer_take(w, &len);
+	const uint8_t *p = pp_rec_write_take(w, &len);
 	struct file f = { malloc(len), len };
 	memcpy(f.p, p, len);
-	pp_rec_writer_destroy(w);
+	pp_rec_write_destroy(w);
 	uint32_t types_len;
 	memcpy(&types_len, f.p + 12, 4);
 	size_t at = 16 + types_len;
@@ -690,22 +690,22 @@ static void test_capture_compat(void)
 	memcpy(&new_len, f.p + at + 4, 4);
 	struct pp_rec_record rec = { PP_REC_CAPTURE, f.p + at + 8, old_len, at };
 	struct pp_rec_capture c;
-	CHECK(pp_rec_decode_capture(&rec, &c) == 0 && c.frame == 9 && !strcmp(c.path, "/tmp/old.rdc") && c.ndiags == 0 &&
+	CHECK(pp_rec_read_decode_capture(&rec, &c) == 0 && c.frame == 9 && !strcmp(c.path, "/tmp/old.rdc") && c.ndiags == 0 &&
 		      c.diags == NULL,
 	      "a 1.2 capture record reads, without diagnostics");
-	pp_rec_capture_free(&c);
+	pp_rec_read_capture_free(&c);
 	rec.len = new_len;
-	CHECK(pp_rec_decode_capture(&rec, &c) == 0 && c.ndiags == 2, "the same with its diagnostics: %u", c.ndiags);
-	pp_rec_capture_free(&c);
+	CHECK(pp_rec_read_decode_capture(&rec, &c) == 0 && c.ndiags == 2, "the same with its diagnostics: %u", c.ndiags);
+	pp_rec_read_capture_free(&c);
 	/* the count of diagnostics, right after the dropped count: a lie */
 	put32(f.p + at + 8 + old_len + 8, 0x40000000u);
-	CHECK(pp_rec_decode_capture(&rec, &c) == -EINVAL && c.diags == NULL, "a lying count of diagnostics refused");
-	pp_rec_capture_free(&c);
+	CHECK(pp_rec_read_decode_capture(&rec, &c) == -EINVAL && c.diags == NULL, "a lying count of diagnostics refused");
+	pp_rec_read_capture_free(&c);
 	/* cut inside the second diagnostic */
 	put32(f.p + at + 8 + old_len + 8, 2);
 	rec.len = new_len - 10;
-	CHECK(pp_rec_decode_capture(&rec, &c) == -EINVAL, "a diagnostic cut short refused");
-	pp_rec_capture_free(&c);
+	CHECK(pp_rec_read_decode_capture(&rec, &c) == -EINVAL, "a diagnostic cut short refused");
+	pp_rec_read_capture_free(&c);
 	free(f.p);
 }
 

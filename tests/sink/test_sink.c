@@ -151,7 +151,7 @@ static struct pp_json_value *json_load(const char *path)
 	struct pp_json_value *root = NULL;
 	char err[256];
 	struct pp_json_limits lim = { .max_len = 512u << 20, .max_memory = 0 };
-	if (pp_json_parse(text, len, &lim, &root, err, sizeof(err)) != 0)
+	if (pp_json_read_parse(text, len, &lim, &root, err, sizeof(err)) != 0)
 		fprintf(stdout, "parse %s: %s\n", path, err);
 	free(text);
 	return root;
@@ -183,7 +183,7 @@ static void queue_wait_below(uint64_t n)
 {
 	struct attr_sink_counters c;
 	for (;;) {
-		attr_sink_counters_get(&c);
+		pp_attr_sink_counters_get(&c);
 		if (c.queued < n)
 			return;
 		usleep(200);
@@ -194,7 +194,7 @@ static void processed_wait(uint64_t n)
 {
 	struct attr_sink_counters c;
 	for (int i = 0; i < 200000; i++) {
-		attr_sink_counters_get(&c);
+		pp_attr_sink_counters_get(&c);
 		if (c.frames_processed >= n)
 			return;
 		usleep(100);
@@ -273,7 +273,7 @@ static struct pp_frame_result *frame_make(uint64_t index, uint32_t device, uint6
 		uint64_t stats[PP_STAT_COUNT];
 		for (unsigned s = 0; s < PP_STAT_COUNT; s++)
 			stats[s] = 1000 * (s + 1) + i;
-		pp_pass_statistics_set(p, stats, ps->stats_valid, ps->stats_valid == 0x7f ? NULL : k_reason_stats);
+		pp_model_pass_statistics_set(p, stats, ps->stats_valid, ps->stats_valid == 0x7f ? NULL : k_reason_stats);
 		if (ps->ndraw_timings) {
 			p->ndraw_timings = ps->ndraw_timings;
 			p->draw_timings = calloc(ps->ndraw_timings, sizeof(*p->draw_timings));
@@ -358,22 +358,22 @@ static uint32_t device_register_test(void)
 	info.time_domain = "calibrated (VK_EXT_calibrated_timestamps, CLOCK_MONOTONIC)";
 	info.pipeline_statistics = true;
 	info.notes = NULL;
-	return pp_sink_device_register(&info);
+	return pp_attr_sink_device_register(&info);
 }
 
 static const struct pp_json_value *get(const struct pp_json_value *v, const char *key)
 {
-	return pp_json_object_get(v, key);
+	return pp_json_read_object_get(v, key);
 }
 
 static bool get_u(const struct pp_json_value *v, const char *key, uint64_t *out)
 {
-	return pp_json_get_uint64(pp_json_object_get(v, key), out);
+	return pp_json_read_get_uint64(pp_json_read_object_get(v, key), out);
 }
 
 static const char *get_s(const struct pp_json_value *v, const char *key)
 {
-	return pp_json_get_string(pp_json_object_get(v, key), NULL);
+	return pp_json_read_get_string(pp_json_read_object_get(v, key), NULL);
 }
 
 static void path_make(char *buf, size_t len, const char *dir, const char *name)
@@ -388,7 +388,7 @@ static bool outputs_make(const char *dir)
 	char path[600], err[700];
 	path_make(path, sizeof(path), dir, "recording.ppr");
 	struct pp_sink_replay_result res;
-	int rc = pp_sink_replay(path, dir, &res, err, sizeof(err));
+	int rc = pp_attr_replay(path, dir, &res, err, sizeof(err));
 	CHECK(rc == 0, "outputs made from the recording: %s", rc ? err : "");
 	return rc == 0;
 }
@@ -402,7 +402,7 @@ static uint64_t report_frames_total(const char *dir)
 	uint64_t u = 0;
 	if (!root || !get_u(root, "frames_total", &u))
 		u = 0;
-	pp_json_free(root);
+	pp_json_read_free(root);
 	return u;
 }
 
@@ -453,7 +453,7 @@ static void hist_check(const uint64_t *samples, size_t n, const char *what)
 	struct pp_hist h = { 0 };
 	uint64_t *sorted = malloc(n * sizeof(*sorted));
 	for (size_t i = 0; i < n; i++) {
-		pp_hist_add(&h, samples[i]);
+		pp_attr_stats_hist_add(&h, samples[i]);
 		sorted[i] = samples[i];
 	}
 	qsort(sorted, n, sizeof(*sorted), cmp_u64);
@@ -463,12 +463,12 @@ static void hist_check(const uint64_t *samples, size_t n, const char *what)
 		if (rank < 1)
 			rank = 1;
 		double exact = (double)sorted[rank - 1];
-		double got = pp_hist_quantile(&h, qs[i]);
+		double got = pp_attr_stats_hist_quantile(&h, qs[i]);
 		double err = exact > 0 ? fabs(got - exact) / exact : fabs(got);
 		CHECK(err <= 1.0 / 128.0, "%s q=%.2f exact %.0f got %.1f (rel err %.4f > 1/128)", what,
 		      qs[i], exact, got, err);
 	}
-	pp_hist_free(&h);
+	pp_attr_stats_hist_free(&h);
 	free(sorted);
 }
 
@@ -476,14 +476,14 @@ static void scenario_stats(void)
 {
 	/* empty */
 	struct pp_hist h = { 0 };
-	CHECK(isnan(pp_hist_quantile(&h, 0.5)), "empty histogram has no quantile");
+	CHECK(isnan(pp_attr_stats_hist_quantile(&h, 0.5)), "empty histogram has no quantile");
 
 	/* small values are exact */
 	for (uint64_t v = 0; v < 64; v++)
-		pp_hist_add(&h, v);
-	CHECK(pp_hist_quantile(&h, 0.5) == 31.0, "p50 of 0..63 = %g", pp_hist_quantile(&h, 0.5));
-	CHECK(pp_hist_quantile(&h, 1.0) == 63.0, "max of 0..63");
-	pp_hist_free(&h);
+		pp_attr_stats_hist_add(&h, v);
+	CHECK(pp_attr_stats_hist_quantile(&h, 0.5) == 31.0, "p50 of 0..63 = %g", pp_attr_stats_hist_quantile(&h, 0.5));
+	CHECK(pp_attr_stats_hist_quantile(&h, 1.0) == 63.0, "max of 0..63");
+	pp_attr_stats_hist_free(&h);
 
 	size_t n = 100000;
 	uint64_t *s = malloc(n * sizeof(*s)), seed = 0x9e3779b97f4a7c15ull;
@@ -498,38 +498,38 @@ static void scenario_stats(void)
 	hist_check(s, n, "clustered");
 	free(s);
 	/* beyond the top bucket (2^46 ns): no error bound, but within the exact min and max */
-	pp_hist_add(&h, UINT64_MAX);
-	pp_hist_add(&h, 1ull << 50);
-	CHECK(pp_hist_quantile(&h, 0.5) >= 0x1p50 && pp_hist_quantile(&h, 1.0) <= 0x1p64,
+	pp_attr_stats_hist_add(&h, UINT64_MAX);
+	pp_attr_stats_hist_add(&h, 1ull << 50);
+	CHECK(pp_attr_stats_hist_quantile(&h, 0.5) >= 0x1p50 && pp_attr_stats_hist_quantile(&h, 1.0) <= 0x1p64,
 	      "huge values stay within min..max");
-	pp_hist_free(&h);
+	pp_attr_stats_hist_free(&h);
 
 	/* memory: a histogram only allocates the octaves it sees */
-	pp_hist_add(&h, 1000);
-	pp_hist_add(&h, 1001);
+	pp_attr_stats_hist_add(&h, 1000);
+	pp_attr_stats_hist_add(&h, 1001);
 	int octaves = 0;
 	for (unsigned k = 0; k < PP_HIST_OCTAVES; k++)
 		octaves += h.octave[k] != NULL;
 	CHECK(octaves == 1, "two close values use one octave, got %d", octaves);
-	pp_hist_free(&h);
+	pp_attr_stats_hist_free(&h);
 
 	/* per-name statistics */
-	struct pp_stats *st = pp_stats_create(0);
+	struct pp_stats *st = pp_attr_stats_create(0);
 	uint64_t base = 1000000000;
 	for (uint64_t i = 0; i < 10; i++) {
 		struct pp_frame_result *f = frame_standard(i, base + i * 16000000);
-		pp_stats_frame_add(st, f);
-		pp_frame_result_free(f);
+		pp_attr_stats_frame_add(st, f);
+		pp_model_frame_result_free(f);
 	}
 	/* a frame with no measured pass */
 	struct pass_spec lost = { "lost", PP_PASS_RENDER, 0, -1, -1, 0, false, 0, 1, 0 };
 	struct sub_spec sub = { 99, 0, 1, false };
 	struct pp_frame_result *f = frame_make(10, 0, base + 200000000, &sub, 1, &lost, 1);
-	pp_stats_frame_add(st, f);
-	pp_frame_result_free(f);
+	pp_attr_stats_frame_add(st, f);
+	pp_model_frame_result_free(f);
 
 	struct pp_summary sum;
-	CHECK(pp_stats_summary_make(st, &sum) == 0, "summary");
+	CHECK(pp_attr_stats_summary_make(st, &sum) == 0, "summary");
 	CHECK(sum.frames == 11, "frames %" PRIu64, sum.frames);
 	/* frame = 100000 + 250000 + 100000 + 20000 exclusive */
 	CHECK(fabs(sum.frame_gpu_mean_ns - 470000) < 1e-6, "frame mean %g", sum.frame_gpu_mean_ns);
@@ -565,22 +565,22 @@ static void scenario_stats(void)
 	CHECK(fabs(share - 1.0) < 1e-9, "shares add up to 1: %g", share);
 	CHECK(sum.notes[0] == '\0', "no notes: %s", sum.notes);
 	pp_summary_free(&sum);
-	pp_stats_destroy(st);
+	pp_attr_stats_destroy(st);
 
 	/* Frames that differ (a headless program's frames are its fenced submits): a 1 ms pass
 	 * alone in even frames, a 100 ms one alone in odd frames. Each pass's share is its part of
 	 * all the GPU time measured (1/101 and 100/101), not the mean of per-frame fractions (one
 	 * half each, as if they cost the same). */
-	st = pp_stats_create(0);
+	st = pp_attr_stats_create(0);
 	for (uint64_t i = 0; i < 8; i++) {
 		struct pass_spec one = { i % 2 ? "slow" : "fast", PP_PASS_COMPUTE, 0, 0,
 					 i % 2 ? 100000000 : 1000000, 0, false, 0, 0, 0 };
 		struct sub_spec alone = { i, 0, 1, false };
 		f = frame_make(i, 0, base + i * 200000000, &alone, 1, &one, 1);
-		pp_stats_frame_add(st, f);
-		pp_frame_result_free(f);
+		pp_attr_stats_frame_add(st, f);
+		pp_model_frame_result_free(f);
 	}
-	CHECK(pp_stats_summary_make(st, &sum) == 0 && sum.nrows == 2, "alternating frames: 2 rows");
+	CHECK(pp_attr_stats_summary_make(st, &sum) == 0 && sum.nrows == 2, "alternating frames: 2 rows");
 	for (size_t i = 0; i < sum.nrows; i++) {
 		const struct pp_summary_row *r = &sum.rows[i];
 		double want = !strcmp(r->name, "slow") ? 100.0 / 101.0 : 1.0 / 101.0;
@@ -588,10 +588,10 @@ static void scenario_stats(void)
 		CHECK(fabs(r->per_frame - 0.5) < 1e-9, "%s per frame %g", r->name, r->per_frame);
 	}
 	pp_summary_free(&sum);
-	pp_stats_destroy(st);
+	pp_attr_stats_destroy(st);
 
 	/* the name cap */
-	st = pp_stats_create(8);
+	st = pp_attr_stats_create(8);
 	struct pass_spec many[20];
 	char names[20][16];
 	for (int i = 0; i < 20; i++) {
@@ -601,10 +601,10 @@ static void scenario_stats(void)
 	}
 	sub = (struct sub_spec){ 1, 0, 20, false };
 	f = frame_make(0, 0, base, &sub, 1, many, 20);
-	pp_stats_frame_add(st, f);
-	pp_stats_frame_add(st, f);
-	pp_frame_result_free(f);
-	CHECK(pp_stats_summary_make(st, &sum) == 0, "capped summary");
+	pp_attr_stats_frame_add(st, f);
+	pp_attr_stats_frame_add(st, f);
+	pp_model_frame_result_free(f);
+	CHECK(pp_attr_stats_summary_make(st, &sum) == 0, "capped summary");
 	CHECK(sum.nrows == 9, "8 names + (other): %zu", sum.nrows);
 	uint64_t other = 0;
 	for (size_t i = 0; i < sum.nrows; i++)
@@ -613,14 +613,14 @@ static void scenario_stats(void)
 	CHECK(other == 24, "(other) holds 12 names x 2 frames: %" PRIu64, other);
 	CHECK(strstr(sum.notes, "(other)") != NULL, "notes say so: %s", sum.notes);
 	pp_summary_free(&sum);
-	pp_stats_destroy(st);
+	pp_attr_stats_destroy(st);
 
 	/* Passes another layer recorded for itself (recorded_by, docs/frame-debuggers.md): left out
 	 * of the rows and of the frame's GPU time unless layer_passes counts them, and the notes
 	 * say so. */
 	for (int include = 0; include < 2; include++) {
-		st = pp_stats_create(0);
-		pp_stats_layer_passes_set(st, include);
+		st = pp_attr_stats_create(0);
+		pp_attr_stats_layer_passes_set(st, include);
 		struct pass_spec two[2] = {
 			{ "app", PP_PASS_RENDER, 0, 0, 1000000, 1000000, false, 0, 1, 0 },
 			{ "librenderdoc.so:transfer#0", PP_PASS_TRANSFER, 0, 2000000, 5000000, 3000000, false, 0, 0, 0 },
@@ -629,10 +629,10 @@ static void scenario_stats(void)
 		for (uint64_t i = 0; i < 3; i++) {
 			f = frame_make(i, 0, base + i * 100000000, &sub, 1, two, 2);
 			f->passes[1].recorded_by = "librenderdoc.so";
-			pp_stats_frame_add(st, f);
-			pp_frame_result_free(f);
+			pp_attr_stats_frame_add(st, f);
+			pp_model_frame_result_free(f);
 		}
-		CHECK(pp_stats_summary_make(st, &sum) == 0, "summary with another layer's passes");
+		CHECK(pp_attr_stats_summary_make(st, &sum) == 0, "summary with another layer's passes");
 		CHECK(sum.nrows == (include ? 2u : 1u), "layer_passes=%d: %zu rows", include, sum.nrows);
 		CHECK(!strcmp(sum.rows[0].name, include ? "librenderdoc.so:transfer#0" : "app"), "first row %s",
 		      sum.rows[0].name);
@@ -641,7 +641,7 @@ static void scenario_stats(void)
 		bool noted = strstr(sum.notes, "3 pass instances recorded by other layers (librenderdoc.so) left out");
 		CHECK(noted == !include, "layer_passes=%d: notes \"%s\"", include, sum.notes);
 		pp_summary_free(&sum);
-		pp_stats_destroy(st);
+		pp_attr_stats_destroy(st);
 	}
 }
 
@@ -682,13 +682,13 @@ static size_t recording_frames(const char *data, size_t len)
 {
 	struct pp_rec_reader *r;
 	char why[256];
-	if (pp_rec_reader_open((const uint8_t *)data, len, &r, why, sizeof(why)) != 0)
+	if (pp_rec_read_open((const uint8_t *)data, len, &r, why, sizeof(why)) != 0)
 		return 0;
 	size_t n = 0;
 	struct pp_rec_record rec;
-	while (pp_rec_reader_next(r, &rec) == 1)
+	while (pp_rec_read_next(r, &rec) == 1)
 		n += rec.type == PP_REC_FRAME;
-	pp_rec_reader_close(r);
+	pp_rec_read_close(r);
 	return n;
 }
 
@@ -701,8 +701,8 @@ static void scenario_report(void)
 	set.report_frames = 5;
 	set.summary = false;
 
-	CHECK(pp_sink_init(&set) == 0, "init");
-	pp_sink_diagnostics_source(test_diagnostics);
+	CHECK(pp_attr_sink_init(&set) == 0, "init");
+	pp_attr_sink_diagnostics_source_set(test_diagnostics);
 	struct stat st;
 	CHECK(stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0755,
 	      "output dir made with mode 0755");
@@ -713,7 +713,7 @@ static void scenario_report(void)
 	uint64_t base = now_ns();
 	for (uint64_t i = 0; i < 12; i++) {
 		queue_wait_below(PP_SINK_QUEUE_FRAMES / 2);
-		pp_sink_frame_submit(frame_standard(i, base + i * 16000000));
+		pp_attr_sink_frame_submit(frame_standard(i, base + i * 16000000));
 	}
 	processed_wait(12);
 	/* While the process runs, the recording holds the frames so far: a report made from a
@@ -741,13 +741,13 @@ static void scenario_report(void)
 	free(rec);
 	/* The replay is passprobe report's, a process of its own: not while this one records. */
 	struct pp_sink_replay_result res;
-	CHECK(pp_sink_replay(copy_file, copy, &res, why, sizeof(why)) == -EBUSY && strstr(why, "records"),
+	CHECK(pp_attr_replay(copy_file, copy, &res, why, sizeof(why)) == -EBUSY && strstr(why, "records"),
 	      "no replay while the sink runs: %s", why);
 
-	pp_sink_shutdown();
+	pp_attr_sink_shutdown();
 	/* The copy of the recording made while the process ran, replayed as `passprobe report`
 	 * would: the frames so far. */
-	CHECK(pp_sink_replay(copy_file, copy, &res, why, sizeof(why)) == 0, "a report from the running process's "
+	CHECK(pp_attr_replay(copy_file, copy, &res, why, sizeof(why)) == 0, "a report from the running process's "
 	      "recording: %s", why);
 	CHECK(res.frames == 12 && !res.ended, "its frames so far (%" PRIu64 "), the process not finished", res.frames);
 	path_make(path, sizeof(path), copy, "report.json");
@@ -755,15 +755,15 @@ static void scenario_report(void)
 	CHECK(root != NULL, "report.json of a running process parses");
 	/* The diagnostics through the recording: each site's severity and verdict, and the
 	 * summary's digest made again from them. */
-	const struct pp_json_value *rx1 = pp_json_array_at(get(root, "diagnostics"), 1);
-	CHECK(!strcmp(get_s(pp_json_array_at(get(root, "diagnostics"), 0), "severity") ?: "", "warning") &&
+	const struct pp_json_value *rx1 = pp_json_read_array_at(get(root, "diagnostics"), 1);
+	CHECK(!strcmp(get_s(pp_json_read_array_at(get(root, "diagnostics"), 0), "severity") ?: "", "warning") &&
 		      !strcmp(get_s(rx1, "severity") ?: "", "info") &&
 		      !strcmp(get_s(rx1, "verdict") ?: "", "little to gain for the frame: a worker"),
 	      "from the recording: severity and verdict of each site");
 	uint64_t warnings = 0;
-	CHECK(pp_json_get_uint64(get(get(get(root, "summary"), "diagnostics"), "warnings"), &warnings) && warnings == 1,
+	CHECK(pp_json_read_get_uint64(get(get(get(root, "summary"), "diagnostics"), "warnings"), &warnings) && warnings == 1,
 	      "from the recording: the summary's warnings");
-	pp_json_free(root);
+	pp_json_read_free(root);
 	path_make(path, sizeof(path), dir, "report.json");
 	root = json_load(path);
 	CHECK(root != NULL, "final report.json parses");
@@ -777,15 +777,15 @@ static void scenario_report(void)
 	CHECK(get_u(get(root, "process"), "pid", &u) && u == (uint64_t)getpid(), "pid");
 	CHECK(get_s(get(root, "process"), "name") != NULL, "process name");
 	const struct pp_json_value *devs = get(root, "devices");
-	CHECK(pp_json_array_size(devs) == 1, "one device");
-	const struct pp_json_value *d0 = pp_json_array_at(devs, 0);
+	CHECK(pp_json_read_array_size(devs) == 1, "one device");
+	const struct pp_json_value *d0 = pp_json_read_array_at(devs, 0);
 	CHECK(!strcmp(get_s(d0, "name") ?: "", "Test GPU \"X\""), "device name escaped and read back");
 	CHECK(get_u(d0, "vendor_id", &u) && u == 0x10005, "vendor id");
 	CHECK(get_u(d0, "timestamp_valid_bits", &u) && u == 64, "valid bits");
-	CHECK(pp_json_is_number(get(d0, "timestamp_period_ns")), "period");
+	CHECK(pp_json_read_is_number(get(d0, "timestamp_period_ns")), "period");
 	CHECK(get_s(d0, "time_domain") != NULL, "time domain");
-	CHECK(pp_json_is_bool(get(d0, "pipeline_statistics")), "pipeline_statistics flag");
-	CHECK(pp_json_is_null(get(d0, "notes")), "no notes is null");
+	CHECK(pp_json_read_is_bool(get(d0, "pipeline_statistics")), "pipeline_statistics flag");
+	CHECK(pp_json_read_is_null(get(d0, "notes")), "no notes is null");
 	CHECK(get_u(root, "frames_total", &u) && u == 12, "frames_total %" PRIu64, u);
 	CHECK(get_u(root, "frames_dropped", &u) && u == 0, "frames_dropped");
 	const struct pp_json_value *win = get(root, "frames_window");
@@ -793,20 +793,20 @@ static void scenario_report(void)
 	CHECK(get_u(win, "count", &u) && u == 5, "window count");
 	CHECK(get_u(win, "limit", &u) && u == 5, "window limit");
 	const struct pp_json_value *frames = get(root, "frames");
-	CHECK(pp_json_array_size(frames) == 5, "5 frames kept of 12");
-	for (size_t i = 0; i < pp_json_array_size(frames); i++) {
-		CHECK(get_u(pp_json_array_at(frames, i), "index", &u) && u == 7 + i,
+	CHECK(pp_json_read_array_size(frames) == 5, "5 frames kept of 12");
+	for (size_t i = 0; i < pp_json_read_array_size(frames); i++) {
+		CHECK(get_u(pp_json_read_array_at(frames, i), "index", &u) && u == 7 + i,
 		      "frame %zu index %" PRIu64, i, u);
 	}
-	const struct pp_json_value *fr = pp_json_array_at(frames, 4);
+	const struct pp_json_value *fr = pp_json_read_array_at(frames, 4);
 	CHECK(get_u(fr, "gpu_ns", &u) && u == 470000, "frame gpu_ns = sum of exclusive: %" PRIu64, u);
 	CHECK(!strcmp(get_s(fr, "delimiter") ?: "", "present"), "delimiter");
 	CHECK(get_u(fr, "device", &u) && u == 0, "device");
 	CHECK(get_u(fr, "cpu_begin_ns", &u) && get_u(fr, "cpu_end_ns", &u), "frame cpu times");
 
 	const struct pp_json_value *subs = get(fr, "submissions");
-	CHECK(pp_json_array_size(subs) == 2, "2 submissions");
-	const struct pp_json_value *s0 = pp_json_array_at(subs, 0);
+	CHECK(pp_json_read_array_size(subs) == 2, "2 submissions");
+	const struct pp_json_value *s0 = pp_json_read_array_at(subs, 0);
 	CHECK(get_u(s0, "seq", &u) && u == 23, "seq %" PRIu64, u);
 	CHECK(!strcmp(get_s(s0, "api") ?: "", "vkQueueSubmit2"), "submission api");
 	CHECK(!strcmp(get_s(get(s0, "queue"), "handle") ?: "", "0x5000"), "queue handle as hex");
@@ -820,8 +820,8 @@ static void scenario_report(void)
 	CHECK(get_u(s0, "command_buffers", &u) && u == 1, "command buffers");
 
 	const struct pp_json_value *passes = get(fr, "passes");
-	CHECK(pp_json_array_size(passes) == 5, "5 passes");
-	const struct pp_json_value *p0 = pp_json_array_at(passes, 0);
+	CHECK(pp_json_read_array_size(passes) == 5, "5 passes");
+	const struct pp_json_value *p0 = pp_json_read_array_at(passes, 0);
 	CHECK(!strcmp(get_s(p0, "name") ?: "", "shadow"), "pass name");
 	CHECK(!strcmp(get_s(p0, "name_source") ?: "", "label"), "name source");
 	CHECK(!strcmp(get_s(p0, "kind") ?: "", "render"), "kind");
@@ -829,66 +829,66 @@ static void scenario_report(void)
 	CHECK(!strcmp(get_s(p0, "command_buffer_handle") ?: "", "0xabc000"), "cb handle hex");
 	CHECK(get_u(p0, "draws", &u) && u == 12, "draws = all kinds: %" PRIu64, u);
 	CHECK(get_u(get(p0, "workload"), "draws_indexed", &u) && u == 2, "workload");
-	CHECK(pp_json_object_size(get(p0, "workload")) == 14, "every workload field");
+	CHECK(pp_json_read_object_size(get(p0, "workload")) == 14, "every workload field");
 	const struct pp_json_value *att = get(p0, "attachments");
-	CHECK(pp_json_array_size(att) == 2, "attachments");
-	CHECK(!strcmp(get_s(pp_json_array_at(att, 1), "format") ?: "", "D32_SFLOAT"), "format");
+	CHECK(pp_json_read_array_size(att) == 2, "attachments");
+	CHECK(!strcmp(get_s(pp_json_read_array_at(att, 1), "format") ?: "", "D32_SFLOAT"), "format");
 	bool b;
-	CHECK(pp_json_get_bool(get(pp_json_array_at(att, 1), "depth_stencil"), &b) && b, "ds");
+	CHECK(pp_json_read_get_bool(get(pp_json_read_array_at(att, 1), "depth_stencil"), &b) && b, "ds");
 	CHECK(get_u(p0, "gpu_ns", &u) && u == 100000, "pass gpu_ns");
 	CHECK(get_u(p0, "gpu_exclusive_ns", &u) && u == 100000, "exclusive");
-	CHECK(pp_json_get_bool(get(p0, "overlapped"), &b) && !b, "overlapped false");
+	CHECK(pp_json_read_get_bool(get(p0, "overlapped"), &b) && !b, "overlapped false");
 	const struct pp_json_value *ps = get(p0, "pipeline_statistics");
-	CHECK(pp_json_object_size(ps) == PP_STAT_COUNT, "all statistics");
+	CHECK(pp_json_read_object_size(ps) == PP_STAT_COUNT, "all statistics");
 	CHECK(get_u(ps, "fragment_shader_invocations", &u) && u == 6000, "stat value %" PRIu64, u);
 	CHECK(get(p0, "pipeline_statistics_unavailable") == NULL, "no stats reason");
 	const struct pp_json_value *dt = get(p0, "draw_timings");
-	CHECK(pp_json_array_size(dt) == 3, "draw timings present");
-	CHECK(pp_json_is_null(get(pp_json_array_at(dt, 1), "gpu_ns")) &&
-		      get_s(pp_json_array_at(dt, 1), "gpu_unavailable"),
+	CHECK(pp_json_read_array_size(dt) == 3, "draw timings present");
+	CHECK(pp_json_read_is_null(get(pp_json_read_array_at(dt, 1), "gpu_ns")) &&
+		      get_s(pp_json_read_array_at(dt, 1), "gpu_unavailable"),
 	      "lost draw timing is null with a reason");
 
-	const struct pp_json_value *p1 = pp_json_array_at(passes, 1);
+	const struct pp_json_value *p1 = pp_json_read_array_at(passes, 1);
 	CHECK(!strcmp(get_s(p1, "name") ?: "", "main, \"lit\""), "name with quotes");
-	CHECK(pp_json_get_bool(get(p1, "overlapped"), &b) && b, "overlapped true");
+	CHECK(pp_json_read_get_bool(get(p1, "overlapped"), &b) && b, "overlapped true");
 	CHECK(get_u(p1, "gpu_exclusive_ns", &u) && u == 250000, "exclusive with overlap");
 	ps = get(p1, "pipeline_statistics");
-	CHECK(pp_json_is_null(get(ps, "compute_shader_invocations")), "unmeasured stat null, not 0");
+	CHECK(pp_json_read_is_null(get(ps, "compute_shader_invocations")), "unmeasured stat null, not 0");
 	CHECK(get_s(p1, "pipeline_statistics_unavailable") != NULL, "partial stats say why");
 	CHECK(get(p1, "draw_timings") == NULL, "no draw_timings when absent");
 
-	const struct pp_json_value *p3 = pp_json_array_at(passes, 3);
-	CHECK(pp_json_is_null(get(p3, "gpu_ns")), "invalid pass: gpu_ns null");
-	CHECK(pp_json_is_null(get(p3, "gpu_begin_ns")) && pp_json_is_null(get(p3, "gpu_end_ns")),
+	const struct pp_json_value *p3 = pp_json_read_array_at(passes, 3);
+	CHECK(pp_json_read_is_null(get(p3, "gpu_ns")), "invalid pass: gpu_ns null");
+	CHECK(pp_json_read_is_null(get(p3, "gpu_begin_ns")) && pp_json_read_is_null(get(p3, "gpu_end_ns")),
 	      "invalid pass: begin/end null");
-	CHECK(pp_json_is_null(get(p3, "gpu_exclusive_ns")), "invalid pass: exclusive null");
+	CHECK(pp_json_read_is_null(get(p3, "gpu_exclusive_ns")), "invalid pass: exclusive null");
 	CHECK(!strcmp(get_s(p3, "gpu_unavailable") ?: "", k_reason_pass), "invalid pass reason");
-	CHECK(pp_json_is_null(get(p3, "pipeline_statistics")), "no stats: null");
+	CHECK(pp_json_read_is_null(get(p3, "pipeline_statistics")), "no stats: null");
 	CHECK(!strcmp(get_s(p3, "pipeline_statistics_unavailable") ?: "", k_reason_stats),
 	      "no stats: reason");
-	CHECK(pp_json_is_array(get(root, "diagnostics")), "diagnostics array");
-	const struct pp_json_value *dx0 = pp_json_array_at(get(root, "diagnostics"), 0);
-	const struct pp_json_value *dx1 = pp_json_array_at(get(root, "diagnostics"), 1);
+	CHECK(pp_json_read_is_array(get(root, "diagnostics")), "diagnostics array");
+	const struct pp_json_value *dx0 = pp_json_read_array_at(get(root, "diagnostics"), 0);
+	const struct pp_json_value *dx1 = pp_json_read_array_at(get(root, "diagnostics"), 1);
 	CHECK(!strcmp(get_s(dx0, "severity") ?: "", "warning") && !strcmp(get_s(dx1, "severity") ?: "", "info"),
 	      "diagnostics: severity of each site");
 	CHECK(!strcmp(get_s(dx1, "verdict") ?: "", "little to gain for the frame: a worker"), "diagnostics: verdict");
 	const struct pp_json_value *dg = get(get(root, "summary"), "diagnostics");
-	CHECK(pp_json_get_uint64(get(dg, "warnings"), &u) && u == 1 && pp_json_get_uint64(get(dg, "info"), &u) && u == 1,
+	CHECK(pp_json_read_get_uint64(get(dg, "warnings"), &u) && u == 1 && pp_json_read_get_uint64(get(dg, "info"), &u) && u == 1,
 	      "summary: diagnostic sites counted by severity");
-	CHECK(pp_json_array_size(get(dg, "costliest")) == 1 &&
-	      !strcmp(get_s(pp_json_array_at(get(dg, "costliest"), 0), "id") ?: "", "PASSPROBE-Barrier-FullPipelineDrain"),
+	CHECK(pp_json_read_array_size(get(dg, "costliest")) == 1 &&
+	      !strcmp(get_s(pp_json_read_array_at(get(dg, "costliest"), 0), "id") ?: "", "PASSPROBE-Barrier-FullPipelineDrain"),
 	      "summary: the costliest warnings, no information");
 
 	struct pp_summary sum;
 	char err[256] = "";
-	CHECK(pp_summary_from_json(root, &sum, err, sizeof(err)) == 0, "summary reads back: %s", err);
+	CHECK(pp_summary_read_from_json(root, &sum, err, sizeof(err)) == 0, "summary reads back: %s", err);
 	CHECK(sum.diag_warnings == 1 && sum.diag_info == 1 && sum.ndiags == 1 && sum.diags[0].cost_ns == 75900,
 	      "summary's diagnostics read back");
 	CHECK(sum.frames == 12, "summary over all 12 frames, not the window: %" PRIu64, sum.frames);
 	CHECK(sum.nrows == 5, "summary rows %zu", sum.nrows);
 	CHECK(!strcmp(sum.device, "Test GPU \"X\""), "summary device %s", sum.device);
 	pp_summary_free(&sum);
-	pp_json_free(root);
+	pp_json_read_free(root);
 
 	/* no temporary file left behind */
 	int tmps = 0;
@@ -911,37 +911,37 @@ static void scenario_unmeasured(void)
 	snprintf(dir, sizeof(dir), "%s/out", g_tmp);
 	settings_make(&set, dir);
 	set.summary = false;
-	CHECK(pp_sink_init(&set) == 0, "init");
+	CHECK(pp_attr_sink_init(&set) == 0, "init");
 	struct pass_spec p = { "nothing", PP_PASS_RENDER, 0, -1, -1, 0, false, 0, 1, 0 };
 	struct sub_spec s = { 7, 0, 1, true };
-	pp_sink_frame_submit(frame_make(0, 0, now_ns(), &s, 1, &p, 1));
-	pp_sink_frame_submit(frame_make(1, 0, now_ns(), &s, 1, &p, 0)); /* no passes at all */
-	pp_sink_shutdown();
+	pp_attr_sink_frame_submit(frame_make(0, 0, now_ns(), &s, 1, &p, 1));
+	pp_attr_sink_frame_submit(frame_make(1, 0, now_ns(), &s, 1, &p, 0)); /* no passes at all */
+	pp_attr_sink_shutdown();
 	outputs_make(dir);
 	path_make(path, sizeof(path), dir, "report.json");
 	struct pp_json_value *root = json_load(path);
 	CHECK(root != NULL, "report parses");
-	const struct pp_json_value *fr = pp_json_array_at(get(root, "frames"), 0);
-	CHECK(pp_json_is_null(get(fr, "gpu_ns")) && get_s(fr, "gpu_unavailable"),
+	const struct pp_json_value *fr = pp_json_read_array_at(get(root, "frames"), 0);
+	CHECK(pp_json_read_is_null(get(fr, "gpu_ns")) && get_s(fr, "gpu_unavailable"),
 	      "frame without measured pass: gpu_ns null with reason");
-	const struct pp_json_value *sub = pp_json_array_at(get(fr, "submissions"), 0);
-	CHECK(pp_json_is_null(get(sub, "gpu_span_ns")), "submission gpu_span_ns null");
+	const struct pp_json_value *sub = pp_json_read_array_at(get(fr, "submissions"), 0);
+	CHECK(pp_json_read_is_null(get(sub, "gpu_span_ns")), "submission gpu_span_ns null");
 	CHECK(!strcmp(get_s(sub, "gpu_unavailable") ?: "", k_reason_sub), "submission reason");
-	fr = pp_json_array_at(get(root, "frames"), 1);
-	CHECK(pp_json_is_null(get(fr, "gpu_ns")), "empty frame gpu_ns null");
+	fr = pp_json_read_array_at(get(root, "frames"), 1);
+	CHECK(pp_json_read_is_null(get(fr, "gpu_ns")), "empty frame gpu_ns null");
 	struct pp_summary sum;
-	pp_summary_from_json(root, &sum, NULL, 0);
+	pp_summary_read_from_json(root, &sum, NULL, 0);
 	CHECK(isnan(sum.frame_gpu_mean_ns), "frame mean unavailable, not 0: %g", sum.frame_gpu_mean_ns);
 	CHECK(sum.nrows == 1 && isnan(sum.rows[0].gpu_mean_ns), "row mean unavailable");
 	pp_summary_free(&sum);
-	pp_json_free(root);
+	pp_json_read_free(root);
 
 	path_make(path, sizeof(path), dir, "trace.json");
 	root = json_load(path);
 	CHECK(root != NULL, "trace parses");
 	int instants = 0, slices = 0;
-	for (size_t i = 0; i < pp_json_array_size(root); i++) {
-		const struct pp_json_value *e = pp_json_array_at(root, i);
+	for (size_t i = 0; i < pp_json_read_array_size(root); i++) {
+		const struct pp_json_value *e = pp_json_read_array_at(root, i);
 		const char *ph = get_s(e, "ph") ?: "";
 		const char *cat = get_s(e, "cat") ?: "";
 		if (!strcmp(ph, "X") && !strncmp(cat, "gpu.", 4))
@@ -951,7 +951,7 @@ static void scenario_unmeasured(void)
 	}
 	CHECK(slices == 0, "no GPU slice without GPU time");
 	CHECK(instants == 3, "instants for 2 submissions and 1 pass with reasons: %d", instants);
-	pp_json_free(root);
+	pp_json_read_free(root);
 
 	path_make(path, sizeof(path), dir, "passes.csv");
 	size_t len;
@@ -976,7 +976,7 @@ struct slice {
 static int64_t us_to_ns(const struct pp_json_value *v)
 {
 	double d = 0;
-	pp_json_get_double(v, &d);
+	pp_json_read_get_double(v, &d);
 	return llround(d * 1000.0);
 }
 
@@ -997,24 +997,24 @@ static int cmp_slice(const void *a, const void *b)
 /* Checks the structure every consumer relies on; returns the number of events. */
 static size_t trace_check(const struct pp_json_value *root, bool expect_end, pid_t want_pid)
 {
-	size_t n = pp_json_array_size(root);
-	CHECK(pp_json_is_array(root) && n > 0, "trace is a non-empty array");
+	size_t n = pp_json_read_array_size(root);
+	CHECK(pp_json_read_is_array(root) && n > 0, "trace is a non-empty array");
 	struct slice *sl = calloc(n + 1, sizeof(*sl));
 	size_t nsl = 0;
 	int missing = 0, bad_ph = 0, gpu_names = 0, counters = 0, origin = 0, end = 0;
 	uint64_t pid = (uint64_t)want_pid;
 	for (size_t i = 0; i < n; i++) {
-		const struct pp_json_value *e = pp_json_array_at(root, i);
+		const struct pp_json_value *e = pp_json_read_array_at(root, i);
 		const char *ph = get_s(e, "ph");
 		uint64_t epid, tid;
-		if (!ph || !pp_json_is_number(get(e, "ts")) || !get_u(e, "pid", &epid) ||
+		if (!ph || !pp_json_read_is_number(get(e, "ts")) || !get_u(e, "pid", &epid) ||
 		    !get_u(e, "tid", &tid) || epid != pid) {
 			missing++;
 			continue;
 		}
 		const char *name = get_s(e, "name") ?: "";
 		if (!strcmp(ph, "X")) {
-			CHECK(pp_json_is_number(get(e, "dur")), "X has dur");
+			CHECK(pp_json_read_is_number(get(e, "dur")), "X has dur");
 			sl[nsl].b = us_to_ns(get(e, "ts"));
 			sl[nsl].e = sl[nsl].b + us_to_ns(get(e, "dur"));
 			sl[nsl].tid = tid;
@@ -1074,7 +1074,7 @@ static size_t trace_check(const struct pp_json_value *root, bool expect_end, pid
 	 * submission slice */
 	int unpaired = 0, unbound = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct pp_json_value *e = pp_json_array_at(root, i);
+		const struct pp_json_value *e = pp_json_read_array_at(root, i);
 		const char *ph = get_s(e, "ph") ?: "";
 		if (strcmp(ph, "s") && strcmp(ph, "f"))
 			continue;
@@ -1084,7 +1084,7 @@ static size_t trace_check(const struct pp_json_value *root, bool expect_end, pid
 		const char *want = ph[0] == 's' ? "f" : "s";
 		int found = 0;
 		for (size_t j = 0; j < n; j++) {
-			const struct pp_json_value *o = pp_json_array_at(root, j);
+			const struct pp_json_value *o = pp_json_read_array_at(root, j);
 			uint64_t oid;
 			if (!strcmp(get_s(o, "ph") ?: "", want) && get_u(o, "id", &oid) && oid == id)
 				found++;
@@ -1113,17 +1113,17 @@ static void scenario_trace(void)
 	snprintf(dir, sizeof(dir), "%s/out", g_tmp);
 	settings_make(&set, dir);
 	set.summary = false;
-	CHECK(pp_sink_init(&set) == 0, "init");
+	CHECK(pp_attr_sink_init(&set) == 0, "init");
 	device_register_test();
 
 	uint64_t base = now_ns() + 1000000;
 	struct pp_cpu_event ev = { "vkWaitForFences", "wait", (uint32_t)gettid(), base, base + 300000, 0 };
-	pp_sink_cpu_event(&ev);
+	pp_attr_sink_cpu_event(&ev);
 	struct pp_cpu_event dup = { "vkQueueSubmit2", "submit", (uint32_t)gettid(), base, base + 10, 1 };
-	pp_sink_cpu_event(&dup);
+	pp_attr_sink_cpu_event(&dup);
 	for (uint64_t i = 0; i < 20; i++) {
 		queue_wait_below(PP_SINK_QUEUE_FRAMES / 2);
-		pp_sink_frame_submit(frame_standard(i, base + i * 1000000));
+		pp_attr_sink_frame_submit(frame_standard(i, base + i * 1000000));
 	}
 	/* a submission whose GPU interval starts before the previous one on its queue ended,
 	 * and passes fully inside one another */
@@ -1134,8 +1134,8 @@ static void scenario_trace(void)
 	};
 	struct sub_spec sub = { 1000, 0, 3, false };
 	uint64_t odd_base = base + 19 * 1000000 + 400000; /* inside frame 19's queue-0 work */
-	pp_sink_frame_submit(frame_make(20, 0, odd_base, &sub, 1, odd, 3));
-	pp_sink_shutdown();
+	pp_attr_sink_frame_submit(frame_make(20, 0, odd_base, &sub, 1, odd, 3));
+	pp_attr_sink_shutdown();
 	outputs_make(dir);
 
 	path_make(path, sizeof(path), dir, "trace.json");
@@ -1147,8 +1147,8 @@ static void scenario_trace(void)
 
 	int pass_slices = 0, sub_slices = 0, cpu_submit = 0, lost_instants = 0, waits = 0,
 	    clamped = 0, flows = 0, inner_instant = 0;
-	for (size_t i = 0; i < pp_json_array_size(root); i++) {
-		const struct pp_json_value *e = pp_json_array_at(root, i);
+	for (size_t i = 0; i < pp_json_read_array_size(root); i++) {
+		const struct pp_json_value *e = pp_json_read_array_at(root, i);
 		const char *ph = get_s(e, "ph") ?: "", *cat = get_s(e, "cat") ?: "",
 			   *name = get_s(e, "name") ?: "";
 		if (!strcmp(ph, "X") && !strcmp(cat, "gpu.pass")) {
@@ -1182,7 +1182,7 @@ static void scenario_trace(void)
 	CHECK(lost_instants == 20, "unavailable passes as instants with the reason: %d", lost_instants);
 	CHECK(inner_instant == 1, "a pass swallowed by its neighbour becomes an instant");
 	CHECK(clamped >= 20, "overlapping passes clamped and said so: %d", clamped);
-	pp_json_free(root);
+	pp_json_read_free(root);
 
 	/* cutting the file anywhere still loads after the documented repair */
 	size_t len;
@@ -1200,9 +1200,9 @@ static void scenario_trace(void)
 		copy[n++] = ']';
 		struct pp_json_value *r = NULL;
 		tries++;
-		if (pp_json_parse(copy, n, NULL, &r, NULL, 0) == 0 && pp_json_is_array(r))
+		if (pp_json_read_parse(copy, n, NULL, &r, NULL, 0) == 0 && pp_json_read_is_array(r))
 			repaired++;
-		pp_json_free(r);
+		pp_json_read_free(r);
 		free(copy);
 	}
 	CHECK(repaired == tries, "truncated traces repaired: %d of %d", repaired, tries);
@@ -1218,11 +1218,11 @@ static void scenario_trace_killed(void)
 	if (child == 0) {
 		struct pp_settings set;
 		settings_make(&set, dir);
-		pp_sink_init(&set);
+		pp_attr_sink_init(&set);
 		uint64_t base = now_ns();
 		for (uint64_t i = 0;; i++) {
 			queue_wait_below(PP_SINK_QUEUE_FRAMES / 2);
-			pp_sink_frame_submit(frame_standard(i, base + i * 1000000));
+			pp_attr_sink_frame_submit(frame_standard(i, base + i * 1000000));
 			if (i == 200)
 				kill(getpid(), SIGKILL);
 		}
@@ -1235,7 +1235,7 @@ static void scenario_trace_killed(void)
 	char rec_path[600], err[700];
 	path_make(rec_path, sizeof(rec_path), dir, "recording.ppr");
 	struct pp_sink_replay_result res;
-	CHECK(pp_sink_replay(rec_path, dir, &res, err, sizeof(err)) == 0, "outputs from the killed process's "
+	CHECK(pp_attr_replay(rec_path, dir, &res, err, sizeof(err)) == 0, "outputs from the killed process's "
 	      "recording: %s", err);
 	CHECK(res.frames > 100 && !res.ended && strstr(res.notes, "did not finish"),
 	      "%" PRIu64 " frames recorded before the kill, the process not finished: %s", res.frames, res.notes);
@@ -1246,10 +1246,10 @@ static void scenario_trace_killed(void)
 	if (!text)
 		return;
 	struct pp_json_value *r = NULL;
-	CHECK(pp_json_parse(text, len, NULL, &r, NULL, 0) == 0, "the trace is strict JSON");
+	CHECK(pp_json_read_parse(text, len, NULL, &r, NULL, 0) == 0, "the trace is strict JSON");
 	if (r)
 		trace_check(r, true, child);
-	pp_json_free(r);
+	pp_json_read_free(r);
 	free(text);
 	path_make(path, sizeof(path), dir, "passes.csv");
 	text = file_read(path, &len);
@@ -1270,10 +1270,10 @@ static void scenario_report_killed(void)
 		struct pp_settings set;
 		settings_make(&set, dir);
 		set.flush_interval_ms = 600000; /* ten minutes: only the first report can come in time */
-		pp_sink_init(&set);
+		pp_attr_sink_init(&set);
 		uint64_t base = now_ns();
 		for (uint64_t i = 0; i < 3; i++)
-			pp_sink_frame_submit(frame_standard(i, base + i * 1000000));
+			pp_attr_sink_frame_submit(frame_standard(i, base + i * 1000000));
 		/* The recording's state is written with the first frames: its summary record. */
 		char rec_path[600];
 		path_make(rec_path, sizeof(rec_path), dir, "recording.ppr");
@@ -1296,11 +1296,11 @@ static void scenario_report_killed(void)
 	char *text = file_read(path, &len);
 	CHECK(text != NULL, "report.json made from the recording of a process killed in its first interval");
 	struct pp_json_value *r = NULL;
-	CHECK(text && pp_json_parse(text, len, NULL, &r, NULL, 0) == 0, "report.json parses");
+	CHECK(text && pp_json_read_parse(text, len, NULL, &r, NULL, 0) == 0, "report.json parses");
 	uint64_t total = 0;
-	CHECK(r && pp_json_get_uint64(pp_json_object_get(r, "frames_total"), &total) && total >= 1,
+	CHECK(r && pp_json_read_get_uint64(pp_json_read_object_get(r, "frames_total"), &total) && total >= 1,
 	      "report.json has the first frames (frames_total %" PRIu64 ")", total);
-	pp_json_free(r);
+	pp_json_read_free(r);
 	free(text);
 }
 
@@ -1360,15 +1360,15 @@ static void scenario_csv(void)
 	snprintf(dir, sizeof(dir), "%s/out", g_tmp);
 	settings_make(&set, dir);
 	set.summary = false;
-	CHECK(pp_sink_init(&set) == 0, "init");
+	CHECK(pp_attr_sink_init(&set) == 0, "init");
 	uint64_t base = now_ns();
 	for (uint64_t i = 0; i < 7; i++)
-		pp_sink_frame_submit(frame_standard(i, base + i * 1000000));
+		pp_attr_sink_frame_submit(frame_standard(i, base + i * 1000000));
 	struct pass_spec odd = { "line\nbreak, and \"quotes\"", PP_PASS_COMPUTE, 0, 0, 10, 0, false,
 				 0x40, 0, 0 };
 	struct sub_spec sub = { 99, 0, 1, false };
-	pp_sink_frame_submit(frame_make(7, 0, base + 9000000, &sub, 1, &odd, 1));
-	pp_sink_shutdown();
+	pp_attr_sink_frame_submit(frame_make(7, 0, base + 9000000, &sub, 1, &odd, 1));
+	pp_attr_sink_shutdown();
 	outputs_make(dir);
 
 	path_make(path, sizeof(path), dir, "passes.csv");
@@ -1436,7 +1436,7 @@ static void unwritable_run(const char *dir, int expect_err)
 	struct pp_settings set;
 	settings_make(&set, dir);
 	stderr_capture_begin();
-	int ret = pp_sink_init(&set);
+	int ret = pp_attr_sink_init(&set);
 	CHECK(ret == -expect_err || (expect_err == 0 && ret < 0), "init returns -errno: %d (%s)", ret,
 	      strerror(-ret));
 	CHECK(log_total() == 1, "exactly one message, got %d", log_total());
@@ -1447,9 +1447,9 @@ static void unwritable_run(const char *dir, int expect_err)
 	uint64_t base = now_ns();
 	for (uint64_t i = 0; i < 10; i++) {
 		queue_wait_below(PP_SINK_QUEUE_FRAMES / 2);
-		pp_sink_frame_submit(frame_standard(i, base + i * 1000000));
+		pp_attr_sink_frame_submit(frame_standard(i, base + i * 1000000));
 	}
-	pp_sink_shutdown();
+	pp_attr_sink_shutdown();
 	char *err = stderr_capture_end();
 	CHECK(err && strstr(err, "per-pass GPU time over 10 frames"), "summary printed anyway");
 	CHECK(err && strstr(err, "shadow"), "summary has the passes");
@@ -1500,14 +1500,14 @@ static int scenario_enospc(void)
 	settings_make(&set, dir);
 	set.report_frames = 2;
 	stderr_capture_begin();
-	CHECK(pp_sink_init(&set) == 0, "init on an empty tmpfs");
+	CHECK(pp_attr_sink_init(&set) == 0, "init on an empty tmpfs");
 	uint64_t base = now_ns();
 	for (uint64_t i = 0; i < 400; i++) {
 		queue_wait_below(PP_SINK_QUEUE_FRAMES / 2);
-		pp_sink_frame_submit(frame_standard(i, base + i * 1000000));
+		pp_attr_sink_frame_submit(frame_standard(i, base + i * 1000000));
 	}
 	processed_wait(400);
-	pp_sink_shutdown();
+	pp_attr_sink_shutdown();
 	char *err = stderr_capture_end();
 	CHECK(log_count("recording.ppr") == 1, "one message for recording.ppr: %d", log_count("recording.ppr"));
 	CHECK(log_count("report.json") <= 1, "at most one message for report.json");
@@ -1554,15 +1554,15 @@ static void scenario_write_fail(void)
 	settings_make(&set, dir);
 	set.report_frames = 1;
 	stderr_capture_begin();
-	CHECK(pp_sink_init(&set) == 0, "init");
+	CHECK(pp_attr_sink_init(&set) == 0, "init");
 	setrlimit(RLIMIT_FSIZE, &rl);
 	uint64_t base = now_ns();
 	for (uint64_t i = 0; i < 300; i++) {
 		queue_wait_below(PP_SINK_QUEUE_FRAMES / 2);
-		pp_sink_frame_submit(frame_standard(i, base + i * 1000000));
+		pp_attr_sink_frame_submit(frame_standard(i, base + i * 1000000));
 	}
 	processed_wait(300);
-	pp_sink_shutdown();
+	pp_attr_sink_shutdown();
 	char *err = stderr_capture_end();
 	CHECK(log_count("recording.ppr") == 1, "one message for recording.ppr: %d", log_count("recording.ppr"));
 	CHECK(log_count("report.json") == 0, "report.json (small) kept working");
@@ -1575,12 +1575,12 @@ static void scenario_write_fail(void)
 
 static void scenario_lifecycle(void)
 {
-	pp_sink_shutdown(); /* before init: nothing */
-	pp_sink_frame_submit(frame_standard(0, now_ns())); /* before init: freed, counted */
+	pp_attr_sink_shutdown(); /* before init: nothing */
+	pp_attr_sink_frame_submit(frame_standard(0, now_ns())); /* before init: freed, counted */
 	struct pp_cpu_event ev = { "x", "wait", 1, 1, 2, 0 };
-	pp_sink_cpu_event(&ev);
+	pp_attr_sink_cpu_event(&ev);
 	struct attr_sink_counters c;
-	attr_sink_counters_get(&c);
+	pp_attr_sink_counters_get(&c);
 	CHECK(c.frames_dropped == 1 && c.events_dropped == 1, "dropped before init");
 
 	char dir[512];
@@ -1588,41 +1588,41 @@ static void scenario_lifecycle(void)
 	struct pp_settings set;
 	settings_make(&set, dir);
 	set.summary = false;
-	CHECK(pp_sink_init(&set) == 0, "init");
-	CHECK(pp_sink_init(&set) == 0, "second init is a no-op");
+	CHECK(pp_attr_sink_init(&set) == 0, "init");
+	CHECK(pp_attr_sink_init(&set) == 0, "second init is a no-op");
 
 	/* flooding faster than the writer drains: the queue drops instead of blocking */
 	uint64_t base = now_ns();
 	for (int i = 0; i < 10 * PP_SINK_QUEUE_FRAMES; i++)
-		pp_sink_frame_submit(frame_standard((uint64_t)i, base + (uint64_t)i * 1000000));
+		pp_attr_sink_frame_submit(frame_standard((uint64_t)i, base + (uint64_t)i * 1000000));
 	for (int i = 0; i < 3 * PP_SINK_CPU_EVENTS; i++)
-		pp_sink_cpu_event(&ev);
+		pp_attr_sink_cpu_event(&ev);
 
 	/* a forked child's exit must not touch the parent's writer or files (its frame is made
 	 * before fork: the sanitizers' allocators are not fork-safe, see scenario_fork) */
 	struct pp_frame_result *child_frame = frame_standard(0, now_ns());
 	pid_t child = fork();
 	if (child == 0) {
-		pp_sink_frame_submit(child_frame);
-		pp_sink_shutdown();
+		pp_attr_sink_frame_submit(child_frame);
+		pp_attr_sink_shutdown();
 		_exit(0);
 	}
-	pp_frame_result_free(child_frame);
+	pp_model_frame_result_free(child_frame);
 	int status;
 	waitpid(child, &status, 0);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child shutdown was harmless");
 
-	pp_sink_shutdown();
-	pp_sink_shutdown(); /* idempotent */
-	pp_sink_frame_submit(frame_standard(0, base)); /* after shutdown: freed */
-	pp_sink_cpu_event(&ev);
-	attr_sink_counters_get(&c);
+	pp_attr_sink_shutdown();
+	pp_attr_sink_shutdown(); /* idempotent */
+	pp_attr_sink_frame_submit(frame_standard(0, base)); /* after shutdown: freed */
+	pp_attr_sink_cpu_event(&ev);
+	pp_attr_sink_counters_get(&c);
 	CHECK(c.frames_processed + c.frames_dropped == 1 + 10 * PP_SINK_QUEUE_FRAMES + 1,
 	      "every frame processed or counted as dropped: %" PRIu64 " + %" PRIu64,
 	      c.frames_processed, c.frames_dropped);
 	CHECK(c.events_dropped >= 1, "events dropped when full");
-	CHECK(pp_sink_init(&set) == 0, "init after shutdown is a no-op");
-	pp_sink_shutdown();
+	CHECK(pp_attr_sink_init(&set) == 0, "init after shutdown is a no-op");
+	pp_attr_sink_shutdown();
 	outputs_make(dir);
 
 	char path[600];
@@ -1631,13 +1631,13 @@ static void scenario_lifecycle(void)
 	CHECK(root != NULL, "trace still strict JSON after the child's exit");
 	if (root)
 		trace_check(root, true, getpid());
-	pp_json_free(root);
+	pp_json_read_free(root);
 	path_make(path, sizeof(path), dir, "report.json");
 	root = json_load(path);
 	uint64_t u;
 	CHECK(root && get_u(root, "frames_dropped", &u) && u == c.frames_dropped - 1,
 	      "report counts the dropped frames: %" PRIu64, u);
-	pp_json_free(root);
+	pp_json_read_free(root);
 }
 
 /* Shutdown from a destructor at exit() while another thread still submits. */
@@ -1646,16 +1646,16 @@ static bool g_dtor_shutdown;
 __attribute__((destructor)) static void test_dtor(void)
 {
 	if (g_dtor_shutdown)
-		pp_sink_shutdown();
+		pp_attr_sink_shutdown();
 }
 
 static void *submitter(void *arg)
 {
 	uint64_t base = now_ns();
 	for (uint64_t i = 0;; i++) {
-		pp_sink_frame_submit(frame_standard(i, base + i * 1000000));
+		pp_attr_sink_frame_submit(frame_standard(i, base + i * 1000000));
 		struct pp_cpu_event ev = { "record", "record", (uint32_t)gettid(), base, base + 10, 0 };
-		pp_sink_cpu_event(&ev);
+		pp_attr_sink_cpu_event(&ev);
 		usleep(50);
 	}
 	return NULL;
@@ -1673,7 +1673,7 @@ static void scenario_exit(void)
 		struct pp_settings set;
 		settings_make(&set, dir);
 		pp_log_set_callback(NULL);
-		pp_sink_init(&set);
+		pp_attr_sink_init(&set);
 		g_dtor_shutdown = true;
 		pthread_t t;
 		pthread_create(&t, NULL, submitter, NULL);
@@ -1687,7 +1687,7 @@ static void scenario_exit(void)
 	path_make(path, sizeof(path), dir, "trace.json");
 	struct pp_json_value *root = json_load(path);
 	CHECK(root != NULL, "trace.json closed by the exit-time shutdown");
-	pp_json_free(root);
+	pp_json_read_free(root);
 	CHECK(report_frames_total(dir) > 0, "final report.json");
 	size_t len;
 	char *err = file_read(errpath, &len);
@@ -1710,14 +1710,14 @@ static void *flooder(void *arg)
 	/* Lock traffic without let-up, but a frame a millisecond at most: the outputs stay
 	 * small. */
 	while (!__atomic_load_n(&g_flood_stop, __ATOMIC_RELAXED)) {
-		attr_sink_counters_get(&c);
+		pp_attr_sink_counters_get(&c);
 		device_register_test();
 		if (now_ns() - last >= 1000000) {
 			last = now_ns();
 			uint64_t index = 2 * n++ + k;
-			pp_sink_frame_submit(frame_standard(index, base + index * 1000000));
+			pp_attr_sink_frame_submit(frame_standard(index, base + index * 1000000));
 			struct pp_cpu_event ev = { "record", "record", (uint32_t)gettid(), base, base + 10, 0 };
-			pp_sink_cpu_event(&ev);
+			pp_attr_sink_cpu_event(&ev);
 		}
 	}
 	return NULL;
@@ -1731,16 +1731,16 @@ static int fork_child(const struct pp_settings *set)
 {
 	alarm(10); /* a child takes well under a millisecond; the margin is for a loaded machine */
 	struct attr_sink_counters before, after;
-	attr_sink_counters_get(&before);
-	pp_sink_frame_submit(frame_standard(0, now_ns()));
+	pp_attr_sink_counters_get(&before);
+	pp_attr_sink_frame_submit(frame_standard(0, now_ns()));
 	struct pp_cpu_event ev = { "x", "wait", 1, 1, 2, 0 };
-	pp_sink_cpu_event(&ev);
+	pp_attr_sink_cpu_event(&ev);
 	device_register_test();
-	if (pp_sink_init(set) != 0)
+	if (pp_attr_sink_init(set) != 0)
 		return 3;
-	pp_sink_frame_submit(frame_standard(1, now_ns()));
-	attr_sink_counters_get(&after);
-	pp_sink_shutdown();
+	pp_attr_sink_frame_submit(frame_standard(1, now_ns()));
+	pp_attr_sink_counters_get(&after);
+	pp_attr_sink_shutdown();
 	/* the child's sink is closed: its frames are freed and counted, never queued (what
 	 * the parent had queued stays, untouched) */
 	if (after.queued != before.queued || after.frames_dropped != before.frames_dropped + 2)
@@ -1763,7 +1763,7 @@ static int scenario_fork(void)
 	struct pp_settings set;
 	settings_make(&set, dir);
 	set.summary = false;
-	CHECK(pp_sink_init(&set) == 0, "init");
+	CHECK(pp_attr_sink_init(&set) == 0, "init");
 	pthread_t t[2];
 	for (int i = 0; i < 2; i++)
 		pthread_create(&t[i], NULL, flooder, (void *)(uintptr_t)i);
@@ -1790,9 +1790,9 @@ static int scenario_fork(void)
 	__atomic_store_n(&g_flood_stop, true, __ATOMIC_RELAXED);
 	for (int i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
-	pp_sink_shutdown();
+	pp_attr_sink_shutdown();
 	struct attr_sink_counters c;
-	attr_sink_counters_get(&c);
+	pp_attr_sink_counters_get(&c);
 	CHECK(c.frames_processed > 0, "the parent's frames were written: %" PRIu64,
 	      c.frames_processed);
 	outputs_make(dir);
@@ -1801,7 +1801,7 @@ static int scenario_fork(void)
 	CHECK(root != NULL, "trace.json is strict JSON: no child wrote to it");
 	if (root && !hung) /* after a hang the trace is long enough to make this slow */
 		trace_check(root, true, getpid());
-	pp_json_free(root);
+	pp_json_read_free(root);
 	CHECK(report_frames_total(dir) > 0, "the parent's report.json");
 	return 0;
 }
@@ -1818,7 +1818,7 @@ static void scenario_memory(void)
 	set.trace = false; /* 100k frames of trace would be hundreds of MB of disk; see memory_streams */
 	set.csv = false;
 	set.summary = false;
-	CHECK(pp_sink_init(&set) == 0, "init");
+	CHECK(pp_attr_sink_init(&set) == 0, "init");
 
 	/* 2000 distinct names over the run: past the name cap */
 	struct pass_spec ps[4];
@@ -1836,7 +1836,7 @@ static void scenario_memory(void)
 		}
 		sub.seq = i;
 		queue_wait_below(PP_SINK_QUEUE_FRAMES / 2);
-		pp_sink_frame_submit(frame_make(i, 0, base + i * 100000, &sub, 1, ps, 4));
+		pp_attr_sink_frame_submit(frame_make(i, 0, base + i * 100000, &sub, 1, ps, 4));
 		if (i + 1 == 10000 || i + 1 == 100000) {
 			processed_wait(i + 1);
 			usleep(300000); /* let a report rewrite finish */
@@ -1848,13 +1848,13 @@ static void scenario_memory(void)
 		}
 	}
 	struct attr_sink_counters c;
-	attr_sink_counters_get(&c);
+	pp_attr_sink_counters_get(&c);
 	CHECK(c.frames_processed == 100000, "all frames processed: %" PRIu64, c.frames_processed);
 	printf("heap in use: %zu bytes after 10k frames, %zu after 100k\n", at10k, at100k);
 	if (!UNDER_SANITIZER)
 		CHECK(at100k <= at10k + 64 * 1024, "heap does not grow with frames: %zu -> %zu", at10k,
 		      at100k);
-	pp_sink_shutdown();
+	pp_attr_sink_shutdown();
 }
 
 /* Same bound with trace.json and passes.csv streaming (fewer frames: they grow on disk). */
@@ -1866,15 +1866,15 @@ static void scenario_memory_streams(void)
 	settings_make(&set, dir);
 	set.report_frames = 10;
 	set.summary = false;
-	CHECK(pp_sink_init(&set) == 0, "init");
+	CHECK(pp_attr_sink_init(&set) == 0, "init");
 	uint64_t base = now_ns();
 	size_t at5k = 0, at25k = 0;
 	for (uint64_t i = 0; i < 25000; i++) {
 		queue_wait_below(PP_SINK_QUEUE_FRAMES / 2);
-		pp_sink_frame_submit(frame_standard(i, base + i * 1000000));
+		pp_attr_sink_frame_submit(frame_standard(i, base + i * 1000000));
 		struct pp_cpu_event ev = { "vkWaitForFences", "wait", (uint32_t)gettid(),
 					   base + i * 1000000, base + i * 1000000 + 100, 0 };
-		pp_sink_cpu_event(&ev);
+		pp_attr_sink_cpu_event(&ev);
 		if (i + 1 == 5000 || i + 1 == 25000) {
 			processed_wait(i + 1);
 			usleep(300000);
@@ -1889,7 +1889,7 @@ static void scenario_memory_streams(void)
 	if (!UNDER_SANITIZER)
 		CHECK(at25k <= at5k + 64 * 1024, "heap does not grow with frames: %zu -> %zu", at5k,
 		      at25k);
-	pp_sink_shutdown();
+	pp_attr_sink_shutdown();
 }
 
 /* ---- main ----------------------------------------------------------------------------- */

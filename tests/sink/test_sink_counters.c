@@ -62,7 +62,7 @@ static struct pp_json_value *json_read(const char *path)
 	char *text = file_read(path, &len);
 	struct pp_json_value *root = NULL;
 	if (text)
-		pp_json_parse(text, len, NULL, &root, NULL, 0);
+		pp_json_read_parse(text, len, NULL, &root, NULL, 0);
 	free(text);
 	return root;
 }
@@ -97,13 +97,13 @@ static struct pp_frame_result *frame_build(uint64_t base)
 		p->gpu = (struct pp_gpu_interval){ base + 10000 + 20000 * (uint64_t)i, base + 30000 + 20000 * (uint64_t)i,
 						   true, NULL };
 		p->gpu_exclusive_ns = 20000;
-		const struct pp_gpu_counter_desc *ts = &pp_gpu_timestamp_counter;
-		struct pp_counter_value *t = pp_pass_counters_add(p, &ts, 1);
+		const struct pp_gpu_counter_desc *ts = &pp_gpu_counters_timestamp;
+		struct pp_counter_value *t = pp_model_pass_counters_add(p, &ts, 1);
 		t->v = (struct pp_gpu_counter_value){ .valid = true, .u = 20000 };
 		uint64_t stats[PP_STAT_COUNT] = { 3, 1, 3, 1, 1, 100 + (uint64_t)i, 0 };
-		pp_pass_statistics_set(p, stats, 0x3f, "compute statistics not counted in a render pass");
+		pp_model_pass_statistics_set(p, stats, 0x3f, "compute statistics not counted in a render pass");
 		const struct pp_gpu_counter_desc *mine[2] = { &k_draws, &k_cycles };
-		struct pp_counter_value *c = pp_pass_counters_add(p, mine, 2);
+		struct pp_counter_value *c = pp_model_pass_counters_add(p, mine, 2);
 		if (i == 0) {
 			c[0].v = (struct pp_gpu_counter_value){ .valid = true, .u = 7 };
 			c[0].other_frame = true;
@@ -140,21 +140,21 @@ int main(void)
 	dup2(fd, 2);
 	close(fd);
 
-	CHECK(pp_sink_init(&set) == 0, "init");
+	CHECK(pp_attr_sink_init(&set) == 0, "init");
 	struct pp_device_info info = { .timestamp_period_ns = 1, .timestamp_valid_bits = 64, .pipeline_statistics = true,
 				       .time_domain = "calibrated" };
 	snprintf(info.name, sizeof(info.name), "counters test GPU");
-	uint32_t dev = pp_sink_device_register(&info);
+	uint32_t dev = pp_attr_sink_device_register(&info);
 	struct pp_frame_result *f = frame_build(1000000000ull);
 	f->device_id = dev;
-	pp_sink_frame_submit(f);
-	pp_sink_shutdown();
+	pp_attr_sink_frame_submit(f);
+	pp_attr_sink_shutdown();
 	/* trace.json and passes.csv are made from the recording, as `passprobe report` does. */
 	{
 		char rec[700], err[700];
 		snprintf(rec, sizeof(rec), "%s/recording.ppr", dir);
 		struct pp_sink_replay_result res;
-		CHECK(pp_sink_replay(rec, dir, &res, err, sizeof(err)) == 0, "outputs made from the recording");
+		CHECK(pp_attr_replay(rec, dir, &res, err, sizeof(err)) == 0, "outputs made from the recording");
 	}
 	fflush(stderr);
 	dup2(saved, 2);
@@ -164,56 +164,56 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/report.json", dir);
 	struct pp_json_value *root = json_read(path);
 	CHECK(root != NULL, "report.json parses");
-	const struct pp_json_value *frames = pp_json_object_get(root, "frames");
-	const struct pp_json_value *p0 = pp_json_array_at(pp_json_object_get(pp_json_array_at(frames, 0), "passes"), 0);
-	const struct pp_json_value *p1 = pp_json_array_at(pp_json_object_get(pp_json_array_at(frames, 0), "passes"), 1);
+	const struct pp_json_value *frames = pp_json_read_object_get(root, "frames");
+	const struct pp_json_value *p0 = pp_json_read_array_at(pp_json_read_object_get(pp_json_read_array_at(frames, 0), "passes"), 0);
+	const struct pp_json_value *p1 = pp_json_read_array_at(pp_json_read_object_get(pp_json_read_array_at(frames, 0), "passes"), 1);
 	uint64_t u = 0;
-	const struct pp_json_value *ps = pp_json_object_get(p0, "pipeline_statistics");
-	CHECK(pp_json_get_uint64(pp_json_object_get(ps, "fragment_shader_invocations"), &u) && u == 100,
+	const struct pp_json_value *ps = pp_json_read_object_get(p0, "pipeline_statistics");
+	CHECK(pp_json_read_get_uint64(pp_json_read_object_get(ps, "fragment_shader_invocations"), &u) && u == 100,
 	      "pipeline_statistics generated from the set (%llu)", (unsigned long long)u);
-	CHECK(pp_json_is_null(pp_json_object_get(ps, "compute_shader_invocations")), "unmeasured statistic null");
-	CHECK(!strcmp(pp_json_get_string(pp_json_object_get(p0, "pipeline_statistics_unavailable"), NULL) ?: "",
+	CHECK(pp_json_read_is_null(pp_json_read_object_get(ps, "compute_shader_invocations")), "unmeasured statistic null");
+	CHECK(!strcmp(pp_json_read_get_string(pp_json_read_object_get(p0, "pipeline_statistics_unavailable"), NULL) ?: "",
 		      "compute statistics not counted in a render pass"),
 	      "the set's reason");
-	const struct pp_json_value *gc = pp_json_object_get(p0, "gpu_counters");
-	CHECK(pp_json_array_size(gc) == 2, "the hardware counters listed; timestamps and statistics have members of "
+	const struct pp_json_value *gc = pp_json_read_object_get(p0, "gpu_counters");
+	CHECK(pp_json_read_array_size(gc) == 2, "the hardware counters listed; timestamps and statistics have members of "
 					     "their own (%zu)",
-	      pp_json_array_size(gc));
+	      pp_json_read_array_size(gc));
 	int seen = 0;
-	for (size_t i = 0; i < pp_json_array_size(gc); i++) {
-		const struct pp_json_value *c = pp_json_array_at(gc, i);
-		const char *src = pp_json_get_string(pp_json_object_get(c, "source"), NULL) ?: "";
-		const char *unit = pp_json_get_string(pp_json_object_get(c, "unit"), NULL) ?: "";
+	for (size_t i = 0; i < pp_json_read_array_size(gc); i++) {
+		const struct pp_json_value *c = pp_json_read_array_at(gc, i);
+		const char *src = pp_json_read_get_string(pp_json_read_object_get(c, "source"), NULL) ?: "";
+		const char *unit = pp_json_read_get_string(pp_json_read_object_get(c, "unit"), NULL) ?: "";
 		double d = 0;
 		if (0) {
 		} else if (!strcmp(src, "VK_KHR_performance_query")) {
-			CHECK(!strcmp(unit, "draws") && pp_json_get_uint64(pp_json_object_get(c, "value"), &u) && u == 7 &&
-				      pp_json_get_uint64(pp_json_object_get(c, "frame"), &u) && u == 3,
+			CHECK(!strcmp(unit, "draws") && pp_json_read_get_uint64(pp_json_read_object_get(c, "value"), &u) && u == 7 &&
+				      pp_json_read_get_uint64(pp_json_read_object_get(c, "frame"), &u) && u == 3,
 			      "a value from another frame says which");
 			seen |= 4;
 		} else if (!strcmp(src, "mali_kbase")) {
 			bool b = false;
-			CHECK(!strcmp(unit, "cycles") && pp_json_get_double(pp_json_object_get(c, "value"), &d) && d == 150 &&
-				      pp_json_get_double(pp_json_object_get(c, "lower"), &d) && d == 100 &&
-				      pp_json_get_double(pp_json_object_get(c, "upper"), &d) && d == 200 &&
-				      pp_json_get_bool(pp_json_object_get(c, "shared"), &b) && b &&
-				      !strcmp(pp_json_get_string(pp_json_object_get(c, "block"), NULL) ?: "", "job manager"),
+			CHECK(!strcmp(unit, "cycles") && pp_json_read_get_double(pp_json_read_object_get(c, "value"), &d) && d == 150 &&
+				      pp_json_read_get_double(pp_json_read_object_get(c, "lower"), &d) && d == 100 &&
+				      pp_json_read_get_double(pp_json_read_object_get(c, "upper"), &d) && d == 200 &&
+				      pp_json_read_get_bool(pp_json_read_object_get(c, "shared"), &b) && b &&
+				      !strcmp(pp_json_read_get_string(pp_json_read_object_get(c, "block"), NULL) ?: "", "job manager"),
 			      "an estimate with its bounds, shared, block");
 			seen |= 8;
 		}
 	}
 	CHECK(seen == 12, "both hardware backends' counters seen (%d)", seen);
-	CHECK(pp_json_get_uint64(pp_json_object_get(p0, "gpu_ns"), &u) && u == 20000, "gpu_ns");
-	gc = pp_json_object_get(p1, "gpu_counters");
-	const struct pp_json_value *last = pp_json_array_at(gc, pp_json_array_size(gc) - 1);
-	CHECK(pp_json_is_null(pp_json_object_get(last, "value")) &&
-		      !strcmp(pp_json_get_string(pp_json_object_get(last, "unavailable"), NULL) ?: "",
+	CHECK(pp_json_read_get_uint64(pp_json_read_object_get(p0, "gpu_ns"), &u) && u == 20000, "gpu_ns");
+	gc = pp_json_read_object_get(p1, "gpu_counters");
+	const struct pp_json_value *last = pp_json_read_array_at(gc, pp_json_read_array_size(gc) - 1);
+	CHECK(pp_json_read_is_null(pp_json_read_object_get(last, "value")) &&
+		      !strcmp(pp_json_read_get_string(pp_json_read_object_get(last, "unavailable"), NULL) ?: "",
 			      "no counter sample covers the pass"),
 	      "an unavailable sampled counter says why");
-	const struct pp_json_value *row = pp_json_array_at(pp_json_object_get(pp_json_object_get(root, "summary"), "passes"), 0);
-	const struct pp_json_value *sc = pp_json_object_get(row, "gpu_counters");
-	CHECK(pp_json_array_size(sc) == 2, "summary rows carry the hardware counters (%zu)", pp_json_array_size(sc));
-	pp_json_free(root);
+	const struct pp_json_value *row = pp_json_read_array_at(pp_json_read_object_get(pp_json_read_object_get(root, "summary"), "passes"), 0);
+	const struct pp_json_value *sc = pp_json_read_object_get(row, "gpu_counters");
+	CHECK(pp_json_read_array_size(sc) == 2, "summary rows carry the hardware counters (%zu)", pp_json_read_array_size(sc));
+	pp_json_read_free(root);
 
 	/* passes.csv: the gpu_counters column */
 	size_t len;
@@ -231,19 +231,19 @@ int main(void)
 	root = json_read(path);
 	CHECK(root != NULL, "trace.json parses");
 	int draws_events = 0, nonzero = 0;
-	for (size_t i = 0; i < pp_json_array_size(root); i++) {
-		const struct pp_json_value *e = pp_json_array_at(root, i);
-		const char *ph = pp_json_get_string(pp_json_object_get(e, "ph"), NULL) ?: "";
-		const char *name = pp_json_get_string(pp_json_object_get(e, "name"), NULL) ?: "";
+	for (size_t i = 0; i < pp_json_read_array_size(root); i++) {
+		const struct pp_json_value *e = pp_json_read_array_at(root, i);
+		const char *ph = pp_json_read_get_string(pp_json_read_object_get(e, "ph"), NULL) ?: "";
+		const char *name = pp_json_read_get_string(pp_json_read_object_get(e, "name"), NULL) ?: "";
 		if (strcmp(ph, "C") || !strstr(name, "gpu VK_KHR_performance_query/draws (draws)"))
 			continue;
 		draws_events++;
 		double v = -1;
-		pp_json_get_double(pp_json_object_get(pp_json_object_get(e, "args"), "draws"), &v);
+		pp_json_read_get_double(pp_json_read_object_get(pp_json_read_object_get(e, "args"), "draws"), &v);
 		nonzero += v == 7 || v == 5;
 	}
 	CHECK(draws_events == 4 && nonzero == 2, "a begin and an end event per pass (%d, %d)", draws_events, nonzero);
-	pp_json_free(root);
+	pp_json_read_free(root);
 
 	/* the summary on stderr */
 	snprintf(path, sizeof(path), "%s/stderr.txt", dir);

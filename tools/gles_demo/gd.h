@@ -201,8 +201,8 @@ struct gd_context {
 };
 
 /* gd_options.c */
-extern const char *const gd_pass_names[GD_PASS_COUNT];
-extern const char *const gd_misuse_names[GD_MISUSE_COUNT];
+extern const char *const gd_options_pass_names[GD_PASS_COUNT];
+extern const char *const gd_options_misuse_names[GD_MISUSE_COUNT];
 /* Returns 0 to run, 1 when --help was printed, -1 on a usage error (already reported). */
 int gd_options_parse(struct gd_options *opt, int argc, char **argv);
 
@@ -210,52 +210,52 @@ int gd_options_parse(struct gd_options *opt, int argc, char **argv);
 /* Returns 0, GD_EXIT_UNAVAILABLE or GD_EXIT_FAILURE (already reported). */
 int gd_egl_create(struct gd_context *ctx);
 void gd_egl_destroy(struct gd_context *ctx);
-int gd_debug_callback_install(int mute);
+int gd_egl_debug_callback_install(int mute);
 /* --debug-insert: one performance message of the application's own, through the callback. */
 #define GD_DEBUG_INSERT_ID 0x7070u
-void gd_debug_insert(void);
+void gd_egl_debug_insert(void);
 /* Prints the message for `call` failing with eglGetError(). */
 void gd_egl_fail(const char *call);
 
 /* gd_scene.c: the tables, geometry, programs, targets. */
-extern const struct gd_pass_desc gd_passes[GD_PASS_COUNT];
-extern const struct gd_mesh_range gd_meshes[GD_MESH_COUNT];
-#define GD_FORMAT_OTHER 0xFFFFu /* a pbuffer format gd_format_name has no name for */
+extern const struct gd_pass_desc gd_scene_passes[GD_PASS_COUNT];
+extern const struct gd_mesh_range gd_scene_meshes[GD_MESH_COUNT];
+#define GD_FORMAT_OTHER 0xFFFFu /* a pbuffer format gd_scene_format_name has no name for */
 enum gd_attachment_slot { GD_SLOT_COLOR0, GD_SLOT_COLOR1, GD_SLOT_DEPTH, GD_SLOT_STENCIL };
 /* "GL_RGBA8"-style name of the internal formats the demo uses. */
-const char *gd_format_name(GLenum format);
+const char *gd_scene_format_name(GLenum format);
 /* The label of the pass's framebuffer, "default" for the pbuffer's. */
-const char *gd_pass_framebuffer_label(const struct gd_options *opt, enum gd_pass pass);
-void gd_pass_counts_get(const struct gd_options *opt, enum gd_pass pass,
+const char *gd_scene_pass_framebuffer_label(const struct gd_options *opt, enum gd_pass pass);
+void gd_scene_pass_counts_get(const struct gd_options *opt, enum gd_pass pass,
 			struct gd_pass_counts *out);
 /* Adds one draw's numbers to c. */
-void gd_pass_counts_draw(struct gd_pass_counts *c, const struct gd_draw *d);
+void gd_scene_pass_counts_draw(struct gd_pass_counts *c, const struct gd_draw *d);
 int gd_scene_create(struct gd_context *ctx);
 void gd_scene_destroy(struct gd_context *ctx);
-GLuint gd_program_build(const char *name, const char *define, const char *vertex,
+GLuint gd_scene_program_build(const char *name, const char *define, const char *vertex,
 			const char *fragment, const char *compute);
 /* Sources shared with the threads. */
-extern const char gd_screen_vs[];
-extern const char gd_flat_fs[];
+extern const char gd_scene_screen_vs[];
+extern const char gd_scene_flat_fs[];
 /* The geometry buffers' contents: vertices of vec3 position + vec3 normal, 16-bit indices. */
-void gd_geometry_upload(GLuint vbo, GLuint ibo);
-void gd_label(GLenum identifier, GLuint name, const char *label);
+void gd_scene_geometry_upload(GLuint vbo, GLuint ibo);
+void gd_scene_label(GLenum identifier, GLuint name, const char *label);
 /* Writes the instance buffer's (constant) contents to dst. */
-void gd_instances_write(void *dst);
+void gd_scene_instances_write(void *dst);
 #define GD_INSTANCE_BYTES (GD_INSTANCE_COUNT * 16u)
-extern const uint8_t gd_palette_texels[16];
-uint32_t gd_constants_stride(const struct gd_context *ctx);
-int gd_check_error(const char *where);
+extern const uint8_t gd_scene_palette_texels[16];
+uint32_t gd_scene_constants_stride(const struct gd_context *ctx);
+int gd_scene_check_error(const char *where);
 
 /* gd_frame.c */
 int gd_frame_render(struct gd_context *ctx, uint32_t frame);
 /* Issues one draw of the tables, its instances read from instance_buffer (attribute 2 of
  * the bound vertex array). */
-void gd_draw_issue(GLuint instance_buffer, const struct gd_draw *d);
-int gd_frames_finish(struct gd_context *ctx);
+void gd_frame_draw_issue(GLuint instance_buffer, const struct gd_draw *d);
+int gd_frame_finish(struct gd_context *ctx);
 
 /* gd_timings.c */
-bool gd_gl_extension_has(const char *name);
+bool gd_timings_gl_extension_has(const char *name);
 /* Returns 0 (ctx->timings stays NULL where timestamps are unavailable, with a line saying
  * why) or -1. */
 int gd_timings_create(struct gd_context *ctx);
@@ -267,7 +267,7 @@ void gd_timings_finish(struct gd_context *ctx);
 /* gd_threads.c */
 struct gd_threads;
 /* Per frame of each thread, from the threads' pass table. */
-void gd_thread_counts_get(uint32_t *passes, uint32_t *draws);
+void gd_threads_counts_get(uint32_t *passes, uint32_t *draws);
 int gd_threads_start(struct gd_context *ctx, struct gd_threads **out);
 /* Joins every thread; returns 0 when all of them rendered every frame. With print_issued,
  * prints what each thread issued over all its frames ("issued thread ..."). */

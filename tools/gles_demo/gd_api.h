@@ -130,10 +130,10 @@ struct gd_api {
 #undef GD_EXT_MEMBER
 };
 
-/* Filled once by gd_api_load before any thread starts; read-only afterwards. */
-extern struct gd_api gd;
+/* Filled once by gd_load_api before any thread starts; read-only afterwards. */
+extern struct gd_api gd_load_gl;
 
 /* Returns 0, or -1 after printing why the libraries or an entry point are missing. */
-int gd_api_load(void);
+int gd_load_api(void);
 /* "direct" or "dlopen": which build this is. */
-extern const char gd_api_build[];
+extern const char gd_load_api_build[];

@@ -8,7 +8,7 @@
 
 void gd_egl_fail(const char *call)
 {
-	fprintf(stderr, GD_NAME ": %s failed (EGL error 0x%04x)\n", call, gd.eglGetError());
+	fprintf(stderr, GD_NAME ": %s failed (EGL error 0x%04x)\n", call, gd_load_gl.eglGetError());
 }
 
 static bool gd_extension_has(const char *list, const char *name)
@@ -22,7 +22,7 @@ static bool gd_extension_has(const char *list, const char *name)
 
 static int gd_version_parse(struct gd_context *ctx)
 {
-	const char *version = (const char *)gd.glGetString(GL_VERSION);
+	const char *version = (const char *)gd_load_gl.glGetString(GL_VERSION);
 	if (!version || sscanf(version, "OpenGL ES %d.%d", &ctx->gles_major, &ctx->gles_minor) != 2) {
 		fprintf(stderr, GD_NAME ": unexpected GL_VERSION '%s'\n", version ? version : "(null)");
 		return GD_EXIT_FAILURE;
@@ -39,9 +39,9 @@ static int gd_version_parse(struct gd_context *ctx)
 static EGLDeviceEXT gd_device_choose(void)
 {
 	PFNEGLQUERYDEVICESEXTPROC query_devices =
-		(PFNEGLQUERYDEVICESEXTPROC)gd.eglGetProcAddress("eglQueryDevicesEXT");
+		(PFNEGLQUERYDEVICESEXTPROC)gd_load_gl.eglGetProcAddress("eglQueryDevicesEXT");
 	PFNEGLQUERYDEVICESTRINGEXTPROC query_string =
-		(PFNEGLQUERYDEVICESTRINGEXTPROC)gd.eglGetProcAddress("eglQueryDeviceStringEXT");
+		(PFNEGLQUERYDEVICESTRINGEXTPROC)gd_load_gl.eglGetProcAddress("eglQueryDeviceStringEXT");
 	EGLDeviceEXT devices[16];
 	EGLint n = 0;
 	if (!query_devices || !query_devices(16, devices, &n) || n < 1)
@@ -54,7 +54,7 @@ static EGLDeviceEXT gd_device_choose(void)
 
 static int gd_display_open(struct gd_context *ctx)
 {
-	const char *client = gd.eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+	const char *client = gd_load_gl.eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
 	bool base = gd_extension_has(client, "EGL_EXT_platform_base");
 	bool surfaceless = base && gd_extension_has(client, "EGL_MESA_platform_surfaceless");
 	bool device = base && gd_extension_has(client, "EGL_EXT_platform_device") &&
@@ -77,7 +77,7 @@ static int gd_display_open(struct gd_context *ctx)
 	}
 	if (want == GD_EGL_PLATFORM_SURFACELESS) {
 		ctx->egl_platform = "surfaceless";
-		ctx->display = gd.eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA,
+		ctx->display = gd_load_gl.eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA,
 							   EGL_DEFAULT_DISPLAY, NULL);
 	} else {
 		EGLDeviceEXT dev = gd_device_choose();
@@ -86,10 +86,10 @@ static int gd_display_open(struct gd_context *ctx)
 			return GD_EXIT_UNAVAILABLE;
 		}
 		ctx->egl_platform = "device";
-		ctx->display = gd.eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, dev, NULL);
+		ctx->display = gd_load_gl.eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, dev, NULL);
 	}
 	EGLint major = 0, minor = 0;
-	if (ctx->display == EGL_NO_DISPLAY || !gd.eglInitialize(ctx->display, &major, &minor)) {
+	if (ctx->display == EGL_NO_DISPLAY || !gd_load_gl.eglInitialize(ctx->display, &major, &minor)) {
 		gd_egl_fail(want == GD_EGL_PLATFORM_SURFACELESS ? "eglInitialize of the surfaceless display"
 								: "eglInitialize of the EGL device's display");
 		ctx->display = EGL_NO_DISPLAY;
@@ -103,7 +103,7 @@ int gd_egl_create(struct gd_context *ctx)
 	int rc = gd_display_open(ctx);
 	if (rc)
 		return rc;
-	if (!gd.eglBindAPI(EGL_OPENGL_ES_API)) {
+	if (!gd_load_gl.eglBindAPI(EGL_OPENGL_ES_API)) {
 		gd_egl_fail("eglBindAPI(EGL_OPENGL_ES_API)");
 		return GD_EXIT_UNAVAILABLE;
 	}
@@ -113,7 +113,7 @@ int gd_egl_create(struct gd_context *ctx)
 		EGL_DEPTH_SIZE, 24, EGL_NONE,
 	};
 	EGLint count = 0;
-	if (!gd.eglChooseConfig(ctx->display, config_attribs, &ctx->config, 1, &count) || count < 1) {
+	if (!gd_load_gl.eglChooseConfig(ctx->display, config_attribs, &ctx->config, 1, &count) || count < 1) {
 		fprintf(stderr, GD_NAME ": no EGL config with a pbuffer, OpenGL ES 3, RGBA8 and "
 				"depth 24 on the %s display\n", ctx->egl_platform);
 		return GD_EXIT_UNAVAILABLE;
@@ -121,19 +121,19 @@ int gd_egl_create(struct gd_context *ctx)
 	const EGLint context_attribs[] = {
 		EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 2, EGL_NONE,
 	};
-	ctx->context = gd.eglCreateContext(ctx->display, ctx->config, EGL_NO_CONTEXT,
+	ctx->context = gd_load_gl.eglCreateContext(ctx->display, ctx->config, EGL_NO_CONTEXT,
 					   context_attribs);
 	if (ctx->context == EGL_NO_CONTEXT) {
 		gd_egl_fail("eglCreateContext (OpenGL ES 3.2)");
 		return GD_EXIT_UNAVAILABLE;
 	}
 	if (ctx->opt.no_surface) {
-		if (!gd_extension_has(gd.eglQueryString(ctx->display, EGL_EXTENSIONS),
+		if (!gd_extension_has(gd_load_gl.eglQueryString(ctx->display, EGL_EXTENSIONS),
 				      "EGL_KHR_surfaceless_context")) {
 			fprintf(stderr, GD_NAME ": --no-surface needs EGL_KHR_surfaceless_context\n");
 			return GD_EXIT_UNAVAILABLE;
 		}
-		if (!gd.eglMakeCurrent(ctx->display, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx->context)) {
+		if (!gd_load_gl.eglMakeCurrent(ctx->display, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx->context)) {
 			gd_egl_fail("eglMakeCurrent without a surface");
 			return GD_EXIT_FAILURE;
 		}
@@ -142,12 +142,12 @@ int gd_egl_create(struct gd_context *ctx)
 	const EGLint surface_attribs[] = {
 		EGL_WIDTH, (EGLint)ctx->opt.width, EGL_HEIGHT, (EGLint)ctx->opt.height, EGL_NONE,
 	};
-	ctx->surface = gd.eglCreatePbufferSurface(ctx->display, ctx->config, surface_attribs);
+	ctx->surface = gd_load_gl.eglCreatePbufferSurface(ctx->display, ctx->config, surface_attribs);
 	if (ctx->surface == EGL_NO_SURFACE) {
 		gd_egl_fail("eglCreatePbufferSurface");
 		return GD_EXIT_FAILURE;
 	}
-	if (!gd.eglMakeCurrent(ctx->display, ctx->surface, ctx->surface, ctx->context)) {
+	if (!gd_load_gl.eglMakeCurrent(ctx->display, ctx->surface, ctx->surface, ctx->context)) {
 		gd_egl_fail("eglMakeCurrent");
 		return GD_EXIT_FAILURE;
 	}
@@ -158,13 +158,13 @@ void gd_egl_destroy(struct gd_context *ctx)
 {
 	if (ctx->display == EGL_NO_DISPLAY)
 		return;
-	gd.eglMakeCurrent(ctx->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+	gd_load_gl.eglMakeCurrent(ctx->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 	if (ctx->surface != EGL_NO_SURFACE)
-		gd.eglDestroySurface(ctx->display, ctx->surface);
+		gd_load_gl.eglDestroySurface(ctx->display, ctx->surface);
 	if (ctx->context != EGL_NO_CONTEXT)
-		gd.eglDestroyContext(ctx->display, ctx->context);
-	gd.eglTerminate(ctx->display);
-	gd.eglReleaseThread();
+		gd_load_gl.eglDestroyContext(ctx->display, ctx->context);
+	gd_load_gl.eglTerminate(ctx->display);
+	gd_load_gl.eglReleaseThread();
 	ctx->display = EGL_NO_DISPLAY;
 }
 
@@ -187,24 +187,24 @@ static void GL_APIENTRY gd_debug_message(GLenum source, GLenum type, GLuint id, 
 /* A debug context is not needed: Mesa delivers messages to any context with
  * GL_DEBUG_OUTPUT enabled. Synchronous, so messages arrive on the thread and at the call
  * that caused them. */
-int gd_debug_callback_install(int mute)
+int gd_egl_debug_callback_install(int mute)
 {
-	gd.glDebugMessageCallback(gd_debug_message, NULL);
-	gd.glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DONT_CARE, 0, NULL, GL_TRUE);
+	gd_load_gl.glDebugMessageCallback(gd_debug_message, NULL);
+	gd_load_gl.glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DONT_CARE, 0, NULL, GL_TRUE);
 	/* --debug-mute: what a tool delivering third-party messages must respect. */
 	if (mute == GD_DEBUG_MUTE_THIRD_PARTY)
-		gd.glDebugMessageControl(GL_DEBUG_SOURCE_THIRD_PARTY, GL_DEBUG_TYPE_PERFORMANCE, GL_DONT_CARE, 0,
+		gd_load_gl.glDebugMessageControl(GL_DEBUG_SOURCE_THIRD_PARTY, GL_DEBUG_TYPE_PERFORMANCE, GL_DONT_CARE, 0,
 					 NULL, GL_FALSE);
-	gd.glEnable(GL_DEBUG_OUTPUT);
+	gd_load_gl.glEnable(GL_DEBUG_OUTPUT);
 	if (mute == GD_DEBUG_MUTE_OUTPUT)
-		gd.glDisable(GL_DEBUG_OUTPUT);
-	gd.glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-	return gd_check_error("installing the debug callback");
+		gd_load_gl.glDisable(GL_DEBUG_OUTPUT);
+	gd_load_gl.glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+	return gd_scene_check_error("installing the debug callback");
 }
 
-void gd_debug_insert(void)
+void gd_egl_debug_insert(void)
 {
-	gd.glDebugMessageInsert(GL_DEBUG_SOURCE_APPLICATION, GL_DEBUG_TYPE_PERFORMANCE,
+	gd_load_gl.glDebugMessageInsert(GL_DEBUG_SOURCE_APPLICATION, GL_DEBUG_TYPE_PERFORMANCE,
 				GD_DEBUG_INSERT_ID, GL_DEBUG_SEVERITY_LOW, -1,
 				GD_NAME " inserted this message");
 }

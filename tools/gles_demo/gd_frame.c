@@ -47,7 +47,7 @@ static void gd_frame_constants_fill(struct gd_frame_constants *fc, const struct 
 /* --gl-errors: one line per glGetError call, "frame <f> <point> 0x<code>". */
 static void gd_error_point(struct gd_context *ctx, uint32_t frame, const char *point)
 {
-	GLenum e = gd.glGetError();
+	GLenum e = gd_load_gl.glGetError();
 	fprintf(ctx->gl_errors, "frame %u %s 0x%04x\n", frame, point, e);
 }
 
@@ -55,15 +55,15 @@ static void gd_error_point(struct gd_context *ctx, uint32_t frame, const char *p
 static void gd_errors_frame_start(struct gd_context *ctx, uint32_t frame)
 {
 	gd_error_point(ctx, frame, "frame-start");
-	gd.glBindFramebuffer(0x1234, 0);
+	gd_load_gl.glBindFramebuffer(0x1234, 0);
 	gd_error_point(ctx, frame, "bind-framebuffer-bad-target");
-	gd.glEnable(0xFFFF);
+	gd_load_gl.glEnable(0xFFFF);
 	gd_error_point(ctx, frame, "enable-bad-cap");
-	gd.glViewport(0, 0, -1, -1);
+	gd_load_gl.glViewport(0, 0, -1, -1);
 	gd_error_point(ctx, frame, "viewport-negative");
 	/* Two errors before one glGetError: the first is kept (Mesa keeps only it). */
-	gd.glEnable(0xFFFF);
-	gd.glViewport(0, 0, -1, -1);
+	gd_load_gl.glEnable(0xFFFF);
+	gd_load_gl.glViewport(0, 0, -1, -1);
 	gd_error_point(ctx, frame, "two-errors-first");
 	gd_error_point(ctx, frame, "two-errors-second");
 }
@@ -74,39 +74,39 @@ static void gd_pass_constants_set(struct gd_context *ctx, enum gd_pass pass)
 		.load = {(int32_t)(ctx->opt.load[pass] * GD_LOAD_ITERATIONS), 0, 0, 0},
 		.weight = {0.0f, 0.0f, 0.0f, 0.0f},
 	};
-	uint32_t stride = gd_constants_stride(ctx);
-	gd.glBindBuffer(GL_UNIFORM_BUFFER, ctx->constants_ubo);
-	gd.glBufferSubData(GL_UNIFORM_BUFFER, (GLintptr)stride * (1 + pass), sizeof(pc), &pc);
-	gd.glBindBufferRange(GL_UNIFORM_BUFFER, 1, ctx->constants_ubo, (GLintptr)stride * (1 + pass),
+	uint32_t stride = gd_scene_constants_stride(ctx);
+	gd_load_gl.glBindBuffer(GL_UNIFORM_BUFFER, ctx->constants_ubo);
+	gd_load_gl.glBufferSubData(GL_UNIFORM_BUFFER, (GLintptr)stride * (1 + pass), sizeof(pc), &pc);
+	gd_load_gl.glBindBufferRange(GL_UNIFORM_BUFFER, 1, ctx->constants_ubo, (GLintptr)stride * (1 + pass),
 			     sizeof(pc));
 }
 
-void gd_draw_issue(GLuint instance_buffer, const struct gd_draw *d)
+void gd_frame_draw_issue(GLuint instance_buffer, const struct gd_draw *d)
 {
-	const struct gd_mesh_range *m = &gd_meshes[d->mesh];
+	const struct gd_mesh_range *m = &gd_scene_meshes[d->mesh];
 	/* GLES has no base instance: the instance attribute starts at the draw's first one. */
-	gd.glBindBuffer(GL_ARRAY_BUFFER, instance_buffer);
-	gd.glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, 16,
+	gd_load_gl.glBindBuffer(GL_ARRAY_BUFFER, instance_buffer);
+	gd_load_gl.glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, 16,
 				 (const void *)(uintptr_t)(d->first_instance * 16u));
 	const void *indices = (const void *)(uintptr_t)(m->index_first * sizeof(uint16_t));
 	switch (d->form) {
 	case GD_DRAW_ARRAYS:
-		gd.glDrawArrays(m->arrays_mode, (GLint)m->arrays_first, (GLsizei)m->arrays_count);
+		gd_load_gl.glDrawArrays(m->arrays_mode, (GLint)m->arrays_first, (GLsizei)m->arrays_count);
 		break;
 	case GD_DRAW_ARRAYS_INSTANCED:
-		gd.glDrawArraysInstanced(m->arrays_mode, (GLint)m->arrays_first,
+		gd_load_gl.glDrawArraysInstanced(m->arrays_mode, (GLint)m->arrays_first,
 					 (GLsizei)m->arrays_count, (GLsizei)d->instances);
 		break;
 	case GD_DRAW_ELEMENTS:
-		gd.glDrawElements(m->elements_mode, (GLsizei)m->index_count, GL_UNSIGNED_SHORT,
+		gd_load_gl.glDrawElements(m->elements_mode, (GLsizei)m->index_count, GL_UNSIGNED_SHORT,
 				  indices);
 		break;
 	case GD_DRAW_RANGE_ELEMENTS:
-		gd.glDrawRangeElements(m->elements_mode, m->min_vertex, m->max_vertex,
+		gd_load_gl.glDrawRangeElements(m->elements_mode, m->min_vertex, m->max_vertex,
 				       (GLsizei)m->index_count, GL_UNSIGNED_SHORT, indices);
 		break;
 	case GD_DRAW_ELEMENTS_INSTANCED:
-		gd.glDrawElementsInstanced(m->elements_mode, (GLsizei)m->index_count,
+		gd_load_gl.glDrawElementsInstanced(m->elements_mode, (GLsizei)m->index_count,
 					   GL_UNSIGNED_SHORT, indices, (GLsizei)d->instances);
 		break;
 	}
@@ -114,8 +114,8 @@ void gd_draw_issue(GLuint instance_buffer, const struct gd_draw *d)
 
 static void gd_texture_bind(GLuint unit, GLuint texture)
 {
-	gd.glActiveTexture(GL_TEXTURE0 + unit);
-	gd.glBindTexture(GL_TEXTURE_2D, texture);
+	gd_load_gl.glActiveTexture(GL_TEXTURE0 + unit);
+	gd_load_gl.glBindTexture(GL_TEXTURE_2D, texture);
 }
 
 /* Fixed-function state and inputs of each pass, set after its framebuffer is bound. */
@@ -123,41 +123,41 @@ static void gd_pass_state(struct gd_context *ctx, enum gd_pass pass)
 {
 	bool depth = pass == GD_PASS_SHADOW || pass == GD_PASS_GBUFFER || pass == GD_PASS_COMPOSITE;
 	if (depth)
-		gd.glEnable(GL_DEPTH_TEST);
+		gd_load_gl.glEnable(GL_DEPTH_TEST);
 	else
-		gd.glDisable(GL_DEPTH_TEST);
+		gd_load_gl.glDisable(GL_DEPTH_TEST);
 	/* Composite writes depth everywhere (GL_ALWAYS), so its image is the same whether it
 	 * clears the depth first or loads what it invalidated (tile-load-store's misuse). */
-	gd.glDepthFunc(pass == GD_PASS_COMPOSITE ? GL_ALWAYS : GL_LESS);
-	gd.glDepthMask(GL_TRUE);
-	gd.glDisable(GL_BLEND);
+	gd_load_gl.glDepthFunc(pass == GD_PASS_COMPOSITE ? GL_ALWAYS : GL_LESS);
+	gd_load_gl.glDepthMask(GL_TRUE);
+	gd_load_gl.glDisable(GL_BLEND);
 	switch (pass) {
 	case GD_PASS_SHADOW:
-		gd.glClearColor(1.0f, 1.0f, 1.0f, 1.0f);
+		gd_load_gl.glClearColor(1.0f, 1.0f, 1.0f, 1.0f);
 		break;
 	case GD_PASS_GBUFFER:
-		gd.glClearColor(0.45f, 0.6f, 0.85f, 1.0f);
+		gd_load_gl.glClearColor(0.45f, 0.6f, 0.85f, 1.0f);
 		gd_texture_bind(0, ctx->shadow_map);
 		gd_texture_bind(1, ctx->palette);
 		break;
 	case GD_PASS_LIGHTING:
-		gd.glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+		gd_load_gl.glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
 		gd_texture_bind(0, ctx->albedo);
 		gd_texture_bind(1, ctx->normal);
 		break;
 	case GD_PASS_BLOOM:
-		gd.glEnable(GL_BLEND);
-		gd.glBlendFunc(GL_ONE, GL_ONE);
+		gd_load_gl.glEnable(GL_BLEND);
+		gd_load_gl.glBlendFunc(GL_ONE, GL_ONE);
 		break;
 	case GD_PASS_COMPOSITE:
-		gd.glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+		gd_load_gl.glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
 		gd_texture_bind(0, ctx->hdr);
 		break;
 	default:
 		break;
 	}
-	gd.glClearDepthf(1.0f);
-	gd.glUseProgram(ctx->program[pass]);
+	gd_load_gl.glClearDepthf(1.0f);
+	gd_load_gl.glUseProgram(ctx->program[pass]);
 }
 
 /* --misuse/--control query-result, right after the occlusion query of gbuffer ends. */
@@ -166,7 +166,7 @@ static void gd_query_read(struct gd_context *ctx, uint32_t frame)
 	GLuint result = 0;
 	if (ctx->opt.mode[GD_MISUSE_QUERY_RESULT] == GD_MODE_MISUSE) {
 		/* Waits for this frame's gbuffer to finish. */
-		gd.glGetQueryObjectuiv(ctx->queries[frame % GD_RING], GL_QUERY_RESULT, &result);
+		gd_load_gl.glGetQueryObjectuiv(ctx->queries[frame % GD_RING], GL_QUERY_RESULT, &result);
 		ctx->queries_read++;
 		return;
 	}
@@ -174,9 +174,9 @@ static void gd_query_read(struct gd_context *ctx, uint32_t frame)
 		return;
 	uint32_t slot = (frame - GD_RING_LAG) % GD_RING;
 	GLuint available = GL_FALSE;
-	gd.glGetQueryObjectuiv(ctx->queries[slot], GL_QUERY_RESULT_AVAILABLE, &available);
+	gd_load_gl.glGetQueryObjectuiv(ctx->queries[slot], GL_QUERY_RESULT_AVAILABLE, &available);
 	if (available) {
-		gd.glGetQueryObjectuiv(ctx->queries[slot], GL_QUERY_RESULT, &result);
+		gd_load_gl.glGetQueryObjectuiv(ctx->queries[slot], GL_QUERY_RESULT, &result);
 		ctx->queries_read++;
 	}
 }
@@ -188,14 +188,14 @@ static int gd_instances_map(struct gd_context *ctx)
 	GLbitfield access = GL_MAP_WRITE_BIT;
 	if (ctx->opt.mode[GD_MISUSE_MAP_SYNC] == GD_MODE_CONTROL)
 		access |= GL_MAP_INVALIDATE_BUFFER_BIT;
-	gd.glBindBuffer(GL_ARRAY_BUFFER, ctx->instance_vbo);
-	void *p = gd.glMapBufferRange(GL_ARRAY_BUFFER, 0, GD_INSTANCE_BYTES, access);
+	gd_load_gl.glBindBuffer(GL_ARRAY_BUFFER, ctx->instance_vbo);
+	void *p = gd_load_gl.glMapBufferRange(GL_ARRAY_BUFFER, 0, GD_INSTANCE_BYTES, access);
 	if (!p) {
-		gd_check_error("glMapBufferRange of the instance buffer");
+		gd_scene_check_error("glMapBufferRange of the instance buffer");
 		return -1;
 	}
-	gd_instances_write(p);
-	if (!gd.glUnmapBuffer(GL_ARRAY_BUFFER)) {
+	gd_scene_instances_write(p);
+	if (!gd_load_gl.glUnmapBuffer(GL_ARRAY_BUFFER)) {
 		fprintf(stderr, GD_NAME ": glUnmapBuffer lost the instance buffer\n");
 		return -1;
 	}
@@ -204,75 +204,75 @@ static int gd_instances_map(struct gd_context *ctx)
 
 static void gd_palette_update(struct gd_context *ctx)
 {
-	gd.glActiveTexture(GL_TEXTURE0 + 3);
-	gd.glBindTexture(GL_TEXTURE_2D, ctx->palette);
-	gd.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 1, GL_RGBA, GL_UNSIGNED_BYTE,
-			   gd_palette_texels);
+	gd_load_gl.glActiveTexture(GL_TEXTURE0 + 3);
+	gd_load_gl.glBindTexture(GL_TEXTURE_2D, ctx->palette);
+	gd_load_gl.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 1, GL_RGBA, GL_UNSIGNED_BYTE,
+			   gd_scene_palette_texels);
 }
 
 /* Runs one pass: debug group, framebuffer, clear, draws (and bloom's dispatch), invalidate. */
 static int gd_pass_run(struct gd_context *ctx, enum gd_pass pass, uint32_t frame)
 {
-	const struct gd_pass_desc *desc = &gd_passes[pass];
+	const struct gd_pass_desc *desc = &gd_scene_passes[pass];
 	struct gd_pass_counts counts;
-	gd_pass_counts_get(&ctx->opt, pass, &counts);
+	gd_scene_pass_counts_get(&ctx->opt, pass, &counts);
 	bool query = pass == GD_PASS_GBUFFER && ctx->opt.mode[GD_MISUSE_QUERY_RESULT] != GD_MODE_DEFAULT;
 
 	if (!ctx->opt.no_groups)
-		gd.glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, (GLuint)pass + 1, -1, desc->name);
+		gd_load_gl.glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, (GLuint)pass + 1, -1, desc->name);
 	gd_timings_mark(ctx, frame, pass, false);
-	gd.glBindFramebuffer(GL_FRAMEBUFFER, ctx->fbo[pass]);
-	gd.glViewport(0, 0, (GLsizei)ctx->opt.width, (GLsizei)ctx->opt.height);
+	gd_load_gl.glBindFramebuffer(GL_FRAMEBUFFER, ctx->fbo[pass]);
+	gd_load_gl.glViewport(0, 0, (GLsizei)ctx->opt.width, (GLsizei)ctx->opt.height);
 	gd_pass_state(ctx, pass);
 	gd_pass_constants_set(ctx, pass);
 	if (counts.clear) {
 		GLbitfield bits = GL_COLOR_BUFFER_BIT;
 		if (pass != GD_PASS_LIGHTING)
 			bits |= GL_DEPTH_BUFFER_BIT;
-		gd.glClear(bits);
+		gd_load_gl.glClear(bits);
 		ctx->issued[pass].clear++;
 	}
 	if (desc->dispatches) {
-		gd.glUseProgram(ctx->bloom_compute);
-		gd.glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, ctx->sprite_buffer);
+		gd_load_gl.glUseProgram(ctx->bloom_compute);
+		gd_load_gl.glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, ctx->sprite_buffer);
 		for (uint32_t i = 0; i < desc->dispatches; i++) {
-			gd.glDispatchCompute(GD_SPRITE_COUNT / 16, 1, 1);
+			gd_load_gl.glDispatchCompute(GD_SPRITE_COUNT / 16, 1, 1);
 			ctx->issued[pass].dispatches++;
 			ctx->issued[pass].workgroups += GD_SPRITE_COUNT / 16;
 		}
 		/* The sprites' rectangles are read as instanced vertex attributes. */
-		gd.glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT);
+		gd_load_gl.glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT);
 		ctx->issued[pass].barriers++;
-		gd.glUseProgram(ctx->program[pass]);
+		gd_load_gl.glUseProgram(ctx->program[pass]);
 	}
 	if (query)
-		gd.glBeginQuery(GL_ANY_SAMPLES_PASSED, ctx->queries[frame % GD_RING]);
+		gd_load_gl.glBeginQuery(GL_ANY_SAMPLES_PASSED, ctx->queries[frame % GD_RING]);
 	for (uint32_t i = 0; i < desc->draw_count; i++) {
 		if (ctx->gl_errors && pass == GD_PASS_LIGHTING && i == 2) {
-			gd.glDisable(0xFFFF);
+			gd_load_gl.glDisable(0xFFFF);
 			gd_error_point(ctx, frame, "lighting-mid-pass");
 		}
 		if (desc->draws[i].overlay) {
-			gd.glEnable(GL_BLEND);
-			gd.glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-			gd.glUseProgram(ctx->overlay_program);
+			gd_load_gl.glEnable(GL_BLEND);
+			gd_load_gl.glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+			gd_load_gl.glUseProgram(ctx->overlay_program);
 		}
-		gd_draw_issue(desc->draws[i].sprites ? ctx->sprite_buffer : ctx->instance_vbo,
+		gd_frame_draw_issue(desc->draws[i].sprites ? ctx->sprite_buffer : ctx->instance_vbo,
 			      &desc->draws[i]);
-		gd_pass_counts_draw(&ctx->issued[pass], &desc->draws[i]);
+		gd_scene_pass_counts_draw(&ctx->issued[pass], &desc->draws[i]);
 	}
 	if (query) {
-		gd.glEndQuery(GL_ANY_SAMPLES_PASSED);
+		gd_load_gl.glEndQuery(GL_ANY_SAMPLES_PASSED);
 		gd_query_read(ctx, frame);
 	}
 	if (counts.invalidate) {
 		GLenum attachment = ctx->fbo[pass] ? GL_DEPTH_ATTACHMENT : GL_DEPTH;
-		gd.glInvalidateFramebuffer(GL_FRAMEBUFFER, 1, &attachment);
+		gd_load_gl.glInvalidateFramebuffer(GL_FRAMEBUFFER, 1, &attachment);
 		ctx->issued[pass].invalidate++;
 	}
 	gd_timings_mark(ctx, frame, pass, true);
 	if (!ctx->opt.no_groups)
-		gd.glPopDebugGroup();
+		gd_load_gl.glPopDebugGroup();
 	if (ctx->gl_errors) {
 		char point[32];
 		snprintf(point, sizeof(point), "after-%s", desc->name);
@@ -288,33 +288,33 @@ static int gd_readpixels(struct gd_context *ctx, uint32_t frame)
 {
 	GLsizei w = (GLsizei)ctx->opt.width, h = (GLsizei)ctx->opt.height;
 	if (ctx->opt.mode[GD_MISUSE_READPIXELS] == GD_MODE_MISUSE) {
-		gd.glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, ctx->readback);
+		gd_load_gl.glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, ctx->readback);
 		ctx->readbacks_done++;
 		return 0;
 	}
 	if (frame >= GD_RING_LAG) {
 		uint32_t old = (frame - GD_RING_LAG) % GD_RING;
 		if (ctx->pbo_fence[old] &&
-		    gd.glClientWaitSync(ctx->pbo_fence[old], 0, 0) != GL_TIMEOUT_EXPIRED) {
-			gd.glBindBuffer(GL_PIXEL_PACK_BUFFER, ctx->pbo[old]);
-			const uint8_t *p = gd.glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0,
+		    gd_load_gl.glClientWaitSync(ctx->pbo_fence[old], 0, 0) != GL_TIMEOUT_EXPIRED) {
+			gd_load_gl.glBindBuffer(GL_PIXEL_PACK_BUFFER, ctx->pbo[old]);
+			const uint8_t *p = gd_load_gl.glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0,
 							       (GLsizeiptr)w * h * 4,
 							       GL_MAP_READ_BIT);
 			if (p) {
 				ctx->readbacks_done++;
-				gd.glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+				gd_load_gl.glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
 			}
-			gd.glDeleteSync(ctx->pbo_fence[old]);
+			gd_load_gl.glDeleteSync(ctx->pbo_fence[old]);
 			ctx->pbo_fence[old] = NULL;
 		}
 	}
 	uint32_t slot = frame % GD_RING;
 	if (ctx->pbo_fence[slot])
-		gd.glDeleteSync(ctx->pbo_fence[slot]);
-	gd.glBindBuffer(GL_PIXEL_PACK_BUFFER, ctx->pbo[slot]);
-	gd.glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
-	gd.glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-	ctx->pbo_fence[slot] = gd.glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+		gd_load_gl.glDeleteSync(ctx->pbo_fence[slot]);
+	gd_load_gl.glBindBuffer(GL_PIXEL_PACK_BUFFER, ctx->pbo[slot]);
+	gd_load_gl.glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	gd_load_gl.glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+	ctx->pbo_fence[slot] = gd_load_gl.glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 	return 0;
 }
 
@@ -322,25 +322,25 @@ static int gd_readpixels(struct gd_context *ctx, uint32_t frame)
  * --control clientwaitsync: poll (timeout 0) the fence of two frames ago. */
 static int gd_clientwaitsync(struct gd_context *ctx, uint32_t frame)
 {
-	GLsync fence = gd.glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	GLsync fence = gd_load_gl.glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 	if (ctx->opt.mode[GD_MISUSE_CLIENTWAITSYNC] == GD_MODE_MISUSE) {
-		GLenum r = gd.glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000u);
+		GLenum r = gd_load_gl.glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000u);
 		ctx->fences_signalled += r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
-		gd.glDeleteSync(fence);
+		gd_load_gl.glDeleteSync(fence);
 		return r == GL_WAIT_FAILED ? -1 : 0;
 	}
 	uint32_t slot = frame % GD_RING;
 	if (frame >= GD_RING_LAG) {
 		uint32_t old = (frame - GD_RING_LAG) % GD_RING;
 		if (ctx->frame_fence[old]) {
-			GLenum r = gd.glClientWaitSync(ctx->frame_fence[old], 0, 0);
+			GLenum r = gd_load_gl.glClientWaitSync(ctx->frame_fence[old], 0, 0);
 			ctx->fences_signalled += r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
-			gd.glDeleteSync(ctx->frame_fence[old]);
+			gd_load_gl.glDeleteSync(ctx->frame_fence[old]);
 			ctx->frame_fence[old] = NULL;
 		}
 	}
 	if (ctx->frame_fence[slot])
-		gd.glDeleteSync(ctx->frame_fence[slot]);
+		gd_load_gl.glDeleteSync(ctx->frame_fence[slot]);
 	ctx->frame_fence[slot] = fence;
 	return 0;
 }
@@ -354,10 +354,10 @@ int gd_frame_render(struct gd_context *ctx, uint32_t frame)
 
 	struct gd_frame_constants fc;
 	gd_frame_constants_fill(&fc, &ctx->opt, frame);
-	gd.glBindBuffer(GL_UNIFORM_BUFFER, ctx->constants_ubo);
-	gd.glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof(fc), &fc);
-	gd.glBindBufferRange(GL_UNIFORM_BUFFER, 0, ctx->constants_ubo, 0, sizeof(fc));
-	gd.glBindVertexArray(ctx->scene_vao);
+	gd_load_gl.glBindBuffer(GL_UNIFORM_BUFFER, ctx->constants_ubo);
+	gd_load_gl.glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof(fc), &fc);
+	gd_load_gl.glBindBufferRange(GL_UNIFORM_BUFFER, 0, ctx->constants_ubo, 0, sizeof(fc));
+	gd_load_gl.glBindVertexArray(ctx->scene_vao);
 	if (ctx->gl_errors)
 		gd_errors_frame_start(ctx, frame);
 
@@ -376,20 +376,20 @@ int gd_frame_render(struct gd_context *ctx, uint32_t frame)
 	if (mode[GD_MISUSE_CLIENTWAITSYNC] != GD_MODE_DEFAULT && gd_clientwaitsync(ctx, frame))
 		return -1;
 	if (ctx->gl_errors) {
-		gd.glEndQuery(GL_ANY_SAMPLES_PASSED); /* none is active */
+		gd_load_gl.glEndQuery(GL_ANY_SAMPLES_PASSED); /* none is active */
 		gd_error_point(ctx, frame, "end-query-inactive");
 	}
 
 	if (ctx->opt.no_swap) {
-		gd.glFlush();
-	} else if (!gd.eglSwapBuffers(ctx->display, ctx->surface)) {
+		gd_load_gl.glFlush();
+	} else if (!gd_load_gl.eglSwapBuffers(ctx->display, ctx->surface)) {
 		gd_egl_fail("eglSwapBuffers");
 		return -1;
 	} else {
 		ctx->swaps++;
 	}
 	if (mode[GD_MISUSE_FINISH] == GD_MODE_MISUSE)
-		gd.glFinish();
+		gd_load_gl.glFinish();
 	return 0;
 }
 
@@ -415,16 +415,16 @@ static int gd_ppm_write(struct gd_context *ctx, const uint8_t *rgba)
 }
 
 /* After the last frame: the final image (read once, so per-frame behaviour is untouched). */
-int gd_frames_finish(struct gd_context *ctx)
+int gd_frame_finish(struct gd_context *ctx)
 {
 	if (!ctx->opt.output)
 		return 0;
-	gd.glBindFramebuffer(GL_FRAMEBUFFER, ctx->fbo[GD_PASS_COMPOSITE]);
-	gd.glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-	gd.glPixelStorei(GL_PACK_ALIGNMENT, 4);
-	gd.glReadPixels(0, 0, (GLsizei)ctx->opt.width, (GLsizei)ctx->opt.height, GL_RGBA,
+	gd_load_gl.glBindFramebuffer(GL_FRAMEBUFFER, ctx->fbo[GD_PASS_COMPOSITE]);
+	gd_load_gl.glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+	gd_load_gl.glPixelStorei(GL_PACK_ALIGNMENT, 4);
+	gd_load_gl.glReadPixels(0, 0, (GLsizei)ctx->opt.width, (GLsizei)ctx->opt.height, GL_RGBA,
 			GL_UNSIGNED_BYTE, ctx->readback);
-	if (gd_check_error("reading the final image"))
+	if (gd_scene_check_error("reading the final image"))
 		return -1;
 	return gd_ppm_write(ctx, ctx->readback);
 }

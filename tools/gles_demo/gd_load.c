@@ -10,10 +10,10 @@
 #include <dlfcn.h>
 #endif
 
-struct gd_api gd;
+struct gd_api gd_load_gl;
 
 #if GD_DLOPEN
-const char gd_api_build[] = "dlopen";
+const char gd_load_api_build[] = "dlopen";
 
 static void *gd_library_open(const char *name)
 {
@@ -23,7 +23,7 @@ static void *gd_library_open(const char *name)
 	return handle;
 }
 
-int gd_api_load(void)
+int gd_load_api(void)
 {
 	/* Never closed: the driver's threads and atexit handlers may outlive main(). */
 	void *egl = gd_library_open("libEGL.so.1");
@@ -34,8 +34,8 @@ int gd_api_load(void)
 		return -1;
 #define GD_SYM(lib, name)                                                                          \
 	do {                                                                                       \
-		gd.name = (__typeof__(gd.name))dlsym(lib, #name);                                  \
-		if (!gd.name) {                                                                    \
+		gd_load_gl.name = (__typeof__(gd_load_gl.name))dlsym(lib, #name);                                  \
+		if (!gd_load_gl.name) {                                                                    \
 			fprintf(stderr, "pp_gles_demo: %s has no %s\n", #lib, #name);              \
 			return -1;                                                                 \
 		}                                                                                  \
@@ -48,18 +48,18 @@ int gd_api_load(void)
 #undef GD_SYM_GLES
 #undef GD_SYM
 #else
-const char gd_api_build[] = "direct";
+const char gd_load_api_build[] = "direct";
 
-int gd_api_load(void)
+int gd_load_api(void)
 {
-#define GD_LINKED(name) gd.name = name;
+#define GD_LINKED(name) gd_load_gl.name = name;
 	GD_EGL_FUNCTIONS(GD_LINKED)
 	GD_GL_FUNCTIONS(GD_LINKED)
 #undef GD_LINKED
 #endif
 #define GD_PROC(name, type)                                                                        \
-	gd.name = (type)gd.eglGetProcAddress(#name);                                               \
-	if (!gd.name) {                                                                            \
+	gd_load_gl.name = (type)gd_load_gl.eglGetProcAddress(#name);                                               \
+	if (!gd_load_gl.name) {                                                                            \
 		fprintf(stderr, "pp_gles_demo: eglGetProcAddress has no %s\n", #name);             \
 		return -1;                                                                         \
 	}

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const gd_pass_names[GD_PASS_COUNT] = {
+const char *const gd_options_pass_names[GD_PASS_COUNT] = {
 	[GD_PASS_SHADOW] = "shadow", [GD_PASS_GBUFFER] = "gbuffer",
 	[GD_PASS_LIGHTING] = "lighting", [GD_PASS_BLOOM] = "bloom",
 	[GD_PASS_COMPOSITE] = "composite",
 };
 
-const char *const gd_misuse_names[GD_MISUSE_COUNT] = {
+const char *const gd_options_misuse_names[GD_MISUSE_COUNT] = {
 	[GD_MISUSE_READPIXELS] = "readpixels",
 	[GD_MISUSE_FINISH] = "finish",
 	[GD_MISUSE_QUERY_RESULT] = "query-result",
@@ -179,7 +179,7 @@ static bool gd_size_parse(struct gd_options *opt, const char *spec)
 static int gd_misuse_find(const char *name)
 {
 	for (int m = 0; m < GD_MISUSE_COUNT; m++)
-		if (!strcmp(name, gd_misuse_names[m]))
+		if (!strcmp(name, gd_options_misuse_names[m]))
 			return m;
 	return -1;
 }

@@ -7,7 +7,7 @@
 
 /* Vertices: the indexed meshes first (ground 0..3, cube 4..27, quad 28..31), then the same
  * meshes expanded for glDrawArrays (ground 32..37, cube 38..73, quad 74..77 as a strip). */
-const struct gd_mesh_range gd_meshes[GD_MESH_COUNT] = {
+const struct gd_mesh_range gd_scene_meshes[GD_MESH_COUNT] = {
 	[GD_MESH_GROUND] = {GL_TRIANGLES, 32, 6, GL_TRIANGLES, 0, 6, 0, 3},
 	[GD_MESH_CUBE] = {GL_TRIANGLES, 38, 36, GL_TRIANGLES, 6, 36, 4, 27},
 	[GD_MESH_QUAD] = {GL_TRIANGLE_STRIP, 74, 4, GL_TRIANGLES, 42, 6, 28, 31},
@@ -50,7 +50,7 @@ static const struct gd_draw gd_composite_draws[] = {
 };
 
 #define DRAWS(a) a, sizeof(a) / sizeof(a[0])
-const struct gd_pass_desc gd_passes[GD_PASS_COUNT] = {
+const struct gd_pass_desc gd_scene_passes[GD_PASS_COUNT] = {
 	[GD_PASS_SHADOW] = {"shadow", "shadow_fbo", DRAWS(gd_shadow_draws), 0, 0},
 	[GD_PASS_GBUFFER] = {"gbuffer", "gbuffer_fbo", DRAWS(gd_gbuffer_draws), 0, 0},
 	[GD_PASS_LIGHTING] = {"lighting", "lighting_fbo", DRAWS(gd_lighting_draws), 0, 0},
@@ -59,9 +59,9 @@ const struct gd_pass_desc gd_passes[GD_PASS_COUNT] = {
 };
 #undef DRAWS
 
-void gd_pass_counts_draw(struct gd_pass_counts *c, const struct gd_draw *d)
+void gd_scene_pass_counts_draw(struct gd_pass_counts *c, const struct gd_draw *d)
 {
-	const struct gd_mesh_range *m = &gd_meshes[d->mesh];
+	const struct gd_mesh_range *m = &gd_scene_meshes[d->mesh];
 	c->draws++;
 	c->instances += d->instances;
 	switch (d->form) {
@@ -79,10 +79,10 @@ void gd_pass_counts_draw(struct gd_pass_counts *c, const struct gd_draw *d)
 	}
 }
 
-const char *gd_pass_framebuffer_label(const struct gd_options *opt, enum gd_pass pass)
+const char *gd_scene_pass_framebuffer_label(const struct gd_options *opt, enum gd_pass pass)
 {
-	if (gd_passes[pass].fbo_label)
-		return gd_passes[pass].fbo_label;
+	if (gd_scene_passes[pass].fbo_label)
+		return gd_scene_passes[pass].fbo_label;
 	return opt->no_surface ? "composite_fbo" : "default";
 }
 
@@ -90,13 +90,13 @@ const char *gd_pass_framebuffer_label(const struct gd_options *opt, enum gd_pass
  * lighting result on purpose (its sprites blend onto it); lighting has no depth. The
  * tile-load-store switch's misuse: gbuffer keeps the depth it invalidates (stored for its own
  * next clear), composite skips its clear (loads the depth it invalidated a frame before). */
-void gd_pass_counts_get(const struct gd_options *opt, enum gd_pass pass,
+void gd_scene_pass_counts_get(const struct gd_options *opt, enum gd_pass pass,
 			struct gd_pass_counts *out)
 {
-	const struct gd_pass_desc *desc = &gd_passes[pass];
+	const struct gd_pass_desc *desc = &gd_scene_passes[pass];
 	*out = (struct gd_pass_counts){0};
 	for (uint32_t i = 0; i < desc->draw_count; i++)
-		gd_pass_counts_draw(out, &desc->draws[i]);
+		gd_scene_pass_counts_draw(out, &desc->draws[i]);
 	out->dispatches = desc->dispatches;
 	out->workgroups = (uint64_t)desc->dispatches * (GD_SPRITE_COUNT / 16);
 	out->barriers = desc->barriers;
@@ -190,7 +190,7 @@ static const char gd_gbuffer_fs[] =
 	"	o_normal = vec4(normalize(v_normal) * 0.5 + 0.5, 1.0);\n"
 	"}\n";
 
-const char gd_screen_vs[] =
+const char gd_scene_screen_vs[] =
 	"layout(location = 0) in vec3 a_pos;\n"
 	"layout(location = 2) in vec4 a_inst; /* the rectangle x0, y0, x1, y1 in clip space */\n"
 	"out vec2 v_uv;\n"
@@ -249,21 +249,21 @@ static const char gd_overlay_fs[] =
 	"	o_color = vec4(0.0, 0.0, 0.0, clamp(dot(d, d) * 1.6, 0.0, 0.6));\n"
 	"}\n";
 
-const char gd_flat_fs[] =
+const char gd_scene_flat_fs[] =
 	"in vec2 v_uv;\n"
 	"layout(location = 0) out vec4 o_color;\n"
 	"void main() {\n"
 	"	o_color = vec4(v_uv, 0.5, 1.0);\n"
 	"}\n";
 
-void gd_label(GLenum identifier, GLuint name, const char *label)
+void gd_scene_label(GLenum identifier, GLuint name, const char *label)
 {
-	gd.glObjectLabel(identifier, name, -1, label);
+	gd_load_gl.glObjectLabel(identifier, name, -1, label);
 }
 
-int gd_check_error(const char *where)
+int gd_scene_check_error(const char *where)
 {
-	GLenum e = gd.glGetError();
+	GLenum e = gd_load_gl.glGetError();
 	if (e == GL_NO_ERROR)
 		return 0;
 	fprintf(stderr, GD_NAME ": GL error 0x%04x %s\n", e, where);
@@ -273,17 +273,17 @@ int gd_check_error(const char *where)
 static GLuint gd_shader_compile(const char *name, GLenum stage, const char *define,
 				const char *body)
 {
-	GLuint shader = gd.glCreateShader(stage);
+	GLuint shader = gd_load_gl.glCreateShader(stage);
 	const char *sources[] = {gd_common_glsl, define ? define : "", body};
-	gd.glShaderSource(shader, 3, sources, NULL);
-	gd.glCompileShader(shader);
+	gd_load_gl.glShaderSource(shader, 3, sources, NULL);
+	gd_load_gl.glCompileShader(shader);
 	GLint ok = GL_FALSE;
-	gd.glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+	gd_load_gl.glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
 	if (!ok) {
 		char log[2048] = "";
-		gd.glGetShaderInfoLog(shader, sizeof(log), NULL, log);
+		gd_load_gl.glGetShaderInfoLog(shader, sizeof(log), NULL, log);
 		fprintf(stderr, GD_NAME ": shader of %s does not compile:\n%s\n", name, log);
-		gd.glDeleteShader(shader);
+		gd_load_gl.glDeleteShader(shader);
 		return 0;
 	}
 	return shader;
@@ -291,7 +291,7 @@ static GLuint gd_shader_compile(const char *name, GLenum stage, const char *defi
 
 /* Either vertex + fragment or compute; `define` (a "#define ...\n" line, or NULL) goes
  * between the common header and each body. */
-GLuint gd_program_build(const char *name, const char *define, const char *vertex,
+GLuint gd_scene_program_build(const char *name, const char *define, const char *vertex,
 			const char *fragment, const char *compute)
 {
 	GLuint shaders[2] = {0, 0};
@@ -304,26 +304,26 @@ GLuint gd_program_build(const char *name, const char *define, const char *vertex
 	GLuint program = 0;
 	if (!shaders[0] || (!compute && !shaders[1]))
 		goto out;
-	program = gd.glCreateProgram();
+	program = gd_load_gl.glCreateProgram();
 	for (int i = 0; i < 2; i++)
 		if (shaders[i])
-			gd.glAttachShader(program, shaders[i]);
-	gd.glLinkProgram(program);
+			gd_load_gl.glAttachShader(program, shaders[i]);
+	gd_load_gl.glLinkProgram(program);
 	GLint ok = GL_FALSE;
-	gd.glGetProgramiv(program, GL_LINK_STATUS, &ok);
+	gd_load_gl.glGetProgramiv(program, GL_LINK_STATUS, &ok);
 	if (!ok) {
 		char log[2048] = "";
-		gd.glGetProgramInfoLog(program, sizeof(log), NULL, log);
+		gd_load_gl.glGetProgramInfoLog(program, sizeof(log), NULL, log);
 		fprintf(stderr, GD_NAME ": program %s does not link:\n%s\n", name, log);
-		gd.glDeleteProgram(program);
+		gd_load_gl.glDeleteProgram(program);
 		program = 0;
 		goto out;
 	}
-	gd_label(GL_PROGRAM, program, name);
+	gd_scene_label(GL_PROGRAM, program, name);
 out:
 	for (int i = 0; i < 2; i++)
 		if (shaders[i])
-			gd.glDeleteShader(shaders[i]);
+			gd_load_gl.glDeleteShader(shaders[i]);
 	return program;
 }
 
@@ -340,7 +340,7 @@ static void gd_vertex_put(struct gd_vertex *v, float x, float y, float z, float 
 	*v = (struct gd_vertex){{x, y, z}, {nx, ny, nz}};
 }
 
-/* Fills vertices and indices in the layout gd_meshes describes. */
+/* Fills vertices and indices in the layout gd_scene_meshes describes. */
 static void gd_geometry_build(struct gd_vertex *v, uint16_t *idx)
 {
 	static const float ground[4][2] = {{-40, -40}, {40, -40}, {40, 40}, {-40, 40}};
@@ -382,17 +382,17 @@ static void gd_geometry_build(struct gd_vertex *v, uint16_t *idx)
 		v[nv++] = v[quad_base + strip[i]];
 }
 
-void gd_geometry_upload(GLuint vbo, GLuint ibo)
+void gd_scene_geometry_upload(GLuint vbo, GLuint ibo)
 {
 	struct gd_vertex v[GD_VERTEX_COUNT];
 	uint16_t idx[GD_INDEX_COUNT];
 	gd_geometry_build(v, idx);
-	gd.glBindBuffer(GL_ARRAY_BUFFER, vbo);
-	gd.glBufferData(GL_ARRAY_BUFFER, sizeof(v), v, GL_STATIC_DRAW);
-	gd.glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo);
-	gd.glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(idx), idx, GL_STATIC_DRAW);
-	gd_label(GL_BUFFER, vbo, "geometry_vertices");
-	gd_label(GL_BUFFER, ibo, "geometry_indices");
+	gd_load_gl.glBindBuffer(GL_ARRAY_BUFFER, vbo);
+	gd_load_gl.glBufferData(GL_ARRAY_BUFFER, sizeof(v), v, GL_STATIC_DRAW);
+	gd_load_gl.glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo);
+	gd_load_gl.glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(idx), idx, GL_STATIC_DRAW);
+	gd_scene_label(GL_BUFFER, vbo, "geometry_vertices");
+	gd_scene_label(GL_BUFFER, ibo, "geometry_indices");
 }
 
 static void gd_instances_build(float inst[GD_INSTANCE_COUNT][4])
@@ -414,32 +414,32 @@ static void gd_instances_build(float inst[GD_INSTANCE_COUNT][4])
 }
 
 /* The instance buffer's contents; --misuse/--control map-sync rewrite them each frame. */
-void gd_instances_write(void *dst)
+void gd_scene_instances_write(void *dst)
 {
 	float inst[GD_INSTANCE_COUNT][4];
 	gd_instances_build(inst);
 	memcpy(dst, inst, sizeof(inst));
 }
 
-const uint8_t gd_palette_texels[16] = {
+const uint8_t gd_scene_palette_texels[16] = {
 	200, 90, 70, 255, 90, 170, 110, 255, 220, 200, 120, 255, 120, 140, 210, 255,
 };
 
 static GLuint gd_texture_create(GLenum format, uint32_t w, uint32_t h, const char *label)
 {
 	GLuint t = 0;
-	gd.glGenTextures(1, &t);
-	gd.glBindTexture(GL_TEXTURE_2D, t);
-	gd.glTexStorage2D(GL_TEXTURE_2D, 1, format, (GLsizei)w, (GLsizei)h);
-	gd.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-	gd.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-	gd.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-	gd.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-	gd_label(GL_TEXTURE, t, label);
+	gd_load_gl.glGenTextures(1, &t);
+	gd_load_gl.glBindTexture(GL_TEXTURE_2D, t);
+	gd_load_gl.glTexStorage2D(GL_TEXTURE_2D, 1, format, (GLsizei)w, (GLsizei)h);
+	gd_load_gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	gd_load_gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	gd_load_gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+	gd_load_gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+	gd_scene_label(GL_TEXTURE, t, label);
 	return t;
 }
 
-const char *gd_format_name(GLenum format)
+const char *gd_scene_format_name(GLenum format)
 {
 	switch (format) {
 	case GL_RGBA8: return "GL_RGBA8";
@@ -456,12 +456,12 @@ const char *gd_format_name(GLenum format)
 static void gd_default_formats(struct gd_context *ctx, GLenum out[4])
 {
 	EGLint r = 0, g = 0, b = 0, a = 0, d = 0, s = 0;
-	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_RED_SIZE, &r);
-	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_GREEN_SIZE, &g);
-	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_BLUE_SIZE, &b);
-	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_ALPHA_SIZE, &a);
-	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_DEPTH_SIZE, &d);
-	gd.eglGetConfigAttrib(ctx->display, ctx->config, EGL_STENCIL_SIZE, &s);
+	gd_load_gl.eglGetConfigAttrib(ctx->display, ctx->config, EGL_RED_SIZE, &r);
+	gd_load_gl.eglGetConfigAttrib(ctx->display, ctx->config, EGL_GREEN_SIZE, &g);
+	gd_load_gl.eglGetConfigAttrib(ctx->display, ctx->config, EGL_BLUE_SIZE, &b);
+	gd_load_gl.eglGetConfigAttrib(ctx->display, ctx->config, EGL_ALPHA_SIZE, &a);
+	gd_load_gl.eglGetConfigAttrib(ctx->display, ctx->config, EGL_DEPTH_SIZE, &d);
+	gd_load_gl.eglGetConfigAttrib(ctx->display, ctx->config, EGL_STENCIL_SIZE, &s);
 	out[GD_SLOT_COLOR0] = r == 8 && g == 8 && b == 8 && a == 8 ? GL_RGBA8 : GD_FORMAT_OTHER;
 	out[GD_SLOT_COLOR1] = 0;
 	out[GD_SLOT_DEPTH] = d == 24 ? GL_DEPTH_COMPONENT24 : d == 16 ? GL_DEPTH_COMPONENT16
@@ -478,20 +478,20 @@ static int gd_fbo_create(struct gd_context *ctx, enum gd_pass pass, GLuint color
 	formats[GD_SLOT_DEPTH] = depth ? GL_DEPTH_COMPONENT24 : 0;
 	formats[GD_SLOT_STENCIL] = 0;
 	GLuint fbo = 0;
-	gd.glGenFramebuffers(1, &fbo);
-	gd.glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-	gd.glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color0, 0);
+	gd_load_gl.glGenFramebuffers(1, &fbo);
+	gd_load_gl.glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+	gd_load_gl.glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color0, 0);
 	if (color1)
-		gd.glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D,
+		gd_load_gl.glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D,
 					  color1, 0);
 	if (depth)
-		gd.glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth,
+		gd_load_gl.glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth,
 					  0);
 	static const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
-	gd.glDrawBuffers(color1 ? 2 : 1, bufs);
-	GLenum status = gd.glCheckFramebufferStatus(GL_FRAMEBUFFER);
-	const char *label = gd_pass_framebuffer_label(&ctx->opt, pass);
-	gd_label(GL_FRAMEBUFFER, fbo, label);
+	gd_load_gl.glDrawBuffers(color1 ? 2 : 1, bufs);
+	GLenum status = gd_load_gl.glCheckFramebufferStatus(GL_FRAMEBUFFER);
+	const char *label = gd_scene_pass_framebuffer_label(&ctx->opt, pass);
+	gd_scene_label(GL_FRAMEBUFFER, fbo, label);
 	ctx->fbo[pass] = fbo;
 	if (status != GL_FRAMEBUFFER_COMPLETE) {
 		fprintf(stderr, GD_NAME ": %s is incomplete (0x%04x)\n", label, status);
@@ -510,8 +510,8 @@ static int gd_targets_create(struct gd_context *ctx)
 	ctx->gbuffer_depth = gd_texture_create(GL_DEPTH_COMPONENT24, w, h, "gbuffer_depth");
 	ctx->hdr = gd_texture_create(GL_RGBA8, w, h, "lighting_hdr");
 	ctx->palette = gd_texture_create(GL_RGBA8, 4, 1, "palette");
-	gd.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 1, GL_RGBA, GL_UNSIGNED_BYTE,
-			   gd_palette_texels);
+	gd_load_gl.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 1, GL_RGBA, GL_UNSIGNED_BYTE,
+			   gd_scene_palette_texels);
 	if (gd_fbo_create(ctx, GD_PASS_SHADOW, ctx->shadow_map, GL_R32F, 0, 0, ctx->shadow_depth) ||
 	    gd_fbo_create(ctx, GD_PASS_GBUFFER, ctx->albedo, GL_RGBA8, ctx->normal, GL_RGBA8,
 			  ctx->gbuffer_depth) ||
@@ -529,26 +529,26 @@ static int gd_targets_create(struct gd_context *ctx)
 	} else {
 		gd_default_formats(ctx, ctx->attachment_format[GD_PASS_COMPOSITE]);
 	}
-	gd.glBindFramebuffer(GL_FRAMEBUFFER, 0);
+	gd_load_gl.glBindFramebuffer(GL_FRAMEBUFFER, 0);
 	return 0;
 }
 
 static int gd_programs_create(struct gd_context *ctx)
 {
 	GLuint *p = ctx->program;
-	p[GD_PASS_SHADOW] = gd_program_build("shadow_program", "#define GD_SHADOW 1\n", gd_scene_vs,
+	p[GD_PASS_SHADOW] = gd_scene_program_build("shadow_program", "#define GD_SHADOW 1\n", gd_scene_vs,
 					     gd_shadow_fs, NULL);
-	p[GD_PASS_GBUFFER] = gd_program_build("gbuffer_program", NULL, gd_scene_vs, gd_gbuffer_fs,
+	p[GD_PASS_GBUFFER] = gd_scene_program_build("gbuffer_program", NULL, gd_scene_vs, gd_gbuffer_fs,
 					      NULL);
-	p[GD_PASS_LIGHTING] = gd_program_build("lighting_program", NULL, gd_screen_vs,
+	p[GD_PASS_LIGHTING] = gd_scene_program_build("lighting_program", NULL, gd_scene_screen_vs,
 					       gd_lighting_fs, NULL);
-	p[GD_PASS_BLOOM] = gd_program_build("bloom_sprite_program", NULL, gd_screen_vs,
+	p[GD_PASS_BLOOM] = gd_scene_program_build("bloom_sprite_program", NULL, gd_scene_screen_vs,
 					    gd_sprite_fs, NULL);
-	p[GD_PASS_COMPOSITE] = gd_program_build("composite_program", NULL, gd_screen_vs,
+	p[GD_PASS_COMPOSITE] = gd_scene_program_build("composite_program", NULL, gd_scene_screen_vs,
 						gd_composite_fs, NULL);
-	ctx->overlay_program = gd_program_build("overlay_program", NULL, gd_screen_vs,
+	ctx->overlay_program = gd_scene_program_build("overlay_program", NULL, gd_scene_screen_vs,
 						gd_overlay_fs, NULL);
-	ctx->bloom_compute = gd_program_build("bloom_compute_program", NULL, NULL, NULL,
+	ctx->bloom_compute = gd_scene_program_build("bloom_compute_program", NULL, NULL, NULL,
 					      gd_bloom_cs);
 	for (int i = 0; i < GD_PASS_COUNT; i++)
 		if (!p[i])
@@ -557,7 +557,7 @@ static int gd_programs_create(struct gd_context *ctx)
 }
 
 /* Frame constants in slot 0, pass i's in slot 1 + i, each slot ubo_stride bytes. */
-uint32_t gd_constants_stride(const struct gd_context *ctx)
+uint32_t gd_scene_constants_stride(const struct gd_context *ctx)
 {
 	uint32_t align = ctx->ubo_align > 0 ? (uint32_t)ctx->ubo_align : 256u;
 	return (256u + align - 1) / align * align;
@@ -566,47 +566,47 @@ uint32_t gd_constants_stride(const struct gd_context *ctx)
 static void gd_buffers_create(struct gd_context *ctx)
 {
 	GLuint b[5];
-	gd.glGenBuffers(5, b);
+	gd_load_gl.glGenBuffers(5, b);
 	ctx->geometry_vbo = b[0];
 	ctx->geometry_ibo = b[1];
 	ctx->instance_vbo = b[2];
 	ctx->sprite_buffer = b[3];
 	ctx->constants_ubo = b[4];
 
-	gd.glGenVertexArrays(1, &ctx->scene_vao);
-	gd.glBindVertexArray(ctx->scene_vao);
-	gd_label(GL_VERTEX_ARRAY, ctx->scene_vao, "scene_vao");
-	gd_geometry_upload(ctx->geometry_vbo, ctx->geometry_ibo);
-	gd.glBindBuffer(GL_ARRAY_BUFFER, ctx->geometry_vbo);
-	gd.glEnableVertexAttribArray(0);
-	gd.glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(struct gd_vertex), (void *)0);
-	gd.glEnableVertexAttribArray(1);
-	gd.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(struct gd_vertex),
+	gd_load_gl.glGenVertexArrays(1, &ctx->scene_vao);
+	gd_load_gl.glBindVertexArray(ctx->scene_vao);
+	gd_scene_label(GL_VERTEX_ARRAY, ctx->scene_vao, "scene_vao");
+	gd_scene_geometry_upload(ctx->geometry_vbo, ctx->geometry_ibo);
+	gd_load_gl.glBindBuffer(GL_ARRAY_BUFFER, ctx->geometry_vbo);
+	gd_load_gl.glEnableVertexAttribArray(0);
+	gd_load_gl.glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(struct gd_vertex), (void *)0);
+	gd_load_gl.glEnableVertexAttribArray(1);
+	gd_load_gl.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(struct gd_vertex),
 				 (void *)offsetof(struct gd_vertex, normal));
 
 	float inst[GD_INSTANCE_COUNT][4];
 	gd_instances_build(inst);
-	gd.glBindBuffer(GL_ARRAY_BUFFER, ctx->instance_vbo);
-	gd.glBufferData(GL_ARRAY_BUFFER, sizeof(inst), inst, GL_DYNAMIC_DRAW);
-	gd_label(GL_BUFFER, ctx->instance_vbo, "instances");
-	gd.glEnableVertexAttribArray(2);
-	gd.glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, 16, (void *)0);
-	gd.glVertexAttribDivisor(2, 1);
+	gd_load_gl.glBindBuffer(GL_ARRAY_BUFFER, ctx->instance_vbo);
+	gd_load_gl.glBufferData(GL_ARRAY_BUFFER, sizeof(inst), inst, GL_DYNAMIC_DRAW);
+	gd_scene_label(GL_BUFFER, ctx->instance_vbo, "instances");
+	gd_load_gl.glEnableVertexAttribArray(2);
+	gd_load_gl.glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, 16, (void *)0);
+	gd_load_gl.glVertexAttribDivisor(2, 1);
 
-	gd.glBindBuffer(GL_SHADER_STORAGE_BUFFER, ctx->sprite_buffer);
-	gd.glBufferData(GL_SHADER_STORAGE_BUFFER, GD_SPRITE_COUNT * 16, NULL, GL_DYNAMIC_COPY);
-	gd_label(GL_BUFFER, ctx->sprite_buffer, "bloom_sprites");
+	gd_load_gl.glBindBuffer(GL_SHADER_STORAGE_BUFFER, ctx->sprite_buffer);
+	gd_load_gl.glBufferData(GL_SHADER_STORAGE_BUFFER, GD_SPRITE_COUNT * 16, NULL, GL_DYNAMIC_COPY);
+	gd_scene_label(GL_BUFFER, ctx->sprite_buffer, "bloom_sprites");
 
 	/* --misuse bufsubdata-static: the same glBufferSubData calls on a buffer declared
 	 * STATIC_DRAW (the driver's hint that it is written once). */
 	GLenum usage = ctx->opt.mode[GD_MISUSE_BUFSUBDATA_STATIC] == GD_MODE_MISUSE
 			       ? GL_STATIC_DRAW
 			       : GL_DYNAMIC_DRAW;
-	gd.glGetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &ctx->ubo_align);
-	gd.glBindBuffer(GL_UNIFORM_BUFFER, ctx->constants_ubo);
-	gd.glBufferData(GL_UNIFORM_BUFFER, (GLsizeiptr)gd_constants_stride(ctx) * (1 + GD_PASS_COUNT),
+	gd_load_gl.glGetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &ctx->ubo_align);
+	gd_load_gl.glBindBuffer(GL_UNIFORM_BUFFER, ctx->constants_ubo);
+	gd_load_gl.glBufferData(GL_UNIFORM_BUFFER, (GLsizeiptr)gd_scene_constants_stride(ctx) * (1 + GD_PASS_COUNT),
 			NULL, usage);
-	gd_label(GL_BUFFER, ctx->constants_ubo, "constants");
+	gd_scene_label(GL_BUFFER, ctx->constants_ubo, "constants");
 }
 
 int gd_scene_create(struct gd_context *ctx)
@@ -614,21 +614,21 @@ int gd_scene_create(struct gd_context *ctx)
 	gd_buffers_create(ctx);
 	if (gd_targets_create(ctx) || gd_programs_create(ctx))
 		return -1;
-	gd.glGenQueries(GD_RING, ctx->queries);
-	gd.glGenBuffers(GD_RING, ctx->pbo);
+	gd_load_gl.glGenQueries(GD_RING, ctx->queries);
+	gd_load_gl.glGenBuffers(GD_RING, ctx->pbo);
 	size_t image = (size_t)ctx->opt.width * ctx->opt.height * 4;
 	for (uint32_t i = 0; i < GD_RING; i++) {
-		gd.glBindBuffer(GL_PIXEL_PACK_BUFFER, ctx->pbo[i]);
-		gd.glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)image, NULL, GL_STREAM_READ);
-		gd_label(GL_BUFFER, ctx->pbo[i], "readback_pbo");
+		gd_load_gl.glBindBuffer(GL_PIXEL_PACK_BUFFER, ctx->pbo[i]);
+		gd_load_gl.glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)image, NULL, GL_STREAM_READ);
+		gd_scene_label(GL_BUFFER, ctx->pbo[i], "readback_pbo");
 	}
-	gd.glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+	gd_load_gl.glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
 	ctx->readback = malloc(image);
 	if (!ctx->readback) {
 		fprintf(stderr, GD_NAME ": out of memory\n");
 		return -1;
 	}
-	return gd_check_error("creating the scene");
+	return gd_scene_check_error("creating the scene");
 }
 
 void gd_scene_destroy(struct gd_context *ctx)
@@ -639,26 +639,26 @@ void gd_scene_destroy(struct gd_context *ctx)
 		return;
 	for (uint32_t i = 0; i < GD_RING; i++) {
 		if (ctx->pbo_fence[i])
-			gd.glDeleteSync(ctx->pbo_fence[i]);
+			gd_load_gl.glDeleteSync(ctx->pbo_fence[i]);
 		if (ctx->frame_fence[i])
-			gd.glDeleteSync(ctx->frame_fence[i]);
+			gd_load_gl.glDeleteSync(ctx->frame_fence[i]);
 	}
-	gd.glDeleteQueries(GD_RING, ctx->queries);
-	gd.glDeleteBuffers(GD_RING, ctx->pbo);
+	gd_load_gl.glDeleteQueries(GD_RING, ctx->queries);
+	gd_load_gl.glDeleteBuffers(GD_RING, ctx->pbo);
 	for (int i = 0; i < GD_PASS_COUNT; i++) {
 		if (ctx->fbo[i])
-			gd.glDeleteFramebuffers(1, &ctx->fbo[i]);
+			gd_load_gl.glDeleteFramebuffers(1, &ctx->fbo[i]);
 		if (ctx->program[i])
-			gd.glDeleteProgram(ctx->program[i]);
+			gd_load_gl.glDeleteProgram(ctx->program[i]);
 	}
-	gd.glDeleteProgram(ctx->overlay_program);
-	gd.glDeleteProgram(ctx->bloom_compute);
+	gd_load_gl.glDeleteProgram(ctx->overlay_program);
+	gd_load_gl.glDeleteProgram(ctx->bloom_compute);
 	GLuint t[] = {ctx->shadow_map, ctx->shadow_depth, ctx->albedo, ctx->normal,
 		      ctx->gbuffer_depth, ctx->hdr, ctx->palette, ctx->composite_color,
 		      ctx->composite_depth};
-	gd.glDeleteTextures(sizeof(t) / sizeof(t[0]), t);
+	gd_load_gl.glDeleteTextures(sizeof(t) / sizeof(t[0]), t);
 	GLuint b[] = {ctx->geometry_vbo, ctx->geometry_ibo, ctx->instance_vbo, ctx->sprite_buffer,
 		      ctx->constants_ubo};
-	gd.glDeleteBuffers(sizeof(b) / sizeof(b[0]), b);
-	gd.glDeleteVertexArrays(1, &ctx->scene_vao);
+	gd_load_gl.glDeleteBuffers(sizeof(b) / sizeof(b[0]), b);
+	gd_load_gl.glDeleteVertexArrays(1, &ctx->scene_vao);
 }

@@ -28,7 +28,7 @@ static const struct {
 	{"thread_present", gd_thread_present_draws, 2},
 };
 
-void gd_thread_counts_get(uint32_t *passes, uint32_t *draws)
+void gd_threads_counts_get(uint32_t *passes, uint32_t *draws)
 {
 	*passes = GD_THREAD_PASSES;
 	*draws = 0;
@@ -58,8 +58,8 @@ struct gd_threads {
 static bool gd_thread_current(struct gd_thread *t, bool on)
 {
 	EGLDisplay dpy = t->main->display;
-	EGLBoolean ok = on ? gd.eglMakeCurrent(dpy, t->surface, t->surface, t->context)
-			   : gd.eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+	EGLBoolean ok = on ? gd_load_gl.eglMakeCurrent(dpy, t->surface, t->surface, t->context)
+			   : gd_load_gl.eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 	if (!ok)
 		gd_egl_fail("eglMakeCurrent (thread)");
 	return ok;
@@ -71,7 +71,7 @@ static int gd_thread_setup(struct gd_thread *t)
 	const EGLint context_attribs[] = {
 		EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 2, EGL_NONE,
 	};
-	t->context = gd.eglCreateContext(m->display, m->config,
+	t->context = gd_load_gl.eglCreateContext(m->display, m->config,
 					 t->shared ? m->context : EGL_NO_CONTEXT, context_attribs);
 	if (t->context == EGL_NO_CONTEXT) {
 		gd_egl_fail("eglCreateContext (thread)");
@@ -79,7 +79,7 @@ static int gd_thread_setup(struct gd_thread *t)
 	}
 	const EGLint surface_attribs[] = {EGL_WIDTH, GD_THREAD_SIZE, EGL_HEIGHT, GD_THREAD_SIZE,
 					  EGL_NONE};
-	t->surface = gd.eglCreatePbufferSurface(m->display, m->config, surface_attribs);
+	t->surface = gd_load_gl.eglCreatePbufferSurface(m->display, m->config, surface_attribs);
 	if (t->surface == EGL_NO_SURFACE) {
 		gd_egl_fail("eglCreatePbufferSurface (thread)");
 		return -1;
@@ -88,41 +88,41 @@ static int gd_thread_setup(struct gd_thread *t)
 		return -1;
 	if (t->shared) {
 		/* The main context's uploads are complete before this context reads them. */
-		gd.glWaitSync(m->share_fence, 0, GL_TIMEOUT_IGNORED);
+		gd_load_gl.glWaitSync(m->share_fence, 0, GL_TIMEOUT_IGNORED);
 		t->vbo = m->geometry_vbo;
 		t->ibo = m->geometry_ibo;
 	} else {
 		GLuint b[2];
-		gd.glGenBuffers(2, b);
+		gd_load_gl.glGenBuffers(2, b);
 		t->vbo = b[0];
 		t->ibo = b[1];
-		gd_geometry_upload(t->vbo, t->ibo);
+		gd_scene_geometry_upload(t->vbo, t->ibo);
 	}
-	gd.glGenVertexArrays(1, &t->vao);
-	gd.glBindVertexArray(t->vao);
-	gd.glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, t->ibo);
-	gd.glBindBuffer(GL_ARRAY_BUFFER, t->vbo);
-	gd.glEnableVertexAttribArray(0);
-	gd.glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 24, (void *)0);
+	gd_load_gl.glGenVertexArrays(1, &t->vao);
+	gd_load_gl.glBindVertexArray(t->vao);
+	gd_load_gl.glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, t->ibo);
+	gd_load_gl.glBindBuffer(GL_ARRAY_BUFFER, t->vbo);
+	gd_load_gl.glEnableVertexAttribArray(0);
+	gd_load_gl.glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 24, (void *)0);
 	float inst[GD_INSTANCE_COUNT * 4];
-	gd_instances_write(inst);
-	gd.glGenBuffers(1, &t->instances);
-	gd.glBindBuffer(GL_ARRAY_BUFFER, t->instances);
-	gd.glBufferData(GL_ARRAY_BUFFER, sizeof(inst), inst, GL_STATIC_DRAW);
-	gd.glEnableVertexAttribArray(2);
-	gd.glVertexAttribDivisor(2, 1);
-	gd_label(GL_BUFFER, t->instances, "thread_instances");
+	gd_scene_instances_write(inst);
+	gd_load_gl.glGenBuffers(1, &t->instances);
+	gd_load_gl.glBindBuffer(GL_ARRAY_BUFFER, t->instances);
+	gd_load_gl.glBufferData(GL_ARRAY_BUFFER, sizeof(inst), inst, GL_STATIC_DRAW);
+	gd_load_gl.glEnableVertexAttribArray(2);
+	gd_load_gl.glVertexAttribDivisor(2, 1);
+	gd_scene_label(GL_BUFFER, t->instances, "thread_instances");
 
-	t->program = gd_program_build("thread_program", NULL, gd_screen_vs, gd_flat_fs, NULL);
-	gd.glGenTextures(1, &t->texture);
-	gd.glBindTexture(GL_TEXTURE_2D, t->texture);
-	gd.glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, GD_THREAD_SIZE, GD_THREAD_SIZE);
-	gd_label(GL_TEXTURE, t->texture, "thread_color");
-	gd.glGenFramebuffers(1, &t->fbo);
-	gd.glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
-	gd.glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t->texture, 0);
-	gd_label(GL_FRAMEBUFFER, t->fbo, "thread_fbo");
-	int rc = t->program ? gd_check_error("setting up a thread") : -1;
+	t->program = gd_scene_program_build("thread_program", NULL, gd_scene_screen_vs, gd_scene_flat_fs, NULL);
+	gd_load_gl.glGenTextures(1, &t->texture);
+	gd_load_gl.glBindTexture(GL_TEXTURE_2D, t->texture);
+	gd_load_gl.glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, GD_THREAD_SIZE, GD_THREAD_SIZE);
+	gd_scene_label(GL_TEXTURE, t->texture, "thread_color");
+	gd_load_gl.glGenFramebuffers(1, &t->fbo);
+	gd_load_gl.glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
+	gd_load_gl.glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t->texture, 0);
+	gd_scene_label(GL_FRAMEBUFFER, t->fbo, "thread_fbo");
+	int rc = t->program ? gd_scene_check_error("setting up a thread") : -1;
 	gd_thread_current(t, false);
 	return rc;
 }
@@ -131,28 +131,28 @@ static int gd_thread_frame(struct gd_thread *t)
 {
 	if (!gd_thread_current(t, true))
 		return -1;
-	gd.glBindVertexArray(t->vao);
-	gd.glUseProgram(t->program);
-	gd.glViewport(0, 0, GD_THREAD_SIZE, GD_THREAD_SIZE);
-	gd.glClearColor(0.1f, 0.1f, 0.1f + 0.05f * (float)t->index, 1.0f);
+	gd_load_gl.glBindVertexArray(t->vao);
+	gd_load_gl.glUseProgram(t->program);
+	gd_load_gl.glViewport(0, 0, GD_THREAD_SIZE, GD_THREAD_SIZE);
+	gd_load_gl.glClearColor(0.1f, 0.1f, 0.1f + 0.05f * (float)t->index, 1.0f);
 	for (uint32_t p = 0; p < GD_THREAD_PASSES; p++) {
 		if (!t->main->opt.no_groups)
-			gd.glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, p + 1, -1,
+			gd_load_gl.glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, p + 1, -1,
 					    gd_thread_passes[p].name);
-		gd.glBindFramebuffer(GL_FRAMEBUFFER, p == 0 ? t->fbo : 0);
-		gd.glClear(GL_COLOR_BUFFER_BIT);
+		gd_load_gl.glBindFramebuffer(GL_FRAMEBUFFER, p == 0 ? t->fbo : 0);
+		gd_load_gl.glClear(GL_COLOR_BUFFER_BIT);
 		for (uint32_t i = 0; i < gd_thread_passes[p].draw_count; i++) {
-			gd_draw_issue(t->instances, &gd_thread_passes[p].draws[i]);
+			gd_frame_draw_issue(t->instances, &gd_thread_passes[p].draws[i]);
 			t->issued_draws++;
 		}
 		if (!t->main->opt.no_groups)
-			gd.glPopDebugGroup();
+			gd_load_gl.glPopDebugGroup();
 		t->issued_passes++;
 	}
 	int rc = 0;
 	if (t->main->opt.no_swap) {
-		gd.glFlush();
-	} else if (!gd.eglSwapBuffers(t->main->display, t->surface)) {
+		gd_load_gl.glFlush();
+	} else if (!gd_load_gl.eglSwapBuffers(t->main->display, t->surface)) {
 		gd_egl_fail("eglSwapBuffers (thread)");
 		rc = -1;
 	} else {
@@ -168,22 +168,22 @@ static void gd_thread_teardown(struct gd_thread *t)
 	EGLDisplay dpy = t->main->display;
 	if (t->context != EGL_NO_CONTEXT && t->surface != EGL_NO_SURFACE &&
 	    gd_thread_current(t, true)) {
-		gd.glDeleteFramebuffers(1, &t->fbo);
-		gd.glDeleteTextures(1, &t->texture);
-		gd.glDeleteProgram(t->program);
-		gd.glDeleteVertexArrays(1, &t->vao);
-		gd.glDeleteBuffers(1, &t->instances);
+		gd_load_gl.glDeleteFramebuffers(1, &t->fbo);
+		gd_load_gl.glDeleteTextures(1, &t->texture);
+		gd_load_gl.glDeleteProgram(t->program);
+		gd_load_gl.glDeleteVertexArrays(1, &t->vao);
+		gd_load_gl.glDeleteBuffers(1, &t->instances);
 		if (!t->shared) {
 			GLuint b[2] = {t->vbo, t->ibo};
-			gd.glDeleteBuffers(2, b);
+			gd_load_gl.glDeleteBuffers(2, b);
 		}
 		gd_thread_current(t, false);
 	}
 	if (t->surface != EGL_NO_SURFACE)
-		gd.eglDestroySurface(dpy, t->surface);
+		gd_load_gl.eglDestroySurface(dpy, t->surface);
 	if (t->context != EGL_NO_CONTEXT)
-		gd.eglDestroyContext(dpy, t->context);
-	gd.eglReleaseThread();
+		gd_load_gl.eglDestroyContext(dpy, t->context);
+	gd_load_gl.eglReleaseThread();
 }
 
 static void *gd_thread_main(void *arg)

@@ -20,12 +20,12 @@ struct gd_timings {
 	uint32_t unavailable; /* frames whose results were not there in time */
 };
 
-bool gd_gl_extension_has(const char *name)
+bool gd_timings_gl_extension_has(const char *name)
 {
 	GLint n = 0;
-	gd.glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+	gd_load_gl.glGetIntegerv(GL_NUM_EXTENSIONS, &n);
 	for (GLint i = 0; i < n; i++) {
-		const char *e = (const char *)gd.glGetStringi(GL_EXTENSIONS, (GLuint)i);
+		const char *e = (const char *)gd_load_gl.glGetStringi(GL_EXTENSIONS, (GLuint)i);
 		if (e && !strcmp(e, name))
 			return true;
 	}
@@ -34,14 +34,14 @@ bool gd_gl_extension_has(const char *name)
 
 int gd_timings_create(struct gd_context *ctx)
 {
-	if (!gd_gl_extension_has("GL_EXT_disjoint_timer_query")) {
+	if (!gd_timings_gl_extension_has("GL_EXT_disjoint_timer_query")) {
 		printf(GD_NAME ": timings unavailable: the context has no "
 			       "GL_EXT_disjoint_timer_query\n");
 		return 0;
 	}
 #define GD_PROC(name, type)                                                                        \
-	gd.name = (type)gd.eglGetProcAddress(#name);                                               \
-	if (!gd.name) {                                                                            \
+	gd_load_gl.name = (type)gd_load_gl.eglGetProcAddress(#name);                                               \
+	if (!gd_load_gl.name) {                                                                            \
 		printf(GD_NAME ": timings unavailable: eglGetProcAddress has no " #name "\n");     \
 		return 0;                                                                          \
 	}
@@ -53,11 +53,11 @@ int gd_timings_create(struct gd_context *ctx)
 		return -1;
 	}
 	for (uint32_t i = 0; i < GD_RING; i++)
-		gd.glGenQueries(GD_PASS_COUNT * 2, t->queries[i]);
+		gd_load_gl.glGenQueries(GD_PASS_COUNT * 2, t->queries[i]);
 	GLint disjoint;
-	gd.glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint); /* clears the flag */
+	gd_load_gl.glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint); /* clears the flag */
 	ctx->timings = t;
-	return gd_check_error("creating the timer queries");
+	return gd_scene_check_error("creating the timer queries");
 }
 
 void gd_timings_mark(struct gd_context *ctx, uint32_t frame, enum gd_pass pass, bool end)
@@ -65,7 +65,7 @@ void gd_timings_mark(struct gd_context *ctx, uint32_t frame, enum gd_pass pass, 
 	struct gd_timings *t = ctx->timings;
 	if (!t)
 		return;
-	gd.glQueryCounterEXT(t->queries[frame % GD_RING][pass * 2 + end], GL_TIMESTAMP_EXT);
+	gd_load_gl.glQueryCounterEXT(t->queries[frame % GD_RING][pass * 2 + end], GL_TIMESTAMP_EXT);
 	if (pass == GD_PASS_COUNT - 1 && end)
 		t->pending[frame % GD_RING] = true;
 }
@@ -78,21 +78,21 @@ static void gd_timings_read(struct gd_timings *t, uint32_t slot)
 	t->pending[slot] = false;
 	GLuint *q = t->queries[slot];
 	GLuint available = GL_FALSE;
-	gd.glGetQueryObjectuiv(q[GD_PASS_COUNT * 2 - 1], GL_QUERY_RESULT_AVAILABLE, &available);
+	gd_load_gl.glGetQueryObjectuiv(q[GD_PASS_COUNT * 2 - 1], GL_QUERY_RESULT_AVAILABLE, &available);
 	if (!available) {
 		t->unavailable++;
 		return;
 	}
 	GLint disjoint = 0;
-	gd.glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);
+	gd_load_gl.glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);
 	if (disjoint) {
 		t->disjoint++;
 		return;
 	}
 	for (int p = 0; p < GD_PASS_COUNT; p++) {
 		GLuint64 begin = 0, end = 0;
-		gd.glGetQueryObjectui64vEXT(q[2 * p], GL_QUERY_RESULT, &begin);
-		gd.glGetQueryObjectui64vEXT(q[2 * p + 1], GL_QUERY_RESULT, &end);
+		gd_load_gl.glGetQueryObjectui64vEXT(q[2 * p], GL_QUERY_RESULT, &begin);
+		gd_load_gl.glGetQueryObjectui64vEXT(q[2 * p + 1], GL_QUERY_RESULT, &end);
 		uint64_t ns = end > begin ? end - begin : 0;
 		t->sum_ns[p] += ns;
 		if (t->frames < GD_TIMING_SAMPLES)
@@ -131,14 +131,14 @@ void gd_timings_finish(struct gd_context *ctx)
 	if (t->frames) {
 		uint32_t n = t->frames < GD_TIMING_SAMPLES ? t->frames : GD_TIMING_SAMPLES;
 		for (int p = 0; p < GD_PASS_COUNT; p++)
-			printf("timing pass %d %s gpu_ms=%.3f median_ms=%.3f\n", p, gd_passes[p].name,
+			printf("timing pass %d %s gpu_ms=%.3f median_ms=%.3f\n", p, gd_scene_passes[p].name,
 			       (double)t->sum_ns[p] / t->frames / 1e6,
 			       gd_median_ms(t->samples[p], n));
 	}
 	printf("timing frames=%u disjoint=%u unavailable=%u\n", t->frames, t->disjoint,
 	       t->unavailable);
 	for (uint32_t i = 0; i < GD_RING; i++)
-		gd.glDeleteQueries(GD_PASS_COUNT * 2, t->queries[i]);
+		gd_load_gl.glDeleteQueries(GD_PASS_COUNT * 2, t->queries[i]);
 	free(t);
 	ctx->timings = NULL;
 }

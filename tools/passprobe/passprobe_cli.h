@@ -37,46 +37,46 @@ struct cli_report {
 
 /* The directory of the running passprobe executable (where the installed layout's other
  * files are found from): false when /proc/self/exe cannot be read. */
-bool cli_exe_dir(char *out, size_t out_len);
+bool passprobe_load_exe_dir(char *out, size_t out_len);
 
 /* Reads a whole file into a malloc'd buffer (not NUL-terminated), refusing more than max
  * bytes: 0, or -EFBIG, -EISDIR, -ENOMEM, -EIO or the -errno of fopen. */
-int cli_read_file(const char *path, size_t max, char **out, size_t *len_out);
+int passprobe_load_read_file(const char *path, size_t max, char **out, size_t *len_out);
 
 /* Reads DIR/report.json or FILE and checks it is a passprobe report this passprobe reads.
  * 0, or -1 after one message on stderr naming the file and what is wrong with it. */
-int cli_report_load(const char *arg, struct cli_report *out);
-void cli_report_free(struct cli_report *r);
+int passprobe_load_report(const char *arg, struct cli_report *out);
+void passprobe_load_report_free(struct cli_report *r);
 
 /* argv[0] is the subcommand name ("run", "report", "compare", "counters", "renderdoc"). */
-int cli_run_main(int argc, char **argv);
-int cli_report_main(int argc, char **argv);
-int cli_compare_main(int argc, char **argv);
-int cli_counters_main(int argc, char **argv);
-int cli_renderdoc_main(int argc, char **argv);
+int passprobe_run_main(int argc, char **argv);
+int passprobe_report_main(int argc, char **argv);
+int passprobe_compare_main(int argc, char **argv);
+int passprobe_counters_main(int argc, char **argv);
+int passprobe_renderdoc_main(int argc, char **argv);
 
-void cli_run_usage(FILE *f);
+void passprobe_run_usage(FILE *f);
 /* `passprobe run --renderdoc FRAMES` (passprobe_run_renderdoc.c): finds RenderDoc's capture
  * layer, makes OUTPUT_DIR/renderdoc and sets the environment that enables the layer and names
  * the frames and the capture files. 0, or -1 after one message on stderr. */
-int cli_run_renderdoc_prepare(const char *frames, const char *output_dir, const char *program);
+int passprobe_run_renderdoc_prepare(const char *frames, const char *output_dir, const char *program);
 /* After the OpenGL ES shim is in LD_PRELOAD: RenderDoc's library after it, for OpenGL ES
  * programs (RenderDoc's Vulkan layer is the same library). 0, or -1 (errno set). */
-int cli_run_renderdoc_preload(void);
+int passprobe_run_renderdoc_preload(void);
 /* Says so when RenderDoc was preloaded into passprobe itself. */
-void cli_run_renderdoc_self_check(const char *program, bool renderdoc);
-void cli_report_usage(FILE *f);
-void cli_compare_usage(FILE *f);
-void cli_counters_usage(FILE *f);
-void cli_renderdoc_usage(FILE *f);
+void passprobe_run_renderdoc_self_check(const char *program, bool renderdoc);
+void passprobe_report_usage(FILE *f);
+void passprobe_compare_usage(FILE *f);
+void passprobe_counters_usage(FILE *f);
+void passprobe_renderdoc_usage(FILE *f);
 
 /* Writes the HTML report of a loaded report to html_path (passprobe_html.c). 0, or -1 after
  * one message on stderr. */
-int cli_html_write(const struct cli_report *r, const char *html_path);
+int passprobe_html_write(const struct cli_report *r, const char *html_path);
 /* Makes DIR's outputs from DIR/recording.ppr when that was written since start_sec (0: any):
- * report.json, trace.json, passes.csv (passprobe_outputs.c, through pp_sink_replay), then
+ * report.json, trace.json, passes.csv (passprobe_outputs.c, through pp_attr_replay), then
  * report.html. 1 when made, 0 without a recording, -1 after one message on stderr. finished
  * (may be NULL): false when the recording has no end (the process was killed before it
  * finished its outputs), true otherwise. */
-int cli_outputs_make(const char *dir, long long start_sec, bool *finished);
-void cli_settings_help(FILE *f);
+int passprobe_outputs_make(const char *dir, long long start_sec, bool *finished);
+void passprobe_main_settings_help(FILE *f);

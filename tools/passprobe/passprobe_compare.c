@@ -23,7 +23,7 @@
 #define CMP_DEFAULT_NOISE_K 1.0
 #define CMP_DEFAULT_MIN_CHANGE 0.05
 
-void cli_compare_usage(FILE *f)
+void passprobe_compare_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: passprobe compare [options] A B\n"
@@ -189,32 +189,32 @@ static void run_free(struct cmp_run *r)
 	free(r->slots);
 	free(r->frame_gpu.v);
 	free(r->diags);
-	cli_report_free(&r->rep);
+	passprobe_load_report_free(&r->rep);
 }
 
 /* A number member, NAN when null or absent; false when it is there with another type. */
 static bool get_number_or_null(const struct pp_json_value *obj, const char *key, double *out)
 {
-	const struct pp_json_value *v = pp_json_object_get(obj, key);
+	const struct pp_json_value *v = pp_json_read_object_get(obj, key);
 	*out = NAN;
-	if (!v || pp_json_is_null(v))
+	if (!v || pp_json_read_is_null(v))
 		return true;
-	return pp_json_get_double(v, out);
+	return pp_json_read_get_double(v, out);
 }
 
 static int run_from_frames(struct cmp_run *r, const struct pp_json_value *frames)
 {
-	size_t nf = pp_json_array_size(frames), kept = 0;
+	size_t nf = pp_json_read_array_size(frames), kept = 0;
 	for (size_t f = 0; f < nf; f++) {
-		const struct pp_json_value *fr = pp_json_array_at(frames, f);
+		const struct pp_json_value *fr = pp_json_read_array_at(frames, f);
 		double gpu;
 		/* Frames passprobe rewrote for its experiment measure a fix, not the program
 		 * (docs/diagnostics.md, "Experiment mode"): left out, as from the summary. */
 		bool modified = false;
-		if (pp_json_get_bool(pp_json_object_get(fr, "experiment_modified"), &modified) && modified)
+		if (pp_json_read_get_bool(pp_json_read_object_get(fr, "experiment_modified"), &modified) && modified)
 			continue;
 		kept++;
-		if (!pp_json_is_object(fr) || !get_number_or_null(fr, "gpu_ns", &gpu)) {
+		if (!pp_json_read_is_object(fr) || !get_number_or_null(fr, "gpu_ns", &gpu)) {
 			fprintf(stderr, "passprobe: %s: frames[%zu]: expected an object with a numeric "
 					"\"gpu_ns\" (or null)\n",
 				r->rep.path, f);
@@ -222,15 +222,15 @@ static int run_from_frames(struct cmp_run *r, const struct pp_json_value *frames
 		}
 		if (!isnan(gpu) && samples_add(&r->frame_gpu, gpu))
 			return -ENOMEM;
-		const struct pp_json_value *passes = pp_json_object_get(fr, "passes");
-		size_t np = pp_json_array_size(passes);
+		const struct pp_json_value *passes = pp_json_read_object_get(fr, "passes");
+		size_t np = pp_json_read_array_size(passes);
 		for (size_t i = 0; i < np; i++) {
-			const struct pp_json_value *p = pp_json_array_at(passes, i);
-			const char *name = pp_json_get_string(pp_json_object_get(p, "name"), NULL);
-			const char *kind = pp_json_get_string(pp_json_object_get(p, "kind"), NULL);
+			const struct pp_json_value *p = pp_json_read_array_at(passes, i);
+			const char *name = pp_json_read_get_string(pp_json_read_object_get(p, "name"), NULL);
+			const char *kind = pp_json_read_get_string(pp_json_read_object_get(p, "kind"), NULL);
 			double g, c = NAN;
 			if (!name || !kind || !get_number_or_null(p, "gpu_ns", &g) ||
-			    !get_number_or_null(pp_json_object_get(p, "cpu"), "thread_cpu_ns", &c)) {
+			    !get_number_or_null(pp_json_read_object_get(p, "cpu"), "thread_cpu_ns", &c)) {
 				fprintf(stderr, "passprobe: %s: frames[%zu].passes[%zu]: expected \"name\" "
 						"and \"kind\" strings, numbers (or null) for \"gpu_ns\" and "
 						"\"cpu.thread_cpu_ns\"\n",
@@ -262,7 +262,7 @@ static int run_from_summary(struct cmp_run *r)
 {
 	struct pp_summary sum;
 	char err[512];
-	int rc = pp_summary_from_json(r->rep.root, &sum, err, sizeof(err));
+	int rc = pp_summary_read_from_json(r->rep.root, &sum, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "passprobe: %s: %s\n", r->rep.path, err);
 		pp_summary_free(&sum);
@@ -312,24 +312,24 @@ static void diag_key(const char *id, const char *site, char *out, size_t len)
 
 static int run_diagnostics(struct cmp_run *r)
 {
-	const struct pp_json_value *d = pp_json_object_get(r->rep.root, "diagnostics");
-	if (d && !pp_json_is_array(d)) {
+	const struct pp_json_value *d = pp_json_read_object_get(r->rep.root, "diagnostics");
+	if (d && !pp_json_read_is_array(d)) {
 		fprintf(stderr, "passprobe: %s: \"diagnostics\" must be an array\n", r->rep.path);
 		return -EINVAL;
 	}
-	size_t n = pp_json_array_size(d);
+	size_t n = pp_json_read_array_size(d);
 	r->diags = n ? calloc(n, sizeof(*r->diags)) : NULL;
 	if (n && !r->diags)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const struct pp_json_value *x = pp_json_array_at(d, i);
-		const char *id = pp_json_get_string(pp_json_object_get(x, "id"), NULL);
+		const struct pp_json_value *x = pp_json_read_array_at(d, i);
+		const char *id = pp_json_read_get_string(pp_json_read_object_get(x, "id"), NULL);
 		if (!id) {
 			fprintf(stderr, "passprobe: %s: diagnostics[%zu].id: expected a string\n",
 				r->rep.path, i);
 			return -EINVAL;
 		}
-		const char *site = pp_json_get_string(pp_json_object_get(x, "site"), NULL);
+		const char *site = pp_json_read_get_string(pp_json_read_object_get(x, "site"), NULL);
 		char key[512];
 		diag_key(id, site, key, sizeof(key));
 		/* Sites that differ only in what the key leaves out are one site here. */
@@ -339,16 +339,16 @@ static int run_diagnostics(struct cmp_run *r)
 				c = &r->diags[k];
 		uint64_t count = 0, frames = 0;
 		double cost = NAN;
-		const char *severity = pp_json_get_string(pp_json_object_get(x, "severity"), NULL);
+		const char *severity = pp_json_read_get_string(pp_json_read_object_get(x, "severity"), NULL);
 		bool info = severity && !strcmp(severity, "info");
-		pp_json_get_uint64(pp_json_object_get(x, "count"), &count);
-		pp_json_get_uint64(pp_json_object_get(x, "frames"), &frames);
-		pp_json_get_double(pp_json_object_get(x, "cost_ns"), &cost);
+		pp_json_read_get_uint64(pp_json_read_object_get(x, "count"), &count);
+		pp_json_read_get_uint64(pp_json_read_object_get(x, "frames"), &frames);
+		pp_json_read_get_double(pp_json_read_object_get(x, "cost_ns"), &cost);
 		if (!c) {
 			c = &r->diags[r->ndiags++];
 			c->id = id;
 			c->site = site ? site : "";
-			c->message = pp_json_get_string(pp_json_object_get(x, "message"), NULL);
+			c->message = pp_json_read_get_string(pp_json_read_object_get(x, "message"), NULL);
 			memcpy(c->key, key, sizeof(key));
 			c->cost_ns = cost;
 			c->info = info;
@@ -366,32 +366,32 @@ static int run_diagnostics(struct cmp_run *r)
 
 static void run_describe(struct cmp_run *r)
 {
-	const struct pp_json_value *devs = pp_json_object_get(r->rep.root, "devices");
+	const struct pp_json_value *devs = pp_json_read_object_get(r->rep.root, "devices");
 	size_t o = 0;
-	for (size_t i = 0; i < pp_json_array_size(devs) && o + 1 < sizeof(r->devices); i++) {
+	for (size_t i = 0; i < pp_json_read_array_size(devs) && o + 1 < sizeof(r->devices); i++) {
 		const char *name =
-			pp_json_get_string(pp_json_object_get(pp_json_array_at(devs, i), "name"), NULL);
+			pp_json_read_get_string(pp_json_read_object_get(pp_json_read_array_at(devs, i), "name"), NULL);
 		o += (size_t)snprintf(r->devices + o, sizeof(r->devices) - o, "%s%s", o ? "; " : "",
 				      name ? name : "?");
 	}
-	r->process = pp_json_get_string(
-		pp_json_object_get(pp_json_object_get(r->rep.root, "process"), "name"), NULL);
-	pp_json_get_uint64(pp_json_object_get(r->rep.root, "frames_total"), &r->frames_total);
+	r->process = pp_json_read_get_string(
+		pp_json_read_object_get(pp_json_read_object_get(r->rep.root, "process"), "name"), NULL);
+	pp_json_read_get_uint64(pp_json_read_object_get(r->rep.root, "frames_total"), &r->frames_total);
 }
 
 /* 0, CMP_EXIT_UNREADABLE after a message. */
 static int run_load(struct cmp_run *r, const char *arg)
 {
-	if (cli_report_load(arg, &r->rep) != 0)
+	if (passprobe_load_report(arg, &r->rep) != 0)
 		return CMP_EXIT_UNREADABLE;
 	run_describe(r);
-	const struct pp_json_value *frames = pp_json_object_get(r->rep.root, "frames");
-	if (frames && !pp_json_is_array(frames)) {
+	const struct pp_json_value *frames = pp_json_read_object_get(r->rep.root, "frames");
+	if (frames && !pp_json_read_is_array(frames)) {
 		fprintf(stderr, "passprobe: %s: \"frames\" must be an array\n", r->rep.path);
 		return CMP_EXIT_UNREADABLE;
 	}
 	int rc;
-	r->from_frames = pp_json_array_size(frames) > 0;
+	r->from_frames = pp_json_read_array_size(frames) > 0;
 	rc = r->from_frames ? run_from_frames(r, frames) : run_from_summary(r);
 	if (!rc)
 		rc = run_diagnostics(r);
@@ -404,9 +404,9 @@ static int run_load(struct cmp_run *r, const char *arg)
  * Judging a change
  * ----------------------------------------------------------------------------------------*/
 
-const char *const cmp_verdict_names[] = { "unavailable", "not judged", "within noise",
+const char *const passprobe_compare_verdict_names[] = { "unavailable", "not judged", "within noise",
 					  "slower", "faster" };
-const char *const cmp_metric_names[] = { "gpu-p50", "gpu-p95", "cpu-p50" };
+const char *const passprobe_compare_metric_names[] = { "gpu-p50", "gpu-p95", "cpu-p50" };
 
 /* The noise rule of docs/cli.md (pp_noise.c, which the experiment's verdicts share): for a p95,
  * which rests on the few frames of the upper tail, the spread is the tail's width (p95 - p50),
@@ -422,12 +422,12 @@ static struct cmp_change judge(const struct cmp_stat *a, const struct cmp_stat *
 }
 
 /* The metric --fail-above checks crossed the limit. */
-bool cmp_regressed(const struct cmp_change *c, const struct cmp_opts *o)
+bool passprobe_compare_regressed(const struct cmp_change *c, const struct cmp_opts *o)
 {
 	return !isnan(o->fail_above) && c->v == CMP_UP && c->rel > o->fail_above;
 }
 
-const struct cmp_change *cmp_metric_change(const struct cmp_row *r, const struct cmp_opts *o)
+const struct cmp_change *passprobe_compare_metric_change(const struct cmp_row *r, const struct cmp_opts *o)
 {
 	return o->metric == 0 ? &r->g50 : o->metric == 1 ? &r->g95 : &r->c50;
 }
@@ -474,7 +474,7 @@ static int compare_parse(int argc, char **argv, struct cmp_opts *o, const char *
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			cli_compare_usage(stdout);
+			passprobe_compare_usage(stdout);
 			return -1;
 		}
 		const char *val = NULL;
@@ -491,7 +491,7 @@ static int compare_parse(int argc, char **argv, struct cmp_opts *o, const char *
 					val = argv[++i];
 				} else {
 					fprintf(stderr, "passprobe compare: %s needs a value\n\n", a);
-					cli_compare_usage(stderr);
+					passprobe_compare_usage(stderr);
 					return CLI_EXIT_USAGE;
 				}
 			}
@@ -502,7 +502,7 @@ static int compare_parse(int argc, char **argv, struct cmp_opts *o, const char *
 		} else if (opt == 1) {
 			o->metric = -1;
 			for (int k = 0; k < 3; k++)
-				if (strcmp(val, cmp_metric_names[k]) == 0)
+				if (strcmp(val, passprobe_compare_metric_names[k]) == 0)
 					o->metric = k;
 			ok = o->metric >= 0;
 		} else if (opt == 2) {
@@ -522,7 +522,7 @@ static int compare_parse(int argc, char **argv, struct cmp_opts *o, const char *
 				paths[npaths++] = argv[i];
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "passprobe compare: unknown option '%s'\n\n", a);
-			cli_compare_usage(stderr);
+			passprobe_compare_usage(stderr);
 			return CLI_EXIT_USAGE;
 		} else if (npaths < 3) {
 			paths[npaths++] = a;
@@ -539,7 +539,7 @@ static int compare_parse(int argc, char **argv, struct cmp_opts *o, const char *
 	}
 	if (npaths != 2) {
 		fprintf(stderr, "passprobe compare: expected two reports (A B), got %zu\n\n", npaths);
-		cli_compare_usage(stderr);
+		passprobe_compare_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
 	return 0;
@@ -549,18 +549,18 @@ static bool scalar_equal(const struct pp_json_value *x, const struct pp_json_val
 {
 	double dx, dy;
 	bool bx, by;
-	if (pp_json_type_of(x) != pp_json_type_of(y))
+	if (pp_json_read_type_of(x) != pp_json_read_type_of(y))
 		return false;
-	if (pp_json_get_double(x, &dx) && pp_json_get_double(y, &dy))
+	if (pp_json_read_get_double(x, &dx) && pp_json_read_get_double(y, &dy))
 		return dx == dy;
-	if (pp_json_get_bool(x, &bx) && pp_json_get_bool(y, &by))
+	if (pp_json_read_get_bool(x, &bx) && pp_json_read_get_bool(y, &by))
 		return bx == by;
-	if (pp_json_is_string(x)) {
+	if (pp_json_read_is_string(x)) {
 		size_t lx, ly;
-		const char *sx = pp_json_get_string(x, &lx), *sy = pp_json_get_string(y, &ly);
+		const char *sx = pp_json_read_get_string(x, &lx), *sy = pp_json_read_get_string(y, &ly);
 		return lx == ly && memcmp(sx, sy, lx) == 0;
 	}
-	return pp_json_is_null(x);
+	return pp_json_read_is_null(x);
 }
 
 /* One warning naming the settings that change what is measured and differ between the runs
@@ -569,16 +569,16 @@ static void compare_settings(const struct cmp_run *a, const struct cmp_run *b)
 {
 	static const char *const no_effect[] = { "log_level", "flush_interval_ms", "trace", "csv",
 						 "summary" };
-	const struct pp_json_value *sa = pp_json_object_get(a->rep.root, "settings");
-	const struct pp_json_value *sb = pp_json_object_get(b->rep.root, "settings");
+	const struct pp_json_value *sa = pp_json_read_object_get(a->rep.root, "settings");
+	const struct pp_json_value *sb = pp_json_read_object_get(b->rep.root, "settings");
 	char list[512] = "";
 	size_t o = 0;
-	for (size_t i = 0; i < pp_json_object_size(sa) && o + 1 < sizeof(list); i++) {
-		const struct pp_json_member *m = pp_json_object_at(sa, i);
+	for (size_t i = 0; i < pp_json_read_object_size(sa) && o + 1 < sizeof(list); i++) {
+		const struct pp_json_member *m = pp_json_read_object_at(sa, i);
 		bool skip = false;
 		for (size_t k = 0; k < sizeof(no_effect) / sizeof(no_effect[0]); k++)
 			skip |= strcmp(m->key, no_effect[k]) == 0;
-		const struct pp_json_value *vb = pp_json_object_get(sb, m->key);
+		const struct pp_json_value *vb = pp_json_read_object_get(sb, m->key);
 		if (skip || !vb || scalar_equal(&m->value, vb))
 			continue;
 		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", o ? ", " : "", m->key);
@@ -616,7 +616,7 @@ static int compare_check_match(const struct cmp_run *a, const struct cmp_run *b,
 	return 0;
 }
 
-int cli_compare_main(int argc, char **argv)
+int passprobe_compare_main(int argc, char **argv)
 {
 	struct cmp_opts o = { CMP_DEFAULT_NOISE_K, CMP_DEFAULT_MIN_CHANGE, NAN, 0, false, false,
 			      false };
@@ -661,7 +661,7 @@ int cli_compare_main(int argc, char **argv)
 			r->g95 = judge(&r->a->g, &r->b->g, true, &o);
 			r->c50 = judge(&r->a->c, &r->b->c, false, &o);
 			r->weight = fabs(gpu_per_frame(r->b) - gpu_per_frame(r->a));
-			nregressed += cmp_regressed(cmp_metric_change(r, &o), &o);
+			nregressed += passprobe_compare_regressed(passprobe_compare_metric_change(r, &o), &o);
 		} else {
 			r->weight = fabs(gpu_per_frame(r->a ? r->a : r->b));
 			struct cmp_change none = { NAN, NAN, NAN, NAN, NAN, CMP_UNAVAILABLE };
@@ -686,17 +686,17 @@ int cli_compare_main(int argc, char **argv)
 	}
 
 	if (o.json) {
-		if (cmp_print_json(&a, &b, rows, nrows, &frame, &o, nregressed, nnew))
+		if (passprobe_compare_print_json(&a, &b, rows, nrows, &frame, &o, nregressed, nnew))
 			fprintf(stderr, "passprobe: writing the comparison failed\n");
 	} else {
-		cmp_print_text(&a, &b, rows, nrows, &frame, &o);
+		passprobe_compare_print_text(&a, &b, rows, nrows, &frame, &o);
 	}
 	rc = CLI_EXIT_OK;
 	if (!isnan(o.fail_above)) {
 		fprintf(o.json ? stderr : stdout, "\n%s: %zu pass%s grew more than %g%% beyond noise "
 						   "(%s)\n",
 			nregressed ? "FAIL" : "ok", nregressed, nregressed == 1 ? "" : "es",
-			o.fail_above * 100, cmp_metric_names[o.metric]);
+			o.fail_above * 100, passprobe_compare_metric_names[o.metric]);
 		if (nregressed)
 			rc = CMP_EXIT_REGRESSION;
 	}

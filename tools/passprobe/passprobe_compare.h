@@ -62,7 +62,7 @@ struct cmp_run {
 /* pp_noise.h's verdicts, in its order. */
 enum cmp_verdict { CMP_UNAVAILABLE, CMP_UNJUDGED, CMP_NOISE, CMP_UP, CMP_DOWN };
 
-extern const char *const cmp_verdict_names[];
+extern const char *const passprobe_compare_verdict_names[];
 
 struct cmp_opts {
 	double noise_k, min_change, fail_above; /* fail_above NAN: not asked */
@@ -70,7 +70,7 @@ struct cmp_opts {
 	bool fail_new_diag, same_device, json;
 };
 
-extern const char *const cmp_metric_names[];
+extern const char *const passprobe_compare_metric_names[];
 
 struct cmp_change {
 	double a, b, delta, rel, noise; /* noise: the threshold the delta had to pass */
@@ -84,13 +84,13 @@ struct cmp_row {
 };
 
 /* The metric --fail-above checks crossed the limit. */
-bool cmp_regressed(const struct cmp_change *c, const struct cmp_opts *o);
+bool passprobe_compare_regressed(const struct cmp_change *c, const struct cmp_opts *o);
 /* The change of the metric --fail-above checks. */
-const struct cmp_change *cmp_metric_change(const struct cmp_row *r, const struct cmp_opts *o);
+const struct cmp_change *passprobe_compare_metric_change(const struct cmp_row *r, const struct cmp_opts *o);
 
-void cmp_print_text(const struct cmp_run *a, const struct cmp_run *b, const struct cmp_row *rows,
+void passprobe_compare_print_text(const struct cmp_run *a, const struct cmp_run *b, const struct cmp_row *rows,
 		    size_t nrows, const struct cmp_row *frame, const struct cmp_opts *o);
 /* Returns the writer's error. */
-int cmp_print_json(const struct cmp_run *a, const struct cmp_run *b, const struct cmp_row *rows,
+int passprobe_compare_print_json(const struct cmp_run *a, const struct cmp_run *b, const struct cmp_row *rows,
 		   size_t nrows, const struct cmp_row *frame, const struct cmp_opts *o,
 		   size_t nregressed, size_t nnew);

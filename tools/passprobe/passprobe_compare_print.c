@@ -118,7 +118,7 @@ static void print_diag(char mark, const struct cmp_diag *d, const struct cmp_dia
 	}
 }
 
-void cmp_print_text(const struct cmp_run *a, const struct cmp_run *b, const struct cmp_row *rows,
+void passprobe_compare_print_text(const struct cmp_run *a, const struct cmp_run *b, const struct cmp_row *rows,
 		    size_t nrows, const struct cmp_row *frame, const struct cmp_opts *o)
 {
 	char buf[3][64];
@@ -212,7 +212,7 @@ void cmp_print_text(const struct cmp_run *a, const struct cmp_run *b, const stru
 static void json_stat(struct pp_json_writer *w, const char *key, const struct cmp_stat *s)
 {
 	pp_json_write_key(w, key);
-	pp_json_begin_object(w);
+	pp_json_write_begin_object(w);
 	pp_json_write_key(w, "p50");
 	pp_json_write_double(w, s->p50);
 	pp_json_write_key(w, "p95");
@@ -221,15 +221,15 @@ static void json_stat(struct pp_json_writer *w, const char *key, const struct cm
 	pp_json_write_double(w, s->q3 - s->q1);
 	pp_json_write_key(w, "tail");
 	pp_json_write_double(w, s->p95 - s->p50);
-	pp_json_kv_uint(w, "samples", s->n);
-	pp_json_kv_str(w, "source", s->from_summary ? "summary" : "frames");
-	pp_json_end_object(w);
+	pp_json_write_kv_uint(w, "samples", s->n);
+	pp_json_write_kv_str(w, "source", s->from_summary ? "summary" : "frames");
+	pp_json_write_end_object(w);
 }
 
 static void json_change(struct pp_json_writer *w, const char *key, const struct cmp_change *c)
 {
 	pp_json_write_key(w, key);
-	pp_json_begin_object(w);
+	pp_json_write_begin_object(w);
 	pp_json_write_key(w, "a");
 	pp_json_write_double(w, c->a);
 	pp_json_write_key(w, "b");
@@ -240,8 +240,8 @@ static void json_change(struct pp_json_writer *w, const char *key, const struct 
 	pp_json_write_double(w, c->rel);
 	pp_json_write_key(w, "noise");
 	pp_json_write_double(w, c->noise);
-	pp_json_kv_str(w, "verdict", cmp_verdict_names[c->v]);
-	pp_json_end_object(w);
+	pp_json_write_kv_str(w, "verdict", passprobe_compare_verdict_names[c->v]);
+	pp_json_write_end_object(w);
 }
 
 static void json_measures(struct pp_json_writer *w, const char *key, const struct cmp_stat *a,
@@ -249,7 +249,7 @@ static void json_measures(struct pp_json_writer *w, const char *key, const struc
 			  const struct cmp_change *c95)
 {
 	pp_json_write_key(w, key);
-	pp_json_begin_object(w);
+	pp_json_write_begin_object(w);
 	if (a)
 		json_stat(w, "a", a);
 	if (b)
@@ -259,79 +259,79 @@ static void json_measures(struct pp_json_writer *w, const char *key, const struc
 		if (c95)
 			json_change(w, "p95", c95);
 	}
-	pp_json_end_object(w);
+	pp_json_write_end_object(w);
 }
 
 static void json_run(struct pp_json_writer *w, const char *key, const struct cmp_run *r)
 {
 	pp_json_write_key(w, key);
-	pp_json_begin_object(w);
-	pp_json_kv_str(w, "path", r->rep.path);
-	pp_json_kv_uint(w, "frames", r->frames);
-	pp_json_kv_uint(w, "frames_total", r->frames_total);
-	pp_json_kv_str(w, "source", r->from_frames ? "frames" : "summary");
-	pp_json_kv_str(w, "devices", r->devices);
-	pp_json_kv_str(w, "process", r->process);
-	pp_json_end_object(w);
+	pp_json_write_begin_object(w);
+	pp_json_write_kv_str(w, "path", r->rep.path);
+	pp_json_write_kv_uint(w, "frames", r->frames);
+	pp_json_write_kv_uint(w, "frames_total", r->frames_total);
+	pp_json_write_kv_str(w, "source", r->from_frames ? "frames" : "summary");
+	pp_json_write_kv_str(w, "devices", r->devices);
+	pp_json_write_kv_str(w, "process", r->process);
+	pp_json_write_end_object(w);
 }
 
 static void json_diags(struct pp_json_writer *w, const char *key, const struct cmp_run *r,
 		       bool matched)
 {
 	pp_json_write_key(w, key);
-	pp_json_begin_array(w);
+	pp_json_write_begin_array(w);
 	for (size_t i = 0; i < r->ndiags; i++) {
 		const struct cmp_diag *d = &r->diags[i];
 		if (d->matched != matched)
 			continue;
-		pp_json_begin_object(w);
-		pp_json_kv_str(w, "id", d->id);
-		pp_json_kv_str(w, "severity", d->info ? "info" : "warning");
-		pp_json_kv_str(w, "site", d->site);
-		pp_json_kv_str(w, "key", d->key);
-		pp_json_kv_uint(w, "count", d->count);
-		pp_json_kv_uint(w, "frames", d->frames);
+		pp_json_write_begin_object(w);
+		pp_json_write_kv_str(w, "id", d->id);
+		pp_json_write_kv_str(w, "severity", d->info ? "info" : "warning");
+		pp_json_write_kv_str(w, "site", d->site);
+		pp_json_write_kv_str(w, "key", d->key);
+		pp_json_write_kv_uint(w, "count", d->count);
+		pp_json_write_kv_uint(w, "frames", d->frames);
 		pp_json_write_key(w, "cost_ns");
 		pp_json_write_double(w, d->cost_ns);
-		pp_json_end_object(w);
+		pp_json_write_end_object(w);
 	}
-	pp_json_end_array(w);
+	pp_json_write_end_array(w);
 }
 
-int cmp_print_json(const struct cmp_run *a, const struct cmp_run *b, const struct cmp_row *rows,
+int passprobe_compare_print_json(const struct cmp_run *a, const struct cmp_run *b, const struct cmp_row *rows,
 		   size_t nrows, const struct cmp_row *frame, const struct cmp_opts *o,
 		   size_t nregressed, size_t nnew)
 {
 	struct pp_json_writer w;
-	pp_json_writer_init_file(&w, stdout, 1);
-	pp_json_begin_object(&w);
-	pp_json_kv_str(&w, "schema", "passprobe-compare");
-	pp_json_kv_uint(&w, "version", 1);
+	pp_json_write_init_file(&w, stdout, 1);
+	pp_json_write_begin_object(&w);
+	pp_json_write_kv_str(&w, "schema", "passprobe-compare");
+	pp_json_write_kv_uint(&w, "version", 1);
 	json_run(&w, "a", a);
 	json_run(&w, "b", b);
 	pp_json_write_key(&w, "noise");
-	pp_json_begin_object(&w);
+	pp_json_write_begin_object(&w);
 	pp_json_write_key(&w, "k");
 	pp_json_write_double(&w, o->noise_k);
 	pp_json_write_key(&w, "min_change");
 	pp_json_write_double(&w, o->min_change);
-	pp_json_kv_uint(&w, "min_samples", CMP_MIN_SAMPLES);
-	pp_json_end_object(&w);
-	pp_json_kv_str(&w, "metric", cmp_metric_names[o->metric]);
+	pp_json_write_kv_uint(&w, "min_samples", CMP_MIN_SAMPLES);
+	pp_json_write_end_object(&w);
+	pp_json_write_kv_str(&w, "metric", passprobe_compare_metric_names[o->metric]);
 	pp_json_write_key(&w, "fail_above");
 	pp_json_write_double(&w, o->fail_above);
 	json_measures(&w, "frame_gpu_ns", &a->fg, &b->fg, &frame->g50, &frame->g95);
 	pp_json_write_key(&w, "passes");
-	pp_json_begin_array(&w);
+	pp_json_write_begin_array(&w);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct cmp_row *r = &rows[i];
 		const struct cmp_pass *p = r->a ? r->a : r->b;
-		pp_json_begin_object(&w);
-		pp_json_kv_str(&w, "name", p->name);
-		pp_json_kv_str(&w, "kind", p->kind);
-		pp_json_kv_str(&w, "in", r->a && r->b ? "both" : r->a ? "a" : "b");
+		pp_json_write_begin_object(&w);
+		pp_json_write_kv_str(&w, "name", p->name);
+		pp_json_write_kv_str(&w, "kind", p->kind);
+		pp_json_write_kv_str(&w, "in", r->a && r->b ? "both" : r->a ? "a" : "b");
 		pp_json_write_key(&w, "per_frame");
-		pp_json_begin_object(&w);
+		pp_json_write_begin_object(&w);
 		if (r->a) {
 			pp_json_write_key(&w, "a");
 			pp_json_write_double(&w, r->a->per_frame);
@@ -340,25 +340,25 @@ int cmp_print_json(const struct cmp_run *a, const struct cmp_run *b, const struc
 			pp_json_write_key(&w, "b");
 			pp_json_write_double(&w, r->b->per_frame);
 		}
-		pp_json_end_object(&w);
+		pp_json_write_end_object(&w);
 		json_measures(&w, "gpu_ns", r->a ? &r->a->g : NULL, r->b ? &r->b->g : NULL, &r->g50,
 			      &r->g95);
 		json_measures(&w, "cpu_record_ns", r->a ? &r->a->c : NULL, r->b ? &r->b->c : NULL,
 			      &r->c50, NULL);
-		pp_json_kv_bool(&w, "over_limit", r->a && r->b && cmp_regressed(cmp_metric_change(r, o), o));
-		pp_json_end_object(&w);
+		pp_json_write_kv_bool(&w, "over_limit", r->a && r->b && passprobe_compare_regressed(passprobe_compare_metric_change(r, o), o));
+		pp_json_write_end_object(&w);
 	}
-	pp_json_end_array(&w);
+	pp_json_write_end_array(&w);
 	pp_json_write_key(&w, "diagnostics");
-	pp_json_begin_object(&w);
+	pp_json_write_begin_object(&w);
 	json_diags(&w, "appeared", b, false);
 	json_diags(&w, "disappeared", a, false);
 	json_diags(&w, "both", b, true);
-	pp_json_end_object(&w);
-	pp_json_kv_uint(&w, "passes_over_limit", nregressed);
-	pp_json_kv_uint(&w, "new_diagnostics", nnew);
-	pp_json_end_object(&w);
-	int rc = pp_json_writer_finish(&w);
+	pp_json_write_end_object(&w);
+	pp_json_write_kv_uint(&w, "passes_over_limit", nregressed);
+	pp_json_write_kv_uint(&w, "new_diagnostics", nnew);
+	pp_json_write_end_object(&w);
+	int rc = pp_json_write_finish(&w);
 	fputc('\n', stdout);
 	return rc;
 }

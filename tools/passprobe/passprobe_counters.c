@@ -16,7 +16,7 @@
 /* A values file is a few hundred numbers; anything near this is not one. */
 #define VALUES_MAX_BYTES ((size_t)16 << 20)
 
-void cli_counters_usage(FILE *f)
+void passprobe_counters_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: passprobe counters list [--gpu NAME]\n"
@@ -44,20 +44,20 @@ void cli_counters_usage(FILE *f)
 static void counters_known_gpus(FILE *f)
 {
 	fprintf(f, "known GPUs:");
-	for (size_t i = 0; i < pp_counter_db_count(); i++) {
-		const struct pp_counter_db *db = pp_counter_db_at(i);
+	for (size_t i = 0; i < pp_counter_db_list_count(); i++) {
+		const struct pp_counter_db *db = pp_counter_db_list_at(i);
 		for (uint32_t g = 0; g < db->gpu_count; g++)
 			fprintf(f, " %s", db->gpus[g].name);
 	}
 	fprintf(f, "\ndatabases:");
-	for (size_t i = 0; i < pp_counter_db_count(); i++)
-		fprintf(f, " %s", pp_counter_db_at(i)->id);
+	for (size_t i = 0; i < pp_counter_db_list_count(); i++)
+		fprintf(f, " %s", pp_counter_db_list_at(i)->id);
 	fprintf(f, "\n");
 }
 
 static const struct pp_counter_db *counters_find_db(const char *gpu)
 {
-	const struct pp_counter_db *db = pp_counter_db_find(gpu);
+	const struct pp_counter_db *db = pp_counter_db_list_find(gpu);
 	if (!db) {
 		fprintf(stderr, "passprobe counters: no counter database for GPU '%s'\n", gpu);
 		counters_known_gpus(stderr);
@@ -68,8 +68,8 @@ static const struct pp_counter_db *counters_find_db(const char *gpu)
 static void list_databases(void)
 {
 	printf("%-14s %-9s %-8s %-9s %s\n", "DATABASE", "HARDWARE", "DERIVED", "CONSTANTS", "GPUS");
-	for (size_t i = 0; i < pp_counter_db_count(); i++) {
-		const struct pp_counter_db *db = pp_counter_db_at(i);
+	for (size_t i = 0; i < pp_counter_db_list_count(); i++) {
+		const struct pp_counter_db *db = pp_counter_db_list_at(i);
 		printf("%-14s %-9u %-8u %-9u", db->id, pp_counter_db_count_kind(db, PP_COUNTER_HARDWARE),
 		       pp_counter_db_count_kind(db, PP_COUNTER_DERIVED),
 		       pp_counter_db_count_kind(db, PP_COUNTER_CONSTANT));
@@ -102,8 +102,8 @@ static void list_database(const struct pp_counter_db *db)
 	}
 	printf("\nblock instances combined as:");
 	for (int b = PP_BLOCK_JOB_MANAGER; b < PP_BLOCK_COUNT; b++)
-		printf(" %s=%s", pp_counter_block_name((enum pp_counter_block)b),
-		       pp_counter_aggregate_name((enum pp_counter_aggregate)db->aggregate[b]));
+		printf(" %s=%s", pp_counter_db_block_name((enum pp_counter_block)b),
+		       pp_counter_db_aggregate_name((enum pp_counter_aggregate)db->aggregate[b]));
 	printf("\n");
 
 	int w = name_width(db, PP_COUNTER_HARDWARE);
@@ -117,7 +117,7 @@ static void list_database(const struct pp_counter_db *db)
 		char index[16];
 		snprintf(index, sizeof(index), d->index < 0 ? "-" : "%d", (int)d->index);
 		printf("  %-*s %-12s %-13s %-5g %-5s %-11s %s\n", w, d->name,
-		       pp_counter_block_name((enum pp_counter_block)d->block), d->unit, d->scale, index,
+		       pp_counter_db_block_name((enum pp_counter_block)d->block), d->unit, d->scale, index,
 		       d->ref, d->title);
 		if (d->note)
 			printf("  %-*s note: %s\n", w, "", d->note);
@@ -173,7 +173,7 @@ static bool values_error(const char *path, const char *fmt, ...)
 static bool values_number(const char *path, bool counter, const char *name,
 			  const struct pp_json_value *v, double *out)
 {
-	if (!pp_json_get_double(v, out))
+	if (!pp_json_read_get_double(v, out))
 		return values_error(path, "\"%s\": '%s' must be a number%s",
 				    counter ? "counters" : "constants", name,
 				    counter ? " or an array of numbers (one per block instance)" : "");
@@ -185,21 +185,21 @@ static bool values_load(const char *path, const struct pp_json_value *root,
 			const struct pp_counter_eval *ev, struct pp_counter_value *sample)
 {
 	const struct pp_counter_db *db = pp_counter_eval_db(ev);
-	if (!pp_json_is_object(root))
+	if (!pp_json_read_is_object(root))
 		return values_error(path, "the top level must be an object with \"counters\" and "
 					  "\"constants\"");
-	for (size_t i = 0; i < pp_json_object_size(root); i++) {
-		const struct pp_json_member *m = pp_json_object_at(root, i);
+	for (size_t i = 0; i < pp_json_read_object_size(root); i++) {
+		const struct pp_json_member *m = pp_json_read_object_at(root, i);
 		if (strcmp(m->key, "counters") && strcmp(m->key, "constants"))
 			return values_error(path, "unknown member \"%.100s\" (allowed: \"counters\", "
 						  "\"constants\")",
 					    m->key);
-		if (!pp_json_is_object(&m->value))
+		if (!pp_json_read_is_object(&m->value))
 			return values_error(path, "\"%s\" must be an object of name: value", m->key);
 	}
-	const struct pp_json_value *counters = pp_json_object_get(root, "counters");
-	for (size_t i = 0; i < pp_json_object_size(counters); i++) {
-		const struct pp_json_member *m = pp_json_object_at(counters, i);
+	const struct pp_json_value *counters = pp_json_read_object_get(root, "counters");
+	for (size_t i = 0; i < pp_json_read_object_size(counters); i++) {
+		const struct pp_json_member *m = pp_json_read_object_at(counters, i);
 		int entry = pp_counter_db_lookup(db, m->key);
 		if (entry < 0)
 			return values_error(path, "\"counters\": unknown counter '%.100s' in %s "
@@ -211,8 +211,8 @@ static bool values_load(const char *path, const struct pp_json_value *root,
 					    m->key, d->kind == PP_COUNTER_DERIVED ? "derived counter" : "constant",
 					    d->kind == PP_COUNTER_CONSTANT ? " (put it under \"constants\")"
 									  : " (it is computed)");
-		if (pp_json_is_array(&m->value)) {
-			size_t n = pp_json_array_size(&m->value);
+		if (pp_json_read_is_array(&m->value)) {
+			size_t n = pp_json_read_array_size(&m->value);
 			if (n == 0 || n > 4096)
 				return values_error(path, "\"counters\": '%s' needs 1 to 4096 values",
 						    m->key);
@@ -221,22 +221,22 @@ static bool values_load(const char *path, const struct pp_json_value *root,
 				return values_error(path, "out of memory");
 			for (size_t k = 0; k < n; k++)
 				if (!values_number(path, true, m->key,
-						   pp_json_array_at(&m->value, k), &raw[k])) {
+						   pp_json_read_array_at(&m->value, k), &raw[k])) {
 					free(raw);
 					return false;
 				}
-			pp_counter_sample_set_instances(ev, sample, entry, raw, n);
+			pp_counter_eval_sample_set_instances(ev, sample, entry, raw, n);
 			free(raw);
 		} else {
 			double v;
 			if (!values_number(path, true, m->key, &m->value, &v))
 				return false;
-			pp_counter_sample_set(ev, sample, entry, v);
+			pp_counter_eval_sample_set(ev, sample, entry, v);
 		}
 	}
-	const struct pp_json_value *constants = pp_json_object_get(root, "constants");
-	for (size_t i = 0; i < pp_json_object_size(constants); i++) {
-		const struct pp_json_member *m = pp_json_object_at(constants, i);
+	const struct pp_json_value *constants = pp_json_read_object_get(root, "constants");
+	for (size_t i = 0; i < pp_json_read_object_size(constants); i++) {
+		const struct pp_json_member *m = pp_json_read_object_at(constants, i);
 		int entry = pp_counter_db_lookup(db, m->key);
 		if (entry < 0 || db->counters[entry].kind != PP_COUNTER_CONSTANT)
 			return values_error(path, "\"constants\": '%.100s' is not a constant of %s%s",
@@ -250,7 +250,7 @@ static bool values_load(const char *path, const struct pp_json_value *root,
 		double v;
 		if (!values_number(path, false, m->key, &m->value, &v))
 			return false;
-		pp_counter_sample_set(ev, sample, entry, v);
+		pp_counter_eval_sample_set(ev, sample, entry, v);
 	}
 	return true;
 }
@@ -276,7 +276,7 @@ static int eval_print_expr(const struct pp_counter_eval *ev, struct pp_counter_v
 	}
 	struct pp_counter_value v = pp_counter_eval_expr(ev, sample, e);
 	char buf[256];
-	printf("%s\n", pp_counter_value_describe(ev, &v, buf, sizeof(buf)));
+	printf("%s\n", pp_counter_eval_value_describe(ev, &v, buf, sizeof(buf)));
 	pp_expr_free(e);
 	return v.status == PP_VALUE_OK ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }
@@ -291,7 +291,7 @@ static void eval_print_all(const struct pp_counter_eval *ev, struct pp_counter_v
 			continue;
 		struct pp_counter_value v = pp_counter_eval_counter(ev, sample, (int)i);
 		char buf[256];
-		pp_counter_value_describe(ev, &v, buf, sizeof(buf));
+		pp_counter_eval_value_describe(ev, &v, buf, sizeof(buf));
 		if (v.status == PP_VALUE_OK)
 			printf("%-*s %s %s\n", w, d->name, buf, d->unit);
 		else
@@ -315,7 +315,7 @@ static int counters_eval(const char *gpu, const char *expr, bool all, const char
 
 	char *text = NULL;
 	size_t len = 0;
-	int rc = cli_read_file(values, VALUES_MAX_BYTES, &text, &len);
+	int rc = passprobe_load_read_file(values, VALUES_MAX_BYTES, &text, &len);
 	if (rc) {
 		fprintf(stderr, "passprobe counters: cannot read %s: %s\n", values,
 			rc == -EFBIG ? "larger than 16 MiB" : strerror(-rc));
@@ -325,7 +325,7 @@ static int counters_eval(const char *gpu, const char *expr, bool all, const char
 	struct pp_json_value *root = NULL;
 	struct pp_json_limits limits = { .max_len = VALUES_MAX_BYTES };
 	char jerr[512];
-	rc = pp_json_parse(text, len, &limits, &root, jerr, sizeof(jerr));
+	rc = pp_json_read_parse(text, len, &limits, &root, jerr, sizeof(jerr));
 	free(text);
 	if (rc) {
 		fprintf(stderr, "passprobe counters: %s is not valid JSON: %s\n", values,
@@ -339,7 +339,7 @@ static int counters_eval(const char *gpu, const char *expr, bool all, const char
 	if (!sample) {
 		fprintf(stderr, "passprobe counters: out of memory\n");
 	} else {
-		pp_counter_sample_clear(ev, sample);
+		pp_counter_eval_sample_clear(ev, sample);
 		if (values_load(values, root, ev, sample)) {
 			if (all) {
 				eval_print_all(ev, sample);
@@ -350,7 +350,7 @@ static int counters_eval(const char *gpu, const char *expr, bool all, const char
 		}
 	}
 	free(sample);
-	pp_json_free(root);
+	pp_json_read_free(root);
 	pp_counter_eval_destroy(ev);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "passprobe counters: writing the output failed: %s\n", strerror(errno));
@@ -377,22 +377,22 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
 	return argv[++*i];
 }
 
-int cli_counters_main(int argc, char **argv)
+int passprobe_counters_main(int argc, char **argv)
 {
 	if (argc < 2) {
-		cli_counters_usage(stderr);
+		passprobe_counters_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
 	const char *action = argv[1];
 	if (strcmp(action, "-h") == 0 || strcmp(action, "--help") == 0) {
-		cli_counters_usage(stdout);
+		passprobe_counters_usage(stdout);
 		return CLI_EXIT_OK;
 	}
 	bool list = strcmp(action, "list") == 0, eval = strcmp(action, "eval") == 0;
 	if (!list && !eval) {
 		fprintf(stderr, "passprobe counters: unknown action '%s' (expected list or eval)\n\n",
 			action);
-		cli_counters_usage(stderr);
+		passprobe_counters_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
 	const char *gpu = NULL, *expr = NULL, *values = NULL;
@@ -402,7 +402,7 @@ int cli_counters_main(int argc, char **argv)
 		bool missing = false;
 		const char *v;
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			cli_counters_usage(stdout);
+			passprobe_counters_usage(stdout);
 			return CLI_EXIT_OK;
 		}
 		if ((v = option_value(argc, argv, &i, "--gpu", &missing)))
@@ -415,12 +415,12 @@ int cli_counters_main(int argc, char **argv)
 			all = true;
 		if (missing) {
 			fprintf(stderr, "passprobe counters: %s needs a value\n\n", a);
-			cli_counters_usage(stderr);
+			passprobe_counters_usage(stderr);
 			return CLI_EXIT_USAGE;
 		}
 		if (!v && !(eval && strcmp(a, "--all") == 0)) {
 			fprintf(stderr, "passprobe counters %s: unexpected argument '%s'\n\n", action, a);
-			cli_counters_usage(stderr);
+			passprobe_counters_usage(stderr);
 			return CLI_EXIT_USAGE;
 		}
 	}
@@ -442,7 +442,7 @@ int cli_counters_main(int argc, char **argv)
 						  : NULL;
 	if (problem) {
 		fprintf(stderr, "passprobe counters eval: %s\n\n", problem);
-		cli_counters_usage(stderr);
+		passprobe_counters_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
 	return counters_eval(gpu, expr, all, values);

@@ -50,8 +50,8 @@ static void html_script_json(FILE *f, const char *json, size_t len)
 
 static void html_page(FILE *f, const struct cli_report *r, const char *json, size_t len)
 {
-	const char *name = pp_json_get_string(
-		pp_json_object_get(pp_json_object_get(r->root, "process"), "name"), NULL);
+	const char *name = pp_json_read_get_string(
+		pp_json_read_object_get(pp_json_read_object_get(r->root, "process"), "name"), NULL);
 	if (!name)
 		name = "?";
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -107,18 +107,18 @@ static void html_page(FILE *f, const struct cli_report *r, const char *json, siz
 	fputs("</script>\n</body>\n</html>\n", f);
 }
 
-int cli_html_write(const struct cli_report *r, const char *html_path)
+int passprobe_html_write(const struct cli_report *r, const char *html_path)
 {
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, 0);
-	pp_json_write_value(&w, r->root);
+	pp_json_write_init_mem(&w, 0, 0);
+	pp_json_read_value_write(&w, r->root);
 	size_t len = 0;
-	int err = pp_json_writer_finish(&w);
-	const char *json = pp_json_writer_mem(&w, &len);
+	int err = pp_json_write_finish(&w);
+	const char *json = pp_json_write_mem(&w, &len);
 	if (err) {
 		fprintf(stderr, "passprobe: %s: cannot make the HTML report: %s\n", r->path,
 			strerror(-err));
-		pp_json_writer_release(&w);
+		pp_json_write_release(&w);
 		return -1;
 	}
 
@@ -127,7 +127,7 @@ int cli_html_write(const struct cli_report *r, const char *html_path)
 	char tmp[PATH_MAX + 32];
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", html_path, (int)getpid()) >= (int)sizeof(tmp)) {
 		fprintf(stderr, "passprobe: path too long: %s\n", html_path);
-		pp_json_writer_release(&w);
+		pp_json_write_release(&w);
 		return -1;
 	}
 	FILE *f = fopen(tmp, "wx");
@@ -136,11 +136,11 @@ int cli_html_write(const struct cli_report *r, const char *html_path)
 	if (!f) {
 		fprintf(stderr, "passprobe: cannot write the HTML report %s: %s\n", html_path,
 			strerror(errno));
-		pp_json_writer_release(&w);
+		pp_json_write_release(&w);
 		return -1;
 	}
 	html_page(f, r, json, len);
-	pp_json_writer_release(&w);
+	pp_json_write_release(&w);
 	err = ferror(f) ? (errno ? errno : EIO) : 0;
 	if (fclose(f) != 0 && !err)
 		err = errno;

@@ -14,7 +14,7 @@
 #include "pp_json.h"
 #include "passprobe_cli.h"
 
-bool cli_exe_dir(char *out, size_t out_len)
+bool passprobe_load_exe_dir(char *out, size_t out_len)
 {
 	ssize_t n = readlink("/proc/self/exe", out, out_len - 1);
 	if (n <= 0)
@@ -27,7 +27,7 @@ bool cli_exe_dir(char *out, size_t out_len)
 	return true;
 }
 
-int cli_read_file(const char *path, size_t max, char **out, size_t *len_out)
+int passprobe_load_read_file(const char *path, size_t max, char **out, size_t *len_out)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -90,14 +90,14 @@ int cli_read_file(const char *path, size_t max, char **out, size_t *len_out)
 static bool load_check_schema(const char *path, const struct pp_json_value *root,
 			      int64_t *version_out)
 {
-	if (!pp_json_is_object(root)) {
+	if (!pp_json_read_is_object(root)) {
 		fprintf(stderr, "passprobe: %s is not a passprobe report: the top level is not a JSON "
 				"object\n",
 			path);
 		return false;
 	}
-	const struct pp_json_value *schema = pp_json_object_get(root, "schema");
-	const char *name = pp_json_get_string(schema, NULL);
+	const struct pp_json_value *schema = pp_json_read_object_get(root, "schema");
+	const char *name = pp_json_read_get_string(schema, NULL);
 	if (!name || strcmp(name, CLI_REPORT_SCHEMA) != 0) {
 		if (!schema)
 			fprintf(stderr, "passprobe: %s is not a passprobe report: it has no \"schema\" "
@@ -113,13 +113,13 @@ static bool load_check_schema(const char *path, const struct pp_json_value *root
 				path);
 		return false;
 	}
-	const struct pp_json_value *version = pp_json_object_get(root, "version");
+	const struct pp_json_value *version = pp_json_read_object_get(root, "version");
 	int64_t v;
 	if (!version) {
 		fprintf(stderr, "passprobe: %s: the report has no \"version\" member\n", path);
 		return false;
 	}
-	if (!pp_json_get_int64(version, &v)) {
+	if (!pp_json_read_get_int64(version, &v)) {
 		fprintf(stderr, "passprobe: %s: \"version\" must be an integer\n", path);
 		return false;
 	}
@@ -138,7 +138,7 @@ static bool load_check_schema(const char *path, const struct pp_json_value *root
 	return true;
 }
 
-int cli_report_load(const char *arg, struct cli_report *out)
+int passprobe_load_report(const char *arg, struct cli_report *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct stat st;
@@ -157,11 +157,11 @@ int cli_report_load(const char *arg, struct cli_report *out)
 
 	char *text = NULL;
 	size_t len = 0;
-	int rc = cli_read_file(path, CLI_REPORT_MAX_BYTES, &text, &len);
+	int rc = passprobe_load_read_file(path, CLI_REPORT_MAX_BYTES, &text, &len);
 	if (rc == -ENOENT && is_dir &&
 	    snprintf(out->path, sizeof(out->path), "%s/gles/report.json", arg) < (int)sizeof(out->path)) {
 		/* An OpenGL ES program's outputs are in DIR/gles (docs/gles.md). */
-		rc = cli_read_file(path, CLI_REPORT_MAX_BYTES, &text, &len);
+		rc = passprobe_load_read_file(path, CLI_REPORT_MAX_BYTES, &text, &len);
 		if (rc == -ENOENT)
 			snprintf(out->path, sizeof(out->path), "%s/report.json", arg);
 	}
@@ -183,7 +183,7 @@ int cli_report_load(const char *arg, struct cli_report *out)
 
 	struct pp_json_limits limits = { .max_len = CLI_REPORT_MAX_BYTES };
 	char err[512];
-	rc = pp_json_parse(text, len, &limits, &out->root, err, sizeof(err));
+	rc = pp_json_read_parse(text, len, &limits, &out->root, err, sizeof(err));
 	free(text);
 	if (rc == -ENOMEM) {
 		fprintf(stderr, "passprobe: %s: out of memory while reading it\n", path);
@@ -196,15 +196,15 @@ int cli_report_load(const char *arg, struct cli_report *out)
 		return -1;
 	}
 	if (!load_check_schema(path, out->root, &out->version)) {
-		pp_json_free(out->root);
+		pp_json_read_free(out->root);
 		out->root = NULL;
 		return -1;
 	}
 	return 0;
 }
 
-void cli_report_free(struct cli_report *r)
+void passprobe_load_report_free(struct cli_report *r)
 {
-	pp_json_free(r->root);
+	pp_json_read_free(r->root);
 	r->root = NULL;
 }

@@ -32,7 +32,7 @@ static void cli_usage(FILE *f)
 		"  --version         show the version\n");
 }
 
-void cli_settings_help(FILE *f)
+void passprobe_main_settings_help(FILE *f)
 {
 	const char *const *keys = pp_settings_keys();
 
@@ -53,17 +53,17 @@ static int cli_help(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (strcmp(argv[1], "run") == 0) {
-		cli_run_usage(stdout);
+		passprobe_run_usage(stdout);
 	} else if (strcmp(argv[1], "report") == 0) {
-		cli_report_usage(stdout);
+		passprobe_report_usage(stdout);
 	} else if (strcmp(argv[1], "counters") == 0) {
-		cli_counters_usage(stdout);
+		passprobe_counters_usage(stdout);
 	} else if (strcmp(argv[1], "compare") == 0) {
-		cli_compare_usage(stdout);
+		passprobe_compare_usage(stdout);
 	} else if (strcmp(argv[1], "renderdoc") == 0) {
-		cli_renderdoc_usage(stdout);
+		passprobe_renderdoc_usage(stdout);
 	} else if (strcmp(argv[1], "settings") == 0) {
-		cli_settings_help(stdout);
+		passprobe_main_settings_help(stdout);
 	} else if (strcmp(argv[1], "help") == 0) {
 		cli_usage(stdout);
 	} else {
@@ -90,15 +90,15 @@ int main(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (strcmp(cmd, "run") == 0)
-		return cli_run_main(argc - 1, argv + 1);
+		return passprobe_run_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "report") == 0)
-		return cli_report_main(argc - 1, argv + 1);
+		return passprobe_report_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "counters") == 0)
-		return cli_counters_main(argc - 1, argv + 1);
+		return passprobe_counters_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "compare") == 0)
-		return cli_compare_main(argc - 1, argv + 1);
+		return passprobe_compare_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "renderdoc") == 0)
-		return cli_renderdoc_main(argc - 1, argv + 1);
+		return passprobe_renderdoc_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "help") == 0)
 		return cli_help(argc - 1, argv + 1);
 	if (cmd[0] == '-')

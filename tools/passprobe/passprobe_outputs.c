@@ -1,5 +1,5 @@
 /* A run's outputs from its recording (docs/cli.md): report.json, trace.json and passes.csv by
- * the sinks' replay of the recording (pp_sink_replay), then report.html from that report.json. */
+ * the sinks' replay of the recording (pp_attr_replay), then report.html from that report.json. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 
 #define RECORDING_NAME "recording.ppr"
 
-int cli_outputs_make(const char *dir, long long start_sec, bool *finished)
+int passprobe_outputs_make(const char *dir, long long start_sec, bool *finished)
 {
 	char path[PATH_MAX], html[PATH_MAX];
 	struct stat st;
@@ -26,7 +26,7 @@ int cli_outputs_make(const char *dir, long long start_sec, bool *finished)
 		return 0;
 	struct pp_sink_replay_result res;
 	char err[PATH_MAX + 256];
-	if (pp_sink_replay(path, dir, &res, err, sizeof(err)) != 0) {
+	if (pp_attr_replay(path, dir, &res, err, sizeof(err)) != 0) {
 		fprintf(stderr, "passprobe: %s; the outputs in %s were not made\n", err, dir);
 		return -1;
 	}
@@ -36,11 +36,11 @@ int cli_outputs_make(const char *dir, long long start_sec, bool *finished)
 		fprintf(stderr, "passprobe: %s: %s\n", path, res.notes);
 	snprintf(path, sizeof(path), "%s/report.json", dir);
 	struct cli_report rep;
-	if (cli_report_load(path, &rep) != 0) {
+	if (passprobe_load_report(path, &rep) != 0) {
 		fprintf(stderr, "passprobe: report.html not written\n");
 		return -1;
 	}
-	int rc = cli_html_write(&rep, html);
-	cli_report_free(&rep);
+	int rc = passprobe_html_write(&rep, html);
+	passprobe_load_report_free(&rep);
 	return rc ? -1 : 1;
 }

@@ -23,7 +23,7 @@
 
 static const char *const rdoc_commands[] = { "annotate", "show", "replay", "install" };
 
-void cli_renderdoc_usage(FILE *f)
+void passprobe_renderdoc_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: passprobe renderdoc annotate CAPTURE.rdc [RUN_DIR] [-o OUT.rdc | --in-place]\n"
@@ -62,7 +62,7 @@ static bool rdoc_find_script(char *out, size_t out_len, char *looked, size_t loo
 	size_t lp = 0;
 
 	looked[0] = '\0';
-	if (cli_exe_dir(exe, sizeof(exe))) {
+	if (passprobe_load_exe_dir(exe, sizeof(exe))) {
 		int n2 = snprintf(out, out_len, "%s/" PASSPROBE_BIN_TO_DATA "/passprobe/renderdoc/" RDOC_SCRIPT, exe);
 		if (n2 > 0 && (size_t)n2 < out_len && rdoc_readable(out))
 			return true;
@@ -80,15 +80,15 @@ static bool rdoc_find_script(char *out, size_t out_len, char *looked, size_t loo
 	return false;
 }
 
-int cli_renderdoc_main(int argc, char **argv)
+int passprobe_renderdoc_main(int argc, char **argv)
 {
 	if (argc < 2) {
-		cli_renderdoc_usage(stderr);
+		passprobe_renderdoc_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-		cli_renderdoc_usage(stdout);
+		passprobe_renderdoc_usage(stdout);
 		return CLI_EXIT_OK;
 	}
 	bool known = false;
@@ -97,7 +97,7 @@ int cli_renderdoc_main(int argc, char **argv)
 	if (!known) {
 		fprintf(stderr, "passprobe renderdoc: unknown command '%s' (annotate, show, replay or install)\n\n",
 			cmd);
-		cli_renderdoc_usage(stderr);
+		passprobe_renderdoc_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
 

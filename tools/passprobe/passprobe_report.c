@@ -14,7 +14,7 @@
 
 #define REPORT_DEFAULT_TOP 20
 
-void cli_report_usage(FILE *f)
+void passprobe_report_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: passprobe report [--top N] [--html FILE] DIR|FILE\n"
@@ -44,7 +44,7 @@ static bool report_parse_top(const char *s, size_t *out)
 	return true;
 }
 
-int cli_report_main(int argc, char **argv)
+int passprobe_report_main(int argc, char **argv)
 {
 	const char *arg = NULL, *html = NULL;
 	size_t top = REPORT_DEFAULT_TOP;
@@ -53,14 +53,14 @@ int cli_report_main(int argc, char **argv)
 		const char *a = argv[i];
 		const char *val = NULL;
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			cli_report_usage(stdout);
+			passprobe_report_usage(stdout);
 			return CLI_EXIT_OK;
 		}
 		if (strcmp(a, "--top") == 0 || strcmp(a, "--html") == 0) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "passprobe report: %s needs %s\n\n", a,
 					a[2] == 't' ? "a number" : "a file name");
-				cli_report_usage(stderr);
+				passprobe_report_usage(stderr);
 				return CLI_EXIT_USAGE;
 			}
 			if (a[2] == 'h') {
@@ -78,7 +78,7 @@ int cli_report_main(int argc, char **argv)
 			continue;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "passprobe report: unknown option '%s'\n\n", a);
-			cli_report_usage(stderr);
+			passprobe_report_usage(stderr);
 			return CLI_EXIT_USAGE;
 		} else if (!arg) {
 			arg = a;
@@ -86,7 +86,7 @@ int cli_report_main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "passprobe report: more than one report given ('%s', '%s')\n\n",
 				arg, a);
-			cli_report_usage(stderr);
+			passprobe_report_usage(stderr);
 			return CLI_EXIT_USAGE;
 		}
 		if (!report_parse_top(val, &top)) {
@@ -96,7 +96,7 @@ int cli_report_main(int argc, char **argv)
 	}
 	if (!arg) {
 		fprintf(stderr, "passprobe report: no report directory or file given\n\n");
-		cli_report_usage(stderr);
+		passprobe_report_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
 	if (html && !html[0]) {
@@ -109,18 +109,18 @@ int cli_report_main(int argc, char **argv)
 	struct stat st;
 	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
 		char gles[PATH_MAX];
-		if (cli_outputs_make(arg, 0, NULL) < 0)
+		if (passprobe_outputs_make(arg, 0, NULL) < 0)
 			return CLI_EXIT_FAILURE;
-		if (snprintf(gles, sizeof(gles), "%s/gles", arg) < (int)sizeof(gles) && cli_outputs_make(gles, 0, NULL) < 0)
+		if (snprintf(gles, sizeof(gles), "%s/gles", arg) < (int)sizeof(gles) && passprobe_outputs_make(gles, 0, NULL) < 0)
 			return CLI_EXIT_FAILURE;
 	}
 
 	struct cli_report rep;
-	if (cli_report_load(arg, &rep) != 0)
+	if (passprobe_load_report(arg, &rep) != 0)
 		return CLI_EXIT_FAILURE;
 	if (html) {
-		int hrc = cli_html_write(&rep, html);
-		cli_report_free(&rep);
+		int hrc = passprobe_html_write(&rep, html);
+		passprobe_load_report_free(&rep);
 		if (hrc)
 			return CLI_EXIT_FAILURE;
 		fprintf(stderr, "passprobe: HTML report written to %s\n", html);
@@ -129,29 +129,29 @@ int cli_report_main(int argc, char **argv)
 
 	struct pp_summary sum;
 	char err[512];
-	int rc = pp_summary_from_json(rep.root, &sum, err, sizeof(err));
+	int rc = pp_summary_read_from_json(rep.root, &sum, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "passprobe: %s: %s\n", rep.path, err);
 		pp_summary_free(&sum);
-		cli_report_free(&rep);
+		passprobe_load_report_free(&rep);
 		return CLI_EXIT_FAILURE;
 	}
 	pp_summary_print(stdout, &sum, top);
 	pp_summary_free(&sum);
 	/* The frames RenderDoc captured and where each capture is, as the summary at exit says. */
-	const struct pp_json_value *caps = pp_json_object_get(pp_json_object_get(rep.root, "renderdoc"), "captures");
-	for (size_t i = 0; i < pp_json_array_size(caps); i++) {
-		const struct pp_json_value *c = pp_json_array_at(caps, i);
-		const char *path = pp_json_get_string(pp_json_object_get(c, "path"), NULL);
+	const struct pp_json_value *caps = pp_json_read_object_get(pp_json_read_object_get(rep.root, "renderdoc"), "captures");
+	for (size_t i = 0; i < pp_json_read_array_size(caps); i++) {
+		const struct pp_json_value *c = pp_json_read_array_at(caps, i);
+		const char *path = pp_json_read_get_string(pp_json_read_object_get(c, "path"), NULL);
 		uint64_t frame, device = 0;
-		pp_json_get_uint64(pp_json_object_get(c, "device"), &device);
-		if (pp_json_get_uint64(pp_json_object_get(c, "frame"), &frame))
+		pp_json_read_get_uint64(pp_json_read_object_get(c, "device"), &device);
+		if (pp_json_read_get_uint64(pp_json_read_object_get(c, "frame"), &frame))
 			printf("RenderDoc captured frame %llu (device %llu): %s\n", (unsigned long long)frame,
 			       (unsigned long long)device, path ? path : "?");
 		else
 			printf("RenderDoc captured a frame passprobe did not count: %s\n", path ? path : "?");
 	}
-	cli_report_free(&rep);
+	passprobe_load_report_free(&rep);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "passprobe: writing the table failed: %s\n", strerror(errno));
 		return CLI_EXIT_FAILURE;

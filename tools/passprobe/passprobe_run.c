@@ -29,7 +29,7 @@
 static const char *const run_output_files[] = { "report.json", "report.html", "trace.json",
 						 "passes.csv", "recording.ppr" };
 
-void cli_run_usage(FILE *f)
+void passprobe_run_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: passprobe run [-o DIR] [--set KEY=VALUE]... [--vulkan-only] [--renderdoc FRAMES]\n"
@@ -113,7 +113,7 @@ static bool run_find_layer_dir(char *out, size_t out_len, char *looked, size_t l
 	size_t lp = 0;
 
 	looked[0] = '\0';
-	if (cli_exe_dir(exe, sizeof(exe))) {
+	if (passprobe_load_exe_dir(exe, sizeof(exe))) {
 		int n2 = snprintf(cand, sizeof(cand), "%s/../share/vulkan/explicit_layer.d", exe);
 		if (n2 > 0 && (size_t)n2 < sizeof(cand) && run_is_file(cand, RUN_LAYER_MANIFEST) &&
 		    realpath(cand, real) && strlen(real) < out_len) {
@@ -418,7 +418,7 @@ static size_t run_outputs_in(const char *dir, const struct timespec *start, char
 static bool run_outputs_make(const char *dir, const struct timespec *start, bool killed)
 {
 	bool finished = true;
-	int made = cli_outputs_make(dir, (long long)start->tv_sec, &finished);
+	int made = passprobe_outputs_make(dir, (long long)start->tv_sec, &finished);
 	return killed && (made <= 0 || !finished);
 }
 
@@ -497,7 +497,7 @@ static void run_report_outputs(const char *dir, const struct timespec *start, bo
 static bool run_find_gles_shim(char *out, size_t out_len)
 {
 	char exe[PATH_MAX];
-	if (cli_exe_dir(exe, sizeof(exe))) {
+	if (passprobe_load_exe_dir(exe, sizeof(exe))) {
 		int n2 = snprintf(out, out_len, "%s/" PASSPROBE_BIN_TO_LIB "/" RUN_GLES_SHIM, exe);
 		if (n2 > 0 && (size_t)n2 < out_len && access(out, R_OK) == 0)
 			return true;
@@ -556,7 +556,7 @@ static bool run_check_setting(const char *opt, const char *key, const char *valu
 	return false;
 }
 
-int cli_run_main(int argc, char **argv)
+int passprobe_run_main(int argc, char **argv)
 {
 	const char *output = NULL;
 	char **program = NULL;
@@ -582,7 +582,7 @@ int cli_run_main(int argc, char **argv)
 			continue;
 		}
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			cli_run_usage(stdout);
+			passprobe_run_usage(stdout);
 			rc = CLI_EXIT_OK;
 			goto out;
 		}
@@ -590,7 +590,7 @@ int cli_run_main(int argc, char **argv)
 		    strcmp(a, "--renderdoc") == 0) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "passprobe run: %s needs a value\n\n", a);
-				cli_run_usage(stderr);
+				passprobe_run_usage(stderr);
 				goto out;
 			}
 			if (strcmp(a, "--set") == 0)
@@ -620,7 +620,7 @@ int cli_run_main(int argc, char **argv)
 		if (a[0] == '-') {
 			fprintf(stderr, "passprobe run: unknown option '%s' (put the program after --)\n\n",
 				a);
-			cli_run_usage(stderr);
+			passprobe_run_usage(stderr);
 			goto out;
 		}
 		program = argv + i;
@@ -628,7 +628,7 @@ int cli_run_main(int argc, char **argv)
 	}
 	if (!program || !program[0]) {
 		fprintf(stderr, "passprobe run: no program given\n\n");
-		cli_run_usage(stderr);
+		passprobe_run_usage(stderr);
 		goto out;
 	}
 
@@ -713,9 +713,9 @@ int cli_run_main(int argc, char **argv)
 		}
 	}
 
-	if (renderdoc && cli_run_renderdoc_prepare(renderdoc, getenv(RUN_OUTPUT_ENV), program[0]) != 0)
+	if (renderdoc && passprobe_run_renderdoc_prepare(renderdoc, getenv(RUN_OUTPUT_ENV), program[0]) != 0)
 		goto out;
-	cli_run_renderdoc_self_check(program[0], renderdoc != NULL);
+	passprobe_run_renderdoc_self_check(program[0], renderdoc != NULL);
 
 	char layer_dir[PATH_MAX], looked[2 * PATH_MAX + 8];
 	if (run_find_layer_dir(layer_dir, sizeof(layer_dir), looked, sizeof(looked))) {
@@ -735,7 +735,7 @@ int cli_run_main(int argc, char **argv)
 	}
 	/* OpenGL ES programs: the shim does nothing in a program that never makes an EGL
 	 * context current, so both go in without asking which API the program uses. */
-	if (!vulkan_only && (run_preload_gles() != 0 || (renderdoc && cli_run_renderdoc_preload() != 0))) {
+	if (!vulkan_only && (run_preload_gles() != 0 || (renderdoc && passprobe_run_renderdoc_preload() != 0))) {
 		fprintf(stderr, "passprobe: cannot set LD_PRELOAD\n");
 		goto out;
 	}

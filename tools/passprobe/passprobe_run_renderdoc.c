@@ -19,7 +19,7 @@
 
 #define RDOC_LAYER "VK_LAYER_RENDERDOC_Capture"
 
-/* RenderDoc's library, as its layer's manifest names it (cli_run_renderdoc_prepare). */
+/* RenderDoc's library, as its layer's manifest names it (passprobe_run_renderdoc_prepare). */
 static char rdoc_library[PATH_MAX];
 
 /* The implicit-layer folders the Vulkan loader searches (docs of the loader's
@@ -58,16 +58,16 @@ static bool manifest_is_renderdoc(const char *path, char *library, size_t librar
 {
 	char *text = NULL;
 	size_t len = 0;
-	if (cli_read_file(path, 1 << 20, &text, &len) != 0)
+	if (passprobe_load_read_file(path, 1 << 20, &text, &len) != 0)
 		return false;
 	struct pp_json_value *root = NULL;
-	bool ok = pp_json_parse(text, len, NULL, &root, NULL, 0) == 0;
+	bool ok = pp_json_read_parse(text, len, NULL, &root, NULL, 0) == 0;
 	free(text);
 	if (!ok)
 		return false;
-	const struct pp_json_value *layer = pp_json_object_get(root, "layer");
-	const char *name = pp_json_get_string(pp_json_object_get(layer, "name"), NULL);
-	const char *lib = pp_json_get_string(pp_json_object_get(layer, "library_path"), NULL);
+	const struct pp_json_value *layer = pp_json_read_object_get(root, "layer");
+	const char *name = pp_json_read_get_string(pp_json_read_object_get(layer, "name"), NULL);
+	const char *lib = pp_json_read_get_string(pp_json_read_object_get(layer, "library_path"), NULL);
 	ok = name && lib && strcmp(name, RDOC_LAYER) == 0;
 	if (ok) {
 		/* A relative library path is relative to the manifest's folder. */
@@ -79,7 +79,7 @@ static bool manifest_is_renderdoc(const char *path, char *library, size_t librar
 		}
 		ok = access(library, R_OK) == 0;
 	}
-	pp_json_free(root);
+	pp_json_read_free(root);
 	return ok;
 }
 
@@ -114,7 +114,7 @@ static bool renderdoc_find(char *library, size_t library_len, char *looked, size
 	return false;
 }
 
-int cli_run_renderdoc_prepare(const char *frames, const char *output_dir, const char *program)
+int passprobe_run_renderdoc_prepare(const char *frames, const char *output_dir, const char *program)
 {
 	char library[PATH_MAX], looked[2048];
 	if (!renderdoc_find(library, sizeof(library), looked, sizeof(looked))) {
@@ -157,7 +157,7 @@ int cli_run_renderdoc_prepare(const char *frames, const char *output_dir, const 
 	return 0;
 }
 
-int cli_run_renderdoc_preload(void)
+int passprobe_run_renderdoc_preload(void)
 {
 	const char *old = getenv("LD_PRELOAD");
 	if (!rdoc_library[0] || (old && strstr(old, rdoc_library)))
@@ -183,7 +183,7 @@ int cli_run_renderdoc_preload(void)
 	return rc;
 }
 
-void cli_run_renderdoc_self_check(const char *program, bool renderdoc)
+void passprobe_run_renderdoc_self_check(const char *program, bool renderdoc)
 {
 	/* RenderDoc preloaded into passprobe itself (LD_PRELOAD=librenderdoc.so passprobe run ...)
 	 * took itself out of LD_PRELOAD as it loaded, as it does in every process it is loaded

@@ -7,7 +7,7 @@
  * One header, two libraries:
  *   Writer (and the member functions): pp_json_write.c, library pp_attribution_json, linked
  *     into the Vulkan layer and the GLES shim.
- *   Reader (pp_json_parse, pp_json_free, the accessors): pp_json_read.c, library
+ *   Reader (pp_json_read_parse, pp_json_read_free, the accessors): pp_json_read.c, library
  *     pp_attribution_json_read, linked only by the passprobe command and the tests; the
  *     in-process libraries write JSON and never read it.
  * Both use pp_json_text.c (the C-locale strtod and the UTF-8 check, pp_json_text.h). */
@@ -24,7 +24,7 @@
 /* ------------------------------------------------------------------------------------------
  * Writer (pp_json_write.c; link pp_attribution_json)
  *
- * Usage: init on a FILE* or a memory buffer, emit values, then pp_json_writer_finish().
+ * Usage: init on a FILE* or a memory buffer, emit values, then pp_json_write_finish().
  * Commas, and indentation when indent > 0, are written automatically. Keys are required
  * inside objects and refused inside arrays; misuse latches -EINVAL.
  *
@@ -54,40 +54,40 @@ struct pp_json_writer {
 };
 
 /* indent: spaces per nesting level, 0 for compact output (clamped to 0..8). The FILE is not
- * closed by the writer; the text reaches it 64 KiB at a time and at pp_json_writer_finish(),
+ * closed by the writer; the text reaches it 64 KiB at a time and at pp_json_write_finish(),
  * which must be called. */
-void pp_json_writer_init_file(struct pp_json_writer *w, FILE *f, int indent);
+void pp_json_write_init_file(struct pp_json_writer *w, FILE *f, int indent);
 /* Memory sink growing up to max_bytes (0: no limit of ours); past it, -ENOSPC is latched. */
-void pp_json_writer_init_mem(struct pp_json_writer *w, size_t max_bytes, int indent);
+void pp_json_write_init_mem(struct pp_json_writer *w, size_t max_bytes, int indent);
 
 /* Checks the document is complete (every container closed, one top-level value written),
  * flushes the FILE and returns the latched error, or -EINVAL for an incomplete document.
- * The memory buffer stays valid until pp_json_writer_release(). */
-int pp_json_writer_finish(struct pp_json_writer *w);
+ * The memory buffer stays valid until pp_json_write_release(). */
+int pp_json_write_finish(struct pp_json_writer *w);
 /* The latched error without finishing. */
-int pp_json_writer_error(const struct pp_json_writer *w);
+int pp_json_write_error(const struct pp_json_writer *w);
 /* Memory sink: the text written so far, NUL-terminated (never NULL, "" on an empty or failed
  * writer); *len_out (if not NULL) gets its length. Owned by the writer. */
-const char *pp_json_writer_mem(const struct pp_json_writer *w, size_t *len_out);
+const char *pp_json_write_mem(const struct pp_json_writer *w, size_t *len_out);
 /* Memory sink: hands the buffer over to the caller (free() it); the writer is left empty.
  * Returns NULL when nothing was written or after a memory error. */
-char *pp_json_writer_mem_take(struct pp_json_writer *w, size_t *len_out);
+char *pp_json_write_mem_take(struct pp_json_writer *w, size_t *len_out);
 /* Frees the memory buffer (no-op for a FILE sink). The writer may be initialised again. */
-void pp_json_writer_release(struct pp_json_writer *w);
-/* Memory sink: empties the writer for a new document as pp_json_writer_init_mem would (same
+void pp_json_write_release(struct pp_json_writer *w);
+/* Memory sink: empties the writer for a new document as pp_json_write_init_mem would (same
  * limit and indent, no error latched) but keeps its buffer, so a writer used for many small
  * documents (trace.json's events) allocates once. */
-void pp_json_writer_reset(struct pp_json_writer *w);
+void pp_json_write_reset(struct pp_json_writer *w);
 /* Memory sink: room for n more bytes in one allocation now, where the writer would otherwise
  * grow by doubling as it writes (report.json keeps each frame's text: one allocation of about
  * the right size instead of a dozen reallocations). A hint: out of memory here is not an
  * error, and the limit still applies. */
-void pp_json_writer_reserve(struct pp_json_writer *w, size_t n);
+void pp_json_write_reserve(struct pp_json_writer *w, size_t n);
 
-int pp_json_begin_object(struct pp_json_writer *w);
-int pp_json_end_object(struct pp_json_writer *w);
-int pp_json_begin_array(struct pp_json_writer *w);
-int pp_json_end_array(struct pp_json_writer *w);
+int pp_json_write_begin_object(struct pp_json_writer *w);
+int pp_json_write_end_object(struct pp_json_writer *w);
+int pp_json_write_begin_array(struct pp_json_writer *w);
+int pp_json_write_end_array(struct pp_json_writer *w);
 /* Member name inside an object; the next call must write its value. */
 int pp_json_write_key(struct pp_json_writer *w, const char *key);
 /* The same with exactly len bytes, which may include NUL (escaped as \u0000). */
@@ -98,10 +98,10 @@ int pp_json_write_string(struct pp_json_writer *w, const char *s);
 int pp_json_write_string_n(struct pp_json_writer *w, const char *s, size_t len);
 /* The decimal digits of v, as printf's "%llu" writes them, into out (21 bytes at least),
  * NUL-terminated; returns their number. Cheaper than snprintf: the sinks write many. */
-size_t pp_json_format_uint(char *out, uint64_t v);
+size_t pp_json_write_format_uint(char *out, uint64_t v);
 /* v as printf's "0x%" PRIx64 writes it, into out (19 bytes at least), NUL-terminated; returns
  * its length. */
-size_t pp_json_format_hex(char *out, uint64_t v);
+size_t pp_json_write_format_hex(char *out, uint64_t v);
 int pp_json_write_int(struct pp_json_writer *w, int64_t v);
 int pp_json_write_uint(struct pp_json_writer *w, uint64_t v);
 /* Non-finite values are written as null. */
@@ -114,19 +114,19 @@ int pp_json_write_raw_value(struct pp_json_writer *w, const char *json, size_t l
 
 /* A member: its key, then its value (the sinks write most members this way). A handle is
  * written as a "0x..." string: JSON numbers lose 64-bit integers in most readers. */
-void pp_json_kv_uint(struct pp_json_writer *w, const char *key, uint64_t v);
-void pp_json_kv_str(struct pp_json_writer *w, const char *key, const char *s);
-void pp_json_kv_bool(struct pp_json_writer *w, const char *key, bool v);
-void pp_json_kv_null(struct pp_json_writer *w, const char *key);
-void pp_json_kv_handle(struct pp_json_writer *w, const char *key, uint64_t h);
-void pp_json_kv_double(struct pp_json_writer *w, const char *key, double v);
+void pp_json_write_kv_uint(struct pp_json_writer *w, const char *key, uint64_t v);
+void pp_json_write_kv_str(struct pp_json_writer *w, const char *key, const char *s);
+void pp_json_write_kv_bool(struct pp_json_writer *w, const char *key, bool v);
+void pp_json_write_kv_null(struct pp_json_writer *w, const char *key);
+void pp_json_write_kv_handle(struct pp_json_writer *w, const char *key, uint64_t h);
+void pp_json_write_kv_double(struct pp_json_writer *w, const char *key, double v);
 
 /* ------------------------------------------------------------------------------------------
  * Members named by string literals: the sinks' fast path
  *
  * The sinks write a few thousand members per frame, nearly all named by string literals.
- * pp_json_key_lit(w, "name") does what pp_json_write_key(w, "name") does, and each
- * pp_json_kv_*_lit(w, "name", v) what pp_json_kv_*(w, "name", v) does, byte for byte, indented
+ * pp_json_write_key_lit(w, "name") does what pp_json_write_key(w, "name") does, and each
+ * pp_json_write_kv_*_lit(w, "name", v) what pp_json_write_kv_*(w, "name", v) does, byte for byte, indented
  * or not, errors included. Only the cost differs: `"name":` is put together at compile time
  * and its length taken from sizeof, so nothing measures or scans the name, and on a compact
  * memory writer with room a member is a comma, a copy of constant length and the value, with
@@ -134,29 +134,29 @@ void pp_json_kv_double(struct pp_json_writer *w, const char *key, double v);
  * and be a literal (anything else does not compile).
  * ---------------------------------------------------------------------------------------- */
 
-/* `"lit":` and its length: the pre-quoted name the pp_json_member_* functions take. */
+/* `"lit":` and its length: the pre-quoted name the pp_json_write_member_* functions take. */
 #define PP_JSON_NAME(lit) ("\"" lit "\":"), (sizeof(lit) + 2)
 
-#define pp_json_key_lit(w, lit) pp_json_member_name((w), PP_JSON_NAME(lit))
-#define pp_json_kv_uint_lit(w, lit, v) pp_json_member_uint((w), PP_JSON_NAME(lit), (v))
-#define pp_json_kv_bool_lit(w, lit, v) pp_json_member_bool((w), PP_JSON_NAME(lit), (v))
-#define pp_json_kv_null_lit(w, lit) pp_json_member_null((w), PP_JSON_NAME(lit))
-#define pp_json_kv_str_lit(w, lit, s) pp_json_member_str((w), PP_JSON_NAME(lit), (s))
-#define pp_json_kv_handle_lit(w, lit, h) pp_json_member_handle((w), PP_JSON_NAME(lit), (h))
-#define pp_json_kv_double_lit(w, lit, v) pp_json_member_double((w), PP_JSON_NAME(lit), (v))
+#define pp_json_write_key_lit(w, lit) pp_json_write_member_name((w), PP_JSON_NAME(lit))
+#define pp_json_write_kv_uint_lit(w, lit, v) pp_json_write_member_uint((w), PP_JSON_NAME(lit), (v))
+#define pp_json_write_kv_bool_lit(w, lit, v) pp_json_write_member_bool((w), PP_JSON_NAME(lit), (v))
+#define pp_json_write_kv_null_lit(w, lit) pp_json_write_member_null((w), PP_JSON_NAME(lit))
+#define pp_json_write_kv_str_lit(w, lit, s) pp_json_write_member_str((w), PP_JSON_NAME(lit), (s))
+#define pp_json_write_kv_handle_lit(w, lit, h) pp_json_write_member_handle((w), PP_JSON_NAME(lit), (h))
+#define pp_json_write_kv_double_lit(w, lit, v) pp_json_write_member_double((w), PP_JSON_NAME(lit), (v))
 
 /* The member functions proper, for names pre-quoted as PP_JSON_NAME makes them. The general
  * path (indentation, misuse, a latched error, a full buffer or stage) is pp_json_write_key's. */
-int pp_json_member_name_general(struct pp_json_writer *w, const char *name, size_t len);
-void pp_json_member_str(struct pp_json_writer *w, const char *name, size_t len, const char *s);
-void pp_json_member_handle(struct pp_json_writer *w, const char *name, size_t len, uint64_t h);
-void pp_json_member_double(struct pp_json_writer *w, const char *name, size_t len, double v);
+int pp_json_write_member_name_general(struct pp_json_writer *w, const char *name, size_t len);
+void pp_json_write_member_str(struct pp_json_writer *w, const char *name, size_t len, const char *s);
+void pp_json_write_member_handle(struct pp_json_writer *w, const char *name, size_t len, uint64_t h);
+void pp_json_write_member_double(struct pp_json_writer *w, const char *name, size_t len, double v);
 
 /* Where a member goes in a compact memory writer that expects a member name and has room for
  * `need` bytes after a comma, and for the NUL: the comma written when one is due, the place for
  * the name and value returned. NULL: the general path must write the member. Internal to the
  * member functions. */
-static inline char *pp_json_member_room(struct pp_json_writer *w, size_t need)
+static inline char *pp_json_write_member_room(struct pp_json_writer *w, size_t need)
 {
 	int top = w->depth - 1;
 	if (w->error || w->indent || top < 0 || w->kind[top] != 'o' || w->after_key ||
@@ -169,42 +169,42 @@ static inline char *pp_json_member_room(struct pp_json_writer *w, size_t need)
 	return o;
 }
 
-/* Ends a member that pp_json_member_room placed: end is one past its last byte. */
-static inline void pp_json_member_end(struct pp_json_writer *w, char *end)
+/* Ends a member that pp_json_write_member_room placed: end is one past its last byte. */
+static inline void pp_json_write_member_end(struct pp_json_writer *w, char *end)
 {
 	*end = '\0';
 	w->len = (size_t)(end - w->buf);
 }
 
-static inline int pp_json_member_name(struct pp_json_writer *w, const char *name, size_t len)
+static inline int pp_json_write_member_name(struct pp_json_writer *w, const char *name, size_t len)
 {
-	char *o = pp_json_member_room(w, len);
+	char *o = pp_json_write_member_room(w, len);
 	if (!o)
-		return pp_json_member_name_general(w, name, len);
+		return pp_json_write_member_name_general(w, name, len);
 	memcpy(o, name, len);
-	pp_json_member_end(w, o + len);
+	pp_json_write_member_end(w, o + len);
 	w->after_key = true;
 	return 0;
 }
 
-static inline void pp_json_member_uint(struct pp_json_writer *w, const char *name, size_t len, uint64_t v)
+static inline void pp_json_write_member_uint(struct pp_json_writer *w, const char *name, size_t len, uint64_t v)
 {
-	char *o = pp_json_member_room(w, len + 20);
+	char *o = pp_json_write_member_room(w, len + 20);
 	if (!o) {
-		pp_json_member_name_general(w, name, len);
+		pp_json_write_member_name_general(w, name, len);
 		pp_json_write_uint(w, v);
 		return;
 	}
 	memcpy(o, name, len);
 	o += len;
-	pp_json_member_end(w, o + pp_json_format_uint(o, v));
+	pp_json_write_member_end(w, o + pp_json_write_format_uint(o, v));
 }
 
-static inline void pp_json_member_bool(struct pp_json_writer *w, const char *name, size_t len, bool v)
+static inline void pp_json_write_member_bool(struct pp_json_writer *w, const char *name, size_t len, bool v)
 {
-	char *o = pp_json_member_room(w, len + 5);
+	char *o = pp_json_write_member_room(w, len + 5);
 	if (!o) {
-		pp_json_member_name_general(w, name, len);
+		pp_json_write_member_name_general(w, name, len);
 		pp_json_write_bool(w, v);
 		return;
 	}
@@ -217,26 +217,26 @@ static inline void pp_json_member_bool(struct pp_json_writer *w, const char *nam
 		memcpy(o, "false", 5);
 		o += 5;
 	}
-	pp_json_member_end(w, o);
+	pp_json_write_member_end(w, o);
 }
 
-static inline void pp_json_member_null(struct pp_json_writer *w, const char *name, size_t len)
+static inline void pp_json_write_member_null(struct pp_json_writer *w, const char *name, size_t len)
 {
-	char *o = pp_json_member_room(w, len + 4);
+	char *o = pp_json_write_member_room(w, len + 4);
 	if (!o) {
-		pp_json_member_name_general(w, name, len);
+		pp_json_write_member_name_general(w, name, len);
 		pp_json_write_null(w);
 		return;
 	}
 	memcpy(o, name, len);
 	memcpy(o + len, "null", 4);
-	pp_json_member_end(w, o + len + 4);
+	pp_json_write_member_end(w, o + len + 4);
 }
 
 /* ------------------------------------------------------------------------------------------
  * Reader (pp_json_read.c; link pp_attribution_json_read)
  *
- * pp_json_parse() builds a read-only tree from a buffer. Strict RFC 8259: one value with
+ * pp_json_read_parse() builds a read-only tree from a buffer. Strict RFC 8259: one value with
  * optional surrounding whitespace (space, tab, CR, LF), no comments, no trailing commas, no
  * NaN/Infinity, no leading zeros or '+', no control characters in strings, valid UTF-8 only,
  * \u escapes with surrogate pairs joined (a lone surrogate is refused). A leading UTF-8 byte
@@ -292,46 +292,46 @@ struct pp_json_limits {
 	                          which any document within max_len fits in */
 };
 
-/* Parses text[0..len). On success *root_out holds the tree (free with pp_json_free) and 0 is
+/* Parses text[0..len). On success *root_out holds the tree (free with pp_json_read_free) and 0 is
  * returned. On failure *root_out is NULL and the return is
  *   -EINVAL  not valid JSON; err gets "line L:C: what is wrong" (1-based, columns in bytes)
  *   -EFBIG   longer than limits->max_len
  *   -ENOMEM  over limits->max_memory or out of memory
  * err may be NULL; otherwise it is always NUL-terminated (when err_len > 0). limits may be
  * NULL for the defaults. The text need not be NUL-terminated. */
-int pp_json_parse(const char *text, size_t len, const struct pp_json_limits *limits,
+int pp_json_read_parse(const char *text, size_t len, const struct pp_json_limits *limits,
 		  struct pp_json_value **root_out, char *err, size_t err_len);
-/* Frees a tree from pp_json_parse (the root only; NULL is fine). */
-void pp_json_free(struct pp_json_value *root);
+/* Frees a tree from pp_json_read_parse (the root only; NULL is fine). */
+void pp_json_read_free(struct pp_json_value *root);
 
 /* Accessors. All accept NULL and the wrong type, answering "absent" (NULL, 0 or false), so
  * a schema walk needs no separate type checks before each step. */
-enum pp_json_type pp_json_type_of(const struct pp_json_value *v); /* NULL counts as PP_JSON_NULL */
-bool pp_json_is_null(const struct pp_json_value *v);   /* false for NULL (absent) */
-bool pp_json_is_bool(const struct pp_json_value *v);
-bool pp_json_is_number(const struct pp_json_value *v);
-bool pp_json_is_string(const struct pp_json_value *v);
-bool pp_json_is_array(const struct pp_json_value *v);
-bool pp_json_is_object(const struct pp_json_value *v);
+enum pp_json_type pp_json_read_type_of(const struct pp_json_value *v); /* NULL counts as PP_JSON_NULL */
+bool pp_json_read_is_null(const struct pp_json_value *v);   /* false for NULL (absent) */
+bool pp_json_read_is_bool(const struct pp_json_value *v);
+bool pp_json_read_is_number(const struct pp_json_value *v);
+bool pp_json_read_is_string(const struct pp_json_value *v);
+bool pp_json_read_is_array(const struct pp_json_value *v);
+bool pp_json_read_is_object(const struct pp_json_value *v);
 
 /* Object member by name (first match), or NULL. */
-const struct pp_json_value *pp_json_object_get(const struct pp_json_value *obj, const char *key);
-size_t pp_json_object_size(const struct pp_json_value *obj);
+const struct pp_json_value *pp_json_read_object_get(const struct pp_json_value *obj, const char *key);
+size_t pp_json_read_object_size(const struct pp_json_value *obj);
 /* i-th member in document order, or NULL. */
-const struct pp_json_member *pp_json_object_at(const struct pp_json_value *obj, size_t i);
+const struct pp_json_member *pp_json_read_object_at(const struct pp_json_value *obj, size_t i);
 
-size_t pp_json_array_size(const struct pp_json_value *arr);
-const struct pp_json_value *pp_json_array_at(const struct pp_json_value *arr, size_t i);
+size_t pp_json_read_array_size(const struct pp_json_value *arr);
+const struct pp_json_value *pp_json_read_array_at(const struct pp_json_value *arr, size_t i);
 
 /* NULL unless a string. len_out (if not NULL) gets the byte length. */
-const char *pp_json_get_string(const struct pp_json_value *v, size_t *len_out);
+const char *pp_json_read_get_string(const struct pp_json_value *v, size_t *len_out);
 /* Each returns false (leaving *out alone) when v is not a number of that kind. */
-bool pp_json_get_double(const struct pp_json_value *v, double *out);
-bool pp_json_get_int64(const struct pp_json_value *v, int64_t *out);
-bool pp_json_get_uint64(const struct pp_json_value *v, uint64_t *out);
-bool pp_json_get_bool(const struct pp_json_value *v, bool *out);
+bool pp_json_read_get_double(const struct pp_json_value *v, double *out);
+bool pp_json_read_get_int64(const struct pp_json_value *v, int64_t *out);
+bool pp_json_read_get_uint64(const struct pp_json_value *v, uint64_t *out);
+bool pp_json_read_get_bool(const struct pp_json_value *v, bool *out);
 
 /* A parsed value written again with the writer, exactly (strings and keys by their length,
  * numbers as their integer when they have one, else as the double): what the page of
  * report.html embeds, and what the fuzz target reads back. Returns the writer's error. */
-int pp_json_write_value(struct pp_json_writer *w, const struct pp_json_value *v);
+int pp_json_read_value_write(struct pp_json_writer *w, const struct pp_json_value *v);

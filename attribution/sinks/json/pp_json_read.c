@@ -1,4 +1,4 @@
-/* The strict JSON reader (pp_json.h, "Reader"): pp_json_parse, pp_json_free and the
+/* The strict JSON reader (pp_json.h, "Reader"): pp_json_read_parse, pp_json_read_free and the
  * accessors. Used by the passprobe command and the tests, never linked into the layer or the
  * GLES shim (library pp_attribution_json_read). */
 #include "pp_json.h"
@@ -54,7 +54,7 @@ struct json_chunk {
 	max_align_t data[];
 };
 
-/* The allocation behind a tree: the root sits here so pp_json_free can find the chunks. */
+/* The allocation behind a tree: the root sits here so pp_json_read_free can find the chunks. */
 struct json_doc {
 	struct json_chunk *chunks;
 	struct pp_json_value root;
@@ -318,7 +318,7 @@ static int json_parse_string(struct json_parser *jp, const char **out, uint32_t 
 			continue;
 		}
 		size_t bad;
-		size_t k = pp_json_utf8_sequence(p, (size_t)(q - p), &bad);
+		size_t k = pp_json_text_utf8_sequence(p, (size_t)(q - p), &bad);
 		if (!k)
 			return json_error_at(jp, p, -EINVAL, "invalid UTF-8 in a string");
 		memcpy(o + n, p, k);
@@ -393,7 +393,7 @@ static int json_parse_number(struct json_parser *jp, struct pp_json_value *out)
 	}
 	memcpy(tmp, s, len);
 	tmp[len] = '\0';
-	double d = pp_json_strtod(tmp);
+	double d = pp_json_text_strtod(tmp);
 	if (tmp != small)
 		free(tmp);
 	if (!isfinite(d))
@@ -619,7 +619,7 @@ static void json_doc_free(struct json_doc *doc)
 	free(doc);
 }
 
-int pp_json_parse(const char *text, size_t len, const struct pp_json_limits *limits,
+int pp_json_read_parse(const char *text, size_t len, const struct pp_json_limits *limits,
 		  struct pp_json_value **root_out, char *err, size_t err_len)
 {
 	struct json_parser jp = { 0 };
@@ -674,7 +674,7 @@ int pp_json_parse(const char *text, size_t len, const struct pp_json_limits *lim
 	return 0;
 }
 
-void pp_json_free(struct pp_json_value *root)
+void pp_json_read_free(struct pp_json_value *root)
 {
 	if (!root)
 		return;
@@ -685,44 +685,44 @@ void pp_json_free(struct pp_json_value *root)
  * Accessors
  * ----------------------------------------------------------------------------------------*/
 
-enum pp_json_type pp_json_type_of(const struct pp_json_value *v)
+enum pp_json_type pp_json_read_type_of(const struct pp_json_value *v)
 {
 	return v ? (enum pp_json_type)v->type : PP_JSON_NULL;
 }
 
-bool pp_json_is_null(const struct pp_json_value *v)
+bool pp_json_read_is_null(const struct pp_json_value *v)
 {
 	return v && v->type == PP_JSON_NULL;
 }
 
-bool pp_json_is_bool(const struct pp_json_value *v)
+bool pp_json_read_is_bool(const struct pp_json_value *v)
 {
 	return v && v->type == PP_JSON_BOOL;
 }
 
-bool pp_json_is_number(const struct pp_json_value *v)
+bool pp_json_read_is_number(const struct pp_json_value *v)
 {
 	return v && v->type == PP_JSON_NUMBER;
 }
 
-bool pp_json_is_string(const struct pp_json_value *v)
+bool pp_json_read_is_string(const struct pp_json_value *v)
 {
 	return v && v->type == PP_JSON_STRING;
 }
 
-bool pp_json_is_array(const struct pp_json_value *v)
+bool pp_json_read_is_array(const struct pp_json_value *v)
 {
 	return v && v->type == PP_JSON_ARRAY;
 }
 
-bool pp_json_is_object(const struct pp_json_value *v)
+bool pp_json_read_is_object(const struct pp_json_value *v)
 {
 	return v && v->type == PP_JSON_OBJECT;
 }
 
-const struct pp_json_value *pp_json_object_get(const struct pp_json_value *obj, const char *key)
+const struct pp_json_value *pp_json_read_object_get(const struct pp_json_value *obj, const char *key)
 {
-	if (!pp_json_is_object(obj) || !key)
+	if (!pp_json_read_is_object(obj) || !key)
 		return NULL;
 	size_t klen = strlen(key);
 	for (uint32_t i = 0; i < obj->len; i++) {
@@ -733,62 +733,62 @@ const struct pp_json_value *pp_json_object_get(const struct pp_json_value *obj, 
 	return NULL;
 }
 
-size_t pp_json_object_size(const struct pp_json_value *obj)
+size_t pp_json_read_object_size(const struct pp_json_value *obj)
 {
-	return pp_json_is_object(obj) ? obj->len : 0;
+	return pp_json_read_is_object(obj) ? obj->len : 0;
 }
 
-const struct pp_json_member *pp_json_object_at(const struct pp_json_value *obj, size_t i)
+const struct pp_json_member *pp_json_read_object_at(const struct pp_json_value *obj, size_t i)
 {
-	return pp_json_is_object(obj) && i < obj->len ? &obj->u.members[i] : NULL;
+	return pp_json_read_is_object(obj) && i < obj->len ? &obj->u.members[i] : NULL;
 }
 
-size_t pp_json_array_size(const struct pp_json_value *arr)
+size_t pp_json_read_array_size(const struct pp_json_value *arr)
 {
-	return pp_json_is_array(arr) ? arr->len : 0;
+	return pp_json_read_is_array(arr) ? arr->len : 0;
 }
 
-const struct pp_json_value *pp_json_array_at(const struct pp_json_value *arr, size_t i)
+const struct pp_json_value *pp_json_read_array_at(const struct pp_json_value *arr, size_t i)
 {
-	return pp_json_is_array(arr) && i < arr->len ? &arr->u.items[i] : NULL;
+	return pp_json_read_is_array(arr) && i < arr->len ? &arr->u.items[i] : NULL;
 }
 
-const char *pp_json_get_string(const struct pp_json_value *v, size_t *len_out)
+const char *pp_json_read_get_string(const struct pp_json_value *v, size_t *len_out)
 {
-	if (!pp_json_is_string(v))
+	if (!pp_json_read_is_string(v))
 		return NULL;
 	if (len_out)
 		*len_out = v->len;
 	return v->u.str;
 }
 
-bool pp_json_get_double(const struct pp_json_value *v, double *out)
+bool pp_json_read_get_double(const struct pp_json_value *v, double *out)
 {
-	if (!pp_json_is_number(v))
+	if (!pp_json_read_is_number(v))
 		return false;
 	*out = v->u.num.d;
 	return true;
 }
 
-bool pp_json_get_int64(const struct pp_json_value *v, int64_t *out)
+bool pp_json_read_get_int64(const struct pp_json_value *v, int64_t *out)
 {
-	if (!pp_json_is_number(v) || !(v->num_flags & PP_JSON_NUM_INT64))
+	if (!pp_json_read_is_number(v) || !(v->num_flags & PP_JSON_NUM_INT64))
 		return false;
 	*out = v->u.num.i;
 	return true;
 }
 
-bool pp_json_get_uint64(const struct pp_json_value *v, uint64_t *out)
+bool pp_json_read_get_uint64(const struct pp_json_value *v, uint64_t *out)
 {
-	if (!pp_json_is_number(v) || !(v->num_flags & PP_JSON_NUM_UINT64))
+	if (!pp_json_read_is_number(v) || !(v->num_flags & PP_JSON_NUM_UINT64))
 		return false;
 	*out = v->u.num.u;
 	return true;
 }
 
-bool pp_json_get_bool(const struct pp_json_value *v, bool *out)
+bool pp_json_read_get_bool(const struct pp_json_value *v, bool *out)
 {
-	if (!pp_json_is_bool(v))
+	if (!pp_json_read_is_bool(v))
 		return false;
 	*out = v->u.boolean;
 	return true;
@@ -796,15 +796,15 @@ bool pp_json_get_bool(const struct pp_json_value *v, bool *out)
 
 /* ---- writing a parsed value again -------------------------------------------------------- */
 
-int pp_json_write_value(struct pp_json_writer *w, const struct pp_json_value *v)
+int pp_json_read_value_write(struct pp_json_writer *w, const struct pp_json_value *v)
 {
-	switch (pp_json_type_of(v)) {
+	switch (pp_json_read_type_of(v)) {
 	case PP_JSON_NULL:
 		pp_json_write_null(w);
 		break;
 	case PP_JSON_BOOL: {
 		bool b = false;
-		pp_json_get_bool(v, &b);
+		pp_json_read_get_bool(v, &b);
 		pp_json_write_bool(w, b);
 		break;
 	}
@@ -812,35 +812,35 @@ int pp_json_write_value(struct pp_json_writer *w, const struct pp_json_value *v)
 		int64_t i;
 		uint64_t u;
 		double d = 0;
-		if (pp_json_get_int64(v, &i))
+		if (pp_json_read_get_int64(v, &i))
 			pp_json_write_int(w, i);
-		else if (pp_json_get_uint64(v, &u))
+		else if (pp_json_read_get_uint64(v, &u))
 			pp_json_write_uint(w, u);
-		else if (pp_json_get_double(v, &d))
+		else if (pp_json_read_get_double(v, &d))
 			pp_json_write_double(w, d);
 		break;
 	}
 	case PP_JSON_STRING: {
 		size_t len = 0;
-		const char *s = pp_json_get_string(v, &len);
+		const char *s = pp_json_read_get_string(v, &len);
 		pp_json_write_string_n(w, s, len);
 		break;
 	}
 	case PP_JSON_ARRAY:
-		pp_json_begin_array(w);
-		for (size_t i = 0; i < pp_json_array_size(v); i++)
-			pp_json_write_value(w, pp_json_array_at(v, i));
-		pp_json_end_array(w);
+		pp_json_write_begin_array(w);
+		for (size_t i = 0; i < pp_json_read_array_size(v); i++)
+			pp_json_read_value_write(w, pp_json_read_array_at(v, i));
+		pp_json_write_end_array(w);
 		break;
 	case PP_JSON_OBJECT:
-		pp_json_begin_object(w);
-		for (size_t i = 0; i < pp_json_object_size(v); i++) {
-			const struct pp_json_member *m = pp_json_object_at(v, i);
+		pp_json_write_begin_object(w);
+		for (size_t i = 0; i < pp_json_read_object_size(v); i++) {
+			const struct pp_json_member *m = pp_json_read_object_at(v, i);
 			pp_json_write_key_n(w, m->key, m->key_len);
-			pp_json_write_value(w, &m->value);
+			pp_json_read_value_write(w, &m->value);
 		}
-		pp_json_end_object(w);
+		pp_json_write_end_object(w);
 		break;
 	}
-	return pp_json_writer_error(w);
+	return pp_json_write_error(w);
 }

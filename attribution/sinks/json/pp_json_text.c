@@ -14,7 +14,7 @@
  * strtod use ',' (or a multibyte character) as the decimal point. JSON always uses '.'.
  * ========================================================================================*/
 
-locale_t pp_json_c_locale(void)
+locale_t pp_json_text_c_locale(void)
 {
 	static locale_t cached;
 	locale_t loc = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);
@@ -34,9 +34,9 @@ locale_t pp_json_c_locale(void)
 }
 
 /* strtod on a NUL-terminated JSON number (which always uses '.'). */
-double pp_json_strtod(const char *s)
+double pp_json_text_strtod(const char *s)
 {
-	locale_t loc = pp_json_c_locale();
+	locale_t loc = pp_json_text_c_locale();
 	if (loc)
 		return strtod_l(s, NULL, loc);
 
@@ -71,7 +71,7 @@ double pp_json_strtod(const char *s)
 /* Length of the valid UTF-8 sequence at s[0..n), or 0 when s[0] does not start one.
  * *bad_len gets how many bytes make up the invalid prefix to replace (at least 1), following
  * the Unicode "maximal subpart" practice. Rejects overlongs, surrogates and > U+10FFFF. */
-size_t pp_json_utf8_sequence(const unsigned char *s, size_t n, size_t *bad_len)
+size_t pp_json_text_utf8_sequence(const unsigned char *s, size_t n, size_t *bad_len)
 {
 	unsigned char c = s[0];
 	size_t need;

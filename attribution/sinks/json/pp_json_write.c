@@ -1,5 +1,5 @@
 /* The JSON writer (pp_json.h, "Writer" and the members named by literals): number
- * formatting, the writer proper, the pp_json_member_* and pp_json_kv_* functions. Runs inside
+ * formatting, the writer proper, the pp_json_write_member_* and pp_json_write_kv_* functions. Runs inside
  * the profiled application; the reader (pp_json_read.c) is in another library, never linked
  * there. The helpers the reader shares are in pp_json_text.c. */
 #include "pp_json.h"
@@ -15,7 +15,7 @@
 /* ==========================================================================================
  * Number formatting
  *
- * Locale-independent (pp_json_text.c says why): doubles are checked against pp_json_strtod.
+ * Locale-independent (pp_json_text.c says why): doubles are checked against pp_json_text_strtod.
  * ========================================================================================*/
 
 /* snprintf("%.*g") with any run of bytes that is not part of a C-locale number turned into
@@ -60,7 +60,7 @@ static unsigned json_decimal_digits(uint64_t v)
 	return t + (v >= pow10[t]);
 }
 
-size_t pp_json_format_uint(char *out, uint64_t v)
+size_t pp_json_write_format_uint(char *out, uint64_t v)
 {
 	if (v < 10) {
 		out[0] = (char)('0' + v);
@@ -92,7 +92,7 @@ size_t pp_json_format_uint(char *out, uint64_t v)
 	return n;
 }
 
-size_t pp_json_format_hex(char *out, uint64_t v)
+size_t pp_json_write_format_hex(char *out, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1;
@@ -107,9 +107,9 @@ size_t pp_json_format_hex(char *out, uint64_t v)
 static size_t json_format_int(char *out, int64_t v)
 {
 	if (v >= 0)
-		return pp_json_format_uint(out, (uint64_t)v);
+		return pp_json_write_format_uint(out, (uint64_t)v);
 	out[0] = '-';
-	return 1 + pp_json_format_uint(out + 1, 0 - (uint64_t)v);
+	return 1 + pp_json_write_format_uint(out + 1, 0 - (uint64_t)v);
 }
 
 /* Most doubles written are times, whole nanoseconds in microseconds (ns / 1000.0). Such a
@@ -132,7 +132,7 @@ static bool json_format_thousandths(char *out, size_t outsz, double v)
 	uint64_t m = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
 	if (n < 0)
 		out[o++] = '-';
-	o += pp_json_format_uint(out + o, m / 1000);
+	o += pp_json_write_format_uint(out + o, m / 1000);
 	uint32_t frac = (uint32_t)(m % 1000);
 	if (frac) {
 		out[o++] = '.';
@@ -155,12 +155,12 @@ static void json_format_double(char *out, size_t outsz, double v)
 		memcpy(out, "0", 2);
 		return;
 	}
-	bool can_check = pp_json_c_locale() != (locale_t)0;
+	bool can_check = pp_json_text_c_locale() != (locale_t)0;
 	if (can_check && json_format_thousandths(out, outsz, v))
 		return;
 	for (int prec = 15; prec < 17 && can_check; prec++) {
 		json_format_g(out, outsz, prec, v);
-		if (pp_json_strtod(out) == v)
+		if (pp_json_text_strtod(out) == v)
 			return;
 	}
 	json_format_g(out, outsz, 17, v);
@@ -278,7 +278,7 @@ static void writer_init(struct pp_json_writer *w, int indent)
 	w->indent = indent < 0 ? 0 : indent > 8 ? 8 : indent;
 }
 
-void pp_json_writer_init_file(struct pp_json_writer *w, FILE *f, int indent)
+void pp_json_write_init_file(struct pp_json_writer *w, FILE *f, int indent)
 {
 	writer_init(w, indent);
 	w->file = f;
@@ -286,18 +286,18 @@ void pp_json_writer_init_file(struct pp_json_writer *w, FILE *f, int indent)
 		w->error = -EBADF;
 }
 
-void pp_json_writer_init_mem(struct pp_json_writer *w, size_t max_bytes, int indent)
+void pp_json_write_init_mem(struct pp_json_writer *w, size_t max_bytes, int indent)
 {
 	writer_init(w, indent);
 	w->max = max_bytes;
 }
 
-int pp_json_writer_error(const struct pp_json_writer *w)
+int pp_json_write_error(const struct pp_json_writer *w)
 {
 	return w->error;
 }
 
-int pp_json_writer_finish(struct pp_json_writer *w)
+int pp_json_write_finish(struct pp_json_writer *w)
 {
 	if (!w->error && (w->depth != 0 || !w->done || w->after_key))
 		writer_fail(w, -EINVAL);
@@ -313,14 +313,14 @@ int pp_json_writer_finish(struct pp_json_writer *w)
 	return w->error;
 }
 
-const char *pp_json_writer_mem(const struct pp_json_writer *w, size_t *len_out)
+const char *pp_json_write_mem(const struct pp_json_writer *w, size_t *len_out)
 {
 	if (len_out)
 		*len_out = w->buf ? w->len : 0;
 	return w->buf ? w->buf : "";
 }
 
-char *pp_json_writer_mem_take(struct pp_json_writer *w, size_t *len_out)
+char *pp_json_write_mem_take(struct pp_json_writer *w, size_t *len_out)
 {
 	char *b = NULL;
 	size_t len = 0;
@@ -337,14 +337,14 @@ char *pp_json_writer_mem_take(struct pp_json_writer *w, size_t *len_out)
 	return b;
 }
 
-void pp_json_writer_release(struct pp_json_writer *w)
+void pp_json_write_release(struct pp_json_writer *w)
 {
 	free(w->buf);
 	w->buf = NULL;
 	w->len = w->cap = 0;
 }
 
-void pp_json_writer_reserve(struct pp_json_writer *w, size_t n)
+void pp_json_write_reserve(struct pp_json_writer *w, size_t n)
 {
 	if (w->file || w->error || n >= SIZE_MAX / 2 - w->len || w->cap - w->len > n)
 		return;
@@ -357,7 +357,7 @@ void pp_json_writer_reserve(struct pp_json_writer *w, size_t n)
 	w->cap = w->len + n + 1;
 }
 
-void pp_json_writer_reset(struct pp_json_writer *w)
+void pp_json_write_reset(struct pp_json_writer *w)
 {
 	if (w->file)
 		file_drain(w);
@@ -430,22 +430,22 @@ static int writer_end(struct pp_json_writer *w, char kind, const char *close)
 	return writer_after_value(w);
 }
 
-int pp_json_begin_object(struct pp_json_writer *w)
+int pp_json_write_begin_object(struct pp_json_writer *w)
 {
 	return writer_begin(w, 'o', "{");
 }
 
-int pp_json_end_object(struct pp_json_writer *w)
+int pp_json_write_end_object(struct pp_json_writer *w)
 {
 	return writer_end(w, 'o', "}");
 }
 
-int pp_json_begin_array(struct pp_json_writer *w)
+int pp_json_write_begin_array(struct pp_json_writer *w)
 {
 	return writer_begin(w, 'a', "[");
 }
 
-int pp_json_end_array(struct pp_json_writer *w)
+int pp_json_write_end_array(struct pp_json_writer *w)
 {
 	return writer_end(w, 'a', "]");
 }
@@ -538,7 +538,7 @@ static void writer_quoted_from(struct pp_json_writer *w, const char *str, size_t
 
 		if (c >= 0x80) {
 			size_t bad;
-			size_t n = pp_json_utf8_sequence(s + i, len - i, &bad);
+			size_t n = pp_json_text_utf8_sequence(s + i, len - i, &bad);
 			if (n) {
 				i += n;
 				continue;
@@ -654,7 +654,7 @@ int pp_json_write_int(struct pp_json_writer *w, int64_t v)
 int pp_json_write_uint(struct pp_json_writer *w, uint64_t v)
 {
 	char buf[32];
-	return writer_token_n(w, buf, pp_json_format_uint(buf, v));
+	return writer_token_n(w, buf, pp_json_write_format_uint(buf, v));
 }
 
 int pp_json_write_double(struct pp_json_writer *w, double v)
@@ -699,106 +699,106 @@ static const bool json_plain_table[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  /* 0xf0 */
 };
 
-int pp_json_member_name_general(struct pp_json_writer *w, const char *name, size_t len)
+int pp_json_write_member_name_general(struct pp_json_writer *w, const char *name, size_t len)
 {
 	/* name is `"key":`; the key itself is between the quotes. */
 	return writer_key(w, name + 1, len - 3);
 }
 
-void pp_json_member_str(struct pp_json_writer *w, const char *name, size_t len, const char *s)
+void pp_json_write_member_str(struct pp_json_writer *w, const char *name, size_t len, const char *s)
 {
 	if (!s) {
-		pp_json_member_null(w, name, len);
+		pp_json_write_member_null(w, name, len);
 		return;
 	}
 	size_t n = 0;
 	while (json_plain_table[(unsigned char)s[n]])
 		n++;
 	char *o;
-	if (s[n] == '\0' && (o = pp_json_member_room(w, len + n + 2))) {
+	if (s[n] == '\0' && (o = pp_json_write_member_room(w, len + n + 2))) {
 		memcpy(o, name, len);
 		o += len;
 		*o++ = '"';
 		memcpy(o, s, n);
 		o += n;
 		*o++ = '"';
-		pp_json_member_end(w, o);
+		pp_json_write_member_end(w, o);
 		return;
 	}
-	pp_json_member_name(w, name, len);
+	pp_json_write_member_name(w, name, len);
 	pp_json_write_string_n(w, s, n + strlen(s + n));
 }
 
-void pp_json_member_handle(struct pp_json_writer *w, const char *name, size_t len, uint64_t h)
+void pp_json_write_member_handle(struct pp_json_writer *w, const char *name, size_t len, uint64_t h)
 {
-	char *o = pp_json_member_room(w, len + 20);
+	char *o = pp_json_write_member_room(w, len + 20);
 	if (!o) {
 		char buf[24];
-		pp_json_format_hex(buf, h);
-		pp_json_member_name_general(w, name, len);
+		pp_json_write_format_hex(buf, h);
+		pp_json_write_member_name_general(w, name, len);
 		pp_json_write_string(w, buf);
 		return;
 	}
 	memcpy(o, name, len);
 	o += len;
 	*o++ = '"';
-	o += pp_json_format_hex(o, h);
+	o += pp_json_write_format_hex(o, h);
 	*o++ = '"';
-	pp_json_member_end(w, o);
+	pp_json_write_member_end(w, o);
 }
 
-void pp_json_member_double(struct pp_json_writer *w, const char *name, size_t len, double v)
+void pp_json_write_member_double(struct pp_json_writer *w, const char *name, size_t len, double v)
 {
 	char buf[64];
 	char *o;
 	if (!isfinite(v)) {
-		pp_json_member_null(w, name, len);
+		pp_json_write_member_null(w, name, len);
 		return;
 	}
 	json_format_double(buf, sizeof(buf), v);
 	size_t n = strlen(buf);
-	if (!(o = pp_json_member_room(w, len + n))) {
-		pp_json_member_name_general(w, name, len);
+	if (!(o = pp_json_write_member_room(w, len + n))) {
+		pp_json_write_member_name_general(w, name, len);
 		pp_json_write_double(w, v);
 		return;
 	}
 	memcpy(o, name, len);
 	memcpy(o + len, buf, n);
-	pp_json_member_end(w, o + len + n);
+	pp_json_write_member_end(w, o + len + n);
 }
 
-void pp_json_kv_uint(struct pp_json_writer *w, const char *key, uint64_t v)
+void pp_json_write_kv_uint(struct pp_json_writer *w, const char *key, uint64_t v)
 {
 	pp_json_write_key(w, key);
 	pp_json_write_uint(w, v);
 }
 
-void pp_json_kv_str(struct pp_json_writer *w, const char *key, const char *s)
+void pp_json_write_kv_str(struct pp_json_writer *w, const char *key, const char *s)
 {
 	pp_json_write_key(w, key);
 	pp_json_write_string(w, s);
 }
 
-void pp_json_kv_bool(struct pp_json_writer *w, const char *key, bool v)
+void pp_json_write_kv_bool(struct pp_json_writer *w, const char *key, bool v)
 {
 	pp_json_write_key(w, key);
 	pp_json_write_bool(w, v);
 }
 
-void pp_json_kv_null(struct pp_json_writer *w, const char *key)
+void pp_json_write_kv_null(struct pp_json_writer *w, const char *key)
 {
 	pp_json_write_key(w, key);
 	pp_json_write_null(w);
 }
 
-void pp_json_kv_handle(struct pp_json_writer *w, const char *key, uint64_t h)
+void pp_json_write_kv_handle(struct pp_json_writer *w, const char *key, uint64_t h)
 {
 	char buf[24];
-	pp_json_format_hex(buf, h);
-	pp_json_kv_str(w, key, buf);
+	pp_json_write_format_hex(buf, h);
+	pp_json_write_kv_str(w, key, buf);
 }
 
-void pp_json_kv_double(struct pp_json_writer *w, const char *key, double v)
+void pp_json_write_kv_double(struct pp_json_writer *w, const char *key, double v)
 {
 	pp_json_write_key(w, key);
 	pp_json_write_double(w, v);

@@ -460,7 +460,7 @@ static void summary_write_num(struct pp_json_writer *w, const char *key, double 
 
 int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s)
 {
-	pp_json_begin_object(w);
+	pp_json_write_begin_object(w);
 	pp_json_write_key(w, "frames");
 	pp_json_write_uint(w, s->frames);
 	/* Only where it differs from frames (sampled timing, frames without timestamps): absent
@@ -470,28 +470,28 @@ int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s)
 		pp_json_write_uint(w, s->frames_gpu_timed);
 	}
 	pp_json_write_key(w, "frame_gpu_ns");
-	pp_json_begin_object(w);
+	pp_json_write_begin_object(w);
 	summary_write_num(w, "mean", s->frame_gpu_mean_ns);
 	summary_write_num(w, "p50", s->frame_gpu_p50_ns);
 	summary_write_num(w, "p95", s->frame_gpu_p95_ns);
-	pp_json_end_object(w);
+	pp_json_write_end_object(w);
 	summary_write_str(w, "device", s->device, sizeof(s->device));
 	summary_write_str(w, "notes", s->notes, sizeof(s->notes));
 	if (s->experiment[0]) {
 		pp_json_write_key(w, "experiment");
-		pp_json_begin_array(w);
+		pp_json_write_begin_array(w);
 		for (const char *line = s->experiment; *line;) {
 			size_t n = strcspn(line, "\n");
 			pp_json_write_string_n(w, line, n);
 			line += n + (line[n] == '\n');
 		}
-		pp_json_end_array(w);
+		pp_json_write_end_array(w);
 	}
 	pp_json_write_key(w, "passes");
-	pp_json_begin_array(w);
+	pp_json_write_begin_array(w);
 	for (size_t i = 0; i < s->nrows && s->rows; i++) {
 		const struct pp_summary_row *r = &s->rows[i];
-		pp_json_begin_object(w);
+		pp_json_write_begin_object(w);
 		summary_write_str(w, "name", r->name, sizeof(r->name));
 		summary_write_str(w, "kind", r->kind, sizeof(r->kind));
 		pp_json_write_key(w, "count");
@@ -500,48 +500,48 @@ int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s)
 		pp_json_write_uint(w, r->measured);
 		summary_write_num(w, "per_frame", r->per_frame);
 		pp_json_write_key(w, "gpu_ns");
-		pp_json_begin_object(w);
+		pp_json_write_begin_object(w);
 		summary_write_num(w, "mean", r->gpu_mean_ns);
 		summary_write_num(w, "p50", r->gpu_p50_ns);
 		summary_write_num(w, "p95", r->gpu_p95_ns);
 		summary_write_num(w, "max", r->gpu_max_ns);
-		pp_json_end_object(w);
+		pp_json_write_end_object(w);
 		summary_write_num(w, "share_of_frame", r->share_of_frame);
 		pp_json_write_key(w, "cpu_record_ns");
-		pp_json_begin_object(w);
+		pp_json_write_begin_object(w);
 		summary_write_num(w, "mean", r->cpu_record_mean_ns);
-		pp_json_end_object(w);
+		pp_json_write_end_object(w);
 		if (r->ncounters) {
 			pp_json_write_key(w, "gpu_counters");
-			pp_json_begin_array(w);
+			pp_json_write_begin_array(w);
 			for (uint32_t k = 0; k < r->ncounters && k < PP_SUMMARY_COUNTERS; k++) {
 				const struct pp_summary_counter *c = &r->counters[k];
-				pp_json_begin_object(w);
+				pp_json_write_begin_object(w);
 				summary_write_str(w, "name", c->name, sizeof(c->name));
 				summary_write_str(w, "unit", c->unit, sizeof(c->unit));
 				summary_write_num(w, "mean", c->mean);
 				pp_json_write_key(w, "measured");
 				pp_json_write_uint(w, c->measured);
-				pp_json_end_object(w);
+				pp_json_write_end_object(w);
 			}
-			pp_json_end_array(w);
+			pp_json_write_end_array(w);
 		}
-		pp_json_end_object(w);
-		if (pp_json_writer_error(w))
+		pp_json_write_end_object(w);
+		if (pp_json_write_error(w))
 			break;
 	}
-	pp_json_end_array(w);
+	pp_json_write_end_array(w);
 	pp_json_write_key(w, "diagnostics");
-	pp_json_begin_object(w);
+	pp_json_write_begin_object(w);
 	pp_json_write_key(w, "warnings");
 	pp_json_write_uint(w, s->diag_warnings);
 	pp_json_write_key(w, "info");
 	pp_json_write_uint(w, s->diag_info);
 	pp_json_write_key(w, "costliest");
-	pp_json_begin_array(w);
+	pp_json_write_begin_array(w);
 	for (uint32_t i = 0; i < s->ndiags && i < PP_SUMMARY_DIAGNOSTICS; i++) {
 		const struct pp_summary_diag *d = &s->diags[i];
-		pp_json_begin_object(w);
+		pp_json_write_begin_object(w);
 		summary_write_str(w, "id", d->id, sizeof(d->id));
 		summary_write_str(w, "site", d->site, sizeof(d->site));
 		summary_write_num(w, "cost_ns", d->cost_ns);
@@ -549,10 +549,10 @@ int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s)
 		pp_json_write_uint(w, d->count);
 		pp_json_write_key(w, "frames");
 		pp_json_write_uint(w, d->frames);
-		pp_json_end_object(w);
+		pp_json_write_end_object(w);
 	}
-	pp_json_end_array(w);
-	pp_json_end_object(w);
-	pp_json_end_object(w);
-	return pp_json_writer_error(w);
+	pp_json_write_end_array(w);
+	pp_json_write_end_object(w);
+	pp_json_write_end_object(w);
+	return pp_json_write_error(w);
 }

@@ -101,7 +101,7 @@ int pp_summary_write_json(struct pp_json_writer *w, const struct pp_summary *s);
  * ("summary.passes[2].count: expected a non-negative integer"), or -ENOMEM.
  * Rows keep the file's order; strings longer than the struct's fields are cut at a UTF-8
  * character boundary. */
-int pp_summary_from_json(const struct pp_json_value *report_root, struct pp_summary *out,
+int pp_summary_read_from_json(const struct pp_json_value *report_root, struct pp_summary *out,
 			 char *err, size_t err_len);
 
 void pp_summary_free(struct pp_summary *s);

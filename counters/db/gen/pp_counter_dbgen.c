@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 			failures++;
 			continue;
 		}
-		dbgen_read(&dbs[i], f);
+		pp_counter_dbgen_read(&dbs[i], f);
 		fclose(f);
 		failures += dbs[i].failures;
 	}
@@ -72,11 +72,11 @@ int main(int argc, char **argv)
 	      "#include <stddef.h>\n\n#include \"pp_counter_db_internal.h\"\n",
 	      out);
 	for (size_t i = 0; i < ndb; i++)
-		dbgen_write(out, i, &dbs[i]);
-	fputs("\nconst struct pp_counter_db *const pp_counter_dbs[] = {\n", out);
+		pp_counter_dbgen_read_write(out, i, &dbs[i]);
+	fputs("\nconst struct pp_counter_db *const pp_counter_db_data_list[] = {\n", out);
 	for (size_t i = 0; i < ndb; i++)
 		fprintf(out, "\t&db%zu,\n", i);
-	fprintf(out, "};\nconst size_t pp_counter_db_total = %zu;\n", ndb);
+	fprintf(out, "};\nconst size_t pp_counter_db_data_count = %zu;\n", ndb);
 	if (fclose(out) != 0 || rename(tmp, out_path) != 0) {
 		fprintf(stderr, "pp_counter_dbgen: writing %s failed: %s\n", out_path, strerror(errno));
 		remove(tmp);
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 	rc = 0;
 out:
 	for (size_t i = 0; i < ndb; i++)
-		dbgen_free(&dbs[i]);
+		pp_counter_dbgen_read_free(&dbs[i]);
 	free(dbs);
 	return rc;
 }

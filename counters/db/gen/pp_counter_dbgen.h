@@ -17,7 +17,7 @@ struct dbgen_db {
 	const char *path; /* for messages */
 	FILE *err;        /* messages go here ("path:line: error: ..."); NULL: only counted */
 	int failures;
-	struct pp_counter_db db; /* complete once dbgen_read returned 0 */
+	struct pp_counter_db db; /* complete once pp_counter_dbgen_read returned 0 */
 	char *id, *title, *source;
 	struct dbgen_entry *entries;
 	size_t nentries, cap_entries;
@@ -34,7 +34,7 @@ struct dbgen_db {
 /* Reads and checks one database file from in (path and err set by the caller, the rest
  * zero): fields, names, aliases, and every equation parsed and resolved by the library's
  * engine. 0, or -1 with s->failures messages. */
-int dbgen_read(struct dbgen_db *s, FILE *in);
+int pp_counter_dbgen_read(struct dbgen_db *s, FILE *in);
 /* Writes the C tables of database s as db<n>. */
-void dbgen_write(FILE *out, size_t n, const struct dbgen_db *s);
-void dbgen_free(struct dbgen_db *s);
+void pp_counter_dbgen_read_write(FILE *out, size_t n, const struct dbgen_db *s);
+void pp_counter_dbgen_read_free(struct dbgen_db *s);

@@ -94,7 +94,7 @@ static int split(char *line, char **fields)
 static int block_of(const char *s)
 {
 	for (int b = PP_BLOCK_JOB_MANAGER; b < PP_BLOCK_COUNT; b++)
-		if (strcmp(s, pp_counter_block_name((enum pp_counter_block)b)) == 0)
+		if (strcmp(s, pp_counter_db_block_name((enum pp_counter_block)b)) == 0)
 			return b;
 	return -1;
 }
@@ -237,7 +237,7 @@ static int kind_rank(const struct pp_counter_desc *d)
 	return d->kind == PP_COUNTER_HARDWARE ? 0 : d->kind == PP_COUNTER_DERIVED ? 1 : 2;
 }
 
-int dbgen_read(struct dbgen_db *s, FILE *f)
+int pp_counter_dbgen_read(struct dbgen_db *s, FILE *f)
 {
 	char buf[MAX_LINE];
 	int line = 0;
@@ -271,7 +271,7 @@ int dbgen_read(struct dbgen_db *s, FILE *f)
 	for (int b = PP_BLOCK_JOB_MANAGER; b < PP_BLOCK_COUNT; b++)
 		if (!s->aggregate_seen[b])
 			error_at(s, line, "no 'aggregate' line for block %s",
-				 pp_counter_block_name((enum pp_counter_block)b));
+				 pp_counter_db_block_name((enum pp_counter_block)b));
 	for (size_t i = 0; i < sizeof(builtin_constants) / sizeof(builtin_constants[0]); i++) {
 		struct pp_counter_desc d = { .name = builtin_constants[i].name,
 					     .title = builtin_constants[i].title,
@@ -382,7 +382,7 @@ static const char *block_enum(uint8_t b)
 	return b < PP_BLOCK_COUNT ? names[b] : "PP_BLOCK_NONE";
 }
 
-void dbgen_write(FILE *out, size_t n, const struct dbgen_db *s)
+void pp_counter_dbgen_read_write(FILE *out, size_t n, const struct dbgen_db *s)
 {
 	const struct pp_counter_db *db = &s->db;
 	const char *base = strrchr(s->path, '/');
@@ -451,7 +451,7 @@ void dbgen_write(FILE *out, size_t n, const struct dbgen_db *s)
 	fputs(" },\n};\n", out);
 }
 
-void dbgen_free(struct dbgen_db *s)
+void pp_counter_dbgen_read_free(struct dbgen_db *s)
 {
 	for (size_t i = 0; i < s->nentries; i++) {
 		struct pp_counter_desc *d = &s->entries[i].d;

@@ -288,8 +288,8 @@ def main(argv):
               (wl["path"].rsplit("-", 1)[1], wt, wt / passes))
         wi = diff(ws["incl"], wl["incl"], frames)
         print("  by output (inclusive):")
-        for k in ("attr_report_write", "attr_trace_frame_write", "attr_trace_cpu_event_write", "attr_csv_frame_write",
-                  "pp_stats_frame_add", "attr_report_window_push", "attr_trace_flush", "attr_csv_flush"):
+        for k in ("pp_attr_report_write", "pp_attr_trace_frame_write", "pp_attr_trace_cpu_event_write", "pp_attr_csv_frame_write",
+                  "pp_attr_stats_frame_add", "pp_attr_report_window_push", "pp_attr_trace_flush", "pp_attr_csv_flush"):
             if k in wi:
                 print("    %-38s %10.0f" % (k, wi[k]))
         print("  by function (own + libc):")

@@ -35,7 +35,7 @@ ob=(2)
 fl=(2)
 fn=(2)
 1 {100 * passes}
-cfn=(3) pp_recording_pass_begin
+cfn=(3) pp_attr_record_pass_begin
 calls={passes} 1
 1 {(30 + 50) * passes}
 cob=(3) {DRIVER}
@@ -77,7 +77,7 @@ creator: callgrind-3.19.0
 positions: line
 events: Ir
 ob=(2)
-fn=(8) attr_trace_frame_write
+fn=(8) pp_attr_trace_frame_write
 1 {5000 * frames}
 cob=(4)
 cfn=(5)

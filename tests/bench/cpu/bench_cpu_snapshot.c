@@ -1,4 +1,4 @@
-/* ns per pp_cpu_snapshot_take() for each path the backend can take on this machine, plus the
+/* ns per pp_cpu_counters_snapshot_take() for each path the backend can take on this machine, plus the
  * primitives a snapshot is made of. Prints a table; never fails on numbers.
  * Usage: bench_cpu_snapshot [--quick] */
 #include <errno.h>
@@ -75,13 +75,13 @@ static void bench_path(const char *what, const char *spec, bool user_read, uint3
 	struct pp_cpu_snapshot s;
 	struct result r;
 
-	pp_cpu_test_set_user_read(user_read);
-	if (pp_cpu_counters_configure(spec, err, sizeof(err)) != 0) {
+	pp_cpu_counters_perf_test_set_user_read(user_read);
+	if (pp_cpu_counters_snapshot_configure(spec, err, sizeof(err)) != 0) {
 		row_na(what, err);
 		return;
 	}
-	pp_cpu_snapshot_take(&s); /* opens the counters */
-	pp_cpu_snapshot_take(&s);
+	pp_cpu_counters_snapshot_take(&s); /* opens the counters */
+	pp_cpu_counters_snapshot_take(&s);
 	if ((s.flags & need_flags) != need_flags || (s.flags & forbid_flags)) {
 		char why[64];
 		snprintf(why, sizeof(why), "not available here (flags 0x%x)", s.flags);
@@ -89,7 +89,7 @@ static void bench_path(const char *what, const char *spec, bool user_read, uint3
 		return;
 	}
 	describe(&s, detail, sizeof(detail));
-	MEASURE(r, pp_cpu_snapshot_take(&s));
+	MEASURE(r, pp_cpu_counters_snapshot_take(&s));
 	row(what, detail, &r);
 }
 
@@ -120,10 +120,10 @@ int main(int argc, char **argv)
 	bench_path("snapshot: clocks only", "none", true, 0,
 		   PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_PERF_HW | PP_CPU_FLAG_RUSAGE);
 
-	pp_cpu_test_set_perf_open(refuse);
+	pp_cpu_counters_perf_test_set_open(refuse);
 	bench_path("snapshot: fallback, perf refused (default)", "default", true, PP_CPU_FLAG_RUSAGE,
 		   PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_PERF_HW);
-	pp_cpu_test_set_perf_open(NULL);
+	pp_cpu_counters_perf_test_set_open(NULL);
 
 	bench_path("snapshot: read(2), software group (3)",
 		   "task-clock,context-switches,page-faults,cpu-migrations", true, PP_CPU_FLAG_PERF_SW,
@@ -134,11 +134,11 @@ int main(int argc, char **argv)
 		   PP_CPU_FLAG_PERF_SW, 0);
 	bench_path("snapshot: default without a PMU (accounting)", "default", true, PP_CPU_FLAG_RUSAGE,
 		   PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_PERF_HW);
-	pp_cpu_set_cpu_time_from_perf(false);
+	pp_cpu_counters_snapshot_set_time_from_perf(false);
 	bench_path("same (3), CPU time from the clock",
 		   "task-clock,context-switches,page-faults,cpu-migrations", true, PP_CPU_FLAG_PERF_SW,
 		   PP_CPU_FLAG_CPU_TIME_PERF);
-	pp_cpu_set_cpu_time_from_perf(true);
+	pp_cpu_counters_snapshot_set_time_from_perf(true);
 	bench_path("snapshot: read(2), sw + hw groups (default)", "default", false,
 		   PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_PERF_HW, 0);
 	bench_path("snapshot: read(2), hardware group (2)", "cycles,instructions", false,
@@ -151,24 +151,24 @@ int main(int argc, char **argv)
 	/* The arithmetic side. */
 	struct pp_cpu_snapshot a, b;
 	struct pp_cpu_delta d;
-	pp_cpu_test_set_user_read(true);
-	pp_cpu_counters_configure("default", err, sizeof(err));
-	pp_cpu_snapshot_take(&a);
-	pp_cpu_snapshot_take(&b);
-	MEASURE(r, pp_cpu_snapshot_delta(&a, &b, &d));
-	row("pp_cpu_snapshot_delta", "default events", &r);
+	pp_cpu_counters_perf_test_set_user_read(true);
+	pp_cpu_counters_snapshot_configure("default", err, sizeof(err));
+	pp_cpu_counters_snapshot_take(&a);
+	pp_cpu_counters_snapshot_take(&b);
+	MEASURE(r, pp_cpu_counters_snapshot_delta(&a, &b, &d));
+	row("pp_cpu_counters_snapshot_delta", "default events", &r);
 
 	/* First snapshot on a thread: opens the groups. */
 	double open_us[BATCHES];
 	for (int i = 0; i < BATCHES; i++) {
-		pp_cpu_counters_thread_exit();
+		pp_cpu_counters_snapshot_thread_exit();
 		uint64_t t0 = now_ns();
-		pp_cpu_snapshot_take(&a);
+		pp_cpu_counters_snapshot_take(&a);
 		open_us[i] = (double)(now_ns() - t0) / 1000.0;
 	}
 	qsort(open_us, BATCHES, sizeof(open_us[0]), cmp_double);
 	printf("\nfirst snapshot on a thread (opens its counters, default events): median %.1f us, "
 	       "min %.1f us\n", open_us[BATCHES / 2], open_us[0]);
-	pp_cpu_counters_shutdown();
+	pp_cpu_counters_snapshot_shutdown();
 	return 0;
 }

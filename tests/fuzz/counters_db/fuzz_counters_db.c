@@ -35,9 +35,9 @@ static void fuzz_db(const struct pp_counter_db *db)
 		pp_counter_eval_destroy(ev);
 		return;
 	}
-	pp_counter_sample_clear(ev, s);
+	pp_counter_eval_sample_clear(ev, s);
 	for (uint32_t i = 0; i < db->counter_count; i++)
-		pp_counter_sample_set(ev, s, (int)i, (double)(i % 3));
+		pp_counter_eval_sample_set(ev, s, (int)i, (double)(i % 3));
 	for (uint32_t i = 0; i < db->counter_count; i++) {
 		struct pp_counter_value v = pp_counter_eval_counter(ev, s, (int)i);
 		FUZZ_CHECK(v.status == PP_VALUE_OK || v.status == PP_VALUE_MISSING ||
@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dbgen_db s;
 	memset(&s, 0, sizeof(s));
 	s.path = "fuzz.counters";
-	int rc = dbgen_read(&s, in);
+	int rc = pp_counter_dbgen_read(&s, in);
 	fclose(in);
 	if (rc != 0) {
 		FUZZ_CHECK(s.failures > 0);
@@ -69,11 +69,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t len = 0;
 		FILE *out = open_memstream(&text, &len);
 		if (out) {
-			dbgen_write(out, 0, &s);
+			pp_counter_dbgen_read_write(out, 0, &s);
 			FUZZ_CHECK(fclose(out) == 0 && len > 0);
 			free(text);
 		}
 	}
-	dbgen_free(&s);
+	pp_counter_dbgen_read_free(&s);
 	return 0;
 }

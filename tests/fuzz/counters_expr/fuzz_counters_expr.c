@@ -28,9 +28,9 @@ static void fuzz_init(void)
 {
 	if (neval)
 		return;
-	for (size_t i = 0; i < pp_counter_db_count() && neval < 8; i++) {
+	for (size_t i = 0; i < pp_counter_db_list_count() && neval < 8; i++) {
 		struct pp_counter_eval *ev = NULL;
-		FUZZ_CHECK(pp_counter_eval_create(pp_counter_db_at(i), &ev, NULL, NULL) == 0);
+		FUZZ_CHECK(pp_counter_eval_create(pp_counter_db_list_at(i), &ev, NULL, NULL) == 0);
 		evals[neval++] = ev;
 	}
 }
@@ -42,7 +42,7 @@ static void fuzz_value(const struct pp_counter_eval *ev, struct pp_counter_value
 		   v.status != PP_VALUE_CYCLE);
 	if (v.status == PP_VALUE_OK)
 		FUZZ_CHECK(isfinite(v.value));
-	pp_counter_value_describe(ev, &v, buf, sizeof(buf));
+	pp_counter_eval_value_describe(ev, &v, buf, sizeof(buf));
 	FUZZ_CHECK(buf[0] != '\0');
 }
 
@@ -92,10 +92,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			pp_expr_free(c);
 			break;
 		}
-		pp_counter_sample_clear(ev, s);
+		pp_counter_eval_sample_clear(ev, s);
 		for (uint32_t i = 0; i < db->counter_count; i++)
 			if (size && data[(i * 7) % size] % 5) /* some inputs left missing */
-				pp_counter_sample_set(ev, s, (int)i, (double)(data[i % size] % 9));
+				pp_counter_eval_sample_set(ev, s, (int)i, (double)(data[i % size] % 9));
 		struct pp_counter_value v1 = pp_counter_eval_expr(ev, s, c);
 		fuzz_value(ev, v1);
 		struct pp_counter_value v2 = pp_counter_eval_expr(ev, s, c);

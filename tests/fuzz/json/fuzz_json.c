@@ -1,10 +1,10 @@
-/* libFuzzer target: the JSON reader and pp_summary_from_json on arbitrary bytes.
+/* libFuzzer target: the JSON reader and pp_summary_read_from_json on arbitrary bytes.
  *
  * Besides "no crash, no leak, no UB" it checks two properties that need no oracle:
  *  - whatever the reader accepts, the writer can write back out and the reader accepts again,
  *    with the same strings and numbers (writer/reader agree on escaping, UTF-8 and depth);
- *  - whatever summary pp_summary_from_json accepts survives pp_summary_write_json and
- *    pp_summary_from_json again unchanged, and prints without trouble.
+ *  - whatever summary pp_summary_read_from_json accepts survives pp_summary_write_json and
+ *    pp_summary_read_from_json again unchanged, and prints without trouble.
  * A broken property traps so libFuzzer keeps the input. */
 #include <math.h>
 #include <stdint.h>
@@ -28,9 +28,9 @@ static bool fuzz_same_double(double a, double b)
 
 static bool fuzz_same_value(const struct pp_json_value *a, const struct pp_json_value *b)
 {
-	if (pp_json_type_of(a) != pp_json_type_of(b))
+	if (pp_json_read_type_of(a) != pp_json_read_type_of(b))
 		return false;
-	switch (pp_json_type_of(a)) {
+	switch (pp_json_read_type_of(a)) {
 	case PP_JSON_NULL:
 		return true;
 	case PP_JSON_BOOL:
@@ -39,32 +39,32 @@ static bool fuzz_same_value(const struct pp_json_value *a, const struct pp_json_
 		double da = 0, db = 0;
 		int64_t ia, ib;
 		uint64_t ua, ub;
-		pp_json_get_double(a, &da);
-		pp_json_get_double(b, &db);
-		if (pp_json_get_int64(a, &ia))
-			return pp_json_get_int64(b, &ib) && ia == ib;
-		if (pp_json_get_uint64(a, &ua))
-			return pp_json_get_uint64(b, &ub) && ua == ub;
+		pp_json_read_get_double(a, &da);
+		pp_json_read_get_double(b, &db);
+		if (pp_json_read_get_int64(a, &ia))
+			return pp_json_read_get_int64(b, &ib) && ia == ib;
+		if (pp_json_read_get_uint64(a, &ua))
+			return pp_json_read_get_uint64(b, &ub) && ua == ub;
 		/* -0 may come back as 0 only through the integer path, handled above. */
 		return fuzz_same_double(da, db);
 	}
 	case PP_JSON_STRING: {
 		size_t la = 0, lb = 0;
-		const char *sa = pp_json_get_string(a, &la), *sb = pp_json_get_string(b, &lb);
+		const char *sa = pp_json_read_get_string(a, &la), *sb = pp_json_read_get_string(b, &lb);
 		return la == lb && memcmp(sa, sb, la) == 0;
 	}
 	case PP_JSON_ARRAY:
-		if (pp_json_array_size(a) != pp_json_array_size(b))
+		if (pp_json_read_array_size(a) != pp_json_read_array_size(b))
 			return false;
-		for (size_t i = 0; i < pp_json_array_size(a); i++)
-			if (!fuzz_same_value(pp_json_array_at(a, i), pp_json_array_at(b, i)))
+		for (size_t i = 0; i < pp_json_read_array_size(a); i++)
+			if (!fuzz_same_value(pp_json_read_array_at(a, i), pp_json_read_array_at(b, i)))
 				return false;
 		return true;
 	case PP_JSON_OBJECT:
-		if (pp_json_object_size(a) != pp_json_object_size(b))
+		if (pp_json_read_object_size(a) != pp_json_read_object_size(b))
 			return false;
-		for (size_t i = 0; i < pp_json_object_size(a); i++) {
-			const struct pp_json_member *ma = pp_json_object_at(a, i), *mb = pp_json_object_at(b, i);
+		for (size_t i = 0; i < pp_json_read_object_size(a); i++) {
+			const struct pp_json_member *ma = pp_json_read_object_at(a, i), *mb = pp_json_read_object_at(b, i);
 			/* keys by their length: a NUL in a key comes back too */
 			if (ma->key_len != mb->key_len || memcmp(ma->key, mb->key, ma->key_len) ||
 			    !fuzz_same_value(&ma->value, &mb->value))
@@ -111,7 +111,7 @@ static void fuzz_summary(const struct pp_json_value *root)
 	struct pp_summary s, back;
 	char err[256];
 
-	if (pp_summary_from_json(root, &s, err, sizeof(err)) != 0) {
+	if (pp_summary_read_from_json(root, &s, err, sizeof(err)) != 0) {
 		FUZZ_CHECK(err[0] != '\0');
 		pp_summary_free(&s);
 		return;
@@ -124,21 +124,21 @@ static void fuzz_summary(const struct pp_json_value *root)
 	}
 
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, 1);
-	pp_json_begin_object(&w);
+	pp_json_write_init_mem(&w, 0, 1);
+	pp_json_write_begin_object(&w);
 	pp_json_write_key(&w, "summary");
 	pp_summary_write_json(&w, &s);
-	pp_json_end_object(&w);
-	FUZZ_CHECK(pp_json_writer_finish(&w) == 0);
+	pp_json_write_end_object(&w);
+	FUZZ_CHECK(pp_json_write_finish(&w) == 0);
 	size_t len;
-	const char *text = pp_json_writer_mem(&w, &len);
+	const char *text = pp_json_write_mem(&w, &len);
 	struct pp_json_value *again = NULL;
-	FUZZ_CHECK(pp_json_parse(text, len, NULL, &again, err, sizeof(err)) == 0);
-	FUZZ_CHECK(pp_summary_from_json(again, &back, err, sizeof(err)) == 0);
+	FUZZ_CHECK(pp_json_read_parse(text, len, NULL, &again, err, sizeof(err)) == 0);
+	FUZZ_CHECK(pp_summary_read_from_json(again, &back, err, sizeof(err)) == 0);
 	FUZZ_CHECK(fuzz_same_summary(&s, &back));
 	pp_summary_free(&back);
-	pp_json_free(again);
-	pp_json_writer_release(&w);
+	pp_json_read_free(again);
+	pp_json_write_release(&w);
 	pp_summary_free(&s);
 }
 
@@ -148,7 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256];
 	struct pp_json_limits limits = { .max_len = 1 << 20 };
 
-	int rc = pp_json_parse((const char *)data, size, &limits, &root, err, sizeof(err));
+	int rc = pp_json_read_parse((const char *)data, size, &limits, &root, err, sizeof(err));
 	if (rc != 0) {
 		FUZZ_CHECK(root == NULL && err[0] != '\0');
 		return 0;
@@ -156,18 +156,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* Write the tree back and read it again. */
 	struct pp_json_writer w;
-	pp_json_writer_init_mem(&w, 0, size & 1 ? 2 : 0);
-	pp_json_write_value(&w, root);
-	FUZZ_CHECK(pp_json_writer_finish(&w) == 0);
+	pp_json_write_init_mem(&w, 0, size & 1 ? 2 : 0);
+	pp_json_read_value_write(&w, root);
+	FUZZ_CHECK(pp_json_write_finish(&w) == 0);
 	size_t len;
-	const char *text = pp_json_writer_mem(&w, &len);
+	const char *text = pp_json_write_mem(&w, &len);
 	struct pp_json_value *again = NULL;
-	FUZZ_CHECK(pp_json_parse(text, len, NULL, &again, err, sizeof(err)) == 0);
+	FUZZ_CHECK(pp_json_read_parse(text, len, NULL, &again, err, sizeof(err)) == 0);
 	FUZZ_CHECK(fuzz_same_value(root, again));
-	pp_json_free(again);
-	pp_json_writer_release(&w);
+	pp_json_read_free(again);
+	pp_json_write_release(&w);
 
 	fuzz_summary(root);
-	pp_json_free(root);
+	pp_json_read_free(root);
 	return 0;
 }

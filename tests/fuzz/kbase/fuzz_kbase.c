@@ -43,7 +43,7 @@ static void fuzz_overlap(const uint8_t *d, size_t n)
 		n -= 17;
 	}
 	struct pp_overlap_share out[8];
-	pp_overlap_attribute(passes, np, samples, v, ns, out);
+	pp_attr_overlap_attribute(passes, np, samples, v, ns, out);
 	double total = 0, est = 0;
 	for (uint32_t s = 0; s < ns; s++)
 		total += samples[s].valid ? v[s] : 0;
@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	switch (data[0] % 4) {
 	case 0: {
 		struct pp_kbase_props p;
-		if (pp_kbase_props_parse(d, n, &p) == 0)
+		if (pp_gpu_kbase_props_parse(d, n, &p) == 0)
 			FUZZ_CHECK(p.l2_slices > 0 && p.shader_cores <= 64);
 		break;
 	}
@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n < sizeof(md))
 			break;
 		memcpy(&md, d, sizeof(md));
-		if (pp_kbase_legacy_decode(&p, &md, 1, d + sizeof(md), n - sizeof(md), &s) == 0)
+		if (pp_gpu_kbase_legacy_decode(&p, &md, 1, d + sizeof(md), n - sizeof(md), &s) == 0)
 			FUZZ_CHECK(s.instances[PP_PRFCNT_BLOCK_SHADER_CORE] == 3 && s.instances[PP_PRFCNT_BLOCK_MEMORY] == 2);
 		break;
 	}
@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n < 4)
 			break;
 		memcpy(&offset, d, 4);
-		if (pp_kbase_kinstr_decode(d + 4, n - 4, offset % (n - 3), &s) == 0) {
+		if (pp_gpu_kbase_kinstr_decode(d + 4, n - 4, offset % (n - 3), &s) == 0) {
 			/* every block instance came from a metadata item of its own */
 			size_t items = 0;
 			for (int t = 0; t < PP_PRFCNT_BLOCK_TYPES; t++)
