@@ -190,21 +190,21 @@ static void frames_ended_locked(struct pp_diag_device *d, uint64_t ended)
 	pp_diag_sites_frame_closed(d->cfg.sink_device_id);
 }
 
+static bool fence_is(const void *elem, const void *key)
+{
+	return ((const struct fence_rec *)elem)->fence == *(const uint64_t *)key;
+}
+
+static uint64_t fence_age(const void *elem)
+{
+	return ((const struct fence_rec *)elem)->seq;
+}
+
 static void fence_note_locked(struct pp_diag_device *d, uint64_t fence)
 {
 	if (fence) {
-		struct fence_rec *f = NULL;
-		for (uint32_t i = 0; i < d->nfences && !f; i++)
-			if (d->fences[i].fence == fence)
-				f = &d->fences[i];
-		if (!f && d->nfences < DEV_MAX_FENCES)
-			f = &d->fences[d->nfences++];
-		if (!f) {
-			f = &d->fences[0];
-			for (uint32_t i = 1; i < d->nfences; i++)
-				if (d->fences[i].seq < f->seq)
-					f = &d->fences[i];
-		}
+		struct fence_rec *f = diag_slot(d->fences, &d->nfences, DEV_MAX_FENCES, sizeof(*f), &fence, fence_is,
+						fence_age);
 		*f = (struct fence_rec){ fence, d->next_seq, d->frame };
 	}
 }

@@ -199,6 +199,20 @@ static uint64_t barrier_site_key(const struct pp_diag_device *d, enum pp_diag_ru
 	return mix64(mix64(k, cb), b->index + 1);
 }
 
+/* A taint is one resource's (its handle and kind, as a compute write names it); the oldest frame
+ * goes first when the table is full. */
+static bool taint_is(const void *elem, const void *key)
+{
+	const struct taint *t = elem;
+	const struct compute_write *cw = key;
+	return t->handle == cw->handle && t->kind == cw->kind;
+}
+
+static uint64_t taint_age(const void *elem)
+{
+	return ((const struct taint *)elem)->frame;
+}
+
 /* Distinct command buffers a site was counted in, told apart up to PP_DIAGNOSTIC_MAX_CBS. */
 static void site_note_cb_locked(struct site *s, uint64_t cb)
 {
@@ -250,19 +264,8 @@ void pp_diag_findings_chain_evaluate(struct pp_diag_device *d, struct pp_diag_re
 			if (!frag_site || r->cwrites[w].tick < b->tick)
 				continue;
 			const struct compute_write *cw = &r->cwrites[w];
-			struct taint *slot = NULL;
-			for (uint32_t t = 0; t < d->ntaints && !slot; t++)
-				if (d->taints[t].handle == cw->handle && d->taints[t].kind == cw->kind)
-					slot = &d->taints[t];
-			if (!slot && d->ntaints < DEV_MAX_TAINT)
-				slot = &d->taints[d->ntaints++];
-			if (!slot) {
-				/* Full: replace the oldest. */
-				slot = &d->taints[0];
-				for (uint32_t t = 1; t < d->ntaints; t++)
-					if (d->taints[t].frame < slot->frame)
-						slot = &d->taints[t];
-			}
+			struct taint *slot = diag_slot(d->taints, &d->ntaints, DEV_MAX_TAINT, sizeof(*slot), cw, taint_is,
+						       taint_age);
 			slot->handle = cw->handle;
 			slot->kind = cw->kind;
 			slot->frame = frame;

@@ -44,6 +44,25 @@
 #define TAINT_FRAMES 2u
 
 
+/* "Find, else add, else replace the oldest" in a small fixed table (*n of max elements of size
+ * bytes): the element same() says is key's, else a new one while there is room, else the one
+ * age() says is oldest (lowest). The caller fills it either way. */
+static inline void *diag_slot(void *tab, uint32_t *n, uint32_t max, size_t size, const void *key,
+			      bool (*same)(const void *elem, const void *key), uint64_t (*age)(const void *elem))
+{
+	char *t = tab;
+	for (uint32_t i = 0; i < *n; i++)
+		if (same(t + i * size, key))
+			return t + i * size;
+	if (*n < max)
+		return t + (*n)++ * size;
+	char *oldest = t;
+	for (uint32_t i = 1; i < *n; i++)
+		if (age(t + i * size) < age(oldest))
+			oldest = t + i * size;
+	return oldest;
+}
+
 static inline uint64_t mix64(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);

@@ -70,6 +70,22 @@ static struct cur elem(struct cur *c)
 	return e;
 }
 
+/* An array's count (u32) and its memory: a count beyond what the rest of the record can hold at
+ * min_len bytes an element is damage (-EINVAL); the elements are calloc'd (-ENOMEM), none for a
+ * count of 0 (*out NULL). */
+static int array_get(struct cur *c, size_t min_len, size_t elem_size, void **out, uint32_t *n_out)
+{
+	uint32_t n = get_u32(c);
+	*out = NULL;
+	*n_out = 0;
+	if (c->bad || n > (size_t)(c->end - c->p) / min_len)
+		return -EINVAL;
+	if (n && !(*out = calloc(n, elem_size)))
+		return -ENOMEM;
+	*n_out = n;
+	return 0;
+}
+
 /* An inline text (diagnostics, captures) into a NUL-terminated buffer, cut to fit. */
 static void text_get(struct cur *c, char *out, size_t size)
 {
@@ -399,16 +415,9 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 		if (p->stats_valid)
 			take(&c, p->stats, sizeof(p->stats));
 	}
-	uint32_t nc = get_u32(&c);
-	if (c.bad || nc > (uint32_t)(c.end - c.p) / 4)
+	if (array_get(&c, 4, sizeof(*p->counters), (void **)&p->counters, &p->ncounters))
 		return false;
-	if (nc) {
-		p->counters = calloc(nc, sizeof(*p->counters));
-		if (!p->counters)
-			return false;
-		p->ncounters = nc;
-	}
-	for (uint32_t i = 0; i < nc; i++) {
+	for (uint32_t i = 0; i < p->ncounters; i++) {
 		struct cur e = elem(&c);
 		struct pp_counter_value *v = &p->counters[i];
 		v->desc = desc_of(r, get_u32(&e));
@@ -433,16 +442,9 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 			v->frame = get_u64(&e);
 		c.bad |= e.bad;
 	}
-	uint32_t nd = get_u32(&c);
-	if (c.bad || nd > (uint32_t)(c.end - c.p) / 5)
+	if (array_get(&c, 5, sizeof(*p->draw_timings), (void **)&p->draw_timings, &p->ndraw_timings))
 		return false;
-	if (nd) {
-		p->draw_timings = calloc(nd, sizeof(*p->draw_timings));
-		if (!p->draw_timings)
-			return false;
-		p->ndraw_timings = nd;
-	}
-	for (uint32_t i = 0; i < nd; i++) {
+	for (uint32_t i = 0; i < p->ndraw_timings; i++) {
 		p->draw_timings[i].index = get_u32(&c);
 		interval_get(r, &c, &p->draw_timings[i].gpu);
 	}
@@ -478,17 +480,14 @@ int pp_rec_read_decode_frame(struct pp_rec_reader *r, const struct pp_rec_record
 	f->renderdoc_requested = bits & 4;
 	f->captured_by = str_or(r, get_u32(&c), "frames");
 	f->recordings_outside_window = get_u32(&c);
-	uint32_t ns = get_u32(&c);
 	/* Every element takes at least its length: a count beyond what the record holds is damage. */
-	if (c.bad || ns > (uint32_t)(c.end - c.p) / 4) {
-		fail(err, err_len, "a frame record's submissions are cut short", rec->offset);
+	uint32_t ns;
+	int got = array_get(&c, 4, sizeof(*f->submissions), (void **)&f->submissions, &ns);
+	if (got) {
+		if (got == -EINVAL)
+			fail(err, err_len, "a frame record's submissions are cut short", rec->offset);
 		pp_model_frame_result_free(f);
-		return -EINVAL;
-	}
-	f->submissions = calloc(ns ? ns : 1, sizeof(*f->submissions));
-	if (!f->submissions) {
-		pp_model_frame_result_free(f);
-		return -ENOMEM;
+		return got;
 	}
 	f->nsubmissions = ns;
 	for (uint32_t i = 0; i < ns; i++) {

@@ -140,12 +140,10 @@ static void gpu_counters_field(struct csv_line *l, const struct pp_pass_result *
 
 int pp_attr_csv_open(struct attr_sink_ctx *c)
 {
-	FILE *f = pp_attr_sink_file_create(c, CSV_NAME, false, &c->csv_buf);
-	if (!f) {
-		int err = errno;
-		pp_attr_sink_file_fail(c, CSV_NAME, err);
+	int err;
+	FILE *f = pp_attr_sink_file_open(c, CSV_NAME, &c->csv_buf, &err);
+	if (!f)
 		return -err;
-	}
 	c->csv = f;
 	for (size_t i = 0; i < sizeof(csv_columns) / sizeof(csv_columns[0]); i++)
 		fprintf(f, "%s%s", i ? "," : "", csv_columns[i]);

@@ -200,6 +200,16 @@ void pp_attr_sink_file_fail(struct attr_sink_ctx *c, const char *name, int err)
 	       "the summary carry on)", c->dir, name, strerror(err ? err : EIO));
 }
 
+FILE *pp_attr_sink_file_open(struct attr_sink_ctx *c, const char *name, char **buf_out, int *err_out)
+{
+	FILE *f = pp_attr_sink_file_create(c, name, false, buf_out);
+	if (!f) {
+		*err_out = errno;
+		pp_attr_sink_file_fail(c, name, *err_out);
+	}
+	return f;
+}
+
 bool pp_attr_sink_file_flush(struct attr_sink_ctx *c, FILE *f, const char *name)
 {
 	errno = 0;

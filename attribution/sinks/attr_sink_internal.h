@@ -234,6 +234,9 @@ FILE *pp_attr_sink_file_create(struct attr_sink_ctx *c, const char *name, bool e
 void pp_attr_sink_file_reserve(FILE *f, size_t *buffered, size_t n);
 /* Logs one line for a file that can no longer be written (err: positive errno). */
 void pp_attr_sink_file_fail(struct attr_sink_ctx *c, const char *name, int err);
+/* An output written while frames run: pp_attr_sink_file_create with a buffer, the failure
+ * logged (pp_attr_sink_file_fail) and its errno in *err_out. */
+FILE *pp_attr_sink_file_open(struct attr_sink_ctx *c, const char *name, char **buf_out, int *err_out);
 /* Flushes f and reports whether everything written so far reached the kernel; on failure
  * closes f, logs once and returns false (the caller forgets f). */
 bool pp_attr_sink_file_flush(struct attr_sink_ctx *c, FILE *f, const char *name);

@@ -111,12 +111,10 @@ static void sort_index_write(struct attr_sink_ctx *c, uint32_t tid, int64_t inde
 
 int pp_attr_trace_open(struct attr_sink_ctx *c)
 {
-	FILE *f = pp_attr_sink_file_create(c, TRACE_NAME, false, &c->trace_buf);
-	if (!f) {
-		int err = errno;
-		pp_attr_sink_file_fail(c, TRACE_NAME, err);
+	int err;
+	FILE *f = pp_attr_sink_file_open(c, TRACE_NAME, &c->trace_buf, &err);
+	if (!f)
 		return -err;
-	}
 	c->trace = f;
 	pp_json_write_init_mem(&c->trace_event, TRACE_EVENT_MAX, 0);
 	fputs("[\n", f);

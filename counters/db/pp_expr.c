@@ -370,19 +370,26 @@ static int32_t parse_unary(struct parser *p)
 	return parse_primary(p);
 }
 
-static int32_t parse_term(struct parser *p)
+/* A left-associative chain of operands joined by either of two operators ("a * b / c"). */
+static int32_t parse_chain(struct parser *p, int32_t (*operand)(struct parser *), char op1, uint8_t code1, char op2,
+			   uint8_t code2)
 {
-	int32_t a = parse_unary(p);
-	while (!p->failed && (punct(p, '*') || punct(p, '/'))) {
+	int32_t a = operand(p);
+	while (!p->failed && (punct(p, op1) || punct(p, op2))) {
 		int32_t offset = p->tok.offset;
-		uint8_t op = p->text[offset] == '*' ? PP_OP_MUL : PP_OP_DIV;
+		uint8_t op = p->text[offset] == op1 ? code1 : code2;
 		next(p);
-		int32_t b = parse_unary(p);
+		int32_t b = operand(p);
 		if (p->failed)
 			return -1;
 		a = add_node(p, op, offset, a, b);
 	}
 	return p->failed ? -1 : a;
+}
+
+static int32_t parse_term(struct parser *p)
+{
+	return parse_chain(p, parse_unary, '*', PP_OP_MUL, '/', PP_OP_DIV);
 }
 
 static int32_t parse_expr(struct parser *p)
@@ -391,18 +398,9 @@ static int32_t parse_expr(struct parser *p)
 		fail(p, p->tok.offset, "nested deeper than %d levels", PP_EXPR_MAX_DEPTH);
 		return -1;
 	}
-	int32_t a = parse_term(p);
-	while (!p->failed && (punct(p, '+') || punct(p, '-'))) {
-		int32_t offset = p->tok.offset;
-		uint8_t op = p->text[offset] == '+' ? PP_OP_ADD : PP_OP_SUB;
-		next(p);
-		int32_t b = parse_term(p);
-		if (p->failed)
-			return -1;
-		a = add_node(p, op, offset, a, b);
-	}
+	int32_t a = parse_chain(p, parse_term, '+', PP_OP_ADD, '-', PP_OP_SUB);
 	p->depth--;
-	return p->failed ? -1 : a;
+	return a;
 }
 
 /* Evaluation recurses along the tree: a long chain ("a + b + c + ...") is as deep as it is

@@ -207,3 +207,25 @@ uint32_t pp_gpu_counters_select(const struct pp_gpu_counter_backend *b, const ch
 		p = end + 1;
 	}
 }
+
+uint32_t pp_gpu_counters_list_count(void *list)
+{
+	return ((const struct pp_gpu_counter_list *)list)->ndescs;
+}
+
+const struct pp_gpu_counter_desc *pp_gpu_counters_list_desc(void *list, uint32_t index)
+{
+	const struct pp_gpu_counter_list *l = list;
+	return index < l->ndescs ? l->descs[index] : NULL;
+}
+
+uint32_t pp_gpu_counters_list_set_count(void *list)
+{
+	return ((const struct pp_gpu_counter_list *)list)->nset;
+}
+
+const struct pp_gpu_counter_desc *pp_gpu_counters_list_set_desc(void *list, uint32_t index)
+{
+	const struct pp_gpu_counter_list *l = list;
+	return index < l->nset ? l->descs[l->set[index]] : NULL;
+}

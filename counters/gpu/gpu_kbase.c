@@ -171,12 +171,13 @@ static const char *const k_block_name[PP_PRFCNT_BLOCK_TYPES] = { "front end", "t
 								 "shader core" };
 
 struct pp_kbase {
+	struct pp_gpu_counter_list list; /* first: the backend's ctx is also the list's */
 	struct pp_kbase_io io;
 	struct pp_gpu_counter_backend backend;
 	enum pp_kbase_interface iface;
 	struct pp_kbase_props props;
-	const struct pp_gpu_counter_desc *descs[NCOUNTERS];
-	uint32_t nset, set[SET_MAX];
+	const struct pp_gpu_counter_desc *descs[NCOUNTERS]; /* list.descs */
+	uint32_t set[SET_MAX];                               /* list.set */
 	const void *mapping;
 	uint32_t mapping_size;
 	uint64_t prev_ns;    /* legacy: the previous dump's time; 0 before the first (a baseline) */
@@ -233,28 +234,6 @@ static int descs_make(struct pp_kbase *k)
 	return 0;
 }
 
-static uint32_t be_count(void *ctx)
-{
-	(void)ctx;
-	return NCOUNTERS;
-}
-
-static const struct pp_gpu_counter_desc *be_desc(void *ctx, uint32_t i)
-{
-	return i < NCOUNTERS ? ((struct pp_kbase *)ctx)->descs[i] : NULL;
-}
-
-static uint32_t be_set_count(void *ctx)
-{
-	return ((struct pp_kbase *)ctx)->nset;
-}
-
-static const struct pp_gpu_counter_desc *be_set_desc(void *ctx, uint32_t i)
-{
-	struct pp_kbase *k = ctx;
-	return i < k->nset ? k->descs[k->set[i]] : NULL;
-}
-
 static uint32_t one_pass(void *ctx)
 {
 	(void)ctx;
@@ -288,7 +267,7 @@ static void ring_push(struct pp_kbase *k, const struct pp_kbase_sample *s, int64
 	uint32_t at = (k->head + k->count++) % RING;
 	k->ring[at].begin_ns = (uint64_t)((int64_t)s->begin_ns + offset);
 	k->ring[at].end_ns = (uint64_t)((int64_t)s->end_ns + offset);
-	for (uint32_t i = 0; i < k->nset; i++)
+	for (uint32_t i = 0; i < k->list.nset; i++)
 		counter_value(s, k->set[i], &k->ring[at].v[i]);
 	pthread_mutex_unlock(&k->lock);
 }
@@ -407,13 +386,13 @@ uint32_t pp_gpu_kbase_samples_take(struct pp_kbase *k, struct pp_gpu_counter_sam
 	uint32_t n = 0;
 	pthread_mutex_lock(&k->lock);
 	while (n < max && k->count) {
-		struct pp_gpu_counter_value *v = calloc(k->nset ? k->nset : 1, sizeof(*v));
+		struct pp_gpu_counter_value *v = calloc(k->list.nset ? k->list.nset : 1, sizeof(*v));
 		if (!v)
 			break;
 		uint32_t at = k->head;
-		for (uint32_t i = 0; i < k->nset; i++)
+		for (uint32_t i = 0; i < k->list.nset; i++)
 			v[i] = (struct pp_gpu_counter_value){ .valid = true, .u = k->ring[at].v[i] };
-		out[n++] = (struct pp_gpu_counter_sample){ k->ring[at].begin_ns, k->ring[at].end_ns, k->nset, v };
+		out[n++] = (struct pp_gpu_counter_sample){ k->ring[at].begin_ns, k->ring[at].end_ns, k->list.nset, v };
 		k->head = (k->head + 1) % RING;
 		k->count--;
 	}
@@ -471,6 +450,7 @@ struct pp_kbase *pp_gpu_kbase_create(const struct pp_kbase_io *io, const char *s
 		io->close(io->ctx);
 		return NULL;
 	}
+	k->list = (struct pp_gpu_counter_list){ .descs = k->descs, .ndescs = NCOUNTERS, .set = k->set };
 	k->io = *io;
 	pthread_mutex_init(&k->lock, NULL);
 	pthread_cond_init(&k->wake, NULL);
@@ -478,10 +458,10 @@ struct pp_kbase *pp_gpu_kbase_create(const struct pp_kbase_io *io, const char *s
 		.name = "mali_kbase",
 		.method = PP_GPU_COUNTERS_SAMPLED,
 		.ctx = k,
-		.counter_count = be_count,
-		.counter_desc = be_desc,
-		.set_count = be_set_count,
-		.set_desc = be_set_desc,
+		.counter_count = pp_gpu_counters_list_count,
+		.counter_desc = pp_gpu_counters_list_desc,
+		.set_count = pp_gpu_counters_list_set_count,
+		.set_desc = pp_gpu_counters_list_set_desc,
 		.passes = one_pass,
 		.sample_start = be_start,
 		.sample_stop = be_stop,
@@ -507,12 +487,12 @@ struct pp_kbase *pp_gpu_kbase_create(const struct pp_kbase_io *io, const char *s
 		goto fail;
 	}
 	char missing[256];
-	k->nset = pp_gpu_counters_select(&k->backend, setting, default_counter, k->set, SET_MAX, missing, sizeof(missing));
+	k->list.nset = pp_gpu_counters_select(&k->backend, setting, default_counter, k->set, SET_MAX, missing, sizeof(missing));
 	if (missing[0])
 		pp_log(PP_LOG_WARN, "gpu_counters: Mali kbase has no counter named %s (names: GPU_CYCLES_TOP, "
 				    "GPU_CYCLES_SHADER_CORES, FE[i], TILER[i], L2[i], SC[i] for i 4..63)",
 		       missing);
-	if (!k->nset) {
+	if (!k->list.nset) {
 		snprintf(why, why_len, "none of the chosen counters is a Mali kbase counter");
 		goto fail;
 	}

@@ -19,14 +19,12 @@ struct perf_group {
 };
 
 struct pp_gpu_perf {
+	struct pp_gpu_counter_list list; /* first: the backend's ctx is also the list's (descs, ndescs) */
 	struct pp_gpu_perf_config cfg;
 	struct pp_gpu_counter_backend backend;
 	pthread_mutex_t lock; /* the free lists */
-	uint32_t ncounters;   /* enumerated */
-	VkPerformanceCounterKHR *counters;
-	const struct pp_gpu_counter_desc **descs;
-	uint32_t nset;
-	uint32_t set[PP_GPU_PERF_SET_MAX]; /* driver indices, in the set's order */
+	VkPerformanceCounterKHR *counters; /* list.ndescs of them, as enumerated */
+	uint32_t set[PP_GPU_PERF_SET_MAX]; /* list.set: driver indices, in the set's order */
 	uint32_t ngroups;
 	struct perf_group groups[PP_GPU_PERF_GROUPS_MAX];
 	bool locked;
@@ -51,28 +49,6 @@ static const char *unit_name(VkPerformanceCounterUnitKHR u)
 }
 
 /* ---- the backend interface --------------------------------------------------------------- */
-
-static uint32_t be_count(void *ctx)
-{
-	return ((struct pp_gpu_perf *)ctx)->ncounters;
-}
-
-static const struct pp_gpu_counter_desc *be_desc(void *ctx, uint32_t i)
-{
-	struct pp_gpu_perf *p = ctx;
-	return i < p->ncounters ? p->descs[i] : NULL;
-}
-
-static uint32_t be_set_count(void *ctx)
-{
-	return ((struct pp_gpu_perf *)ctx)->nset;
-}
-
-static const struct pp_gpu_counter_desc *be_set_desc(void *ctx, uint32_t i)
-{
-	struct pp_gpu_perf *p = ctx;
-	return i < p->nset ? p->descs[p->set[i]] : NULL;
-}
 
 static uint32_t be_passes(void *ctx)
 {
@@ -181,8 +157,8 @@ static int enumerate(struct pp_gpu_perf *p, char *why, size_t len)
 	}
 	VkPerformanceCounterDescriptionKHR *d = calloc(n, sizeof(*d));
 	p->counters = calloc(n, sizeof(*p->counters));
-	p->descs = calloc(n, sizeof(*p->descs));
-	if (!d || !p->counters || !p->descs) {
+	p->list.descs = calloc(n, sizeof(*p->list.descs));
+	if (!d || !p->counters || !p->list.descs) {
 		free(d);
 		snprintf(why, len, "out of memory");
 		return -ENOMEM;
@@ -203,15 +179,15 @@ static int enumerate(struct pp_gpu_perf *p, char *why, size_t len)
 		struct pp_gpu_counter_desc want = { "VK_KHR_performance_query", d[i].name,
 						    unit_name(p->counters[i].unit), d[i].category, 1, false,
 						    d[i].description };
-		p->descs[i] = pp_gpu_counters_intern(&want);
-		if (!p->descs[i]) {
+		p->list.descs[i] = pp_gpu_counters_intern(&want);
+		if (!p->list.descs[i]) {
 			free(d);
 			snprintf(why, len, "out of memory for the counters' names");
 			return -ENOMEM;
 		}
 	}
 	free(d);
-	p->ncounters = n;
+	p->list.ndescs = n;
 	return 0;
 }
 
@@ -234,7 +210,7 @@ static int choose(struct pp_gpu_perf *p, char *why, size_t len)
 			if (pp_gpu_counters_setting_choice(p->cfg.setting) == PP_GPU_COUNTERS_LIST)
 				pp_log(PP_LOG_WARN, "gpu_counters: %s counts whole command buffers (COMMAND_BUFFER "
 						    "scope) and cannot be measured per pass; left out",
-				       p->descs[c]->name);
+				       p->list.descs[c]->name);
 			continue;
 		}
 		bool placed = false;
@@ -242,29 +218,29 @@ static int choose(struct pp_gpu_perf *p, char *why, size_t len)
 			struct perf_group *grp = &p->groups[g];
 			grp->index[grp->n] = c;
 			if (passes_of(p, grp->index, grp->n + 1) == 1) {
-				grp->set_pos[grp->n++] = p->nset;
+				grp->set_pos[grp->n++] = p->list.nset;
 				placed = true;
 			}
 		}
 		if (!placed && p->ngroups < PP_GPU_PERF_GROUPS_MAX && passes_of(p, &c, 1) == 1) {
 			struct perf_group *grp = &p->groups[p->ngroups++];
 			grp->index[0] = c;
-			grp->set_pos[0] = p->nset;
+			grp->set_pos[0] = p->list.nset;
 			grp->n = 1;
 			placed = true;
 		}
 		if (placed)
-			p->set[p->nset++] = c;
+			p->set[p->list.nset++] = c;
 		else
 			pp_log(PP_LOG_WARN, "gpu_counters: %s cannot be measured in one hardware pass of its own, or more "
 					    "than %d passes would be needed; left out",
-			       p->descs[c]->name, PP_GPU_PERF_GROUPS_MAX);
+			       p->list.descs[c]->name, PP_GPU_PERF_GROUPS_MAX);
 	}
 	if (skipped && pp_gpu_counters_setting_choice(p->cfg.setting) == PP_GPU_COUNTERS_DEFAULT)
 		pp_log(PP_LOG_INFO, "gpu_counters=default: %u counters of COMMAND_BUFFER scope left out (they cannot be "
 				    "measured per pass)",
 		       skipped);
-	if (!p->nset) {
+	if (!p->list.nset) {
 		snprintf(why, len, "none of the chosen counters can be measured per pass");
 		return -ENOENT;
 	}
@@ -316,16 +292,17 @@ struct pp_gpu_perf *pp_gpu_vk_perf_query_create(const struct pp_gpu_perf_config 
 		snprintf(why, why_len, "out of memory");
 		return NULL;
 	}
+	p->list.set = p->set;
 	p->cfg = *cfg;
 	pthread_mutex_init(&p->lock, NULL);
 	p->backend = (struct pp_gpu_counter_backend){
 		.name = "VK_KHR_performance_query",
 		.method = PP_GPU_COUNTERS_BRACKET,
 		.ctx = p,
-		.counter_count = be_count,
-		.counter_desc = be_desc,
-		.set_count = be_set_count,
-		.set_desc = be_set_desc,
+		.counter_count = pp_gpu_counters_list_count,
+		.counter_desc = pp_gpu_counters_list_desc,
+		.set_count = pp_gpu_counters_list_set_count,
+		.set_desc = pp_gpu_counters_list_set_desc,
 		.passes = be_passes,
 		.scope_begin = be_begin,
 		.scope_end = be_end,
@@ -362,7 +339,7 @@ void pp_gpu_vk_perf_query_destroy(struct pp_gpu_perf *p)
 		p->cfg.vk.ReleaseProfilingLock(p->cfg.device);
 	pthread_mutex_destroy(&p->lock);
 	free(p->counters);
-	free(p->descs);
+	free(p->list.descs);
 	free(p);
 }
 

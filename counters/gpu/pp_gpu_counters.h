@@ -100,6 +100,20 @@ struct pp_gpu_counter_backend {
 	void (*destroy)(void *ctx);
 };
 
+/* A backend's counters and its configured set, as a backend keeps them when the set is a list of
+ * indices into its enumeration. With this the first member of the backend's state (its ctx), the
+ * four accessors below are its counter_count, counter_desc, set_count and set_desc. */
+struct pp_gpu_counter_list {
+	const struct pp_gpu_counter_desc **descs;
+	uint32_t ndescs;
+	uint32_t nset;
+	uint32_t *set;
+};
+uint32_t pp_gpu_counters_list_count(void *list);
+const struct pp_gpu_counter_desc *pp_gpu_counters_list_desc(void *list, uint32_t index);
+uint32_t pp_gpu_counters_list_set_count(void *list);
+const struct pp_gpu_counter_desc *pp_gpu_counters_list_set_desc(void *list, uint32_t index);
+
 /* Pipeline statistics, as counters (the order of VK_QUERY_PIPELINE_STATISTIC_* bits ascending,
  * which is the order of their results and of the model's PP_STAT_*). */
 #define PP_GPU_PIPELINE_STATISTICS_COUNT 7

@@ -61,31 +61,29 @@ void pp_gles_diag_teardown(struct pp_gles_ctx *c)
 	free(g);
 }
 
+/* An object's record by GL name in a direct-mapped table: a name that collides replaces the
+ * older one (bounded memory). NULL for name 0, and for an unknown name unless create. */
+#define DIAG_OBJECT_LOOKUP(type, table, size)                                                                  \
+	do {                                                                                                   \
+		if (!name)                                                                                     \
+			return NULL;                                                                           \
+		struct type *o = &g->table[name % (size)];                                                     \
+		if (o->name == name)                                                                           \
+			return o;                                                                              \
+		if (!create)                                                                                   \
+			return NULL;                                                                           \
+		*o = (struct type){ .name = name };                                                            \
+		return o;                                                                                      \
+	} while (0)
+
 struct gles_diag_buffer *pp_gles_diag_buffer(struct pp_gles_diag *g, uint32_t name, bool create)
 {
-	if (!name)
-		return NULL;
-	struct gles_diag_buffer *b = &g->buffers[name % GLES_DIAG_BUFFERS];
-	if (b->name == name)
-		return b;
-	if (!create)
-		return NULL;
-	/* Direct-mapped: a name that collides replaces the older one (bounded memory). */
-	*b = (struct gles_diag_buffer){ .name = name };
-	return b;
+	DIAG_OBJECT_LOOKUP(gles_diag_buffer, buffers, GLES_DIAG_BUFFERS);
 }
 
 struct gles_diag_texture *pp_gles_diag_texture(struct pp_gles_diag *g, uint32_t name, bool create)
 {
-	if (!name)
-		return NULL;
-	struct gles_diag_texture *t = &g->textures[name % GLES_DIAG_TEXTURES];
-	if (t->name == name)
-		return t;
-	if (!create)
-		return NULL;
-	*t = (struct gles_diag_texture){ .name = name };
-	return t;
+	DIAG_OBJECT_LOOKUP(gles_diag_texture, textures, GLES_DIAG_TEXTURES);
 }
 
 static void buffer_used(struct pp_gles_diag *g, uint32_t name)

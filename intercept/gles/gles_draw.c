@@ -110,20 +110,5 @@ GL_APICALL void GL_APIENTRY glDispatchComputeIndirect(GLintptr indirect)
 	PP_REAL(glDispatchComputeIndirect)(indirect);
 }
 
-GL_APICALL void GL_APIENTRY glMemoryBarrier(GLbitfield barriers)
-{
-	PP_GLES_ABOVE(glMemoryBarrier, (barriers));
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		c->cur->barriers++;
-	PP_REAL(glMemoryBarrier)(barriers);
-}
-
-GL_APICALL void GL_APIENTRY glMemoryBarrierByRegion(GLbitfield barriers)
-{
-	PP_GLES_ABOVE(glMemoryBarrierByRegion, (barriers));
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		c->cur->barriers++;
-	PP_REAL(glMemoryBarrierByRegion)(barriers);
-}
+PP_GLES_ACTING_HOOK(glMemoryBarrier, (GLbitfield barriers), (barriers), c->cur->barriers++)
+PP_GLES_ACTING_HOOK(glMemoryBarrierByRegion, (GLbitfield barriers), (barriers), c->cur->barriers++)

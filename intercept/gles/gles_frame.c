@@ -109,49 +109,25 @@ void pp_gles_frame_swap_end(struct pp_gles_ctx *c, const char *api, struct pp_gl
 	pp_gles_submit_present(c, &cpu);
 }
 
-EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
-{
-	PP_GLES_ABOVE_RET(eglSwapBuffers, (dpy, surface));
-	struct pp_gles_ctx *c = swap_begin(dpy, surface);
-	struct pp_gles_call_cost k;
-	if (c)
-		pp_gles_frame_call_cost_begin(&k);
-	pp_egl_guard_enter();
-	EGLBoolean ok = PP_REAL(eglSwapBuffers)(dpy, surface);
-	pp_egl_guard_leave();
-	if (c)
-		pp_gles_frame_swap_end(c, "eglSwapBuffers", &k);
-	return ok;
-}
+/* The three swaps differ only in their parameters: one body, the call down passing them on. */
+#define PP_GLES_SWAP_HOOK(name, params, args)                                                                  \
+	EGLAPI EGLBoolean EGLAPIENTRY name params                                                              \
+	{                                                                                                      \
+		PP_GLES_ABOVE_RET(name, args);                                                                 \
+		struct pp_gles_ctx *c = swap_begin(dpy, surface);                                              \
+		struct pp_gles_call_cost k;                                                                    \
+		if (c)                                                                                         \
+			pp_gles_frame_call_cost_begin(&k);                                                     \
+		pp_egl_guard_enter();                                                                          \
+		EGLBoolean ok = PP_REAL(name) args;                                                            \
+		pp_egl_guard_leave();                                                                          \
+		if (c)                                                                                         \
+			pp_gles_frame_swap_end(c, #name, &k);                                                  \
+		return ok;                                                                                     \
+	}
 
-EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surface, const EGLint *rects,
-							  EGLint n_rects)
-{
-	PP_GLES_ABOVE_RET(eglSwapBuffersWithDamageEXT, (dpy, surface, rects, n_rects));
-	struct pp_gles_ctx *c = swap_begin(dpy, surface);
-	struct pp_gles_call_cost k;
-	if (c)
-		pp_gles_frame_call_cost_begin(&k);
-	pp_egl_guard_enter();
-	EGLBoolean ok = PP_REAL(eglSwapBuffersWithDamageEXT)(dpy, surface, rects, n_rects);
-	pp_egl_guard_leave();
-	if (c)
-		pp_gles_frame_swap_end(c, "eglSwapBuffersWithDamageEXT", &k);
-	return ok;
-}
-
-EGLAPI EGLBoolean EGLAPIENTRY eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surface, const EGLint *rects,
-							  EGLint n_rects)
-{
-	PP_GLES_ABOVE_RET(eglSwapBuffersWithDamageKHR, (dpy, surface, rects, n_rects));
-	struct pp_gles_ctx *c = swap_begin(dpy, surface);
-	struct pp_gles_call_cost k;
-	if (c)
-		pp_gles_frame_call_cost_begin(&k);
-	pp_egl_guard_enter();
-	EGLBoolean ok = PP_REAL(eglSwapBuffersWithDamageKHR)(dpy, surface, rects, n_rects);
-	pp_egl_guard_leave();
-	if (c)
-		pp_gles_frame_swap_end(c, "eglSwapBuffersWithDamageKHR", &k);
-	return ok;
-}
+PP_GLES_SWAP_HOOK(eglSwapBuffers, (EGLDisplay dpy, EGLSurface surface), (dpy, surface))
+PP_GLES_SWAP_HOOK(eglSwapBuffersWithDamageEXT, (EGLDisplay dpy, EGLSurface surface, const EGLint *rects, EGLint n_rects),
+		  (dpy, surface, rects, n_rects))
+PP_GLES_SWAP_HOOK(eglSwapBuffersWithDamageKHR, (EGLDisplay dpy, EGLSurface surface, const EGLint *rects, EGLint n_rects),
+		  (dpy, surface, rects, n_rects))

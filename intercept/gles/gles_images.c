@@ -77,9 +77,9 @@ void pp_gles_images_store(struct pp_gles_share *s, bool renderbuffer, uint32_t n
 		i = calloc(1, sizeof(*i));
 		if (i) {
 			i->key = key;
-			pp_hash_oom_ = false;
-			HASH_ADD(hh, s->images, key, sizeof(i->key), i);
-			if (pp_hash_oom_) {
+			bool added;
+			PP_HASH_ADD(s->images, key, sizeof(i->key), i, added);
+			if (!added) {
 				free(i);
 				i = NULL;
 			} else {

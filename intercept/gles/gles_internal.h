@@ -178,6 +178,20 @@ void pp_gles_renderdoc_above_leave(const struct pp_gles_above *a);
 		}                                                                                  \
 	} while (0)
 #define PP_GLES_ABOVE(name, args) PP_GLES_ABOVE_FROM(name, __builtin_return_address(0), args)
+
+/* The whole of a void hook that only notes something for the acting context: name's
+ * definition, with params and the args passing them down; the statement (after args) runs with
+ * `c`, the acting context, when there is one, before the call down. */
+#define PP_GLES_ACTING_HOOK(name, params, args, ...)                                                           \
+	GL_APICALL void GL_APIENTRY name params                                                                \
+	{                                                                                                      \
+		PP_GLES_ABOVE(name, args);                                                                     \
+		struct pp_gles_ctx *c = pp_gles_acting();                                                      \
+		if (c) {                                                                                       \
+			__VA_ARGS__;                                                                           \
+		}                                                                                              \
+		PP_REAL(name) args;                                                                            \
+	}
 #define PP_GLES_ABOVE_RET(name, args)                                                              \
 	do {                                                                                       \
 		struct pp_gles_above pp_a_;                                                        \

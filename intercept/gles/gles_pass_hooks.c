@@ -72,41 +72,15 @@ static uint32_t clear_buffer_mask(GLenum buffer)
 	       : buffer == GL_DEPTH_STENCIL ? PP_GLES_ATT_DEPTH | PP_GLES_ATT_STENCIL : 0;
 }
 
-GL_APICALL void GL_APIENTRY glClearBufferfv(GLenum buffer, GLint drawbuffer, const GLfloat *value)
-{
-	PP_GLES_ABOVE(glClearBufferfv, (buffer, drawbuffer, value));
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		clear_event(c, clear_buffer_mask(buffer));
-	PP_REAL(glClearBufferfv)(buffer, drawbuffer, value);
-}
-
-GL_APICALL void GL_APIENTRY glClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)
-{
-	PP_GLES_ABOVE(glClearBufferiv, (buffer, drawbuffer, value));
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		clear_event(c, clear_buffer_mask(buffer));
-	PP_REAL(glClearBufferiv)(buffer, drawbuffer, value);
-}
-
-GL_APICALL void GL_APIENTRY glClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint *value)
-{
-	PP_GLES_ABOVE(glClearBufferuiv, (buffer, drawbuffer, value));
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		clear_event(c, clear_buffer_mask(buffer));
-	PP_REAL(glClearBufferuiv)(buffer, drawbuffer, value);
-}
-
-GL_APICALL void GL_APIENTRY glClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil)
-{
-	PP_GLES_ABOVE(glClearBufferfi, (buffer, drawbuffer, depth, stencil));
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		clear_event(c, clear_buffer_mask(buffer));
-	PP_REAL(glClearBufferfi)(buffer, drawbuffer, depth, stencil);
-}
+/* glClearBuffer{fv,iv,uiv,fi}: the buffer named by their first parameter. */
+PP_GLES_ACTING_HOOK(glClearBufferfv, (GLenum buffer, GLint drawbuffer, const GLfloat *value), (buffer, drawbuffer, value),
+		    clear_event(c, clear_buffer_mask(buffer)))
+PP_GLES_ACTING_HOOK(glClearBufferiv, (GLenum buffer, GLint drawbuffer, const GLint *value), (buffer, drawbuffer, value),
+		    clear_event(c, clear_buffer_mask(buffer)))
+PP_GLES_ACTING_HOOK(glClearBufferuiv, (GLenum buffer, GLint drawbuffer, const GLuint *value), (buffer, drawbuffer, value),
+		    clear_event(c, clear_buffer_mask(buffer)))
+PP_GLES_ACTING_HOOK(glClearBufferfi, (GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil),
+		    (buffer, drawbuffer, depth, stencil), clear_event(c, clear_buffer_mask(buffer)))
 
 static void invalidate_event(struct pp_gles_ctx *c, GLenum target, GLsizei n, const GLenum *attachments)
 {
@@ -220,41 +194,12 @@ GL_APICALL void GL_APIENTRY glFramebufferRenderbuffer(GLenum target, GLenum atta
 
 /* ---- names ---------------------------------------------------------------------------- */
 
-GL_APICALL void GL_APIENTRY glPushDebugGroup(GLenum source, GLuint id, GLsizei length, const GLchar *message)
-{
-	PP_GLES_ABOVE(glPushDebugGroup, (source, id, length, message));
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		pp_gles_pass_label(c, true, message, length);
-	PP_REAL(glPushDebugGroup)(source, id, length, message);
-}
-
-GL_APICALL void GL_APIENTRY glPushDebugGroupKHR(GLenum source, GLuint id, GLsizei length, const GLchar *message)
-{
-	PP_GLES_ABOVE(glPushDebugGroupKHR, (source, id, length, message));
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		pp_gles_pass_label(c, true, message, length);
-	PP_REAL(glPushDebugGroupKHR)(source, id, length, message);
-}
-
-GL_APICALL void GL_APIENTRY glPopDebugGroup(void)
-{
-	PP_GLES_ABOVE(glPopDebugGroup, ());
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		pp_gles_pass_label(c, false, NULL, 0);
-	PP_REAL(glPopDebugGroup)();
-}
-
-GL_APICALL void GL_APIENTRY glPopDebugGroupKHR(void)
-{
-	PP_GLES_ABOVE(glPopDebugGroupKHR, ());
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		pp_gles_pass_label(c, false, NULL, 0);
-	PP_REAL(glPopDebugGroupKHR)();
-}
+PP_GLES_ACTING_HOOK(glPushDebugGroup, (GLenum source, GLuint id, GLsizei length, const GLchar *message),
+		    (source, id, length, message), pp_gles_pass_label(c, true, message, length))
+PP_GLES_ACTING_HOOK(glPushDebugGroupKHR, (GLenum source, GLuint id, GLsizei length, const GLchar *message),
+		    (source, id, length, message), pp_gles_pass_label(c, true, message, length))
+PP_GLES_ACTING_HOOK(glPopDebugGroup, (void), (), pp_gles_pass_label(c, false, NULL, 0))
+PP_GLES_ACTING_HOOK(glPopDebugGroupKHR, (void), (), pp_gles_pass_label(c, false, NULL, 0))
 
 GL_APICALL void GL_APIENTRY glObjectLabel(GLenum identifier, GLuint name, GLsizei length, const GLchar *label)
 {

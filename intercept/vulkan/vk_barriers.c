@@ -626,7 +626,9 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdWaitEvents2(VkCommandBuffer cb, uint32_t nev, c
 						     .nevents = nev, .events = ev, .sync2 = true, .ninfo = nev, .info = info });
 }
 
-VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent(VkCommandBuffer cb, VkEvent event, VkPipelineStageFlags stage)
+/* Before vkCmdSetEvent[2]: a barrier held back for the experiment is recorded first, and the
+ * diagnostics' recording notes the event set at this point. */
+static struct pp_command_buffer *event_set(VkCommandBuffer cb, VkEvent event)
 {
 	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	if (c)
@@ -636,20 +638,17 @@ VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent(VkCommandBuffer cb, VkEvent event, VkP
 		pp_vk_diag_state_observe(c, s);
 		pp_diag_barriers_rec_event_set(s->rec, (uint64_t)event);
 	}
-	pp_vk_cb_device(c, cb)->vk.CmdSetEvent(cb, event, stage);
+	return c;
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent(VkCommandBuffer cb, VkEvent event, VkPipelineStageFlags stage)
+{
+	pp_vk_cb_device(event_set(cb, event), cb)->vk.CmdSetEvent(cb, event, stage);
 }
 
 VKAPI_ATTR void VKAPI_CALL pp_CmdSetEvent2(VkCommandBuffer cb, VkEvent event, const VkDependencyInfo *info)
 {
-	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
-	if (c)
-		pp_vk_experiment_flush(c);
-	struct pp_vk_diag_cb *s = c ? vk_diag_state_cb(c) : NULL;
-	if (s) {
-		pp_vk_diag_state_observe(c, s);
-		pp_diag_barriers_rec_event_set(s->rec, (uint64_t)event);
-	}
-	pp_vk_cb_device(c, cb)->vk.CmdSetEvent2(cb, event, info);
+	pp_vk_cb_device(event_set(cb, event), cb)->vk.CmdSetEvent2(cb, event, info);
 }
 
 

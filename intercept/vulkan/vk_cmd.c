@@ -50,6 +50,20 @@ static inline void counters_scope(struct pp_command_buffer *c, enum pp_gpu_slot_
 	(begin ? b->scope_begin : b->scope_end)(b->ctx, (void *)c->vk_cb, slot);
 }
 
+/* A query slot of kind taken and its scope begun or ended there; PP_NO_SLOT when the pool has
+ * none left, and *reason then says so. */
+static inline __attribute__((always_inline)) uint32_t slot_scope(struct pp_command_buffer *c,
+								  enum pp_gpu_slot_kind kind, bool begin,
+								  const char **reason)
+{
+	uint32_t slot = slot_take(c, kind);
+	if (slot == PP_NO_SLOT)
+		*reason = pp_gpu_vk_timer_no_slot_reason(c->device->timer, kind);
+	else
+		counters_scope(c, kind, begin, slot);
+	return slot;
+}
+
 BOUNDARY_STEP timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p)
 {
 	if (!p)
@@ -58,11 +72,7 @@ BOUNDARY_STEP timestamp_begin(struct pp_command_buffer *c, struct pp_pass_rec *p
 		p->ts_reason = c->ts_reason;
 		return;
 	}
-	p->ts_begin = slot_take(c, PP_GPU_TIMESTAMP);
-	if (p->ts_begin == PP_NO_SLOT)
-		p->ts_reason = pp_gpu_vk_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
-	else
-		counters_scope(c, PP_GPU_TIMESTAMP, true, p->ts_begin);
+	p->ts_begin = slot_scope(c, PP_GPU_TIMESTAMP, true, &p->ts_reason);
 }
 
 BOUNDARY_STEP timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
@@ -75,11 +85,7 @@ BOUNDARY_STEP timestamp_end(struct pp_command_buffer *c, struct pp_pass_rec *p)
 			p->ts_reason = c->ts_reason;
 		return;
 	}
-	p->ts_end = slot_take(c, PP_GPU_TIMESTAMP);
-	if (p->ts_end == PP_NO_SLOT)
-		p->ts_reason = pp_gpu_vk_timer_no_slot_reason(c->device->timer, PP_GPU_TIMESTAMP);
-	else
-		counters_scope(c, PP_GPU_TIMESTAMP, false, p->ts_end);
+	p->ts_end = slot_scope(c, PP_GPU_TIMESTAMP, false, &p->ts_reason);
 }
 
 /* ---- quirk_uniforms_before_pipeline --------------------------------------------------------- */
@@ -125,11 +131,7 @@ BOUNDARY_STEP statistics_begin(struct pp_command_buffer *c, struct pp_pass_rec *
 		p->stats_reason = statistics_reason(c, allowed, why_not);
 		return;
 	}
-	p->stats_slot = slot_take(c, PP_GPU_STATISTICS);
-	if (p->stats_slot == PP_NO_SLOT)
-		p->stats_reason = pp_gpu_vk_timer_no_slot_reason(c->device->timer, PP_GPU_STATISTICS);
-	else
-		counters_scope(c, PP_GPU_STATISTICS, true, p->stats_slot);
+	p->stats_slot = slot_scope(c, PP_GPU_STATISTICS, true, &p->stats_reason);
 }
 
 BOUNDARY_STEP statistics_end(struct pp_command_buffer *c, struct pp_pass_rec *p)

@@ -52,9 +52,9 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_AllocateDescriptorSets(VkDevice device, const 
 			HASH_DEL(vd->sets, old);
 			set_free(old);
 		}
-		pp_hash_oom_ = false;
-		HASH_ADD(hh, vd->sets, handle, sizeof(s->handle), s);
-		if (pp_hash_oom_)
+		bool added;
+		PP_HASH_ADD(vd->sets, handle, sizeof(s->handle), s, added);
+		if (!added)
 			set_free(s);
 	}
 	pthread_rwlock_unlock(&vd->lock);

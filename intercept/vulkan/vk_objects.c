@@ -242,6 +242,22 @@ static void render_pass_attachments(union pp_object_desc *d, uint32_t natt, cons
 	d->render_pass.nattachments = a ? natt : 0;
 }
 
+/* A render pass of either create-info version (exactly one of v1, v2), its views' union given. */
+static bool render_pass_describe(union pp_object_desc *d, const VkRenderPassCreateInfo *v1,
+				 const VkRenderPassCreateInfo2 *v2, uint32_t view_mask)
+{
+	uint32_t ndeps;
+	d->render_pass.dependencies = render_pass_dependencies(v1, v2, &ndeps);
+	d->render_pass.ndependencies = d->render_pass.dependencies ? ndeps : 0;
+	if (v1)
+		render_pass_attachments(d, v1->attachmentCount, v1->pAttachments, sizeof(VkAttachmentDescription), false);
+	else
+		render_pass_attachments(d, v2->attachmentCount, v2->pAttachments, sizeof(VkAttachmentDescription2), true);
+	d->render_pass.subpasses = v1 ? v1->subpassCount : v2->subpassCount;
+	d->render_pass.multiview_mask = view_mask;
+	return true;
+}
+
 static bool describe_render_pass(struct pp_device *dev, const VkRenderPassCreateInfo *info, union pp_object_desc *d)
 {
 	uint32_t view_mask = 0;
@@ -251,13 +267,7 @@ static bool describe_render_pass(struct pp_device *dev, const VkRenderPassCreate
 			for (uint32_t i = 0; i < mv->subpassCount; i++)
 				view_mask |= mv->pViewMasks[i];
 		}
-	uint32_t ndeps;
-	d->render_pass.dependencies = render_pass_dependencies(info, NULL, &ndeps);
-	d->render_pass.ndependencies = d->render_pass.dependencies ? ndeps : 0;
-	render_pass_attachments(d, info->attachmentCount, info->pAttachments, sizeof(VkAttachmentDescription), false);
-	d->render_pass.subpasses = info->subpassCount;
-	d->render_pass.multiview_mask = view_mask;
-	return true;
+	return render_pass_describe(d, info, NULL, view_mask);
 }
 
 static bool describe_render_pass2(struct pp_device *dev, const VkRenderPassCreateInfo2 *info, union pp_object_desc *d)
@@ -265,13 +275,7 @@ static bool describe_render_pass2(struct pp_device *dev, const VkRenderPassCreat
 	uint32_t view_mask = 0;
 	for (uint32_t i = 0; i < info->subpassCount; i++)
 		view_mask |= info->pSubpasses[i].viewMask;
-	uint32_t ndeps;
-	d->render_pass.dependencies = render_pass_dependencies(NULL, info, &ndeps);
-	d->render_pass.ndependencies = d->render_pass.dependencies ? ndeps : 0;
-	render_pass_attachments(d, info->attachmentCount, info->pAttachments, sizeof(VkAttachmentDescription2), true);
-	d->render_pass.subpasses = info->subpassCount;
-	d->render_pass.multiview_mask = view_mask;
-	return true;
+	return render_pass_describe(d, NULL, info, view_mask);
 }
 
 static bool describe_framebuffer(struct pp_device *dev, const VkFramebufferCreateInfo *info, union pp_object_desc *d)

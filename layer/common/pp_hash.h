@@ -13,6 +13,15 @@ extern _Thread_local bool pp_hash_oom_;
 
 #include <uthash.h>
 
+/* HASH_ADD / HASH_ADD_PTR that say whether the item went in: ok_out is false when the table
+ * could not grow (the item is not in the table, and still the caller's to free). */
+#define PP_HASH_ADD(head, field, keylen, add, ok_out)        \
+	do {                                                 \
+		pp_hash_oom_ = false;                        \
+		HASH_ADD(hh, head, field, keylen, add);      \
+		(ok_out) = !pp_hash_oom_;                    \
+	} while (0)
+
 #define PP_HASH_ADD_PTR(head, field, add, ok_out)            \
 	do {                                                 \
 		pp_hash_oom_ = false;                        \

@@ -322,6 +322,17 @@ static int settings_parse_frame(struct pp_settings *s, const char *v, size_t n, 
 	return 0;
 }
 
+#define PP_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The index of the word v[0..n) among names (an enum's names in its order), or -1. */
+static int settings_word_index(const char *v, size_t n, const char *const *names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (pp_settings_text_word_is(v, n, names[i]))
+			return (int)i;
+	return -1;
+}
+
 /* Checks v[0..n) (already trimmed) for d and stores it in *s. 0 or -EINVAL with reason set. */
 static int settings_value_parse(struct pp_settings *s, const struct settings_desc *d, const char *v,
 				size_t n, char *reason, size_t reason_len)
@@ -340,24 +351,22 @@ static int settings_value_parse(struct pp_settings *s, const struct settings_des
 	switch (d->kind) {
 	case SETTINGS_PATH:
 		return settings_parse_path(field, d->size, v, n, reason, reason_len);
-	case SETTINGS_LOG_LEVEL:
-		for (size_t i = 0; i < sizeof(settings_log_level_names) / sizeof(settings_log_level_names[0]); i++) {
-			if (pp_settings_text_word_is(v, n, settings_log_level_names[i])) {
-				*(enum pp_log_level *)field = (enum pp_log_level)i;
-				return 0;
-			}
-		}
-		return -EINVAL;
+	case SETTINGS_LOG_LEVEL: {
+		int i = settings_word_index(v, n, settings_log_level_names, PP_ARRAY_LEN(settings_log_level_names));
+		if (i < 0)
+			return -EINVAL;
+		*(enum pp_log_level *)field = (enum pp_log_level)i;
+		return 0;
+	}
 	case SETTINGS_FRAME:
 		return settings_parse_frame(s, v, n, reason, reason_len);
-	case SETTINGS_EXPERIMENT:
-		for (size_t i = 0; i < sizeof(settings_experiment_names) / sizeof(settings_experiment_names[0]); i++) {
-			if (pp_settings_text_word_is(v, n, settings_experiment_names[i])) {
-				*(enum pp_experiment *)field = (enum pp_experiment)i;
-				return 0;
-			}
-		}
-		return -EINVAL;
+	case SETTINGS_EXPERIMENT: {
+		int i = settings_word_index(v, n, settings_experiment_names, PP_ARRAY_LEN(settings_experiment_names));
+		if (i < 0)
+			return -EINVAL;
+		*(enum pp_experiment *)field = (enum pp_experiment)i;
+		return 0;
+	}
 	case SETTINGS_BOOL:
 	case SETTINGS_SWITCH: {
 		enum pp_switch w;

@@ -423,24 +423,24 @@ struct pp_command_buffer *pp_layer_objects_command_buffer_get_slow(VkCommandBuff
 
 /* The cached record, or NULL on a miss (and for untracked command buffers). No call, so
  * hooks that use it keep a call-free fast path. */
-static inline struct pp_command_buffer *pp_layer_objects_command_buffer_cached(VkCommandBuffer cb)
+static inline bool pp_layer_objects_command_buffer_hit(const struct pp_command_buffer_cache *c, VkCommandBuffer cb)
 {
-	struct pp_command_buffer_cache *c = &pp_layer_objects_command_buffer_cache_tls;
-	if (__builtin_expect(c->handle == cb &&
-				     c->epoch == __atomic_load_n(&pp_layer_objects_command_buffer_epoch, __ATOMIC_RELAXED),
-			     1))
-		return c->record;
-	return NULL;
+	return __builtin_expect(c->handle == cb &&
+					c->epoch == __atomic_load_n(&pp_layer_objects_command_buffer_epoch, __ATOMIC_RELAXED),
+				1);
 }
 
+static inline struct pp_command_buffer *pp_layer_objects_command_buffer_cached(VkCommandBuffer cb)
+{
+	const struct pp_command_buffer_cache *c = &pp_layer_objects_command_buffer_cache_tls;
+	return pp_layer_objects_command_buffer_hit(c, cb) ? c->record : NULL;
+}
+
+/* The record (NULL for an untracked command buffer, remembered as such), looked up on a miss. */
 static inline struct pp_command_buffer *pp_layer_objects_command_buffer_get(VkCommandBuffer cb)
 {
-	struct pp_command_buffer_cache *c = &pp_layer_objects_command_buffer_cache_tls;
-	if (__builtin_expect(c->handle == cb &&
-				     c->epoch == __atomic_load_n(&pp_layer_objects_command_buffer_epoch, __ATOMIC_RELAXED),
-			     1))
-		return c->record;
-	return pp_layer_objects_command_buffer_get_slow(cb);
+	const struct pp_command_buffer_cache *c = &pp_layer_objects_command_buffer_cache_tls;
+	return pp_layer_objects_command_buffer_hit(c, cb) ? c->record : pp_layer_objects_command_buffer_get_slow(cb);
 }
 
 /* The application's VK_EXT_debug_utils messengers and VK_EXT_debug_report callbacks

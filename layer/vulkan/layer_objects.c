@@ -33,23 +33,26 @@ struct pp_command_buffer *pp_layer_objects_command_buffer_get_slow(VkCommandBuff
 
 /* ---- lookups -------------------------------------------------------------------------- */
 
+/* A dispatchable handle's record in one of the device's tables, under its read lock. */
+#define FIND_BY_HANDLE(dev, table, handle, out)                                                                \
+	do {                                                                                                   \
+		uint64_t key_ = (uint64_t)(uintptr_t)(handle);                                                 \
+		pthread_rwlock_rdlock(&(dev)->lock);                                                           \
+		HASH_FIND(hh, (dev)->table, &key_, sizeof(key_), out);                                         \
+		pthread_rwlock_unlock(&(dev)->lock);                                                           \
+	} while (0)
+
 struct pp_queue *pp_layer_objects_queue_lookup(struct pp_device *dev, VkQueue queue)
 {
 	struct pp_queue *q;
-	uint64_t key = (uint64_t)(uintptr_t)queue;
-	pthread_rwlock_rdlock(&dev->lock);
-	HASH_FIND(hh, dev->queues, &key, sizeof(key), q);
-	pthread_rwlock_unlock(&dev->lock);
+	FIND_BY_HANDLE(dev, queues, queue, q);
 	return q;
 }
 
 struct pp_command_buffer *pp_layer_objects_command_buffer_lookup(struct pp_device *dev, VkCommandBuffer cb)
 {
 	struct pp_command_buffer *c;
-	uint64_t key = (uint64_t)(uintptr_t)cb;
-	pthread_rwlock_rdlock(&dev->lock);
-	HASH_FIND(hh, dev->command_buffers, &key, sizeof(key), c);
-	pthread_rwlock_unlock(&dev->lock);
+	FIND_BY_HANDLE(dev, command_buffers, cb, c);
 	return c;
 }
 
@@ -143,9 +146,9 @@ struct pp_object *pp_layer_objects_insert_locked(struct pp_device *dev, VkObject
 		return NULL;
 	o->key.handle = handle;
 	o->key.type = type;
-	pp_hash_oom_ = false;
-	HASH_ADD(hh, dev->objects, key, sizeof(o->key), o);
-	if (pp_hash_oom_) {
+	bool added;
+	PP_HASH_ADD(dev->objects, key, sizeof(o->key), o, added);
+	if (!added) {
 		free(o);
 		return NULL;
 	}
@@ -225,9 +228,9 @@ void pp_layer_objects_queue_track(struct pp_device *dev, VkQueue queue, uint32_t
 		q->vk_queue = queue;
 		q->family = family;
 		q->index = index;
-		pp_hash_oom_ = false;
-		HASH_ADD(hh, dev->queues, handle, sizeof(q->handle), q);
-		if (pp_hash_oom_) {
+		bool added;
+		PP_HASH_ADD(dev->queues, handle, sizeof(q->handle), q, added);
+		if (!added) {
 			free(q);
 			q = NULL;
 		} else {
@@ -257,11 +260,11 @@ bool pp_layer_objects_command_pool_track(struct pp_device *dev, VkCommandPool po
 	p->family = family;
 	p->protected_pool = protected_pool;
 	p->recorded_by = recorded_by;
+	bool added;
 	pthread_rwlock_wrlock(&dev->lock);
-	pp_hash_oom_ = false;
-	HASH_ADD(hh, dev->pools, handle, sizeof(p->handle), p);
+	PP_HASH_ADD(dev->pools, handle, sizeof(p->handle), p, added);
 	pthread_rwlock_unlock(&dev->lock);
-	if (pp_hash_oom_)
+	if (!added)
 		free(p);
 	return true;
 }
@@ -318,9 +321,8 @@ bool pp_layer_objects_command_buffer_track(struct pp_device *dev, VkCommandPool 
 	struct pp_command_pool *p = pool_find_locked(dev, pool);
 	c->pool = p;
 	c->family = p ? p->family : 0;
-	pp_hash_oom_ = false;
-	HASH_ADD(hh, dev->command_buffers, handle, sizeof(c->handle), c);
-	bool ok = !pp_hash_oom_;
+	bool ok;
+	PP_HASH_ADD(dev->command_buffers, handle, sizeof(c->handle), c, ok);
 	if (ok && p) {
 		c->pool_next = p->buffers;
 		if (p->buffers)

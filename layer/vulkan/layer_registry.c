@@ -21,33 +21,52 @@ static struct pp_device *g_devices;
 static pthread_mutex_t g_untracked_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pp_device g_untracked[PP_UNTRACKED_DEVICES];
 
+/* A table of records by dispatch key under its read-write lock: find, add (false when the
+ * table could not grow) and take out. The same for instances and devices. */
+#define REGISTRY_TABLE(type, table, lock)                                                                      \
+	static struct type *table##_find(void *key)                                                            \
+	{                                                                                                      \
+		struct type *rec;                                                                              \
+		pthread_rwlock_rdlock(&lock);                                                                  \
+		HASH_FIND_PTR(table, &key, rec);                                                               \
+		pthread_rwlock_unlock(&lock);                                                                  \
+		return rec;                                                                                    \
+	}                                                                                                      \
+	static bool table##_add(struct type *rec)                                                              \
+	{                                                                                                      \
+		bool ok;                                                                                       \
+		pthread_rwlock_wrlock(&lock);                                                                  \
+		PP_HASH_ADD_PTR(table, key, rec, ok);                                                          \
+		pthread_rwlock_unlock(&lock);                                                                  \
+		return ok;                                                                                     \
+	}                                                                                                      \
+	static struct type *table##_take(void *key)                                                            \
+	{                                                                                                      \
+		struct type *rec;                                                                              \
+		pthread_rwlock_wrlock(&lock);                                                                  \
+		HASH_FIND_PTR(table, &key, rec);                                                               \
+		if (rec)                                                                                       \
+			HASH_DEL(table, rec);                                                                  \
+		pthread_rwlock_unlock(&lock);                                                                  \
+		return rec;                                                                                    \
+	}
+
+REGISTRY_TABLE(pp_instance, g_instances, g_instances_lock)
+REGISTRY_TABLE(pp_device, g_devices, g_devices_lock)
+
 struct pp_instance *pp_layer_registry_instance_lookup(void *key)
 {
-	struct pp_instance *inst;
-	pthread_rwlock_rdlock(&g_instances_lock);
-	HASH_FIND_PTR(g_instances, &key, inst);
-	pthread_rwlock_unlock(&g_instances_lock);
-	return inst;
+	return g_instances_find(key);
 }
 
 bool pp_layer_registry_instance_register(struct pp_instance *inst)
 {
-	bool ok;
-	pthread_rwlock_wrlock(&g_instances_lock);
-	PP_HASH_ADD_PTR(g_instances, key, inst, ok);
-	pthread_rwlock_unlock(&g_instances_lock);
-	return ok;
+	return g_instances_add(inst);
 }
 
 struct pp_instance *pp_layer_registry_instance_unregister(void *key)
 {
-	struct pp_instance *inst;
-	pthread_rwlock_wrlock(&g_instances_lock);
-	HASH_FIND_PTR(g_instances, &key, inst);
-	if (inst)
-		HASH_DEL(g_instances, inst);
-	pthread_rwlock_unlock(&g_instances_lock);
-	return inst;
+	return g_instances_take(key);
 }
 
 static struct pp_device *untracked_find(void *key)
@@ -63,31 +82,18 @@ static struct pp_device *untracked_find(void *key)
 
 struct pp_device *pp_layer_registry_device_lookup(void *key)
 {
-	struct pp_device *dev;
-	pthread_rwlock_rdlock(&g_devices_lock);
-	HASH_FIND_PTR(g_devices, &key, dev);
-	pthread_rwlock_unlock(&g_devices_lock);
+	struct pp_device *dev = g_devices_find(key);
 	return dev ? dev : untracked_find(key);
 }
 
 bool pp_layer_registry_device_register(struct pp_device *dev)
 {
-	bool ok;
-	pthread_rwlock_wrlock(&g_devices_lock);
-	PP_HASH_ADD_PTR(g_devices, key, dev, ok);
-	pthread_rwlock_unlock(&g_devices_lock);
-	return ok;
+	return g_devices_add(dev);
 }
 
 struct pp_device *pp_layer_registry_device_unregister(void *key)
 {
-	struct pp_device *dev;
-	pthread_rwlock_wrlock(&g_devices_lock);
-	HASH_FIND_PTR(g_devices, &key, dev);
-	if (dev)
-		HASH_DEL(g_devices, dev);
-	pthread_rwlock_unlock(&g_devices_lock);
-	return dev;
+	return g_devices_take(key);
 }
 
 bool pp_layer_registry_device_untracked_add(VkDevice device, void (*fill)(struct pp_device *dev, void *ctx), void *ctx)
