@@ -12,8 +12,8 @@ is checked too, its Python with its C.
 With --symbols BUILD_DIR: the same rule for calls and data, from the built objects (nm on
 what each target links, as CMake's link.txt lists it): every reference to a symbol another
 folder defines points down (tools/ and the layer's entry on top), no two libraries and no files
-of different folders are in a cycle. The GLES shim's interposed names (its version script) are
-the system's, not the shim's.
+of different folders are in a cycle. The names the shared libraries' version scripts export (the
+shim's interposed ones, the layer's loader entry points) are the system's, not passprobe's.
 Usage: check_layering.py SOURCE_DIR [--sizes | --symbols BUILD_DIR]. Prints each violation;
 exit status 1 when any.
 """
@@ -217,7 +217,8 @@ def link_objects(build):
             continue
         target = os.path.basename(dirpath)[:-len(".dir")]
         with open(os.path.join(dirpath, "link.txt"), encoding="utf-8") as f:
-            for tok in f.read().split():
+            # CMake quotes the objects of a target whose name needs it (passprobe-demo).
+            for tok in (t.strip('"') for t in f.read().split()):
                 if tok.endswith(".o"):
                     path = os.path.normpath(os.path.join(target_dir, tok))
                     # CMakeFiles/T.dir/sub/name.c.o: sub/name.c of the target's folder ("__" is
@@ -230,18 +231,21 @@ def link_objects(build):
 
 
 def interposed_names(root):
-    """The names the GLES shim exports to stand in for the system's (its version script's global
-    list): a reference to one of them is to the system library, which the shim interposes."""
+    """The names passprobe's shared libraries export to stand in for the system's (their version
+    scripts' global lists): a reference to one of them is to the system library (the GLES shim
+    interposes libEGL/libGLESv2; the layer's entry points are the loader's names, which a demo
+    calls in libvulkan)."""
     names = set()
-    try:
-        with open(os.path.join(root, "layer/egl/libpassprobe_gles.map"), encoding="utf-8") as f:
-            text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
-    except OSError:
-        return names
-    m = re.search(r"global:(.*?)(local:|})", text, re.S)
-    for name in (m.group(1) if m else "").split(";"):
-        if name.strip():
-            names.add(name.strip())
+    for rel in ("layer/egl/libpassprobe_gles.map", "layer/vulkan/libVkLayer_passprobe.map"):
+        try:
+            with open(os.path.join(root, rel), encoding="utf-8") as f:
+                text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+        except OSError:
+            continue
+        m = re.search(r"global:(.*?)(local:|})", text, re.S)
+        for name in (m.group(1) if m else "").split(";"):
+            if name.strip():
+                names.add(name.strip())
     return names
 
 

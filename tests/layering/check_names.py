@@ -20,22 +20,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_layering  # noqa: E402  (link_objects, nm_symbols: the objects each target links)
 
 HOOK_RE = re.compile(r"^(pp_[A-Z]|(vk|gl|egl|glX)[A-Z])")
-EXPORT_MAPS = ["layer/egl/libpassprobe_gles.map", "layer/vulkan/libVkLayer_passprobe.map"]
-
-
-def exported_names(root):
-    """The global names of the shared libraries' version scripts: fixed by the API or by the
-    contract between passprobe's two libraries."""
-    names = set()
-    for rel in EXPORT_MAPS:
-        try:
-            with open(os.path.join(root, rel), encoding="utf-8") as f:
-                text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
-        except OSError:
-            continue
-        m = re.search(r"global:(.*?)(local:|})", text, re.S)
-        names.update(n.strip() for n in (m.group(1) if m else "").split(";") if n.strip())
-    return names
 
 
 def prefix_of(src):
@@ -51,7 +35,7 @@ def check_names(root, build):
         print(f"names: no objects found under {build} (build it first)")
         return 1
     syms = check_layering.nm_symbols(sorted({o[2] for o in objs}))
-    exempt = exported_names(root)
+    exempt = check_layering.interposed_names(root)  # the version scripts' names
     bad, checked, by_stem = set(), 0, {}
     for target, folder, path, src in objs:
         stem = os.path.splitext(os.path.basename(src))[0]

@@ -183,23 +183,23 @@ struct demo_context {
 };
 
 /* demo_options.c */
-extern const char *const demo_pass_names[DEMO_PASS_COUNT];
+extern const char *const demo_options_pass_names[DEMO_PASS_COUNT];
 /* Returns 0 to run, 1 when --help was printed, -1 on a usage error (already reported). */
 int demo_options_parse(struct demo_options *opt, int argc, char **argv);
 
 /* demo_util.c */
-const char *demo_result_name(VkResult result);
-VkResult demo_fail(const char *call, VkResult result);
+const char *demo_util_result_name(VkResult result);
+VkResult demo_util_fail(const char *call, VkResult result);
 #define DEMO_TRY(fn, args)                                       \
 	do {                                                     \
 		VkResult demo_try_result_ = fn args;             \
 		if (demo_try_result_ < 0)                        \
-			return demo_fail(#fn, demo_try_result_); \
+			return demo_util_fail(#fn, demo_try_result_); \
 	} while (0)
 /* Writes and closes f (opened by the caller before rendering, so a bad path fails fast). */
-int demo_ppm_write(FILE *f, const char *path, const uint8_t *rgba, uint32_t width, uint32_t height);
+int demo_util_ppm_write(FILE *f, const char *path, const uint8_t *rgba, uint32_t width, uint32_t height);
 
-void demo_frame_constants_fill(struct demo_frame_constants *fc, const struct demo_options *opt, uint32_t frame);
+void demo_math_frame_constants_fill(struct demo_frame_constants *fc, const struct demo_options *opt, uint32_t frame);
 
 /* demo_shaders.c: SPIR-V compiled from shaders/ at build time. */
 enum demo_shader {
@@ -213,18 +213,21 @@ enum demo_shader {
 	DEMO_SHADER_COMPOSITE_FRAG,
 	DEMO_SHADER_COUNT
 };
-const uint32_t *demo_shader_code(enum demo_shader shader, size_t *size_bytes);
+const uint32_t *demo_shaders_code(enum demo_shader shader, size_t *size_bytes);
 
 /* demo_device.c */
 VkResult demo_device_create(struct demo_context *ctx);
 void demo_device_destroy(struct demo_context *ctx);
-void demo_object_name(struct demo_context *ctx, VkObjectType type, uint64_t handle, const char *name);
-VkResult demo_memory_allocate(struct demo_context *ctx, const VkMemoryRequirements *req, VkMemoryPropertyFlags required,
+void demo_device_object_name(struct demo_context *ctx, VkObjectType type, uint64_t handle, const char *name);
+VkResult demo_device_memory_allocate(struct demo_context *ctx, const VkMemoryRequirements *req, VkMemoryPropertyFlags required,
 			      VkMemoryPropertyFlags preferred, VkDeviceMemory *memory, VkMemoryPropertyFlags *granted);
 
 /* demo_scene.c: images, render passes, pipelines, descriptors, per-frame slots. */
 VkResult demo_scene_create(struct demo_context *ctx);
 void demo_scene_destroy(struct demo_context *ctx);
+/* Attachment i of a pass's targets, its colours first, then its depth: the image, and in
+ * *layout the one layout it keeps through the pass. */
+const struct demo_image *demo_scene_attachment(const struct demo_targets *t, uint32_t i, VkImageLayout *layout);
 
 /* demo_record.c */
-VkResult demo_frame_record(struct demo_context *ctx, struct demo_frame_slot *slot, uint32_t slot_index, uint32_t frame);
+VkResult demo_record_frame(struct demo_context *ctx, struct demo_frame_slot *slot, uint32_t slot_index, uint32_t frame);

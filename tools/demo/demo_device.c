@@ -127,11 +127,11 @@ static VkResult demo_physical_device_pick(struct demo_context *ctx)
 	}
 	VkPhysicalDevice *devices = calloc(count, sizeof(*devices));
 	if (!devices)
-		return demo_fail("calloc", VK_ERROR_OUT_OF_HOST_MEMORY);
+		return demo_util_fail("calloc", VK_ERROR_OUT_OF_HOST_MEMORY);
 	VkResult result = vkEnumeratePhysicalDevices(ctx->instance, &count, devices);
 	if (result < 0) {
 		free(devices);
-		return demo_fail("vkEnumeratePhysicalDevices", result);
+		return demo_util_fail("vkEnumeratePhysicalDevices", result);
 	}
 
 	const char *env = getenv("PASSPROBE_DEMO_DEVICE");
@@ -296,7 +296,7 @@ void demo_device_destroy(struct demo_context *ctx)
 	ctx->instance = VK_NULL_HANDLE;
 }
 
-void demo_object_name(struct demo_context *ctx, VkObjectType type, uint64_t handle, const char *name)
+void demo_device_object_name(struct demo_context *ctx, VkObjectType type, uint64_t handle, const char *name)
 {
 	if (!ctx->have_debug_utils || !handle)
 		return;
@@ -310,7 +310,7 @@ void demo_object_name(struct demo_context *ctx, VkObjectType type, uint64_t hand
 	(void)ctx->set_object_name(ctx->device, &info);
 }
 
-VkResult demo_memory_allocate(struct demo_context *ctx, const VkMemoryRequirements *req, VkMemoryPropertyFlags required,
+VkResult demo_device_memory_allocate(struct demo_context *ctx, const VkMemoryRequirements *req, VkMemoryPropertyFlags required,
 			      VkMemoryPropertyFlags preferred, VkDeviceMemory *memory, VkMemoryPropertyFlags *granted)
 {
 	const VkPhysicalDeviceMemoryProperties *mp = &ctx->memory_properties;

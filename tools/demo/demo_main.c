@@ -2,10 +2,10 @@
  * offscreen every frame; see docs/demo.md. */
 #include "demo.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+#include "tool_options.h"
 
 static void demo_api_select(struct demo_context *ctx)
 {
@@ -41,7 +41,7 @@ static VkResult demo_timings_collect(struct demo_context *ctx, uint32_t slot_ind
 	if (r == VK_NOT_READY)
 		return VK_SUCCESS;
 	if (r != VK_SUCCESS)
-		return demo_fail("vkGetQueryPoolResults", r);
+		return demo_util_fail("vkGetQueryPoolResults", r);
 	uint64_t mask = ctx->timestamp_valid_bits >= 64 ? UINT64_MAX : (1ull << ctx->timestamp_valid_bits) - 1;
 	double period = ctx->properties.limits.timestampPeriod;
 	for (int p = 0; p < DEMO_PASS_COUNT; p++) {
@@ -66,7 +66,7 @@ static VkResult demo_submit(struct demo_context *ctx, struct demo_frame_slot *sl
 		};
 		VkResult result = ctx->queue_submit2(ctx->queue, 1, &submit, slot->fence);
 		if (result < 0)
-			return demo_fail("vkQueueSubmit2", result);
+			return demo_util_fail("vkQueueSubmit2", result);
 	} else {
 		const VkSubmitInfo submit = {
 			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
@@ -79,25 +79,31 @@ static VkResult demo_submit(struct demo_context *ctx, struct demo_frame_slot *sl
 	return VK_SUCCESS;
 }
 
+/* Waits for the frame last submitted in the slot, if it has not been waited for, and collects
+ * its timings. */
+static VkResult demo_slot_wait(struct demo_context *ctx, uint32_t slot_index)
+{
+	struct demo_frame_slot *slot = &ctx->slots[slot_index];
+	if (!slot->submitted)
+		return VK_SUCCESS;
+	DEMO_TRY(vkWaitForFences, (ctx->device, 1, &slot->fence, VK_TRUE, UINT64_MAX));
+	slot->submitted = false;
+	return ctx->timing_pool ? demo_timings_collect(ctx, slot_index) : VK_SUCCESS;
+}
+
 static VkResult demo_frame_run(struct demo_context *ctx, uint32_t frame)
 {
 	uint32_t slot_index = frame % ctx->opt.frames_in_flight;
 	struct demo_frame_slot *slot = &ctx->slots[slot_index];
 
 	/* Reuse the slot of frame (frame - frames_in_flight) only once the GPU is done with it. */
-	if (slot->submitted) {
-		DEMO_TRY(vkWaitForFences, (ctx->device, 1, &slot->fence, VK_TRUE, UINT64_MAX));
-		slot->submitted = false;
-		if (ctx->timing_pool) {
-			VkResult r = demo_timings_collect(ctx, slot_index);
-			if (r != VK_SUCCESS)
-				return r;
-		}
-	}
+	VkResult r = demo_slot_wait(ctx, slot_index);
+	if (r != VK_SUCCESS)
+		return r;
 	DEMO_TRY(vkResetFences, (ctx->device, 1, &slot->fence));
-	demo_frame_constants_fill(slot->constants, &ctx->opt, frame);
+	demo_math_frame_constants_fill(slot->constants, &ctx->opt, frame);
 	DEMO_TRY(vkResetCommandPool, (ctx->device, slot->pool, 0));
-	VkResult r = demo_frame_record(ctx, slot, slot_index, frame);
+	r = demo_record_frame(ctx, slot, slot_index, frame);
 	if (r != VK_SUCCESS)
 		return r;
 	r = demo_submit(ctx, slot);
@@ -119,16 +125,9 @@ static VkResult demo_frame_run(struct demo_context *ctx, uint32_t frame)
 static VkResult demo_finish(struct demo_context *ctx)
 {
 	for (uint32_t i = 0; i < ctx->opt.frames_in_flight; i++) {
-		struct demo_frame_slot *slot = &ctx->slots[i];
-		if (!slot->submitted)
-			continue;
-		DEMO_TRY(vkWaitForFences, (ctx->device, 1, &slot->fence, VK_TRUE, UINT64_MAX));
-		slot->submitted = false;
-		if (ctx->timing_pool) {
-			VkResult r = demo_timings_collect(ctx, i);
-			if (r != VK_SUCCESS)
-				return r;
-		}
+		VkResult r = demo_slot_wait(ctx, i);
+		if (r != VK_SUCCESS)
+			return r;
 	}
 	if (!ctx->opt.output)
 		return VK_SUCCESS;
@@ -144,10 +143,10 @@ static VkResult demo_finish(struct demo_context *ctx)
 		VkResult r = vkInvalidateMappedMemoryRanges(ctx->device, 1, &range);
 		if (r != VK_SUCCESS) {
 			vkUnmapMemory(ctx->device, ctx->readback_memory);
-			return demo_fail("vkInvalidateMappedMemoryRanges", r);
+			return demo_util_fail("vkInvalidateMappedMemoryRanges", r);
 		}
 	}
-	int rc = demo_ppm_write(ctx->output_file, ctx->opt.output, data, ctx->opt.width, ctx->opt.height);
+	int rc = demo_util_ppm_write(ctx->output_file, ctx->opt.output, data, ctx->opt.width, ctx->opt.height);
 	ctx->output_file = NULL;
 	if (rc != 0)
 		remove(ctx->opt.output);
@@ -161,7 +160,7 @@ static void demo_timings_print(const struct demo_context *ctx)
 		return;
 	printf(DEMO_NAME ": gpu time per frame (mean of %u frames, own timestamps):", ctx->timing_frames);
 	for (int p = 0; p < DEMO_PASS_COUNT; p++)
-		printf(" %s %.3f ms", demo_pass_names[p], (double)ctx->timing_ns[p] / ctx->timing_frames / 1e6);
+		printf(" %s %.3f ms", demo_options_pass_names[p], (double)ctx->timing_ns[p] / ctx->timing_frames / 1e6);
 	printf("\n");
 }
 
@@ -173,11 +172,9 @@ int main(int argc, char **argv)
 		return parsed > 0 ? 0 : 2;
 	demo_api_select(&ctx);
 	if (ctx.opt.output) {
-		ctx.output_file = fopen(ctx.opt.output, "wb");
-		if (!ctx.output_file) {
-			fprintf(stderr, DEMO_NAME ": cannot open %s: %s\n", ctx.opt.output, strerror(errno));
+		ctx.output_file = tool_options_file_open(DEMO_NAME, ctx.opt.output, "wb");
+		if (!ctx.output_file)
 			return 1;
-		}
 	}
 
 	VkResult r = demo_device_create(&ctx);

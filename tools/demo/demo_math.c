@@ -5,7 +5,7 @@
 
 /* Everything here depends only on the options and the frame number, so two runs with the
  * same command line render the same pixels. */
-void demo_frame_constants_fill(struct demo_frame_constants *fc, const struct demo_options *opt, uint32_t frame)
+void demo_math_frame_constants_fill(struct demo_frame_constants *fc, const struct demo_options *opt, uint32_t frame)
 {
 	const float scene_extent = 8.0f; /* the tile grid always spans 8x8 world units */
 	uint32_t cols = (uint32_t)ceil(sqrt((double)opt->draws));

@@ -2,12 +2,13 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *const demo_pass_names[DEMO_PASS_COUNT] = {
+#include "tool_options.h"
+
+const char *const demo_options_pass_names[DEMO_PASS_COUNT] = {
 	[DEMO_PASS_SHADOW] = "shadow",           [DEMO_PASS_GBUFFER] = "gbuffer",     [DEMO_PASS_LIGHTING] = "lighting",
 	[DEMO_PASS_POSTPROCESS] = "postprocess", [DEMO_PASS_COMPOSITE] = "composite",
 };
@@ -86,18 +87,6 @@ static void demo_usage_print(FILE *out)
 		DEMO_DRAWS_MAX, DEMO_LOAD_MAX, DEMO_FRAMES_IN_FLIGHT_MAX);
 }
 
-__attribute__((format(printf, 1, 2))) static int demo_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, DEMO_NAME ": ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n\n");
-	va_end(ap);
-	demo_usage_print(stderr);
-	return -1;
-}
-
 static bool demo_u32_parse(const char *text, uint32_t min, uint32_t max, uint32_t *out)
 {
 	char *end = NULL;
@@ -127,7 +116,7 @@ static bool demo_load_parse(struct demo_options *opt, const char *spec)
 		*eq = '\0';
 		int pass = -1;
 		for (int p = 0; p < DEMO_PASS_COUNT; p++)
-			if (!strcmp(item, demo_pass_names[p]))
+			if (!strcmp(item, demo_options_pass_names[p]))
 				pass = p;
 		uint32_t k;
 		if (pass < 0 || !demo_u32_parse(eq + 1, 1, DEMO_LOAD_MAX, &k))
@@ -136,6 +125,94 @@ static bool demo_load_parse(struct demo_options *opt, const char *spec)
 		items++;
 	}
 	return items > 0;
+}
+
+/* The options being parsed, with the two that are checked together once all are read. */
+struct demo_options_parsing {
+	struct demo_options *opt;
+	bool dynamic_only, renderpass_only;
+};
+
+static int demo_option_set(void *data, int code, const char *value);
+
+static const struct tool_options demo_tool = {
+	.name = DEMO_NAME,
+	.long_options = demo_long_options,
+	.usage_print = demo_usage_print,
+	.usage_after_error = true,
+	.option_set = demo_option_set,
+};
+
+static int demo_option_set(void *data, int code, const char *value)
+{
+	struct demo_options_parsing *parsing = data;
+	struct demo_options *opt = parsing->opt;
+	switch (code) {
+	case OPT_FRAMES:
+		if (!demo_u32_parse(value, 1, UINT32_MAX, &opt->frames))
+			return tool_options_error(&demo_tool, "--frames wants a whole number >= 1, not '%s'", value);
+		break;
+	case OPT_WIDTH:
+		if (!demo_u32_parse(value, 1, DEMO_EXTENT_MAX, &opt->width))
+			return tool_options_error(&demo_tool, "--width wants a whole number in 1..8192, not '%s'",
+						  value);
+		break;
+	case OPT_HEIGHT:
+		if (!demo_u32_parse(value, 1, DEMO_EXTENT_MAX, &opt->height))
+			return tool_options_error(&demo_tool, "--height wants a whole number in 1..8192, not '%s'",
+						  value);
+		break;
+	case OPT_DRAWS:
+		if (!demo_u32_parse(value, 1, DEMO_DRAWS_MAX, &opt->draws))
+			return tool_options_error(&demo_tool, "--draws wants a whole number in 1..4096, not '%s'",
+						  value);
+		break;
+	case OPT_LOAD:
+		if (!demo_load_parse(opt, value))
+			return tool_options_error(&demo_tool,
+						  "--load wants PASS=K[,PASS=K...] with PASS one of shadow, gbuffer, "
+						  "lighting, postprocess, composite and K in 1..1000, not '%s'",
+						  value);
+		break;
+	case OPT_DYNAMIC_ONLY:
+		parsing->dynamic_only = true;
+		break;
+	case OPT_RENDERPASS_ONLY:
+		parsing->renderpass_only = true;
+		break;
+	case OPT_NO_LABELS:
+		opt->no_labels = true;
+		break;
+	case OPT_FRAMES_IN_FLIGHT:
+		if (!demo_u32_parse(value, 1, DEMO_FRAMES_IN_FLIGHT_MAX, &opt->frames_in_flight))
+			return tool_options_error(&demo_tool,
+						  "--frames-in-flight wants a whole number in 1..16, not '%s'", value);
+		break;
+	case OPT_OUTPUT:
+		if (!*value)
+			return tool_options_error(&demo_tool, "--output wants a file name");
+		opt->output = value;
+		break;
+	case OPT_SUBMIT2:
+		opt->submit2 = true;
+		break;
+	case OPT_BARRIER2:
+		opt->barrier2 = true;
+		break;
+	case OPT_TIMINGS:
+		opt->timings = true;
+		break;
+	case OPT_MISUSE_BARRIERS:
+		opt->misuse_barriers = true;
+		break;
+	case OPT_MISUSE_QUERY_WAIT:
+		opt->misuse_query_wait = true;
+		break;
+	case OPT_MISUSE_WAIT_IDLE:
+		opt->misuse_wait_idle = true;
+		break;
+	}
+	return 0;
 }
 
 int demo_options_parse(struct demo_options *opt, int argc, char **argv)
@@ -151,92 +228,15 @@ int demo_options_parse(struct demo_options *opt, int argc, char **argv)
 	for (int p = 0; p < DEMO_PASS_COUNT; p++)
 		opt->load[p] = 1;
 
-	bool dynamic_only = false, renderpass_only = false;
-	opterr = 0; /* we print one message of our own, then the usage */
-	optind = 1;
-	for (;;) {
-		int c = getopt_long(argc, argv, ":h", demo_long_options, NULL);
-		if (c == -1)
-			break;
-		switch (c) {
-		case OPT_FRAMES:
-			if (!demo_u32_parse(optarg, 1, UINT32_MAX, &opt->frames))
-				return demo_usage_error("--frames wants a whole number >= 1, not '%s'", optarg);
-			break;
-		case OPT_WIDTH:
-			if (!demo_u32_parse(optarg, 1, DEMO_EXTENT_MAX, &opt->width))
-				return demo_usage_error("--width wants a whole number in 1..8192, not '%s'", optarg);
-			break;
-		case OPT_HEIGHT:
-			if (!demo_u32_parse(optarg, 1, DEMO_EXTENT_MAX, &opt->height))
-				return demo_usage_error("--height wants a whole number in 1..8192, not '%s'", optarg);
-			break;
-		case OPT_DRAWS:
-			if (!demo_u32_parse(optarg, 1, DEMO_DRAWS_MAX, &opt->draws))
-				return demo_usage_error("--draws wants a whole number in 1..4096, not '%s'", optarg);
-			break;
-		case OPT_LOAD:
-			if (!demo_load_parse(opt, optarg))
-				return demo_usage_error("--load wants PASS=K[,PASS=K...] with PASS one of shadow, "
-							"gbuffer, lighting, postprocess, composite and K in "
-							"1..1000, not '%s'",
-							optarg);
-			break;
-		case OPT_DYNAMIC_ONLY:
-			dynamic_only = true;
-			break;
-		case OPT_RENDERPASS_ONLY:
-			renderpass_only = true;
-			break;
-		case OPT_NO_LABELS:
-			opt->no_labels = true;
-			break;
-		case OPT_FRAMES_IN_FLIGHT:
-			if (!demo_u32_parse(optarg, 1, DEMO_FRAMES_IN_FLIGHT_MAX, &opt->frames_in_flight))
-				return demo_usage_error("--frames-in-flight wants a whole number in 1..16, not '%s'",
-							optarg);
-			break;
-		case OPT_OUTPUT:
-			if (!*optarg)
-				return demo_usage_error("--output wants a file name");
-			opt->output = optarg;
-			break;
-		case OPT_SUBMIT2:
-			opt->submit2 = true;
-			break;
-		case OPT_BARRIER2:
-			opt->barrier2 = true;
-			break;
-		case OPT_TIMINGS:
-			opt->timings = true;
-			break;
-		case OPT_MISUSE_BARRIERS:
-			opt->misuse_barriers = true;
-			break;
-		case OPT_MISUSE_QUERY_WAIT:
-			opt->misuse_query_wait = true;
-			break;
-		case OPT_MISUSE_WAIT_IDLE:
-			opt->misuse_wait_idle = true;
-			break;
-		case 'h':
-			demo_usage_print(stdout);
-			return 1;
-		case ':':
-			return demo_usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (optopt)
-				return demo_usage_error("unknown option '-%c'", optopt);
-			return demo_usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return demo_usage_error("unexpected argument '%s'", argv[optind]);
-	if (dynamic_only && renderpass_only)
-		return demo_usage_error("--dynamic-only and --renderpass-only exclude each other");
-	if (dynamic_only)
+	struct demo_options_parsing parsing = { .opt = opt };
+	int parsed = tool_options_parse(&demo_tool, &parsing, argc, argv);
+	if (parsed)
+		return parsed;
+	if (parsing.dynamic_only && parsing.renderpass_only)
+		return tool_options_error(&demo_tool, "--dynamic-only and --renderpass-only exclude each other");
+	if (parsing.dynamic_only)
 		opt->style = DEMO_STYLE_DYNAMIC_ONLY;
-	if (renderpass_only)
+	if (parsing.renderpass_only)
 		opt->style = DEMO_STYLE_RENDERPASS_ONLY;
 	return 0;
 }

@@ -114,7 +114,7 @@ static void demo_pass_begin(struct demo_context *ctx, VkCommandBuffer cmd, uint3
 	if (!ctx->opt.no_labels && ctx->have_debug_utils) {
 		VkDebugUtilsLabelEXT label = {
 			.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT,
-			.pLabelName = demo_pass_names[pass],
+			.pLabelName = demo_options_pass_names[pass],
 		};
 		memcpy(label.color, demo_label_colors[pass], sizeof(label.color));
 		ctx->cmd_begin_label(cmd, &label);
@@ -161,32 +161,26 @@ static void demo_rendering_begin(struct demo_context *ctx, VkCommandBuffer cmd, 
 	}
 	case DEMO_API_DYNAMIC:
 	default: {
-		VkRenderingAttachmentInfo color[2], depth;
-		for (uint32_t i = 0; i < t->color_count; i++)
-			color[i] = (VkRenderingAttachmentInfo){
+		VkRenderingAttachmentInfo att[3];
+		for (uint32_t i = 0; i < count; i++) {
+			VkImageLayout layout;
+			const struct demo_image *img = demo_scene_attachment(t, i, &layout);
+			att[i] = (VkRenderingAttachmentInfo){
 				.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-				.imageView = t->color[i]->view,
-				.imageLayout = LAYOUT(COLOR_ATTACHMENT_OPTIMAL),
+				.imageView = img->view,
+				.imageLayout = layout,
 				.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
 				.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
 				.clearValue = t->clear[i],
 			};
-		if (t->depth)
-			depth = (VkRenderingAttachmentInfo){
-				.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-				.imageView = t->depth->view,
-				.imageLayout = LAYOUT(DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
-				.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-				.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-				.clearValue = t->clear[t->color_count],
-			};
+		}
 		const VkRenderingInfo info = {
 			.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
 			.renderArea = area,
 			.layerCount = 1,
 			.colorAttachmentCount = t->color_count,
-			.pColorAttachments = color,
-			.pDepthAttachment = t->depth ? &depth : NULL,
+			.pColorAttachments = att,
+			.pDepthAttachment = t->depth ? &att[t->color_count] : NULL,
 		};
 		ctx->cmd_begin_rendering(cmd, &info);
 		break;
@@ -366,7 +360,7 @@ static void demo_readback_record(struct demo_context *ctx, VkCommandBuffer cmd)
 	demo_barriers_record(ctx, cmd, &to_host, 1);
 }
 
-VkResult demo_frame_record(struct demo_context *ctx, struct demo_frame_slot *slot, uint32_t slot_index, uint32_t frame)
+VkResult demo_record_frame(struct demo_context *ctx, struct demo_frame_slot *slot, uint32_t slot_index, uint32_t frame)
 {
 	VkCommandBuffer cmd = slot->cmd;
 	const VkCommandBufferBeginInfo begin = {

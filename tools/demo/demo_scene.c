@@ -70,11 +70,11 @@ static VkResult demo_image_create(struct demo_context *ctx, struct demo_image *i
 		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
 	};
 	DEMO_TRY(vkCreateImage, (ctx->device, &info, NULL, &img->image));
-	demo_object_name(ctx, VK_OBJECT_TYPE_IMAGE, (uint64_t)img->image, name);
+	demo_device_object_name(ctx, VK_OBJECT_TYPE_IMAGE, (uint64_t)img->image, name);
 
 	VkMemoryRequirements req;
 	vkGetImageMemoryRequirements(ctx->device, img->image, &req);
-	VkResult r = demo_memory_allocate(ctx, &req, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &img->memory, NULL);
+	VkResult r = demo_device_memory_allocate(ctx, &req, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &img->memory, NULL);
 	if (r != VK_SUCCESS)
 		return r;
 	DEMO_TRY(vkBindImageMemory, (ctx->device, img->image, img->memory, 0));
@@ -87,7 +87,7 @@ static VkResult demo_image_create(struct demo_context *ctx, struct demo_image *i
 		.subresourceRange = { img->aspect, 0, 1, 0, 1 },
 	};
 	DEMO_TRY(vkCreateImageView, (ctx->device, &view, NULL, &img->view));
-	demo_object_name(ctx, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)img->view, name);
+	demo_device_object_name(ctx, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)img->view, name);
 	return VK_SUCCESS;
 }
 
@@ -153,6 +153,16 @@ static VkResult demo_images_create(struct demo_context *ctx)
 	return VK_SUCCESS;
 }
 
+const struct demo_image *demo_scene_attachment(const struct demo_targets *t, uint32_t i, VkImageLayout *layout)
+{
+	if (i < t->color_count) {
+		*layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+		return t->color[i];
+	}
+	*layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+	return t->depth;
+}
+
 /* Attachments keep one layout for the whole render pass instance (initial == final): every
  * layout transition is an explicit barrier recorded between passes (demo_record.c), which
  * is what the barrier misuse modes modify and what passprobe's diagnostics inspect. */
@@ -161,35 +171,32 @@ static VkResult demo_render_pass_create(struct demo_context *ctx, enum demo_pass
 	const struct demo_targets *t = &ctx->targets[pass];
 	uint32_t count = t->color_count + (t->depth ? 1u : 0u);
 	VkRenderPass *out = &ctx->render_pass[pass];
+	const struct demo_image *img[3];
+	VkImageLayout layout[3];
+	for (uint32_t i = 0; i < count; i++)
+		img[i] = demo_scene_attachment(t, i, &layout[i]);
 
 	if (ctx->api[pass] == DEMO_API_RENDER_PASS) {
 		VkAttachmentDescription att[3];
-		VkAttachmentReference color_ref[2], depth_ref;
+		VkAttachmentReference ref[3];
 		for (uint32_t i = 0; i < count; i++) {
-			bool is_depth = i == t->color_count;
-			const struct demo_image *img = is_depth ? t->depth : t->color[i];
-			VkImageLayout layout = is_depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
-							: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
 			att[i] = (VkAttachmentDescription){
-				.format = img->format,
+				.format = img[i]->format,
 				.samples = VK_SAMPLE_COUNT_1_BIT,
 				.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
 				.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
 				.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
 				.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-				.initialLayout = layout,
-				.finalLayout = layout,
+				.initialLayout = layout[i],
+				.finalLayout = layout[i],
 			};
-			if (is_depth)
-				depth_ref = (VkAttachmentReference){ i, layout };
-			else
-				color_ref[i] = (VkAttachmentReference){ i, layout };
+			ref[i] = (VkAttachmentReference){ i, layout[i] };
 		}
 		const VkSubpassDescription subpass = {
 			.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
 			.colorAttachmentCount = t->color_count,
-			.pColorAttachments = color_ref,
-			.pDepthStencilAttachment = t->depth ? &depth_ref : NULL,
+			.pColorAttachments = ref,
+			.pDepthStencilAttachment = t->depth ? &ref[t->color_count] : NULL,
 		};
 		const VkRenderPassCreateInfo info = {
 			.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
@@ -201,39 +208,31 @@ static VkResult demo_render_pass_create(struct demo_context *ctx, enum demo_pass
 		DEMO_TRY(vkCreateRenderPass, (ctx->device, &info, NULL, out));
 	} else {
 		VkAttachmentDescription2 att[3];
-		VkAttachmentReference2 color_ref[2], depth_ref;
+		VkAttachmentReference2 ref[3];
 		for (uint32_t i = 0; i < count; i++) {
-			bool is_depth = i == t->color_count;
-			const struct demo_image *img = is_depth ? t->depth : t->color[i];
-			VkImageLayout layout = is_depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
-							: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
 			att[i] = (VkAttachmentDescription2){
 				.sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2,
-				.format = img->format,
+				.format = img[i]->format,
 				.samples = VK_SAMPLE_COUNT_1_BIT,
 				.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
 				.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
 				.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
 				.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-				.initialLayout = layout,
-				.finalLayout = layout,
+				.initialLayout = layout[i],
+				.finalLayout = layout[i],
 			};
-			VkAttachmentReference2 ref = {
+			ref[i] = (VkAttachmentReference2){
 				.sType = VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2,
 				.attachment = i,
-				.layout = layout,
+				.layout = layout[i],
 			};
-			if (is_depth)
-				depth_ref = ref;
-			else
-				color_ref[i] = ref;
 		}
 		const VkSubpassDescription2 subpass = {
 			.sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2,
 			.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
 			.colorAttachmentCount = t->color_count,
-			.pColorAttachments = color_ref,
-			.pDepthStencilAttachment = t->depth ? &depth_ref : NULL,
+			.pColorAttachments = ref,
+			.pDepthStencilAttachment = t->depth ? &ref[t->color_count] : NULL,
 		};
 		const VkRenderPassCreateInfo2 info = {
 			.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2,
@@ -245,14 +244,12 @@ static VkResult demo_render_pass_create(struct demo_context *ctx, enum demo_pass
 		DEMO_TRY(vkCreateRenderPass2, (ctx->device, &info, NULL, out));
 	}
 	char name[64];
-	snprintf(name, sizeof(name), "%s_rp", demo_pass_names[pass]);
-	demo_object_name(ctx, VK_OBJECT_TYPE_RENDER_PASS, (uint64_t)*out, name);
+	snprintf(name, sizeof(name), "%s_rp", demo_options_pass_names[pass]);
+	demo_device_object_name(ctx, VK_OBJECT_TYPE_RENDER_PASS, (uint64_t)*out, name);
 
 	VkImageView views[3];
-	for (uint32_t i = 0; i < t->color_count; i++)
-		views[i] = t->color[i]->view;
-	if (t->depth)
-		views[t->color_count] = t->depth->view;
+	for (uint32_t i = 0; i < count; i++)
+		views[i] = img[i]->view;
 	const VkFramebufferCreateInfo fb = {
 		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
 		.renderPass = *out,
@@ -263,15 +260,15 @@ static VkResult demo_render_pass_create(struct demo_context *ctx, enum demo_pass
 		.layers = 1,
 	};
 	DEMO_TRY(vkCreateFramebuffer, (ctx->device, &fb, NULL, &ctx->framebuffer[pass]));
-	snprintf(name, sizeof(name), "%s_fb", demo_pass_names[pass]);
-	demo_object_name(ctx, VK_OBJECT_TYPE_FRAMEBUFFER, (uint64_t)ctx->framebuffer[pass], name);
+	snprintf(name, sizeof(name), "%s_fb", demo_options_pass_names[pass]);
+	demo_device_object_name(ctx, VK_OBJECT_TYPE_FRAMEBUFFER, (uint64_t)ctx->framebuffer[pass], name);
 	return VK_SUCCESS;
 }
 
 static VkResult demo_shader_module_create(struct demo_context *ctx, enum demo_shader shader, VkShaderModule *module)
 {
 	size_t size = 0;
-	const uint32_t *code = demo_shader_code(shader, &size);
+	const uint32_t *code = demo_shaders_code(shader, &size);
 	const VkShaderModuleCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
 		.codeSize = size,
@@ -454,12 +451,12 @@ static VkResult demo_graphics_pipeline_create(struct demo_context *ctx, const st
 	};
 	r = vkCreateGraphicsPipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, &ctx->pipeline[d->pass]);
 	if (r != VK_SUCCESS) {
-		demo_fail("vkCreateGraphicsPipelines", r);
+		demo_util_fail("vkCreateGraphicsPipelines", r);
 		goto out;
 	}
 	char name[64];
-	snprintf(name, sizeof(name), "%s_pipeline", demo_pass_names[d->pass]);
-	demo_object_name(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)ctx->pipeline[d->pass], name);
+	snprintf(name, sizeof(name), "%s_pipeline", demo_options_pass_names[d->pass]);
+	demo_device_object_name(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)ctx->pipeline[d->pass], name);
 out:
 	if (vert)
 		vkDestroyShaderModule(ctx->device, vert, NULL);
@@ -499,8 +496,8 @@ static VkResult demo_pipelines_create(struct demo_context *ctx)
 				     &ctx->pipeline[DEMO_PASS_POSTPROCESS]);
 	vkDestroyShaderModule(ctx->device, comp, NULL);
 	if (r != VK_SUCCESS)
-		return demo_fail("vkCreateComputePipelines", r);
-	demo_object_name(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)ctx->pipeline[DEMO_PASS_POSTPROCESS],
+		return demo_util_fail("vkCreateComputePipelines", r);
+	demo_device_object_name(ctx, VK_OBJECT_TYPE_PIPELINE, (uint64_t)ctx->pipeline[DEMO_PASS_POSTPROCESS],
 			 "postprocess_pipeline");
 	return VK_SUCCESS;
 }
@@ -516,10 +513,10 @@ static VkResult demo_buffer_create(struct demo_context *ctx, VkDeviceSize size, 
 		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
 	};
 	DEMO_TRY(vkCreateBuffer, (ctx->device, &info, NULL, buffer));
-	demo_object_name(ctx, VK_OBJECT_TYPE_BUFFER, (uint64_t)*buffer, name);
+	demo_device_object_name(ctx, VK_OBJECT_TYPE_BUFFER, (uint64_t)*buffer, name);
 	VkMemoryRequirements req;
 	vkGetBufferMemoryRequirements(ctx->device, *buffer, &req);
-	VkResult r = demo_memory_allocate(ctx, &req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, preferred, memory, granted);
+	VkResult r = demo_device_memory_allocate(ctx, &req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, preferred, memory, granted);
 	if (r != VK_SUCCESS)
 		return r;
 	DEMO_TRY(vkBindBufferMemory, (ctx->device, *buffer, *memory, 0));
@@ -646,7 +643,7 @@ static VkResult demo_slots_create(struct demo_context *ctx)
 		DEMO_TRY(vkAllocateCommandBuffers, (ctx->device, &alloc, &slot->cmd));
 		char name[32];
 		snprintf(name, sizeof(name), "frame_cmd%u", i);
-		demo_object_name(ctx, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)slot->cmd, name);
+		demo_device_object_name(ctx, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)slot->cmd, name);
 		const VkFenceCreateInfo fence = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
 		DEMO_TRY(vkCreateFence, (ctx->device, &fence, NULL, &slot->fence));
 	}
@@ -658,7 +655,7 @@ static VkResult demo_slots_create(struct demo_context *ctx)
 	};
 	if (ctx->opt.timings) {
 		DEMO_TRY(vkCreateQueryPool, (ctx->device, &timing, NULL, &ctx->timing_pool));
-		demo_object_name(ctx, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)ctx->timing_pool, "demo_timings");
+		demo_device_object_name(ctx, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)ctx->timing_pool, "demo_timings");
 	}
 	const VkQueryPoolCreateInfo misuse = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
@@ -667,7 +664,7 @@ static VkResult demo_slots_create(struct demo_context *ctx)
 	};
 	if (ctx->opt.misuse_query_wait) {
 		DEMO_TRY(vkCreateQueryPool, (ctx->device, &misuse, NULL, &ctx->misuse_pool));
-		demo_object_name(ctx, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)ctx->misuse_pool, "demo_frame_timestamps");
+		demo_device_object_name(ctx, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)ctx->misuse_pool, "demo_frame_timestamps");
 	}
 
 	if (ctx->opt.output) {

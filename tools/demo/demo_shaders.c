@@ -46,7 +46,7 @@ static const struct {
 	[DEMO_SHADER_COMPOSITE_FRAG] = DEMO_SHADER_ENTRY(composite_frag),
 };
 
-const uint32_t *demo_shader_code(enum demo_shader shader, size_t *size_bytes)
+const uint32_t *demo_shaders_code(enum demo_shader shader, size_t *size_bytes)
 {
 	*size_bytes = demo_shaders[shader].size;
 	return demo_shaders[shader].code;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *demo_result_name(VkResult result)
+const char *demo_util_result_name(VkResult result)
 {
 	switch (result) {
 #define DEMO_RESULT(r) \
@@ -46,16 +46,16 @@ const char *demo_result_name(VkResult result)
 	}
 }
 
-VkResult demo_fail(const char *call, VkResult result)
+VkResult demo_util_fail(const char *call, VkResult result)
 {
-	fprintf(stderr, DEMO_NAME ": %s failed: %s", call, demo_result_name(result));
-	if (!strcmp(demo_result_name(result), "unknown VkResult"))
+	fprintf(stderr, DEMO_NAME ": %s failed: %s", call, demo_util_result_name(result));
+	if (!strcmp(demo_util_result_name(result), "unknown VkResult"))
 		fprintf(stderr, " (%d)", (int)result);
 	fprintf(stderr, "\n");
 	return result;
 }
 
-int demo_ppm_write(FILE *f, const char *path, const uint8_t *rgba, uint32_t width, uint32_t height)
+int demo_util_ppm_write(FILE *f, const char *path, const uint8_t *rgba, uint32_t width, uint32_t height)
 {
 	uint8_t *row = malloc((size_t)width * 3);
 	int ok = row != NULL;

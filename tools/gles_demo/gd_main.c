@@ -2,9 +2,10 @@
  * passes into a pbuffer of the EGL surfaceless platform every frame; see docs/demo.md. */
 #include "gd.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tool_options.h"
 
 /* Everything a profiler should count per frame, from the same tables the renderer walks. */
 static void gd_expect_print(const struct gd_options *opt)
@@ -108,20 +109,14 @@ static void gd_info_print(const struct gd_context *ctx)
 static int gd_files_open(struct gd_context *ctx)
 {
 	if (ctx->opt.output) {
-		ctx->output_file = fopen(ctx->opt.output, "wb");
-		if (!ctx->output_file) {
-			fprintf(stderr, GD_NAME ": cannot open %s: %s\n", ctx->opt.output,
-				strerror(errno));
+		ctx->output_file = tool_options_file_open(GD_NAME, ctx->opt.output, "wb");
+		if (!ctx->output_file)
 			return -1;
-		}
 	}
 	if (ctx->opt.gl_errors) {
-		ctx->gl_errors = fopen(ctx->opt.gl_errors, "w");
-		if (!ctx->gl_errors) {
-			fprintf(stderr, GD_NAME ": cannot open %s: %s\n", ctx->opt.gl_errors,
-				strerror(errno));
+		ctx->gl_errors = tool_options_file_open(GD_NAME, ctx->opt.gl_errors, "w");
+		if (!ctx->gl_errors)
 			return -1;
-		}
 	}
 	return 0;
 }

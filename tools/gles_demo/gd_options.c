@@ -2,9 +2,10 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tool_options.h"
 
 const char *const gd_options_pass_names[GD_PASS_COUNT] = {
 	[GD_PASS_SHADOW] = "shadow", [GD_PASS_GBUFFER] = "gbuffer",
@@ -122,16 +123,15 @@ static void gd_usage_print(FILE *out)
 		GD_EXTENT_MAX, GD_LOAD_MAX, GD_THREADS_MAX);
 }
 
-__attribute__((format(printf, 1, 2))) static int gd_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, GD_NAME ": ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n(" GD_NAME " --help lists the options)\n");
-	va_end(ap);
-	return -1;
-}
+static int gd_option_set(void *data, int code, const char *value);
+
+static const struct tool_options gd_tool = {
+	.name = GD_NAME,
+	.long_options = gd_long_options,
+	.usage_print = gd_usage_print,
+	.usage_after_error = false,
+	.option_set = gd_option_set,
+};
 
 /* Parses a decimal in min..max ending at `end_char` (or the end of the text). */
 static bool gd_u32_parse(const char *text, uint32_t min, uint32_t max, char end_char,
@@ -189,14 +189,105 @@ static int gd_mode_set(struct gd_options *opt, const char *option, const char *n
 {
 	int m = gd_misuse_find(name);
 	if (m < 0)
-		return gd_usage_error("%s wants one of readpixels, finish, query-result, "
-				      "clientwaitsync, map-sync, texsubimage, bufsubdata-static, "
-				      "tile-load-store, not '%s'",
-				      option, name);
+		return tool_options_error(&gd_tool,
+					  "%s wants one of readpixels, finish, query-result, "
+					  "clientwaitsync, map-sync, texsubimage, bufsubdata-static, "
+					  "tile-load-store, not '%s'",
+					  option, name);
 	if (opt->mode[m] != GD_MODE_DEFAULT && opt->mode[m] != mode)
-		return gd_usage_error("--misuse %s and --control %s exclude each other", name,
-				      name);
+		return tool_options_error(&gd_tool, "--misuse %s and --control %s exclude each other", name, name);
 	opt->mode[m] = mode;
+	return 0;
+}
+
+static int gd_option_set(void *data, int code, const char *value)
+{
+	struct gd_options *opt = data;
+	switch (code) {
+	case OPT_FRAMES:
+		if (!gd_u32_parse(value, 1, UINT32_MAX, '\0', NULL, &opt->frames))
+			return tool_options_error(&gd_tool, "--frames wants a whole number >= 1, not '%s'", value);
+		break;
+	case OPT_SIZE:
+		if (!gd_size_parse(opt, value))
+			return tool_options_error(&gd_tool, "--size wants WxH with W and H in 1..%u, not '%s'",
+						  GD_EXTENT_MAX, value);
+		break;
+	case OPT_LOAD:
+		if (!gd_load_parse(opt, value))
+			return tool_options_error(&gd_tool,
+						  "--load wants %d whole numbers in 1..%u separated by commas "
+						  "(shadow,gbuffer,lighting,bloom,composite), not '%s'",
+						  GD_PASS_COUNT, GD_LOAD_MAX, value);
+		break;
+	case OPT_THREADS:
+		if (!gd_u32_parse(value, 0, GD_THREADS_MAX, '\0', NULL, &opt->threads))
+			return tool_options_error(&gd_tool, "--threads wants a whole number in 0..%u, not '%s'",
+						  GD_THREADS_MAX, value);
+		break;
+	case OPT_NO_SWAP:
+		opt->no_swap = true;
+		break;
+	case OPT_EXPECT:
+		opt->expect = true;
+		break;
+	case OPT_OUTPUT:
+		if (!*value)
+			return tool_options_error(&gd_tool, "--output wants a file name");
+		opt->output = value;
+		break;
+	case OPT_GL_ERRORS:
+		if (!*value)
+			return tool_options_error(&gd_tool, "--gl-errors wants a file name");
+		opt->gl_errors = value;
+		break;
+	case OPT_MISUSE:
+		if (gd_mode_set(opt, "--misuse", value, GD_MODE_MISUSE))
+			return -1;
+		break;
+	case OPT_CONTROL:
+		if (gd_mode_set(opt, "--control", value, GD_MODE_CONTROL))
+			return -1;
+		break;
+	case OPT_DEBUG_CALLBACK:
+		opt->debug_callback = true;
+		break;
+	case OPT_DEBUG_INSERT:
+		opt->debug_insert = true;
+		break;
+	case OPT_DEBUG_MUTE:
+		if (!strcmp(value, "third-party"))
+			opt->debug_mute = GD_DEBUG_MUTE_THIRD_PARTY;
+		else if (!strcmp(value, "output"))
+			opt->debug_mute = GD_DEBUG_MUTE_OUTPUT;
+		else
+			return tool_options_error(&gd_tool, "--debug-mute wants third-party or output, not '%s'",
+						  value);
+		break;
+	case OPT_TIMINGS:
+		opt->timings = true;
+		break;
+	case OPT_INFO:
+		opt->info = true;
+		break;
+	case OPT_NO_SURFACE:
+		opt->no_surface = opt->no_swap = true;
+		break;
+	case OPT_NO_GROUPS:
+		opt->no_groups = true;
+		break;
+	case OPT_EGL_PLATFORM:
+		if (!strcmp(value, "surfaceless"))
+			opt->egl_platform = GD_EGL_PLATFORM_SURFACELESS;
+		else if (!strcmp(value, "device"))
+			opt->egl_platform = GD_EGL_PLATFORM_DEVICE;
+		else if (!strcmp(value, "auto"))
+			opt->egl_platform = GD_EGL_PLATFORM_AUTO;
+		else
+			return tool_options_error(&gd_tool,
+						  "--egl-platform wants surfaceless, device or auto, not '%s'", value);
+		break;
+	}
 	return 0;
 }
 
@@ -205,109 +296,5 @@ int gd_options_parse(struct gd_options *opt, int argc, char **argv)
 	*opt = (struct gd_options){.frames = 60, .width = 160, .height = 120};
 	for (int p = 0; p < GD_PASS_COUNT; p++)
 		opt->load[p] = gd_default_load[p];
-
-	opterr = 0; /* one message of our own */
-	optind = 1;
-	for (;;) {
-		int c = getopt_long(argc, argv, ":h", gd_long_options, NULL);
-		if (c == -1)
-			break;
-		switch (c) {
-		case OPT_FRAMES:
-			if (!gd_u32_parse(optarg, 1, UINT32_MAX, '\0', NULL, &opt->frames))
-				return gd_usage_error("--frames wants a whole number >= 1, not '%s'",
-						      optarg);
-			break;
-		case OPT_SIZE:
-			if (!gd_size_parse(opt, optarg))
-				return gd_usage_error("--size wants WxH with W and H in 1..%u, not '%s'",
-						      GD_EXTENT_MAX, optarg);
-			break;
-		case OPT_LOAD:
-			if (!gd_load_parse(opt, optarg))
-				return gd_usage_error(
-					"--load wants %d whole numbers in 1..%u separated by commas "
-					"(shadow,gbuffer,lighting,bloom,composite), not '%s'",
-					GD_PASS_COUNT, GD_LOAD_MAX, optarg);
-			break;
-		case OPT_THREADS:
-			if (!gd_u32_parse(optarg, 0, GD_THREADS_MAX, '\0', NULL, &opt->threads))
-				return gd_usage_error("--threads wants a whole number in 0..%u, not '%s'",
-						      GD_THREADS_MAX, optarg);
-			break;
-		case OPT_NO_SWAP:
-			opt->no_swap = true;
-			break;
-		case OPT_EXPECT:
-			opt->expect = true;
-			break;
-		case OPT_OUTPUT:
-			if (!*optarg)
-				return gd_usage_error("--output wants a file name");
-			opt->output = optarg;
-			break;
-		case OPT_GL_ERRORS:
-			if (!*optarg)
-				return gd_usage_error("--gl-errors wants a file name");
-			opt->gl_errors = optarg;
-			break;
-		case OPT_MISUSE:
-			if (gd_mode_set(opt, "--misuse", optarg, GD_MODE_MISUSE))
-				return -1;
-			break;
-		case OPT_CONTROL:
-			if (gd_mode_set(opt, "--control", optarg, GD_MODE_CONTROL))
-				return -1;
-			break;
-		case OPT_DEBUG_CALLBACK:
-			opt->debug_callback = true;
-			break;
-		case OPT_DEBUG_INSERT:
-			opt->debug_insert = true;
-			break;
-		case OPT_DEBUG_MUTE:
-			if (!strcmp(optarg, "third-party"))
-				opt->debug_mute = GD_DEBUG_MUTE_THIRD_PARTY;
-			else if (!strcmp(optarg, "output"))
-				opt->debug_mute = GD_DEBUG_MUTE_OUTPUT;
-			else
-				return gd_usage_error("--debug-mute wants third-party or output, not '%s'", optarg);
-			break;
-		case OPT_TIMINGS:
-			opt->timings = true;
-			break;
-		case OPT_INFO:
-			opt->info = true;
-			break;
-		case OPT_NO_SURFACE:
-			opt->no_surface = opt->no_swap = true;
-			break;
-		case OPT_NO_GROUPS:
-			opt->no_groups = true;
-			break;
-		case OPT_EGL_PLATFORM:
-			if (!strcmp(optarg, "surfaceless"))
-				opt->egl_platform = GD_EGL_PLATFORM_SURFACELESS;
-			else if (!strcmp(optarg, "device"))
-				opt->egl_platform = GD_EGL_PLATFORM_DEVICE;
-			else if (!strcmp(optarg, "auto"))
-				opt->egl_platform = GD_EGL_PLATFORM_AUTO;
-			else
-				return gd_usage_error("--egl-platform wants surfaceless, device or auto, not '%s'",
-						      optarg);
-			break;
-		case 'h':
-			gd_usage_print(stdout);
-			return 1;
-		case ':':
-			return gd_usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (optopt)
-				return gd_usage_error("unknown option '-%c'", optopt);
-			return gd_usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return gd_usage_error("unexpected argument '%s'", argv[optind]);
-	return 0;
+	return tool_options_parse(&gd_tool, opt, argc, argv);
 }

@@ -270,6 +270,25 @@ int gd_scene_check_error(const char *where)
 	return -1;
 }
 
+/* Whether a shader compiled (program: whether a program linked); if not, prints its log and
+ * deletes it. */
+static bool gd_built_check(GLuint object, bool program, const char *name)
+{
+	GLint ok = GL_FALSE;
+	(program ? gd_load_gl.glGetProgramiv : gd_load_gl.glGetShaderiv)(
+		object, program ? GL_LINK_STATUS : GL_COMPILE_STATUS, &ok);
+	if (ok)
+		return true;
+	char log[2048] = "";
+	(program ? gd_load_gl.glGetProgramInfoLog : gd_load_gl.glGetShaderInfoLog)(object, sizeof(log), NULL, log);
+	if (program)
+		fprintf(stderr, GD_NAME ": program %s does not link:\n%s\n", name, log);
+	else
+		fprintf(stderr, GD_NAME ": shader of %s does not compile:\n%s\n", name, log);
+	(program ? gd_load_gl.glDeleteProgram : gd_load_gl.glDeleteShader)(object);
+	return false;
+}
+
 static GLuint gd_shader_compile(const char *name, GLenum stage, const char *define,
 				const char *body)
 {
@@ -277,16 +296,7 @@ static GLuint gd_shader_compile(const char *name, GLenum stage, const char *defi
 	const char *sources[] = {gd_common_glsl, define ? define : "", body};
 	gd_load_gl.glShaderSource(shader, 3, sources, NULL);
 	gd_load_gl.glCompileShader(shader);
-	GLint ok = GL_FALSE;
-	gd_load_gl.glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-	if (!ok) {
-		char log[2048] = "";
-		gd_load_gl.glGetShaderInfoLog(shader, sizeof(log), NULL, log);
-		fprintf(stderr, GD_NAME ": shader of %s does not compile:\n%s\n", name, log);
-		gd_load_gl.glDeleteShader(shader);
-		return 0;
-	}
-	return shader;
+	return gd_built_check(shader, false, name) ? shader : 0;
 }
 
 /* Either vertex + fragment or compute; `define` (a "#define ...\n" line, or NULL) goes
@@ -309,13 +319,7 @@ GLuint gd_scene_program_build(const char *name, const char *define, const char *
 		if (shaders[i])
 			gd_load_gl.glAttachShader(program, shaders[i]);
 	gd_load_gl.glLinkProgram(program);
-	GLint ok = GL_FALSE;
-	gd_load_gl.glGetProgramiv(program, GL_LINK_STATUS, &ok);
-	if (!ok) {
-		char log[2048] = "";
-		gd_load_gl.glGetProgramInfoLog(program, sizeof(log), NULL, log);
-		fprintf(stderr, GD_NAME ": program %s does not link:\n%s\n", name, log);
-		gd_load_gl.glDeleteProgram(program);
+	if (!gd_built_check(program, true, name)) {
 		program = 0;
 		goto out;
 	}

@@ -30,6 +30,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 analyser=$here/gpu_check.py
 programs=(passprobe-demo pp_gles_demo bench_api pp_testapp pp_queues)
+layer_files=(VkLayer_passprobe.json libVkLayer_passprobe.so libpassprobe_gles.so)
 loader_packages=(libvulkan1 libegl1 libglvnd0 libgles2)
 
 usage() {
@@ -94,17 +95,14 @@ prepare() {
 		[pp_testapp]=$build/tests/apps/pp_testapp
 		[pp_queues]=$build/tests/gpu_check/pp_queues
 	)
-	local p missing=()
+	local p missing=() manifest=$build/layer_manifest
 	for p in "${programs[@]}"; do [ -x "${from[$p]}" ] || missing+=("${from[$p]}"); done
-	for p in VkLayer_passprobe.json libVkLayer_passprobe.so libpassprobe_gles.so; do
-		[ -f "$build/layer_manifest/$p" ] || missing+=("$build/layer_manifest/$p")
-	done
+	for p in "${layer_files[@]}"; do [ -f "$manifest/$p" ] || missing+=("$manifest/$p"); done
 	((${#missing[@]} == 0)) || die 2 "not built: ${missing[*]} (cmake --build $build -j2)"
 	rm -rf "${bundle:?}/bin" "${bundle:?}/layer" "${bundle:?}/lib"
 	mkdir -p "$bundle/bin" "$bundle/layer"
 	for p in "${programs[@]}"; do cp "${from[$p]}" "$bundle/bin/"; done
-	cp "$build/layer_manifest/VkLayer_passprobe.json" "$build/layer_manifest/libVkLayer_passprobe.so" \
-		"$build/layer_manifest/libpassprobe_gles.so" "$bundle/layer/"
+	cp "${layer_files[@]/#/$manifest/}" "$bundle/layer/"
 	if [ $loader = 1 ]; then
 		mkdir -p "$bundle/debs"
 		local need=()
@@ -267,9 +265,7 @@ check() {
 	[ -n "$out" ] || die 2 "no output directory: give --out DIR or set OUT"
 	local p missing=()
 	for p in "${programs[@]}"; do [ -x "$bundle/bin/$p" ] || missing+=("bin/$p"); done
-	for p in VkLayer_passprobe.json libVkLayer_passprobe.so libpassprobe_gles.so; do
-		[ -f "$bundle/layer/$p" ] || missing+=("layer/$p")
-	done
+	for p in "${layer_files[@]}"; do [ -f "$bundle/layer/$p" ] || missing+=("layer/$p"); done
 	((${#missing[@]} == 0)) || die 2 "the bundle $bundle lacks ${missing[*]}: prepare it with tools/gpu_check/gpu_check.sh --prepare"
 	command -v timeout >/dev/null || die 2 "timeout (coreutils) not found"
 	mkdir -p "$out"

@@ -48,6 +48,11 @@ int passprobe_load_read_file(const char *path, size_t max, char **out, size_t *l
 int passprobe_load_report(const char *arg, struct cli_report *out);
 void passprobe_load_report_free(struct cli_report *r);
 
+/* The word after a command's name, argv[1], that says what to do. NULL when there is none
+ * (the usage on stderr, *rc = CLI_EXIT_USAGE) or it asks for help: -h, --help, or with
+ * help_word `help` (the usage on stdout, *rc = CLI_EXIT_OK). */
+const char *passprobe_main_word(int argc, char **argv, void (*usage)(FILE *f), bool help_word, int *rc);
+
 /* argv[0] is the subcommand name ("run", "report", "compare", "counters", "renderdoc"). */
 int passprobe_run_main(int argc, char **argv);
 int passprobe_report_main(int argc, char **argv);

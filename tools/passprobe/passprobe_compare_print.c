@@ -118,6 +118,19 @@ static void print_diag(char mark, const struct cmp_diag *d, const struct cmp_dia
 	}
 }
 
+/* The diagnostics of run r that the other run has not, under a heading (none: no heading). */
+static void print_unmatched(const struct cmp_run *r, char mark, const char *heading)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < r->ndiags; i++) {
+		if (r->diags[i].matched)
+			continue;
+		if (!kept++)
+			printf("\n%s:\n", heading);
+		print_diag(mark, &r->diags[i], NULL);
+	}
+}
+
 void passprobe_compare_print_text(const struct cmp_run *a, const struct cmp_run *b, const struct cmp_row *rows,
 		    size_t nrows, const struct cmp_row *frame, const struct cmp_opts *o)
 {
@@ -177,23 +190,9 @@ void passprobe_compare_print_text(const struct cmp_run *a, const struct cmp_run 
 			       pp_summary_format_ns(p->c.p50, buf[1], 64));
 		}
 	}
+	print_unmatched(b, '+', "diagnostics that appeared in B");
+	print_unmatched(a, '-', "diagnostics that disappeared (only in A)");
 	size_t kept = 0;
-	for (size_t i = 0; i < b->ndiags; i++) {
-		if (b->diags[i].matched)
-			continue;
-		if (!kept++)
-			printf("\ndiagnostics that appeared in B:\n");
-		print_diag('+', &b->diags[i], NULL);
-	}
-	kept = 0;
-	for (size_t i = 0; i < a->ndiags; i++) {
-		if (a->diags[i].matched)
-			continue;
-		if (!kept++)
-			printf("\ndiagnostics that disappeared (only in A):\n");
-		print_diag('-', &a->diags[i], NULL);
-	}
-	kept = 0;
 	for (size_t i = 0; i < a->ndiags; i++) {
 		if (!a->diags[i].matched)
 			continue;
@@ -213,14 +212,10 @@ static void json_stat(struct pp_json_writer *w, const char *key, const struct cm
 {
 	pp_json_write_key(w, key);
 	pp_json_write_begin_object(w);
-	pp_json_write_key(w, "p50");
-	pp_json_write_double(w, s->p50);
-	pp_json_write_key(w, "p95");
-	pp_json_write_double(w, s->p95);
-	pp_json_write_key(w, "iqr");
-	pp_json_write_double(w, s->q3 - s->q1);
-	pp_json_write_key(w, "tail");
-	pp_json_write_double(w, s->p95 - s->p50);
+	pp_json_write_kv_double(w, "p50", s->p50);
+	pp_json_write_kv_double(w, "p95", s->p95);
+	pp_json_write_kv_double(w, "iqr", s->q3 - s->q1);
+	pp_json_write_kv_double(w, "tail", s->p95 - s->p50);
 	pp_json_write_kv_uint(w, "samples", s->n);
 	pp_json_write_kv_str(w, "source", s->from_summary ? "summary" : "frames");
 	pp_json_write_end_object(w);
@@ -230,16 +225,11 @@ static void json_change(struct pp_json_writer *w, const char *key, const struct 
 {
 	pp_json_write_key(w, key);
 	pp_json_write_begin_object(w);
-	pp_json_write_key(w, "a");
-	pp_json_write_double(w, c->a);
-	pp_json_write_key(w, "b");
-	pp_json_write_double(w, c->b);
-	pp_json_write_key(w, "change");
-	pp_json_write_double(w, c->delta);
-	pp_json_write_key(w, "relative");
-	pp_json_write_double(w, c->rel);
-	pp_json_write_key(w, "noise");
-	pp_json_write_double(w, c->noise);
+	pp_json_write_kv_double(w, "a", c->a);
+	pp_json_write_kv_double(w, "b", c->b);
+	pp_json_write_kv_double(w, "change", c->delta);
+	pp_json_write_kv_double(w, "relative", c->rel);
+	pp_json_write_kv_double(w, "noise", c->noise);
 	pp_json_write_kv_str(w, "verdict", passprobe_compare_verdict_names[c->v]);
 	pp_json_write_end_object(w);
 }
@@ -291,8 +281,7 @@ static void json_diags(struct pp_json_writer *w, const char *key, const struct c
 		pp_json_write_kv_str(w, "key", d->key);
 		pp_json_write_kv_uint(w, "count", d->count);
 		pp_json_write_kv_uint(w, "frames", d->frames);
-		pp_json_write_key(w, "cost_ns");
-		pp_json_write_double(w, d->cost_ns);
+		pp_json_write_kv_double(w, "cost_ns", d->cost_ns);
 		pp_json_write_end_object(w);
 	}
 	pp_json_write_end_array(w);

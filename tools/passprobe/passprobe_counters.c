@@ -379,15 +379,10 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
 
 int passprobe_counters_main(int argc, char **argv)
 {
-	if (argc < 2) {
-		passprobe_counters_usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	const char *action = argv[1];
-	if (strcmp(action, "-h") == 0 || strcmp(action, "--help") == 0) {
-		passprobe_counters_usage(stdout);
-		return CLI_EXIT_OK;
-	}
+	int rc;
+	const char *action = passprobe_main_word(argc, argv, passprobe_counters_usage, false, &rc);
+	if (!action)
+		return rc;
 	bool list = strcmp(action, "list") == 0, eval = strcmp(action, "eval") == 0;
 	if (!list && !eval) {
 		fprintf(stderr, "passprobe counters: unknown action '%s' (expected list or eval)\n\n",

@@ -46,61 +46,76 @@ void passprobe_main_settings_help(FILE *f)
 	}
 }
 
+const char *passprobe_main_word(int argc, char **argv, void (*usage)(FILE *f), bool help_word, int *rc)
+{
+	if (argc < 2) {
+		usage(stderr);
+		*rc = CLI_EXIT_USAGE;
+		return NULL;
+	}
+	const char *word = argv[1];
+	if (strcmp(word, "-h") == 0 || strcmp(word, "--help") == 0 || (help_word && strcmp(word, "help") == 0)) {
+		usage(stdout);
+		*rc = CLI_EXIT_OK;
+		return NULL;
+	}
+	return word;
+}
+
+static int cli_help(int argc, char **argv);
+
+/* The commands: what runs each (NULL: a topic of `passprobe help` only) and its help. */
+static const struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	void (*usage)(FILE *f);
+} cli_commands[] = {
+	{ "run", passprobe_run_main, passprobe_run_usage },
+	{ "report", passprobe_report_main, passprobe_report_usage },
+	{ "counters", passprobe_counters_main, passprobe_counters_usage },
+	{ "compare", passprobe_compare_main, passprobe_compare_usage },
+	{ "renderdoc", passprobe_renderdoc_main, passprobe_renderdoc_usage },
+	{ "settings", NULL, passprobe_main_settings_help },
+	{ "help", cli_help, cli_usage },
+};
+
+static const struct cli_command *cli_command_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cli_commands) / sizeof(cli_commands[0]); i++)
+		if (strcmp(name, cli_commands[i].name) == 0)
+			return &cli_commands[i];
+	return NULL;
+}
+
 static int cli_help(int argc, char **argv)
 {
 	if (argc < 2) {
 		cli_usage(stdout);
 		return CLI_EXIT_OK;
 	}
-	if (strcmp(argv[1], "run") == 0) {
-		passprobe_run_usage(stdout);
-	} else if (strcmp(argv[1], "report") == 0) {
-		passprobe_report_usage(stdout);
-	} else if (strcmp(argv[1], "counters") == 0) {
-		passprobe_counters_usage(stdout);
-	} else if (strcmp(argv[1], "compare") == 0) {
-		passprobe_compare_usage(stdout);
-	} else if (strcmp(argv[1], "renderdoc") == 0) {
-		passprobe_renderdoc_usage(stdout);
-	} else if (strcmp(argv[1], "settings") == 0) {
-		passprobe_main_settings_help(stdout);
-	} else if (strcmp(argv[1], "help") == 0) {
-		cli_usage(stdout);
-	} else {
+	const struct cli_command *c = cli_command_find(argv[1]);
+	if (!c) {
 		fprintf(stderr, "passprobe: no help for '%s': not a command\n\n", argv[1]);
 		cli_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
+	c->usage(stdout);
 	return CLI_EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		cli_usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	const char *cmd = argv[1];
-	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
-		cli_usage(stdout);
-		return CLI_EXIT_OK;
-	}
+	int rc;
+	const char *cmd = passprobe_main_word(argc, argv, cli_usage, false, &rc);
+	if (!cmd)
+		return rc;
 	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
 		printf("passprobe %s\n", PASSPROBE_VERSION);
 		return CLI_EXIT_OK;
 	}
-	if (strcmp(cmd, "run") == 0)
-		return passprobe_run_main(argc - 1, argv + 1);
-	if (strcmp(cmd, "report") == 0)
-		return passprobe_report_main(argc - 1, argv + 1);
-	if (strcmp(cmd, "counters") == 0)
-		return passprobe_counters_main(argc - 1, argv + 1);
-	if (strcmp(cmd, "compare") == 0)
-		return passprobe_compare_main(argc - 1, argv + 1);
-	if (strcmp(cmd, "renderdoc") == 0)
-		return passprobe_renderdoc_main(argc - 1, argv + 1);
-	if (strcmp(cmd, "help") == 0)
-		return cli_help(argc - 1, argv + 1);
+	const struct cli_command *c = cli_command_find(cmd);
+	if (c && c->run)
+		return c->run(argc - 1, argv + 1);
 	if (cmd[0] == '-')
 		fprintf(stderr, "passprobe: unknown option '%s'\n\n", cmd);
 	else

@@ -82,15 +82,10 @@ static bool rdoc_find_script(char *out, size_t out_len, char *looked, size_t loo
 
 int passprobe_renderdoc_main(int argc, char **argv)
 {
-	if (argc < 2) {
-		passprobe_renderdoc_usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	const char *cmd = argv[1];
-	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-		passprobe_renderdoc_usage(stdout);
-		return CLI_EXIT_OK;
-	}
+	int rc;
+	const char *cmd = passprobe_main_word(argc, argv, passprobe_renderdoc_usage, true, &rc);
+	if (!cmd)
+		return rc;
 	bool known = false;
 	for (size_t i = 0; i < sizeof(rdoc_commands) / sizeof(rdoc_commands[0]); i++)
 		known = known || strcmp(cmd, rdoc_commands[i]) == 0;
