@@ -15,18 +15,7 @@
 #include "pp_capture.h"
 #include "pp_settings.h"
 #include "pp_settings_internal.h"
-
-static int g_pass, g_fail;
-
-#define CHECK(cond)                                                                      \
-	do {                                                                             \
-		if (cond) {                                                              \
-			g_pass++;                                                        \
-		} else {                                                                 \
-			g_fail++;                                                        \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-		}                                                                        \
-	} while (0)
+#include "pp_check.h"
 
 /* Applies frames=v and returns the formatted value (or the error) in buf. */
 static int frames_set(struct pp_settings *s, const char *v, char *buf, size_t len)
@@ -451,6 +440,5 @@ int main(void)
 	test_clock_auto();
 	test_clock_renderdoc();
 	test_clock_experiment();
-	printf("%d passed, %d failed\n", g_pass, g_fail);
-	return g_fail ? 1 : 0;
+	return check_finish();
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "pp_check.h"
 #include "pp_counter_db.h"
 #include "pp_counter_eval.h"
 

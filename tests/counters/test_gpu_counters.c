@@ -5,20 +5,7 @@
 #include <string.h>
 
 #include "pp_gpu_counters.h"
-
-static int g_failed, g_passed;
-
-#define CHECK(cond, ...)                                                              \
-	do {                                                                          \
-		if (cond) {                                                           \
-			g_passed++;                                                   \
-		} else {                                                              \
-			g_failed++;                                                   \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);        \
-			printf(__VA_ARGS__);                                          \
-			putchar('\n');                                                \
-		}                                                                     \
-	} while (0)
+#include "pp_check.h"
 
 static const struct pp_gpu_counter_desc k_descs[] = {
 	{ "test", "cycles", "cycles", "front-end", 1, false, "" },
@@ -119,6 +106,5 @@ int main(void)
 	test_select();
 	test_intern();
 	test_fixed_backends();
-	printf("%d passed, %d failed\n", g_passed, g_failed);
-	return g_failed ? 1 : 0;
+	return check_finish();
 }

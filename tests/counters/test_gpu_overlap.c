@@ -3,20 +3,7 @@
 #include <stdio.h>
 
 #include "attr_overlap.h"
-
-static int g_failed, g_passed;
-
-#define CHECK(cond, ...)                                                              \
-	do {                                                                          \
-		if (cond) {                                                           \
-			g_passed++;                                                   \
-		} else {                                                              \
-			g_failed++;                                                   \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);        \
-			printf(__VA_ARGS__);                                          \
-			putchar('\n');                                                \
-		}                                                                     \
-	} while (0)
+#include "pp_check.h"
 
 #define SPAN(b, e) { (b), (e), true }
 
@@ -131,6 +118,5 @@ int main(void)
 	test_straddle();
 	test_overlapping_passes();
 	test_edges();
-	printf("%d passed, %d failed\n", g_passed, g_failed);
-	return g_failed ? 1 : 0;
+	return check_finish();
 }

@@ -9,20 +9,7 @@
 #include <string.h>
 
 #include "gpu_kbase.h"
-
-static int g_failed, g_passed;
-
-#define CHECK(cond, ...)                                                              \
-	do {                                                                          \
-		if (cond) {                                                           \
-			g_passed++;                                                   \
-		} else {                                                              \
-			g_failed++;                                                   \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);        \
-			printf(__VA_ARGS__);                                          \
-			putchar('\n');                                                \
-		}                                                                     \
-	} while (0)
+#include "pp_check.h"
 
 static uint64_t value(unsigned type, unsigned inst, unsigned i, unsigned s)
 {
@@ -401,6 +388,5 @@ int main(int argc, char **argv)
 	test_legacy();
 	test_kinstr();
 	test_absent();
-	printf("%d passed, %d failed\n", g_passed, g_failed);
-	return g_failed ? 1 : 0;
+	return check_finish();
 }

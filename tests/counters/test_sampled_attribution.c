@@ -10,20 +10,7 @@
 
 #include "attr_device.h"
 #include "pp_model.h"
-
-static int g_failed, g_passed;
-
-#define CHECK(cond, ...)                                                              \
-	do {                                                                          \
-		if (cond) {                                                           \
-			g_passed++;                                                   \
-		} else {                                                              \
-			g_failed++;                                                   \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);        \
-			printf(__VA_ARGS__);                                          \
-			putchar('\n');                                                \
-		}                                                                     \
-	} while (0)
+#include "pp_check.h"
 
 /* Passes A = [1000, 2000], B = [2000, 3000], C = [2500, 4000] (B and C overlap); a fourth, D,
  * without timestamps. Slots 2i, 2i+1 are pass i's begin and end. */
@@ -149,6 +136,5 @@ int main(void)
 	pp_attr_device_destroy(d);
 	pp_attr_record_destroy(r);
 	pp_model_frame_result_free(g_frame);
-	printf("%d passed, %d failed\n", g_passed, g_failed);
-	return g_failed ? 1 : 0;
+	return check_finish();
 }

@@ -1,29 +1,11 @@
 #pragma once
-/* A tiny check harness for the CPU counter tests: CHECK counts, the last line is
- * "N passed, N failed", and the exit status is nonzero on any failure. */
+/* What the CPU counter tests share beyond the check harness (tests/common/pp_check.h): a clock
+ * reading and a fixed amount of work. */
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
-static int g_passed, g_failed;
-
-#define CHECK(cond, ...)                                                               \
-	do {                                                                           \
-		if (cond) {                                                            \
-			__atomic_add_fetch(&g_passed, 1, __ATOMIC_RELAXED);            \
-		} else {                                                               \
-			__atomic_add_fetch(&g_failed, 1, __ATOMIC_RELAXED);            \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, " " __VA_ARGS__);                              \
-			fputc('\n', stderr);                                           \
-		}                                                                      \
-	} while (0)
-
-static inline int test_finish(void)
-{
-	printf("%d passed, %d failed\n", g_passed, g_failed);
-	return g_failed ? 1 : 0;
-}
+#include "pp_check.h"
 
 static inline uint64_t test_now_ns(clockid_t clock)
 {

@@ -228,5 +228,5 @@ int main(void)
 	test_delta();
 	test_user_read_math();
 	pp_cpu_counters_snapshot_shutdown();
-	return test_finish();
+	return check_finish();
 }

@@ -338,7 +338,7 @@ static int child_checks(const char *expect_errno, bool expect_user_only)
 	struct pp_cpu_snapshot a, b;
 	struct pp_cpu_delta d;
 
-	g_passed = g_failed = 0;
+	check_passed = check_failed = 0;
 	capture_reset();
 	pp_log_set_callback(capture);
 	CHECK(pp_cpu_counters_snapshot_configure("default", err, sizeof(err)) == 0);
@@ -356,7 +356,7 @@ static int child_checks(const char *expect_errno, bool expect_user_only)
 		CHECK(!(b.flags & (PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_PERF_HW)));
 	printf("child log: %s\n", g_last_line);
 	printf("child: ");
-	return test_finish();
+	return check_finish();
 }
 
 static int install_seccomp_filter(void)
@@ -483,12 +483,12 @@ static int fork_child(void)
 {
 	/* The parent's counters count the parent's threads; the child must open its own. */
 	struct pp_cpu_snapshot s;
-	g_passed = g_failed = 0;
+	check_passed = check_failed = 0;
 	pp_cpu_counters_snapshot_take(&s);
 	CHECK(s.tid == (uint32_t)syscall(SYS_gettid));
 	CHECK(s.session != 0);
 	printf("fork child: ");
-	return test_finish();
+	return check_finish();
 }
 
 static void test_fork(void)
@@ -512,5 +512,5 @@ int main(void)
 	test_seccomp();
 	test_paranoid();
 	pp_cpu_counters_snapshot_shutdown();
-	return test_finish();
+	return check_finish();
 }

@@ -461,5 +461,5 @@ int main(void)
 	test_thread_lifetimes();
 	test_hardware();
 	pp_cpu_counters_snapshot_shutdown();
-	return test_finish();
+	return check_finish();
 }

@@ -7,15 +7,7 @@
 #include <string.h>
 
 #include "attr_diag.h"
-
-static int failures;
-#define CHECK(cond)                                                                      \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                      \
-		}                                                                        \
-	} while (0)
+#include "pp_check.h"
 
 static struct pp_diagnostic snap[64];
 
@@ -106,9 +98,7 @@ int main(void)
 	messages += pp_diag_device_messages_take(dd, m, 16);
 	CHECK(messages == (uint32_t)(PP_DIAG_STATIC_BUFFER_UPDATE - PP_DIAG_READBACK_DRAIN + 1) + 2);
 	pp_diag_device_destroy(dd);
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	else
+	if (!check_failed)
 		printf("diag_gl_rules: ok\n");
-	return failures ? 1 : 0;
+	return check_finish();
 }

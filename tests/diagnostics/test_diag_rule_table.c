@@ -8,16 +8,7 @@
 #include <string.h>
 
 #include "attr_diag.h"
-
-static int failures;
-#define CHECK(c, ...)                                   \
-	do {                                            \
-		if (!(c)) {                             \
-			fprintf(stderr, "FAIL: " __VA_ARGS__); \
-			fprintf(stderr, "\n");          \
-			failures++;                     \
-		}                                       \
-	} while (0)
+#include "pp_check.h"
 
 struct row {
 	enum pp_diag_rule rule;
@@ -102,9 +93,7 @@ int main(int argc, char **argv)
 		CHECK(docs_has(docs, r->docs), "%s: %s has no section #%s", r->name, argv[1], r->docs);
 	}
 	CHECK(!strcmp(pp_diag_vocab_rule_id(PP_DIAG_RULE_COUNT), "PASSPROBE-unknown"), "an unknown rule's id");
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	else
+	if (!check_failed)
 		printf("%zu rules: ids, kinds, texts and docs sections as the table says\n", n);
-	return failures ? 1 : 0;
+	return check_finish();
 }

@@ -9,15 +9,7 @@
 #include "attr_diag.h"
 #include "pp_model.h"
 #include "pp_settings.h"
-
-static int failures;
-#define CHECK(cond)                                                                      \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                      \
-		}                                                                        \
-	} while (0)
+#include "pp_check.h"
 
 static struct pp_diagnostic snap[PP_DIAG_MAX_SITES + 1];
 
@@ -1310,9 +1302,7 @@ int main(void)
 	test_ranges();
 	test_site_location();
 	test_experiment();
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	else
+	if (!check_failed)
 		printf("all diagnostics rule checks passed\n");
-	return failures ? 1 : 0;
+	return check_finish();
 }

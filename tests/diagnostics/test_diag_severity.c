@@ -11,15 +11,7 @@
 
 #include "attr_diag.h"
 #include "pp_settings.h"
-
-static int failures;
-#define CHECK(cond)                                                                      \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                      \
-		}                                                                        \
-	} while (0)
+#include "pp_check.h"
 
 static struct pp_diagnostic snap[64];
 
@@ -403,7 +395,5 @@ int main(void)
 	test_foreign();
 	test_waits();
 	pp_diag_sites_clear();
-	if (failures)
-		fprintf(stderr, "%d checks failed\n", failures);
-	return failures ? 1 : 0;
+	return check_finish();
 }

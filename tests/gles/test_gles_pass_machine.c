@@ -8,17 +8,7 @@
 #include <string.h>
 
 #include "gles_pass_machine.h"
-
-static int failures;
-#define CHECK(cond, ...)                                                           \
-	do {                                                                       \
-		if (!(cond)) {                                                     \
-			failures++;                                                \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                              \
-			fputc('\n', stderr);                                       \
-		}                                                                  \
-	} while (0)
+#include "pp_check.h"
 
 static struct pp_gles_transition step(struct pp_gles_pass_machine *m, enum pp_gles_ev_kind k, uint32_t fb, uint32_t mask)
 {
@@ -180,7 +170,7 @@ static void property(uint32_t sequences, uint32_t length)
 			}
 			CHECK(m.open == (open == 1 ? PP_GLES_RENDER : open == 2 ? PP_GLES_COMPUTE : PP_GLES_NONE),
 			      "machine and account disagree (seq %u ev %u)", s, i);
-			if (failures > 20)
+			if (check_failed > 20)
 				return;
 		}
 		CHECK(opens == closes + (open != 0), "opens %llu closes %llu", (unsigned long long)opens,
@@ -193,10 +183,7 @@ int main(int argc, char **argv)
 	uint32_t sequences = argc > 1 ? (uint32_t)atoi(argv[1]) : 2000;
 	rules();
 	property(sequences, 400);
-	if (failures) {
-		fprintf(stderr, "%d failures\n", failures);
-		return 1;
-	}
-	printf("gles pass machine: rules and %u random sequences of 400 events hold\n", sequences);
-	return 0;
+	if (!check_failed)
+		printf("gles pass machine: rules and %u random sequences of 400 events hold\n", sequences);
+	return check_finish();
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "pp_json.h"
-#include "check.h"
+#include "pp_check.h"
 
 /* Writes one value through fn into a fresh compact memory writer and returns the text. */
 static char g_out[4096];

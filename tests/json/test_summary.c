@@ -8,7 +8,7 @@
 
 #include "pp_json.h"
 #include "pp_summary.h"
-#include "check.h"
+#include "pp_check.h"
 
 /* Characters between a and b. */
 static size_t display_columns(const char *a, const char *b)

@@ -13,19 +13,7 @@
 #include "pp_summary.h"
 #include "rec_read.h"
 #include "rec_write.h"
-
-static int g_pass, g_fail;
-#define CHECK(cond, ...)                                                           \
-	do {                                                                       \
-		if (cond) {                                                        \
-			g_pass++;                                                  \
-		} else {                                                           \
-			g_fail++;                                                  \
-			fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                              \
-			fputc('\n', stderr);                                       \
-		}                                                                  \
-	} while (0)
+#include "pp_check.h"
 
 /* ---- a file in memory ------------------------------------------------------------------ */
 
@@ -765,6 +753,5 @@ int main(int argc, char **argv)
 	test_older_minor();
 	test_corrupt_length();
 	test_capture_compat();
-	printf("%d passed, %d failed\n", g_pass, g_fail);
-	return g_fail ? 1 : 0;
+	return check_finish();
 }

@@ -6,6 +6,7 @@
  * cannot leak in. Log lines are captured through pp_log_set_callback. */
 #include "pp_settings_internal.h"
 #include "pp_settings.h"
+#include "pp_check.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,19 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int g_pass, g_fail;
-
-#define CHECK(cond)                                                                      \
-	do {                                                                             \
-		if (cond) {                                                              \
-			g_pass++;                                                        \
-		} else {                                                                 \
-			g_fail++;                                                        \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-			log_dump();                                                      \
-		}                                                                        \
-	} while (0)
 
 /* ---- log capture ---- */
 
@@ -538,12 +526,12 @@ static void check_bad(const struct bad_case *c, bool via_file)
 	if (problems != 1 || strcmp(got, def) != 0 ||
 	    !one_msg_has(src, "is not a valid", c->key, "; allowed: ", pp_settings_allowed(c->key), quoted_default,
 			 c->reason ? c->reason : "", NULL)) {
-		g_fail++;
+		check_failed++;
 		fprintf(stderr, "bad value case failed: %s = \"%s\" via %s (problems %d, value \"%s\")\n", c->key,
 			c->value, via_file ? "file" : "env", problems, got);
 		log_dump();
 	} else {
-		g_pass++;
+		check_passed++;
 	}
 	/* Short printable values appear in full, quoted. */
 	if (strlen(c->value) < 40 && !strpbrk(c->value, "\x01\t\"\\\x7f\x1b") && g_nlines == 1) {
@@ -1117,6 +1105,7 @@ static void test_threads(void)
 
 int main(void)
 {
+	check_on_fail = log_dump; /* a failed CHECK shows the log lines it was judged on */
 	pp_log_set_callback(log_capture);
 	pp_log_set_level(PP_LOG_WARN);
 	tree_setup();
@@ -1137,6 +1126,5 @@ int main(void)
 
 	tree_remove();
 	pp_log_set_callback(NULL);
-	printf("%d passed, %d failed\n", g_pass, g_fail);
-	return g_fail ? 1 : 0;
+	return check_finish();
 }

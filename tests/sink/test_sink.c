@@ -35,20 +35,7 @@
 #include "pp_sink_replay.h"
 #include "rec_format.h"
 #include "rec_read.h"
-
-static int g_passed, g_failed;
-
-#define CHECK(cond, ...)                                                          \
-	do {                                                                      \
-		if (cond) {                                                       \
-			g_passed++;                                               \
-		} else {                                                          \
-			g_failed++;                                               \
-			fprintf(stdout, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stdout, __VA_ARGS__);                             \
-			fputc('\n', stdout);                                      \
-		}                                                                 \
-	} while (0)
+#include "pp_check.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define UNDER_SANITIZER 1
@@ -1949,8 +1936,7 @@ int main(int argc, char **argv)
 		printf("outputs kept in %s\n", g_tmp);
 	else
 		rm_rf(g_tmp);
-	printf("%d passed, %d failed\n", g_passed, g_failed);
-	if (g_failed)
+	if (check_finish())
 		return 1;
 	return skip;
 }

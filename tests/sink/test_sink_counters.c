@@ -14,20 +14,7 @@
 #include "pp_settings.h"
 #include "pp_sink.h"
 #include "pp_sink_replay.h"
-
-static int g_failed, g_passed;
-
-#define CHECK(cond, ...)                                                              \
-	do {                                                                          \
-		if (cond) {                                                           \
-			g_passed++;                                                   \
-		} else {                                                              \
-			g_failed++;                                                   \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);        \
-			printf(__VA_ARGS__);                                          \
-			putchar('\n');                                                \
-		}                                                                     \
-	} while (0)
+#include "pp_check.h"
 
 static char *file_read(const char *path, size_t *len)
 {
@@ -255,6 +242,5 @@ int main(void)
 	      "an unmeasured mean is n/a; a value merged from another frame is not counted again");
 	free(err);
 
-	printf("%d passed, %d failed\n", g_passed, g_failed);
-	return g_failed ? 1 : 0;
+	return check_finish();
 }
