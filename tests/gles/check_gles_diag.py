@@ -12,7 +12,7 @@ control run must report nothing, print no passprobe message and log none.
 --mute WHAT: the demo's --debug-mute WHAT (its glDebugMessageControl turns third-party
 performance messages off, or it disables GL_DEBUG_OUTPUT): the callback then gets none of
 passprobe's messages, the log and report.json still do.
-Exits 77 where the demo cannot run (no EGL/GLES)."""
+Exits 77 where the demo cannot run even without the shim (no EGL/GLES)."""
 import argparse
 import json
 import os
@@ -24,10 +24,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def run(work, demo, args):
-    rc = subprocess.call(["bash", os.path.join(HERE, "run_gles.sh"), work, "--", demo] + args,
-                         stdout=subprocess.DEVNULL)
+    p = subprocess.run(["bash", os.path.join(HERE, "run_gles.sh"), work, "--", demo] + args,
+                       stdout=subprocess.PIPE, text=True)
+    rc = p.returncode
+    if rc != 0:  # run_gles.sh says why (the program's stderr, skip_or_fail.sh's verdict)
+        sys.stdout.write(p.stdout)
     if rc == 77:
-        print("GLES_SKIP: the demo cannot run here (no EGL/GLES)")
+        # run_gles.sh exits 77 only where the demo skips without the shim too (no EGL/GLES on
+        # this machine); a skip under the shim alone it turns into 1 (skip_or_fail.sh).
+        print("GLES_SKIP: the demo cannot run here, with or without passprobe (no EGL/GLES)")
         sys.exit(77)
     if rc != 0:
         sys.exit("FAIL: %s %s exited %d" % (demo, " ".join(args), rc))

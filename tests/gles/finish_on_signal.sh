@@ -14,20 +14,24 @@ runner=$!
 rec=$work/out/gles/recording.ppr
 for _ in $(seq 1 300); do
 	[ "$(stat -c %s "$rec" 2>/dev/null || echo 0)" -gt 20000 ] && break
+	kill -0 "$runner" 2>/dev/null || break # it ended before rendering: its status says why
 	sleep 0.1
 done
-program=$(pgrep -P "$runner" -f "$mini" | head -n 1)
+# By name, not command line: skip_or_fail.sh's command line names the program too.
+program=$(pgrep -P "$runner" -x "$(basename "$mini")" | head -n 1)
 if [ -z "$program" ]; then
-	echo "finish_on_signal.sh: the program is not running"
-	kill "$runner" 2>/dev/null
+	# It ended (or never started): run_gles.sh ends by itself, skip_or_fail.sh's run is bounded.
 	wait "$runner"
+	rc=$?
+	# 77 only where pp_gles_mini cannot run here even without the shim (skip_or_fail.sh).
+	[ $rc -eq 77 ] && exit 77
+	echo "FAIL: the program is not running (run_gles.sh exited $rc)"
 	exit 1
 fi
 echo "SIGTERM to $program, recording.ppr $(stat -c %s "$rec") bytes"
 kill -TERM "$program"
 wait "$runner"
 rc=$?
-[ $rc -eq 77 ] && exit 77
 fails=0
 [ $rc -eq 143 ] || { echo "FAIL: exit status $rc, expected 143 (ended by SIGTERM)"; fails=1; }
 python3 - "$work/out/gles/report.json" <<'PY' || fails=1

@@ -3,8 +3,10 @@
 # Runs PROGRAM with the GLES shim preloaded (PP_GLES_SHIM), its outputs in WORKDIR/out (every
 # frame kept), its stdout in WORKDIR/stdout and stderr in WORKDIR/stderr. --plain: without the
 # shim (the reference run of a comparison). Exits with PROGRAM's status (77: no EGL/GLES here,
-# skipped). Fails when the shim logged an error. The outputs are then made from the program's
-# recording with `passprobe report` (PP_PASSPROBE), as `passprobe run` does.
+# skipped; under the shim only when PROGRAM skips without it too, skip_or_fail.sh, otherwise
+# the shim made it give up and the exit is 1). Fails when the shim logged an error. The
+# outputs are then made from the program's recording with `passprobe report` (PP_PASSPROBE),
+# as `passprobe run` does.
 # The shim goes at the end of LD_PRELOAD, after anything already there (the sanitizer runs
 # preload a library that must stay first). An AddressSanitizer build of the shim needs the
 # sanitizer's runtime first in a program that is not instrumented itself.
@@ -42,9 +44,19 @@ fi
 LD_PRELOAD="$preload" "$@" >"$work/stdout" 2>"$work/stderr"
 rc=$?
 cat "$work/stderr"
-[ $rc -eq 77 ] && { echo "SKIP: $1 found no EGL surfaceless / OpenGL ES 3 here"; exit 77; }
+if [ $rc -eq 77 ]; then
+	[ $plain -eq 1 ] && { echo "SKIP: $1 found no EGL surfaceless / OpenGL ES 3 here"; exit 77; }
+	PP_GLES_PLAIN_LOG="$work/plain-rerun.log" bash "$(dirname "$0")/skip_or_fail.sh" "$@"
+	exit $? # 77 or 1, never 0: the program under the shim did not run
+fi
 if grep -q "^passprobe: error" "$work/stderr"; then
 	echo "run_gles.sh: the shim logged an error"
+	exit 1
+fi
+# Every program run here makes a context current, so one that ran to its end under the shim
+# left a recording: none is a failure, not outputs quietly left unmade.
+if [ $plain -eq 0 ] && [ $rc -eq 0 ] && [ ! -f "$work/out/gles/recording.ppr" ]; then
+	echo "run_gles.sh: the shim left no recording.ppr in $work/out/gles"
 	exit 1
 fi
 if [ $plain -eq 0 ] && [ -n "${PP_PASSPROBE:-}" ] && [ -f "$work/out/gles/recording.ppr" ] &&

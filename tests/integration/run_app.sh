@@ -78,12 +78,21 @@ run_once() {
 		cat "$work/app.log"
 		return 2
 	fi
+	# A program that ran to its end with passprobe and no error leaves its recording and its
+	# own report.json; a missing one is a failure here, not a check that quietly reads the
+	# other or nothing.
+	local f
+	for f in report.json recording.ppr; do
+		if [ ! -f "$work/out/$f" ]; then
+			echo "run_app.sh: passprobe left no $f in $work/out"
+			cat "$work/app.log"
+			return 2
+		fi
+	done
 	# The process's own report.json, for checks that compare it with the one made below.
-	[ -f "$work/out/report.json" ] && cp "$work/out/report.json" "$work/process-report.json"
-	# The program left its recording; the outputs are made from it, as `passprobe run` does
-	# when the program ends.
-	if [ -n "${PP_PASSPROBE:-}" ] && [ -f "$work/out/recording.ppr" ] &&
-		! "$PP_PASSPROBE" report "$work/out" >"$work/report.log" 2>&1; then
+	cp "$work/out/report.json" "$work/process-report.json"
+	# The outputs are made from the recording, as `passprobe run` does when the program ends.
+	if [ -n "${PP_PASSPROBE:-}" ] && ! "$PP_PASSPROBE" report "$work/out" >"$work/report.log" 2>&1; then
 		echo "run_app.sh: passprobe report could not make the outputs:"
 		cat "$work/report.log"
 		return 2

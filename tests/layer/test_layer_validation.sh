@@ -7,12 +7,15 @@
 # The positive control: layer_vuid_control breaks one core rule and one synchronization rule on
 # purpose; the same grep, under the same environment, must find both. Without it this test
 # could pass because the validation layer printed nothing at all.
-# Usage: test_layer_validation.sh DEMO|"" VUID_CONTROL PROBE_APP   (environment from CTest)
+# Usage: test_layer_validation.sh DEMO|"" VUID_CONTROL PROBE_APP MODE...   (environment from
+# CTest). MODE: a switch of the demo, run besides its default; the list is PP_DEMO_MODES in
+# tests/layer/CMakeLists.txt (layer_demo_modes holds it to the demo's --help).
 # Exit 77 (skip) when the validation layer is not installed.
 set -u
 demo=$1
 control=$2
 probe=$3
+shift 3
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); }
@@ -100,13 +103,9 @@ compare() { # compare LABEL PROGRAM ARGS...
 compare "layer_probe_app" "$probe" --no-messenger --frames=3
 
 if [ -n "$demo" ] && [ -x "$demo" ]; then
-	help=$("$demo" --help 2>&1)
+	[ $# -gt 0 ] || { echo "FAIL: no demo modes given"; exit 1; }
 	small="--frames 2 --width 64 --height 64 --draws 1"
-	modes="default"
-	for flag in --renderpass-only --dynamic-only --submit2 --barrier2 --no-labels --timings \
-		--misuse-barriers --misuse-query-wait --misuse-wait-idle; do
-		case "$help" in *"$flag"*) modes="$modes $flag" ;; esac
-	done
+	modes="default $*"
 	for mode in $modes; do
 		if [ "$mode" = default ]; then
 			# shellcheck disable=SC2086

@@ -444,7 +444,13 @@ def main():
     sc.add_argument("prefix")
     sc.add_argument("--out", required=True)
     a = ap.parse_args()
-    {"valgrind": cmd_valgrind, "syscalls": cmd_syscalls, "outputs": cmd_outputs, "stress": cmd_stress, "killed": cmd_killed, "spy-results": cmd_spy_results}[a.cmd](a)
+    cmds = {"valgrind": cmd_valgrind, "syscalls": cmd_syscalls, "outputs": cmd_outputs, "stress": cmd_stress,
+            "killed": cmd_killed, "spy-results": cmd_spy_results}
+    try:
+        cmds[a.cmd](a)
+    except FileNotFoundError as e:  # an output (or log) a check needs is not there: a failure
+        print("FAIL: %s is missing" % e.filename)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -73,7 +73,10 @@ run() {
 	rc=$?
 	[ "$rc" -gt 128 ] && echo "(the program was killed by signal $((rc - 128)))" >>"$W/app.err"
 	# The outputs are made from the program's recording, as `passprobe run` does when the
-	# program ends (also after a kill: what it recorded is readable).
+	# program ends (also after a kill: what it recorded is readable). No recording is right for
+	# some runs (no layer, an output directory refused): a case that needs the outputs checks
+	# them with rel_check.py, which fails on a missing file. No report.err of an earlier run.
+	rm -f "$W/report.out" "$W/report.err"
 	if [ -n "${REL_PASSPROBE:-}" ] && [ -f "$out/recording.ppr" ]; then
 		"$REL_PASSPROBE" report "$out" >"$W/report.out" 2>"$W/report.err"
 		report_rc=$?
@@ -198,10 +201,11 @@ case_output_dir_is_file() {
 	expect "the file in the way is untouched" test "$(cat "$dir")" = "not a directory"
 }
 
-# A full file system (ENOSPC): a 128 KiB tmpfs in a private mount namespace. report.json
-# alone (trace and CSV off) fits at the first flushes and no longer later: the previous
-# complete report.json stays, no temporary file is left, one error line. Then all three
-# outputs on a 64 KiB one: one error line per file at most.
+# A full file system (ENOSPC): a 128 KiB tmpfs in a private mount namespace, trace and CSV
+# off, filled by the recording as the frames go. report.json is written once, at exit, whole
+# or not at all: either a complete report.json is in place, or none is and the one error line
+# names it; no temporary file is left either way. Then all three outputs on a 64 KiB one: one
+# error line per file at most.
 case_output_dir_full() {
 	command -v unshare >/dev/null || skip "unshare is missing"
 	unshare -m true 2>/dev/null || skip "no private mount namespace here (unshare -m not permitted)"
@@ -212,13 +216,17 @@ case_output_dir_full() {
 		--env VK_PASSPROBE_PROFILER_TRACE=off --env VK_PASSPROBE_PROFILER_CSV=off -- unshare -m sh -c \
 		'mount -t tmpfs -o size=128k tmpfs "$1" && d=$1 && shift && "$@"; rc=$?; cp -a "$d/out" "$d.copy"; exit $rc' \
 		sh "$mnt" "$REL_APP" "${args[@]}"
+	local full_error="^passprobe: error: cannot write $mnt/out/report.json: No space left on device"
 	expect_one_error_and_summary "cannot write $mnt/out/report.json: No space left on device"
+	expect "the output directory was copied out of the tmpfs" test -d "$mnt.copy"
 	if [ -f "$mnt.copy/report.json" ]; then
-		expect "the last complete report.json is in place" $CHECK outputs "$mnt.copy" --trace skip --no-csv --min-frames 1
+		expect "the report.json in place is complete" $CHECK outputs "$mnt.copy" --trace skip --no-csv --min-frames 1
 	else
-		echo "note: the file system was full before the first report.json"
+		# Legitimate: the recording had taken the space before the exit's report.json.
+		echo "report.json: none (the file system was full at exit)"
+		expect "no report.json: the log says it could not be written" grep -q "$full_error" "$W/app.err"
 	fi
-	expect "no temporary file left" test -z "$(ls "$mnt.copy" | grep '\.tmp')"
+	expect "no temporary file left" test -z "$(ls -A "$mnt.copy" | grep '\.tmp')"
 
 	rm -rf "$mnt.copy"
 	run --out "$mnt/out" --env VK_PASSPROBE_PROFILER_SUMMARY=on --env VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=100 \
@@ -418,7 +426,9 @@ case_fault_device_lost_reads() {
 # Host memory exhausted inside the layer (failmalloc.c fails every Nth allocation the layer
 # makes itself). "runtime": only after the first 40 (instance and device set-up succeed);
 # "setup": from the first one. The program must run as without passprobe; whatever outputs
-# are written must be valid; each passprobe message at most once.
+# are written must be valid; each passprobe message at most once. No report.json is legitimate
+# only where passprobe said which allocation cost the outputs (no writer, no recording, or the
+# instance or device passed through untracked).
 oom_run() {
 	[ -n "${REL_FAILMALLOC:-}" ] || skip "sanitizer build: malloc belongs to the sanitizer (failmalloc not built)"
 	local after=$1 every
@@ -429,12 +439,18 @@ oom_run() {
 			--env PP_FAILMALLOC_EVERY="$every" --env PP_FAILMALLOC_AFTER="$after" \
 			--env PP_FAILMALLOC_REPORT="$W/fm.txt" -- "$REL_APP" frames --frames 5
 		echo "after $after, every $every: $(cat "$W/fm.txt" 2>/dev/null) allocations failed; exit $rc"
+		# Without its report failmalloc was not loaded, or failed nothing: the case tested nothing.
+		expect "every $every after $after: failmalloc failed allocations of the layer" \
+			grep -Eq '^failed [1-9][0-9]* of ' "$W/fm.txt"
 		expect_ran 5 "every $every after $after"
 		local dup
 		dup=$(pp_lines | sort | uniq -d | head -n 3)
 		expect "each message once (repeated: $dup)" test -z "$dup"
 		if [ -f "$W/out/report.json" ]; then
 			expect "report.json valid" $CHECK outputs "$W/out" --trace skip --no-csv >/dev/null
+		else
+			expect "every $every after $after: no report.json, and the log says which allocation cost it" \
+				grep -Eq '^passprobe: error: out of memory [^;]*; (no outputs|passing through)' "$W/app.err"
 		fi
 	done
 }
