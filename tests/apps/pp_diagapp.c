@@ -22,6 +22,8 @@
 #include <vulkan/vulkan.h>
 
 #define APP "pp_diagapp"
+#include "pp_test_vk.h"
+
 #define SIZE 64
 #define SLOTS 2
 #define COST_ROUNDS 8
@@ -60,24 +62,6 @@ static const uint32_t chain_comp[] =
 static const uint32_t input_frag[] =
 #include "input.frag.inc"
 	;
-
-static __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs(APP ": ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
-#define VK_CHECK(call)                                                                          \
-	do {                                                                                    \
-		VkResult vk_check_r = (call);                                                   \
-		if (vk_check_r < 0)                                                             \
-			die("%s failed: VkResult %d (line %d)", #call, vk_check_r, __LINE__);   \
-	} while (0)
 
 struct buffer {
 	VkBuffer buffer;
@@ -286,14 +270,6 @@ static void instance_create(struct app *a)
 	}
 }
 
-static uint32_t memory_type(struct app *a, uint32_t bits, VkMemoryPropertyFlags want)
-{
-	for (uint32_t i = 0; i < a->memory.memoryTypeCount; i++)
-		if ((bits & (1u << i)) && (a->memory.memoryTypes[i].propertyFlags & want) == want)
-			return i;
-	die("no memory type with flags 0x%x", want);
-}
-
 static void device_create(struct app *a)
 {
 	uint32_t n = 8;
@@ -399,22 +375,8 @@ static void device_create(struct app *a)
 
 static void buffer_create(struct app *a, struct buffer *b, VkDeviceSize size, VkBufferUsageFlags usage)
 {
-	const VkBufferCreateInfo ci = {
-		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-		.size = size,
-		.usage = usage,
-	};
-	VK_CHECK(vkCreateBuffer(a->device, &ci, NULL, &b->buffer));
-	VkMemoryRequirements req;
-	vkGetBufferMemoryRequirements(a->device, b->buffer, &req);
-	const VkMemoryAllocateInfo ai = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = memory_type(a, req.memoryTypeBits,
-					       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
-	};
-	VK_CHECK(vkAllocateMemory(a->device, &ai, NULL, &b->memory));
-	VK_CHECK(vkBindBufferMemory(a->device, b->buffer, b->memory, 0));
+	const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+	pp_test_vk_buffer_create(a->device, &a->memory, size, usage, host, &b->buffer, &b->memory);
 	VK_CHECK(vkMapMemory(a->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map));
 	memset(b->map, 0, size);
 }
@@ -432,71 +394,23 @@ static void image_create(struct app *a, struct image *i, VkImageUsageFlags usage
 		.tiling = VK_IMAGE_TILING_OPTIMAL,
 		.usage = usage,
 	};
-	VK_CHECK(vkCreateImage(a->device, &ci, NULL, &i->image));
-	VkMemoryRequirements req;
-	vkGetImageMemoryRequirements(a->device, i->image, &req);
-	const VkMemoryAllocateInfo ai = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = memory_type(a, req.memoryTypeBits, 0),
-	};
-	VK_CHECK(vkAllocateMemory(a->device, &ai, NULL, &i->memory));
-	VK_CHECK(vkBindImageMemory(a->device, i->image, i->memory, 0));
-	const VkImageViewCreateInfo vi = {
-		.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-		.image = i->image,
-		.viewType = VK_IMAGE_VIEW_TYPE_2D,
-		.format = VK_FORMAT_R8G8B8A8_UNORM,
-		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-	};
-	VK_CHECK(vkCreateImageView(a->device, &vi, NULL, &i->view));
+	pp_test_vk_image_create(a->device, &a->memory, &ci, &i->image, &i->memory);
+	VK_CHECK(pp_test_vk_color_view(a->device, i->image, VK_FORMAT_R8G8B8A8_UNORM, &i->view));
 }
 
 /* Both render passes keep their attachment in COLOR_ATTACHMENT_OPTIMAL; every dependency
  * into and out of them is an explicit pipeline barrier of the case (which is the point). */
 static VkRenderPass render_pass_create(struct app *a)
 {
-	const VkAttachmentDescription att = {
-		.format = VK_FORMAT_R8G8B8A8_UNORM,
-		.samples = VK_SAMPLE_COUNT_1_BIT,
-		.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-		.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-		.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-		.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-		.initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-		.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-	};
-	const VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
-	const VkSubpassDescription sub = {
-		.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-		.colorAttachmentCount = 1,
-		.pColorAttachments = &ref,
-	};
-	const VkRenderPassCreateInfo ci = {
-		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-		.attachmentCount = 1,
-		.pAttachments = &att,
-		.subpassCount = 1,
-		.pSubpasses = &sub,
-	};
 	VkRenderPass rp;
-	VK_CHECK(vkCreateRenderPass(a->device, &ci, NULL, &rp));
+	VK_CHECK(pp_test_vk_color_pass(a->device, VK_FORMAT_R8G8B8A8_UNORM, LY(COLOR_ATTACHMENT_OPTIMAL), 0, &rp));
 	return rp;
 }
 
 static VkFramebuffer framebuffer_create(struct app *a, VkRenderPass rp, VkImageView view)
 {
-	const VkFramebufferCreateInfo ci = {
-		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-		.renderPass = rp,
-		.attachmentCount = 1,
-		.pAttachments = &view,
-		.width = SIZE,
-		.height = SIZE,
-		.layers = 1,
-	};
 	VkFramebuffer fb;
-	VK_CHECK(vkCreateFramebuffer(a->device, &ci, NULL, &fb));
+	VK_CHECK(pp_test_vk_framebuffer(a->device, rp, view, SIZE, SIZE, &fb));
 	return fb;
 }
 
@@ -613,18 +527,6 @@ static void subpass_render_pass_create(struct app *a, VkPipelineStageFlags dst, 
 	VK_CHECK(vkCreateFramebuffer(a->device, &fi, NULL, &a->fb_sub));
 }
 
-static VkShaderModule shader(struct app *a, const uint32_t *code, size_t size)
-{
-	const VkShaderModuleCreateInfo ci = {
-		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-		.codeSize = size,
-		.pCode = code,
-	};
-	VkShaderModule m;
-	VK_CHECK(vkCreateShaderModule(a->device, &ci, NULL, &m));
-	return m;
-}
-
 struct binding_desc {
 	VkDescriptorType type;
 	VkShaderStageFlags stages;
@@ -665,7 +567,7 @@ static void layout_create(struct app *a, struct pipeline *p, uint32_t n, const s
 static void graphics_create_sub(struct app *a, struct pipeline *p, VkRenderPass rp, uint32_t subpass, const uint32_t *vs,
 				size_t vs_size, const uint32_t *fs, size_t fs_size, bool vertex_input)
 {
-	VkShaderModule v = shader(a, vs, vs_size), f = shader(a, fs, fs_size);
+	VkShaderModule v = pp_test_vk_shader_module(a->device, vs, vs_size), f = pp_test_vk_shader_module(a->device, fs, fs_size);
 	const VkPipelineShaderStageCreateInfo stages[2] = {
 		{ .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
 		  .module = v, .pName = "main" },
@@ -811,16 +713,7 @@ static void range_resources_create(struct app *a)
 		.tiling = VK_IMAGE_TILING_OPTIMAL,
 		.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
 	};
-	VK_CHECK(vkCreateImage(a->device, &ci, NULL, &a->mip.image));
-	VkMemoryRequirements req;
-	vkGetImageMemoryRequirements(a->device, a->mip.image, &req);
-	const VkMemoryAllocateInfo ai = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = memory_type(a, req.memoryTypeBits, 0),
-	};
-	VK_CHECK(vkAllocateMemory(a->device, &ai, NULL, &a->mip.memory));
-	VK_CHECK(vkBindImageMemory(a->device, a->mip.image, a->mip.memory, 0));
+	pp_test_vk_image_create(a->device, &a->memory, &ci, &a->mip.image, &a->mip.memory);
 	const VkImageViewCreateInfo vi = {
 		.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
 		.image = a->mip.image,
@@ -918,7 +811,7 @@ static void resources_create(struct app *a)
 	layout_create(a, &a->chain, 2, cb, 0);
 	write_image(a, a->chain.set, 0);
 	write_buffer(a, a->chain.set, 1, a->v.buffer);
-	VkShaderModule cm = shader(a, chain_comp, sizeof(chain_comp));
+	VkShaderModule cm = pp_test_vk_shader_module(a->device, chain_comp, sizeof(chain_comp));
 	const VkComputePipelineCreateInfo ci = {
 		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
 		.stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,

@@ -18,7 +18,8 @@
 #include <string.h>
 #include <vulkan/vulkan.h>
 
-#define APP_NAME "pp_testapp"
+#define APP "pp_testapp"
+#include "pp_test_vk.h"
 #define MAX_LOADS 8
 #define MAX_PASSES 256
 
@@ -115,26 +116,6 @@ struct app {
 	struct app_buffer staging;        /* 4096 bytes, copy source */
 };
 
-/* ---- failures ------------------------------------------------------------------------- */
-
-static __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs(APP_NAME ": ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
-#define VK_CHECK(call)                                                              \
-	do {                                                                        \
-		VkResult vk_check_r = (call);                                       \
-		if (vk_check_r < 0)                                                 \
-			die("%s failed: VkResult %d (line %d)", #call, vk_check_r, __LINE__); \
-	} while (0)
-
 /* ---- options -------------------------------------------------------------------------- */
 
 static uint32_t parse_uint(const char *opt, const char *s, uint32_t min, uint32_t max)
@@ -162,7 +143,7 @@ static void parse_loads(struct app_options *o, const char *s)
 }
 
 static const char usage_text[] =
-	"usage: " APP_NAME " --scenario NAME [options]\n"
+	"usage: " APP " --scenario NAME [options]\n"
 	"scenarios: counts, counts-unlabeled, counts-anonymous, load, resubmit, secondary,\n"
 	"           state-before-pipeline,\n"
 	"           suspend-resume, free-pending,\n"
@@ -336,7 +317,7 @@ static void instance_create(struct app *a)
 	const char *extensions[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
 	const VkApplicationInfo app = {
 		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-		.pApplicationName = APP_NAME,
+		.pApplicationName = APP,
 		.apiVersion = a->opt.vulkan,
 	};
 	const VkInstanceCreateInfo info = {
@@ -430,32 +411,10 @@ static void object_name(struct app *a, VkObjectType type, uint64_t handle, const
 	VK_CHECK(a->set_object_name(a->device, &info));
 }
 
-static uint32_t memory_type(struct app *a, uint32_t bits, VkMemoryPropertyFlags want)
-{
-	for (uint32_t i = 0; i < a->memory_properties.memoryTypeCount; i++)
-		if ((bits & (1u << i)) && (a->memory_properties.memoryTypes[i].propertyFlags & want) == want)
-			return i;
-	die("no memory type with flags 0x%x", want);
-}
-
 static void buffer_create(struct app *a, struct app_buffer *b, VkDeviceSize size, VkBufferUsageFlags usage)
 {
-	const VkBufferCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-		.size = size,
-		.usage = usage,
-		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-	};
-	VK_CHECK(vkCreateBuffer(a->device, &info, NULL, &b->buffer));
-	VkMemoryRequirements req;
-	vkGetBufferMemoryRequirements(a->device, b->buffer, &req);
-	const VkMemoryAllocateInfo alloc = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = memory_type(a, req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT),
-	};
-	VK_CHECK(vkAllocateMemory(a->device, &alloc, NULL, &b->memory));
-	VK_CHECK(vkBindBufferMemory(a->device, b->buffer, b->memory, 0));
+	pp_test_vk_buffer_create(a->device, &a->memory_properties, size, usage, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+			    &b->buffer, &b->memory);
 }
 
 static void buffer_destroy(struct app *a, struct app_buffer *b)
@@ -468,60 +427,19 @@ static void buffer_destroy(struct app *a, struct app_buffer *b)
 
 /* ---- render target, render passes, pipelines ------------------------------------------ */
 
+/* Consecutive passes write the same image: each is ordered after the previous one's writes. */
 static VkRenderPass render_pass_create(struct app *a)
 {
-	const VkAttachmentDescription color = {
-		.format = VK_FORMAT_R8G8B8A8_UNORM,
-		.samples = VK_SAMPLE_COUNT_1_BIT,
-		.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-		.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-		.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-		.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-		.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-	};
-	const VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
-	const VkSubpassDescription subpass = {
-		.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-		.colorAttachmentCount = 1,
-		.pColorAttachments = &ref,
-	};
-	/* Consecutive passes write the same image: order them against each other. */
-	const VkSubpassDependency dep = {
-		.srcSubpass = VK_SUBPASS_EXTERNAL,
-		.dstSubpass = 0,
-		.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-		.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-		.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-		.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT,
-	};
-	const VkRenderPassCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-		.attachmentCount = 1,
-		.pAttachments = &color,
-		.subpassCount = 1,
-		.pSubpasses = &subpass,
-		.dependencyCount = 1,
-		.pDependencies = &dep,
-	};
 	VkRenderPass rp;
-	VK_CHECK(vkCreateRenderPass(a->device, &info, NULL, &rp));
+	VK_CHECK(pp_test_vk_color_pass(a->device, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_LAYOUT_UNDEFINED,
+				  VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT, &rp));
 	return rp;
 }
 
 static VkFramebuffer framebuffer_create(struct app *a, VkRenderPass rp)
 {
-	const VkFramebufferCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-		.renderPass = rp,
-		.attachmentCount = 1,
-		.pAttachments = &a->view,
-		.width = a->opt.size,
-		.height = a->opt.size,
-		.layers = 1,
-	};
 	VkFramebuffer fb;
-	VK_CHECK(vkCreateFramebuffer(a->device, &info, NULL, &fb));
+	VK_CHECK(pp_test_vk_framebuffer(a->device, rp, a->view, a->opt.size, a->opt.size, &fb));
 	return fb;
 }
 
@@ -540,38 +458,10 @@ static void target_create(struct app *a)
 		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
 		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
 	};
-	VK_CHECK(vkCreateImage(a->device, &image, NULL, &a->image));
-	VkMemoryRequirements req;
-	vkGetImageMemoryRequirements(a->device, a->image, &req);
-	const VkMemoryAllocateInfo alloc = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = memory_type(a, req.memoryTypeBits, 0),
-	};
-	VK_CHECK(vkAllocateMemory(a->device, &alloc, NULL, &a->image_memory));
-	VK_CHECK(vkBindImageMemory(a->device, a->image, a->image_memory, 0));
-	const VkImageViewCreateInfo view = {
-		.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-		.image = a->image,
-		.viewType = VK_IMAGE_VIEW_TYPE_2D,
-		.format = VK_FORMAT_R8G8B8A8_UNORM,
-		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-	};
-	VK_CHECK(vkCreateImageView(a->device, &view, NULL, &a->view));
+	pp_test_vk_image_create(a->device, &a->memory_properties, &image, &a->image, &a->image_memory);
+	VK_CHECK(pp_test_vk_color_view(a->device, a->image, VK_FORMAT_R8G8B8A8_UNORM, &a->view));
 	a->render_pass = render_pass_create(a);
 	a->framebuffer = framebuffer_create(a, a->render_pass);
-}
-
-static VkShaderModule shader_module(struct app *a, const uint32_t *code, size_t size)
-{
-	const VkShaderModuleCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-		.codeSize = size,
-		.pCode = code,
-	};
-	VkShaderModule m;
-	VK_CHECK(vkCreateShaderModule(a->device, &info, NULL, &m));
-	return m;
 }
 
 static void graphics_layout_create(struct app *a)
@@ -589,7 +479,8 @@ static void graphics_layout_create(struct app *a)
 static VkPipeline graphics_pipeline_create(struct app *a, const uint32_t *vs, size_t vs_size, const uint32_t *fs,
 					   size_t fs_size, VkRenderPass rp)
 {
-	VkShaderModule vm = shader_module(a, vs, vs_size), fm = shader_module(a, fs, fs_size);
+	VkShaderModule vm = pp_test_vk_shader_module(a->device, vs, vs_size);
+	VkShaderModule fm = pp_test_vk_shader_module(a->device, fs, fs_size);
 	const VkPipelineShaderStageCreateInfo stages[2] = {
 		{ .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
 		  .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vm, .pName = "main" },
@@ -721,7 +612,7 @@ static void compute_create(struct app *a)
 		      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
 	buffer_create(a, &a->staging, 4096, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
 	one_buffer_set_create(a, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT);
-	VkShaderModule m = shader_module(a, fill_comp, sizeof(fill_comp));
+	VkShaderModule m = pp_test_vk_shader_module(a->device, fill_comp, sizeof(fill_comp));
 	const VkComputePipelineCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
 		.stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -776,12 +667,6 @@ static VkCommandBuffer command_buffer_allocate(struct app *a, VkCommandPool pool
 	VkCommandBuffer cb;
 	VK_CHECK(vkAllocateCommandBuffers(a->device, &info, &cb));
 	return cb;
-}
-
-static void begin(VkCommandBuffer cb)
-{
-	const VkCommandBufferBeginInfo info = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
-	VK_CHECK(vkBeginCommandBuffer(cb, &info));
 }
 
 static void label_begin(struct app *a, VkCommandBuffer cb, const char *name)
@@ -885,14 +770,7 @@ static void draws(struct app *a, VkCommandBuffer cb, uint32_t n)
 /* Submits command buffers in one batch with the fence, waits for it and resets it. */
 static void submit_wait(struct app *a, const VkCommandBuffer *cbs, uint32_t n)
 {
-	const VkSubmitInfo info = {
-		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-		.commandBufferCount = n,
-		.pCommandBuffers = cbs,
-	};
-	VK_CHECK(vkQueueSubmit(a->queue, 1, &info, a->fence));
-	VK_CHECK(vkWaitForFences(a->device, 1, &a->fence, VK_TRUE, UINT64_MAX));
-	VK_CHECK(vkResetFences(a->device, 1, &a->fence));
+	pp_test_vk_submit_wait(a->device, a->queue, a->fence, cbs, n);
 }
 
 static void submit2_wait(struct app *a, VkCommandBuffer cb)
@@ -915,7 +793,7 @@ static void submit2_wait(struct app *a, VkCommandBuffer cb)
 static void record_counts(struct app *a, VkCommandBuffer cb)
 {
 	const struct app_options *o = &a->opt;
-	begin(cb);
+	pp_test_vk_begin(cb);
 	if (o->api == API_DYNAMIC)
 		target_to_attachment(a, cb);
 	for (uint32_t p = 0; p < o->passes; p++) {
@@ -983,7 +861,7 @@ static void scenario_load(struct app *a)
 						    sizeof(load_frag), a->render_pass);
 	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	for (uint32_t f = 0; f < a->opt.frames; f++) {
-		begin(cb);
+		pp_test_vk_begin(cb);
 		for (uint32_t i = 0; i < a->opt.nloads; i++) {
 			char name[32];
 			snprintf(name, sizeof(name), "load%u", a->opt.loads[i]);
@@ -1022,7 +900,7 @@ static void scenario_resubmit(struct app *a)
 {
 	graphics_create(a);
 	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-	begin(cb);
+	pp_test_vk_begin(cb);
 	record_first_second(a, cb);
 	for (uint32_t t = 0; t < a->opt.times; t++)
 		submit_wait(a, &cb, 1);
@@ -1114,7 +992,7 @@ static void scenario_secondary(struct app *a)
 
 	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	for (uint32_t f = 0; f < a->opt.frames; f++) {
-		begin(cb);
+		pp_test_vk_begin(cb);
 		if (dynamic)
 			target_to_attachment(a, cb);
 		label_begin(a, cb, "secondary-pass");
@@ -1146,7 +1024,7 @@ static void scenario_suspend_resume(struct app *a)
 	cbs[0] = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	cbs[1] = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	for (uint32_t f = 0; f < a->opt.frames; f++) {
-		begin(cbs[0]);
+		pp_test_vk_begin(cbs[0]);
 		target_to_attachment(a, cbs[0]);
 		label_begin(a, cbs[0], "suspended-pass");
 		rendering_begin(a, cbs[0], VK_RENDERING_SUSPENDING_BIT);
@@ -1155,7 +1033,7 @@ static void scenario_suspend_resume(struct app *a)
 		vkCmdEndRendering(cbs[0]);
 		VK_CHECK(vkEndCommandBuffer(cbs[0]));
 
-		begin(cbs[1]);
+		pp_test_vk_begin(cbs[1]);
 		rendering_begin(a, cbs[1], VK_RENDERING_RESUMING_BIT);
 		vkCmdBindPipeline(cbs[1], VK_PIPELINE_BIND_POINT_GRAPHICS, a->tri_dynamic_pipeline);
 		draws(a, cbs[1], a->opt.d2);
@@ -1185,7 +1063,7 @@ static void scenario_free_pending(struct app *a)
 	for (uint32_t f = 0; f < a->opt.frames; f++) {
 		VkCommandBuffer cbs[2] = { command_buffer_allocate(a, pools[0], VK_COMMAND_BUFFER_LEVEL_PRIMARY), cb_b };
 		for (int i = 0; i < 2; i++) {
-			begin(cbs[i]);
+			pp_test_vk_begin(cbs[i]);
 			label_begin(a, cbs[i], i == 0 ? "a-pass" : "b-pass");
 			render_pass_begin(a, cbs[i], a->render_pass, a->framebuffer, VK_SUBPASS_CONTENTS_INLINE);
 			vkCmdBindPipeline(cbs[i], VK_PIPELINE_BIND_POINT_GRAPHICS, a->tri_pipeline);
@@ -1233,7 +1111,7 @@ static void scenario_compute_transfer(struct app *a)
 	const VkAccessFlags rw = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT;
 	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	for (uint32_t f = 0; f < a->opt.frames; f++) {
-		begin(cb);
+		pp_test_vk_begin(cb);
 		buffer_barrier(cb, a->storage.buffer, all, rw, VK_PIPELINE_STAGE_TRANSFER_BIT,
 			       VK_ACCESS_TRANSFER_WRITE_BIT);
 		label_begin(a, cb, "copy");
@@ -1304,7 +1182,7 @@ static void scenario_state_before_pipeline(struct app *a)
 	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	const uint32_t value = 1;
 	for (uint32_t f = 0; f < a->opt.frames; f++) {
-		begin(cb);
+		pp_test_vk_begin(cb);
 		if (a->opt.early == EARLY_PUSH_CONSTANTS)
 			vkCmdPushConstants(cb, a->graphics_layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(value), &value);
 		else
@@ -1341,7 +1219,7 @@ static void scenario_waits(struct app *a)
 	VK_CHECK(vkCreateQueryPool(a->device, &qi, NULL, &qp));
 	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	for (uint32_t f = 0; f < a->opt.frames; f++) {
-		begin(cb);
+		pp_test_vk_begin(cb);
 		vkCmdResetQueryPool(cb, qp, 0, 1);
 		for (uint32_t p = 0; p < a->opt.passes; p++) {
 			char name[32];
@@ -1391,7 +1269,7 @@ static void scenario_multi_submit(struct app *a)
 			char name[32];
 			snprintf(name, sizeof(name), "sub%d", i);
 			bool own_label = !(a->opt.span_label && i == 1);
-			begin(cbs[i]);
+			pp_test_vk_begin(cbs[i]);
 			if (a->opt.span_label && i == 0)
 				label_begin(a, cbs[i], "outer");
 			if (own_label)
@@ -1462,7 +1340,7 @@ static void scenario_cpu_work(struct app *a)
 	graphics_create(a);
 	VkCommandBuffer cb = command_buffer_allocate(a, a->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	for (uint32_t f = 0; f < a->opt.frames; f++) {
-		begin(cb);
+		pp_test_vk_begin(cb);
 		labelled_pass(a, cb, "light", 10, 0, 0);
 		labelled_pass(a, cb, "heavy", a->opt.draws, 0, 0);
 		VK_CHECK(vkEndCommandBuffer(cb));
@@ -1482,7 +1360,7 @@ static void *recorder_main(void *arg)
 {
 	struct recorder *r = arg;
 	pthread_barrier_wait(r->start);
-	begin(r->cb);
+	pp_test_vk_begin(r->cb);
 	/* Both threads are inside their pass at the same time: "busy" burns 20 ms of its own
 	 * CPU, "idle" sleeps 20 ms. Mixed-up counters would show CPU time on "idle". */
 	if (r->busy)

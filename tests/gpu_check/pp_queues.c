@@ -20,29 +20,12 @@
 #include <vulkan/vulkan.h>
 
 #define APP "pp_queues"
+#include "pp_test_vk.h"
 #define WORKGROUP 64
 
 static const uint32_t spin_comp[] =
 #include "spin.comp.inc"
 	;
-
-static __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs(APP ": ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
-#define VK_CHECK(call)                                                                        \
-	do {                                                                                  \
-		VkResult vk_check_r = (call);                                                 \
-		if (vk_check_r != VK_SUCCESS)                                                 \
-			die("%s failed: VkResult %d (line %d)", #call, vk_check_r, __LINE__); \
-	} while (0)
 
 struct queues_options {
 	uint32_t frames, load, groups;
@@ -177,7 +160,7 @@ static void device_create(struct queues_app *app)
 		.enabledExtensionCount = labels ? 1 : 0,
 		.ppEnabledExtensionNames = &ext,
 	};
-	VK_CHECK(vkCreateInstance(&ici, NULL, &app->instance));
+	VK_CHECK_SUCCESS(vkCreateInstance(&ici, NULL, &app->instance));
 	uint32_t n = 1;
 	VkResult r = vkEnumeratePhysicalDevices(app->instance, &n, &app->physical);
 	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0)
@@ -209,7 +192,7 @@ static void device_create(struct queues_app *app)
 		.queueCreateInfoCount = nq,
 		.pQueueCreateInfos = qci,
 	};
-	VK_CHECK(vkCreateDevice(app->physical, &dci, NULL, &app->device));
+	VK_CHECK_SUCCESS(vkCreateDevice(app->physical, &dci, NULL, &app->device));
 	struct queue_slot *slots[2] = { &app->a, &app->b };
 	for (int s = 0; s < 2; s++) {
 		struct queue_slot *q = slots[s];
@@ -218,16 +201,16 @@ static void device_create(struct queues_app *app)
 			.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
 			.queueFamilyIndex = q->family,
 		};
-		VK_CHECK(vkCreateCommandPool(app->device, &pci, NULL, &q->pool));
+		VK_CHECK_SUCCESS(vkCreateCommandPool(app->device, &pci, NULL, &q->pool));
 		const VkCommandBufferAllocateInfo cai = {
 			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
 			.commandPool = q->pool,
 			.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
 			.commandBufferCount = 1,
 		};
-		VK_CHECK(vkAllocateCommandBuffers(app->device, &cai, &q->cb));
+		VK_CHECK_SUCCESS(vkAllocateCommandBuffers(app->device, &cai, &q->cb));
 		const VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-		VK_CHECK(vkCreateFence(app->device, &fci, NULL, &q->fence));
+		VK_CHECK_SUCCESS(vkCreateFence(app->device, &fci, NULL, &q->fence));
 	}
 	if (labels) {
 		app->label_begin = (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetDeviceProcAddr(
@@ -239,10 +222,10 @@ static void device_create(struct queues_app *app)
 
 static uint32_t memory_type(struct queues_app *app, uint32_t bits)
 {
-	for (uint32_t i = 0; i < app->memory.memoryTypeCount; i++)
-		if (bits & (1u << i))
-			return i;
-	die("no memory type for a storage buffer");
+	uint32_t type = pp_test_vk_memory_type(&app->memory, bits, 0);
+	if (type == UINT32_MAX)
+		die("no memory type for a storage buffer");
+	return type;
 }
 
 static void pipeline_create(struct queues_app *app)
@@ -255,7 +238,7 @@ static void pipeline_create(struct queues_app *app)
 			.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
 			.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
 		};
-		VK_CHECK(vkCreateBuffer(app->device, &bci, NULL, &app->buffers[i]));
+		VK_CHECK_SUCCESS(vkCreateBuffer(app->device, &bci, NULL, &app->buffers[i]));
 		VkMemoryRequirements req;
 		vkGetBufferMemoryRequirements(app->device, app->buffers[i], &req);
 		const VkMemoryAllocateInfo mai = {
@@ -263,8 +246,8 @@ static void pipeline_create(struct queues_app *app)
 			.allocationSize = req.size,
 			.memoryTypeIndex = memory_type(app, req.memoryTypeBits),
 		};
-		VK_CHECK(vkAllocateMemory(app->device, &mai, NULL, &app->memories[i]));
-		VK_CHECK(vkBindBufferMemory(app->device, app->buffers[i], app->memories[i], 0));
+		VK_CHECK_SUCCESS(vkAllocateMemory(app->device, &mai, NULL, &app->memories[i]));
+		VK_CHECK_SUCCESS(vkBindBufferMemory(app->device, app->buffers[i], app->memories[i], 0));
 	}
 	const VkDescriptorSetLayoutBinding binding = {
 		.binding = 0,
@@ -277,7 +260,7 @@ static void pipeline_create(struct queues_app *app)
 		.bindingCount = 1,
 		.pBindings = &binding,
 	};
-	VK_CHECK(vkCreateDescriptorSetLayout(app->device, &slci, NULL, &app->set_layout));
+	VK_CHECK_SUCCESS(vkCreateDescriptorSetLayout(app->device, &slci, NULL, &app->set_layout));
 	const VkDescriptorPoolSize ps = { .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 3 };
 	const VkDescriptorPoolCreateInfo dpci = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -285,7 +268,7 @@ static void pipeline_create(struct queues_app *app)
 		.poolSizeCount = 1,
 		.pPoolSizes = &ps,
 	};
-	VK_CHECK(vkCreateDescriptorPool(app->device, &dpci, NULL, &app->descriptor_pool));
+	VK_CHECK_SUCCESS(vkCreateDescriptorPool(app->device, &dpci, NULL, &app->descriptor_pool));
 	const VkDescriptorSetLayout layouts[3] = { app->set_layout, app->set_layout, app->set_layout };
 	const VkDescriptorSetAllocateInfo dsai = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
@@ -293,7 +276,7 @@ static void pipeline_create(struct queues_app *app)
 		.descriptorSetCount = 3,
 		.pSetLayouts = layouts,
 	};
-	VK_CHECK(vkAllocateDescriptorSets(app->device, &dsai, app->sets));
+	VK_CHECK_SUCCESS(vkAllocateDescriptorSets(app->device, &dsai, app->sets));
 	for (int i = 0; i < 3; i++) {
 		const VkDescriptorBufferInfo bi = { .buffer = app->buffers[i], .range = VK_WHOLE_SIZE };
 		const VkWriteDescriptorSet w = {
@@ -313,21 +296,15 @@ static void pipeline_create(struct queues_app *app)
 		.pushConstantRangeCount = 1,
 		.pPushConstantRanges = &pcr,
 	};
-	VK_CHECK(vkCreatePipelineLayout(app->device, &plci, NULL, &app->layout));
-	const VkShaderModuleCreateInfo smci = {
-		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-		.codeSize = sizeof(spin_comp),
-		.pCode = spin_comp,
-	};
-	VkShaderModule module;
-	VK_CHECK(vkCreateShaderModule(app->device, &smci, NULL, &module));
+	VK_CHECK_SUCCESS(vkCreatePipelineLayout(app->device, &plci, NULL, &app->layout));
+	VkShaderModule module = pp_test_vk_shader_module(app->device, spin_comp, sizeof(spin_comp));
 	const VkComputePipelineCreateInfo cpci = {
 		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
 		.stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
 			   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = "main" },
 		.layout = app->layout,
 	};
-	VK_CHECK(vkCreateComputePipelines(app->device, VK_NULL_HANDLE, 1, &cpci, NULL, &app->pipeline));
+	VK_CHECK_SUCCESS(vkCreateComputePipelines(app->device, VK_NULL_HANDLE, 1, &cpci, NULL, &app->pipeline));
 	vkDestroyShaderModule(app->device, module, NULL);
 }
 
@@ -346,8 +323,7 @@ static void labelled_dispatch(struct queues_app *app, VkCommandBuffer cb, const 
 
 static void record(struct queues_app *app, VkCommandBuffer cb, bool queue_a)
 {
-	const VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
-	VK_CHECK(vkBeginCommandBuffer(cb, &bi));
+	pp_test_vk_begin(cb);
 	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, app->pipeline);
 	const struct {
 		uint32_t iterations;
@@ -361,7 +337,7 @@ static void record(struct queues_app *app, VkCommandBuffer cb, bool queue_a)
 	} else {
 		labelled_dispatch(app, cb, "queue_b", 2);
 	}
-	VK_CHECK(vkEndCommandBuffer(cb));
+	VK_CHECK_SUCCESS(vkEndCommandBuffer(cb));
 }
 
 static void submit(struct queue_slot *q)
@@ -371,7 +347,7 @@ static void submit(struct queue_slot *q)
 		.commandBufferCount = 1,
 		.pCommandBuffers = &q->cb,
 	};
-	VK_CHECK(vkQueueSubmit(q->queue, 1, &si, q->fence));
+	VK_CHECK_SUCCESS(vkQueueSubmit(q->queue, 1, &si, q->fence));
 }
 
 int main(int argc, char **argv)
@@ -391,10 +367,10 @@ int main(int argc, char **argv)
 		submit(&app.a);
 		submit(&app.b);
 		const VkFence fences[2] = { app.a.fence, app.b.fence };
-		VK_CHECK(vkWaitForFences(app.device, 2, fences, VK_TRUE, UINT64_MAX));
-		VK_CHECK(vkResetFences(app.device, 2, fences));
+		VK_CHECK_SUCCESS(vkWaitForFences(app.device, 2, fences, VK_TRUE, UINT64_MAX));
+		VK_CHECK_SUCCESS(vkResetFences(app.device, 2, fences));
 	}
-	VK_CHECK(vkDeviceWaitIdle(app.device));
+	VK_CHECK_SUCCESS(vkDeviceWaitIdle(app.device));
 	vkDestroyPipeline(app.device, app.pipeline, NULL);
 	vkDestroyPipelineLayout(app.device, app.layout, NULL);
 	vkDestroyDescriptorPool(app.device, app.descriptor_pool, NULL);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "lt_common.h"
+#include "pp_test_vk.h"
 
 #define ROUNDS 1000
 #define WARMUP 100
@@ -65,61 +66,11 @@ static bool rp_create(struct lt_device *d, struct rp *rp)
 	if (vkAllocateMemory(d->device, &mai, NULL, &rp->memory) != VK_SUCCESS ||
 	    vkBindImageMemory(d->device, rp->image, rp->memory, 0) != VK_SUCCESS)
 		return false;
-	VkImageViewCreateInfo vci = {
-		.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-		.image = rp->image,
-		.viewType = VK_IMAGE_VIEW_TYPE_2D,
-		.format = ici.format,
-		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-	};
-	if (vkCreateImageView(d->device, &vci, NULL, &rp->view) != VK_SUCCESS)
-		return false;
-	VkAttachmentDescription att = {
-		.format = ici.format,
-		.samples = VK_SAMPLE_COUNT_1_BIT,
-		.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-		.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-		.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-		.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-		.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-	};
-	VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
-	VkSubpassDescription sub = {
-		.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-		.colorAttachmentCount = 1,
-		.pColorAttachments = &ref,
-	};
 	/* Successive render passes write the same image: order them. */
-	VkSubpassDependency dep = {
-		.srcSubpass = VK_SUBPASS_EXTERNAL,
-		.dstSubpass = 0,
-		.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-		.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-		.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-		.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-	};
-	VkRenderPassCreateInfo rpci = {
-		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-		.attachmentCount = 1,
-		.pAttachments = &att,
-		.subpassCount = 1,
-		.pSubpasses = &sub,
-		.dependencyCount = 1,
-		.pDependencies = &dep,
-	};
-	if (vkCreateRenderPass(d->device, &rpci, NULL, &rp->pass) != VK_SUCCESS)
-		return false;
-	VkFramebufferCreateInfo fci = {
-		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-		.renderPass = rp->pass,
-		.attachmentCount = 1,
-		.pAttachments = &rp->view,
-		.width = 4,
-		.height = 4,
-		.layers = 1,
-	};
-	return vkCreateFramebuffer(d->device, &fci, NULL, &rp->framebuffer) == VK_SUCCESS;
+	return pp_test_vk_color_view(d->device, rp->image, ici.format, &rp->view) == VK_SUCCESS &&
+	       pp_test_vk_color_pass(d->device, ici.format, VK_IMAGE_LAYOUT_UNDEFINED, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+				&rp->pass) == VK_SUCCESS &&
+	       pp_test_vk_framebuffer(d->device, rp->pass, rp->view, 4, 4, &rp->framebuffer) == VK_SUCCESS;
 }
 
 static void rp_destroy(struct lt_device *d, struct rp *rp)

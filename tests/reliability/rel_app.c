@@ -43,6 +43,7 @@
 #include <vulkan/vulkan.h>
 
 #define APP "rel_app"
+#include "pp_test_vk.h"
 #define TARGET_SIZE 16
 
 static const uint32_t tri_vert[] =
@@ -51,24 +52,6 @@ static const uint32_t tri_vert[] =
 static const uint32_t solid_frag[] =
 #include "solid.frag.inc"
 	;
-
-static __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs(APP ": ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
-#define VK_CHECK(call)                                                                        \
-	do {                                                                                  \
-		VkResult vk_check_r = (call);                                                 \
-		if (vk_check_r < 0)                                                           \
-			die("%s failed: VkResult %d (line %d)", #call, vk_check_r, __LINE__); \
-	} while (0)
 
 /* ---- one device with a render target and a pipeline ---------------------------------- */
 
@@ -156,18 +139,6 @@ static void device_create(struct gpu *g)
 		die("VK_EXT_debug_utils command functions missing");
 }
 
-static VkShaderModule shader_create(struct gpu *g, const uint32_t *code, size_t size)
-{
-	VkShaderModuleCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-		.codeSize = size,
-		.pCode = code,
-	};
-	VkShaderModule m;
-	VK_CHECK(vkCreateShaderModule(g->device, &info, NULL, &m));
-	return m;
-}
-
 static void target_create(struct gpu *g)
 {
 	VkImageCreateInfo ii = {
@@ -182,80 +153,18 @@ static void target_create(struct gpu *g)
 		.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
 		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
 	};
-	VK_CHECK(vkCreateImage(g->device, &ii, NULL, &g->image));
-	VkMemoryRequirements req;
-	vkGetImageMemoryRequirements(g->device, g->image, &req);
 	VkPhysicalDeviceMemoryProperties mp;
 	vkGetPhysicalDeviceMemoryProperties(g->pd, &mp);
-	uint32_t type = UINT32_MAX;
-	for (uint32_t i = 0; i < mp.memoryTypeCount && type == UINT32_MAX; i++)
-		if (req.memoryTypeBits & (1u << i))
-			type = i;
-	VkMemoryAllocateInfo ai = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = type,
-	};
-	VK_CHECK(vkAllocateMemory(g->device, &ai, NULL, &g->memory));
-	VK_CHECK(vkBindImageMemory(g->device, g->image, g->memory, 0));
-	VkImageViewCreateInfo vi = {
-		.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-		.image = g->image,
-		.viewType = VK_IMAGE_VIEW_TYPE_2D,
-		.format = ii.format,
-		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-	};
-	VK_CHECK(vkCreateImageView(g->device, &vi, NULL, &g->view));
-
+	pp_test_vk_image_create(g->device, &mp, &ii, &g->image, &g->memory);
+	VK_CHECK(pp_test_vk_color_view(g->device, g->image, ii.format, &g->view));
 	/* Every pass clears and draws into the same image; the external dependency orders each
 	 * render pass instance after the previous one's attachment writes on the queue. */
-	VkAttachmentDescription att = {
-		.format = ii.format,
-		.samples = VK_SAMPLE_COUNT_1_BIT,
-		.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-		.storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-		.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-		.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-		.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-	};
-	VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
-	VkSubpassDescription sub = {
-		.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-		.colorAttachmentCount = 1,
-		.pColorAttachments = &ref,
-	};
-	VkSubpassDependency dep = {
-		.srcSubpass = VK_SUBPASS_EXTERNAL,
-		.dstSubpass = 0,
-		.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-		.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-		.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-		.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-	};
-	VkRenderPassCreateInfo rp = {
-		.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-		.attachmentCount = 1,
-		.pAttachments = &att,
-		.subpassCount = 1,
-		.pSubpasses = &sub,
-		.dependencyCount = 1,
-		.pDependencies = &dep,
-	};
-	VK_CHECK(vkCreateRenderPass(g->device, &rp, NULL, &g->render_pass));
-	VkFramebufferCreateInfo fb = {
-		.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-		.renderPass = g->render_pass,
-		.attachmentCount = 1,
-		.pAttachments = &g->view,
-		.width = TARGET_SIZE,
-		.height = TARGET_SIZE,
-		.layers = 1,
-	};
-	VK_CHECK(vkCreateFramebuffer(g->device, &fb, NULL, &g->framebuffer));
+	VK_CHECK(pp_test_vk_color_pass(g->device, ii.format, VK_IMAGE_LAYOUT_UNDEFINED, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+				  &g->render_pass));
+	VK_CHECK(pp_test_vk_framebuffer(g->device, g->render_pass, g->view, TARGET_SIZE, TARGET_SIZE, &g->framebuffer));
 
-	VkShaderModule vs = shader_create(g, tri_vert, sizeof(tri_vert));
-	VkShaderModule fs = shader_create(g, solid_frag, sizeof(solid_frag));
+	VkShaderModule vs = pp_test_vk_shader_module(g->device, tri_vert, sizeof(tri_vert));
+	VkShaderModule fs = pp_test_vk_shader_module(g->device, solid_frag, sizeof(solid_frag));
 	VkPipelineShaderStageCreateInfo stages[2] = {
 		{ .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
 		  .module = vs, .pName = "main" },
@@ -611,8 +520,7 @@ static void *recorder_main(void *arg)
 	};
 	VK_CHECK(vkAllocateCommandBuffers(s->g.device, &ai, cbs));
 	for (uint32_t c = 0; c < o->cbs; c++) {
-		VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
-		VK_CHECK(vkBeginCommandBuffer(cbs[c], &bi));
+		pp_test_vk_begin(cbs[c]);
 		for (uint32_t p = 0; p < o->passes; p++) {
 			char label[48];
 			snprintf(label, sizeof(label), "t%u.c%u.p%u", r->index, c, p);
@@ -690,8 +598,7 @@ static void *churn_main(void *arg)
 		};
 		VkCommandBuffer cb;
 		VK_CHECK(vkAllocateCommandBuffers(g.device, &ai, &cb));
-		VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
-		VK_CHECK(vkBeginCommandBuffer(cb, &bi));
+		pp_test_vk_begin(cb);
 		VkDebugUtilsLabelEXT l = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = "churn" };
 		g.begin_label(cb, &l);
 		g.end_label(cb);
