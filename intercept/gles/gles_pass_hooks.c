@@ -162,35 +162,15 @@ GL_APICALL void GL_APIENTRY glBlitFramebuffer(GLint srcX0, GLint srcY0, GLint sr
 }
 
 /* Any attachment change: cached framebuffer descriptions are taken again when next used. */
-GL_APICALL void GL_APIENTRY glFramebufferTexture2D(GLenum target, GLenum attachment, GLenum textarget, GLuint texture,
-						   GLint level)
-{
-	PP_GLES_ABOVE(glFramebufferTexture2D, (target, attachment, textarget, texture, level));
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		c->fbo_generation++;
-	PP_REAL(glFramebufferTexture2D)(target, attachment, textarget, texture, level);
-}
-
-GL_APICALL void GL_APIENTRY glFramebufferTextureLayer(GLenum target, GLenum attachment, GLuint texture, GLint level,
-						      GLint layer)
-{
-	PP_GLES_ABOVE(glFramebufferTextureLayer, (target, attachment, texture, level, layer));
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		c->fbo_generation++;
-	PP_REAL(glFramebufferTextureLayer)(target, attachment, texture, level, layer);
-}
-
-GL_APICALL void GL_APIENTRY glFramebufferRenderbuffer(GLenum target, GLenum attachment, GLenum renderbuffertarget,
-						      GLuint renderbuffer)
-{
-	PP_GLES_ABOVE(glFramebufferRenderbuffer, (target, attachment, renderbuffertarget, renderbuffer));
-	struct pp_gles_ctx *c = pp_gles_acting();
-	if (c)
-		c->fbo_generation++;
-	PP_REAL(glFramebufferRenderbuffer)(target, attachment, renderbuffertarget, renderbuffer);
-}
+PP_GLES_ACTING_HOOK(glFramebufferTexture2D,
+		    (GLenum target, GLenum attachment, GLenum textarget, GLuint texture, GLint level),
+		    (target, attachment, textarget, texture, level), c->fbo_generation++)
+PP_GLES_ACTING_HOOK(glFramebufferTextureLayer,
+		    (GLenum target, GLenum attachment, GLuint texture, GLint level, GLint layer),
+		    (target, attachment, texture, level, layer), c->fbo_generation++)
+PP_GLES_ACTING_HOOK(glFramebufferRenderbuffer,
+		    (GLenum target, GLenum attachment, GLenum renderbuffertarget, GLuint renderbuffer),
+		    (target, attachment, renderbuffertarget, renderbuffer), c->fbo_generation++)
 
 /* ---- names ---------------------------------------------------------------------------- */
 

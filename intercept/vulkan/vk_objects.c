@@ -487,16 +487,22 @@ static uint32_t graphics_pipeline_stages(const VkGraphicsPipelineCreateInfo *inf
 	return stages ? stages : PP_STAGE_PRE_RASTER | PP_STAGE_FRAGMENT_SHADER;
 }
 
+/* Whether the pipelines a create call returned are followed: the call did not fail, and the
+ * diagnostics look at binds on this device. */
+static bool pipelines_followed(struct pp_device *dev, VkResult r)
+{
+	return r >= 0 && pp_layer_registry_settings.diagnostics && diag_tracks(dev);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL pp_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
 							  const VkGraphicsPipelineCreateInfo *info,
 							  const VkAllocationCallbacks *alloc, VkPipeline *out)
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.CreateGraphicsPipelines(device, cache, n, info, alloc, out);
-	if (r < 0 || !pp_layer_registry_settings.diagnostics || !diag_tracks(dev))
-		return r;
-	for (uint32_t i = 0; i < n; i++)
-		pipeline_track(dev, out[i], graphics_pipeline_stages(&info[i]));
+	if (pipelines_followed(dev, r))
+		for (uint32_t i = 0; i < n; i++)
+			pipeline_track(dev, out[i], graphics_pipeline_stages(&info[i]));
 	return r;
 }
 
@@ -506,10 +512,9 @@ VKAPI_ATTR VkResult VKAPI_CALL pp_CreateComputePipelines(VkDevice device, VkPipe
 {
 	struct pp_device *dev = pp_vk_device_of(device);
 	VkResult r = dev->vk.CreateComputePipelines(device, cache, n, info, alloc, out);
-	if (r < 0 || !pp_layer_registry_settings.diagnostics || !diag_tracks(dev))
-		return r;
-	for (uint32_t i = 0; i < n; i++)
-		pipeline_track(dev, out[i], PP_STAGE_COMPUTE);
+	if (pipelines_followed(dev, r))
+		for (uint32_t i = 0; i < n; i++)
+			pipeline_track(dev, out[i], PP_STAGE_COMPUTE);
 	return r;
 }
 
