@@ -71,19 +71,21 @@ static struct cur elem(struct cur *c)
 }
 
 /* An array's count (u32) and its memory: a count beyond what the rest of the record can hold at
- * min_len bytes an element is damage (-EINVAL); the elements are calloc'd (-ENOMEM), none for a
- * count of 0 (*out NULL). */
-static int array_get(struct cur *c, size_t min_len, size_t elem_size, void **out, uint32_t *n_out)
+ * min_len bytes an element is damage (*err -EINVAL); the elements are calloc'd (*err -ENOMEM),
+ * none for a count of 0. Returns the elements (NULL for none or on error) with *n their count. */
+static void *array_get(struct cur *c, size_t min_len, size_t elem_size, uint32_t *n, int *err)
 {
-	uint32_t n = get_u32(c);
-	*out = NULL;
-	*n_out = 0;
-	if (c->bad || n > (size_t)(c->end - c->p) / min_len)
-		return -EINVAL;
-	if (n && !(*out = calloc(n, elem_size)))
-		return -ENOMEM;
-	*n_out = n;
-	return 0;
+	uint32_t count = get_u32(c);
+	void *elems = NULL;
+	*n = 0;
+	*err = 0;
+	if (c->bad || count > (size_t)(c->end - c->p) / min_len)
+		*err = -EINVAL;
+	else if (count && !(elems = calloc(count, elem_size)))
+		*err = -ENOMEM;
+	else
+		*n = count;
+	return elems;
 }
 
 /* An inline text (diagnostics, captures) into a NUL-terminated buffer, cut to fit. */
@@ -415,7 +417,9 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 		if (p->stats_valid)
 			take(&c, p->stats, sizeof(p->stats));
 	}
-	if (array_get(&c, 4, sizeof(*p->counters), (void **)&p->counters, &p->ncounters))
+	int got;
+	p->counters = array_get(&c, 4, sizeof(*p->counters), &p->ncounters, &got);
+	if (got)
 		return false;
 	for (uint32_t i = 0; i < p->ncounters; i++) {
 		struct cur e = elem(&c);
@@ -442,7 +446,8 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 			v->frame = get_u64(&e);
 		c.bad |= e.bad;
 	}
-	if (array_get(&c, 5, sizeof(*p->draw_timings), (void **)&p->draw_timings, &p->ndraw_timings))
+	p->draw_timings = array_get(&c, 5, sizeof(*p->draw_timings), &p->ndraw_timings, &got);
+	if (got)
 		return false;
 	for (uint32_t i = 0; i < p->ndraw_timings; i++) {
 		p->draw_timings[i].index = get_u32(&c);
@@ -482,7 +487,8 @@ int pp_rec_read_decode_frame(struct pp_rec_reader *r, const struct pp_rec_record
 	f->recordings_outside_window = get_u32(&c);
 	/* Every element takes at least its length: a count beyond what the record holds is damage. */
 	uint32_t ns;
-	int got = array_get(&c, 4, sizeof(*f->submissions), (void **)&f->submissions, &ns);
+	int got;
+	f->submissions = array_get(&c, 4, sizeof(*f->submissions), &ns, &got);
 	if (got) {
 		if (got == -EINVAL)
 			fail(err, err_len, "a frame record's submissions are cut short", rec->offset);
