@@ -61,10 +61,12 @@ void pp_gles_diag_teardown(struct pp_gles_ctx *c)
 	free(g);
 }
 
-/* An object's record by GL name in a direct-mapped table: a name that collides replaces the
- * older one (bounded memory). NULL for name 0, and for an unknown name unless create. */
-#define DIAG_OBJECT_LOOKUP(type, table, size)                                                                  \
-	do {                                                                                                   \
+/* fn: an object's record by GL name in the direct-mapped table g->table of `size` records: a name
+ * that collides replaces the older one (bounded memory). NULL for name 0, and for an unknown name
+ * unless create. */
+#define DIAG_OBJECT_LOOKUP(fn, type, table, size)                                                              \
+	struct type *fn(struct pp_gles_diag *g, uint32_t name, bool create)                                    \
+	{                                                                                                      \
 		if (!name)                                                                                     \
 			return NULL;                                                                           \
 		struct type *o = &g->table[name % (size)];                                                     \
@@ -74,17 +76,10 @@ void pp_gles_diag_teardown(struct pp_gles_ctx *c)
 			return NULL;                                                                           \
 		*o = (struct type){ .name = name };                                                            \
 		return o;                                                                                      \
-	} while (0)
+	}
 
-struct gles_diag_buffer *pp_gles_diag_buffer(struct pp_gles_diag *g, uint32_t name, bool create)
-{
-	DIAG_OBJECT_LOOKUP(gles_diag_buffer, buffers, GLES_DIAG_BUFFERS);
-}
-
-struct gles_diag_texture *pp_gles_diag_texture(struct pp_gles_diag *g, uint32_t name, bool create)
-{
-	DIAG_OBJECT_LOOKUP(gles_diag_texture, textures, GLES_DIAG_TEXTURES);
-}
+DIAG_OBJECT_LOOKUP(pp_gles_diag_buffer, gles_diag_buffer, buffers, GLES_DIAG_BUFFERS)
+DIAG_OBJECT_LOOKUP(pp_gles_diag_texture, gles_diag_texture, textures, GLES_DIAG_TEXTURES)
 
 static void buffer_used(struct pp_gles_diag *g, uint32_t name)
 {

@@ -221,35 +221,32 @@ static struct pp_vk_diag_cb *query_hook(struct pp_command_buffer *c)
 	return vk_diag_state_cb(c);
 }
 
-VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp(VkCommandBuffer cb, VkPipelineStageFlagBits stage, VkQueryPool pool,
-						uint32_t query)
-{
-	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
-	struct pp_vk_diag_cb *s = query_hook(c);
-	if (s)
-		pp_diag_barriers_rec_queries(s->rec, (uint64_t)pool, query, 1);
-	pp_vk_cb_device(c, cb)->vk.CmdWriteTimestamp(cb, stage, pool, query);
-}
-
-VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp2(VkCommandBuffer cb, VkPipelineStageFlags2 stage, VkQueryPool pool,
-						 uint32_t query)
-{
-	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
-	struct pp_vk_diag_cb *s = query_hook(c);
-	if (s)
-		pp_diag_barriers_rec_queries(s->rec, (uint64_t)pool, query, 1);
-	pp_vk_cb_device(c, cb)->vk.CmdWriteTimestamp2(cb, stage, pool, query);
-}
-
-/* Queries reset in a command buffer are written by it (vkCmdBeginQuery/EndQuery are not
- * seen here): they belong to its submissions. */
-VKAPI_ATTR void VKAPI_CALL pp_CmdResetQueryPool(VkCommandBuffer cb, VkQueryPool pool, uint32_t first, uint32_t count)
+/* Queries first..first+count of pool written (a timestamp) or reset in this command buffer: they
+ * belong to its submissions (vkCmdBeginQuery/EndQuery are not seen here). The device to call. */
+static struct pp_device *queries_written(VkCommandBuffer cb, VkQueryPool pool, uint32_t first, uint32_t count)
 {
 	struct pp_command_buffer *c = pp_layer_objects_command_buffer_get(cb);
 	struct pp_vk_diag_cb *s = query_hook(c);
 	if (s)
 		pp_diag_barriers_rec_queries(s->rec, (uint64_t)pool, first, count);
-	pp_vk_cb_device(c, cb)->vk.CmdResetQueryPool(cb, pool, first, count);
+	return pp_vk_cb_device(c, cb);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp(VkCommandBuffer cb, VkPipelineStageFlagBits stage, VkQueryPool pool,
+						uint32_t query)
+{
+	queries_written(cb, pool, query, 1)->vk.CmdWriteTimestamp(cb, stage, pool, query);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdWriteTimestamp2(VkCommandBuffer cb, VkPipelineStageFlags2 stage, VkQueryPool pool,
+						 uint32_t query)
+{
+	queries_written(cb, pool, query, 1)->vk.CmdWriteTimestamp2(cb, stage, pool, query);
+}
+
+VKAPI_ATTR void VKAPI_CALL pp_CmdResetQueryPool(VkCommandBuffer cb, VkQueryPool pool, uint32_t first, uint32_t count)
+{
+	queries_written(cb, pool, first, count)->vk.CmdResetQueryPool(cb, pool, first, count);
 }
 
 /* Query results copied into a buffer: a transfer write of a buffer the rules cannot name
