@@ -221,6 +221,7 @@ uint64_t pp_diag_waits_blocking_report(struct pp_diag_device *d, const struct pp
 		}
 	}
 	struct pp_diagnostic copy;
+	bool raised = false;
 	const char *trace_name = NULL;
 	struct pp_diagnostic_occurrence occ;
 	bool captured = false;
@@ -228,8 +229,13 @@ uint64_t pp_diag_waits_blocking_report(struct pp_diag_device *d, const struct pp
 		/* Waited on by a thread of the frame too: the frame waits (the site keeps the
 		 * thread of its first occurrence in its text). */
 		if (!created && !b->worker_thread && pp_diag_severity_of(&s->d) == PP_DIAG_INFO &&
-		    pp_diag_severity_rule(b->rule) == PP_DIAG_WARNING)
+		    pp_diag_severity_rule(b->rule) == PP_DIAG_WARNING) {
 			blocking_severity(&s->d, b);
+			/* Said again, now as a warning: a messenger that filters out information
+			 * never heard of it, and the log printed it at info level. */
+			raised = true;
+			copy = s->d;
+		}
 		pp_diag_sites_count_locked(s, frame, 1);
 		if (!b->cost_unavailable) {
 			if (!s->cost_frames || s->cost_last_frame != frame)
@@ -248,7 +254,7 @@ uint64_t pp_diag_waits_blocking_report(struct pp_diag_device *d, const struct pp
 	pthread_mutex_unlock(&pp_diag_sites_table.lock);
 	if (captured)
 		d->cfg.out.captured(d->cfg.sink_device_id, b->capture_frame, &occ);
-	if (created)
+	if (created || raised)
 		pp_diag_device_site_announce(d, &copy, trace_name, b->objects, b->nobjects, b->rule, frame);
 	pthread_mutex_unlock(&d->lock);
 	return counted;

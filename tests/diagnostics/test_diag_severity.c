@@ -367,10 +367,16 @@ static void test_waits(void)
 	CHECK(judged("PASSPROBE-Blocking-FenceWaitSameFrame", "warning"));
 	s = find("PASSPROBE-Blocking-FenceWaitSameFrame");
 	CHECK(s && s->count == 2 && s->thread_id == 9);
+	/* the messengers hear of it again, now as a warning, once */
+	CHECK(pp_diag_device_messages_take(d, m, 4) == 1 && m[0].severity == PP_DIAG_WARNING &&
+	      strstr(m[0].text, "PASSPROBE-Blocking-FenceWaitSameFrame"));
+	CHECK(pp_diag_waits_blocking_report(d, &b) != 0);
+	CHECK(pp_diag_device_messages_take(d, m, 4) == 0, "a warning is said once");
 	/* back on the worker: the frame waited there, it stays a warning */
 	b.worker_thread = true;
 	CHECK(pp_diag_waits_blocking_report(d, &b) != 0);
 	CHECK(judged("PASSPROBE-Blocking-FenceWaitSameFrame", "warning"));
+	CHECK(pp_diag_device_messages_take(d, m, 4) == 0);
 
 	const struct pp_diag_blocking never = { .rule = PP_DIAG_QUERY_WAIT_UNSUBMITTED, .site_key = 43, .site = "q",
 						.thread_id = 9, .thread_name = "worker", .worker_thread = true };
