@@ -26,6 +26,7 @@ struct pp_submission {
 	struct pp_submission_result res;
 	uint32_t npasses;
 	struct pp_pass_result *passes;
+	/* The tables below live in the submission's own allocation, after it. */
 	uint32_t *ts_slots;    /* 2 per pass: begin, end (PP_NO_SLOT when none) */
 	uint32_t *stats_slots; /* 1 per pass */
 	uint32_t *perf_slots;  /* 1 per pass: the hardware counter backend's scopes */
@@ -425,15 +426,7 @@ static void submission_free(struct pp_submission *s)
 		free(s->passes[i].counters);
 	}
 	free(s->passes);
-	free(s->ts_slots);
-	free(s->stats_slots);
-	free(s->ts_reasons);
-	free(s->stats_reasons);
-	free(s->perf_slots);
-	free(s->perf_reasons);
-	free(s->draw_slots);
-	free(s->recs);
-	free(s);
+	free(s); /* with its tables */
 }
 
 static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
@@ -811,22 +804,28 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 	/* The clock counts the submission even when it cannot be measured, so the frame indices
 	 * the diagnostics take from it stay those of report.json. */
 	uint64_t index = pp_attr_frame_clock_submit(&d->clock);
-	struct pp_submission *s = calloc(1, sizeof(*s));
+	/* The submission and its per-pass tables in one allocation (the passes apart: a frame takes
+	 * them over): the reasons and the recordings zeroed, the slots each filled before use. */
+	size_t nptrs = 3 * ((size_t)npasses + 1) + info->nrecordings + 1;
+	size_t nslots = 2 * (size_t)npasses + 1 + 2 * ((size_t)npasses + 1) + 2 * (size_t)ndraws + 1;
+	_Static_assert(sizeof(struct pp_submission) % sizeof(void *) == 0, "the tables follow the submission aligned");
+	struct pp_submission *s = calloc(1, sizeof(*s) + nptrs * sizeof(void *) + nslots * sizeof(uint32_t));
 	struct pp_frame_acc *f = s ? frame_current(d, index, info->cpu_begin_ns) : NULL;
 	if (s) {
+		const char **reasons = (const char **)(s + 1);
+		s->ts_reasons = reasons;
+		s->stats_reasons = reasons + npasses + 1;
+		s->perf_reasons = reasons + 2 * (npasses + 1);
+		s->recs = (struct pp_recording **)(reasons + 3 * (npasses + 1));
+		uint32_t *slots = (uint32_t *)(s->recs + info->nrecordings + 1);
+		s->ts_slots = slots;
+		s->stats_slots = slots + 2 * npasses + 1;
+		s->perf_slots = s->stats_slots + npasses + 1;
+		s->draw_slots = s->perf_slots + npasses + 1;
 		/* Not zeroed: each pass used clears its head (PP_PASS_RESULT_HEAD) when it is filled. */
 		s->passes = malloc((npasses ? npasses : 1) * sizeof(*s->passes));
-		s->ts_slots = malloc((2 * npasses + 1) * sizeof(uint32_t));
-		s->stats_slots = malloc((npasses + 1) * sizeof(uint32_t));
-		s->ts_reasons = calloc(npasses + 1, sizeof(char *));
-		s->stats_reasons = calloc(npasses + 1, sizeof(char *));
-		s->perf_slots = malloc((npasses + 1) * sizeof(uint32_t));
-		s->perf_reasons = calloc(npasses + 1, sizeof(char *));
-		s->draw_slots = malloc((2 * ndraws + 1) * sizeof(uint32_t));
-		s->recs = calloc(info->nrecordings + 1, sizeof(*s->recs));
 	}
-	if (!f || !s->passes || !s->ts_slots || !s->stats_slots || !s->ts_reasons || !s->stats_reasons ||
-	    !s->perf_slots || !s->perf_reasons || !s->draw_slots || !s->recs) {
+	if (!f || !s->passes) {
 		pp_log_once(PP_LOG_ERROR, "out of memory recording a submission; it is not measured");
 		submission_free(s);
 		pthread_mutex_unlock(&d->lock);

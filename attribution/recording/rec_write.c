@@ -421,132 +421,212 @@ void pp_rec_write_device(struct pp_rec_writer *w, uint32_t id, const struct pp_d
 	payload_end(w, PP_REC_DEVICE);
 }
 
+/* ---- a frame's fields, written through a cursor ----------------------------------------
+ * A frame's passes are its bulk (a few hundred bytes each, every frame): room for a whole pass
+ * is reserved once (pass_room), then each field is a store and an add through a local cursor.
+ * Through put() each field also reloads the buffer's length, capacity and pointer, since a
+ * byte store may alias them (about twice the instructions a pass). */
+static inline uint8_t *at_u8(uint8_t *o, uint8_t v)
+{
+	*o = v;
+	return o + 1;
+}
+static inline uint8_t *at_u32(uint8_t *o, uint32_t v)
+{
+	memcpy(o, &v, 4);
+	return o + 4;
+}
+static inline uint8_t *at_u64(uint8_t *o, uint64_t v)
+{
+	memcpy(o, &v, 8);
+	return o + 8;
+}
+static inline uint8_t *at_f64(uint8_t *o, double v)
+{
+	memcpy(o, &v, 8);
+	return o + 8;
+}
+
+/* A nested element's length, once it ends: at is where elem_at left room for it. */
+static inline uint8_t *elem_at(uint8_t *o)
+{
+	return o + 4;
+}
+static inline void elem_close(uint8_t *at, const uint8_t *end)
+{
+	uint32_t n = (uint32_t)(end - at - 4);
+	memcpy(at, &n, 4);
+}
+
+/* Where the cursor starts: the buffer's end, with n bytes of room; NULL (the buffer marked
+ * failed) when that cannot be had. */
+static uint8_t *room(struct buf *b, size_t n)
+{
+	return reserve(b, n) ? b->p + b->len : NULL;
+}
+
+static void room_used(struct buf *b, const uint8_t *o)
+{
+	b->len = (size_t)(o - b->p);
+}
+
+/* The most cpu_cost_at writes, and the most pass_put writes for p: every field is written in
+ * at most the bytes it takes in memory, plus the lengths, counts and flag bytes around them
+ * (64 for the pass, 8 an element). */
+#define CPU_COST_ROOM (sizeof(struct pp_cpu_cost) + 8)
+static size_t pass_room(const struct pp_pass_result *p)
+{
+	return sizeof(*p) + 64 + (size_t)p->nattachments * (sizeof(p->attachments[0]) + 8) +
+	       (size_t)p->ncounters * (sizeof(p->counters[0]) + 8) +
+	       (size_t)(p->draw_timings ? p->ndraw_timings : 0) * (sizeof(p->draw_timings[0]) + 8);
+}
+
+static uint8_t *cpu_cost_at(uint8_t *o, const struct pp_cpu_cost *c, unsigned ncounters)
+{
+	o = at_u8(o, c->valid);
+	if (!c->valid)
+		return o;
+	o = at_u64(o, c->begin_ns);
+	o = at_u64(o, c->wall_ns);
+	o = at_u64(o, c->thread_cpu_ns);
+	o = at_u32(o, c->spans);
+	o = at_u32(o, c->tid);
+	o = at_u32(o, c->counters_valid);
+	o = at_u32(o, c->counters_scaled);
+	o = at_u8(o, (uint8_t)ncounters);
+	memcpy(o, c->counter, ncounters * sizeof(uint64_t));
+	return o + ncounters * sizeof(uint64_t);
+}
+
 static void cpu_cost_put(struct buf *b, const struct pp_cpu_cost *c, unsigned ncounters)
 {
-	put_u8(b, c->valid);
-	if (!c->valid)
-		return;
-	put_u64(b, c->begin_ns);
-	put_u64(b, c->wall_ns);
-	put_u64(b, c->thread_cpu_ns);
-	put_u32(b, c->spans);
-	put_u32(b, c->tid);
-	put_u32(b, c->counters_valid);
-	put_u32(b, c->counters_scaled);
-	put_u8(b, (uint8_t)ncounters);
-	put(b, c->counter, ncounters * sizeof(uint64_t));
+	uint8_t *o = room(b, CPU_COST_ROOM);
+	if (o)
+		room_used(b, cpu_cost_at(o, c, ncounters));
+}
+
+static uint8_t *interval_at(struct pp_rec_writer *w, uint8_t *o, const struct pp_gpu_interval *g)
+{
+	o = at_u8(o, g->valid);
+	if (g->valid) {
+		o = at_u64(o, g->begin_ns);
+		return at_u64(o, g->end_ns);
+	}
+	return at_u32(o, intern_static(w, g->unavailable_reason));
 }
 
 static void interval_put(struct pp_rec_writer *w, struct buf *b, const struct pp_gpu_interval *g)
 {
-	put_u8(b, g->valid);
-	if (g->valid) {
-		put_u64(b, g->begin_ns);
-		put_u64(b, g->end_ns);
-	} else {
-		put_u32(b, intern_static(w, g->unavailable_reason));
-	}
+	uint8_t *o = room(b, 17);
+	if (o)
+		room_used(b, interval_at(w, o, g));
 }
 
 /* The workload's counts, in struct pp_workload's order: a mask of those that are not 0, then
  * those (a pass uses 3 or 4 of the 14: 30 bytes rather than 112). */
 _Static_assert(sizeof(struct pp_workload) == PP_REC_WORKLOAD_COUNTS * sizeof(uint64_t), "pp_workload is its counts");
-static void workload_put(struct buf *b, const struct pp_workload *wl)
+static uint8_t *workload_at(uint8_t *o, const struct pp_workload *wl)
 {
 	uint64_t v[PP_REC_WORKLOAD_COUNTS];
 	memcpy(v, wl, sizeof(v));
-	if (!reserve(b, 2 + sizeof(v)))
-		return;
-	/* Room for all of them made once: each count is then a store and an add. */
-	uint8_t *o = b->p + b->len + 2;
+	uint8_t *mask_at = o;
+	o += 2;
 	uint16_t mask = 0;
 	for (unsigned i = 0; i < PP_REC_WORKLOAD_COUNTS; i++) {
 		memcpy(o, &v[i], 8);
 		o += v[i] ? 8 : 0;
 		mask |= (uint16_t)((v[i] != 0) << i);
 	}
-	memcpy(b->p + b->len, &mask, 2);
-	b->len = (size_t)(o - b->p);
+	memcpy(mask_at, &mask, 2);
+	return o;
 }
 
+/* Strings go to the writer's side buffer while a record is built (never to b), so the
+ * interning calls between the stores leave the cursor's room alone. */
 static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pass_result *p, unsigned ncpu)
 {
-	size_t at = elem_begin(b);
-	put_u32(b, intern_n(w, p->name, strnlen(p->name, sizeof(p->name))));
-	put_u8(b, (uint8_t)p->name_source);
-	put_u8(b, (uint8_t)p->kind);
-	put_u32(b, intern_static(w, p->api));
-	put_u32(b, p->submission);
-	put_u32(b, p->command_buffer);
-	put_u64(b, p->command_buffer_handle);
-	put_u32(b, p->subpasses);
-	put_u8(b, p->suspended_resumed);
-	put_u32(b, p->secondaries);
-	put_u32(b, intern_static(w, p->recorded_by));
-	workload_put(b, &p->work);
+	uint8_t *o = room(b, pass_room(p));
+	if (!o)
+		return;
+	uint8_t *at = o;
+	o = elem_at(o);
+	o = at_u32(o, intern_n(w, p->name, strnlen(p->name, sizeof(p->name))));
+	o = at_u8(o, (uint8_t)p->name_source);
+	o = at_u8(o, (uint8_t)p->kind);
+	o = at_u32(o, intern_static(w, p->api));
+	o = at_u32(o, p->submission);
+	o = at_u32(o, p->command_buffer);
+	o = at_u64(o, p->command_buffer_handle);
+	o = at_u32(o, p->subpasses);
+	o = at_u8(o, p->suspended_resumed);
+	o = at_u32(o, p->secondaries);
+	o = at_u32(o, intern_static(w, p->recorded_by));
+	o = workload_at(o, &p->work);
 	uint32_t na = p->nattachments < PP_MAX_ATTACHMENTS ? p->nattachments : PP_MAX_ATTACHMENTS;
-	put_u8(b, (uint8_t)na);
+	o = at_u8(o, (uint8_t)na);
 	for (uint32_t i = 0; i < na; i++) {
 		const struct pp_attachment *a = &p->attachments[i];
-		size_t ae = elem_begin(b);
-		put_u32(b, intern_static(w, a->format));
-		put_u32(b, intern_static(w, a->load_op));
-		put_u32(b, intern_static(w, a->store_op));
-		put_u32(b, a->width);
-		put_u32(b, a->height);
-		put_u32(b, a->layers);
-		put_u32(b, a->samples);
-		put_u8(b, (uint8_t)(a->depth_stencil | a->resolve << 1));
-		elem_end(b, ae);
+		uint8_t *ae = o;
+		o = elem_at(o);
+		o = at_u32(o, intern_static(w, a->format));
+		o = at_u32(o, intern_static(w, a->load_op));
+		o = at_u32(o, intern_static(w, a->store_op));
+		o = at_u32(o, a->width);
+		o = at_u32(o, a->height);
+		o = at_u32(o, a->layers);
+		o = at_u32(o, a->samples);
+		o = at_u8(o, (uint8_t)(a->depth_stencil | a->resolve << 1));
+		elem_close(ae, o);
 	}
-	interval_put(w, b, &p->gpu);
-	put_u64(b, p->gpu_exclusive_ns);
-	put_u8(b, p->overlapped);
-	cpu_cost_put(b, &p->cpu, ncpu);
-	put_u8(b, p->recording_reused);
+	o = interval_at(w, o, &p->gpu);
+	o = at_u64(o, p->gpu_exclusive_ns);
+	o = at_u8(o, p->overlapped);
+	o = cpu_cost_at(o, &p->cpu, ncpu);
+	o = at_u8(o, p->recording_reused);
 	/* The timestamp and pipeline statistics as measured, not yet made into counter values
 	 * (pp_model_frame_result_counters_resolve, which the reader calls): 12 fewer counters a pass,
 	 * and 9 bytes where the statistics are off. */
-	put_u8(b, p->counters_pending);
+	o = at_u8(o, p->counters_pending);
 	if (p->counters_pending) {
-		put_u32(b, p->stats_valid);
-		put_u32(b, intern_static(w, p->stats_reason));
-		if (p->stats_valid)
-			put(b, p->stats, sizeof(p->stats));
+		o = at_u32(o, p->stats_valid);
+		o = at_u32(o, intern_static(w, p->stats_reason));
+		if (p->stats_valid) {
+			memcpy(o, p->stats, sizeof(p->stats));
+			o += sizeof(p->stats);
+		}
 	}
-	put_u32(b, p->ncounters);
+	o = at_u32(o, p->ncounters);
 	for (uint32_t i = 0; i < p->ncounters; i++) {
 		const struct pp_counter_value *c = &p->counters[i];
-		size_t ce = elem_begin(b);
-		put_u32(b, desc_id(w, c->desc));
-		put_u8(b, (uint8_t)(c->v.valid | c->v.is_float << 1 | c->v.other_pass << 2 | c->estimated << 3 |
-				    c->shared << 4 | c->other_frame << 5));
-		if (c->v.is_float)
-			put_f64(b, c->v.f);
-		else
-			put_u64(b, c->v.u);
+		uint8_t *ce = o;
+		o = elem_at(o);
+		o = at_u32(o, desc_id(w, c->desc));
+		o = at_u8(o, (uint8_t)(c->v.valid | c->v.is_float << 1 | c->v.other_pass << 2 | c->estimated << 3 |
+				       c->shared << 4 | c->other_frame << 5));
+		o = c->v.is_float ? at_f64(o, c->v.f) : at_u64(o, c->v.u);
 		if (!c->v.valid)
-			put_u32(b, intern_static(w, c->unavailable_reason));
+			o = at_u32(o, intern_static(w, c->unavailable_reason));
 		if (c->estimated) {
-			put_f64(b, c->lower);
-			put_f64(b, c->upper);
+			o = at_f64(o, c->lower);
+			o = at_f64(o, c->upper);
 		}
 		if (c->other_frame)
-			put_u64(b, c->frame);
-		elem_end(b, ce);
+			o = at_u64(o, c->frame);
+		elem_close(ce, o);
 	}
-	put_u32(b, p->draw_timings ? p->ndraw_timings : 0);
+	o = at_u32(o, p->draw_timings ? p->ndraw_timings : 0);
 	for (uint32_t i = 0; p->draw_timings && i < p->ndraw_timings; i++) {
-		put_u32(b, p->draw_timings[i].index);
-		interval_put(w, b, &p->draw_timings[i].gpu);
+		o = at_u32(o, p->draw_timings[i].index);
+		o = interval_at(w, o, &p->draw_timings[i].gpu);
 	}
 	/* format 1.2: the experiment's arm and sites, the sites only with an arm */
-	put_u8(b, p->exp_arm);
+	o = at_u8(o, p->exp_arm);
 	if (p->exp_arm) {
-		put_u64(b, p->exp_seen);
-		put_u64(b, p->exp_fixed);
+		o = at_u64(o, p->exp_seen);
+		o = at_u64(o, p->exp_fixed);
 	}
-	elem_end(b, at);
+	elem_close(at, o);
+	room_used(b, o);
 }
 
 size_t pp_rec_write_frame(struct pp_rec_writer *w, const struct pp_frame_result *f, unsigned ncpu, bool report_only)
