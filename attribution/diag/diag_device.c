@@ -60,17 +60,23 @@ static void message_queue(struct pp_diag_device *d, const struct pp_diag_message
 		d->messages_dropped++;
 		return;
 	}
-	d->messages[(d->msg_head + d->msg_count++) % DEV_MESSAGES] = *m;
+	d->messages[(d->msg_head + d->msg_count) % DEV_MESSAGES] = *m;
+	/* Written under the lock, read without it by messages_take's first look. */
+	__atomic_store_n(&d->msg_count, d->msg_count + 1, __ATOMIC_RELEASE);
 }
 
 uint32_t pp_diag_device_messages_take(struct pp_diag_device *d, struct pp_diag_message *out, uint32_t max)
 {
+	/* Nothing queued, the common case at every GLES finding's occurrence: no lock. A message
+	 * queued right after this look waits for the next take. */
+	if (!__atomic_load_n(&d->msg_count, __ATOMIC_ACQUIRE))
+		return 0;
 	uint32_t n = 0;
 	pthread_mutex_lock(&d->lock);
 	while (d->msg_count && n < max) {
 		out[n++] = d->messages[d->msg_head];
 		d->msg_head = (d->msg_head + 1) % DEV_MESSAGES;
-		d->msg_count--;
+		__atomic_store_n(&d->msg_count, d->msg_count - 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&d->lock);
 	return n;
@@ -277,9 +283,7 @@ static bool todo_costs(struct pp_diag_device *d, const struct pp_diag_submission
 /* Every queued message for the application's messengers (at most DEV_MESSAGES). */
 static bool todo_messages(struct pp_diag_device *d, struct pp_diag_submit_todo *todo)
 {
-	pthread_mutex_lock(&d->lock);
-	uint32_t n = d->msg_count;
-	pthread_mutex_unlock(&d->lock);
+	uint32_t n = __atomic_load_n(&d->msg_count, __ATOMIC_ACQUIRE);
 	if (!n)
 		return true;
 	todo->messages = malloc(n * sizeof(*todo->messages));
