@@ -47,7 +47,10 @@ struct string_entry {
 };
 
 /* Static strings (an api name, a reason, a format) by address, in front of the table: a
- * boundary's strings are found with a compare instead of a hash of their text. */
+ * boundary's strings are found with a compare instead of a hash of their text. Two ways a
+ * set: string literals lie close together, and two that a pass uses every time sharing a
+ * slot of a direct-mapped cache missed both, every pass (the GLES shim's load and store
+ * operations: two hashes of their text a pass). */
 #define STATIC_CACHE 256
 struct static_entry {
 	const char *ptr;
@@ -237,16 +240,27 @@ static uint32_t intern(struct pp_rec_writer *w, const char *text)
 }
 
 /* A string that lives as long as the process (static, or interned by its producer). */
-static uint32_t intern_static(struct pp_rec_writer *w, const char *text)
+static __attribute__((noinline)) uint32_t intern_static_miss(struct pp_rec_writer *w, struct static_entry *e,
+							      const char *text)
+{
+	uint32_t id = intern(w, text);
+	e[1] = e[0]; /* the newest first; the older of the two goes */
+	e[0] = (struct static_entry){ .ptr = text, .id = id, .generation = w->generation };
+	return id;
+}
+
+static inline __attribute__((always_inline)) uint32_t intern_static(struct pp_rec_writer *w, const char *text)
 {
 	if (!text)
 		return 0;
-	struct static_entry *e = &w->statics[((uintptr_t)text >> 3) % STATIC_CACHE];
-	if (e->ptr == text && e->generation == w->generation)
-		return e->id;
-	uint32_t id = intern(w, text);
-	*e = (struct static_entry){ .ptr = text, .id = id, .generation = w->generation };
-	return id;
+	/* The address's bits mixed (Fibonacci hashing), so that neighbours spread over the sets. */
+	size_t set = (size_t)(((uint64_t)(uintptr_t)text * 0x9E3779B97F4A7C15ull) >> 40) % (STATIC_CACHE / 2);
+	struct static_entry *e = &w->statics[2 * set];
+	if (e[0].ptr == text && e[0].generation == w->generation)
+		return e[0].id;
+	if (e[1].ptr == text && e[1].generation == w->generation)
+		return e[1].id;
+	return intern_static_miss(w, e, text);
 }
 
 static uint32_t desc_id(struct pp_rec_writer *w, const struct pp_gpu_counter_desc *d)

@@ -41,12 +41,15 @@ export LP_NUM_THREADS=0
 # Shaders compiled in every run (a warm disk cache in one run and not the other would count
 # LLVM's work as the frames').
 export MESA_SHADER_CACHE_DISABLE=true
+# --fair-sched=yes: valgrind runs one thread at a time, and without it the program's thread
+# (which never blocks here: a pbuffer swap, llvmpipe on the same thread) kept the writer from
+# running until exit in most runs, its work counted on the application's thread then.
 for n in "$short" "$long"; do
-	valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out/plain.$n" \
+	valgrind --tool=callgrind --fair-sched=yes --separate-threads=yes --callgrind-out-file="$out/plain.$n" \
 		"$demo" "${args[@]}" --frames "$n" >"$out/plain.log.$n" 2>&1 || { cat "$out/plain.log.$n" >&2; exit 1; }
 	env LD_PRELOAD="$shim" VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out$n" VK_PASSPROBE_PROFILER_SUMMARY=off \
 		VK_PASSPROBE_PROFILER_FLUSH_INTERVAL_MS=600000 "$@" \
-		valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out/shim.$n" \
+		valgrind --tool=callgrind --fair-sched=yes --separate-threads=yes --callgrind-out-file="$out/shim.$n" \
 		"$demo" "${args[@]}" --frames "$n" >"$out/shim.log.$n" 2>&1 || { cat "$out/shim.log.$n" >&2; exit 1; }
 done
 echo "${demo##*/} ${args[*]}, callgrind: $short and $long frames${*:+, $*}"
