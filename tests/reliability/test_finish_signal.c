@@ -2,8 +2,11 @@
  * are finished and the process still ends by its signal, also when the signal lands on a
  * thread that holds a lock the finish needs (the sinks' queue lock: the application thread
  * holds it while it hands a frame over), when the finish never ends (the process still ends,
- * after PP_FINISH_WAIT_MS), and never where the program handles the signal itself. Each case
- * runs in a child process of its own; the parent checks how it ended. */
+ * after PP_FINISH_WAIT_MS), and never where the program handles the signal itself; and with
+ * two copies of the handler in one process (the layer and the shim: the two libraries given
+ * as arguments, finish_signal_lib.c built twice), each finishes, the second installed first.
+ * Each case runs in a child process of its own; the parent checks how it ended. */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -47,11 +50,35 @@ static void own_handler(int sig)
 	g_own_handled = 1;
 }
 
-enum child_case { SIGNAL_WHILE_LOCKED, FINISH_NEVER_ENDS, PROGRAM_HANDLES_TERM };
+enum child_case { SIGNAL_WHILE_LOCKED, FINISH_NEVER_ENDS, PROGRAM_HANDLES_TERM, TWO_LIBRARIES };
+
+static const char *g_libs[2];
+
+/* Loads one copy of the handler and installs it; its finish reports `letter`. */
+static void library_install(const char *path, char letter)
+{
+	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	int (*install)(int, char) = lib ? (int (*)(int, char))dlsym(lib, "finish_lib_install") : NULL;
+	if (!install) {
+		fprintf(stderr, "test_finish_signal: %s: %s\n", path, dlerror());
+		_exit(4);
+	}
+	int n = install(g_report[1], letter);
+	report(n == 2 ? '2' : '?');
+}
 
 static void child(enum child_case which, int sig)
 {
 	close(g_report[0]);
+	if (which == TWO_LIBRARIES) {
+		library_install(g_libs[0], 'A');
+		library_install(g_libs[1], 'B');
+		raise(sig);
+		report('R');
+		for (int i = 0; i < 200; i++)
+			usleep(100 * 1000);
+		_exit(0);
+	}
 	if (which == PROGRAM_HANDLES_TERM) {
 		struct sigaction sa = { .sa_handler = own_handler };
 		sigaction(SIGTERM, &sa, NULL);
@@ -91,7 +118,7 @@ static void run(enum child_case which, int sig, char *got, size_t len, int *stat
 	waitpid(pid, status, 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char got[32];
 	int status;
@@ -120,5 +147,19 @@ int main(void)
 	CHECK(strchr(got, 'H') != NULL, "the program's handler ran ('%s')", got);
 	CHECK(strchr(got, 'F') == NULL, "nothing finished for a signal the program handles ('%s')", got);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the program exits as it chose (status 0x%x)", status);
+
+	/* Two copies: the second installed found the first's handler and calls it once its own
+	 * outputs are finished; the first ends the process. */
+	CHECK(argc == 3, "usage: test_finish_signal LIB_A LIB_B (libpassprobe_finish_a.so, _b.so)");
+	if (argc == 3) {
+		g_libs[0] = argv[1];
+		g_libs[1] = argv[2];
+		run(TWO_LIBRARIES, SIGTERM, got, sizeof(got), &status);
+		const char *a = strchr(got, 'A'), *b = strchr(got, 'B');
+		CHECK(strncmp(got, "22", 2) == 0, "both copies took both signals ('%s')", got);
+		CHECK(a && b && b < a, "the second copy finished, then the first ('%s')", got);
+		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "two copies: ended by SIGTERM (status 0x%x)",
+		      status);
+	}
 	return check_finish();
 }
