@@ -49,8 +49,8 @@ struct string_entry {
 /* Static strings (an api name, a reason, a format) by address, in front of the table: a
  * boundary's strings are found with a compare instead of a hash of their text. Two ways a
  * set: string literals lie close together, and two that a pass uses every time sharing a
- * slot of a direct-mapped cache missed both, every pass (the GLES shim's load and store
- * operations: two hashes of their text a pass). */
+ * slot of a direct-mapped cache missed both, every pass (two on each of the GLES shim's
+ * passes: two hashes of their text a pass). */
 #define STATIC_CACHE 256
 struct static_entry {
 	const char *ptr;
