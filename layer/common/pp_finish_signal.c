@@ -116,17 +116,17 @@ static void *finishing_thread(void *arg)
 	return NULL;
 }
 
-static bool thread_start(void *(*fn)(void *), int *err)
+/* 0, or pthread_create's error. */
+static int thread_start(void *(*fn)(void *))
 {
 	pthread_t t;
 	sigset_t saved;
 	pp_finish_signal_block_all(&saved);
-	*err = pthread_create(&t, NULL, fn, NULL);
+	int err = pthread_create(&t, NULL, fn, NULL);
 	pp_finish_signal_restore(&saved);
-	if (*err)
-		return false;
-	pthread_detach(t);
-	return true;
+	if (!err)
+		pthread_detach(t);
+	return err;
 }
 
 static void install_once(void)
@@ -153,8 +153,8 @@ static void install_once(void)
 		return;
 	}
 	g_pid = getpid();
-	int err;
-	if (!thread_start(finishing_thread, &err) || !thread_start(ending_thread, &err)) {
+	int err = thread_start(finishing_thread);
+	if (err || (err = thread_start(ending_thread))) {
 		g_result = -err; /* a finishing thread left waiting on a pipe nobody writes is harmless */
 		return;
 	}

@@ -73,18 +73,14 @@ static void child(enum child_case which, int sig)
 	if (which == TWO_LIBRARIES) {
 		library_install(g_libs[0], 'A');
 		library_install(g_libs[1], 'B');
-		raise(sig);
-		report('R');
-		for (int i = 0; i < 200; i++)
-			usleep(100 * 1000);
-		_exit(0);
+	} else {
+		if (which == PROGRAM_HANDLES_TERM) {
+			struct sigaction sa = { .sa_handler = own_handler };
+			sigaction(SIGTERM, &sa, NULL);
+		}
+		int n = pp_finish_signal_install(which == FINISH_NEVER_ENDS ? finish_never_ending : finish_taking_lock);
+		report(n == 2 ? '2' : n == 1 ? '1' : '?');
 	}
-	if (which == PROGRAM_HANDLES_TERM) {
-		struct sigaction sa = { .sa_handler = own_handler };
-		sigaction(SIGTERM, &sa, NULL);
-	}
-	int n = pp_finish_signal_install(which == FINISH_NEVER_ENDS ? finish_never_ending : finish_taking_lock);
-	report(n == 2 ? '2' : n == 1 ? '1' : '?');
 	if (which == SIGNAL_WHILE_LOCKED)
 		pthread_mutex_lock(&g_held);
 	raise(sig); /* on this thread, lock held */
