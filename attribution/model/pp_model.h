@@ -24,6 +24,23 @@ static inline void pp_model_name_copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/* Whether two name buffers of PP_NAME_BYTES hold the same bytes, all of them: eight loads
+ * and compares where strcmp would call out. A pass result's name is zero-padded (its head is
+ * cleared before the name is copied), so equal names compare equal; a buffer with other bytes
+ * after its terminator only compares unequal, which costs the caller its slower lookup. */
+#define PP_NAME_BYTES 64
+static inline bool pp_model_name_same(const char *a, const char *b)
+{
+	uint64_t d = 0;
+	for (size_t k = 0; k < PP_NAME_BYTES; k += 8) {
+		uint64_t x, y;
+		memcpy(&x, a + k, 8);
+		memcpy(&y, b + k, 8);
+		d |= x ^ y;
+	}
+	return d == 0;
+}
+
 enum pp_pass_kind {
 	PP_PASS_RENDER = 0,
 	PP_PASS_COMPUTE,  /* work outside render passes that dispatched */
@@ -147,7 +164,7 @@ enum pp_exp_arm {
 
 /* One measured instance of a pass: a pass recorded once and submitted N times gives N. */
 struct pp_pass_result {
-	char name[64];
+	char name[PP_NAME_BYTES];
 	enum pp_name_source name_source;
 	enum pp_pass_kind kind;
 	const char *api;             /* "vkCmdBeginRenderPass", "vkCmdBeginRenderPass2",

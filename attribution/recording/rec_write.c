@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pp_hash.h"
 #include "pp_summary.h"
 #include "rec_format.h"
 
@@ -58,6 +59,16 @@ struct static_entry {
 	uint32_t generation;
 };
 
+/* Pass names by the pass's position in its frame, in front of the table: a program names its
+ * passes alike every frame, so the name at a position is nearly always the one there last
+ * frame, found by comparing the name's bytes rather than by hashing its text. */
+#define NAME_CACHE 64
+struct name_entry {
+	char name[PP_NAME_BYTES];
+	uint32_t id;
+	uint32_t generation;
+};
+
 #define DESCS_MAX 4096
 #define OUT_INITIAL (256u << 10)
 struct pp_rec_writer {
@@ -74,6 +85,7 @@ struct pp_rec_writer {
 	char *arena;
 	size_t arena_used;
 	struct static_entry statics[STATIC_CACHE];
+	struct name_entry names[NAME_CACHE];
 	uint32_t ndescs;
 	const struct pp_gpu_counter_desc *descs[DESCS_MAX]; /* id = index + 1 */
 	bool failed;
@@ -175,10 +187,7 @@ static void record(struct pp_rec_writer *w, enum pp_rec_type type, const void *p
 
 static uint64_t hash_of(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
-	return h | 1;
+	return pp_hash_bytes(s, n) | 1; /* 0 is an empty slot's */
 }
 
 static void strings_clear(struct pp_rec_writer *w)
@@ -261,6 +270,21 @@ static inline __attribute__((always_inline)) uint32_t intern_static(struct pp_re
 	if (e[1].ptr == text && e[1].generation == w->generation)
 		return e[1].id;
 	return intern_static_miss(w, e, text);
+}
+
+/* The id of the name of the pass at position `at` of its frame. */
+static uint32_t intern_pass_name(struct pp_rec_writer *w, const struct pp_pass_result *p, size_t at)
+{
+	struct name_entry *e = at < NAME_CACHE ? &w->names[at] : NULL;
+	if (e && e->id && e->generation == w->generation && pp_model_name_same(e->name, p->name))
+		return e->id;
+	uint32_t id = intern_n(w, p->name, strnlen(p->name, sizeof(p->name)));
+	if (e && id) {
+		memcpy(e->name, p->name, sizeof(e->name));
+		e->id = id;
+		e->generation = w->generation;
+	}
+	return id;
 }
 
 static uint32_t desc_id(struct pp_rec_writer *w, const struct pp_gpu_counter_desc *d)
@@ -557,14 +581,14 @@ static uint8_t *workload_at(uint8_t *o, const struct pp_workload *wl)
 
 /* Strings go to the writer's side buffer while a record is built (never to b), so the
  * interning calls between the stores leave the cursor's room alone. */
-static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pass_result *p, unsigned ncpu)
+static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pass_result *p, size_t pos, unsigned ncpu)
 {
 	uint8_t *o = room(b, pass_room(p));
 	if (!o)
 		return;
 	uint8_t *at = o;
 	o = elem_at(o);
-	o = at_u32(o, intern_n(w, p->name, strnlen(p->name, sizeof(p->name))));
+	o = at_u32(o, intern_pass_name(w, p, pos));
 	o = at_u8(o, (uint8_t)p->name_source);
 	o = at_u8(o, (uint8_t)p->kind);
 	o = at_u32(o, intern_static(w, p->api));
@@ -680,7 +704,7 @@ size_t pp_rec_write_frame(struct pp_rec_writer *w, const struct pp_frame_result 
 	}
 	put_u32(b, (uint32_t)f->npasses);
 	for (size_t i = 0; i < f->npasses; i++)
-		pass_put(w, b, &f->passes[i], ncpu);
+		pass_put(w, b, &f->passes[i], i, ncpu);
 	payload_end(w, report_only ? PP_REC_REPORT_FRAME : PP_REC_FRAME);
 	return w->out.len - before;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pp_hash.h"
 #include "pp_summary.h"
 #include "attr_sink_internal.h"
 
@@ -130,6 +131,8 @@ struct stat_row {
 	} ctr[PP_SUMMARY_COUNTERS];
 };
 
+#define STATS_HINTS 64
+
 struct pp_stats {
 	size_t max_names;
 	size_t nrows, cap_rows;
@@ -137,6 +140,10 @@ struct pp_stats {
 	uint32_t *slots;        /* open addressing: row index + 1, 0 = empty */
 	size_t nslots;          /* power of two, > 2 x (max_names + kinds) */
 	uint32_t other[3];      /* row index + 1 of "(other)" per kind, 0 = none yet */
+	/* The row of the pass at each position of the last frame (row index + 1, 0 = none): a
+	 * program names its passes alike every frame, so the row is found by comparing the
+	 * name's bytes rather than hashing its text. Never an "(other)" row. */
+	uint32_t hint[STATS_HINTS];
 	uint64_t names_aggregated; /* pass instances counted under "(other)" because of the cap */
 	bool layer_passes;         /* other layers' passes count (layer_passes setting) */
 	uint64_t layer_instances;  /* other layers' pass instances left out */
@@ -186,14 +193,7 @@ uint64_t pp_attr_stats_frames(const struct pp_stats *s)
 
 static uint64_t name_hash(const char *name, size_t len, enum pp_pass_kind kind)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)name[i];
-		h *= 1099511628211ull;
-	}
-	h ^= (uint64_t)kind + 1;
-	h *= 1099511628211ull;
-	return h;
+	return pp_hash_bytes(name, len) ^ (((uint64_t)kind + 1) * 0x9e3779b97f4a7c15ull);
 }
 
 static struct stat_row *row_new(struct pp_stats *s, const char *name, size_t len,
@@ -232,7 +232,7 @@ static long row_find(struct pp_stats *s, const char *name, enum pp_pass_kind kin
 		if (slot == 0)
 			break;
 		struct stat_row *r = &s->rows[slot - 1];
-		if (r->kind == kind && strncmp(r->name, name, len) == 0 && r->name[len] == '\0')
+		if (r->kind == kind && r->name[len] == '\0' && memcmp(r->name, name, len) == 0)
 			return (long)slot - 1;
 		i = (i + 1) & mask;
 	}
@@ -256,6 +256,25 @@ static long row_find(struct pp_stats *s, const char *name, enum pp_pass_kind kin
 		s->other[k] = (uint32_t)s->nrows;
 	}
 	return (long)s->other[k] - 1;
+}
+
+/* Whether the row is a pass name's own, not a kind's "(other)". */
+static bool row_named(const struct pp_stats *s, long idx)
+{
+	for (unsigned j = 0; j < STATS_KINDS; j++)
+		if (s->other[j] == (uint32_t)idx + 1)
+			return false;
+	return true;
+}
+
+/* The row of the pass at position `at` when it is the one the pass there had last time. */
+static long row_hinted(const struct pp_stats *s, size_t at, const struct pp_pass_result *p)
+{
+	if (at >= STATS_HINTS || !s->hint[at])
+		return -1;
+	long idx = (long)s->hint[at] - 1;
+	const struct stat_row *r = &s->rows[idx];
+	return r->kind == p->kind && pp_model_name_same(r->name, p->name) ? idx : -1;
 }
 
 static uint64_t interval_ns(const struct pp_gpu_interval *g)
@@ -307,9 +326,14 @@ void pp_attr_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f
 			s->layer_example = p->recorded_by;
 			continue;
 		}
-		long idx = row_find(s, p->name, p->kind);
-		if (idx < 0)
-			continue;
+		long idx = row_hinted(s, i, p);
+		if (idx < 0) {
+			idx = row_find(s, p->name, p->kind);
+			if (idx < 0)
+				continue;
+			if (i < STATS_HINTS)
+				s->hint[i] = row_named(s, idx) ? (uint32_t)idx + 1 : 0;
+		}
 		struct stat_row *r = &s->rows[idx];
 		r->count++;
 		if (p->cpu.valid) {

@@ -433,7 +433,15 @@ void pp_cpu_counters_snapshot_delta(const struct pp_cpu_snapshot *a, const struc
 {
 	if (!out)
 		return;
-	memset(out, 0, sizeof(*out));
+	/* Field by field rather than one memset of the whole: the writer thread subtracts a pass's
+	 * snapshots for every pass of every frame. Invalid values stay 0. */
+	memset(out->value, 0, sizeof(out->value));
+	out->wall_ns = 0;
+	out->thread_cpu_ns = 0;
+	out->valid = 0;
+	out->scaled = 0;
+	out->flags = 0;
+	out->tid = 0;
 	if (!a || !b)
 		return;
 	out->wall_ns = b->wall_ns >= a->wall_ns ? b->wall_ns - a->wall_ns : 0;
@@ -450,25 +458,29 @@ void pp_cpu_counters_snapshot_delta(const struct pp_cpu_snapshot *a, const struc
 		return;
 	}
 
-	uint64_t hw_de = b->hw_time_enabled - a->hw_time_enabled;
-	uint64_t hw_dr = b->hw_time_running - a->hw_time_running;
-	uint64_t sw_de = b->sw_time_enabled - a->sw_time_enabled;
-	uint64_t sw_dr = b->sw_time_running - a->sw_time_running;
-	bool hw_ok = b->hw_time_enabled >= a->hw_time_enabled && b->hw_time_running >= a->hw_time_running;
-	bool sw_ok = b->sw_time_enabled >= a->sw_time_enabled && b->sw_time_running >= a->sw_time_running;
-	uint32_t hw = a->hw_mask & b->hw_mask, sw = a->sw_mask & b->sw_mask;
-	uint32_t from_perf_a = a->hw_mask | a->sw_mask, from_perf_b = b->hw_mask | b->sw_mask;
 	uint32_t both = a->valid & b->valid & ((1u << PP_CPU_MAX_EVENTS) - 1);
-
+	uint32_t from_perf = a->hw_mask | a->sw_mask | b->hw_mask | b->sw_mask;
 	/* Values that need no scaling, the common case (every value of a pass boundary while the
-	 * kernel did not multiplex): a group that ran the whole interval, and values read outside
-	 * perf in both snapshots. One from perf and one from a fallback have different zero
-	 * points: never valid. */
-	uint32_t exact = both & ~(from_perf_a | from_perf_b);
-	if (hw_ok && hw_dr >= hw_de)
-		exact |= both & hw;
-	if (sw_ok && sw_dr >= sw_de)
-		exact |= both & sw;
+	 * kernel did not multiplex): values read outside perf in both snapshots, and below a
+	 * group that ran the whole interval. One from perf and one from a fallback have
+	 * different zero points: never valid. */
+	uint32_t exact = both & ~from_perf, scale = 0;
+	uint64_t hw_de = 0, hw_dr = 0, sw_de = 0, sw_dr = 0;
+	bool hw_ok = false, sw_ok = false;
+	uint32_t hw = a->hw_mask & b->hw_mask, sw = a->sw_mask & b->sw_mask;
+	if (from_perf) { /* no perf group at all (most virtual machines): nothing to scale */
+		hw_de = b->hw_time_enabled - a->hw_time_enabled;
+		hw_dr = b->hw_time_running - a->hw_time_running;
+		sw_de = b->sw_time_enabled - a->sw_time_enabled;
+		sw_dr = b->sw_time_running - a->sw_time_running;
+		hw_ok = b->hw_time_enabled >= a->hw_time_enabled && b->hw_time_running >= a->hw_time_running;
+		sw_ok = b->sw_time_enabled >= a->sw_time_enabled && b->sw_time_running >= a->sw_time_running;
+		if (hw_ok && hw_dr >= hw_de)
+			exact |= both & hw;
+		if (sw_ok && sw_dr >= sw_de)
+			exact |= both & sw;
+		scale = both & (hw | sw) & ~exact;
+	}
 	for (uint32_t m = exact; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctz(m);
 		if (b->value[i] >= a->value[i]) {
@@ -477,7 +489,7 @@ void pp_cpu_counters_snapshot_delta(const struct pp_cpu_snapshot *a, const struc
 		}
 	}
 	/* The rest: scaled by the share of the interval their group spent on the PMU. */
-	for (uint32_t m = both & (hw | sw) & ~exact; m; m &= m - 1) {
+	for (uint32_t m = scale; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctz(m);
 		uint32_t bit = 1u << i;
 		if (b->value[i] < a->value[i])
