@@ -63,6 +63,11 @@ struct pp_attr_queue {
 	uint64_t handle;
 	uint32_t family, index;
 	uint32_t depth; /* may exceed LABEL_DEPTH; names beyond it are not kept */
+	/* The open labels' names: label[i] points either at labels[i] or, while a submission is
+	 * being taken in, at the label's text in its recording (alive until the submit returns),
+	 * copied into labels[i] only if the label is still open when the submission is done: a
+	 * label around each pass is then never copied. */
+	const char *label[LABEL_DEPTH];
 	char labels[LABEL_DEPTH][64];
 };
 
@@ -135,14 +140,26 @@ void pp_attr_device_queue_destroy(struct pp_attr_queue *q)
 	free(q);
 }
 
+/* name: alive until labels_keep is called. */
 static void label_apply(struct pp_attr_queue *q, enum pp_label_op op, const char *name)
 {
 	if (op == PP_LABEL_PUSH) {
 		if (q->depth < LABEL_DEPTH)
-			pp_model_name_copy(q->labels[q->depth], sizeof(q->labels[0]), name);
+			q->label[q->depth] = name ? name : "(null)";
 		q->depth++;
 	} else if (op == PP_LABEL_POP && q->depth > 0) {
 		q->depth--;
+	}
+}
+
+/* Copies the names of the labels still open that are not the queue's own yet. */
+static void labels_keep(struct pp_attr_queue *q)
+{
+	for (uint32_t i = 0; i < q->depth && i < LABEL_DEPTH; i++) {
+		if (q->label[i] != q->labels[i]) {
+			pp_model_name_copy(q->labels[i], sizeof(q->labels[i]), q->label[i]);
+			q->label[i] = q->labels[i];
+		}
 	}
 }
 
@@ -150,6 +167,7 @@ void pp_attr_device_queue_label(struct pp_attr_queue *q, enum pp_label_op op, co
 {
 	pthread_mutex_lock(&q->device->lock);
 	label_apply(q, op, name);
+	labels_keep(q);
 	pthread_mutex_unlock(&q->device->lock);
 }
 
@@ -731,7 +749,7 @@ static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, c
 		      uint32_t index)
 {
 	if (q->depth > 0 && q->depth <= LABEL_DEPTH) {
-		pp_model_name_copy(out->name, sizeof(out->name), q->labels[q->depth - 1]);
+		pp_model_name_copy(out->name, sizeof(out->name), q->label[q->depth - 1]);
 		out->name_source = PP_NAME_LABEL;
 	} else if (p->object_name[0]) {
 		pp_model_name_copy(out->name, sizeof(out->name), p->object_name);
@@ -911,6 +929,7 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 				pr->subpasses = p->subpasses;
 				pr->secondaries = p->secondaries;
 				pr->work = p->work;
+				pr->cpu.valid = false;
 				pass_cpu_take(pr, p);
 				pr->recording_reused = r->submissions > 0;
 				pr->exp_arm = (uint8_t)r->exp_arm;
@@ -969,6 +988,7 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 	f->subs_tail = s;
 	if (++f->nsubs >= MAX_FRAME_SUBMISSIONS && pp_attr_frame_clock_end(&d->clock, "submission-limit"))
 		frame_close(d, d->clock.why);
+	labels_keep(q); /* the recordings' label texts may go once the submit returns */
 	pthread_mutex_unlock(&d->lock);
 	return index;
 }

@@ -178,7 +178,6 @@ struct pp_pass_result {
 	/* NULL: the application's. Else recorded by a layer above passprobe for its own purposes
 	 * (RenderDoc's capture copies, an overlay's HUD): that layer's library file name, static. */
 	const char *recorded_by;
-	struct pp_workload work;
 	uint32_t nattachments;       /* of attachments[], at the end */
 
 	struct pp_gpu_interval gpu;  /* from the pass's begin to end timestamp */
@@ -196,7 +195,6 @@ struct pp_pass_result {
 	 * allocation and eight entries per pass that the application's thread need not make. */
 	bool counters_pending;
 
-	struct pp_cpu_cost cpu;      /* recording it: from its begin to its end command, on the recording thread(s) */
 	/* Until pp_attr_cpu_frame_result_resolve: `cpu` is still the recording thread's two snapshots
 	 * around the pass (cpu_begin, cpu_end below), subtracted on the writer thread rather than
 	 * at every pass end: the application's thread takes the snapshots and nothing more. */
@@ -213,15 +211,18 @@ struct pp_pass_result {
 	uint32_t ndraw_timings;      /* per_draw_timing mode only */
 	struct pp_draw_timing *draw_timings; /* owned by the frame */
 
-	/* The large parts last, meaningful only as far as the fields above say (the model clears
-	 * what is above, PP_PASS_RESULT_HEAD, and fills these as far as they are used). */
+	/* The large parts last: the model clears what is above (PP_PASS_RESULT_HEAD) for each
+	 * pass and fills these itself: `work` copied whole, `cpu` marked not measured (its other
+	 * fields are read only when it is valid), the rest as far as the fields above say. */
+	struct pp_workload work;
+	struct pp_cpu_cost cpu;      /* recording it: from its begin to its end command, on the recording thread(s) */
 	struct pp_attachment attachments[PP_MAX_ATTACHMENTS]; /* the first nattachments */
 	struct pp_cpu_snapshot cpu_begin, cpu_end;             /* while cpu_pending */
 	uint64_t stats[PP_STAT_COUNT];                         /* while counters_pending: */
 	uint32_t stats_valid;                                  /* bit i: stats[i] measured */
 	const char *stats_reason;                              /* why not, where not */
 };
-#define PP_PASS_RESULT_HEAD offsetof(struct pp_pass_result, attachments)
+#define PP_PASS_RESULT_HEAD offsetof(struct pp_pass_result, work)
 
 struct pp_submission_result {
 	uint64_t seq;                /* device-wide submission sequence number */
