@@ -565,17 +565,20 @@ static void interval_put(struct pp_rec_writer *w, struct buf *b, const struct pp
 _Static_assert(sizeof(struct pp_workload) == PP_REC_WORKLOAD_COUNTS * sizeof(uint64_t), "pp_workload is its counts");
 static uint8_t *workload_at(uint8_t *o, const struct pp_workload *wl)
 {
-	uint64_t v[PP_REC_WORKLOAD_COUNTS];
-	memcpy(v, wl, sizeof(v));
-	uint8_t *mask_at = o;
-	o += 2;
+	const uint8_t *v = (const uint8_t *)wl;
+	/* The mask first, with loads only; then the counts that are not 0, one step each. */
 	uint16_t mask = 0;
 	for (unsigned i = 0; i < PP_REC_WORKLOAD_COUNTS; i++) {
-		memcpy(o, &v[i], 8);
-		o += v[i] ? 8 : 0;
-		mask |= (uint16_t)((v[i] != 0) << i);
+		uint64_t x;
+		memcpy(&x, v + 8 * i, 8);
+		mask |= (uint16_t)((x != 0) << i);
 	}
-	memcpy(mask_at, &mask, 2);
+	memcpy(o, &mask, 2);
+	o += 2;
+	for (unsigned m = mask; m; m &= m - 1) {
+		memcpy(o, v + 8 * (unsigned)__builtin_ctz(m), 8);
+		o += 8;
+	}
 	return o;
 }
 
