@@ -725,6 +725,67 @@ static void test_corrupt_length(void)
 	free(f.p);
 }
 
+/* Pass names are found by their position in the frame first: names that move between
+ * positions, a name at a position that changes every frame (5,000 of them: the writer's string
+ * table is emptied and strings are written again under new ids) and bytes after a name's end
+ * that differ all read back as the names written. */
+static void test_names_by_position(void)
+{
+	struct file f = { 0 };
+	struct pp_rec_writer *w = pp_rec_write_create();
+	static const char *const counters[] = { "task-clock" };
+	pp_rec_write_process(w, 1, "names", 0, counters, 1);
+	take(w, &f);
+	enum { FRAMES = 5000, PASSES = 3 };
+	char want[FRAMES][PASSES][64];
+	for (unsigned i = 0; i < FRAMES; i++) {
+		struct pp_frame_result *fr = calloc(1, sizeof(*fr));
+		fr->index = i;
+		fr->delimiter = "present";
+		fr->npasses = PASSES;
+		fr->passes = calloc(PASSES, sizeof(*fr->passes));
+		for (unsigned k = 0; k < PASSES; k++) {
+			struct pp_pass_result *p = &fr->passes[k];
+			if (k == 0)
+				snprintf(p->name, sizeof(p->name), "frame %u", i); /* new at every frame */
+			else
+				snprintf(p->name, sizeof(p->name), "%s", (i + k) % 2 ? "shadow" : "gbuffer"); /* they swap */
+			if (i % 3 == 0)
+				memset(p->name + strlen(p->name) + 1, 'x', 8); /* bytes after the end */
+			p->api = "vkCmdBeginRenderPass";
+			p->gpu.unavailable_reason = "not measured";
+			snprintf(want[i][k], sizeof(want[i][k]), "%s", p->name);
+		}
+		pp_rec_write_frame(w, fr, 1, false);
+		pp_model_frame_result_free(fr);
+		take(w, &f);
+	}
+	CHECK(!pp_rec_write_failed(w));
+	pp_rec_write_destroy(w);
+
+	struct pp_rec_reader *r;
+	char err[256];
+	CHECK(pp_rec_read_open(f.p, f.len, &r, err, sizeof(err)) == 0, "open: %s", err);
+	struct pp_rec_record rec;
+	unsigned frames = 0, wrong = 0;
+	while (pp_rec_read_next(r, &rec) == 1) {
+		if (rec.type != PP_REC_FRAME)
+			continue;
+		struct pp_frame_result *got;
+		if (pp_rec_read_decode_frame(r, &rec, &got, err, sizeof(err)) != 0 || !got || got->npasses != PASSES) {
+			wrong++;
+		} else {
+			for (unsigned k = 0; k < PASSES; k++)
+				wrong += strcmp(got->passes[k].name, want[frames][k]) != 0;
+		}
+		pp_model_frame_result_free(got);
+		frames++;
+	}
+	CHECK(frames == FRAMES && wrong == 0, "%u frames read, %u names wrong", frames, wrong);
+	pp_rec_read_close(r);
+	free(f.p);
+}
+
 int main(int argc, char **argv)
 {
 	/* With a folder: writes the test's recording there, whole and cut, as fuzzing seeds. */
@@ -753,5 +814,6 @@ int main(int argc, char **argv)
 	test_older_minor();
 	test_corrupt_length();
 	test_capture_compat();
+	test_names_by_position();
 	return check_finish();
 }
