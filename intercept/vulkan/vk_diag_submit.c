@@ -170,13 +170,13 @@ static void flagged_keep(struct pp_vk_diag_cb *s, const struct pp_diag_rec_todo 
 /* The submitted command buffers' recordings (recs[i], NULL where not followed; cbs[i] their
  * command buffers) and what they did after the last hook of this file, translated
  * (obs[i] / views[i], NULL where nothing is new). obs: n entries. */
-static void recordings_describe(struct pp_device *dev, uint32_t n, const uint64_t *cb_handles,
+static void recordings_describe(uint32_t n, struct pp_command_buffer *const *tracked,
 				struct pp_diag_rec **recs, struct pp_command_buffer **cbs,
 				struct vk_diag_observed *obs, struct pp_diag_observed *views,
 				const struct pp_diag_observed **view_of)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		struct pp_command_buffer *c = pp_layer_objects_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
+		struct pp_command_buffer *c = tracked[i];
 		struct pp_vk_diag_cb *s = c && c->diag && c->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY ? c->diag : NULL;
 		view_of[i] = NULL;
 		if (s && c->submissions <= s->last_subs) {
@@ -208,11 +208,11 @@ static void recordings_describe(struct pp_device *dev, uint32_t n, const uint64_
 }
 
 /* GPU idle after a blocking wait: it ends where this submission's first pass begins. */
-static void idle_arm(struct pp_device *dev, struct pp_vk_diag *vd, uint32_t n, const uint64_t *cb_handles)
+static void idle_arm(struct pp_vk_diag *vd, uint32_t n, struct pp_command_buffer *const *tracked)
 {
 	struct pp_command_buffer *first = NULL, *last = NULL;
 	for (uint32_t i = 0; i < n; i++) {
-		struct pp_command_buffer *c = pp_layer_objects_command_buffer_lookup(dev, (VkCommandBuffer)(uintptr_t)cb_handles[i]);
+		struct pp_command_buffer *c = tracked[i];
 		if (!c || !c->diag || !c->rec->npasses)
 			continue;
 		if (!first && c->rec->passes[0].ts_begin != PP_NO_SLOT)
@@ -242,7 +242,7 @@ static void idle_arm(struct pp_device *dev, struct pp_vk_diag *vd, uint32_t n, c
 }
 
 void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
-			  VkFence fence, uint64_t frame, bool renderdoc, uint64_t ended, uint32_t nsubmits,
+			  struct pp_command_buffer *const *tracked, VkFence fence, uint64_t frame, bool renderdoc, uint64_t ended, uint32_t nsubmits,
 			  const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2)
 {
 	/* A wait on this thread holds its frames back (vk_blocking.c): it submits their work. A
@@ -268,7 +268,7 @@ void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint
 
 	__atomic_store_n(&vd->frame, frame, __ATOMIC_RELAXED);
 	/* 1. The submission, described once: nothing of the rules is asked yet. */
-	recordings_describe(dev, n, cb_handles, recs, cbs, obs, views, view_of);
+	recordings_describe(n, tracked, recs, cbs, obs, views, view_of);
 	pp_vk_blocking_diag_signals_of(nsubmits, submits, submits2, sigs, nsig);
 	uint32_t nmeasured = reads_poll(dev, vd, frame, &measured);
 	const struct pp_diag_submission sub = {
@@ -305,7 +305,7 @@ void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint
 							     cbs[i]->rec->npasses ? cbs[i]->rec->passes[0].ts_begin : PP_NO_SLOT,
 							     0 });
 	}
-	idle_arm(dev, vd, n, cb_handles);
+	idle_arm(vd, n, tracked);
 	messages_deliver(dev, todo.messages, todo.nmessages);
 	pp_diag_device_submit_todo_free(&todo);
 	for (uint32_t i = 0; i < n; i++)

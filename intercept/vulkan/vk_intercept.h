@@ -165,13 +165,14 @@ static inline bool pp_vk_descriptor_is_buffer(VkDescriptorType t)
  * attribution saw the submission / present: counts findings, delivers messages to the application's
  * debug messengers, reads barrier-cost timestamps that are ready. */
 struct pp_diag_device;
-/* A successful submit call with batches: cb_handles[n], every batch's, in order; frame: the
+/* A successful submit call with batches: cb_handles[n], every batch's, in order, and tracked[n]
+ * their records (NULL where not tracked), as the submit looked them up; frame: the
  * model's frame of the submission (pp_attr_device_submit); renderdoc: RenderDoc captures that frame;
  * ended: its frame clock's "every frame below this has ended" after the call
  * (pp_attr_device_submit_done, pp_attr_device_present); submits / submits2: the call's batches (for the
  * semaphores they signal). */
 void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
-			  VkFence fence, uint64_t frame, bool renderdoc, uint64_t ended, uint32_t nsubmits,
+			  struct pp_command_buffer *const *tracked, VkFence fence, uint64_t frame, bool renderdoc, uint64_t ended, uint32_t nsubmits,
 			  const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2);
 void pp_vk_diag_submit_presented(struct pp_device *dev, uint64_t ended);
 /* A submit call without batches ended a frame (a fence-only submit). */

@@ -18,13 +18,15 @@
  * reset, are reset on the GPU instead, by the command buffer their execution gets in front of
  * it (vk_simultaneous.c). Returns how many command buffers are added. */
 static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommandBuffer *cbs_plain,
-			      const VkCommandBufferSubmitInfo *cbs_info, struct pp_recording **recs, uint64_t *handles,
-			      struct pp_vk_sim_exec *execs, const struct pp_attr_slot_map **maps)
+			      const VkCommandBufferSubmitInfo *cbs_info, struct pp_command_buffer **tracked,
+			      struct pp_recording **recs, uint64_t *handles, struct pp_vk_sim_exec *execs,
+			      const struct pp_attr_slot_map **maps)
 {
 	uint32_t extra = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		VkCommandBuffer cb = cbs_plain ? cbs_plain[i] : cbs_info[i].commandBuffer;
 		struct pp_command_buffer *c = pp_layer_objects_command_buffer_lookup(dev, cb);
+		tracked[i] = c;
 		handles[i] = (uint64_t)(uintptr_t)cb;
 		recs[i] = c ? c->rec : NULL;
 		maps[i] = NULL;
@@ -50,10 +52,12 @@ static uint32_t batch_prepare(struct pp_device *dev, uint32_t n, const VkCommand
 }
 
 struct batch_scratch {
+	struct pp_command_buffer *tracked_stack[16];
 	struct pp_recording *recs_stack[16];
 	uint64_t handles_stack[16];
 	struct pp_vk_sim_exec execs_stack[16];
 	const struct pp_attr_slot_map *maps_stack[16];
+	struct pp_command_buffer **tracked; /* the command buffers' records, looked up once a call */
 	struct pp_recording **recs;
 	uint64_t *handles;
 	struct pp_vk_sim_exec *execs;
@@ -69,6 +73,7 @@ struct batch_scratch {
 
 static bool scratch_get(struct batch_scratch *s, uint32_t n)
 {
+	s->tracked = n <= 16 ? s->tracked_stack : malloc(n * sizeof(*s->tracked));
 	s->recs = n <= 16 ? s->recs_stack : malloc(n * sizeof(*s->recs));
 	s->handles = n <= 16 ? s->handles_stack : malloc(n * sizeof(*s->handles));
 	s->execs = n <= 16 ? s->execs_stack : malloc(n * sizeof(*s->execs));
@@ -77,13 +82,15 @@ static bool scratch_get(struct batch_scratch *s, uint32_t n)
 	s->patched_batches = s->patched_cbs = NULL;
 	s->patched_groups = NULL;
 	s->patched_masks = NULL;
-	return s->recs && s->handles && s->execs && s->maps;
+	return s->tracked && s->recs && s->handles && s->execs && s->maps;
 }
 
 static void scratch_put(struct pp_device *dev, struct batch_scratch *s)
 {
 	for (uint32_t i = 0; i < s->n; i++)
 		pp_vk_simultaneous_execution_done(dev, &s->execs[i]);
+	if (s->tracked != s->tracked_stack)
+		free(s->tracked);
 	if (s->recs != s->recs_stack)
 		free(s->recs);
 	if (s->handles != s->handles_stack)
@@ -260,8 +267,8 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 	}
 	for (uint32_t b = 0, off = 0; b < nsubmits; off += batch_count(v1, v2, b), b++) {
 		extra += batch_prepare(dev, batch_count(v1, v2, b), v1 ? v1[b].pCommandBuffers : NULL,
-				       v1 ? NULL : v2[b].pCommandBufferInfos, s.recs + off, s.handles + off, s.execs + off,
-				       s.maps + off);
+				       v1 ? NULL : v2[b].pCommandBufferInfos, s.tracked + off, s.recs + off, s.handles + off,
+				       s.execs + off, s.maps + off);
 		s.n = off + batch_count(v1, v2, b);
 	}
 	const VkSubmitInfo *down1 = v1;
@@ -323,7 +330,8 @@ static VkResult queue_submit(VkQueue queue, bool sync2, uint32_t nsubmits, const
 		uint64_t ended = pp_attr_device_submit_done(dev->attr, sync, label);
 		pp_vk_renderdoc_poll(dev, false);
 		if (nsubmits) {
-			pp_vk_diag_submit_submitted(dev, q, total, s.handles, fence, frame, rdoc_frame, ended, nsubmits, v1, v2);
+			pp_vk_diag_submit_submitted(dev, q, total, s.handles, s.tracked, fence, frame, rdoc_frame, ended,
+						    nsubmits, v1, v2);
 		} else {
 			pp_vk_diag_submit_frames_ended(dev, ended);
 		}
