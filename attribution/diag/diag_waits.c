@@ -182,19 +182,22 @@ uint64_t pp_diag_waits_blocking_report(struct pp_diag_device *d, const struct pp
 	uint64_t counted = 0;
 	pthread_mutex_lock(&d->lock);
 	uint64_t frame = d->frame;
+	/* A site already counted (every occurrence but the first) is found and counted under one
+	 * take of the table's lock, let go only while a new steady-state site waits for its
+	 * frames (steady_pending). */
 	pthread_mutex_lock(&pp_diag_sites_table.lock);
 	struct site *s = pp_diag_sites_find_locked(key);
-	pthread_mutex_unlock(&pp_diag_sites_table.lock);
 	struct pending_frame confirmed[STEADY_FRAMES - 1];
 	uint32_t nconfirmed = 0;
 	if (!s && b->steady_state) {
+		pthread_mutex_unlock(&pp_diag_sites_table.lock);
 		nconfirmed = steady_pending(d, key, frame, b->cpu_ns, confirmed);
 		if (!nconfirmed) {
 			pthread_mutex_unlock(&d->lock);
 			return 0;
 		}
+		pthread_mutex_lock(&pp_diag_sites_table.lock);
 	}
-	pthread_mutex_lock(&pp_diag_sites_table.lock);
 	bool created = false;
 	if (!s && (s = pp_diag_sites_insert_locked(key))) {
 		created = true;
