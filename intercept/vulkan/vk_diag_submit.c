@@ -259,11 +259,17 @@ void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint
 	uint32_t nsig = pp_vk_blocking_diag_signals_of(nsubmits, submits, submits2, NULL, 0);
 	if (nsig > 16)
 		sigs = malloc(nsig * sizeof(*sigs));
-	/* Each a few KiB: on the heap, for this call only. */
-	struct vk_diag_observed *obs = n ? malloc(n * sizeof(*obs)) : NULL;
-	struct pp_diag_observed *views = n ? malloc(n * sizeof(*views)) : NULL;
-	const struct pp_diag_observed **view_of = n ? malloc(n * sizeof(*view_of)) : NULL;
-	if (!recs || !cbs || !sigs || (n && (!obs || !views || !view_of)))
+	/* Each a few KiB: on the heap, for this call only, the three arrays in one block. */
+	_Static_assert(sizeof(struct vk_diag_observed) % _Alignof(struct pp_diag_observed) == 0 &&
+			       sizeof(struct pp_diag_observed) % _Alignof(const struct pp_diag_observed *) == 0,
+		       "the arrays follow each other aligned");
+	char *block = n ? malloc(n * (sizeof(struct vk_diag_observed) + sizeof(struct pp_diag_observed) +
+				      sizeof(const struct pp_diag_observed *)))
+			: NULL;
+	struct vk_diag_observed *obs = (struct vk_diag_observed *)block;
+	struct pp_diag_observed *views = block ? (struct pp_diag_observed *)(obs + n) : NULL;
+	const struct pp_diag_observed **view_of = block ? (const struct pp_diag_observed **)(views + n) : NULL;
+	if (!recs || !cbs || !sigs || (n && !block))
 		goto out;
 
 	__atomic_store_n(&vd->frame, frame, __ATOMIC_RELAXED);
@@ -312,9 +318,7 @@ void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint
 		if (view_of[i])
 			pp_vk_diag_state_observed_free(&obs[i]);
 out:
-	free(obs);
-	free(views);
-	free(view_of);
+	free(block);
 	free(measured);
 	if (sigs != sig_stack)
 		free(sigs);
