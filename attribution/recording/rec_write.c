@@ -272,10 +272,10 @@ static inline __attribute__((always_inline)) uint32_t intern_static(struct pp_re
 	return intern_static_miss(w, e, text);
 }
 
-/* The id of the name of the pass at position `at` of its frame. */
-static uint32_t intern_pass_name(struct pp_rec_writer *w, const struct pp_pass_result *p, size_t at)
+/* The id of the name of the pass at position `pos` of its frame. */
+static uint32_t intern_pass_name(struct pp_rec_writer *w, const struct pp_pass_result *p, size_t pos)
 {
-	struct name_entry *e = at < NAME_CACHE ? &w->names[at] : NULL;
+	struct name_entry *e = pos < NAME_CACHE ? &w->names[pos] : NULL;
 	if (e && e->id && e->generation == w->generation && pp_model_name_same(e->name, p->name))
 		return e->id;
 	uint32_t id = intern_n(w, p->name, strnlen(p->name, sizeof(p->name)));

@@ -242,8 +242,8 @@ static void idle_arm(struct pp_vk_diag *vd, uint32_t n, struct pp_command_buffer
 }
 
 void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
-			  struct pp_command_buffer *const *tracked, VkFence fence, uint64_t frame, bool renderdoc, uint64_t ended, uint32_t nsubmits,
-			  const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2)
+			  struct pp_command_buffer *const *tracked, VkFence fence, uint64_t frame, bool renderdoc,
+			  uint64_t ended, uint32_t nsubmits, const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2)
 {
 	/* A wait on this thread holds its frames back (vk_blocking.c): it submits their work. A
 	 * submit of semaphores or a fence alone is signalling, not frame work. */

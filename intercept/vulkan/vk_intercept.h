@@ -172,8 +172,8 @@ struct pp_diag_device;
  * (pp_attr_device_submit_done, pp_attr_device_present); submits / submits2: the call's batches (for the
  * semaphores they signal). */
 void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
-			  struct pp_command_buffer *const *tracked, VkFence fence, uint64_t frame, bool renderdoc, uint64_t ended, uint32_t nsubmits,
-			  const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2);
+			  struct pp_command_buffer *const *tracked, VkFence fence, uint64_t frame, bool renderdoc,
+			  uint64_t ended, uint32_t nsubmits, const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2);
 void pp_vk_diag_submit_presented(struct pp_device *dev, uint64_t ended);
 /* A submit call without batches ended a frame (a fence-only submit). */
 void pp_vk_diag_submit_frames_ended(struct pp_device *dev, uint64_t ended);
