@@ -168,6 +168,25 @@ static void test_delta(void)
 	pp_cpu_counters_snapshot_delta(&a, &b, &d);
 	CHECK((d.flags & PP_CPU_FLAG_MISMATCH) && d.valid == 0 && d.thread_cpu_ns == 400);
 
+	/* A value from perf in one snapshot and from a fallback in the other: no common zero. */
+	b = a;
+	b.value[0] = 300;
+	b.hw_mask = 0;
+	pp_cpu_counters_snapshot_delta(&a, &b, &d);
+	CHECK(!(d.valid & 0x1) && (d.valid & 0x6) == 0x6, "%x", d.valid);
+
+	/* No perf group in either (most virtual machines): the values both hold subtract, one
+	 * going backwards is unknown, and every value not valid is 0 whatever out held. */
+	b = a;
+	a.hw_mask = a.sw_mask = b.hw_mask = b.sw_mask = 0;
+	b.value[0] = 150;
+	b.value[1] = 5;
+	b.value[2] = 4;
+	memset(d.value, 0x5a, sizeof(d.value));
+	pp_cpu_counters_snapshot_delta(&a, &b, &d);
+	CHECK(d.valid == 0x5 && d.scaled == 0 && d.value[0] == 50 && d.value[2] == 0, "%x", d.valid);
+	CHECK(d.value[1] == 0 && d.value[3] == 0 && d.value[PP_CPU_MAX_EVENTS - 1] == 0, "values not valid are 0");
+
 	/* NULLs are ignored. */
 	pp_cpu_counters_snapshot_delta(NULL, &b, &d);
 	CHECK(d.valid == 0 && d.wall_ns == 0);

@@ -348,75 +348,6 @@ static void test_thread_lifetimes(void)
 		CHECK(in_thread > before, "the thread had fds of its own");
 }
 
-/* ---- the delta's arithmetic, on snapshots made by hand ---- */
-
-/* Every rule of pp_cpu_counters_snapshot_delta, for the paths no machine here takes: values from
- * a hardware group that ran all the interval (exact), one multiplexed (scaled), one never on
- * the PMU (unknown, not 0), a value from perf in one snapshot and a fallback in the other (no
- * common zero point), a value that went down, and snapshots without perf at all (most VMs). */
-static void test_delta_rules(void)
-{
-	struct pp_cpu_snapshot a, b;
-	struct pp_cpu_delta d;
-	memset(&a, 0, sizeof(a));
-	a.wall_ns = 1000;
-	a.thread_cpu_ns = 500;
-	a.tid = 7;
-	a.session = 3;
-	b = a;
-	b.wall_ns = 3000;
-	b.thread_cpu_ns = 1400;
-
-	/* No perf group: fallback values subtract; one that went down is unknown. */
-	a.valid = b.valid = 0x7;
-	a.value[0] = 10, b.value[0] = 25;
-	a.value[1] = 4, b.value[1] = 4;
-	a.value[2] = 9, b.value[2] = 8;
-	d.value[5] = 77; /* whatever out held before */
-	pp_cpu_counters_snapshot_delta(&a, &b, &d);
-	CHECK(d.wall_ns == 2000 && d.thread_cpu_ns == 900 && d.tid == 7 && !(d.flags & PP_CPU_FLAG_MISMATCH));
-	CHECK(d.valid == 0x3 && d.value[0] == 15 && d.value[1] == 0 && d.scaled == 0,
-	      "no perf: valid 0x%x, values %llu %llu", d.valid, (unsigned long long)d.value[0],
-	      (unsigned long long)d.value[1]);
-	CHECK(d.value[2] == 0 && d.value[5] == 0, "invalid values are 0");
-
-	/* A hardware group (values 0, 1) and a software group (2, 3); value 4 from a fallback. */
-	a.valid = b.valid = 0x1f;
-	a.hw_mask = b.hw_mask = 0x3;
-	a.sw_mask = b.sw_mask = 0xc;
-	for (unsigned i = 0; i < 5; i++)
-		a.value[i] = 100, b.value[i] = 400;
-	a.hw_time_enabled = 1000, b.hw_time_enabled = 2000; /* enabled 1000 ns */
-	a.hw_time_running = 1000, b.hw_time_running = 2000; /* on the PMU all of it: exact */
-	a.sw_time_enabled = 1000, b.sw_time_enabled = 2000;
-	a.sw_time_running = 1000, b.sw_time_running = 1250; /* a quarter of it: x4 */
-	pp_cpu_counters_snapshot_delta(&a, &b, &d);
-	CHECK(d.valid == 0x1f && d.scaled == 0xc, "valid 0x%x scaled 0x%x", d.valid, d.scaled);
-	CHECK(d.value[0] == 300 && d.value[1] == 300 && d.value[4] == 300, "exact values");
-	CHECK(d.value[2] == 1200 && d.value[3] == 1200, "scaled: %llu", (unsigned long long)d.value[2]);
-
-	/* The software group never ran in the interval: its values are unknown. */
-	b.sw_time_running = a.sw_time_running;
-	pp_cpu_counters_snapshot_delta(&a, &b, &d);
-	CHECK(d.valid == 0x13 && d.scaled == 0 && d.value[2] == 0, "valid 0x%x", d.valid);
-
-	/* Value 1 from perf in a, from a fallback in b: different zero points. */
-	b.sw_time_running = 1250;
-	b.hw_mask = 0x1;
-	pp_cpu_counters_snapshot_delta(&a, &b, &d);
-	CHECK(!(d.valid & 0x2) && (d.valid & 0x1), "valid 0x%x", d.valid);
-	b.hw_mask = 0x3;
-
-	/* Another thread, another session: nothing but the wall time. */
-	b.tid = 8;
-	pp_cpu_counters_snapshot_delta(&a, &b, &d);
-	CHECK((d.flags & PP_CPU_FLAG_MISMATCH) && d.valid == 0 && d.thread_cpu_ns == 0 && d.wall_ns == 2000);
-	b.tid = 7;
-	b.session = 4;
-	pp_cpu_counters_snapshot_delta(&a, &b, &d);
-	CHECK((d.flags & PP_CPU_FLAG_MISMATCH) && d.valid == 0 && d.thread_cpu_ns == 900);
-}
-
 /* ---- hardware and user-space reads ---- */
 
 static int open_instructions(void)
@@ -529,7 +460,6 @@ int main(void)
 	test_two_threads();
 	test_thread_lifetimes();
 	test_hardware();
-	test_delta_rules();
 	pp_cpu_counters_snapshot_shutdown();
 	return check_finish();
 }
