@@ -40,8 +40,8 @@ enum pp_exp_arm pp_attr_experiment_frame_arm(const struct pp_frame_result *f, ui
 		other_arm |= p->exp_arm != PP_EXP_ARM_FIXED;
 		reused |= p->recording_reused && p->exp_seen;
 	}
-	bool partly = false;
-	for (size_t i = 0; i < f->npasses; i++)
+	bool partly = false; /* a site rewritten in some passes and not in others */
+	for (size_t i = 0; fixed && i < f->npasses; i++)
 		partly |= (f->passes[i].exp_seen & fixed & ~f->passes[i].exp_fixed) != 0;
 	*modified = fixed != 0;
 	*sites = 0;
