@@ -185,11 +185,6 @@ static void record(struct pp_rec_writer *w, enum pp_rec_type type, const void *p
 
 /* ---- strings --------------------------------------------------------------------------- */
 
-static uint64_t hash_of(const char *s, size_t n)
-{
-	return pp_hash_bytes(s, n) | 1; /* 0 is an empty slot's */
-}
-
 static void strings_clear(struct pp_rec_writer *w)
 {
 	memset(w->strings, 0, sizeof(w->strings));
@@ -203,7 +198,7 @@ static uint32_t intern_n(struct pp_rec_writer *w, const char *text, size_t n)
 {
 	if (!text)
 		return 0;
-	uint64_t h = hash_of(text, n);
+	uint64_t h = pp_hash_bytes(text, n); /* an empty slot is one without an id */
 	size_t slot = h % STRINGS_SLOTS;
 	for (;;) {
 		struct string_entry *e = &w->strings[slot];
