@@ -303,8 +303,11 @@ static bool snapshot_no_perf(struct pp_cpu_thread *st, struct pp_cpu_snapshot *o
 		cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		if (!cpu)
 			return false;
-		/* The wall clock right after the read: what the thread runs from here on. */
-		st->anchor_wall = clock_ns(CLOCK_MONOTONIC);
+		/* The wall clock right after the read: what the thread runs from here on, and the
+		 * instant this snapshot stands for (the one read before getrusage would leave the
+		 * system calls' time in the CPU time and out of the wall time). */
+		wall = clock_ns(CLOCK_MONOTONIC);
+		st->anchor_wall = wall;
 		st->anchor_cpu = cpu;
 		st->anchor_switches = switches;
 	}
@@ -452,6 +455,10 @@ void pp_cpu_counters_snapshot_delta(const struct pp_cpu_snapshot *a, const struc
 		return;
 	}
 	out->thread_cpu_ns = b->thread_cpu_ns >= a->thread_cpu_ns ? b->thread_cpu_ns - a->thread_cpu_ns : 0;
+	/* A thread runs at most the span's wall time; the two clocks, read a few instructions
+	 * apart at each end, can say a little more. */
+	if (out->thread_cpu_ns > out->wall_ns)
+		out->thread_cpu_ns = out->wall_ns;
 	if (a->session != b->session || !a->session) {
 		/* Counters were reopened in between: their zero points differ. */
 		out->flags |= PP_CPU_FLAG_MISMATCH;

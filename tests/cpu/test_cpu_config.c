@@ -164,9 +164,18 @@ static void test_delta(void)
 	/* Same thread, reopened counters: CPU time yes, counter values no. */
 	b = a;
 	b.session = 4;
+	b.wall_ns = 2000;
 	b.thread_cpu_ns = 900;
 	pp_cpu_counters_snapshot_delta(&a, &b, &d);
 	CHECK((d.flags & PP_CPU_FLAG_MISMATCH) && d.valid == 0 && d.thread_cpu_ns == 400);
+
+	/* More CPU time than wall time (two clocks read apart at each end): at most the wall's. */
+	b = a;
+	b.wall_ns = 1300;
+	b.thread_cpu_ns = 850;
+	pp_cpu_counters_snapshot_delta(&a, &b, &d);
+	CHECK(d.wall_ns == 300 && d.thread_cpu_ns == 300, "%llu ns of CPU over %llu", (unsigned long long)d.thread_cpu_ns,
+	      (unsigned long long)d.wall_ns);
 
 	/* A value from perf in one snapshot and from a fallback in the other: no common zero. */
 	b = a;
