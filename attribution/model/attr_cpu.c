@@ -54,9 +54,19 @@ void pp_attr_cpu_frame_result_resolve(struct pp_frame_result *f)
 		struct pp_pass_result *p = &f->passes[i];
 		if (!p->cpu_pending)
 			continue;
-		pp_attr_cpu_cost_add_span(&p->cpu, &p->cpu_begin, &p->cpu_end);
+		pp_attr_cpu_cost_add_span(&p->cpu, pp_model_pass_cpu_begin(p), &p->cpu_end);
 		p->cpu_pending = false;
 		if (!p->recording_reused)
 			pp_attr_cpu_cost_add(&f->cpu, &p->cpu);
 	}
+}
+
+void pp_attr_cpu_pass_merge(struct pp_pass_result *pr, const struct pp_pass_rec *p)
+{
+	if (pr->cpu_pending) {
+		pp_attr_cpu_cost_add_span(&pr->cpu, pp_model_pass_cpu_begin(pr), &pr->cpu_end);
+		pr->cpu_pending = false;
+	}
+	if (p->cpu_ended)
+		pp_attr_cpu_cost_add_span(&pr->cpu, pp_attr_record_pass_cpu_begin(p), &p->cpu_end);
 }

@@ -765,28 +765,6 @@ static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, c
 	}
 }
 
-/* A pass's recording cost travels as its two snapshots, subtracted on the writer thread. */
-static void pass_cpu_take(struct pp_pass_result *pr, const struct pp_pass_rec *p)
-{
-	pr->cpu_pending = p->cpu_ended;
-	if (p->cpu_ended) {
-		pr->cpu_begin = *pp_attr_record_pass_cpu_begin(p);
-		pr->cpu_end = p->cpu_end;
-	}
-}
-
-/* A pass resumed in another recording: one result, several spans, summed here (rare: dynamic
- * rendering split over command buffers). */
-static void pass_cpu_merge(struct pp_pass_result *pr, const struct pp_pass_rec *p)
-{
-	if (pr->cpu_pending) {
-		pp_attr_cpu_cost_add_span(&pr->cpu, &pr->cpu_begin, &pr->cpu_end);
-		pr->cpu_pending = false;
-	}
-	if (p->cpu_ended)
-		pp_attr_cpu_cost_add_span(&pr->cpu, pp_attr_record_pass_cpu_begin(p), &p->cpu_end);
-}
-
 /* Where this execution's result for `slot` is: the recording's own slot, or its copy. */
 static uint32_t slot_mapped(const struct pp_attr_slot_map *m, uint32_t slot)
 {
@@ -897,6 +875,7 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 		 * only (no CPU or GPU measurement), and are left out of the frame. */
 		uint32_t np = r->quiet ? 0 : r->npasses;
 		f->recs_outside += r->quiet;
+		uint32_t last_new = UINT32_MAX; /* the pass of r behind s->passes[out - 1], with a CPU span */
 		for (uint32_t i = 0; i < np; i++) {
 			const struct pp_pass_rec *p = &r->passes[i];
 			for (; ev < r->nlabels && r->labels[ev].pos <= i; ev++)
@@ -906,7 +885,8 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 			if ((p->flags & PP_PASS_RESUMING) && suspended >= 0) {
 				pr = &s->passes[suspended];
 				pp_attr_record_workload_add(&pr->work, &p->work);
-				pass_cpu_merge(pr, p);
+				pp_attr_cpu_pass_merge(pr, p);
+				last_new = UINT32_MAX;
 				pr->secondaries += p->secondaries;
 				s->ts_slots[2 * suspended + 1] = slot_mapped(m, p->ts_end);
 				if (p->ts_end == PP_NO_SLOT && !(p->flags & PP_PASS_SUSPENDING))
@@ -930,7 +910,8 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 				pr->secondaries = p->secondaries;
 				pr->work = p->work;
 				pr->cpu.valid = false;
-				pass_cpu_take(pr, p);
+				pp_attr_cpu_pass_take(pr, p, i > 0 && last_new == i - 1);
+				last_new = p->cpu_ended ? i : UINT32_MAX;
 				pr->recording_reused = r->submissions > 0;
 				pr->exp_arm = (uint8_t)r->exp_arm;
 				pr->exp_seen = p->exp_seen;

@@ -196,9 +196,13 @@ struct pp_pass_result {
 	bool counters_pending;
 
 	/* Until pp_attr_cpu_frame_result_resolve: `cpu` is still the recording thread's two snapshots
-	 * around the pass (cpu_begin, cpu_end below), subtracted on the writer thread rather than
-	 * at every pass end: the application's thread takes the snapshots and nothing more. */
+	 * around the pass (cpu_begin, cpu_end below), subtracted where the report is made
+	 * (`passprobe report`, and in the process only for report.json's frames): the
+	 * application's thread takes the snapshots and nothing more. */
 	bool cpu_pending;
+	/* The span begins where the previous pass's ended: at this[-1].cpu_end, not cpu_begin (a
+	 * frame's passes stay in order in one array). Read the begin with pp_model_pass_cpu_begin(). */
+	bool cpu_begin_prev;
 	bool recording_reused;       /* its command buffer was submitted before without re-recording: the
 	                                recording cost was counted in that earlier frame */
 	/* The experiment (docs/diagnostics.md, "Experiment mode"): the arm of the frame its
@@ -223,6 +227,12 @@ struct pp_pass_result {
 	const char *stats_reason;                              /* why not, where not */
 };
 #define PP_PASS_RESULT_HEAD offsetof(struct pp_pass_result, work)
+
+/* Where a pending pass's CPU span begins (cpu_pending, cpu_begin_prev). */
+static inline const struct pp_cpu_snapshot *pp_model_pass_cpu_begin(const struct pp_pass_result *p)
+{
+	return p->cpu_begin_prev ? &p[-1].cpu_end : &p->cpu_begin;
+}
 
 struct pp_submission_result {
 	uint64_t seq;                /* device-wide submission sequence number */

@@ -19,14 +19,23 @@
 #define PP_REC_MAJOR 1
 /* Minor versions add fields at the end of an element, which older readers skip:
  * 1: a diagnostic's severity and verdict; 2: the experiment's fields of passes and diagnostics;
- * 3: a capture's diagnostics. */
-#define PP_REC_MINOR 3
+ * 3: a capture's diagnostics; 4: a pass's CPU span as its two snapshots, and the frame's CPU
+ * cost without those passes at the end of the frame. */
+#define PP_REC_MINOR 4
 #define PP_REC_HEADER_FIXED 16 /* magic, major, minor, types_len */
 #define PP_REC_RECORD_HEADER 8 /* type, flags, len */
 /* A pass's workload: u16 mask, bit i set when count i (struct pp_workload's order) is not 0,
  * then those counts as u64. A newer writer may set bits past these (more counts): a reader
  * skips their values. */
 #define PP_REC_WORKLOAD_COUNTS 14
+/* How a pass's CPU span follows its other fields (format 1.4): a u8, then the snapshots. */
+enum pp_rec_cpu_span {
+	PP_REC_CPU_SPAN_NONE = 0,          /* its cost (if any) is the cost field before */
+	PP_REC_CPU_SPAN_BOTH = 1,          /* the begin snapshot, then the end snapshot */
+	PP_REC_CPU_SPAN_FROM_PREVIOUS = 2, /* the end snapshot: the span begins at the previous
+					    * pass's end, the pass before it in the frame */
+};
+
 /* No record is larger: a frame of 65536 passes with every counter still fits. */
 #define PP_REC_MAX_RECORD (256u << 20)
 

@@ -369,7 +369,56 @@ static void workload_get(struct cur *c, struct pp_workload *wl)
 	memcpy(wl, v, sizeof(*wl));
 }
 
-static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp_pass_result *p)
+/* A snapshot as the writer's snapshot_at wrote it; the values it did not write are 0. */
+static void snapshot_get(struct cur *c, struct pp_cpu_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->wall_ns = get_u64(c);
+	s->thread_cpu_ns = get_u64(c);
+	s->tid = get_u32(c);
+	s->session = get_u32(c);
+	s->flags = get_u32(c);
+	s->valid = get_u32(c);
+	s->hw_mask = get_u32(c);
+	s->sw_mask = get_u32(c);
+	if (s->hw_mask | s->sw_mask) {
+		s->hw_time_enabled = get_u64(c);
+		s->hw_time_running = get_u64(c);
+		s->sw_time_enabled = get_u64(c);
+		s->sw_time_running = get_u64(c);
+	}
+	/* A newer writer with more events: their values are read past, not kept. */
+	for (uint32_t m = s->valid; m; m &= m - 1) {
+		uint64_t v = get_u64(c);
+		if ((unsigned)__builtin_ctz(m) < PP_CPU_MAX_EVENTS)
+			s->value[__builtin_ctz(m)] = v;
+	}
+	s->valid &= (1u << PP_CPU_MAX_EVENTS) - 1;
+}
+
+/* Format 1.4: the pass's CPU span, still to subtract (pp_attr_cpu_frame_result_resolve).
+ * prev: the pass before it in the frame, or NULL. False for a span that begins at a
+ * previous pass's end where there is none. */
+static bool cpu_span_get(struct cur *c, struct pp_pass_result *p, const struct pp_pass_result *prev)
+{
+	uint8_t how = get_u8(c);
+	if (how == PP_REC_CPU_SPAN_NONE)
+		return true;
+	if (how == PP_REC_CPU_SPAN_BOTH)
+		snapshot_get(c, &p->cpu_begin);
+	else if (how == PP_REC_CPU_SPAN_FROM_PREVIOUS && prev && prev->cpu_pending)
+		p->cpu_begin_prev = true; /* prev is p[-1] */
+	else
+		return false;
+	snapshot_get(c, &p->cpu_end);
+	/* Its cost field said not measured: the span is all of it. */
+	p->cpu.valid = false;
+	p->cpu_pending = true;
+	return true;
+}
+
+static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp_pass_result *p,
+		     const struct pp_pass_result *prev)
 {
 	memset(p, 0, sizeof(*p));
 	struct cur c = elem(outer);
@@ -461,6 +510,9 @@ static bool pass_get(const struct pp_rec_reader *r, struct cur *outer, struct pp
 			p->exp_fixed = get_u64(&c);
 		}
 	}
+	/* Format 1.4: the CPU span; an older writer's element ends before it. */
+	if (!c.bad && c.p < c.end && !cpu_span_get(&c, p, prev))
+		return false;
 	return !c.bad;
 }
 
@@ -527,13 +579,22 @@ int pp_rec_read_decode_frame(struct pp_rec_reader *r, const struct pp_rec_record
 	}
 	for (uint32_t i = 0; i < np; i++) {
 		f->npasses = i + 1; /* what pp_model_frame_result_free frees */
-		if (!pass_get(r, &c, &f->passes[i])) {
+		if (!pass_get(r, &c, &f->passes[i], i ? &f->passes[i - 1] : NULL)) {
 			fail(err, err_len, "a pass of a frame record is malformed", rec->offset);
 			pp_model_frame_result_free(f);
 			return -EINVAL;
 		}
 	}
 	f->npasses = np;
+	/* Format 1.4: with passes whose CPU span is still to subtract, the frame's CPU cost without
+	 * them (the field above says not measured). */
+	if (!c.bad && c.p < c.end && get_u8(&c))
+		cpu_cost_get(&c, &f->cpu);
+	if (c.bad) {
+		fail(err, err_len, "a frame record's CPU cost is cut short", rec->offset);
+		pp_model_frame_result_free(f);
+		return -EINVAL;
+	}
 	/* Ranges are kept within the frame, as the outputs index with them. */
 	for (uint32_t i = 0; i < ns; i++) {
 		struct pp_submission_result *s = &f->submissions[i];

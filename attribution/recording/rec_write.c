@@ -86,6 +86,7 @@ struct pp_rec_writer {
 	size_t arena_used;
 	struct static_entry statics[STATIC_CACHE];
 	struct name_entry names[NAME_CACHE];
+	bool prev_span; /* the last pass written (of this frame) has a CPU span */
 	uint32_t ndescs;
 	const struct pp_gpu_counter_desc *descs[DESCS_MAX]; /* id = index + 1 */
 	bool failed;
@@ -577,6 +578,48 @@ static uint8_t *workload_at(uint8_t *o, const struct pp_workload *wl)
 	return o;
 }
 
+/* A CPU snapshot as pp_cpu_counters_snapshot_delta reads it, its measured values only (format
+ * 1.4): at most the bytes it takes in memory. */
+static uint8_t *snapshot_at(uint8_t *o, const struct pp_cpu_snapshot *s)
+{
+	uint32_t valid = s->valid & ((1u << PP_CPU_MAX_EVENTS) - 1);
+	o = at_u64(o, s->wall_ns);
+	o = at_u64(o, s->thread_cpu_ns);
+	o = at_u32(o, s->tid);
+	o = at_u32(o, s->session);
+	o = at_u32(o, s->flags);
+	o = at_u32(o, valid);
+	o = at_u32(o, s->hw_mask);
+	o = at_u32(o, s->sw_mask);
+	if (s->hw_mask | s->sw_mask) {
+		o = at_u64(o, s->hw_time_enabled);
+		o = at_u64(o, s->hw_time_running);
+		o = at_u64(o, s->sw_time_enabled);
+		o = at_u64(o, s->sw_time_running);
+	}
+	for (uint32_t m = valid; m; m &= m - 1)
+		o = at_u64(o, s->value[__builtin_ctz(m)]);
+	return o;
+}
+
+/* A pass's CPU span not yet subtracted (cpu_pending, format 1.4): its two snapshots, which the
+ * report subtracts. A span that begins where the previous pass's ended (a recording's passes
+ * one after the other) refers to that snapshot. */
+static uint8_t *cpu_span_at(struct pp_rec_writer *w, uint8_t *o, const struct pp_pass_result *p)
+{
+	bool previous = w->prev_span;
+	w->prev_span = p->cpu_pending;
+	if (!p->cpu_pending)
+		return at_u8(o, PP_REC_CPU_SPAN_NONE);
+	if (p->cpu_begin_prev && previous) {
+		o = at_u8(o, PP_REC_CPU_SPAN_FROM_PREVIOUS);
+	} else {
+		o = at_u8(o, PP_REC_CPU_SPAN_BOTH);
+		o = snapshot_at(o, pp_model_pass_cpu_begin(p));
+	}
+	return snapshot_at(o, &p->cpu_end);
+}
+
 /* Strings go to the writer's side buffer while a record is built (never to b), so the
  * interning calls between the stores leave the cursor's room alone. */
 static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pass_result *p, size_t pos, unsigned ncpu)
@@ -661,6 +704,7 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 		o = at_u64(o, p->exp_seen);
 		o = at_u64(o, p->exp_fixed);
 	}
+	o = cpu_span_at(w, o, p);
 	elem_close(at, o);
 	room_used(b, o);
 }
@@ -670,13 +714,20 @@ size_t pp_rec_write_frame(struct pp_rec_writer *w, const struct pp_frame_result 
 	if (ncpu > PP_CPU_COUNTERS_MAX)
 		ncpu = PP_CPU_COUNTERS_MAX;
 	size_t before = w->out.len;
+	/* Passes whose CPU span the report subtracts leave the frame's CPU cost short of them: it
+	 * is written at the end (format 1.4), and here as not measured, which is what a reader of
+	 * an earlier format, which cannot add them, shows. */
+	bool spans_pending = false;
+	for (size_t i = 0; i < f->npasses; i++)
+		spans_pending |= f->passes[i].cpu_pending;
+	static const struct pp_cpu_cost unmeasured;
 	struct buf *b = payload_begin(w);
 	put_u64(b, f->index);
 	put_u32(b, f->device_id);
 	put_u32(b, intern_static(w, f->delimiter));
 	put_u64(b, f->cpu_begin_ns);
 	put_u64(b, f->cpu_end_ns);
-	cpu_cost_put(b, &f->cpu, ncpu);
+	cpu_cost_put(b, spans_pending ? &unmeasured : &f->cpu, ncpu);
 	cpu_cost_put(b, &f->blocked, ncpu);
 	put_u8(b, (uint8_t)(f->gpu_timed | f->renderdoc << 1 | f->renderdoc_requested << 2));
 	put_u32(b, intern_static(w, f->captured_by));
@@ -701,8 +752,12 @@ size_t pp_rec_write_frame(struct pp_rec_writer *w, const struct pp_frame_result 
 		elem_end(b, at);
 	}
 	put_u32(b, (uint32_t)f->npasses);
+	w->prev_span = false;
 	for (size_t i = 0; i < f->npasses; i++)
 		pass_put(w, b, &f->passes[i], i, ncpu);
+	put_u8(b, spans_pending);
+	if (spans_pending)
+		cpu_cost_put(b, &f->cpu, ncpu);
 	payload_end(w, report_only ? PP_REC_REPORT_FRAME : PP_REC_FRAME);
 	return w->out.len - before;
 }

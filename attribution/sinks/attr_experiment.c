@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attr_cpu.h"
 #include "attr_sink_internal.h"
 #include "pp_noise.h"
 #include "pp_summary.h"
@@ -132,9 +133,10 @@ static bool cpu_record_ns(const struct pp_frame_result *f, uint64_t *out)
 	bool any = false;
 	for (size_t i = 0; i < f->npasses; i++) {
 		const struct pp_pass_result *p = &f->passes[i];
-		if (!p->cpu.valid || p->recording_reused)
+		uint64_t ns;
+		if (p->recording_reused || !pp_attr_cpu_pass_thread_ns(p, &ns))
 			continue;
-		sum += p->cpu.thread_cpu_ns;
+		sum += ns;
 		any = true;
 	}
 	*out = sum;

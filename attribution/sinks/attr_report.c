@@ -25,6 +25,7 @@ void pp_attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result 
 	/* A frame RenderDoc captured keeps its text for the captures' list, whatever the window
 	 * keeps: one frame's formatting, for a frame a person asked to capture. */
 	if (f->renderdoc) {
+		pp_attr_cpu_frame_result_resolve(f);
 		pp_model_frame_result_counters_resolve(f);
 		struct pp_json_writer w;
 		pp_json_write_init_mem(&w, 0, 0);
@@ -519,6 +520,7 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_json_write_begin_array(w);
 	for (uint32_t i = 0; i < c->window_count; i++) {
 		struct pp_frame_result *f = c->window[(c->window_head + i) % c->window_cap].frame;
+		pp_attr_cpu_frame_result_resolve(f);
 		pp_model_frame_result_counters_resolve(f);
 		frame_write(w, f);
 	}

@@ -345,12 +345,13 @@ static void process_name_read(char *buf, size_t len)
 
 void pp_attr_sink_frame_process(struct attr_sink_ctx *c, struct pp_frame_result *f)
 {
-	pp_attr_cpu_frame_result_resolve(f);
-	/* The timestamp and statistics become counter values where text is made of them: by
-	 * passprobe report, and in the process only for report.json's frames at exit (the
-	 * statistics and the recording take them as measured). */
-	if (c->offline)
+	/* The passes' CPU spans become costs, and the timestamps and statistics counter values,
+	 * where text is made of them: by passprobe report, and in the process only for
+	 * report.json's frames (the statistics and the recording take them as measured). */
+	if (c->offline) {
+		pp_attr_cpu_frame_result_resolve(f);
 		pp_model_frame_result_counters_resolve(f);
+	}
 	c->frames_total++;
 	/* A frame passprobe changed for the experiment measures the fix, not the program. */
 	if (!pp_attr_experiment_frame(c, f))

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attr_cpu.h"
 #include "pp_hash.h"
 #include "pp_summary.h"
 #include "attr_sink_internal.h"
@@ -336,9 +337,10 @@ void pp_attr_stats_frame_add(struct pp_stats *s, const struct pp_frame_result *f
 		}
 		struct stat_row *r = &s->rows[idx];
 		r->count++;
-		if (p->cpu.valid) {
+		uint64_t cpu_ns;
+		if (pp_attr_cpu_pass_thread_ns(p, &cpu_ns)) {
 			r->cpu_measured++;
-			r->cpu_sum_ns += p->cpu.thread_cpu_ns;
+			r->cpu_sum_ns += cpu_ns;
 		}
 		row_counters_add(r, p);
 		if (!p->gpu.valid)

@@ -454,11 +454,7 @@ void pp_cpu_counters_snapshot_delta(const struct pp_cpu_snapshot *a, const struc
 		out->flags |= PP_CPU_FLAG_MISMATCH;
 		return;
 	}
-	out->thread_cpu_ns = b->thread_cpu_ns >= a->thread_cpu_ns ? b->thread_cpu_ns - a->thread_cpu_ns : 0;
-	/* A thread runs at most the span's wall time; the two clocks, read a few instructions
-	 * apart at each end, can say a little more. */
-	if (out->thread_cpu_ns > out->wall_ns)
-		out->thread_cpu_ns = out->wall_ns;
+	out->thread_cpu_ns = pp_cpu_counters_snapshot_thread_ns(a, b);
 	if (a->session != b->session || !a->session) {
 		/* Counters were reopened in between: their zero points differ. */
 		out->flags |= PP_CPU_FLAG_MISMATCH;

@@ -109,6 +109,20 @@ bool pp_cpu_counters_snapshot_is_current(const struct pp_cpu_snapshot *s);
 void pp_cpu_counters_snapshot_delta(const struct pp_cpu_snapshot *a, const struct pp_cpu_snapshot *b,
 			   struct pp_cpu_delta *out);
 
+/* The delta's thread_cpu_ns alone, without the counters' arithmetic: what the exit summary
+ * needs of every pass while the rest of the delta waits for the report. 0 for snapshots of
+ * different threads; at most the span's wall time (a thread runs at most that long; the two
+ * clocks, read a few instructions apart at each end, can say a little more). */
+static inline uint64_t pp_cpu_counters_snapshot_thread_ns(const struct pp_cpu_snapshot *a,
+							  const struct pp_cpu_snapshot *b)
+{
+	if (a->tid != b->tid)
+		return 0;
+	uint64_t wall = b->wall_ns >= a->wall_ns ? b->wall_ns - a->wall_ns : 0;
+	uint64_t ns = b->thread_cpu_ns >= a->thread_cpu_ns ? b->thread_cpu_ns - a->thread_cpu_ns : 0;
+	return ns < wall ? ns : wall;
+}
+
 /* The configured events: index i of value[] is event i. */
 unsigned pp_cpu_counters_snapshot_event_count(void);
 /* Its perf list name, or NULL past the end. The string is static. */
