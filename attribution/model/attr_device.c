@@ -36,6 +36,7 @@ struct pp_submission {
 	uint32_t nrecs;
 	struct pp_recording **recs; /* those whose last_submission is this one */
 	bool harvested;
+	size_t block_bytes; /* of its allocation, tables included */
 };
 
 struct pp_frame_acc {
@@ -91,6 +92,7 @@ struct pp_attr_device {
 		bool requested;
 	} rdoc[RDOC_FRAMES_KEPT];
 	uint32_t rdoc_head, rdoc_count;
+	struct pp_submission *spare; /* the last submission freed, for the next (submission_alloc) */
 };
 
 struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, pp_attr_frame_fn frame_out,
@@ -155,12 +157,11 @@ static void label_apply(struct pp_attr_queue *q, enum pp_label_op op, const char
 /* Copies the names of the labels still open that are not the queue's own yet. */
 static void labels_keep(struct pp_attr_queue *q)
 {
-	for (uint32_t i = 0; i < q->depth && i < LABEL_DEPTH; i++) {
+	for (uint32_t i = 0; i < q->depth && i < LABEL_DEPTH; i++)
 		if (q->label[i] != q->labels[i]) {
 			pp_model_name_copy(q->labels[i], sizeof(q->labels[i]), q->label[i]);
 			q->label[i] = q->labels[i];
 		}
-	}
 }
 
 void pp_attr_device_queue_label(struct pp_attr_queue *q, enum pp_label_op op, const char *name)
@@ -435,7 +436,25 @@ uint64_t pp_attr_device_frame_recording(struct pp_attr_device *d)
 
 /* ---- frames --------------------------------------------------------------------------- */
 
-static void submission_free(struct pp_submission *s)
+/* A submission's block of `bytes`, zeroed: the last one freed if large enough (a frame's
+ * submissions are freed as it is handed on, the next frame's allocated soon after; a kilobyte
+ * or more a submission is otherwise a search of the allocator's bins). Under the lock. */
+static struct pp_submission *submission_alloc(struct pp_attr_device *d, size_t bytes)
+{
+	struct pp_submission *s = d->spare;
+	size_t block = s ? s->block_bytes : 0;
+	if (block >= bytes) {
+		d->spare = NULL;
+		memset(s, 0, bytes);
+	} else if (!(s = calloc(1, block = bytes))) {
+		return NULL;
+	}
+	s->block_bytes = block;
+	return s;
+}
+
+/* Under the lock. The larger block of s and the one kept is kept: at most one a device. */
+static void submission_free(struct pp_attr_device *d, struct pp_submission *s)
 {
 	if (!s)
 		return;
@@ -444,7 +463,12 @@ static void submission_free(struct pp_submission *s)
 		free(s->passes[i].counters);
 	}
 	free(s->passes);
-	free(s); /* with its tables */
+	if (d->spare && d->spare->block_bytes >= s->block_bytes) {
+		free(s);
+		return;
+	}
+	free(d->spare);
+	d->spare = s;
 }
 
 static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
@@ -508,7 +532,7 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 			}
 			si++;
 		}
-		submission_free(s);
+		submission_free(d, s);
 	}
 	if (out) {
 		pp_attr_cpu_cost_add(&out->cpu, &f->present_cpu);
@@ -583,6 +607,7 @@ void pp_attr_device_destroy(struct pp_attr_device *d)
 	pthread_mutex_unlock(&d->lock);
 	pthread_mutex_destroy(&d->lock);
 	pp_attr_frame_counters_destroy(d->counters);
+	free(d->spare);
 	free(d);
 }
 
@@ -805,7 +830,7 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 	size_t nptrs = 3 * ((size_t)npasses + 1) + info->nrecordings + 1;
 	size_t nslots = 2 * (size_t)npasses + 1 + 2 * ((size_t)npasses + 1) + 2 * (size_t)ndraws + 1;
 	_Static_assert(sizeof(struct pp_submission) % sizeof(void *) == 0, "the tables follow the submission aligned");
-	struct pp_submission *s = calloc(1, sizeof(*s) + nptrs * sizeof(void *) + nslots * sizeof(uint32_t));
+	struct pp_submission *s = submission_alloc(d, sizeof(*s) + nptrs * sizeof(void *) + nslots * sizeof(uint32_t));
 	struct pp_frame_acc *f = s ? frame_current(d, index, info->cpu_begin_ns) : NULL;
 	if (s) {
 		const char **reasons = (const char **)(s + 1);
@@ -823,7 +848,7 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 	}
 	if (!f || !s->passes) {
 		pp_log_once(PP_LOG_ERROR, "out of memory recording a submission; it is not measured");
-		submission_free(s);
+		submission_free(d, s);
 		pthread_mutex_unlock(&d->lock);
 		return index;
 	}
