@@ -14,6 +14,9 @@ enum pp_pass_flags {
 	PP_PASS_SUSPENDING = 1u << 0, /* dynamic rendering suspended: continues in a later command buffer */
 	PP_PASS_RESUMING = 1u << 1,   /* dynamic rendering resumed from an earlier command buffer */
 	PP_PASS_EXECUTE = 1u << 2,    /* vkCmdExecuteCommands outside a render pass */
+	/* its render pass object declares no subpass dependency: nothing for the diagnostics to
+	 * look up when the recording is submitted */
+	PP_PASS_NO_SUBPASS_DEPS = 1u << 3,
 };
 
 enum pp_label_op { PP_LABEL_PUSH, PP_LABEL_POP, PP_LABEL_INSERT };

@@ -333,6 +333,8 @@ static void describe_render_pass(struct pp_command_buffer *c, struct pp_pass_rec
 	if (rp) {
 		c->multiview_mask = rp->u.render_pass.multiview_mask;
 		p->subpasses = rp->u.render_pass.subpasses;
+		if (!rp->u.render_pass.ndependencies)
+			p->flags |= PP_PASS_NO_SUBPASS_DEPS;
 		/* A pass record begins with no attachments. */
 		uint32_t n = rp->u.render_pass.nattachments < PP_MAX_ATTACHMENTS ? rp->u.render_pass.nattachments
 										 : PP_MAX_ATTACHMENTS;

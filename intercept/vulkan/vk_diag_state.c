@@ -547,7 +547,7 @@ void pp_vk_diag_state_collect(struct pp_command_buffer *c, struct pp_vk_diag_cb 
 	for (uint32_t i = s->npasses_seen; i < r->npasses; i++) {
 		const struct pp_pass_rec *p = &r->passes[i];
 		work_of(&now, &p->work, p->secondaries);
-		if (p->kind == PP_PASS_RENDER && p->render_pass)
+		if (p->kind == PP_PASS_RENDER && p->render_pass && !(p->flags & PP_PASS_NO_SUBPASS_DEPS))
 			observed_render_pass(out, c->device, p->render_pass);
 		if (p->kind == PP_PASS_RENDER) {
 			observed_attachments(out, c->device, p);
