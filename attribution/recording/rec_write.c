@@ -59,14 +59,22 @@ struct static_entry {
 	uint32_t generation;
 };
 
-/* Pass names by the pass's position in its frame, in front of the table: a program names its
- * passes alike every frame, so the name at a position is nearly always the one there last
- * frame, found by comparing the name's bytes rather than by hashing its text. */
-#define NAME_CACHE 64
-struct name_entry {
+/* What the pass at a position of its frame wrote last frame, in front of the string table and
+ * the static cache: a program names and describes the pass at a position alike every frame,
+ * so its name is found by comparing the name's bytes rather than by hashing its text, and its
+ * static strings (API, recorded_by, the reasons of its GPU interval and statistics, its first
+ * attachments' format and operations) by comparing addresses rather than by hashing them.
+ * Emptied with the string table (strings_clear): an empty entry has no name id, and its
+ * strings are NULL with id 0, NULL's id. */
+#define POSITIONS 64
+enum { POS_API, POS_RECORDED_BY, POS_GPU_REASON, POS_STATS_REASON, POS_ATTACHMENT };
+#define POS_ATTACHMENTS 2
+#define POS_STRINGS (POS_ATTACHMENT + 3 * POS_ATTACHMENTS)
+struct position_entry {
 	char name[PP_NAME_BYTES];
-	uint32_t id;
-	uint32_t generation;
+	uint32_t name_id; /* 0: none */
+	uint32_t id[POS_STRINGS];
+	const char *str[POS_STRINGS];
 };
 
 #define DESCS_MAX 4096
@@ -85,7 +93,7 @@ struct pp_rec_writer {
 	char *arena;
 	size_t arena_used;
 	struct static_entry statics[STATIC_CACHE];
-	struct name_entry names[NAME_CACHE];
+	struct position_entry positions[POSITIONS];
 	bool prev_span; /* the last pass written (of this frame) has a CPU span */
 	uint32_t ndescs;
 	const struct pp_gpu_counter_desc *descs[DESCS_MAX]; /* id = index + 1 */
@@ -189,6 +197,7 @@ static void record(struct pp_rec_writer *w, enum pp_rec_type type, const void *p
 static void strings_clear(struct pp_rec_writer *w)
 {
 	memset(w->strings, 0, sizeof(w->strings));
+	memset(w->positions, 0, sizeof(w->positions));
 	w->nstrings = 0;
 	w->arena_used = 0;
 	w->generation++;
@@ -268,19 +277,38 @@ static inline __attribute__((always_inline)) uint32_t intern_static(struct pp_re
 	return intern_static_miss(w, e, text);
 }
 
-/* The id of the name of the pass at position `pos` of its frame. */
-static uint32_t intern_pass_name(struct pp_rec_writer *w, const struct pp_pass_result *p, size_t pos)
+/* The id of the name of the pass at position `pos` of its frame (e: its entry, or NULL). */
+static uint32_t intern_pass_name(struct pp_rec_writer *w, const struct pp_pass_result *p, struct position_entry *e)
 {
-	struct name_entry *e = pos < NAME_CACHE ? &w->names[pos] : NULL;
-	if (e && e->id && e->generation == w->generation && pp_model_name_same(e->name, p->name))
-		return e->id;
+	if (e && e->name_id && pp_model_name_same(e->name, p->name))
+		return e->name_id;
 	uint32_t id = intern_n(w, p->name, strnlen(p->name, sizeof(p->name)));
+	/* After intern_n, which may have emptied every entry. */
 	if (e && id) {
 		memcpy(e->name, p->name, sizeof(e->name));
-		e->id = id;
-		e->generation = w->generation;
+		e->name_id = id;
 	}
 	return id;
+}
+
+static __attribute__((noinline)) uint32_t intern_at_miss(struct pp_rec_writer *w, struct position_entry *e,
+							  unsigned k, const char *text)
+{
+	uint32_t id = intern_static(w, text);
+	if (e) { /* after intern_static, which may have emptied every entry */
+		e->str[k] = text;
+		e->id[k] = id;
+	}
+	return id;
+}
+
+/* The id of static string k of the pass at a position (e: its entry, or NULL). */
+static inline __attribute__((always_inline)) uint32_t intern_at(struct pp_rec_writer *w, struct position_entry *e,
+								 unsigned k, const char *text)
+{
+	if (e && e->str[k] == text)
+		return e->id[k];
+	return intern_at_miss(w, e, k, text);
 }
 
 static uint32_t desc_id(struct pp_rec_writer *w, const struct pp_gpu_counter_desc *d)
@@ -539,21 +567,23 @@ static void cpu_cost_put(struct buf *b, const struct pp_cpu_cost *c, unsigned nc
 		room_used(b, cpu_cost_at(o, c, ncounters));
 }
 
-static uint8_t *interval_at(struct pp_rec_writer *w, uint8_t *o, const struct pp_gpu_interval *g)
+/* e: the entry of the pass whose interval it is, or NULL. */
+static uint8_t *interval_at(struct pp_rec_writer *w, uint8_t *o, const struct pp_gpu_interval *g,
+			    struct position_entry *e)
 {
 	o = at_u8(o, g->valid);
 	if (g->valid) {
 		o = at_u64(o, g->begin_ns);
 		return at_u64(o, g->end_ns);
 	}
-	return at_u32(o, intern_static(w, g->unavailable_reason));
+	return at_u32(o, intern_at(w, e, POS_GPU_REASON, g->unavailable_reason));
 }
 
 static void interval_put(struct pp_rec_writer *w, struct buf *b, const struct pp_gpu_interval *g)
 {
 	uint8_t *o = room(b, 17);
 	if (o)
-		room_used(b, interval_at(w, o, g));
+		room_used(b, interval_at(w, o, g, NULL));
 }
 
 /* The workload's counts, in struct pp_workload's order: a mask of those that are not 0, then
@@ -627,29 +657,32 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 	uint8_t *o = room(b, pass_room(p));
 	if (!o)
 		return;
+	struct position_entry *e = pos < POSITIONS ? &w->positions[pos] : NULL;
 	uint8_t *at = o;
 	o = elem_at(o);
-	o = at_u32(o, intern_pass_name(w, p, pos));
+	o = at_u32(o, intern_pass_name(w, p, e));
 	o = at_u8(o, (uint8_t)p->name_source);
 	o = at_u8(o, (uint8_t)p->kind);
-	o = at_u32(o, intern_static(w, p->api));
+	o = at_u32(o, intern_at(w, e, POS_API, p->api));
 	o = at_u32(o, p->submission);
 	o = at_u32(o, p->command_buffer);
 	o = at_u64(o, p->command_buffer_handle);
 	o = at_u32(o, p->subpasses);
 	o = at_u8(o, p->suspended_resumed);
 	o = at_u32(o, p->secondaries);
-	o = at_u32(o, intern_static(w, p->recorded_by));
+	o = at_u32(o, intern_at(w, e, POS_RECORDED_BY, p->recorded_by));
 	o = workload_at(o, &p->work);
 	uint32_t na = p->nattachments < PP_MAX_ATTACHMENTS ? p->nattachments : PP_MAX_ATTACHMENTS;
 	o = at_u8(o, (uint8_t)na);
 	for (uint32_t i = 0; i < na; i++) {
 		const struct pp_attachment *a = &p->attachments[i];
+		struct position_entry *ea = i < POS_ATTACHMENTS ? e : NULL;
+		unsigned k = POS_ATTACHMENT + 3 * i;
 		uint8_t *ae = o;
 		o = elem_at(o);
-		o = at_u32(o, intern_static(w, a->format));
-		o = at_u32(o, intern_static(w, a->load_op));
-		o = at_u32(o, intern_static(w, a->store_op));
+		o = at_u32(o, intern_at(w, ea, k, a->format));
+		o = at_u32(o, intern_at(w, ea, k + 1, a->load_op));
+		o = at_u32(o, intern_at(w, ea, k + 2, a->store_op));
 		o = at_u32(o, a->width);
 		o = at_u32(o, a->height);
 		o = at_u32(o, a->layers);
@@ -657,7 +690,7 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 		o = at_u8(o, (uint8_t)(a->depth_stencil | a->resolve << 1));
 		elem_close(ae, o);
 	}
-	o = interval_at(w, o, &p->gpu);
+	o = interval_at(w, o, &p->gpu, e);
 	o = at_u64(o, p->gpu_exclusive_ns);
 	o = at_u8(o, p->overlapped);
 	o = cpu_cost_at(o, &p->cpu, ncpu);
@@ -668,7 +701,7 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 	o = at_u8(o, p->counters_pending);
 	if (p->counters_pending) {
 		o = at_u32(o, p->stats_valid);
-		o = at_u32(o, intern_static(w, p->stats_reason));
+		o = at_u32(o, intern_at(w, e, POS_STATS_REASON, p->stats_reason));
 		if (p->stats_valid) {
 			memcpy(o, p->stats, sizeof(p->stats));
 			o += sizeof(p->stats);
@@ -696,7 +729,7 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 	o = at_u32(o, p->draw_timings ? p->ndraw_timings : 0);
 	for (uint32_t i = 0; p->draw_timings && i < p->ndraw_timings; i++) {
 		o = at_u32(o, p->draw_timings[i].index);
-		o = interval_at(w, o, &p->draw_timings[i].gpu);
+		o = interval_at(w, o, &p->draw_timings[i].gpu, NULL);
 	}
 	/* format 1.2: the experiment's arm and sites, the sites only with an arm */
 	o = at_u8(o, p->exp_arm);

@@ -792,10 +792,46 @@ static void test_corrupt_length(void)
 	free(f.p);
 }
 
-/* Pass names are found by their position in the frame first: names that move between
- * positions, a name at a position that changes every frame (5,000 of them: the writer's string
- * table is emptied and strings are written again under new ids) and bytes after a name's end
- * that differ all read back as the names written. */
+/* The static strings of pass k of frame i (API, recorded_by, the GPU interval's and the
+ * statistics' reasons, three attachments' format and operations): each changes at its own
+ * period, so the one at a position is now last frame's and now another. */
+static const char *const k_apis[2] = { "vkCmdBeginRenderPass", "vkCmdBeginRendering" };
+static const char *const k_formats[2] = { "R8G8B8A8_UNORM", "D32_SFLOAT" };
+static const char *pos_recorded_by(unsigned i, unsigned k) { return (i + k) % 3 ? NULL : "librenderdoc.so"; }
+static const char *pos_reason(unsigned i, unsigned k) { return (i + k) % 5 ? "not measured" : "not a GPU-timed frame"; }
+static const char *pos_stats(unsigned i) { return i % 7 ? "statistics off" : NULL; }
+static const char *pos_store(unsigned i) { return i % 4 ? "STORE" : "DONT_CARE"; }
+
+static void position_strings_set(struct pp_pass_result *p, unsigned i, unsigned k)
+{
+	p->api = k_apis[(i / 2 + k) % 2];
+	p->recorded_by = pos_recorded_by(i, k);
+	p->gpu.unavailable_reason = pos_reason(i, k);
+	p->counters_pending = true;
+	p->stats_reason = pos_stats(i);
+	p->nattachments = 3; /* the third past those the writer keeps by position */
+	for (unsigned a = 0; a < 3; a++)
+		p->attachments[a] = (struct pp_attachment){ .format = k_formats[(i + a) % 2], .load_op = "CLEAR",
+							    .store_op = pos_store(i + a), .width = 1, .height = 1,
+							    .layers = 1, .samples = 1 };
+}
+
+static bool position_strings_same(const struct pp_pass_result *p, unsigned i, unsigned k)
+{
+	bool same = str_same(p->api, k_apis[(i / 2 + k) % 2]) && str_same(p->recorded_by, pos_recorded_by(i, k)) &&
+		    !p->gpu.valid && str_same(p->gpu.unavailable_reason, pos_reason(i, k)) &&
+		    str_same(p->stats_reason, pos_stats(i)) && p->nattachments == 3;
+	for (unsigned a = 0; same && a < 3; a++)
+		same = str_same(p->attachments[a].format, k_formats[(i + a) % 2]) &&
+		       str_same(p->attachments[a].load_op, "CLEAR") && str_same(p->attachments[a].store_op, pos_store(i + a));
+	return same;
+}
+
+/* Pass names are found by their position in the frame first, and so are their static strings:
+ * names that move between positions, a name at a position that changes every frame (5,000 of
+ * them: the writer's string table is emptied and strings are written again under new ids),
+ * bytes after a name's end that differ, and static strings that change at a position all read
+ * back as written. */
 static void test_names_by_position(void)
 {
 	struct file f = { 0 };
@@ -819,8 +855,7 @@ static void test_names_by_position(void)
 				snprintf(p->name, sizeof(p->name), "%s", (i + k) % 2 ? "shadow" : "gbuffer"); /* they swap */
 			if (i % 3 == 0)
 				memset(p->name + strlen(p->name) + 1, 'x', 8); /* bytes after the end */
-			p->api = "vkCmdBeginRenderPass";
-			p->gpu.unavailable_reason = "not measured";
+			position_strings_set(p, i, k);
 			snprintf(want[i][k], sizeof(want[i][k]), "%s", p->name);
 		}
 		pp_rec_write_frame(w, fr, 1, false);
@@ -834,7 +869,7 @@ static void test_names_by_position(void)
 	char err[256];
 	CHECK(pp_rec_read_open(f.p, f.len, &r, err, sizeof(err)) == 0, "open: %s", err);
 	struct pp_rec_record rec;
-	unsigned frames = 0, wrong = 0;
+	unsigned frames = 0, wrong = 0, wrong_strings = 0;
 	while (pp_rec_read_next(r, &rec) == 1) {
 		if (rec.type != PP_REC_FRAME)
 			continue;
@@ -842,13 +877,16 @@ static void test_names_by_position(void)
 		if (pp_rec_read_decode_frame(r, &rec, &got, err, sizeof(err)) != 0 || !got || got->npasses != PASSES) {
 			wrong++;
 		} else {
-			for (unsigned k = 0; k < PASSES; k++)
+			for (unsigned k = 0; k < PASSES; k++) {
 				wrong += strcmp(got->passes[k].name, want[frames][k]) != 0;
+				wrong_strings += !position_strings_same(&got->passes[k], frames, k);
+			}
 		}
 		pp_model_frame_result_free(got);
 		frames++;
 	}
 	CHECK(frames == FRAMES && wrong == 0, "%u frames read, %u names wrong", frames, wrong);
+	CHECK(wrong_strings == 0, "%u passes with a static string read wrong", wrong_strings);
 	pp_rec_read_close(r);
 	free(f.p);
 }
