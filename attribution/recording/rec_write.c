@@ -277,7 +277,7 @@ static inline __attribute__((always_inline)) uint32_t intern_static(struct pp_re
 	return intern_static_miss(w, e, text);
 }
 
-/* The id of the name of the pass at position `pos` of its frame (e: its entry, or NULL). */
+/* The id of a pass's name (e: the entry of its position in the frame, or NULL). */
 static uint32_t intern_pass_name(struct pp_rec_writer *w, const struct pp_pass_result *p, struct position_entry *e)
 {
 	if (e && e->name_id && pp_model_name_same(e->name, p->name))
@@ -302,7 +302,7 @@ static __attribute__((noinline)) uint32_t intern_at_miss(struct pp_rec_writer *w
 	return id;
 }
 
-/* The id of static string k of the pass at a position (e: its entry, or NULL). */
+/* The id of a pass's static string k (e: the entry of its position in the frame, or NULL). */
 static inline __attribute__((always_inline)) uint32_t intern_at(struct pp_rec_writer *w, struct position_entry *e,
 								 unsigned k, const char *text)
 {
