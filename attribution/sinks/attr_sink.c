@@ -408,11 +408,9 @@ static void dropped_get(uint64_t *frames, uint64_t *events)
 	pthread_mutex_unlock(&g_lock);
 }
 
-static void report_write_now(struct attr_sink_ctx *c)
+static void report_write_now(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped)
 {
-	uint64_t fd, ed;
-	dropped_get(&fd, &ed);
-	pp_attr_report_write(c, fd, ed);
+	pp_attr_report_write(c, frames_dropped, events_dropped);
 	c->report_dirty = false;
 	__atomic_store_n(&g_report_writes, c->report_writes, __ATOMIC_RELAXED);
 }
@@ -892,8 +890,11 @@ void pp_attr_sink_shutdown(void)
 
 	batch_process(c, frames, nframes, g_batch_events, nevents);
 	pp_attr_recording_close(c, frames_dropped, events_dropped);
+	/* The counts the recording ends with: a frame the application submits from here on comes
+	 * after the outputs' end (freed, counted by pp_attr_sink_counters_get only), in
+	 * report.json as in the one `passprobe report` makes from the recording. */
 	if (c->dirfd >= 0 && !c->report_failed)
-		report_write_now(c);
+		report_write_now(c, frames_dropped, events_dropped);
 	if (c->dirfd >= 0)
 		fsync(c->dirfd); /* the rename of report.json */
 	if (c->settings.summary)

@@ -1651,6 +1651,7 @@ static void *submitter(void *arg)
 static void scenario_exit(void)
 {
 	char dir[512], path[600], errpath[600];
+	struct pp_json_value *root;
 	snprintf(dir, sizeof(dir), "%s/out", g_tmp);
 	snprintf(errpath, sizeof(errpath), "%s/child.stderr", g_tmp);
 	pid_t child = fork();
@@ -1670,9 +1671,21 @@ static void scenario_exit(void)
 	int status;
 	waitpid(child, &status, 0);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child exited cleanly: %d", status);
+	/* The submitter went on while the exit-time shutdown wrote the outputs: the frames it
+	 * submitted after the recording's end are in neither report.json. */
+	uint64_t dropped_process = UINT64_MAX, dropped_recording = 0;
+	path_make(path, sizeof(path), dir, "report.json");
+	root = json_load(path);
+	if (!root || !get_u(root, "frames_dropped", &dropped_process))
+		dropped_process = UINT64_MAX;
+	pp_json_read_free(root);
 	outputs_make(dir);
-	path_make(path, sizeof(path), dir, "trace.json");
-	struct pp_json_value *root = json_load(path);
+	root = json_load(path);
+	CHECK(root && get_u(root, "frames_dropped", &dropped_recording) && dropped_recording == dropped_process,
+	      "frames dropped: %" PRIu64 " in the process's report.json, %" PRIu64 " in the recording's",
+	      dropped_process, dropped_recording);
+	pp_json_read_free(root);
+	root = json_load(path);
 	CHECK(root != NULL, "trace.json closed by the exit-time shutdown");
 	pp_json_read_free(root);
 	CHECK(report_frames_total(dir) > 0, "final report.json");
