@@ -262,7 +262,7 @@ static void pass_counters_fill(struct pp_attr_device *d, struct pp_submission *s
 			       bool stats_taken)
 {
 	struct pp_pass_result *r = &s->passes[p];
-	/* Read here, made into counters on the writer thread (pp_model_frame_result_counters_resolve). */
+	/* Read here, made into counters where a report is made (pp_model_frame_result_counters_resolve). */
 	if (s->stats_slots[p] == PP_NO_SLOT) {
 		r->stats_valid = 0;
 		r->stats_reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
@@ -911,7 +911,6 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 				pr = &s->passes[suspended];
 				pp_attr_record_workload_add(&pr->work, &p->work);
 				pp_attr_cpu_pass_merge(pr, p);
-				last_new = UINT32_MAX;
 				pr->secondaries += p->secondaries;
 				s->ts_slots[2 * suspended + 1] = slot_mapped(m, p->ts_end);
 				if (p->ts_end == PP_NO_SLOT && !(p->flags & PP_PASS_SUSPENDING))

@@ -191,8 +191,8 @@ struct pp_pass_result {
 	struct pp_counter_value *counters;
 	/* Until pp_model_frame_result_counters_resolve: the timestamps backend's value (from `gpu`)
 	 * and the pipeline statistics (stats, stats_valid, stats_reason below) are not yet the
-	 * first 1 + PP_STAT_COUNT entries of `counters`. The writer thread puts them there: an
-	 * allocation and eight entries per pass that the application's thread need not make. */
+	 * first 1 + PP_STAT_COUNT entries of `counters`. The report puts them there: an
+	 * allocation and eight entries per pass that the application's process need not make. */
 	bool counters_pending;
 
 	/* Until pp_attr_cpu_frame_result_resolve: `cpu` is still the recording thread's two snapshots
@@ -286,13 +286,14 @@ const struct pp_counter_value *pp_model_pass_counter_find(const struct pp_pass_r
 void pp_model_frame_result_free(struct pp_frame_result *f);
 
 /* Turns the passes' pending CPU spans (cpu_pending) into their `cpu` and adds them to the
- * frame's `cpu` (a recording submitted again counted in its first frame, as before). The
- * writer thread calls it before any sink reads the frame. Idempotent. */
+ * frame's `cpu` (a recording submitted again counted in its first frame, as before). Where a
+ * report is made of the frame (`passprobe report`; in the process, report.json's frames)
+ * before it is formatted. Idempotent. */
 void pp_attr_cpu_frame_result_resolve(struct pp_frame_result *f);
 
 /* Puts the passes' pending timestamps and statistics values (counters_pending) at the front
- * of their `counters`, as pp_model_pass_statistics_set would have. The writer thread calls it
- * before any sink reads the frame. Out of memory leaves a pass's set without them, which the
+ * of their `counters`, as pp_model_pass_statistics_set would have. Where a report is made of
+ * the frame, as pp_attr_cpu_frame_result_resolve. Out of memory leaves a pass's set without them, which the
  * sinks show as not measured. Idempotent. */
 void pp_model_frame_result_counters_resolve(struct pp_frame_result *f);
 

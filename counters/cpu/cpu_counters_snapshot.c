@@ -436,7 +436,7 @@ void pp_cpu_counters_snapshot_delta(const struct pp_cpu_snapshot *a, const struc
 {
 	if (!out)
 		return;
-	/* Field by field rather than one memset of the whole: the writer thread subtracts a pass's
+	/* Field by field rather than one memset of the whole: a report subtracts a pass's
 	 * snapshots for every pass of every frame. Invalid values stay 0. */
 	memset(out->value, 0, sizeof(out->value));
 	out->wall_ns = 0;
