@@ -33,13 +33,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "renderdoc"))
 import passprobe_section as section  # noqa: E402
+from rdoc_cli import passprobe_renderdoc  # noqa: E402
 
 try:
     import renderdoc as rd
@@ -172,7 +172,7 @@ class Capture:
 
 
 def annotate(passprobe, *args):
-    r = subprocess.run([passprobe, "renderdoc", "annotate"] + list(args), capture_output=True, text=True)
+    r = passprobe_renderdoc(passprobe, "annotate", args)
     print("$ passprobe renderdoc annotate %s -> %d\n%s" % (" ".join(args), r.returncode, r.stdout + r.stderr), end="")
     return r
 

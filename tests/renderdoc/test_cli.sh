@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_cli.sh PASSPROBE BUILD_DIR WORKDIR: `passprobe renderdoc` as a command, without a
 # capture: usage and exit statuses, the message where RenderDoc's Python module or Python
-# itself is missing (naming the Debian package), and the script found next to an installed
+# itself is missing (naming the Debian package), the Python stack where RenderDoc's library
+# crashes, and the script found next to an installed
 # passprobe (cmake --install into WORKDIR/prefix) as well as in the build tree.
 set -u
 passprobe=$1 build=$2 work=$3
@@ -40,6 +41,17 @@ rc=$?
 cat "$work/err"
 check "without that Python: exit 1, naming python3-renderdoc" \
 	eval 'test $rc = 1 && grep -q "no-such-python (PASSPROBE_PYTHON)" "$work/err" && grep -q python3-renderdoc "$work/err"'
+
+# RenderDoc's library crashing: a stand-in module whose InitialiseReplay faults as a native
+# crash does. The Python stack on stderr names the call.
+mkdir -p "$work/crashing"
+printf 'import ctypes\n\n\nclass GlobalEnvironment:\n    pass\n\n\ndef InitialiseReplay(env, args):\n    ctypes.string_at(0)\n' \
+	>"$work/crashing/renderdoc.py"
+PYTHONPATH="$work/crashing" "$passprobe" renderdoc show "$work/none.rdc" >"$work/out" 2>"$work/err"
+rc=$?
+cat "$work/err"
+check "a crash in RenderDoc's library: killed by SIGSEGV, the Python stack on stderr naming the call" \
+	eval 'test $rc = 139 && grep -q "Segmentation fault" "$work/err" && grep -q "in rd_module" "$work/err"'
 
 # Installed: the script and the extension under share/passprobe/renderdoc/.
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" 2>&1

@@ -24,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "renderdoc"))
 import passprobe_section as section  # noqa: E402
+from rdoc_cli import passprobe_renderdoc  # noqa: E402
 
 failures = []
 
@@ -109,7 +110,7 @@ def main():
     env.pop("XDG_DATA_HOME", None)
     env.pop("XDG_CONFIG_HOME", None)
 
-    r = subprocess.run([passprobe, "renderdoc", "install"], env=env, capture_output=True, text=True)
+    r = passprobe_renderdoc(passprobe, "install", [], env=env)
     print(r.stdout + r.stderr, end="")
     check(r.returncode == 0, "passprobe renderdoc install exits 0")
     ext = os.path.join(data, "extensions", "passprobe")
@@ -121,7 +122,7 @@ def main():
           "UI.config lists the extension to load at start and keeps the other settings")
 
     annotated = os.path.join(work, "annotated.rdc")
-    r = subprocess.run([passprobe, "renderdoc", "annotate", capture, "-o", annotated], capture_output=True, text=True)
+    r = passprobe_renderdoc(passprobe, "annotate", [capture, "-o", annotated])
     print(r.stdout + r.stderr, end="")
     if r.returncode != 0:
         check(False, "passprobe renderdoc annotate exits 0")

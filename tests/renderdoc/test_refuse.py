@@ -18,8 +18,9 @@ Exit 77 when python3-renderdoc is missing (annotate says so).
 import json
 import os
 import shutil
-import subprocess
 import sys
+
+from rdoc_cli import passprobe_renderdoc
 
 failures = []
 
@@ -48,7 +49,7 @@ def run_copy(run, dest, edit):
 def refused(passprobe, work, name, capture, run_dir, *phrases, command="annotate"):
     out = os.path.join(work, name + ".rdc")
     args = [capture, run_dir, "-o", out] if command == "annotate" else [capture, run_dir]
-    r = subprocess.run([passprobe, "renderdoc", command] + args, capture_output=True, text=True)
+    r = passprobe_renderdoc(passprobe, command, args)
     lines = [l for l in r.stderr.splitlines() if l.strip()]
     print("%s: exit %d, stderr: %s" % (name, r.returncode, r.stderr.strip()))
     if r.returncode == 1 and "python3-renderdoc" in r.stderr:

@@ -19,8 +19,9 @@ Exit 77 when python3-renderdoc is missing.
 import itertools
 import json
 import os
-import subprocess
 import sys
+
+from rdoc_cli import passprobe_renderdoc
 
 PAIR_RATIO = 2.0
 MIN_PAIRS = 4
@@ -35,8 +36,7 @@ def main():
         entry = json.load(f)["renderdoc"]["captures"][0]
     capture = entry["path"]
     napp = sum(1 for p in entry["frame_data"]["passes"] if not p.get("recorded_by"))
-    r = subprocess.run([passprobe, "renderdoc", "replay", capture, "--json", "--repeat", "3"],
-                       capture_output=True, text=True)
+    r = passprobe_renderdoc(passprobe, "replay", [capture, "--json", "--repeat", "3"])
     if r.returncode == 1 and "python3-renderdoc" in r.stderr:
         print("SKIP: not installed: RenderDoc's Python module (Debian: python3-renderdoc)")
         return 77
