@@ -120,6 +120,9 @@ int passprobe_renderdoc_main(int argc, char **argv)
 		args[i + 1] = argv[i];
 	/* The script names the writer of what it embeds with this version. */
 	setenv("PASSPROBE_VERSION", PASSPROBE_VERSION, 1);
+	/* A crash inside RenderDoc's native library would end Python without a word: its
+	 * faulthandler prints the Python stack, naming the RenderDoc call that was running. */
+	setenv("PYTHONFAULTHANDLER", "1", 0);
 	fflush(NULL);
 	execvp(python, args);
 	int err = errno;

@@ -15,7 +15,6 @@ docs/frame-debuggers.md describes what is written and how a capture is matched t
 Exit status: 0 done, 1 failure (one message on stderr), 2 usage.
 """
 import argparse
-import faulthandler
 import json
 import os
 import shutil
@@ -996,7 +995,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    # A crash inside RenderDoc's native library would otherwise end the process without a word:
-    # the Python stack on stderr names the call that was running.
-    faulthandler.enable()
     sys.exit(main(sys.argv[1:]))
