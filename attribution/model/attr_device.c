@@ -9,6 +9,7 @@
 #include "attr_cpu.h"
 #include "attr_frame_counters.h"
 #include "attr_device.h"
+#include "attr_device_internal.h"
 #include "pp_renderdoc.h"
 #include "attr_frame.h"
 #include "attr_overlap.h"
@@ -20,24 +21,6 @@
 /* A frame that never meets its delimiter (present-delimited frames in a program that never
  * presents) is closed after this many submissions, so memory stays bounded. */
 #define MAX_FRAME_SUBMISSIONS 4096
-
-struct pp_submission {
-	struct pp_submission *next; /* within its frame, in submission order */
-	struct pp_submission_result res;
-	uint32_t npasses;
-	struct pp_pass_result *passes;
-	/* The tables below live in the submission's own allocation, after it. */
-	uint32_t *ts_slots;    /* 2 per pass: begin, end (PP_NO_SLOT when none) */
-	uint32_t *stats_slots; /* 1 per pass */
-	uint32_t *perf_slots;  /* 1 per pass: the hardware counter backend's scopes */
-	const char **ts_reasons, **stats_reasons, **perf_reasons;
-	uint32_t ndraw_slots;  /* pairs, in pass order */
-	uint32_t *draw_slots;
-	uint32_t nrecs;
-	struct pp_recording **recs; /* those whose last_submission is this one */
-	bool harvested;
-	size_t block_bytes; /* of its allocation, tables included */
-};
 
 struct pp_frame_acc {
 	struct pp_frame_acc *next;
@@ -172,235 +155,6 @@ void pp_attr_device_queue_label(struct pp_attr_queue *q, enum pp_label_op op, co
 	pthread_mutex_unlock(&q->device->lock);
 }
 
-/* ---- harvesting ----------------------------------------------------------------------- */
-
-static const char *const reason_forced = "result not available when the command buffer was reused or the device destroyed";
-static const char *const reason_reversed = "end timestamp not after begin timestamp";
-static const char *const reason_unusable = "timestamp arrived but the GPU timer says it cannot be used";
-static const char *const reason_lost = "device lost (VK_ERROR_DEVICE_LOST) before the result was read";
-
-/* Reads a submission's results. Not forced: only when all are available, returns whether it
- * harvested. Forced: takes what is there and marks the rest unavailable. */
-/* Reads a statistics scope through the backend: 1 read, 0 not yet, negative never. */
-static int statistics_read(struct pp_attr_device *d, uint32_t slot, struct pp_gpu_counter_value out[PP_STAT_COUNT])
-{
-	const struct pp_gpu_counter_backend *b = d->ops.statistics;
-	if (!b || !b->scope_read)
-		return -ENOTSUP;
-	return b->scope_read(b->ctx, slot, out, PP_STAT_COUNT);
-}
-
-/* Reads a hardware counter scope: 1 read (into out, the backend's set, when out is not NULL),
- * 0 not yet, negative never. */
-static int perf_read(struct pp_attr_device *d, uint32_t slot, struct pp_gpu_counter_value *out)
-{
-	const struct pp_gpu_counter_backend *b = d->ops.perf;
-	struct pp_gpu_counter_value scratch[PP_ATTR_PERF_SET_MAX];
-	uint32_t n = b ? b->set_count(b->ctx) : 0;
-	if (!b || !b->scope_read || n > PP_ATTR_PERF_SET_MAX)
-		return -ENOTSUP;
-	return b->scope_read(b->ctx, slot, out ? out : scratch, n);
-}
-
-static const char *const reason_other_pass =
-	"measured in another hardware pass (the set is measured one pass per frame), not yet for this pass name";
-
-/* The hardware counter backend's set for the pass: measured, or why not. Values of the other
- * hardware passes are marked here and merged at frame assembly (perf_merge_frame). */
-static void pass_perf_fill(struct pp_attr_device *d, struct pp_submission *s, uint32_t p, const char *missing)
-{
-	const struct pp_gpu_counter_backend *b = d->ops.perf;
-	uint32_t n = b ? b->set_count(b->ctx) : 0;
-	if (!n || n > PP_ATTR_PERF_SET_MAX)
-		return;
-	struct pp_pass_result *r = &s->passes[p];
-	const struct pp_gpu_counter_desc *descs[PP_ATTR_PERF_SET_MAX];
-	for (uint32_t i = 0; i < n; i++)
-		descs[i] = b->set_desc(b->ctx, i);
-	struct pp_counter_value *c = pp_model_pass_counters_add(r, descs, n);
-	if (!c)
-		return;
-	struct pp_gpu_counter_value v[PP_ATTR_PERF_SET_MAX];
-	const char *reason = missing;
-	if (s->perf_slots[p] == PP_NO_SLOT)
-		reason = s->perf_reasons[p] ? s->perf_reasons[p] : "not measured";
-	else if (missing != reason_lost && perf_read(d, s->perf_slots[p], v) > 0)
-		reason = NULL;
-	for (uint32_t i = 0; i < n; i++) {
-		if (reason) {
-			c[i].unavailable_reason = reason;
-			continue;
-		}
-		c[i].v = v[i];
-		c[i].unavailable_reason = v[i].valid ? NULL : v[i].other_pass ? reason_other_pass : "no value";
-	}
-}
-
-/* Reads pass p's pipeline statistics into its result (values and valid bits, not the reason):
- * 1 read, 0 not yet, negative never. */
-static int statistics_take(struct pp_attr_device *d, struct pp_submission *s, uint32_t p)
-{
-	struct pp_pass_result *r = &s->passes[p];
-	struct pp_gpu_counter_value v[PP_STAT_COUNT];
-	int rc = statistics_read(d, s->stats_slots[p], v);
-	if (rc > 0) {
-		r->stats_valid = 0;
-		for (unsigned i = 0; i < PP_STAT_COUNT; i++) {
-			r->stats[i] = v[i].u;
-			r->stats_valid |= (uint32_t)v[i].valid << i;
-		}
-	}
-	return rc;
-}
-
-/* The pass's generic counter set, after its GPU interval is known: its GPU time (the
- * timestamps backend) and its pipeline statistics. stats_taken: the harvest's completeness
- * check read every pass's statistics into its result already (statistics_take), so they are
- * not read twice. Out of memory leaves the set short, which the sinks show as counters not
- * measured. */
-static void pass_counters_fill(struct pp_attr_device *d, struct pp_submission *s, uint32_t p, const char *missing,
-			       bool stats_taken)
-{
-	struct pp_pass_result *r = &s->passes[p];
-	/* Read here, made into counters where a report is made (pp_model_frame_result_counters_resolve). */
-	if (s->stats_slots[p] == PP_NO_SLOT) {
-		r->stats_valid = 0;
-		r->stats_reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
-	} else if (stats_taken || (missing != reason_lost && statistics_take(d, s, p) > 0)) {
-		r->stats_reason = NULL;
-	} else {
-		r->stats_valid = 0;
-		r->stats_reason = missing;
-	}
-	r->counters_pending = true;
-	pass_perf_fill(d, s, p, missing);
-}
-
-static bool submission_harvest(struct pp_attr_device *d, struct pp_submission *s, bool forced)
-{
-	uint32_t nts = 2 * s->npasses + 2 * s->ndraw_slots;
-	uint32_t stack_slots[64];
-	uint64_t stack_ns[64];
-	uint8_t stack_avail[64];
-	uint32_t *slots = nts <= 64 ? stack_slots : malloc(nts * sizeof(*slots));
-	uint64_t *ns = nts <= 64 ? stack_ns : malloc(nts * sizeof(*ns));
-	uint8_t *avail = nts <= 64 ? stack_avail : malloc(nts);
-	bool complete = true;
-	uint32_t n = 0;
-
-	if (s->harvested)
-		return true;
-	if (!slots || !ns || !avail) {
-		forced = true;
-		nts = 0;
-	}
-	/* Only slots that exist are read; the fill loop below walks them in the same order. */
-	for (uint32_t i = 0; i < 2 * s->npasses && nts; i++)
-		if (s->ts_slots[i] != PP_NO_SLOT)
-			slots[n++] = s->ts_slots[i];
-	for (uint32_t i = 0; i < 2 * s->ndraw_slots && nts; i++)
-		if (s->draw_slots[i] != PP_NO_SLOT)
-			slots[n++] = s->draw_slots[i];
-	/* After a device loss nothing more arrives, and what did may be partial: nothing not yet
-	 * read is trusted, every such result is unavailable with the loss as the reason. */
-	const char *missing = d->ops.forced_reason ? d->ops.forced_reason : reason_forced;
-	if (d->ops.lost && d->ops.lost(d->ops.ctx)) {
-		forced = true;
-		missing = reason_lost;
-		n = 0;
-	}
-	if (n)
-		d->ops.read_timestamps(d->ops.ctx, slots, n, s->res.cpu_begin_ns, ns, avail);
-	for (uint32_t i = 0; i < n; i++)
-		complete &= avail[i] != 0;
-
-	/* Complete only when every pass's statistics are there too: read into the passes' results
-	 * as they are checked (a harvest that finds one missing tries again whole, later). */
-	if (complete && !forced)
-		for (uint32_t p = 0; p < s->npasses && complete; p++)
-			if (s->stats_slots[p] != PP_NO_SLOT)
-				complete = statistics_take(d, s, p) > 0;
-	bool stats_taken = complete && !forced;
-	if (complete && !forced)
-		for (uint32_t p = 0; p < s->npasses && complete; p++)
-			if (s->perf_slots[p] != PP_NO_SLOT)
-				complete = perf_read(d, s->perf_slots[p], NULL) != 0;
-
-	if (!complete && !forced)
-		goto out;
-
-	/* k walks the pass slots, kd the draw slots that follow them in the read order. */
-	uint32_t k = 0, kd = 0;
-	for (uint32_t i = 0; i < 2 * s->npasses; i++)
-		kd += s->ts_slots[i] != PP_NO_SLOT;
-	uint32_t draw_pair = 0;
-	for (uint32_t p = 0; p < s->npasses; p++) {
-		struct pp_pass_result *r = &s->passes[p];
-		uint32_t b = s->ts_slots[2 * p], e = s->ts_slots[2 * p + 1];
-		bool have_b = false, have_e = false, unusable = false;
-		uint64_t tb = 0, te = 0;
-		if (b != PP_NO_SLOT) {
-			have_b = n && avail[k];
-			unusable |= n && avail[k] == PP_ATTR_UNUSABLE;
-			tb = ns[k++];
-		}
-		if (e != PP_NO_SLOT) {
-			have_e = n && avail[k];
-			unusable |= n && avail[k] == PP_ATTR_UNUSABLE;
-			te = ns[k++];
-		}
-		r->gpu.valid = false;
-		if (b == PP_NO_SLOT || e == PP_NO_SLOT)
-			r->gpu.unavailable_reason = s->ts_reasons[p] ? s->ts_reasons[p] : "no timestamps for this pass";
-		else if (!have_b || !have_e)
-			r->gpu.unavailable_reason = missing;
-		else if (unusable)
-			r->gpu.unavailable_reason = d->ops.unusable_reason ? d->ops.unusable_reason : reason_unusable;
-		else if (te <= tb)
-			r->gpu.unavailable_reason = reason_reversed;
-		else {
-			r->gpu.valid = true;
-			r->gpu.begin_ns = tb;
-			r->gpu.end_ns = te;
-			r->gpu.unavailable_reason = NULL;
-		}
-
-		pass_counters_fill(d, s, p, missing, stats_taken);
-
-		for (uint32_t i = 0; i < r->ndraw_timings; i++, draw_pair++) {
-			struct pp_draw_timing *t = &r->draw_timings[i];
-			uint32_t sb = s->draw_slots[2 * draw_pair], se = s->draw_slots[2 * draw_pair + 1];
-			bool ok = sb != PP_NO_SLOT && se != PP_NO_SLOT;
-			uint64_t db = 0, de = 0;
-			if (sb != PP_NO_SLOT) {
-				ok &= n && avail[kd];
-				db = ns[kd++];
-			}
-			if (se != PP_NO_SLOT) {
-				ok &= n && avail[kd];
-				de = ns[kd++];
-			}
-			t->index = i;
-			t->gpu.valid = ok && de > db;
-			t->gpu.begin_ns = db;
-			t->gpu.end_ns = de;
-			t->gpu.unavailable_reason = t->gpu.valid ? NULL : ok ? reason_reversed : missing;
-		}
-	}
-	s->harvested = true;
-	for (uint32_t i = 0; i < s->nrecs; i++)
-		if (s->recs[i]->last_submission == s)
-			s->recs[i]->last_submission = NULL;
-out:
-	if (slots != stack_slots)
-		free(slots);
-	if (ns != stack_ns)
-		free(ns);
-	if (avail != stack_avail)
-		free(avail);
-	return s->harvested;
-}
-
 void pp_attr_device_recording_release(struct pp_attr_device *d, struct pp_recording *r)
 {
 	if (!d || !r)
@@ -408,7 +162,7 @@ void pp_attr_device_recording_release(struct pp_attr_device *d, struct pp_record
 	/* last_submission is cleared by harvests on other threads: read it under the lock. */
 	pthread_mutex_lock(&d->lock);
 	if (r->last_submission)
-		submission_harvest(d, r->last_submission, true);
+		pp_attr_harvest_submission(&d->ops, r->last_submission, true);
 	pthread_mutex_unlock(&d->lock);
 }
 
@@ -418,7 +172,7 @@ bool pp_attr_device_recording_pending(struct pp_attr_device *d, struct pp_record
 		return false;
 	pthread_mutex_lock(&d->lock);
 	if (r->last_submission)
-		submission_harvest(d, r->last_submission, false);
+		pp_attr_harvest_submission(&d->ops, r->last_submission, false);
 	bool pending = r->last_submission != NULL;
 	pthread_mutex_unlock(&d->lock);
 	return pending;
@@ -573,7 +327,7 @@ static void frames_drain(struct pp_attr_device *d, bool force_all)
 		bool ready = f->closed || force_all;
 		for (struct pp_submission *s = f->subs; s && ready; s = s->next)
 			if (!s->harvested)
-				ready = submission_harvest(d, s, force);
+				ready = pp_attr_harvest_submission(&d->ops, s, force);
 		if (!ready)
 			return;
 		if (!f->closed) {
@@ -819,7 +573,7 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 		const struct pp_attr_slot_map *m = info->maps ? info->maps[i] : NULL;
 		struct pp_recording *r = m ? m->owner : info->recordings[i];
 		if (r && r->last_submission)
-			submission_harvest(d, r->last_submission, true);
+			pp_attr_harvest_submission(&d->ops, r->last_submission, true);
 	}
 
 	/* The clock counts the submission even when it cannot be measured, so the frame indices
@@ -890,6 +644,7 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 	/* An open suspended render pass continues into the next command buffer of the batch. */
 	int32_t suspended = -1;
 	uint32_t out = 0, nd = 0, own = 0, foreign = 0;
+	uint32_t slots_all = PP_NO_SLOT; /* the AND of every slot taken: PP_NO_SLOT when none */
 	for (uint32_t c = 0; c < info->nrecordings; c++) {
 		struct pp_recording *r = info->recordings[c];
 		if (!r)
@@ -913,6 +668,7 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 				pp_attr_cpu_pass_merge(pr, p);
 				pr->secondaries += p->secondaries;
 				s->ts_slots[2 * suspended + 1] = slot_mapped(m, p->ts_end);
+				slots_all &= p->ts_end;
 				if (p->ts_end == PP_NO_SLOT && !(p->flags & PP_PASS_SUSPENDING))
 					s->ts_reasons[suspended] = p->ts_reason;
 			} else {
@@ -949,6 +705,7 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 				s->stats_reasons[out] = m && m->reason && p->stats_slot != PP_NO_SLOT ? m->reason : p->stats_reason;
 				/* The hardware counter scopes are never copied per execution. */
 				s->perf_slots[out] = m ? PP_NO_SLOT : p->perf_slot;
+				slots_all &= p->ts_begin & p->ts_end & p->stats_slot & p->perf_slot;
 				s->perf_reasons[out] = m && p->perf_slot != PP_NO_SLOT ? "SIMULTANEOUS_USE execution: no "
 											 "hardware counters"
 										       : p->perf_reason;
@@ -983,6 +740,7 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 	}
 	s->npasses = out;
 	s->ndraw_slots = nd;
+	s->slotted = slots_all != PP_NO_SLOT || nd;
 	f->named_passes += own;
 	f->foreign_passes += foreign;
 
