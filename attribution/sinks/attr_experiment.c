@@ -30,7 +30,8 @@ static const char *const metric_names[PP_EXP_METRICS] = { "frame_gpu_ns", "passe
 static const char *const metric_titles[PP_EXP_METRICS] = { "frame GPU time", "GPU time of the passes after it",
 							   "CPU recording" };
 
-enum pp_exp_arm pp_attr_experiment_frame_arm(const struct pp_frame_result *f, uint64_t *sites, bool *modified)
+/* pp_attr_experiment_frame_arm, with the sites any pass saw (*seen_out): one walk of the passes. */
+static enum pp_exp_arm frame_arm(const struct pp_frame_result *f, uint64_t *sites, bool *modified, uint64_t *seen_out)
 {
 	uint64_t seen = 0, fixed = 0;
 	bool other_arm = false, reused = false;
@@ -46,6 +47,7 @@ enum pp_exp_arm pp_attr_experiment_frame_arm(const struct pp_frame_result *f, ui
 		partly |= (f->passes[i].exp_seen & fixed & ~f->passes[i].exp_fixed) != 0;
 	*modified = fixed != 0;
 	*sites = 0;
+	*seen_out = seen;
 	if (f->renderdoc || !f->gpu_timed || reused)
 		return PP_EXP_ARM_NONE;
 	/* One site rewritten wherever it occurs, in recordings of the fixed arm only. */
@@ -57,6 +59,12 @@ enum pp_exp_arm pp_attr_experiment_frame_arm(const struct pp_frame_result *f, ui
 	}
 	*sites = seen;
 	return seen ? PP_EXP_ARM_AS_WRITTEN : PP_EXP_ARM_NONE;
+}
+
+enum pp_exp_arm pp_attr_experiment_frame_arm(const struct pp_frame_result *f, uint64_t *sites, bool *modified)
+{
+	uint64_t seen;
+	return frame_arm(f, sites, modified, &seen);
 }
 
 static void ring_add(struct exp_ring *r, uint64_t v)
@@ -145,17 +153,13 @@ static bool cpu_record_ns(const struct pp_frame_result *f, uint64_t *out)
 
 bool pp_attr_experiment_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
 {
-	uint64_t sites, seen = 0;
+	uint64_t sites, seen;
 	bool modified;
-	enum pp_exp_arm arm = pp_attr_experiment_frame_arm(f, &sites, &modified);
+	enum pp_exp_arm arm = frame_arm(f, &sites, &modified, &seen);
 	if (modified)
 		c->exp_frames_fixed++;
 	/* passprobe report takes the arms from the recording's diagnostics. */
-	if (c->offline)
-		return modified;
-	for (size_t i = 0; i < f->npasses; i++)
-		seen |= f->passes[i].exp_seen;
-	if (!seen)
+	if (c->offline || !seen)
 		return modified;
 	if (!c->exp && !(c->exp = calloc(PP_EXP_MAX_SITES, sizeof(*c->exp))))
 		return modified;
