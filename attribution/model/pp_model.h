@@ -171,7 +171,6 @@ struct pp_pass_result {
 	                                "vkCmdBeginRendering", "outside-render-pass", "vkCmdExecuteCommands" */
 	uint32_t submission;         /* index into the frame's submissions */
 	uint32_t command_buffer;     /* index of the command buffer within its submission (queue order) */
-	uint64_t command_buffer_handle;
 	uint32_t subpasses;
 	bool suspended_resumed;      /* dynamic rendering split over command buffers */
 	uint32_t secondaries;        /* secondary command buffers executed inside */
@@ -179,6 +178,10 @@ struct pp_pass_result {
 	 * (RenderDoc's capture copies, an overlay's HUD): that layer's library file name, static. */
 	const char *recorded_by;
 	uint32_t nattachments;       /* of attachments[], at the end */
+	/* After the fields above, which describe the pass alike frame after frame where the program
+	 * records it alike (the recording's writer compares them whole: rec_write.c), since
+	 * command buffers used in turn change it every frame. */
+	uint64_t command_buffer_handle;
 
 	struct pp_gpu_interval gpu;  /* from the pass's begin to end timestamp */
 	/* gpu time not shared with another pass of the same submission: where k passes overlap,

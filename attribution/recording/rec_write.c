@@ -6,6 +6,7 @@
 
 #include "pp_hash.h"
 #include "pp_summary.h"
+#include "rec_bytes.h"
 #include "rec_format.h"
 
 const char *const pp_rec_write_type_names[PP_REC_TYPE_COUNT] = {
@@ -23,12 +24,6 @@ const char *const pp_rec_write_type_names[PP_REC_TYPE_COUNT] = {
 	[PP_REC_END] = "end",
 	[PP_REC_SUMMARY] = "summary",
 	[PP_REC_REPORT_FRAME] = "report_frame",
-};
-
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-	bool failed;
 };
 
 /* Strings written so far, by content: names in a frame's pass results are copies, the same
@@ -70,11 +65,38 @@ struct static_entry {
 enum { POS_API, POS_RECORDED_BY, POS_GPU_REASON, POS_STATS_REASON, POS_ATTACHMENT };
 #define POS_ATTACHMENTS 2
 #define POS_STRINGS (POS_ATTACHMENT + 3 * POS_ATTACHMENTS)
+
+/* The fields of a pass that describe it (from its name to its attachments) as last written at
+ * its position, with the pass fields they were made from: where those are the same bytes (a
+ * pass recorded alike frame after frame), the bytes are copied rather than made again. The
+ * command buffer's handle, in the middle of them, is written apart: command buffers used in
+ * turn change it every frame. The strings' ids in the bytes stay valid once the string table
+ * is emptied (an id is never used again), but the entry is emptied with it all the same. */
+#define STATICS_KEY offsetof(struct pp_pass_result, command_buffer_handle)
+_Static_assert(offsetof(struct pp_pass_result, name) == 0 && offsetof(struct pp_pass_result, nattachments) < STATICS_KEY &&
+		       offsetof(struct pp_pass_result, recorded_by) < STATICS_KEY &&
+		       offsetof(struct pp_pass_result, secondaries) < STATICS_KEY,
+	       "a pass's describing fields come first, the command buffer's handle after them");
+/* An attachment's written fields: those before the image view. */
+#define STATICS_ATTACHMENT_KEY (offsetof(struct pp_attachment, resolve) + sizeof(bool))
+_Static_assert(offsetof(struct pp_attachment, view) >= STATICS_ATTACHMENT_KEY, "the view comes last");
+#define STATICS_ATTACHMENTS 4
+#define STATICS_HANDLE_AT 18 /* the bytes before the handle: name, name source, kind, API, submission, command buffer */
+#define STATICS_BYTES 288 /* 4 attachments and every workload count: 278 */
+struct statics_entry {
+	uint16_t len; /* of bytes[], the handle apart; 0: none */
+	uint8_t pass[STATICS_KEY];
+	struct pp_workload work;
+	uint8_t attachments[STATICS_ATTACHMENTS][STATICS_ATTACHMENT_KEY];
+	uint8_t bytes[STATICS_BYTES];
+};
+
 struct position_entry {
 	char name[PP_NAME_BYTES];
 	uint32_t name_id; /* 0: none */
 	uint32_t id[POS_STRINGS];
 	const char *str[POS_STRINGS];
+	struct statics_entry statics;
 };
 
 #define DESCS_MAX 4096
@@ -99,72 +121,6 @@ struct pp_rec_writer {
 	const struct pp_gpu_counter_desc *descs[DESCS_MAX]; /* id = index + 1 */
 	bool failed;
 };
-
-/* ---- bytes ----------------------------------------------------------------------------- */
-
-static bool reserve(struct buf *b, size_t n)
-{
-	if (b->failed)
-		return false;
-	if (b->len + n <= b->cap)
-		return true;
-	size_t cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + n)
-		cap *= 2;
-	uint8_t *p = realloc(b->p, cap);
-	if (!p) {
-		b->failed = true;
-		return false;
-	}
-	b->p = p;
-	b->cap = cap;
-	return true;
-}
-
-static void put_slow(struct buf *b, const void *v, size_t n)
-{
-	if (reserve(b, n)) {
-		memcpy(b->p + b->len, v, n);
-		b->len += n;
-	}
-}
-
-/* Most puts are a compare and a store of a constant size (a frame's hundreds of fields). A
- * failed buffer keeps its length and capacity, so the fast path may go on writing into it:
- * the record is dropped when it ends. */
-static inline __attribute__((always_inline)) void put(struct buf *b, const void *v, size_t n)
-{
-	if (__builtin_expect(b->len + n <= b->cap, 1)) {
-		memcpy(b->p + b->len, v, n);
-		b->len += n;
-	} else {
-		put_slow(b, v, n);
-	}
-}
-
-/* Little-endian on every host passprobe builds for (x86-64, AArch64): the value's own bytes. */
-_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the recording is little-endian");
-static inline void put_u8(struct buf *b, uint8_t v) { put(b, &v, 1); }
-static inline void put_u16(struct buf *b, uint16_t v) { put(b, &v, 2); }
-static inline void put_u32(struct buf *b, uint32_t v) { put(b, &v, 4); }
-static inline void put_u64(struct buf *b, uint64_t v) { put(b, &v, 8); }
-static inline void put_f64(struct buf *b, double v) { put(b, &v, 8); }
-
-/* A nested element: its length first, filled in when it ends. */
-static size_t elem_begin(struct buf *b)
-{
-	size_t at = b->len;
-	put_u32(b, 0);
-	return at;
-}
-
-static void elem_end(struct buf *b, size_t at)
-{
-	if (!b->failed) {
-		uint32_t n = (uint32_t)(b->len - at - 4);
-		memcpy(b->p + at, &n, 4);
-	}
-}
 
 /* Where a whole record goes now: out, or side while another is being built in out. */
 static struct buf *records_out(struct pp_rec_writer *w)
@@ -483,54 +439,7 @@ void pp_rec_write_device(struct pp_rec_writer *w, uint32_t id, const struct pp_d
 	payload_end(w, PP_REC_DEVICE);
 }
 
-/* ---- a frame's fields, written through a cursor ----------------------------------------
- * A frame's passes are its bulk (a few hundred bytes each, every frame): room for a whole pass
- * is reserved once (pass_room), then each field is a store and an add through a local cursor.
- * Through put() each field also reloads the buffer's length, capacity and pointer, since a
- * byte store may alias them (about twice the instructions a pass). */
-static inline uint8_t *at_u8(uint8_t *o, uint8_t v)
-{
-	*o = v;
-	return o + 1;
-}
-static inline uint8_t *at_u32(uint8_t *o, uint32_t v)
-{
-	memcpy(o, &v, 4);
-	return o + 4;
-}
-static inline uint8_t *at_u64(uint8_t *o, uint64_t v)
-{
-	memcpy(o, &v, 8);
-	return o + 8;
-}
-static inline uint8_t *at_f64(uint8_t *o, double v)
-{
-	memcpy(o, &v, 8);
-	return o + 8;
-}
-
-/* A nested element's length, once it ends: at is where elem_at left room for it. */
-static inline uint8_t *elem_at(uint8_t *o)
-{
-	return o + 4;
-}
-static inline void elem_close(uint8_t *at, const uint8_t *end)
-{
-	uint32_t n = (uint32_t)(end - at - 4);
-	memcpy(at, &n, 4);
-}
-
-/* Where the cursor starts: the buffer's end, with n bytes of room; NULL (the buffer marked
- * failed) when that cannot be had. */
-static uint8_t *room(struct buf *b, size_t n)
-{
-	return reserve(b, n) ? b->p + b->len : NULL;
-}
-
-static void room_used(struct buf *b, const uint8_t *o)
-{
-	b->len = (size_t)(o - b->p);
-}
+/* ---- a frame's fields, written through a cursor (rec_bytes.h) --------------------------- */
 
 /* The most cpu_cost_at writes, and the most pass_put writes for p: every field is written in
  * at most the bytes it takes in memory, plus the lengths, counts and flag bytes around them
@@ -650,29 +559,36 @@ static uint8_t *cpu_span_at(struct pp_rec_writer *w, uint8_t *o, const struct pp
 	return snapshot_at(o, &p->cpu_end);
 }
 
-/* Strings go to the writer's side buffer while a record is built (never to b), so the
- * interning calls between the stores leave the cursor's room alone. */
-static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pass_result *p, size_t pos, unsigned ncpu)
+/* Whether p's describing fields are those e's bytes were made from (na: its attachments). */
+static inline bool statics_same(const struct statics_entry *c, const struct pp_pass_result *p, uint32_t na)
 {
-	uint8_t *o = room(b, pass_room(p));
-	if (!o)
-		return;
-	struct position_entry *e = pos < POSITIONS ? &w->positions[pos] : NULL;
-	uint8_t *at = o;
-	o = elem_at(o);
+	if (!c->len || memcmp(c->pass, p, STATICS_KEY) || memcmp(&c->work, &p->work, sizeof(p->work)))
+		return false;
+	for (uint32_t i = 0; i < na; i++)
+		if (memcmp(c->attachments[i], &p->attachments[i], STATICS_ATTACHMENT_KEY))
+			return false;
+	return true;
+}
+
+/* A pass's describing fields, from its name to its attachments (na), written at o, and kept
+ * in e's statics where they fit. */
+static __attribute__((noinline)) uint8_t *statics_at(struct pp_rec_writer *w, uint8_t *o, const struct pp_pass_result *p,
+						      struct position_entry *e, uint32_t na)
+{
+	uint8_t *start = o;
 	o = at_u32(o, intern_pass_name(w, p, e));
 	o = at_u8(o, (uint8_t)p->name_source);
 	o = at_u8(o, (uint8_t)p->kind);
 	o = at_u32(o, intern_at(w, e, POS_API, p->api));
 	o = at_u32(o, p->submission);
 	o = at_u32(o, p->command_buffer);
+	uint8_t *handle = o;
 	o = at_u64(o, p->command_buffer_handle);
 	o = at_u32(o, p->subpasses);
 	o = at_u8(o, p->suspended_resumed);
 	o = at_u32(o, p->secondaries);
 	o = at_u32(o, intern_at(w, e, POS_RECORDED_BY, p->recorded_by));
 	o = workload_at(o, &p->work);
-	uint32_t na = p->nattachments < PP_MAX_ATTACHMENTS ? p->nattachments : PP_MAX_ATTACHMENTS;
 	o = at_u8(o, (uint8_t)na);
 	for (uint32_t i = 0; i < na; i++) {
 		const struct pp_attachment *a = &p->attachments[i];
@@ -689,6 +605,41 @@ static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pas
 		o = at_u32(o, a->samples);
 		o = at_u8(o, (uint8_t)(a->depth_stencil | a->resolve << 1));
 		elem_close(ae, o);
+	}
+	size_t after = (size_t)(o - handle) - 8;
+	/* A failed writer's ids may be 0: nothing is kept from it. */
+	if (e && na <= STATICS_ATTACHMENTS && STATICS_HANDLE_AT + after <= STATICS_BYTES && !w->failed) {
+		struct statics_entry *c = &e->statics;
+		memcpy(c->bytes, start, STATICS_HANDLE_AT);
+		memcpy(c->bytes + STATICS_HANDLE_AT, handle + 8, after);
+		c->len = (uint16_t)(STATICS_HANDLE_AT + after);
+		memcpy(c->pass, p, STATICS_KEY);
+		c->work = p->work;
+		for (uint32_t i = 0; i < na; i++)
+			memcpy(c->attachments[i], &p->attachments[i], STATICS_ATTACHMENT_KEY);
+	}
+	return o;
+}
+
+/* Strings go to the writer's side buffer while a record is built (never to b), so the
+ * interning calls between the stores leave the cursor's room alone. */
+static void pass_put(struct pp_rec_writer *w, struct buf *b, const struct pp_pass_result *p, size_t pos, unsigned ncpu)
+{
+	uint8_t *o = room(b, pass_room(p));
+	if (!o)
+		return;
+	struct position_entry *e = pos < POSITIONS ? &w->positions[pos] : NULL;
+	uint8_t *at = o;
+	o = elem_at(o);
+	uint32_t na = p->nattachments < PP_MAX_ATTACHMENTS ? p->nattachments : PP_MAX_ATTACHMENTS;
+	if (e && statics_same(&e->statics, p, na)) {
+		const struct statics_entry *c = &e->statics;
+		memcpy(o, c->bytes, STATICS_HANDLE_AT);
+		o = at_u64(o + STATICS_HANDLE_AT, p->command_buffer_handle);
+		memcpy(o, c->bytes + STATICS_HANDLE_AT, c->len - STATICS_HANDLE_AT);
+		o += c->len - STATICS_HANDLE_AT;
+	} else {
+		o = statics_at(w, o, p, e, na);
 	}
 	o = interval_at(w, o, &p->gpu, e);
 	o = at_u64(o, p->gpu_exclusive_ns);

@@ -792,46 +792,78 @@ static void test_corrupt_length(void)
 	free(f.p);
 }
 
-/* The static strings of pass k of frame i (API, recorded_by, the GPU interval's and the
- * statistics' reasons, three attachments' format and operations): each changes at its own
- * period, so the one at a position is now last frame's and now another. */
+/* The fields of pass k of frame i that describe it: its static strings (API, recorded_by, the
+ * GPU interval's and the statistics' reasons, its attachments' format and operations), its
+ * counts, its workload, how many attachments it has (now past those the writer keeps the bytes
+ * of, now none) and their size: each changes at its own period, so the one at a position is now
+ * last frame's and now another. The command buffer's handle alternates every frame, and the
+ * attachments' image views (not written) differ every frame. */
 static const char *const k_apis[2] = { "vkCmdBeginRenderPass", "vkCmdBeginRendering" };
 static const char *const k_formats[2] = { "R8G8B8A8_UNORM", "D32_SFLOAT" };
-static const char *pos_recorded_by(unsigned i, unsigned k) { return (i + k) % 3 ? NULL : "librenderdoc.so"; }
+/* Pass STABLE keeps its name, and its describing fields change one at a time, each at its
+ * own period, most frames none: the writer copies its bytes then. The others' strings change
+ * every frame or two. */
+enum { STABLE = 3 };
+static unsigned pos_t(unsigned i, unsigned k, unsigned period) { return k == STABLE ? i / period : i; }
+static const char *pos_recorded_by(unsigned i, unsigned k) { return (pos_t(i, k, 61) + k) % 3 ? NULL : "librenderdoc.so"; }
 static const char *pos_reason(unsigned i, unsigned k) { return (i + k) % 5 ? "not measured" : "not a GPU-timed frame"; }
 static const char *pos_stats(unsigned i) { return i % 7 ? "statistics off" : NULL; }
 static const char *pos_store(unsigned i) { return i % 4 ? "STORE" : "DONT_CARE"; }
 
-static void position_strings_set(struct pp_pass_result *p, unsigned i, unsigned k)
+static unsigned pos_attachments(unsigned i) { return i % 37 == 0 ? 6 : i % 41 == 0 ? 0 : 3; }
+static uint64_t pos_dispatches(unsigned i, unsigned k) { return (i / 31 + k) % 2 ? 0 : 4; }
+
+static void position_fields_set(struct pp_pass_result *p, unsigned i, unsigned k)
 {
-	p->api = k_apis[(i / 2 + k) % 2];
+	p->name_source = (enum pp_name_source)(i / 11 % 2);
+	p->kind = (enum pp_pass_kind)(i / 13 % 3);
+	p->api = k_apis[(pos_t(i, k, 59) / 2 + k) % 2];
+	p->submission = 0; /* the test frame has no submissions: the reader keeps it at 0 */
+	p->command_buffer = i / 19 % 2;
+	p->command_buffer_handle = 0x1000 + i % 2;
+	p->subpasses = 1 + i / 23 % 2;
+	p->suspended_resumed = i / 29 % 2;
+	p->secondaries = i / 43 % 3;
 	p->recorded_by = pos_recorded_by(i, k);
+	p->work.draws = 50 + i / 47 % 2;
+	p->work.vertices = 150 * p->work.draws;
+	p->work.dispatches = pos_dispatches(i, k);
 	p->gpu.unavailable_reason = pos_reason(i, k);
 	p->counters_pending = true;
 	p->stats_reason = pos_stats(i);
-	p->nattachments = 3; /* the third past those the writer keeps by position */
-	for (unsigned a = 0; a < 3; a++)
-		p->attachments[a] = (struct pp_attachment){ .format = k_formats[(i + a) % 2], .load_op = "CLEAR",
-							    .store_op = pos_store(i + a), .width = 1, .height = 1,
-							    .layers = 1, .samples = 1 };
+	p->nattachments = pos_attachments(i);
+	for (unsigned a = 0; a < p->nattachments; a++)
+		p->attachments[a] = (struct pp_attachment){ .format = k_formats[(pos_t(i, k, 67) + a) % 2],
+							    .load_op = "CLEAR", .store_op = pos_store(pos_t(i, k, 71) + a),
+							    .width = 1 + i / 53 % 2,
+							    .height = 1, .layers = 1, .samples = 1, .view = i };
 }
 
-static bool position_strings_same(const struct pp_pass_result *p, unsigned i, unsigned k)
+static bool position_fields_same(const struct pp_pass_result *p, unsigned i, unsigned k)
 {
-	bool same = str_same(p->api, k_apis[(i / 2 + k) % 2]) && str_same(p->recorded_by, pos_recorded_by(i, k)) &&
-		    !p->gpu.valid && str_same(p->gpu.unavailable_reason, pos_reason(i, k)) &&
-		    str_same(p->stats_reason, pos_stats(i)) && p->nattachments == 3;
-	for (unsigned a = 0; same && a < 3; a++)
-		same = str_same(p->attachments[a].format, k_formats[(i + a) % 2]) &&
-		       str_same(p->attachments[a].load_op, "CLEAR") && str_same(p->attachments[a].store_op, pos_store(i + a));
+	bool same = p->name_source == (enum pp_name_source)(i / 11 % 2) && p->kind == (enum pp_pass_kind)(i / 13 % 3) &&
+		    str_same(p->api, k_apis[(pos_t(i, k, 59) / 2 + k) % 2]) && p->submission == 0 &&
+		    p->command_buffer == i / 19 % 2 && p->command_buffer_handle == 0x1000 + i % 2 &&
+		    p->subpasses == 1 + i / 23 % 2 && p->suspended_resumed == (i / 29 % 2 == 1) &&
+		    p->secondaries == i / 43 % 3 && str_same(p->recorded_by, pos_recorded_by(i, k)) &&
+		    p->work.draws == 50 + i / 47 % 2 && p->work.vertices == 150 * p->work.draws &&
+		    p->work.dispatches == pos_dispatches(i, k) && p->work.instances == 0 && !p->gpu.valid &&
+		    str_same(p->gpu.unavailable_reason, pos_reason(i, k)) && str_same(p->stats_reason, pos_stats(i)) &&
+		    p->nattachments == pos_attachments(i);
+	for (unsigned a = 0; same && a < p->nattachments; a++)
+		same = str_same(p->attachments[a].format, k_formats[(pos_t(i, k, 67) + a) % 2]) &&
+		       str_same(p->attachments[a].load_op, "CLEAR") &&
+		       str_same(p->attachments[a].store_op, pos_store(pos_t(i, k, 71) + a)) &&
+		       p->attachments[a].width == 1 + i / 53 % 2 && p->attachments[a].height == 1 &&
+		       p->attachments[a].samples == 1;
 	return same;
 }
 
-/* Pass names are found by their position in the frame first, and so are their static strings:
- * names that move between positions, a name at a position that changes every frame (5,000 of
- * them: the writer's string table is emptied and strings are written again under new ids),
- * bytes after a name's end that differ, and static strings that change at a position all read
- * back as written. */
+/* Pass names are found by their position in the frame first, and so are their static strings
+ * and the bytes of the fields that describe them: names that move between positions, a name at
+ * a position that changes every frame (5,000 of them: the writer's string table is emptied and
+ * strings are written again under new ids), bytes after a name's end that differ, and
+ * describing fields that change at a position all read back as written. */
 static void test_names_by_position(void)
 {
 	struct file f = { 0 };
@@ -839,7 +871,7 @@ static void test_names_by_position(void)
 	static const char *const counters[] = { "task-clock" };
 	pp_rec_write_process(w, 1, "names", 0, counters, 1);
 	take(w, &f);
-	enum { FRAMES = 5000, PASSES = 3 };
+	enum { FRAMES = 5000, PASSES = STABLE + 1 };
 	char want[FRAMES][PASSES][64];
 	for (unsigned i = 0; i < FRAMES; i++) {
 		struct pp_frame_result *fr = calloc(1, sizeof(*fr));
@@ -851,11 +883,13 @@ static void test_names_by_position(void)
 			struct pp_pass_result *p = &fr->passes[k];
 			if (k == 0)
 				snprintf(p->name, sizeof(p->name), "frame %u", i); /* new at every frame */
+			else if (k == STABLE)
+				snprintf(p->name, sizeof(p->name), "lighting");
 			else
 				snprintf(p->name, sizeof(p->name), "%s", (i + k) % 2 ? "shadow" : "gbuffer"); /* they swap */
-			if (i % 3 == 0)
+			if (pos_t(i, k, 73) % 3 == 0)
 				memset(p->name + strlen(p->name) + 1, 'x', 8); /* bytes after the end */
-			position_strings_set(p, i, k);
+			position_fields_set(p, i, k);
 			snprintf(want[i][k], sizeof(want[i][k]), "%s", p->name);
 		}
 		pp_rec_write_frame(w, fr, 1, false);
@@ -879,14 +913,14 @@ static void test_names_by_position(void)
 		} else {
 			for (unsigned k = 0; k < PASSES; k++) {
 				wrong += strcmp(got->passes[k].name, want[frames][k]) != 0;
-				wrong_strings += !position_strings_same(&got->passes[k], frames, k);
+				wrong_strings += !position_fields_same(&got->passes[k], frames, k);
 			}
 		}
 		pp_model_frame_result_free(got);
 		frames++;
 	}
 	CHECK(frames == FRAMES && wrong == 0, "%u frames read, %u names wrong", frames, wrong);
-	CHECK(wrong_strings == 0, "%u passes with a static string read wrong", wrong_strings);
+	CHECK(wrong_strings == 0, "%u passes with a describing field read wrong", wrong_strings);
 	pp_rec_read_close(r);
 	free(f.p);
 }
