@@ -73,10 +73,9 @@ enum { POS_API, POS_RECORDED_BY, POS_GPU_REASON, POS_STATS_REASON, POS_ATTACHMEN
  * turn change it every frame. The strings' ids in the bytes stay valid once the string table
  * is emptied (an id is never used again), but the entry is emptied with it all the same. */
 #define STATICS_KEY offsetof(struct pp_pass_result, command_buffer_handle)
-_Static_assert(offsetof(struct pp_pass_result, name) == 0 && offsetof(struct pp_pass_result, nattachments) < STATICS_KEY &&
-		       offsetof(struct pp_pass_result, recorded_by) < STATICS_KEY &&
-		       offsetof(struct pp_pass_result, secondaries) < STATICS_KEY,
-	       "a pass's describing fields come first, the command buffer's handle after them");
+_Static_assert(offsetof(struct pp_pass_result, name) == 0 &&
+		       offsetof(struct pp_pass_result, gpu) == STATICS_KEY + sizeof(uint64_t),
+	       "a pass's describing fields come first, then the command buffer's handle, then what was measured");
 /* An attachment's written fields: those before the image view. */
 #define STATICS_ATTACHMENT_KEY (offsetof(struct pp_attachment, resolve) + sizeof(bool))
 _Static_assert(offsetof(struct pp_attachment, view) >= STATICS_ATTACHMENT_KEY, "the view comes last");
