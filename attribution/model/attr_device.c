@@ -253,7 +253,10 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 	for (struct pp_submission *s = f->subs, *next; s; s = next) {
 		next = s->next;
 		if (out) {
-			pp_attr_overlap_exclusive_times(s->passes, s->npasses);
+			/* Without a GPU interval every pass's overlap and exclusive time stay as its
+			 * head was cleared: none. */
+			if (s->timed)
+				pp_attr_overlap_exclusive_times(s->passes, s->npasses);
 			struct pp_submission_result *sr = &out->submissions[si];
 			*sr = s->res;
 			sr->first_pass = pi;

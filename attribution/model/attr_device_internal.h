@@ -27,6 +27,7 @@ struct pp_submission {
 	struct pp_recording **recs; /* those whose last_submission is this one */
 	bool slotted;       /* some pass or draw has a query slot: the harvest reads */
 	bool harvested;
+	bool timed;         /* harvested, some pass with a GPU interval */
 	size_t block_bytes; /* of its allocation, tables included */
 };
 

@@ -191,6 +191,7 @@ bool pp_attr_harvest_submission(const struct pp_attr_gpu_ops *ops, struct pp_sub
 			r->gpu.unavailable_reason = reason_reversed;
 		else {
 			r->gpu.valid = true;
+			s->timed = true;
 			r->gpu.begin_ns = tb;
 			r->gpu.end_ns = te;
 			r->gpu.unavailable_reason = NULL;

@@ -93,6 +93,13 @@ struct pp_vk_diag {
 	uint64_t idle_key, idle_frame, idle_begin_ns;
 	bool cost;
 	uint64_t frame; /* the latest submission's frame (atomic): what the rules hold as theirs */
+	struct vk_diag_block *spare; /* the last submission's block (atomic), for the next */
+};
+
+/* A submission's observations, a few KiB a command buffer (vk_diag_submit.c). */
+struct vk_diag_block {
+	size_t bytes;
+	_Alignas(16) char data[];
 };
 
 /* ---- command buffer state ------------------------------------------------------------------ */
