@@ -52,7 +52,7 @@ struct pp_attr_queue {
 	 * copied into labels[i] only if the label is still open when the submission is done: a
 	 * label around each pass is then never copied. */
 	const char *label[LABEL_DEPTH];
-	char labels[LABEL_DEPTH][64];
+	char labels[LABEL_DEPTH][PP_NAME_BYTES]; /* zero-padded: pass_name copies a name whole */
 };
 
 struct pp_attr_device {
@@ -125,12 +125,15 @@ void pp_attr_device_queue_destroy(struct pp_attr_queue *q)
 	free(q);
 }
 
+/* What a label without a name is called, padded as the queue's and the recordings' names are. */
+static const char null_label[PP_NAME_BYTES] = "(null)";
+
 /* name: alive until labels_keep is called. */
 static void label_apply(struct pp_attr_queue *q, enum pp_label_op op, const char *name)
 {
 	if (op == PP_LABEL_PUSH) {
 		if (q->depth < LABEL_DEPTH)
-			q->label[q->depth] = name ? name : "(null)";
+			q->label[q->depth] = name ? name : null_label;
 		q->depth++;
 	} else if (op == PP_LABEL_POP && q->depth > 0) {
 		q->depth--;
@@ -142,7 +145,7 @@ static void labels_keep(struct pp_attr_queue *q)
 {
 	for (uint32_t i = 0; i < q->depth && i < LABEL_DEPTH; i++)
 		if (q->label[i] != q->labels[i]) {
-			pp_model_name_copy(q->labels[i], sizeof(q->labels[i]), q->label[i]);
+			pp_model_name_copy_padded(q->labels[i], q->label[i]);
 			q->label[i] = q->labels[i];
 		}
 }
@@ -530,11 +533,15 @@ void pp_attr_device_pass_generated_name(char *out, size_t len, enum pp_pass_kind
 static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, const struct pp_attr_queue *q,
 		      uint32_t index)
 {
+	/* A label's name is a recording's or the queue's, and an object's name is the pass record's:
+	 * buffers of PP_NAME_BYTES, each terminated within them, copied whole. */
+	_Static_assert(sizeof(p->object_name) == PP_NAME_BYTES && sizeof(out->name) == PP_NAME_BYTES, "names copied whole");
 	if (q->depth > 0 && q->depth <= LABEL_DEPTH) {
-		pp_model_name_copy(out->name, sizeof(out->name), q->label[q->depth - 1]);
+		memcpy(out->name, q->label[q->depth - 1], PP_NAME_BYTES);
 		out->name_source = PP_NAME_LABEL;
 	} else if (p->object_name[0]) {
-		pp_model_name_copy(out->name, sizeof(out->name), p->object_name);
+		memcpy(out->name, p->object_name, PP_NAME_BYTES);
+		out->name[PP_NAME_BYTES - 1] = '\0';
 		out->name_source = PP_NAME_OBJECT;
 	} else if (out->recorded_by) {
 		char gen[32];

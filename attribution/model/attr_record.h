@@ -24,7 +24,7 @@ enum pp_label_op { PP_LABEL_PUSH, PP_LABEL_POP, PP_LABEL_INSERT };
 struct pp_label_event {
 	uint32_t pos; /* passes begun in this recording before the event */
 	enum pp_label_op op;
-	char name[64];
+	char name[PP_NAME_BYTES]; /* a push's: zero-padded (pp_model_name_copy_padded) */
 };
 
 struct pp_pass_rec {
@@ -160,7 +160,7 @@ static inline int pp_attr_record_label(struct pp_recording *r, enum pp_label_op 
 	if (op == PP_LABEL_POP)
 		e->name[0] = '\0';
 	else
-		pp_model_name_copy(e->name, sizeof(e->name), name ? name : "");
+		pp_model_name_copy_padded(e->name, name ? name : "");
 	return 0;
 }
 int pp_attr_record_draw_slot_add(struct pp_recording *r, uint32_t begin_slot, uint32_t end_slot);

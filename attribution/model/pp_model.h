@@ -41,6 +41,18 @@ static inline bool pp_model_name_same(const char *a, const char *b)
 	return d == 0;
 }
 
+/* pp_model_name_copy into a buffer of PP_NAME_BYTES, zero-padded after the name: such a buffer
+ * is copied whole where it names a pass (the submit's pass results: one copy of 64 bytes
+ * rather than a length and a copy of it). */
+static inline void pp_model_name_copy_padded(char dst[PP_NAME_BYTES], const char *src)
+{
+	if (!src)
+		src = "(null)";
+	size_t n = strnlen(src, PP_NAME_BYTES - 1);
+	memset(dst, 0, PP_NAME_BYTES); /* a constant size: a few stores, not a call */
+	memcpy(dst, src, n);
+}
+
 enum pp_pass_kind {
 	PP_PASS_RENDER = 0,
 	PP_PASS_COMPUTE,  /* work outside render passes that dispatched */
