@@ -11,6 +11,7 @@
 #include "attr_device.h"
 #include "attr_device_internal.h"
 #include "pp_renderdoc.h"
+#include "pp_spare.h"
 #include "attr_frame.h"
 #include "attr_overlap.h"
 #include "pp_clock.h"
@@ -75,7 +76,7 @@ struct pp_attr_device {
 		bool requested;
 	} rdoc[RDOC_FRAMES_KEPT];
 	uint32_t rdoc_head, rdoc_count;
-	struct pp_submission *spare; /* the last submission freed, for the next (submission_alloc) */
+	struct pp_spare *spare; /* a submission's block freed, for the next (submission_alloc) */
 };
 
 struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, pp_attr_frame_fn frame_out,
@@ -193,24 +194,16 @@ uint64_t pp_attr_device_frame_recording(struct pp_attr_device *d)
 
 /* ---- frames --------------------------------------------------------------------------- */
 
-/* A submission's block of `bytes`, zeroed: the last one freed if large enough (a frame's
- * submissions are freed as it is handed on, the next frame's allocated soon after; a kilobyte
- * or more a submission is otherwise a search of the allocator's bins). Under the lock. */
+/* A submission's block of `bytes`, zeroed: a frame's submissions are freed as it is handed
+ * on, the next frame's allocated soon after, a kilobyte or more each (pp_spare.h). */
 static struct pp_submission *submission_alloc(struct pp_attr_device *d, size_t bytes)
 {
-	struct pp_submission *s = d->spare;
-	size_t block = s ? s->block_bytes : 0;
-	if (block >= bytes) {
-		d->spare = NULL;
+	struct pp_submission *s = pp_spare_take(&d->spare, bytes);
+	if (s)
 		memset(s, 0, bytes);
-	} else if (!(s = calloc(1, block = bytes))) {
-		return NULL;
-	}
-	s->block_bytes = block;
 	return s;
 }
 
-/* Under the lock. The larger block of s and the one kept is kept: at most one a device. */
 static void submission_free(struct pp_attr_device *d, struct pp_submission *s)
 {
 	if (!s)
@@ -220,12 +213,7 @@ static void submission_free(struct pp_attr_device *d, struct pp_submission *s)
 		free(s->passes[i].counters);
 	}
 	free(s->passes);
-	if (d->spare && d->spare->block_bytes >= s->block_bytes) {
-		free(s);
-		return;
-	}
-	free(d->spare);
-	d->spare = s;
+	pp_spare_give(&d->spare, s);
 }
 
 static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
@@ -367,7 +355,7 @@ void pp_attr_device_destroy(struct pp_attr_device *d)
 	pthread_mutex_unlock(&d->lock);
 	pthread_mutex_destroy(&d->lock);
 	pp_attr_frame_counters_destroy(d->counters);
-	free(d->spare);
+	pp_spare_free(&d->spare);
 	free(d);
 }
 

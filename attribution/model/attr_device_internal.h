@@ -28,7 +28,6 @@ struct pp_submission {
 	bool slotted;       /* some pass or draw has a query slot: the harvest reads */
 	bool harvested;
 	bool timed;         /* harvested, some pass with a GPU interval */
-	size_t block_bytes; /* of its allocation, tables included */
 };
 
 /* Reads a submission's results into its passes' results (attr_harvest.c), under the device's

@@ -308,8 +308,8 @@ void pp_attr_cpu_frame_result_resolve(struct pp_frame_result *f);
 
 /* Puts the passes' pending timestamps and statistics values (counters_pending) at the front
  * of their `counters`, as pp_model_pass_statistics_set would have. Where a report is made of
- * the frame, as pp_attr_cpu_frame_result_resolve. Out of memory leaves a pass's set without them, which the
- * sinks show as not measured. Idempotent. */
+ * the frame, as pp_attr_cpu_frame_result_resolve. Out of memory leaves a pass's set without
+ * them, which the sinks show as not measured. Idempotent. */
 void pp_model_frame_result_counters_resolve(struct pp_frame_result *f);
 
 /* A device as the sinks describe it. */

@@ -9,6 +9,7 @@
 #include "attr_diag.h"
 #include "pp_log.h"
 #include "pp_sink.h"
+#include "pp_spare.h"
 #include "vk_hooks.h"
 #include "vk_intercept.h"
 
@@ -93,13 +94,7 @@ struct pp_vk_diag {
 	uint64_t idle_key, idle_frame, idle_begin_ns;
 	bool cost;
 	uint64_t frame; /* the latest submission's frame (atomic): what the rules hold as theirs */
-	struct vk_diag_block *spare; /* the last submission's block (atomic), for the next */
-};
-
-/* A submission's observations, a few KiB a command buffer (vk_diag_submit.c). */
-struct vk_diag_block {
-	size_t bytes;
-	_Alignas(16) char data[];
+	struct pp_spare *spare; /* a submission's observations' block, for the next (pp_spare.h) */
 };
 
 /* ---- command buffer state ------------------------------------------------------------------ */

@@ -31,7 +31,7 @@ static void vk_diag_free(struct pp_vk_diag *vd)
 		free(c->flagged);
 		free(c);
 	}
-	free(vd->spare);
+	pp_spare_free(&vd->spare);
 	pp_diag_device_destroy(vd->dd);
 	pthread_rwlock_destroy(&vd->lock);
 	pthread_mutex_destroy(&vd->cbs_lock);

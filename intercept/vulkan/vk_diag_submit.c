@@ -241,25 +241,6 @@ static void idle_arm(struct pp_vk_diag *vd, uint32_t n, struct pp_command_buffer
 	}
 }
 
-/* The device's spare block if it holds bytes, else a new one; NULL without memory. Submits on
- * other threads meanwhile find none and allocate their own. */
-static struct vk_diag_block *block_take(struct pp_vk_diag *vd, size_t bytes)
-{
-	struct vk_diag_block *b = __atomic_exchange_n(&vd->spare, NULL, __ATOMIC_ACQUIRE);
-	if (b && b->bytes >= bytes)
-		return b;
-	free(b);
-	if ((b = malloc(sizeof(*b) + bytes)))
-		b->bytes = bytes;
-	return b;
-}
-
-/* Kept for the next submission: at most one a device, the one given back last. */
-static void block_give(struct pp_vk_diag *vd, struct vk_diag_block *b)
-{
-	free(__atomic_exchange_n(&vd->spare, b, __ATOMIC_ACQ_REL));
-}
-
 void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint32_t n, const uint64_t *cb_handles,
 			  struct pp_command_buffer *const *tracked, VkFence fence, uint64_t frame, bool renderdoc,
 			  uint64_t ended, uint32_t nsubmits, const VkSubmitInfo *submits, const VkSubmitInfo2 *submits2)
@@ -278,16 +259,15 @@ void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint
 	uint32_t nsig = pp_vk_blocking_diag_signals_of(nsubmits, submits, submits2, NULL, 0);
 	if (nsig > 16)
 		sigs = malloc(nsig * sizeof(*sigs));
-	/* Each a few KiB: on the heap, the three arrays in one block, the last call's if it is
-	 * large enough (a block allocated at every submit was a search of the allocator's bins). */
+	/* Each a few KiB: on the heap, the three arrays in one block, kept for the next call
+	 * (pp_spare.h). */
 	_Static_assert(sizeof(struct vk_diag_observed) % _Alignof(struct pp_diag_observed) == 0 &&
 			       sizeof(struct pp_diag_observed) % _Alignof(const struct pp_diag_observed *) == 0 &&
 			       _Alignof(struct vk_diag_observed) <= 16,
 		       "the arrays follow each other aligned");
 	size_t need = n * (sizeof(struct vk_diag_observed) + sizeof(struct pp_diag_observed) +
 			   sizeof(const struct pp_diag_observed *));
-	struct vk_diag_block *held = n ? block_take(vd, need) : NULL;
-	char *block = held ? held->data : NULL;
+	char *block = n ? pp_spare_take(&vd->spare, need) : NULL;
 	struct vk_diag_observed *obs = (struct vk_diag_observed *)block;
 	struct pp_diag_observed *views = block ? (struct pp_diag_observed *)(obs + n) : NULL;
 	const struct pp_diag_observed **view_of = block ? (const struct pp_diag_observed **)(views + n) : NULL;
@@ -340,7 +320,7 @@ void pp_vk_diag_submit_submitted(struct pp_device *dev, struct pp_queue *q, uint
 		if (view_of[i])
 			pp_vk_diag_state_observed_free(&obs[i]);
 out:
-	block_give(vd, held);
+	pp_spare_give(&vd->spare, block);
 	free(measured);
 	if (sigs != sig_stack)
 		free(sigs);
