@@ -56,15 +56,14 @@ struct static_entry {
 
 /* What the pass at a position of its frame wrote last frame, in front of the string table and
  * the static cache: a program names and describes the pass at a position alike every frame,
- * so its name is found by comparing the name's bytes rather than by hashing its text, and its
- * static strings (API, recorded_by, the reasons of its GPU interval and statistics, its first
- * attachments' format and operations) by comparing addresses rather than by hashing them.
- * Emptied with the string table (strings_clear): an empty entry has no name id, and its
- * strings are NULL with id 0, NULL's id. */
+ * so its describing fields are copied as written last frame where they are the same (below),
+ * its name, where they are not, is found by comparing the name's bytes rather than by hashing
+ * its text, and the reasons of its GPU interval and statistics (set at the harvest, not
+ * described) by comparing addresses rather than by hashing them. Emptied with the string table
+ * (strings_clear): an empty entry has no name id, and its strings are NULL with id 0, NULL's
+ * id. */
 #define POSITIONS 64
-enum { POS_API, POS_RECORDED_BY, POS_GPU_REASON, POS_STATS_REASON, POS_ATTACHMENT };
-#define POS_ATTACHMENTS 2
-#define POS_STRINGS (POS_ATTACHMENT + 3 * POS_ATTACHMENTS)
+enum { POS_GPU_REASON, POS_STATS_REASON, POS_STRINGS };
 
 /* The fields of a pass that describe it (from its name to its attachments) as last written at
  * its position, with the pass fields they were made from: where those are the same bytes (a
@@ -578,7 +577,7 @@ static __attribute__((noinline)) uint8_t *statics_at(struct pp_rec_writer *w, ui
 	o = at_u32(o, intern_pass_name(w, p, e));
 	o = at_u8(o, (uint8_t)p->name_source);
 	o = at_u8(o, (uint8_t)p->kind);
-	o = at_u32(o, intern_at(w, e, POS_API, p->api));
+	o = at_u32(o, intern_static(w, p->api));
 	o = at_u32(o, p->submission);
 	o = at_u32(o, p->command_buffer);
 	uint8_t *handle = o;
@@ -586,18 +585,16 @@ static __attribute__((noinline)) uint8_t *statics_at(struct pp_rec_writer *w, ui
 	o = at_u32(o, p->subpasses);
 	o = at_u8(o, p->suspended_resumed);
 	o = at_u32(o, p->secondaries);
-	o = at_u32(o, intern_at(w, e, POS_RECORDED_BY, p->recorded_by));
+	o = at_u32(o, intern_static(w, p->recorded_by));
 	o = workload_at(o, &p->work);
 	o = at_u8(o, (uint8_t)na);
 	for (uint32_t i = 0; i < na; i++) {
 		const struct pp_attachment *a = &p->attachments[i];
-		struct position_entry *ea = i < POS_ATTACHMENTS ? e : NULL;
-		unsigned k = POS_ATTACHMENT + 3 * i;
 		uint8_t *ae = o;
 		o = elem_at(o);
-		o = at_u32(o, intern_at(w, ea, k, a->format));
-		o = at_u32(o, intern_at(w, ea, k + 1, a->load_op));
-		o = at_u32(o, intern_at(w, ea, k + 2, a->store_op));
+		o = at_u32(o, intern_static(w, a->format));
+		o = at_u32(o, intern_static(w, a->load_op));
+		o = at_u32(o, intern_static(w, a->store_op));
 		o = at_u32(o, a->width);
 		o = at_u32(o, a->height);
 		o = at_u32(o, a->layers);
