@@ -77,6 +77,9 @@ struct pp_attr_device {
 	} rdoc[RDOC_FRAMES_KEPT];
 	uint32_t rdoc_head, rdoc_count;
 	struct pp_spare *spare; /* a submission's block freed, for the next (submission_alloc) */
+	/* The last frame record handed on, for the next frame (under the lock): a record is
+	 * half a kilobyte, one allocated and freed every frame otherwise. */
+	struct pp_frame_acc *frame_spare;
 };
 
 struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, pp_attr_frame_fn frame_out,
@@ -219,8 +222,8 @@ static void submission_free(struct pp_attr_device *d, struct pp_submission *s)
 static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 {
 	/* Outside capture windows a frame is counted by the clock and forgotten here. */
-	struct pp_frame_result *out = (f->flags & PP_FRAME_CAPTURED) ? calloc(1, sizeof(*out)) : NULL;
-	bool captured = out != NULL;
+	struct pp_frame_result *out = (f->flags & PP_FRAME_CAPTURED) ? pp_model_frame_result_alloc(f->nsubs) : NULL;
+	bool captured = f->flags & PP_FRAME_CAPTURED;
 	size_t npasses = 0;
 	for (struct pp_submission *s = f->subs; s; s = s->next)
 		npasses += s->npasses;
@@ -228,13 +231,11 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 	 * are copied into one array. A pass result is over a kilobyte: the copy was about 190
 	 * instructions a pass on the application's thread. */
 	bool take = f->subs && !f->subs->next;
-	if (out) {
-		out->submissions = calloc(f->nsubs ? f->nsubs : 1, sizeof(*out->submissions));
-		/* Not zeroed: each of the npasses is copied in whole from its submission below (or
-		 * the one submission's array is taken). */
-		out->passes = take ? NULL : malloc((npasses ? npasses : 1) * sizeof(*out->passes));
-	}
-	if (captured && (!out || !out->submissions || (!take && !out->passes))) {
+	/* Not zeroed: each of the npasses is copied in whole from its submission below (or the
+	 * one submission's array is taken). */
+	if (out && !take)
+		out->passes = malloc((npasses ? npasses : 1) * sizeof(*out->passes));
+	if (captured && (!out || (!take && !out->passes))) {
 		pp_log_once(PP_LOG_ERROR, "out of memory assembling a frame; frames are being dropped");
 		if (out)
 			pp_model_frame_result_free(out);
@@ -309,7 +310,8 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		pp_attr_frame_counters_add(d->counters, out);
 		d->frame_out(out);
 	}
-	free(f);
+	free(d->frame_spare);
+	d->frame_spare = f;
 }
 
 /* Emits complete frames, oldest first. Caller holds the lock. */
@@ -356,6 +358,7 @@ void pp_attr_device_destroy(struct pp_attr_device *d)
 	pthread_mutex_destroy(&d->lock);
 	pp_attr_frame_counters_destroy(d->counters);
 	pp_spare_free(&d->spare);
+	free(d->frame_spare);
 	free(d);
 }
 
@@ -365,9 +368,11 @@ static struct pp_frame_acc *frame_current(struct pp_attr_device *d, uint64_t ind
 	struct pp_frame_acc *f = d->frames_tail;
 	if (f && !f->closed && f->index == index)
 		return f;
-	f = calloc(1, sizeof(*f));
+	f = d->frame_spare ? d->frame_spare : malloc(sizeof(*f));
+	d->frame_spare = NULL;
 	if (!f)
 		return NULL;
+	memset(f, 0, sizeof(*f));
 	f->index = index;
 	f->flags = pp_attr_frame_clock_flags(&d->clock);
 	f->cpu_begin_ns = cpu_begin;
@@ -542,6 +547,8 @@ static void pass_name(struct pp_pass_result *out, const struct pp_pass_rec *p, c
 	}
 }
 
+static const char *const reason_no_timestamps = "no timestamps for this pass";
+
 /* Where this execution's result for `slot` is: the recording's own slot, or its copy. */
 static uint32_t slot_mapped(const struct pp_attr_slot_map *m, uint32_t slot)
 {
@@ -579,17 +586,14 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 	uint64_t index = pp_attr_frame_clock_submit(&d->clock);
 	/* The submission and its per-pass tables in one allocation (the passes apart: a frame takes
 	 * them over): the reasons and the recordings zeroed, the slots each filled before use. */
-	size_t nptrs = 3 * ((size_t)npasses + 1) + info->nrecordings + 1;
+	size_t nptrs = (size_t)npasses + 1 + info->nrecordings + 1;
 	size_t nslots = 2 * (size_t)npasses + 1 + 2 * ((size_t)npasses + 1) + 2 * (size_t)ndraws + 1;
 	_Static_assert(sizeof(struct pp_submission) % sizeof(void *) == 0, "the tables follow the submission aligned");
 	struct pp_submission *s = submission_alloc(d, sizeof(*s) + nptrs * sizeof(void *) + nslots * sizeof(uint32_t));
 	struct pp_frame_acc *f = s ? frame_current(d, index, info->cpu_begin_ns) : NULL;
 	if (s) {
-		const char **reasons = (const char **)(s + 1);
-		s->ts_reasons = reasons;
-		s->stats_reasons = reasons + npasses + 1;
-		s->perf_reasons = reasons + 2 * (npasses + 1);
-		s->recs = (struct pp_recording **)(reasons + 3 * (npasses + 1));
+		s->perf_reasons = (const char **)(s + 1);
+		s->recs = (struct pp_recording **)(s->perf_reasons + npasses + 1);
 		uint32_t *slots = (uint32_t *)(s->recs + info->nrecordings + 1);
 		s->ts_slots = slots;
 		s->stats_slots = slots + 2 * npasses + 1;
@@ -668,7 +672,7 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 				s->ts_slots[2 * suspended + 1] = slot_mapped(m, p->ts_end);
 				slots_all &= p->ts_end;
 				if (p->ts_end == PP_NO_SLOT && !(p->flags & PP_PASS_SUSPENDING))
-					s->ts_reasons[suspended] = p->ts_reason;
+					pr->gpu.unavailable_reason = p->ts_reason ? p->ts_reason : reason_no_timestamps;
 			} else {
 				pr = &s->passes[out];
 				memset(pr, 0, PP_PASS_RESULT_HEAD);
@@ -698,9 +702,15 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 				memcpy(pr->attachments, p->attachments, p->nattachments * sizeof(pr->attachments[0]));
 				s->ts_slots[2 * out] = slot_mapped(m, p->ts_begin);
 				s->ts_slots[2 * out + 1] = slot_mapped(m, p->ts_end);
-				s->ts_reasons[out] = m && m->reason && p->ts_begin != PP_NO_SLOT ? m->reason : p->ts_reason;
 				s->stats_slots[out] = slot_mapped(m, p->stats_slot);
-				s->stats_reasons[out] = m && m->reason && p->stats_slot != PP_NO_SLOT ? m->reason : p->stats_reason;
+				/* Why a time or the statistics will be missing where a slot is: the harvest
+				 * keeps these where it has no slot to read and replaces them where it has. */
+				const char *why = m && m->reason && p->ts_begin != PP_NO_SLOT ? m->reason : p->ts_reason;
+				pr->gpu.unavailable_reason = why ? why : reason_no_timestamps;
+				why = m && m->reason && p->stats_slot != PP_NO_SLOT ? m->reason : p->stats_reason;
+				pr->stats_reason = why ? why : "not measured";
+				pr->stats_valid = 0;
+				pr->counters_pending = true;
 				/* The hardware counter scopes are never copied per execution. */
 				s->perf_slots[out] = m ? PP_NO_SLOT : p->perf_slot;
 				slots_all &= p->ts_begin & p->ts_end & p->stats_slot & p->perf_slot;

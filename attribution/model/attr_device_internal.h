@@ -20,7 +20,7 @@ struct pp_submission {
 	uint32_t *ts_slots;    /* 2 per pass: begin, end (PP_NO_SLOT when none) */
 	uint32_t *stats_slots; /* 1 per pass */
 	uint32_t *perf_slots;  /* 1 per pass: the hardware counter backend's scopes */
-	const char **ts_reasons, **stats_reasons, **perf_reasons;
+	const char **perf_reasons; /* 1 per pass: why a pass has no scope */
 	uint32_t ndraw_slots;  /* pairs, in pass order */
 	uint32_t *draw_slots;
 	uint32_t nrecs;

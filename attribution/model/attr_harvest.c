@@ -91,17 +91,16 @@ static void pass_counters_fill(const struct pp_attr_gpu_ops *ops, struct pp_subm
 			       bool stats_taken)
 {
 	struct pp_pass_result *r = &s->passes[p];
-	/* Read here, made into counters where a report is made (pp_model_frame_result_counters_resolve). */
-	if (s->stats_slots[p] == PP_NO_SLOT) {
-		r->stats_valid = 0;
-		r->stats_reason = s->stats_reasons[p] ? s->stats_reasons[p] : "not measured";
-	} else if (stats_taken || (missing != reason_lost && statistics_take(ops, s, p) > 0)) {
+	/* Read here, made into counters where a report is made (pp_model_frame_result_counters_resolve).
+	 * Without a slot, the submit set why (and counters_pending). */
+	if (s->stats_slots[p] == PP_NO_SLOT)
+		;
+	else if (stats_taken || (missing != reason_lost && statistics_take(ops, s, p) > 0)) {
 		r->stats_reason = NULL;
 	} else {
 		r->stats_valid = 0;
 		r->stats_reason = missing;
 	}
-	r->counters_pending = true;
 	pass_perf_fill(ops, s, p, missing);
 }
 
@@ -164,7 +163,11 @@ bool pp_attr_harvest_submission(const struct pp_attr_gpu_ops *ops, struct pp_sub
 	for (uint32_t i = 0; i < 2 * s->npasses && n; i++)
 		kd += s->ts_slots[i] != PP_NO_SLOT;
 	uint32_t draw_pair = 0;
-	for (uint32_t p = 0; p < s->npasses; p++) {
+	/* Without a slot, and without a hardware counter set to mark unavailable, the submit
+	 * left every pass as it stays: nothing to walk. */
+	const struct pp_gpu_counter_backend *perf = ops->perf;
+	bool walk = s->slotted || (perf && perf->set_count(perf->ctx));
+	for (uint32_t p = 0; p < s->npasses && walk; p++) {
 		struct pp_pass_result *r = &s->passes[p];
 		uint32_t b = s->ts_slots[2 * p], e = s->ts_slots[2 * p + 1];
 		bool have_b = false, have_e = false, unusable = false;
@@ -182,7 +185,7 @@ bool pp_attr_harvest_submission(const struct pp_attr_gpu_ops *ops, struct pp_sub
 		}
 		r->gpu.valid = false;
 		if (b == PP_NO_SLOT || e == PP_NO_SLOT)
-			r->gpu.unavailable_reason = s->ts_reasons[p] ? s->ts_reasons[p] : "no timestamps for this pass";
+			; /* the reason the submit set */
 		else if (!have_b || !have_e)
 			r->gpu.unavailable_reason = missing;
 		else if (unusable)

@@ -1,5 +1,5 @@
-/* The model's vocabulary code: the statistic names, a pass's counter set, freeing a frame. The sinks print statistics
- * under these names, so they are part of the report format (docs/report-format.md). */
+/* The model's vocabulary code: the statistic names, a pass's counter set, making and freeing a frame. The sinks
+ * print statistics under these names, so they are part of the report format (docs/report-format.md). */
 #include "pp_model.h"
 
 #include <errno.h>
@@ -18,6 +18,18 @@ const char *const pp_model_stat_names[PP_STAT_COUNT] = {
 	[PP_STAT_CS_INVOCATIONS] = "compute_shader_invocations",
 };
 
+struct pp_frame_result *pp_model_frame_result_alloc(size_t nsubmissions)
+{
+	_Static_assert(sizeof(struct pp_frame_result) % _Alignof(struct pp_submission_result) == 0,
+		       "the submissions follow the frame aligned");
+	if (nsubmissions > (SIZE_MAX - sizeof(struct pp_frame_result)) / sizeof(struct pp_submission_result))
+		return NULL;
+	struct pp_frame_result *f = calloc(1, sizeof(*f) + nsubmissions * sizeof(struct pp_submission_result));
+	if (f)
+		f->submissions = (struct pp_submission_result *)(f + 1);
+	return f;
+}
+
 void pp_model_frame_result_free(struct pp_frame_result *f)
 {
 	if (!f)
@@ -29,7 +41,8 @@ void pp_model_frame_result_free(struct pp_frame_result *f)
 		}
 	}
 	free(f->passes);
-	free(f->submissions);
+	if (f->submissions != (struct pp_submission_result *)(f + 1))
+		free(f->submissions); /* not made by pp_model_frame_result_alloc */
 	free(f);
 }
 

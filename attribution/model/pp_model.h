@@ -297,6 +297,11 @@ struct pp_counter_value *pp_model_pass_counters_add(struct pp_pass_result *p, co
 const struct pp_counter_value *pp_model_pass_counter_find(const struct pp_pass_result *p, const char *source,
 						    const char *name);
 
+/* A frame, zeroed, with room for nsubmissions submissions (`submissions`, zeroed) in the same
+ * allocation: a frame is made every frame, and one allocation costs less than two. NULL without
+ * memory. */
+struct pp_frame_result *pp_model_frame_result_alloc(size_t nsubmissions);
+
 /* Frees a frame and everything it owns. */
 void pp_model_frame_result_free(struct pp_frame_result *f);
 
