@@ -51,16 +51,12 @@ void pp_diag_barriers_rec_reset(struct pp_diag_rec *r)
 {
 	r->tick = 0;
 	r->closed = r->incomplete = false;
-	memset(r->work_tick, 0, sizeof(r->work_tick));
-	memset(r->draw_stage_tick, 0, sizeof(r->draw_stage_tick));
-	memset(r->unknown_stage_tick, 0, sizeof(r->unknown_stage_tick));
-	memset(r->use_stage_tick, 0, sizeof(r->use_stage_tick));
-	memset(r->format_tick, 0, sizeof(r->format_tick));
-	memset(r->first_work_tick, 0, sizeof(r->first_work_tick));
-	memset(r->first_draw_stage_tick, 0, sizeof(r->first_draw_stage_tick));
-	memset(r->first_unknown_stage_tick, 0, sizeof(r->first_unknown_stage_tick));
-	memset(r->first_use_stage_tick, 0, sizeof(r->first_use_stage_tick));
-	memset(r->first_format_tick, 0, sizeof(r->first_format_tick));
+	/* The tick arrays, work_tick to first_format_tick, follow each other: one clear (a
+	 * recording is reset every frame). */
+	_Static_assert(offsetof(struct pp_diag_rec, first_global_tick) ==
+			       offsetof(struct pp_diag_rec, first_format_tick) + sizeof(r->first_format_tick),
+		       "first_format_tick ends the tick arrays");
+	memset(r->work_tick, 0, offsetof(struct pp_diag_rec, first_global_tick) - offsetof(struct pp_diag_rec, work_tick));
 	r->first_global_tick = UINT64_MAX;
 	r->last_work_tick = r->last_cmd_tick = r->last_barrier_tick = r->last_barrier_hash = 0;
 	r->have_barrier = false;

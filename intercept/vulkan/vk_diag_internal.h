@@ -111,13 +111,6 @@ struct bind_point {
 	uint32_t sets_bound; /* bit i: sets[i] is not VK_NULL_HANDLE (nothing bound: no set looked up) */
 	bool sets_overflow;
 	uint32_t npush;
-	struct {
-		uint64_t handle;
-		struct pp_diag_range range;
-		enum pp_diag_res_kind kind;
-		uint32_t stages;
-		bool write;
-	} push[MAX_PUSH];
 	bool push_unknown;
 	uint32_t push_unknown_stages;
 	bool dirty;
@@ -126,7 +119,16 @@ struct bind_point {
 	 * used it. pipeline_stamp (graphics): the same for the pipeline alone (the draws'
 	 * stages). */
 	uint64_t stamp, pipeline_stamp;
+	/* The first npush only (last: a reset clears what is above, BIND_POINT_HEAD). */
+	struct {
+		uint64_t handle;
+		struct pp_diag_range range;
+		enum pp_diag_res_kind kind;
+		uint32_t stages;
+		bool write;
+	} push[MAX_PUSH];
 };
+#define BIND_POINT_HEAD offsetof(struct bind_point, push)
 
 /* Bound state that work used and a bind replaced, held for the rules until the next hook that
  * hands them what the recording did (pp_vk_diag_state_collect): engines bind before every draw,

@@ -122,7 +122,8 @@ void pp_vk_diag_state_cursor_reset(struct pp_vk_diag_cb *s)
 	s->pass_seen = NONE;
 	memset(&s->seen_pass, 0, sizeof(s->seen_pass));
 	memset(&s->seen_stray, 0, sizeof(s->seen_stray));
-	memset(s->bp, 0, sizeof(s->bp));
+	for (size_t i = 0; i < sizeof(s->bp) / sizeof(s->bp[0]); i++)
+		memset(&s->bp[i], 0, BIND_POINT_HEAD);
 	memset(s->vb, 0, sizeof(s->vb));
 	memset(s->vb_offset, 0, sizeof(s->vb_offset));
 	s->vb_bound = 0;
