@@ -80,19 +80,75 @@ static struct pp_device *untracked_find(void *key)
 	return found;
 }
 
+/* The first devices registered, also in a small array read without a lock: every hook of a
+ * command buffer, queue or device looks its device up, a few times a frame, and the read-write
+ * lock and hash of the table cost about 170 instructions a lookup. A slot's device is written
+ * before its key and its key cleared before the device is taken out, each by an atomic store;
+ * a lookup compares keys only, so it never reads a device another thread may be destroying
+ * (a lookup of the device being destroyed is the application's misuse: Vulkan forbids using a
+ * device while destroying it). Devices beyond these slots are found in the table. */
+#define FRONT_DEVICES 8
+static struct {
+	void *key;
+	struct pp_device *dev;
+} g_front[FRONT_DEVICES];
+static unsigned g_front_used; /* slots at or above it never held a device */
+
+static struct pp_device *front_find(void *key)
+{
+	unsigned n = __atomic_load_n(&g_front_used, __ATOMIC_ACQUIRE);
+	for (unsigned i = 0; i < n; i++)
+		if (__atomic_load_n(&g_front[i].key, __ATOMIC_ACQUIRE) == key)
+			return __atomic_load_n(&g_front[i].dev, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static pthread_mutex_t g_front_lock = PTHREAD_MUTEX_INITIALIZER; /* adds and removals, one at a time */
+
+static void front_add(struct pp_device *dev)
+{
+	pthread_mutex_lock(&g_front_lock);
+	for (unsigned i = 0; i < FRONT_DEVICES; i++)
+		if (!g_front[i].key) {
+			__atomic_store_n(&g_front[i].dev, dev, __ATOMIC_RELAXED);
+			__atomic_store_n(&g_front[i].key, dev->key, __ATOMIC_RELEASE);
+			if (i >= g_front_used)
+				__atomic_store_n(&g_front_used, i + 1, __ATOMIC_RELEASE);
+			break;
+		}
+	pthread_mutex_unlock(&g_front_lock);
+}
+
+static void front_remove(void *key)
+{
+	pthread_mutex_lock(&g_front_lock);
+	for (unsigned i = 0; i < g_front_used; i++)
+		if (g_front[i].key == key) {
+			__atomic_store_n(&g_front[i].key, NULL, __ATOMIC_RELEASE);
+			__atomic_store_n(&g_front[i].dev, NULL, __ATOMIC_RELAXED);
+		}
+	pthread_mutex_unlock(&g_front_lock);
+}
+
 struct pp_device *pp_layer_registry_device_lookup(void *key)
 {
-	struct pp_device *dev = g_devices_find(key);
+	struct pp_device *dev = front_find(key);
+	if (!dev)
+		dev = g_devices_find(key);
 	return dev ? dev : untracked_find(key);
 }
 
 bool pp_layer_registry_device_register(struct pp_device *dev)
 {
-	return g_devices_add(dev);
+	if (!g_devices_add(dev))
+		return false;
+	front_add(dev);
+	return true;
 }
 
 struct pp_device *pp_layer_registry_device_unregister(void *key)
 {
+	front_remove(key);
 	return g_devices_take(key);
 }
 
