@@ -35,9 +35,12 @@ static enum pp_exp_arm frame_arm(const struct pp_frame_result *f, uint64_t *site
 {
 	uint64_t seen = 0, fixed = 0;
 	bool other_arm = false, reused = false;
-	for (size_t i = 0; i < f->npasses; i++) {
+	/* A site is fixed only where it was seen: most frames (every frame without the experiment)
+	 * saw none, which one field a pass tells. */
+	for (size_t i = 0; i < f->npasses; i++)
+		seen |= f->passes[i].exp_seen;
+	for (size_t i = 0; seen && i < f->npasses; i++) {
 		const struct pp_pass_result *p = &f->passes[i];
-		seen |= p->exp_seen;
 		fixed |= p->exp_fixed;
 		other_arm |= p->exp_arm != PP_EXP_ARM_FIXED;
 		reused |= p->recording_reused && p->exp_seen;
