@@ -652,7 +652,10 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 		if (!r)
 			continue;
 		const struct pp_attr_slot_map *m = info->maps ? info->maps[c] : NULL;
-		uint32_t ev = 0;
+		uint64_t handle = info->command_buffer_handles ? info->command_buffer_handles[c] : 0;
+		/* Read once: the compiler cannot tell that the queue's label stack is not them. */
+		const struct pp_label_event *labels = r->labels;
+		uint32_t ev = 0, nlabels = r->nlabels;
 		/* Begun outside a capture window: its passes were recorded for the diagnostics
 		 * only (no CPU or GPU measurement), and are left out of the frame. */
 		uint32_t np = r->quiet ? 0 : r->npasses;
@@ -660,8 +663,8 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 		uint32_t last_new = UINT32_MAX; /* the pass of r behind s->passes[out - 1], with a CPU span */
 		for (uint32_t i = 0; i < np; i++) {
 			const struct pp_pass_rec *p = &r->passes[i];
-			for (; ev < r->nlabels && r->labels[ev].pos <= i; ev++)
-				label_apply(q, r->labels[ev].op, r->labels[ev].name);
+			for (; ev < nlabels && labels[ev].pos <= i; ev++)
+				label_apply(q, labels[ev].op, labels[ev].name);
 
 			struct pp_pass_result *pr;
 			if ((p->flags & PP_PASS_RESUMING) && suspended >= 0) {
@@ -680,14 +683,11 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 				 * generated names ("render#3") stay the same whether a layer above added work
 				 * to the frame or not. */
 				pr->recorded_by = p->recorded_by ? p->recorded_by : r->recorded_by;
-				if (pr->recorded_by)
-					pass_name(pr, p, q, f->foreign_passes + foreign++);
-				else
-					pass_name(pr, p, q, f->named_passes + own++);
+				pass_name(pr, p, q, pr->recorded_by ? f->foreign_passes + foreign++ : f->named_passes + own++);
 				pr->kind = p->kind;
 				pr->api = p->api;
 				pr->command_buffer = c;
-				pr->command_buffer_handle = info->command_buffer_handles ? info->command_buffer_handles[c] : 0;
+				pr->command_buffer_handle = handle;
 				pr->subpasses = p->subpasses;
 				pr->secondaries = p->secondaries;
 				pr->work = p->work;
@@ -737,8 +737,8 @@ uint64_t pp_attr_device_submit(struct pp_attr_device *d, struct pp_attr_queue *q
 			else
 				suspended = -1;
 		}
-		for (; ev < r->nlabels; ev++)
-			label_apply(q, r->labels[ev].op, r->labels[ev].name);
+		for (; ev < nlabels; ev++)
+			label_apply(q, labels[ev].op, labels[ev].name);
 		r->submissions++;
 		struct pp_recording *owner = m ? m->owner : r;
 		if (owner && (m ? !m->reason : r->nchunks)) {
