@@ -709,11 +709,11 @@ static __attribute__((noinline)) void draw_timed_end(struct pp_command_buffer *c
 	}                                                                                   \
 	VKAPI_ATTR void VKAPI_CALL pp_##fn(params)                                          \
 	{                                                                                   \
-		struct pp_command_buffer *c = pp_layer_objects_command_buffer_cached(cb);                 \
-		if (__builtin_expect(!c, 0))                                                \
+		const struct pp_command_buffer_cache *k = &pp_layer_objects_command_buffer_cache_tls; \
+		if (__builtin_expect(!pp_layer_objects_command_buffer_hit(k, cb), 0))       \
 			fn##_slow(args_of_##fn);                                           \
 		else                                                                        \
-			fn##_counted(c, args_of_##fn);                                     \
+			fn##_counted(k->record, args_of_##fn);                             \
 	}
 
 #define P(...) __VA_ARGS__

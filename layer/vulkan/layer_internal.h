@@ -410,7 +410,10 @@ void pp_layer_objects_remove(struct pp_device *dev, VkObjectType type, uint64_t 
 void pp_layer_objects_device_destroy(struct pp_device *dev);
 
 /* The per-draw hooks' cheap path: the command buffer this thread used last, valid while no
- * command buffer anywhere was freed since (pp_layer_objects_command_buffer_epoch). */
+ * command buffer anywhere was freed since (pp_layer_objects_command_buffer_epoch). Only a
+ * command buffer with a record is kept, so a hit's record is never NULL: the per-draw hooks
+ * do not test it (an untracked one, which passprobe could not allocate a record for, is
+ * looked up at every call instead). */
 struct pp_command_buffer_cache {
 	VkCommandBuffer handle;
 	struct pp_command_buffer *record;
@@ -421,8 +424,8 @@ extern _Thread_local struct pp_command_buffer_cache pp_layer_objects_command_buf
 	__attribute__((tls_model("initial-exec")));
 struct pp_command_buffer *pp_layer_objects_command_buffer_get_slow(VkCommandBuffer cb);
 
-/* The cached record, or NULL on a miss (and for untracked command buffers). No call, so
- * hooks that use it keep a call-free fast path. */
+/* Whether c holds cb's record (never NULL then). No call, so hooks that use it keep a
+ * call-free fast path. */
 static inline bool pp_layer_objects_command_buffer_hit(const struct pp_command_buffer_cache *c, VkCommandBuffer cb)
 {
 	return __builtin_expect(c->handle == cb &&
@@ -430,13 +433,7 @@ static inline bool pp_layer_objects_command_buffer_hit(const struct pp_command_b
 				1);
 }
 
-static inline struct pp_command_buffer *pp_layer_objects_command_buffer_cached(VkCommandBuffer cb)
-{
-	const struct pp_command_buffer_cache *c = &pp_layer_objects_command_buffer_cache_tls;
-	return pp_layer_objects_command_buffer_hit(c, cb) ? c->record : NULL;
-}
-
-/* The record (NULL for an untracked command buffer, remembered as such), looked up on a miss. */
+/* The record (NULL for an untracked command buffer), looked up on a miss. */
 static inline struct pp_command_buffer *pp_layer_objects_command_buffer_get(VkCommandBuffer cb)
 {
 	const struct pp_command_buffer_cache *c = &pp_layer_objects_command_buffer_cache_tls;

@@ -25,9 +25,11 @@ struct pp_command_buffer *pp_layer_objects_command_buffer_get_slow(VkCommandBuff
 	uint64_t epoch = __atomic_load_n(&pp_layer_objects_command_buffer_epoch, __ATOMIC_ACQUIRE);
 	struct pp_device *dev = pp_layer_registry_device_lookup(pp_dispatch_key(cb));
 	struct pp_command_buffer *rec = dev ? pp_layer_objects_command_buffer_lookup(dev, cb) : NULL;
-	pp_layer_objects_command_buffer_cache_tls.handle = cb;
-	pp_layer_objects_command_buffer_cache_tls.record = rec;
-	pp_layer_objects_command_buffer_cache_tls.epoch = epoch;
+	if (rec) { /* a hit's record is never NULL (layer_internal.h) */
+		pp_layer_objects_command_buffer_cache_tls.handle = cb;
+		pp_layer_objects_command_buffer_cache_tls.record = rec;
+		pp_layer_objects_command_buffer_cache_tls.epoch = epoch;
+	}
 	return rec;
 }
 
