@@ -110,6 +110,32 @@ int main(void)
 		lt_instance_destroy(d);
 	}
 
+	/* More devices alive at once than the layer finds without a lock (layer_registry.c keeps
+	 * the first eight in an array, the others in its table): every device's hooks must reach
+	 * its own dispatch and its own tracking, with devices going and coming between, so that
+	 * freed slots of the array are taken again while devices beyond it still live. */
+	static const char *const names[] = { "M0", "M1", "M2",  "M3",  "M4",  "M5",  "M6",  "M7",
+					     "M8", "M9", "M10", "M11", "M12", "M13", "M14", "M15" };
+	struct dev_state many[16] = { 0 };
+	VkInstance m;
+	if (CHECK_VK(lt_instance_create(VK_API_VERSION_1_3, &m)) == VK_SUCCESS) {
+		for (int i = 0; i < 12; i++)
+			create(&many[i], names[i], m);
+		for (int i = 11; i >= 0; i--)
+			work(&many[i]);
+		for (int i = 0; i < 12; i += 2)
+			destroy(&many[i]); /* six slots of the array free, M9 and M11 beyond it */
+		for (int i = 1; i < 12; i += 2)
+			work(&many[i]);
+		for (int i = 12; i < 16; i++)
+			create(&many[i], names[i], m);
+		for (int i = 0; i < 16; i++)
+			work(&many[i]);
+		for (int i = 0; i < 16; i++)
+			destroy(&many[i]);
+		lt_instance_destroy(m);
+	}
+
 	CHECKF(lt_debug_errors() == 0, "%u error messages", lt_debug_errors());
 	return lt_finish();
 }
