@@ -77,9 +77,7 @@ struct pp_attr_device {
 	} rdoc[RDOC_FRAMES_KEPT];
 	uint32_t rdoc_head, rdoc_count;
 	struct pp_spare *spare; /* a submission's block freed, for the next (submission_alloc) */
-	/* The last frame record handed on, for the next frame (under the lock): a record is
-	 * half a kilobyte, one allocated and freed every frame otherwise. */
-	struct pp_frame_acc *frame_spare;
+	struct pp_spare *frame_spare; /* the last frame record handed on, for the next (frame_current) */
 };
 
 struct pp_attr_device *pp_attr_device_create(const struct pp_attr_gpu_ops *ops, pp_attr_frame_fn frame_out,
@@ -310,8 +308,7 @@ static void frame_emit(struct pp_attr_device *d, struct pp_frame_acc *f)
 		pp_attr_frame_counters_add(d->counters, out);
 		d->frame_out(out);
 	}
-	free(d->frame_spare);
-	d->frame_spare = f;
+	pp_spare_give(&d->frame_spare, f);
 }
 
 /* Emits complete frames, oldest first. Caller holds the lock. */
@@ -358,7 +355,7 @@ void pp_attr_device_destroy(struct pp_attr_device *d)
 	pthread_mutex_destroy(&d->lock);
 	pp_attr_frame_counters_destroy(d->counters);
 	pp_spare_free(&d->spare);
-	free(d->frame_spare);
+	pp_spare_free(&d->frame_spare);
 	free(d);
 }
 
@@ -368,8 +365,8 @@ static struct pp_frame_acc *frame_current(struct pp_attr_device *d, uint64_t ind
 	struct pp_frame_acc *f = d->frames_tail;
 	if (f && !f->closed && f->index == index)
 		return f;
-	f = d->frame_spare ? d->frame_spare : malloc(sizeof(*f));
-	d->frame_spare = NULL;
+	/* A record is half a kilobyte, made every frame: the last one handed on is taken again. */
+	f = pp_spare_take(&d->frame_spare, sizeof(*f));
 	if (!f)
 		return NULL;
 	memset(f, 0, sizeof(*f));

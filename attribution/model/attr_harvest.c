@@ -93,13 +93,13 @@ static void pass_counters_fill(const struct pp_attr_gpu_ops *ops, struct pp_subm
 	struct pp_pass_result *r = &s->passes[p];
 	/* Read here, made into counters where a report is made (pp_model_frame_result_counters_resolve).
 	 * Without a slot, the submit set why (and counters_pending). */
-	if (s->stats_slots[p] == PP_NO_SLOT)
-		;
-	else if (stats_taken || (missing != reason_lost && statistics_take(ops, s, p) > 0)) {
-		r->stats_reason = NULL;
-	} else {
-		r->stats_valid = 0;
-		r->stats_reason = missing;
+	if (s->stats_slots[p] != PP_NO_SLOT) {
+		if (stats_taken || (missing != reason_lost && statistics_take(ops, s, p) > 0)) {
+			r->stats_reason = NULL;
+		} else {
+			r->stats_valid = 0;
+			r->stats_reason = missing;
+		}
 	}
 	pass_perf_fill(ops, s, p, missing);
 }
@@ -183,21 +183,22 @@ bool pp_attr_harvest_submission(const struct pp_attr_gpu_ops *ops, struct pp_sub
 			unusable |= avail[k] == PP_ATTR_UNUSABLE;
 			te = ns[k++];
 		}
+		/* Without both slots the pass keeps the reason the submit set. */
 		r->gpu.valid = false;
-		if (b == PP_NO_SLOT || e == PP_NO_SLOT)
-			; /* the reason the submit set */
-		else if (!have_b || !have_e)
-			r->gpu.unavailable_reason = missing;
-		else if (unusable)
-			r->gpu.unavailable_reason = ops->unusable_reason ? ops->unusable_reason : reason_unusable;
-		else if (te <= tb)
-			r->gpu.unavailable_reason = reason_reversed;
-		else {
-			r->gpu.valid = true;
-			s->timed = true;
-			r->gpu.begin_ns = tb;
-			r->gpu.end_ns = te;
-			r->gpu.unavailable_reason = NULL;
+		if (b != PP_NO_SLOT && e != PP_NO_SLOT) {
+			if (!have_b || !have_e)
+				r->gpu.unavailable_reason = missing;
+			else if (unusable)
+				r->gpu.unavailable_reason = ops->unusable_reason ? ops->unusable_reason : reason_unusable;
+			else if (te <= tb)
+				r->gpu.unavailable_reason = reason_reversed;
+			else {
+				r->gpu.valid = true;
+				s->timed = true;
+				r->gpu.begin_ns = tb;
+				r->gpu.end_ns = te;
+				r->gpu.unavailable_reason = NULL;
+			}
 		}
 
 		pass_counters_fill(ops, s, p, missing, stats_taken);

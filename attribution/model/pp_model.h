@@ -46,11 +46,8 @@ static inline bool pp_model_name_same(const char *a, const char *b)
  * rather than a length and a copy of it). */
 static inline void pp_model_name_copy_padded(char dst[PP_NAME_BYTES], const char *src)
 {
-	if (!src)
-		src = "(null)";
-	size_t n = strnlen(src, PP_NAME_BYTES - 1);
 	memset(dst, 0, PP_NAME_BYTES); /* a constant size: a few stores, not a call */
-	memcpy(dst, src, n);
+	pp_model_name_copy(dst, PP_NAME_BYTES, src);
 }
 
 enum pp_pass_kind {
