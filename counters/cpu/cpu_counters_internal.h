@@ -72,6 +72,12 @@ struct pp_cpu_group {
 #define PP_CPU_ERR_KERNEL_ONLY (-1) /* needs kernel-mode counting, which is refused */
 #define PP_CPU_ERR_NO_PMU (-2)      /* software event not opened: no hardware counter on the thread */
 
+/* What a snapshot takes from getrusage(RUSAGE_THREAD). */
+struct pp_cpu_rusage {
+	uint64_t switches; /* ru_nvcsw + ru_nivcsw */
+	uint64_t minflt, majflt;
+};
+
 struct pp_cpu_thread {
 	struct pp_cpu_thread *next; /* all open states, under the backend's lock */
 	uint64_t id;                /* pthread key value; never reused, unlike addresses */
@@ -90,6 +96,21 @@ struct pp_cpu_thread {
 	/* snapshot_no_perf: the last CLOCK_THREAD_CPUTIME_ID read, the wall clock right after it,
 	 * and the thread's context switches then (anchor_switches UINT64_MAX: none yet) */
 	uint64_t anchor_cpu, anchor_wall, anchor_switches;
+	/* The watch (pp_cpu_counters_perf_open_watch): a perf event whose mapped page changes at
+	 * each of the thread's context switches and page faults. anchor_mark is its mark
+	 * (pp_cpu_counters_perf_watch_mark) read before the last getrusage, whose counts anchor_ru
+	 * keeps (UINT64_MAX: none yet); while the mark stays there, those counts have not changed.
+	 * watch NULL: no watch. */
+	const struct perf_event_mmap_page *watch;
+	int watch_fd;
+	uint64_t anchor_mark;
+	struct pp_cpu_rusage anchor_ru;
+	/* The trial that decides whether the thread gets a watch (snapshot_no_perf): its first
+	 * PP_CPU_WATCH_TRIAL snapshots, how many found no switch since the last, and the
+	 * thread's switches when it began. watch_trial false: decided, or not eligible. */
+	bool watch_trial;
+	uint32_t trial_snapshots, trial_unchanged;
+	uint64_t trial_switches;
 	uint64_t cpu_given;         /* the largest thread_cpu_ns it gave */
 	int64_t cpu_base;           /* CLOCK_THREAD_CPUTIME_ID minus that enabled time */
 	size_t page_size;
@@ -101,6 +122,21 @@ struct pp_cpu_thread {
  * fallback. */
 void pp_cpu_counters_perf_open_thread(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg);
 void pp_cpu_counters_perf_close_thread(struct pp_cpu_thread *st);
+/* Snapshots a thread without perf groups takes before it decides on a watch. */
+#define PP_CPU_WATCH_TRIAL 256
+/* Whether st may have a watch: no perf group, counts from the kernel's accounting, and kernel
+ * mode countable in this process. */
+bool pp_cpu_counters_perf_watch_eligible(const struct pp_cpu_thread *st);
+/* Opens the watch (st->watch); leaves st->watch NULL where it cannot. */
+void pp_cpu_counters_perf_open_watch(struct pp_cpu_thread *st);
+/* The watch's mark: the page's update count (each time the thread is scheduled in) plus its
+ * ring's head (a record at each page fault). Both only grow, so the mark has moved since an
+ * earlier read whenever the thread switched or faulted since. */
+static inline uint64_t pp_cpu_counters_perf_watch_mark(const struct pp_cpu_thread *st)
+{
+	return (uint64_t)__atomic_load_n(&st->watch->lock, __ATOMIC_ACQUIRE) +
+	       __atomic_load_n(&st->watch->data_head, __ATOMIC_ACQUIRE);
+}
 /* Forgets what earlier threads learned about this process (refused, user mode only,
  * unsupported events); after configure or a hook change. */
 void pp_cpu_counters_perf_reset_memo(void);
@@ -173,6 +209,9 @@ long pp_cpu_counters_perf_open_real(struct perf_event_attr *attr, pid_t pid, int
  * counters like configure. For the benchmark and tests. */
 void pp_cpu_counters_perf_test_set_user_read(bool allow);
 bool pp_cpu_counters_perf_test_user_read_allowed(void);
+/* Whether threads may open the watch (default true); resets the counters like configure. For
+ * the benchmark and tests, which measure and check both paths. */
+void pp_cpu_counters_perf_test_set_watch(bool allow);
 
 /* Where thread_cpu_ns comes from when a perf group is open: its enabled time (default: no
  * extra system call) or CLOCK_THREAD_CPUTIME_ID always. Closes every thread's counters like

@@ -60,6 +60,14 @@ void pp_cpu_counters_perf_test_set_user_read(bool allow)
 	pp_cpu_counters_snapshot_reset_all();
 }
 
+static bool g_watch_allowed = true;
+
+void pp_cpu_counters_perf_test_set_watch(bool allow)
+{
+	__atomic_store_n(&g_watch_allowed, allow, __ATOMIC_RELAXED);
+	pp_cpu_counters_snapshot_reset_all();
+}
+
 bool pp_cpu_counters_perf_test_user_read_allowed(void)
 {
 	return __atomic_load_n(&g_user_read_allowed, __ATOMIC_RELAXED);
@@ -325,6 +333,7 @@ void pp_cpu_counters_perf_open_thread(struct pp_cpu_thread *st, const struct pp_
 	} else if (any) {
 		__atomic_store_n(&g_mode, user_only ? MODE_USER_ONLY : MODE_KERNEL_OK, __ATOMIC_RELAXED);
 	}
+	st->watch_trial = pp_cpu_counters_perf_watch_eligible(st);
 }
 
 void pp_cpu_counters_perf_close_thread(struct pp_cpu_thread *st)
@@ -341,6 +350,61 @@ void pp_cpu_counters_perf_close_thread(struct pp_cpu_thread *st)
 		grp->n = 0;
 	}
 	st->user_read = false;
+	if (st->watch) {
+		munmap((void *)st->watch, 2 * st->page_size);
+		close(st->watch_fd);
+		st->watch = NULL;
+	}
+}
+
+/* The watch is one software event that counts nothing anyone reads: page faults, sampled at
+ * every fault (a record of nothing but its header), its ring mapped read-only so that the
+ * kernel overwrites its one data page rather than wait for a reader. The kernel updates the
+ * event's page each time the thread is scheduled in, and the ring's head at each fault, so a
+ * snapshot that finds both where the last getrusage left them knows the thread has neither
+ * switched nor faulted since: it reuses that getrusage's counts and extends its CPU time by the
+ * wall clock, without a system call (a getrusage 0.36-0.45 us on the 2-core VM). The event
+ * costs the thread the perf context switch of one event at each of its switches (0.6-1.7 us
+ * there: docs/cpu-counters.md, "The watch"), so a thread gets it only where its trial found
+ * snapshots without a switch outnumbering its switches 5 to 2 (snapshot_no_perf).
+ * Only where kernel mode may be counted: faults taken inside system calls must write their
+ * record too. Faults the kernel takes for the thread without a trap (get_user_pages inside a
+ * system call) and those while the event is throttled (a fault storm beyond
+ * perf_event_max_sample_rate) write none: they are counted at the thread's next switch or
+ * recorded fault, in a later span. */
+bool pp_cpu_counters_perf_watch_eligible(const struct pp_cpu_thread *st)
+{
+	return !opened_any(st) && (st->rusage_mask || st->cpu_time_mask) &&
+	       __atomic_load_n(&g_mode, __ATOMIC_RELAXED) == MODE_KERNEL_OK &&
+	       __atomic_load_n(&g_watch_allowed, __ATOMIC_RELAXED);
+}
+
+void pp_cpu_counters_perf_open_watch(struct pp_cpu_thread *st)
+{
+	if (!pp_cpu_counters_perf_watch_eligible(st))
+		return;
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	attr.sample_period = 1;
+	pp_cpu_perf_open_fn fn = __atomic_load_n(&g_perf_open, __ATOMIC_RELAXED);
+	long fd = fn(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		pp_log(PP_LOG_DEBUG, "cpu counters: thread %u: no watch (perf_event_open: %s); getrusage at every "
+				     "snapshot", st->tid, strerror(errno));
+		return;
+	}
+	void *p = mmap(NULL, 2 * st->page_size, PROT_READ, MAP_SHARED, (int)fd, 0);
+	if (p == MAP_FAILED) {
+		pp_log(PP_LOG_DEBUG, "cpu counters: thread %u: no watch (mmap: %s); getrusage at every snapshot",
+		       st->tid, strerror(errno));
+		close((int)fd);
+		return;
+	}
+	st->watch = p;
+	st->watch_fd = (int)fd;
 }
 
 /* ---- user-space reads ---- */

@@ -202,6 +202,7 @@ static struct pp_cpu_thread *thread_open(void)
 		      st->cpu_group == PP_CPU_GROUP_SW;
 	st->no_perf = !st->group[PP_CPU_GROUP_HW].n && !st->group[PP_CPU_GROUP_SW].n;
 	st->anchor_switches = UINT64_MAX;
+	st->anchor_mark = UINT64_MAX;
 
 	/* Something not counted by perf is worth one warning, unless all of it is the kernel's
 	 * accounting read instead of a software group (accounting_instead): the same counts. */
@@ -268,16 +269,48 @@ static bool snapshot_sw_only(const struct pp_cpu_thread *st, struct pp_cpu_snaps
 	return true;
 }
 
-/* A getrusage(RUSAGE_THREAD) field for a fallback that reads it; false for the others. */
-static inline bool rusage_value(uint8_t fallback, const struct rusage *ru, uint64_t *v)
+/* getrusage(RUSAGE_THREAD), the fields a snapshot takes. False when the call failed. */
+static inline bool rusage_read(struct pp_cpu_rusage *out)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		return false;
+	out->switches = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+	out->minflt = (uint64_t)ru.ru_minflt;
+	out->majflt = (uint64_t)ru.ru_majflt;
+	return true;
+}
+
+/* A getrusage field for a fallback that reads it; false for the others. */
+static inline bool rusage_value(uint8_t fallback, const struct pp_cpu_rusage *ru, uint64_t *v)
 {
 	switch (fallback) {
-	case PP_CPU_FB_CSW: *v = (uint64_t)ru->ru_nvcsw + (uint64_t)ru->ru_nivcsw; return true;
-	case PP_CPU_FB_FLT: *v = (uint64_t)ru->ru_minflt + (uint64_t)ru->ru_majflt; return true;
-	case PP_CPU_FB_MINFLT: *v = (uint64_t)ru->ru_minflt; return true;
-	case PP_CPU_FB_MAJFLT: *v = (uint64_t)ru->ru_majflt; return true;
+	case PP_CPU_FB_CSW: *v = ru->switches; return true;
+	case PP_CPU_FB_FLT: *v = ru->minflt + ru->majflt; return true;
+	case PP_CPU_FB_MINFLT: *v = ru->minflt; return true;
+	case PP_CPU_FB_MAJFLT: *v = ru->majflt; return true;
 	default: return false;
 	}
+}
+
+/* The watch's trial, at a snapshot that read getrusage: after PP_CPU_WATCH_TRIAL of them, the
+ * thread gets a watch if the snapshots that found no switch since the last (each a getrusage
+ * the watch saves) outnumber its switches (each the watch's perf context switch, about 2.5
+ * times a getrusage here) 5 to 2. Decided once per thread. */
+static void watch_trial(struct pp_cpu_thread *st, const struct pp_cpu_rusage *ru, bool unchanged)
+{
+	if (st->trial_snapshots++ == 0)
+		st->trial_switches = ru->switches;
+	st->trial_unchanged += unchanged;
+	if (st->trial_snapshots < PP_CPU_WATCH_TRIAL)
+		return;
+	st->watch_trial = false;
+	uint64_t switches = ru->switches - st->trial_switches;
+	if (2 * (uint64_t)st->trial_unchanged > 5 * switches)
+		pp_cpu_counters_perf_open_watch(st);
+	pp_log(PP_LOG_DEBUG, "cpu counters: thread %u: %u of %u snapshots without a switch, %llu switches: %s",
+	       st->tid, st->trial_unchanged, st->trial_snapshots, (unsigned long long)switches,
+	       st->watch ? "watched" : "getrusage at every snapshot");
 }
 
 /* Where the thread has no perf event (no PMU, cpu_counters=none, perf refused): the wall clock
@@ -285,31 +318,45 @@ static inline bool rusage_value(uint8_t fallback, const struct rusage *ru, uint6
  * general path's branches for the groups. The thread's CPU time costs a system call
  * (CLOCK_THREAD_CPUTIME_ID has no vDSO path), which getrusage makes unnecessary most of the
  * time: a thread that has not switched since the last clock read ran all along, so its CPU
- * time grew with the wall clock. getrusage (0.22 us here) replaces the clock (0.38 us) at
- * every pass boundary without a switch in between; after a switch both are read. False when
- * a call failed: the general path then records what it can. */
+ * time grew with the wall clock. getrusage (0.22-0.45 us) replaces the clock (0.38-0.78 us) at
+ * every pass boundary without a switch in between; after a switch both are read. With the
+ * watch (pp_cpu_counters_perf_open_watch) neither is read while its mark has not moved: no
+ * switch and no fault since the last getrusage, whose counts still hold. False when a call
+ * failed: the general path then records what it can. */
 static bool snapshot_no_perf(struct pp_cpu_thread *st, struct pp_cpu_snapshot *out)
 {
+	/* The wall clock before the watch's mark: a mark unchanged after the clock read covers it. */
 	uint64_t wall = clock_ns(CLOCK_MONOTONIC), cpu;
-	struct rusage ru;
-	if (getrusage(RUSAGE_THREAD, &ru) != 0)
-		return false;
-	uint64_t switches = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
 	uint32_t flags = st->flags | (st->rusage_mask ? PP_CPU_FLAG_RUSAGE : 0);
-	if (switches == st->anchor_switches && wall >= st->anchor_wall) {
+	if (st->watch && pp_cpu_counters_perf_watch_mark(st) == st->anchor_mark && wall >= st->anchor_wall) {
 		cpu = st->anchor_cpu + (wall - st->anchor_wall);
-		flags |= PP_CPU_FLAG_CPU_TIME_WALL;
+		flags |= PP_CPU_FLAG_CPU_TIME_WALL | PP_CPU_FLAG_WATCHED;
 	} else {
-		cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-		if (!cpu)
+		/* The mark before getrusage: a switch or fault after it moves it again. */
+		uint64_t mark = st->watch ? pp_cpu_counters_perf_watch_mark(st) : UINT64_MAX;
+		struct pp_cpu_rusage ru;
+		if (!rusage_read(&ru))
 			return false;
-		/* The wall clock right after the read: what the thread runs from here on, and the
-		 * instant this snapshot stands for (the one read before getrusage would leave the
-		 * system calls' time in the CPU time and out of the wall time). */
-		wall = clock_ns(CLOCK_MONOTONIC);
-		st->anchor_wall = wall;
-		st->anchor_cpu = cpu;
-		st->anchor_switches = switches;
+		bool unchanged = ru.switches == st->anchor_switches && wall >= st->anchor_wall;
+		if (unchanged) {
+			cpu = st->anchor_cpu + (wall - st->anchor_wall);
+			flags |= PP_CPU_FLAG_CPU_TIME_WALL;
+		} else {
+			cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+			if (!cpu)
+				return false;
+			/* The wall clock right after the read: what the thread runs from here on, and
+			 * the instant this snapshot stands for (the one read before getrusage would
+			 * leave the system calls' time in the CPU time and out of the wall time). */
+			wall = clock_ns(CLOCK_MONOTONIC);
+			st->anchor_wall = wall;
+			st->anchor_cpu = cpu;
+			st->anchor_switches = ru.switches;
+		}
+		st->anchor_mark = mark;
+		st->anchor_ru = ru;
+		if (st->watch_trial)
+			watch_trial(st, &ru, unchanged);
 	}
 	/* The wall clock also counts interrupts and steal time while the thread ran, which the
 	 * next clock read leaves out: never less than a value already given, so that the
@@ -322,7 +369,7 @@ static bool snapshot_no_perf(struct pp_cpu_thread *st, struct pp_cpu_snapshot *o
 		out->value[__builtin_ctz(m)] = cpu;
 	for (uint32_t m = st->rusage_mask; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctz(m);
-		rusage_value(st->fallback[i], &ru, &out->value[i]);
+		rusage_value(st->fallback[i], &st->anchor_ru, &out->value[i]);
 	}
 	out->wall_ns = wall;
 	out->thread_cpu_ns = cpu;
@@ -400,8 +447,8 @@ void pp_cpu_counters_snapshot_take(struct pp_cpu_snapshot *out)
 		out->valid |= 1u << i;
 	}
 	if (st->rusage_mask) {
-		struct rusage ru;
-		if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+		struct pp_cpu_rusage ru;
+		if (rusage_read(&ru)) {
 			for (uint32_t m = st->rusage_mask; m; m &= m - 1) {
 				unsigned i = (unsigned)__builtin_ctz(m);
 				if (rusage_value(st->fallback[i], &ru, &out->value[i]))

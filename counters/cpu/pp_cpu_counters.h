@@ -37,6 +37,10 @@ enum pp_cpu_flags {
 	/* thread_cpu_ns is the last CLOCK_THREAD_CPUTIME_ID read plus the wall time since, the
 	 * thread having run all along: no context switch since that read (see thread_cpu_ns) */
 	PP_CPU_FLAG_CPU_TIME_WALL = 1u << 7,
+	/* no system call: the kernel's accounting (getrusage) and the thread's CPU time as the last
+	 * snapshot that read them left them, the thread having neither switched nor faulted since
+	 * (the watch, docs/cpu-counters.md) */
+	PP_CPU_FLAG_WATCHED = 1u << 8,
 };
 
 /* One thread, one instant. Plain data: copy it, keep it, subtract it later. */

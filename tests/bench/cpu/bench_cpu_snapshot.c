@@ -2,6 +2,8 @@
  * primitives a snapshot is made of. Prints a table; never fails on numbers.
  * Usage: bench_cpu_snapshot [--quick] */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,8 +82,9 @@ static void bench_path(const char *what, const char *spec, bool user_read, uint3
 		row_na(what, err);
 		return;
 	}
-	pp_cpu_counters_snapshot_take(&s); /* opens the counters */
-	pp_cpu_counters_snapshot_take(&s);
+	/* opens the counters, and past the trial that decides on the watch */
+	for (unsigned i = 0; i < PP_CPU_WATCH_TRIAL + 2; i++)
+		pp_cpu_counters_snapshot_take(&s);
 	if ((s.flags & need_flags) != need_flags || (s.flags & forbid_flags)) {
 		char why[64];
 		snprintf(why, sizeof(why), "not available here (flags 0x%x)", s.flags);
@@ -91,6 +94,80 @@ static void bench_path(const char *what, const char *spec, bool user_read, uint3
 	describe(&s, detail, sizeof(detail));
 	MEASURE(r, pp_cpu_counters_snapshot_take(&s));
 	row(what, detail, &r);
+}
+
+/* ---- a context switch away and back: a byte through two pipes to a thread on the same CPU ---- */
+
+static int g_ping[2], g_pong[2];
+
+static void *echo_thread(void *arg)
+{
+	(void)arg;
+	char c;
+	while (read(g_ping[0], &c, 1) == 1 && c)
+		if (write(g_pong[1], &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+/* ns per round trip with the counters configured as spec on this thread (the watch allowed or
+ * not), both threads on the CPU this one runs on. */
+static void switch_cost(const char *what, const char *spec, bool watch)
+{
+	char err[512], detail[64];
+	cpu_set_t old, one;
+	pthread_t t;
+	struct pp_cpu_snapshot s;
+	struct result r;
+	int cpu = sched_getcpu();
+
+	pp_cpu_counters_perf_test_set_watch(watch);
+	if (pp_cpu_counters_snapshot_configure(spec, err, sizeof(err)) != 0 || cpu < 0 ||
+	    pthread_getaffinity_np(pthread_self(), sizeof(old), &old) != 0 || pipe(g_ping) != 0) {
+		row_na(what, "not available here");
+		pp_cpu_counters_perf_test_set_watch(true);
+		return;
+	}
+	if (pipe(g_pong) != 0) {
+		close(g_ping[0]);
+		close(g_ping[1]);
+		row_na(what, "no pipe");
+		pp_cpu_counters_perf_test_set_watch(true);
+		return;
+	}
+	/* opens this thread's counters, and past the trial that decides on the watch */
+	for (unsigned i = 0; i < PP_CPU_WATCH_TRIAL + 2; i++)
+		pp_cpu_counters_snapshot_take(&s);
+	if (watch && !(s.flags & PP_CPU_FLAG_WATCHED)) {
+		row_na(what, "no watch on this machine");
+	} else {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+		if (pthread_create(&t, NULL, echo_thread, NULL) == 0) {
+			pthread_setaffinity_np(t, sizeof(one), &one);
+			unsigned saved = g_iterations;
+			g_iterations = saved / 10 ? saved / 10 : 1;
+			char c = 1;
+			MEASURE(r, if (write(g_ping[1], &c, 1) != 1 || read(g_pong[0], &c, 1) != 1) break);
+			g_iterations = saved;
+			c = 0;
+			if (write(g_ping[1], &c, 1) == 1)
+				pthread_join(t, NULL);
+			else
+				pthread_detach(t);
+			snprintf(detail, sizeof(detail), "both threads on CPU %d; flags 0x%x", cpu, s.flags);
+			row(what, detail, &r);
+		} else {
+			row_na(what, "no thread");
+		}
+		pthread_setaffinity_np(pthread_self(), sizeof(old), &old);
+	}
+	close(g_ping[0]);
+	close(g_ping[1]);
+	close(g_pong[0]);
+	close(g_pong[1]);
+	pp_cpu_counters_perf_test_set_watch(true);
 }
 
 int main(int argc, char **argv)
@@ -132,8 +209,12 @@ int main(int argc, char **argv)
 	 * event with one, alone, is read from the kernel's accounting instead). */
 	bench_path("snapshot: read(2), software group (1)", "cpu-migrations", true,
 		   PP_CPU_FLAG_PERF_SW, 0);
-	bench_path("snapshot: default without a PMU (accounting)", "default", true, PP_CPU_FLAG_RUSAGE,
-		   PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_PERF_HW);
+	bench_path("snapshot: default without a PMU, watched", "default", true,
+		   PP_CPU_FLAG_RUSAGE | PP_CPU_FLAG_WATCHED, PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_PERF_HW);
+	pp_cpu_counters_perf_test_set_watch(false);
+	bench_path("snapshot: default without a PMU, no watch", "default", true, PP_CPU_FLAG_RUSAGE,
+		   PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_PERF_HW | PP_CPU_FLAG_WATCHED);
+	pp_cpu_counters_perf_test_set_watch(true);
 	pp_cpu_counters_snapshot_set_time_from_perf(false);
 	bench_path("same (3), CPU time from the clock",
 		   "task-clock,context-switches,page-faults,cpu-migrations", true, PP_CPU_FLAG_PERF_SW,
@@ -147,6 +228,10 @@ int main(int argc, char **argv)
 		   PP_CPU_FLAG_PERF_SW | PP_CPU_FLAG_USER_READ, 0);
 	bench_path("snapshot: hw user read only (2)", "cycles,instructions", true,
 		   PP_CPU_FLAG_USER_READ, 0);
+
+	/* What the watch costs the thread: the perf context switch of one event at each switch. */
+	switch_cost("context switch away and back, no perf event", "none", false);
+	switch_cost("context switch away and back, with the watch", "default", true);
 
 	/* The arithmetic side. */
 	struct pp_cpu_snapshot a, b;
