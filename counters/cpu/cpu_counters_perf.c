@@ -372,6 +372,15 @@ void pp_cpu_counters_perf_close_thread(struct pp_cpu_thread *st)
  * system call) and those while the event is throttled (a fault storm beyond
  * perf_event_max_sample_rate) write none: they are counted at the thread's next switch or
  * recorded fault, in a later span. */
+void pp_cpu_counters_perf_watch_attr(struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_PAGE_FAULTS;
+	attr->sample_period = 1;
+}
+
 bool pp_cpu_counters_perf_watch_eligible(const struct pp_cpu_thread *st)
 {
 	return !opened_any(st) && (st->rusage_mask || st->cpu_time_mask) &&
@@ -384,11 +393,7 @@ void pp_cpu_counters_perf_open_watch(struct pp_cpu_thread *st)
 	if (!pp_cpu_counters_perf_watch_eligible(st))
 		return;
 	struct perf_event_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
-	attr.sample_period = 1;
+	pp_cpu_counters_perf_watch_attr(&attr);
 	pp_cpu_perf_open_fn fn = __atomic_load_n(&g_perf_open, __ATOMIC_RELAXED);
 	long fd = fn(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {

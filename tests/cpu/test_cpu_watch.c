@@ -26,16 +26,12 @@ static long fail_hardware(struct perf_event_attr *attr, pid_t pid, int cpu, int 
 	return pp_cpu_counters_perf_open_real(attr, pid, cpu, group_fd, flags);
 }
 
-/* Whether this process may open what the watch is: a sampled software event counting kernel
- * mode (root, CAP_PERFMON or perf_event_paranoid <= 1), mapped. */
+/* Whether this process may open the watch's event, which counts kernel mode (root,
+ * CAP_PERFMON or perf_event_paranoid <= 1), and map it. */
 static bool watch_possible(void)
 {
 	struct perf_event_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
-	attr.sample_period = 1;
+	pp_cpu_counters_perf_watch_attr(&attr);
 	long fd = pp_cpu_counters_perf_open_real(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return false;
