@@ -98,13 +98,13 @@ struct pp_cpu_thread {
 	uint64_t anchor_cpu, anchor_wall, anchor_switches;
 	/* The watch (pp_cpu_counters_perf_open_watch): a perf event whose mapped page changes at
 	 * each of the thread's context switches and page faults. anchor_mark is its mark
-	 * (pp_cpu_counters_perf_watch_mark) read before the last getrusage, whose counts anchor_ru
-	 * keeps (UINT64_MAX: none yet); while the mark stays there, those counts have not changed.
-	 * watch NULL: no watch. */
+	 * (pp_cpu_counters_perf_watch_mark) read before the last getrusage (UINT64_MAX: none yet),
+	 * whose counts anchor_value keeps at their positions (rusage_mask); while the mark stays
+	 * there, those counts have not changed. watch NULL: no watch. */
 	const struct perf_event_mmap_page *watch;
 	int watch_fd;
 	uint64_t anchor_mark;
-	struct pp_cpu_rusage anchor_ru;
+	uint64_t anchor_value[PP_CPU_MAX_EVENTS];
 	/* The trial that decides whether the thread gets a watch (snapshot_no_perf): its first
 	 * PP_CPU_WATCH_TRIAL snapshots, how many found no switch since the last, and the
 	 * thread's switches when it began. watch_trial false: decided, or not eligible. */

@@ -354,7 +354,11 @@ static bool snapshot_no_perf(struct pp_cpu_thread *st, struct pp_cpu_snapshot *o
 			st->anchor_switches = ru.switches;
 		}
 		st->anchor_mark = mark;
-		st->anchor_ru = ru;
+		/* The counts at their positions once here, not at every snapshot they serve. */
+		for (uint32_t m = st->rusage_mask; m; m &= m - 1) {
+			unsigned i = (unsigned)__builtin_ctz(m);
+			rusage_value(st->fallback[i], &ru, &st->anchor_value[i]);
+		}
 		if (st->watch_trial)
 			watch_trial(st, &ru, unchanged);
 	}
@@ -369,7 +373,7 @@ static bool snapshot_no_perf(struct pp_cpu_thread *st, struct pp_cpu_snapshot *o
 		out->value[__builtin_ctz(m)] = cpu;
 	for (uint32_t m = st->rusage_mask; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctz(m);
-		rusage_value(st->fallback[i], &st->anchor_ru, &out->value[i]);
+		out->value[i] = st->anchor_value[i];
 	}
 	out->wall_ns = wall;
 	out->thread_cpu_ns = cpu;
