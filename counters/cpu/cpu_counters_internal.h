@@ -124,13 +124,11 @@ void pp_cpu_counters_perf_open_thread(struct pp_cpu_thread *st, const struct pp_
 void pp_cpu_counters_perf_close_thread(struct pp_cpu_thread *st);
 /* Snapshots a thread without perf groups takes before it decides on a watch. */
 #define PP_CPU_WATCH_TRIAL 256
-/* Whether st may have a watch: no perf group, counts from the kernel's accounting, and kernel
- * mode countable in this process. */
-bool pp_cpu_counters_perf_watch_eligible(const struct pp_cpu_thread *st);
 /* The watch's event: page faults of the calling thread, a record at each. Its ring is mapped
  * read-only, one page of header and one of data. */
 void pp_cpu_counters_perf_watch_attr(struct perf_event_attr *attr);
-/* Opens the watch (st->watch); leaves st->watch NULL where it cannot. */
+/* Opens the watch (st->watch) for a thread whose trial pp_cpu_counters_perf_open_thread began
+ * (st->watch_trial: it may have one); leaves st->watch NULL where it cannot. */
 void pp_cpu_counters_perf_open_watch(struct pp_cpu_thread *st);
 /* The watch's mark: the page's update count (each time the thread is scheduled in) plus its
  * ring's head (a record at each page fault). Both only grow, so the mark has moved since an

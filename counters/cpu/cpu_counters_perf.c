@@ -282,6 +282,15 @@ static void accounting_instead(struct pp_cpu_thread *st, const struct pp_cpu_con
 	st->sw_mask = 0;
 }
 
+/* Whether a thread may have the watch (pp_cpu_counters_perf_open_watch): no perf group, counts
+ * from the kernel's accounting, kernel mode countable in this process, not forbidden. */
+static bool watch_eligible(const struct pp_cpu_thread *st)
+{
+	return !opened_any(st) && (st->rusage_mask || st->cpu_time_mask) &&
+	       __atomic_load_n(&g_mode, __ATOMIC_RELAXED) == MODE_KERNEL_OK &&
+	       __atomic_load_n(&g_watch_allowed, __ATOMIC_RELAXED);
+}
+
 void pp_cpu_counters_perf_open_thread(struct pp_cpu_thread *st, const struct pp_cpu_config *cfg)
 {
 	unsigned count;
@@ -333,7 +342,7 @@ void pp_cpu_counters_perf_open_thread(struct pp_cpu_thread *st, const struct pp_
 	} else if (any) {
 		__atomic_store_n(&g_mode, user_only ? MODE_USER_ONLY : MODE_KERNEL_OK, __ATOMIC_RELAXED);
 	}
-	st->watch_trial = pp_cpu_counters_perf_watch_eligible(st);
+	st->watch_trial = watch_eligible(st);
 }
 
 void pp_cpu_counters_perf_close_thread(struct pp_cpu_thread *st)
@@ -381,17 +390,8 @@ void pp_cpu_counters_perf_watch_attr(struct perf_event_attr *attr)
 	attr->sample_period = 1;
 }
 
-bool pp_cpu_counters_perf_watch_eligible(const struct pp_cpu_thread *st)
-{
-	return !opened_any(st) && (st->rusage_mask || st->cpu_time_mask) &&
-	       __atomic_load_n(&g_mode, __ATOMIC_RELAXED) == MODE_KERNEL_OK &&
-	       __atomic_load_n(&g_watch_allowed, __ATOMIC_RELAXED);
-}
-
 void pp_cpu_counters_perf_open_watch(struct pp_cpu_thread *st)
 {
-	if (!pp_cpu_counters_perf_watch_eligible(st))
-		return;
 	struct perf_event_attr attr;
 	pp_cpu_counters_perf_watch_attr(&attr);
 	pp_cpu_perf_open_fn fn = __atomic_load_n(&g_perf_open, __ATOMIC_RELAXED);

@@ -8,7 +8,6 @@
  * one reads getrusage again); and with the watch forbidden the same counts come without it. */
 #include <errno.h>
 #include <pthread.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 

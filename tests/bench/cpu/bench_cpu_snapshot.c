@@ -110,63 +110,75 @@ static void *echo_thread(void *arg)
 	return NULL;
 }
 
-/* ns per round trip with the counters configured as spec on this thread (the watch allowed or
- * not), both threads on the CPU this one runs on. */
-static void switch_cost(const char *what, const char *spec, bool watch)
+/* ns per round trip to the echo thread, both threads on CPU cpu (this thread's affinity
+ * restored after). NULL, or why there is no figure. */
+static const char *round_trips(int cpu, struct result *r)
 {
-	char err[512], detail[64];
 	cpu_set_t old, one;
 	pthread_t t;
-	struct pp_cpu_snapshot s;
-	struct result r;
-	int cpu = sched_getcpu();
+	const char *why = NULL;
 
-	pp_cpu_counters_perf_test_set_watch(watch);
-	if (pp_cpu_counters_snapshot_configure(spec, err, sizeof(err)) != 0 || cpu < 0 ||
-	    pthread_getaffinity_np(pthread_self(), sizeof(old), &old) != 0 || pipe(g_ping) != 0) {
-		row_na(what, "not available here");
-		pp_cpu_counters_perf_test_set_watch(true);
-		return;
-	}
+	if (pthread_getaffinity_np(pthread_self(), sizeof(old), &old) != 0)
+		return "no affinity";
+	if (pipe(g_ping) != 0)
+		return "no pipe";
 	if (pipe(g_pong) != 0) {
 		close(g_ping[0]);
 		close(g_ping[1]);
-		row_na(what, "no pipe");
-		pp_cpu_counters_perf_test_set_watch(true);
-		return;
+		return "no pipe";
 	}
-	/* opens this thread's counters, and past the trial that decides on the watch */
-	for (unsigned i = 0; i < PP_CPU_WATCH_TRIAL + 2; i++)
-		pp_cpu_counters_snapshot_take(&s);
-	if (watch && !(s.flags & PP_CPU_FLAG_WATCHED)) {
-		row_na(what, "no watch on this machine");
+	if (pthread_create(&t, NULL, echo_thread, NULL) != 0) {
+		why = "no thread";
 	} else {
 		CPU_ZERO(&one);
 		CPU_SET(cpu, &one);
 		pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-		if (pthread_create(&t, NULL, echo_thread, NULL) == 0) {
-			pthread_setaffinity_np(t, sizeof(one), &one);
-			unsigned saved = g_iterations;
-			g_iterations = saved / 10 ? saved / 10 : 1;
-			char c = 1;
-			MEASURE(r, if (write(g_ping[1], &c, 1) != 1 || read(g_pong[0], &c, 1) != 1) break);
-			g_iterations = saved;
-			c = 0;
-			if (write(g_ping[1], &c, 1) == 1)
-				pthread_join(t, NULL);
-			else
-				pthread_detach(t);
-			snprintf(detail, sizeof(detail), "both threads on CPU %d; flags 0x%x", cpu, s.flags);
-			row(what, detail, &r);
-		} else {
-			row_na(what, "no thread");
-		}
+		pthread_setaffinity_np(t, sizeof(one), &one);
+		unsigned saved = g_iterations;
+		g_iterations = saved / 10 ? saved / 10 : 1;
+		char c = 1;
+		MEASURE(*r, if (write(g_ping[1], &c, 1) != 1 || read(g_pong[0], &c, 1) != 1) break);
+		g_iterations = saved;
+		c = 0;
+		if (write(g_ping[1], &c, 1) == 1)
+			pthread_join(t, NULL);
+		else
+			pthread_detach(t);
 		pthread_setaffinity_np(pthread_self(), sizeof(old), &old);
 	}
-	close(g_ping[0]);
-	close(g_ping[1]);
 	close(g_pong[0]);
 	close(g_pong[1]);
+	close(g_ping[0]);
+	close(g_ping[1]);
+	return why;
+}
+
+/* A context switch away and back with the counters configured as spec on this thread (the
+ * watch allowed or not). */
+static void switch_cost(const char *what, const char *spec, bool watch)
+{
+	char err[512], detail[64];
+	struct pp_cpu_snapshot s = { 0 };
+	struct result r;
+	int cpu = sched_getcpu();
+	const char *why = NULL;
+
+	pp_cpu_counters_perf_test_set_watch(watch);
+	if (cpu < 0 || pp_cpu_counters_snapshot_configure(spec, err, sizeof(err)) != 0)
+		why = "not available here";
+	/* opens this thread's counters, and past the trial that decides on the watch */
+	for (unsigned i = 0; !why && i < PP_CPU_WATCH_TRIAL + 2; i++)
+		pp_cpu_counters_snapshot_take(&s);
+	if (!why && watch && !(s.flags & PP_CPU_FLAG_WATCHED))
+		why = "no watch on this machine";
+	if (!why)
+		why = round_trips(cpu, &r);
+	if (why) {
+		row_na(what, why);
+	} else {
+		snprintf(detail, sizeof(detail), "both threads on CPU %d; flags 0x%x", cpu, s.flags);
+		row(what, detail, &r);
+	}
 	pp_cpu_counters_perf_test_set_watch(true);
 }
 
