@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Frame time of bench_api (20 passes x 50 draws, lavapipe) without passprobe and with it in
-# several settings, one run of each per round, rounds alternating (docs/performance.md, "Pass
-# boundaries"): for each mode the median of its runs' median frame times, and the median of
-# its ratios to the run without passprobe of the same round (pairs close in time share the
-# machine's state, which on a small VM drifts more than the differences being measured).
+# several settings, one run of each per round, each round starting one mode further on
+# (docs/performance.md, "Pass boundaries"): for each mode the median of its runs' median frame
+# times, and the median of its ratios to the run without passprobe of the same round (pairs
+# close in time share the machine's state, which on a small VM drifts more than the
+# differences being measured); for the mean frame also the geometric mean of those ratios
+# with its 95% bootstrap interval, which narrows with more rounds.
 # A wall-clock figure: run it on an otherwise idle machine, with many rounds.
 # usage: tests/bench/api/run_api_modes.sh BUILD ROUNDS FRAMES ['NAME=SETTING SETTING...']...
 #   Each mode is a name and the layer's environment settings, separated by spaces (a value may
@@ -66,18 +68,29 @@ for m in "${modes[@]}"; do
 	done
 	names+=("${m%%=*}")
 done
-for ((r = 0; r < rounds; r++)); do
-	"${pin[@]}" "$bench" --frames "$frames" ${PP_BENCH_ARGS:-} >"$out/line"
-	frame_ns >>"$out/none"
-	for m in "${modes[@]}"; do
+# One run of mode k (0: none), its frame times appended to the rounds of that mode, in order.
+run_mode() {
+	if (($1 == 0)); then
+		"${pin[@]}" "$bench" --frames "$frames" ${PP_BENCH_ARGS:-} >"$out/line"
+	else
+		local m=${modes[$1 - 1]} settings
 		read -ra settings <<<"${m#*=}"
 		env "${enable[@]}" VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out" VK_PASSPROBE_PROFILER_SUMMARY=off "${settings[@]}" \
 			"${pin[@]}" "$bench" --frames "$frames" ${PP_BENCH_ARGS:-} >"$out/line" 2>/dev/null
-		frame_ns >>"$out/${m%%=*}"
+	fi
+	frame_ns >>"$out/${names[$1]}"
+}
+# Each round starts one mode further on: a run slowed by what the one before it left behind
+# (its output files written back, its memory returned) is not always the same mode's.
+for ((r = 0; r < rounds; r++)); do
+	for ((k = 0; k < ${#names[@]}; k++)); do
+		run_mode $(((r + k) % ${#names[@]}))
 	done
 done
 echo "$what, $frames frames per run, $rounds alternating rounds${what_pin:-}; build $build"
 python3 - "$out" "${names[@]}" <<'EOF'
+import math
+import random
 import statistics
 import sys
 
@@ -86,14 +99,28 @@ runs = {n: [[int(v) for v in x.split()] for x in open(f"{d}/{n}")] for n in name
 base = runs["none"]
 # The median frame leaves out work done in bursts between frames (passprobe's writer wakes
 # once per batch); the mean, over the whole frame loop, counts it.
+
+
+def interval(ratios):
+    """Geometric mean of the rounds' ratios and its 95% bootstrap interval (percentile, a
+    fixed seed: the same runs give the same figures)."""
+    logs = [math.log(r) for r in ratios]
+    rng = random.Random(1)
+    means = sorted(statistics.fmean(rng.choices(logs, k=len(logs))) for _ in range(4000))
+    return (math.exp(statistics.fmean(logs)), math.exp(means[int(0.025 * len(means))]),
+            math.exp(means[int(0.975 * len(means)) - 1]))
+
+
 print(f"{'mode':28s} {'median ms':>10s} {'min ms':>8s} {'median ratio':>13s} {'ratio range':>14s} "
-      f"{'mean ms':>8s} {'mean ratio':>11s} {'ratio range':>14s}")
+      f"{'mean ms':>8s} {'mean ratio':>11s} {'ratio range':>14s} {'geo-mean ratio [95%]':>24s}")
 for n in names:
     med = [r[0] for r in runs[n]]
     mean = [r[1] for r in runs[n]]
     mr = [a[0] / b[0] for a, b in zip(runs[n], base)]
     ar = [a[1] / b[1] for a, b in zip(runs[n], base)]
+    g, lo, hi = interval(ar)
     print(f"{n:28s} {statistics.median(med) / 1e6:10.3f} {min(med) / 1e6:8.3f} "
           f"{statistics.median(mr):13.3f} {min(mr):6.3f}-{max(mr):.3f} "
-          f"{statistics.median(mean) / 1e6:8.3f} {statistics.median(ar):11.3f} {min(ar):6.3f}-{max(ar):.3f}")
+          f"{statistics.median(mean) / 1e6:8.3f} {statistics.median(ar):11.3f} {min(ar):6.3f}-{max(ar):.3f} "
+          f"{g:10.3f} [{lo:.3f}-{hi:.3f}]")
 EOF
