@@ -6,6 +6,9 @@
 # instructions (with the libc they call) and the driver's (never counted). Instruction counts
 # do not depend on the machine's load.
 # usage: tests/bench/api/run_pass_cost.sh [BUILD_DIR] [MODE] [PASSES] [DRAWS] [PIPELINES]
+#   PP_COST_SHORT_FRAMES, PP_COST_LONG_FRAMES (default 6 and 18): the two runs' frame counts.
+#   Both above report_frames (300) measure a long run's steady state, where the writer frees
+#   the frame leaving the report's window at every frame; below it that work is left to exit.
 #   PIPELINES (default 1): pass p binds pipeline p % PIPELINES; 1: every bind after the first
 #   rebinds the bound pipeline; PASSES: every bind changes it.
 #   MODE: default (passprobe's default settings) or no_gpu (timestamps and pipeline
