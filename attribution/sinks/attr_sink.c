@@ -430,8 +430,10 @@ static void timespec_at(struct timespec *ts, clockid_t clock, uint64_t in_ms)
  * on the application's thread and a thread that wants a core right when a frame ends, which
  * on a machine with few cores is when the application and the driver want them. It wakes
  * when SINK_WAKE_FRAMES frames (or half the CPU-event ring) are queued, when a queued frame
- * has waited SINK_WAKE_MS, when report.json is due, and from idle for the first frame. */
-#define SINK_WAKE_FRAMES 8
+ * has waited SINK_WAKE_MS, when report.json is due, and from idle for the first frame. A
+ * wake-up costs the writer about 70 us in the kernel (docs/performance.md, "The writer
+ * thread"): 32 frames, not 8, for programs fast enough to fill a batch within SINK_WAKE_MS. */
+#define SINK_WAKE_FRAMES 32
 #define SINK_WAKE_MS 100
 _Static_assert(SINK_WAKE_FRAMES <= PP_SINK_QUEUE_FRAMES / 2, "the queue holds a batch with room to spare");
 static bool g_writer_idle; /* under g_lock: waiting with nothing queued and nothing pending */

@@ -10,7 +10,7 @@
 # usage: tests/bench/api/run_api_modes.sh BUILD ROUNDS FRAMES ['NAME=SETTING SETTING...']...
 #   Each mode is a name and the layer's environment settings, separated by spaces (a value may
 #   hold commas: VK_PASSPROBE_PROFILER_CPU_COUNTERS=task-clock,page-faults); the mode "none"
-#   (no layer) always comes first. Default modes:
+#   (no layer) is always run, and listed first. Default modes:
 #     no_gpu     VK_PASSPROBE_PROFILER_TIMESTAMPS=off VK_PASSPROBE_PROFILER_PIPELINE_STATISTICS=off
 #     no_gpu_no_cpu_counters   the same and VK_PASSPROBE_PROFILER_CPU_COUNTERS=none
 #     outside_window           VK_PASSPROBE_PROFILER_FRAMES=none
@@ -97,8 +97,6 @@ import sys
 d, names = sys.argv[1], sys.argv[2:]
 runs = {n: [[int(v) for v in x.split()] for x in open(f"{d}/{n}")] for n in names}
 base = runs["none"]
-# The median frame leaves out work done in bursts between frames (passprobe's writer wakes
-# once per batch); the mean, over the whole frame loop, counts it.
 
 
 def interval(ratios):
@@ -111,6 +109,8 @@ def interval(ratios):
             math.exp(means[int(0.975 * len(means)) - 1]))
 
 
+# The median frame leaves out work done in bursts between frames (passprobe's writer wakes
+# once per batch); the mean, over the whole frame loop, counts it.
 print(f"{'mode':28s} {'median ms':>10s} {'min ms':>8s} {'median ratio':>13s} {'ratio range':>14s} "
       f"{'mean ms':>8s} {'mean ratio':>11s} {'ratio range':>14s} {'geo-mean ratio [95%]':>24s}")
 for n in names:
