@@ -39,6 +39,7 @@ for s in "${settings[@]}"; do
 	[[ $s == *=* ]] || { echo "run_frame_profile.sh: '$s' is not NAME=VALUE" >&2; exit 2; }
 done
 command -v perf >/dev/null || { echo "run_frame_profile.sh: perf is not installed (Debian: linux-perf)" >&2; exit 77; }
+command -v taskset >/dev/null || { echo "run_frame_profile.sh: taskset is not installed (Debian: util-linux)" >&2; exit 77; }
 [ -x "$bench" ] || { echo "run_frame_profile.sh: $bench not built" >&2; exit 1; }
 out=$(mktemp -d /tmp/passprobe-profile.XXXXXX)
 trap 'rm -rf "$out"' EXIT
@@ -50,13 +51,14 @@ perf record -q -e cpu-clock -C "$cpu" -o "$out/probe.data" -- true 2>"$out/err" 
 run() {
 	local env=()
 	[ "${3:-}" ] && env=("${enable[@]}" VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/pp" VK_PASSPROBE_PROFILER_SUMMARY=off "${settings[@]}")
-	env "${env[@]}" perf record -q -e cpu-clock -F 4000 -C "$cpu" -o "$out/$1.data" -- \
-		taskset -c "$cpu" "$bench" --frames "$2" $args >"$out/$1.line" 2>/dev/null
+	# The settings reach the benchmark alone, not perf (LD_PRELOAD would load the shim into it).
+	perf record -q -e cpu-clock -F 4000 -C "$cpu" -o "$out/$1.data" -- \
+		env "${env[@]}" taskset -c "$cpu" "$bench" --frames "$2" $args >"$out/$1.line" 2>/dev/null
 	perf report -i "$out/$1.data" --no-children --sort comm,dso -F period,comm,dso -q --stdio >"$out/$1.txt" 2>/dev/null
 }
 run none_short "$short"
 run pp_short "$short" yes
 run none_long "$long"
 run pp_long "$long" yes
-echo "${bench##*/} $args, CPU $cpu sampled at 4 kHz (cpu-clock), runs of $short and $long frames; settings: ${settings[*]}"
+echo "${bench##*/}${args:+ $args}, CPU $cpu sampled at 4 kHz (cpu-clock), runs of $short and $long frames; settings: ${settings[*]}"
 python3 "$here/frame_profile.py" "$out" "$short" "$long"
