@@ -22,8 +22,9 @@ struct pp_stats;
 extern const char *const *pp_attr_sink_cpu_counter_names;
 extern unsigned pp_attr_sink_cpu_counter_count;
 
-/* Frames waiting for the writer; a full queue drops (the writer is behind by this many). */
-#define PP_SINK_QUEUE_FRAMES 64
+/* Frames waiting for the writer; a full queue drops (the writer is behind by this many): four
+ * of its batches (attr_sink.c, SINK_WAKE_FRAMES). */
+#define PP_SINK_QUEUE_FRAMES 128
 /* CPU events waiting for the writer. */
 #define PP_SINK_CPU_EVENTS 4096
 /* Distinct devices remembered; registering an identical device again reuses its id. */
