@@ -435,7 +435,7 @@ static void timespec_at(struct timespec *ts, clockid_t clock, uint64_t in_ms)
  * thread"): 32 frames, not 8, for programs fast enough to fill a batch within SINK_WAKE_MS. */
 #define SINK_WAKE_FRAMES 32
 #define SINK_WAKE_MS 100
-_Static_assert(SINK_WAKE_FRAMES <= PP_SINK_QUEUE_FRAMES / 2, "the queue holds a batch with room to spare");
+_Static_assert(4 * SINK_WAKE_FRAMES <= PP_SINK_QUEUE_FRAMES, "the queue holds four batches");
 static bool g_writer_idle; /* under g_lock: waiting with nothing queued and nothing pending */
 
 static bool batch_ready(void)
