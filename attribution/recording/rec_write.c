@@ -349,6 +349,11 @@ const uint8_t *pp_rec_write_take(struct pp_rec_writer *w, size_t *len)
 	return w->out.p;
 }
 
+size_t pp_rec_write_pending(const struct pp_rec_writer *w)
+{
+	return w->out.len;
+}
+
 bool pp_rec_write_failed(const struct pp_rec_writer *w)
 {
 	return w->failed;

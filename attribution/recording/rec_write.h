@@ -19,6 +19,8 @@ void pp_rec_write_destroy(struct pp_rec_writer *w);
 /* The bytes appended since the last take (header included the first time), valid until the
  * next write; the writer forgets them. */
 const uint8_t *pp_rec_write_take(struct pp_rec_writer *w, size_t *len);
+/* How many bytes the next take hands out: appended, not yet written to the file. */
+size_t pp_rec_write_pending(const struct pp_rec_writer *w);
 /* Whether a write ran out of memory since the writer was created (what was lost is lost:
  * records are never written half). */
 bool pp_rec_write_failed(const struct pp_rec_writer *w);

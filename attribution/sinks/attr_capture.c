@@ -66,9 +66,9 @@ void pp_attr_capture_close(struct attr_sink_ctx *c)
 }
 
 bool pp_attr_capture_limit_admit(struct attr_sink_ctx *c, struct attr_output_limit *l, const char *name,
-		      const struct pp_frame_result *f)
+		      const struct pp_frame_result *f, uint64_t pending)
 {
-	if (!l->reached && (!c->limit_bytes || l->bytes < c->limit_bytes)) {
+	if (!l->reached && (!c->limit_bytes || l->bytes + pending < c->limit_bytes)) {
 		l->frames++;
 		return true;
 	}

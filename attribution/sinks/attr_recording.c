@@ -101,7 +101,10 @@ bool pp_attr_recording_frame(struct attr_sink_ctx *c, const struct pp_frame_resu
 		return false;
 	/* A device registers before its first frame, from another thread. */
 	devices_write(c);
-	if (!pp_attr_capture_limit_admit(c, &c->rec_limit, REC_NAME, f))
+	/* The batch's frames before this one are in the writer's buffer, not yet in the file: the
+	 * limit counts them, so that the recording stops within a frame of it however many
+	 * frames the writer takes at once. */
+	if (!pp_attr_capture_limit_admit(c, &c->rec_limit, REC_NAME, f, pp_rec_write_pending(c->rec)))
 		return false;
 	pp_rec_write_frame(c->rec, f, pp_attr_sink_cpu_counter_count, false);
 	return true;

@@ -92,9 +92,9 @@ static int file_map(const char *path, const uint8_t **data, size_t *len, char *e
 
 static void text_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f)
 {
-	if (c->csv && pp_attr_capture_limit_admit(c, &c->csv_limit, "passes.csv", f))
+	if (c->csv && pp_attr_capture_limit_admit(c, &c->csv_limit, "passes.csv", f, 0))
 		pp_attr_csv_frame_write(c, f);
-	if (c->trace && pp_attr_capture_limit_admit(c, &c->trace_limit, "trace.json", f))
+	if (c->trace && pp_attr_capture_limit_admit(c, &c->trace_limit, "trace.json", f, 0))
 		pp_attr_trace_frame_write(c, f);
 }
 

@@ -302,9 +302,10 @@ void pp_attr_csv_close(struct attr_sink_ctx *c);
 /* A frame arrives at the writer: windows updated (trace marks written). */
 void pp_attr_capture_frame(struct attr_sink_ctx *c, const struct pp_frame_result *f);
 /* Whether frame f may still go into the streamed file `name` (its limit not reached); logs
- * once and marks the limit when this frame would pass it. */
+ * once and marks the limit when this frame would pass it. pending: the bytes of the file made
+ * but not yet written (the recording's batch), counted as written. */
 bool pp_attr_capture_limit_admit(struct attr_sink_ctx *c, struct attr_output_limit *l, const char *name,
-		      const struct pp_frame_result *f);
+		      const struct pp_frame_result *f, uint64_t pending);
 /* report.json's "capture" and "output_limit" members. */
 void pp_attr_capture_report_write(struct attr_sink_ctx *c, struct pp_json_writer *w);
 /* Appends the limit notes to the summary's notes. */

@@ -5,13 +5,14 @@ list of failures, printing all of them.
 
   check_capture.py OUTDIR [--frames 3,4,5,8 | --run N --by signal] [--timed 3,5]
       [--passes P --draws D] [--summary-timed N] [--spy-below FILE --queries N]
-      [--windows N] [--limit-reached recording,trace,csv] [--max-bytes N]
+      [--windows N] [--limit-reached recording,trace,csv] [--max-bytes N] [--frames-within-mib M]
       [--log FILE]... [--log-has TEXT]...
 """
 import argparse
 import csv
 import json
 import os
+import struct
 import sys
 
 QUERY_COMMANDS = ("vkCmdWriteTimestamp", "vkCmdWriteTimestamp2", "vkCmdBeginQuery",
@@ -22,6 +23,24 @@ failures = []
 
 def fail(msg):
     failures.append(msg)
+
+
+def recording_frames_end(path):
+    """The offset where recording.ppr's last `frame` record ends, and the longest frame record
+    (header included): the layout of docs/report-format.md, "The recording"."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"PPRECORD":
+        fail(f"{path}: not a recording")
+        return 0, 0
+    (types_len,) = struct.unpack_from("<I", data, 12)
+    at, end, longest = 16 + types_len, 0, 0
+    while at + 8 <= len(data):
+        rtype, _, length = struct.unpack_from("<HHI", data, at)
+        if rtype == 6:  # frame
+            end, longest = at + 8 + length, max(longest, 8 + length)
+        at += 8 + length
+    return end, longest
 
 
 def ints(text):
@@ -60,6 +79,8 @@ def main():
     ap.add_argument("--windows", type=int)
     ap.add_argument("--limit-reached", default=None)
     ap.add_argument("--max-bytes", type=int)
+    ap.add_argument("--frames-within-mib", type=int, metavar="M",
+                    help="recording.ppr's frames end within one frame record of M MiB (output_limit_mb)")
     o = ap.parse_args()
 
     with open(os.path.join(o.out, "report.json")) as f:
@@ -172,6 +193,11 @@ def main():
                 fail(f"output_limit.{key}: {entry}: expected frames left out")
             if name == "trace.json" and not (end and end[0]["args"].get("output_limit_reached")):
                 fail("trace.json's end event does not say the limit was reached")
+    if o.frames_within_mib is not None:
+        end, longest = recording_frames_end(os.path.join(o.out, "recording.ppr"))
+        if end > (o.frames_within_mib << 20) + longest:
+            fail(f"recording.ppr: its frames end at byte {end}, more than a frame ({longest} bytes) "
+                 f"past {o.frames_within_mib} MiB")
     if limited and "output_limit_mb" not in summary.get("notes", ""):
         fail(f"summary.notes {summary.get('notes')!r} does not mention output_limit_mb")
 
