@@ -4,8 +4,9 @@
 # (docs/performance.md, "Pass boundaries"): for each mode the median of its runs' median frame
 # times, and the median of its ratios to the run without passprobe of the same round (pairs
 # close in time share the machine's state, which on a small VM drifts more than the
-# differences being measured); for the mean frame also the geometric mean of those ratios
-# with its 95% bootstrap interval, which narrows with more rounds.
+# differences being measured); for the mean frame also 95% bootstrap intervals of that median
+# and of the ratios' geometric mean, which narrow with more rounds (single rounds on a small
+# VM have heavy tails, which pull the mean and not the median).
 # A wall-clock figure: run it on an otherwise idle machine, with many rounds.
 # usage: tests/bench/api/run_api_modes.sh BUILD ROUNDS FRAMES ['NAME=SETTING SETTING...']...
 #   Each mode is a name and the layer's environment settings, separated by spaces (a value may
@@ -99,28 +100,31 @@ runs = {n: [[int(v) for v in x.split()] for x in open(f"{d}/{n}")] for n in name
 base = runs["none"]
 
 
-def interval(ratios):
-    """Geometric mean of the rounds' ratios and its 95% bootstrap interval (percentile, a
-    fixed seed: the same runs give the same figures)."""
-    logs = [math.log(r) for r in ratios]
+def interval(ratios, centre):
+    """centre (the median, or the geometric mean) of the rounds' ratios and its 95% bootstrap
+    interval (percentile, a fixed seed: the same runs give the same figures)."""
     rng = random.Random(1)
-    means = sorted(statistics.fmean(rng.choices(logs, k=len(logs))) for _ in range(4000))
-    return (math.exp(statistics.fmean(logs)), math.exp(means[int(0.025 * len(means))]),
-            math.exp(means[int(0.975 * len(means)) - 1]))
+    values = sorted(centre(rng.choices(ratios, k=len(ratios))) for _ in range(4000))
+    return centre(ratios), values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
+
+
+def geo_mean(ratios):
+    return math.exp(statistics.fmean(math.log(r) for r in ratios))
 
 
 # The median frame leaves out work done in bursts between frames (passprobe's writer wakes
 # once per batch); the mean, over the whole frame loop, counts it.
 print(f"{'mode':28s} {'median ms':>10s} {'min ms':>8s} {'median ratio':>13s} {'ratio range':>14s} "
-      f"{'mean ms':>8s} {'mean ratio':>11s} {'ratio range':>14s} {'geo-mean ratio [95%]':>24s}")
+      f"{'mean ms':>8s} {'mean ratio':>11s} {'ratio range':>14s} {'median [95%]':>20s} {'geo-mean [95%]':>20s}")
 for n in names:
     med = [r[0] for r in runs[n]]
     mean = [r[1] for r in runs[n]]
     mr = [a[0] / b[0] for a, b in zip(runs[n], base)]
     ar = [a[1] / b[1] for a, b in zip(runs[n], base)]
-    g, lo, hi = interval(ar)
+    m, mlo, mhi = interval(ar, statistics.median)
+    g, glo, ghi = interval(ar, geo_mean)
     print(f"{n:28s} {statistics.median(med) / 1e6:10.3f} {min(med) / 1e6:8.3f} "
           f"{statistics.median(mr):13.3f} {min(mr):6.3f}-{max(mr):.3f} "
           f"{statistics.median(mean) / 1e6:8.3f} {statistics.median(ar):11.3f} {min(ar):6.3f}-{max(ar):.3f} "
-          f"{g:10.3f} [{lo:.3f}-{hi:.3f}]")
+          f"{m:6.3f} [{mlo:.3f}-{mhi:.3f}] {g:6.3f} [{glo:.3f}-{ghi:.3f}]")
 EOF
