@@ -2,8 +2,8 @@
  * and frees it before the next call (a submission's tables, a frame's record, the diagnostics'
  * observations of a submission): allocating it each time is a search of the allocator's bins.
  * The larger of the block given back and the one kept is kept, so a slot holds at most one
- * block, of the largest size recently used. Taken and given back by atomic exchange: a caller on another thread that
- * finds the slot empty meanwhile allocates its own. */
+ * block, of the largest size recently used. Taken and given back by atomic exchange: a caller
+ * on another thread that finds the slot empty meanwhile allocates its own. */
 #pragma once
 #include <stddef.h>
 #include <stdlib.h>
