@@ -210,14 +210,16 @@ static void string_take(struct pp_rec_reader *r, const struct pp_rec_record *rec
 		return;
 	uint32_t id;
 	memcpy(&id, rec->data, 4);
-	if (!table_fit((void ***)&r->strings, &r->nstrings, id))
+	/* An id defined again keeps its first text: what was read with it (a counter description,
+	 * a decoded frame's static strings) points at that text. A writer defines an id once;
+	 * pp_rec_write_dictionary may repeat one, with the same text. */
+	if (!table_fit((void ***)&r->strings, &r->nstrings, id) || r->strings[id - 1])
 		return;
 	char *s = malloc(rec->len - 4 + 1);
 	if (!s)
 		return;
 	memcpy(s, rec->data + 4, rec->len - 4);
 	s[rec->len - 4] = '\0';
-	free(r->strings[id - 1]);
 	r->strings[id - 1] = s;
 }
 
@@ -244,13 +246,13 @@ static void desc_take(struct pp_rec_reader *r, const struct pp_rec_record *rec)
 	d.scale = get_f64(&c);
 	d.per_instance = get_u8(&c);
 	d.description = str_or(r, get_u32(&c), "");
-	if (c.bad || !table_fit((void ***)&r->descs, &r->ndescs, id))
+	/* As a string's: a decoded frame's counters point at the first. */
+	if (c.bad || !table_fit((void ***)&r->descs, &r->ndescs, id) || r->descs[id - 1])
 		return;
 	struct pp_gpu_counter_desc *copy = malloc(sizeof(*copy));
 	if (!copy)
 		return;
 	*copy = d;
-	free(r->descs[id - 1]);
 	r->descs[id - 1] = copy;
 }
 

@@ -8,6 +8,7 @@
 #include "pp_summary.h"
 #include "rec_bytes.h"
 #include "rec_format.h"
+#include "rec_keep.h"
 
 const char *const pp_rec_write_type_names[PP_REC_TYPE_COUNT] = {
 	[PP_REC_STRING] = "string",
@@ -118,6 +119,10 @@ struct pp_rec_writer {
 	uint32_t ndescs;
 	const struct pp_gpu_counter_desc *descs[DESCS_MAX]; /* id = index + 1 */
 	bool failed;
+	/* The last record ended, where it is a frame: its payload at out.p + last_at. */
+	size_t last_at, last_len;
+	/* For frames kept as their records' bytes (pp_rec_write_strings_keep); NULL: none. */
+	struct pp_rec_keep *keep;
 };
 
 /* Where a whole record goes now: out, or side while another is being built in out. */
@@ -134,6 +139,7 @@ static void record(struct pp_rec_writer *w, enum pp_rec_type type, const void *p
 	}
 	struct buf *o = records_out(w);
 	size_t at = o->len;
+	w->last_len = o == &w->out ? 0 : w->last_len;
 	put_u16(o, (uint16_t)type);
 	put_u16(o, 0);
 	put_u32(o, (uint32_t)len);
@@ -148,8 +154,36 @@ static void record(struct pp_rec_writer *w, enum pp_rec_type type, const void *p
 
 /* ---- strings --------------------------------------------------------------------------- */
 
+static void string_record_put(struct buf *o, uint32_t id, const char *text, size_t n)
+{
+	put_u16(o, PP_REC_STRING);
+	put_u16(o, 0);
+	put_u32(o, (uint32_t)(4 + n));
+	put_u32(o, id);
+	put_slow(o, text, n);
+}
+
+/* The table's strings as STRING records. */
+static void table_put(const struct pp_rec_writer *w, struct buf *b)
+{
+	for (size_t i = 0; i < STRINGS_SLOTS; i++) {
+		const struct string_entry *e = &w->strings[i];
+		if (e->id)
+			string_record_put(b, e->id, w->arena + e->at, e->len);
+	}
+}
+
 static void strings_clear(struct pp_rec_writer *w)
 {
+	if (w->keep && pp_rec_keep_wants(w->keep, w->generation)) {
+		struct buf b = { 0 };
+		table_put(w, &b);
+		if (b.failed) {
+			free(b.p);
+			b.p = NULL;
+		}
+		pp_rec_keep_table(w->keep, w->generation, b.p, b.len);
+	}
 	memset(w->strings, 0, sizeof(w->strings));
 	memset(w->positions, 0, sizeof(w->positions));
 	w->nstrings = 0;
@@ -181,11 +215,7 @@ static uint32_t intern_n(struct pp_rec_writer *w, const char *text, size_t n)
 	/* The STRING record goes ahead of the record being built. */
 	struct buf *o = records_out(w);
 	size_t at = o->len;
-	put_u16(o, PP_REC_STRING);
-	put_u16(o, 0);
-	put_u32(o, (uint32_t)(4 + n));
-	put_u32(o, id);
-	put_slow(o, text, n);
+	string_record_put(o, id, text, n);
 	if (o->failed) {
 		o->failed = false;
 		o->len = at;
@@ -274,6 +304,9 @@ static uint32_t desc_id(struct pp_rec_writer *w, const struct pp_gpu_counter_des
 			return i;
 	if (w->ndescs == DESCS_MAX)
 		return 0; /* read back as an unnamed counter */
+	/* From here: the strings it names and the record, kept whole for pp_rec_write_dictionary. */
+	struct buf *o = records_out(w);
+	size_t from = o->len;
 	struct buf b = { 0 };
 	uint32_t id = w->ndescs + 1;
 	put_u32(&b, id);
@@ -291,11 +324,33 @@ static uint32_t desc_id(struct pp_rec_writer *w, const struct pp_gpu_counter_des
 	}
 	record(w, PP_REC_COUNTER_DESC, b.p, b.len);
 	free(b.p);
+	if (w->keep && !w->failed)
+		pp_rec_keep_descs(w->keep, o->p + from, o->len - from);
 	w->descs[w->ndescs++] = d;
 	return id;
 }
 
 /* ---- the writer ------------------------------------------------------------------------ */
+
+/* The file's header: magic, version, the record types this writer knows by name. */
+static void header_put(struct buf *b)
+{
+	put(b, PP_REC_MAGIC, 8);
+	put_u16(b, PP_REC_MAJOR);
+	put_u16(b, PP_REC_MINOR);
+	size_t types_at = b->len;
+	put_u32(b, 0);
+	for (uint16_t t = 1; t < PP_REC_TYPE_COUNT; t++) {
+		uint16_t n = (uint16_t)strlen(pp_rec_write_type_names[t]);
+		put_u16(b, t);
+		put_u16(b, n);
+		put(b, pp_rec_write_type_names[t], n);
+	}
+	if (!b->failed) {
+		uint32_t types_len = (uint32_t)(b->len - types_at - 4);
+		memcpy(b->p + types_at, &types_len, 4);
+	}
+}
 
 struct pp_rec_writer *pp_rec_write_create(void)
 {
@@ -312,23 +367,11 @@ struct pp_rec_writer *pp_rec_write_create(void)
 		free(w);
 		return NULL;
 	}
-	put(&w->out, PP_REC_MAGIC, 8);
-	put_u16(&w->out, PP_REC_MAJOR);
-	put_u16(&w->out, PP_REC_MINOR);
-	size_t types_at = w->out.len;
-	put_u32(&w->out, 0);
-	for (uint16_t t = 1; t < PP_REC_TYPE_COUNT; t++) {
-		uint16_t n = (uint16_t)strlen(pp_rec_write_type_names[t]);
-		put_u16(&w->out, t);
-		put_u16(&w->out, n);
-		put(&w->out, pp_rec_write_type_names[t], n);
-	}
+	header_put(&w->out);
 	if (w->out.failed) {
 		pp_rec_write_destroy(w);
 		return NULL;
 	}
-	uint32_t types_len = (uint32_t)(w->out.len - types_at - 4);
-	memcpy(w->out.p + types_at, &types_len, 4);
 	return w;
 }
 
@@ -336,6 +379,7 @@ void pp_rec_write_destroy(struct pp_rec_writer *w)
 {
 	if (!w)
 		return;
+	pp_rec_keep_destroy(w->keep);
 	free(w->arena);
 	free(w->out.p);
 	free(w->side.p);
@@ -346,6 +390,7 @@ const uint8_t *pp_rec_write_take(struct pp_rec_writer *w, size_t *len)
 {
 	*len = w->out.len;
 	w->out.len = 0;
+	w->last_len = 0;
 	return w->out.p;
 }
 
@@ -359,6 +404,44 @@ bool pp_rec_write_failed(const struct pp_rec_writer *w)
 	return w->failed;
 }
 
+const uint8_t *pp_rec_write_last_frame(const struct pp_rec_writer *w, size_t *len)
+{
+	*len = w->last_len;
+	return w->last_len ? w->out.p + w->last_at : NULL;
+}
+
+uint32_t pp_rec_write_generation(const struct pp_rec_writer *w)
+{
+	return w->generation;
+}
+
+void pp_rec_write_strings_keep(struct pp_rec_writer *w, uint32_t oldest)
+{
+	/* Out of memory: no dictionary (pp_rec_write_dictionary says so), the recording goes on. */
+	if (!w->keep && oldest != UINT32_MAX)
+		w->keep = pp_rec_keep_create();
+	if (w->keep)
+		pp_rec_keep_from(w->keep, oldest);
+}
+
+uint8_t *pp_rec_write_dictionary(const struct pp_rec_writer *w, size_t *len)
+{
+	*len = 0;
+	struct buf b = { 0 };
+	header_put(&b);
+	if (!w->keep || !pp_rec_keep_put(w->keep, &b)) {
+		free(b.p);
+		return NULL;
+	}
+	table_put(w, &b);
+	if (b.failed) {
+		free(b.p);
+		return NULL;
+	}
+	*len = b.len;
+	return b.p;
+}
+
 /* A record is built where it will stay, at the end of out, its header filled in when it
  * ends; the records it needs first (new strings) wait in side and are moved in front. */
 static struct buf *payload_begin(struct pp_rec_writer *w)
@@ -366,6 +449,7 @@ static struct buf *payload_begin(struct pp_rec_writer *w)
 	w->record_at = w->out.len;
 	w->in_record = true;
 	w->side.len = 0;
+	w->last_len = 0;
 	uint8_t head[PP_REC_RECORD_HEADER] = { 0 };
 	put(&w->out, head, sizeof(head));
 	return &w->out;
@@ -385,7 +469,12 @@ static void payload_end(struct pp_rec_writer *w, enum pp_rec_type type)
 			memmove(o->p + at + side->len, o->p + at, PP_REC_RECORD_HEADER + len);
 			memcpy(o->p + at, side->p, side->len);
 			o->len += side->len;
+			at += side->len;
 			side->len = 0;
+		}
+		if (type == PP_REC_FRAME || type == PP_REC_REPORT_FRAME) {
+			w->last_at = at + PP_REC_RECORD_HEADER;
+			w->last_len = len;
 		}
 		return;
 	}

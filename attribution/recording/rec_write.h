@@ -25,6 +25,25 @@ size_t pp_rec_write_pending(const struct pp_rec_writer *w);
  * records are never written half). */
 bool pp_rec_write_failed(const struct pp_rec_writer *w);
 
+/* The payload of the last record appended, where it was a frame (one that could be written):
+ * valid until the next write or take. NULL otherwise. */
+const uint8_t *pp_rec_write_last_frame(const struct pp_rec_writer *w, size_t *len);
+
+/* Frames kept as their records' bytes and read back later (report.json's window, at exit):
+ * the strings they refer to may have left the string table (emptied when full) and the file
+ * is not read back. pp_rec_write_strings_keep says which string table generations are still
+ * wanted (a frame written while pp_rec_write_generation said g refers to strings of g and of
+ * later generations: the table may be emptied while it is written): from `oldest` on, the
+ * tables emptied are kept, and older ones freed; UINT32_MAX (the default) keeps none. Call it
+ * before the first frame: the counter descriptions are kept from then on.
+ * pp_rec_write_dictionary makes a recording of those strings and every counter description
+ * (a file header, then their records), malloc'd, that a reader (pp_rec_read_open) takes in
+ * before it decodes such frames; NULL when out of memory, or where a table that was wanted could
+ * not be kept. Strings longer than the table keeps (4 KiB) are never in it. */
+uint32_t pp_rec_write_generation(const struct pp_rec_writer *w);
+void pp_rec_write_strings_keep(struct pp_rec_writer *w, uint32_t oldest);
+uint8_t *pp_rec_write_dictionary(const struct pp_rec_writer *w, size_t *len);
+
 void pp_rec_write_process(struct pp_rec_writer *w, uint32_t pid, const char *name, uint64_t trace_origin_ns,
 			  const char *const *cpu_counters, unsigned ncpu_counters);
 void pp_rec_write_settings(struct pp_rec_writer *w, const char *text, size_t len);

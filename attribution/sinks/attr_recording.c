@@ -80,6 +80,9 @@ int pp_attr_recording_open(struct attr_sink_ctx *c)
 		c->rec_fd = -1;
 		return -ENOMEM;
 	}
+	/* report.json's window keeps the frames recorded as their bytes: the strings from the first
+	 * frame's on (pp_attr_report_window_push moves that on). */
+	pp_rec_write_strings_keep(c->rec, 0);
 	pp_rec_write_process(c->rec, (uint32_t)c->pid, c->process_name, c->trace_origin_ns, pp_attr_sink_cpu_counter_names,
 			     pp_attr_sink_cpu_counter_count);
 	settings_write(c);
@@ -106,6 +109,7 @@ bool pp_attr_recording_frame(struct attr_sink_ctx *c, const struct pp_frame_resu
 	 * frames the writer takes at once. */
 	if (!pp_attr_capture_limit_admit(c, &c->rec_limit, REC_NAME, f, pp_rec_write_pending(c->rec)))
 		return false;
+	c->rec_generation = pp_rec_write_generation(c->rec);
 	pp_rec_write_frame(c->rec, f, pp_attr_sink_cpu_counter_count, false);
 	return true;
 }
@@ -186,6 +190,7 @@ void pp_attr_recording_close(struct attr_sink_ctx *c, uint64_t frames_dropped, u
 		state_write(c, true, frames_dropped, events_dropped);
 		pp_attr_recording_flush(c);
 	}
+	pp_attr_report_window_seal(c);
 	pp_rec_write_destroy(c->rec);
 	c->rec = NULL;
 	if (c->rec_fd >= 0)

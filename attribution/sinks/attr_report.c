@@ -1,8 +1,9 @@
 /* report.json: the last report_frames frames in full plus the summary over every frame,
  * written whole (atomically, by rename) at the end: at process exit, and by `passprobe report`
- * from a recording. Layout: docs/report-format.md. The window is a ring of the frames
- * themselves, so memory is report_frames frames however long the program runs, and a frame
- * is formatted once, when the report is written. */
+ * from a recording. Layout: docs/report-format.md. The window is a ring of the last
+ * report_frames frames (in the application's process their records' bytes: struct
+ * attr_window_frame), so memory is bounded however long the program runs, and a frame is
+ * formatted once, when the report is written. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,10 +16,18 @@
 #include "attr_stats.h"
 #include "pp_summary.h"
 #include "pp_log.h"
+#include "rec_read.h"
+#include "rec_write.h"
 
 #define REPORT_NAME "report.json"
 
 static void frame_write(struct pp_json_writer *w, const struct pp_frame_result *f);
+
+static void window_entry_free(struct attr_window_frame *e)
+{
+	pp_model_frame_result_free(e->frame);
+	free(e->bytes);
+}
 
 void pp_attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f, bool recorded)
 {
@@ -41,24 +50,104 @@ void pp_attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result 
 		pp_model_frame_result_free(f);
 		return;
 	}
-	struct attr_window_frame entry = { .index = f->index, .frame = f, .recorded = recorded };
+	/* The entry the frame goes to: the next free one, or the oldest's, whose bytes' buffer it
+	 * takes over (a frame is usually the size of the one before it: no allocation). */
+	struct attr_window_frame *e;
 	if (c->window_count < c->window_cap) {
-		c->window[(c->window_head + c->window_count) % c->window_cap] = entry;
+		e = &c->window[(c->window_head + c->window_count) % c->window_cap];
 		c->window_count++;
+	} else {
+		e = &c->window[c->window_head];
+		c->window_head = (c->window_head + 1) % c->window_cap;
+		pp_model_frame_result_free(e->frame);
+	}
+	uint8_t *buffer = e->bytes;
+	size_t cap = e->cap;
+	*e = (struct attr_window_frame){ .index = f->index, .frame = f, .recorded = recorded };
+	/* The frame just recorded: its record's bytes, copied before the writer writes again. */
+	size_t len = 0;
+	const uint8_t *bytes = recorded && c->rec ? pp_rec_write_last_frame(c->rec, &len) : NULL;
+	if (bytes && cap < len) {
+		free(buffer);
+		buffer = malloc(len);
+		cap = buffer ? len : 0;
+	}
+	if (bytes && buffer) {
+		memcpy(buffer, bytes, len);
+		e->bytes = buffer;
+		e->len = len;
+		e->cap = cap;
+		e->generation = c->rec_generation;
+		e->frame = NULL;
+		pp_model_frame_result_free(f);
+	} else {
+		free(buffer);
+		if (c->rec)
+			e->generation = pp_rec_write_generation(c->rec); /* the window's stay in order */
+	}
+	if (c->rec)
+		pp_rec_write_strings_keep(c->rec, c->window[c->window_head].generation);
+}
+
+void pp_attr_report_window_seal(struct attr_sink_ctx *c)
+{
+	bool any = false;
+	for (uint32_t i = 0; i < c->window_count && !any; i++)
+		any = c->window[(c->window_head + i) % c->window_cap].bytes != NULL;
+	if (!any || !c->rec || c->window_reader)
+		return;
+	size_t len;
+	char why[256] = "out of memory";
+	c->window_dict = pp_rec_write_dictionary(c->rec, &len);
+	if (c->window_dict && pp_rec_read_open(c->window_dict, len, &c->window_reader, why, sizeof(why)) == 0) {
+		struct pp_rec_record rec;
+		while (pp_rec_read_next(c->window_reader, &rec) > 0)
+			; /* strings and counter descriptions only: taken in */
 		return;
 	}
-	pp_model_frame_result_free(c->window[c->window_head].frame);
-	c->window[c->window_head] = entry;
-	c->window_head = (c->window_head + 1) % c->window_cap;
+	pp_log(PP_LOG_ERROR, "report.json's frames cannot be read back (%s); report.json lists none of the "
+			     "recorded ones: `passprobe report %s` makes it from the recording",
+	       why, c->dir);
+	free(c->window_dict);
+	c->window_dict = NULL;
+}
+
+/* A window's frame as the report formats it: kept, or read back from its bytes (free it with
+ * window_frame_put). NULL, said once, where it cannot be read. */
+static struct pp_frame_result *window_frame_get(struct attr_sink_ctx *c, const struct attr_window_frame *e)
+{
+	if (e->frame)
+		return e->frame;
+	if (!c->window_reader)
+		return NULL;
+	struct pp_rec_record rec = { .type = PP_REC_FRAME, .data = e->bytes, .len = e->len };
+	struct pp_frame_result *f;
+	char why[256];
+	if (pp_rec_read_decode_frame(c->window_reader, &rec, &f, why, sizeof(why)) != 0) {
+		pp_log_once(PP_LOG_ERROR, "report.json: frame %" PRIu64 " cannot be read back (%s); left out",
+			    e->index, why);
+		return NULL;
+	}
+	return f;
+}
+
+static void window_frame_put(const struct attr_window_frame *e, struct pp_frame_result *f)
+{
+	if (f != e->frame)
+		pp_model_frame_result_free(f);
 }
 
 void pp_attr_report_window_free(struct attr_sink_ctx *c)
 {
 	for (uint32_t i = 0; i < c->window_count; i++)
-		pp_model_frame_result_free(c->window[(c->window_head + i) % c->window_cap].frame);
+		window_entry_free(&c->window[(c->window_head + i) % c->window_cap]);
 	free(c->window);
 	c->window = NULL;
 	c->window_count = c->window_head = c->window_cap = 0;
+	pp_rec_read_close(c->window_reader);
+	c->window_reader = NULL;
+	free(c->window_dict);
+	c->window_dict = NULL;
 }
 
 bool pp_attr_report_frame_gpu_ns(const struct pp_frame_result *f, uint64_t *out)
@@ -519,10 +608,14 @@ static void document_write(struct attr_sink_ctx *c, struct pp_json_writer *w,
 	pp_json_write_key_lit(w, "frames");
 	pp_json_write_begin_array(w);
 	for (uint32_t i = 0; i < c->window_count; i++) {
-		struct pp_frame_result *f = c->window[(c->window_head + i) % c->window_cap].frame;
+		const struct attr_window_frame *e = &c->window[(c->window_head + i) % c->window_cap];
+		struct pp_frame_result *f = window_frame_get(c, e);
+		if (!f)
+			continue;
 		pp_attr_cpu_frame_result_resolve(f);
 		pp_model_frame_result_counters_resolve(f);
 		frame_write(w, f);
+		window_frame_put(e, f);
 	}
 	pp_json_write_end_array(w);
 

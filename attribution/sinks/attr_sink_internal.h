@@ -62,11 +62,18 @@ struct attr_trace_thread {
 	uint64_t submit_cursor_ns; /* end of the last submit-call slice on this thread */
 };
 
-/* A frame of report.json's window, kept as it arrived: report.json is written at the end, so
- * the frames are formatted once, there, not as they arrive. */
+/* A frame of report.json's window: report.json is written at the end, so the frames are
+ * formatted once, there, not as they arrive. A frame the recording took is kept as its
+ * record's bytes (a seventh of the frame's memory: the window of a long run need not hold
+ * report_frames frames of results, nor keep them from being reused while hot in the cache),
+ * read back at the end with the strings the writer kept for it (pp_rec_write_dictionary); any
+ * other (past output_limit_mb, made from a recording by `passprobe report`) as it arrived. */
 struct attr_window_frame {
 	uint64_t index;
-	struct pp_frame_result *frame;
+	struct pp_frame_result *frame; /* NULL: bytes */
+	uint8_t *bytes;                /* the frame record's payload */
+	size_t len, cap;
+	uint32_t generation;           /* of the writer's string table when it was written */
 	bool recorded; /* in the recording (output_limit_mb may have kept it out) */
 };
 
@@ -131,6 +138,9 @@ struct attr_sink_ctx {
 	/* report.json: the last report_frames frames, oldest at window_head */
 	struct attr_window_frame *window;
 	uint32_t window_cap, window_head, window_count;
+	/* Reads the frames kept as bytes back (pp_attr_report_window_seal), over window_dict. */
+	struct pp_rec_reader *window_reader;
+	uint8_t *window_dict;
 	bool report_failed;
 	bool report_dirty;      /* frames arrived since the last rewrite */
 	uint64_t report_writes;
@@ -169,6 +179,7 @@ struct attr_sink_ctx {
 	size_t rec_devices;         /* devices written to it so far */
 	uint64_t rec_captures;      /* RenderDoc captures written to it so far */
 	bool rec_failed;            /* a write failed: no more is written */
+	uint32_t rec_generation;    /* the writer's string table's when the last frame was written */
 	bool rec_renderdoc;         /* RenderDoc's presence written */
 
 	/* Made from a recording by `passprobe report` (attr_replay.c), not in the application's
@@ -261,6 +272,8 @@ void pp_attr_sink_summary_build(struct attr_sink_ctx *c, uint64_t frames_dropped
 
 /* report.json (attr_report.c) */
 void pp_attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result *f, bool recorded);
+/* Before the recording's writer goes: what reads the window's frames kept as bytes back. */
+void pp_attr_report_window_seal(struct attr_sink_ctx *c);
 void pp_attr_report_window_free(struct attr_sink_ctx *c);
 /* Rewrites report.json atomically; logs and sets report_failed on failure. */
 void pp_attr_report_write(struct attr_sink_ctx *c, uint64_t frames_dropped, uint64_t events_dropped);

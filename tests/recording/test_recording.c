@@ -3,7 +3,8 @@
  * record before; records of types this reader does not know are skipped and named; a newer
  * major version is refused, a newer minor read (fields beyond the known ones ignored), an
  * older minor's capture record read without what 1.3 added; a corrupted length ends the
- * readable part there. */
+ * readable part there; an id defined again keeps its first definition; frames kept as their
+ * records' bytes read back with the writer's dictionary after its string table was emptied. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -925,6 +926,202 @@ static void test_names_by_position(void)
 	free(f.p);
 }
 
+/* Frames kept as their records' bytes (report.json's window in the application's process) read
+ * back at the end with the writer's dictionary: every pass named anew every frame (the string
+ * table is emptied every 100 frames or so, several times within the window), a GPU counter
+ * whose description was written once, at the first frame. The window's first frame decides
+ * which emptied tables the writer keeps; kept only from the newest table on, the names of the
+ * window's older frames cannot be read, which the test also checks. */
+static unsigned read_back_window(bool keep)
+{
+	enum { FRAMES = 1200, WINDOW = 300, PASSES = 20 };
+	struct pp_rec_writer *w = pp_rec_write_create();
+	static const char *const counters[] = { "task-clock" };
+	pp_rec_write_strings_keep(w, 0);
+	pp_rec_write_process(w, 1, "window", 0, counters, 1);
+	struct {
+		uint8_t *bytes;
+		size_t len;
+		uint32_t generation;
+	} window[WINDOW] = { 0 };
+	struct file f = { 0 };
+	unsigned first_generation = 0, last_generation = 0;
+	for (unsigned i = 0; i < FRAMES; i++) {
+		struct pp_frame_result *fr = calloc(1, sizeof(*fr));
+		fr->index = i;
+		fr->delimiter = "present";
+		fr->npasses = PASSES;
+		fr->passes = calloc(PASSES, sizeof(*fr->passes));
+		for (unsigned k = 0; k < PASSES; k++) {
+			struct pp_pass_result *p = &fr->passes[k];
+			snprintf(p->name, sizeof(p->name), "frame %u pass %u", i, k);
+			position_fields_set(p, i, k);
+		}
+		fr->passes[0].ncounters = 1;
+		fr->passes[0].counters = calloc(1, sizeof(*fr->passes[0].counters));
+		fr->passes[0].counters[0] = (struct pp_counter_value){ .desc = &desc_mali, .v = { .valid = true, .u = i } };
+		uint32_t generation = pp_rec_write_generation(w);
+		pp_rec_write_frame(w, fr, 1, false);
+		pp_model_frame_result_free(fr);
+		size_t len;
+		const uint8_t *last = pp_rec_write_last_frame(w, &len);
+		CHECK(last && len > 0, "frame %u: its record's bytes", i);
+		unsigned at = i % WINDOW;
+		free(window[at].bytes);
+		window[at].bytes = malloc(len);
+		memcpy(window[at].bytes, last, len);
+		window[at].len = len;
+		window[at].generation = generation;
+		if (!keep)
+			pp_rec_write_strings_keep(w, pp_rec_write_generation(w));
+		else if (i + 1 >= WINDOW)
+			pp_rec_write_strings_keep(w, window[(i + 1) % WINDOW].generation);
+		if (i == FRAMES - WINDOW)
+			first_generation = generation;
+		last_generation = generation;
+		if (i == 0) {
+			/* The bytes are the file's record: the first frame's, read from the file. */
+			take(w, &f);
+			struct pp_rec_reader *r;
+			char err[256];
+			CHECK(pp_rec_read_open(f.p, f.len, &r, err, sizeof(err)) == 0, "open: %s", err);
+			struct pp_rec_record rec;
+			bool found = false;
+			while (pp_rec_read_next(r, &rec) == 1)
+				if (rec.type == PP_REC_FRAME)
+					found = rec.len == len && !memcmp(rec.data, window[0].bytes, len);
+			CHECK(found, "the last frame's bytes are its record's payload in the file");
+			pp_rec_read_close(r);
+			free(f.p);
+		} else {
+			size_t n;
+			pp_rec_write_take(w, &n);
+		}
+		CHECK(!pp_rec_write_last_frame(w, &len), "frame %u: no last frame once taken", i);
+	}
+	CHECK(last_generation >= first_generation + 3, "the table emptied within the window: generations %u to %u",
+	      first_generation, last_generation);
+	size_t dict_len;
+	uint8_t *dict = pp_rec_write_dictionary(w, &dict_len);
+	CHECK(dict != NULL, "the dictionary");
+	/* The tables of the window's generations, not every one since the start. */
+	if (keep)
+		CHECK(dict_len < (size_t)(last_generation - first_generation + 2) * 2048 * 40,
+		      "the dictionary holds the window's strings: %zu bytes", dict_len);
+	pp_rec_write_destroy(w);
+
+	struct pp_rec_reader *r = NULL;
+	char err[256];
+	CHECK(dict && pp_rec_read_open(dict, dict_len, &r, err, sizeof(err)) == 0, "open the dictionary: %s", err);
+	struct pp_rec_record rec;
+	while (r && pp_rec_read_next(r, &rec) == 1)
+		CHECK(false, "a dictionary holds strings and counter descriptions only: type %d", rec.type);
+	unsigned wrong = 0;
+	for (unsigned i = FRAMES - WINDOW; r && i < FRAMES; i++) {
+		struct pp_rec_record fr = { .type = PP_REC_FRAME, .data = window[i % WINDOW].bytes,
+					    .len = window[i % WINDOW].len };
+		struct pp_frame_result *got = NULL;
+		if (pp_rec_read_decode_frame(r, &fr, &got, err, sizeof(err)) != 0 || got->index != i ||
+		    got->npasses != PASSES) {
+			wrong++;
+		} else {
+			for (unsigned k = 0; k < PASSES; k++) {
+				char want[64];
+				snprintf(want, sizeof(want), "frame %u pass %u", i, k);
+				wrong += strcmp(got->passes[k].name, want) != 0 || !position_fields_same(&got->passes[k], i, k);
+			}
+			const struct pp_counter_value *c = &got->passes[0].counters[0];
+			wrong += got->passes[0].ncounters != 1 || !c->desc || strcmp(c->desc->name, "GPU_ACTIVE") ||
+				 strcmp(c->desc->description, "cycles the GPU was active") || c->v.u != i;
+		}
+		pp_model_frame_result_free(got);
+	}
+	pp_rec_read_close(r);
+	free(dict);
+	for (unsigned i = 0; i < WINDOW; i++)
+		free(window[i].bytes);
+	return wrong;
+}
+
+/* A string or counter description defined again (a dictionary repeats strings; a damaged file
+ * may repeat anything) keeps its first definition: what was read with it still points there. */
+static void test_redefined_ids(void)
+{
+	struct pp_rec_writer *w = pp_rec_write_create();
+	struct file f = { 0 };
+	take(w, &f);
+	pp_rec_write_destroy(w);
+	static const struct {
+		uint16_t type;
+		uint32_t id;
+		const char *text;
+	} defs[] = { { PP_REC_STRING, 5, "first" }, { PP_REC_COUNTER_DESC, 1, NULL }, { PP_REC_STRING, 5, "second" },
+		     { PP_REC_COUNTER_DESC, 1, NULL } };
+	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
+		uint8_t rec[64] = { 0 };
+		uint32_t len;
+		memcpy(rec, &defs[i].type, 2);
+		memcpy(rec + 8, &defs[i].id, 4);
+		if (defs[i].type == PP_REC_STRING) {
+			len = 4 + (uint32_t)strlen(defs[i].text);
+			memcpy(rec + 12, defs[i].text, strlen(defs[i].text));
+		} else {
+			/* source, name, unit, block: string 5 the first time, none the second */
+			uint32_t s = i == 1 ? 5 : 0;
+			for (int k = 0; k < 4; k++)
+				memcpy(rec + 12 + 4 * k, &s, 4);
+			double scale = i == 1 ? 1 : 2;
+			memcpy(rec + 28, &scale, 8);
+			len = 4 + 16 + 8 + 1 + 4;
+		}
+		memcpy(rec + 4, &len, 4);
+		f.p = realloc(f.p, f.len + 8 + len);
+		memcpy(f.p + f.len, rec, 8 + len);
+		f.len += 8 + len;
+	}
+	struct pp_rec_reader *r;
+	char err[256];
+	CHECK(pp_rec_read_open(f.p, f.len, &r, err, sizeof(err)) == 0, "open: %s", err);
+	struct pp_rec_record rec;
+	while (pp_rec_read_next(r, &rec) == 1)
+		;
+	CHECK(!strcmp(pp_rec_read_string(r, 5), "first"), "string 5 keeps its first text: %s", pp_rec_read_string(r, 5));
+	/* The description is read through a frame that names it. */
+	uint8_t frame[512];
+	struct pp_frame_result *one = calloc(1, sizeof(*one));
+	one->npasses = 1;
+	one->passes = calloc(1, sizeof(*one->passes));
+	one->passes[0].ncounters = 1;
+	one->passes[0].counters = calloc(1, sizeof(*one->passes[0].counters));
+	one->passes[0].counters[0] = (struct pp_counter_value){ .desc = &desc_stat, .v = { .valid = true, .u = 1 } };
+	w = pp_rec_write_create();
+	pp_rec_write_frame(w, one, 0, false);
+	pp_model_frame_result_free(one);
+	size_t len;
+	const uint8_t *p = pp_rec_write_last_frame(w, &len);
+	CHECK(p && len <= sizeof(frame), "a frame naming counter 1");
+	memcpy(frame, p, len);
+	pp_rec_write_destroy(w);
+	struct pp_rec_record fr = { .type = PP_REC_FRAME, .data = frame, .len = len };
+	struct pp_frame_result *got = NULL;
+	CHECK(pp_rec_read_decode_frame(r, &fr, &got, err, sizeof(err)) == 0 && got->npasses == 1 &&
+		      got->passes[0].ncounters == 1,
+	      "decode: %s", err);
+	const struct pp_gpu_counter_desc *d = got ? got->passes[0].counters[0].desc : NULL;
+	CHECK(d && !strcmp(d->name, "first") && d->scale == 1, "counter 1 keeps its first description");
+	pp_model_frame_result_free(got);
+	pp_rec_read_close(r);
+	free(f.p);
+}
+
+static void test_frames_read_back(void)
+{
+	unsigned wrong = read_back_window(true);
+	CHECK(wrong == 0, "the window's frames read back: %u passes wrong", wrong);
+	wrong = read_back_window(false);
+	CHECK(wrong > 0, "without the window's tables kept, its older frames' names are lost");
+}
+
 int main(int argc, char **argv)
 {
 	/* With a folder: writes the test's recording there, whole and cut, as fuzzing seeds. */
@@ -954,5 +1151,7 @@ int main(int argc, char **argv)
 	test_corrupt_length();
 	test_capture_compat();
 	test_names_by_position();
+	test_frames_read_back();
+	test_redefined_ids();
 	return check_finish();
 }

@@ -1806,6 +1806,62 @@ static int scenario_fork(void)
 	return 0;
 }
 
+/* ---- scenario: report.json's window read back across the recording's string tables ---- */
+
+/* A program that names every pass anew every frame: the recording's writer empties its string
+ * table every 100 frames or so, three times within report.json's window of 300. The window
+ * keeps the recorded frames as their records' bytes and reads them back at exit with the
+ * strings the writer kept for them: every kept frame's passes carry their own names. */
+static void scenario_report_names(void)
+{
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/out", g_tmp);
+	struct pp_settings set;
+	settings_make(&set, dir);
+	set.summary = false;
+	CHECK(pp_attr_sink_init(&set) == 0, "init");
+	enum { FRAMES = 1200, PASSES = 20 };
+	struct pass_spec ps[PASSES];
+	char names[PASSES][32];
+	struct sub_spec sub = { 0, 0, PASSES, false };
+	uint64_t base = now_ns();
+	for (uint64_t i = 0; i < FRAMES; i++) {
+		for (int k = 0; k < PASSES; k++) {
+			snprintf(names[k], sizeof(names[k]), "frame %" PRIu64 " pass %d", i, k);
+			ps[k] = (struct pass_spec){ names[k], PP_PASS_RENDER, 0, k * 1000, k * 1000 + 500, 500,
+						    false, 0x7f, 3, 0 };
+		}
+		sub.seq = i;
+		queue_wait_below(PP_SINK_QUEUE_FRAMES / 2);
+		pp_attr_sink_frame_submit(frame_make(i, 0, base + i * 100000, &sub, 1, ps, PASSES));
+	}
+	pp_attr_sink_shutdown();
+
+	char path[512];
+	path_make(path, sizeof(path), dir, "report.json");
+	struct pp_json_value *root = json_load(path);
+	CHECK(root != NULL, "report.json");
+	const struct pp_json_value *frames = get(root, "frames");
+	CHECK(pp_json_read_array_size(frames) == 300, "300 frames kept: %zu", pp_json_read_array_size(frames));
+	unsigned wrong = 0;
+	for (size_t i = 0; i < pp_json_read_array_size(frames); i++) {
+		const struct pp_json_value *fr = pp_json_read_array_at(frames, i);
+		uint64_t index = 0, draws = 0;
+		const struct pp_json_value *passes = get(fr, "passes");
+		wrong += !get_u(fr, "index", &index) || index != FRAMES - 300 + i ||
+			 pp_json_read_array_size(passes) != PASSES;
+		for (size_t k = 0; k < pp_json_read_array_size(passes); k++) {
+			const struct pp_json_value *p = pp_json_read_array_at(passes, k);
+			char want[32];
+			snprintf(want, sizeof(want), "frame %" PRIu64 " pass %zu", index, k);
+			wrong += strcmp(get_s(p, "name") ?: "", want) != 0 || !get_u(get(p, "workload"), "draws", &draws) ||
+				 draws != 3;
+		}
+	}
+	CHECK(wrong == 0, "every kept frame's passes read back with their names: %u wrong", wrong);
+	pp_json_read_free(root);
+}
+
 /* ---- scenario: bounded memory --------------------------------------------------------- */
 
 static void scenario_memory(void)
@@ -1899,7 +1955,7 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s stats|report|unmeasured|trace|trace_killed|report_killed|csv|"
 			"unwritable_file|unwritable_proc|enospc|rofs|write_fail|lifecycle|fork|exit|"
-			"memory|memory_streams\n", argv[0]);
+			"memory|memory_streams|report_names\n", argv[0]);
 		return 2;
 	}
 	pp_log_set_callback(log_capture);
@@ -1940,6 +1996,8 @@ int main(int argc, char **argv)
 		scenario_memory();
 	else if (!strcmp(s, "memory_streams"))
 		scenario_memory_streams();
+	else if (!strcmp(s, "report_names"))
+		scenario_report_names();
 	else {
 		fprintf(stderr, "unknown scenario %s\n", s);
 		return 2;
