@@ -840,6 +840,17 @@ static void position_fields_set(struct pp_pass_result *p, unsigned i, unsigned k
 							    .height = 1, .layers = 1, .samples = 1, .view = i };
 }
 
+/* Frame i with n passes, cleared, for the tests of many frames to fill in. */
+static struct pp_frame_result *frame_of_passes(unsigned i, unsigned n)
+{
+	struct pp_frame_result *fr = calloc(1, sizeof(*fr));
+	fr->index = i;
+	fr->delimiter = "present";
+	fr->npasses = n;
+	fr->passes = calloc(n, sizeof(*fr->passes));
+	return fr;
+}
+
 static bool position_fields_same(const struct pp_pass_result *p, unsigned i, unsigned k)
 {
 	bool same = p->name_source == (enum pp_name_source)(i / 11 % 2) && p->kind == (enum pp_pass_kind)(i / 13 % 3) &&
@@ -875,11 +886,7 @@ static void test_names_by_position(void)
 	enum { FRAMES = 5000, PASSES = STABLE + 1 };
 	char want[FRAMES][PASSES][64];
 	for (unsigned i = 0; i < FRAMES; i++) {
-		struct pp_frame_result *fr = calloc(1, sizeof(*fr));
-		fr->index = i;
-		fr->delimiter = "present";
-		fr->npasses = PASSES;
-		fr->passes = calloc(PASSES, sizeof(*fr->passes));
+		struct pp_frame_result *fr = frame_of_passes(i, PASSES);
 		for (unsigned k = 0; k < PASSES; k++) {
 			struct pp_pass_result *p = &fr->passes[k];
 			if (k == 0)
@@ -947,11 +954,7 @@ static unsigned read_back_window(bool keep)
 	struct file f = { 0 };
 	unsigned first_generation = 0, last_generation = 0;
 	for (unsigned i = 0; i < FRAMES; i++) {
-		struct pp_frame_result *fr = calloc(1, sizeof(*fr));
-		fr->index = i;
-		fr->delimiter = "present";
-		fr->npasses = PASSES;
-		fr->passes = calloc(PASSES, sizeof(*fr->passes));
+		struct pp_frame_result *fr = frame_of_passes(i, PASSES);
 		for (unsigned k = 0; k < PASSES; k++) {
 			struct pp_pass_result *p = &fr->passes[k];
 			snprintf(p->name, sizeof(p->name), "frame %u pass %u", i, k);
