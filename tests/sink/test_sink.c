@@ -1196,7 +1196,9 @@ static void scenario_trace(void)
 	free(text);
 }
 
-/* A producer killed by SIGKILL mid-run leaves a trace that loads after the repair. */
+/* A producer killed by SIGKILL mid-run leaves a trace that loads after the repair. The frames
+ * up to 150 are in the file before the kill (processed, and a batch is written right after it
+ * is processed); those after it, up to a queue and a batch of them, may not be. */
 static void scenario_trace_killed(void)
 {
 	char dir[512], path[600];
@@ -1210,6 +1212,10 @@ static void scenario_trace_killed(void)
 		for (uint64_t i = 0;; i++) {
 			queue_wait_below(PP_SINK_QUEUE_FRAMES / 2);
 			pp_attr_sink_frame_submit(frame_standard(i, base + i * 1000000));
+			if (i == 150) {
+				processed_wait(i + 1);
+				usleep(300000);
+			}
 			if (i == 200)
 				kill(getpid(), SIGKILL);
 		}
