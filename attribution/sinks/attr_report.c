@@ -51,7 +51,7 @@ void pp_attr_report_window_push(struct attr_sink_ctx *c, struct pp_frame_result 
 		return;
 	}
 	/* The entry the frame goes to: the next free one, or the oldest's, whose bytes' buffer it
-	 * takes over (a frame is usually the size of the one before it: no allocation). */
+	 * takes over (a program's frames are usually alike in size: no allocation once full). */
 	struct attr_window_frame *e;
 	if (c->window_count < c->window_cap) {
 		e = &c->window[(c->window_head + c->window_count) % c->window_cap];
