@@ -5,9 +5,17 @@ Python; it prints the Python stack of such a crash on stderr). RenderDoc 1.24's 
 was seen to crash so once, starting a replay on a loaded 2-core machine, and not again in
 hundreds of tries: the crash and its stack are printed and the command is run once more; a
 second crash is returned to the test, which fails on it.
+
+The commands are started with fork, not vfork: the process running them holds RenderDoc's
+library and its threads (and in the sanitizer run the AddressSanitizer runtime, which
+intercepts vfork), and a vfork child shares the memory those threads go on changing. Once, in
+the sanitizer run, such an exec of passprobe failed with EFAULT ("Bad address") before passprobe
+ran; a forked child execs from its own copy.
 """
 import signal
 import subprocess
+
+subprocess._USE_VFORK = False  # Python 3.11's switch (CPython's Lib/subprocess.py)
 
 
 def passprobe_renderdoc(passprobe, command, args, env=None):
