@@ -62,6 +62,24 @@ with tempfile.TemporaryDirectory() as d:
     check(inside["low"] < 1.10 < inside["high"] and inside["high"] - inside["low"] < 0.03,
           "interval around 1.10: %.3f-%.3f" % (inside["low"], inside["high"]))
     check(abs(floor["median"] - 1.0) < 0.02, "floor 1.0 (base runs at the same scale), got %.3f" % floor["median"])
+    # A burst: the last frame of every window block 11 times a frame (a writer's batch). The
+    # median leaves it out; the mean counts it: (7 * 1.0 + 11) / 8 over 1.0 (skip 2 of 10).
+    bursty = []
+    for i, (parity, scale) in enumerate([(0, 1.0), (1, 1.8)]):
+        inside = {1 + 2 * q + parity for q in range(pairs)}
+        times = [int(1e6 * scale * (11 if (f // block in inside and f % block == block - 1) else 1))
+                 for f in range(w.total_frames(block, pairs))]
+        p = os.path.join(d, "bursty%d" % i)
+        with open(p, "w") as f:
+            f.write("".join("%d\n" % t for t in times))
+        bursty.append((parity, p))
+    med, _ = w.analyse(block, pairs, skip, bursty, [])
+    mean, _ = w.analyse(block, pairs, skip, bursty, [], w.statistics.fmean)
+    check(abs(med["median"] - 1.0) < 1e-9, "block medians leave the burst out, got %.3f" % med["median"])
+    check(abs(mean["median"] - 2.25) < 1e-9 and abs(mean["geomean"] - 2.25) < 1e-9,
+          "block means count it: 2.25, got %.3f" % mean["median"])
+    check(w.main(["window_ab.py", "analyse", "10", "4", "2"] + ["%d:%s" % r for r in bursty] + ["--mean"]) == 0,
+          "--mean accepted after the runs")
     # Too short a file is refused with its name.
     short = os.path.join(d, "short")
     with open(short, "w") as f:

@@ -10,16 +10,21 @@ Block 0 warms up and is never counted. Blocks 1 to 2*PAIRS form pairs (1,2), (3,
 parity 0 the first block of each pair is the window, with parity 1 the second, and runs
 alternate parities so that neither side is always first. The first SKIP frames of each block
 are left out (the switch itself, and the writer thread finishing a window's frames), and a
-block's time is the median of the rest. The interval is over runs (each run's geometric mean of
+block's time is the median of the rest, or with --mean their mean (which counts work that comes
+in bursts between frames, as passprobe's writer thread does on one CPU). The interval is over runs (each run's geometric mean of
 its pairs), not over pairs: the pairs of one run share that run's state.
 
   window_ab.py frames BLOCK PAIRS PARITY   the frames setting for one run
   window_ab.py total BLOCK PAIRS           the number of frames a run needs
-  window_ab.py analyse BLOCK PAIRS SKIP PARITY:FILE [PARITY:FILE...] [--base FILE...]
+  window_ab.py analyse BLOCK PAIRS SKIP PARITY:FILE [PARITY:FILE...] [--base FILE...] [--mean]
       FILE: a run's frame times (bench_api/bench_gles --frame-times), nanoseconds, a line per
       frame. --base: runs without passprobe, one per run in the same order (its round), whose
       blocks at the same places the run's blocks outside windows are compared with (across
       processes: noisy).
+
+The same pairing serves bench_api --twin-layer (tests/bench/api/run_api_twin.sh), whose blocks
+1, 3, 5... (parity 0) or 2, 4, 6... (parity 1) run on a device with the layer and the others on
+one without: there the "window" blocks are those with passprobe.
 """
 import math
 import statistics
@@ -43,27 +48,27 @@ def total_frames(block, pairs):
     return (1 + 2 * pairs) * block
 
 
-def block_median(times, block, b, skip):
+def block_time(times, block, b, skip, stat=statistics.median):
     part = times[b * block + skip:(b + 1) * block]
-    return statistics.median(part) if part else None
+    return stat(part) if part else None
 
 
-def pair_ratios(times, block, pairs, skip, parity):
-    """Per pair: the window block's median over the other block's."""
+def pair_ratios(times, block, pairs, skip, parity, stat=statistics.median):
+    """Per pair: the window block's time over the other block's."""
     out = []
     for p in range(pairs):
         first, second = 1 + 2 * p, 2 + 2 * p
         inside, outside = (second, first) if parity else (first, second)
-        a, b = block_median(times, block, inside, skip), block_median(times, block, outside, skip)
+        a, b = block_time(times, block, inside, skip, stat), block_time(times, block, outside, skip, stat)
         if a and b:
             out.append(a / b)
     return out
 
 
-def outside_medians(times, block, pairs, skip, parity):
-    """{block: median} of the blocks outside windows."""
+def outside_times(times, block, pairs, skip, parity, stat=statistics.median):
+    """{block: time} of the blocks outside windows."""
     inside = {1 + 2 * p + (1 if parity else 0) for p in range(pairs)}
-    return {b: block_median(times, block, b, skip) for b in range(1, 1 + 2 * pairs) if b not in inside}
+    return {b: block_time(times, block, b, skip, stat) for b in range(1, 1 + 2 * pairs) if b not in inside}
 
 
 # Student's t, two-sided 95%, by degrees of freedom (1 to 30; above, 2.0).
@@ -91,9 +96,9 @@ def read_times(path):
         return [int(line) for line in f if line.strip()]
 
 
-def analyse(block, pairs, skip, runs, base):
+def analyse(block, pairs, skip, runs, base, stat=statistics.median):
     """runs: [(parity, path)]; base: paths of runs without passprobe, none or one per run (the
-    run's own round)."""
+    run's own round); stat: a block's time from its frames (statistics.median or fmean)."""
     if base and len(base) != len(runs):
         raise ValueError("%d runs and %d runs without passprobe: one of each per round" % (len(runs), len(base)))
     ratios, floor = [], []
@@ -102,11 +107,11 @@ def analyse(block, pairs, skip, runs, base):
         times = read_times(path)
         if len(times) < need:
             raise ValueError("%s has %d frames, %d needed" % (path, len(times), need))
-        ratios.append(pair_ratios(times, block, pairs, skip, parity))
+        ratios.append(pair_ratios(times, block, pairs, skip, parity, stat))
         if base:
             btimes = read_times(base[i])
-            floor.append([m / bm for b, m in outside_medians(times, block, pairs, skip, parity).items()
-                          for bm in [block_median(btimes, block, b, skip)] if m and bm])
+            floor.append([m / bm for b, m in outside_times(times, block, pairs, skip, parity, stat).items()
+                          for bm in [block_time(btimes, block, b, skip, stat)] if m and bm])
     return summary(ratios), (summary(floor) if floor else None)
 
 
@@ -120,15 +125,16 @@ def main(argv):
             return 0
         if len(argv) >= 6 and argv[1] == "analyse":
             block, pairs, skip = int(argv[2]), int(argv[3]), int(argv[4])
-            rest = argv[5:]
+            rest = [a for a in argv[5:] if a != "--mean"]
+            stat = statistics.fmean if "--mean" in argv[5:] else statistics.median
             base = rest[rest.index("--base") + 1:] if "--base" in rest else []
             rest = rest[:rest.index("--base")] if "--base" in rest else rest
             runs = [(int(a.split(":", 1)[0]), a.split(":", 1)[1]) for a in rest]
             if skip >= block or not runs:
                 raise ValueError("SKIP must be below BLOCK, and at least one run is needed")
-            inside, floor = analyse(block, pairs, skip, runs, base)
-            print("in a window / outside, pairs of neighbouring blocks in one process: %d pairs in %d runs"
-                  % (inside["n"], inside["runs"]))
+            inside, floor = analyse(block, pairs, skip, runs, base, stat)
+            print("in a window / outside, pairs of neighbouring blocks in one process, block %s frame: %d pairs "
+                  "in %d runs" % ("mean" if stat is statistics.fmean else "median", inside["n"], inside["runs"]))
             print("  median %.3f (quartiles %.3f-%.3f); geometric mean %.3f, 95%% interval over the runs %.3f-%.3f"
                   % (inside["median"], inside["q1"], inside["q3"], inside["geomean"], inside["low"], inside["high"]))
             if floor:

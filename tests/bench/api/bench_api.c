@@ -7,7 +7,11 @@
  * an engine's: a descriptor set bound with a dynamic offset, vertex and index buffers bound,
  * push constants, vkCmdDrawIndexed (what the diagnostics' bind hooks see per draw); draw i uses
  * object i % K of K (descriptor set and vertex buffer offset; K 1: every bind rebinds what is
- * bound). */
+ * bound). With --twin-layer LAYER, the same frames on two devices of two instances in one
+ * process, one instance with LAYER enabled and one without, in blocks of --block frames: block 0
+ * without the layer, then blocks 1, 3, 5... with it (--parity 0) or 2, 4, 6... (--parity 1),
+ * after --block frames on each device that are not timed. Neighbouring blocks share the
+ * machine's state, which whole runs do not (tests/bench/api/run_api_twin.sh). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +51,7 @@ struct bench {
 	VkCommandBuffer cbs[BENCH_MAX_IN_FLIGHT];
 	VkFence fences[BENCH_MAX_IN_FLIGHT];
 	uint32_t in_flight;
+	uint32_t frame; /* frames begun on this device: the next uses cbs[frame % in_flight] */
 	VkRenderPass rp;
 	VkFramebuffer fb;
 	/* Pass p binds pipelines[p % npipelines]: with one, every bind after the first rebinds
@@ -127,13 +132,21 @@ static void buffer_init(struct bench *b, VkPhysicalDevice pd)
 	}
 }
 
-static void bench_init(struct bench *b, uint32_t api_version)
+/* layer: an instance layer to enable, or NULL. */
+static void bench_init(struct bench *b, uint32_t api_version, const char *layer)
 {
 	const char *exts[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
 	VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = api_version };
 	VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app,
+				     .enabledLayerCount = layer ? 1 : 0, .ppEnabledLayerNames = &layer,
 				     .enabledExtensionCount = 1, .ppEnabledExtensionNames = exts };
-	CHECK(vkCreateInstance(&ici, NULL, &b->instance));
+	VkResult created = vkCreateInstance(&ici, NULL, &b->instance);
+	if (created == VK_ERROR_LAYER_NOT_PRESENT) {
+		fprintf(stderr, "bench_api: --twin-layer %s: the Vulkan loader finds no such layer (its manifest's "
+				"folder in VK_ADD_LAYER_PATH?)\n", layer);
+		exit(1);
+	}
+	CHECK(created);
 	uint32_t n = 1;
 	VkPhysicalDevice pd;
 	VkResult r = vkEnumeratePhysicalDevices(b->instance, &n, &pd);
@@ -305,6 +318,32 @@ __attribute__((noinline)) void bench_record_bound_draws(const struct bench *b, u
 	}
 }
 
+static void record_frame(struct bench *b, uint32_t passes, uint32_t draws);
+
+/* Begins frame b->frame: waits for the fence of the frame that last used its command buffer
+ * (the frame in_flight before it), and returns when that wait returned. */
+static uint64_t frame_begin(struct bench *b)
+{
+	uint32_t slot = b->frame % b->in_flight;
+	CHECK(vkWaitForFences(b->device, 1, &b->fences[slot], VK_TRUE, UINT64_MAX));
+	return now_ns();
+}
+
+/* Records and submits the frame frame_begin began; returns when its recording ended. */
+static uint64_t frame_submit(struct bench *b, uint32_t passes, uint32_t draws)
+{
+	uint32_t slot = b->frame++ % b->in_flight;
+	CHECK(vkResetFences(b->device, 1, &b->fences[slot]));
+	b->cb = b->cbs[slot];
+	CHECK(vkResetCommandBuffer(b->cb, 0));
+	record_frame(b, passes, draws);
+	uint64_t recorded = now_ns();
+	VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
+			    .pCommandBuffers = &b->cb };
+	CHECK(vkQueueSubmit(b->queue, 1, &si, b->fences[slot]));
+	return recorded;
+}
+
 static void record_frame(struct bench *b, uint32_t passes, uint32_t draws)
 {
 	VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
@@ -337,7 +376,8 @@ int main(int argc, char **argv)
 {
 	uint32_t frames = 200, passes = 20, draws = 50, record_only = 0, in_flight = 1, pipelines = 1;
 	const char *frame_times = NULL;
-	uint32_t binds_per_draw = 0;
+	uint32_t binds_per_draw = 0, block = 256, parity = 0;
+	const char *twin_layer = NULL;
 	/* --vulkan 1.0|1.1: the instance's apiVersion (the device enables nothing either way), to
 	 * compare passprobe's query reset paths (docs/timing.md, "Resetting queries"). */
 	uint32_t api_version = VK_API_VERSION_1_3;
@@ -358,6 +398,12 @@ int main(int argc, char **argv)
 			binds_per_draw = (uint32_t)atoi(argv[++i]);
 		else if (i + 1 < argc && !strcmp(argv[i], "--frame-times"))
 			frame_times = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--twin-layer"))
+			twin_layer = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--block"))
+			block = (uint32_t)atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--parity"))
+			parity = (uint32_t)atoi(argv[++i]);
 		else if (i + 1 < argc && !strcmp(argv[i], "--vulkan") && !strcmp(argv[i + 1], "1.0") && ++i)
 			api_version = VK_API_VERSION_1_0;
 		else if (i + 1 < argc && !strcmp(argv[i], "--vulkan") && !strcmp(argv[i + 1], "1.1") && ++i)
@@ -365,45 +411,55 @@ int main(int argc, char **argv)
 		else {
 			fprintf(stderr, "usage: bench_api [--frames N] [--passes P] [--draws D] [--in-flight 1..%d] "
 					"[--pipelines 1..%d] [--record-only K] [--vulkan 1.0|1.1] [--binds-per-draw 1..%d] "
-					"[--frame-times FILE]\n", BENCH_MAX_IN_FLIGHT,
+					"[--frame-times FILE] [--twin-layer LAYER [--block N] [--parity 0|1]]\n", BENCH_MAX_IN_FLIGHT,
 				BENCH_MAX_PIPELINES, BENCH_MAX_OBJECTS);
 			return 2;
 		}
 	}
 	if (frames < 2 || in_flight < 1 || in_flight > BENCH_MAX_IN_FLIGHT || pipelines < 1 ||
-	    pipelines > BENCH_MAX_PIPELINES || binds_per_draw > BENCH_MAX_OBJECTS) {
+	    pipelines > BENCH_MAX_PIPELINES || binds_per_draw > BENCH_MAX_OBJECTS || block < 1 || parity > 1) {
 		fprintf(stderr, "bench_api: --frames must be at least 2, --in-flight 1 to %d, --pipelines 1 to %d, "
-				"--binds-per-draw 1 to %d\n",
+				"--binds-per-draw 1 to %d, --block at least 1, --parity 0 or 1\n",
 			BENCH_MAX_IN_FLIGHT, BENCH_MAX_PIPELINES, BENCH_MAX_OBJECTS);
 		return 2;
 	}
 	struct bench b = { .in_flight = in_flight, .npipelines = pipelines, .binds_per_draw = binds_per_draw };
-	bench_init(&b, api_version);
+	bench_init(&b, api_version, NULL);
 	if (record_only) {
 		/* One pass, K draws, recorded once and never submitted: pure recording cost. */
 		record_frame(&b, 1, record_only);
 		bench_fini(&b);
 		return 0;
 	}
+	/* --twin-layer: the device of the instance with the layer (b has none), warmed up as b
+	 * is by block 0. */
+	struct bench twin = { .in_flight = in_flight, .npipelines = pipelines, .binds_per_draw = binds_per_draw };
+	if (twin_layer) {
+		bench_init(&twin, api_version, twin_layer);
+		for (uint32_t f = 0; f < block; f++) {
+			frame_begin(&twin);
+			frame_submit(&twin, passes, draws);
+		}
+	}
 	/* One more start time than frames: frame f lasts from its start to the next frame's. */
 	uint64_t *start_ns = calloc(frames + 1, sizeof(*start_ns));
 	uint64_t *frame_ns = calloc(frames, sizeof(*frame_ns));
 	uint64_t *record_ns = calloc(frames, sizeof(*record_ns));
+	uint32_t layered = 0;
+	/* The blocks run on twin, a bit each, for the line printed at the end. */
+	uint32_t *layered_block = calloc(frames / block / 32 + 1, sizeof(*layered_block));
 	for (uint32_t f = 0; f <= frames; f++) {
-		uint32_t slot = f % in_flight;
-		/* The frame that last used this slot must be done before it is recorded again. */
-		CHECK(vkWaitForFences(b.device, 1, &b.fences[slot], VK_TRUE, UINT64_MAX));
-		start_ns[f] = now_ns();
+		/* Block k of the frame after the last is the one its start time ends. */
+		uint32_t k = f / block;
+		struct bench *d = twin_layer && k > 0 && (k - 1 + parity) % 2 == 0 ? &twin : &b;
+		start_ns[f] = frame_begin(d);
 		if (f == frames)
 			break;
-		CHECK(vkResetFences(b.device, 1, &b.fences[slot]));
-		b.cb = b.cbs[slot];
-		CHECK(vkResetCommandBuffer(b.cb, 0));
-		record_frame(&b, passes, draws);
-		record_ns[f] = now_ns() - start_ns[f];
-		VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
-				    .pCommandBuffers = &b.cb };
-		CHECK(vkQueueSubmit(b.queue, 1, &si, b.fences[slot]));
+		if (d == &twin) {
+			layered++;
+			layered_block[k / 32] |= 1u << k % 32;
+		}
+		record_ns[f] = frame_submit(d, passes, draws) - start_ns[f];
 	}
 	for (uint32_t f = 0; f < frames; f++)
 		frame_ns[f] = start_ns[f + 1] - start_ns[f];
@@ -416,12 +472,23 @@ int main(int argc, char **argv)
 	qsort(frame_ns, frames, sizeof(*frame_ns), cmp_u64);
 	qsort(record_ns, frames, sizeof(*record_ns), cmp_u64);
 	printf("frames=%u passes=%u draws=%u in_flight=%u median_frame_ns=%llu median_record_ns=%llu record_ns_per_draw=%.1f "
-	       "mean_frame_ns=%llu\n",
+	       "mean_frame_ns=%llu",
 	       frames, passes, draws, in_flight, (unsigned long long)frame_ns[frames / 2],
 	       (unsigned long long)record_ns[frames / 2], (double)record_ns[frames / 2] / ((double)passes * draws),
 	       (unsigned long long)mean_ns);
+	if (twin_layer) {
+		printf(" twin_layer=%s block=%u parity=%u layered_frames=%u untimed_layered_frames=%u layered_blocks=",
+		       twin_layer, block, parity, layered, block);
+		for (uint32_t k = 0, n = 0; k * block < frames; k++)
+			if (layered_block[k / 32] & 1u << k % 32)
+				printf("%s%u", n++ ? "," : "", k);
+	}
+	printf("\n");
+	free(layered_block);
 	free(frame_ns);
 	free(record_ns);
+	if (twin_layer)
+		bench_fini(&twin);
 	bench_fini(&b);
 	return 0;
 }
