@@ -17,6 +17,9 @@
 #   SETTING=VALUE: passprobe's settings (default: GPU queries off, the frame-time target's).
 #   PP_BENCH_PIN=CPUS: every run pinned there with taskset (the target's figure: one CPU).
 #   PP_BENCH_ARGS: bench_api's arguments (default "--in-flight 2").
+#   PP_TWIN_LAYER=NAME:DIR: another layer in passprobe's place, found in DIR: the method's
+#   control with a layer that does next to nothing, e.g.
+#   VK_LAYER_PASSPROBE_test_spy_above:build/tests/layers/spy_manifest/above
 # example: PP_BENCH_PIN=0 tests/bench/api/run_api_twin.sh build 20 256
 set -euo pipefail
 usage="usage: run_api_twin.sh BUILD [RUNS] [BLOCK] [SETTING=VALUE...]"
@@ -37,6 +40,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 bench=$build/tests/bench/api/bench_api
 [ -x "$bench" ] || { echo "run_api_twin.sh: $bench not built" >&2; exit 1; }
 build=$(cd "$build" && pwd)
+layer=VK_LAYER_PASSPROBE_profiler
+layer_dir=$build/layer_manifest
+if [ -n "${PP_TWIN_LAYER:-}" ]; then
+	[[ $PP_TWIN_LAYER == ?*:?* ]] || { echo "run_api_twin.sh: PP_TWIN_LAYER is NAME:DIR, not '$PP_TWIN_LAYER'" >&2; exit 2; }
+	layer=${PP_TWIN_LAYER%%:*}
+	layer_dir=${PP_TWIN_LAYER#*:}
+fi
 pin=()
 if [ -n "${PP_BENCH_PIN:-}" ]; then
 	command -v taskset >/dev/null || { echo "run_api_twin.sh: PP_BENCH_PIN needs taskset (Debian: util-linux)" >&2; exit 77; }
@@ -52,19 +62,19 @@ for ((r = 0; r < runs; r++)); do
 	parity=$((r % 2))
 	# The layer only where bench_api enables it: not VK_INSTANCE_LAYERS, which would put it
 	# under both devices.
-	env -u VK_INSTANCE_LAYERS VK_ADD_LAYER_PATH="$build/layer_manifest" \
+	env -u VK_INSTANCE_LAYERS VK_ADD_LAYER_PATH="$layer_dir" \
 		VK_PASSPROBE_PROFILER_OUTPUT_DIR="$out/out" VK_PASSPROBE_PROFILER_SUMMARY=off "${settings[@]}" \
-		"${pin[@]}" "$bench" --frames "$frames" "${args[@]}" --twin-layer VK_LAYER_PASSPROBE_profiler \
+		"${pin[@]}" "$bench" --frames "$frames" "${args[@]}" --twin-layer "$layer" \
 		--block "$block" --parity "$parity" --frame-times "$out/run.$r" >"$out/line" 2>"$out/log" ||
 		{ cat "$out/log" >&2; exit 1; }
 	list+=("$parity:$out/run.$r")
 done
 echo "bench_api ${args[*]}, $runs runs of $frames frames${PP_BENCH_PIN:+, pinned to CPU $PP_BENCH_PIN}:" \
-	"$pairs pairs of blocks of $block frames, with passprobe and without, in one process (first $skip of each" \
+	"$pairs pairs of blocks of $block frames, with $layer and without, in one process (first $skip of each" \
 	"block left out); settings: ${settings[*]}; build $build"
 for stat in --mean ""; do
 	python3 "$here/../window_ab.py" analyse "$block" "$pairs" "$skip" "${list[@]}" $stat |
-		sed -e 's|^in a window / outside, pairs of neighbouring blocks in one process|with passprobe / without, neighbouring blocks|' \
+		sed -e 's|^in a window / outside, pairs of neighbouring blocks in one process|with the layer / without, neighbouring blocks|' \
 			-e 's|^RESULT window_ratio=\([^ ]*\) window_low=\([^ ]*\) window_high=\([^ ]*\)|RESULT'"${stat:+ mean}"' ratio=\1 low=\2 high=\3|' \
 			-e 's|^RESULT ratio|RESULT median ratio|'
 done
