@@ -132,8 +132,9 @@ static void buffer_init(struct bench *b, VkPhysicalDevice pd)
 	}
 }
 
-/* layer: an instance layer to enable, or NULL. */
-static void bench_init(struct bench *b, uint32_t api_version, const char *layer)
+/* layer: an instance layer to enable, or NULL. False, having said why, when the loader does not
+ * find the layer (nothing created); any other failure exits. */
+static bool bench_init(struct bench *b, uint32_t api_version, const char *layer)
 {
 	const char *exts[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
 	VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = api_version };
@@ -141,10 +142,10 @@ static void bench_init(struct bench *b, uint32_t api_version, const char *layer)
 				     .enabledLayerCount = layer ? 1 : 0, .ppEnabledLayerNames = &layer,
 				     .enabledExtensionCount = 1, .ppEnabledExtensionNames = exts };
 	VkResult created = vkCreateInstance(&ici, NULL, &b->instance);
-	if (created == VK_ERROR_LAYER_NOT_PRESENT) {
+	if (created == VK_ERROR_LAYER_NOT_PRESENT && layer) {
 		fprintf(stderr, "bench_api: --twin-layer %s: the Vulkan loader finds no such layer (its manifest's "
 				"folder in VK_ADD_LAYER_PATH?)\n", layer);
-		exit(1);
+		return false;
 	}
 	CHECK(created);
 	uint32_t n = 1;
@@ -267,6 +268,7 @@ static void bench_init(struct bench *b, uint32_t api_version, const char *layer)
 	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT };
 	for (uint32_t i = 0; i < b->in_flight; i++)
 		CHECK(vkCreateFence(b->device, &fci, NULL, &b->fences[i]));
+	return true;
 }
 
 static void bench_fini(struct bench *b)
@@ -435,7 +437,10 @@ int main(int argc, char **argv)
 	 * is by block 0. */
 	struct bench twin = { .in_flight = in_flight, .npipelines = pipelines, .binds_per_draw = binds_per_draw };
 	if (twin_layer) {
-		bench_init(&twin, api_version, twin_layer);
+		if (!bench_init(&twin, api_version, twin_layer)) {
+			bench_fini(&b); /* what the process made, destroyed before it leaves */
+			return 1;
+		}
 		for (uint32_t f = 0; f < block; f++) {
 			frame_begin(&twin);
 			frame_submit(&twin, passes, draws);
@@ -449,7 +454,8 @@ int main(int argc, char **argv)
 	/* The blocks run on twin, a bit each, for the line printed at the end. */
 	uint32_t *layered_block = calloc(frames / block / 32 + 1, sizeof(*layered_block));
 	for (uint32_t f = 0; f <= frames; f++) {
-		/* Block k of the frame after the last is the one its start time ends. */
+		/* f == frames begins no frame: its start time ends the last one, on the device of the
+		 * block it would be in. */
 		uint32_t k = f / block;
 		struct bench *d = twin_layer && k > 0 && (k - 1 + parity) % 2 == 0 ? &twin : &b;
 		start_ns[f] = frame_begin(d);
