@@ -11,8 +11,9 @@ parity 0 the first block of each pair is the window, with parity 1 the second, a
 alternate parities so that neither side is always first. The first SKIP frames of each block
 are left out (the switch itself, and the writer thread finishing a window's frames), and a
 block's time is the median of the rest, or with --mean their mean (which counts work that comes
-in bursts between frames, as passprobe's writer thread does on one CPU). The interval is over runs (each run's geometric mean of
-its pairs), not over pairs: the pairs of one run share that run's state.
+in bursts between frames, as passprobe's writer thread does on one CPU). The interval is over
+runs (each run's geometric mean of its pairs), not over pairs: the pairs of one run share that
+run's state.
 
   window_ab.py frames BLOCK PAIRS PARITY   the frames setting for one run
   window_ab.py total BLOCK PAIRS           the number of frames a run needs
