@@ -80,6 +80,8 @@ with tempfile.TemporaryDirectory() as d:
           "block means count it: 2.25, got %.3f" % mean["median"])
     check(w.main(["window_ab.py", "analyse", "10", "4", "2"] + ["%d:%s" % r for r in bursty] + ["--mean"]) == 0,
           "--mean accepted after the runs")
+    check(w.main(["window_ab.py", "analyse", "10", "4", "2", "--label", "with / without"] +
+                 ["%d:%s" % r for r in bursty]) == 0, "--label accepted before the runs")
     # Too short a file is refused with its name.
     short = os.path.join(d, "short")
     with open(short, "w") as f:

@@ -18,6 +18,7 @@ run's state.
   window_ab.py frames BLOCK PAIRS PARITY   the frames setting for one run
   window_ab.py total BLOCK PAIRS           the number of frames a run needs
   window_ab.py analyse BLOCK PAIRS SKIP PARITY:FILE [PARITY:FILE...] [--base FILE...] [--mean]
+                      [--label TEXT]
       FILE: a run's frame times (bench_api/bench_gles --frame-times), nanoseconds, a line per
       frame. --base: runs without passprobe, one per run in the same order (its round), whose
       blocks at the same places the run's blocks outside windows are compared with (across
@@ -25,7 +26,7 @@ run's state.
 
 The same pairing serves bench_api --twin-layer (tests/bench/api/run_api_twin.sh), whose blocks
 1, 3, 5... (parity 0) or 2, 4, 6... (parity 1) run on a device with the layer and the others on
-one without: there the "window" blocks are those with passprobe.
+one without: there the "window" blocks are those with passprobe (--label says so in the output).
 """
 import math
 import statistics
@@ -126,16 +127,21 @@ def main(argv):
             return 0
         if len(argv) >= 6 and argv[1] == "analyse":
             block, pairs, skip = int(argv[2]), int(argv[3]), int(argv[4])
-            rest = [a for a in argv[5:] if a != "--mean"]
-            stat = statistics.fmean if "--mean" in argv[5:] else statistics.median
+            rest = argv[5:]
+            label = "in a window / outside, pairs of neighbouring blocks in one process"
+            if "--label" in rest[:-1]:
+                at = rest.index("--label")
+                label, rest = rest[at + 1], rest[:at] + rest[at + 2:]
+            stat = statistics.fmean if "--mean" in rest else statistics.median
+            rest = [a for a in rest if a != "--mean"]
             base = rest[rest.index("--base") + 1:] if "--base" in rest else []
             rest = rest[:rest.index("--base")] if "--base" in rest else rest
             runs = [(int(a.split(":", 1)[0]), a.split(":", 1)[1]) for a in rest]
             if skip >= block or not runs:
                 raise ValueError("SKIP must be below BLOCK, and at least one run is needed")
             inside, floor = analyse(block, pairs, skip, runs, base, stat)
-            print("in a window / outside, pairs of neighbouring blocks in one process, block %s frame: %d pairs "
-                  "in %d runs" % ("mean" if stat is statistics.fmean else "median", inside["n"], inside["runs"]))
+            print("%s, block %s frame: %d pairs in %d runs"
+                  % (label, "mean" if stat is statistics.fmean else "median", inside["n"], inside["runs"]))
             print("  median %.3f (quartiles %.3f-%.3f); geometric mean %.3f, 95%% interval over the runs %.3f-%.3f"
                   % (inside["median"], inside["q1"], inside["q3"], inside["geomean"], inside["low"], inside["high"]))
             if floor:
@@ -143,8 +149,8 @@ def main(argv):
                       % (floor["n"], floor["runs"]))
                 print("  median %.3f (quartiles %.3f-%.3f); geometric mean %.3f, 95%% interval over the runs %.3f-%.3f"
                       % (floor["median"], floor["q1"], floor["q3"], floor["geomean"], floor["low"], floor["high"]))
-            print("RESULT window_ratio=%.4f window_low=%.4f window_high=%.4f%s"
-                  % (inside["geomean"], inside["low"], inside["high"],
+            print("RESULT window_ratio=%.4f window_low=%.4f window_high=%.4f stat=%s%s"
+                  % (inside["geomean"], inside["low"], inside["high"], "mean" if stat is statistics.fmean else "median",
                      " floor_ratio=%.4f" % floor["geomean"] if floor else ""))
             return 0
     except (ValueError, OSError) as e:

@@ -73,8 +73,6 @@ echo "bench_api ${args[*]}, $runs runs of $frames frames${PP_BENCH_PIN:+, pinned
 	"$pairs pairs of blocks of $block frames, with $layer and without, in one process (first $skip of each" \
 	"block left out); settings: ${settings[*]}; build $build"
 for stat in --mean ""; do
-	python3 "$here/../window_ab.py" analyse "$block" "$pairs" "$skip" "${list[@]}" $stat |
-		sed -e 's|^in a window / outside, pairs of neighbouring blocks in one process|with the layer / without, neighbouring blocks|' \
-			-e 's|^RESULT window_ratio=\([^ ]*\) window_low=\([^ ]*\) window_high=\([^ ]*\)|RESULT'"${stat:+ mean}"' ratio=\1 low=\2 high=\3|' \
-			-e 's|^RESULT ratio|RESULT median ratio|'
+	python3 "$here/../window_ab.py" analyse "$block" "$pairs" "$skip" "${list[@]}" $stat \
+		--label "with the layer / without, neighbouring blocks"
 done
